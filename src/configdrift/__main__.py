@@ -1,0 +1,5 @@
+import sys
+
+from configdrift.cli import main
+
+sys.exit(main())

@@ -1,0 +1,242 @@
+"""Command line: each subcommand parses arguments and calls a library function."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from enum import IntEnum
+from pathlib import Path
+from typing import TextIO
+
+from configdrift import __version__
+
+
+class ExitCode(IntEnum):
+    """Exit statuses, documented in the README."""
+
+    OK = 0
+    FINDINGS = 1
+    USAGE = 2
+
+
+def _codes(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    return tuple(c.strip().upper() for c in text.split(",") if c.strip())
+
+
+def _load(path: str, config_file: str | None, **overrides: object):  # type: ignore[no-untyped-def]
+    from configdrift.config import load
+
+    config = load(Path(path), Path(config_file) if config_file else None)
+    return config.with_overrides(**overrides)
+
+
+def check(
+    path: str = ".",
+    *,
+    select: tuple[str, ...] | None = None,
+    ignore: tuple[str, ...] | None = None,
+    fail_on: str | None = None,
+    output_format: str = "text",
+    config_file: str | None = None,
+    jobs: int | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Check the project at ``path``; write the report; return the exit status."""
+    from configdrift.config import ConfigError
+    from configdrift.engine import analyse, exit_code_for, run_rules
+    from configdrift.output import REPORTERS, ReportData
+    from configdrift.rules.registry import RULES
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        config = _load(path, config_file, select=select, ignore=ignore, fail_on=fail_on)
+        for code in (*config.select, *config.ignore):
+            if not any(c.startswith(code) for c in RULES):
+                raise ConfigError(f"no rule code starts with {code!r}")
+        analysis = analyse(config, jobs=jobs)
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    findings = run_rules(analysis)
+    accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
+    data = ReportData(findings, analysis.files, len(analysis.entries), accepted, 0)
+    out.write(REPORTERS[output_format](data))
+    return exit_code_for(findings, config.fail_on)
+
+
+def map_tree(
+    path: str = ".",
+    *,
+    config_file: str | None = None,
+    unresolved: bool = False,
+    jobs: int | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Print the resolved config tree and how each doc section was mapped."""
+    from configdrift.config import ConfigError
+    from configdrift.engine import analyse
+    from configdrift.model import format_path
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        analysis = analyse(_load(path, config_file), jobs=jobs)
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    how = {m.path: m for m in analysis.mounts}
+    out.write("Config tree (config path -> model, where it is built):\n")
+    for node in analysis.schema.walk():
+        if not node.path or not (node.model or node.children):
+            continue
+        strict = {True: "strict", False: "lenient", None: "open"}[node.strict]
+        spelled = format_path(node.path)
+        aliases = [s for s in node.spellings if s != node.key]
+        alias_text = f" (also {', '.join(aliases)})" if aliases else ""
+        model = f"{node.model} [{strict}]" if node.model else f"[{strict}]"
+        where = f" {node.model_location}" if node.model_location else ""
+        mount = how.get(node.path)
+        origin = f"; {mount.how} at {mount.location}" if mount else ""
+        out.write(f"  {spelled}{alias_text} -> {model}{where}{origin}\n")
+    out.write("\nDoc sections (section -> config path: how it was decided):\n")
+    for section in analysis.sections:
+        target = format_path(section.path) or "(top level)"
+        model = f" [{section.model}]" if section.model else ""
+        out.write(f"  {section.location} {section.title!r} -> {target}{model}: {section.how}\n")
+    if analysis.root_candidates:
+        out.write("\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n")
+        for cand in analysis.root_candidates:
+            out.write(f"  {cand.model} at {cand.location} ({cand.how})\n")
+    if unresolved:
+        out.write("\nUnresolved (not analysed, never guessed):\n")
+        for item in analysis.unresolved:
+            out.write(f"  {item.location}: {item.what}\n")
+        if not analysis.unresolved:
+            out.write("  (none)\n")
+    return ExitCode.OK
+
+
+def init(path: str = ".", *, force: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Write ``configdrift.toml`` with the sources auto-discovery found."""
+    from configdrift.config import Config, ConfigError
+    from configdrift.engine import analyse
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    root = Path(path)
+    target = root / "configdrift.toml"
+    if target.exists() and not force:
+        print(f"configdrift: error: {target} exists (use --force to overwrite)", file=err)
+        return ExitCode.USAGE
+    try:
+        analysis = analyse(Config(root=root))
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    packages = sorted({m.location.path.split("/")[0] for m in analysis.mounts if "/" in m.location.path})
+    docs = [s.path for s in analysis.doc_sources]
+    lines = [
+        "# Written by `configdrift init` from what auto-discovery found; edit freely.",
+        "# Options are documented in configdrift's README.",
+        "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",
+        "code = [" + ", ".join(f'"{p}"' for p in packages) + "]",
+        'fail-on = "error"',
+        "",
+        "[mount]",
+        "# config path = \"package.module:Model\"; found in the code:",
+    ]
+    for mount in analysis.mounts:
+        lines.append(f"# {'.'.join(mount.path)} = {mount.model} ({mount.how} at {mount.location})")
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out.write(f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), {len(analysis.mounts)} mount(s)\n")
+    return ExitCode.OK
+
+
+def show_rules(code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Print one rule's documentation, or the table of all rules."""
+    import configdrift.rules  # noqa: F401
+    from configdrift.rules.registry import RULES
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if code is None:
+        for rule in RULES.values():
+            status = "" if rule.status == "stable" else f" ({rule.status})"
+            out.write(f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n")
+        return ExitCode.OK
+    rule = RULES.get(code.upper())
+    if rule is None:
+        print(f"configdrift: error: unknown rule {code!r}", file=err)
+        return ExitCode.USAGE
+    out.write(f"{rule.code} {rule.slug} ({rule.severity.value}, {rule.status})\n\n")
+    out.write(_dedent(rule.doc) if rule.doc else rule.summary + "\n")
+    return ExitCode.OK
+
+
+def _dedent(text: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(text) + "\n"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="configdrift",
+        description="Keep config docs, config schema and the code that reads config in agreement.",
+    )
+    parser.add_argument("--version", action="version", version=f"configdrift {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p_check = sub.add_parser("check", help="report drift between docs and schema")
+    p_check.add_argument("path", nargs="?", default=".")
+    p_check.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    p_check.add_argument("--select", help="comma-separated rule code prefixes to enable")
+    p_check.add_argument("--ignore", help="comma-separated rule code prefixes to disable")
+    p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
+    p_check.add_argument("--config", help="configuration file to use instead of the one found")
+    p_check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+
+    p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
+    p_map.add_argument("path", nargs="?", default=".")
+    p_map.add_argument("--config")
+    p_map.add_argument("--unresolved", action="store_true", help="also list what could not be resolved")
+    p_map.add_argument("--jobs", type=int)
+
+    p_init = sub.add_parser("init", help="write configdrift.toml from auto-discovery")
+    p_init.add_argument("path", nargs="?", default=".")
+    p_init.add_argument("--force", action="store_true")
+
+    sub.add_parser("rules", help="list every rule")
+    p_rule = sub.add_parser("rule", help="print a rule's documentation")
+    p_rule.add_argument("code")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "check":
+        return check(
+            args.path,
+            select=_codes(args.select),
+            ignore=_codes(args.ignore),
+            fail_on=args.fail_on,
+            output_format=args.output_format,
+            config_file=args.config,
+            jobs=args.jobs,
+        )
+    if args.command == "map":
+        return map_tree(args.path, config_file=args.config, unresolved=args.unresolved, jobs=args.jobs)
+    if args.command == "init":
+        return init(args.path, force=args.force)
+    if args.command == "rules":
+        return show_rules()
+    return show_rules(args.code)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

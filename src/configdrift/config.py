@@ -1,0 +1,142 @@
+"""``[tool.configdrift]`` (pyproject.toml) or ``configdrift.toml``: schema and loading.
+
+Unknown keys and values of the wrong type are errors. Types are compared with
+``type()`` rather than ``isinstance`` because ``bool`` is an ``int``: a
+``fail-on = 1`` must not pass as a string check would, nor ``cache = 1`` as a
+bool.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+FAIL_ON_CHOICES = ("error", "warning", "info", "never")
+
+#: Every option, its type and its default. The README documents each one.
+DEFAULTS: dict[str, Any] = {
+    "docs": [],
+    "code": [],
+    "exclude": [],
+    "select": [],
+    "ignore": [],
+    "fail-on": "error",
+    "mount": {},
+    "sections": {},
+}
+
+
+class ConfigError(Exception):
+    """The configuration is invalid; the CLI exits with status 2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Resolved options. ``source`` is the file they came from, if any."""
+
+    root: Path
+    docs: tuple[str, ...] = ()
+    code: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fail_on: str = "error"
+    mount: dict[str, str] = field(default_factory=dict)
+    sections: dict[str, str] = field(default_factory=dict)
+    source: Path | None = None
+
+    def with_overrides(self, **overrides: Any) -> Config:
+        """Options the user typed on the command line win over the file."""
+        given = {k: v for k, v in overrides.items() if v is not None}
+        return replace(self, **given)
+
+
+def _check(name: str, value: Any, where: Path) -> None:
+    default = DEFAULTS[name]
+    if type(value) is not type(default):
+        raise ConfigError(
+            f"{where}: `{name}` must be a {type(default).__name__}, not {type(value).__name__}"
+        )
+    if isinstance(value, list) and any(type(v) is not str for v in value):
+        raise ConfigError(f"{where}: `{name}` must be a list of strings")
+    if isinstance(value, dict) and any(type(v) is not str for v in value.values()):
+        raise ConfigError(f"{where}: every value of `{name}` must be a string")
+    if name == "fail-on" and value not in FAIL_ON_CHOICES:
+        raise ConfigError(f"{where}: `fail-on` must be one of {', '.join(FAIL_ON_CHOICES)}")
+    if name == "mount":
+        for key, target in value.items():
+            if ":" not in target:
+                raise ConfigError(f"{where}: mount {key!r} must name a model as 'package.module:Class'")
+
+
+def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
+    """Validate a ``[tool.configdrift]`` table and return it with defaults."""
+    unknown = sorted(set(table) - set(DEFAULTS))
+    if unknown:
+        known = ", ".join(sorted(DEFAULTS))
+        raise ConfigError(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
+    out = dict(DEFAULTS)
+    for name, value in table.items():
+        _check(name, value, where)
+        out[name] = value
+    return out
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def find_config(start: Path) -> Path | None:
+    """The first ``configdrift.toml``, or pyproject.toml with our table, walking up."""
+    for directory in (start, *start.parents):
+        own = directory / "configdrift.toml"
+        if own.is_file():
+            return own
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = _read_toml(pyproject)
+            except ConfigError:
+                continue
+            if "configdrift" in data.get("tool", {}):
+                return pyproject
+    return None
+
+
+def load(path: Path, explicit: Path | None = None) -> Config:
+    """Options for analysing ``path``; ``explicit`` is a ``--config`` file."""
+    if not path.exists():
+        raise ConfigError(f"{path}: no such file or directory")
+    if not path.is_dir():
+        raise ConfigError(f"{path}: not a directory")
+    source = explicit if explicit is not None else find_config(path.resolve())
+    if source is None:
+        return Config(root=path)
+    if not source.is_file():
+        raise ConfigError(f"{source}: no such file")
+    data = _read_toml(source)
+    table = data if source.name != "pyproject.toml" else data.get("tool", {}).get("configdrift", {})
+    if source.name == "configdrift.toml" and "tool" in table and "configdrift" in table["tool"]:
+        table = table["tool"]["configdrift"]
+    values = parse_table(table, source)
+    root = source.parent if explicit is None else path
+    return Config(
+        root=root,
+        docs=tuple(values["docs"]),
+        code=tuple(values["code"]),
+        exclude=tuple(values["exclude"]),
+        select=tuple(values["select"]),
+        ignore=tuple(values["ignore"]),
+        fail_on=values["fail-on"],
+        mount=dict(values["mount"]),
+        sections=dict(values["sections"]),
+        source=source,
+    )

@@ -1,0 +1,121 @@
+"""Which files are code and which are docs.
+
+Git-aware: in a git work tree the tracked and untracked-but-not-ignored files
+are used, so ``.gitignore`` is honoured; elsewhere the tree is walked without
+following directory links (no symlink loops).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from configdrift.config import Config, ConfigError
+
+#: Folders that hold no part of a project's own schema or config docs.
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        "env",
+        "node_modules",
+        "site-packages",
+        "__pycache__",
+        "build",
+        "dist",
+        "third_party",
+        "vendor",
+        ".eggs",
+    }
+)
+#: Folders whose Python is not where a schema lives (their docs still count).
+NON_SCHEMA_DIRS = frozenset(
+    {"tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks", "bench", "scripts", "fixtures"}
+)
+DOC_SUFFIXES = (".md", ".markdown")
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    python: list[str]
+    docs: list[str]
+    docs_explicit: bool
+    missing_docs: list[str]
+
+
+def list_files(root: Path) -> list[str]:
+    """Relative paths (with ``/``) of the files under ``root``."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        proc = None
+    if proc is not None and proc.returncode == 0:
+        names = [n for n in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
+        return sorted({n for n in names if not _skipped(n)})
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        rel_dir = os.path.relpath(dirpath, root)
+        for name in filenames:
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
+            out.append(rel)
+    return sorted(out)
+
+
+def _skipped(rel: str) -> bool:
+    return any(part in SKIP_DIRS for part in rel.split("/")[:-1])
+
+
+def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/") or rel == pattern:
+            return True
+        if pattern.startswith("**/") and fnmatch.fnmatch(rel, pattern[3:]):
+            return True
+    return False
+
+
+def _is_test_file(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def discover(config: Config) -> Sources:
+    """Code and doc files to analyse, from the configuration or by convention."""
+    root = config.root
+    for pattern in (*config.code, *config.docs):
+        if not any(ch in pattern for ch in "*?[") and not (root / pattern).exists():
+            raise ConfigError(f"configured path {pattern!r} does not exist under {root}")
+    files = [f for f in list_files(root) if not _matches(f, config.exclude)]
+    if config.code:
+        python = [f for f in files if f.endswith(".py") and _matches(f, config.code)]
+    else:
+        python = [
+            f
+            for f in files
+            if f.endswith(".py")
+            and not any(p in NON_SCHEMA_DIRS for p in f.split("/")[:-1])
+            and not _is_test_file(f)
+        ]
+    missing: list[str] = []
+    if config.docs:
+        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and _matches(f, config.docs)]
+        for pattern in config.docs:
+            if not any(_matches(f, (pattern,)) for f in docs):
+                missing.append(pattern)
+    else:
+        docs = [f for f in files if f.endswith(DOC_SUFFIXES)]
+    return Sources(python, docs, bool(config.docs), missing)

@@ -1,0 +1,142 @@
+"""The pipeline: discover -> extract -> resolve -> rules -> filter.
+
+``analyse`` builds the resolved model; ``run_rules`` turns it into findings.
+Neither prints anything: reporters format what they return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from configdrift.config import Config
+from configdrift.discover import discover
+from configdrift.extract.docs.markdown import DocFacts
+from configdrift.extract.python.facts import ModuleFacts
+from configdrift.extract.run import extract_all
+from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
+from configdrift.resolve.docs import DocPlacer, SectionMap
+from configdrift.resolve.project import ModuleInfo, Project, module_name
+from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
+
+
+@dataclass(slots=True)
+class DocSource:
+    path: str
+    entries: int
+    explicit: bool
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything the rules need, resolved over the whole project."""
+
+    config: Config
+    schema: SchemaNode
+    entries: list[DocEntry]
+    doc_sources: list[DocSource]
+    missing_docs: list[str]
+    parse_errors: list[tuple[Location, str]]
+    mounts: list[Mount]
+    root_candidates: list[Mount]
+    unresolved: list[Unresolved]
+    sections: list[SectionMap]
+    files: int
+    models: int
+    notes: list[str] = field(default_factory=list)
+
+
+def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
+    """Does a page document configuration keys of this schema?
+
+    A page qualifies when at least three of its entries name keys the schema
+    accepts; pages that merely mention a key or two (tutorials, changelogs)
+    are not doc sources.
+    """
+    names = {e.parts[-1] for e in facts.entries}
+    return len(names & spellings) >= 3
+
+
+def analyse(config: Config, *, jobs: int | None = None, cache_dir: Path | None = None) -> Analysis:
+    """Discover, extract and resolve the project under ``config.root``."""
+    root = config.root
+    sources = discover(config)
+    py_facts, md_facts = extract_all(root, sources.python, sources.docs, jobs=jobs, cache_dir=cache_dir)
+    parse_errors: list[tuple[Location, str]] = []
+    package_dirs = {p.rsplit("/", 1)[0] for p in sources.python if p.endswith("/__init__.py")}
+    modules: list[ModuleInfo] = []
+    for rel in sources.python:
+        facts: ModuleFacts | None = py_facts.get(rel)
+        if facts is None:
+            continue
+        if facts.error is not None:
+            parse_errors.append((Location(rel, facts.error_line), facts.error))
+            continue
+        name, is_package = module_name(rel, package_dirs)
+        modules.append(ModuleInfo(name, rel, facts, is_package))
+    project = Project(modules)
+    builder = SchemaBuilder(project)
+    schema = builder.build(config.mount)
+
+    spellings: set[str] = set()
+    for node in schema.walk():
+        spellings.update(node.spellings or (node.key,))
+    placer = DocPlacer(schema, config.sections)
+    entries: list[DocEntry] = []
+    doc_sources: list[DocSource] = []
+    for rel in sources.docs:
+        doc = md_facts.get(rel)
+        if doc is None:
+            continue
+        if doc.error is not None:
+            parse_errors.append((Location(rel, doc.error_line), doc.error))
+            continue
+        if not sources.docs_explicit and not _is_config_doc(doc, spellings):
+            continue
+        placed = placer.place(rel, doc)
+        entries.extend(placed)
+        doc_sources.append(DocSource(rel, len(placed), sources.docs_explicit))
+    models = sum(1 for n in schema.walk() if n.model)
+    return Analysis(
+        config=config,
+        schema=schema,
+        entries=entries,
+        doc_sources=doc_sources,
+        missing_docs=sources.missing_docs,
+        parse_errors=parse_errors,
+        mounts=builder.mounts,
+        root_candidates=builder.root_candidates,
+        unresolved=builder.unresolved,
+        sections=placer.maps,
+        files=len(py_facts) + len(md_facts),
+        models=models,
+    )
+
+
+def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Selection by code prefix; the longer matching prefix wins (as in ruff)."""
+    best_select = max((len(p) for p in select if code.startswith(p)), default=-1 if select else 0)
+    best_ignore = max((len(p) for p in ignore if code.startswith(p)), default=-1)
+    return best_select >= 0 and best_select >= best_ignore
+
+
+def run_rules(analysis: Analysis) -> list[Finding]:
+    """Every finding of the selected rules, sorted by place."""
+    import configdrift.rules  # noqa: F401  (registers the rules)
+    from configdrift.rules.registry import RULES
+
+    config = analysis.config
+    findings: list[Finding] = []
+    for code, rule in sorted(RULES.items()):
+        if rule.check is None or not selected(code, config.select, config.ignore):
+            continue
+        findings.extend(rule.check(analysis))
+    findings.sort(key=lambda f: (f.location.path, f.location.line, f.code, f.key))
+    return findings
+
+
+def exit_code_for(findings: list[Finding], fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    threshold = Severity(fail_on).rank
+    return 1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0

@@ -1,0 +1,380 @@
+"""Key entries, sections and example blocks of a Markdown page.
+
+The page is read as a CommonMark token stream (markdown-it-py, with GFM
+tables). Recognised entry forms:
+
+- a paragraph that opens with an emphasised key and a colon, as DeepSpeed
+  writes them: ``<i>**key**</i>: [type]``, ``***key***: [type]``, ``**key**:``;
+  ``a:b`` and ``a.b`` spell nested keys;
+- a list item that opens with a code span: ``- `key` (int): ...``;
+- a heading that is only a code span: ``### `key```;
+- a table whose first header cell names keys (``Key``, ``Field``, ``Option``,
+  ``Parameter`` ...): each row whose first cell is a key.
+
+A Description/Default table right after an entry gives its default; example
+blocks (fenced code) are kept with their key structure for the section
+mapping.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from configdrift.extract.docs.blocks import BlockKey, block_keys
+
+# Applied to the text of one token (a key already isolated by the parser), not
+# to raw Markdown.
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*$")
+_WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
+_STOP_WORDS = frozenset(
+    "note notes warning important example examples default deprecated tip caution info "
+    "description type required optional usage returns parameters options see todo".split()
+)
+_KEY_HEADERS = frozenset(
+    "key keys field fields name option options parameter parameters param params setting settings "
+    "property properties".split()
+)
+_CONFIG_LANGS = frozenset({"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", ""})
+
+
+@dataclass(slots=True)
+class Section:
+    title: str
+    level: int
+    line: int
+    parent: int | None
+    heading_key: str | None = None
+
+
+@dataclass(slots=True)
+class RawEntry:
+    name: str
+    parts: tuple[str, ...]
+    line: int
+    section: int
+    form: str
+    doc_type: str | None = None
+    default: str | None = None
+    parent_entry: int | None = None
+
+
+@dataclass(slots=True)
+class Block:
+    section: int
+    line: int
+    lang: str
+    keys: list[BlockKey]
+
+
+@dataclass(slots=True)
+class DocFacts:
+    sections: list[Section] = field(default_factory=list)
+    entries: list[RawEntry] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    error: str | None = None
+    error_line: int = 0
+
+
+_PARSER: MarkdownIt | None = None
+
+
+def _parser() -> MarkdownIt:
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = MarkdownIt("commonmark").enable("table")
+    return _PARSER
+
+
+def _strip_front_matter(text: str) -> str:
+    """Blank out a YAML front matter block, keeping line numbers."""
+    if not text.startswith("---"):
+        return text
+    lines = text.split("\n")
+    if lines[0].strip() != "---":
+        return text
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in ("---", "..."):
+            return "\n" * (i + 1) + "\n".join(lines[i + 1 :])
+    return text
+
+
+def _key_ok(text: str, strict_case: bool) -> bool:
+    # Stop words catch prose labels ("**Note**:"), which are capitalised; a
+    # lowercase `type` or `default` is a real key.
+    if not _KEY.match(text) or (text[:1].isupper() and text.lower() in _STOP_WORDS):
+        return False
+    return not (strict_case and text[:1].isupper() and "_" not in text)
+
+
+def _split(name: str) -> tuple[str, ...]:
+    sep = ":" if ":" in name else "."
+    return tuple(p for p in name.split(sep) if p)
+
+
+def _type_from_rest(rest: str) -> str | None:
+    rest = rest.strip()
+    if rest.startswith(":"):
+        rest = rest[1:].strip()
+    if rest.startswith("["):
+        end = rest.find("]", 1)
+        # Nested brackets such as ["a"|"b"] close at the last bracket of the run.
+        depth = 0
+        for k, ch in enumerate(rest):
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    end = k
+                    break
+        if end > 0:
+            return rest[1:end].strip() or None
+    if rest.startswith("("):
+        end = rest.find(")")
+        if end > 0:
+            inner = rest[1:end].split(",")[0].strip()
+            return inner or None
+    return None
+
+
+def _emphasised_key(children: list[Token]) -> tuple[str, str, str] | None:
+    """(key, rest of the first line, form) for a paragraph that opens with a key."""
+    i = 0
+    wrapped = 0
+    html = False
+    n = len(children)
+    while i < n:
+        tok = children[i]
+        if tok.type in ("strong_open", "em_open"):
+            wrapped += 1
+        elif tok.type == "html_inline" and _WRAPPER_TAGS.match(tok.content.strip()):
+            html = True
+        elif tok.type == "text" and not tok.content:
+            pass
+        else:
+            break
+        i += 1
+    if i >= n or (wrapped == 0 and not html):
+        return None
+    tok = children[i]
+    if tok.type not in ("text", "code_inline"):
+        return None
+    key = tok.content.strip()
+    i += 1
+    while i < n and (
+        children[i].type in ("strong_close", "em_close")
+        or (children[i].type == "text" and not children[i].content)
+        or (children[i].type == "html_inline" and _WRAPPER_TAGS.match(children[i].content.strip()))
+    ):
+        i += 1
+    rest = ""
+    if i < n and children[i].type == "text":
+        rest = children[i].content
+    if not rest.lstrip().startswith(":") or not wrapped:
+        return None
+    form = "html-bold" if html else ("bold-italic" if wrapped >= 2 else "bold")
+    return key, rest, form
+
+
+def _code_key(children: list[Token]) -> tuple[str, str] | None:
+    """(key, rest) for inline content that opens with a code span."""
+    items = [c for c in children if not (c.type == "text" and not c.content.strip())]
+    if not items or items[0].type != "code_inline":
+        return None
+    rest = ""
+    idx = children.index(items[0])
+    if idx + 1 < len(children) and children[idx + 1].type == "text":
+        rest = children[idx + 1].content
+    return items[0].content.strip(), rest
+
+
+def _cells(tokens: list[Token], start: int) -> tuple[list[list[Token]], list[int], int]:
+    """Rows of a table as lists of inline tokens, their lines, and the index after it."""
+    rows: list[list[Token]] = []
+    lines: list[int] = []
+    i = start + 1
+    current: list[Token] | None = None
+    while i < len(tokens) and tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            current = []
+            lines.append((tok.map[0] + 1) if tok.map else 0)
+        elif tok.type == "inline" and current is not None:
+            current.append(tok)
+        elif tok.type == "tr_close" and current is not None:
+            rows.append(current)
+            current = None
+        i += 1
+    return rows, lines, i + 1
+
+
+def _plain(tok: Token) -> str:
+    return tok.content.strip()
+
+
+def _cell_key(tok: Token) -> str | None:
+    children = [c for c in (tok.children or []) if not (c.type == "text" and not c.content.strip())]
+    if len(children) == 1 and children[0].type in ("code_inline", "text"):
+        text = children[0].content.strip()
+        text = text.replace("\\_", "_")
+        if _key_ok(text, strict_case=children[0].type == "text"):
+            return text
+    return None
+
+
+def extract_markdown(data: bytes) -> DocFacts:
+    """Sections, key entries and example blocks of one Markdown page."""
+    facts = DocFacts()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        facts.error = f"not UTF-8 ({exc.reason} at byte {exc.start})"
+        facts.error_line = data.count(b"\n", 0, exc.start) + 1
+        return facts
+    text = _strip_front_matter(text)
+    try:
+        tokens = _parser().parse(text)
+    except Exception as exc:  # markdown-it is total on str input; guard anyway
+        facts.error = f"Markdown could not be read: {exc}"
+        facts.error_line = 1
+        return facts
+    _Walker(facts, tokens).run()
+    return facts
+
+
+class _Walker:
+    def __init__(self, facts: DocFacts, tokens: list[Token]) -> None:
+        self.facts = facts
+        self.tokens = tokens
+        facts.sections.append(Section("", 0, 1, None))
+        self.section = 0
+        self.last_entry: int | None = None
+        self.last_entry_token = -1
+
+    def run(self) -> None:
+        tokens = self.tokens
+        i = 0
+        in_list = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            kind = tok.type
+            if kind == "heading_open":
+                self._heading(tok, tokens[i + 1])
+                i += 3
+                continue
+            if kind in ("bullet_list_open", "ordered_list_open"):
+                in_list += 1
+            elif kind in ("bullet_list_close", "ordered_list_close"):
+                in_list -= 1
+            elif kind == "paragraph_open" and i + 1 < len(tokens):
+                self._paragraph(tokens[i + 1], in_list > 0, i)
+            elif kind == "table_open":
+                i = self._table(i)
+                continue
+            elif kind in ("fence", "code_block"):
+                self._block(tok)
+            i += 1
+
+    def _line(self, tok: Token) -> int:
+        return (tok.map[0] + 1) if tok.map else 0
+
+    def _heading(self, open_tok: Token, inline: Token) -> None:
+        level = int(open_tok.tag[1:]) if open_tok.tag[1:].isdigit() else 1
+        parent: int | None = self.section
+        while parent is not None and self.facts.sections[parent].level >= level:
+            parent = self.facts.sections[parent].parent
+        section = Section(inline.content.strip(), level, self._line(open_tok), parent)
+        code = _code_key(inline.children or [])
+        if code is not None and not code[1].strip() and _key_ok(code[0], strict_case=False):
+            section.heading_key = code[0]
+        self.facts.sections.append(section)
+        self.section = len(self.facts.sections) - 1
+        self.last_entry = None
+        if section.heading_key is not None:
+            self._add(section.heading_key, self._line(open_tok), "heading", None)
+
+    def _add(self, name: str, line: int, form: str, doc_type: str | None, parent: int | None = None) -> int:
+        self.facts.entries.append(
+            RawEntry(name, _split(name), line, self.section, form, doc_type, None, parent)
+        )
+        return len(self.facts.entries) - 1
+
+    def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
+        children = inline.children or []
+        # Only the first line of a paragraph can introduce an entry.
+        first_line: list[Token] = []
+        for child in children:
+            if child.type in ("softbreak", "hardbreak"):
+                break
+            first_line.append(child)
+        found = _emphasised_key(first_line)
+        if found is not None:
+            key, rest, form = found
+            if _key_ok(key, strict_case=form == "bold"):
+                self.last_entry = self._add(key, self._line(inline), form, _type_from_rest(rest))
+                self.last_entry_token = index
+                return
+        if in_list:
+            code = _code_key(first_line)
+            if code is not None:
+                key, rest = code
+                stripped = rest.lstrip()
+                if _key_ok(key, strict_case=False) and (
+                    not stripped or stripped[0] in ":(-\u2013\u2014"
+                ):
+                    self.last_entry = self._add(key, self._line(inline), "list", _type_from_rest(rest))
+                    self.last_entry_token = index
+                    return
+        self.last_entry = None
+
+    def _table(self, start: int) -> int:
+        rows, row_lines, end = _cells(self.tokens, start)
+        if not rows:
+            return end
+        header = [_plain(c).lower() for c in rows[0]]
+        # A table that directly follows an entry paragraph belongs to it.
+        owner = self.last_entry if self.last_entry is not None and start - self.last_entry_token == 3 else None
+        if owner is not None and "default" in header and len(rows) > 1:
+            column = header.index("default")
+            if column < len(rows[1]):
+                entry = self.facts.entries[owner]
+                entry.default = _plain(rows[1][column]) or None
+        first = header[0].replace("`", '"').split() if header else []
+        if first and first[-1] in _KEY_HEADERS:
+            # A header such as `"params" key` names the section the rows sit in.
+            prefix = tuple(w.strip('"') for w in first[:-1] if w.startswith('"') and w.endswith('"'))
+            type_col = header.index("type") if "type" in header else None
+            default_col = header.index("default") if "default" in header else None
+            for row, line in zip(rows[1:], row_lines[1:], strict=False):
+                if not row:
+                    continue
+                key = _cell_key(row[0])
+                if key is None:
+                    continue
+                doc_type = _plain(row[type_col]).strip("`[]") if type_col is not None and type_col < len(row) else None
+                idx = self._add(key, line, "table", doc_type or None, parent=owner)
+                if prefix and owner is None:
+                    entry = self.facts.entries[idx]
+                    entry.parts = (*prefix, *entry.parts)
+                if default_col is not None and default_col < len(row):
+                    self.facts.entries[idx].default = _plain(row[default_col]) or None
+        self.last_entry = None
+        return end
+
+    def _block(self, tok: Token) -> None:
+        lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
+        if lang not in _CONFIG_LANGS:
+            return
+        content = tok.content
+        if len(content) > 1_000_000:
+            return
+        keys = block_keys(content)
+        if not keys:
+            return
+        first = self._line(tok) + (1 if tok.type == "fence" else 0)
+        shifted = [BlockKey(k.path, k.line + first) for k in keys]
+        self.facts.blocks.append(Block(self.section, first, lang, shifted))
+

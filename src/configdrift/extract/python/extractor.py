@@ -1,0 +1,340 @@
+"""Extract facts from one Python file: a pure function of its bytes.
+
+The module body, class bodies and function signatures are read statement by
+statement; only function bodies are walked in full, and only when the source
+mentions the patterns they are searched for.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from typing import Any
+
+from configdrift.extract.python.facts import (
+    ClassFact,
+    DictSource,
+    Expr,
+    FieldFact,
+    ImportFact,
+    KeyedCall,
+    ModuleFacts,
+    Placement,
+)
+
+_BINOPS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Pow: "**",
+    ast.Mod: "%",
+    ast.BitOr: "|",
+    ast.LShift: "<<",
+}
+_UNOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
+_VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
+_COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
+    """Convert an AST expression to the JSON-able ``Expr`` form."""
+    if depth > 20:
+        return ["src", _segment(source, node)]
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bytes):
+            return ["src", _segment(source, node)]
+        if value is Ellipsis:
+            return ["src", "..."]
+        if isinstance(value, complex):
+            return ["src", _segment(source, node)]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            # Keep how the number was written (5e8, 1_000) for messages.
+            text = _segment(source, node)
+            if text != repr(value):
+                return ["c", value, text]
+        return ["c", value]
+    name = dotted(node)
+    if name is not None:
+        return ["n", name]
+    d = depth + 1
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        return ["b", _BINOPS[type(node.op)], to_expr(node.left, source, d), to_expr(node.right, source, d)]
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
+        return ["u", _UNOPS[type(node.op)], to_expr(node.operand, source, d)]
+    if isinstance(node, ast.Call):
+        args = [to_expr(a, source, d) for a in node.args if not isinstance(a, ast.Starred)]
+        kwargs = {k.arg: to_expr(k.value, source, d) for k in node.keywords if k.arg is not None}
+        return ["call", to_expr(node.func, source, d), args, kwargs]
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        kind = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}[type(node)]
+        return ["seq", kind, [to_expr(e, source, d) for e in node.elts]]
+    if isinstance(node, ast.Dict):
+        items = [
+            [to_expr(k, source, d), to_expr(v, source, d)]
+            for k, v in zip(node.keys, node.values, strict=True)
+            if k is not None
+        ]
+        return ["dict", items]
+    if isinstance(node, ast.Subscript):
+        return ["sub", to_expr(node.value, source, d), to_expr(node.slice, source, d)]
+    return ["src", _segment(source, node)]
+
+
+def _segment(source: str, node: ast.AST) -> str:
+    text = ast.get_source_segment(source, node)
+    if text is None:
+        return "<expr>"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def extract_python(data: bytes) -> ModuleFacts:
+    """Facts of one Python file, from its bytes alone."""
+    facts = ModuleFacts()
+    try:
+        source = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        facts.error = f"not UTF-8 ({exc.reason} at byte {exc.start})"
+        facts.error_line = data.count(b"\n", 0, exc.start) + 1
+        return facts
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError) as exc:
+        facts.error = f"invalid Python syntax: {getattr(exc, 'msg', str(exc))}"
+        facts.error_line = getattr(exc, "lineno", None) or 1
+        return facts
+    walk_bodies = "**" in source or any(m in source for m in _VALIDATE_METHODS)
+    _Module(facts, source, walk_bodies).run(tree)
+    return facts
+
+
+class _Module:
+    def __init__(self, facts: ModuleFacts, source: str, walk_bodies: bool) -> None:
+        self.facts = facts
+        self.source = source
+        self.walk_bodies = walk_bodies
+
+    def run(self, tree: ast.Module) -> None:
+        self._statements(tree.body, top=True)
+
+    def _statements(self, body: list[ast.stmt], top: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.Import):
+                for alias in stmt.names:
+                    if alias.asname:
+                        local = alias.asname
+                        self.facts.imports.append(ImportFact(local, alias.name, None, 0, stmt.lineno))
+                    else:
+                        local = alias.name.split(".")[0]
+                        self.facts.imports.append(ImportFact(local, local, None, 0, stmt.lineno))
+            elif isinstance(stmt, ast.ImportFrom):
+                module = stmt.module or ""
+                for alias in stmt.names:
+                    if alias.name == "*":
+                        self.facts.star_imports.append(("." * stmt.level + module, stmt.lineno))
+                    else:
+                        local = alias.asname or alias.name
+                        self.facts.imports.append(
+                            ImportFact(local, module, alias.name, stmt.level, stmt.lineno)
+                        )
+            elif isinstance(stmt, ast.Assign) and top:
+                self._module_assign(stmt.targets, stmt.value, stmt.lineno)
+            elif isinstance(stmt, ast.AnnAssign) and top and stmt.value is not None:
+                self._module_assign([stmt.target], stmt.value, stmt.lineno)
+            elif isinstance(stmt, ast.ClassDef):
+                self._class(stmt, prefix="")
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._function(stmt, stmt.name)
+            elif isinstance(stmt, ast.If | ast.Try | ast.With):
+                # Conditional imports and definitions (version checks, optional
+                # dependencies) still define names the rest of the project uses.
+                for block in _sub_bodies(stmt):
+                    self._statements(block, top)
+
+    def _module_assign(self, targets: list[ast.expr], value: ast.expr, line: int) -> None:
+        for target in targets:
+            if isinstance(target, ast.Name):
+                if target.id == "__all__" and isinstance(value, ast.List | ast.Tuple):
+                    self.facts.all_names = [
+                        e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    ]
+                    continue
+                self.facts.assigns[target.id] = to_expr(value, self.source)
+                self.facts.assign_lines[target.id] = line
+
+    def _class(self, node: ast.ClassDef, prefix: str) -> None:
+        qualname = prefix + node.name
+        fact = ClassFact(
+            name=qualname,
+            line=node.lineno,
+            bases=[to_expr(b, self.source) for b in node.bases],
+            decorators=[to_expr(d, self.source) for d in node.decorator_list],
+        )
+        for kw in node.keywords:
+            # class M(BaseModel, extra="forbid")
+            if kw.arg is not None:
+                fact.config_class[kw.arg] = to_expr(kw.value, self.source)
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            fact.docstring = isinstance(body[0].value.value, str)
+        for stmt in body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                value = to_expr(stmt.value, self.source) if stmt.value is not None else None
+                fact.fields.append(
+                    FieldFact(stmt.target.id, stmt.lineno, to_expr(stmt.annotation, self.source), value)
+                )
+            elif isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        fact.assigns[target.id] = to_expr(stmt.value, self.source)
+                        fact.assigns.setdefault("__line__" + target.id, ["c", stmt.lineno])
+            elif isinstance(stmt, ast.ClassDef):
+                if stmt.name == "Config":
+                    for inner in stmt.body:
+                        if isinstance(inner, ast.Assign):
+                            for target in inner.targets:
+                                if isinstance(target, ast.Name):
+                                    fact.config_class[target.id] = to_expr(inner.value, self.source)
+                else:
+                    self._class(stmt, prefix=qualname + ".")
+            elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+                self._function(stmt, qualname + "." + stmt.name)
+        self.facts.classes.append(fact)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
+        args = node.args
+        params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        self.facts.functions[qualname] = params
+        if self.walk_bodies:
+            _FunctionBody(self, qualname, set(params)).run(node)
+
+
+def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
+    if isinstance(stmt, ast.If):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, ast.Try):
+        return [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+    return [stmt.body]
+
+
+class _FunctionBody:
+    """Dict flow inside one function: which sub-dicts feed which models."""
+
+    def __init__(self, module: _Module, qualname: str, params: set[str]) -> None:
+        self.module = module
+        self.qualname = qualname
+        self.params = params
+        self.locals: dict[str, list[ast.expr]] = {}
+
+    def run(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        calls: list[ast.Call] = []
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                calls.append(sub)
+            elif isinstance(sub, ast.Assign):
+                for target in sub.targets:
+                    if isinstance(target, ast.Name):
+                        self.locals.setdefault(target.id, []).append(sub.value)
+            elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and sub is not node:
+                # Nested functions are analysed as part of this one: closures
+                # read the enclosing function's dicts.
+                continue
+        for call in calls:
+            self._call(call)
+
+    def sources(self, node: ast.expr, depth: int = 0) -> list[DictSource]:
+        """Where a dict expression comes from, as base name plus keys."""
+        if depth > 8:
+            return []
+        d = depth + 1
+        src = self.module.source
+        if isinstance(node, ast.Name):
+            if node.id in self.params:
+                return [DictSource(node.id, [], True)]
+            out: list[DictSource] = []
+            for value in self.locals.get(node.id, ()):
+                out.extend(self.sources(value, d))
+            if not out and node.id not in self.locals:
+                return [DictSource(node.id, [], False)]
+            return out
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            key = to_expr(node.slice, src)
+            if not _is_key(key):
+                return []
+            return [DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(node.value, d)]
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("get", "pop") and node.args:
+                key = to_expr(node.args[0], src)
+                if not _is_key(key):
+                    return []
+                return [DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(func.value, d)]
+            name = dotted(func)
+            if name in _COPY_FUNCS and len(node.args) == 1:
+                return self.sources(node.args[0], d)
+            return []
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            out = []
+            for value in node.values:
+                out.extend(self.sources(value, d))
+            return out
+        if isinstance(node, ast.IfExp):
+            return self.sources(node.body, d) + self.sources(node.orelse, d)
+        return []
+
+    def _call(self, call: ast.Call) -> None:
+        src = self.module.source
+        func = call.func
+        starred = [k.value for k in call.keywords if k.arg is None]
+        model: Expr | None = None
+        feeds: list[ast.expr] = []
+        if starred:
+            model = to_expr(func, src)
+            feeds = starred
+        elif isinstance(func, ast.Attribute) and func.attr in _VALIDATE_METHODS and call.args:
+            model = to_expr(func.value, src)
+            feeds = [call.args[0]]
+        if model is not None and model[0] == "n":
+            sources = [s for f in feeds for s in self.sources(f)]
+            keyed = [s for s in sources if s.keys or s.is_param]
+            if keyed:
+                self.module.facts.placements.append(Placement(model, keyed, call.lineno, self.qualname))
+            return
+        callee = to_expr(func, src)
+        if callee[0] != "n":
+            return
+        for position, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
+            if position is None or isinstance(arg, ast.Starred):
+                continue
+            for source in self.sources(arg):
+                if source.keys and source.is_param:
+                    self.module.facts.keyed_calls.append(
+                        KeyedCall(callee, position, source, call.lineno, self.qualname)
+                    )
+
+
+def _is_key(expr: Expr) -> bool:
+    return (expr[0] == "c" and isinstance(expr[1], str)) or expr[0] == "n"
+
+
+def facts_to_json(facts: ModuleFacts) -> dict[str, Any]:
+    """A JSON-able dict of the facts (for the cache)."""
+    from dataclasses import asdict
+
+    return asdict(facts)

@@ -1,0 +1,105 @@
+"""Plain facts extracted from one Python file.
+
+Expressions are kept in a small JSON-able form (``Expr``) rather than as AST
+nodes, so that facts can be cached by content hash and sent between
+processes:
+
+- ``["c", value]``: a literal (str, int, float, bool, None, or bytes as text)
+- ``["n", "a.b.c"]``: a dotted name
+- ``["b", op, left, right]`` and ``["u", op, operand]``: arithmetic
+- ``["call", func, [args], {kw: expr}]``
+- ``["seq", "list"|"tuple"|"set", [items]]`` and ``["dict", [[k, v], ...]]``
+- ``["sub", value, index]``: a subscript, as in ``Optional[int]``
+- ``["src", text]``: anything else, kept as source text
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Expr = list[Any]
+
+
+@dataclass(slots=True)
+class FieldFact:
+    """An annotated attribute in a class body."""
+
+    name: str
+    line: int
+    annotation: Expr
+    value: Expr | None
+
+
+@dataclass(slots=True)
+class ClassFact:
+    name: str
+    line: int
+    bases: list[Expr]
+    decorators: list[Expr]
+    fields: list[FieldFact] = field(default_factory=list)
+    assigns: dict[str, Expr] = field(default_factory=dict)
+    config_class: dict[str, Expr] = field(default_factory=dict)
+    docstring: bool = False
+
+
+@dataclass(slots=True)
+class DictSource:
+    """Where a dict came from: ``base[k1][k2]``, ``base.get(k1)`` ...
+
+    ``base`` is a parameter or variable name of the enclosing function; keys
+    are expressions (string literals or names of constants).
+    """
+
+    base: str
+    keys: list[Expr]
+    is_param: bool
+
+
+@dataclass(slots=True)
+class Placement:
+    """A model built from a dict: ``Model(**source)`` or ``Model.model_validate(source)``."""
+
+    model: Expr
+    sources: list[DictSource]
+    line: int
+    function: str
+
+
+@dataclass(slots=True)
+class KeyedCall:
+    """A call that hands a sub-dict to another function: ``f(d[KEY])``."""
+
+    callee: Expr
+    position: int | str
+    source: DictSource
+    line: int
+    function: str
+
+
+@dataclass(slots=True)
+class ImportFact:
+    """``local`` is bound to ``module`` (``name`` None) or to ``module.name``."""
+
+    local: str
+    module: str
+    name: str | None
+    level: int
+    line: int
+
+
+@dataclass(slots=True)
+class ModuleFacts:
+    """Everything configdrift needs from one Python file."""
+
+    imports: list[ImportFact] = field(default_factory=list)
+    star_imports: list[tuple[str, int]] = field(default_factory=list)
+    assigns: dict[str, Expr] = field(default_factory=dict)
+    assign_lines: dict[str, int] = field(default_factory=dict)
+    all_names: list[str] | None = None
+    classes: list[ClassFact] = field(default_factory=list)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+    placements: list[Placement] = field(default_factory=list)
+    keyed_calls: list[KeyedCall] = field(default_factory=list)
+    error: str | None = None
+    error_line: int = 0

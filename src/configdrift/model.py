@@ -1,0 +1,160 @@
+"""The resolved model every rule works on: doc entries, schema nodes, findings.
+
+Config paths are tuples of keys as a user writes them in the config file.
+Two segments are special: ``*`` stands for any key of a mapping
+(``Dict[str, Model]``) and ``[]`` for any item of a list (``List[Model]``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+ConfigPath = tuple[str, ...]
+
+ANY_KEY = "*"
+LIST_ITEM = "[]"
+
+
+def format_path(path: ConfigPath) -> str:
+    """Render a config path the way users write it (``a.b[].c``)."""
+    out = ""
+    for part in path:
+        if part == LIST_ITEM:
+            out += "[]"
+        elif out:
+            out += "." + part
+        else:
+            out = part
+    return out
+
+
+class Severity(str, Enum):
+    """How much a finding matters; ordered by ``rank``."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in the repository: a path relative to the root, with ``/``."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value known statically (``known``) or only as source text."""
+
+    text: str
+    known: bool = False
+    value: Any = None
+
+    @staticmethod
+    def of(value: Any, text: str | None = None) -> Value:
+        return Value(text if text is not None else repr(value), True, value)
+
+    @staticmethod
+    def unknown(text: str) -> Value:
+        return Value(text, False, None)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeInfo:
+    """A field's type reduced to the categories a doc can name.
+
+    ``kinds`` holds any of ``bool int float str dict list null``; an empty set
+    means the type is unknown or ``Any``, and nothing is compared.
+    """
+
+    text: str
+    kinds: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class SchemaNode:
+    """A key the schema accepts, with its children when it is a section.
+
+    ``strict`` is True when unknown child keys are rejected, False when they
+    are silently ignored and None when nothing is known about it.
+    """
+
+    key: str
+    path: ConfigPath
+    spellings: tuple[str, ...] = ()
+    type: TypeInfo = TypeInfo("")
+    default: Value | None = None
+    strict: bool | None = None
+    model: str | None = None
+    model_location: Location | None = None
+    strict_location: Location | None = None
+    strict_owner: str | None = None
+    location: Location | None = None
+    deprecated: bool = False
+    replacement: str | None = None
+    origin: str = ""
+    children: dict[str, SchemaNode] = field(default_factory=dict)
+
+    def child(self, key: str) -> SchemaNode | None:
+        """The child accepted under ``key``: its name or an alias, as accepted."""
+        found = self.children.get(key)
+        if found is not None and (not found.spellings or key in found.spellings):
+            return found
+        for node in self.children.values():
+            if key in node.spellings:
+                return node
+        return None
+
+    def walk(self) -> list[SchemaNode]:
+        out: list[SchemaNode] = []
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(reversed(list(node.children.values())))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DocEntry:
+    """A key described in a doc page."""
+
+    name: str
+    path: ConfigPath
+    location: Location
+    section: str
+    doc_type: str | None = None
+    default: str | None = None
+    form: str = ""
+    placed_by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    path: str
+    line: int
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One disagreement between two views of a key, with both places."""
+
+    code: str
+    key: str
+    location: Location
+    message: str
+    related: tuple[Related, ...] = ()
+    suggestion: str | None = None
+    severity: Severity | None = None

@@ -1,0 +1,92 @@
+"""Reporters: they format findings, never decide anything."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from configdrift import __version__
+from configdrift.model import Finding, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class ReportData:
+    findings: list[Finding]
+    files: int
+    documented: int
+    accepted: int
+    read: int
+
+
+def fingerprint(finding: Finding) -> str:
+    """Stable across unrelated edits: rule, key and file, not the line."""
+    raw = "\0".join((finding.code, finding.key, finding.location.path, finding.message if not finding.key else ""))
+    return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+def _counts(findings: list[Finding]) -> dict[str, int]:
+    counts = {"errors": 0, "warnings": 0, "infos": 0}
+    for f in findings:
+        name = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[f.severity or Severity.INFO]
+        counts[name] += 1
+    return counts
+
+
+def render_text(data: ReportData) -> str:
+    from configdrift.rules.registry import RULES
+
+    lines: list[str] = []
+    for f in data.findings:
+        severity = (f.severity or Severity.INFO).value
+        slug = RULES[f.code].slug
+        lines.append(f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug})")
+        for rel in f.related:
+            lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
+        if f.suggestion:
+            lines.append(f"    help: {f.suggestion}")
+    counts = _counts(data.findings)
+    if data.findings:
+        lines.append("")
+    lines.append(
+        f"Found {counts['errors']} error(s), {counts['warnings']} warning(s), {counts['infos']} info(s) "
+        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_json(data: ReportData) -> str:
+    from configdrift.rules.registry import RULES
+
+    findings = [
+        {
+            "code": f.code,
+            "rule": RULES[f.code].slug,
+            "severity": (f.severity or Severity.INFO).value,
+            "key": f.key,
+            "path": f.location.path,
+            "line": f.location.line,
+            "message": f.message,
+            "related": [{"path": r.path, "line": r.line, "note": r.note} for r in f.related],
+            "suggestion": f.suggestion,
+            "fingerprint": fingerprint(f),
+            "provenance": None,
+        }
+        for f in data.findings
+    ]
+    document = {
+        "version": 1,
+        "tool": {"name": "configdrift", "version": __version__},
+        "root": ".",
+        "findings": findings,
+        "summary": {
+            **_counts(data.findings),
+            "files": data.files,
+            "keys": {"documented": data.documented, "accepted": data.accepted, "read": data.read},
+        },
+    }
+    return json.dumps(document, indent=2) + "\n"
+
+
+REPORTERS: dict[str, Callable[[ReportData], str]] = {"text": render_text, "json": render_json}

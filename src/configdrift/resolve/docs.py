@@ -1,0 +1,290 @@
+"""Which config path each documented entry describes.
+
+Every doc section gets a context path, decided in this order:
+
+1. an explicit mapping in the configuration (``sections``);
+2. a heading that is itself a key (``### `offload_param```);
+3. the section's example block, when it shows one key holding an object
+   (``"zero_optimization": {...}``); the key is located in the schema, or in
+   another block of the page, or else taken from the parent section;
+4. a first entry typed as a dictionary that the following entries fit;
+5. the schema node whose keys best fit the section's entries;
+6. the parent section's context, else the root.
+
+Each entry is then placed by its own spelling (``fp16:enabled``), by the
+table it sits in, by the example block of its section, or by the innermost
+open dictionary entry whose schema accepts it, else by the section context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from configdrift.extract.docs.markdown import DocFacts, RawEntry
+from configdrift.model import ANY_KEY, LIST_ITEM, ConfigPath, DocEntry, Location, SchemaNode, format_path
+
+_DICT_TYPES = frozenset({"dictionary", "dict", "object", "mapping", "table"})
+_LIST_TYPES = frozenset({"list", "array"})
+
+
+@dataclass(frozen=True, slots=True)
+class SectionMap:
+    """How one doc section was mapped (for ``configdrift map``)."""
+
+    location: Location
+    title: str
+    path: ConfigPath
+    how: str
+    model: str | None
+
+
+def node_at(root: SchemaNode, path: ConfigPath) -> SchemaNode | None:
+    node: SchemaNode | None = root
+    for key in path:
+        if node is None:
+            return None
+        node = node.child(key)
+    return node
+
+
+def _index_by_key(root: SchemaNode) -> dict[str, list[SchemaNode]]:
+    index: dict[str, list[SchemaNode]] = {}
+    for node in root.walk():
+        if node is root:
+            continue
+        for spelling in node.spellings or (node.key,):
+            index.setdefault(spelling, []).append(node)
+    return index
+
+
+def _accepts(root: SchemaNode, path: ConfigPath, key: str) -> bool:
+    node = node_at(root, path)
+    return node is not None and node.child(key) is not None
+
+
+def _overlap(base: ConfigPath, parts: tuple[str, ...]) -> ConfigPath:
+    """Join a context and an entry's parts, sharing any common run."""
+    for k in range(min(len(base), len(parts)), 0, -1):
+        if base[len(base) - k :] == parts[:k]:
+            return (*base[: len(base) - k], *parts)
+    return (*base, *parts)
+
+
+class DocPlacer:
+    def __init__(self, root: SchemaNode, sections: dict[str, str]) -> None:
+        self.root = root
+        self.index = _index_by_key(root)
+        self.explicit = sections
+        self.maps: list[SectionMap] = []
+
+    def _locate(self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]) -> tuple[ConfigPath, str]:
+        if key in parent:
+            # A subsection's full example repeats the key its parent section documents.
+            return parent[: parent.index(key) + 1], "example block, the parent section's key"
+        if parent and _accepts(self.root, parent, key):
+            return (*parent, key), "example block, key of the parent section's node"
+        if self.root.child(key) is not None:
+            return (key,), "example block, top-level key"
+        candidates = [n for n in self.index.get(key, []) if n.children]
+        paths = {n.path for n in candidates}
+        if len(paths) == 1:
+            return next(iter(paths)), "example block, the only schema node with that key"
+        if key in page_blocks:
+            return page_blocks[key], "example block, nested there in another block of the page"
+        return (*parent, key), "example block"
+
+    def _best_fit(self, names: list[str]) -> ConfigPath | None:
+        if len(names) < 2:
+            return None
+        counts: dict[ConfigPath, int] = {}
+        for name in set(names):
+            for node in self.index.get(name, []):
+                parent = node.path[:-1]
+                counts[parent] = counts.get(parent, 0) + 1
+        if not counts:
+            return None
+        best = max(counts.values())
+        winners = [p for p, c in counts.items() if c == best]
+        if len(winners) != 1 or best < 2 or best * 2 < len(set(names)):
+            return None
+        return winners[0]
+
+    def place(self, rel: str, facts: DocFacts) -> list[DocEntry]:
+        sections = facts.sections
+        by_section: dict[int, list[int]] = {}
+        for idx, entry in enumerate(facts.entries):
+            by_section.setdefault(entry.section, []).append(idx)
+        blocks_by_section: dict[int, list[int]] = {}
+        for idx, block in enumerate(facts.blocks):
+            blocks_by_section.setdefault(block.section, []).append(idx)
+        # Keys nested in a block under a one-key top, for fragments elsewhere
+        # on the page: ``"offload_param": {...}`` inside the ZeRO example.
+        nested_in_page: dict[str, tuple[str, ...]] = {}
+        for block in facts.blocks:
+            for key in block.keys:
+                if len(key.path) >= 2 and key.path[-1] not in nested_in_page:
+                    nested_in_page[key.path[-1]] = key.path
+
+        contexts: dict[int, ConfigPath] = {}
+        block_top: dict[int, tuple[ConfigPath, int] | None] = {}
+        for sid, section in enumerate(sections):
+            parent = contexts.get(section.parent, ()) if section.parent is not None else ()
+            path, how, top = self._context(rel, sid, facts, parent, by_section, blocks_by_section, nested_in_page)
+            contexts[sid] = path
+            block_top[sid] = top
+            if sid and (by_section.get(sid) or blocks_by_section.get(sid)):
+                node = node_at(self.root, path)
+                self.maps.append(
+                    SectionMap(Location(rel, section.line), section.title, path, how, node.model if node else None)
+                )
+
+        out: list[DocEntry] = []
+        paths: dict[int, ConfigPath] = {}
+        for sid, section in enumerate(sections):
+            context = contexts[sid]
+            scopes: list[ConfigPath] = []
+            block_paths = self._block_paths(facts, blocks_by_section.get(sid, []), block_top[sid])
+            block_parents = {p[:-1] for found in block_paths.values() for p in found}
+            names_section = False
+            for idx in by_section.get(sid, []):
+                entry = facts.entries[idx]
+                path, how = self._entry_path(entry, context, scopes, block_paths, paths, names_section)
+                paths[idx] = path
+                kind = (entry.doc_type or "").lower()
+                if path == context and kind in _DICT_TYPES:
+                    names_section = True
+                elif kind in _DICT_TYPES:
+                    scopes.append(path)
+                elif kind in _LIST_TYPES and (*path, LIST_ITEM) in block_parents:
+                    scopes.append((*path, LIST_ITEM))
+                out.append(
+                    DocEntry(
+                        name=entry.name,
+                        path=path,
+                        location=Location(rel, entry.line),
+                        section=section.title,
+                        doc_type=entry.doc_type,
+                        default=entry.default,
+                        form=entry.form,
+                        placed_by=how,
+                    )
+                )
+        return out
+
+    def _context(
+        self,
+        rel: str,
+        sid: int,
+        facts: DocFacts,
+        parent: ConfigPath,
+        by_section: dict[int, list[int]],
+        blocks_by_section: dict[int, list[int]],
+        nested_in_page: dict[str, tuple[str, ...]],
+    ) -> tuple[ConfigPath, str, tuple[ConfigPath, int] | None]:
+        section = facts.sections[sid]
+        for key in (f"{rel}#{section.title}", section.title):
+            if key in self.explicit:
+                return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
+        if section.heading_key is not None:
+            return _overlap(parent, tuple(section.heading_key.split("."))), "heading names the key", None
+        for bid in blocks_by_section.get(sid, []):
+            block = facts.blocks[bid]
+            tops = [k.path[0] for k in block.keys if len(k.path) == 1]
+            has_children = any(len(k.path) >= 2 for k in block.keys)
+            if len(set(tops)) == 1 and has_children:
+                top = tops[0]
+                page_paths = {
+                    k: self._page_path(v, parent) for k, v in nested_in_page.items() if k == top
+                }
+                path, how = self._locate(top, parent, page_paths)
+                return path, how, (path, bid)
+            if len(set(tops)) > 1:
+                return parent, "example block at the top of the config", ((), bid)
+        entries = [facts.entries[i] for i in by_section.get(sid, [])]
+        names = [e.parts[-1] for e in entries if len(e.parts) == 1 and e.parent_entry is None]
+        if entries and (entries[0].doc_type or "").lower() in _DICT_TYPES and len(entries) > 1:
+            head = _overlap(parent, entries[0].parts)
+            rest = names[1:]
+            fits_head = sum(_accepts(self.root, head, n) for n in rest)
+            fits_parent = sum(_accepts(self.root, parent, n) for n in rest)
+            if fits_head >= fits_parent:
+                return head, "first entry is a dictionary that holds the rest", None
+        fit = self._best_fit(names)
+        if fit is not None and fit != parent:
+            return fit, "schema fit: the node whose keys best match the section", None
+        return parent, "parent section" if parent else "top level", None
+
+    def _page_path(self, block_path: tuple[str, ...], parent: ConfigPath) -> ConfigPath:
+        first = block_path[0]
+        if self.root.child(first) is not None:
+            return block_path
+        return (*parent, *block_path)
+
+    def _block_paths(self, facts: DocFacts, bids: list[int], top: tuple[ConfigPath, int] | None) -> dict[str, list[ConfigPath]]:
+        """Full config paths of every key in the section's example blocks."""
+        out: dict[str, list[ConfigPath]] = {}
+        if top is None:
+            return out
+        context, main = top
+        for bid in [main, *(b for b in bids if b != main)]:
+            block = facts.blocks[bid]
+            tops = {k.path[0] for k in block.keys if len(k.path) == 1}
+            for key in block.keys:
+                if context and len(tops) == 1:
+                    full = (*context[:-1], *key.path) if key.path[0] == context[-1] else (*context, *key.path)
+                else:
+                    full = (*context, *key.path)
+                out.setdefault(key.path[-1], []).append(full)
+        return out
+
+    def _open(self, path: ConfigPath) -> bool:
+        """Is ``path`` inside a free-form dict (no declared keys, not strict)?"""
+        node = self.root
+        for key in path:
+            if node is not self.root and not node.children and node.strict is not True:
+                return True
+            nxt = node.child(key) or node.children.get(ANY_KEY) or node.children.get(LIST_ITEM)
+            if nxt is None:
+                return False
+            node = nxt
+        return node is not self.root and not node.children and node.strict is not True
+
+    def _entry_path(
+        self,
+        entry: RawEntry,
+        context: ConfigPath,
+        scopes: list[ConfigPath],
+        block_paths: dict[str, list[ConfigPath]],
+        paths: dict[int, ConfigPath],
+        names_section: bool,
+    ) -> tuple[ConfigPath, str]:
+        if entry.parent_entry is not None and entry.parent_entry in paths:
+            return (*paths[entry.parent_entry], *entry.parts), "table under its entry"
+        if entry.form == "heading":
+            return context, "heading"
+        if len(entry.parts) > 1:
+            return _overlap(context, entry.parts), "spelled as a path"
+        name = entry.parts[0]
+        if context and context[-1] == name:
+            return context, "names the section"
+        found = block_paths.get(name)
+        if found:
+            shortest = min(found, key=len)
+            return shortest, "example block"
+        known_elsewhere = name in self.index
+        for scope in reversed(scopes):
+            if _accepts(self.root, scope, name):
+                return (*scope, name), f"schema fit under {format_path(scope)}"
+            if not known_elsewhere and self._open(scope):
+                return (*scope, name), f"inside the free-form dictionary {format_path(scope)}"
+        kind = (entry.doc_type or "").lower()
+        if (
+            names_section
+            and context
+            and kind in _DICT_TYPES
+            and not _accepts(self.root, context, name)
+        ):
+            # The section documents its own key as a dictionary entry; another
+            # dictionary entry beside it is a sibling (tensorboard, wandb, ...).
+            return (*context[:-1], name), "a dictionary entry beside the section's own"
+        return (*context, name), "section context"

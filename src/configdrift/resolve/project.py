@@ -1,0 +1,338 @@
+"""Project-wide name resolution and static evaluation over module facts.
+
+Names are followed through imports, re-exports and star imports; constants are
+evaluated when they are literals, arithmetic, other constants, enum members,
+or wrappers around one of those (``pp_int(5e8)``, ``int(1e9)``). Anything else
+stays unknown, with its source text.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from configdrift.extract.python.facts import ClassFact, Expr, ModuleFacts
+from configdrift.model import Location, Value
+
+_BUILTIN_SCALARS = {"int": int, "float": float, "str": str, "bool": bool}
+_BUILTIN_BASES = frozenset({"int", "float", "str", "bool", "dict", "list", "object"})
+_ARITH = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "**": operator.pow,
+    "%": operator.mod,
+    "<<": operator.lshift,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """What a name refers to.
+
+    kind is one of ``module``, ``class``, ``const``, ``function``,
+    ``member`` (an attribute of a project class), ``external`` (a name from a
+    module outside the project: ``qualname`` is its full dotted name).
+    """
+
+    kind: str
+    module: str
+    qualname: str
+
+
+@dataclass(slots=True)
+class ModuleInfo:
+    name: str
+    path: str
+    facts: ModuleFacts
+    is_package: bool
+    classes: dict[str, ClassFact] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.classes = {c.name: c for c in self.facts.classes}
+
+
+def module_name(path: str, package_dirs: set[str]) -> tuple[str, bool]:
+    """Dotted module name of a file, from the directories holding ``__init__.py``."""
+    parts = path.split("/")
+    stem = parts[-1][:-3] if parts[-1].endswith(".py") else parts[-1]
+    is_package = stem == "__init__"
+    names = [] if is_package else [stem]
+    k = len(parts) - 1
+    while k > 0 and "/".join(parts[:k]) in package_dirs:
+        names.append(parts[k - 1])
+        k -= 1
+    return ".".join(reversed(names)), is_package
+
+
+class Project:
+    """All Python modules of the analysed code, indexed by module name."""
+
+    def __init__(self, modules: list[ModuleInfo]) -> None:
+        self.modules: dict[str, ModuleInfo] = {}
+        for info in modules:
+            # Two files can claim one name (scripts in different folders); the
+            # first one found keeps it, deterministically by path order.
+            self.modules.setdefault(info.name, info)
+        self._cache: dict[tuple[str, str], Symbol | None] = {}
+        self._eval_cache: dict[tuple[str, str], Value] = {}
+
+    # -- names -------------------------------------------------------------
+
+    def absolute(self, module: str, target: str, level: int) -> str:
+        if level == 0:
+            return target
+        info = self.modules.get(module)
+        base = module.split(".")
+        if not (info and info.is_package):
+            base = base[:-1]
+        if level > 1:
+            base = base[: len(base) - (level - 1)]
+        return ".".join([*base, target] if target else base)
+
+    def lookup(self, module: str, name: str, depth: int = 0) -> Symbol | None:
+        """Resolve a plain name as seen from inside ``module``."""
+        key = (module, name)
+        if key in self._cache:
+            return self._cache[key]
+        self._cache[key] = None  # guards import cycles
+        result = self._lookup(module, name, depth)
+        self._cache[key] = result
+        return result
+
+    def _lookup(self, module: str, name: str, depth: int) -> Symbol | None:
+        info = self.modules.get(module)
+        if info is None or depth > 30:
+            return None
+        facts = info.facts
+        if name in info.classes:
+            return Symbol("class", module, name)
+        if name in facts.functions:
+            return Symbol("function", module, name)
+        for imp in reversed(facts.imports):
+            if imp.local != name:
+                continue
+            target = self.absolute(module, imp.module, imp.level)
+            if imp.name is None:
+                return Symbol("module", target, "") if target in self.modules else Symbol("external", "", target)
+            sub = f"{target}.{imp.name}" if target else imp.name
+            if sub in self.modules:
+                return Symbol("module", sub, "")
+            if target in self.modules:
+                found = self.lookup(target, imp.name, depth + 1)
+                if found is not None:
+                    return found
+                return None
+            return Symbol("external", "", sub)
+        if name in facts.assigns:
+            return Symbol("const", module, name)
+        for star, _line in facts.star_imports:
+            level = len(star) - len(star.lstrip("."))
+            target = self.absolute(module, star.lstrip("."), level)
+            target_info = self.modules.get(target)
+            if target_info is None:
+                continue
+            exported = target_info.facts.all_names
+            if exported is not None and name not in exported:
+                continue
+            if exported is None and name.startswith("_"):
+                continue
+            found = self.lookup(target, name, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def resolve(self, module: str, dotted: str) -> Symbol | None:
+        """Resolve ``a.b.c`` from inside ``module``."""
+        parts = dotted.split(".")
+        symbol = self.lookup(module, parts[0])
+        for i, part in enumerate(parts[1:], start=1):
+            if symbol is None:
+                return None
+            if symbol.kind == "module":
+                sub = f"{symbol.module}.{part}"
+                symbol = Symbol("module", sub, "") if sub in self.modules else self.lookup(symbol.module, part)
+            elif symbol.kind == "external":
+                return Symbol("external", "", ".".join([symbol.qualname, *parts[i:]]))
+            elif symbol.kind == "class":
+                cls = self.modules[symbol.module].classes.get(symbol.qualname)
+                nested = f"{symbol.qualname}.{part}"
+                if nested in self.modules[symbol.module].classes:
+                    symbol = Symbol("class", symbol.module, nested)
+                elif cls is not None and part in cls.assigns:
+                    symbol = Symbol("member", symbol.module, nested)
+                else:
+                    return Symbol("member", symbol.module, nested)
+            else:
+                return None
+        return symbol
+
+    def class_fact(self, symbol: Symbol) -> ClassFact | None:
+        if symbol.kind != "class":
+            return None
+        return self.modules[symbol.module].classes.get(symbol.qualname)
+
+    def location(self, module: str, line: int) -> Location:
+        return Location(self.modules[module].path, line)
+
+    # -- classes -----------------------------------------------------------
+
+    def bases(self, symbol: Symbol) -> list[Symbol]:
+        cls = self.class_fact(symbol)
+        if cls is None:
+            return []
+        out = []
+        for base in cls.bases:
+            target = base[2] if base[0] == "sub" else base  # Generic[T] style bases
+            if target[0] == "n":
+                found = self.resolve(symbol.module, target[1])
+                if found is None and target[1] in _BUILTIN_BASES:
+                    found = Symbol("external", "", target[1])
+                if found is not None:
+                    out.append(found)
+        return out
+
+    def mro(self, symbol: Symbol) -> list[Symbol]:
+        """The class and its ancestors, depth first, without repeats."""
+        seen: list[Symbol] = []
+        stack = [symbol]
+        while stack and len(seen) < 64:
+            current = stack.pop(0)
+            if current in seen:
+                continue
+            seen.append(current)
+            stack[0:0] = self.bases(current)
+        return seen
+
+    def inherits_external(self, symbol: Symbol, names: frozenset[str]) -> bool:
+        return any(s.kind == "external" and s.qualname in names for s in self.mro(symbol))
+
+    # -- values ------------------------------------------------------------
+
+    def evaluate(self, module: str, expr: Expr | None, depth: int = 0) -> Value:
+        """The value of an expression, or its text when it is not static."""
+        if expr is None:
+            return Value.unknown("")
+        text = render(expr)
+        if depth > 20:
+            return Value.unknown(text)
+        try:
+            value = self._eval(module, expr, depth)
+        except _NotStatic:
+            return Value.unknown(text)
+        except (ArithmeticError, TypeError, ValueError, OverflowError):
+            return Value.unknown(text)
+        return Value.of(value, text)
+
+    def _eval(self, module: str, expr: Expr, depth: int) -> Any:
+        kind = expr[0]
+        if kind == "c":
+            return expr[1]
+        if kind == "n":
+            name = expr[1]
+            if name in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[name]
+            if name == "sys.maxsize":
+                return 2**63 - 1
+            symbol = self.resolve(module, name)
+            return self._symbol_value(symbol, depth)
+        if kind == "u":
+            operand = self._eval(module, expr[2], depth + 1)
+            if expr[1] == "-":
+                return -operand
+            if expr[1] == "+":
+                return +operand
+            return not operand
+        if kind == "b":
+            if expr[1] not in _ARITH:
+                raise _NotStatic
+            left = self._eval(module, expr[2], depth + 1)
+            right = self._eval(module, expr[3], depth + 1)
+            if expr[1] == "**" and isinstance(right, int | float) and abs(right) > 1000:
+                raise _NotStatic
+            return _ARITH[expr[1]](left, right)
+        if kind == "seq":
+            items = [self._eval(module, e, depth + 1) for e in expr[2]]
+            return tuple(items) if expr[1] == "tuple" else items
+        if kind == "dict":
+            return {self._eval(module, k, depth + 1): self._eval(module, v, depth + 1) for k, v in expr[1]}
+        if kind == "call":
+            return self._eval_call(module, expr, depth)
+        raise _NotStatic
+
+    def _eval_call(self, module: str, expr: Expr, depth: int) -> Any:
+        func = expr[1]
+        args = expr[2]
+        if func[0] != "n" or not args:
+            raise _NotStatic
+        name = func[1]
+        if name in _BUILTIN_SCALARS and len(args) == 1:
+            return _BUILTIN_SCALARS[name](self._eval(module, args[0], depth + 1))
+        symbol = self.resolve(module, name)
+        if symbol is not None and symbol.kind == "class":
+            # A project subclass of a builtin scalar, such as DeepSpeed's
+            # pp_int(5e8), stands for the scalar it wraps.
+            for ancestor in self.mro(symbol):
+                if ancestor.kind == "external" and ancestor.qualname in _BUILTIN_SCALARS:
+                    return _BUILTIN_SCALARS[ancestor.qualname](self._eval(module, args[0], depth + 1))
+        raise _NotStatic
+
+    def _symbol_value(self, symbol: Symbol | None, depth: int) -> Any:
+        if symbol is None:
+            raise _NotStatic
+        if symbol.kind == "const":
+            key = (symbol.module, symbol.qualname)
+            cached = self._eval_cache.get(key)
+            if cached is None:
+                expr = self.modules[symbol.module].facts.assigns[symbol.qualname]
+                self._eval_cache[key] = Value.unknown("")  # guards cycles
+                cached = self.evaluate(symbol.module, expr, depth + 1)
+                self._eval_cache[key] = cached
+            if not cached.known:
+                raise _NotStatic
+            return cached.value
+        if symbol.kind == "member":
+            cls_name, _, attr = symbol.qualname.rpartition(".")
+            cls = self.modules[symbol.module].classes.get(cls_name)
+            if cls is None or attr not in cls.assigns:
+                raise _NotStatic
+            return self._eval(symbol.module, cls.assigns[attr], depth + 1)
+        raise _NotStatic
+
+    def string(self, module: str, expr: Expr) -> str | None:
+        """The string an expression stands for (a key literal or constant)."""
+        value = self.evaluate(module, expr)
+        return value.value if value.known and isinstance(value.value, str) else None
+
+
+class _NotStatic(Exception):
+    pass
+
+
+def render(expr: Expr) -> str:
+    """Source-like text of an expression, for messages."""
+    kind = expr[0]
+    if kind == "c":
+        return str(expr[2]) if len(expr) > 2 else repr(expr[1])
+    if kind == "n":
+        return str(expr[1])
+    if kind == "src":
+        return str(expr[1])
+    if kind == "u":
+        return f"{expr[1]}{render(expr[2])}" if expr[1] != "not" else f"not {render(expr[2])}"
+    if kind == "b":
+        return f"{render(expr[2])} {expr[1]} {render(expr[3])}"
+    if kind == "call":
+        parts = [render(a) for a in expr[2]] + [f"{k}={render(v)}" for k, v in expr[3].items()]
+        return f"{render(expr[1])}({', '.join(parts)})"
+    if kind == "seq":
+        inner = ", ".join(render(e) for e in expr[2])
+        return {"list": f"[{inner}]", "tuple": f"({inner})", "set": f"{{{inner}}}"}[expr[1]]
+    if kind == "dict":
+        return "{" + ", ".join(f"{render(k)}: {render(v)}" for k, v in expr[1]) + "}"
+    if kind == "sub":
+        return f"{render(expr[1])}[{render(expr[2])}]"
+    return "?"

@@ -1,0 +1,292 @@
+"""Rules comparing the documented view with the accepted view (CD101, CD103-CD105)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import (
+    ANY_KEY,
+    LIST_ITEM,
+    ConfigPath,
+    DocEntry,
+    Finding,
+    Related,
+    SchemaNode,
+    Severity,
+    format_path,
+)
+from configdrift.rules.registry import make, register
+from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+
+def _step(node: SchemaNode, key: str) -> SchemaNode | None:
+    found = node.child(key)
+    if found is not None:
+        return found
+    if ANY_KEY in node.children:
+        return node.children[ANY_KEY]
+    item = node.children.get(LIST_ITEM)
+    if item is not None:
+        return item.child(key) or (item.children.get(ANY_KEY) if ANY_KEY in item.children else None)
+    return None
+
+
+def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None, int, SchemaNode]:
+    """Walk ``path``: (node or None, index of the first missing key, last node reached)."""
+    node = root
+    for i, key in enumerate(path):
+        if key == LIST_ITEM:
+            nxt = node.children.get(LIST_ITEM)
+            if nxt is None:
+                continue
+            node = nxt
+            continue
+        nxt = _step(node, key)
+        if nxt is None:
+            return None, i, node
+        node = nxt
+    return node, len(path), node
+
+
+def _model_related(node: SchemaNode) -> tuple[Related, ...]:
+    out: list[Related] = []
+    if node.model_location is not None:
+        out.append(Related(node.model_location.path, node.model_location.line, f"{node.model} declares the accepted keys"))
+    if node.strict_location is not None and node.strict_location != node.model_location:
+        owner = node.strict_owner or node.model
+        out.append(Related(node.strict_location.path, node.strict_location.line, f"{owner} forbids unknown keys (extra=\"forbid\")"))
+    return tuple(out)
+
+
+def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> list[str]:
+    paths = []
+    for node in root.walk():
+        if node.path[:-1] != not_under and key in (node.spellings or (node.key,)):
+            paths.append(format_path(node.path[:-1]) or "the top level")
+    return sorted(set(paths))
+
+
+@register("CD101", "documented-not-accepted", Severity.ERROR, "docs describe a key that a strict schema rejects")
+def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key described in the docs under a section whose schema forbids unknown
+    keys (a pydantic model with ``extra="forbid"``, a dataclass) and that the
+    schema does not declare under any spelling (field name or alias).
+
+    Why it matters
+    Whoever follows the docs gets a hard failure: pydantic raises
+    ``ValidationError: Extra inputs are not permitted`` when the config is
+    loaded, for an option the docs promised.
+
+    Example
+    The docs describe ``zero_optimization.grad_hooks`` (default true), but
+    ``DeepSpeedZeroConfig`` never declared ``grad_hooks`` and forbids extra
+    keys, so a config that sets it cannot be loaded.
+
+    How to fix
+    Declare the key in the model if it is meant to exist; otherwise remove it
+    from the docs (and, if it once existed, add it to the project's registry
+    of removed keys so that old configs get a clear error).
+    """
+    root = analysis.schema
+    seen: set[ConfigPath] = set()
+    documented = {e.path for e in analysis.entries}
+    for entry in analysis.entries:
+        node, missing, parent = resolve_path(root, entry.path)
+        if node is not None or parent.strict is not True:
+            continue
+        rejected = entry.path[: missing + 1]
+        if rejected in seen or (rejected != entry.path and rejected in documented):
+            continue
+        seen.add(rejected)
+        key = rejected[-1]
+        under = format_path(rejected[:-1])
+        where = f"under `{under}`" if under else "at the top level"
+        accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
+        close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
+        elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
+        hints = []
+        if close:
+            hints.append(f"did you mean `{close[0]}`?")
+        if elsewhere:
+            hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
+        yield make(
+            "CD101",
+            format_path(rejected),
+            entry.location,
+            f"`{key}` is documented {where}, but {parent.model or 'the schema'} forbids unknown keys: "
+            "following the docs raises a ValidationError",
+            _model_related(parent),
+            "; ".join(hints) or None,
+        )
+
+
+def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
+    """Nodes with their own doc entry, and nodes with a documented descendant."""
+    own: dict[int, DocEntry] = {}
+    within: set[int] = set()
+    root = analysis.schema
+    for entry in analysis.entries:
+        node = root
+        trail = [root]
+        for key in entry.path:
+            nxt = node.children.get(LIST_ITEM) if key == LIST_ITEM else _step(node, key)
+            if nxt is None:
+                break
+            node = nxt
+            trail.append(node)
+        else:
+            own.setdefault(id(node), entry)
+        for ancestor in trail:
+            within.add(id(ancestor))
+    return own, within
+
+
+@register("CD103", "undocumented", Severity.WARNING, "the schema accepts a key that no doc describes")
+def undocumented(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key the schema accepts that no doc entry describes. A key documented
+    through one of its aliases (or an alias documented through the field
+    name) counts as documented. When a whole section is undocumented, only
+    the section's key is reported, not each of its fields. Deprecated fields
+    are not reported.
+
+    Why it matters
+    Users cannot discover options the docs do not mention, and reviewers
+    cannot tell a deliberate internal option from a forgotten one.
+
+    Example
+    ``DeepSpeedZeroConfig`` accepts ``sub_group_size``, but the ZeRO section
+    of the config page has no entry for it.
+
+    How to fix
+    Add a doc entry in the section that documents the parent key, or mark the
+    field deprecated if it is no longer meant to be used.
+    """
+    if not analysis.doc_sources:
+        return
+    root = analysis.schema
+    own, within = _documented_nodes(analysis)
+
+    def visit(node: SchemaNode) -> Iterator[Finding]:
+        for child in node.children.values():
+            if child.key in (ANY_KEY, LIST_ITEM):
+                yield from visit(child)
+                continue
+            if id(child) in own:
+                yield from visit(child)
+                continue
+            partly = id(child) in within
+            if partly:
+                yield from visit(child)
+            if child.deprecated or child.location is None:
+                continue
+            parent_entry = own.get(id(node))
+            related = []
+            if parent_entry is not None:
+                related.append(Related(parent_entry.location.path, parent_entry.location.line, f"`{format_path(node.path)}` is documented here"))
+            if child.model_location is not None:
+                related.append(Related(child.model_location.path, child.model_location.line, f"{child.model} declares its keys"))
+            owner = node.model or child.model or "the code"
+            section = f" (a section of {len(child.children)} keys)" if child.children and child.model else ""
+            if partly:
+                message = f"`{format_path(child.path)}`{section} is accepted by {owner}; some of its keys are documented, but it has no doc entry of its own"
+            else:
+                message = f"`{format_path(child.path)}`{section} is accepted by {owner}, but no doc describes it"
+            yield make("CD103", format_path(child.path), child.location, message, tuple(related))
+
+    yield from visit(root)
+
+
+@register("CD104", "default-mismatch", Severity.WARNING, "the documented default differs from the code's")
+def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A documented default that differs in value from the default the schema
+    declares. Values are compared, not text: ``5e8``, ``500000000`` and
+    ``pp_int(5e8)`` are equal, as are ``True`` and ``true``. A default of
+    ``None`` in the code is taken as computed at runtime and not compared.
+
+    Why it matters
+    Users who rely on the documented default get another behaviour, silently.
+
+    Example
+    The docs give ``stage3_prefetch_bucket_size`` a default of ``5e8`` while
+    the model declares ``Field(pp_int(5e7))``.
+
+    How to fix
+    Correct whichever side is wrong; if the default is computed, document
+    how it is computed instead of a number.
+    """
+    root = analysis.schema
+    for entry in analysis.entries:
+        if entry.default is None:
+            continue
+        node, _, _ = resolve_path(root, entry.path)
+        if node is None or node.default is None or not node.default.known or node.location is None:
+            continue
+        code = node.default.value
+        if code is None:
+            continue  # computed at runtime
+        if isinstance(code, dict | list) and node.children:
+            continue
+        doc = parse_doc_value(entry.default)
+        equal = values_equal(doc, code)
+        if equal is not False:
+            continue
+        yield make(
+            "CD104",
+            format_path(entry.path),
+            entry.location,
+            f"`{format_path(entry.path)}` is documented with default {entry.default.strip()}, "
+            f"but the code's default is {_show(code, node.default.text)}",
+            (Related(node.location.path, node.location.line, f"{node.origin or 'the field'} sets the default"),),
+        )
+
+
+def _show(value: object, text: str) -> str:
+    shown = repr(value)
+    return shown if shown == text or not text else f"{shown} ({text})"
+
+
+@register("CD105", "type-mismatch", Severity.WARNING, "the documented type differs from the code's")
+def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A documented type (``[boolean]``, ``[integer]``, ``[dictionary]`` ...) that
+    the declared type of the field cannot accept. An integer passes where a
+    float is declared; a float does not pass where an integer is.
+
+    Why it matters
+    A value written as the docs say is rejected, or silently converted.
+
+    Example
+    The docs type ``ratio`` as ``[integer]`` while the model declares
+    ``ratio: float``.
+
+    How to fix
+    Make the documented type name what the field accepts.
+    """
+    root = analysis.schema
+    for entry in analysis.entries:
+        kinds = doc_kinds(entry.doc_type)
+        if kinds is None:
+            continue
+        node, _, _ = resolve_path(root, entry.path)
+        if node is None or node.location is None:
+            continue
+        code = node.type.kinds - {"null"} if "null" not in kinds else node.type.kinds
+        if not code:
+            continue
+        if kinds_compatible(kinds, code):
+            continue
+        yield make(
+            "CD105",
+            format_path(entry.path),
+            entry.location,
+            f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code declares {node.type.text}",
+            (Related(node.location.path, node.location.line, f"{node.origin or 'the field'} declares the type"),),
+        )

@@ -1,0 +1,92 @@
+"""Rules about the sources themselves (CD501, CD503)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Location, Severity
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+
+@register("CD501", "source-empty", Severity.ERROR, "a doc or schema source yields no keys")
+def source_empty(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A configured doc source (a file or pattern in ``docs``) that yields no
+    key entries; no Markdown page documenting the schema's keys at all; or
+    a code tree in which no model is mounted under any config path.
+
+    Why it matters
+    A check that reads nothing passes whatever the docs say. A guard that
+    silently finds zero keys (a changed doc format, a moved file) is worse
+    than no guard.
+
+    Example
+    ``docs = ["docs/config.md"]`` is configured, but the page was rewritten
+    with a layout that has no recognised key entries.
+
+    How to fix
+    Point ``docs`` and ``code`` at the real sources, or write entries in a
+    recognised form (``**key**: [type]``, a key table, a `` `key` `` list item).
+    """
+    config = analysis.config
+    for pattern in analysis.missing_docs:
+        yield make("CD501", "", Location(pattern, 1), f"the doc source `{pattern}` matches no Markdown file")
+    for source in analysis.doc_sources:
+        if source.explicit and source.entries == 0:
+            yield make(
+                "CD501",
+                "",
+                Location(source.path, 1),
+                f"the doc source `{source.path}` yields no config keys: no entry in a recognised form",
+            )
+    anchor = Location(_anchor(analysis), 1)
+    if not analysis.doc_sources and not analysis.missing_docs:
+        if analysis.schema.children:
+            yield make(
+                "CD501",
+                "",
+                anchor,
+                "no Markdown page documents this project's config keys; set `docs` to the config pages",
+            )
+    if not analysis.schema.children and not config.mount:
+        yield make(
+            "CD501",
+            "",
+            anchor,
+            "no config model is mounted under a config path; set `mount` to place the models",
+        )
+
+
+def _anchor(analysis: Analysis) -> str:
+    source = analysis.config.source
+    if source is not None:
+        try:
+            return source.resolve().relative_to(analysis.config.root.resolve()).as_posix()
+        except ValueError:
+            return source.name
+    return "."
+
+
+@register("CD503", "parse-error", Severity.WARNING, "a file could not be parsed")
+def parse_error(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A Python or Markdown file that could not be read: invalid syntax (Python
+    2, a template), bytes that are not UTF-8, a file that cannot be opened.
+    The rest of the project is still analysed.
+
+    Why it matters
+    Keys declared or documented in that file are invisible to every other
+    rule, so its findings may be missing.
+
+    Example
+    ``setup_py2.py`` uses ``print "x"``: invalid Python 3 syntax.
+
+    How to fix
+    Fix the file, or exclude it with ``exclude`` in the configuration.
+    """
+    for location, message in analysis.parse_errors:
+        yield make("CD503", "", location, f"{location.path} could not be parsed: {message}")

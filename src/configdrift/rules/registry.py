@@ -1,0 +1,94 @@
+"""One registry of every rule: code, slug, default severity, status, docs.
+
+Codes are never reused and slugs are a contract (see DESIGN.md). A rule's
+documentation has four sections: What it finds, Why it matters, Example, How
+to fix. Rules that later issues implement are listed as ``planned`` so their
+codes are reserved and selectable, but they produce nothing yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Severity
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+RuleFunction = Callable[["Analysis"], Iterator[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    slug: str
+    severity: Severity
+    summary: str
+    doc: str
+    status: str = "stable"
+    check: RuleFunction | None = None
+
+
+RULES: dict[str, Rule] = {}
+
+_SECTIONS = ("What it finds", "Why it matters", "Example", "How to fix")
+
+
+def register(code: str, slug: str, severity: Severity, summary: str, status: str = "stable") -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule function; its docstring is the rule's documentation."""
+
+    def wrap(func: RuleFunction) -> RuleFunction:
+        RULES[code] = Rule(code, slug, severity, summary, func.__doc__ or "", status, func)
+        return func
+
+    return wrap
+
+
+def plan(code: str, slug: str, severity: Severity, summary: str) -> None:
+    """Reserve a code that a later capability implements."""
+    RULES[code] = Rule(code, slug, severity, summary, "", "planned", None)
+
+
+def missing_sections(rule: Rule) -> list[str]:
+    """Documentation sections a stable rule lacks."""
+    return [s for s in _SECTIONS if f"{s}\n" not in rule.doc and f"{s}:" not in rule.doc]
+
+
+def rule_for(code: str) -> Rule:
+    try:
+        return RULES[code]
+    except KeyError:
+        raise ValueError(f"unknown rule code {code!r}") from None
+
+
+def make(
+    code: str,
+    key: str,
+    location: object,
+    message: str,
+    related: tuple[object, ...] = (),
+    suggestion: str | None = None,
+) -> Finding:
+    """A finding of a registered rule; an unknown code fails loudly."""
+    from configdrift.model import Location, Related
+
+    rule = rule_for(code)
+    assert isinstance(location, Location)
+    rel = tuple(r for r in related if isinstance(r, Related))
+    return Finding(code, key, location, message, rel, suggestion, rule.severity)
+
+
+plan("CD102", "documented-not-read", Severity.WARNING, "docs describe a key that a lenient schema never reads")
+plan("CD201", "dead-accessor", Severity.ERROR, "code reads a config attribute or key the schema does not declare")
+plan("CD202", "inert-option", Severity.WARNING, "the schema declares a key that nothing reads")
+plan("CD301", "example-rejected", Severity.ERROR, "an example config holds a key that a strict schema rejects")
+plan("CD302", "example-ignored", Severity.WARNING, "an example config holds a key that a lenient schema never reads")
+plan("CD303", "example-invalid-value", Severity.WARNING, "an example value has the wrong type or is not an allowed choice")
+plan("CD304", "example-unparseable", Severity.INFO, "a block that looks like a config cannot be parsed even tolerantly")
+plan("CD401", "removed-key-leftover", Severity.ERROR, "a removed key still appears in docs, examples, tests or code")
+plan("CD402", "deprecated-key-documented", Severity.WARNING, "docs or examples still use a deprecated spelling")
+plan("CD403", "removal-without-rejection", Severity.ERROR, "between two refs a key disappeared without a removal entry or deprecation")
+plan("CD404", "removed-key-accepted", Severity.ERROR, "a key marked removed is still declared or read")
+plan("CD502", "unmapped-section", Severity.INFO, "a doc section's keys match no schema node")

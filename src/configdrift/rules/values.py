@@ -1,0 +1,159 @@
+"""Reading documented defaults and types, and comparing them with the code's.
+
+Values are compared, not text: ``5e8`` equals ``500000000``, ``True`` equals
+``true``. What a doc writes as prose (``<i>train_batch_size</i> value``)
+reads as unknown and is never compared.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_NUMBER = re.compile(r"^[+-]?(\d[\d_,]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
+_NO_VALUE = frozenset({"", "-", "\u2013", "\u2014", "n/a", "na", "none given", "required", "optional", "tbd"})
+
+
+@dataclass(frozen=True, slots=True)
+class DocValue:
+    """A documented default: ``known`` with ``value``, or a bare ``word``."""
+
+    known: bool
+    value: Any = None
+    word: bool = False
+
+
+def parse_doc_value(text: str | None) -> DocValue:
+    if text is None:
+        return DocValue(False)
+    t = text.strip().strip("`").strip()
+    if t.endswith(".") and not _NUMBER.match(t):
+        t = t[:-1]
+    low = t.lower()
+    if low in _NO_VALUE:
+        return DocValue(False)
+    if low in ("true", "false"):
+        return DocValue(True, low == "true")
+    if low in ("null", "none", "nil"):
+        return DocValue(True, None)
+    if _NUMBER.match(t):
+        number = t.replace(",", "").replace("_", "")
+        try:
+            as_float = float(number)
+        except ValueError:
+            return DocValue(False)
+        if as_float.is_integer() and abs(as_float) < 2**63:
+            return DocValue(True, int(as_float))
+        return DocValue(True, as_float)
+    if t[:1] in "\"'{[":
+        for loader in (json.loads, ast.literal_eval):
+            try:
+                return DocValue(True, loader(t))
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+        return DocValue(False)
+    if _WORD.match(t):
+        return DocValue(True, t, word=True)
+    return DocValue(False)
+
+
+def values_equal(doc: DocValue, code: Any) -> bool | None:
+    """True/False when comparable, None when the two cannot be compared."""
+    if not doc.known:
+        return None
+    value = doc.value
+    if doc.word:
+        # A bare word is a string only where the code's default is one.
+        if isinstance(code, str):
+            return value.lower() == code.lower()
+        return None
+    if isinstance(value, bool) or isinstance(code, bool):
+        if isinstance(value, bool) and isinstance(code, bool):
+            return value == code
+        if value is None or code is None:
+            return value is code
+        return False
+    if isinstance(value, int | float) and isinstance(code, int | float):
+        return float(value) == float(code)
+    if isinstance(value, str) and isinstance(code, str):
+        return value.lower() == code.lower()
+    if value is None or code is None:
+        return value is code
+    if isinstance(value, list | tuple) and isinstance(code, list | tuple):
+        return list(value) == list(code)
+    if isinstance(value, dict) and isinstance(code, dict):
+        return bool(value == code)
+    return False
+
+
+_DOC_KINDS = {
+    "bool": "bool",
+    "boolean": "bool",
+    "int": "int",
+    "integer": "int",
+    "long": "int",
+    "uint": "int",
+    "float": "float",
+    "double": "float",
+    "real": "float",
+    "number": "number",
+    "numeric": "number",
+    "str": "str",
+    "string": "str",
+    "path": "str",
+    "dictionary": "dict",
+    "dict": "dict",
+    "object": "dict",
+    "map": "dict",
+    "mapping": "dict",
+    "table": "dict",
+    "list": "list",
+    "array": "list",
+    "tuple": "list",
+    "sequence": "list",
+    "null": "null",
+    "none": "null",
+}
+
+
+def doc_kinds(text: str | None) -> frozenset[str] | None:
+    """Categories a documented type names, or None when it is not a type."""
+    if not text:
+        return None
+    t = text.strip().strip("`").lower()
+    if t.startswith('"') or t.startswith("'"):
+        return frozenset({"str"})  # a list of quoted choices
+    kinds: set[str] = set()
+    for part in re.split(r"\s*(?:\||/|,|\bor\b)\s*", t):
+        part = part.strip()
+        if not part:
+            continue
+        if part.startswith(("list", "array")):
+            kinds.add("list")
+            continue
+        word = part.split()[0].strip("[]()")
+        kind = _DOC_KINDS.get(word)
+        if kind is None:
+            return None
+        kinds.add(kind)
+    return frozenset(kinds) or None
+
+
+def kinds_compatible(doc: frozenset[str], code: frozenset[str]) -> bool:
+    """Can a value of a documented kind be accepted by the code's type?
+
+    An integer passes where a float is declared, as pydantic accepts it; a
+    float does not pass where an integer is declared.
+    """
+    for kind in doc:
+        if kind in code:
+            return True
+        if kind == "int" and "float" in code:
+            return True
+        if kind == "number" and code & {"int", "float"}:
+            return True
+    return False
