@@ -95,19 +95,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def find_config(start: Path) -> Path | None:
-    """The first ``configdrift.toml``, or pyproject.toml with our table, walking up."""
+    """``configdrift.toml`` or pyproject.toml with our table, walking up.
+
+    The walk stops at the first pyproject.toml, with or without our table:
+    that directory is the project's root, and a parent project's options do
+    not apply to it.
+    """
     for directory in (start, *start.parents):
         own = directory / "configdrift.toml"
         if own.is_file():
             return own
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
-            try:
-                data = _read_toml(pyproject)
-            except ConfigError:
-                continue
-            if "configdrift" in data.get("tool", {}):
-                return pyproject
+            data = _read_toml(pyproject)
+            return pyproject if "configdrift" in data.get("tool", {}) else None
     return None
 
 

@@ -7,13 +7,12 @@ Neither prints anything: reporters format what they return.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from configdrift.config import Config
 from configdrift.discover import discover
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.extract.run import extract_all
+from configdrift.extract.run import Extractor
 from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.project import ModuleInfo, Project, module_name
@@ -57,30 +56,24 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     return len(names & spellings) >= 3
 
 
-def analyse(config: Config, *, jobs: int | None = None, cache_dir: Path | None = None) -> Analysis:
+def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
     """Discover, extract and resolve the project under ``config.root``."""
     root = config.root
     sources = discover(config)
-    py_facts, md_facts = extract_all(root, sources.python, sources.docs, jobs=jobs, cache_dir=cache_dir)
-    parse_errors: list[tuple[Location, str]] = []
-    package_dirs = {p.rsplit("/", 1)[0] for p in sources.python if p.endswith("/__init__.py")}
-    modules: list[ModuleInfo] = []
-    for rel in sources.python:
-        facts: ModuleFacts | None = py_facts.get(rel)
-        if facts is None:
-            continue
-        if facts.error is not None:
-            parse_errors.append((Location(rel, facts.error_line), facts.error))
-            continue
-        name, is_package = module_name(rel, package_dirs)
-        modules.append(ModuleInfo(name, rel, facts, is_package))
-    project = Project(modules)
-    builder = SchemaBuilder(project)
-    schema = builder.build(config.mount)
-
-    spellings: set[str] = set()
-    for node in schema.walk():
-        spellings.update(node.spellings or (node.key,))
+    with Extractor(str(root), jobs, len(sources.python) + len(sources.docs)) as extractor:
+        py_facts = extractor.python(sources.python)
+        schema, builder = _schema(py_facts, sources.python, config)
+        spellings: set[str] = set()
+        for node in schema.walk():
+            spellings.update(node.spellings or (node.key,))
+        # Auto-discovered pages only count when three entries name schema
+        # keys, so a page that does not even mention three is not parsed.
+        md_facts = extractor.docs(sources.docs, None if sources.docs_explicit else spellings)
+    parse_errors: list[tuple[Location, str]] = [
+        (Location(rel, facts.error_line), facts.error)
+        for rel, facts in sorted(py_facts.items())
+        if facts.error is not None
+    ]
     placer = DocPlacer(schema, config.sections)
     entries: list[DocEntry] = []
     doc_sources: list[DocSource] = []
@@ -111,6 +104,21 @@ def analyse(config: Config, *, jobs: int | None = None, cache_dir: Path | None =
         files=len(py_facts) + len(md_facts),
         models=models,
     )
+
+
+def _schema(
+    py_facts: dict[str, ModuleFacts], python: list[str], config: Config
+) -> tuple[SchemaNode, SchemaBuilder]:
+    package_dirs = {p.rsplit("/", 1)[0] for p in python if p.endswith("/__init__.py")}
+    modules: list[ModuleInfo] = []
+    for rel in python:
+        facts = py_facts.get(rel)
+        if facts is None or facts.error is not None:
+            continue
+        name, is_package = module_name(rel, package_dirs)
+        modules.append(ModuleInfo(name, rel, facts, is_package))
+    builder = SchemaBuilder(Project(modules))
+    return builder.build(config.mount), builder
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:

@@ -8,16 +8,22 @@ read becomes a parse error of that file; the others are still analysed.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
+import re
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TypeVar
 
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown
 from configdrift.extract.python.extractor import extract_python
 from configdrift.extract.python.facts import ModuleFacts
 
 #: Below this many files, starting worker processes costs more than it saves.
-PARALLEL_THRESHOLD = 300
+PARALLEL_THRESHOLD = 200
 MAX_FILE_BYTES = 8 * 1024 * 1024
+
+T = TypeVar("T")
+# A relevance test, not a parser: which identifiers occur in a page at all.
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _read(root: str, rel: str) -> bytes | str | None:
@@ -41,15 +47,12 @@ def _python_chunk(root: str, rels: list[str]) -> list[tuple[str, ModuleFacts]]:
         data = _read(root, rel)
         if data is None:
             continue
-        if isinstance(data, str):
-            facts = ModuleFacts(error=data, error_line=1)
-        else:
-            facts = extract_python(data)
+        facts = ModuleFacts(error=data, error_line=1) if isinstance(data, str) else extract_python(data)
         out.append((rel, facts))
     return out
 
 
-def _docs_chunk(root: str, rels: list[str]) -> list[tuple[str, DocFacts]]:
+def _docs_chunk(root: str, rels: list[str], words: frozenset[str] | None) -> list[tuple[str, DocFacts]]:
     out = []
     for rel in rels:
         data = _read(root, rel)
@@ -57,9 +60,27 @@ def _docs_chunk(root: str, rels: list[str]) -> list[tuple[str, DocFacts]]:
             continue
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1)))
-        else:
-            out.append((rel, extract_markdown(data)))
+            continue
+        if words is not None and not mentions(data, words, 3):
+            continue
+        out.append((rel, extract_markdown(data)))
     return out
+
+
+def mentions(data: bytes, words: frozenset[str], at_least: int) -> bool:
+    """Does the text hold ``at_least`` distinct identifiers from ``words``?
+
+    An escaped underscore (``weight\\_decay``) counts as an underscore.
+    """
+    found: set[bytes] = set()
+    encoded = {w.encode() for w in words}
+    for match in _WORD.finditer(data.replace(b"\\_", b"_")):
+        token = match.group()
+        if token in encoded and token not in found:
+            found.add(token)
+            if len(found) >= at_least:
+                return True
+    return False
 
 
 def _chunks(items: list[str], n: int) -> list[list[str]]:
@@ -67,29 +88,37 @@ def _chunks(items: list[str], n: int) -> list[list[str]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def extract_all(
-    root: Path,
-    python: list[str],
-    docs: list[str],
-    *,
-    jobs: int | None = None,
-    cache_dir: Path | None = None,
-) -> tuple[dict[str, ModuleFacts], dict[str, DocFacts]]:
-    """Facts of every Python and Markdown file, keyed by relative path."""
-    del cache_dir  # reserved for the content-hash cache
-    base = str(root)
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    total = len(python) + len(docs)
-    if workers <= 1 or total < PARALLEL_THRESHOLD:
-        return dict(_python_chunk(base, python)), dict(_docs_chunk(base, docs))
-    py_out: dict[str, ModuleFacts] = {}
-    md_out: dict[str, DocFacts] = {}
-    # Several chunks per worker even out files of very different sizes.
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        py_jobs = [pool.submit(_python_chunk, base, c) for c in _chunks(python, workers * 4)]
-        md_jobs = [pool.submit(_docs_chunk, base, c) for c in _chunks(docs, workers * 2)] if docs else []
-        for job in py_jobs:
-            py_out.update(job.result())
-        for md_job in md_jobs:
-            md_out.update(md_job.result())
-    return py_out, md_out
+class Extractor:
+    """Extracts facts from files, with a process pool for large trees."""
+
+    def __init__(self, root: str, jobs: int | None, expected_files: int) -> None:
+        self.root = root
+        workers = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.workers = workers
+        self.pool: Executor | None = None
+        if workers > 1 and expected_files >= PARALLEL_THRESHOLD:
+            self.pool = ProcessPoolExecutor(max_workers=workers)
+
+    def __enter__(self) -> Extractor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+    def _map(self, func: Callable[..., list[tuple[str, T]]], items: list[str], *extra: object) -> dict[str, T]:
+        if self.pool is None or len(items) < 8:
+            return dict(func(self.root, items, *extra))
+        # Several chunks per worker even out files of very different sizes.
+        jobs = [self.pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)]
+        out: dict[str, T] = {}
+        for job in jobs:
+            out.update(job.result())
+        return out
+
+    def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
+        return self._map(_python_chunk, rels)
+
+    def docs(self, rels: list[str], words: Iterable[str] | None = None) -> dict[str, DocFacts]:
+        """Facts of doc pages; with ``words``, only pages naming three of them."""
+        return self._map(_docs_chunk, rels, frozenset(words) if words is not None else None)

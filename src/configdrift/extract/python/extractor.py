@@ -95,10 +95,27 @@ def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
     return ["src", _segment(source, node)]
 
 
+_LINES: dict[int, tuple[str, list[bytes]]] = {}
+
+
 def _segment(source: str, node: ast.AST) -> str:
-    text = ast.get_source_segment(source, node)
-    if text is None:
+    """Source text of a node (``ast.get_source_segment`` splits the whole
+    file on every call; this splits it once per file)."""
+    cached = _LINES.get(id(source))
+    if cached is None or cached[0] is not source:
+        _LINES.clear()
+        cached = (source, [line.encode() for line in source.splitlines(keepends=True)])
+        _LINES[id(source)] = cached
+    lines = cached[1]
+    start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if start is None or end is None or col is None or end_col is None or end > len(lines):
         return "<expr>"
+    if start == end:
+        raw = lines[start - 1][col:end_col]
+    else:
+        raw = b"".join([lines[start - 1][col:], *lines[start : end - 1], lines[end - 1][:end_col]])
+    text = raw.decode("utf-8", "replace")
     return text if len(text) <= 200 else text[:197] + "..."
 
 
@@ -243,18 +260,25 @@ class _FunctionBody:
         self.locals: dict[str, list[ast.expr]] = {}
 
     def run(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        # Nested functions are walked as part of this one: closures read the
+        # enclosing function's dicts.
         calls: list[ast.Call] = []
-        for sub in ast.walk(node):
-            if isinstance(sub, ast.Call):
-                calls.append(sub)
-            elif isinstance(sub, ast.Assign):
-                for target in sub.targets:
-                    if isinstance(target, ast.Name):
-                        self.locals.setdefault(target.id, []).append(sub.value)
-            elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and sub is not node:
-                # Nested functions are analysed as part of this one: closures
-                # read the enclosing function's dicts.
-                continue
+        assigns: list[ast.Assign] = []
+        call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
+        for sub in fast_walk(node.body):
+            kind = type(sub)
+            if kind is call_type:
+                calls.append(sub)  # type: ignore[arg-type]
+            elif kind is assign_type:
+                assigns.append(sub)  # type: ignore[arg-type]
+        # Source order matters: the first key a local is read from is the
+        # primary spelling, later ones are legacy spellings.
+        assigns.sort(key=lambda a: (a.lineno, a.col_offset))
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for assign in assigns:
+            for target in assign.targets:
+                if type(target) is name_type:
+                    self.locals.setdefault(target.id, []).append(assign.value)  # type: ignore[attr-defined]
         for call in calls:
             self._call(call)
 
@@ -316,17 +340,63 @@ class _FunctionBody:
             if keyed:
                 self.module.facts.placements.append(Placement(model, keyed, call.lineno, self.qualname))
             return
-        callee = to_expr(func, src)
-        if callee[0] != "n":
-            return
+        callee: Expr | None = None
         for position, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
-            if position is None or isinstance(arg, ast.Starred):
+            if position is None or type(arg) is ast.Starred or type(arg) is ast.Constant:
                 continue
             for source in self.sources(arg):
                 if source.keys and source.is_param:
+                    if callee is None:
+                        callee = to_expr(func, src)
+                        if callee[0] != "n":
+                            return
                     self.module.facts.keyed_calls.append(
                         KeyedCall(callee, position, source, call.lineno, self.qualname)
                     )
+
+
+def _child_fields() -> dict[type, tuple[str, ...]]:
+    """For each node type, the fields that can hold child nodes."""
+    out: dict[type, tuple[str, ...]] = {}
+    for name in dir(ast):
+        cls = getattr(ast, name)
+        if isinstance(cls, type) and issubclass(cls, ast.AST):
+            fields = tuple(f for f in cls._fields if f not in ("ctx", "type_comment"))
+            out[cls] = fields
+    for leaf in (ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue):
+        out[leaf] = ()
+    out[ast.Name] = ()
+    out[ast.Attribute] = ("value",)
+    return out
+
+
+_FIELDS = _child_fields()
+_AST = ast.AST
+
+
+def fast_walk(body: list[ast.stmt]) -> list[ast.AST]:
+    """Every node under ``body``, in no particular order.
+
+    ``ast.walk`` is a generator over ``iter_child_nodes``; this iterative walk
+    over a per-type table of child fields does the same work in about half
+    the time, which matters because it runs over every function body.
+    """
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = list(body)
+    fields = _FIELDS
+    pop, push, extend, add = stack.pop, stack.append, stack.extend, out.append
+    while stack:
+        node = pop()
+        add(node)
+        for name in fields.get(type(node), ()):
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                extend([v for v in value if isinstance(v, _AST)])
+            elif isinstance(value, _AST):
+                push(value)
+    return out
 
 
 def _is_key(expr: Expr) -> bool:
