@@ -45,7 +45,9 @@ def _time(cmd: list[str]) -> float:
     proc = subprocess.run(cmd, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
-        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-2000:]}")
+        sys.exit(
+            f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-2000:]}"
+        )
     return elapsed
 
 
@@ -69,7 +71,9 @@ def main() -> None:
         parse = _time(parse_cmd)
         check = _time(check_cmd)
         ratios.append(check / parse)
-        print(f"round {i + 1}: ast.parse {parse:.2f}s  configdrift check {check:.2f}s  ratio {check / parse:.2f}")
+        print(
+            f"round {i + 1}: ast.parse {parse:.2f}s  configdrift check {check:.2f}s  ratio {check / parse:.2f}"
+        )
     print(f"median ratio check / parse: {statistics.median(ratios):.2f}")
 
 

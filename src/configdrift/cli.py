@@ -109,7 +109,9 @@ def map_tree(
         model = f" [{section.model}]" if section.model else ""
         out.write(f"  {section.location} {section.title!r} -> {target}{model}: {section.how}\n")
     if analysis.root_candidates:
-        out.write("\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n")
+        out.write(
+            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
+        )
         for cand in analysis.root_candidates:
             out.write(f"  {cand.model} at {cand.location} ({cand.how})\n")
     if unresolved:
@@ -121,7 +123,9 @@ def map_tree(
     return ExitCode.OK
 
 
-def init(path: str = ".", *, force: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def init(
+    path: str = ".", *, force: bool = False, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Write ``configdrift.toml`` with the sources auto-discovery found."""
     from configdrift.config import Config, ConfigError
     from configdrift.engine import analyse
@@ -138,7 +142,9 @@ def init(path: str = ".", *, force: bool = False, out: TextIO | None = None, err
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    packages = sorted({m.location.path.split("/")[0] for m in analysis.mounts if "/" in m.location.path})
+    packages = sorted(
+        {m.location.path.split("/")[0] for m in analysis.mounts if "/" in m.location.path}
+    )
     docs = [s.path for s in analysis.doc_sources]
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
@@ -148,16 +154,20 @@ def init(path: str = ".", *, force: bool = False, out: TextIO | None = None, err
         'fail-on = "error"',
         "",
         "[mount]",
-        "# config path = \"package.module:Model\"; found in the code:",
+        '# config path = "package.module:Model"; found in the code:',
     ]
     for mount in analysis.mounts:
         lines.append(f"# {'.'.join(mount.path)} = {mount.model} ({mount.how} at {mount.location})")
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out.write(f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), {len(analysis.mounts)} mount(s)\n")
+    out.write(
+        f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), {len(analysis.mounts)} mount(s)\n"
+    )
     return ExitCode.OK
 
 
-def show_rules(code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def show_rules(
+    code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """Print one rule's documentation, or the table of all rules."""
     import configdrift.rules  # noqa: F401
     from configdrift.rules.registry import RULES
@@ -167,14 +177,16 @@ def show_rules(code: str | None = None, *, out: TextIO | None = None, err: TextI
     if code is None:
         for rule in RULES.values():
             status = "" if rule.status == "stable" else f" ({rule.status})"
-            out.write(f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n")
+            out.write(
+                f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n"
+            )
         return ExitCode.OK
-    rule = RULES.get(code.upper())
-    if rule is None:
+    found = RULES.get(code.upper())
+    if found is None:
         print(f"configdrift: error: unknown rule {code!r}", file=err)
         return ExitCode.USAGE
-    out.write(f"{rule.code} {rule.slug} ({rule.severity.value}, {rule.status})\n\n")
-    out.write(_dedent(rule.doc) if rule.doc else rule.summary + "\n")
+    out.write(f"{found.code} {found.slug} ({found.severity.value}, {found.status})\n\n")
+    out.write(_dedent(found.doc) if found.doc else found.summary + "\n")
     return ExitCode.OK
 
 
@@ -204,7 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
     p_map.add_argument("path", nargs="?", default=".")
     p_map.add_argument("--config")
-    p_map.add_argument("--unresolved", action="store_true", help="also list what could not be resolved")
+    p_map.add_argument(
+        "--unresolved", action="store_true", help="also list what could not be resolved"
+    )
     p_map.add_argument("--jobs", type=int)
 
     p_init = sub.add_parser("init", help="write configdrift.toml from auto-discovery")
@@ -230,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
             jobs=args.jobs,
         )
     if args.command == "map":
-        return map_tree(args.path, config_file=args.config, unresolved=args.unresolved, jobs=args.jobs)
+        return map_tree(
+            args.path, config_file=args.config, unresolved=args.unresolved, jobs=args.jobs
+        )
     if args.command == "init":
         return init(args.path, force=args.force)
     if args.command == "rules":

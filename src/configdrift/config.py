@@ -68,7 +68,9 @@ def _check(name: str, value: Any, where: Path) -> None:
     if name == "mount":
         for key, target in value.items():
             if ":" not in target:
-                raise ConfigError(f"{where}: mount {key!r} must name a model as 'package.module:Class'")
+                raise ConfigError(
+                    f"{where}: mount {key!r} must name a model as 'package.module:Class'"
+                )
 
 
 def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:

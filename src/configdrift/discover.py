@@ -37,7 +37,19 @@ SKIP_DIRS = frozenset(
 )
 #: Folders whose Python is not where a schema lives (their docs still count).
 NON_SCHEMA_DIRS = frozenset(
-    {"tests", "test", "testing", "docs", "doc", "examples", "example", "benchmarks", "bench", "scripts", "fixtures"}
+    {
+        "tests",
+        "test",
+        "testing",
+        "docs",
+        "doc",
+        "examples",
+        "example",
+        "benchmarks",
+        "bench",
+        "scripts",
+        "fixtures",
+    }
 )
 DOC_SUFFIXES = (".md", ".markdown")
 
@@ -54,7 +66,16 @@ def list_files(root: Path) -> list[str]:
     """Relative paths (with ``/``) of the files under ``root``."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            [
+                "git",
+                "-C",
+                str(root),
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ],
             capture_output=True,
             timeout=60,
             check=False,

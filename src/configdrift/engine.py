@@ -45,15 +45,20 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
 
 
+def _needed(spellings: set[str]) -> int:
+    """How many schema keys a page's entries must name to be a doc source."""
+    return min(3, len(spellings))
+
+
 def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     """Does a page document configuration keys of this schema?
 
-    A page qualifies when at least three of its entries name keys the schema
-    accepts; pages that merely mention a key or two (tutorials, changelogs)
-    are not doc sources.
+    A page qualifies when its entries name at least three keys the schema
+    accepts (fewer only when the schema has fewer); pages that merely mention
+    a key or two (tutorials, changelogs) are not doc sources.
     """
-    names = {e.parts[-1] for e in facts.entries}
-    return len(names & spellings) >= 3
+    names = {part for e in facts.entries for part in e.parts}
+    return bool(spellings) and len(names & spellings) >= _needed(spellings)
 
 
 def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
@@ -65,10 +70,13 @@ def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
         schema, builder = _schema(py_facts, sources.python, config)
         spellings: set[str] = set()
         for node in schema.walk():
-            spellings.update(node.spellings or (node.key,))
+            if node is not schema:
+                spellings.update(node.spellings or (node.key,))
         # Auto-discovered pages only count when three entries name schema
         # keys, so a page that does not even mention three is not parsed.
-        md_facts = extractor.docs(sources.docs, None if sources.docs_explicit else spellings)
+        md_facts = extractor.docs(
+            sources.docs, None if sources.docs_explicit else spellings, _needed(spellings)
+        )
     parse_errors: list[tuple[Location, str]] = [
         (Location(rel, facts.error_line), facts.error)
         for rel, facts in sorted(py_facts.items())
@@ -147,4 +155,6 @@ def exit_code_for(findings: list[Finding], fail_on: str) -> int:
     if fail_on == "never":
         return 0
     threshold = Severity(fail_on).rank
-    return 1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
+    return (
+        1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
+    )

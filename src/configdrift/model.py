@@ -8,7 +8,7 @@ Two segments are special: ``*`` stands for any key of a mapping
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 ConfigPath = tuple[str, ...]
@@ -30,7 +30,7 @@ def format_path(path: ConfigPath) -> str:
     return out
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How much a finding matters; ordered by ``rank``."""
 
     INFO = "info"
@@ -93,6 +93,9 @@ class SchemaNode:
     key: str
     path: ConfigPath
     spellings: tuple[str, ...] = ()
+    #: Spellings that name the head of an AliasPath: the value written there
+    #: is a container the field's value is taken from, so its type differs.
+    path_aliases: tuple[str, ...] = ()
     type: TypeInfo = TypeInfo("")
     default: Value | None = None
     strict: bool | None = None

@@ -47,12 +47,16 @@ def _python_chunk(root: str, rels: list[str]) -> list[tuple[str, ModuleFacts]]:
         data = _read(root, rel)
         if data is None:
             continue
-        facts = ModuleFacts(error=data, error_line=1) if isinstance(data, str) else extract_python(data)
+        facts = (
+            ModuleFacts(error=data, error_line=1) if isinstance(data, str) else extract_python(data)
+        )
         out.append((rel, facts))
     return out
 
 
-def _docs_chunk(root: str, rels: list[str], words: frozenset[str] | None) -> list[tuple[str, DocFacts]]:
+def _docs_chunk(
+    root: str, rels: list[str], words: frozenset[str] | None, needed: int
+) -> list[tuple[str, DocFacts]]:
     out = []
     for rel in rels:
         data = _read(root, rel)
@@ -61,7 +65,7 @@ def _docs_chunk(root: str, rels: list[str], words: frozenset[str] | None) -> lis
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1)))
             continue
-        if words is not None and not mentions(data, words, 3):
+        if words is not None and not mentions(data, words, needed):
             continue
         out.append((rel, extract_markdown(data)))
     return out
@@ -106,11 +110,15 @@ class Extractor:
         if self.pool is not None:
             self.pool.shutdown()
 
-    def _map(self, func: Callable[..., list[tuple[str, T]]], items: list[str], *extra: object) -> dict[str, T]:
+    def _map(
+        self, func: Callable[..., list[tuple[str, T]]], items: list[str], *extra: object
+    ) -> dict[str, T]:
         if self.pool is None or len(items) < 8:
             return dict(func(self.root, items, *extra))
         # Several chunks per worker even out files of very different sizes.
-        jobs = [self.pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)]
+        jobs = [
+            self.pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)
+        ]
         out: dict[str, T] = {}
         for job in jobs:
             out.update(job.result())
@@ -119,6 +127,8 @@ class Extractor:
     def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
         return self._map(_python_chunk, rels)
 
-    def docs(self, rels: list[str], words: Iterable[str] | None = None) -> dict[str, DocFacts]:
-        """Facts of doc pages; with ``words``, only pages naming three of them."""
-        return self._map(_docs_chunk, rels, frozenset(words) if words is not None else None)
+    def docs(
+        self, rels: list[str], words: Iterable[str] | None = None, needed: int = 0
+    ) -> dict[str, DocFacts]:
+        """Facts of doc pages; with ``words``, only pages naming ``needed`` of them."""
+        return self._map(_docs_chunk, rels, frozenset(words) if words is not None else None, needed)

@@ -22,14 +22,23 @@ class ReportData:
 
 def fingerprint(finding: Finding) -> str:
     """Stable across unrelated edits: rule, key and file, not the line."""
-    raw = "\0".join((finding.code, finding.key, finding.location.path, finding.message if not finding.key else ""))
+    raw = "\0".join(
+        (
+            finding.code,
+            finding.key,
+            finding.location.path,
+            finding.message if not finding.key else "",
+        )
+    )
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
 def _counts(findings: list[Finding]) -> dict[str, int]:
     counts = {"errors": 0, "warnings": 0, "infos": 0}
     for f in findings:
-        name = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[f.severity or Severity.INFO]
+        name = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[
+            f.severity or Severity.INFO
+        ]
         counts[name] += 1
     return counts
 
@@ -41,7 +50,9 @@ def render_text(data: ReportData) -> str:
     for f in data.findings:
         severity = (f.severity or Severity.INFO).value
         slug = RULES[f.code].slug
-        lines.append(f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug})")
+        lines.append(
+            f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug})"
+        )
         for rel in f.related:
             lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
         if f.suggestion:

@@ -21,7 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from configdrift.extract.docs.markdown import DocFacts, RawEntry
-from configdrift.model import ANY_KEY, LIST_ITEM, ConfigPath, DocEntry, Location, SchemaNode, format_path
+from configdrift.model import (
+    ANY_KEY,
+    LIST_ITEM,
+    ConfigPath,
+    DocEntry,
+    Location,
+    SchemaNode,
+    format_path,
+)
 
 _DICT_TYPES = frozenset({"dictionary", "dict", "object", "mapping", "table"})
 _LIST_TYPES = frozenset({"list", "array"})
@@ -77,7 +85,9 @@ class DocPlacer:
         self.explicit = sections
         self.maps: list[SectionMap] = []
 
-    def _locate(self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]) -> tuple[ConfigPath, str]:
+    def _locate(
+        self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]
+    ) -> tuple[ConfigPath, str]:
         if key in parent:
             # A subsection's full example repeats the key its parent section documents.
             return parent[: parent.index(key) + 1], "example block, the parent section's key"
@@ -129,13 +139,21 @@ class DocPlacer:
         block_top: dict[int, tuple[ConfigPath, int] | None] = {}
         for sid, section in enumerate(sections):
             parent = contexts.get(section.parent, ()) if section.parent is not None else ()
-            path, how, top = self._context(rel, sid, facts, parent, by_section, blocks_by_section, nested_in_page)
+            path, how, top = self._context(
+                rel, sid, facts, parent, by_section, blocks_by_section, nested_in_page
+            )
             contexts[sid] = path
             block_top[sid] = top
             if sid and (by_section.get(sid) or blocks_by_section.get(sid)):
                 node = node_at(self.root, path)
                 self.maps.append(
-                    SectionMap(Location(rel, section.line), section.title, path, how, node.model if node else None)
+                    SectionMap(
+                        Location(rel, section.line),
+                        section.title,
+                        path,
+                        how,
+                        node.model if node else None,
+                    )
                 )
 
         out: list[DocEntry] = []
@@ -148,7 +166,9 @@ class DocPlacer:
             names_section = False
             for idx in by_section.get(sid, []):
                 entry = facts.entries[idx]
-                path, how = self._entry_path(entry, context, scopes, block_paths, paths, names_section)
+                path, how = self._entry_path(
+                    entry, context, scopes, block_paths, paths, names_section
+                )
                 paths[idx] = path
                 kind = (entry.doc_type or "").lower()
                 if path == context and kind in _DICT_TYPES:
@@ -186,7 +206,11 @@ class DocPlacer:
             if key in self.explicit:
                 return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
         if section.heading_key is not None:
-            return _overlap(parent, tuple(section.heading_key.split("."))), "heading names the key", None
+            return (
+                _overlap(parent, tuple(section.heading_key.split("."))),
+                "heading names the key",
+                None,
+            )
         for bid in blocks_by_section.get(sid, []):
             block = facts.blocks[bid]
             tops = [k.path[0] for k in block.keys if len(k.path) == 1]
@@ -220,7 +244,9 @@ class DocPlacer:
             return block_path
         return (*parent, *block_path)
 
-    def _block_paths(self, facts: DocFacts, bids: list[int], top: tuple[ConfigPath, int] | None) -> dict[str, list[ConfigPath]]:
+    def _block_paths(
+        self, facts: DocFacts, bids: list[int], top: tuple[ConfigPath, int] | None
+    ) -> dict[str, list[ConfigPath]]:
         """Full config paths of every key in the section's example blocks."""
         out: dict[str, list[ConfigPath]] = {}
         if top is None:
@@ -231,7 +257,11 @@ class DocPlacer:
             tops = {k.path[0] for k in block.keys if len(k.path) == 1}
             for key in block.keys:
                 if context and len(tops) == 1:
-                    full = (*context[:-1], *key.path) if key.path[0] == context[-1] else (*context, *key.path)
+                    full = (
+                        (*context[:-1], *key.path)
+                        if key.path[0] == context[-1]
+                        else (*context, *key.path)
+                    )
                 else:
                     full = (*context, *key.path)
                 out.setdefault(key.path[-1], []).append(full)

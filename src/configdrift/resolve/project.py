@@ -117,7 +117,11 @@ class Project:
                 continue
             target = self.absolute(module, imp.module, imp.level)
             if imp.name is None:
-                return Symbol("module", target, "") if target in self.modules else Symbol("external", "", target)
+                return (
+                    Symbol("module", target, "")
+                    if target in self.modules
+                    else Symbol("external", "", target)
+                )
             sub = f"{target}.{imp.name}" if target else imp.name
             if sub in self.modules:
                 return Symbol("module", sub, "")
@@ -154,7 +158,11 @@ class Project:
                 return None
             if symbol.kind == "module":
                 sub = f"{symbol.module}.{part}"
-                symbol = Symbol("module", sub, "") if sub in self.modules else self.lookup(symbol.module, part)
+                symbol = (
+                    Symbol("module", sub, "")
+                    if sub in self.modules
+                    else self.lookup(symbol.module, part)
+                )
             elif symbol.kind == "external":
                 return Symbol("external", "", ".".join([symbol.qualname, *parts[i:]]))
             elif symbol.kind == "class":
@@ -258,7 +266,10 @@ class Project:
             items = [self._eval(module, e, depth + 1) for e in expr[2]]
             return tuple(items) if expr[1] == "tuple" else items
         if kind == "dict":
-            return {self._eval(module, k, depth + 1): self._eval(module, v, depth + 1) for k, v in expr[1]}
+            return {
+                self._eval(module, k, depth + 1): self._eval(module, v, depth + 1)
+                for k, v in expr[1]
+            }
         if kind == "call":
             return self._eval_call(module, expr, depth)
         raise _NotStatic
@@ -277,7 +288,9 @@ class Project:
             # pp_int(5e8), stands for the scalar it wraps.
             for ancestor in self.mro(symbol):
                 if ancestor.kind == "external" and ancestor.qualname in _BUILTIN_SCALARS:
-                    return _BUILTIN_SCALARS[ancestor.qualname](self._eval(module, args[0], depth + 1))
+                    return _BUILTIN_SCALARS[ancestor.qualname](
+                        self._eval(module, args[0], depth + 1)
+                    )
         raise _NotStatic
 
     def _symbol_value(self, symbol: Symbol | None, depth: int) -> Any:

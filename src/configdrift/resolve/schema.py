@@ -121,7 +121,9 @@ class SchemaBuilder:
         self.unresolved: list[Unresolved] = []
         self.root_candidates: list[Mount] = []
         self._prefix_memo: dict[tuple[str, str, str], list[ConfigPath] | None] = {}
-        self._edges: dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]] | None = None
+        self._edges: (
+            dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]] | None
+        ) = None
 
     # -- models --------------------------------------------------------------
 
@@ -147,7 +149,9 @@ class SchemaBuilder:
             return None
         mro = [s for s in project.mro(symbol) if s.kind == "class"]
         strict = kind == "dataclass"
-        strict_location: Location | None = project.location(symbol.module, cls.line) if strict else None
+        strict_location: Location | None = (
+            project.location(symbol.module, cls.line) if strict else None
+        )
         strict_owner: str | None = symbol.qualname if strict else None
         populate = False
         if kind == "pydantic":
@@ -187,11 +191,17 @@ class SchemaBuilder:
             if target[0] != "n":
                 continue
             found = self.project.resolve(module, target[1])
-            if found is not None and found.kind == "external" and found.qualname in DATACLASS_DECORATORS:
+            if (
+                found is not None
+                and found.kind == "external"
+                and found.qualname in DATACLASS_DECORATORS
+            ):
                 return True
         return False
 
-    def _config_value(self, mro: list[Symbol], names: tuple[str, ...]) -> tuple[object, Symbol, int] | None:
+    def _config_value(
+        self, mro: list[Symbol], names: tuple[str, ...]
+    ) -> tuple[object, Symbol, int] | None:
         """A model-config option, looked up through the class and its bases."""
         project = self.project
         for owner in mro:
@@ -247,7 +257,11 @@ class SchemaBuilder:
                 return False
             if isinstance(expr[1], str):  # a forward reference
                 parsed = _parse_annotation(expr[1])
-                return True if parsed is None else self._kinds(module, parsed, kinds, models, marker, d)
+                return (
+                    True
+                    if parsed is None
+                    else self._kinds(module, parsed, kinds, models, marker, d)
+                )
             return True
         if kind == "b" and expr[1] == "|":
             left = self._kinds(module, expr[2], kinds, models, marker, d)
@@ -324,7 +338,7 @@ class SchemaBuilder:
         if self.project.inherits_external(symbol, ENUM_BASES):
             cls = self.project.class_fact(symbol)
             found = False
-            for attr, value in (cls.assigns.items() if cls else ()):
+            for attr, value in cls.assigns.items() if cls else ():
                 if attr.startswith("_"):
                     continue
                 evaluated = self.project.evaluate(symbol.module, value)
@@ -336,15 +350,22 @@ class SchemaBuilder:
 
     # -- fields --------------------------------------------------------------
 
-    def field_node(self, info: ModelInfo, module: str, fact: FieldFact, parent: ConfigPath, depth: int) -> SchemaNode:
+    def field_node(
+        self, info: ModelInfo, module: str, fact: FieldFact, parent: ConfigPath, depth: int
+    ) -> SchemaNode:
         project = self.project
-        call = fact.value if fact.value and fact.value[0] == "call" and self._is_field_call(module, fact.value) else None
+        call = (
+            fact.value
+            if fact.value and fact.value[0] == "call" and self._is_field_call(module, fact.value)
+            else None
+        )
         kwargs: dict[str, Expr] = call[3] if call else {}
         spellings: list[str] = []
+        path_aliases: list[str] = []
         alias = _string(project, module, kwargs.get("alias"))
         validation = kwargs.get("validation_alias")
         if validation is not None:
-            spellings.extend(self._alias_choices(module, validation))
+            spellings.extend(self._alias_choices(module, validation, path_aliases))
         elif alias is not None:
             spellings.append(alias)
         if not spellings or info.populate_by_name or info.kind == "dataclass":
@@ -357,6 +378,7 @@ class SchemaBuilder:
             key=fact.name,
             path=path,
             spellings=tuple(dict.fromkeys(spellings)),
+            path_aliases=tuple(path_aliases),
             type=types.info,
             default=default,
             location=project.location(module, fact.line),
@@ -380,7 +402,9 @@ class SchemaBuilder:
             return
         child = node.children.get(marker)
         if child is None:
-            child = SchemaNode(key=marker, path=(*node.path, marker), spellings=(marker,), origin="item")
+            child = SchemaNode(
+                key=marker, path=(*node.path, marker), spellings=(marker,), origin="item"
+            )
             node.children[marker] = child
             node.strict = None
         self.fill(child, symbol, depth + 1)
@@ -390,18 +414,22 @@ class SchemaBuilder:
         if func[0] != "n":
             return False
         symbol = self.project.resolve(module, func[1])
-        return symbol is not None and symbol.kind == "external" and symbol.qualname in FIELD_FUNCTIONS
+        return (
+            symbol is not None and symbol.kind == "external" and symbol.qualname in FIELD_FUNCTIONS
+        )
 
-    def _alias_choices(self, module: str, expr: Expr) -> list[str]:
+    def _alias_choices(self, module: str, expr: Expr, path_aliases: list[str]) -> list[str]:
         if expr[0] == "call" and expr[1][0] == "n":
             head = _last(expr[1][1])
             if head == "AliasChoices":
                 out: list[str] = []
                 for arg in expr[2]:
-                    out.extend(self._alias_choices(module, arg))
+                    out.extend(self._alias_choices(module, arg, path_aliases))
                 return out
             if head == "AliasPath":
                 first = _string(self.project, module, expr[2][0]) if expr[2] else None
+                if first and len(expr[2]) > 1:
+                    path_aliases.append(first)
                 return [first] if first else []
         value = _string(self.project, module, expr)
         return [value] if value else []
@@ -419,7 +447,11 @@ class SchemaBuilder:
                 return None
             return project.evaluate(module, expr)
         factory = kwargs.get("default_factory")
-        if factory is not None and factory[0] == "n" and factory[1] in ("list", "dict", "set", "tuple"):
+        if (
+            factory is not None
+            and factory[0] == "n"
+            and factory[1] in ("list", "dict", "set", "tuple")
+        ):
             empty: object = {"list": [], "dict": {}, "set": [], "tuple": []}[factory[1]]
             return Value.of(empty, f"{factory[1]}()")
         if factory is not None:
@@ -434,9 +466,7 @@ class SchemaBuilder:
                 return True, None
         extra = kwargs.get("json_schema_extra")
         if extra is not None and extra[0] == "dict":
-            items = {
-                _string(self.project, module, k): v for k, v in extra[1]
-            }
+            items = {_string(self.project, module, k): v for k, v in extra[1]}
             dep = items.get("deprecated")
             if dep is not None:
                 value = self.project.evaluate(module, dep)
@@ -472,7 +502,15 @@ class SchemaBuilder:
                 continue
             node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
 
-    def mount(self, root: SchemaNode, path: ConfigPath, symbol: Symbol, spellings: tuple[str, ...], how: str, location: Location) -> None:
+    def mount(
+        self,
+        root: SchemaNode,
+        path: ConfigPath,
+        symbol: Symbol,
+        spellings: tuple[str, ...],
+        how: str,
+        location: Location,
+    ) -> None:
         node = root
         for i, key in enumerate(path):
             child = node.child(key)
@@ -497,7 +535,9 @@ class SchemaBuilder:
 
     # -- placements ----------------------------------------------------------
 
-    def _edge_index(self) -> dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]]:
+    def _edge_index(
+        self,
+    ) -> dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]]:
         if self._edges is not None:
             return self._edges
         edges: dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]] = {}
@@ -515,12 +555,20 @@ class SchemaBuilder:
                 else:
                     param = call.position
                 edges.setdefault((symbol.module, symbol.qualname, param), []).append(
-                    (name, call.function, call.source.base, call.source.keys, Location(info.path, call.line))
+                    (
+                        name,
+                        call.function,
+                        call.source.base,
+                        call.source.keys,
+                        Location(info.path, call.line),
+                    )
                 )
         self._edges = edges
         return edges
 
-    def param_prefixes(self, module: str, function: str, param: str, depth: int = 0) -> list[ConfigPath] | None:
+    def param_prefixes(
+        self, module: str, function: str, param: str, depth: int = 0
+    ) -> list[ConfigPath] | None:
         """Config paths a function parameter can stand for; None if unknown."""
         key = (module, function, param)
         if key in self._prefix_memo:
@@ -537,7 +585,9 @@ class SchemaBuilder:
                 if any(r is None for r in resolved):
                     result = None
                     break
-                caller_params = self.project.modules[caller_module].facts.functions.get(caller_fn, [])
+                caller_params = self.project.modules[caller_module].facts.functions.get(
+                    caller_fn, []
+                )
                 outer = (
                     self.param_prefixes(caller_module, caller_fn, base, depth + 1)
                     if base in caller_params
@@ -561,7 +611,11 @@ class SchemaBuilder:
             module, _, qualname = target.partition(":")
             symbol = project.resolve(module, qualname) if module in project.modules else None
             if symbol is None or self.model(symbol) is None:
-                self.unresolved.append(Unresolved(Location("<configuration>", 0), f"mount {path_text!r}: no model {target!r}"))
+                self.unresolved.append(
+                    Unresolved(
+                        Location("<configuration>", 0), f"mount {path_text!r}: no model {target!r}"
+                    )
+                )
                 continue
             path = tuple(p for p in path_text.split(".") if p)
             if not path:
@@ -578,7 +632,9 @@ class SchemaBuilder:
                 self._place(root, name, info.path, placement, explicit_paths)
         return root
 
-    def _place(self, root: SchemaNode, module: str, path: str, placement: object, explicit: set[ConfigPath]) -> None:
+    def _place(
+        self, root: SchemaNode, module: str, path: str, placement: object, explicit: set[ConfigPath]
+    ) -> None:
         from configdrift.extract.python.facts import Placement
 
         assert isinstance(placement, Placement)
@@ -591,14 +647,28 @@ class SchemaBuilder:
         for source in placement.sources:
             keys = [project.string(module, k) for k in source.keys]
             if any(k is None for k in keys):
-                missing = next(render(k) for k, r in zip(source.keys, keys, strict=True) if r is None)
-                self.unresolved.append(Unresolved(location, f"{symbol.qualname} built from {source.base}[{missing}]: key not static"))
+                missing = next(
+                    render(k) for k, r in zip(source.keys, keys, strict=True) if r is None
+                )
+                self.unresolved.append(
+                    Unresolved(
+                        location,
+                        f"{symbol.qualname} built from {source.base}[{missing}]: key not static",
+                    )
+                )
                 continue
             prefixes = (
-                self.param_prefixes(module, placement.function, source.base) if source.is_param else [()]
+                self.param_prefixes(module, placement.function, source.base)
+                if source.is_param
+                else [()]
             )
             if prefixes is None:
-                self.unresolved.append(Unresolved(location, f"{symbol.qualname}: callers pass {source.base} from places that disagree"))
+                self.unresolved.append(
+                    Unresolved(
+                        location,
+                        f"{symbol.qualname}: callers pass {source.base} from places that disagree",
+                    )
+                )
                 continue
             for prefix in prefixes:
                 full = (*prefix, *(k for k in keys if k is not None))
@@ -608,7 +678,14 @@ class SchemaBuilder:
             return
         primary = resolved[0]
         if not primary:
-            self.root_candidates.append(Mount((), symbol.qualname, location, f"built from the whole dict in {placement.function}"))
+            self.root_candidates.append(
+                Mount(
+                    (),
+                    symbol.qualname,
+                    location,
+                    f"built from the whole dict in {placement.function}",
+                )
+            )
             return
         if primary in explicit:
             return
@@ -619,8 +696,12 @@ class SchemaBuilder:
             if other and other[:-1] == primary[:-1]:
                 spellings.append(other[-1])
             elif other:
-                self.mount(root, other, symbol, (other[-1],), f"built in {placement.function}", location)
-        self.mount(root, primary, symbol, tuple(spellings), f"built in {placement.function}", location)
+                self.mount(
+                    root, other, symbol, (other[-1],), f"built in {placement.function}", location
+                )
+        self.mount(
+            root, primary, symbol, tuple(spellings), f"built in {placement.function}", location
+        )
 
 
 def _option(config: Expr, name: str) -> Expr | None:

@@ -24,31 +24,34 @@ if TYPE_CHECKING:
     from configdrift.engine import Analysis
 
 
-def _step(node: SchemaNode, key: str) -> SchemaNode | None:
+def _step(node: SchemaNode, key: str) -> tuple[SchemaNode | None, SchemaNode]:
+    """The child under ``key`` and the node that was asked.
+
+    Docs often skip the list level (``layer_specs.patterns`` for an item of
+    the list ``layer_specs``), so a key missing from a list node is looked
+    up in its item.
+    """
     found = node.child(key)
     if found is not None:
-        return found
+        return found, node
     if ANY_KEY in node.children:
-        return node.children[ANY_KEY]
+        return node.children[ANY_KEY], node
     item = node.children.get(LIST_ITEM)
     if item is not None:
-        return item.child(key) or (item.children.get(ANY_KEY) if ANY_KEY in item.children else None)
-    return None
+        return _step(item, key)
+    return None, node
 
 
 def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None, int, SchemaNode]:
-    """Walk ``path``: (node or None, index of the first missing key, last node reached)."""
+    """Walk ``path``: (node or None, index of the first missing key, the node that lacks it)."""
     node = root
     for i, key in enumerate(path):
         if key == LIST_ITEM:
-            nxt = node.children.get(LIST_ITEM)
-            if nxt is None:
-                continue
-            node = nxt
+            node = node.children.get(LIST_ITEM, node)
             continue
-        nxt = _step(node, key)
+        nxt, asked = _step(node, key)
         if nxt is None:
-            return None, i, node
+            return None, i, asked
         node = nxt
     return node, len(path), node
 
@@ -56,10 +59,22 @@ def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None,
 def _model_related(node: SchemaNode) -> tuple[Related, ...]:
     out: list[Related] = []
     if node.model_location is not None:
-        out.append(Related(node.model_location.path, node.model_location.line, f"{node.model} declares the accepted keys"))
+        out.append(
+            Related(
+                node.model_location.path,
+                node.model_location.line,
+                f"{node.model} declares the accepted keys",
+            )
+        )
     if node.strict_location is not None and node.strict_location != node.model_location:
         owner = node.strict_owner or node.model
-        out.append(Related(node.strict_location.path, node.strict_location.line, f"{owner} forbids unknown keys (extra=\"forbid\")"))
+        out.append(
+            Related(
+                node.strict_location.path,
+                node.strict_location.line,
+                f'{owner} forbids unknown keys (extra="forbid")',
+            )
+        )
     return tuple(out)
 
 
@@ -71,7 +86,12 @@ def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> li
     return sorted(set(paths))
 
 
-@register("CD101", "documented-not-accepted", Severity.ERROR, "docs describe a key that a strict schema rejects")
+@register(
+    "CD101",
+    "documented-not-accepted",
+    Severity.ERROR,
+    "docs describe a key that a strict schema rejects",
+)
 def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key described in the docs under a section whose schema forbids unknown
@@ -135,7 +155,7 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
         node = root
         trail = [root]
         for key in entry.path:
-            nxt = node.children.get(LIST_ITEM) if key == LIST_ITEM else _step(node, key)
+            nxt = node.children.get(LIST_ITEM) if key == LIST_ITEM else _step(node, key)[0]
             if nxt is None:
                 break
             node = nxt
@@ -147,7 +167,9 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
     return own, within
 
 
-@register("CD103", "undocumented", Severity.WARNING, "the schema accepts a key that no doc describes")
+@register(
+    "CD103", "undocumented", Severity.WARNING, "the schema accepts a key that no doc describes"
+)
 def undocumented(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key the schema accepts that no doc entry describes. A key documented
@@ -168,8 +190,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    if not analysis.doc_sources:
-        return
+    if not analysis.entries:
+        return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = _documented_nodes(analysis)
 
@@ -189,13 +211,33 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             parent_entry = own.get(id(node))
             related = []
             if parent_entry is not None:
-                related.append(Related(parent_entry.location.path, parent_entry.location.line, f"`{format_path(node.path)}` is documented here"))
+                related.append(
+                    Related(
+                        parent_entry.location.path,
+                        parent_entry.location.line,
+                        f"`{format_path(node.path)}` is documented here",
+                    )
+                )
             if child.model_location is not None:
-                related.append(Related(child.model_location.path, child.model_location.line, f"{child.model} declares its keys"))
-            owner = node.model or child.model or "the code"
-            section = f" (a section of {len(child.children)} keys)" if child.children and child.model else ""
+                related.append(
+                    Related(
+                        child.model_location.path,
+                        child.model_location.line,
+                        f"{child.model} declares its keys",
+                    )
+                )
+            owner = node.model or "the code"
+            count = len(child.children)
+            keys = f"{count} key" if count == 1 else f"{count} keys"
+            section = ""
+            if child.children and child.model:
+                section = (
+                    f" (a section of {keys}, {child.model})"
+                    if not node.model
+                    else f" (a section of {keys})"
+                )
             if partly:
-                message = f"`{format_path(child.path)}`{section} is accepted by {owner}; some of its keys are documented, but it has no doc entry of its own"
+                message = f"`{format_path(child.path)}`{section} is accepted by {owner}; the docs describe keys under it, but it has no doc entry of its own"
             else:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}, but no doc describes it"
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
@@ -203,7 +245,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from visit(root)
 
 
-@register("CD104", "default-mismatch", Severity.WARNING, "the documented default differs from the code's")
+@register(
+    "CD104", "default-mismatch", Severity.WARNING, "the documented default differs from the code's"
+)
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A documented default that differs in value from the default the schema
@@ -229,6 +273,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         node, _, _ = resolve_path(root, entry.path)
         if node is None or node.default is None or not node.default.known or node.location is None:
             continue
+        if entry.path[-1] in node.path_aliases:
+            continue
         code = node.default.value
         if code is None:
             continue  # computed at runtime
@@ -244,7 +290,13 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             entry.location,
             f"`{format_path(entry.path)}` is documented with default {entry.default.strip()}, "
             f"but the code's default is {_show(code, node.default.text)}",
-            (Related(node.location.path, node.location.line, f"{node.origin or 'the field'} sets the default"),),
+            (
+                Related(
+                    node.location.path,
+                    node.location.line,
+                    f"{node.origin or 'the field'} sets the default",
+                ),
+            ),
         )
 
 
@@ -276,7 +328,7 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
         if kinds is None:
             continue
         node, _, _ = resolve_path(root, entry.path)
-        if node is None or node.location is None:
+        if node is None or node.location is None or entry.path[-1] in node.path_aliases:
             continue
         code = node.type.kinds - {"null"} if "null" not in kinds else node.type.kinds
         if not code:
@@ -288,5 +340,11 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
             format_path(entry.path),
             entry.location,
             f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code declares {node.type.text}",
-            (Related(node.location.path, node.location.line, f"{node.origin or 'the field'} declares the type"),),
+            (
+                Related(
+                    node.location.path,
+                    node.location.line,
+                    f"{node.origin or 'the field'} declares the type",
+                ),
+            ),
         )

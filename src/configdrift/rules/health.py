@@ -34,7 +34,12 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
     """
     config = analysis.config
     for pattern in analysis.missing_docs:
-        yield make("CD501", "", Location(pattern, 1), f"the doc source `{pattern}` matches no Markdown file")
+        yield make(
+            "CD501",
+            "",
+            Location(pattern, 1),
+            f"the doc source `{pattern}` matches no Markdown file",
+        )
     for source in analysis.doc_sources:
         if source.explicit and source.entries == 0:
             yield make(
@@ -44,14 +49,13 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
                 f"the doc source `{source.path}` yields no config keys: no entry in a recognised form",
             )
     anchor = Location(_anchor(analysis), 1)
-    if not analysis.doc_sources and not analysis.missing_docs:
-        if analysis.schema.children:
-            yield make(
-                "CD501",
-                "",
-                anchor,
-                "no Markdown page documents this project's config keys; set `docs` to the config pages",
-            )
+    if not analysis.doc_sources and not analysis.missing_docs and analysis.schema.children:
+        yield make(
+            "CD501",
+            "",
+            anchor,
+            "no Markdown page documents this project's config keys; set `docs` to the config pages",
+        )
     if not analysis.schema.children and not config.mount:
         yield make(
             "CD501",

@@ -36,7 +36,9 @@ RULES: dict[str, Rule] = {}
 _SECTIONS = ("What it finds", "Why it matters", "Example", "How to fix")
 
 
-def register(code: str, slug: str, severity: Severity, summary: str, status: str = "stable") -> Callable[[RuleFunction], RuleFunction]:
+def register(
+    code: str, slug: str, severity: Severity, summary: str, status: str = "stable"
+) -> Callable[[RuleFunction], RuleFunction]:
     """Register a rule function; its docstring is the rule's documentation."""
 
     def wrap(func: RuleFunction) -> RuleFunction:
@@ -80,15 +82,65 @@ def make(
     return Finding(code, key, location, message, rel, suggestion, rule.severity)
 
 
-plan("CD102", "documented-not-read", Severity.WARNING, "docs describe a key that a lenient schema never reads")
-plan("CD201", "dead-accessor", Severity.ERROR, "code reads a config attribute or key the schema does not declare")
+plan(
+    "CD102",
+    "documented-not-read",
+    Severity.WARNING,
+    "docs describe a key that a lenient schema never reads",
+)
+plan(
+    "CD201",
+    "dead-accessor",
+    Severity.ERROR,
+    "code reads a config attribute or key the schema does not declare",
+)
 plan("CD202", "inert-option", Severity.WARNING, "the schema declares a key that nothing reads")
-plan("CD301", "example-rejected", Severity.ERROR, "an example config holds a key that a strict schema rejects")
-plan("CD302", "example-ignored", Severity.WARNING, "an example config holds a key that a lenient schema never reads")
-plan("CD303", "example-invalid-value", Severity.WARNING, "an example value has the wrong type or is not an allowed choice")
-plan("CD304", "example-unparseable", Severity.INFO, "a block that looks like a config cannot be parsed even tolerantly")
-plan("CD401", "removed-key-leftover", Severity.ERROR, "a removed key still appears in docs, examples, tests or code")
-plan("CD402", "deprecated-key-documented", Severity.WARNING, "docs or examples still use a deprecated spelling")
-plan("CD403", "removal-without-rejection", Severity.ERROR, "between two refs a key disappeared without a removal entry or deprecation")
-plan("CD404", "removed-key-accepted", Severity.ERROR, "a key marked removed is still declared or read")
+plan(
+    "CD301",
+    "example-rejected",
+    Severity.ERROR,
+    "an example config holds a key that a strict schema rejects",
+)
+plan(
+    "CD302",
+    "example-ignored",
+    Severity.WARNING,
+    "an example config holds a key that a lenient schema never reads",
+)
+plan(
+    "CD303",
+    "example-invalid-value",
+    Severity.WARNING,
+    "an example value has the wrong type or is not an allowed choice",
+)
+plan(
+    "CD304",
+    "example-unparseable",
+    Severity.INFO,
+    "a block that looks like a config cannot be parsed even tolerantly",
+)
+plan(
+    "CD401",
+    "removed-key-leftover",
+    Severity.ERROR,
+    "a removed key still appears in docs, examples, tests or code",
+)
+plan(
+    "CD402",
+    "deprecated-key-documented",
+    Severity.WARNING,
+    "docs or examples still use a deprecated spelling",
+)
+plan(
+    "CD403",
+    "removal-without-rejection",
+    Severity.ERROR,
+    "between two refs a key disappeared without a removal entry or deprecation",
+)
+plan(
+    "CD404",
+    "removed-key-accepted",
+    Severity.ERROR,
+    "a key marked removed is still declared or read",
+)
 plan("CD502", "unmapped-section", Severity.INFO, "a doc section's keys match no schema node")

@@ -15,7 +15,9 @@ from typing import Any
 
 _NUMBER = re.compile(r"^[+-]?(\d[\d_,]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
-_NO_VALUE = frozenset({"", "-", "\u2013", "\u2014", "n/a", "na", "none given", "required", "optional", "tbd"})
+_NO_VALUE = frozenset(
+    {"", "-", "\u2013", "\u2014", "n/a", "na", "none given", "required", "optional", "tbd"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +71,7 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
     if doc.word:
         # A bare word is a string only where the code's default is one.
         if isinstance(code, str):
-            return value.lower() == code.lower()
+            return str(value).lower() == code.lower()
         return None
     if isinstance(value, bool) or isinstance(code, bool):
         if isinstance(value, bool) and isinstance(code, bool):

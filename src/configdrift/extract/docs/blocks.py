@@ -50,7 +50,7 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
                 j += 1
             out.append(("str", "".join(buf), line))
             i = j + 1
-        elif ch == "/" and text.startswith("//", i) or ch == "#":
+        elif (ch == "/" and text.startswith("//", i)) or ch == "#":
             j = text.find("\n", i)
             i = n if j < 0 else j
         elif ch == "/" and text.startswith("/*", i):
@@ -107,7 +107,12 @@ def block_keys(text: str) -> list[BlockKey]:
         kind, value, line = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         container, base = stack[-1]
-        if kind in ("str", "word") and nxt is not None and nxt[:2] == ("punct", ":") and container == "{":
+        if (
+            kind in ("str", "word")
+            and nxt is not None
+            and nxt[:2] == ("punct", ":")
+            and container == "{"
+        ):
             if kind == "word" and not value.replace("_", "").replace("-", "").isalnum():
                 i += 2
                 continue

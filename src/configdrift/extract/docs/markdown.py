@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -30,14 +31,52 @@ from configdrift.extract.docs.blocks import BlockKey, block_keys
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*$")
 _WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
 _STOP_WORDS = frozenset(
-    "note notes warning important example examples default deprecated tip caution info "
-    "description type required optional usage returns parameters options see todo".split()
+    [
+        "note",
+        "notes",
+        "warning",
+        "important",
+        "example",
+        "examples",
+        "default",
+        "deprecated",
+        "tip",
+        "caution",
+        "info",
+        "description",
+        "type",
+        "required",
+        "optional",
+        "usage",
+        "returns",
+        "parameters",
+        "options",
+        "see",
+        "todo",
+    ]
 )
 _KEY_HEADERS = frozenset(
-    "key keys field fields name option options parameter parameters param params setting settings "
-    "property properties".split()
+    [
+        "key",
+        "keys",
+        "field",
+        "fields",
+        "name",
+        "option",
+        "options",
+        "parameter",
+        "parameters",
+        "param",
+        "params",
+        "setting",
+        "settings",
+        "property",
+        "properties",
+    ]
 )
-_CONFIG_LANGS = frozenset({"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", ""})
+_CONFIG_LANGS = frozenset(
+    {"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", ""}
+)
 
 
 @dataclass(slots=True)
@@ -296,7 +335,9 @@ class _Walker:
         if section.heading_key is not None:
             self._add(section.heading_key, self._line(open_tok), "heading", None)
 
-    def _add(self, name: str, line: int, form: str, doc_type: str | None, parent: int | None = None) -> int:
+    def _add(
+        self, name: str, line: int, form: str, doc_type: str | None, parent: int | None = None
+    ) -> int:
         self.facts.entries.append(
             RawEntry(name, _split(name), line, self.section, form, doc_type, None, parent)
         )
@@ -325,7 +366,9 @@ class _Walker:
                 if _key_ok(key, strict_case=False) and (
                     not stripped or stripped[0] in ":(-\u2013\u2014"
                 ):
-                    self.last_entry = self._add(key, self._line(inline), "list", _type_from_rest(rest))
+                    self.last_entry = self._add(
+                        key, self._line(inline), "list", _type_from_rest(rest)
+                    )
                     self.last_entry_token = index
                     return
         self.last_entry = None
@@ -336,7 +379,11 @@ class _Walker:
             return end
         header = [_plain(c).lower() for c in rows[0]]
         # A table that directly follows an entry paragraph belongs to it.
-        owner = self.last_entry if self.last_entry is not None and start - self.last_entry_token == 3 else None
+        owner = (
+            self.last_entry
+            if self.last_entry is not None and start - self.last_entry_token == 3
+            else None
+        )
         if owner is not None and "default" in header and len(rows) > 1:
             column = header.index("default")
             if column < len(rows[1]):
@@ -345,7 +392,9 @@ class _Walker:
         first = header[0].replace("`", '"').split() if header else []
         if first and first[-1] in _KEY_HEADERS:
             # A header such as `"params" key` names the section the rows sit in.
-            prefix = tuple(w.strip('"') for w in first[:-1] if w.startswith('"') and w.endswith('"'))
+            prefix = tuple(
+                w.strip('"') for w in first[:-1] if w.startswith('"') and w.endswith('"')
+            )
             type_col = header.index("type") if "type" in header else None
             default_col = header.index("default") if "default" in header else None
             for row, line in zip(rows[1:], row_lines[1:], strict=False):
@@ -354,7 +403,11 @@ class _Walker:
                 key = _cell_key(row[0])
                 if key is None:
                     continue
-                doc_type = _plain(row[type_col]).strip("`[]") if type_col is not None and type_col < len(row) else None
+                doc_type = (
+                    _plain(row[type_col]).strip("`[]")
+                    if type_col is not None and type_col < len(row)
+                    else None
+                )
                 idx = self._add(key, line, "table", doc_type or None, parent=owner)
                 if prefix and owner is None:
                     entry = self.facts.entries[idx]
@@ -377,4 +430,3 @@ class _Walker:
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
         shifted = [BlockKey(k.path, k.line + first) for k in keys]
         self.facts.blocks.append(Block(self.section, first, lang, shifted))
-

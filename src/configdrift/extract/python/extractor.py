@@ -73,7 +73,12 @@ def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
         return ["n", name]
     d = depth + 1
     if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        return ["b", _BINOPS[type(node.op)], to_expr(node.left, source, d), to_expr(node.right, source, d)]
+        return [
+            "b",
+            _BINOPS[type(node.op)],
+            to_expr(node.left, source, d),
+            to_expr(node.right, source, d),
+        ]
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
         return ["u", _UNOPS[type(node.op)], to_expr(node.operand, source, d)]
     if isinstance(node, ast.Call):
@@ -111,6 +116,7 @@ def _segment(source: str, node: ast.AST) -> str:
     col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
     if start is None or end is None or col is None or end_col is None or end > len(lines):
         return "<expr>"
+    raw: bytes
     if start == end:
         raw = lines[start - 1][col:end_col]
     else:
@@ -136,16 +142,14 @@ def extract_python(data: bytes) -> ModuleFacts:
         facts.error = f"invalid Python syntax: {getattr(exc, 'msg', str(exc))}"
         facts.error_line = getattr(exc, "lineno", None) or 1
         return facts
-    walk_bodies = "**" in source or any(m in source for m in _VALIDATE_METHODS)
-    _Module(facts, source, walk_bodies).run(tree)
+    _Module(facts, source).run(tree)
     return facts
 
 
 class _Module:
-    def __init__(self, facts: ModuleFacts, source: str, walk_bodies: bool) -> None:
+    def __init__(self, facts: ModuleFacts, source: str) -> None:
         self.facts = facts
         self.source = source
-        self.walk_bodies = walk_bodies
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
@@ -156,7 +160,9 @@ class _Module:
                 for alias in stmt.names:
                     if alias.asname:
                         local = alias.asname
-                        self.facts.imports.append(ImportFact(local, alias.name, None, 0, stmt.lineno))
+                        self.facts.imports.append(
+                            ImportFact(local, alias.name, None, 0, stmt.lineno)
+                        )
                     else:
                         local = alias.name.split(".")[0]
                         self.facts.imports.append(ImportFact(local, local, None, 0, stmt.lineno))
@@ -189,7 +195,9 @@ class _Module:
             if isinstance(target, ast.Name):
                 if target.id == "__all__" and isinstance(value, ast.List | ast.Tuple):
                     self.facts.all_names = [
-                        e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                        e.value
+                        for e in value.elts
+                        if isinstance(e, ast.Constant) and isinstance(e.value, str)
                     ]
                     continue
                 self.facts.assigns[target.id] = to_expr(value, self.source)
@@ -214,7 +222,9 @@ class _Module:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = to_expr(stmt.value, self.source) if stmt.value is not None else None
                 fact.fields.append(
-                    FieldFact(stmt.target.id, stmt.lineno, to_expr(stmt.annotation, self.source), value)
+                    FieldFact(
+                        stmt.target.id, stmt.lineno, to_expr(stmt.annotation, self.source), value
+                    )
                 )
             elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
@@ -238,8 +248,7 @@ class _Module:
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
-        if self.walk_bodies:
-            _FunctionBody(self, qualname, set(params)).run(node)
+        _FunctionBody(self, qualname, set(params)).run(node)
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
@@ -278,7 +287,7 @@ class _FunctionBody:
         for assign in assigns:
             for target in assign.targets:
                 if type(target) is name_type:
-                    self.locals.setdefault(target.id, []).append(assign.value)  # type: ignore[attr-defined]
+                    self.locals.setdefault(target.id, []).append(assign.value)
         for call in calls:
             self._call(call)
 
@@ -297,18 +306,21 @@ class _FunctionBody:
             if not out and node.id not in self.locals:
                 return [DictSource(node.id, [], False)]
             return out
+        # A key that is not a literal or a name (an f-string, a call) is kept
+        # as source text: resolution reports it as unresolved, never guesses.
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             key = to_expr(node.slice, src)
-            if not _is_key(key):
-                return []
-            return [DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(node.value, d)]
+            return [
+                DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(node.value, d)
+            ]
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in ("get", "pop") and node.args:
                 key = to_expr(node.args[0], src)
-                if not _is_key(key):
-                    return []
-                return [DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(func.value, d)]
+                return [
+                    DictSource(s.base, [*s.keys, key], s.is_param)
+                    for s in self.sources(func.value, d)
+                ]
             name = dotted(func)
             if name in _COPY_FUNCS and len(node.args) == 1:
                 return self.sources(node.args[0], d)
@@ -338,7 +350,9 @@ class _FunctionBody:
             sources = [s for f in feeds for s in self.sources(f)]
             keyed = [s for s in sources if s.keys or s.is_param]
             if keyed:
-                self.module.facts.placements.append(Placement(model, keyed, call.lineno, self.qualname))
+                self.module.facts.placements.append(
+                    Placement(model, keyed, call.lineno, self.qualname)
+                )
             return
         callee: Expr | None = None
         for position, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
@@ -363,7 +377,16 @@ def _child_fields() -> dict[type, tuple[str, ...]]:
         if isinstance(cls, type) and issubclass(cls, ast.AST):
             fields = tuple(f for f in cls._fields if f not in ("ctx", "type_comment"))
             out[cls] = fields
-    for leaf in (ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.Pass, ast.Break, ast.Continue):
+    for leaf in (
+        ast.Name,
+        ast.Constant,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+    ):
         out[leaf] = ()
     out[ast.Name] = ()
     out[ast.Attribute] = ("value",)
@@ -397,10 +420,6 @@ def fast_walk(body: list[ast.stmt]) -> list[ast.AST]:
             elif isinstance(value, _AST):
                 push(value)
     return out
-
-
-def _is_key(expr: Expr) -> bool:
-    return (expr[0] == "c" and isinstance(expr[1], str)) or expr[0] == "n"
 
 
 def facts_to_json(facts: ModuleFacts) -> dict[str, Any]:

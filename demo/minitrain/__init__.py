@@ -1,0 +1,1 @@
+"""minitrain: a toy trainer whose config docs have drifted from its schema."""

@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+class Result:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code = code
+        self.out = out
+        self.err = err
+
+
+def run_cli(*argv: str) -> Result:
+    """Run the command line in-process, capturing both streams."""
+    import contextlib
+
+    from configdrift.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # argparse usage errors
+            code = int(exc.code or 0)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES

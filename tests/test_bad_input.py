@@ -1,0 +1,112 @@
+"""Bad input ends in a diagnostic, never a traceback; the rest is still analysed."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from helpers import make_project
+
+GOOD = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": """
+        from pydantic import BaseModel, ConfigDict
+        class M(BaseModel):
+            model_config = ConfigDict(extra="forbid")
+            a: int = 1
+        def get(d):
+            return M(**d.get("m", {}))
+    """,
+    "docs/config.md": "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n<i>**m:typo**</i>: [integer]\n",
+}
+
+
+def findings(cli, root) -> tuple[int, list[dict], str]:
+    result = cli("check", str(root), "--format", "json")
+    return result.code, json.loads(result.out)["findings"] if result.out else [], result.err
+
+
+def test_python2_file_is_cd503_and_the_rest_is_analysed(cli, tmp_path) -> None:
+    make_project(tmp_path, {**GOOD, "pkg/legacy.py": "print 'hello'\n"})
+    _, found, err = findings(cli, tmp_path)
+    assert err == ""
+    assert {(f["code"], f["path"]) for f in found} >= {
+        ("CD503", "pkg/legacy.py"),
+        ("CD101", "docs/config.md"),
+    }
+
+
+def test_template_and_not_utf8_python(cli, tmp_path) -> None:
+    make_project(tmp_path, {**GOOD, "pkg/tmpl.py": "{% if debug %}\nx = 1\n{% endif %}\n"})
+    (tmp_path / "pkg" / "latin.py").write_bytes(b"x = '\xe9'\n")
+    _, found, _ = findings(cli, tmp_path)
+    errors = {f["path"]: f["message"] for f in found if f["code"] == "CD503"}
+    assert "syntax" in errors["pkg/tmpl.py"] and "UTF-8" in errors["pkg/latin.py"]
+
+
+def test_markdown_not_utf8_is_cd503(cli, tmp_path) -> None:
+    make_project(tmp_path, {**GOOD, "docs/other.md": ""})
+    (tmp_path / "docs" / "other.md").write_bytes(b"# x\n\xff\xfe\n")
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n[tool.configdrift]\ndocs = ["docs"]\n'
+    )
+    _, found, _ = findings(cli, tmp_path)
+    assert ("CD503", "docs/other.md", 2) in {(f["code"], f["path"], f["line"]) for f in found}
+    assert any(f["code"] == "CD101" for f in found)
+
+
+def test_broken_tables_and_raw_html_still_yield_entries(cli, tmp_path) -> None:
+    page = GOOD["docs/config.md"] + "\n| a | b\n| --- |\n| 1 | 2 | 3 |\n\n<div>\n<b>x</b>\n</div>\n"
+    make_project(tmp_path, {**GOOD, "docs/config.md": page})
+    _, found, _ = findings(cli, tmp_path)
+    assert [f["key"] for f in found if f["code"] == "CD101"] == ["m.typo"]
+
+
+def test_empty_docs_folder_is_cd501(cli, tmp_path) -> None:
+    files = {k: v for k, v in GOOD.items() if not k.startswith("docs/")}
+    make_project(tmp_path, files)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n[tool.configdrift]\ndocs = ["docs"]\n'
+    )
+    code, found, _ = findings(cli, tmp_path)
+    assert code == 1
+    assert [(f["code"], f["message"]) for f in found] == [
+        ("CD501", "the doc source `docs` matches no Markdown file")
+    ]
+
+
+def test_a_configured_page_without_entries_is_cd501(cli, tmp_path) -> None:
+    make_project(tmp_path, {**GOOD, "docs/config.md": "# Config\n\nProse only.\n"})
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n[tool.configdrift]\ndocs = ["docs/config.md"]\n'
+    )
+    _, found, _ = findings(cli, tmp_path)
+    assert [(f["code"], f["path"]) for f in found] == [("CD501", "docs/config.md")]
+
+
+def test_no_doc_page_at_all_is_cd501(cli, tmp_path) -> None:
+    make_project(tmp_path, {k: v for k, v in GOOD.items() if not k.startswith("docs/")})
+    _, found, _ = findings(cli, tmp_path)
+    assert [f["code"] for f in found] == ["CD501"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_symlink_loops_do_not_hang(cli, tmp_path) -> None:
+    make_project(tmp_path, GOOD)
+    os.symlink(tmp_path, tmp_path / "pkg" / "loop")
+    os.symlink(tmp_path / "pkg" / "self.py", tmp_path / "pkg" / "self.py")
+    _, found, err = findings(cli, tmp_path)
+    assert err == ""
+    assert any(f["code"] == "CD101" for f in found)
+
+
+def test_unreadable_big_file_is_cd503(cli, tmp_path, monkeypatch) -> None:
+    import configdrift.extract.run as run
+
+    monkeypatch.setattr(run, "MAX_FILE_BYTES", 10)
+    make_project(tmp_path, GOOD)
+    _, found, _ = findings(cli, tmp_path)
+    assert {f["code"] for f in found} == {"CD503", "CD501"}

@@ -1,0 +1,227 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from configdrift.cli import ExitCode
+from helpers import make_project
+
+DEMO = Path(__file__).parent.parent / "demo"
+
+
+def test_exit_codes_are_the_documented_ones() -> None:
+    assert [int(c) for c in ExitCode] == [0, 1, 2]
+
+
+def test_demo_reports_both_sides_and_exits_1(cli) -> None:
+    result = cli("check", str(DEMO))
+    assert result.code == 1
+    assert (
+        "docs/configuration.md:88:1: CD101 [error] `grad_hooks` is documented under `zero_optimization`"
+        in result.out
+    )
+    assert "    minitrain/zero/config.py:14: ZeroConfig declares the accepted keys" in result.out
+    assert "help: did you mean `save_interval`?" in result.out
+
+
+def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
+    result = cli("check", str(DEMO), "--format", "json")
+    document = json.loads(result.out)  # stdout holds exactly one JSON document
+    assert set(document) == {"version", "tool", "root", "findings", "summary"}
+    assert document["version"] == 1 and document["tool"]["name"] == "configdrift"
+    finding = next(f for f in document["findings"] if f["code"] == "CD101")
+    assert set(finding) == {
+        "code",
+        "rule",
+        "severity",
+        "key",
+        "path",
+        "line",
+        "message",
+        "related",
+        "suggestion",
+        "fingerprint",
+        "provenance",
+    }
+    assert finding["rule"] == "documented-not-accepted" and finding["severity"] == "error"
+    assert finding["key"] == "zero_optimization.grad_hooks"
+    assert finding["path"] == "docs/configuration.md" and finding["line"] == 88
+    assert finding["related"][0] == {
+        "path": "minitrain/zero/config.py",
+        "line": 14,
+        "note": "ZeroConfig declares the accepted keys",
+    }
+    summary = document["summary"]
+    assert (
+        summary["errors"] == 2
+        and summary["keys"]["documented"] > 0
+        and summary["keys"]["accepted"] > 0
+    )
+
+
+def test_fingerprints_ignore_the_line(cli, tmp_path) -> None:
+    import shutil
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    before = json.loads(cli("check", str(tmp_path / "demo"), "--format", "json").out)
+    page = tmp_path / "demo" / "docs" / "configuration.md"
+    page.write_text("An unrelated new first line.\n\n" + page.read_text())
+    after = json.loads(cli("check", str(tmp_path / "demo"), "--format", "json").out)
+    old = {f["fingerprint"]: f["line"] for f in before["findings"] if f["code"] == "CD101"}
+    new = {f["fingerprint"]: f["line"] for f in after["findings"] if f["code"] == "CD101"}
+    assert old.keys() == new.keys()
+    assert all(new[k] == old[k] + 2 for k in old)
+
+
+@pytest.mark.parametrize(
+    ("args", "codes"),
+    [
+        (["--select", "CD101"], {"CD101"}),
+        (["--ignore", "CD1"], set()),
+        (["--select", "CD1", "--ignore", "CD103"], {"CD101", "CD104", "CD105"}),
+        # The longer prefix wins: CD10 beats CD1, CD101 beats CD10.
+        (["--select", "CD10", "--ignore", "CD1,CD101"], {"CD103", "CD104", "CD105"}),
+    ],
+)
+def test_select_and_ignore_by_prefix(cli, args: list[str], codes: set[str]) -> None:
+    result = cli("check", str(DEMO), "--format", "json", *args)
+    assert {f["code"] for f in json.loads(result.out)["findings"]} == codes
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code"),
+    [("error", 1), ("warning", 1), ("never", 0)],
+)
+def test_fail_on(cli, fail_on: str, code: int) -> None:
+    assert cli("check", str(DEMO), "--fail-on", fail_on).code == code
+
+
+def test_warnings_alone_fail_only_from_warning(cli) -> None:
+    assert cli("check", str(DEMO), "--select", "CD103").code == 0
+    assert cli("check", str(DEMO), "--select", "CD103", "--fail-on", "warning").code == 1
+
+
+def test_clean_project_exits_0(cli, tmp_path) -> None:
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": """
+                from pydantic import BaseModel, ConfigDict
+                class M(BaseModel):
+                    model_config = ConfigDict(extra="forbid")
+                    a: int = 1
+                    b: bool = True
+                    c: str = "x"
+                def get(d):
+                    return M(**d.get("m", {}))
+            """,
+            "docs/config.md": "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n<i>**m:b**</i>: [boolean]\n\n<i>**m:c**</i>: [string]\n",
+        },
+    )
+    result = cli("check", str(tmp_path))
+    assert result.code == 0, result.out
+    assert "Found 0 error(s), 0 warning(s)" in result.out
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("[tool.configdrift]\nbogus = 1\n", "unknown option(s) bogus"),
+        ('[tool.configdrift]\ndocs = "docs"\n', "`docs` must be a list"),
+        ("[tool.configdrift]\nfail-on = 1\n", "`fail-on` must be a str"),
+        ('[tool.configdrift]\nfail-on = "sometimes"\n', "`fail-on` must be one of"),
+        ("[tool.configdrift]\ndocs = [1]\n", "list of strings"),
+        ('[tool.configdrift.mount]\nx = "NoColon"\n', "must name a model"),
+        ("[tool.configdrift\n", "invalid TOML"),
+        ('[tool.configdrift]\ndocs = ["missing.md"]\n', "does not exist"),
+    ],
+)
+def test_bad_configuration_exits_2(cli, tmp_path, config: str, message: str) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "t"\n' + config)
+    result = cli("check", str(tmp_path))
+    assert result.code == 2
+    assert message in result.err
+    assert result.out == ""
+
+
+def test_a_path_that_does_not_exist_exits_2(cli, tmp_path) -> None:
+    result = cli("check", str(tmp_path / "nope"))
+    assert result.code == 2 and "no such file or directory" in result.err
+
+
+def test_unknown_rule_prefix_exits_2(cli) -> None:
+    result = cli("check", str(DEMO), "--select", "XY9")
+    assert result.code == 2 and "no rule code starts with 'XY9'" in result.err
+
+
+def test_argparse_errors_exit_2(cli) -> None:
+    assert cli("check", "--format", "yaml").code == 2
+
+
+def test_configdrift_toml_and_mount(cli, tmp_path) -> None:
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": """
+                from pydantic import BaseModel, ConfigDict
+                class Root(BaseModel):
+                    model_config = ConfigDict(extra="forbid")
+                    a: int = 1
+            """,
+            "docs/config.md": "**a**: [integer]\n\n**b**: [integer]\n\n**c**: [integer]\n",
+            "configdrift.toml": 'docs = ["docs/config.md"]\n[mount]\n"" = "pkg.m:Root"\n',
+        },
+    )
+    result = cli("check", str(tmp_path), "--format", "json")
+    keys = {(f["code"], f["key"]) for f in json.loads(result.out)["findings"]}
+    assert keys == {("CD101", "b"), ("CD101", "c")}
+
+
+def test_map_prints_tree_sections_and_unresolved(cli) -> None:
+    result = cli("map", str(DEMO), "--unresolved")
+    assert result.code == 0
+    assert (
+        "zero_optimization -> ZeroConfig [strict] minitrain/zero/config.py:14; built in get_zero_config"
+        in result.out
+    )
+    assert "'Parameter offloading' -> zero_optimization.offload_param [OffloadConfig]" in result.out
+    assert "Unresolved (not analysed, never guessed):" in result.out
+
+
+def test_init_writes_what_it_discovered(cli, tmp_path) -> None:
+    import shutil
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    result = cli("init", str(tmp_path / "demo"))
+    assert result.code == 0
+    written = (tmp_path / "demo" / "configdrift.toml").read_text()
+    assert 'docs = ["docs/configuration.md"]' in written
+    assert 'code = ["minitrain"]' in written
+    assert cli("init", str(tmp_path / "demo")).code == 2  # refuses to overwrite
+    # The written file is valid configuration and gives the same findings.
+    assert cli("check", str(tmp_path / "demo")).out == cli("check", str(DEMO)).out
+
+
+def test_rules_and_rule(cli) -> None:
+    listing = cli("rules").out
+    assert "CD101  documented-not-accepted" in listing and "(planned)" in listing
+    doc = cli("rule", "cd101")
+    assert doc.code == 0 and "Why it matters" in doc.out
+    assert cli("rule", "CD999").code == 2
+
+
+def test_python_dash_m(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "configdrift", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith("configdrift ")

@@ -1,0 +1,117 @@
+"""Each fixture project produces exactly the report in its expected.txt.
+
+Regenerate deliberately with CONFIGDRIFT_UPDATE_GOLDEN=1 and read the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, run_cli
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "pyproject.toml").exists())
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_report_matches_golden(case: str) -> None:
+    root = FIXTURES / case
+    result = run_cli("check", str(root), "--jobs", "1")
+    golden = root / "expected.txt"
+    if os.environ.get("CONFIGDRIFT_UPDATE_GOLDEN"):
+        golden.write_text(result.out, encoding="utf-8")
+    assert result.err == ""
+    assert result.out == golden.read_text(encoding="utf-8")
+
+
+def _json(case: str) -> dict:
+    result = run_cli("check", str(FIXTURES / case), "--format", "json", "--jobs", "1")
+    return json.loads(result.out)
+
+
+def _keys(case: str, code: str) -> set[str]:
+    return {f["key"] for f in _json(case)["findings"] if f["code"] == code}
+
+
+def test_aliases_count_as_documented_both_ways() -> None:
+    undocumented = _keys("aliases", "CD103")
+    # Documented through the alias, the field name, an AliasChoices member and an AliasPath head.
+    for field in ("prefetch_bucket_size", "max_live_parameters", "persistence_threshold", "gather"):
+        assert f"zero_optimization.{field}" not in undocumented
+    assert "zero_optimization.sub_group_size" in undocumented
+    rejected = _keys("aliases", "CD101")
+    assert rejected == {"zero_optimization.stage3_max_reuse_distance", "alias_only.bucket"}
+
+
+def test_extra_policy_is_inherited_and_lenient_models_stay_quiet() -> None:
+    rejected = _keys("inheritance", "CD101")
+    assert rejected == {"child.height", "v1.colour", "kw.colour"}
+
+
+def test_nested_models_through_every_annotation_form() -> None:
+    rejected = _keys("nested", "CD101")
+    assert rejected == {
+        "outer.opt.y",
+        "outer.pipe.y",
+        "outer.ann.y",
+        "outer.fac.y",
+        "outer.quoted.y",
+        "outer.mapping.any_name.y",
+        "outer.items.y",
+    }
+
+
+def test_defaults_compare_values_not_text() -> None:
+    assert _keys("defaults", "CD104") == {"settings.device_name", "settings.count"}
+    assert _keys("defaults", "CD105") == {"settings.as_bool", "settings.whole"}
+
+
+def test_models_are_mounted_where_the_code_builds_them() -> None:
+    rejected = _keys("placement", "CD101")
+    assert rejected == {
+        "zero.bogus",
+        "fp.bogus",
+        "c_section.bogus",
+        "outer.inner.bogus",
+        "e_key.bogus",
+    }
+
+
+def test_every_entry_form_is_recognised() -> None:
+    rejected = _keys("markdown_forms", "CD101")
+    forms = ("html_bold", "bold_italic", "plain_bold", "list_item", "table_key", "heading_key")
+    assert rejected == {f"forms.{f}_typo" for f in forms}
+
+
+def test_doc_sections_are_mapped_by_structure_and_schema_fit() -> None:
+    rejected = _keys("doc_nesting", "CD101")
+    assert rejected == {
+        "engine.grad_hooks",
+        "engine.offload.nvme_path",
+        "engine.cache.ttl",
+        "wandb.project",
+    }
+
+
+def test_every_stable_rule_fires_in_some_fixture() -> None:
+    import configdrift.rules  # noqa: F401
+    from configdrift.rules.registry import RULES
+
+    seen: set[str] = set()
+    for case in CASES:
+        seen |= {f["code"] for f in _json(case)["findings"]}
+    seen |= {
+        f["code"]
+        for f in json.loads(
+            run_cli("check", str(Path(__file__).parent.parent / "demo"), "--format", "json").out
+        )["findings"]
+    }
+    stable = {
+        code
+        for code, rule in RULES.items()
+        if rule.status == "stable" and code not in ("CD501", "CD503")
+    }
+    assert stable <= seen, f"rules without a fixture: {sorted(stable - seen)}"

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+import pytest
+
+from configdrift.extract.docs.markdown import extract_markdown
+
+
+def entries(text: str) -> list[tuple[str, str | None, str | None, str]]:
+    facts = extract_markdown(text.encode())
+    return [(e.name, e.doc_type, e.default, e.form) for e in facts.entries]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "<i>**train_batch_size**</i>: [integer]\n",
+            ("train_batch_size", "integer", None, "html-bold"),
+        ),
+        (
+            "***reduce_bucket_size***: [integer]\n",
+            ("reduce_bucket_size", "integer", None, "bold-italic"),
+        ),
+        ("**device**: [string]\n", ("device", "string", None, "bold")),
+        (
+            '<i>**tag_validation**</i>: ["Ignore"|"Warn"|"Fail"]\n',
+            ("tag_validation", '"Ignore"|"Warn"|"Fail"', None, "html-bold"),
+        ),
+        ("- `pin_memory` (boolean): use pinned memory\n", ("pin_memory", "boolean", None, "list")),
+        ("- `buffer_count`: how many buffers\n", ("buffer_count", None, None, "list")),
+        ("### `offload_param`\n", ("offload_param", None, None, "heading")),
+    ],
+)
+def test_entry_forms(source: str, expected: tuple) -> None:
+    assert entries(source) == [expected]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "**Note:** this is prose.\n",
+        "**Important** things happen.\n",
+        "**Note**: capitalised labels are prose.\n",
+        "Text with **bold_key**: in the middle.\n",
+        "- A list item mentioning `key` later.\n",
+        "### A heading with `code` in it\n",
+        '```json\n{"a": 1}\n```\n',
+    ],
+)
+def test_prose_is_not_an_entry(source: str) -> None:
+    assert entries(source) == []
+
+
+def test_default_comes_from_the_table_under_the_entry() -> None:
+    text = (
+        "<i>**stage**</i>: [integer]\n\n"
+        "| Description | Default |\n| --- | --- |\n| The stage. | `0` |\n\n"
+        "<i>**other**</i>: [integer]\n\nSome prose.\n\n"
+        "| Description | Default |\n| --- | --- |\n| Not its table. | `9` |\n"
+    )
+    assert entries(text) == [
+        ("stage", "integer", "`0`", "html-bold"),
+        ("other", "integer", None, "html-bold"),
+    ]
+
+
+def test_key_tables_give_entries_with_type_and_default() -> None:
+    text = "| Key | Type | Default |\n| --- | --- | --- |\n| `size` | integer | `8` |\n| plain_name | string | x |\n| Not A Key! | x | y |\n"
+    assert entries(text) == [
+        ("size", "integer", "`8`", "table"),
+        ("plain_name", "string", "x", "table"),
+    ]
+
+
+def test_a_quoted_table_header_names_the_parent_key() -> None:
+    facts = extract_markdown(b'| "params" key | Description |\n| --- | --- |\n| lr | rate |\n')
+    assert [e.parts for e in facts.entries] == [("params", "lr")]
+
+
+def test_colon_and_dot_paths_split_into_parts() -> None:
+    facts = extract_markdown(b"<i>**fp16:enabled**</i>: [boolean]\n\n**a.b.c**: [integer]\n")
+    assert [e.parts for e in facts.entries] == [("fp16", "enabled"), ("a", "b", "c")]
+
+
+def test_lines_are_one_based_and_survive_front_matter() -> None:
+    text = "---\ntitle: x\ntoc: true\n---\n\n<i>**key**</i>: [integer]\n"
+    facts = extract_markdown(text.encode())
+    assert facts.entries[0].line == 6
+    assert [s.title for s in facts.sections] == [""]  # the front matter is not a heading
+
+
+def test_sections_nest_by_heading_level() -> None:
+    facts = extract_markdown(b"# A\n## B\n### C\n## D\n")
+    titles = {s.title: s for s in facts.sections}
+    assert facts.sections[titles["C"].parent].title == "B"
+    assert facts.sections[titles["D"].parent].title == "A"
+
+
+def test_blocks_keep_their_keys_with_absolute_lines() -> None:
+    text = 'intro\n\n```json\n"zero": {\n  "stage": [0|1],\n  "offload": {...}\n}\n```\n'
+    facts = extract_markdown(text.encode())
+    (block,) = facts.blocks
+    assert [(k.path, k.line) for k in block.keys] == [
+        (("zero",), 4),
+        (("zero", "stage"), 5),
+        (("zero", "offload"), 6),
+    ]
+
+
+def test_non_config_fences_are_ignored() -> None:
+    facts = extract_markdown(b"```bash\nexport A=1\n```\n```yaml\na: 1\n```\n")
+    assert facts.blocks == []
+
+
+def test_not_utf8_is_an_error_not_a_crash() -> None:
+    facts = extract_markdown(b"# Title\n\n\xff\xfe broken")
+    assert facts.error is not None and "UTF-8" in facts.error
+    assert facts.error_line == 3
+
+
+def test_broken_tables_and_raw_html_do_not_crash() -> None:
+    text = "| a | b\n| --- |\n| 1 | 2 | 3 |\n\n<div><b>**x**</b>: y</div>\n\n<table><tr><td>z</td></tr></table>\n"
+    facts = extract_markdown(text.encode())
+    assert facts.error is None

@@ -1,0 +1,287 @@
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from configdrift.config import Config
+from configdrift.engine import analyse
+from configdrift.extract.python.extractor import extract_python
+from configdrift.model import format_path
+from helpers import make_project
+
+
+def facts(source: str):
+    return extract_python(textwrap.dedent(source).encode())
+
+
+def test_python2_is_a_parse_error() -> None:
+    result = facts("print 'hello'\n")
+    assert result.error is not None and "syntax" in result.error
+    assert result.error_line == 1
+
+
+def test_not_utf8_is_a_parse_error() -> None:
+    result = extract_python(b"x = 1\ny = '\xff'\n")
+    assert result.error is not None and "UTF-8" in result.error
+    assert result.error_line == 2
+
+
+def test_imports_constants_and_classes() -> None:
+    result = facts(
+        """
+        import os.path
+        from . import sibling as sib
+        from ..pkg.mod import NAME
+        from consts import *
+        KEY = "zero"
+        __all__ = ["KEY"]
+        class M(Base):
+            x: int = 1
+            class Config:
+                extra = "forbid"
+        """
+    )
+    assert [(i.local, i.module, i.name, i.level) for i in result.imports] == [
+        ("os", "os", None, 0),
+        ("sib", "", "sibling", 1),
+        ("NAME", "pkg.mod", "NAME", 2),
+    ]
+    assert result.star_imports == [("consts", 5)]
+    assert result.assigns["KEY"] == ["c", "zero"]
+    assert result.all_names == ["KEY"]
+    (cls,) = result.classes
+    assert cls.fields[0].name == "x" and cls.config_class["extra"] == ["c", "forbid"]
+
+
+@pytest.mark.parametrize(
+    ("body", "keys"),
+    [
+        ("return M(**d.get(K, {}))", [[["n", "K"]]]),
+        ("return M(**d[K])", [[["n", "K"]]]),
+        ("x = d[K]\n    return M(**x)", [[["n", "K"]]]),
+        ("x = d.get('a') or {}\n    return M(**x)", [[["c", "a"]]]),
+        ("return M(**d['a']['b'])", [[["c", "a"], ["c", "b"]]]),
+        ("return M.model_validate(d.get('a', {}))", [[["c", "a"]]]),
+        ("return M(**copy.deepcopy(d['a']))", [[["c", "a"]]]),
+        ("return M(**d[f'{k}_x'])", [[["src", "f'{k}_x'"]]]),
+    ],
+)
+def test_placements_follow_the_dict(body: str, keys: list) -> None:
+    result = facts(f"def get(d):\n    {body}\n")
+    (placement,) = result.placements
+    assert [s.keys for s in placement.sources] == keys
+    assert all(s.base == "d" and s.is_param for s in placement.sources)
+
+
+def test_keyed_calls_hand_a_sub_dict_to_a_helper() -> None:
+    result = facts("def outer(d):\n    return helper(d['a'], other=d.get('b'))\n")
+    assert [(c.callee, c.position, c.source.keys) for c in result.keyed_calls] == [
+        (["n", "helper"], 0, [["c", "a"]]),
+        (["n", "helper"], "other", [["c", "b"]]),
+    ]
+
+
+def _tree(tmp_path, files):
+    make_project(tmp_path, files)
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    return analysis
+
+
+def test_constants_resolve_through_star_imports_and_reexports(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/names.py": "SECTION = 'sec'\n",
+            "pkg/api/__init__.py": "from pkg.names import *\n",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                from pkg.api import SECTION
+                class M(BaseModel):
+                    a: int = 1
+                def get(d):
+                    return M(**d.get(SECTION, {}))
+            """,
+        },
+    )
+    assert [format_path(m.path) for m in analysis.mounts] == ["sec"]
+
+
+def test_star_import_honours_all(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/names.py": "__all__ = ['OTHER']\nSECTION = 'sec'\nOTHER = 'o'\n",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                from pkg.names import *
+                class M(BaseModel):
+                    a: int = 1
+                def get(d):
+                    return M(**d.get(SECTION, {}))
+            """,
+        },
+    )
+    assert analysis.mounts == []
+    assert [u.what for u in analysis.unresolved] == ["M built from d[SECTION]: key not static"]
+
+
+def test_helper_parameters_take_the_caller_key(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                class Inner(BaseModel):
+                    a: int = 1
+                def get_inner(section):
+                    return Inner(**section.get('inner', {}))
+                def get_outer(d):
+                    return get_inner(d['outer'])
+            """,
+        },
+    )
+    assert [format_path(m.path) for m in analysis.mounts] == ["outer.inner"]
+
+
+def test_callers_that_disagree_leave_the_placement_unresolved(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                class Inner(BaseModel):
+                    a: int = 1
+                def get_inner(section):
+                    return Inner(**section.get('inner', {}))
+                def one(d):
+                    return get_inner(d['x'])
+                def two(d, k):
+                    return get_inner(d[k])
+            """,
+        },
+    )
+    assert analysis.mounts == []
+    assert len(analysis.unresolved) == 1
+
+
+def test_legacy_spelling_becomes_an_alias_of_the_mount(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                class BF16(BaseModel):
+                    enabled: bool = False
+                def get_bf16(d):
+                    cfg = d.get('bf16', None)
+                    if cfg is None:
+                        cfg = d.get('bfloat16', {})
+                    return BF16(**cfg)
+            """,
+        },
+    )
+    node = analysis.schema.child("bfloat16")
+    assert node is not None and node.key == "bf16" and node.spellings == ("bf16", "bfloat16")
+
+
+def test_defaults_are_evaluated_statically(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/c.py": "BASE = 5e8\n",
+            "pkg/models.py": """
+                import sys
+                from enum import Enum
+                from pydantic import BaseModel, Field
+                from pkg.c import BASE
+                class pp_int(int):
+                    pass
+                class Dev(str, Enum):
+                    cpu = 'cpu'
+                class M(BaseModel):
+                    a: int = Field(pp_int(5e8), ge=0)
+                    b: float = BASE / 2
+                    c: int = sys.maxsize
+                    d: Dev = Dev.cpu
+                    e: int = Field(default=-3)
+                    f: list = Field(default_factory=list)
+                    g: object = Field(default_factory=object)
+                    h: int = Field(...)
+                    i: int = len('abc')
+                def get(d):
+                    return M(**d['m'])
+            """,
+        },
+    )
+    node = analysis.schema.child("m")
+    assert node is not None
+    got = {
+        k: (c.default.known, c.default.value) if c.default else None
+        for k, c in node.children.items()
+    }
+    assert got == {
+        "a": (True, 500000000),
+        "b": (True, 2.5e8),
+        "c": (True, 2**63 - 1),
+        "d": (True, "cpu"),
+        "e": (True, -3),
+        "f": (True, []),
+        "g": (False, None),
+        "h": None,
+        "i": (False, None),
+    }
+
+
+def test_deprecated_fields_and_their_replacement(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from pydantic import BaseModel, Field
+                class M(BaseModel):
+                    old: bool = Field(False, deprecated=True)
+                    older: bool = Field(False, json_schema_extra={"deprecated": True, "new_param": "new"})
+                    new: bool = False
+                def get(d):
+                    return M(**d['m'])
+            """,
+        },
+    )
+    node = analysis.schema.child("m")
+    assert node is not None
+    assert [(k, c.deprecated, c.replacement) for k, c in node.children.items()] == [
+        ("old", True, None),
+        ("older", True, "new"),
+        ("new", False, None),
+    ]
+
+
+def test_dataclasses_are_strict_models(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from dataclasses import dataclass, field
+                from typing import ClassVar
+                @dataclass(frozen=True)
+                class D:
+                    a: int = 1
+                    b: list = field(default_factory=list)
+                    c: ClassVar[int] = 3
+                def get(d):
+                    return D(**d['dc'])
+            """,
+        },
+    )
+    node = analysis.schema.child("dc")
+    assert node is not None and node.strict is True
+    assert list(node.children) == ["a", "b"]

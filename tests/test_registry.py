@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import configdrift.rules  # noqa: F401
+from configdrift.model import Location
+from configdrift.rules.registry import RULES, make, missing_sections
+
+DESIGN_TABLE = {
+    "CD101": "documented-not-accepted",
+    "CD102": "documented-not-read",
+    "CD103": "undocumented",
+    "CD104": "default-mismatch",
+    "CD105": "type-mismatch",
+    "CD201": "dead-accessor",
+    "CD202": "inert-option",
+    "CD301": "example-rejected",
+    "CD302": "example-ignored",
+    "CD303": "example-invalid-value",
+    "CD304": "example-unparseable",
+    "CD401": "removed-key-leftover",
+    "CD402": "deprecated-key-documented",
+    "CD403": "removal-without-rejection",
+    "CD404": "removed-key-accepted",
+    "CD501": "source-empty",
+    "CD502": "unmapped-section",
+    "CD503": "parse-error",
+}
+
+
+def test_codes_and_slugs_are_the_contract() -> None:
+    assert {code: rule.slug for code, rule in RULES.items()} == DESIGN_TABLE
+
+
+@pytest.mark.parametrize("code", sorted(c for c, r in RULES.items() if r.status == "stable"))
+def test_stable_rules_are_documented(code: str) -> None:
+    rule = RULES[code]
+    assert rule.check is not None
+    assert missing_sections(rule) == []
+
+
+def test_unknown_code_fails_loudly() -> None:
+    with pytest.raises(ValueError, match="unknown rule code"):
+        make("CD999", "k", Location("a", 1), "m")
+
+
+def test_readme_documents_every_option() -> None:
+    from configdrift.config import DEFAULTS
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z-]+)` \|", readme, re.MULTILINE))
+    assert documented == set(DEFAULTS)

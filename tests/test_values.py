@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+
+from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
+
+
+@pytest.mark.parametrize(
+    ("doc", "code", "equal"),
+    [
+        ("`5e8`", 500000000, True),
+        ("500000000", 500000000, True),
+        ("5e8", 500000000.0, True),
+        ("1,000", 1000, True),
+        ("`True`", True, True),
+        ("true", True, True),
+        ("`false`", True, False),
+        ("`1`", True, False),
+        ("`0.0`", 0, True),
+        ('`"cpu"`', "cpu", True),
+        ("cpu", "cpu", True),
+        ("CPU", "cpu", True),
+        ("cpu", "none", False),
+        ("`null`", None, True),
+        ("None", 0, False),
+        ("`[]`", [], True),
+        ("`{}`", {}, True),
+        ("`4`", 3, False),
+        ("cpu", 3, None),
+        ("<i>**train_batch_size**</i> value", 3, None),
+        ("-", 3, None),
+        ("", 3, None),
+    ],
+)
+def test_values_are_compared_not_text(doc: str, code: object, equal: bool | None) -> None:
+    assert values_equal(parse_doc_value(doc), code) is equal
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        ("boolean", {"bool"}),
+        ("integer", {"int"}),
+        ("integer|string", {"int", "str"}),
+        ("list of strings", {"list"}),
+        ('"Ignore"|"Warn"|"Fail"', {"str"}),
+        ("dictionary", {"dict"}),
+        ("float or null", {"float", "null"}),
+        ("various", None),
+        (None, None),
+    ],
+)
+def test_doc_kinds(text: str | None, kinds: set[str] | None) -> None:
+    result = doc_kinds(text)
+    assert (set(result) if result is not None else None) == kinds
+
+
+@pytest.mark.parametrize(
+    ("doc", "code", "ok"),
+    [
+        ({"int"}, {"float"}, True),
+        ({"float"}, {"int"}, False),
+        ({"bool"}, {"int"}, False),
+        ({"number"}, {"int"}, True),
+        ({"str"}, {"str", "null"}, True),
+        ({"dict"}, {"list"}, False),
+    ],
+)
+def test_kinds_compatible(doc: set[str], code: set[str], ok: bool) -> None:
+    assert kinds_compatible(frozenset(doc), frozenset(code)) is ok
