@@ -15,6 +15,7 @@ from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor
 from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
+from configdrift.resolve.fit import mount_by_docs
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
 
@@ -82,9 +83,7 @@ def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
         for rel, facts in sorted(py_facts.items())
         if facts.error is not None
     ]
-    placer = DocPlacer(schema, config.sections)
-    entries: list[DocEntry] = []
-    doc_sources: list[DocSource] = []
+    pages: list[tuple[str, DocFacts]] = []
     for rel in sources.docs:
         doc = md_facts.get(rel)
         if doc is None:
@@ -92,11 +91,15 @@ def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
         if doc.error is not None:
             parse_errors.append((Location(rel, doc.error_line), doc.error))
             continue
-        if not sources.docs_explicit and not _is_config_doc(doc, spellings):
-            continue
-        placed = placer.place(rel, doc)
-        entries.extend(placed)
-        doc_sources.append(DocSource(rel, len(placed), sources.docs_explicit))
+        if sources.docs_explicit or _is_config_doc(doc, spellings):
+            pages.append((rel, doc))
+    placer, entries = _place(schema, config, pages)
+    if mount_by_docs(builder, schema, entries):
+        placer, entries = _place(schema, config, pages)
+    doc_sources = [
+        DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
+        for rel, _ in pages
+    ]
     models = sum(1 for n in schema.walk() if n.model)
     return Analysis(
         config=config,
@@ -112,6 +115,16 @@ def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
         files=len(py_facts) + len(md_facts),
         models=models,
     )
+
+
+def _place(
+    schema: SchemaNode, config: Config, pages: list[tuple[str, DocFacts]]
+) -> tuple[DocPlacer, list[DocEntry]]:
+    placer = DocPlacer(schema, config.sections)
+    entries: list[DocEntry] = []
+    for rel, doc in pages:
+        entries.extend(placer.place(rel, doc))
+    return placer, entries
 
 
 def _schema(

@@ -33,6 +33,7 @@ from configdrift.model import (
 
 _DICT_TYPES = frozenset({"dictionary", "dict", "object", "mapping", "table"})
 _LIST_TYPES = frozenset({"list", "array"})
+_FALLBACK = "example block"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,7 @@ class DocPlacer:
             return next(iter(paths)), "example block, the only schema node with that key"
         if key in page_blocks:
             return page_blocks[key], "example block, nested there in another block of the page"
-        return (*parent, key), "example block"
+        return (*parent, key), _FALLBACK
 
     def _best_fit(self, names: list[str]) -> ConfigPath | None:
         if len(names) < 2:
@@ -161,7 +162,9 @@ class DocPlacer:
         for sid, section in enumerate(sections):
             context = contexts[sid]
             scopes: list[ConfigPath] = []
-            block_paths = self._block_paths(facts, blocks_by_section.get(sid, []), block_top[sid])
+            block_paths = self._block_paths(
+                facts, blocks_by_section.get(sid, []), block_top[sid], nested_in_page
+            )
             block_parents = {p[:-1] for found in block_paths.values() for p in found}
             names_section = False
             for idx in by_section.get(sid, []):
@@ -245,7 +248,11 @@ class DocPlacer:
         return (*parent, *block_path)
 
     def _block_paths(
-        self, facts: DocFacts, bids: list[int], top: tuple[ConfigPath, int] | None
+        self,
+        facts: DocFacts,
+        bids: list[int],
+        top: tuple[ConfigPath, int] | None,
+        nested_in_page: dict[str, tuple[str, ...]],
     ) -> dict[str, list[ConfigPath]]:
         """Full config paths of every key in the section's example blocks."""
         out: dict[str, list[ConfigPath]] = {}
@@ -255,16 +262,24 @@ class DocPlacer:
         for bid in [main, *(b for b in bids if b != main)]:
             block = facts.blocks[bid]
             tops = {k.path[0] for k in block.keys if len(k.path) == 1}
-            for key in block.keys:
-                if context and len(tops) == 1:
-                    full = (
-                        (*context[:-1], *key.path)
-                        if key.path[0] == context[-1]
-                        else (*context, *key.path)
-                    )
+            base: ConfigPath = context
+            if context and len(tops) == 1:
+                first = next(iter(tops))
+                if first == context[-1]:
+                    base = context[:-1]
                 else:
-                    full = (*context, *key.path)
-                out.setdefault(key.path[-1], []).append(full)
+                    # Another one-key example in the section: locate its key;
+                    # when nothing places it, it sits beside the section's key
+                    # (the tensorboard, wandb and comet examples of one section).
+                    page = {
+                        k: self._page_path(v, context)
+                        for k, v in nested_in_page.items()
+                        if k == first
+                    }
+                    located, how = self._locate(first, context, page)
+                    base = located[:-1] if how != _FALLBACK else context[:-1]
+            for key in block.keys:
+                out.setdefault(key.path[-1], []).append((*base, *key.path))
         return out
 
     def _open(self, path: ConfigPath) -> bool:

@@ -477,19 +477,29 @@ class SchemaBuilder:
 
     # -- tree ----------------------------------------------------------------
 
-    def fill(self, node: SchemaNode, symbol: Symbol, depth: int = 0) -> None:
-        """Give ``node`` the fields of the model ``symbol`` as children."""
+    def fill(self, node: SchemaNode, symbol: Symbol, depth: int = 0, direct: bool = False) -> None:
+        """Give ``node`` the fields of the model ``symbol`` as children.
+
+        ``direct`` says the code calls the model with ``**dict``. A pydantic
+        model enforces its ``extra`` policy however it is built; a dataclass
+        rejects unknown keys only when called with ``**dict``: built by a
+        ``from_dict`` of its own, or nested in another model, nothing is
+        known about unknown keys.
+        """
         info = self.model(symbol)
         if info is None or depth > 12:
             return
+        strict: bool | None = info.strict
+        if info.kind == "dataclass" and not direct:
+            strict = None
         if node.model is not None and node.model != info.symbol.qualname:
             # Two models at one path (a Union): a key is accepted if either
             # accepts it, so the node is only strict if both are.
-            node.strict = bool(node.strict and info.strict)
+            node.strict = bool(node.strict and strict)
         else:
-            node.strict = info.strict
-            node.strict_location = info.strict_location
-            node.strict_owner = info.strict_owner
+            node.strict = strict
+            node.strict_location = info.strict_location if strict else None
+            node.strict_owner = info.strict_owner if strict else None
         node.model = node.model or info.symbol.qualname
         node.model_location = node.model_location or info.location
         if node.type.text == "":
@@ -510,6 +520,7 @@ class SchemaBuilder:
         spellings: tuple[str, ...],
         how: str,
         location: Location,
+        direct: bool = False,
     ) -> None:
         node = root
         for i, key in enumerate(path):
@@ -530,7 +541,7 @@ class SchemaBuilder:
             node = child
         if node.location is None:
             node.location = location
-        self.fill(node, symbol)
+        self.fill(node, symbol, direct=direct)
         self.mounts.append(Mount(path, symbol.qualname, location, how))
 
     # -- placements ----------------------------------------------------------
@@ -619,12 +630,12 @@ class SchemaBuilder:
                 continue
             path = tuple(p for p in path_text.split(".") if p)
             if not path:
-                self.fill(root, symbol)
+                self.fill(root, symbol, direct=True)
                 root.model_location = self.model(symbol).location  # type: ignore[union-attr]
                 self.mounts.append(Mount((), symbol.qualname, root.model_location, "configuration"))
             else:
                 loc = self.model(symbol).location  # type: ignore[union-attr]
-                self.mount(root, path, symbol, (path[-1],), "configuration", loc)
+                self.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
         explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
         for name in sorted(project.modules):
             info = project.modules[name]
@@ -643,6 +654,14 @@ class SchemaBuilder:
         if symbol is None or self.model(symbol) is None:
             return
         location = Location(path, placement.line)
+        if not placement.sources:
+            self.unresolved.append(
+                Unresolved(
+                    location,
+                    f"{symbol.qualname} built from a dict that is not a lookup in the config",
+                )
+            )
+            return
         resolved: list[ConfigPath] = []
         for source in placement.sources:
             keys = [project.string(module, k) for k in source.keys]
@@ -676,6 +695,7 @@ class SchemaBuilder:
                     resolved.append(full)
         if not resolved:
             return
+        direct = placement.via == "kwargs"
         primary = resolved[0]
         if not primary:
             self.root_candidates.append(
@@ -697,10 +717,22 @@ class SchemaBuilder:
                 spellings.append(other[-1])
             elif other:
                 self.mount(
-                    root, other, symbol, (other[-1],), f"built in {placement.function}", location
+                    root,
+                    other,
+                    symbol,
+                    (other[-1],),
+                    f"built in {placement.function}",
+                    location,
+                    direct,
                 )
         self.mount(
-            root, primary, symbol, tuple(spellings), f"built in {placement.function}", location
+            root,
+            primary,
+            symbol,
+            tuple(spellings),
+            f"built in {placement.function}",
+            location,
+            direct,
         )
 
 

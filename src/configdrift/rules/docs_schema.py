@@ -204,7 +204,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 yield from visit(child)
                 continue
             partly = id(child) in within
-            if partly:
+            if partly or child.location is None:
+                # A path segment with no declaration of its own (``timers`` in
+                # ``d["timers"]["throughput"]``) is reported through its children.
                 yield from visit(child)
             if child.deprecated or child.location is None:
                 continue

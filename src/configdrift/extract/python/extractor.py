@@ -340,18 +340,23 @@ class _FunctionBody:
         starred = [k.value for k in call.keywords if k.arg is None]
         model: Expr | None = None
         feeds: list[ast.expr] = []
+        via = "kwargs"
         if starred:
             model = to_expr(func, src)
             feeds = starred
         elif isinstance(func, ast.Attribute) and func.attr in _VALIDATE_METHODS and call.args:
             model = to_expr(func.value, src)
             feeds = [call.args[0]]
+            via = func.attr
         if model is not None and model[0] == "n":
             sources = [s for f in feeds for s in self.sources(f)]
             keyed = [s for s in sources if s.keys or s.is_param]
-            if keyed:
+            if keyed or not sources:
+                # No source at all: built from something that is not a dict
+                # lookup (a comprehension, a call); resolution reports it as
+                # unresolved if the callee is a model.
                 self.module.facts.placements.append(
-                    Placement(model, keyed, call.lineno, self.qualname)
+                    Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
         callee: Expr | None = None

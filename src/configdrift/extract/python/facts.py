@@ -64,6 +64,7 @@ class Placement:
     sources: list[DictSource]
     line: int
     function: str
+    via: str = "kwargs"
 
 
 @dataclass(slots=True)
