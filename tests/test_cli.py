@@ -225,3 +225,20 @@ def test_python_dash_m(tmp_path) -> None:
         check=False,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("configdrift ")
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "configdrift", "map", str(DEMO)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # like `| head -1`
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "Traceback" not in err

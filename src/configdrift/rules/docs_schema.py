@@ -208,7 +208,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 # A path segment with no declaration of its own (``timers`` in
                 # ``d["timers"]["throughput"]``) is reported through its children.
                 yield from visit(child)
-            if child.deprecated or child.location is None:
+            if child.deprecated or child.location is None or child.origin.startswith("docs:"):
+                # A section the docs' own structure placed is documented there.
                 continue
             parent_entry = own.get(id(node))
             related = []
