@@ -6,9 +6,12 @@ import argparse
 import sys
 from enum import IntEnum
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from configdrift import __version__
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
 
 
 class ExitCode(IntEnum):
@@ -25,11 +28,24 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
     return tuple(c.strip().upper() for c in text.split(",") if c.strip())
 
 
-def _load(path: str, config_file: str | None, **overrides: object):  # type: ignore[no-untyped-def]
-    from configdrift.config import load
+def _analyse(
+    path: str, config_file: str | None, jobs: int | None, err: TextIO, **overrides: object
+) -> Analysis | None:
+    """Load the configuration and analyse; print a usage error and return None on failure."""
+    from configdrift.config import ConfigError, load
+    from configdrift.engine import analyse
+    from configdrift.rules.registry import RULES
 
-    config = load(Path(path), Path(config_file) if config_file else None)
-    return config.with_overrides(**overrides)
+    try:
+        config = load(Path(path), Path(config_file) if config_file else None)
+        config = config.with_overrides(**overrides)
+        for code in (*config.select, *config.ignore):
+            if not any(c.startswith(code) for c in RULES):
+                raise ConfigError(f"no rule code starts with {code!r}")
+        return analyse(config, jobs=jobs)
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return None
 
 
 def check(
@@ -45,27 +61,20 @@ def check(
     err: TextIO | None = None,
 ) -> int:
     """Check the project at ``path``; write the report; return the exit status."""
-    from configdrift.config import ConfigError
-    from configdrift.engine import analyse, exit_code_for, run_rules
+    from configdrift.engine import exit_code_for, run_rules
     from configdrift.output import REPORTERS, ReportData
-    from configdrift.rules.registry import RULES
 
     out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        config = _load(path, config_file, select=select, ignore=ignore, fail_on=fail_on)
-        for code in (*config.select, *config.ignore):
-            if not any(c.startswith(code) for c in RULES):
-                raise ConfigError(f"no rule code starts with {code!r}")
-        analysis = analyse(config, jobs=jobs)
-    except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+    analysis = _analyse(
+        path, config_file, jobs, err or sys.stderr, select=select, ignore=ignore, fail_on=fail_on
+    )
+    if analysis is None:
         return ExitCode.USAGE
     findings = run_rules(analysis)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
     data = ReportData(findings, analysis.files, len(analysis.entries), accepted, 0)
     out.write(REPORTERS[output_format](data))
-    return exit_code_for(findings, config.fail_on)
+    return exit_code_for(findings, analysis.config.fail_on)
 
 
 def map_tree(
@@ -78,16 +87,11 @@ def map_tree(
     err: TextIO | None = None,
 ) -> int:
     """Print the resolved config tree and how each doc section was mapped."""
-    from configdrift.config import ConfigError
-    from configdrift.engine import analyse
     from configdrift.model import format_path
 
     out = out or sys.stdout
-    err = err or sys.stderr
-    try:
-        analysis = analyse(_load(path, config_file), jobs=jobs)
-    except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+    analysis = _analyse(path, config_file, jobs, err or sys.stderr)
+    if analysis is None:
         return ExitCode.USAGE
     how = {m.path: m for m in analysis.mounts}
     out.write("Config tree (config path -> model, where it is built):\n")

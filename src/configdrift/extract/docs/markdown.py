@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from configdrift.extract.docs.blocks import BlockKey, block_keys
+from configdrift.extract.text import NotText, decode
 
 # Applied to the text of one token (a key already isolated by the parser), not
 # to raw Markdown.
@@ -268,10 +269,9 @@ def extract_markdown(data: bytes) -> DocFacts:
     """Sections, key entries and example blocks of one Markdown page."""
     facts = DocFacts()
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        facts.error = f"not UTF-8 ({exc.reason} at byte {exc.start})"
-        facts.error_line = data.count(b"\n", 0, exc.start) + 1
+        text = decode(data)
+    except NotText as exc:
+        facts.error, facts.error_line = str(exc), exc.line
         return facts
     text = _strip_front_matter(text)
     try:

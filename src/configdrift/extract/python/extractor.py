@@ -21,6 +21,7 @@ from configdrift.extract.python.facts import (
     ModuleFacts,
     Placement,
 )
+from configdrift.extract.text import NotText, decode
 
 _BINOPS: dict[type[ast.operator], str] = {
     ast.Add: "+",
@@ -129,10 +130,9 @@ def extract_python(data: bytes) -> ModuleFacts:
     """Facts of one Python file, from its bytes alone."""
     facts = ModuleFacts()
     try:
-        source = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        facts.error = f"not UTF-8 ({exc.reason} at byte {exc.start})"
-        facts.error_line = data.count(b"\n", 0, exc.start) + 1
+        source = decode(data)
+    except NotText as exc:
+        facts.error, facts.error_line = str(exc), exc.line
         return facts
     try:
         with warnings.catch_warnings():
