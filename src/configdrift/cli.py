@@ -29,7 +29,12 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
 
 
 def _analyse(
-    path: str, config_file: str | None, jobs: int | None, err: TextIO, **overrides: object
+    path: str,
+    config_file: str | None,
+    jobs: int | None,
+    err: TextIO,
+    cache: bool = True,
+    **overrides: object,
 ) -> Analysis | None:
     """Load the configuration and analyse; print a usage error and return None on failure."""
     from configdrift.config import ConfigError, load
@@ -42,7 +47,7 @@ def _analyse(
         for code in (*config.select, *config.ignore):
             if not any(c.startswith(code) for c in RULES):
                 raise ConfigError(f"no rule code starts with {code!r}")
-        return analyse(config, jobs=jobs)
+        return analyse(config, jobs=jobs, cache=cache)
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return None
@@ -57,6 +62,7 @@ def check(
     output_format: str = "text",
     config_file: str | None = None,
     jobs: int | None = None,
+    cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -66,7 +72,14 @@ def check(
 
     out = out or sys.stdout
     analysis = _analyse(
-        path, config_file, jobs, err or sys.stderr, select=select, ignore=ignore, fail_on=fail_on
+        path,
+        config_file,
+        jobs,
+        err or sys.stderr,
+        cache,
+        select=select,
+        ignore=ignore,
+        fail_on=fail_on,
     )
     if analysis is None:
         return ExitCode.USAGE
@@ -83,6 +96,7 @@ def map_tree(
     config_file: str | None = None,
     unresolved: bool = False,
     jobs: int | None = None,
+    cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -90,7 +104,7 @@ def map_tree(
     from configdrift.model import format_path
 
     out = out or sys.stdout
-    analysis = _analyse(path, config_file, jobs, err or sys.stderr)
+    analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
     if analysis is None:
         return ExitCode.USAGE
     how = {m.path: m for m in analysis.mounts}
@@ -216,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
     p_check.add_argument("--config", help="configuration file to use instead of the one found")
     p_check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    p_check.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
 
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
     p_map.add_argument("path", nargs="?", default=".")
@@ -224,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--unresolved", action="store_true", help="also list what could not be resolved"
     )
     p_map.add_argument("--jobs", type=int)
+    p_map.add_argument("--no-cache", action="store_true")
 
     p_init = sub.add_parser("init", help="write configdrift.toml from auto-discovery")
     p_init.add_argument("path", nargs="?", default=".")
@@ -258,10 +276,15 @@ def _dispatch(argv: list[str] | None) -> int:
             output_format=args.output_format,
             config_file=args.config,
             jobs=args.jobs,
+            cache=not args.no_cache,
         )
     if args.command == "map":
         return map_tree(
-            args.path, config_file=args.config, unresolved=args.unresolved, jobs=args.jobs
+            args.path,
+            config_file=args.config,
+            unresolved=args.unresolved,
+            jobs=args.jobs,
+            cache=not args.no_cache,
         )
     if args.command == "init":
         return init(args.path, force=args.force)

@@ -12,6 +12,7 @@ from configdrift.config import Config
 from configdrift.discover import discover
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
+from configdrift.extract.cache import FactCache
 from configdrift.extract.run import Extractor
 from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
@@ -62,11 +63,12 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     return bool(spellings) and len(names & spellings) >= _needed(spellings)
 
 
-def analyse(config: Config, *, jobs: int | None = None) -> Analysis:
+def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:
     """Discover, extract and resolve the project under ``config.root``."""
     root = config.root
     sources = discover(config)
-    with Extractor(str(root), jobs, len(sources.python) + len(sources.docs)) as extractor:
+    store = FactCache(root) if cache else None
+    with Extractor(str(root), jobs, len(sources.python) + len(sources.docs), store) as extractor:
         py_facts = extractor.python(sources.python)
         schema, builder = _schema(py_facts, sources.python, config)
         spellings: set[str] = set()

@@ -1,8 +1,9 @@
 """Run the per-file extractors over many files, in parallel where it pays.
 
 Extraction is a pure function of a file's bytes, so files are independent:
-they are split into chunks handed to worker processes. A file that cannot be
-read becomes a parse error of that file; the others are still analysed.
+they are split into chunks handed to worker processes, and their facts can be
+reused from a cache keyed by content. A file that cannot be read becomes a
+parse error of that file; the others are still analysed.
 """
 
 from __future__ import annotations
@@ -11,8 +12,16 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from configdrift.extract.cache import (
+    FactCache,
+    content_key,
+    doc_from_json,
+    doc_to_json,
+    module_from_json,
+    module_to_json,
+)
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown
 from configdrift.extract.python.extractor import extract_python
 from configdrift.extract.python.facts import ModuleFacts
@@ -22,6 +31,8 @@ PARALLEL_THRESHOLD = 200
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 T = TypeVar("T")
+#: A chunk's result: (relative path, facts, content digest or "" when unread).
+Result = tuple[str, T, str]
 # A relevance test, not a parser: which identifiers occur in a page at all.
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -41,33 +52,33 @@ def _read(root: str, rel: str) -> bytes | str | None:
         return f"cannot read: {exc.strerror or exc}"
 
 
-def _python_chunk(root: str, rels: list[str]) -> list[tuple[str, ModuleFacts]]:
-    out = []
-    for rel in rels:
-        data = _read(root, rel)
-        if data is None:
-            continue
-        facts = (
-            ModuleFacts(error=data, error_line=1) if isinstance(data, str) else extract_python(data)
-        )
-        out.append((rel, facts))
-    return out
-
-
-def _docs_chunk(
-    root: str, rels: list[str], words: frozenset[str] | None, needed: int
-) -> list[tuple[str, DocFacts]]:
-    out = []
+def _python_chunk(root: str, rels: list[str]) -> list[Result[ModuleFacts]]:
+    out: list[Result[ModuleFacts]] = []
     for rel in rels:
         data = _read(root, rel)
         if data is None:
             continue
         if isinstance(data, str):
-            out.append((rel, DocFacts(error=data, error_line=1)))
+            out.append((rel, ModuleFacts(error=data, error_line=1), ""))
+        else:
+            out.append((rel, extract_python(data), content_key(data)))
+    return out
+
+
+def _docs_chunk(
+    root: str, rels: list[str], words: frozenset[str] | None, needed: int
+) -> list[Result[DocFacts]]:
+    out: list[Result[DocFacts]] = []
+    for rel in rels:
+        data = _read(root, rel)
+        if data is None:
+            continue
+        if isinstance(data, str):
+            out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
         if words is not None and not mentions(data, words, needed):
             continue
-        out.append((rel, extract_markdown(data)))
+        out.append((rel, extract_markdown(data), content_key(data)))
     return out
 
 
@@ -87,16 +98,33 @@ def mentions(data: bytes, words: frozenset[str], at_least: int) -> bool:
     return False
 
 
+def _relevant(facts: DocFacts, words: frozenset[str] | None, needed: int) -> bool:
+    """The relevance test for a cached page, from its entries.
+
+    Every entry name is a word of the page, so a page that passes this would
+    have passed ``mentions``; a cached page that does not is passed over.
+    """
+    if words is None or facts.error is not None:
+        return True
+    names = {part for e in facts.entries for part in e.parts}
+    return len(names & words) >= needed
+
+
 def _chunks(items: list[str], n: int) -> list[list[str]]:
     size = max(1, (len(items) + n - 1) // n)
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 class Extractor:
-    """Extracts facts from files, with a process pool for large trees."""
+    """Extracts facts from files: a process pool for large trees and, when
+    given one, a cache of facts by content."""
 
-    def __init__(self, root: str, jobs: int | None, expected_files: int) -> None:
+    def __init__(
+        self, root: str, jobs: int | None, expected_files: int, cache: FactCache | None = None
+    ) -> None:
         self.root = root
+        self.cache = cache
+        self.seen: set[str] = set()
         workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self.workers = workers
         self.pool: Executor | None = None
@@ -106,29 +134,80 @@ class Extractor:
     def __enter__(self) -> Extractor:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *rest: object) -> None:
         if self.pool is not None:
             self.pool.shutdown()
+        if self.cache is not None and kind is None:
+            self.cache.keep_only(self.seen)
+            self.cache.save()
 
     def _map(
-        self, func: Callable[..., list[tuple[str, T]]], items: list[str], *extra: object
-    ) -> dict[str, T]:
+        self, func: Callable[..., list[Result[T]]], items: list[str], *extra: object
+    ) -> list[Result[T]]:
         if self.pool is None or len(items) < 8:
-            return dict(func(self.root, items, *extra))
+            return func(self.root, items, *extra)
         # Several chunks per worker even out files of very different sizes.
         jobs = [
             self.pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)
         ]
-        out: dict[str, T] = {}
+        out: list[Result[T]] = []
         for job in jobs:
-            out.update(job.result())
+            out.extend(job.result())
+        return out
+
+    def _cached(
+        self,
+        kind: str,
+        rels: list[str],
+        load: Callable[[dict[str, Any]], T],
+        keep: Callable[[T], bool],
+    ) -> tuple[dict[str, T], list[str]]:
+        """Facts found in the cache, and the files still to extract."""
+        self.seen.update(f"{kind}:{rel}" for rel in rels)
+        if self.cache is None or not self.cache.entries:
+            return {}, rels  # nothing to reuse: do not read every file twice
+        hits: dict[str, T] = {}
+        misses: list[str] = []
+        for rel in rels:
+            data = _read(self.root, rel)
+            stored = (
+                self.cache.get(f"{kind}:{rel}", content_key(data))
+                if isinstance(data, bytes)
+                else None
+            )
+            if stored is None:
+                misses.append(rel)
+                continue
+            try:
+                facts = load(stored)
+            except (KeyError, TypeError, ValueError):
+                misses.append(rel)  # a corrupt entry is re-extracted
+                continue
+            if keep(facts):
+                hits[rel] = facts
+        return hits, misses
+
+    def _store(
+        self, kind: str, results: list[Result[T]], dump: Callable[[T], dict[str, Any]]
+    ) -> dict[str, T]:
+        out: dict[str, T] = {}
+        for rel, facts, digest in results:
+            out[rel] = facts
+            if self.cache is not None and digest:
+                self.cache.put(f"{kind}:{rel}", digest, dump(facts))
         return out
 
     def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
-        return self._map(_python_chunk, rels)
+        hits, misses = self._cached("py", rels, module_from_json, lambda _: True)
+        return {**hits, **self._store("py", self._map(_python_chunk, misses), module_to_json)}
 
     def docs(
         self, rels: list[str], words: Iterable[str] | None = None, needed: int = 0
     ) -> dict[str, DocFacts]:
         """Facts of doc pages; with ``words``, only pages naming ``needed`` of them."""
-        return self._map(_docs_chunk, rels, frozenset(words) if words is not None else None, needed)
+        wanted = frozenset(words) if words is not None else None
+        hits, misses = self._cached(
+            "md", rels, doc_from_json, lambda facts: _relevant(facts, wanted, needed)
+        )
+        results = self._map(_docs_chunk, misses, wanted, needed)
+        return {**hits, **self._store("md", results, doc_to_json)}

@@ -1,0 +1,186 @@
+"""A cache of per-file facts, keyed by the file's content.
+
+Extraction is a pure function of a file's bytes, so its result can be reused
+whenever the bytes are the same. The cache is:
+
+- JSON, never pickle: reading it cannot run code, whoever wrote it;
+- kept in the user's cache directory (``$XDG_CACHE_HOME/configdrift`` or
+  ``~/.cache/configdrift``), never inside the analysed repository, so a pull
+  request cannot plant one;
+- keyed by a hash of the extractors' own source as well, so a new version of
+  configdrift never reads facts an older one wrote;
+- best effort: a missing, unreadable or corrupt cache is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from configdrift.extract.docs.blocks import BlockKey
+from configdrift.extract.docs.markdown import Block, DocFacts, RawEntry, Section
+from configdrift.extract.python.facts import (
+    ClassFact,
+    DictSource,
+    FieldFact,
+    ImportFact,
+    KeyedCall,
+    ModuleFacts,
+    Placement,
+)
+
+
+def _extractor_version() -> str:
+    """A digest of the extractors' source: any change invalidates the cache."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(here.rglob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def content_key(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "configdrift"
+
+
+# -- (de)serialisation ---------------------------------------------------
+
+
+def module_to_json(facts: ModuleFacts) -> dict[str, Any]:
+    return asdict(facts)
+
+
+def module_from_json(data: dict[str, Any]) -> ModuleFacts:
+    def source(d: dict[str, Any]) -> DictSource:
+        return DictSource(d["base"], d["keys"], d["is_param"])
+
+    return ModuleFacts(
+        imports=[ImportFact(**i) for i in data["imports"]],
+        star_imports=[(m, line) for m, line in data["star_imports"]],
+        assigns=data["assigns"],
+        assign_lines=data["assign_lines"],
+        all_names=data["all_names"],
+        classes=[
+            ClassFact(
+                name=c["name"],
+                line=c["line"],
+                bases=c["bases"],
+                decorators=c["decorators"],
+                fields=[FieldFact(**f) for f in c["fields"]],
+                assigns=c["assigns"],
+                config_class=c["config_class"],
+                docstring=c["docstring"],
+            )
+            for c in data["classes"]
+        ],
+        functions=data["functions"],
+        placements=[
+            Placement(
+                p["model"], [source(s) for s in p["sources"]], p["line"], p["function"], p["via"]
+            )
+            for p in data["placements"]
+        ],
+        keyed_calls=[
+            KeyedCall(k["callee"], k["position"], source(k["source"]), k["line"], k["function"])
+            for k in data["keyed_calls"]
+        ],
+        error=data["error"],
+        error_line=data["error_line"],
+    )
+
+
+def doc_to_json(facts: DocFacts) -> dict[str, Any]:
+    return asdict(facts)
+
+
+def doc_from_json(data: dict[str, Any]) -> DocFacts:
+    return DocFacts(
+        sections=[Section(**s) for s in data["sections"]],
+        entries=[RawEntry(**{**e, "parts": tuple(e["parts"])}) for e in data["entries"]],
+        blocks=[
+            Block(
+                b["section"],
+                b["line"],
+                b["lang"],
+                [BlockKey(tuple(k["path"]), k["line"]) for k in b["keys"]],
+            )
+            for b in data["blocks"]
+        ],
+        error=data["error"],
+        error_line=data["error_line"],
+    )
+
+
+# -- the store -------------------------------------------------------------
+
+
+class FactCache:
+    """Facts of one project's files, loaded once and saved once."""
+
+    def __init__(self, root: Path, directory: Path | None = None) -> None:
+        key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+        self.path = (directory or cache_dir()) / f"{key}.json"
+        self.version = _extractor_version()
+        self.entries: dict[str, list[Any]] = {}
+        self.changed = False
+        self._load()
+
+    def _load(self) -> None:
+        try:
+            with self.path.open(encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, ValueError):
+            return
+        if (
+            isinstance(data, dict)
+            and data.get("version") == self.version
+            and isinstance(data.get("files"), dict)
+        ):
+            self.entries = data["files"]
+
+    def get(self, rel: str, digest: str) -> dict[str, Any] | None:
+        hit = self.entries.get(rel)
+        if (
+            isinstance(hit, list)
+            and len(hit) == 2
+            and hit[0] == digest
+            and isinstance(hit[1], dict)
+        ):
+            return hit[1]
+        return None
+
+    def put(self, rel: str, digest: str, facts: dict[str, Any]) -> None:
+        self.entries[rel] = [digest, facts]
+        self.changed = True
+
+    def keep_only(self, rels: set[str]) -> None:
+        """Drop files that are gone, so the cache does not grow forever."""
+        stale = set(self.entries) - rels
+        for rel in stale:
+            del self.entries[rel]
+        self.changed = self.changed or bool(stale)
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(
+                    {"version": self.version, "files": self.entries}, fh, separators=(",", ":")
+                )
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
