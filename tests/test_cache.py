@@ -32,7 +32,9 @@ def test_an_edited_file_is_extracted_again(cli, tmp_path) -> None:
     cli("check", str(root))
     page = root / "docs" / "configuration.md"
     page.write_text(page.read_text().replace("<i>**grad_hooks**</i>", "<i>**grad_hookz**</i>"))
-    keys = {f["key"] for f in json.loads(cli("check", str(root), "--format", "json").out)["findings"]}
+    keys = {
+        f["key"] for f in json.loads(cli("check", str(root), "--format", "json").out)["findings"]
+    }
     assert "zero_optimization.grad_hookz" in keys
     assert "zero_optimization.grad_hooks" not in keys
 

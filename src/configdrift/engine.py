@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from configdrift.config import Config
 from configdrift.discover import discover
+from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.extract.cache import FactCache
 from configdrift.extract.run import Extractor
 from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
@@ -114,7 +114,9 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
         root_candidates=builder.root_candidates,
         unresolved=builder.unresolved,
         sections=placer.maps,
-        files=len(py_facts) + len(md_facts),
+        # Every Python file read and every page considered: the same count
+        # whether facts came from the cache or not.
+        files=len(py_facts) + len(sources.docs),
         models=models,
     )
 

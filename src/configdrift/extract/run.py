@@ -98,18 +98,6 @@ def mentions(data: bytes, words: frozenset[str], at_least: int) -> bool:
     return False
 
 
-def _relevant(facts: DocFacts, words: frozenset[str] | None, needed: int) -> bool:
-    """The relevance test for a cached page, from its entries.
-
-    Every entry name is a word of the page, so a page that passes this would
-    have passed ``mentions``; a cached page that does not is passed over.
-    """
-    if words is None or facts.error is not None:
-        return True
-    names = {part for e in facts.entries for part in e.parts}
-    return len(names & words) >= needed
-
-
 def _chunks(items: list[str], n: int) -> list[list[str]]:
     size = max(1, (len(items) + n - 1) // n)
     return [items[i : i + size] for i in range(0, len(items), size)]
@@ -156,11 +144,7 @@ class Extractor:
         return out
 
     def _cached(
-        self,
-        kind: str,
-        rels: list[str],
-        load: Callable[[dict[str, Any]], T],
-        keep: Callable[[T], bool],
+        self, kind: str, rels: list[str], load: Callable[[dict[str, Any]], T]
     ) -> tuple[dict[str, T], list[str]]:
         """Facts found in the cache, and the files still to extract."""
         self.seen.update(f"{kind}:{rel}" for rel in rels)
@@ -183,8 +167,7 @@ class Extractor:
             except (KeyError, TypeError, ValueError):
                 misses.append(rel)  # a corrupt entry is re-extracted
                 continue
-            if keep(facts):
-                hits[rel] = facts
+            hits[rel] = facts
         return hits, misses
 
     def _store(
@@ -198,7 +181,7 @@ class Extractor:
         return out
 
     def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
-        hits, misses = self._cached("py", rels, module_from_json, lambda _: True)
+        hits, misses = self._cached("py", rels, module_from_json)
         return {**hits, **self._store("py", self._map(_python_chunk, misses), module_to_json)}
 
     def docs(
@@ -206,8 +189,8 @@ class Extractor:
     ) -> dict[str, DocFacts]:
         """Facts of doc pages; with ``words``, only pages naming ``needed`` of them."""
         wanted = frozenset(words) if words is not None else None
-        hits, misses = self._cached(
-            "md", rels, doc_from_json, lambda facts: _relevant(facts, wanted, needed)
-        )
+        # Only pages that passed the relevance test were cached; the engine
+        # applies the real test (entries naming schema keys) to every page.
+        hits, misses = self._cached("md", rels, doc_from_json)
         results = self._map(_docs_chunk, misses, wanted, needed)
         return {**hits, **self._store("md", results, doc_to_json)}
