@@ -43,7 +43,6 @@ class Analysis:
     unresolved: list[Unresolved]
     sections: list[SectionMap]
     files: int
-    models: int
     notes: list[str] = field(default_factory=list)
 
 
@@ -102,7 +101,6 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
         DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
         for rel, _ in pages
     ]
-    models = sum(1 for n in schema.walk() if n.model)
     return Analysis(
         config=config,
         schema=schema,
@@ -117,7 +115,6 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),
-        models=models,
     )
 
 

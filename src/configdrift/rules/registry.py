@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Severity
+from configdrift.model import Finding, Location, Related, Severity
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -68,18 +68,13 @@ def rule_for(code: str) -> Rule:
 def make(
     code: str,
     key: str,
-    location: object,
+    location: Location,
     message: str,
-    related: tuple[object, ...] = (),
+    related: tuple[Related, ...] = (),
     suggestion: str | None = None,
 ) -> Finding:
     """A finding of a registered rule; an unknown code fails loudly."""
-    from configdrift.model import Location, Related
-
-    rule = rule_for(code)
-    assert isinstance(location, Location)
-    rel = tuple(r for r in related if isinstance(r, Related))
-    return Finding(code, key, location, message, rel, suggestion, rule.severity)
+    return Finding(code, key, location, message, related, suggestion, rule_for(code).severity)
 
 
 plan(
