@@ -52,16 +52,54 @@ def test_prose_is_not_an_entry(source: str) -> None:
 
 
 def test_default_comes_from_the_table_under_the_entry() -> None:
+    table = "| Description | Default |\n| --- | --- |\n| Text. | `{}` |\n\n"
     text = (
         "<i>**stage**</i>: [integer]\n\n"
-        "| Description | Default |\n| --- | --- |\n| The stage. | `0` |\n\n"
-        "<i>**other**</i>: [integer]\n\nSome prose.\n\n"
-        "| Description | Default |\n| --- | --- |\n| Not its table. | `9` |\n"
+        + table.format(0)
+        + "<i>**noted**</i>: [integer]\n\n**Deprecated:** a notice between.\n\n"
+        + table.format(1)
+        + '<i>**example**</i>: [integer]\n\n```json\n{"a": 1}\n```\n\n'
+        + table.format(2)
+        + "<i>**headed**</i>: [integer]\n\n## Next\n\n"
+        + table.format(3)
     )
-    assert entries(text) == [
-        ("stage", "integer", "`0`", "html-bold"),
-        ("other", "integer", None, "html-bold"),
+    assert [(name, default) for name, _, default, _ in entries(text)] == [
+        ("stage", "`0`"),
+        ("noted", "`1`"),  # prose between an entry and its table is fine
+        ("example", None),  # an example block ends the entry
+        ("headed", None),  # so does a heading
     ]
+
+
+def test_key_table_cells_with_emphasised_keys_and_nesting() -> None:
+    text = (
+        "<i>**shared**</i>: [dictionary]\n\nShared parameters.\n\n"
+        "| Fields | Value | Default |\n| --- | --- | --- |\n"
+        "| <i>**enabled**</i>: [boolean] | On. | `false` |\n"
+        "| <i>**mixed**</i>: [dictionary] | Mixed. | N/A |\n"
+        "| <i>&emsp;&emsp;**ratio**</i>: [float] | Ratio. | `0.1` |\n"
+        "| <i>**rounding**</i>: [string] | Back to the top. | `x` |\n"
+    )
+    facts = extract_markdown(text.encode())
+    by_name = {e.name: e for e in facts.entries}
+    parent = {
+        e.name: facts.entries[e.parent_entry].name if e.parent_entry is not None else None
+        for e in facts.entries
+    }
+    assert parent == {
+        "shared": None,
+        "enabled": "shared",
+        "mixed": "shared",
+        "ratio": "mixed",
+        "rounding": "shared",
+    }
+    assert (by_name["ratio"].doc_type, by_name["ratio"].default) == ("float", "`0.1`")
+
+
+def test_a_key_table_after_a_scalar_entry_is_not_its_children() -> None:
+    text = "<i>**size**</i>: [integer]\n\n| Key | Meaning |\n| --- | --- |\n| `other` | x |\n"
+    facts = extract_markdown(text.encode())
+    assert [(e.name, e.parent_entry) for e in facts.entries] == [("size", None), ("other", None)]
 
 
 def test_key_tables_give_entries_with_type_and_default() -> None:

@@ -74,11 +74,50 @@ def test_placements_follow_the_dict(body: str, keys: list) -> None:
     assert all(s.base == "d" and s.is_param for s in placement.sources)
 
 
-def test_keyed_calls_hand_a_sub_dict_to_a_helper() -> None:
-    result = facts("def outer(d):\n    return helper(d['a'], other=d.get('b'))\n")
-    assert [(c.callee, c.position, c.source.keys) for c in result.keyed_calls] == [
-        (["n", "helper"], 0, [["c", "a"]]),
-        (["n", "helper"], "other", [["c", "b"]]),
+def test_dicts_handed_to_functions_with_their_key_arguments() -> None:
+    result = facts("def outer(d):\n    return helper(d['a'], KEY, other=d.get('b'))\n")
+    assert [(c.callee, c.position, c.source.keys, c.key_args) for c in result.dict_args] == [
+        (["n", "helper"], 0, [["c", "a"]], {"1": ["n", "KEY"]}),
+        (["n", "helper"], "other", [["c", "b"]], {"1": ["n", "KEY"]}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "reads"),
+    [
+        ("return d[K]", [([["n", "K"]], "subscript")]),
+        ("return d.get('a', 1)", [([["c", "a"]], "get")]),
+        ("return K in d", [([["n", "K"]], "in")]),
+        ("return K in d.keys()", [([["n", "K"]], "in")]),
+        ("return d.pop('a')", [([["c", "a"]], "pop")]),
+        ("return d.setdefault('a', {})", [([["c", "a"]], "setdefault")]),
+        (
+            "x = d['a']\n    return x['b']",
+            [([["c", "a"], ["c", "b"]], "subscript"), ([["c", "a"]], "subscript")],
+        ),
+        ("return d[0]", []),
+        ("d['a'] = 1", []),
+        ("return other['a']", []),
+    ],
+)
+def test_reads_from_dict_parameters(body: str, reads: list) -> None:
+    result = facts(f"def get(d):\n    {body}\n")
+    assert sorted((r.source.keys, r.how) for r in result.dict_reads) == sorted(reads)
+
+
+def test_instance_attributes_and_returns_are_dict_stores() -> None:
+    result = facts(
+        """
+        class C:
+            def __init__(self, config):
+                self._params = config
+            def section(self):
+                return self._params['s']
+        """
+    )
+    assert [(s.target, s.source.base, s.source.keys) for s in result.dict_stores] == [
+        ("self._params", "config", []),
+        ("<return>", "self._params", [["c", "s"]]),
     ]
 
 

@@ -140,7 +140,9 @@ def _schema(
         name, is_package = module_name(rel, package_dirs)
         modules.append(ModuleInfo(name, rel, facts, is_package))
     builder = SchemaBuilder(Project(modules))
-    return builder.build(config.mount), builder
+    root = builder.build(config.mount)
+    builder.apply_reads(root)
+    return root, builder
 
 
 def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:

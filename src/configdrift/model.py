@@ -108,6 +108,8 @@ class SchemaNode:
     replacement: str | None = None
     origin: str = ""
     children: dict[str, SchemaNode] = field(default_factory=dict)
+    #: Where the code reads this key from a config dict (``ReadSite`` objects).
+    reads: list[Any] = field(default_factory=list)
 
     def child(self, key: str) -> SchemaNode | None:
         """The child accepted under ``key``: its name or an alias, as accepted."""

@@ -26,10 +26,12 @@ from configdrift.extract.docs.blocks import BlockKey
 from configdrift.extract.docs.markdown import Block, DocFacts, RawEntry, Section
 from configdrift.extract.python.facts import (
     ClassFact,
+    DictArg,
+    DictRead,
     DictSource,
+    DictStore,
     FieldFact,
     ImportFact,
-    KeyedCall,
     ModuleFacts,
     Placement,
 )
@@ -91,9 +93,24 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             )
             for p in data["placements"]
         ],
-        keyed_calls=[
-            KeyedCall(k["callee"], k["position"], source(k["source"]), k["line"], k["function"])
-            for k in data["keyed_calls"]
+        dict_args=[
+            DictArg(
+                a["callee"],
+                a["position"],
+                source(a["source"]),
+                a["line"],
+                a["function"],
+                a["key_args"],
+            )
+            for a in data["dict_args"]
+        ],
+        dict_stores=[
+            DictStore(d["target"], source(d["source"]), d["line"], d["function"])
+            for d in data["dict_stores"]
+        ],
+        dict_reads=[
+            DictRead(source(r["source"]), r["line"], r["function"], r["how"])
+            for r in data["dict_reads"]
         ],
         error=data["error"],
         error_line=data["error_line"],

@@ -21,6 +21,7 @@ from configdrift.model import (
     TypeInfo,
     Value,
 )
+from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.project import Project, Symbol, render
 
 PYDANTIC_BASES = frozenset(
@@ -120,10 +121,11 @@ class SchemaBuilder:
         self.mounts: list[Mount] = []
         self.unresolved: list[Unresolved] = []
         self.root_candidates: list[Mount] = []
-        self._prefix_memo: dict[tuple[str, str, str], list[ConfigPath] | None] = {}
-        self._edges: (
-            dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]] | None
-        ) = None
+        self.flow = DictFlow(project)
+        self.reads: list[ReadSite] = []
+        self.unknown_reads: list[tuple[ConfigPath, Location, str]] = []
+        #: Reads of a key a strict model does not declare: (site, model node).
+        self.dead_reads: list[tuple[ReadSite, SchemaNode]] = []
 
     # -- models --------------------------------------------------------------
 
@@ -546,73 +548,54 @@ class SchemaBuilder:
 
     # -- placements ----------------------------------------------------------
 
-    def _edge_index(
-        self,
-    ) -> dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]]:
-        if self._edges is not None:
-            return self._edges
-        edges: dict[tuple[str, str, str], list[tuple[str, str, str, list[Expr], Location]]] = {}
-        project = self.project
-        for name, info in project.modules.items():
-            for call in info.facts.keyed_calls:
-                symbol = project.resolve(name, call.callee[1])
-                if symbol is None or symbol.kind != "function":
-                    continue
-                params = project.modules[symbol.module].facts.functions.get(symbol.qualname, [])
-                if isinstance(call.position, int):
-                    if call.position >= len(params):
-                        continue
-                    param = params[call.position]
-                else:
-                    param = call.position
-                edges.setdefault((symbol.module, symbol.qualname, param), []).append(
-                    (
-                        name,
-                        call.function,
-                        call.source.base,
-                        call.source.keys,
-                        Location(info.path, call.line),
-                    )
-                )
-        self._edges = edges
-        return edges
+    def param_prefixes(self, module: str, function: str, base: str) -> list[ConfigPath] | None:
+        """Config paths a dict parameter (or instance attribute) stands for."""
+        return self.flow.prefixes(scope_of(function, base, module))
 
-    def param_prefixes(
-        self, module: str, function: str, param: str, depth: int = 0
-    ) -> list[ConfigPath] | None:
-        """Config paths a function parameter can stand for; None if unknown."""
-        key = (module, function, param)
-        if key in self._prefix_memo:
-            return self._prefix_memo[key]
-        self._prefix_memo[key] = [()]  # a cycle falls back to the root
-        edges = self._edge_index().get(key)
-        if not edges or depth > 6:
-            result: list[ConfigPath] | None = [()]
-        else:
-            found: list[ConfigPath] = []
-            result = found
-            for caller_module, caller_fn, base, keys, _loc in edges:
-                resolved = [self.project.string(caller_module, k) for k in keys]
-                if any(r is None for r in resolved):
-                    result = None
-                    break
-                caller_params = self.project.modules[caller_module].facts.functions.get(
-                    caller_fn, []
-                )
-                outer = (
-                    self.param_prefixes(caller_module, caller_fn, base, depth + 1)
-                    if base in caller_params
-                    else [()]
-                )
-                if outer is None:
-                    result = None
-                    break
-                for prefix in outer:
-                    path = (*prefix, *(r for r in resolved if r is not None))
-                    if path not in found:
-                        found.append(path)
-        self._prefix_memo[key] = result
-        return result
+    def _seeds(self) -> set[Scope]:
+        """Dict scopes that build a model by key: where configuration starts."""
+        out: set[Scope] = set()
+        for name, info in self.project.modules.items():
+            for placement in info.facts.placements:
+                symbol = self.project.resolve(name, placement.model[1])
+                if symbol is None or self.model(symbol) is None:
+                    continue
+                for source in placement.sources:
+                    if source.is_param:
+                        out.add(scope_of(placement.function, source.base, name))
+        return out
+
+    def apply_reads(self, root: SchemaNode) -> None:
+        """Add what the code reads from config dicts to the tree.
+
+        A dict section that code reads key by key accepts the keys it reads
+        and silently ignores the rest: it becomes a lenient node. A read of a
+        key that a strict model does not declare is kept as a dead read.
+        """
+        sites, self.unknown_reads = self.flow.reads()
+        self.reads = sites
+        for site in sites:
+            node = root
+            for i, key in enumerate(site.path):
+                child = node.child(key) or node.children.get(ANY_KEY)
+                if child is None:
+                    if node.type.kinds and "dict" not in node.type.kinds:
+                        break  # `"all" in stages`: a membership test on a list, not a key
+                    if node.strict is True:
+                        self.dead_reads.append((site, node))
+                        break
+                    node.strict = False
+                    child = SchemaNode(
+                        key=key,
+                        path=site.path[: i + 1],
+                        spellings=(key,),
+                        location=site.location,
+                        origin=f"read in {site.function}",
+                    )
+                    node.children[key] = child
+                node = child
+            else:
+                node.reads.append(site)
 
     def build(self, explicit: dict[str, str]) -> SchemaNode:
         """The schema tree: explicit mounts first, then those found in code."""
@@ -637,6 +620,7 @@ class SchemaBuilder:
                 loc = self.model(symbol).location  # type: ignore[union-attr]
                 self.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
         explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
+        self.flow.mark(self._seeds())
         for name in sorted(project.modules):
             info = project.modules[name]
             for placement in info.facts.placements:

@@ -151,6 +151,27 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
     own: dict[int, DocEntry] = {}
     within: set[int] = set()
     root = analysis.schema
+    # A section mapped to a node documents it: its heading and example stand
+    # for an entry of the node's own.
+    for section in analysis.sections:
+        node = root
+        for key in section.path:
+            nxt = _step(node, key)[0]
+            if nxt is None:
+                break
+            node = nxt
+        else:
+            if node is not root:
+                own.setdefault(
+                    id(node),
+                    DocEntry(
+                        section.path[-1],
+                        section.path,
+                        section.location,
+                        section.title,
+                        form="section",
+                    ),
+                )
     for entry in analysis.entries:
         node = root
         trail = [root]

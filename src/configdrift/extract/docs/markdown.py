@@ -192,8 +192,8 @@ def _emphasised_key(children: list[Token]) -> tuple[str, str, str] | None:
             wrapped += 1
         elif tok.type == "html_inline" and _WRAPPER_TAGS.match(tok.content.strip()):
             html = True
-        elif tok.type == "text" and not tok.content:
-            pass
+        elif tok.type == "text" and not tok.content.strip():
+            pass  # empty, or the em-spaces (&emsp;) that indent a nested row
         else:
             break
         i += 1
@@ -255,13 +255,33 @@ def _plain(tok: Token) -> str:
     return tok.content.strip()
 
 
-def _cell_key(tok: Token) -> str | None:
-    children = [c for c in (tok.children or []) if not (c.type == "text" and not c.content.strip())]
+def _indent(children: list[Token]) -> int:
+    """Nesting of a table row: em-spaces (``&emsp;``) before its key."""
+    count = 0
+    for child in children:
+        if child.type == "text":
+            if child.content.strip():
+                break
+            count += child.content.count("\u2003")
+        elif child.type not in ("html_inline", "strong_open", "em_open"):
+            break
+    return count
+
+
+def _cell_key(tok: Token) -> tuple[str, str | None, int] | None:
+    """(key, documented type, indent) for a key table's first cell."""
+    raw = tok.children or []
+    found = _emphasised_key(raw)
+    if found is not None:
+        key = found[0].replace("\\_", "_")
+        if _key_ok(key, strict_case=False):
+            return key, _type_from_rest(found[1]), _indent(raw)
+    children = [c for c in raw if not (c.type == "text" and not c.content.strip())]
     if len(children) == 1 and children[0].type in ("code_inline", "text"):
         text = children[0].content.strip()
         text = text.replace("\\_", "_")
         if _key_ok(text, strict_case=children[0].type == "text"):
-            return text
+            return text, None, 0
     return None
 
 
@@ -371,25 +391,31 @@ class _Walker:
                     )
                     self.last_entry_token = index
                     return
-        self.last_entry = None
+        # A prose paragraph (a note, a description) does not end the entry:
+        # its table may still follow.
 
     def _table(self, start: int) -> int:
         rows, row_lines, end = _cells(self.tokens, start)
         if not rows:
             return end
         header = [_plain(c).lower() for c in rows[0]]
-        # A table that directly follows an entry paragraph belongs to it.
-        owner = (
-            self.last_entry
-            if self.last_entry is not None and start - self.last_entry_token == 3
-            else None
-        )
+        # A table after an entry, with only prose between, belongs to it.
+        owner = self.last_entry
         if owner is not None and "default" in header and len(rows) > 1:
             column = header.index("default")
             if column < len(rows[1]):
                 entry = self.facts.entries[owner]
                 entry.default = _plain(rows[1][column]) or None
         first = header[0].replace("`", '"').split() if header else []
+        if owner is not None and (
+            self.facts.entries[owner].doc_type or "dictionary"
+        ).lower() not in (
+            "dictionary",
+            "dict",
+            "object",
+            "mapping",
+        ):
+            owner = None  # only a dictionary has keys of its own
         if first and first[-1] in _KEY_HEADERS:
             # A header such as `"params" key` names the section the rows sit in.
             prefix = tuple(
@@ -397,19 +423,26 @@ class _Walker:
             )
             type_col = header.index("type") if "type" in header else None
             default_col = header.index("default") if "default" in header else None
+            # Rows indented with em-spaces nest under the row above them.
+            parents: dict[int, int | None] = {0: owner}
             for row, line in zip(rows[1:], row_lines[1:], strict=False):
                 if not row:
                     continue
-                key = _cell_key(row[0])
-                if key is None:
+                found = _cell_key(row[0])
+                if found is None:
                     continue
+                key, cell_type, indent = found
                 doc_type = (
                     _plain(row[type_col]).strip("`[]")
                     if type_col is not None and type_col < len(row)
-                    else None
+                    else cell_type
                 )
-                idx = self._add(key, line, "table", doc_type or None, parent=owner)
-                if prefix and owner is None:
+                parent = parents.get(indent, parents.get(max(k for k in parents if k <= indent)))
+                idx = self._add(key, line, "table", doc_type or None, parent=parent)
+                parents[indent + 1] = idx
+                for deeper in [k for k in parents if k > indent + 1]:
+                    del parents[deeper]
+                if prefix and parent is None:
                     entry = self.facts.entries[idx]
                     entry.parts = (*prefix, *entry.parts)
                 if default_col is not None and default_col < len(row):
@@ -418,6 +451,7 @@ class _Walker:
         return end
 
     def _block(self, tok: Token) -> None:
+        self.last_entry = None  # an example ends the entry before it
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
         if lang not in _CONFIG_LANGS:
             return

@@ -13,11 +13,13 @@ from typing import Any
 
 from configdrift.extract.python.facts import (
     ClassFact,
+    DictArg,
+    DictRead,
     DictSource,
+    DictStore,
     Expr,
     FieldFact,
     ImportFact,
-    KeyedCall,
     ModuleFacts,
     Placement,
 )
@@ -36,6 +38,7 @@ _BINOPS: dict[type[ast.operator], str] = {
 }
 _UNOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
 _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
+_READ_METHODS = frozenset({"get", "pop", "setdefault"})
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
 
 
@@ -260,7 +263,8 @@ def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
 
 
 class _FunctionBody:
-    """Dict flow inside one function: which sub-dicts feed which models."""
+    """Dict flow inside one function: which sub-dicts feed which models, which
+    keys are read, and which dicts are handed to other functions."""
 
     def __init__(self, module: _Module, qualname: str, params: set[str]) -> None:
         self.module = module
@@ -273,13 +277,23 @@ class _FunctionBody:
         # enclosing function's dicts.
         calls: list[ast.Call] = []
         assigns: list[ast.Assign] = []
+        subscripts: list[ast.Subscript] = []
+        compares: list[ast.Compare] = []
+        returns: list[ast.Return] = []
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
+        subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body):
             kind = type(sub)
             if kind is call_type:
                 calls.append(sub)  # type: ignore[arg-type]
             elif kind is assign_type:
                 assigns.append(sub)  # type: ignore[arg-type]
+            elif kind is subscript_type and type(sub.ctx) is load:  # type: ignore[attr-defined]
+                subscripts.append(sub)  # type: ignore[arg-type]
+            elif kind is compare_type:
+                compares.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.Return and sub.value is not None:  # type: ignore[attr-defined]
+                returns.append(sub)  # type: ignore[arg-type]
         # Source order matters: the first key a local is read from is the
         # primary spelling, later ones are legacy spellings.
         assigns.sort(key=lambda a: (a.lineno, a.col_offset))
@@ -288,8 +302,58 @@ class _FunctionBody:
             for target in assign.targets:
                 if type(target) is name_type:
                     self.locals.setdefault(target.id, []).append(assign.value)
+        stores = self.module.facts.dict_stores
+        for assign in assigns:
+            for target in assign.targets:
+                if (
+                    type(target) is ast.Attribute
+                    and type(target.value) is name_type
+                    and target.value.id == "self"
+                ):
+                    for source in self._param_sources(assign.value):
+                        if source.base != f"self.{target.attr}":
+                            stores.append(
+                                DictStore(
+                                    f"self.{target.attr}", source, assign.lineno, self.qualname
+                                )
+                            )
+        for ret in returns:
+            for source in self._param_sources(ret.value):  # type: ignore[arg-type]
+                if source.keys:
+                    stores.append(DictStore("<return>", source, ret.lineno, self.qualname))
         for call in calls:
             self._call(call)
+        for subscript in subscripts:
+            if type(subscript.slice) is not ast.Slice:
+                self._read(subscript.value, subscript.slice, subscript.lineno, "subscript")
+        for compare in compares:
+            if len(compare.ops) == 1 and type(compare.ops[0]) in (ast.In, ast.NotIn):
+                container = compare.comparators[0]
+                if (
+                    type(container) is call_type
+                    and type(container.func) is ast.Attribute
+                    and container.func.attr == "keys"
+                ):
+                    container = container.func.value
+                self._read(container, compare.left, compare.lineno, "in")
+
+    def _param_sources(self, node: ast.expr) -> list[DictSource]:
+        """Sources of a dict that come from a parameter or an instance attribute."""
+        return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
+
+    def _read(self, container: ast.expr, key_node: ast.expr, line: int, how: str) -> None:
+        sources = self._param_sources(container)
+        if not sources:
+            return
+        key = to_expr(key_node, self.module.source)
+        if key[0] == "c" and not isinstance(key[1], str):
+            return  # d[0]: an index, not a key
+        for source in sources:
+            self.module.facts.dict_reads.append(
+                DictRead(
+                    DictSource(source.base, [*source.keys, key], True), line, self.qualname, how
+                )
+            )
 
     def sources(self, node: ast.expr, depth: int = 0) -> list[DictSource]:
         """Where a dict expression comes from, as base name plus keys."""
@@ -300,6 +364,16 @@ class _FunctionBody:
         if isinstance(node, ast.Name):
             if node.id in self.params:
                 return [DictSource(node.id, [], True)]
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and "." in self.qualname
+        ):
+            # An instance attribute (``self._param_dict``) is a dict shared by
+            # the class's methods: resolution scopes it to the class.
+            return [DictSource(f"self.{node.attr}", [], True)]
+        if isinstance(node, ast.Name):
             out: list[DictSource] = []
             for value in self.locals.get(node.id, ()):
                 out.extend(self.sources(value, d))
@@ -359,19 +433,40 @@ class _FunctionBody:
                     Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
-        callee: Expr | None = None
-        for position, arg in [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords)]:
-            if position is None or type(arg) is ast.Starred or type(arg) is ast.Constant:
+        if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
+            self._read(func.value, call.args[0], call.lineno, func.attr)
+            return
+        args: list[tuple[int | str, ast.expr]] = [
+            *enumerate(call.args),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        handed: list[tuple[int | str, DictSource]] = []
+        key_args: dict[str, Expr] = {}
+        for position, arg in args:
+            kind = type(arg)
+            if kind is ast.Starred:
                 continue
-            for source in self.sources(arg):
-                if source.keys and source.is_param:
-                    if callee is None:
-                        callee = to_expr(func, src)
-                        if callee[0] != "n":
-                            return
-                    self.module.facts.keyed_calls.append(
-                        KeyedCall(callee, position, source, call.lineno, self.qualname)
-                    )
+            if kind is ast.Constant:
+                if isinstance(arg.value, str):  # type: ignore[attr-defined]
+                    key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
+                continue
+            if kind is ast.Name and arg.id.isupper():  # type: ignore[attr-defined]
+                key_args[str(position)] = ["n", arg.id]  # type: ignore[attr-defined]
+            if kind is ast.Attribute and arg.attr.isupper():  # type: ignore[attr-defined]
+                name = dotted(arg)
+                if name is not None:
+                    key_args[str(position)] = ["n", name]
+            for source in self._param_sources(arg):
+                handed.append((position, source))
+        if not handed:
+            return
+        callee = to_expr(func, src)
+        if callee[0] != "n":
+            return
+        for position, source in handed:
+            self.module.facts.dict_args.append(
+                DictArg(callee, position, source, call.lineno, self.qualname, key_args)
+            )
 
 
 def _child_fields() -> dict[type, tuple[str, ...]]:

@@ -68,11 +68,41 @@ class Placement:
 
 
 @dataclass(slots=True)
-class KeyedCall:
-    """A call that hands a sub-dict to another function: ``f(d[KEY])``."""
+class DictArg:
+    """A dict handed to a function: ``f(d)``, ``f(d[KEY])``, ``Cls(d)``.
+
+    ``key_args`` holds the other arguments of the call that look like keys
+    (string literals and names), by position or keyword: for a helper that
+    reads ``d.get(name)`` with ``name`` a parameter, they are the key read.
+    """
 
     callee: Expr
     position: int | str
+    source: DictSource
+    line: int
+    function: str
+    key_args: dict[str, Expr] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DictRead:
+    """A key read from a dict: ``d[K]``, ``d.get(K)``, ``K in d``, ``d.pop(K)``.
+
+    The source's last key is the key read; ``how`` says which form.
+    """
+
+    source: DictSource
+    line: int
+    function: str
+    how: str
+
+
+@dataclass(slots=True)
+class DictStore:
+    """A dict kept where other code reaches it: ``self.X = d[K]`` (``target``
+    is ``self.X``) or ``return d[K]`` (``target`` is ``<return>``)."""
+
+    target: str
     source: DictSource
     line: int
     function: str
@@ -101,6 +131,8 @@ class ModuleFacts:
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)
     placements: list[Placement] = field(default_factory=list)
-    keyed_calls: list[KeyedCall] = field(default_factory=list)
+    dict_args: list[DictArg] = field(default_factory=list)
+    dict_reads: list[DictRead] = field(default_factory=list)
+    dict_stores: list[DictStore] = field(default_factory=list)
     error: str | None = None
     error_line: int = 0
