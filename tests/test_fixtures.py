@@ -143,3 +143,38 @@ def test_map_lists_docs_mounts_and_unresolved(cli) -> None:
         "pkg/monitor.py:65: MonitorConfig built from a dict that is not a lookup in the config"
         in result.out
     )
+
+
+def test_the_code_view_reads_plain_dicts() -> None:
+    found = {(f["code"], f["key"]) for f in _json("code_view")["findings"]}
+    # Never read, and a typo next to a key that is read (with a suggestion).
+    assert {k for c, k in found if c == "CD102"} == {
+        "gradient_clipping",
+        "log_levl",
+        "checkpoint.tag_validaton",
+    }
+    # Read through a helper, a chained helper with a default key, a section a
+    # helper returns, a membership test and a loop over a literal list.
+    read_keys = {
+        "train_batch_size",
+        "communication_data_type",
+        "checkpoint.tag_validation",
+        "elastic",
+        "log_level",
+    }
+    assert not {k for c, k in found if c == "CD102"} & read_keys
+    assert ("CD103", "log_file") in found and ("CD103", "log_level") in found
+    # Keys built at runtime and a section handed to another library: quiet.
+    assert not any(k.startswith(("custom.", "plugins.")) for _, k in found)
+    # Dicts that are not configuration contribute no keys.
+    assert not any("unrelated" in k or k == "version" for _, k in found)
+
+
+def test_map_shows_lenient_sections_and_why_keys_are_unresolved() -> None:
+    result = run_cli("map", str(FIXTURES / "code_view"), "--unresolved")
+    assert "  checkpoint -> [lenient]" in result.out
+    assert (
+        'keys under custom may be read: key f"{self.steps_per_print}_mode" is not static'
+        in result.out
+    )
+    assert "keys under plugins may be read: handed to external_lib.configure" in result.out

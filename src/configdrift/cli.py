@@ -136,7 +136,10 @@ def map_tree(
         out.write("\nUnresolved (not analysed, never guessed):\n")
         for item in analysis.unresolved:
             out.write(f"  {item.location}: {item.what}\n")
-        if not analysis.unresolved:
+        for prefix, location, what in analysis.unknown_reads:
+            under = format_path(prefix) or "(top level)"
+            out.write(f"  {location}: keys under {under} may be read: {what}\n")
+        if not analysis.unresolved and not analysis.unknown_reads:
             out.write("  (none)\n")
     return ExitCode.OK
 

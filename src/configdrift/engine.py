@@ -14,9 +14,10 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor
-from configdrift.model import DocEntry, Finding, Location, SchemaNode, Severity
+from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
+from configdrift.resolve.flow import ReadSite
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
 
@@ -42,6 +43,11 @@ class Analysis:
     root_candidates: list[Mount]
     unresolved: list[Unresolved]
     sections: list[SectionMap]
+    reads: list[ReadSite]
+    #: Config paths under which keys may be read that static analysis cannot
+    #: name: a key that is not static, a dict handed to unseen code.
+    unknown_reads: list[tuple[ConfigPath, Location, str]]
+    dead_reads: list[tuple[ReadSite, SchemaNode]]
     files: int
     notes: list[str] = field(default_factory=list)
 
@@ -54,12 +60,27 @@ def _needed(spellings: set[str]) -> int:
 def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     """Does a page document configuration keys of this schema?
 
-    A page qualifies when its entries name at least three keys the schema
-    accepts (fewer only when the schema has fewer); pages that merely mention
-    a key or two (tutorials, changelogs) are not doc sources.
+    A reference page names at least three schema keys in typed entries
+    (``**key**: [type]``) or key headings (fewer only when the schema has
+    fewer). Any other
+    page qualifies when nearly all of its entry names are schema keys: a
+    tutorial's list of functions or classes, with a key or two among them,
+    is not a doc source.
     """
+    if not spellings:
+        return False
+    needed = _needed(spellings)
+    typed = {
+        p
+        for e in facts.entries
+        if (e.doc_type and e.form != "table") or e.form == "heading"
+        for p in e.parts
+    }
+    if len(typed & spellings) >= needed:
+        return True
     names = {part for e in facts.entries for part in e.parts}
-    return bool(spellings) and len(names & spellings) >= _needed(spellings)
+    hits = len(names & spellings)
+    return hits >= needed and hits >= 0.8 * len(names)
 
 
 def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:
@@ -112,6 +133,9 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
         root_candidates=builder.root_candidates,
         unresolved=builder.unresolved,
         sections=placer.maps,
+        reads=builder.reads,
+        unknown_reads=builder.unknown_reads,
+        dead_reads=builder.dead_reads,
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),

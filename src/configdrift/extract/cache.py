@@ -87,6 +87,9 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             for c in data["classes"]
         ],
         functions=data["functions"],
+        attr_loads=data["attr_loads"],
+        dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],
+        param_defaults=data["param_defaults"],
         placements=[
             Placement(
                 p["model"], [source(s) for s in p["sources"]], p["line"], p["function"], p["via"]
@@ -101,6 +104,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 a["line"],
                 a["function"],
                 a["key_args"],
+                a["consumed"],
             )
             for a in data["dict_args"]
         ],

@@ -6,12 +6,11 @@ A *scope* is a dict variable: a function's parameter (``param_dict`` of
 another: a call (``f(d)``, ``f(d[KEY])``, ``Cls(d)``, ``self.m(d)``) or an
 instance store (``self._param_dict = config``).
 
-A scope holds configuration when it is connected through such edges to one
-that builds a model by key (a seed): ``param_dict`` builds
-``DeepSpeedZeroConfig(**param_dict[ZERO_OPTIMIZATION])``, so the dict its
-callers hand it is configuration, and so are the dicts they hand to other
-helpers. Dicts never connected to a seed (``kwargs``, ``state_dict``) are not
-configuration, and what is read from them is ignored.
+Configuration starts at the scopes that build a model by key (seeds), flows
+up to whoever hands them their dict, then down to whatever those hand dicts
+to. It never flows sideways through a shared helper, so dicts that are not
+configuration (``kwargs``, ``state_dict``) stay out, and what is read from
+them is ignored.
 
 A config scope's path comes from its callers: the keys they index before
 handing the dict over. A scope no config caller reaches is the root.
@@ -43,11 +42,14 @@ HARMLESS = frozenset(
         "hash",
         "format",
         "sorted",
-        "json.dumps",
-        "logger.info",
-        "logger.warning",
-        "logger.debug",
-        "logger.error",
+        "open",
+        "hasattr",
+        "getattr",
+        "setattr",
+        "any",
+        "all",
+        "min",
+        "max",
         "log_dist",
         "copy.copy",
         "copy.deepcopy",
@@ -55,6 +57,22 @@ HARMLESS = frozenset(
         "dict",
     }
 )
+#: Modules whose functions take paths, strings or streams, not config dicts.
+HARMLESS_MODULES = (
+    "os.",
+    "base64.",
+    "json.",
+    "hjson.",
+    "yaml.",
+    "logging.",
+    "logger.",
+    "warnings.",
+)
+
+
+def harmless(callee: str) -> bool:
+    """A call that cannot read config keys from the dict handed to it."""
+    return callee in HARMLESS or callee.startswith(HARMLESS_MODULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,18 +93,10 @@ class Edge:
     caller: Scope
     keys: list[Expr]
     module: str
+    function: str
     location: Location
     key_args: dict[str, Expr] = field(default_factory=dict)
     offset: int = 0
-
-
-@dataclass(slots=True)
-class Escape:
-    """A config dict handed to code we cannot see: its keys may all be read."""
-
-    path: ConfigPath
-    location: Location
-    what: str
 
 
 def scope_of(function: str, base: str, module: str) -> Scope:
@@ -95,12 +105,33 @@ def scope_of(function: str, base: str, module: str) -> Scope:
     return (module, function, base)
 
 
+def _keyed_by_parameter(keys: list[Expr], params: list[str]) -> bool:
+    return any(k[0] == "n" and k[1] in params for k in keys)
+
+
+def _closure(start: set[Scope], edges: dict[Scope, set[Scope]]) -> set[Scope]:
+    seen = set(start)
+    queue = deque(start)
+    while queue:
+        for other in edges.get(queue.popleft(), ()):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    return seen
+
+
+Unknown = tuple[ConfigPath, Location, str]
+
+
 class DictFlow:
     def __init__(self, project: Project) -> None:
         self.project = project
         self.edges_in: dict[Scope, list[Edge]] = {}
-        self.neighbours: dict[Scope, set[Scope]] = {}
-        self.escapes_raw: list[tuple[Scope, list[Expr], Location, str]] = []
+        self.down: dict[Scope, set[Scope]] = {}
+        self.up: dict[Scope, set[Scope]] = {}
+        self.escapes: list[tuple[Scope, str, list[Expr], Location, str]] = []
+        #: Dicts kept in instance attributes: (attribute scope, the store).
+        self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
         self._prefix_memo: dict[Scope, list[ConfigPath] | None] = {}
         self._build()
@@ -142,26 +173,41 @@ class DictFlow:
             return (*found, 1) if found else None
         return None
 
-    def _connect(self, a: Scope, b: Scope) -> None:
-        self.neighbours.setdefault(a, set()).add(b)
-        self.neighbours.setdefault(b, set()).add(a)
+    def _connect(self, caller: Scope, callee: Scope) -> None:
+        self.down.setdefault(caller, set()).add(callee)
+        self.up.setdefault(callee, set()).add(caller)
 
     def _build(self) -> None:
         project = self.project
         for name, info in project.modules.items():
             facts = info.facts
             for arg in facts.dict_args:
+                if self.opaque(name, arg.function, arg.source.keys):
+                    continue  # not the dict itself: an object built from it
                 caller = scope_of(arg.function, arg.source.base, name)
                 location = Location(info.path, arg.line)
                 target = self.callee(name, arg.function, arg.callee[1])
                 if target is None:
-                    if arg.callee[1] not in HARMLESS and not arg.callee[1].startswith("logger."):
-                        self.escapes_raw.append(
-                            (caller, arg.source.keys, location, f"handed to {arg.callee[1]}")
+                    if not harmless(arg.callee[1]):
+                        self.escapes.append(
+                            (
+                                caller,
+                                arg.function,
+                                arg.source.keys,
+                                location,
+                                f"handed to {arg.callee[1]}",
+                            )
                         )
                     continue
                 module, function, offset = target
                 params = project.modules[module].facts.functions.get(function, [])
+                if not arg.consumed and isinstance(arg.position, int):
+                    returned = [*arg.source.keys, ["ret", arg.callee[1], arg.position]]
+                    if not self.opaque(name, arg.function, returned):
+                        # A section returned into something not followed
+                        # (``output[KEY] = get_section(d)``).
+                        what = f"returned by {function} into a value not followed"
+                        self.escapes.append((caller, arg.function, returned, location, what))
                 if isinstance(arg.position, int):
                     index = arg.position + offset
                     if index >= len(params):
@@ -172,36 +218,38 @@ class DictFlow:
                         continue
                     param = arg.position
                 scope = (module, function, param)
-                self.edges_in.setdefault(scope, []).append(
-                    Edge(caller, arg.source.keys, name, location, arg.key_args, offset)
+                edge = Edge(
+                    caller, arg.source.keys, name, arg.function, location, arg.key_args, offset
                 )
+                self.edges_in.setdefault(scope, []).append(edge)
                 self._connect(caller, scope)
             for store in facts.dict_stores:
+                if self.opaque(name, store.function, store.source.keys):
+                    continue
                 caller = scope_of(store.function, store.source.base, name)
                 location = Location(info.path, store.line)
                 if store.target == "<return>":
-                    self.escapes_raw.append(
-                        (caller, store.source.keys, location, f"returned by {store.function}")
-                    )
+                    # Followed where callers read the result (``ret`` keys).
                     continue
                 scope = scope_of(store.function, store.target, name)
-                self.edges_in.setdefault(scope, []).append(
-                    Edge(caller, store.source.keys, name, location)
-                )
+                edge = Edge(caller, store.source.keys, name, store.function, location)
+                self.edges_in.setdefault(scope, []).append(edge)
+                self.kept.append((scope, edge))
                 self._connect(caller, scope)
 
     # -- configuration -------------------------------------------------------
 
     def mark(self, seeds: set[Scope]) -> None:
-        """Every scope connected to a seed holds configuration."""
-        queue = deque(seeds)
-        self.config = set(seeds)
-        while queue:
-            scope = queue.popleft()
-            for other in self.neighbours.get(scope, ()):
-                if other not in self.config:
-                    self.config.add(other)
-                    queue.append(other)
+        """Mark the scopes that hold configuration.
+
+        Configuration flows up from the seeds to whoever hands them their
+        dict, then down from all of those to whatever they hand dicts to.
+        It never flows sideways: a helper shared by config and non-config
+        code (``get_scalar_param``) does not make its other callers' dicts
+        configuration.
+        """
+        ancestors = _closure(seeds, self.up)
+        self.config = _closure(ancestors, self.down)
         self._prefix_memo.clear()
 
     def prefixes(self, scope: Scope, depth: int = 0) -> list[ConfigPath] | None:
@@ -210,7 +258,10 @@ class DictFlow:
             return self._prefix_memo[scope]
         self._prefix_memo[scope] = [()]  # a cycle falls back to the root
         callers = [
-            e for e in self.edges_in.get(scope, ()) if e.caller in self.config or not self.config
+            e
+            for e in self.edges_in.get(scope, ())
+            if (e.caller in self.config or not self.config)
+            and not self.opaque(e.module, e.function, e.keys)
         ]
         result: list[ConfigPath] | None
         if not callers or depth > 8:
@@ -219,43 +270,115 @@ class DictFlow:
             found: list[ConfigPath] = []
             result = found
             for edge in callers:
-                keys = [self.project.string(edge.module, k) for k in edge.keys]
-                if any(k is None for k in keys):
-                    result = None
-                    break
+                keys = self.expand(edge.module, edge.function, edge.keys)
                 outer = self.prefixes(edge.caller, depth + 1)
-                if outer is None:
+                if keys is None or outer is None:
                     result = None
                     break
                 for prefix in outer:
-                    path = (*prefix, *(k for k in keys if k is not None))
+                    path = (*prefix, *keys)
                     if path not in found:
                         found.append(path)
         self._prefix_memo[scope] = result
         return result
 
-    # -- reads ---------------------------------------------------------------
+    # -- keys ----------------------------------------------------------------
+
+    def opaque(self, module: str, function: str, keys: list[Expr], depth: int = 0) -> bool:
+        """Do the keys pass through a call that returns no section of its dict
+        (``json.loads(d)``, ``get_zero_config(d)``, a helper returning the
+        value of a key it is given)? Then the result is another value, and
+        what is read from it is not this config."""
+        for key in keys:
+            if key[0] != "ret":
+                continue
+            target = self.callee(module, function, key[1]) if depth < 6 else None
+            if target is None:
+                return True
+            callee_module, callee, offset = target
+            facts = self.project.modules[callee_module].facts
+            params = facts.functions.get(callee, [])
+            index = key[2] + offset
+            if index >= len(params) or not any(
+                store.target == "<return>"
+                and store.function == callee
+                and store.source.base == params[index]
+                and not _keyed_by_parameter(store.source.keys, params)
+                and not self.opaque(callee_module, callee, store.source.keys, depth + 1)
+                for store in facts.dict_stores
+            ):
+                return True
+        return False
+
+    def expand(
+        self, module: str, function: str, keys: list[Expr], depth: int = 0
+    ) -> list[str] | None:
+        """Key expressions as strings; a ``ret`` segment (the result of calling
+        a function on the dict) becomes the keys that function returns."""
+        out: list[str] = []
+        for key in keys:
+            if key[0] == "ret":
+                inner = self._returned(module, function, key[1], key[2], depth)
+                if inner is None:
+                    return None
+                out.extend(inner)
+                continue
+            value = self.project.string(module, key)
+            if value is None:
+                return None
+            out.append(value)
+        return out
+
+    def _returned(
+        self, module: str, function: str, name: str, position: int, depth: int
+    ) -> list[str] | None:
+        """The keys a function indexes its dict argument with before returning it."""
+        target = self.callee(module, function, name) if depth < 6 else None
+        if target is None:
+            return None
+        callee_module, callee, offset = target
+        facts = self.project.modules[callee_module].facts
+        params = facts.functions.get(callee, [])
+        if position + offset >= len(params):
+            return None
+        param = params[position + offset]
+        found = set()
+        for store in facts.dict_stores:
+            if (
+                store.target == "<return>"
+                and store.function == callee
+                and store.source.base == param
+            ):
+                keys = self.expand(callee_module, callee, store.source.keys, depth + 1)
+                if keys is None:
+                    return None
+                found.add(tuple(keys))
+        return list(next(iter(found))) if len(found) == 1 else None
 
     def _paths(
-        self, scope: Scope, module: str, keys: list[Expr]
+        self, scope: Scope, parts: list[list[str] | None], exprs: list[Expr]
     ) -> tuple[list[ConfigPath], str | None]:
-        """Full paths of ``keys`` read from a scope, or what stops them."""
-        resolved = [self.project.string(module, k) for k in keys]
+        """Full paths below a scope for already expanded key parts, or what stops them."""
         prefixes = self.prefixes(scope)
         if prefixes is None:
             return [], "callers hand over the dict under keys that are not static"
-        for index, value in enumerate(resolved):
-            if value is None:
-                known = tuple(r for r in resolved[:index] if r is not None)
-                return [(*p, *known) for p in prefixes], f"key {render(keys[index])} is not static"
-        full = tuple(r for r in resolved if r is not None)
-        return [(*p, *full) for p in prefixes], None
+        known: list[str] = []
+        for part, expr in zip(parts, exprs, strict=True):
+            if part is None:
+                return [(*p, *known) for p in prefixes], f"key {render(expr)} is not static"
+            known.extend(part)
+        return [(*p, *known) for p in prefixes], None
 
-    def reads(self) -> tuple[list[ReadSite], list[tuple[ConfigPath, Location, str]]]:
+    def _split(self, module: str, function: str, keys: list[Expr]) -> list[list[str] | None]:
+        return [self.expand(module, function, [k]) for k in keys]
+
+    # -- reads ---------------------------------------------------------------
+
+    def reads(self) -> tuple[list[ReadSite], list[Unknown]]:
         """Every config read, and the paths below which reads are not known."""
         project = self.project
         sites: list[ReadSite] = []
-        unknown: list[tuple[ConfigPath, Location, str]] = []
+        unknown: list[Unknown] = []
         helpers: dict[Scope, list[tuple[str, list[Expr], str]]] = {}
         for name in sorted(project.modules):
             info = project.modules[name]
@@ -263,8 +386,10 @@ class DictFlow:
                 scope = scope_of(read.function, read.source.base, name)
                 if scope not in self.config:
                     continue
-                location = Location(info.path, read.line)
-                last = read.source.keys[-1]
+                keys = read.source.keys
+                if self.opaque(name, read.function, keys):
+                    continue
+                last = keys[-1]
                 params = info.facts.functions.get(read.function, [])
                 if (
                     last[0] == "n"
@@ -273,44 +398,126 @@ class DictFlow:
                 ):
                     # A reader helper: the key is a parameter, so each call
                     # site says which key is read.
-                    helpers.setdefault(scope, []).append((last[1], read.source.keys[:-1], read.how))
+                    helpers.setdefault(scope, []).append((last[1], keys[:-1], read.how))
                     continue
-                paths, problem = self._paths(scope, name, read.source.keys)
+                location = Location(info.path, read.line)
+                paths, problem = self._paths(scope, self._split(name, read.function, keys), keys)
                 if problem is not None:
-                    unknown.extend((p, location, problem) for p in paths)
+                    # A membership test with an unknown key checks presence;
+                    # it cannot use a value, so it explains no ignored key.
+                    if read.how != "in":
+                        unknown.extend((p, location, problem) for p in paths)
                     continue
                 sites.extend(ReadSite(p, location, name, read.function, read.how) for p in paths)
+        self._chain_helpers(helpers)
         for scope, uses in helpers.items():
-            module, function, _ = scope
-            params = project.modules[module].facts.functions.get(function, [])
-            for edge in self.edges_in.get(scope, ()):
-                if edge.caller not in self.config:
-                    continue
-                caller_module, caller_function, _ = edge.caller
-                for key_param, inner, how in uses:
-                    index = params.index(key_param) - edge.offset
-                    key = edge.key_args.get(str(index), edge.key_args.get(key_param))
-                    if key is None:
-                        continue  # the key is passed some other way: a default, a variable
-                    paths, problem = self._paths(
-                        edge.caller, edge.module, [*edge.keys, *inner, key]
-                    )
-                    if problem is not None:
-                        unknown.extend((p, edge.location, problem) for p in paths)
-                        continue
-                    sites.extend(
-                        ReadSite(
-                            p,
-                            edge.location,
-                            caller_module,
-                            caller_function,
-                            f"{how} via {function}",
-                        )
-                        for p in paths
-                    )
-        for scope, keys, location, what in self.escapes_raw:
-            if scope not in self.config:
+            self._helper_reads(scope, uses, sites, unknown)
+        self._kept_escapes(unknown)
+        for scope, function, keys, location, what in self.escapes:
+            if scope not in self.config or self.opaque(scope[0], function, keys):
                 continue
-            paths, problem = self._paths(scope, scope[0], keys)
+            paths, problem = self._paths(scope, self._split(scope[0], function, keys), keys)
             unknown.extend((p, location, problem or what) for p in paths)
         return sites, unknown
+
+    def _kept_escapes(self, unknown: list[Unknown]) -> None:
+        """A section kept in an instance attribute is read elsewhere, through
+        the object, when other code loads that attribute or nothing in the
+        class reads from it (``self.amp_params = get_amp_params(d)``, handed
+        to the optimizer by an accessor): its keys may all be read."""
+        used: set[Scope] = set(self.down)
+        external: set[str] = set()
+        for name, info in self.project.modules.items():
+            for read in info.facts.dict_reads:
+                used.add(scope_of(read.function, read.source.base, name))
+            external.update(k for k in info.facts.attr_loads if not k.startswith("self."))
+        for scope, edge in self.kept:
+            if edge.caller not in self.config or not edge.keys:
+                # The whole config kept (``self._param_dict = config``): its
+                # reads are followed where the code can see them.
+                continue
+            attribute = scope[2].removeprefix("self.")
+            if scope in used and attribute not in external:
+                continue
+            parts = self._split(edge.module, edge.function, edge.keys)
+            paths, problem = self._paths(edge.caller, parts, edge.keys)
+            what = problem or f"kept as {scope[2]} and read through the object"
+            unknown.extend((p, edge.location, what) for p in paths)
+
+    def _chain_helpers(self, helpers: dict[Scope, list[tuple[str, list[Expr], str]]]) -> None:
+        """A function that hands its own key parameter to a helper is a helper:
+        ``get_communication_data_type(d, comm_type=COMMUNICATION_DATA_TYPE)``
+        calls ``get_scalar_param(d, comm_type, ...)``."""
+        pending = list(helpers)
+        rounds = 0
+        while pending and rounds < 4:
+            rounds += 1
+            found: list[Scope] = []
+            for scope in pending:
+                module, function, _ = scope
+                params = self.project.modules[module].facts.functions.get(function, [])
+                for edge in self.edges_in.get(scope, ()):
+                    if edge.keys or edge.caller[2].startswith("self."):
+                        continue
+                    caller_params = self.project.modules[edge.module].facts.functions.get(
+                        edge.function, []
+                    )
+                    for key_param, inner, how in helpers[scope]:
+                        if inner:
+                            continue
+                        index = params.index(key_param) - edge.offset
+                        passed = edge.key_args.get(str(index), edge.key_args.get(key_param))
+                        if passed is None or passed[0] != "n" or passed[1] not in caller_params:
+                            continue
+                        uses = helpers.setdefault(edge.caller, [])
+                        use: tuple[str, list[Expr], str] = (passed[1], [], f"{how} via {function}")
+                        if use not in uses:
+                            uses.append(use)
+                            found.append(edge.caller)
+            pending = found
+
+    def _helper_reads(
+        self,
+        scope: Scope,
+        uses: list[tuple[str, list[Expr], str]],
+        sites: list[ReadSite],
+        unknown: list[Unknown],
+    ) -> None:
+        """Reads made through a helper, placed at each of its config call sites."""
+        module, function, _ = scope
+        facts = self.project.modules[module].facts
+        params = facts.functions.get(function, [])
+        defaults = facts.param_defaults.get(function, {})
+        for edge in self.edges_in.get(scope, ()):
+            if edge.caller not in self.config:
+                continue
+            caller_module, caller_function, _ = edge.caller
+            caller_params = self.project.modules[edge.module].facts.functions.get(edge.function, [])
+            for key_param, inner, how in uses:
+                index = params.index(key_param) - edge.offset
+                passed = edge.key_args.get(str(index), edge.key_args.get(key_param))
+                if passed is not None and passed[0] == "n" and passed[1] in caller_params:
+                    continue  # the caller is a helper too: read at its own call sites
+                if passed is not None:
+                    key_part = self.expand(edge.module, edge.function, [passed])
+                elif key_param in defaults:
+                    # Not passed: the parameter's default names the key.
+                    key_part = self.expand(module, function, [defaults[key_param]])
+                else:
+                    continue  # passed some other way: a variable we do not follow
+                parts = [
+                    *self._split(edge.module, edge.function, edge.keys),
+                    *self._split(module, function, inner),
+                    key_part,
+                ]
+                exprs = [*edge.keys, *inner, passed or defaults[key_param]]
+                paths, problem = self._paths(edge.caller, parts, exprs)
+                if problem is not None:
+                    unknown.extend((p, edge.location, problem) for p in paths)
+                    continue
+                sites.extend(
+                    ReadSite(
+                        p, edge.location, caller_module, caller_function, f"{how} via {function}"
+                    )
+                    for p in paths
+                )

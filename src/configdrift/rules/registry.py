@@ -78,12 +78,6 @@ def make(
 
 
 plan(
-    "CD102",
-    "documented-not-read",
-    Severity.WARNING,
-    "docs describe a key that a lenient schema never reads",
-)
-plan(
     "CD201",
     "dead-accessor",
     Severity.ERROR,

@@ -58,12 +58,12 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             end = n if j < 0 else j + 2
             line += text.count("\n", i, end)
             i = end
-        elif ch in "{}[]:,":
+        elif ch in "{}[]:,=":
             out.append(("punct", ch, line))
             i += 1
         else:
             j = i
-            while j < n and text[j] not in " \t\r\n\"'{}[]:,":
+            while j < n and text[j] not in " \t\r\n\"'{}[]:,=":
                 j += 1
             out.append(("word", text[i:j], line))
             i = j
@@ -107,10 +107,12 @@ def block_keys(text: str) -> list[BlockKey]:
         kind, value, line = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         container, base = stack[-1]
+        # ``"key": value``, or ``"key"=value`` as docs sometimes write it.
         if (
             kind in ("str", "word")
             and nxt is not None
-            and nxt[:2] == ("punct", ":")
+            and nxt[0] == "punct"
+            and nxt[1] in ":="
             and container == "{"
         ):
             if kind == "word" and not value.replace("_", "").replace("-", "").isalnum():

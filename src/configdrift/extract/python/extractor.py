@@ -145,7 +145,9 @@ def extract_python(data: bytes) -> ModuleFacts:
         facts.error = f"invalid Python syntax: {getattr(exc, 'msg', str(exc))}"
         facts.error_line = getattr(exc, "lineno", None) or 1
         return facts
-    _Module(facts, source).run(tree)
+    module = _Module(facts, source)
+    module.run(tree)
+    module.finish()
     return facts
 
 
@@ -153,9 +155,16 @@ class _Module:
     def __init__(self, facts: ModuleFacts, source: str) -> None:
         self.facts = facts
         self.source = source
+        self.attr_loads: dict[str, set[str]] = {}
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
+
+    def finish(self) -> None:
+        self.facts.attr_loads = {k: sorted(v) for k, v in sorted(self.attr_loads.items())}
+
+    def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None:
+        self._statements([stmt], top=False)
 
     def _statements(self, body: list[ast.stmt], top: bool) -> None:
         for stmt in body:
@@ -251,6 +260,22 @@ class _Module:
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
+        positional = [*args.posonlyargs, *args.args]
+        pairs = [
+            *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+            *(
+                (a, d)
+                for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                if d is not None
+            ),
+        ]
+        defaults = {
+            a.arg: to_expr(d, self.source)
+            for a, d in pairs
+            if (isinstance(d, ast.Constant) and isinstance(d.value, str)) or dotted(d) is not None
+        }
+        if defaults:
+            self.facts.param_defaults[qualname] = defaults
         _FunctionBody(self, qualname, set(params)).run(node)
 
 
@@ -280,6 +305,8 @@ class _FunctionBody:
         subscripts: list[ast.Subscript] = []
         compares: list[ast.Compare] = []
         returns: list[ast.Return] = []
+        self.loops: dict[str, list[ast.expr]] = {}
+        attr_loads = self.module.attr_loads
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body):
@@ -294,6 +321,19 @@ class _FunctionBody:
                 compares.append(sub)  # type: ignore[arg-type]
             elif kind is ast.Return and sub.value is not None:  # type: ignore[attr-defined]
                 returns.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.For or kind is ast.comprehension:
+                target = sub.target  # type: ignore[attr-defined]
+                if type(target) is name_type:
+                    self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
+                receiver = sub.value  # type: ignore[attr-defined]
+                name = sub.attr  # type: ignore[attr-defined]
+                if type(receiver) is name_type and receiver.id == "self":
+                    name = "self." + name
+                attr_loads.setdefault(name, set()).add(self.qualname)
+            elif kind is ast.ImportFrom or kind is ast.Import:
+                # An import inside a function still names a project class.
+                self.module.import_statement(sub)  # type: ignore[arg-type]
         # Source order matters: the first key a local is read from is the
         # primary spelling, later ones are legacy spellings.
         assigns.sort(key=lambda a: (a.lineno, a.col_offset))
@@ -321,6 +361,25 @@ class _FunctionBody:
             for source in self._param_sources(ret.value):  # type: ignore[arg-type]
                 if source.keys:
                     stores.append(DictStore("<return>", source, ret.lineno, self.qualname))
+        # Results that are followed: assigned to a name or to self, returned,
+        # or read from directly (``f(d)[K]``, ``f(d).get(K)``, ``K in f(d)``).
+        self.consumed = {id(ret.value) for ret in returns}
+        for assign in assigns:
+            if all(
+                type(t) is name_type
+                or (
+                    type(t) is ast.Attribute and type(t.value) is name_type and t.value.id == "self"
+                )
+                for t in assign.targets
+            ):
+                self.consumed.add(id(assign.value))
+        self.consumed.update(id(s.value) for s in subscripts)
+        self.consumed.update(id(c.comparators[0]) for c in compares if c.comparators)
+        self.consumed.update(
+            id(c.func.value)
+            for c in calls
+            if type(c.func) is ast.Attribute and c.func.attr in _READ_METHODS
+        )
         for call in calls:
             self._call(call)
         for subscript in subscripts:
@@ -345,15 +404,54 @@ class _FunctionBody:
         sources = self._param_sources(container)
         if not sources:
             return
-        key = to_expr(key_node, self.module.source)
-        if key[0] == "c" and not isinstance(key[1], str):
-            return  # d[0]: an index, not a key
-        for source in sources:
-            self.module.facts.dict_reads.append(
-                DictRead(
-                    DictSource(source.base, [*source.keys, key], True), line, self.qualname, how
+        keys = self._loop_keys(key_node, sources)
+        if keys is None:
+            keys = [to_expr(key_node, self.module.source)]
+        for key in keys:
+            if key[0] == "c" and not isinstance(key[1], str):
+                continue  # d[0]: an index, not a key
+            for source in sources:
+                self.module.facts.dict_reads.append(
+                    DictRead(
+                        DictSource(source.base, [*source.keys, key], True), line, self.qualname, how
+                    )
                 )
-            )
+
+    def _loop_keys(self, key_node: ast.expr, sources: list[DictSource]) -> list[Expr] | None:
+        """Keys a loop variable takes: the items of a literal list of keys, or
+        none at all when the loop walks the dict's own keys (a generic pass
+        that consumes no key in particular). None when it is not a loop key."""
+        if type(key_node) is not ast.Name or key_node.id in self.params:
+            return None
+        iters = self.loops.get(key_node.id)
+        if not iters:
+            return None
+        out: list[Expr] = []
+        bases = {s.base.split(".")[-1] for s in sources}
+        for it in iters:
+            if type(it) in (ast.Tuple, ast.List, ast.Set) and all(
+                (type(e) is ast.Constant and isinstance(e.value, str)) or dotted(e) is not None
+                for e in it.elts  # type: ignore[attr-defined]
+            ):
+                out.extend(to_expr(e, self.module.source) for e in it.elts)  # type: ignore[attr-defined]
+                continue
+            if bases & self._names_in(it):
+                continue  # iterating over the dict's own keys
+            return None
+        return out
+
+    def _names_in(self, node: ast.expr, depth: int = 0) -> set[str]:
+        """Names (and attribute names) an expression uses, through locals."""
+        names: set[str] = set()
+        for sub in fast_walk([ast.Expr(node)]):
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+                if depth < 2:
+                    for value in self.locals.get(sub.id, ()):
+                        names |= self._names_in(value, depth + 1)
+            elif isinstance(sub, ast.Attribute):
+                names.add(sub.attr)
+        return names
 
     def sources(self, node: ast.expr, depth: int = 0) -> list[DictSource]:
         """Where a dict expression comes from, as base name plus keys."""
@@ -361,9 +459,8 @@ class _FunctionBody:
             return []
         d = depth + 1
         src = self.module.source
-        if isinstance(node, ast.Name):
-            if node.id in self.params:
-                return [DictSource(node.id, [], True)]
+        if isinstance(node, ast.Name) and node.id in self.params:
+            return [DictSource(node.id, [], True)]
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -398,6 +495,15 @@ class _FunctionBody:
             name = dotted(func)
             if name in _COPY_FUNCS and len(node.args) == 1:
                 return self.sources(node.args[0], d)
+            if name is not None and name not in _COPY_FUNCS:
+                # ``x = get_section(d)``: the result of a call on a dict; the
+                # ``ret`` segment is replaced by what the function returns.
+                out = []
+                for position, arg in enumerate(node.args):
+                    for s in self.sources(arg, d):
+                        if s.is_param:
+                            out.append(DictSource(s.base, [*s.keys, ["ret", name, position]], True))
+                return out
             return []
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
             out = []
@@ -433,6 +539,14 @@ class _FunctionBody:
                     Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
+        if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
+            name_arg = call.args[1]
+            if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
+                self.module.attr_loads.setdefault(name_arg.value, set()).add(self.qualname)
+            else:
+                self.module.facts.dynamic_getattr.append(
+                    (call.lineno, self.qualname, _pattern(name_arg))
+                )
         if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
             self._read(func.value, call.args[0], call.lineno, func.attr)
             return
@@ -450,7 +564,8 @@ class _FunctionBody:
                 if isinstance(arg.value, str):  # type: ignore[attr-defined]
                     key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
                 continue
-            if kind is ast.Name and arg.id.isupper():  # type: ignore[attr-defined]
+            # A constant, or a parameter handed on (a helper calling a helper).
+            if kind is ast.Name and (arg.id.isupper() or arg.id in self.params):  # type: ignore[attr-defined]
                 key_args[str(position)] = ["n", arg.id]  # type: ignore[attr-defined]
             if kind is ast.Attribute and arg.attr.isupper():  # type: ignore[attr-defined]
                 name = dotted(arg)
@@ -460,13 +575,50 @@ class _FunctionBody:
                 handed.append((position, source))
         if not handed:
             return
-        callee = to_expr(func, src)
-        if callee[0] != "n":
-            return
-        for position, source in handed:
-            self.module.facts.dict_args.append(
-                DictArg(callee, position, source, call.lineno, self.qualname, key_args)
-            )
+        for callee in self._callees(func):
+            for position, source in handed:
+                self.module.facts.dict_args.append(
+                    DictArg(
+                        callee,
+                        position,
+                        source,
+                        call.lineno,
+                        self.qualname,
+                        key_args,
+                        id(call) in self.consumed,
+                    )
+                )
+
+    def _callees(self, func: ast.expr) -> list[Expr]:
+        """The callable a call names; a local bound to ``A if c else B`` is both."""
+        if type(func) is ast.Name and func.id in self.locals:
+            out: list[Expr] = []
+            for value in self.locals[func.id]:
+                options = [value.body, value.orelse] if type(value) is ast.IfExp else [value]
+                for option in options:
+                    name = dotted(option)
+                    if name is not None:
+                        out.append(["n", name])
+            if out:
+                return out
+        callee = to_expr(func, self.module.source)
+        return [callee] if callee[0] == "n" else []
+
+
+def _pattern(node: ast.expr) -> str:
+    """A regular expression for the names an f-string can build; ``.*`` for
+    any other computed name."""
+    import re
+
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(re.escape(value.value))
+            else:
+                parts.append(".*")
+        return "".join(parts)
+    return ".*"
 
 
 def _child_fields() -> dict[type, tuple[str, ...]]:

@@ -82,6 +82,9 @@ class DictArg:
     line: int
     function: str
     key_args: dict[str, Expr] = field(default_factory=dict)
+    #: Is the call's result kept where it is followed (a local, ``self.x``, a
+    #: return, a read)? A section returned into anything else escapes.
+    consumed: bool = True
 
 
 @dataclass(slots=True)
@@ -130,9 +133,17 @@ class ModuleFacts:
     all_names: list[str] | None = None
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)
+    #: Parameter defaults that look like keys (string literals, names), by function.
+    param_defaults: dict[str, dict[str, Expr]] = field(default_factory=dict)
     placements: list[Placement] = field(default_factory=list)
     dict_args: list[DictArg] = field(default_factory=list)
     dict_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
+    #: Attribute names loaded, with the functions that load them: ``name``
+    #: on any receiver but a bare ``self``, ``self.name`` on ``self``;
+    #: ``getattr(x, "name")`` counts as a load.
+    attr_loads: dict[str, list[str]] = field(default_factory=dict)
+    #: Lines of ``getattr`` calls with a name built at runtime.
+    dynamic_getattr: list[tuple[int, str, str]] = field(default_factory=list)
     error: str | None = None
     error_line: int = 0

@@ -1,0 +1,90 @@
+"""Rules that need the code view: what the code reads (CD102)."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
+from configdrift.rules.docs_schema import resolve_path
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+
+def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
+    """Why keys under ``path`` may be read unseen, if they may."""
+    for prefix, location, what in analysis.unknown_reads:
+        if path[: len(prefix)] == prefix:
+            return f"{location}: {what}"
+    return None
+
+
+def _read_note(node: SchemaNode) -> tuple[Related, ...]:
+    """Where the section's keys are declared or read: the other side."""
+    if node.model_location is not None:
+        note = f"{node.model} declares the keys it reads"
+        return (Related(node.model_location.path, node.model_location.line, note),)
+    for child in node.children.values():
+        if child.reads:
+            site = child.reads[0]
+            note = f"`{format_path(child.path)}` is read here"
+            return (Related(site.location.path, site.location.line, note),)
+    return ()
+
+
+@register(
+    "CD102",
+    "documented-not-read",
+    Severity.WARNING,
+    "docs describe a key that a lenient schema never reads",
+)
+def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key described in the docs under a section that code reads key by key
+    from a plain dict (or that a model with ``extra="ignore"`` validates), when
+    nothing reads that key. It stays quiet where a key could be read in a way
+    static analysis cannot follow (a key built at runtime, the section handed
+    whole to other code).
+
+    Why it matters
+    It is the silent twin of a ValidationError: a config that sets the key
+    loads without complaint and the setting does nothing.
+
+    Example
+    The docs describe ``checkpoint.tag_validaton`` (a typo), and the code
+    reads ``checkpoint_params.get("tag_validation")``.
+
+    How to fix
+    Read the key where the section is parsed, or correct the docs to the
+    spelling the code reads, or remove the entry.
+    """
+    root = analysis.schema
+    seen: set[ConfigPath] = set()
+    documented = {e.path for e in analysis.entries}
+    for entry in analysis.entries:
+        node, missing, parent = resolve_path(root, entry.path)
+        if node is not None or parent.strict is not False:
+            continue
+        rejected = entry.path[: missing + 1]
+        if rejected in seen or (rejected != entry.path and rejected in documented):
+            continue
+        seen.add(rejected)
+        if unknown_under(analysis, rejected[:-1]) is not None:
+            continue
+        key = rejected[-1]
+        under = format_path(rejected[:-1])
+        where = f"under `{under}`" if under else "at the top level"
+        read = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
+        close = difflib.get_close_matches(key, read, n=1, cutoff=0.8)
+        reader = f"{parent.model} (extra keys ignored)" if parent.model else "the code"
+        yield make(
+            "CD102",
+            format_path(rejected),
+            entry.location,
+            f"`{key}` is documented {where}, but {reader} never reads it: a config that sets it is silently ignored",
+            _read_note(parent),
+            f"the code reads `{close[0]}`" if close else None,
+        )
