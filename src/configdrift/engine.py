@@ -62,10 +62,10 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
 
     A reference page names at least three schema keys in typed entries
     (``**key**: [type]``) or key headings (fewer only when the schema has
-    fewer). Any other
-    page qualifies when nearly all of its entry names are schema keys: a
-    tutorial's list of functions or classes, with a key or two among them,
-    is not a doc source.
+    fewer). A page that lists keys as code-span list items or key-table rows
+    qualifies when nearly all of them are schema keys: a tutorial's list of functions or
+    classes, with a key or two among them, is not a doc source.
+    ``extract.run.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
         return False
@@ -78,9 +78,9 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     }
     if len(typed & spellings) >= needed:
         return True
-    names = {part for e in facts.entries for part in e.parts}
-    hits = len(names & spellings)
-    return hits >= needed and hits >= 0.8 * len(names)
+    listed = {part for e in facts.entries if e.form in ("list", "table") for part in e.parts}
+    hits = len(listed & spellings)
+    return hits >= needed and hits >= 0.8 * len(listed)
 
 
 def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:

@@ -76,10 +76,25 @@ def _docs_chunk(
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
-        if words is not None and not mentions(data, words, needed):
+        if words is not None and not (may_document(data, needed) and mentions(data, words, needed)):
             continue
         out.append((rel, extract_markdown(data), content_key(data)))
     return out
+
+
+#: Bytes every typed entry or key heading holds one of (``: [type]``,
+#: ``: (type)``, ``` `key` (type)``, ``### `key```), and those every
+#: code-span list item or key-table row with a code-span key holds one of.
+_TYPED_MARKERS = (b": [", b":[", b": (", b":(", b"` (", b"`(", b"# `")
+_LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
+
+
+def may_document(data: bytes, needed: int) -> bool:
+    """Could the page qualify as a doc source? A page with fewer typed-entry
+    markers and fewer list markers than the entries it would need cannot."""
+    typed = sum(data.count(m) for m in _TYPED_MARKERS)
+    listed = sum(data.count(m) for m in _LIST_MARKERS)
+    return typed >= needed or listed >= needed
 
 
 def mentions(data: bytes, words: frozenset[str], at_least: int) -> bool:

@@ -134,6 +134,8 @@ class DictFlow:
         self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
         self._prefix_memo: dict[Scope, list[ConfigPath] | None] = {}
+        self._callees: dict[tuple[str, str, str], tuple[str, str, int] | None] = {}
+        self._opaque: dict[tuple[str, str, tuple[tuple[str, int], ...], int], bool] = {}
         self._build()
 
     # -- edges ---------------------------------------------------------------
@@ -158,6 +160,12 @@ class DictFlow:
 
     def callee(self, module: str, function: str, name: str) -> tuple[str, str, int] | None:
         """(module, function qualname, offset of call positions) for a call."""
+        key = (module, function if name.startswith("self.") else "", name)
+        if key not in self._callees:
+            self._callees[key] = self._callee(module, function, name)
+        return self._callees[key]
+
+    def _callee(self, module: str, function: str, name: str) -> tuple[str, str, int] | None:
         parts = name.split(".")
         if parts[0] == "self" and len(parts) == 2:
             cls = self._class_of(module, function)
@@ -285,6 +293,15 @@ class DictFlow:
     # -- keys ----------------------------------------------------------------
 
     def opaque(self, module: str, function: str, keys: list[Expr], depth: int = 0) -> bool:
+        calls = tuple((k[1], k[2]) for k in keys if k[0] == "ret")
+        if not calls:
+            return False
+        memo = (module, function, calls, depth)
+        if memo not in self._opaque:
+            self._opaque[memo] = self._is_opaque(module, function, keys, depth)
+        return self._opaque[memo]
+
+    def _is_opaque(self, module: str, function: str, keys: list[Expr], depth: int) -> bool:
         """Do the keys pass through a call that returns no section of its dict
         (``json.loads(d)``, ``get_zero_config(d)``, a helper returning the
         value of a key it is given)? Then the result is another value, and

@@ -8,6 +8,7 @@ mentions the patterns they are searched for.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from typing import Any
 
@@ -39,6 +40,9 @@ _BINOPS: dict[type[ast.operator], str] = {
 _UNOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
 _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 _READ_METHODS = frozenset({"get", "pop", "setdefault"})
+# ``.name``: an attribute name (the receiver is looked at by hand: a pattern
+# that matched it too would try a match at every character).
+_ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)")
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
 
 
@@ -155,13 +159,44 @@ class _Module:
     def __init__(self, facts: ModuleFacts, source: str) -> None:
         self.facts = facts
         self.source = source
-        self.attr_loads: dict[str, set[str]] = {}
+        self.attr_loads: set[str] = set()
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
 
     def finish(self) -> None:
-        self.facts.attr_loads = {k: sorted(v) for k, v in sorted(self.attr_loads.items())}
+        self._drop_unstored_attributes()
+        # Attribute names from the text, in one pass of a compiled pattern:
+        # visiting every Attribute node costs more than the rest together.
+        names = set(self.attr_loads)
+        source = self.source
+        for match in _ATTRIBUTE.finditer(source):
+            start = match.start()
+            before = source[start - 5 : start - 4]
+            if source[start - 4 : start] == "self" and not (before.isalnum() or before == "_"):
+                names.add("self." + match.group(1))
+            else:
+                names.add(match.group(1))
+        self.facts.attr_loads = sorted(names)
+
+    def _drop_unstored_attributes(self) -> None:
+        """An instance attribute holds a config dict only if the class stores
+        one there: facts about the other ``self.X`` (``f(self.module)``) go."""
+        facts = self.facts
+
+        def owner(function: str, base: str) -> tuple[str, str]:
+            return function.rsplit(".", 1)[0], base
+
+        stored = {
+            owner(s.function, s.target) for s in facts.dict_stores if s.target.startswith("self.")
+        }
+
+        def keep(function: str, base: str) -> bool:
+            return not base.startswith("self.") or owner(function, base) in stored
+
+        facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
+        facts.dict_reads = [r for r in facts.dict_reads if keep(r.function, r.source.base)]
+        facts.dict_stores = [s for s in facts.dict_stores if keep(s.function, s.source.base)]
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None:
         self._statements([stmt], top=False)
@@ -296,6 +331,7 @@ class _FunctionBody:
         self.qualname = qualname
         self.params = params
         self.locals: dict[str, list[ast.expr]] = {}
+        self._name_memo: dict[str, list[DictSource]] = {}
 
     def run(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         # Nested functions are walked as part of this one: closures read the
@@ -306,7 +342,6 @@ class _FunctionBody:
         compares: list[ast.Compare] = []
         returns: list[ast.Return] = []
         self.loops: dict[str, list[ast.expr]] = {}
-        attr_loads = self.module.attr_loads
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body):
@@ -325,12 +360,6 @@ class _FunctionBody:
                 target = sub.target  # type: ignore[attr-defined]
                 if type(target) is name_type:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
-            elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
-                receiver = sub.value  # type: ignore[attr-defined]
-                name = sub.attr  # type: ignore[attr-defined]
-                if type(receiver) is name_type and receiver.id == "self":
-                    name = "self." + name
-                attr_loads.setdefault(name, set()).add(self.qualname)
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -398,6 +427,16 @@ class _FunctionBody:
 
     def _param_sources(self, node: ast.expr) -> list[DictSource]:
         """Sources of a dict that come from a parameter or an instance attribute."""
+        kind = type(node)
+        # Fast rejections: most arguments are constants, globals or attributes.
+        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.Lambda:
+            return []
+        if kind is ast.Name and node.id not in self.params and node.id not in self.locals:  # type: ignore[attr-defined]
+            return []
+        if kind is ast.Attribute and not (
+            type(node.value) is ast.Name and node.value.id == "self"  # type: ignore[attr-defined]
+        ):
+            return []
         return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
 
     def _read(self, container: ast.expr, key_node: ast.expr, line: int, how: str) -> None:
@@ -471,11 +510,17 @@ class _FunctionBody:
             # the class's methods: resolution scopes it to the class.
             return [DictSource(f"self.{node.attr}", [], True)]
         if isinstance(node, ast.Name):
+            # A local is looked up once per function, whatever uses it.
+            cached = self._name_memo.get(node.id)
+            if cached is not None:
+                return cached
+            self._name_memo[node.id] = []  # guards ``x = f(x)`` cycles
             out: list[DictSource] = []
             for value in self.locals.get(node.id, ()):
                 out.extend(self.sources(value, d))
             if not out and node.id not in self.locals:
-                return [DictSource(node.id, [], False)]
+                out = [DictSource(node.id, [], False)]
+            self._name_memo[node.id] = out
             return out
         # A key that is not a literal or a name (an f-string, a call) is kept
         # as source text: resolution reports it as unresolved, never guesses.
@@ -542,7 +587,7 @@ class _FunctionBody:
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
-                self.module.attr_loads.setdefault(name_arg.value, set()).add(self.qualname)
+                self.module.attr_loads.add(name_arg.value)
             else:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))
@@ -608,7 +653,6 @@ class _FunctionBody:
 def _pattern(node: ast.expr) -> str:
     """A regular expression for the names an f-string can build; ``.*`` for
     any other computed name."""
-    import re
 
     if isinstance(node, ast.JoinedStr):
         parts = []

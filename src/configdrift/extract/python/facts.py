@@ -139,10 +139,11 @@ class ModuleFacts:
     dict_args: list[DictArg] = field(default_factory=list)
     dict_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
-    #: Attribute names loaded, with the functions that load them: ``name``
-    #: on any receiver but a bare ``self``, ``self.name`` on ``self``;
-    #: ``getattr(x, "name")`` counts as a load.
-    attr_loads: dict[str, list[str]] = field(default_factory=dict)
+    #: Attribute names used in the file, as ``name`` when some use is on a
+    #: receiver other than a bare ``self`` and as ``self.name`` for uses on
+    #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose
+    #: (comments and strings count too): it only ever makes rules quieter.
+    attr_loads: list[str] = field(default_factory=list)
     #: Lines of ``getattr`` calls with a name built at runtime.
     dynamic_getattr: list[tuple[int, str, str]] = field(default_factory=list)
     error: str | None = None
