@@ -178,3 +178,18 @@ def test_map_shows_lenient_sections_and_why_keys_are_unresolved() -> None:
         in result.out
     )
     assert "keys under plugins may be read: handed to external_lib.configure" in result.out
+
+
+def test_dead_accessors_and_inert_options() -> None:
+    findings = _json("code_view")["findings"]
+    dead = [f for f in findings if f["code"] == "CD201"]
+    assert [(f["key"], f["path"], f["line"]) for f in dead] == [
+        ("grad_hooks", "trainer/engine.py", 13)
+    ]
+    assert "which nothing calls" in dead[0]["message"]
+    inert = {f["key"] for f in findings if f["code"] == "CD202"}
+    # A value copied into an attribute nothing reads; model fields nothing reads.
+    assert inert == {"legacy_fusion", "offload.ratio", "offload.prefetch_size"}
+    # `offload.buffer_count` could be read by getattr(..., f"{name}_count"),
+    # `offload.device` and `zero_optimization.stage` are read by accessors.
+    assert not inert & {"offload.buffer_count", "offload.device", "zero_optimization.stage"}

@@ -18,6 +18,7 @@ from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNod
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
 from configdrift.resolve.flow import ReadSite
+from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
 
@@ -48,8 +49,30 @@ class Analysis:
     #: name: a key that is not static, a dict handed to unseen code.
     unknown_reads: list[tuple[ConfigPath, Location, str]]
     dead_reads: list[tuple[ReadSite, SchemaNode]]
+    builder: SchemaBuilder
     files: int
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def project(self) -> Project:
+        return self.builder.project
+
+    @property
+    def objects(self) -> ObjectTypes:
+        """What config objects hold, built on first use (CD201, CD202)."""
+        return _objects(self)
+
+
+def _objects(analysis: Analysis) -> ObjectTypes:
+    cached = _OBJECTS.get(id(analysis))
+    if cached is None or cached[0] is not analysis:
+        cached = (analysis, ObjectTypes(analysis.builder.project, analysis.builder))
+        _OBJECTS.clear()
+        _OBJECTS[id(analysis)] = cached
+    return cached[1]
+
+
+_OBJECTS: dict[int, tuple[Analysis, ObjectTypes]] = {}
 
 
 def _needed(spellings: set[str]) -> int:
@@ -136,6 +159,7 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
         reads=builder.reads,
         unknown_reads=builder.unknown_reads,
         dead_reads=builder.dead_reads,
+        builder=builder,
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),

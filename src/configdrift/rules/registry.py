@@ -78,13 +78,6 @@ def make(
 
 
 plan(
-    "CD201",
-    "dead-accessor",
-    Severity.ERROR,
-    "code reads a config attribute or key the schema does not declare",
-)
-plan("CD202", "inert-option", Severity.WARNING, "the schema declares a key that nothing reads")
-plan(
     "CD301",
     "example-rejected",
     Severity.ERROR,

@@ -42,7 +42,9 @@ _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 _READ_METHODS = frozenset({"get", "pop", "setdefault"})
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
-_ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)")
+_ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
+# ``base.a.b``: a name (not itself after a dot) and the attributes after it.
+_CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)+")
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
 
 
@@ -166,6 +168,7 @@ class _Module:
 
     def finish(self) -> None:
         self._drop_unstored_attributes()
+        self._chains()
         # Attribute names from the text, in one pass of a compiled pattern:
         # visiting every Attribute node costs more than the rest together.
         names = set(self.attr_loads)
@@ -178,6 +181,41 @@ class _Module:
             else:
                 names.add(match.group(1))
         self.facts.attr_loads = sorted(names)
+
+    def _chains(self) -> None:
+        """Attribute chains on ``self`` and on typed locals, by function."""
+        facts = self.facts
+        if not facts.function_lines:
+            return
+        typed: dict[str, set[str]] = {}
+        for function, name, _ in facts.local_types:
+            typed.setdefault(function, set()).add(name)
+        spans = sorted(facts.function_lines.items(), key=lambda item: (item[1][0], -item[1][1]))
+        starts = [span[0] for _, span in spans]
+        source = self.source
+        newlines = (
+            [i for i, ch in enumerate(source) if ch == "\n"] if "self." in source or typed else []
+        )
+        import bisect
+
+        for match in _CHAIN.finditer(source):
+            base = match.group(1)
+            if base != "self" and not any(base in names for names in typed.values()):
+                continue
+            line = bisect.bisect_right(newlines, match.start()) + 1
+            # The innermost function whose span holds the line.
+            index = bisect.bisect_right(starts, line) - 1
+            owner: str | None = None
+            while index >= 0:
+                name, (first, last) = spans[index]
+                if first <= line <= last:
+                    owner = name
+                    break
+                index -= 1
+            if owner is None:
+                continue
+            if base == "self" or base in typed.get(owner, ()):
+                facts.chains.append((line, owner, match.group(0).replace(" ", "")))
 
     def _drop_unstored_attributes(self) -> None:
         """An instance attribute holds a config dict only if the class stores
@@ -295,6 +333,12 @@ class _Module:
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
+        self.facts.function_lines[qualname] = (node.lineno, node.end_lineno or node.lineno)
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if a.annotation is not None:
+                annotation = dotted(a.annotation)
+                if annotation is not None:
+                    self.facts.local_types.append((qualname, a.arg, annotation))
         positional = [*args.posonlyargs, *args.args]
         pairs = [
             *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
@@ -371,6 +415,53 @@ class _FunctionBody:
             for target in assign.targets:
                 if type(target) is name_type:
                     self.locals.setdefault(target.id, []).append(assign.value)
+        facts = self.module.facts
+        for assign in assigns:
+            value = assign.value
+            callee = dotted(value.func) if type(value) is call_type else None
+            for target in assign.targets:
+                if type(target) is name_type and callee is not None:
+                    facts.local_types.append((self.qualname, target.id, callee))
+                elif (
+                    type(target) is ast.Attribute
+                    and type(target.value) is name_type
+                    and target.value.id == "self"
+                    and "." in self.qualname
+                ):
+                    if callee is not None:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "call", callee, assign.lineno)
+                        )
+                    elif type(value) is name_type and value.id in self.params:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "param", value.id, assign.lineno)
+                        )
+                    else:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "other", "", assign.lineno)
+                        )
+                elif type(target) is ast.Tuple and "." in self.qualname:
+                    for element in target.elts:
+                        if (
+                            type(element) is ast.Attribute
+                            and type(element.value) is name_type
+                            and element.value.id == "self"
+                        ):
+                            facts.attr_assigns.append(
+                                (self.qualname, element.attr, "other", "", assign.lineno)
+                            )
+        for ret in returns:
+            returned = ret.value
+            if isinstance(returned, ast.Call):
+                callee = dotted(returned.func)
+                if callee is not None:
+                    facts.return_calls.append((self.qualname, callee))
+            elif isinstance(returned, ast.Name):
+                for bound in self.locals.get(returned.id, ()):
+                    if type(bound) is call_type:
+                        callee = dotted(bound.func)
+                        if callee is not None:
+                            facts.return_calls.append((self.qualname, callee))
         stores = self.module.facts.dict_stores
         for assign in assigns:
             for target in assign.targets:
@@ -584,6 +675,9 @@ class _FunctionBody:
                     Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
+        ctor = dotted(func)
+        if ctor is not None and ctor.rsplit(".", 1)[-1][:1].isupper():
+            self._ctor_args(ctor, call)
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
@@ -633,6 +727,20 @@ class _FunctionBody:
                         id(call) in self.consumed,
                     )
                 )
+
+    def _ctor_args(self, ctor: str, call: ast.Call) -> None:
+        """Which classes a constructor's arguments are built from."""
+        args: list[tuple[str, ast.expr]] = [
+            *((str(i), a) for i, a in enumerate(call.args)),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        for position, arg in args:
+            values = [arg] if type(arg) is ast.Call else []
+            if type(arg) is ast.Name:
+                values = [v for v in self.locals.get(arg.id, ()) if type(v) is ast.Call]
+            callees = [c for c in (dotted(v.func) for v in values) if c is not None]
+            if callees:
+                self.module.facts.ctor_args.append((ctor, position, callees))
 
     def _callees(self, func: ast.expr) -> list[Expr]:
         """The callable a call names; a local bound to ``A if c else B`` is both."""

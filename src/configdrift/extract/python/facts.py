@@ -144,6 +144,20 @@ class ModuleFacts:
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose
     #: (comments and strings count too): it only ever makes rules quieter.
     attr_loads: list[str] = field(default_factory=list)
+    #: Attribute chains on objects of known kind: (line, function, chain),
+    #: rooted at ``self`` or at a local or parameter with a known type.
+    chains: list[tuple[int, str, str]] = field(default_factory=list)
+    #: ``self.A = ...`` in a method: (function, A, "call" or "param", name, line).
+    attr_assigns: list[tuple[str, str, str, str, int]] = field(default_factory=list)
+    #: Functions returning a call: (function, callee).
+    return_calls: list[tuple[str, str]] = field(default_factory=list)
+    #: Locals bound to calls and annotated parameters: (function, name, type or callee).
+    local_types: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Calls of capitalised callees with call-valued arguments:
+    #: (callee, position, callees of the argument's value).
+    ctor_args: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    #: Line spans of functions: qualname -> (first, last).
+    function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: Lines of ``getattr`` calls with a name built at runtime.
     dynamic_getattr: list[tuple[int, str, str]] = field(default_factory=list)
     error: str | None = None

@@ -1,0 +1,241 @@
+"""What config objects hold: the types of attribute chains such as
+``self._config.zero_config.grad_hooks``.
+
+A member's type comes from the assignments that set it: ``self.zero_config =
+get_zero_config(d)`` (a function that returns a model), ``self._config =
+config_class`` (a parameter, typed by the constructor calls that pass it,
+``DeepSpeedEngine(config_class=DeepSpeedConfig(...))``), or a model field's
+annotation. What cannot be known stays unknown, and chains through it are
+not judged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from configdrift.model import Location
+from configdrift.resolve.project import Project, Symbol
+from configdrift.resolve.schema import ModelInfo, SchemaBuilder
+
+#: Attributes every pydantic model or dataclass instance has.
+MODEL_API = frozenset(
+    {
+        "model_dump",
+        "model_dump_json",
+        "model_copy",
+        "model_fields",
+        "model_fields_set",
+        "model_config",
+        "model_extra",
+        "model_validate",
+        "model_json_schema",
+        "model_post_init",
+        "model_computed_fields",
+        "dict",
+        "json",
+        "copy",
+        "parse_obj",
+        "schema",
+        "construct",
+        "fields",
+        "__fields__",
+        "__fields_set__",
+        "__dict__",
+        "__class__",
+        "__dataclass_fields__",
+    }
+)
+#: Methods that hand a model's every field on at once.
+DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "__dict__", "asdict"})
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """An attribute chain whose receivers have known types."""
+
+    location: Location
+    module: str
+    function: str
+    text: str
+    receivers: tuple[frozenset[Symbol], ...]
+
+
+class ObjectTypes:
+    def __init__(self, project: Project, builder: SchemaBuilder) -> None:
+        self.project = project
+        self.builder = builder
+        self.ctor: dict[Symbol, dict[str, set[tuple[str, str]]]] = {}
+        self.assigns: dict[Symbol, dict[str, list[tuple[str, str, str, str]]]] = {}
+        self.returns: dict[tuple[str, str], list[str]] = {}
+        self.locals: dict[tuple[str, str, str], list[str]] = {}
+        self._memo: dict[tuple[object, ...], frozenset[Symbol]] = {}
+        self._chains: list[Chain] | None = None
+        self._index()
+
+    def _index(self) -> None:
+        project = self.project
+        for name, info in project.modules.items():
+            facts = info.facts
+            for callee, position, values in facts.ctor_args:
+                symbol = project.resolve(name, callee)
+                if symbol is not None and symbol.kind == "class":
+                    slot = self.ctor.setdefault(symbol, {}).setdefault(position, set())
+                    slot.update((name, v) for v in values)
+            for function, attr, kind, value, _line in facts.attr_assigns:
+                cls = function.rsplit(".", 1)[0]
+                if cls in info.classes:
+                    symbol = Symbol("class", name, cls)
+                    self.assigns.setdefault(symbol, {}).setdefault(attr, []).append(
+                        (kind, value, name, function)
+                    )
+            for function, callee in facts.return_calls:
+                self.returns.setdefault((name, function), []).append(callee)
+            for function, local, value in facts.local_types:
+                self.locals.setdefault((name, function, local), []).append(value)
+
+    # -- types ---------------------------------------------------------------
+
+    def model(self, symbol: Symbol) -> ModelInfo | None:
+        return self.builder.model(symbol)
+
+    def call_types(
+        self, module: str, function: str, callee: str, depth: int = 0
+    ) -> frozenset[Symbol]:
+        """Classes a call can return: a constructor, or a function's returns."""
+        key = ("call", module, function if callee.startswith("self.") else "", callee)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = frozenset()
+        out: set[Symbol] = set()
+        if depth < 6:
+            symbol: Symbol | None
+            if callee.startswith("self.") and callee.count(".") == 1:
+                cls = function.rsplit(".", 1)[0]
+                symbol = Symbol("function", module, f"{cls}.{callee[5:]}")
+            else:
+                symbol = self.project.resolve(module, callee)
+            if symbol is not None and symbol.kind == "class":
+                out.add(symbol)
+            elif symbol is not None and symbol.kind == "function":
+                for returned in self.returns.get((symbol.module, symbol.qualname), ()):
+                    out |= self.call_types(symbol.module, symbol.qualname, returned, depth + 1)
+        result = frozenset(out)
+        self._memo[key] = result
+        return result
+
+    def member_types(self, owner: Symbol, attr: str, depth: int = 0) -> frozenset[Symbol]:
+        """Classes ``owner().attr`` can hold."""
+        key = ("member", owner, attr)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = frozenset()
+        out: set[Symbol] = set()
+        info = self.model(owner)
+        if info is not None:
+            for module, fact in info.fields:
+                if fact.name == attr:
+                    types = self.builder.type_facts(module, fact.annotation)
+                    out.update(s for marker, s in types.models if marker is None)
+        for ancestor in self.project.mro(owner):
+            for kind, value, module, function in self.assigns.get(ancestor, {}).get(attr, ()):
+                if kind == "call":
+                    out |= self.call_types(module, function, value, depth + 1)
+                elif kind == "param":
+                    out |= self._param_types(ancestor, module, function, value, depth)
+        result = frozenset(out)
+        self._memo[key] = result
+        return result
+
+    def _param_types(
+        self, owner: Symbol, module: str, function: str, param: str, depth: int
+    ) -> frozenset[Symbol]:
+        """A constructor parameter's classes, from the calls that build ``owner``."""
+        if not function.endswith(".__init__"):
+            return frozenset()
+        params = self.project.modules[module].facts.functions.get(function, [])
+        index = params.index(param) - 1 if param in params else -1
+        out: set[Symbol] = set()
+        for position in (str(index), param):
+            for caller_module, callee in self.ctor.get(owner, {}).get(position, ()):
+                out |= self.call_types(caller_module, "", callee, depth + 1)
+        return frozenset(out)
+
+    def base_types(self, module: str, function: str, base: str) -> frozenset[Symbol]:
+        if base == "self":
+            cls = function.rsplit(".", 1)[0] if "." in function else None
+            while cls is not None and cls not in self.project.modules[module].classes:
+                cls = cls.rsplit(".", 1)[0] if "." in cls else None
+            return frozenset({Symbol("class", module, cls)}) if cls else frozenset()
+        out: set[Symbol] = set()
+        for value in self.locals.get((module, function, base), ()):
+            symbol = self.project.resolve(module, value)
+            if symbol is not None and symbol.kind == "class":
+                out.add(symbol)
+            else:
+                out |= self.call_types(module, function, value)
+        return frozenset(out)
+
+    # -- declarations ----------------------------------------------------------
+
+    def declares(self, owner: Symbol, attr: str) -> bool | None:
+        """Does an instance of ``owner`` have ``attr``? None when unknowable."""
+        info = self.model(owner)
+        project = self.project
+        dynamic = False
+        for ancestor in project.mro(owner):
+            if ancestor.kind != "class":
+                if ancestor.kind == "external" and info is None:
+                    return None  # a plain class with a base we cannot see
+                continue
+            facts = project.modules[ancestor.module].facts
+            cls = project.modules[ancestor.module].classes.get(ancestor.qualname)
+            if cls is None:
+                continue
+            if f"{ancestor.qualname}.{attr}" in facts.functions or attr in cls.assigns:
+                return True
+            if any(f.name == attr for f in cls.fields):
+                return True
+            if attr in self.assigns.get(ancestor, {}):
+                return True
+            if f"{ancestor.qualname}.__getattr__" in facts.functions:
+                dynamic = True
+        if info is not None:
+            return attr in MODEL_API or attr.startswith("model_")
+        return None if dynamic else False
+
+    def is_config_object(self, owner: Symbol, mounted: set[str]) -> bool:
+        """A model mounted in the config tree, or a plain class holding one."""
+        if self.model(owner) is not None:
+            return owner.qualname in mounted
+        return any(
+            any(t.qualname in mounted for t in self.member_types(owner, attr))
+            for attr in self.assigns.get(owner, {})
+        )
+
+    # -- chains ----------------------------------------------------------------
+
+    def chains(self) -> list[Chain]:
+        """Every recorded chain, with the types of each receiver along it."""
+        if self._chains is None:
+            self._chains = self._all_chains()
+        return self._chains
+
+    def _all_chains(self) -> list[Chain]:
+        out: list[Chain] = []
+        for name, info in self.project.modules.items():
+            for line, function, text in info.facts.chains:
+                parts = text.split(".")
+                if parts[0] == "self" and len(parts) < 3:
+                    continue  # ``self.x``: the class's own member, not a config read
+                types = self.base_types(name, function, parts[0])
+                receivers: list[frozenset[Symbol]] = []
+                for attr in parts[1:]:
+                    if not types:
+                        break
+                    receivers.append(types)
+                    types = frozenset(t for owner in types for t in self.member_types(owner, attr))
+                if receivers:
+                    out.append(
+                        Chain(Location(info.path, line), name, function, text, tuple(receivers))
+                    )
+        return out

@@ -1,0 +1,246 @@
+"""Rules on what code reads from config objects (CD201, CD202)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import (
+    ANY_KEY,
+    LIST_ITEM,
+    Finding,
+    Related,
+    SchemaNode,
+    Severity,
+    format_path,
+)
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+    from configdrift.resolve.flow import ReadSite
+
+
+def _loaded(analysis: Analysis) -> set[str]:
+    names: set[str] = set()
+    for info in analysis.project.modules.values():
+        names.update(info.facts.attr_loads)
+    return names
+
+
+def _called(loaded: set[str], function: str) -> bool:
+    name = function.rsplit(".", 1)[-1]
+    return name in loaded or f"self.{name}" in loaded
+
+
+@register(
+    "CD201",
+    "dead-accessor",
+    Severity.ERROR,
+    "code reads a config attribute or key the schema does not declare",
+)
+def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    Code that reads an attribute of a config object, or a key of a config
+    dict, that the schema does not declare: ``self._config.zero_config.X``
+    where the model behind ``zero_config`` has no field ``X``, or
+    ``param_dict["zero_optimization"]["X"]`` under a model that forbids ``X``.
+    The finding says whether anything calls the function that holds the read.
+
+    Why it matters
+    The read can only fail (an ``AttributeError``), or it reads a key that a
+    valid config can never contain. It is often the last trace of an option
+    that was documented but never wired up.
+
+    Example
+    ``zero_grad_hooks()`` returns ``self._config.zero_config.grad_hooks``, but
+    ``DeepSpeedZeroConfig`` never declared ``grad_hooks``.
+
+    How to fix
+    Declare the field if the option is meant to exist; otherwise delete the
+    accessor and its callers.
+    """
+    objects = analysis.objects
+    loaded = _loaded(analysis)
+    mounted = {node.model for node in analysis.schema.walk() if node.model}
+    seen: set[tuple[str, int, str]] = set()
+    for chain in objects.chains():
+        parts = chain.text.split(".")
+        for index, receivers in enumerate(chain.receivers):
+            if index == 0 and parts[0] == "self":
+                continue  # a class's own members are its business, not config
+            attr = parts[index + 1]
+            verdicts = [objects.declares(owner, attr) for owner in receivers]
+            if not verdicts or any(v is not False for v in verdicts):
+                continue
+            if not all(objects.is_config_object(owner, mounted) for owner in receivers):
+                continue
+            key = (chain.location.path, chain.location.line, attr)
+            if key in seen:
+                break
+            seen.add(key)
+            owner = sorted(receivers, key=lambda s: s.qualname)[0]
+            info = analysis.project.modules[owner.module]
+            cls = info.classes[owner.qualname]
+            called = _called(loaded, chain.function)
+            where = f"`{chain.function}`" + ("" if called else ", which nothing calls,")
+            yield make(
+                "CD201",
+                attr,
+                chain.location,
+                f"{where} reads `{'.'.join(parts[: index + 2])}`, but {owner.qualname} declares no `{attr}`: "
+                "the read can only fail",
+                (Related(info.path, cls.line, f"{owner.qualname} declares its fields here"),),
+            )
+            break
+    for site, node in analysis.dead_reads:
+        yield make(
+            "CD201",
+            format_path(site.path),
+            site.location,
+            f"`{site.function}` reads `{format_path(site.path)}`, but {node.model or 'the schema'} forbids unknown keys: "
+            "no valid config holds it",
+            (
+                Related(
+                    node.model_location.path,
+                    node.model_location.line,
+                    f"{node.model} declares the accepted keys",
+                ),
+            )
+            if node.model_location
+            else (),
+            None,
+        )
+
+
+def _fields(root: SchemaNode) -> Iterator[tuple[SchemaNode, SchemaNode]]:
+    """(model node, field node) for every model field in the tree."""
+    for node in root.walk():
+        if node.model is None:
+            continue
+        for child in node.children.values():
+            if child.key not in (ANY_KEY, LIST_ITEM) and child.origin.startswith("field of"):
+                yield node, child
+
+
+@register("CD202", "inert-option", Severity.WARNING, "the schema declares a key that nothing reads")
+def inert_option(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A config key that is accepted and then never used: a model field that no
+    code reads (no attribute access, no ``getattr`` with its name), or a key
+    read from a dict only to be copied into an attribute of a config object
+    that nothing reads. It stays quiet where a read could hide: a ``getattr``
+    with a computed name that could build the field's name, or the model
+    dumped whole (``model_dump()``, ``dict()``), and it does not judge the
+    fields of a model none of whose fields the code reads (such a model is
+    used whole, in ways static analysis does not see).
+
+    Why it matters
+    Users set the option and nothing happens. Inert options are also the half
+    of a removal that was never finished.
+
+    Example
+    ``sparse_gradients`` is parsed into ``self.sparse_gradients_enabled``,
+    which no code reads.
+
+    How to fix
+    Wire the option to the code that should honour it, or remove it (and
+    register the removal so that old configs get a clear error).
+    """
+    loaded = _loaded(analysis)
+    patterns = [
+        re.compile(pattern)
+        for info in analysis.project.modules.values()
+        for _line, _function, pattern in info.facts.dynamic_getattr
+    ]
+    dumped = _dumped_models(analysis)
+    fields = list(_fields(analysis.schema))
+    # A model none of whose fields the code reads is used some other way
+    # (serialised, handed on whole): its fields are not judged one by one.
+    consumed = {
+        model.model
+        for model, field in fields
+        if field.key in loaded or f"self.{field.key}" in loaded
+    }
+    documented = {entry.path: entry for entry in analysis.entries}
+    for model, field in fields:
+        name = field.key
+        if field.deprecated or field.location is None or model.model in dumped:
+            continue
+        if model.model not in consumed:
+            continue
+        if name in loaded or f"self.{name}" in loaded:
+            continue
+        if any(p.fullmatch(name) for p in patterns):
+            continue
+        yield make(
+            "CD202",
+            format_path(field.path),
+            field.location,
+            f"`{format_path(field.path)}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing",
+            tuple(
+                Related(e.location.path, e.location.line, "documented here")
+                for e in [documented.get(field.path)]
+                if e is not None
+            ),
+        )
+    yield from _inert_copies(analysis, loaded)
+
+
+def _dumped_models(analysis: Analysis) -> set[str]:
+    """Models some code dumps whole: every field may be used through the dump."""
+    from configdrift.resolve.objects import DUMPS
+
+    out: set[str] = set()
+    for chain in analysis.objects.chains():
+        parts = chain.text.split(".")
+        for index, receivers in enumerate(chain.receivers):
+            if parts[index + 1] in DUMPS:
+                out.update(r.qualname for r in receivers)
+    return out
+
+
+def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
+    """Keys read from a dict into an attribute that nothing reads."""
+    project = analysis.project
+    stored: dict[tuple[str, int], list[tuple[str, str]]] = {}
+    getters: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+    for name, info in project.modules.items():
+        for function, attr, kind, value, line in info.facts.attr_assigns:
+            if kind != "call":
+                continue
+            stored.setdefault((info.path, line), []).append((attr, function))
+            symbol = project.resolve(name, value)
+            if symbol is not None and symbol.kind == "function":
+                getters.setdefault((symbol.module, symbol.qualname), []).append(
+                    (attr, info.path, line)
+                )
+    by_path: dict[tuple[str, ...], list[tuple[ReadSite, list[tuple[str, str, int]]]]] = {}
+    for site in analysis.reads:
+        targets = [
+            (a, site.location.path, site.location.line)
+            for a, _ in stored.get((site.location.path, site.location.line), ())
+        ]
+        targets += getters.get((site.module, site.function), [])
+        by_path.setdefault(site.path, []).append((site, targets))
+    from configdrift.rules.docs_schema import resolve_path
+
+    for path, uses in sorted(by_path.items()):
+        node = resolve_path(analysis.schema, path)[0]
+        if node is None or node.children or node.model:
+            continue  # a section: its keys are judged one by one
+        if not all(targets for _, targets in uses):
+            continue  # read for some other use somewhere
+        attrs = {a for _, targets in uses for a, _, _ in targets}
+        if any(a in loaded or f"self.{a}" in loaded for a in attrs):
+            continue
+        site, targets = uses[0]
+        attr, where, line = targets[0]
+        yield make(
+            "CD202",
+            format_path(path),
+            site.location,
+            f"`{format_path(path)}` is read into `{attr}`, which no code reads: setting it does nothing",
+            (Related(where, line, f"stored as `{attr}` here"),),
+        )
