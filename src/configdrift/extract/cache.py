@@ -91,7 +91,6 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         chains=[tuple(c) for c in data["chains"]],
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],
         return_calls=[tuple(r) for r in data["return_calls"]],
-        local_types=[tuple(t) for t in data["local_types"]],
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],
         function_lines={k: (v[0], v[1]) for k, v in data["function_lines"].items()},
         dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],

@@ -131,8 +131,14 @@ class Extractor:
         workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self.workers = workers
         self.pool: Executor | None = None
-        if workers > 1 and expected_files >= PARALLEL_THRESHOLD:
-            self.pool = ProcessPoolExecutor(max_workers=workers)
+        self.parallel = workers > 1 and expected_files >= PARALLEL_THRESHOLD
+        del expected_files
+
+    def _start(self) -> Executor | None:
+        """The process pool, started on first use: a warm run needs none."""
+        if self.pool is None and self.parallel:
+            self.pool = ProcessPoolExecutor(max_workers=self.workers)
+        return self.pool
 
     def __enter__(self) -> Extractor:
         return self
@@ -147,12 +153,11 @@ class Extractor:
     def _map(
         self, func: Callable[..., list[Result[T]]], items: list[str], *extra: object
     ) -> list[Result[T]]:
-        if self.pool is None or len(items) < 8:
+        pool = self._start() if len(items) >= PARALLEL_THRESHOLD // 4 else None
+        if pool is None:
             return func(self.root, items, *extra)
         # Several chunks per worker even out files of very different sizes.
-        jobs = [
-            self.pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)
-        ]
+        jobs = [pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)]
         out: list[Result[T]] = []
         for job in jobs:
             out.extend(job.result())

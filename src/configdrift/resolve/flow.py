@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from configdrift.extract.python.extractor import BUILTIN_CONSUMERS
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location
 from configdrift.resolve.project import Project, Symbol, render
@@ -72,7 +73,7 @@ HARMLESS_MODULES = (
 
 def harmless(callee: str) -> bool:
     """A call that cannot read config keys from the dict handed to it."""
-    return callee in HARMLESS or callee.startswith(HARMLESS_MODULES)
+    return callee in HARMLESS or callee in BUILTIN_CONSUMERS or callee.startswith(HARMLESS_MODULES)
 
 
 @dataclass(frozen=True, slots=True)

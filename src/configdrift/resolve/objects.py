@@ -67,7 +67,6 @@ class ObjectTypes:
         self.ctor: dict[Symbol, dict[str, set[tuple[str, str]]]] = {}
         self.assigns: dict[Symbol, dict[str, list[tuple[str, str, str, str]]]] = {}
         self.returns: dict[tuple[str, str], list[str]] = {}
-        self.locals: dict[tuple[str, str, str], list[str]] = {}
         self._memo: dict[tuple[object, ...], frozenset[Symbol]] = {}
         self._chains: list[Chain] | None = None
         self._index()
@@ -90,8 +89,6 @@ class ObjectTypes:
                     )
             for function, callee in facts.return_calls:
                 self.returns.setdefault((name, function), []).append(callee)
-            for function, local, value in facts.local_types:
-                self.locals.setdefault((name, function, local), []).append(value)
 
     # -- types ---------------------------------------------------------------
 
@@ -161,19 +158,13 @@ class ObjectTypes:
         return frozenset(out)
 
     def base_types(self, module: str, function: str, base: str) -> frozenset[Symbol]:
-        if base == "self":
-            cls = function.rsplit(".", 1)[0] if "." in function else None
-            while cls is not None and cls not in self.project.modules[module].classes:
-                cls = cls.rsplit(".", 1)[0] if "." in cls else None
-            return frozenset({Symbol("class", module, cls)}) if cls else frozenset()
-        out: set[Symbol] = set()
-        for value in self.locals.get((module, function, base), ()):
-            symbol = self.project.resolve(module, value)
-            if symbol is not None and symbol.kind == "class":
-                out.add(symbol)
-            else:
-                out |= self.call_types(module, function, value)
-        return frozenset(out)
+        """The class of ``self`` in a method."""
+        if base != "self":
+            return frozenset()
+        cls = function.rsplit(".", 1)[0] if "." in function else None
+        while cls is not None and cls not in self.project.modules[module].classes:
+            cls = cls.rsplit(".", 1)[0] if "." in cls else None
+        return frozenset({Symbol("class", module, cls)}) if cls else frozenset()
 
     # -- declarations ----------------------------------------------------------
 
@@ -220,13 +211,30 @@ class ObjectTypes:
             self._chains = self._all_chains()
         return self._chains
 
+    def _typed_names(self) -> set[str]:
+        """Attribute names that can carry a type: typed assignments anywhere,
+        and the fields of models. A chain through any other name cannot
+        reach a config object, so it is not followed at all."""
+        names = {
+            attr
+            for assigns in self.assigns.values()
+            for attr, values in assigns.items()
+            if any(kind != "other" for kind, _, _, _ in values)
+        }
+        for info in self.builder.known_models():
+            names.update(fact.name for _, fact in info.fields)
+        return names
+
     def _all_chains(self) -> list[Chain]:
         out: list[Chain] = []
+        typed = self._typed_names()
         for name, info in self.project.modules.items():
             for line, function, text in info.facts.chains:
                 parts = text.split(".")
                 if parts[0] == "self" and len(parts) < 3:
                     continue  # ``self.x``: the class's own member, not a config read
+                if any(attr not in typed for attr in parts[1:-1]):
+                    continue
                 types = self.base_types(name, function, parts[0])
                 receivers: list[frozenset[Symbol]] = []
                 for attr in parts[1:]:

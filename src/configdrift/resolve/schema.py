@@ -129,6 +129,10 @@ class SchemaBuilder:
 
     # -- models --------------------------------------------------------------
 
+    def known_models(self) -> list[ModelInfo]:
+        """The models resolved so far (every model the tree or a lookup met)."""
+        return [info for info in self._models.values() if info is not None]
+
     def model(self, symbol: Symbol) -> ModelInfo | None:
         if symbol in self._models:
             return self._models[symbol]

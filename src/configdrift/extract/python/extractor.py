@@ -8,6 +8,7 @@ mentions the patterns they are searched for.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
 from typing import Any
@@ -40,11 +41,58 @@ _BINOPS: dict[type[ast.operator], str] = {
 _UNOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
 _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 _READ_METHODS = frozenset({"get", "pop", "setdefault"})
+#: Builtins that take a dict without reading a particular key from it
+#: (``len(d)``, ``isinstance(d, dict)``, ``list(d)``): no fact is recorded.
+BUILTIN_CONSUMERS = frozenset(
+    [
+        "len",
+        "isinstance",
+        "issubclass",
+        "print",
+        "str",
+        "repr",
+        "bool",
+        "type",
+        "id",
+        "hash",
+        "format",
+        "sorted",
+        "getattr",
+        "hasattr",
+        "setattr",
+        "delattr",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "zip",
+        "enumerate",
+        "range",
+        "min",
+        "max",
+        "sum",
+        "any",
+        "all",
+        "int",
+        "float",
+        "iter",
+        "next",
+        "map",
+        "filter",
+        "reversed",
+        "abs",
+        "round",
+        "super",
+        "vars",
+        "callable",
+        "open",
+    ]
+)
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
 _ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
-# ``base.a.b``: a name (not itself after a dot) and the attributes after it.
-_CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)+")
+# ``self.a.b``: a chain of two attributes or more on ``self``.
+_SELF_CHAIN = re.compile(r"(?<![\w.])(self)(?:\.[A-Za-z_]\w*){2,}")
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
 
 
@@ -183,39 +231,31 @@ class _Module:
         self.facts.attr_loads = sorted(names)
 
     def _chains(self) -> None:
-        """Attribute chains on ``self`` and on typed locals, by function."""
+        """Attribute chains of two attributes or more on ``self``, by function.
+
+        Chains on locals (``cfg = get_zero_config(d); cfg.x``) are not
+        recorded: a pattern for them would match every dotted name.
+        """
         facts = self.facts
-        if not facts.function_lines:
+        source = self.source
+        if not facts.function_lines or "self." not in source:
             return
-        typed: dict[str, set[str]] = {}
-        for function, name, _ in facts.local_types:
-            typed.setdefault(function, set()).add(name)
         spans = sorted(facts.function_lines.items(), key=lambda item: (item[1][0], -item[1][1]))
         starts = [span[0] for _, span in spans]
-        source = self.source
-        newlines = (
-            [i for i, ch in enumerate(source) if ch == "\n"] if "self." in source or typed else []
-        )
-        import bisect
-
-        for match in _CHAIN.finditer(source):
-            base = match.group(1)
-            if base != "self" and not any(base in names for names in typed.values()):
-                continue
-            line = bisect.bisect_right(newlines, match.start()) + 1
+        line = 1
+        position = 0
+        for match in _SELF_CHAIN.finditer(source):
+            # Matches come in order: count the newlines since the last one.
+            line += source.count("\n", position, match.start())
+            position = match.start()
             # The innermost function whose span holds the line.
             index = bisect.bisect_right(starts, line) - 1
-            owner: str | None = None
             while index >= 0:
                 name, (first, last) = spans[index]
                 if first <= line <= last:
-                    owner = name
+                    facts.chains.append((line, name, match.group(0)))
                     break
                 index -= 1
-            if owner is None:
-                continue
-            if base == "self" or base in typed.get(owner, ()):
-                facts.chains.append((line, owner, match.group(0).replace(" ", "")))
 
     def _drop_unstored_attributes(self) -> None:
         """An instance attribute holds a config dict only if the class stores
@@ -334,11 +374,6 @@ class _Module:
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
         self.facts.function_lines[qualname] = (node.lineno, node.end_lineno or node.lineno)
-        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            if a.annotation is not None:
-                annotation = dotted(a.annotation)
-                if annotation is not None:
-                    self.facts.local_types.append((qualname, a.arg, annotation))
         positional = [*args.posonlyargs, *args.args]
         pairs = [
             *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
@@ -420,9 +455,7 @@ class _FunctionBody:
             value = assign.value
             callee = dotted(value.func) if type(value) is call_type else None
             for target in assign.targets:
-                if type(target) is name_type and callee is not None:
-                    facts.local_types.append((self.qualname, target.id, callee))
-                elif (
+                if (
                     type(target) is ast.Attribute
                     and type(target.value) is name_type
                     and target.value.id == "self"
@@ -675,9 +708,12 @@ class _FunctionBody:
                     Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
-        ctor = dotted(func)
-        if ctor is not None and ctor.rsplit(".", 1)[-1][:1].isupper():
-            self._ctor_args(ctor, call)
+        kind = type(func)
+        last = func.id if kind is ast.Name else func.attr if kind is ast.Attribute else ""  # type: ignore[attr-defined]
+        if last[:1].isupper():
+            ctor = dotted(func)
+            if ctor is not None:
+                self._ctor_args(ctor, call)
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
@@ -713,6 +749,8 @@ class _FunctionBody:
             for source in self._param_sources(arg):
                 handed.append((position, source))
         if not handed:
+            return
+        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
             return
         for callee in self._callees(func):
             for position, source in handed:

@@ -21,7 +21,7 @@ from typing import Any
 Expr = list[Any]
 
 
-@dataclass(slots=True)
+@dataclass
 class FieldFact:
     """An annotated attribute in a class body."""
 
@@ -31,7 +31,7 @@ class FieldFact:
     value: Expr | None
 
 
-@dataclass(slots=True)
+@dataclass
 class ClassFact:
     name: str
     line: int
@@ -43,7 +43,7 @@ class ClassFact:
     docstring: bool = False
 
 
-@dataclass(slots=True)
+@dataclass
 class DictSource:
     """Where a dict came from: ``base[k1][k2]``, ``base.get(k1)`` ...
 
@@ -56,7 +56,7 @@ class DictSource:
     is_param: bool
 
 
-@dataclass(slots=True)
+@dataclass
 class Placement:
     """A model built from a dict: ``Model(**source)`` or ``Model.model_validate(source)``."""
 
@@ -67,7 +67,7 @@ class Placement:
     via: str = "kwargs"
 
 
-@dataclass(slots=True)
+@dataclass
 class DictArg:
     """A dict handed to a function: ``f(d)``, ``f(d[KEY])``, ``Cls(d)``.
 
@@ -87,7 +87,7 @@ class DictArg:
     consumed: bool = True
 
 
-@dataclass(slots=True)
+@dataclass
 class DictRead:
     """A key read from a dict: ``d[K]``, ``d.get(K)``, ``K in d``, ``d.pop(K)``.
 
@@ -100,7 +100,7 @@ class DictRead:
     how: str
 
 
-@dataclass(slots=True)
+@dataclass
 class DictStore:
     """A dict kept where other code reaches it: ``self.X = d[K]`` (``target``
     is ``self.X``) or ``return d[K]`` (``target`` is ``<return>``)."""
@@ -111,7 +111,7 @@ class DictStore:
     function: str
 
 
-@dataclass(slots=True)
+@dataclass
 class ImportFact:
     """``local`` is bound to ``module`` (``name`` None) or to ``module.name``."""
 
@@ -122,7 +122,7 @@ class ImportFact:
     line: int
 
 
-@dataclass(slots=True)
+@dataclass
 class ModuleFacts:
     """Everything configdrift needs from one Python file."""
 
@@ -144,15 +144,12 @@ class ModuleFacts:
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose
     #: (comments and strings count too): it only ever makes rules quieter.
     attr_loads: list[str] = field(default_factory=list)
-    #: Attribute chains on objects of known kind: (line, function, chain),
-    #: rooted at ``self`` or at a local or parameter with a known type.
+    #: Attribute chains on ``self``: (line, function, chain).
     chains: list[tuple[int, str, str]] = field(default_factory=list)
     #: ``self.A = ...`` in a method: (function, A, "call" or "param", name, line).
     attr_assigns: list[tuple[str, str, str, str, int]] = field(default_factory=list)
     #: Functions returning a call: (function, callee).
     return_calls: list[tuple[str, str]] = field(default_factory=list)
-    #: Locals bound to calls and annotated parameters: (function, name, type or callee).
-    local_types: list[tuple[str, str, str]] = field(default_factory=list)
     #: Calls of capitalised callees with call-valued arguments:
     #: (callee, position, callees of the argument's value).
     ctor_args: list[tuple[str, str, list[str]]] = field(default_factory=list)
