@@ -28,36 +28,9 @@ from configdrift.resolve.project import Project, Symbol, render
 
 Scope = tuple[str, str, str]  # (module, function or class qualname, base)
 
-#: Calls a dict can be handed to without escaping: they read nothing from it
-#: that a config could declare.
-HARMLESS = frozenset(
-    {
-        "isinstance",
-        "len",
-        "print",
-        "str",
-        "repr",
-        "bool",
-        "type",
-        "id",
-        "hash",
-        "format",
-        "sorted",
-        "open",
-        "hasattr",
-        "getattr",
-        "setattr",
-        "any",
-        "all",
-        "min",
-        "max",
-        "log_dist",
-        "copy.copy",
-        "copy.deepcopy",
-        "deepcopy",
-        "dict",
-    }
-)
+#: Calls a dict can be handed to without escaping, besides the builtins of
+#: ``BUILTIN_CONSUMERS``: they read nothing from it that a config declares.
+HARMLESS = frozenset({"log_dist", "copy.copy", "copy.deepcopy", "deepcopy", "dict"})
 #: Modules whose functions take paths, strings or streams, not config dicts.
 HARMLESS_MODULES = (
     "os.",

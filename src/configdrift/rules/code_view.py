@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
-from configdrift.rules.docs_schema import resolve_path
+from configdrift.rules.docs_schema import missing_entries
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -61,17 +61,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     Read the key where the section is parsed, or correct the docs to the
     spelling the code reads, or remove the entry.
     """
-    root = analysis.schema
-    seen: set[ConfigPath] = set()
-    documented = {e.path for e in analysis.entries}
-    for entry in analysis.entries:
-        node, missing, parent = resolve_path(root, entry.path)
-        if node is not None or parent.strict is not False:
-            continue
-        rejected = entry.path[: missing + 1]
-        if rejected in seen or (rejected != entry.path and rejected in documented):
-            continue
-        seen.add(rejected)
+    for entry, rejected, parent in missing_entries(analysis, strict=False):
         if unknown_under(analysis, rejected[:-1]) is not None:
             continue
         key = rejected[-1]

@@ -56,6 +56,25 @@ def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None,
     return node, len(path), node
 
 
+def missing_entries(
+    analysis: Analysis, strict: bool
+) -> Iterator[tuple[DocEntry, ConfigPath, SchemaNode]]:
+    """Documented keys the schema lacks under a strict (or a lenient) node:
+    (entry, the first missing path, the node that lacks it), once per path,
+    and not again for the children of a documented missing key."""
+    seen: set[ConfigPath] = set()
+    documented = {e.path for e in analysis.entries}
+    for entry in analysis.entries:
+        node, missing, parent = resolve_path(analysis.schema, entry.path)
+        if node is not None or parent.strict is not strict:
+            continue
+        rejected = entry.path[: missing + 1]
+        if rejected in seen or (rejected != entry.path and rejected in documented):
+            continue
+        seen.add(rejected)
+        yield entry, rejected, parent
+
+
 def _model_related(node: SchemaNode) -> tuple[Related, ...]:
     out: list[Related] = []
     if node.model_location is not None:
@@ -114,16 +133,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     of removed keys so that old configs get a clear error).
     """
     root = analysis.schema
-    seen: set[ConfigPath] = set()
-    documented = {e.path for e in analysis.entries}
-    for entry in analysis.entries:
-        node, missing, parent = resolve_path(root, entry.path)
-        if node is not None or parent.strict is not True:
-            continue
-        rejected = entry.path[: missing + 1]
-        if rejected in seen or (rejected != entry.path and rejected in documented):
-            continue
-        seen.add(rejected)
+    for entry, rejected, parent in missing_entries(analysis, strict=True):
         key = rejected[-1]
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
