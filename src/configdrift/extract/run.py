@@ -52,7 +52,7 @@ def _read(root: str, rel: str) -> bytes | str | None:
         return f"cannot read: {exc.strerror or exc}"
 
 
-def _python_chunk(root: str, rels: list[str]) -> list[Result[ModuleFacts]]:
+def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[ModuleFacts]]:
     out: list[Result[ModuleFacts]] = []
     for rel in rels:
         data = _read(root, rel)
@@ -61,12 +61,12 @@ def _python_chunk(root: str, rels: list[str]) -> list[Result[ModuleFacts]]:
         if isinstance(data, str):
             out.append((rel, ModuleFacts(error=data, error_line=1), ""))
         else:
-            out.append((rel, extract_python(data), content_key(data)))
+            out.append((rel, extract_python(data), content_key(data) if digest else ""))
     return out
 
 
 def _docs_chunk(
-    root: str, rels: list[str], words: frozenset[str] | None, needed: int
+    root: str, rels: list[str], words: frozenset[str] | None, needed: int, digest: bool
 ) -> list[Result[DocFacts]]:
     out: list[Result[DocFacts]] = []
     for rel in rels:
@@ -78,7 +78,7 @@ def _docs_chunk(
             continue
         if words is not None and not (may_document(data, needed) and mentions(data, words, needed)):
             continue
-        out.append((rel, extract_markdown(data), content_key(data)))
+        out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
     return out
 
 
@@ -202,7 +202,8 @@ class Extractor:
 
     def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
         hits, misses = self._cached("py", rels, module_from_json)
-        return {**hits, **self._store("py", self._map(_python_chunk, misses), module_to_json)}
+        results = self._map(_python_chunk, misses, self.cache is not None)
+        return {**hits, **self._store("py", results, module_to_json)}
 
     def docs(
         self, rels: list[str], words: Iterable[str] | None = None, needed: int = 0
@@ -212,5 +213,5 @@ class Extractor:
         # Only pages that passed the relevance test were cached; the engine
         # applies the real test (entries naming schema keys) to every page.
         hits, misses = self._cached("md", rels, doc_from_json)
-        results = self._map(_docs_chunk, misses, wanted, needed)
+        results = self._map(_docs_chunk, misses, wanted, needed, self.cache is not None)
         return {**hits, **self._store("md", results, doc_to_json)}

@@ -423,7 +423,7 @@ class _FunctionBody:
         self.loops: dict[str, list[ast.expr]] = {}
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
-        for sub in fast_walk(node.body):
+        for sub in fast_walk(node.body, leaves=False):
             kind = type(sub)
             if kind is call_type:
                 calls.append(sub)  # type: ignore[arg-type]
@@ -725,16 +725,25 @@ class _FunctionBody:
         if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
             self._read(func.value, call.args[0], call.lineno, func.attr)
             return
+        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
+            return
         args: list[tuple[int | str, ast.expr]] = [
             *enumerate(call.args),
             *((k.arg, k.value) for k in call.keywords if k.arg is not None),
         ]
-        handed: list[tuple[int | str, DictSource]] = []
+        # Most calls hand over no config dict: find that out before building
+        # anything else.
+        handed: list[tuple[int | str, DictSource]] = [
+            (position, source)
+            for position, arg in args
+            if type(arg) is not ast.Starred
+            for source in self._param_sources(arg)
+        ]
+        if not handed:
+            return
         key_args: dict[str, Expr] = {}
         for position, arg in args:
             kind = type(arg)
-            if kind is ast.Starred:
-                continue
             if kind is ast.Constant:
                 if isinstance(arg.value, str):  # type: ignore[attr-defined]
                     key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
@@ -746,12 +755,6 @@ class _FunctionBody:
                 name = dotted(arg)
                 if name is not None:
                     key_args[str(position)] = ["n", name]
-            for source in self._param_sources(arg):
-                handed.append((position, source))
-        if not handed:
-            return
-        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
-            return
         for callee in self._callees(func):
             for position, source in handed:
                 self.module.facts.dict_args.append(
@@ -839,16 +842,21 @@ _FIELDS = _child_fields()
 _AST = ast.AST
 
 
-def fast_walk(body: list[ast.stmt]) -> list[ast.AST]:
+_LEAVES = frozenset({ast.Name, ast.Constant})
+
+
+def fast_walk(body: list[ast.stmt], leaves: bool = True) -> list[ast.AST]:
     """Every node under ``body``, in no particular order.
 
     ``ast.walk`` is a generator over ``iter_child_nodes``; this iterative walk
     over a per-type table of child fields does the same work in about half
-    the time, which matters because it runs over every function body.
+    the time, which matters because it runs over every function body. Without
+    ``leaves``, names and constants (nearly half of all nodes) are left out.
     """
     out: list[ast.AST] = []
     stack: list[ast.AST] = list(body)
     fields = _FIELDS
+    skip = frozenset() if leaves else _LEAVES
     pop, push, extend, add = stack.pop, stack.append, stack.extend, out.append
     while stack:
         node = pop()
@@ -858,8 +866,8 @@ def fast_walk(body: list[ast.stmt]) -> list[ast.AST]:
             if value is None:
                 continue
             if type(value) is list:
-                extend([v for v in value if isinstance(v, _AST)])
-            elif isinstance(value, _AST):
+                extend([v for v in value if isinstance(v, _AST) and type(v) not in skip])
+            elif isinstance(value, _AST) and type(value) not in skip:
                 push(value)
     return out
 
