@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from configdrift.extract.python.extractor import BUILTIN_CONSUMERS
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import DictArg, DictStore, Expr
 from configdrift.model import ConfigPath, Location
 from configdrift.resolve.project import Project, Symbol, render
 
@@ -71,6 +71,19 @@ class Edge:
     location: Location
     key_args: dict[str, Expr] = field(default_factory=dict)
     offset: int = 0
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """A config dict handed where its reads cannot be followed."""
+
+    seq: int
+    scope: Scope
+    function: str
+    keys: list[Expr]
+    location: Location
+    what: str
 
 
 def scope_of(function: str, base: str, module: str) -> Scope:
@@ -103,7 +116,7 @@ class DictFlow:
         self.edges_in: dict[Scope, list[Edge]] = {}
         self.down: dict[Scope, set[Scope]] = {}
         self.up: dict[Scope, set[Scope]] = {}
-        self.escapes: list[tuple[Scope, str, list[Expr], Location, str]] = []
+        self.escapes: list[Escape] = []
         #: Dicts kept in instance attributes: (attribute scope, the store).
         self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
@@ -155,69 +168,106 @@ class DictFlow:
             return (*found, 1) if found else None
         return None
 
-    def _connect(self, caller: Scope, callee: Scope) -> None:
-        self.down.setdefault(caller, set()).add(callee)
-        self.up.setdefault(callee, set()).add(caller)
-
     def _build(self) -> None:
-        project = self.project
-        for name, info in project.modules.items():
+        """Index the dict hand-overs by caller and by callee name; only those
+        that touch configuration are resolved, when marking."""
+        self.by_caller: dict[Scope, list[tuple[int, str, DictArg | DictStore]]] = {}
+        self.by_name: dict[str, list[tuple[int, str, DictArg | DictStore]]] = {}
+        self.ctor_calls: list[tuple[int, str, DictArg | DictStore]] = []
+        self.stores_by_target: dict[Scope, list[tuple[int, str, DictArg | DictStore]]] = {}
+        self._resolved: dict[int, tuple[Scope | None, Edge | None, list[Escape]]] = {}
+        seq = 0
+        for name, info in self.project.modules.items():
             facts = info.facts
+            aliases = {i.local: i.name for i in facts.imports if i.name and i.name != i.local}
             for arg in facts.dict_args:
-                if self.opaque(name, arg.function, arg.source.keys):
-                    continue  # not the dict itself: an object built from it
-                caller = scope_of(arg.function, arg.source.base, name)
-                location = Location(info.path, arg.line)
-                target = self.callee(name, arg.function, arg.callee[1])
-                if target is None:
-                    if not harmless(arg.callee[1]):
-                        self.escapes.append(
-                            (
-                                caller,
-                                arg.function,
-                                arg.source.keys,
-                                location,
-                                f"handed to {arg.callee[1]}",
-                            )
-                        )
-                    continue
-                module, function, offset = target
-                params = project.modules[module].facts.functions.get(function, [])
-                if not arg.consumed and isinstance(arg.position, int):
-                    returned = [*arg.source.keys, ["ret", arg.callee[1], arg.position]]
-                    if not self.opaque(name, arg.function, returned):
-                        # A section returned into something not followed
-                        # (``output[KEY] = get_section(d)``).
-                        what = f"returned by {function} into a value not followed"
-                        self.escapes.append((caller, arg.function, returned, location, what))
-                if isinstance(arg.position, int):
-                    index = arg.position + offset
-                    if index >= len(params):
-                        continue
-                    param = params[index]
-                else:
-                    if arg.position not in params:
-                        continue
-                    param = arg.position
-                scope = (module, function, param)
-                edge = Edge(
-                    caller, arg.source.keys, name, arg.function, location, arg.key_args, offset
+                seq += 1
+                item: tuple[int, str, DictArg | DictStore] = (seq, name, arg)
+                self.by_caller.setdefault(scope_of(arg.function, arg.source.base, name), []).append(
+                    item
                 )
-                self.edges_in.setdefault(scope, []).append(edge)
-                self._connect(caller, scope)
+                last = arg.callee[1].rsplit(".", 1)[-1]
+                self.by_name.setdefault(last, []).append(item)
+                if last in aliases:
+                    self.by_name.setdefault(aliases[last], []).append(item)
+                if last[:1].isupper():
+                    self.ctor_calls.append(item)
             for store in facts.dict_stores:
-                if self.opaque(name, store.function, store.source.keys):
-                    continue
-                caller = scope_of(store.function, store.source.base, name)
-                location = Location(info.path, store.line)
+                seq += 1
                 if store.target == "<return>":
-                    # Followed where callers read the result (``ret`` keys).
-                    continue
-                scope = scope_of(store.function, store.target, name)
-                edge = Edge(caller, store.source.keys, name, store.function, location)
-                self.edges_in.setdefault(scope, []).append(edge)
-                self.kept.append((scope, edge))
-                self._connect(caller, scope)
+                    continue  # followed where callers read the result (``ret`` keys)
+                stored: tuple[int, str, DictArg | DictStore] = (seq, name, store)
+                self.by_caller.setdefault(
+                    scope_of(store.function, store.source.base, name), []
+                ).append(stored)
+                target = scope_of(store.function, store.target, name)
+                self.stores_by_target.setdefault(target, []).append(stored)
+
+    def _resolve(
+        self, seq: int, name: str, record: DictArg | DictStore
+    ) -> tuple[Scope | None, Edge | None, list[Escape]]:
+        """Where a hand-over goes: (callee scope, edge, escapes), once per record."""
+        cached = self._resolved.get(seq)
+        if cached is not None:
+            return cached
+        result = self._resolve_record(seq, name, record)
+        self._resolved[seq] = result
+        return result
+
+    def _resolve_record(
+        self, seq: int, name: str, record: DictArg | DictStore
+    ) -> tuple[Scope | None, Edge | None, list[Escape]]:
+        info = self.project.modules[name]
+        location = Location(info.path, record.line)
+        keys = record.source.keys
+        if self.opaque(name, record.function, keys):
+            return None, None, []  # not the dict itself: an object built from it
+        caller = scope_of(record.function, record.source.base, name)
+        if isinstance(record, DictStore):
+            edge = Edge(caller, keys, name, record.function, location, seq=seq)
+            return scope_of(record.function, record.target, name), edge, []
+        arg = record
+        target = self.callee(name, arg.function, arg.callee[1])
+        if target is None:
+            if harmless(arg.callee[1]):
+                return None, None, []
+            return (
+                None,
+                None,
+                [Escape(seq, caller, arg.function, keys, location, f"handed to {arg.callee[1]}")],
+            )
+        module, function, offset = target
+        params = self.project.modules[module].facts.functions.get(function, [])
+        escapes: list[Escape] = []
+        if not arg.consumed and isinstance(arg.position, int):
+            returned = [*keys, ["ret", arg.callee[1], arg.position]]
+            if not self.opaque(name, arg.function, returned):
+                # A section returned into something not followed
+                # (``output[KEY] = get_section(d)``).
+                what = f"returned by {function} into a value not followed"
+                escapes.append(Escape(seq, caller, arg.function, returned, location, what))
+        if isinstance(arg.position, int):
+            index = arg.position + offset
+            if index >= len(params):
+                return None, None, escapes
+            param = params[index]
+        else:
+            if arg.position not in params:
+                return None, None, escapes
+            param = arg.position
+        edge = Edge(caller, keys, name, arg.function, location, arg.key_args, offset, seq)
+        return (module, function, param), edge, escapes
+
+    def _callers_of(self, scope: Scope) -> list[tuple[int, str, DictArg | DictStore]]:
+        """Hand-overs that may reach ``scope``: by the callee's name."""
+        _, function, param = scope
+        if param.startswith("self."):
+            return self.stores_by_target.get(scope, [])
+        last = function.rsplit(".", 1)[-1]
+        found = list(self.by_name.get(last, ()))
+        if last == "__init__":
+            found += self.ctor_calls  # ``Cls(d)``, for the class or a subclass
+        return found
 
     # -- configuration -------------------------------------------------------
 
@@ -230,8 +280,39 @@ class DictFlow:
         code (``get_scalar_param``) does not make its other callers' dicts
         configuration.
         """
-        ancestors = _closure(seeds, self.up)
-        self.config = _closure(ancestors, self.down)
+        ancestors = set(seeds)
+        queue = deque(seeds)
+        while queue:
+            scope = queue.popleft()
+            for seq, name, record in self._callers_of(scope):
+                target, edge, _ = self._resolve(seq, name, record)
+                if target == scope and edge is not None and edge.caller not in ancestors:
+                    ancestors.add(edge.caller)
+                    queue.append(edge.caller)
+        self.config = set(ancestors)
+        queue = deque(ancestors)
+        edges: dict[Scope, list[Edge]] = {}
+        escapes: list[Escape] = []
+        kept: list[tuple[Scope, Edge]] = []
+        while queue:
+            scope = queue.popleft()
+            for seq, name, record in self.by_caller.get(scope, ()):
+                target, edge, found = self._resolve(seq, name, record)
+                escapes.extend(found)
+                if target is None or edge is None:
+                    continue
+                edges.setdefault(target, []).append(edge)
+                self.down.setdefault(scope, set()).add(target)
+                if isinstance(record, DictStore):
+                    kept.append((target, edge))
+                if target not in self.config:
+                    self.config.add(target)
+                    queue.append(target)
+        # The order of the code, not of the search: the first caller's key is
+        # a mount's primary spelling.
+        self.edges_in = {s: sorted(e, key=lambda edge: edge.seq) for s, e in edges.items()}
+        self.escapes = sorted(escapes, key=lambda e: e.seq)
+        self.kept = sorted(kept, key=lambda item: item[1].seq)
         self._prefix_memo.clear()
 
     def prefixes(self, scope: Scope, depth: int = 0) -> list[ConfigPath] | None:
@@ -404,7 +485,14 @@ class DictFlow:
         for scope, uses in helpers.items():
             self._helper_reads(scope, uses, sites, unknown)
         self._kept_escapes(unknown)
-        for scope, function, keys, location, what in self.escapes:
+        for escape in self.escapes:
+            scope, function, keys, location, what = (
+                escape.scope,
+                escape.function,
+                escape.keys,
+                escape.location,
+                escape.what,
+            )
             if scope not in self.config or self.opaque(scope[0], function, keys):
                 continue
             paths, problem = self._paths(scope, self._split(scope[0], function, keys), keys)
