@@ -257,6 +257,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A short run over data without reference cycles (parse trees, facts,
+    # schema nodes): reference counting frees what is dropped, and the cyclic
+    # collector's passes over millions of live objects would only cost time.
+    import gc
+
+    gc.disable()
     try:
         return _dispatch(argv)
     except BrokenPipeError:

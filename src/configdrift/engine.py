@@ -6,10 +6,11 @@ Neither prints anything: reporters format what they return.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 
 from configdrift.config import Config
-from configdrift.discover import discover
+from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
@@ -108,11 +109,21 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
 
 def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:
     """Discover, extract and resolve the project under ``config.root``."""
-    root = config.root
     sources = discover(config)
+    try:
+        return _analyse(config, sources, jobs, cache)
+    finally:
+        gc.unfreeze()
+
+
+def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) -> Analysis:
+    root = config.root
     store = FactCache(root) if cache else None
     with Extractor(str(root), jobs, len(sources.python) + len(sources.docs), store) as extractor:
         py_facts = extractor.python(sources.python)
+        # The facts live until the end: the collector need not walk them
+        # again in every pass while the project is resolved.
+        gc.freeze()
         schema, builder = _schema(py_facts, sources.python, config)
         spellings: set[str] = set()
         for node in schema.walk():

@@ -8,6 +8,8 @@ parse error of that file; the others are still analysed.
 
 from __future__ import annotations
 
+import functools
+import gc
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -52,6 +54,28 @@ def _read(root: str, rel: str) -> bytes | str | None:
         return f"cannot read: {exc.strerror or exc}"
 
 
+def _no_gc(func: Callable[..., list[Result[T]]]) -> Callable[..., list[Result[T]]]:
+    """Run an extraction chunk with the cyclic garbage collector paused.
+
+    Parse trees have no cycles (no parent pointers) and facts are plain data,
+    so reference counting frees everything; the collector's passes over the
+    millions of objects a parse creates cost a third of the extraction.
+    """
+
+    @functools.wraps(func)
+    def wrapper(*args: object) -> list[Result[T]]:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
+
+
+@_no_gc
 def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[ModuleFacts]]:
     out: list[Result[ModuleFacts]] = []
     for rel in rels:
@@ -65,6 +89,7 @@ def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[Modul
     return out
 
 
+@_no_gc
 def _docs_chunk(
     root: str, rels: list[str], words: frozenset[str] | None, needed: int, digest: bool
 ) -> list[Result[DocFacts]]:
