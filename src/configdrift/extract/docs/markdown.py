@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:
+    # Imported when the first page is parsed: a run whose pages are parsed
+    # by worker processes never pays for it in the main one.
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 from configdrift.extract.docs.blocks import BlockKey, block_keys
 from configdrift.extract.text import NotText, decode
@@ -124,6 +128,8 @@ _PARSER: MarkdownIt | None = None
 def _parser() -> MarkdownIt:
     global _PARSER
     if _PARSER is None:
+        from markdown_it import MarkdownIt
+
         _PARSER = MarkdownIt("commonmark").enable("table")
     return _PARSER
 

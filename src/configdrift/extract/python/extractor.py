@@ -534,7 +534,8 @@ class _FunctionBody:
             if type(c.func) is ast.Attribute and c.func.attr in _READ_METHODS
         )
         for call in calls:
-            self._call(call)
+            if call.args or call.keywords:  # ``f()`` hands nothing over
+                self._call(call)
         for subscript in subscripts:
             if type(subscript.slice) is not ast.Slice:
                 self._read(subscript.value, subscript.slice, subscript.lineno, "subscript")
