@@ -183,10 +183,16 @@ def test_map_shows_lenient_sections_and_why_keys_are_unresolved() -> None:
 def test_dead_accessors_and_inert_options() -> None:
     findings = _json("code_view")["findings"]
     dead = [f for f in findings if f["code"] == "CD201"]
+    # Through self._config (typed by the constructor call), a local bound to a
+    # helper's result, and an annotated parameter.
     assert [(f["key"], f["path"], f["line"]) for f in dead] == [
-        ("grad_hooks", "trainer/engine.py", 13)
+        ("grad_hooks", "trainer/engine.py", 15),
+        ("bucket_hooks", "trainer/engine.py", 38),
+        ("knob", "trainer/engine.py", 43),
     ]
     assert "which nothing calls" in dead[0]["message"]
+    # A field with an alias, read by its field name, is no dead read.
+    assert not any(f["key"] == "prefetch" for f in dead)
     inert = {f["key"] for f in findings if f["code"] == "CD202"}
     # A value copied into an attribute nothing reads; model fields nothing reads.
     assert inert == {"legacy_fusion", "offload.ratio", "offload.prefetch_size"}

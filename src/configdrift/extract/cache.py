@@ -89,6 +89,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         functions=data["functions"],
         attr_loads=data["attr_loads"],
         chains=[tuple(c) for c in data["chains"]],
+        local_types=[tuple(t) for t in data["local_types"]],
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],
         return_calls=[tuple(r) for r in data["return_calls"]],
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],

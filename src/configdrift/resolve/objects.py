@@ -67,6 +67,7 @@ class ObjectTypes:
         self.ctor: dict[Symbol, dict[str, set[tuple[str, str]]]] = {}
         self.assigns: dict[Symbol, dict[str, list[tuple[str, str, str, str]]]] = {}
         self.returns: dict[tuple[str, str], list[str]] = {}
+        self.locals: dict[tuple[str, str, str], list[str]] = {}
         self._memo: dict[tuple[object, ...], frozenset[Symbol]] = {}
         self._chains: list[Chain] | None = None
         self._index()
@@ -89,6 +90,8 @@ class ObjectTypes:
                     )
             for function, callee in facts.return_calls:
                 self.returns.setdefault((name, function), []).append(callee)
+            for function, local, value in facts.local_types:
+                self.locals.setdefault((name, function, local), []).append(value)
 
     # -- types ---------------------------------------------------------------
 
@@ -158,9 +161,16 @@ class ObjectTypes:
         return frozenset(out)
 
     def base_types(self, module: str, function: str, base: str) -> frozenset[Symbol]:
-        """The class of ``self`` in a method."""
+        """The class of ``self`` in a method, or what a typed local holds."""
         if base != "self":
-            return frozenset()
+            out: set[Symbol] = set()
+            for value in self.locals.get((module, function, base), ()):
+                symbol = self.project.resolve(module, value)
+                if symbol is not None and symbol.kind == "class":
+                    out.add(symbol)
+                else:
+                    out |= self.call_types(module, function, value)
+            return frozenset(out)
         cls = function.rsplit(".", 1)[0] if "." in function else None
         while cls is not None and cls not in self.project.modules[module].classes:
             cls = cls.rsplit(".", 1)[0] if "." in cls else None

@@ -29,7 +29,11 @@ def _loaded(analysis: Analysis) -> set[str]:
     return names
 
 
-def _called(loaded: set[str], function: str) -> bool:
+def _called(loaded: set[str], function: str) -> bool | None:
+    """Is a method called anywhere? None for a module-level function, which
+    is called by its bare name: that leaves no trace in attribute loads."""
+    if "." not in function:
+        return None
     name = function.rsplit(".", 1)[-1]
     return name in loaded or f"self.{name}" in loaded
 
@@ -84,7 +88,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
             info = analysis.project.modules[owner.module]
             cls = info.classes[owner.qualname]
             called = _called(loaded, chain.function)
-            where = f"`{chain.function}`" + ("" if called else ", which nothing calls,")
+            where = f"`{chain.function}`" + (", which nothing calls," if called is False else "")
             yield make(
                 "CD201",
                 attr,

@@ -374,6 +374,13 @@ class _Module:
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
         self.facts.function_lines[qualname] = (node.lineno, node.end_lineno or node.lineno)
+        annotated: set[str] = set()
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if a.annotation is not None and a.arg not in ("self", "cls"):
+                annotation = dotted(a.annotation)
+                if annotation is not None:
+                    self.facts.local_types.append((qualname, a.arg, annotation))
+                    annotated.add(a.arg)
         positional = [*args.posonlyargs, *args.args]
         pairs = [
             *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
@@ -390,7 +397,7 @@ class _Module:
         }
         if defaults:
             self.facts.param_defaults[qualname] = defaults
-        _FunctionBody(self, qualname, set(params)).run(node)
+        _FunctionBody(self, qualname, set(params), annotated).run(node)
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
@@ -405,10 +412,13 @@ class _FunctionBody:
     """Dict flow inside one function: which sub-dicts feed which models, which
     keys are read, and which dicts are handed to other functions."""
 
-    def __init__(self, module: _Module, qualname: str, params: set[str]) -> None:
+    def __init__(
+        self, module: _Module, qualname: str, params: set[str], annotated: set[str]
+    ) -> None:
         self.module = module
         self.qualname = qualname
         self.params = params
+        self.annotated = annotated
         self.locals: dict[str, list[ast.expr]] = {}
         self._name_memo: dict[str, list[DictSource]] = {}
 
@@ -421,6 +431,7 @@ class _FunctionBody:
         compares: list[ast.Compare] = []
         returns: list[ast.Return] = []
         self.loops: dict[str, list[ast.expr]] = {}
+        attributes: list[ast.Attribute] = []
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body, leaves=False):
@@ -439,6 +450,8 @@ class _FunctionBody:
                 target = sub.target  # type: ignore[attr-defined]
                 if type(target) is name_type:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
+                attributes.append(sub)  # type: ignore[arg-type]
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -451,9 +464,15 @@ class _FunctionBody:
                 if type(target) is name_type:
                     self.locals.setdefault(target.id, []).append(assign.value)
         facts = self.module.facts
+        typed = set(self.annotated)
         for assign in assigns:
             value = assign.value
             callee = dotted(value.func) if type(value) is call_type else None
+            if callee is not None:
+                for target in assign.targets:
+                    if type(target) is name_type:
+                        facts.local_types.append((self.qualname, target.id, callee))
+                        typed.add(target.id)
             for target in assign.targets:
                 if (
                     type(target) is ast.Attribute
@@ -495,6 +514,8 @@ class _FunctionBody:
                         callee = dotted(bound.func)
                         if callee is not None:
                             facts.return_calls.append((self.qualname, callee))
+        if typed:
+            self._local_chains(attributes, typed)
         stores = self.module.facts.dict_stores
         for assign in assigns:
             for target in assign.targets:
@@ -769,6 +790,21 @@ class _FunctionBody:
                         id(call) in self.consumed,
                     )
                 )
+
+    def _local_chains(self, attributes: list[ast.Attribute], typed: set[str]) -> None:
+        """Chains rooted at a typed local (``cfg = get_zero_config(d); cfg.x``),
+        the longest of each: an attribute inside a longer chain is skipped."""
+        inner = {id(a.value) for a in attributes if type(a.value) is ast.Attribute}
+        for attribute in attributes:
+            if id(attribute) in inner:
+                continue
+            root: ast.expr = attribute
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is ast.Name and root.id in typed:
+                text = dotted(attribute)
+                if text is not None:
+                    self.module.facts.chains.append((attribute.lineno, self.qualname, text))
 
     def _ctor_args(self, ctor: str, call: ast.Call) -> None:
         """Which classes a constructor's arguments are built from."""

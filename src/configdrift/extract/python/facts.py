@@ -144,8 +144,10 @@ class ModuleFacts:
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose
     #: (comments and strings count too): it only ever makes rules quieter.
     attr_loads: list[str] = field(default_factory=list)
-    #: Attribute chains on ``self``: (line, function, chain).
+    #: Attribute chains on ``self`` and on typed locals: (line, function, chain).
     chains: list[tuple[int, str, str]] = field(default_factory=list)
+    #: Locals bound to calls and annotated parameters: (function, name, callee or type).
+    local_types: list[tuple[str, str, str]] = field(default_factory=list)
     #: ``self.A = ...`` in a method: (function, A, "call" or "param", name, line).
     attr_assigns: list[tuple[str, str, str, str, int]] = field(default_factory=list)
     #: Functions returning a call: (function, callee).
