@@ -44,3 +44,16 @@ def initialize(model, config):
     config_class = TrainerConfig(config)
     engine = Engine(model, config_class=config_class)
     return engine, engine.train_batch_size(), engine.zero_stage()
+
+
+def train_step(engine):
+    """One step: the engine consults its options."""
+    options = (
+        engine.gradient_clipping(),
+        engine.fp16_enabled(),
+        engine.initial_scale(),
+        engine.zero_overlap(),
+        engine.zero_offload(),
+        engine.checkpoint_every(),
+    )
+    return options

@@ -168,15 +168,31 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         if field.key in loaded or f"self.{field.key}" in loaded
     }
     documented = {entry.path: entry for entry in analysis.entries}
+    accessors = _accessor_only(analysis, loaded)
     for model, field in fields:
         name = field.key
         if field.deprecated or field.location is None or model.model in dumped:
             continue
         if model.model not in consumed:
             continue
-        if name in loaded or f"self.{name}" in loaded:
-            continue
         if any(p.fullmatch(name) for p in patterns):
+            continue
+        readers = accessors.get((model.model or "", name))
+        if readers:
+            names = ", ".join(f"`{r}`" for r in readers)
+            yield make(
+                "CD202",
+                format_path(field.path),
+                field.location,
+                f"`{format_path(field.path)}` is read only by {names}, which nothing calls: setting it does nothing",
+                tuple(
+                    Related(e.location.path, e.location.line, "documented here")
+                    for e in [documented.get(field.path)]
+                    if e is not None
+                ),
+            )
+            continue
+        if name in loaded or f"self.{name}" in loaded:
             continue
         yield make(
             "CD202",
@@ -190,6 +206,37 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             ),
         )
     yield from _inert_copies(analysis, loaded)
+
+
+def _accessor_only(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
+    """(model, field) -> the methods that read it, when every read of the
+    field in the project is a typed chain in a method that nothing calls."""
+    totals: dict[str, int] = {}
+    for info in analysis.project.modules.values():
+        for name, count in info.facts.attr_counts.items():
+            totals[name] = totals.get(name, 0) + count
+    reads: dict[tuple[str, str], list[str]] = {}
+    counted: dict[str, int] = {}
+    for chain in analysis.objects.chains():
+        parts = chain.text.split(".")
+        if len(chain.receivers) != len(parts) - 1:
+            continue
+        name = parts[-1]
+        counted[name] = counted.get(name, 0) + 1
+        if _called(loaded, chain.function) is not False:
+            reads.setdefault(("", name), []).append("")  # a read that is used
+            continue
+        for owner in chain.receivers[-1]:
+            functions = reads.setdefault((owner.qualname, name), [])
+            if chain.function not in functions:
+                functions.append(chain.function)
+    out: dict[tuple[str, str], list[str]] = {}
+    for (model, name), functions in reads.items():
+        if not model or ("", name) in reads or f"self.{name}" in totals:
+            continue
+        if counted.get(name, 0) == totals.get(name, 0):
+            out[(model, name)] = functions
+    return out
 
 
 def _dumped_models(analysis: Analysis) -> set[str]:

@@ -220,15 +220,18 @@ class _Module:
         # Attribute names from the text, in one pass of a compiled pattern:
         # visiting every Attribute node costs more than the rest together.
         names = set(self.attr_loads)
+        counts: dict[str, int] = {}
         source = self.source
         for match in _ATTRIBUTE.finditer(source):
             start = match.start()
             before = source[start - 5 : start - 4]
+            name = match.group(1)
             if source[start - 4 : start] == "self" and not (before.isalnum() or before == "_"):
-                names.add("self." + match.group(1))
-            else:
-                names.add(match.group(1))
+                name = "self." + name
+            counts[name] = counts.get(name, 0) + 1
+        names.update(counts)
         self.facts.attr_loads = sorted(names)
+        self.facts.attr_counts = counts
 
     def _chains(self) -> None:
         """Attribute chains of two attributes or more on ``self``, by function.

@@ -144,6 +144,8 @@ class ModuleFacts:
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose
     #: (comments and strings count too): it only ever makes rules quieter.
     attr_loads: list[str] = field(default_factory=list)
+    #: How often each attribute name is loaded in the text (same counting).
+    attr_counts: dict[str, int] = field(default_factory=dict)
     #: Attribute chains on ``self`` and on typed locals: (line, function, chain).
     chains: list[tuple[int, str, str]] = field(default_factory=list)
     #: Locals bound to calls and annotated parameters: (function, name, callee or type).
