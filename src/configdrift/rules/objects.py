@@ -178,27 +178,21 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         if any(p.fullmatch(name) for p in patterns):
             continue
         readers = accessors.get((model.model or "", name))
+        key = format_path(field.path)
         if readers:
             names = ", ".join(f"`{r}`" for r in readers)
-            yield make(
-                "CD202",
-                format_path(field.path),
-                field.location,
-                f"`{format_path(field.path)}` is read only by {names}, which nothing calls: setting it does nothing",
-                tuple(
-                    Related(e.location.path, e.location.line, "documented here")
-                    for e in [documented.get(field.path)]
-                    if e is not None
-                ),
+            message = (
+                f"`{key}` is read only by {names}, which nothing calls: setting it does nothing"
             )
+        elif name in loaded or f"self.{name}" in loaded:
             continue
-        if name in loaded or f"self.{name}" in loaded:
-            continue
+        else:
+            message = f"`{key}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing"
         yield make(
             "CD202",
-            format_path(field.path),
+            key,
             field.location,
-            f"`{format_path(field.path)}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing",
+            message,
             tuple(
                 Related(e.location.path, e.location.line, "documented here")
                 for e in [documented.get(field.path)]
