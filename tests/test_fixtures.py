@@ -164,8 +164,10 @@ def test_the_code_view_reads_plain_dicts() -> None:
     }
     assert not {k for c, k in found if c == "CD102"} & read_keys
     assert ("CD103", "log_file") in found and ("CD103", "log_level") in found
-    # Keys built at runtime and a section handed to another library: quiet.
-    assert not any(k.startswith(("custom.", "plugins.")) for _, k in found)
+    # Keys built at runtime, a section handed to another library and one
+    # forwarded as **kwargs: quiet.
+    assert not any(k.startswith(("custom.", "plugins.", "hooks.")) for _, k in found)
+    assert ("CD202", "hooks") not in found
     # Dicts that are not configuration contribute no keys.
     assert not any("unrelated" in k or k == "version" for _, k in found)
 
@@ -178,6 +180,7 @@ def test_map_shows_lenient_sections_and_why_keys_are_unresolved() -> None:
         in result.out
     )
     assert "keys under plugins may be read: handed to external_lib.configure" in result.out
+    assert "keys under hooks may be read: forwarded as **kwargs to make_hooks" in result.out
 
 
 def test_dead_accessors_and_inert_options() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
+from configdrift.extract.python.facts import ClassFact, Expr, FieldFact, Placement
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -126,6 +126,7 @@ class SchemaBuilder:
         self.unknown_reads: list[tuple[ConfigPath, Location, str]] = []
         #: Reads of a key a strict model does not declare: (site, model node).
         self.dead_reads: list[tuple[ReadSite, SchemaNode]] = []
+        self.forwarded: list[tuple[str, Placement, Location]] = []
 
     # -- models --------------------------------------------------------------
 
@@ -577,6 +578,17 @@ class SchemaBuilder:
         key that a strict model does not declare is kept as a dead read.
         """
         sites, self.unknown_reads = self.flow.reads()
+        for module, placement, location in self.forwarded:
+            for source in placement.sources:
+                scope = scope_of(placement.function, source.base, module)
+                if not source.is_param or scope not in self.flow.config:
+                    continue
+                keys = self.flow.expand(module, placement.function, source.keys)
+                prefixes = self.flow.prefixes(scope)
+                if keys is None or prefixes is None:
+                    continue
+                what = f"forwarded as **kwargs to {placement.model[1]}"
+                self.unknown_reads.extend(((*p, *keys), location, what) for p in prefixes)
         self.reads = sites
         for site in sites:
             node = root
@@ -639,9 +651,13 @@ class SchemaBuilder:
         assert isinstance(placement, Placement)
         project = self.project
         symbol = project.resolve(module, placement.model[1])
-        if symbol is None or self.model(symbol) is None:
-            return
         location = Location(path, placement.line)
+        if symbol is None or self.model(symbol) is None:
+            if placement.via == "kwargs":
+                # ``f(**d[KEY])`` forwards the section to code that is not a
+                # model: every key in it may be read there.
+                self.forwarded.append((module, placement, location))
+            return
         if not placement.sources:
             self.unresolved.append(
                 Unresolved(

@@ -269,12 +269,15 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
         ]
         targets += getters.get((site.module, site.function), [])
         by_path.setdefault(site.path, []).append((site, targets))
+    from configdrift.rules.code_view import unknown_under
     from configdrift.rules.docs_schema import resolve_path
 
     for path, uses in sorted(by_path.items()):
         node = resolve_path(analysis.schema, path)[0]
         if node is None or node.children or node.model:
             continue  # a section: its keys are judged one by one
+        if unknown_under(analysis, path) is not None:
+            continue  # handed on whole (``f(**d[KEY])``): used where we cannot see
         if not all(targets for _, targets in uses):
             continue  # read for some other use somewhere
         attrs = {a for _, targets in uses for a, _, _ in targets}
