@@ -11,6 +11,7 @@ import ast
 import bisect
 import re
 import warnings
+from collections import Counter
 from typing import Any
 
 from configdrift.extract.python.facts import (
@@ -91,6 +92,8 @@ BUILTIN_CONSUMERS = frozenset(
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
 _ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
+# The same loads on ``self`` (the receiver is a whole word).
+_SELF_ATTRIBUTE = re.compile(r"(?<![\w.])self\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
 # ``self.a.b``: a chain of two attributes or more on ``self``.
 _SELF_CHAIN = re.compile(r"(?<![\w.])(self)(?:\.[A-Za-z_]\w*){2,}")
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
@@ -220,18 +223,16 @@ class _Module:
         # Attribute names from the text, in one pass of a compiled pattern:
         # visiting every Attribute node costs more than the rest together.
         names = set(self.attr_loads)
-        counts: dict[str, int] = {}
         source = self.source
-        for match in _ATTRIBUTE.finditer(source):
-            start = match.start()
-            before = source[start - 5 : start - 4]
-            name = match.group(1)
-            if source[start - 4 : start] == "self" and not (before.isalnum() or before == "_"):
-                name = "self." + name
-            counts[name] = counts.get(name, 0) + 1
+        counts = Counter(_ATTRIBUTE.findall(source))
+        for name, count in Counter(_SELF_ATTRIBUTE.findall(source)).items():
+            counts[name] -= count
+            if counts[name] <= 0:
+                del counts[name]
+            counts["self." + name] = count
         names.update(counts)
         self.facts.attr_loads = sorted(names)
-        self.facts.attr_counts = counts
+        self.facts.attr_counts = dict(counts)
 
     def _chains(self) -> None:
         """Attribute chains of two attributes or more on ``self``, by function.
