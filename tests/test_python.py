@@ -324,3 +324,55 @@ def test_dataclasses_are_strict_models(tmp_path) -> None:
     node = analysis.schema.child("dc")
     assert node is not None and node.strict is True
     assert list(node.children) == ["a", "b"]
+
+
+def test_config_flows_through_an_aliased_helper(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/zero.py": """
+                from pydantic import BaseModel
+                class Zero(BaseModel):
+                    stage: int = 0
+                def get_zero(param_dict):
+                    return Zero(**param_dict.get("zero", {}))
+            """,
+            "pkg/config.py": """
+                from pkg.zero import get_zero as load_zero
+                def initialize(param_dict):
+                    zero = load_zero(param_dict)
+                    return zero, param_dict.get("steps", 1)
+            """,
+        },
+    )
+    # `steps` is read from the dict that reaches the model's helper through
+    # an aliased import: the caller's dict is configuration too.
+    assert analysis.schema.child("steps") is not None
+    assert analysis.schema.child("zero") is not None
+
+
+def test_config_flows_into_an_inherited_constructor(tmp_path) -> None:
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models.py": """
+                from pydantic import BaseModel
+                class Zero(BaseModel):
+                    stage: int = 0
+                class Base:
+                    def __init__(self, param_dict):
+                        self.zero = Zero(**param_dict.get("zero", {}))
+                        self.steps = param_dict.get("steps", 1)
+                class Derived(Base):
+                    pass
+                def build(config):
+                    return Derived(config["trainer"])
+            """,
+        },
+    )
+    # `Derived(...)` runs `Base.__init__`: the section is `trainer`.
+    trainer = analysis.schema.child("trainer")
+    assert trainer is not None and trainer.child("zero") is not None
+    assert trainer.child("steps") is not None
