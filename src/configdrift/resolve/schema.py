@@ -644,11 +644,13 @@ class SchemaBuilder:
         return root
 
     def _place(
-        self, root: SchemaNode, module: str, path: str, placement: object, explicit: set[ConfigPath]
+        self,
+        root: SchemaNode,
+        module: str,
+        path: str,
+        placement: Placement,
+        explicit: set[ConfigPath],
     ) -> None:
-        from configdrift.extract.python.facts import Placement
-
-        assert isinstance(placement, Placement)
         project = self.project
         symbol = project.resolve(module, placement.model[1])
         location = Location(path, placement.line)
@@ -774,7 +776,7 @@ def _string(project: Project, module: str, expr: Expr | None) -> str | None:
 def _parse_annotation(text: str) -> Expr | None:
     import ast
 
-    from configdrift.extract.python.extractor import to_expr
+    from configdrift.extract.python.exprs import to_expr
 
     try:
         node = ast.parse(text, mode="eval").body

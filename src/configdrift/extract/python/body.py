@@ -1,0 +1,577 @@
+"""Dict flow inside one function body: the facts the code view needs.
+
+Which sub-dicts feed which models, which keys are read, which dicts are
+handed to other functions or kept in instance attributes, and what the
+function's assignments, returns and constructor calls say about types.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING
+
+from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.facts import (
+    DictArg,
+    DictRead,
+    DictSource,
+    DictStore,
+    Expr,
+    Placement,
+)
+
+if TYPE_CHECKING:
+    from configdrift.extract.python.extractor import ModuleExtractor
+
+_VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
+_READ_METHODS = frozenset({"get", "pop", "setdefault"})
+#: Builtins that take a dict without reading a particular key from it
+#: (``len(d)``, ``isinstance(d, dict)``, ``list(d)``): no fact is recorded.
+BUILTIN_CONSUMERS = frozenset(
+    [
+        "len",
+        "isinstance",
+        "issubclass",
+        "print",
+        "str",
+        "repr",
+        "bool",
+        "type",
+        "id",
+        "hash",
+        "format",
+        "sorted",
+        "getattr",
+        "hasattr",
+        "setattr",
+        "delattr",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "zip",
+        "enumerate",
+        "range",
+        "min",
+        "max",
+        "sum",
+        "any",
+        "all",
+        "int",
+        "float",
+        "iter",
+        "next",
+        "map",
+        "filter",
+        "reversed",
+        "abs",
+        "round",
+        "super",
+        "vars",
+        "callable",
+        "open",
+    ]
+)
+_COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
+
+
+class FunctionBody:
+    """Dict flow inside one function: which sub-dicts feed which models, which
+    keys are read, and which dicts are handed to other functions."""
+
+    def __init__(
+        self, module: ModuleExtractor, qualname: str, params: set[str], annotated: set[str]
+    ) -> None:
+        self.module = module
+        self.qualname = qualname
+        self.params = params
+        self.annotated = annotated
+        self.locals: dict[str, list[ast.expr]] = {}
+        self._name_memo: dict[str, list[DictSource]] = {}
+
+    def run(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        # Nested functions are walked as part of this one: closures read the
+        # enclosing function's dicts.
+        calls: list[ast.Call] = []
+        assigns: list[ast.Assign] = []
+        subscripts: list[ast.Subscript] = []
+        compares: list[ast.Compare] = []
+        returns: list[ast.Return] = []
+        self.loops: dict[str, list[ast.expr]] = {}
+        attributes: list[ast.Attribute] = []
+        call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
+        subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
+        for sub in fast_walk(node.body, leaves=False):
+            kind = type(sub)
+            if kind is call_type:
+                calls.append(sub)  # type: ignore[arg-type]
+            elif kind is assign_type:
+                assigns.append(sub)  # type: ignore[arg-type]
+            elif kind is subscript_type and type(sub.ctx) is load:  # type: ignore[attr-defined]
+                subscripts.append(sub)  # type: ignore[arg-type]
+            elif kind is compare_type:
+                compares.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.Return and sub.value is not None:  # type: ignore[attr-defined]
+                returns.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.For or kind is ast.comprehension:
+                target = sub.target  # type: ignore[attr-defined]
+                if type(target) is name_type:
+                    self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
+                attributes.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.ImportFrom or kind is ast.Import:
+                # An import inside a function still names a project class.
+                self.module.import_statement(sub)  # type: ignore[arg-type]
+        # Source order matters: the first key a local is read from is the
+        # primary spelling, later ones are legacy spellings.
+        assigns.sort(key=lambda a: (a.lineno, a.col_offset))
+        calls.sort(key=lambda c: (c.lineno, c.col_offset))
+        for assign in assigns:
+            for target in assign.targets:
+                if type(target) is name_type:
+                    self.locals.setdefault(target.id, []).append(assign.value)
+        facts = self.module.facts
+        typed = set(self.annotated)
+        for assign in assigns:
+            value = assign.value
+            callee = dotted(value.func) if type(value) is call_type else None
+            if callee is not None:
+                for target in assign.targets:
+                    if type(target) is name_type:
+                        facts.local_types.append((self.qualname, target.id, callee))
+                        typed.add(target.id)
+            for target in assign.targets:
+                if (
+                    type(target) is ast.Attribute
+                    and type(target.value) is name_type
+                    and target.value.id == "self"
+                    and "." in self.qualname
+                ):
+                    if callee is not None:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "call", callee, assign.lineno)
+                        )
+                    elif type(value) is name_type and value.id in self.params:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "param", value.id, assign.lineno)
+                        )
+                    else:
+                        facts.attr_assigns.append(
+                            (self.qualname, target.attr, "other", "", assign.lineno)
+                        )
+                elif type(target) is ast.Tuple and "." in self.qualname:
+                    for element in target.elts:
+                        if (
+                            type(element) is ast.Attribute
+                            and type(element.value) is name_type
+                            and element.value.id == "self"
+                        ):
+                            facts.attr_assigns.append(
+                                (self.qualname, element.attr, "other", "", assign.lineno)
+                            )
+        for ret in returns:
+            returned = ret.value
+            if isinstance(returned, ast.Call):
+                callee = dotted(returned.func)
+                if callee is not None:
+                    facts.return_calls.append((self.qualname, callee))
+            elif isinstance(returned, ast.Name):
+                for bound in self.locals.get(returned.id, ()):
+                    if type(bound) is call_type:
+                        callee = dotted(bound.func)
+                        if callee is not None:
+                            facts.return_calls.append((self.qualname, callee))
+        if typed:
+            self._local_chains(attributes, typed)
+        stores = self.module.facts.dict_stores
+        for assign in assigns:
+            for target in assign.targets:
+                if (
+                    type(target) is ast.Attribute
+                    and type(target.value) is name_type
+                    and target.value.id == "self"
+                ):
+                    for source in self._param_sources(assign.value):
+                        if source.base != f"self.{target.attr}":
+                            stores.append(
+                                DictStore(
+                                    f"self.{target.attr}", source, assign.lineno, self.qualname
+                                )
+                            )
+        for ret in returns:
+            for source in self._param_sources(ret.value):  # type: ignore[arg-type]
+                if source.keys:
+                    stores.append(DictStore("<return>", source, ret.lineno, self.qualname))
+        # Results that are followed: assigned to a name or to self, returned,
+        # or read from directly (``f(d)[K]``, ``f(d).get(K)``, ``K in f(d)``).
+        self.consumed = {id(ret.value) for ret in returns}
+        for assign in assigns:
+            if all(
+                type(t) is name_type
+                or (
+                    type(t) is ast.Attribute and type(t.value) is name_type and t.value.id == "self"
+                )
+                for t in assign.targets
+            ):
+                self.consumed.add(id(assign.value))
+        self.consumed.update(id(s.value) for s in subscripts)
+        self.consumed.update(id(c.comparators[0]) for c in compares if c.comparators)
+        self.consumed.update(
+            id(c.func.value)
+            for c in calls
+            if type(c.func) is ast.Attribute and c.func.attr in _READ_METHODS
+        )
+        for call in calls:
+            if call.args or call.keywords:  # ``f()`` hands nothing over
+                self._call(call)
+        for subscript in subscripts:
+            if type(subscript.slice) is not ast.Slice:
+                self._read(subscript.value, subscript.slice, subscript.lineno, "subscript")
+        for compare in compares:
+            if len(compare.ops) == 1 and type(compare.ops[0]) in (ast.In, ast.NotIn):
+                container = compare.comparators[0]
+                if (
+                    type(container) is call_type
+                    and type(container.func) is ast.Attribute
+                    and container.func.attr == "keys"
+                ):
+                    container = container.func.value
+                self._read(container, compare.left, compare.lineno, "in")
+
+    def _param_sources(self, node: ast.expr) -> list[DictSource]:
+        """Sources of a dict that come from a parameter or an instance attribute."""
+        kind = type(node)
+        # Fast rejections: most arguments are constants, globals or attributes.
+        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.Lambda:
+            return []
+        if kind is ast.Name and node.id not in self.params and node.id not in self.locals:  # type: ignore[attr-defined]
+            return []
+        if kind is ast.Attribute and not (
+            type(node.value) is ast.Name and node.value.id == "self"  # type: ignore[attr-defined]
+        ):
+            return []
+        return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
+
+    def _read(self, container: ast.expr, key_node: ast.expr, line: int, how: str) -> None:
+        sources = self._param_sources(container)
+        if not sources:
+            return
+        keys = self._loop_keys(key_node, sources)
+        if keys is None:
+            keys = [to_expr(key_node, self.module.source)]
+        for key in keys:
+            if key[0] == "c" and not isinstance(key[1], str):
+                continue  # d[0]: an index, not a key
+            for source in sources:
+                self.module.facts.dict_reads.append(
+                    DictRead(
+                        DictSource(source.base, [*source.keys, key], True), line, self.qualname, how
+                    )
+                )
+
+    def _loop_keys(self, key_node: ast.expr, sources: list[DictSource]) -> list[Expr] | None:
+        """Keys a loop variable takes: the items of a literal list of keys, or
+        none at all when the loop walks the dict's own keys (a generic pass
+        that consumes no key in particular). None when it is not a loop key."""
+        if type(key_node) is not ast.Name or key_node.id in self.params:
+            return None
+        iters = self.loops.get(key_node.id)
+        if not iters:
+            return None
+        out: list[Expr] = []
+        bases = {s.base.split(".")[-1] for s in sources}
+        for it in iters:
+            if type(it) in (ast.Tuple, ast.List, ast.Set) and all(
+                (type(e) is ast.Constant and isinstance(e.value, str)) or dotted(e) is not None
+                for e in it.elts  # type: ignore[attr-defined]
+            ):
+                out.extend(to_expr(e, self.module.source) for e in it.elts)  # type: ignore[attr-defined]
+                continue
+            if bases & self._names_in(it):
+                continue  # iterating over the dict's own keys
+            return None
+        return out
+
+    def _names_in(self, node: ast.expr, depth: int = 0) -> set[str]:
+        """Names (and attribute names) an expression uses, through locals."""
+        names: set[str] = set()
+        for sub in fast_walk([ast.Expr(node)]):
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+                if depth < 2:
+                    for value in self.locals.get(sub.id, ()):
+                        names |= self._names_in(value, depth + 1)
+            elif isinstance(sub, ast.Attribute):
+                names.add(sub.attr)
+        return names
+
+    def sources(self, node: ast.expr, depth: int = 0) -> list[DictSource]:
+        """Where a dict expression comes from, as base name plus keys."""
+        if depth > 8:
+            return []
+        d = depth + 1
+        src = self.module.source
+        if isinstance(node, ast.Name) and node.id in self.params:
+            return [DictSource(node.id, [], True)]
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and "." in self.qualname
+        ):
+            # An instance attribute (``self._param_dict``) is a dict shared by
+            # the class's methods: resolution scopes it to the class.
+            return [DictSource(f"self.{node.attr}", [], True)]
+        if isinstance(node, ast.Name):
+            # A local is looked up once per function, whatever uses it.
+            cached = self._name_memo.get(node.id)
+            if cached is not None:
+                return cached
+            self._name_memo[node.id] = []  # guards ``x = f(x)`` cycles
+            out: list[DictSource] = []
+            for value in self.locals.get(node.id, ()):
+                out.extend(self.sources(value, d))
+            if not out and node.id not in self.locals:
+                out = [DictSource(node.id, [], False)]
+            self._name_memo[node.id] = out
+            return out
+        # A key that is not a literal or a name (an f-string, a call) is kept
+        # as source text: resolution reports it as unresolved, never guesses.
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            key = to_expr(node.slice, src)
+            return [
+                DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(node.value, d)
+            ]
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("get", "pop") and node.args:
+                key = to_expr(node.args[0], src)
+                return [
+                    DictSource(s.base, [*s.keys, key], s.is_param)
+                    for s in self.sources(func.value, d)
+                ]
+            name = dotted(func)
+            if name in _COPY_FUNCS and len(node.args) == 1:
+                return self.sources(node.args[0], d)
+            if name is not None and name not in _COPY_FUNCS:
+                # ``x = get_section(d)``: the result of a call on a dict; the
+                # ``ret`` segment is replaced by what the function returns.
+                out = []
+                for position, arg in enumerate(node.args):
+                    for s in self.sources(arg, d):
+                        if s.is_param:
+                            out.append(DictSource(s.base, [*s.keys, ["ret", name, position]], True))
+                return out
+            return []
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            out = []
+            for value in node.values:
+                out.extend(self.sources(value, d))
+            return out
+        if isinstance(node, ast.IfExp):
+            return self.sources(node.body, d) + self.sources(node.orelse, d)
+        return []
+
+    def _call(self, call: ast.Call) -> None:
+        src = self.module.source
+        func = call.func
+        starred = [k.value for k in call.keywords if k.arg is None]
+        model: Expr | None = None
+        feeds: list[ast.expr] = []
+        via = "kwargs"
+        if starred:
+            model = to_expr(func, src)
+            feeds = starred
+        elif isinstance(func, ast.Attribute) and func.attr in _VALIDATE_METHODS and call.args:
+            model = to_expr(func.value, src)
+            feeds = [call.args[0]]
+            via = func.attr
+        if model is not None and model[0] == "n":
+            sources = [s for f in feeds for s in self.sources(f)]
+            keyed = [s for s in sources if s.keys or s.is_param]
+            if keyed or not sources:
+                # No source at all: built from something that is not a dict
+                # lookup (a comprehension, a call); resolution reports it as
+                # unresolved if the callee is a model.
+                self.module.facts.placements.append(
+                    Placement(model, keyed, call.lineno, self.qualname, via)
+                )
+            return
+        kind = type(func)
+        last = func.id if kind is ast.Name else func.attr if kind is ast.Attribute else ""  # type: ignore[attr-defined]
+        if last[:1].isupper():
+            ctor = dotted(func)
+            if ctor is not None:
+                self._ctor_args(ctor, call)
+        if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
+            name_arg = call.args[1]
+            if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
+                self.module.attr_loads.add(name_arg.value)
+            else:
+                self.module.facts.dynamic_getattr.append(
+                    (call.lineno, self.qualname, _pattern(name_arg))
+                )
+        if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
+            self._read(func.value, call.args[0], call.lineno, func.attr)
+            return
+        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
+            return
+        args: list[tuple[int | str, ast.expr]] = [
+            *enumerate(call.args),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        # Most calls hand over no config dict: find that out before building
+        # anything else.
+        handed: list[tuple[int | str, DictSource]] = [
+            (position, source)
+            for position, arg in args
+            if type(arg) is not ast.Starred
+            for source in self._param_sources(arg)
+        ]
+        if not handed:
+            return
+        key_args: dict[str, Expr] = {}
+        for position, arg in args:
+            kind = type(arg)
+            if kind is ast.Constant:
+                if isinstance(arg.value, str):  # type: ignore[attr-defined]
+                    key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
+                continue
+            # A constant, or a parameter handed on (a helper calling a helper).
+            if kind is ast.Name and (arg.id.isupper() or arg.id in self.params):  # type: ignore[attr-defined]
+                key_args[str(position)] = ["n", arg.id]  # type: ignore[attr-defined]
+            if kind is ast.Attribute and arg.attr.isupper():  # type: ignore[attr-defined]
+                name = dotted(arg)
+                if name is not None:
+                    key_args[str(position)] = ["n", name]
+        for callee in self._callees(func):
+            for position, source in handed:
+                self.module.facts.dict_args.append(
+                    DictArg(
+                        callee,
+                        position,
+                        source,
+                        call.lineno,
+                        self.qualname,
+                        key_args,
+                        id(call) in self.consumed,
+                    )
+                )
+
+    def _local_chains(self, attributes: list[ast.Attribute], typed: set[str]) -> None:
+        """Chains rooted at a typed local (``cfg = get_zero_config(d); cfg.x``),
+        the longest of each: an attribute inside a longer chain is skipped."""
+        inner = {id(a.value) for a in attributes if type(a.value) is ast.Attribute}
+        for attribute in attributes:
+            if id(attribute) in inner:
+                continue
+            root: ast.expr = attribute
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is ast.Name and root.id in typed:
+                text = dotted(attribute)
+                if text is not None:
+                    self.module.facts.chains.append((attribute.lineno, self.qualname, text))
+
+    def _ctor_args(self, ctor: str, call: ast.Call) -> None:
+        """Which classes a constructor's arguments are built from."""
+        args: list[tuple[str, ast.expr]] = [
+            *((str(i), a) for i, a in enumerate(call.args)),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        for position, arg in args:
+            values = [arg] if type(arg) is ast.Call else []
+            if type(arg) is ast.Name:
+                values = [v for v in self.locals.get(arg.id, ()) if type(v) is ast.Call]
+            callees = [c for c in (dotted(v.func) for v in values) if c is not None]
+            if callees:
+                self.module.facts.ctor_args.append((ctor, position, callees))
+
+    def _callees(self, func: ast.expr) -> list[Expr]:
+        """The callable a call names; a local bound to ``A if c else B`` is both."""
+        if type(func) is ast.Name and func.id in self.locals:
+            out: list[Expr] = []
+            for value in self.locals[func.id]:
+                options = [value.body, value.orelse] if type(value) is ast.IfExp else [value]
+                for option in options:
+                    name = dotted(option)
+                    if name is not None:
+                        out.append(["n", name])
+            if out:
+                return out
+        callee = to_expr(func, self.module.source)
+        return [callee] if callee[0] == "n" else []
+
+
+def _pattern(node: ast.expr) -> str:
+    """A regular expression for the names an f-string can build; ``.*`` for
+    any other computed name."""
+
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(re.escape(value.value))
+            else:
+                parts.append(".*")
+        return "".join(parts)
+    return ".*"
+
+
+def _child_fields() -> dict[type, tuple[str, ...]]:
+    """For each node type, the fields that can hold child nodes."""
+    out: dict[type, tuple[str, ...]] = {}
+    for name in dir(ast):
+        cls = getattr(ast, name)
+        if isinstance(cls, type) and issubclass(cls, ast.AST):
+            fields = tuple(f for f in cls._fields if f not in ("ctx", "type_comment"))
+            out[cls] = fields
+    for leaf in (
+        ast.Name,
+        ast.Constant,
+        ast.Load,
+        ast.Store,
+        ast.Del,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+    ):
+        out[leaf] = ()
+    out[ast.Name] = ()
+    out[ast.Attribute] = ("value",)
+    return out
+
+
+_FIELDS = _child_fields()
+_AST = ast.AST
+
+
+_LEAVES = frozenset({ast.Name, ast.Constant})
+
+
+def fast_walk(body: list[ast.stmt], leaves: bool = True) -> list[ast.AST]:
+    """Every node under ``body``, in no particular order.
+
+    ``ast.walk`` is a generator over ``iter_child_nodes``; this iterative walk
+    over a per-type table of child fields does the same work in about half
+    the time, which matters because it runs over every function body. Without
+    ``leaves``, names and constants (nearly half of all nodes) are left out.
+    """
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = list(body)
+    fields = _FIELDS
+    skip = frozenset() if leaves else _LEAVES
+    pop, push, extend, add = stack.pop, stack.append, stack.extend, out.append
+    while stack:
+        node = pop()
+        add(node)
+        for name in fields.get(type(node), ()):
+            value = getattr(node, name, None)
+            if value is None:
+                continue
+            if type(value) is list:
+                extend([v for v in value if isinstance(v, _AST) and type(v) not in skip])
+            elif isinstance(value, _AST) and type(value) not in skip:
+                push(value)
+    return out

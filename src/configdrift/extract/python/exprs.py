@@ -1,0 +1,107 @@
+"""Python expressions as plain, JSON-able data (the ``Expr`` form of facts)."""
+
+from __future__ import annotations
+
+import ast
+
+from configdrift.extract.python.facts import Expr
+
+_BINOPS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Pow: "**",
+    ast.Mod: "%",
+    ast.BitOr: "|",
+    ast.LShift: "<<",
+}
+_UNOPS: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
+
+
+def dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
+    """Convert an AST expression to the JSON-able ``Expr`` form."""
+    if depth > 20:
+        return ["src", source_segment(source, node)]
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bytes):
+            return ["src", source_segment(source, node)]
+        if value is Ellipsis:
+            return ["src", "..."]
+        if isinstance(value, complex):
+            return ["src", source_segment(source, node)]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            # Keep how the number was written (5e8, 1_000) for messages.
+            text = source_segment(source, node)
+            if text != repr(value):
+                return ["c", value, text]
+        return ["c", value]
+    name = dotted(node)
+    if name is not None:
+        return ["n", name]
+    d = depth + 1
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        return [
+            "b",
+            _BINOPS[type(node.op)],
+            to_expr(node.left, source, d),
+            to_expr(node.right, source, d),
+        ]
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
+        return ["u", _UNOPS[type(node.op)], to_expr(node.operand, source, d)]
+    if isinstance(node, ast.Call):
+        args = [to_expr(a, source, d) for a in node.args if not isinstance(a, ast.Starred)]
+        kwargs = {k.arg: to_expr(k.value, source, d) for k in node.keywords if k.arg is not None}
+        return ["call", to_expr(node.func, source, d), args, kwargs]
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        kind = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set"}[type(node)]
+        return ["seq", kind, [to_expr(e, source, d) for e in node.elts]]
+    if isinstance(node, ast.Dict):
+        items = [
+            [to_expr(k, source, d), to_expr(v, source, d)]
+            for k, v in zip(node.keys, node.values, strict=True)
+            if k is not None
+        ]
+        return ["dict", items]
+    if isinstance(node, ast.Subscript):
+        return ["sub", to_expr(node.value, source, d), to_expr(node.slice, source, d)]
+    return ["src", source_segment(source, node)]
+
+
+_LINES: dict[int, tuple[str, list[bytes]]] = {}
+
+
+def source_segment(source: str, node: ast.AST) -> str:
+    """Source text of a node (``ast.get_source_segment`` splits the whole
+    file on every call; this splits it once per file)."""
+    cached = _LINES.get(id(source))
+    if cached is None or cached[0] is not source:
+        _LINES.clear()
+        cached = (source, [line.encode() for line in source.splitlines(keepends=True)])
+        _LINES[id(source)] = cached
+    lines = cached[1]
+    start, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if start is None or end is None or col is None or end_col is None or end > len(lines):
+        return "<expr>"
+    raw: bytes
+    if start == end:
+        raw = lines[start - 1][col:end_col]
+    else:
+        raw = b"".join([lines[start - 1][col:], *lines[start : end - 1], lines[end - 1][:end_col]])
+    text = raw.decode("utf-8", "replace")
+    return text if len(text) <= 200 else text[:197] + "..."
