@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from configdrift.model import Location
+from configdrift.resolve.models import ModelInfo
 from configdrift.resolve.project import Project, Symbol
-from configdrift.resolve.schema import ModelInfo, SchemaBuilder
+from configdrift.resolve.schema import SchemaBuilder
 
 #: Attributes every pydantic model or dataclass instance has.
 MODEL_API = frozenset(

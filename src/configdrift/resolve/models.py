@@ -1,0 +1,527 @@
+"""Reading models statically: which classes are config models, and what their
+fields accept (names, aliases, types, defaults, deprecation, strictness).
+
+Models are pydantic models (v1 and v2 spellings) and dataclasses. Nothing is
+imported: classes, fields and options are read from the extracted facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
+from configdrift.model import ANY_KEY, LIST_ITEM, ConfigPath, Location, SchemaNode, TypeInfo, Value
+from configdrift.resolve.project import Project, Symbol, render
+
+PYDANTIC_BASES = frozenset(
+    {
+        "pydantic.BaseModel",
+        "pydantic.main.BaseModel",
+        "pydantic.v1.BaseModel",
+        "pydantic.v1.main.BaseModel",
+        "pydantic_settings.BaseSettings",
+        "pydantic.BaseSettings",
+    }
+)
+DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
+FIELD_FUNCTIONS = frozenset(
+    {"pydantic.Field", "pydantic.fields.Field", "pydantic.v1.Field", "dataclasses.field"}
+)
+ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+_SCALAR_KINDS = {
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bytes": "str",
+    "None": "null",
+    "NoneType": "null",
+    "dict": "dict",
+    "list": "list",
+    "tuple": "list",
+    "set": "list",
+    "frozenset": "list",
+}
+_TYPING_CONTAINERS = {
+    "Dict": "dict",
+    "dict": "dict",
+    "Mapping": "dict",
+    "MutableMapping": "dict",
+    "OrderedDict": "dict",
+    "DefaultDict": "dict",
+    "List": "list",
+    "list": "list",
+    "Sequence": "list",
+    "Tuple": "list",
+    "tuple": "list",
+    "Set": "list",
+    "set": "list",
+    "FrozenSet": "list",
+    "frozenset": "list",
+    "Iterable": "list",
+}
+_UNKNOWN_TYPES = frozenset({"Any", "object", "Callable", "Type", "type"})
+
+
+@dataclass(slots=True)
+class ModelInfo:
+    symbol: Symbol
+    kind: str
+    location: Location
+    strict: bool
+    strict_location: Location | None
+    strict_owner: str | None
+    populate_by_name: bool
+    fields: list[tuple[str, FieldFact]]
+
+
+@dataclass(slots=True)
+class TypeFacts:
+    info: TypeInfo
+    models: list[tuple[str | None, Symbol]] = field(default_factory=list)
+
+
+def _last(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+class ModelReader:
+    """Models and their fields, resolved on demand and remembered."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._models: dict[Symbol, ModelInfo | None] = {}
+
+    # -- models --------------------------------------------------------------
+
+    def known_models(self) -> list[ModelInfo]:
+        """The models resolved so far (every model the tree or a lookup met)."""
+        return [info for info in self._models.values() if info is not None]
+
+    def model(self, symbol: Symbol) -> ModelInfo | None:
+        if symbol in self._models:
+            return self._models[symbol]
+        self._models[symbol] = None
+        info = self._model(symbol)
+        self._models[symbol] = info
+        return info
+
+    def _model(self, symbol: Symbol) -> ModelInfo | None:
+        project = self.project
+        cls = project.class_fact(symbol)
+        if cls is None:
+            return None
+        kind = None
+        if project.inherits_external(symbol, PYDANTIC_BASES):
+            kind = "pydantic"
+        elif self._is_dataclass(symbol.module, cls):
+            kind = "dataclass"
+        if kind is None:
+            return None
+        mro = [s for s in project.mro(symbol) if s.kind == "class"]
+        strict = kind == "dataclass"
+        strict_location: Location | None = (
+            project.location(symbol.module, cls.line) if strict else None
+        )
+        strict_owner: str | None = symbol.qualname if strict else None
+        populate = False
+        if kind == "pydantic":
+            extra = self._config_value(mro, ("extra",))
+            if extra is not None:
+                value, owner, line = extra
+                strict = value == "forbid"
+                strict_owner = owner.qualname
+                strict_location = project.location(owner.module, line)
+            by_name = self._config_value(
+                mro, ("populate_by_name", "validate_by_name", "allow_population_by_field_name")
+            )
+            populate = bool(by_name and by_name[0] is True)
+        fields: dict[str, tuple[str, FieldFact]] = {}
+        for ancestor in reversed(mro):
+            fact = project.class_fact(ancestor)
+            if fact is None:
+                continue
+            for f in fact.fields:
+                if f.name.startswith("_") or f.name == "model_config" or _is_classvar(f.annotation):
+                    continue
+                fields[f.name] = (ancestor.module, f)
+        return ModelInfo(
+            symbol,
+            kind,
+            project.location(symbol.module, cls.line),
+            strict,
+            strict_location,
+            strict_owner,
+            populate,
+            list(fields.values()),
+        )
+
+    def _is_dataclass(self, module: str, cls: ClassFact) -> bool:
+        for deco in cls.decorators:
+            target = deco[1] if deco[0] == "call" else deco
+            if target[0] != "n":
+                continue
+            found = self.project.resolve(module, target[1])
+            if (
+                found is not None
+                and found.kind == "external"
+                and found.qualname in DATACLASS_DECORATORS
+            ):
+                return True
+        return False
+
+    def _config_value(
+        self, mro: list[Symbol], names: tuple[str, ...]
+    ) -> tuple[object, Symbol, int] | None:
+        """A model-config option, looked up through the class and its bases."""
+        project = self.project
+        for owner in mro:
+            cls = project.class_fact(owner)
+            if cls is None:
+                continue
+            for name in names:
+                expr = cls.config_class.get(name)
+                if expr is None:
+                    config = cls.assigns.get("model_config")
+                    if config is not None:
+                        expr = _option(config, name)
+                if expr is not None:
+                    line_expr = cls.assigns.get("__line__model_config")
+                    line = line_expr[1] if line_expr else cls.line
+                    return self._option_value(owner.module, expr), owner, line
+        return None
+
+    def _option_value(self, module: str, expr: Expr) -> object:
+        if expr[0] == "n" and expr[1] not in ("True", "False", "None"):
+            return _last(expr[1])  # Extra.forbid
+        value = self.project.evaluate(module, expr)
+        return value.value if value.known else None
+
+    # -- types ---------------------------------------------------------------
+
+    def type_facts(self, module: str, annotation: Expr | None) -> TypeFacts:
+        if annotation is None:
+            return TypeFacts(TypeInfo(""))
+        kinds: set[str] = set()
+        models: list[tuple[str | None, Symbol]] = []
+        unknown = self._kinds(module, annotation, kinds, models, None, 0)
+        text = render(annotation)
+        return TypeFacts(TypeInfo(text, frozenset() if unknown else frozenset(kinds)), models)
+
+    def _kinds(
+        self,
+        module: str,
+        expr: Expr,
+        kinds: set[str],
+        models: list[tuple[str | None, Symbol]],
+        marker: str | None,
+        depth: int,
+    ) -> bool:
+        """Add the categories of a type to ``kinds``; True if any part is unknown."""
+        if depth > 10:
+            return True
+        d = depth + 1
+        kind = expr[0]
+        if kind == "c":
+            if expr[1] is None:
+                kinds.add("null")
+                return False
+            if isinstance(expr[1], str):  # a forward reference
+                parsed = _parse_annotation(expr[1])
+                return (
+                    True
+                    if parsed is None
+                    else self._kinds(module, parsed, kinds, models, marker, d)
+                )
+            return True
+        if kind == "b" and expr[1] == "|":
+            left = self._kinds(module, expr[2], kinds, models, marker, d)
+            right = self._kinds(module, expr[3], kinds, models, marker, d)
+            return left or right
+        if kind == "n":
+            return self._named_kind(module, expr[1], kinds, models, marker)
+        if kind == "sub" and expr[1][0] == "n":
+            head = _last(expr[1][1])
+            args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
+            if head == "Optional":
+                kinds.add("null")
+                return self._kinds(module, args[0], kinds, models, marker, d)
+            if head == "Union":
+                unknown = False
+                for arg in args:
+                    unknown = self._kinds(module, arg, kinds, models, marker, d) or unknown
+                return unknown
+            if head == "Annotated":
+                return self._kinds(module, args[0], kinds, models, marker, d)
+            if head == "Literal":
+                for arg in args:
+                    if arg[0] == "c":
+                        kinds.add(_value_kind(arg[1]))
+                    else:
+                        value = self.project.evaluate(module, arg)
+                        if not value.known:
+                            return True
+                        kinds.add(_value_kind(value.value))
+                return False
+            container = _TYPING_CONTAINERS.get(head)
+            if container is not None:
+                kinds.add(container)
+                item = args[-1] if container == "dict" else args[0]
+                sub_marker = ANY_KEY if container == "dict" else LIST_ITEM
+                sub_models: list[tuple[str | None, Symbol]] = []
+                self._kinds(module, item, set(), sub_models, sub_marker, d)
+                models.extend((sub_marker, s) for _, s in sub_models)
+                return False
+            return True
+        return True
+
+    def _named_kind(
+        self,
+        module: str,
+        name: str,
+        kinds: set[str],
+        models: list[tuple[str | None, Symbol]],
+        marker: str | None,
+    ) -> bool:
+        last = _last(name)
+        symbol = self.project.resolve(module, name)
+        if symbol is None or symbol.kind == "external":
+            if last in _SCALAR_KINDS:
+                kinds.add(_SCALAR_KINDS[last])
+                return False
+            if last in _TYPING_CONTAINERS:
+                kinds.add(_TYPING_CONTAINERS[last])
+                return False
+            if symbol is not None and symbol.qualname in ("pathlib.Path", "os.PathLike"):
+                kinds.add("str")
+                return False
+            return True
+        if symbol.kind != "class":
+            return True
+        if self.model(symbol) is not None:
+            kinds.add("dict")
+            models.append((marker, symbol))
+            return False
+        for ancestor in self.project.mro(symbol):
+            if ancestor.kind == "external" and ancestor.qualname in _SCALAR_KINDS:
+                kinds.add(_SCALAR_KINDS[ancestor.qualname])
+                return False
+        if self.project.inherits_external(symbol, ENUM_BASES):
+            cls = self.project.class_fact(symbol)
+            found = False
+            for attr, value in cls.assigns.items() if cls else ():
+                if attr.startswith("_"):
+                    continue
+                evaluated = self.project.evaluate(symbol.module, value)
+                if evaluated.known:
+                    kinds.add(_value_kind(evaluated.value))
+                    found = True
+            return not found
+        return True
+
+    # -- fields --------------------------------------------------------------
+
+    def field_node(
+        self, info: ModelInfo, module: str, fact: FieldFact, parent: ConfigPath, depth: int
+    ) -> SchemaNode:
+        project = self.project
+        call = (
+            fact.value
+            if fact.value and fact.value[0] == "call" and self._is_field_call(module, fact.value)
+            else None
+        )
+        kwargs: dict[str, Expr] = call[3] if call else {}
+        spellings: list[str] = []
+        path_aliases: list[str] = []
+        alias = _string(project, module, kwargs.get("alias"))
+        validation = kwargs.get("validation_alias")
+        if validation is not None:
+            spellings.extend(self._alias_choices(module, validation, path_aliases))
+        elif alias is not None:
+            spellings.append(alias)
+        if not spellings or info.populate_by_name or info.kind == "dataclass":
+            spellings.insert(0, fact.name)
+        default = self._default(module, fact, call)
+        deprecated, replacement = self._deprecation(module, kwargs)
+        types = self.type_facts(module, fact.annotation)
+        path = (*parent, fact.name)
+        node = SchemaNode(
+            key=fact.name,
+            path=path,
+            spellings=tuple(dict.fromkeys(spellings)),
+            path_aliases=tuple(path_aliases),
+            type=types.info,
+            default=default,
+            location=project.location(module, fact.line),
+            deprecated=deprecated,
+            replacement=replacement,
+            origin=f"field of {info.symbol.qualname}",
+        )
+        factory = kwargs.get("default_factory")
+        nested = list(types.models)
+        if factory is not None and factory[0] == "n" and not nested:
+            symbol = project.resolve(module, factory[1])
+            if symbol is not None and self.model(symbol) is not None:
+                nested.append((None, symbol))
+        for marker, symbol in nested:
+            self._attach(node, marker, symbol, depth)
+        return node
+
+    def _attach(self, node: SchemaNode, marker: str | None, symbol: Symbol, depth: int) -> None:
+        if marker is None:
+            self.fill(node, symbol, depth + 1)
+            return
+        child = node.children.get(marker)
+        if child is None:
+            child = SchemaNode(
+                key=marker, path=(*node.path, marker), spellings=(marker,), origin="item"
+            )
+            node.children[marker] = child
+            node.strict = None
+        self.fill(child, symbol, depth + 1)
+
+    def _is_field_call(self, module: str, call: Expr) -> bool:
+        func = call[1]
+        if func[0] != "n":
+            return False
+        symbol = self.project.resolve(module, func[1])
+        return (
+            symbol is not None and symbol.kind == "external" and symbol.qualname in FIELD_FUNCTIONS
+        )
+
+    def _alias_choices(self, module: str, expr: Expr, path_aliases: list[str]) -> list[str]:
+        if expr[0] == "call" and expr[1][0] == "n":
+            head = _last(expr[1][1])
+            if head == "AliasChoices":
+                out: list[str] = []
+                for arg in expr[2]:
+                    out.extend(self._alias_choices(module, arg, path_aliases))
+                return out
+            if head == "AliasPath":
+                first = _string(self.project, module, expr[2][0]) if expr[2] else None
+                if first and len(expr[2]) > 1:
+                    path_aliases.append(first)
+                return [first] if first else []
+        value = _string(self.project, module, expr)
+        return [value] if value else []
+
+    def _default(self, module: str, fact: FieldFact, call: Expr | None) -> Value | None:
+        project = self.project
+        if call is None:
+            if fact.value is None:
+                return None
+            return project.evaluate(module, fact.value)
+        args, kwargs = call[2], call[3]
+        expr = args[0] if args else kwargs.get("default")
+        if expr is not None:
+            if expr[0] == "src" and expr[1] == "...":
+                return None
+            return project.evaluate(module, expr)
+        factory = kwargs.get("default_factory")
+        if (
+            factory is not None
+            and factory[0] == "n"
+            and factory[1] in ("list", "dict", "set", "tuple")
+        ):
+            empty: object = {"list": [], "dict": {}, "set": [], "tuple": []}[factory[1]]
+            return Value.of(empty, f"{factory[1]}()")
+        if factory is not None:
+            return Value.unknown(f"{render(factory)}()")
+        return None
+
+    def _deprecation(self, module: str, kwargs: dict[str, Expr]) -> tuple[bool, str | None]:
+        flag = kwargs.get("deprecated")
+        if flag is not None:
+            value = self.project.evaluate(module, flag)
+            if value.known and value.value not in (False, None):
+                return True, None
+        extra = kwargs.get("json_schema_extra")
+        if extra is not None and extra[0] == "dict":
+            items = {_string(self.project, module, k): v for k, v in extra[1]}
+            dep = items.get("deprecated")
+            if dep is not None:
+                value = self.project.evaluate(module, dep)
+                if value.known and value.value:
+                    new = items.get("new_param")
+                    return True, _string(self.project, module, new) if new else None
+        return False, None
+
+    # -- tree ----------------------------------------------------------------
+
+    def fill(self, node: SchemaNode, symbol: Symbol, depth: int = 0, direct: bool = False) -> None:
+        """Give ``node`` the fields of the model ``symbol`` as children.
+
+        ``direct`` says the code calls the model with ``**dict``. A pydantic
+        model enforces its ``extra`` policy however it is built; a dataclass
+        rejects unknown keys only when called with ``**dict``: built by a
+        ``from_dict`` of its own, or nested in another model, nothing is
+        known about unknown keys.
+        """
+        info = self.model(symbol)
+        if info is None or depth > 12:
+            return
+        strict: bool | None = info.strict
+        if info.kind == "dataclass" and not direct:
+            strict = None
+        if node.model is not None and node.model != info.symbol.qualname:
+            # Two models at one path (a Union): a key is accepted if either
+            # accepts it, so the node is only strict if both are.
+            node.strict = bool(node.strict and strict)
+        else:
+            node.strict = strict
+            node.strict_location = info.strict_location if strict else None
+            node.strict_owner = info.strict_owner if strict else None
+        node.model = node.model or info.symbol.qualname
+        node.model_location = node.model_location or info.location
+        if node.type.text == "":
+            node.type = TypeInfo(info.symbol.qualname, frozenset({"dict"}))
+        lineage = {n for n in node.path}
+        for module, fact in info.fields:
+            if fact.name in node.children:
+                continue
+            if depth > 8 and fact.name in lineage:
+                continue
+            node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
+
+
+def _option(config: Expr, name: str) -> Expr | None:
+    if config[0] == "call":
+        return config[3].get(name)  # type: ignore[no-any-return]
+    if config[0] == "dict":
+        for k, v in config[1]:
+            if k[0] == "c" and k[1] == name:
+                return v  # type: ignore[no-any-return]
+    return None
+
+
+def _is_classvar(annotation: Expr) -> bool:
+    head = annotation[1] if annotation[0] == "sub" else annotation
+    return head[0] == "n" and _last(head[1]) in ("ClassVar", "InitVar")
+
+
+def _value_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return "str"
+
+
+def _string(project: Project, module: str, expr: Expr | None) -> str | None:
+    return None if expr is None else project.string(module, expr)
+
+
+def _parse_annotation(text: str) -> Expr | None:
+    import ast
+
+    from configdrift.extract.python.exprs import to_expr
+
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    return to_expr(node, text)
