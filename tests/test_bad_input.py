@@ -110,3 +110,19 @@ def test_unreadable_big_file_is_cd503(cli, tmp_path, monkeypatch) -> None:
     make_project(tmp_path, GOOD)
     _, found, _ = findings(cli, tmp_path)
     assert {f["code"] for f in found} == {"CD503", "CD501"}
+
+
+def test_broken_page_found_by_discovery_is_reported_only_when_it_names_schema_keys(
+    cli, tmp_path
+) -> None:
+    make_project(tmp_path, GOOD)
+    # Both pages look like reference pages (three typed entries) and are not
+    # UTF-8; only the one naming keys of this schema is this tool's business.
+    (tmp_path / "docs" / "ours.md").write_bytes(
+        b"**m**: [dict]\n\n**a**: [int]\n\n**b**: [int] \xff\n"
+    )
+    (tmp_path / "docs" / "theirs.md").write_bytes(
+        b"**x**: [dict]\n\n**y**: [int]\n\n**z**: [int] \xff\n"
+    )
+    _, found, _ = findings(cli, tmp_path)
+    assert [f["path"] for f in found if f["code"] == "CD503"] == ["docs/ours.md"]

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from configdrift.config import Config
 from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.extract.run import Extractor
+from configdrift.extract.run import Extractor, mentions
 from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
@@ -76,6 +77,10 @@ def _objects(analysis: Analysis) -> ObjectTypes:
 _OBJECTS: dict[int, tuple[Analysis, ObjectTypes]] = {}
 
 
+#: The entries a page needs when the schema has three keys or more.
+_EARLY_NEEDED = 3
+
+
 def _needed(spellings: set[str]) -> int:
     """How many schema keys a page's entries must name to be a doc source."""
     return min(3, len(spellings))
@@ -107,6 +112,28 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     return hits >= needed and hits >= 0.8 * len(listed)
 
 
+def _relevant(
+    root: Path, facts: dict[str, DocFacts], spellings: set[str], needed: int
+) -> dict[str, DocFacts]:
+    """Auto-discovered pages worth a look: a page that could not be read is
+    reported only when its bytes name ``needed`` schema keys (a broken page
+    about something else is not this tool's business); the others are judged
+    by ``_is_config_doc`` on their entries."""
+    if not spellings:
+        return {}
+    out: dict[str, DocFacts] = {}
+    for rel, doc in facts.items():
+        if doc.error is not None:
+            try:
+                data = (root / rel).read_bytes()
+            except OSError:
+                data = b""
+            if not mentions(data, spellings, needed):
+                continue
+        out[rel] = doc
+    return out
+
+
 def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:
     """Discover, extract and resolve the project under ``config.root``."""
     sources = discover(config)
@@ -119,8 +146,13 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
 def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) -> Analysis:
     root = config.root
     store = FactCache(root) if cache else None
+    explicit = sources.docs_explicit
     with Extractor(str(root), jobs, len(sources.python) + len(sources.docs), store) as extractor:
-        py_facts = extractor.python(sources.python)
+        pending_py = extractor.python(sources.python)
+        # Doc pages are extracted while the schema is built: before the
+        # schema is known, only the byte test that needs no keys applies.
+        pending_md = extractor.docs(sources.docs, None if explicit else _EARLY_NEEDED)
+        py_facts = pending_py()
         # The facts live until the end: the collector need not walk them
         # again in every pass while the project is resolved.
         gc.freeze()
@@ -129,11 +161,14 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         for node in schema.walk():
             if node is not schema:
                 spellings.update(node.spellings or (node.key,))
-        # Auto-discovered pages only count when three entries name schema
-        # keys, so a page that does not even mention three is not parsed.
-        md_facts = extractor.docs(
-            sources.docs, None if sources.docs_explicit else spellings, _needed(spellings)
-        )
+        md_facts = pending_md()
+        needed = _needed(spellings)
+        if not explicit and 0 < needed < _EARLY_NEEDED:
+            # A schema of one or two keys: pages with fewer entries count too.
+            later = [rel for rel in sources.docs if rel not in md_facts]
+            md_facts.update(extractor.docs(later, needed)())
+    if not explicit:
+        md_facts = _relevant(root, md_facts, spellings, needed)
     parse_errors: list[tuple[Location, str]] = [
         (Location(rel, facts.error_line), facts.error)
         for rel, facts in sorted(py_facts.items())

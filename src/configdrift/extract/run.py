@@ -12,7 +12,8 @@ import functools
 import gc
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -35,6 +36,8 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 T = TypeVar("T")
 #: A chunk's result: (relative path, facts, content digest or "" when unread).
 Result = tuple[str, T, str]
+#: Facts of many files by path, once their extraction has finished.
+Pending = Callable[[], dict[str, T]]
 # A relevance test, not a parser: which identifiers occur in a page at all.
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -91,7 +94,7 @@ def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[Modul
 
 @_no_gc
 def _docs_chunk(
-    root: str, rels: list[str], words: frozenset[str] | None, needed: int, digest: bool
+    root: str, rels: list[str], needed: int | None, digest: bool
 ) -> list[Result[DocFacts]]:
     out: list[Result[DocFacts]] = []
     for rel in rels:
@@ -101,7 +104,7 @@ def _docs_chunk(
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
-        if words is not None and not (may_document(data, needed) and mentions(data, words, needed)):
+        if needed is not None and not may_document(data, needed):
             continue
         out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
     return out
@@ -122,7 +125,7 @@ def may_document(data: bytes, needed: int) -> bool:
     return typed >= needed or listed >= needed
 
 
-def mentions(data: bytes, words: frozenset[str], at_least: int) -> bool:
+def mentions(data: bytes, words: AbstractSet[str], at_least: int) -> bool:
     """Does the text hold ``at_least`` distinct identifiers from ``words``?
 
     An escaped underscore (``weight\\_decay``) counts as an underscore.
@@ -175,18 +178,26 @@ class Extractor:
             self.cache.keep_only(self.seen)
             self.cache.save()
 
-    def _map(
+    def _submit(
         self, func: Callable[..., list[Result[T]]], items: list[str], *extra: object
-    ) -> list[Result[T]]:
+    ) -> Callable[[], list[Result[T]]]:
+        """Hand the files to the workers now; the returned call waits for them.
+
+        Without a pool the work is done when the results are asked for.
+        """
         pool = self._start() if len(items) >= PARALLEL_THRESHOLD // 4 else None
         if pool is None:
-            return func(self.root, items, *extra)
+            return lambda: func(self.root, items, *extra)
         # Several chunks per worker even out files of very different sizes.
         jobs = [pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)]
-        out: list[Result[T]] = []
-        for job in jobs:
-            out.extend(job.result())
-        return out
+
+        def collect() -> list[Result[T]]:
+            out: list[Result[T]] = []
+            for job in jobs:
+                out.extend(job.result())
+            return out
+
+        return collect
 
     def _cached(
         self, kind: str, rels: list[str], load: Callable[[dict[str, Any]], T]
@@ -225,18 +236,17 @@ class Extractor:
                 self.cache.put(f"{kind}:{rel}", digest, dump(facts))
         return out
 
-    def python(self, rels: list[str]) -> dict[str, ModuleFacts]:
+    def python(self, rels: list[str]) -> Pending[ModuleFacts]:
+        """Start extracting Python modules; call the result to wait for them."""
         hits, misses = self._cached("py", rels, module_from_json)
-        results = self._map(_python_chunk, misses, self.cache is not None)
-        return {**hits, **self._store("py", results, module_to_json)}
+        collect = self._submit(_python_chunk, misses, self.cache is not None)
+        return lambda: {**hits, **self._store("py", collect(), module_to_json)}
 
-    def docs(
-        self, rels: list[str], words: Iterable[str] | None = None, needed: int = 0
-    ) -> dict[str, DocFacts]:
-        """Facts of doc pages; with ``words``, only pages naming ``needed`` of them."""
-        wanted = frozenset(words) if words is not None else None
-        # Only pages that passed the relevance test were cached; the engine
-        # applies the real test (entries naming schema keys) to every page.
+    def docs(self, rels: list[str], needed: int | None = None) -> Pending[DocFacts]:
+        """Start extracting doc pages; with ``needed``, only the pages that
+        ``may_document`` that many entries. Call the result to wait for them."""
+        # Only pages that passed the byte test were cached; the engine applies
+        # the real test (entries naming schema keys) to every page.
         hits, misses = self._cached("md", rels, doc_from_json)
-        results = self._map(_docs_chunk, misses, wanted, needed, self.cache is not None)
-        return {**hits, **self._store("md", results, doc_to_json)}
+        collect = self._submit(_docs_chunk, misses, needed, self.cache is not None)
+        return lambda: {**hits, **self._store("md", collect(), doc_to_json)}

@@ -1,0 +1,66 @@
+"""The pipeline end to end: pages found by discovery, serial and parallel runs."""
+
+from __future__ import annotations
+
+import json
+
+from configdrift.extract.run import PARALLEL_THRESHOLD
+from helpers import make_project
+
+
+def _findings(cli, root, *args: str) -> list[tuple[str, str, str, int]]:
+    result = cli("check", str(root), "--format", "json", "--no-cache", *args)
+    assert result.err == ""
+    return [(f["code"], f["key"], f["path"], f["line"]) for f in json.loads(result.out)["findings"]]
+
+
+def test_a_two_key_schema_is_documented_by_a_two_entry_page(cli, tmp_path) -> None:
+    # Pages are first extracted only when they could hold three entries; a
+    # schema with two keys (``m`` and ``m.a``) lowers the bar afterwards.
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": """
+                from pydantic import BaseModel, ConfigDict
+                class M(BaseModel):
+                    model_config = ConfigDict(extra="forbid")
+                    a: int = 1
+                def get(d):
+                    return M(**d.get("m", {}))
+            """,
+            "docs/config.md": "<i>**m:a**</i>: [integer]\n\n<i>**m:typo**</i>: [integer]\n",
+        },
+    )
+    assert ("CD101", "m.typo", "docs/config.md", 3) in _findings(cli, tmp_path)
+
+
+def test_parallel_extraction_finds_what_a_serial_run_finds(cli, tmp_path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": """
+            from pydantic import BaseModel, ConfigDict
+            class M(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                a: int = 1
+                b: int = 2
+                c: int = 3
+            def get(d):
+                return M(**d.get("m", {}))
+        """,
+        "docs/config.md": (
+            "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n"
+            "<i>**m:b**</i>: [integer]\n\n<i>**m:typo**</i>: [integer]\n"
+        ),
+    }
+    # Enough files for the worker pool, Python and pages alike.
+    for i in range(PARALLEL_THRESHOLD):
+        files[f"pkg/filler{i}.py"] = f"def f{i}(d):\n    return d['k{i}']\n"
+    for i in range(PARALLEL_THRESHOLD // 4):
+        files[f"docs/page{i}.md"] = f"# Page {i}\n\n- `x`\n- `y`\n- `z`\n"
+    make_project(tmp_path, files)
+    serial = _findings(cli, tmp_path, "--jobs", "1")
+    parallel = _findings(cli, tmp_path, "--jobs", "2")
+    assert parallel == serial
+    assert ("CD101", "m.typo", "docs/config.md", 7) in serial
+    assert ("CD103", "m.c", "pkg/m.py", 7) in serial
