@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from configdrift.extract.run import PARALLEL_THRESHOLD
+from configdrift.extract.run import PARALLEL_THRESHOLD, _chunks
 from helpers import make_project
 
 
@@ -64,3 +64,18 @@ def test_parallel_extraction_finds_what_a_serial_run_finds(cli, tmp_path) -> Non
     assert parallel == serial
     assert ("CD101", "m.typo", "docs/config.md", 7) in serial
     assert ("CD103", "m.c", "pkg/m.py", 7) in serial
+
+
+def test_chunks_hold_every_file_once_largest_first(tmp_path) -> None:
+    sizes = {f"f{i}.py": (i % 7) * 1000 + i for i in range(60)}
+    for rel, size in sizes.items():
+        (tmp_path / rel).write_bytes(b"#" * size)
+    chunks = _chunks(str(tmp_path), list(sizes), 8)
+    flat = [rel for chunk in chunks for rel in chunk]
+    assert sorted(flat) == sorted(sizes)
+    assert [sizes[rel] for rel in flat] == sorted(sizes.values(), reverse=True)
+    total = sum(sizes.values())
+    # Every chunk but the last holds its share, and none holds much more.
+    weights = [sum(sizes[rel] for rel in chunk) for chunk in chunks]
+    assert all(total // 8 <= w < total // 8 + 7000 for w in weights[:-1])
+    assert len(chunks[0]) < len(chunks[-2])

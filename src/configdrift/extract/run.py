@@ -141,9 +141,45 @@ def mentions(data: bytes, words: AbstractSet[str], at_least: int) -> bool:
     return False
 
 
-def _chunks(items: list[str], n: int) -> list[list[str]]:
-    size = max(1, (len(items) + n - 1) // n)
-    return [items[i : i + size] for i in range(0, len(items), size)]
+def _chunks(root: str, items: list[str], n: int) -> list[list[str]]:
+    """About ``n`` chunks of about equal bytes, the largest files first.
+
+    Workers take chunks in order, so the chunks of a few large files go
+    first and those of many small ones fill the gaps at the end: no worker
+    is left with a heavy chunk while the others idle.
+    """
+    sizes: list[tuple[int, str]] = []
+    for rel in items:
+        try:
+            size = os.path.getsize(os.path.join(root, rel))
+        except OSError:
+            size = 0
+        sizes.append((size, rel))
+    sizes.sort(reverse=True)
+    budget = max(1, sum(size for size, _ in sizes) // n)
+    out: list[list[str]] = []
+    chunk: list[str] = []
+    weight = 0
+    for size, rel in sizes:
+        chunk.append(rel)
+        weight += size
+        if weight >= budget:
+            out.append(chunk)
+            chunk, weight = [], 0
+    if chunk:
+        out.append(chunk)
+    return out
+
+
+def _in_order(rels: list[str], *parts: dict[str, T]) -> dict[str, T]:
+    """Facts in the order the files were given, however they were found."""
+    out: dict[str, T] = {}
+    for rel in rels:
+        for part in parts:
+            if rel in part:
+                out[rel] = part[rel]
+                break
+    return out
 
 
 class Extractor:
@@ -189,7 +225,10 @@ class Extractor:
         if pool is None:
             return lambda: func(self.root, items, *extra)
         # Several chunks per worker even out files of very different sizes.
-        jobs = [pool.submit(func, self.root, c, *extra) for c in _chunks(items, self.workers * 4)]
+        jobs = [
+            pool.submit(func, self.root, c, *extra)
+            for c in _chunks(self.root, items, self.workers * 4)
+        ]
 
         def collect() -> list[Result[T]]:
             out: list[Result[T]] = []
@@ -240,7 +279,7 @@ class Extractor:
         """Start extracting Python modules; call the result to wait for them."""
         hits, misses = self._cached("py", rels, module_from_json)
         collect = self._submit(_python_chunk, misses, self.cache is not None)
-        return lambda: {**hits, **self._store("py", collect(), module_to_json)}
+        return lambda: _in_order(rels, hits, self._store("py", collect(), module_to_json))
 
     def docs(self, rels: list[str], needed: int | None = None) -> Pending[DocFacts]:
         """Start extracting doc pages; with ``needed``, only the pages that
@@ -249,4 +288,4 @@ class Extractor:
         # the real test (entries naming schema keys) to every page.
         hits, misses = self._cached("md", rels, doc_from_json)
         collect = self._submit(_docs_chunk, misses, needed, self.cache is not None)
-        return lambda: {**hits, **self._store("md", collect(), doc_to_json)}
+        return lambda: _in_order(rels, hits, self._store("md", collect(), doc_to_json))
