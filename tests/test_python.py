@@ -376,3 +376,29 @@ def test_config_flows_into_an_inherited_constructor(tmp_path) -> None:
     trainer = analysis.schema.child("trainer")
     assert trainer is not None and trainer.child("zero") is not None
     assert trainer.child("steps") is not None
+
+
+def test_self_attributes_and_chains_need_self_as_a_whole_word() -> None:
+    result = extract_python(
+        b"class C:\n"
+        b"    def f(self):\n"
+        b"        return self.cfg.zero.grad_hooks + myself.cfg.x + o.self.cfg.y\n"
+        b"    def g(self):\n"
+        b"        self.cfg.stage = 3\n"
+        b"        return (self.a, self.b)\n"
+    )
+    assert [(line, fn, text) for line, fn, text in result.chains] == [
+        (3, "C.f", "self.cfg.zero.grad_hooks"),
+        (5, "C.g", "self.cfg.stage"),
+    ]
+    counts = result.attr_counts
+    # ``self.cfg`` is loaded in f only; in g it is the receiver of a store,
+    # which still reads it. ``myself.cfg`` and ``o.self.cfg`` are not on self.
+    assert counts["self.cfg"] == 2 and counts["cfg"] == 2
+    assert counts["self.a"] == 1 and counts["self.b"] == 1
+    assert "self.stage" not in counts and "stage" not in counts
+
+
+def test_a_chain_at_the_very_start_of_a_file_is_on_self() -> None:
+    result = extract_python(b"self.a.b\n")
+    assert result.attr_counts == {"self.a": 1, "b": 1}

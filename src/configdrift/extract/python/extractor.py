@@ -22,10 +22,13 @@ from configdrift.extract.text import NotText, decode
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
 _ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
-# The same loads on ``self`` (the receiver is a whole word).
-_SELF_ATTRIBUTE = re.compile(r"(?<![\w.])self\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
+# The same loads on ``self`` (the receiver is a whole word). The patterns on
+# ``self`` start with the literal and look behind it afterwards: a pattern
+# that starts with a literal is searched for as a string, ten times faster
+# than one that starts with a look-behind and is tried at every character.
+_SELF_ATTRIBUTE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
 # ``self.a.b``: a chain of two attributes or more on ``self``.
-_SELF_CHAIN = re.compile(r"(?<![\w.])(self)(?:\.[A-Za-z_]\w*){2,}")
+_SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
 
 
 def extract_python(data: bytes) -> ModuleFacts:
