@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,24 @@ def test_python_dash_m(tmp_path) -> None:
         check=False,
     )
     assert proc.returncode == 0 and proc.stdout.startswith("configdrift ")
+
+
+def test_the_console_entry_flushes_everything_before_its_hard_exit(cli) -> None:
+    import subprocess
+    import sys
+
+    # Buffered output, as on a user's machine: only the flush writes it.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "configdrift", "check", str(DEMO), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert proc.returncode == 1 and proc.stderr == ""
+    assert proc.stdout == cli("check", str(DEMO), "--format", "json").out
+    assert json.loads(proc.stdout)["summary"]["errors"] == 3
 
 
 def test_a_closed_pipe_is_not_a_traceback() -> None:

@@ -1,5 +1,3 @@
-import sys
+from configdrift.cli import run
 
-from configdrift.cli import main
-
-sys.exit(main())
+run()
