@@ -12,3 +12,20 @@ def make_project(root: Path, files: dict[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), encoding="utf-8")
     return root
+
+
+def strict_model(*fields: str) -> dict[str, str]:
+    """A package whose strict pydantic model ``M`` is mounted at ``m``, with
+    the given field lines (``a: int = 1`` when none are given)."""
+    body = "\n".join(f"    {line}" for line in fields or ("a: int = 1",))
+    return {
+        "pkg/__init__.py": "",
+        "pkg/m.py": (
+            "from pydantic import BaseModel, ConfigDict\n"
+            "class M(BaseModel):\n"
+            '    model_config = ConfigDict(extra="forbid")\n'
+            f"{body}\n"
+            "def get(d):\n"
+            '    return M(**d.get("m", {}))\n'
+        ),
+    }

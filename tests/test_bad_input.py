@@ -7,18 +7,10 @@ import os
 
 import pytest
 
-from helpers import make_project
+from helpers import make_project, strict_model
 
 GOOD = {
-    "pkg/__init__.py": "",
-    "pkg/m.py": """
-        from pydantic import BaseModel, ConfigDict
-        class M(BaseModel):
-            model_config = ConfigDict(extra="forbid")
-            a: int = 1
-        def get(d):
-            return M(**d.get("m", {}))
-    """,
+    **strict_model(),
     "docs/config.md": "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n<i>**m:typo**</i>: [integer]\n",
 }
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from configdrift.cli import ExitCode
-from helpers import make_project
+from helpers import make_project, strict_model
 
 DEMO = Path(__file__).parent.parent / "demo"
 
@@ -108,17 +108,7 @@ def test_clean_project_exits_0(cli, tmp_path) -> None:
     make_project(
         tmp_path,
         {
-            "pkg/__init__.py": "",
-            "pkg/m.py": """
-                from pydantic import BaseModel, ConfigDict
-                class M(BaseModel):
-                    model_config = ConfigDict(extra="forbid")
-                    a: int = 1
-                    b: bool = True
-                    c: str = "x"
-                def get(d):
-                    return M(**d.get("m", {}))
-            """,
+            **strict_model("a: int = 1", "b: bool = True", 'c: str = "x"'),
             "docs/config.md": "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n<i>**m:b**</i>: [boolean]\n\n<i>**m:c**</i>: [string]\n",
         },
     )
