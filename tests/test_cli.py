@@ -251,3 +251,13 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "Traceback" not in err
+
+
+def test_summary_counts_the_keys_the_code_reads(cli, tmp_path) -> None:
+    files = strict_model("a: int = 1", "b: int = 2", "c: int = 3")
+    files["pkg/use.py"] = "def f(cfg):\n    return getattr(cfg, 'b'), cfg.a\n"
+    make_project(tmp_path, files)
+    keys = json.loads(cli("check", str(tmp_path), "--format", "json").out)["summary"]["keys"]
+    # ``m`` is read by ``d.get("m", {})``; ``a`` and ``b`` as attributes; ``c`` by nothing.
+    assert keys == {"documented": 0, "accepted": 4, "read": 3}
+    assert "accepted: 4, read: 3." in cli("check", str(tmp_path)).out

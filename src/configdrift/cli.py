@@ -67,7 +67,7 @@ def check(
     err: TextIO | None = None,
 ) -> int:
     """Check the project at ``path``; write the report; return the exit status."""
-    from configdrift.engine import exit_code_for, run_rules
+    from configdrift.engine import exit_code_for, keys_read, run_rules
     from configdrift.output import REPORTERS, ReportData
 
     out = out or sys.stdout
@@ -85,7 +85,9 @@ def check(
         return ExitCode.USAGE
     findings = run_rules(analysis)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
-    data = ReportData(findings, analysis.files, len(analysis.entries), accepted, 0)
+    data = ReportData(
+        findings, analysis.files, len(analysis.entries), accepted, keys_read(analysis)
+    )
     out.write(REPORTERS[output_format](data))
     return exit_code_for(findings, analysis.config.fail_on)
 

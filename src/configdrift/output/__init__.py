@@ -62,7 +62,7 @@ def render_text(data: ReportData) -> str:
         lines.append("")
     lines.append(
         f"Found {counts['errors']} error(s), {counts['warnings']} warning(s), {counts['infos']} info(s) "
-        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}."
+        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
     )
     return "\n".join(lines) + "\n"
 
