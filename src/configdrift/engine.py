@@ -13,7 +13,7 @@ from pathlib import Path
 from configdrift.config import Config
 from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.markdown import DocFacts
+from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
@@ -53,6 +53,8 @@ class Analysis:
     dead_reads: list[tuple[ReadSite, SchemaNode]]
     builder: SchemaBuilder
     files: int
+    #: Example blocks of the doc sources, by page.
+    blocks: list[tuple[str, Block]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -209,6 +211,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),
+        blocks=[(rel, block) for rel, doc in pages for block in doc.blocks],
     )
 
 

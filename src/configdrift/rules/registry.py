@@ -78,18 +78,6 @@ def make(
 
 
 plan(
-    "CD301",
-    "example-rejected",
-    Severity.ERROR,
-    "an example config holds a key that a strict schema rejects",
-)
-plan(
-    "CD302",
-    "example-ignored",
-    Severity.WARNING,
-    "an example config holds a key that a lenient schema never reads",
-)
-plan(
     "CD303",
     "example-invalid-value",
     Severity.WARNING,

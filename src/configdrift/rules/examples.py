@@ -1,0 +1,125 @@
+"""Rules on the example configs of the docs (CD301, CD302).
+
+An example block is judged only where its place in the config is certain:
+every top-level key of the block is a top-level key of the schema (a whole
+config, or a one-key example such as ``{"zero_optimization": {...}}``). A
+fragment (``"offload_param": {...}`` on its own) is not judged yet.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Severity, format_path
+from configdrift.rules.code_view import _read_note, unknown_under
+from configdrift.rules.docs_schema import _model_related, resolve_path
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+
+def _unaccepted(
+    analysis: Analysis, strict: bool
+) -> Iterator[tuple[str, int, ConfigPath, SchemaNode]]:
+    """(page, line, the first unaccepted path, the node lacking it) for the keys
+    of anchored example blocks whose node is strict (or lenient), once per
+    block and path."""
+    root = analysis.schema
+    for rel, block in analysis.blocks:
+        tops = {key.path[0] for key in block.keys}
+        if not tops or any(root.child(top) is None for top in tops):
+            continue
+        seen: set[ConfigPath] = set()
+        for key in block.keys:
+            node, missing, parent = resolve_path(root, key.path)
+            if node is not None or parent.strict is not strict:
+                continue
+            rejected = key.path[: missing + 1]
+            if rejected in seen or rejected[:-1] in seen:
+                continue
+            if not strict and unknown_under(analysis, rejected[:-1]) is not None:
+                continue  # keys there may be read in ways static analysis cannot follow
+            seen.add(rejected)
+            yield rel, key.line, rejected, parent
+
+
+def _close(key: str, parent: SchemaNode, template: str) -> str | None:
+    """A near spelling the node accepts, put into ``template``."""
+    accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
+    close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
+    return template.format(close[0]) if close else None
+
+
+@register(
+    "CD301",
+    "example-rejected",
+    Severity.ERROR,
+    "an example config holds a key that a strict schema rejects",
+)
+def example_rejected(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key in a config example of the docs (a JSON block) under a part of the
+    config whose schema forbids unknown keys, and that the schema does not
+    accept under any spelling.
+
+    Why it matters
+    Readers copy examples. A config built from this one cannot be loaded:
+    pydantic raises ``ValidationError: Extra inputs are not permitted``.
+
+    Example
+    The ZeRO example shows ``"grad_hooks": true`` inside
+    ``"zero_optimization"``, but ``DeepSpeedZeroConfig`` declares no
+    ``grad_hooks`` and forbids extra keys.
+
+    How to fix
+    Remove the key from the example, or declare it in the model if it is
+    meant to exist.
+    """
+    for rel, line, rejected, parent in _unaccepted(analysis, strict=True):
+        yield make(
+            "CD301",
+            format_path(rejected),
+            Location(rel, line),
+            f"the example sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
+            "forbids unknown keys: a config copied from it raises a ValidationError",
+            _model_related(parent),
+            _close(rejected[-1], parent, "did you mean `{}`?"),
+        )
+
+
+@register(
+    "CD302",
+    "example-ignored",
+    Severity.WARNING,
+    "an example config holds a key that a lenient schema never reads",
+)
+def example_ignored(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key in a config example of the docs under a part of the config that
+    the code reads key by key from a dict, where no code reads that key.
+
+    Why it matters
+    The example promises an effect the program never produces: the key is
+    silently ignored, and a reader who copies it believes it is in force.
+
+    Example
+    An example sets ``"aio": {"thread_count": 1}``, but the code reads
+    ``intra_op_parallelism`` and never ``thread_count``.
+
+    How to fix
+    Use the key the code reads, or remove the key from the example.
+    """
+    for rel, line, ignored, parent in _unaccepted(analysis, strict=False):
+        reader = f"{parent.model} (extra keys ignored)" if parent.model else "the code"
+        yield make(
+            "CD302",
+            format_path(ignored),
+            Location(rel, line),
+            f"the example sets `{format_path(ignored)}`, but {reader} never reads "
+            f"`{ignored[-1]}`: a config copied from it has a setting that does nothing",
+            _read_note(parent),
+            _close(ignored[-1], parent, "the code reads `{}`"),
+        )

@@ -1,0 +1,128 @@
+"""Example blocks of the docs against the schema (CD301, CD302)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from helpers import make_project, strict_model
+
+PAGE = """\
+# Configuration
+
+<i>**m**</i>: [dictionary]
+
+<i>**m:a**</i>: [integer]
+
+<i>**m:b**</i>: [integer]
+
+```json
+{{
+  "m": {{
+    "a": 1,
+{inner}
+  }}
+}}
+```
+"""
+
+
+def _findings(cli, root) -> list[tuple[str, str, int, str | None]]:
+    result = cli("check", str(root), "--format", "json", "--select", "CD30")
+    return [
+        (f["code"], f["key"], f["line"], f["suggestion"])
+        for f in json.loads(result.out)["findings"]
+    ]
+
+
+def test_a_key_the_strict_model_rejects_is_cd301_at_its_line(cli, tmp_path) -> None:
+    page = PAGE.format(inner='    "grad_hooks": true,\n    "bucket_sizes": 2')
+    files = strict_model("a: int = 1", "b: int = 2", "bucket_size: int = 2")
+    make_project(tmp_path, {**files, "docs/config.md": page})
+    assert _findings(cli, tmp_path) == [
+        ("CD301", "m.grad_hooks", 13, None),
+        ("CD301", "m.bucket_sizes", 14, "did you mean `bucket_size`?"),
+    ]
+
+
+def test_accepted_keys_and_aliases_are_quiet(cli, tmp_path) -> None:
+    files = strict_model("a: int = 1", 'b: int = Field(2, alias="bee")')
+    files["pkg/m.py"] = files["pkg/m.py"].replace("ConfigDict", "ConfigDict, Field", 1)
+    page = PAGE.format(inner='    "bee": 2')
+    make_project(tmp_path, {**files, "docs/config.md": page})
+    assert _findings(cli, tmp_path) == []
+
+
+def test_a_fragment_whose_place_is_not_certain_is_not_judged(cli, tmp_path) -> None:
+    # The root itself is strict: read from the top, ``{"a": 1, "typo": 2}``
+    # would be two rejected top-level keys, but it is a fragment of ``m``.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": """
+            from pydantic import BaseModel, ConfigDict, Field
+            class M(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                a: int = 1
+                b: int = 2
+            class Root(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                m: M = Field(default_factory=M)
+            def get(d):
+                return Root(**d)
+        """,
+        "configdrift.toml": '[mount]\n"" = "pkg.m:Root"\n',
+    }
+    page = PAGE.replace('  "m": {{\n    "a": 1,\n{inner}\n  }}', '  "a": 1,\n  "typo": 2')
+    make_project(tmp_path, {**files, "docs/config.md": page.replace("{{", "{").replace("}}", "}")})
+    assert _findings(cli, tmp_path) == []
+    # The same keys in an anchored block are judged.
+    anchored = PAGE.format(inner='    "typo": 2')
+    make_project(tmp_path, {**files, "docs/config.md": anchored})
+    assert _findings(cli, tmp_path) == [("CD301", "m.typo", 13, None)]
+
+
+LENIENT = {
+    "pkg/__init__.py": "",
+    "pkg/cfg.py": """
+        from pydantic import BaseModel
+        class M(BaseModel):
+            a: int = 1
+        def load(param_dict):
+            m = M(**param_dict.get("m", {}))
+            sec = param_dict.get("sec", {})
+            return m, sec.get("x", 1), sec.get("threads", 2)
+    """,
+}
+LENIENT_PAGE = """\
+# Configuration
+
+<i>**sec**</i>: [dictionary]
+
+<i>**sec:x**</i>: [integer]
+
+<i>**sec:threads**</i>: [integer]
+
+```json
+{
+  "sec": {
+    "x": 1,
+    "thread": 4
+  }
+}
+```
+"""
+
+
+def test_a_key_a_lenient_section_never_reads_is_cd302(cli, tmp_path) -> None:
+    make_project(tmp_path, {**LENIENT, "docs/config.md": LENIENT_PAGE})
+    assert _findings(cli, tmp_path) == [("CD302", "sec.thread", 13, "the code reads `threads`")]
+
+
+def test_a_section_handed_whole_to_unseen_code_is_not_judged(cli, tmp_path) -> None:
+    # The same loader, which also hands the section to a library it cannot see.
+    loader = textwrap.dedent(LENIENT["pkg/cfg.py"]).replace(
+        "    return m,", "    external.configure(**sec)\n    return m,"
+    )
+    files = {**LENIENT, "pkg/cfg.py": "import external\n" + loader}
+    make_project(tmp_path, {**files, "docs/config.md": LENIENT_PAGE})
+    assert _findings(cli, tmp_path) == []
