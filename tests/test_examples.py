@@ -126,3 +126,56 @@ def test_a_section_handed_whole_to_unseen_code_is_not_judged(cli, tmp_path) -> N
     files = {**LENIENT, "pkg/cfg.py": "import external\n" + loader}
     make_project(tmp_path, {**files, "docs/config.md": LENIENT_PAGE})
     assert _findings(cli, tmp_path) == []
+
+
+def _sub_project(root, fragment_key: str) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/m.py": """
+            from pydantic import BaseModel, ConfigDict, Field
+            class Sub(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                x: int = 1
+            class M(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                a: int = 1
+                b: int = 2
+                sub: Sub = Field(default_factory=Sub)
+            def get(d):
+                return M(**d.get("m", {}))
+        """,
+        "docs/config.md": """\
+            # Configuration
+
+            ## M options
+
+            <i>**m**</i>: [dictionary]
+
+            <i>**m:a**</i>: [integer]
+
+            <i>**m:b**</i>: [integer]
+
+            ### Sub
+
+            ```json
+            "FRAGMENT": {
+              "x": 1,
+              "y": 2
+            }
+            ```
+        """.replace("FRAGMENT", fragment_key),
+    }
+    make_project(root, files)
+
+
+def test_a_fragment_the_schema_places_under_its_section_is_judged(cli, tmp_path) -> None:
+    _sub_project(tmp_path, "sub")
+    # ``sub`` is a key of ``m``, the node of the enclosing section.
+    assert _findings(cli, tmp_path) == [("CD301", "m.sub.y", 16, None)]
+
+
+def test_a_fragment_whose_key_the_schema_cannot_place_is_not_judged(cli, tmp_path) -> None:
+    _sub_project(tmp_path, "gizmo")
+    # ``gizmo`` is a key of nothing: the block may belong to another part of
+    # the config, so it is not taken to sit under ``m``.
+    assert _findings(cli, tmp_path) == []

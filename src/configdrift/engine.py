@@ -53,8 +53,9 @@ class Analysis:
     dead_reads: list[tuple[ReadSite, SchemaNode]]
     builder: SchemaBuilder
     files: int
-    #: Example blocks of the doc sources, by page.
-    blocks: list[tuple[str, Block]] = field(default_factory=list)
+    #: Example blocks of the doc sources whose place in the config is
+    #: certain: (page, block, the config path its keys sit under).
+    blocks: list[tuple[str, Block, ConfigPath]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -211,8 +212,28 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),
-        blocks=[(rel, block) for rel, doc in pages for block in doc.blocks],
+        blocks=_placed_blocks(schema, pages, placer),
     )
+
+
+def _placed_blocks(
+    schema: SchemaNode, pages: list[tuple[str, DocFacts]], placer: DocPlacer
+) -> list[tuple[str, Block, ConfigPath]]:
+    """Example blocks placed with certainty: a block all of whose top-level
+    keys are top-level keys of the config (a whole config, or
+    ``{"zero_optimization": {...}}``), or a one-key fragment
+    (``"offload_param": {...}``) whose key the schema places under its
+    section. Other fragments are not judged."""
+    decided = {(rel, bid): base for rel, bid, base in placer.blocks}
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel, doc in pages:
+        for bid, block in enumerate(doc.blocks):
+            tops = {key.path[0] for key in block.keys}
+            if tops and all(schema.child(top) is not None for top in tops):
+                out.append((rel, block, ()))
+            elif (rel, bid) in decided:
+                out.append((rel, block, decided[(rel, bid)]))
+    return out
 
 
 def _place(

@@ -85,6 +85,9 @@ class DocPlacer:
         self.index = _index_by_key(root)
         self.explicit = sections
         self.maps: list[SectionMap] = []
+        #: Example blocks whose place a section decided: (page, block index,
+        #: the config path the block's keys sit under).
+        self.blocks: list[tuple[str, int, ConfigPath]] = []
 
     def _locate(
         self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]
@@ -145,6 +148,9 @@ class DocPlacer:
             )
             contexts[sid] = path
             block_top[sid] = top
+            if top is not None and top[0] and how != _FALLBACK:
+                # A one-key example that placed its section places itself.
+                self.blocks.append((rel, top[1], top[0][:-1]))
             if sid and (by_section.get(sid) or blocks_by_section.get(sid)):
                 node = node_at(self.root, path)
                 self.maps.append(

@@ -1,9 +1,9 @@
 """Rules on the example configs of the docs (CD301, CD302).
 
-An example block is judged only where its place in the config is certain:
-every top-level key of the block is a top-level key of the schema (a whole
-config, or a one-key example such as ``{"zero_optimization": {...}}``). A
-fragment (``"offload_param": {...}`` on its own) is not judged yet.
+An example block is judged only where its place in the config is certain
+(``engine._placed_blocks``): a whole config, a one-key example such as
+``{"zero_optimization": {...}}``, or a one-key fragment whose key the schema
+places under its section. Other fragments are not judged.
 """
 
 from __future__ import annotations
@@ -28,16 +28,14 @@ def _unaccepted(
     of anchored example blocks whose node is strict (or lenient), once per
     block and path."""
     root = analysis.schema
-    for rel, block in analysis.blocks:
-        tops = {key.path[0] for key in block.keys}
-        if not tops or any(root.child(top) is None for top in tops):
-            continue
+    for rel, block, base in analysis.blocks:
         seen: set[ConfigPath] = set()
         for key in block.keys:
-            node, missing, parent = resolve_path(root, key.path)
+            path = (*base, *key.path)
+            node, missing, parent = resolve_path(root, path)
             if node is not None or parent.strict is not strict:
                 continue
-            rejected = key.path[: missing + 1]
+            rejected = path[: missing + 1]
             if rejected in seen or rejected[:-1] in seen:
                 continue
             if not strict and unknown_under(analysis, rejected[:-1]) is not None:
