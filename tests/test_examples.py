@@ -179,3 +179,43 @@ def test_a_fragment_whose_key_the_schema_cannot_place_is_not_judged(cli, tmp_pat
     # ``gizmo`` is a key of nothing: the block may belong to another part of
     # the config, so it is not taken to sit under ``m``.
     assert _findings(cli, tmp_path) == []
+
+
+TUTORIAL = """\
+# Getting started
+
+Put this in `ds_config.json`:
+
+```json
+{
+  "m": {
+    "a": 1,
+    "grad_hooks": true
+  }
+}
+```
+
+and, later, only the part that changes:
+
+```json
+"sub": {
+  "y": 2
+}
+```
+"""
+
+
+def test_a_tutorial_example_of_a_whole_config_is_judged(cli, tmp_path) -> None:
+    # The tutorial is no reference page (no key entries): only its examples
+    # count, and only those whose place is certain without sections.
+    _sub_project(tmp_path, "sub")
+    (tmp_path / "docs" / "tutorial.md").write_text(TUTORIAL)
+    result = cli("check", str(tmp_path), "--format", "json", "--select", "CD30")
+    found = [
+        (f["code"], f["key"], f["path"], f["line"]) for f in json.loads(result.out)["findings"]
+    ]
+    # The fragment ``"sub": {...}`` is not placed on a page without sections.
+    assert found == [
+        ("CD301", "m.sub.y", "docs/config.md", 16),
+        ("CD301", "m.grad_hooks", "docs/tutorial.md", 9),
+    ]

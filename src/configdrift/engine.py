@@ -212,19 +212,33 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),
-        blocks=_placed_blocks(schema, pages, placer),
+        blocks=_placed_blocks(schema, pages, placer)
+        + _placed_blocks(schema, _example_pages(md_facts, pages), None),
     )
 
 
+def _example_pages(
+    facts: dict[str, DocFacts], sources: list[tuple[str, DocFacts]]
+) -> list[tuple[str, DocFacts]]:
+    """Pages that are not doc sources but show example blocks (tutorials)."""
+    taken = {rel for rel, _ in sources}
+    return [
+        (rel, doc)
+        for rel, doc in facts.items()
+        if rel not in taken and doc.error is None and doc.blocks
+    ]
+
+
 def _placed_blocks(
-    schema: SchemaNode, pages: list[tuple[str, DocFacts]], placer: DocPlacer
+    schema: SchemaNode, pages: list[tuple[str, DocFacts]], placer: DocPlacer | None
 ) -> list[tuple[str, Block, ConfigPath]]:
     """Example blocks placed with certainty: a block all of whose top-level
     keys are top-level keys of the config (a whole config, or
     ``{"zero_optimization": {...}}``), or a one-key fragment
     (``"offload_param": {...}``) whose key the schema places under its
-    section. Other fragments are not judged."""
-    decided = {(rel, bid): base for rel, bid, base in placer.blocks}
+    section (on doc sources, which ``placer`` has placed). Other fragments
+    are not judged."""
+    decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, doc in pages:
         for bid, block in enumerate(doc.blocks):

@@ -104,7 +104,7 @@ def _docs_chunk(
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
-        if needed is not None and not may_document(data, needed):
+        if needed is not None and not (may_document(data, needed) or may_show_example(data)):
             continue
         out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
     return out
@@ -123,6 +123,16 @@ def may_document(data: bytes, needed: int) -> bool:
     typed = sum(data.count(m) for m in _TYPED_MARKERS)
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed
+
+
+#: Opening fences of the code blocks an example config can sit in: JSON and
+#: its relatives, JavaScript, Python, and an untagged block that opens a dict.
+_EXAMPLE_FENCES = (b"```js", b"```hjson", b"```py", b"~~~js", b"```\n{", b"```\r\n{", b'```\n"')
+
+
+def may_show_example(data: bytes) -> bool:
+    """Could the page hold an example config block at all?"""
+    return any(fence in data for fence in _EXAMPLE_FENCES)
 
 
 def mentions(data: bytes, words: AbstractSet[str], at_least: int) -> bool:
