@@ -143,6 +143,10 @@ def _sub_project(root, fragment_key: str) -> None:
                 sub: Sub = Field(default_factory=Sub)
             def get(d):
                 return M(**d.get("m", {}))
+            class N(BaseModel):
+                k: int = 0
+            def get_n(d):
+                return N(**d.get("n", {}))
         """,
         "docs/config.md": """\
             # Configuration
@@ -219,3 +223,25 @@ def test_a_tutorial_example_of_a_whole_config_is_judged(cli, tmp_path) -> None:
         ("CD301", "m.sub.y", "docs/config.md", 16),
         ("CD301", "m.grad_hooks", "docs/tutorial.md", 9),
     ]
+
+
+def test_config_files_are_found_by_shape_and_judged(cli, tmp_path) -> None:
+    _sub_project(tmp_path, "sub")
+    (tmp_path / "examples").mkdir()
+    # Shaped like a config: its top-level keys are the config's.
+    (tmp_path / "examples" / "ds_config.json").write_text(
+        '{\n  "m": {\n    "a": 1,\n    "sub": {"x": 1, "z": 3}\n  },\n  "n": {"k": 2}\n}\n'
+    )
+    # Data that happens to share one key, and a file too large to be a config.
+    (tmp_path / "examples" / "data.json").write_text(
+        '{"m": {"bad": 1}, "n": {}, "rows": [], "cols": [], "more": 1}\n'
+    )
+    big = '{"m": {"nope": 1}, "n": {}, "pad": "' + "x" * (1024 * 1024) + '"}\n'
+    (tmp_path / "examples" / "big.json").write_text(big)
+    result = cli("check", str(tmp_path), "--format", "json", "--select", "CD30")
+    found = [
+        (f["code"], f["key"], f["path"], f["line"], f["message"].split(" sets")[0])
+        for f in json.loads(result.out)["findings"]
+        if f["path"].startswith("examples/")
+    ]
+    assert found == [("CD301", "m.sub.z", "examples/ds_config.json", 4, "the config file")]

@@ -60,6 +60,8 @@ class Sources:
     docs: list[str]
     docs_explicit: bool
     missing_docs: list[str]
+    #: JSON files: the candidates for config files of the project.
+    configs: list[str]
 
 
 def list_files(root: Path) -> list[str]:
@@ -139,4 +141,5 @@ def discover(config: Config) -> Sources:
                 missing.append(pattern)
     else:
         docs = [f for f in files if f.endswith(DOC_SUFFIXES)]
-    return Sources(python, docs, bool(config.docs), missing)
+    configs = [f for f in files if f.endswith(".json")]
+    return Sources(python, docs, bool(config.docs), missing, configs)

@@ -13,9 +13,11 @@ from pathlib import Path
 from configdrift.config import Config
 from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
+from configdrift.extract.docs.blocks import BlockKey, block_keys
 from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
+from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
@@ -213,8 +215,40 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # whether facts came from the cache or not.
         files=len(py_facts) + len(sources.docs),
         blocks=_placed_blocks(schema, pages, placer)
-        + _placed_blocks(schema, _example_pages(md_facts, pages), None),
+        + _placed_blocks(schema, _example_pages(md_facts, pages), None)
+        + _config_files(root, sources.configs, schema),
     )
+
+
+#: Larger JSON files are data, not configs: they are not read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def _config_files(
+    root: Path, rels: list[str], schema: SchemaNode
+) -> list[tuple[str, Block, ConfigPath]]:
+    """JSON files shaped like a config of this project: two top-level keys
+    or more, at least half of them top-level keys of the schema. Each is one
+    block (language ``file``) whose keys sit at the top of the config."""
+    if not schema.children:
+        return []
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel in rels:
+        path = root / rel
+        try:
+            if path.stat().st_size > MAX_CONFIG_BYTES:
+                continue
+            text = decode(path.read_bytes())
+        except (OSError, NotText):
+            continue
+        if not text.lstrip().startswith("{"):
+            continue
+        keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
+        tops = {k.path[0] for k in keys if len(k.path) == 1}
+        known = sum(1 for top in tops if schema.child(top) is not None)
+        if len(tops) >= 2 and known >= 2 and 2 * known >= len(tops):
+            out.append((rel, Block(0, 1, "file", keys), ()))
+    return out
 
 
 def _example_pages(

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def _unaccepted(
     analysis: Analysis, strict: bool
-) -> Iterator[tuple[str, int, ConfigPath, SchemaNode]]:
+) -> Iterator[tuple[str, int, ConfigPath, SchemaNode, str]]:
     """(page, line, the first unaccepted path, the node lacking it) for the keys
     of anchored example blocks whose node is strict (or lenient), once per
     block and path."""
@@ -41,7 +41,13 @@ def _unaccepted(
             if not strict and unknown_under(analysis, rejected[:-1]) is not None:
                 continue  # keys there may be read in ways static analysis cannot follow
             seen.add(rejected)
-            yield rel, key.line, rejected, parent
+            yield (
+                rel,
+                key.line,
+                rejected,
+                parent,
+                "the config file" if block.lang == "file" else "the example",
+            )
 
 
 def _close(key: str, parent: SchemaNode, template: str) -> str | None:
@@ -76,13 +82,13 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     Remove the key from the example, or declare it in the model if it is
     meant to exist.
     """
-    for rel, line, rejected, parent in _unaccepted(analysis, strict=True):
+    for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(
             "CD301",
             format_path(rejected),
             Location(rel, line),
-            f"the example sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
-            "forbids unknown keys: a config copied from it raises a ValidationError",
+            f"{what} sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
+            "forbids unknown keys: loading it raises a ValidationError",
             _model_related(parent),
             _close(rejected[-1], parent, "did you mean `{}`?"),
         )
@@ -110,14 +116,14 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     How to fix
     Use the key the code reads, or remove the key from the example.
     """
-    for rel, line, ignored, parent in _unaccepted(analysis, strict=False):
+    for rel, line, ignored, parent, what in _unaccepted(analysis, strict=False):
         reader = f"{parent.model} (extra keys ignored)" if parent.model else "the code"
         yield make(
             "CD302",
             format_path(ignored),
             Location(rel, line),
-            f"the example sets `{format_path(ignored)}`, but {reader} never reads "
-            f"`{ignored[-1]}`: a config copied from it has a setting that does nothing",
+            f"{what} sets `{format_path(ignored)}`, but {reader} never reads "
+            f"`{ignored[-1]}`: the setting is silently ignored",
             _read_note(parent),
             _close(ignored[-1], parent, "the code reads `{}`"),
         )
