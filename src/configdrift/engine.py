@@ -7,6 +7,7 @@ Neither prints anything: reporters format what they return.
 from __future__ import annotations
 
 import gc
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -229,8 +230,14 @@ def _config_files(
 ) -> list[tuple[str, Block, ConfigPath]]:
     """JSON files shaped like a config of this project: two top-level keys
     or more, at least half of them top-level keys of the schema. Each is one
-    block (language ``file``) whose keys sit at the top of the config."""
-    if not schema.children:
+    block (language ``file``) whose keys sit at the top of the config.
+
+    Most JSON files are data: two byte searches for quoted top-level keys and
+    the C JSON parser turn them away before the tolerant reader (which keeps
+    every key's line) looks at a config."""
+    spellings = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+    quoted = [f'"{s}"'.encode() for s in spellings]
+    if len(quoted) < 2:
         return []
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel in rels:
@@ -238,15 +245,27 @@ def _config_files(
         try:
             if path.stat().st_size > MAX_CONFIG_BYTES:
                 continue
-            text = decode(path.read_bytes())
-        except (OSError, NotText):
+            data = path.read_bytes()
+        except OSError:
             continue
-        if not text.lstrip().startswith("{"):
+        if sum(1 for q in quoted if q in data) < 2:
             continue
-        keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
-        tops = {k.path[0] for k in keys if len(k.path) == 1}
-        known = sum(1 for top in tops if schema.child(top) is not None)
+        try:
+            value = json.loads(data)
+        except ValueError:
+            value = None  # comments, trailing commas: the tolerant reader decides
+        try:
+            text = decode(data)
+        except NotText:
+            continue
+        keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)] if value is None else []
+        if value is not None and not isinstance(value, dict):
+            continue
+        tops = set(value) if value is not None else {k.path[0] for k in keys if len(k.path) == 1}
+        known = len(tops & spellings)
         if len(tops) >= 2 and known >= 2 and 2 * known >= len(tops):
+            if value is not None:
+                keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
             out.append((rel, Block(0, 1, "file", keys), ()))
     return out
 
