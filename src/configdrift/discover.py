@@ -62,6 +62,8 @@ class Sources:
     missing_docs: list[str]
     #: JSON files: the candidates for config files of the project.
     configs: list[str]
+    #: Markdown pages outside ``docs`` that may still show example configs.
+    examples: list[str]
 
 
 def list_files(root: Path) -> list[str]:
@@ -142,4 +144,6 @@ def discover(config: Config) -> Sources:
     else:
         docs = [f for f in files if f.endswith(DOC_SUFFIXES)]
     configs = [f for f in files if f.endswith(".json")]
-    return Sources(python, docs, bool(config.docs), missing, configs)
+    taken = set(docs)
+    examples = [f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken]
+    return Sources(python, docs, bool(config.docs), missing, configs, examples)

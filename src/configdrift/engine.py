@@ -158,6 +158,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # Doc pages are extracted while the schema is built: before the
         # schema is known, only the byte test that needs no keys applies.
         pending_md = extractor.docs(sources.docs, None if explicit else _EARLY_NEEDED)
+        # Pages outside configured docs count only for their example blocks.
+        pending_examples = extractor.docs(sources.examples, 0)
         py_facts = pending_py()
         # The facts live until the end: the collector need not walk them
         # again in every pass while the project is resolved.
@@ -168,6 +170,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if node is not schema:
                 spellings.update(node.spellings or (node.key,))
         md_facts = pending_md()
+        example_facts = pending_examples()
         needed = _needed(spellings)
         if not explicit and 0 < needed < _EARLY_NEEDED:
             # A schema of one or two keys: pages with fewer entries count too.
@@ -214,9 +217,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         builder=builder,
         # Every Python file read and every page considered: the same count
         # whether facts came from the cache or not.
-        files=len(py_facts) + len(sources.docs),
+        files=len(py_facts) + len(sources.docs) + len(sources.examples),
         blocks=_placed_blocks(schema, pages, placer)
-        + _placed_blocks(schema, _example_pages(md_facts, pages), None)
+        + _placed_blocks(schema, _example_pages({**md_facts, **example_facts}, pages), None)
         + _config_files(root, sources.configs, schema),
     )
 

@@ -104,7 +104,9 @@ def _docs_chunk(
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
-        if needed is not None and not (may_document(data, needed) or may_show_example(data)):
+        if needed is not None and not (
+            (needed > 0 and may_document(data, needed)) or may_show_example(data)
+        ):
             continue
         out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
     return out
@@ -293,7 +295,8 @@ class Extractor:
 
     def docs(self, rels: list[str], needed: int | None = None) -> Pending[DocFacts]:
         """Start extracting doc pages; with ``needed``, only the pages that
-        ``may_document`` that many entries. Call the result to wait for them."""
+        ``may_document`` that many entries or ``may_show_example`` (with 0,
+        only the latter). Call the result to wait for them."""
         # Only pages that passed the byte test were cached; the engine applies
         # the real test (entries naming schema keys) to every page.
         hits, misses = self._cached("md", rels, doc_from_json)
