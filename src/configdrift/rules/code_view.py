@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
-from configdrift.rules.docs_schema import missing_entries
+from configdrift.rules.docs_schema import missing_entries, near_spelling
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -22,7 +21,12 @@ def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
     return None
 
 
-def _read_note(node: SchemaNode) -> tuple[Related, ...]:
+def reader(node: SchemaNode) -> str:
+    """Who reads the keys of a lenient node."""
+    return f"{node.model} (extra keys ignored)" if node.model else "the code"
+
+
+def read_note(node: SchemaNode) -> tuple[Related, ...]:
     """Where the section's keys are declared or read: the other side."""
     if node.model_location is not None:
         note = f"{node.model} declares the keys it reads"
@@ -67,14 +71,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         key = rejected[-1]
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
-        read = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
-        close = difflib.get_close_matches(key, read, n=1, cutoff=0.8)
-        reader = f"{parent.model} (extra keys ignored)" if parent.model else "the code"
+        close = near_spelling(key, parent)
         yield make(
             "CD102",
             format_path(rejected),
             entry.location,
-            f"`{key}` is documented {where}, but {reader} never reads it: a config that sets it is silently ignored",
-            _read_note(parent),
-            f"the code reads `{close[0]}`" if close else None,
+            f"`{key}` is documented {where}, but {reader(parent)} never reads it: a config that sets it is silently ignored",
+            read_note(parent),
+            f"the code reads `{close}`" if close else None,
         )

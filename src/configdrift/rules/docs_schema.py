@@ -97,6 +97,13 @@ def _model_related(node: SchemaNode) -> tuple[Related, ...]:
     return tuple(out)
 
 
+def near_spelling(key: str, parent: SchemaNode) -> str | None:
+    """The spelling ``parent`` accepts that is closest to ``key``, if any is close."""
+    accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
+    close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
 def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> list[str]:
     paths = []
     for node in root.walk():
@@ -137,12 +144,11 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
         key = rejected[-1]
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
-        accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
-        close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
+        close = near_spelling(key, parent)
         elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
         hints = []
         if close:
-            hints.append(f"did you mean `{close[0]}`?")
+            hints.append(f"did you mean `{close}`?")
         if elsewhere:
             hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
         yield make(

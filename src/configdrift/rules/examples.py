@@ -8,13 +8,12 @@ places under its section. Other fragments are not judged.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Severity, format_path
-from configdrift.rules.code_view import _read_note, unknown_under
-from configdrift.rules.docs_schema import _model_related, resolve_path
+from configdrift.rules.code_view import read_note, reader, unknown_under
+from configdrift.rules.docs_schema import _model_related, near_spelling, resolve_path
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -24,9 +23,9 @@ if TYPE_CHECKING:
 def _unaccepted(
     analysis: Analysis, strict: bool
 ) -> Iterator[tuple[str, int, ConfigPath, SchemaNode, str]]:
-    """(page, line, the first unaccepted path, the node lacking it) for the keys
-    of anchored example blocks whose node is strict (or lenient), once per
-    block and path."""
+    """(page, line, the first unaccepted path, the node lacking it, what the
+    block is) for the keys of placed example blocks whose node is strict (or
+    lenient), once per block and path."""
     root = analysis.schema
     for rel, block, base in analysis.blocks:
         seen: set[ConfigPath] = set()
@@ -48,13 +47,6 @@ def _unaccepted(
                 parent,
                 "the config file" if block.lang == "file" else "the example",
             )
-
-
-def _close(key: str, parent: SchemaNode, template: str) -> str | None:
-    """A near spelling the node accepts, put into ``template``."""
-    accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
-    close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
-    return template.format(close[0]) if close else None
 
 
 @register(
@@ -83,6 +75,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     meant to exist.
     """
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
+        close = near_spelling(rejected[-1], parent)
         yield make(
             "CD301",
             format_path(rejected),
@@ -90,7 +83,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
             f"{what} sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
             "forbids unknown keys: loading it raises a ValidationError",
             _model_related(parent),
-            _close(rejected[-1], parent, "did you mean `{}`?"),
+            f"did you mean `{close}`?" if close else None,
         )
 
 
@@ -117,13 +110,13 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     Use the key the code reads, or remove the key from the example.
     """
     for rel, line, ignored, parent, what in _unaccepted(analysis, strict=False):
-        reader = f"{parent.model} (extra keys ignored)" if parent.model else "the code"
+        close = near_spelling(ignored[-1], parent)
         yield make(
             "CD302",
             format_path(ignored),
             Location(rel, line),
-            f"{what} sets `{format_path(ignored)}`, but {reader} never reads "
+            f"{what} sets `{format_path(ignored)}`, but {reader(parent)} never reads "
             f"`{ignored[-1]}`: the setting is silently ignored",
-            _read_note(parent),
-            _close(ignored[-1], parent, "the code reads `{}`"),
+            read_note(parent),
+            f"the code reads `{close}`" if close else None,
         )
