@@ -67,8 +67,9 @@ def check(
     err: TextIO | None = None,
 ) -> int:
     """Check the project at ``path``; write the report; return the exit status."""
-    from configdrift.engine import exit_code_for, keys_read, run_rules
+    from configdrift.engine import exit_code_for, run_rules
     from configdrift.output import REPORTERS, ReportData
+    from configdrift.rules.objects import keys_read
 
     out = out or sys.stdout
     analysis = _analyse(

@@ -355,27 +355,6 @@ def run_rules(analysis: Analysis) -> list[Finding]:
     return findings
 
 
-def keys_read(analysis: Analysis) -> int:
-    """How many accepted keys the code is seen to read: a dict lookup resolved
-    to the key, or, for a model field, an attribute load or a ``getattr`` of
-    its name (the evidence CD202 goes by)."""
-    loaded: set[str] = set()
-    for info in analysis.project.modules.values():
-        loaded.update(info.facts.attr_loads)
-    return sum(
-        1
-        for node in analysis.schema.walk()
-        if node.location is not None
-        and (
-            bool(node.reads)
-            or (
-                node.origin.startswith("field of")
-                and (node.key in loaded or f"self.{node.key}" in loaded)
-            )
-        )
-    )
-
-
 def exit_code_for(findings: list[Finding], fail_on: str) -> int:
     if fail_on == "never":
         return 0

@@ -29,13 +29,33 @@ def _loaded(analysis: Analysis) -> set[str]:
     return names
 
 
+def _is_loaded(name: str, loaded: set[str]) -> bool:
+    """Is the attribute ``name`` loaded anywhere, on ``self`` or elsewhere?"""
+    return name in loaded or f"self.{name}" in loaded
+
+
 def _called(loaded: set[str], function: str) -> bool | None:
     """Is a method called anywhere? None for a module-level function, which
     is called by its bare name: that leaves no trace in attribute loads."""
     if "." not in function:
         return None
-    name = function.rsplit(".", 1)[-1]
-    return name in loaded or f"self.{name}" in loaded
+    return _is_loaded(function.rsplit(".", 1)[-1], loaded)
+
+
+def keys_read(analysis: Analysis) -> int:
+    """How many accepted keys the code is seen to read: a dict lookup resolved
+    to the key, or, for a model field, an attribute load or a ``getattr`` of
+    its name (the evidence CD202 goes by)."""
+    loaded = _loaded(analysis)
+    return sum(
+        1
+        for node in analysis.schema.walk()
+        if node.location is not None
+        and (
+            bool(node.reads)
+            or (node.origin.startswith("field of") and _is_loaded(node.key, loaded))
+        )
+    )
 
 
 @register(
@@ -162,11 +182,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     fields = list(_fields(analysis.schema))
     # A model none of whose fields the code reads is used some other way
     # (serialised, handed on whole): its fields are not judged one by one.
-    consumed = {
-        model.model
-        for model, field in fields
-        if field.key in loaded or f"self.{field.key}" in loaded
-    }
+    consumed = {model.model for model, field in fields if _is_loaded(field.key, loaded)}
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     for model, field in fields:
@@ -184,7 +200,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             message = (
                 f"`{key}` is read only by {names}, which nothing calls: setting it does nothing"
             )
-        elif name in loaded or f"self.{name}" in loaded:
+        elif _is_loaded(name, loaded):
             continue
         else:
             message = f"`{key}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing"
@@ -281,7 +297,7 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
         if not all(targets for _, targets in uses):
             continue  # read for some other use somewhere
         attrs = {a for _, targets in uses for a, _, _ in targets}
-        if any(a in loaded or f"self.{a}" in loaded for a in attrs):
+        if any(_is_loaded(a, loaded) for a in attrs):
             continue
         site, targets = uses[0]
         attr, where, line = targets[0]
