@@ -56,8 +56,9 @@ class Analysis:
     dead_reads: list[tuple[ReadSite, SchemaNode]]
     builder: SchemaBuilder
     files: int
-    #: Example blocks of the doc sources whose place in the config is
-    #: certain: (page, block, the config path its keys sit under).
+    #: Example configs whose place in the config is certain (blocks of doc
+    #: pages and tutorials, config files): (file, block, the config path its
+    #: keys sit under).
     blocks: list[tuple[str, Block, ConfigPath]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -89,7 +90,7 @@ _EARLY_NEEDED = 3
 
 def _needed(spellings: set[str]) -> int:
     """How many schema keys a page's entries must name to be a doc source."""
-    return min(3, len(spellings))
+    return min(_EARLY_NEEDED, len(spellings))
 
 
 def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
@@ -254,20 +255,23 @@ def _config_files(
         if sum(1 for q in quoted if q in data) < 2:
             continue
         try:
-            value = json.loads(data)
-        except ValueError:
-            value = None  # comments, trailing commas: the tolerant reader decides
-        try:
             text = decode(data)
         except NotText:
             continue
-        keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)] if value is None else []
-        if value is not None and not isinstance(value, dict):
-            continue
-        tops = set(value) if value is not None else {k.path[0] for k in keys if len(k.path) == 1}
+        keys: list[BlockKey] | None = None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            # Comments, trailing commas: the tolerant reader decides.
+            keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
+            tops = {k.path[0] for k in keys if len(k.path) == 1}
+        else:
+            if not isinstance(value, dict):
+                continue
+            tops = set(value)
         known = len(tops & spellings)
         if len(tops) >= 2 and known >= 2 and 2 * known >= len(tops):
-            if value is not None:
+            if keys is None:
                 keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
             out.append((rel, Block(0, 1, "file", keys), ()))
     return out
