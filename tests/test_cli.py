@@ -56,7 +56,7 @@ def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
     }
     summary = document["summary"]
     assert (
-        summary["errors"] == 4
+        summary["errors"] == 5
         and summary["keys"]["documented"] > 0
         and summary["keys"]["accepted"] > 0
     )
@@ -80,7 +80,7 @@ def test_fingerprints_ignore_the_line(cli, tmp_path) -> None:
     ("args", "codes"),
     [
         (["--select", "CD101"], {"CD101"}),
-        (["--ignore", "CD1"], {"CD201", "CD202", "CD301"}),
+        (["--ignore", "CD1"], {"CD201", "CD202", "CD301", "CD303"}),
         (["--select", "CD1", "--ignore", "CD103"], {"CD101", "CD104", "CD105"}),
         # The longer prefix wins: CD10 beats CD1, CD101 beats CD10.
         (["--select", "CD10", "--ignore", "CD1,CD101"], {"CD103", "CD104", "CD105"}),
@@ -233,7 +233,7 @@ def test_the_console_entry_flushes_everything_before_its_hard_exit(cli) -> None:
     )
     assert proc.returncode == 1 and proc.stderr == ""
     assert proc.stdout == cli("check", str(DEMO), "--format", "json").out
-    assert json.loads(proc.stdout)["summary"]["errors"] == 4
+    assert json.loads(proc.stdout)["summary"]["errors"] == 5
 
 
 def test_a_closed_pipe_is_not_a_traceback() -> None:

@@ -263,7 +263,7 @@ def _config_files(
             value = json.loads(text)
         except ValueError:
             # Comments, trailing commas: the tolerant reader decides.
-            keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
+            keys = [k.at(1) for k in block_keys(text)]
             tops = {k.path[0] for k in keys if len(k.path) == 1}
         else:
             if not isinstance(value, dict):
@@ -272,7 +272,7 @@ def _config_files(
         known = len(tops & spellings)
         if len(tops) >= 2 and known >= 2 and 2 * known >= len(tops):
             if keys is None:
-                keys = [BlockKey(k.path, k.line + 1) for k in block_keys(text)]
+                keys = [k.at(1) for k in block_keys(text)]
             out.append((rel, Block(0, 1, "file", keys), ()))
     return out
 

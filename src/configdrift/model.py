@@ -76,10 +76,14 @@ class TypeInfo:
 
     ``kinds`` holds any of ``bool int float str dict list null``; an empty set
     means the type is unknown or ``Any``, and nothing is compared.
+    ``choices`` holds the values a ``Literal`` or an ``Enum`` allows (with
+    ``None`` where the type is optional), or None when any value of the
+    kinds is allowed.
     """
 
     text: str
     kinds: frozenset[str] = frozenset()
+    choices: tuple[Any, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -107,6 +111,9 @@ class SchemaNode:
     deprecated: bool = False
     replacement: str | None = None
     origin: str = ""
+    #: Is a value checked against ``type`` when the config is loaded? True
+    #: for a pydantic field that no validator changes before its type check.
+    checked: bool = False
     children: dict[str, SchemaNode] = field(default_factory=dict)
     #: Where the code reads this key from a config dict (``ReadSite`` objects).
     reads: list[Any] = field(default_factory=list)

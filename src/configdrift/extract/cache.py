@@ -83,6 +83,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 assigns=c["assigns"],
                 config_class=c["config_class"],
                 docstring=c["docstring"],
+                before_validated=c["before_validated"],
             )
             for c in data["classes"]
         ],
@@ -141,7 +142,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
                 b["section"],
                 b["line"],
                 b["lang"],
-                [BlockKey(tuple(k["path"]), k["line"]) for k in b["keys"]],
+                [BlockKey(tuple(k["path"]), k["line"], k["kind"], k["value"]) for k in b["keys"]],
             )
             for b in data["blocks"]
         ],

@@ -8,6 +8,7 @@ imported: classes, fields and options are read from the extracted facts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ANY_KEY, LIST_ITEM, ConfigPath, Location, SchemaNode, TypeInfo, Value
@@ -73,6 +74,8 @@ class ModelInfo:
     strict_owner: str | None
     populate_by_name: bool
     fields: list[tuple[str, FieldFact]]
+    #: Fields a validator may change before their type is checked (``*``: all).
+    before_validated: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -137,10 +140,12 @@ class ModelReader:
             )
             populate = bool(by_name and by_name[0] is True)
         fields: dict[str, tuple[str, FieldFact]] = {}
+        before: set[str] = set()
         for ancestor in reversed(mro):
             fact = project.class_fact(ancestor)
             if fact is None:
                 continue
+            before.update(fact.before_validated)
             for f in fact.fields:
                 if f.name.startswith("_") or f.name == "model_config" or _is_classvar(f.annotation):
                     continue
@@ -154,6 +159,7 @@ class ModelReader:
             strict_owner,
             populate,
             list(fields.values()),
+            frozenset(before),
         )
 
     def _is_dataclass(self, module: str, cls: ClassFact) -> bool:
@@ -206,7 +212,65 @@ class ModelReader:
         models: list[tuple[str | None, Symbol]] = []
         unknown = self._kinds(module, annotation, kinds, models, None, 0)
         text = render(annotation)
-        return TypeFacts(TypeInfo(text, frozenset() if unknown else frozenset(kinds)), models)
+        if unknown:
+            return TypeFacts(TypeInfo(text), models)
+        choices = self._choices(module, annotation, 0)
+        return TypeFacts(
+            TypeInfo(text, frozenset(kinds), None if choices is None else tuple(choices)), models
+        )
+
+    def _choices(self, module: str, expr: Expr, depth: int) -> list[Any] | None:
+        """The values a type allows when it is made of ``Literal``s, enums and
+        ``None`` only; None when any other type is part of it."""
+        if depth > 10:
+            return None
+        kind = expr[0]
+        if kind == "c" and expr[1] is None:
+            return [None]
+        if kind == "b" and expr[1] == "|":
+            return _joined(
+                self._choices(module, expr[2], depth + 1),
+                self._choices(module, expr[3], depth + 1),
+            )
+        if kind == "n":
+            if _last(expr[1]) in ("None", "NoneType"):
+                return [None]
+            symbol = self.project.resolve(module, expr[1])
+            if (
+                symbol is None
+                or symbol.kind != "class"
+                or not self.project.inherits_external(symbol, ENUM_BASES)
+            ):
+                return None
+            cls = self.project.class_fact(symbol)
+            values: list[Any] = []
+            for attr, value in cls.assigns.items() if cls else ():
+                if attr.startswith("_"):
+                    continue
+                evaluated = self.project.evaluate(symbol.module, value)
+                if not evaluated.known:
+                    return None
+                values.append(evaluated.value)
+            return values or None
+        if kind == "sub" and expr[1][0] == "n":
+            head = _last(expr[1][1])
+            args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
+            if head == "Literal":
+                out: list[Any] = []
+                for arg in args:
+                    literal = self.project.evaluate(module, arg)
+                    if not literal.known:
+                        return None
+                    out.append(literal.value)
+                return out
+            if head == "Optional":
+                return _joined([None], self._choices(module, args[0], depth + 1))
+            if head == "Union":
+                result: list[Any] | None = []
+                for arg in args:
+                    result = _joined(result, self._choices(module, arg, depth + 1))
+                return result
+        return None
 
     def _kinds(
         self,
@@ -356,6 +420,9 @@ class ModelReader:
             deprecated=deprecated,
             replacement=replacement,
             origin=f"field of {info.symbol.qualname}",
+            checked=info.kind == "pydantic"
+            and not {"*", fact.name} & info.before_validated
+            and not _has_validator(fact.annotation),
         )
         factory = kwargs.get("default_factory")
         nested = list(types.models)
@@ -497,6 +564,16 @@ def _option(config: Expr, name: str) -> Expr | None:
 def _is_classvar(annotation: Expr) -> bool:
     head = annotation[1] if annotation[0] == "sub" else annotation
     return head[0] == "n" and _last(head[1]) in ("ClassVar", "InitVar")
+
+
+def _has_validator(annotation: Expr | None) -> bool:
+    """Does an ``Annotated[...]`` type carry a validator that runs first?"""
+    text = render(annotation) if annotation is not None else ""
+    return any(name in text for name in ("BeforeValidator", "WrapValidator", "PlainValidator"))
+
+
+def _joined(left: list[Any] | None, right: list[Any] | None) -> list[Any] | None:
+    return None if left is None or right is None else left + right
 
 
 def _value_kind(value: object) -> str:

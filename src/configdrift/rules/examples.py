@@ -1,4 +1,4 @@
-"""Rules on the example configs of the docs (CD301, CD302).
+"""Rules on the example configs of the docs (CD301, CD302, CD303).
 
 An example block is judged only where its place in the config is certain
 (``engine._placed_blocks``): a whole config, a one-key example such as
@@ -8,13 +8,25 @@ places under its section. Other fragments are not judged.
 
 from __future__ import annotations
 
+import difflib
+import json
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Severity, format_path
+from configdrift.extract.docs.blocks import DICT, LIST, VALUE
+from configdrift.model import (
+    ConfigPath,
+    Finding,
+    Location,
+    Related,
+    SchemaNode,
+    Severity,
+    format_path,
+)
 from configdrift.rules.code_view import read_note, reader, unknown_under
 from configdrift.rules.docs_schema import _model_related, near_spelling, resolve_path
 from configdrift.rules.registry import make, register
+from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -120,3 +132,87 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
             read_note(parent),
             f"the code reads `{close}`" if close else None,
         )
+
+
+def _shown(kind: str, value: Any) -> str:
+    if kind == DICT:
+        return "a mapping"
+    if kind == LIST:
+        return "a list"
+    return f"`{json.dumps(value)}`"
+
+
+def _near_choice(value: Any, node: SchemaNode) -> str | None:
+    choices = [c for c in node.type.choices or () if isinstance(c, str)]
+    if not isinstance(value, str) or not choices:
+        return None
+    for choice in choices:
+        if choice.lower() == value.lower():
+            return choice
+    close = difflib.get_close_matches(value, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+@register(
+    "CD303",
+    "example-invalid-value",
+    Severity.ERROR,
+    "an example value has the wrong type or is not an allowed choice",
+)
+def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A value in a config example that the field's type rejects when the
+    config is loaded: a literal of the wrong type (``"overlap_comm": "fast"``
+    for a ``bool``), a mapping where a number goes, or a string that is not
+    one of an ``Enum``'s or a ``Literal``'s choices.
+
+    Only fields that pydantic validates are judged, with its lax coercions
+    (``"5"`` passes as an ``int``, ``1`` as a ``bool``), and never a field
+    that a validator may change first. Placeholders are not values:
+    ``[true|false]``, ``"[cpu|nvme]"``, ``<int>``, ``"auto"``, ``...`` and
+    prose are skipped.
+
+    Why it matters
+    A reader who copies the example gets a ``ValidationError`` at start-up.
+
+    Example
+    The offload example shows ``"device": "gpu"``, but ``device`` is an
+    ``OffloadDeviceEnum`` whose values are ``none``, ``cpu`` and ``nvme``.
+
+    How to fix
+    Write a value the field accepts, or a placeholder that reads as one.
+    """
+    for rel, block, base in analysis.blocks:
+        what = "the config file" if block.lang == "file" else "the example"
+        for key in block.keys:
+            if key.kind not in (DICT, LIST, VALUE):
+                continue
+            path = (*base, *key.path)
+            node, _, _ = resolve_path(analysis.schema, path)
+            if node is None or not node.checked or path[-1] in node.path_aliases:
+                continue
+            reason = value_rejection(node.type, key.kind, key.value)
+            if reason is None:
+                continue
+            owner = node.origin.removeprefix("field of ")
+            related = (
+                (
+                    Related(
+                        node.location.path,
+                        node.location.line,
+                        f"{owner}.{node.key} is declared `{node.type.text}`",
+                    ),
+                )
+                if node.location is not None
+                else ()
+            )
+            close = _near_choice(key.value, node)
+            yield make(
+                "CD303",
+                format_path(path),
+                Location(rel, key.line),
+                f"{what} sets `{format_path(path)}` to {_shown(key.kind, key.value)}, which "
+                f"`{node.type.text}` does not accept{reason}: loading it raises a ValidationError",
+                related,
+                f"did you mean `{close}`?" if close else None,
+            )

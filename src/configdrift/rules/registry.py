@@ -78,12 +78,6 @@ def make(
 
 
 plan(
-    "CD303",
-    "example-invalid-value",
-    Severity.WARNING,
-    "an example value has the wrong type or is not an allowed choice",
-)
-plan(
     "CD304",
     "example-unparseable",
     Severity.INFO,

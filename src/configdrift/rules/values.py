@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from configdrift.model import TypeInfo
+
 _NUMBER = re.compile(r"^[+-]?(\d[\d_,]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
 _NO_VALUE = frozenset(
@@ -159,3 +161,76 @@ def kinds_compatible(doc: frozenset[str], code: frozenset[str]) -> bool:
         if kind == "number" and code & {"int", "float"}:
             return True
     return False
+
+
+_BOOL_TEXT = frozenset({"0", "off", "f", "false", "n", "no", "1", "on", "t", "true", "y", "yes"})
+
+
+def _parses(text: str, kind: type) -> bool:
+    try:
+        kind(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def _kind_accepts(kinds: frozenset[str], value: Any) -> bool:
+    """Would pydantic (lax mode, as from JSON) accept a literal for a type of
+    these kinds? Numbers and numeric strings coerce, ``0``/``1`` and
+    ``"yes"`` pass as booleans; a number is never a string."""
+    if value is None:
+        return "null" in kinds
+    if isinstance(value, bool):
+        return bool(kinds & {"bool", "int", "float"})
+    if isinstance(value, int):
+        return bool(kinds & {"int", "float"}) or ("bool" in kinds and value in (0, 1))
+    if isinstance(value, float):
+        if "float" in kinds:
+            return True
+        return ("int" in kinds and value.is_integer()) or ("bool" in kinds and value in (0.0, 1.0))
+    if isinstance(value, str):
+        return (
+            "str" in kinds
+            or ("int" in kinds and _parses(value, int))
+            or ("float" in kinds and _parses(value, float))
+            or ("bool" in kinds and value.strip().lower() in _BOOL_TEXT)
+        )
+    return True
+
+
+def _choice_matches(value: Any, choice: Any) -> bool:
+    if isinstance(choice, bool) or isinstance(value, bool):
+        return value is choice
+    if isinstance(choice, int | float) and isinstance(value, str):
+        return _parses(value, float) and float(value) == choice
+    return bool(value == choice)
+
+
+def value_rejection(info: TypeInfo, kind: str, value: Any) -> str | None:
+    """None when a type accepts an example's value or nothing can be told;
+    otherwise what to add to the message: the allowed choices in brackets
+    when the type has them, else an empty string.
+
+    ``kind`` is ``dict``, ``list`` or ``value`` (a literal, in ``value``)."""
+    if not info.kinds:
+        return None
+    if kind == "dict":
+        return None if "dict" in info.kinds else ""
+    if kind == "list":
+        if "list" in info.kinds:
+            return None
+        if (
+            isinstance(value, list)
+            and value
+            and all(value_rejection(info, "value", item) is None for item in value)
+        ):
+            return None  # a search space over valid values, as autotuners read them
+        return ""
+    if kind != "value":
+        return None
+    if info.choices is not None:
+        if any(_choice_matches(value, choice) for choice in info.choices):
+            return None
+        allowed = dict.fromkeys(json.dumps(c, default=str) for c in info.choices)
+        return f" (allowed: {', '.join(allowed)})"
+    return None if _kind_accepts(info.kinds, value) else ""

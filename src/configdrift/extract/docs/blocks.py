@@ -9,7 +9,9 @@ and commas, and ignores everything else.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
 from configdrift.model import LIST_ITEM
 
@@ -17,12 +19,58 @@ _OPEN = {"{": "}", "[": "]"}
 _CLOSE = {"}", "]"}
 
 
+#: What an example gives a key: a mapping, a list, a literal value, or a
+#: placeholder (``[true|false]``, ``<int>``, ``"auto"``, ``...``) that stands
+#: for a value and is never judged as one.
+DICT, LIST, VALUE, PLACEHOLDER = "dict", "list", "value", "placeholder"
+
+
 @dataclass(frozen=True, slots=True)
 class BlockKey:
-    """A key of an example block: its path from the block's top and its line."""
+    """A key of an example block: its path from the block's top, its line,
+    and what the block gives it (``kind``, with ``value`` for a literal)."""
 
     path: tuple[str, ...]
     line: int
+    kind: str = PLACEHOLDER
+    value: Any = None
+
+    def at(self, offset: int) -> BlockKey:
+        """The same key with its line moved by ``offset``."""
+        return BlockKey(self.path, self.line + offset, self.kind, self.value)
+
+
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_WORDS = {"true": True, "false": False, "null": None, "True": True, "False": False, "None": None}
+_CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
+
+
+def _placeholder_text(text: str) -> bool:
+    """Is a quoted string a stand-in rather than a value: ``"[cpu|nvme]"``,
+    ``"<path>"``, ``"auto"``, ``"..."``, ``"$HOME"``, ``"YOUR_DIR"``, prose?"""
+    t = text.strip()
+    if not t or t.lower() == "auto" or t.startswith("$"):
+        return True
+    if "|" in t or "..." in t or "\u2026" in t or any(c.isspace() for c in t):
+        return True
+    return t[0] + t[-1] in ("<>", "[]", "{}") or bool(_CAPS_NAME.fullmatch(t))
+
+
+def _scalar(tokens: list[tuple[str, str, int]]) -> tuple[str, Any]:
+    """(kind, value) of the tokens that make up one value."""
+    if len(tokens) != 1:
+        return PLACEHOLDER, None
+    kind, text, _ = tokens[0]
+    if kind == "str":
+        return (PLACEHOLDER, None) if _placeholder_text(text) else (VALUE, text)
+    if text in _WORDS:
+        return VALUE, _WORDS[text]
+    if _JSON_NUMBER.fullmatch(text):
+        number = float(text)
+        if "." not in text and "e" not in text.lower():
+            return VALUE, int(text)
+        return VALUE, number
+    return PLACEHOLDER, None
 
 
 def _tokens(text: str) -> list[tuple[str, str, int]]:
@@ -91,6 +139,46 @@ def _is_placeholder_list(tokens: list[tuple[str, str, int]], start: int) -> int:
     return -1
 
 
+def _scalar_items(tokens: list[tuple[str, str, int]], start: int) -> list[Any] | None:
+    """The items of a short list of literals (``[2, 3]``), or None."""
+    items: list[Any] = []
+    for k in range(start + 1, min(len(tokens), start + 66), 2):
+        kind, value = _scalar(tokens[k : k + 1])
+        if kind != VALUE:
+            return None
+        items.append(value)
+        sep = tokens[k + 1] if k + 1 < len(tokens) else None
+        if sep is None or sep[0] != "punct" or sep[1] not in ",]":
+            return None
+        if sep[1] == "]":
+            return items
+    return None
+
+
+def _value_of(tokens: list[tuple[str, str, int]], start: int) -> tuple[str, Any]:
+    """(kind, value) of the value that starts at ``tokens[start]``."""
+    if start >= len(tokens):
+        return PLACEHOLDER, None
+    kind, text, _ = tokens[start]
+    if kind == "punct" and text == "{":
+        return DICT, None
+    if kind == "punct" and text == "[":
+        if _is_placeholder_list(tokens, start) >= 0:
+            return PLACEHOLDER, None
+        return LIST, _scalar_items(tokens, start)
+    end = start
+    while end < len(tokens) and end - start < 8:
+        k, t, _ = tokens[end]
+        if k == "punct" and t in ",}]":
+            break
+        if end > start and k in ("str", "word") and end + 1 < len(tokens):
+            after = tokens[end + 1]
+            if after[0] == "punct" and after[1] in ":=":
+                break  # the next key, after a missing comma
+        end += 1
+    return _scalar(tokens[start:end])
+
+
 def block_keys(text: str) -> list[BlockKey]:
     """Every key in a JSON-like block with its path and 0-based line offset.
 
@@ -119,7 +207,7 @@ def block_keys(text: str) -> list[BlockKey]:
                 i += 2
                 continue
             path = (*base, value)
-            keys.append(BlockKey(path, line))
+            keys.append(BlockKey(path, line, *_value_of(tokens, i + 2)))
             pending = path
             i += 2
             continue

@@ -468,5 +468,5 @@ class _Walker:
         if not keys:
             return
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
-        shifted = [BlockKey(k.path, k.line + first) for k in keys]
+        shifted = [k.at(first) for k in keys]
         self.facts.blocks.append(Block(self.section, first, lang, shifted))

@@ -216,6 +216,8 @@ class ModuleExtractor:
                     self._class(stmt, prefix=qualname + ".")
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function(stmt, qualname + "." + stmt.name)
+                for deco in stmt.decorator_list:
+                    fact.before_validated.extend(_before_validated(deco))
         self.facts.classes.append(fact)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
@@ -255,3 +257,35 @@ def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
     if isinstance(stmt, ast.Try):
         return [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
     return [stmt.body]
+
+
+_VALIDATORS = frozenset({"field_validator", "validator", "model_validator", "root_validator"})
+
+
+def _before_validated(deco: ast.expr) -> list[str]:
+    """The fields a validator decorator may change before type checking.
+
+    Read by name, not resolved: a decorator that only looks like pydantic's
+    makes the rules quieter, never louder."""
+    call = deco if isinstance(deco, ast.Call) else None
+    func = call.func if call is not None else deco
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name not in _VALIDATORS:
+        return []
+    kwargs = {kw.arg: kw.value for kw in call.keywords if kw.arg} if call is not None else {}
+    mode = kwargs.get("mode")
+    mode_text = mode.value if isinstance(mode, ast.Constant) else None
+    pre = kwargs.get("pre")
+    pre_true = isinstance(pre, ast.Constant) and pre.value is True
+    if name in ("model_validator", "root_validator"):
+        return ["*"] if mode_text in ("before", "wrap") or pre_true else []
+    if name == "field_validator":
+        runs_first = mode is not None and mode_text != "after"
+    else:
+        runs_first = pre is not None and not (isinstance(pre, ast.Constant) and pre.value is False)
+    if not runs_first or call is None:
+        return []
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(names) != len(call.args) or "*" in names:
+        return ["*"]
+    return names

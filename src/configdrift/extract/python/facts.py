@@ -41,6 +41,10 @@ class ClassFact:
     assigns: dict[str, Expr] = field(default_factory=dict)
     config_class: dict[str, Expr] = field(default_factory=dict)
     docstring: bool = False
+    #: Fields whose input a validator may change before its type is checked
+    #: (``mode="before"``, ``"wrap"``, ``"plain"``, v1 ``pre=True``); ``*``
+    #: stands for every field (a model validator that runs before).
+    before_validated: list[str] = field(default_factory=list)
 
 
 @dataclass
