@@ -118,3 +118,78 @@ def test_broken_page_found_by_discovery_is_reported_only_when_it_names_schema_ke
     )
     _, found, _ = findings(cli, tmp_path)
     assert [f["path"] for f in found if f["code"] == "CD503"] == ["docs/ours.md"]
+
+
+EXAMPLE_PAGE = "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n```{lang}\n{body}\n```\n"
+
+
+def _example(cli, root, lang: str, body: str, extra: dict[str, str] | None = None) -> list[dict]:
+    page = EXAMPLE_PAGE.format(lang=lang, body=body)
+    make_project(root, {**strict_model(), "docs/config.md": page, **(extra or {})})
+    code, found, err = findings(cli, root)
+    assert err == "" and code in (0, 1)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("lang", "body"),
+    [
+        ("json", '{"m": {"a": 1]}'),
+        ("yaml", "m:\n  a: [1, 2\n  b: x: y"),
+        ("toml", "[m\na = 1"),
+    ],
+)
+def test_a_config_block_with_invalid_syntax_is_cd304(cli, tmp_path, lang, body) -> None:
+    found = _example(cli, tmp_path, lang, body)
+    assert [(f["code"], f["path"]) for f in found if f["code"].startswith("CD30")] == [
+        ("CD304", "docs/config.md")
+    ]
+
+
+def test_yaml_is_never_constructed(cli, tmp_path) -> None:
+    marker = tmp_path / "constructed"
+    body = f'm:\n  a: !!python/object/apply:os.system ["touch {marker}"]\n  b: !Custom x\n'
+    found = _example(cli, tmp_path, "yaml", body)
+    assert not marker.exists()
+    # `b` is rejected; the tagged values are placeholders, not wrong types.
+    assert [(f["code"], f["key"]) for f in found if f["code"].startswith("CD30")] == [
+        ("CD301", "m.b")
+    ]
+
+
+def test_a_yaml_alias_bomb_costs_its_text(cli, tmp_path) -> None:
+    lines = ["m:", "  a: 1", "l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]" for i in range(1, 12)]
+    found = _example(cli, tmp_path, "yaml", "\n".join(lines))
+    assert not [f for f in found if f["code"] == "CD304"]
+
+
+def test_deep_nesting_and_duplicate_keys(cli, tmp_path) -> None:
+    deep = '{"m": {"a": 1, "deep": ' + "[" * 50_000 + "]" * 50_000 + "}}"
+    found = _example(cli, tmp_path, "json", deep)
+    assert [(f["code"], f["key"]) for f in found if f["code"].startswith("CD30")] == [("CD304", "")]
+    assert "nested deeper than" in next(f["message"] for f in found if f["code"] == "CD304")
+    dup = '{"m": {"a": 1, "a": "x", "b": 1, "b": 2}}'
+    found = _example(cli, tmp_path, "json", dup)
+    # Each duplicate is judged: the second `a` is the wrong type; `b` is rejected once.
+    assert sorted((f["code"], f["key"]) for f in found if f["code"].startswith("CD30")) == [
+        ("CD301", "m.b"),
+        ("CD303", "m.a"),
+    ]
+    yaml_deep = "m:\n  a: " + "[" * 5_000 + "]" * 5_000
+    found = _example(cli, tmp_path, "yaml", yaml_deep)
+    assert [f["code"] for f in found if f["code"].startswith("CD30")] in ([], ["CD304"])
+
+
+def test_a_large_config_file_is_data_unless_declared(cli, tmp_path) -> None:
+    big = '{"m": {"a": 1}, "rows": [' + ", ".join(["1"] * 3_500_000) + "]}"
+    assert len(big) > 10 * 1024 * 1024
+    extra = {"data/big.json": big}
+    assert not [
+        f for f in _example(cli, tmp_path, "text", "", extra) if f["path"] == "data/big.json"
+    ]
+    extra["configdrift.toml"] = 'config-files = ["data/*.json"]\n'
+    found = _example(cli, tmp_path, "text", "", extra)
+    assert [(f["code"], f["path"]) for f in found if f["path"] == "data/big.json"] == [
+        ("CD304", "data/big.json")
+    ]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from configdrift.extract.docs.blocks import block_keys, top_keys
+from configdrift.extract.docs.blocks import block_keys, read_block, read_json_like, top_keys
 from configdrift.model import format_path
 
 
@@ -44,10 +44,14 @@ def test_lines_are_offsets_from_the_block_start() -> None:
     assert [(k.path, k.line) for k in keys] == [(("a",), 1), (("a", "b"), 2)]
 
 
-def test_deep_nesting_does_not_recurse() -> None:
-    text = '"k": ' + "{" * 5000 + '"leaf": 1' + "}" * 5000
-    keys = block_keys(text)
-    assert keys[-1].path[-1] == "leaf"
+def test_deep_nesting_stops_at_a_bound_without_recursing() -> None:
+    text = '"k": ' + "{" * 50_000 + '"leaf": 1' + "}" * 50_000
+    read = read_json_like(text)
+    assert read.error is not None and "nested deeper than" in read.error
+    assert [k.path for k in read.keys] == [("k",)]
+    # Within the bound, every level is read.
+    text = '"k": ' + '{"k": ' * 90 + "1" + "}" * 90
+    assert block_keys(text)[-1].path == ("k",) * 91
 
 
 def test_values_are_kept_and_placeholders_marked() -> None:
@@ -71,3 +75,48 @@ def test_values_are_kept_and_placeholders_marked() -> None:
     for name in ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"):
         assert got[name] == ("placeholder", None), name
     assert got["after_missing_comma"] == ("value", 1)
+
+
+def test_yaml_keys_lines_values_anchors_and_tags() -> None:
+    text = (
+        "a: &x\n  b: 1\nc: *x\nd: !!python/object:os.system {x: 1}\n"
+        "e: !Ref foo\nf: [true|false]\ng: <int>\nh:\n  - i: yes\n  - j: 2.5\n"
+    )
+    read = read_block(text, "yaml")
+    got = [(format_path(k.path), k.line, k.kind, k.value) for k in read.keys]
+    assert read.error is None
+    assert got == [
+        ("a", 0, "dict", None),
+        ("a.b", 1, "value", 1),  # the anchor is walked where it is defined
+        ("c", 2, "dict", None),
+        ("d", 3, "placeholder", None),  # a custom tag is never constructed
+        ("e", 4, "placeholder", None),
+        ("f", 5, "placeholder", None),
+        ("g", 6, "placeholder", None),
+        ("h", 7, "list", None),
+        ("h[].i", 8, "value", True),
+        ("h[].j", 9, "value", 2.5),
+    ]
+
+
+def test_invalid_yaml_keeps_the_keys_met_before_the_error() -> None:
+    read = read_block("a: 1\nb:\n  c: [1, 2\n  d: x: y\n", "yaml")
+    assert read.error is not None and read.error.startswith("invalid YAML")
+    assert read.error_line == 3
+    assert [k.path for k in read.keys] == [("a",), ("b",), ("c",)]
+
+
+def test_toml_keys_tables_and_arrays_of_tables() -> None:
+    text = '[a]\nb = 1\nc = """\nx = 2\n"""\n"q.r" = true\n[[d]]\ne = 1\n[[d]]\ne = "x"\n'
+    read = read_block(text, "toml")
+    got = [(k.path, k.line, k.kind, k.value) for k in read.keys]
+    assert got == [
+        (("a",), 0, "dict", None),
+        (("a", "b"), 1, "value", 1),
+        (("a", "c"), 2, "placeholder", None),  # prose; the line inside is not a key
+        (("a", "q.r"), 5, "value", True),
+        (("d",), 6, "list", None),
+        (("d", "[]", "e"), 7, "value", 1),
+        (("d",), 8, "list", None),
+        (("d", "[]", "e"), 9, "value", "x"),  # the second table's own value
+    ]

@@ -207,3 +207,26 @@ def test_dead_accessors_and_inert_options() -> None:
     # `offload.buffer_count` could be read by getattr(..., f"{name}_count"),
     # `offload.device` and `zero_optimization.stage` are read by accessors.
     assert not inert & {"offload.buffer_count", "offload.device", "zero_optimization.stage"}
+
+
+def test_every_example_source_kind_is_checked() -> None:
+    found = {(f["code"], f["path"], f["line"], f["key"]) for f in _json("examples")["findings"]}
+    assert found == {
+        # A JSON block on a reference page: a Literal choice.
+        ("CD303", "docs/config.md", 24, "run.optimizer.kind"),
+        # A YAML block: a wrong type, and a key a dict-read section ignores;
+        # its custom tag, anchor and placeholders are not judged.
+        ("CD303", "docs/config.md", 35, "run.steps"),
+        ("CD302", "docs/config.md", 41, "logging.colour"),
+        # A TOML block.
+        ("CD301", "docs/config.md", 49, "run.warmup"),
+        # A JSON block with a bracket out of place: reported, not judged.
+        ("CD304", "docs/config.md", 58, ""),
+        # A tutorial page.
+        ("CD301", "docs/tutorial.md", 9, "run.step"),
+        # A YAML config file found by its shape; a broken JSON one.
+        ("CD303", "configs/train.yaml", 3, "run.steps"),
+        ("CD304", "configs/broken.json", 1, ""),
+        # A file `config-files` declares, though it has one top-level key.
+        ("CD301", "deploy/settings.json", 1, "run.retries"),
+    }

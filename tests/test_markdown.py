@@ -146,7 +146,7 @@ def test_blocks_keep_their_keys_with_absolute_lines() -> None:
 
 
 def test_non_config_fences_are_ignored() -> None:
-    facts = extract_markdown(b"```bash\nexport A=1\n```\n```yaml\na: 1\n```\n")
+    facts = extract_markdown(b"```bash\nexport A=1\n```\n```text\na: 1\n```\n")
     assert facts.blocks == []
 
 

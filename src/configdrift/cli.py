@@ -87,7 +87,17 @@ def check(
     findings = run_rules(analysis)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
     data = ReportData(
-        findings, analysis.files, len(analysis.entries), accepted, keys_read(analysis)
+        findings,
+        analysis.files,
+        len(analysis.entries),
+        accepted,
+        keys_read(analysis),
+        examples=(
+            analysis.examples_read,
+            len(analysis.blocks),
+            sum(1 for _, _, base in analysis.blocks if base),
+            len(analysis.unparseable),
+        ),
     )
     out.write(REPORTERS[output_format](data))
     return exit_code_for(findings, analysis.config.fail_on)

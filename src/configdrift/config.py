@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "fail-on": "error",
     "mount": {},
     "sections": {},
+    "config-files": [],
 }
 
 
@@ -45,6 +46,7 @@ class Config:
     fail_on: str = "error"
     mount: dict[str, str] = field(default_factory=dict)
     sections: dict[str, str] = field(default_factory=dict)
+    config_files: tuple[str, ...] = ()
     source: Path | None = None
 
     def with_overrides(self, **overrides: Any) -> Config:
@@ -141,5 +143,6 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         fail_on=values["fail-on"],
         mount=dict(values["mount"]),
         sections=dict(values["sections"]),
+        config_files=tuple(values["config-files"]),
         source=source,
     )

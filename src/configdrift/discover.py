@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
@@ -54,16 +54,25 @@ NON_SCHEMA_DIRS = frozenset(
 DOC_SUFFIXES = (".md", ".markdown")
 
 
+#: Files that may be configs of the project, read when shaped like one.
+CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
+
+
 @dataclass(frozen=True, slots=True)
 class Sources:
     python: list[str]
     docs: list[str]
     docs_explicit: bool
     missing_docs: list[str]
-    #: JSON files: the candidates for config files of the project.
+    #: JSON and YAML files: the candidates for config files of the project.
     configs: list[str]
     #: Markdown pages outside ``docs`` that may still show example configs.
     examples: list[str]
+    #: Files the configuration names as config files (``config-files``): read
+    #: whatever their shape.
+    declared_configs: list[str] = field(default_factory=list)
+    #: ``config-files`` patterns that match no file.
+    missing_configs: list[str] = field(default_factory=list)
 
 
 def list_files(root: Path) -> list[str]:
@@ -143,7 +152,13 @@ def discover(config: Config) -> Sources:
                 missing.append(pattern)
     else:
         docs = [f for f in files if f.endswith(DOC_SUFFIXES)]
-    configs = [f for f in files if f.endswith(".json")]
+    declared = [f for f in files if config.config_files and _matches(f, config.config_files)]
+    missing_configs = [
+        p for p in config.config_files if not any(_matches(f, (p,)) for f in declared)
+    ]
+    configs = [f for f in files if f.endswith(CONFIG_SUFFIXES) and f not in declared]
     taken = set(docs)
     examples = [f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken]
-    return Sources(python, docs, bool(config.docs), missing, configs, examples)
+    return Sources(
+        python, docs, bool(config.docs), missing, configs, examples, declared, missing_configs
+    )

@@ -14,7 +14,7 @@ from pathlib import Path
 from configdrift.config import Config
 from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.blocks import BlockKey, block_keys
+from configdrift.extract.docs.blocks import BlockRead, read_json_like, read_yaml
 from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
@@ -60,6 +60,13 @@ class Analysis:
     #: pages and tutorials, config files): (file, block, the config path its
     #: keys sit under).
     blocks: list[tuple[str, Block, ConfigPath]] = field(default_factory=list)
+    #: Blocks meant as configs (a config language, or a config file) that
+    #: could not be read whole: reported, never judged.
+    unparseable: list[tuple[str, Block]] = field(default_factory=list)
+    #: ``config-files`` patterns that match no file.
+    missing_configs: list[str] = field(default_factory=list)
+    #: Example blocks and config files read, placed or not.
+    examples_read: int = 0
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -201,12 +208,15 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
         for rel, _ in pages
     ]
+    shown = _example_pages({**md_facts, **example_facts}, pages)
+    files = _config_files(root, sources.configs, schema, sources.declared_configs)
     return Analysis(
         config=config,
         schema=schema,
         entries=entries,
         doc_sources=doc_sources,
         missing_docs=sources.missing_docs,
+        missing_configs=sources.missing_configs,
         parse_errors=parse_errors,
         mounts=builder.mounts,
         root_candidates=builder.root_candidates,
@@ -216,12 +226,18 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         unknown_reads=builder.unknown_reads,
         dead_reads=builder.dead_reads,
         builder=builder,
-        # Every Python file read and every page considered: the same count
-        # whether facts came from the cache or not.
-        files=len(py_facts) + len(sources.docs) + len(sources.examples),
+        # Every Python file read, every page considered and every config file
+        # read: the same count whether facts came from the cache or not.
+        files=len(py_facts) + len(sources.docs) + len(sources.examples) + len(files),
         blocks=_placed_blocks(schema, pages, placer)
-        + _placed_blocks(schema, _example_pages({**md_facts, **example_facts}, pages), None)
-        + _config_files(root, sources.configs, schema),
+        + _placed_blocks(schema, shown, None)
+        + [(rel, block, ()) for rel, block in files if block.error is None],
+        examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files),
+        unparseable=sorted(
+            [(rel, b) for rel, b in files if b.error is not None]
+            + _broken(pages + shown, spellings),
+            key=lambda item: (item[0], item[1].error_line),
+        ),
     )
 
 
@@ -230,51 +246,94 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _config_files(
-    root: Path, rels: list[str], schema: SchemaNode
-) -> list[tuple[str, Block, ConfigPath]]:
-    """JSON files shaped like a config of this project: two top-level keys
-    or more, at least half of them top-level keys of the schema. Each is one
-    block (language ``file``) whose keys sit at the top of the config.
+    root: Path, rels: list[str], schema: SchemaNode, declared: list[str]
+) -> list[tuple[str, Block]]:
+    """Config files of this project, each as one block (language ``file``)
+    whose keys sit at the top of the config: the files the configuration
+    declares (``config-files``), and the JSON and YAML files shaped like a
+    config: two top-level keys or more, at least half of them top-level keys
+    of the schema. A file that cannot be read whole keeps its error.
 
-    Most JSON files are data: two byte searches for quoted top-level keys and
-    the C JSON parser turn them away before the tolerant reader (which keeps
-    every key's line) looks at a config."""
+    Most JSON and YAML files are data: byte searches for top-level keys and
+    the C JSON parser turn them away before a reader that keeps every key's
+    line looks at a config."""
     spellings = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+    out: list[tuple[str, Block]] = []
+    for rel in declared:
+        block = _config_file(root, rel, spellings, shaped=False)
+        if block is not None:
+            out.append((rel, block))
+    if len(spellings) < 2:
+        return out
     quoted = [f'"{s}"'.encode() for s in spellings]
-    if len(quoted) < 2:
-        return []
-    out: list[tuple[str, Block, ConfigPath]] = []
     for rel in rels:
-        path = root / rel
-        try:
-            if path.stat().st_size > MAX_CONFIG_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if sum(1 for q in quoted if q in data) < 2:
-            continue
-        try:
-            text = decode(data)
-        except NotText:
-            continue
-        keys: list[BlockKey] | None = None
+        block = _config_file(root, rel, spellings, shaped=True, quoted=quoted)
+        if block is not None:
+            out.append((rel, block))
+    return out
+
+
+def _config_file(
+    root: Path,
+    rel: str,
+    spellings: set[str],
+    *,
+    shaped: bool,
+    quoted: list[bytes] | None = None,
+) -> Block | None:
+    """One config file as a block; with ``shaped``, only if shaped like one."""
+    path = root / rel
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            if shaped:
+                return None
+            return Block(0, 1, "file", [], f"larger than {MAX_CONFIG_BYTES >> 20} MiB: not read", 1)
+        data = path.read_bytes()
+    except OSError as exc:
+        return None if shaped else Block(0, 1, "file", [], f"cannot read: {exc.strerror}", 1)
+    yaml = rel.endswith((".yaml", ".yml"))
+    if shaped and quoted is not None:
+        if yaml:
+            hits = sum(
+                1
+                for s in spellings
+                if data.startswith(s.encode() + b":") or b"\n" + s.encode() + b":" in data
+            )
+        else:
+            hits = sum(1 for q in quoted if q in data)
+        if hits < 2:
+            return None
+    try:
+        text = decode(data)
+    except NotText as exc:
+        return None if shaped else Block(0, 1, "file", [], str(exc), 1)
+    read: BlockRead | None = None
+    tops: set[str]
+    if yaml:
+        read = read_yaml(text)
+        tops = {k.path[0] for k in read.keys if len(k.path) == 1}
+    else:
         try:
             value = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             # Comments, trailing commas: the tolerant reader decides.
-            keys = [k.at(1) for k in block_keys(text)]
-            tops = {k.path[0] for k in keys if len(k.path) == 1}
+            read = read_json_like(text)
+            tops = {k.path[0] for k in read.keys if len(k.path) == 1}
         else:
             if not isinstance(value, dict):
-                continue
+                if shaped:
+                    return None
+                return Block(0, 1, "file", [], "not a mapping of config keys", 1)
             tops = set(value)
+    if shaped:
         known = len(tops & spellings)
-        if len(tops) >= 2 and known >= 2 and 2 * known >= len(tops):
-            if keys is None:
-                keys = [k.at(1) for k in block_keys(text)]
-            out.append((rel, Block(0, 1, "file", keys), ()))
-    return out
+        if not (len(tops) >= 2 and known >= 2 and 2 * known >= len(tops)):
+            return None
+    if read is None:
+        read = read_json_like(text)
+    keys = [k.at(1) for k in read.keys]
+    error_line = read.error_line + 1 if read.error is not None else 0
+    return Block(0, 1, "file", keys, read.error, error_line)
 
 
 def _example_pages(
@@ -286,6 +345,17 @@ def _example_pages(
         (rel, doc)
         for rel, doc in facts.items()
         if rel not in taken and doc.error is None and doc.blocks
+    ]
+
+
+def _broken(pages: list[tuple[str, DocFacts]], spellings: set[str]) -> list[tuple[str, Block]]:
+    """Blocks in a config language that could not be read whole, and that
+    name a key of the schema: meant as configs."""
+    return [
+        (rel, block)
+        for rel, doc in pages
+        for block in doc.blocks
+        if block.error is not None and any(k.path[-1] in spellings for k in block.keys)
     ]
 
 
@@ -302,6 +372,8 @@ def _placed_blocks(
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, doc in pages:
         for bid, block in enumerate(doc.blocks):
+            if block.error is not None:
+                continue  # past a broken bracket, where a key sits is a guess
             tops = {key.path[0] for key in block.keys}
             if tops and all(schema.child(top) is not None for top in tops):
                 out.append((rel, block, ()))

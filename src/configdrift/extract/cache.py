@@ -143,6 +143,8 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
                 b["line"],
                 b["lang"],
                 [BlockKey(tuple(k["path"]), k["line"], k["kind"], k["value"]) for k in b["keys"]],
+                b["error"],
+                b["error_line"],
             )
             for b in data["blocks"]
         ],

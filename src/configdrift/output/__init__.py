@@ -18,6 +18,9 @@ class ReportData:
     documented: int
     accepted: int
     read: int
+    #: Example configs: (read, checked, of them fragments placed by their
+    #: section, unparseable). Shown in text; the JSON summary is a contract.
+    examples: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 def fingerprint(finding: Finding) -> str:
@@ -64,6 +67,12 @@ def render_text(data: ReportData) -> str:
         f"Found {counts['errors']} error(s), {counts['warnings']} warning(s), {counts['infos']} info(s) "
         f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
     )
+    read, checked, fragments, unparseable = data.examples
+    if read:
+        lines.append(
+            f"Example configs: {read} read, {checked} checked ({fragments} fragment(s) placed "
+            f"by their section), {read - checked - unparseable} not placed, {unparseable} unparseable."
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -347,5 +347,8 @@ def render(expr: Expr) -> str:
     if kind == "dict":
         return "{" + ", ".join(f"{render(k)}: {render(v)}" for k, v in expr[1]) + "}"
     if kind == "sub":
-        return f"{render(expr[1])}[{render(expr[2])}]"
+        index = expr[2]
+        if index[0] == "seq" and index[1] == "tuple" and index[2]:
+            return f"{render(expr[1])}[{', '.join(render(e) for e in index[2])}]"
+        return f"{render(expr[1])}[{render(index)}]"
     return "?"

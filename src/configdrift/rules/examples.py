@@ -1,4 +1,4 @@
-"""Rules on the example configs of the docs (CD301, CD302, CD303).
+"""Rules on the example configs of the docs (CD301 to CD304).
 
 An example block is judged only where its place in the config is certain
 (``engine._placed_blocks``): a whole config, a one-key example such as
@@ -216,3 +216,39 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
                 related,
                 f"did you mean `{close}`?" if close else None,
             )
+
+
+@register(
+    "CD304",
+    "example-unparseable",
+    Severity.INFO,
+    "a block that looks like a config cannot be parsed even tolerantly",
+)
+def example_unparseable(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A block in a config language (``json``, ``yaml``, ``toml`` and their
+    kin) that names keys of the config, or a config file, that cannot be
+    read even tolerantly: a ``}`` that closes a ``[``, a bracket never
+    closed, invalid YAML or TOML. Comments, trailing commas, ellipses and
+    placeholders do not count: the reader takes them in its stride.
+
+    Why it matters
+    The keys of a block that cannot be read are not checked, and the block
+    is not skipped silently: it is reported, so that nobody believes it was
+    checked. A reader who copies it gets a parse error.
+
+    Example
+    A tutorial's block reads ``"offload_param": {"device": "cpu"]``.
+
+    How to fix
+    Fix the brackets or the syntax; for an intentional sketch, use a fence
+    language that is not a config language (``text``).
+    """
+    for rel, block in analysis.unparseable:
+        what = "the config file" if block.lang == "file" else f"this {block.lang} block"
+        yield make(
+            "CD304",
+            "",
+            Location(rel, block.error_line or block.line),
+            f"{what} cannot be read ({block.error}): its keys are not checked",
+        )

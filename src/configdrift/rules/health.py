@@ -40,6 +40,13 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
             Location(pattern, 1),
             f"the doc source `{pattern}` matches no Markdown file",
         )
+    for pattern in analysis.missing_configs:
+        yield make(
+            "CD501",
+            "",
+            Location(pattern, 1),
+            f"the config-files pattern `{pattern}` matches no file",
+        )
     for source in analysis.doc_sources:
         if source.explicit and source.entries == 0:
             yield make(

@@ -78,12 +78,6 @@ def make(
 
 
 plan(
-    "CD304",
-    "example-unparseable",
-    Severity.INFO,
-    "a block that looks like a config cannot be parsed even tolerantly",
-)
-plan(
     "CD401",
     "removed-key-leftover",
     Severity.ERROR,

@@ -179,22 +179,44 @@ def _value_of(tokens: list[tuple[str, str, int]], start: int) -> tuple[str, Any]
     return _scalar(tokens[start:end])
 
 
+@dataclass(frozen=True, slots=True)
+class BlockRead:
+    """What a reader made of a block: its keys, and why it could not be read
+    whole (``error``, at 0-based ``error_line``), if it could not."""
+
+    keys: list[BlockKey]
+    error: str | None = None
+    error_line: int = 0
+
+
+#: No config nests this deep; past it, a block is data or damaged.
+MAX_DEPTH = 100
+
+
 def block_keys(text: str) -> list[BlockKey]:
     """Every key in a JSON-like block with its path and 0-based line offset.
 
     A fragment (``"a": {...}``) is read as if it were wrapped in braces, so its
     first key is at the top. List items add a ``[]`` segment.
     """
+    return read_json_like(text).keys
+
+
+def read_json_like(text: str) -> BlockRead:
+    """The keys of a JSON-like block, and the first bracket that does not
+    match (a ``}`` closing a ``[``, a closer with no opener, an opener never
+    closed): past it, where a key sits in the config is a guess."""
     tokens = _tokens(text)
     keys: list[BlockKey] = []
-    # Stack of (container kind, key path of the container).
-    stack: list[tuple[str, tuple[str, ...]]] = [("{", ())]
+    error: tuple[str, int] | None = None
+    # Stack of (container kind, key path of the container, line).
+    stack: list[tuple[str, tuple[str, ...], int]] = [("{", (), 0)]
     pending: tuple[str, ...] | None = None
     i = 0
     while i < len(tokens):
         kind, value, line = tokens[i]
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        container, base = stack[-1]
+        container, base, _ = stack[-1]
         # ``"key": value``, or ``"key"=value`` as docs sometimes write it.
         if (
             kind in ("str", "word")
@@ -220,16 +242,41 @@ def block_keys(text: str) -> list[BlockKey]:
                 path = pending
             else:
                 path = (*base, LIST_ITEM) if container == "[" else base
-            stack.append((value, path))
+            if len(stack) > MAX_DEPTH:
+                error = (f"nested deeper than {MAX_DEPTH} levels", line)
+                break
+            stack.append((value, path, line))
             pending = None
         elif kind == "punct" and value in _CLOSE:
             if len(stack) > 1:
+                if _OPEN[stack[-1][0]] != value and error is None:
+                    error = (f"`{value}` closes a `{stack[-1][0]}`", line)
                 stack.pop()
+            elif error is None:
+                error = (f"`{value}` has no opening bracket", line)
             pending = None
         elif kind == "punct" and value == ",":
             pending = None
         i += 1
-    return keys
+    if error is None and len(stack) > 1:
+        error = (f"the `{stack[-1][0]}` opened here is never closed", stack[-1][2])
+    if error is None:
+        return BlockRead(keys)
+    return BlockRead(keys, error[0], error[1])
+
+
+#: Languages whose blocks are configs by declaration: a block in one of them
+#: that cannot be read whole is reported (CD304), not skipped silently.
+STRICT_LANGS = frozenset({"json", "jsonc", "json5", "hjson", "yaml", "yml", "toml"})
+
+
+def read_block(text: str, lang: str) -> BlockRead:
+    """Read an example block by its fence language (JSON-like by default)."""
+    if lang in ("yaml", "yml"):
+        return read_yaml(text)
+    if lang == "toml":
+        return read_toml(text)
+    return read_json_like(text)
 
 
 def top_keys(keys: list[BlockKey]) -> list[str]:
@@ -244,3 +291,223 @@ def top_keys(keys: list[BlockKey]) -> list[str]:
 def looks_like_config(text: str) -> bool:
     """True for a block that holds at least one ``"key":`` pair."""
     return bool(block_keys(text))
+
+
+# -- YAML ---------------------------------------------------------------------
+
+_YAML_SCALARS = {
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:str",
+}
+_YAML_CONTAINERS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+#: A YAML document with more nodes than this is data, not an example.
+MAX_YAML_NODES = 100_000
+
+
+def read_yaml(text: str) -> BlockRead:
+    """The keys of a YAML block, with lines and values, read safely.
+
+    The block is composed into nodes, never constructed into objects: a
+    custom tag (``!!python/object``, ``!Ref``) stays a tag, and its value is a
+    placeholder. An alias is walked once, at its anchor, so an alias bomb
+    costs no more than its text. Keys merged in with ``<<`` are not placed.
+    """
+    import yaml
+
+    try:
+        documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return BlockRead(
+            _yaml_scanned_keys(text), f"invalid YAML: {problem}", mark.line if mark else 0
+        )
+    except (RecursionError, MemoryError):
+        return BlockRead([], "invalid YAML: nested too deeply", 0)
+    keys: list[BlockKey] = []
+    seen: set[int] = set()
+    for root in documents:
+        if isinstance(root, yaml.MappingNode):
+            _yaml_mapping(root, (), keys, seen, yaml.SafeLoader(""))
+    keys.sort(key=lambda k: k.line)
+    return BlockRead(keys)
+
+
+def _yaml_scanned_keys(text: str) -> list[BlockKey]:
+    """The keys the scanner met before a YAML error, each as if at the top:
+    enough to tell whether a broken block was meant as a config."""
+    import yaml
+
+    keys: list[BlockKey] = []
+    expect_key = False
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            if isinstance(token, yaml.KeyToken):
+                expect_key = True
+            elif expect_key and isinstance(token, yaml.ScalarToken):
+                keys.append(BlockKey((str(token.value),), token.start_mark.line))
+                expect_key = False
+            else:
+                expect_key = False
+    except (yaml.YAMLError, RecursionError, MemoryError):
+        pass
+    return keys
+
+
+def _yaml_mapping(
+    node: Any, base: tuple[str, ...], keys: list[BlockKey], seen: set[int], loader: Any
+) -> None:
+    import yaml
+
+    # An explicit stack: nesting depth is the document's, not Python's.
+    stack = [(node, base)]
+    while stack and len(keys) < MAX_YAML_NODES:
+        current, path = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        items: list[tuple[tuple[str, ...], Any, int]] = []
+        if isinstance(current, yaml.MappingNode):
+            for key_node, value_node in current.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                    continue
+                items.append(((*path, str(key_node.value)), value_node, key_node.start_mark.line))
+        else:  # a sequence: its mappings' keys sit under ``[]``
+            for value_node in reversed(current.value):
+                if value_node.tag in _YAML_CONTAINERS:
+                    stack.append((value_node, (*path, LIST_ITEM)))
+            continue
+        for key_path, value_node, line in items:
+            kind, value = _yaml_value(value_node, loader)
+            keys.append(BlockKey(key_path, line, kind, value))
+        # Depth first in document order: an anchor is walked where it is
+        # defined, before any alias to it.
+        for key_path, value_node, _ in reversed(items):
+            if value_node.tag in _YAML_CONTAINERS:
+                stack.append((value_node, key_path))
+
+
+def _yaml_value(node: Any, loader: Any) -> tuple[str, Any]:
+    import yaml
+
+    if node.tag not in _YAML_SCALARS and node.tag not in _YAML_CONTAINERS:
+        return PLACEHOLDER, None  # a custom tag: never constructed
+    if isinstance(node, yaml.MappingNode):
+        return DICT, None
+    if isinstance(node, yaml.SequenceNode):
+        items = node.value
+        if len(items) == 1 and isinstance(items[0], yaml.ScalarNode) and "|" in items[0].value:
+            return PLACEHOLDER, None  # [true|false]
+        if not items or not all(isinstance(item, yaml.ScalarNode) for item in items[:64]):
+            return LIST, None
+        scalars = [_yaml_value(item, loader) for item in items[:64]]
+        if len(items) <= 64 and all(kind == VALUE for kind, _ in scalars):
+            return LIST, [value for _, value in scalars]
+        return LIST, None
+    try:
+        value = loader.construct_object(node)
+    except (yaml.YAMLError, ValueError, OverflowError):
+        return PLACEHOLDER, None
+    if isinstance(value, str) and _placeholder_text(value):
+        return PLACEHOLDER, None
+    return VALUE, value
+
+
+# -- TOML ---------------------------------------------------------------------
+
+_TOML_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_TOML_KEY = re.compile(
+    r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*="""
+)
+
+
+def _toml_parts(dotted: str) -> tuple[str, ...]:
+    parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", dotted)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+def read_toml(text: str) -> BlockRead:
+    """The keys of a TOML block: values from ``tomllib``, lines from the
+    table headers and ``key =`` lines that start a statement."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        line = int(found.group(1)) - 1 if found else 0
+        return BlockRead(_toml_keys(text, {}), f"invalid TOML: {exc}", line)
+    return BlockRead(_toml_keys(text, data))
+
+
+def _toml_keys(text: str, data: dict[str, Any]) -> list[BlockKey]:
+    keys: list[BlockKey] = []
+    table: tuple[str, ...] = ()
+    items: dict[tuple[str, ...], int] = {}  # how many [[table]]s so far, by name
+    open_value = ""  # inside a multi-line string or array
+    for number, line in enumerate(text.splitlines()):
+        if open_value:
+            if open_value in ('"""', "'''"):
+                if line.count(open_value) % 2:
+                    open_value = ""
+            elif line.count("[") < line.count("]") or line.rstrip().endswith("]"):
+                open_value = ""
+            continue
+        header = _TOML_HEADER.match(line)
+        if header:
+            table = _toml_parts(header.group(1))
+            keys.append(BlockKey(table, number, *_toml_value(_toml_lookup(data, table, items))))
+            if "[[" in line.split("#", 1)[0]:
+                items[table] = items.get(table, -1) + 1
+                table = (*table, LIST_ITEM)
+            continue
+        found = _TOML_KEY.match(line)
+        if not found:
+            continue
+        path = (*table, *_toml_parts(found.group(1)))
+        keys.append(BlockKey(path, number, *_toml_value(_toml_lookup(data, path, items))))
+        rest = line[found.end() :].split("#", 1)[0].strip()
+        for quote in ('"""', "'''"):
+            if rest.startswith(quote) and rest.count(quote) == 1:
+                open_value = quote
+        if rest.startswith("[") and rest.count("[") > rest.count("]"):
+            open_value = "["
+    return keys
+
+
+_MISSING = object()
+
+
+def _toml_lookup(data: Any, path: tuple[str, ...], items: dict[tuple[str, ...], int]) -> Any:
+    """The value at ``path``; ``[]`` is the current item of an array of tables."""
+    node = data
+    for depth, part in enumerate(path):
+        if part == LIST_ITEM:
+            index = items.get(path[:depth], -1)
+            node = (
+                node[index]
+                if isinstance(node, list) and -len(node) <= index < len(node)
+                else _MISSING
+            )
+        elif isinstance(node, dict):
+            node = node.get(part, _MISSING)
+        else:
+            return _MISSING
+    return node
+
+
+def _toml_value(value: Any) -> tuple[str, Any]:
+    if isinstance(value, dict):
+        return DICT, None
+    if isinstance(value, list):
+        if all(isinstance(v, bool | int | float | str) for v in value) and value:
+            return LIST, list(value)
+        return LIST, None
+    if isinstance(value, bool | int | float):
+        return VALUE, value
+    if isinstance(value, str):
+        return (PLACEHOLDER, None) if _placeholder_text(value) else (VALUE, value)
+    return PLACEHOLDER, None  # dates and times, or a key not found

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
-from configdrift.extract.docs.blocks import BlockKey, block_keys
+from configdrift.extract.docs.blocks import STRICT_LANGS, BlockKey, read_block
 from configdrift.extract.text import NotText, decode
 
 # Applied to the text of one token (a key already isolated by the parser), not
@@ -80,7 +80,7 @@ _KEY_HEADERS = frozenset(
     ]
 )
 _CONFIG_LANGS = frozenset(
-    {"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", ""}
+    {"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", "", *STRICT_LANGS}
 )
 
 
@@ -111,6 +111,9 @@ class Block:
     line: int
     lang: str
     keys: list[BlockKey]
+    #: Why a block in a config language could not be read whole, and where.
+    error: str | None = None
+    error_line: int = 0
 
 
 @dataclass(slots=True)
@@ -464,9 +467,12 @@ class _Walker:
         content = tok.content
         if len(content) > 1_000_000:
             return
-        keys = block_keys(content)
-        if not keys:
+        read = read_block(content, lang)
+        if not read.keys and read.error is None:
             return
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
-        shifted = [k.at(first) for k in keys]
-        self.facts.blocks.append(Block(self.section, first, lang, shifted))
+        shifted = [k.at(first) for k in read.keys]
+        block = Block(self.section, first, lang, shifted)
+        if read.error is not None and lang in STRICT_LANGS:
+            block.error, block.error_line = read.error, read.error_line + first
+        self.facts.blocks.append(block)
