@@ -229,4 +229,10 @@ def test_every_example_source_kind_is_checked() -> None:
         ("CD304", "configs/broken.json", 1, ""),
         # A file `config-files` declares, though it has one top-level key.
         ("CD301", "deploy/settings.json", 1, "run.retries"),
+        # Dicts a test hands to a call, directly or through a module-level
+        # name; not those in a scope expecting a rejection, nor a dict popped
+        # from before use, nor one mostly of another config's keys.
+        ("CD302", "tests/test_run.py", 5, "logging.colour"),
+        ("CD301", "tests/test_run.py", 14, "run.stpes"),
+        ("CD303", "tests/test_run.py", 14, "run.optimizer.lr"),
     }

@@ -73,6 +73,9 @@ class Sources:
     declared_configs: list[str] = field(default_factory=list)
     #: ``config-files`` patterns that match no file.
     missing_configs: list[str] = field(default_factory=list)
+    #: Python files that are not the code (tests, examples, scripts): their
+    #: config dicts are example configs.
+    py_examples: list[str] = field(default_factory=list)
 
 
 def list_files(root: Path) -> list[str]:
@@ -159,6 +162,16 @@ def discover(config: Config) -> Sources:
     configs = [f for f in files if f.endswith(CONFIG_SUFFIXES) and f not in declared]
     taken = set(docs)
     examples = [f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken]
+    code = set(python)
+    py_examples = [f for f in files if f.endswith(".py") and f not in code]
     return Sources(
-        python, docs, bool(config.docs), missing, configs, examples, declared, missing_configs
+        python,
+        docs,
+        bool(config.docs),
+        missing,
+        configs,
+        examples,
+        declared,
+        missing_configs,
+        py_examples,
     )

@@ -16,6 +16,7 @@ from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.blocks import BlockRead, read_json_like, read_yaml
 from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.extract.text import NotText, decode
@@ -177,6 +178,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         for node in schema.walk():
             if node is not schema:
                 spellings.update(node.spellings or (node.key,))
+        tops = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+        pending_dicts = extractor.py_examples(sources.py_examples, tops)
         md_facts = pending_md()
         example_facts = pending_examples()
         needed = _needed(spellings)
@@ -184,32 +187,36 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             # A schema of one or two keys: pages with fewer entries count too.
             later = [rel for rel in sources.docs if rel not in md_facts]
             md_facts.update(extractor.docs(later, needed)())
-    if not explicit:
-        md_facts = _relevant(root, md_facts, spellings, needed)
-    parse_errors: list[tuple[Location, str]] = [
-        (Location(rel, facts.error_line), facts.error)
-        for rel, facts in sorted(py_facts.items())
-        if facts.error is not None
-    ]
-    pages: list[tuple[str, DocFacts]] = []
-    for rel in sources.docs:
-        doc = md_facts.get(rel)
-        if doc is None:
-            continue
-        if doc.error is not None:
-            parse_errors.append((Location(rel, doc.error_line), doc.error))
-            continue
-        if sources.docs_explicit or _is_config_doc(doc, spellings):
-            pages.append((rel, doc))
-    placer, entries = _place(schema, config, pages)
-    if mount_by_docs(builder, schema, entries):
+        # The test dicts are read while the docs are placed and the config
+        # files read.
+        if not explicit:
+            md_facts = _relevant(root, md_facts, spellings, needed)
+        parse_errors: list[tuple[Location, str]] = [
+            (Location(rel, facts.error_line), facts.error)
+            for rel, facts in sorted(py_facts.items())
+            if facts.error is not None
+        ]
+        pages: list[tuple[str, DocFacts]] = []
+        for rel in sources.docs:
+            doc = md_facts.get(rel)
+            if doc is None:
+                continue
+            if doc.error is not None:
+                parse_errors.append((Location(rel, doc.error_line), doc.error))
+                continue
+            if sources.docs_explicit or _is_config_doc(doc, spellings):
+                pages.append((rel, doc))
         placer, entries = _place(schema, config, pages)
-    doc_sources = [
-        DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
-        for rel, _ in pages
-    ]
+        if mount_by_docs(builder, schema, entries):
+            placer, entries = _place(schema, config, pages)
+        doc_sources = [
+            DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
+            for rel, _ in pages
+        ]
+        files = _config_files(root, sources.configs, schema, sources.declared_configs)
+        dict_facts = pending_dicts()
     shown = _example_pages({**md_facts, **example_facts}, pages)
-    files = _config_files(root, sources.configs, schema, sources.declared_configs)
+    dicts = _config_dicts(dict_facts, tops)
     return Analysis(
         config=config,
         schema=schema,
@@ -228,11 +235,16 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         builder=builder,
         # Every Python file read, every page considered and every config file
         # read: the same count whether facts came from the cache or not.
-        files=len(py_facts) + len(sources.docs) + len(sources.examples) + len(files),
+        files=len(py_facts)
+        + len(sources.docs)
+        + len(sources.examples)
+        + len(files)
+        + len(dict_facts),
         blocks=_placed_blocks(schema, pages, placer)
         + _placed_blocks(schema, shown, None)
-        + [(rel, block, ()) for rel, block in files if block.error is None],
-        examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files),
+        + [(rel, block, ()) for rel, block in files if block.error is None]
+        + dicts,
+        examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
         unparseable=sorted(
             [(rel, b) for rel, b in files if b.error is not None]
             + _broken(pages + shown, spellings),
@@ -334,6 +346,25 @@ def _config_file(
     keys = [k.at(1) for k in read.keys]
     error_line = read.error_line + 1 if read.error is not None else 0
     return Block(0, 1, "file", keys, read.error, error_line)
+
+
+def _config_dicts(
+    facts: dict[str, list[PyExample]], tops: set[str]
+) -> list[tuple[str, Block, ConfigPath]]:
+    """Dicts of tests and examples shaped like a whole config, each a block
+    whose keys sit at the top of the config: two top-level keys or more, and
+    at least three quarters of them the config's. The bar is higher than for
+    config files: code builds dicts for other configs too (an inference
+    config sharing a few section names with the training one)."""
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel, examples in facts.items():
+        for example in examples:
+            keys = {k.path[0] for k in example.keys if len(k.path) == 1}
+            known = len(keys & tops)
+            if len(keys) >= 2 and known >= 2 and 4 * known >= 3 * len(keys):
+                what = f"the config passed to `{example.callee}`"
+                out.append((rel, Block(0, example.line, "python", example.keys, what=what), ()))
+    return out
 
 
 def _example_pages(

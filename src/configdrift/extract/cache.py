@@ -24,6 +24,7 @@ from typing import Any
 
 from configdrift.extract.docs.blocks import BlockKey
 from configdrift.extract.docs.markdown import Block, DocFacts, RawEntry, Section
+from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import (
     ClassFact,
     DictArg,
@@ -142,15 +143,31 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
                 b["section"],
                 b["line"],
                 b["lang"],
-                [BlockKey(tuple(k["path"]), k["line"], k["kind"], k["value"]) for k in b["keys"]],
+                [_block_key(k) for k in b["keys"]],
                 b["error"],
                 b["error_line"],
+                b["what"],
             )
             for b in data["blocks"]
         ],
         error=data["error"],
         error_line=data["error_line"],
     )
+
+
+def _block_key(k: dict[str, Any]) -> BlockKey:
+    return BlockKey(tuple(k["path"]), k["line"], k["kind"], k["value"])
+
+
+def py_examples_to_json(examples: list[PyExample]) -> dict[str, Any]:
+    return {"examples": [asdict(e) for e in examples]}
+
+
+def py_examples_from_json(data: dict[str, Any]) -> list[PyExample]:
+    return [
+        PyExample(e["line"], e["callee"], [_block_key(k) for k in e["keys"]])
+        for e in data["examples"]
+    ]
 
 
 # -- the store -------------------------------------------------------------

@@ -24,8 +24,11 @@ from configdrift.extract.cache import (
     doc_to_json,
     module_from_json,
     module_to_json,
+    py_examples_from_json,
+    py_examples_to_json,
 )
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown
+from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import extract_python
 from configdrift.extract.python.facts import ModuleFacts
 
@@ -110,6 +113,30 @@ def _docs_chunk(
             continue
         out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
     return out
+
+
+@_no_gc
+def _py_examples_chunk(
+    root: str, rels: list[str], quoted: list[tuple[bytes, bytes]], digest: bool
+) -> list[Result[list[PyExample]]]:
+    out: list[Result[list[PyExample]]] = []
+    for rel in rels:
+        data = _read(root, rel)
+        if not isinstance(data, bytes) or not may_hold_config(data, quoted):
+            continue
+        out.append((rel, extract_py_examples(data), content_key(data) if digest else ""))
+    return out
+
+
+def may_hold_config(data: bytes, quoted: list[tuple[bytes, bytes]]) -> bool:
+    """Does the file quote two top-level keys of the config, or more?"""
+    hits = 0
+    for double, single in quoted:
+        if double in data or single in data:
+            hits += 1
+            if hits >= 2:
+                return True
+    return False
 
 
 #: Bytes every typed entry or key heading holds one of (``: [type]``,
@@ -302,3 +329,14 @@ class Extractor:
         hits, misses = self._cached("md", rels, doc_from_json)
         collect = self._submit(_docs_chunk, misses, needed, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("md", collect(), doc_to_json))
+
+    def py_examples(self, rels: list[str], top_keys: set[str]) -> Pending[list[PyExample]]:
+        """Start reading the config dicts of Python tests and examples, in
+        the files that quote two of ``top_keys`` or more."""
+        quoted = [(f'"{key}"'.encode(), f"'{key}'".encode()) for key in sorted(top_keys)]
+        if len(top_keys) < 2:
+            return dict
+        # As for docs, only files that passed the byte test are cached.
+        hits, misses = self._cached("pyx", rels, py_examples_from_json)
+        collect = self._submit(_py_examples_chunk, misses, quoted, self.cache is not None)
+        return lambda: _in_order(rels, hits, self._store("pyx", collect(), py_examples_to_json))

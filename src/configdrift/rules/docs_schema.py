@@ -112,6 +112,26 @@ def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> li
     return sorted(set(paths))
 
 
+def hint_for(
+    root: SchemaNode, rejected: ConfigPath, parent: SchemaNode, close_word: str = "did you mean"
+) -> str | None:
+    """What to suggest for a key ``parent`` lacks: a near spelling there, and
+    the places the schema accepts the key itself."""
+    key = rejected[-1]
+    close = near_spelling(key, parent)
+    elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
+    hints = []
+    if close:
+        hints.append(
+            f"did you mean `{close}`?"
+            if close_word == "did you mean"
+            else f"{close_word} `{close}`"
+        )
+    if 0 < len(elsewhere) <= 3:  # a generic key (`enabled`) is no hint
+        hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
+    return "; ".join(hints) or None
+
+
 @register(
     "CD101",
     "documented-not-accepted",
@@ -144,13 +164,6 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
         key = rejected[-1]
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
-        close = near_spelling(key, parent)
-        elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
-        hints = []
-        if close:
-            hints.append(f"did you mean `{close}`?")
-        if elsewhere:
-            hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
         yield make(
             "CD101",
             format_path(rejected),
@@ -158,7 +171,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
             f"`{key}` is documented {where}, but {parent.model or 'the schema'} forbids unknown keys: "
             "following the docs raises a ValidationError",
             _model_related(parent),
-            "; ".join(hints) or None,
+            hint_for(root, rejected, parent),
         )
 
 

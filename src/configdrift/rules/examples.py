@@ -24,7 +24,7 @@ from configdrift.model import (
     format_path,
 )
 from configdrift.rules.code_view import read_note, reader, unknown_under
-from configdrift.rules.docs_schema import _model_related, near_spelling, resolve_path
+from configdrift.rules.docs_schema import _model_related, hint_for, resolve_path
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import value_rejection
 
@@ -57,7 +57,7 @@ def _unaccepted(
                 key.line,
                 rejected,
                 parent,
-                "the config file" if block.lang == "file" else "the example",
+                block.described(),
             )
 
 
@@ -87,7 +87,6 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     meant to exist.
     """
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
-        close = near_spelling(rejected[-1], parent)
         yield make(
             "CD301",
             format_path(rejected),
@@ -95,7 +94,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
             f"{what} sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
             "forbids unknown keys: loading it raises a ValidationError",
             _model_related(parent),
-            f"did you mean `{close}`?" if close else None,
+            hint_for(analysis.schema, rejected, parent),
         )
 
 
@@ -122,7 +121,6 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     Use the key the code reads, or remove the key from the example.
     """
     for rel, line, ignored, parent, what in _unaccepted(analysis, strict=False):
-        close = near_spelling(ignored[-1], parent)
         yield make(
             "CD302",
             format_path(ignored),
@@ -130,7 +128,7 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
             f"{what} sets `{format_path(ignored)}`, but {reader(parent)} never reads "
             f"`{ignored[-1]}`: the setting is silently ignored",
             read_note(parent),
-            f"the code reads `{close}`" if close else None,
+            hint_for(analysis.schema, ignored, parent, "the code reads"),
         )
 
 
@@ -183,7 +181,7 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     Write a value the field accepts, or a placeholder that reads as one.
     """
     for rel, block, base in analysis.blocks:
-        what = "the config file" if block.lang == "file" else "the example"
+        what = block.described()
         for key in block.keys:
             if key.kind not in (DICT, LIST, VALUE):
                 continue

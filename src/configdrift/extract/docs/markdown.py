@@ -114,6 +114,15 @@ class Block:
     #: Why a block in a config language could not be read whole, and where.
     error: str | None = None
     error_line: int = 0
+    #: How findings name it, when not by its language (a dict in a test).
+    what: str = ""
+
+    def described(self) -> str:
+        if self.what:
+            return self.what
+        if self.lang == "file":
+            return "the config file"
+        return "the example"
 
 
 @dataclass(slots=True)
