@@ -81,12 +81,14 @@ def test_a_module_level_dict_is_seen_from_functions_once() -> None:
         """
         BASE = {"a": 1}
         def one():
-            build(BASE)
+            first(BASE)
+            second(BASE)
         def two():
-            build(BASE)
+            third(BASE)
         """
     )
-    assert [(line, callee) for line, callee, _ in got] == [(2, "build")]
+    # Named by its first use in the source.
+    assert [(line, callee) for line, callee, _ in got] == [(2, "first")]
 
 
 def test_unparseable_python_yields_nothing() -> None:

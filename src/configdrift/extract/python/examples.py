@@ -49,10 +49,11 @@ def extract_py_examples(data: bytes) -> list[PyExample]:
     out: list[PyExample] = []
     seen: set[int] = set()
     module = scopes[0]
-    for scope in scopes:
+    for scope in sorted(scopes, key=lambda sc: sc.line):
         if scope.raises:
             continue  # the scope expects a rejection
-        for call in scope.calls:
+        # In source order: the first call names the dict's use.
+        for call in sorted(scope.calls, key=lambda c: (c.lineno, c.col_offset)):
             args = [*call.args, *(kw.value for kw in call.keywords if kw.arg is not None)]
             for arg in args:
                 literals: list[ast.Dict] = []
@@ -81,6 +82,7 @@ class _Scope:
     bound: dict[str, list[ast.Dict]] = field(default_factory=dict)
     spoiled: set[str] = field(default_factory=set)
     raises: bool = False
+    line: int = 0
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -98,7 +100,7 @@ def _scopes(tree: ast.Module) -> list[_Scope]:
         node, scope = stack.pop()
         kind = type(node)
         if kind in _FUNCTIONS:
-            scope = _Scope()
+            scope = _Scope(line=node.lineno)  # type: ignore[attr-defined]
             scopes.append(scope)
         elif kind is ast.Lambda or kind is ast.Constant or kind is ast.Name:
             continue
