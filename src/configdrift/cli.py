@@ -63,11 +63,15 @@ def check(
     config_file: str | None = None,
     jobs: int | None = None,
     cache: bool = True,
+    import_timeout: float | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Check the project at ``path``; write the report; return the exit status."""
-    from configdrift.engine import exit_code_for, run_rules
+    """Check the project at ``path``; write the report; return the exit status.
+
+    With ``import_timeout``, example configs are also validated by the
+    project's own models (exact mode), given that many seconds."""
+    from configdrift.engine import exit_code_for, run_rules, selected
     from configdrift.output import REPORTERS, ReportData
     from configdrift.rules.objects import keys_read
 
@@ -85,6 +89,17 @@ def check(
     if analysis is None:
         return ExitCode.USAGE
     findings = run_rules(analysis)
+    if import_timeout is not None:
+        from configdrift.exact import ExactModeError, merge, run_exact
+
+        try:
+            exact, judged = run_exact(analysis, import_timeout)
+        except ExactModeError as exc:
+            (err or sys.stderr).write(f"configdrift: --import: {exc}\n")
+            return ExitCode.USAGE
+        config = analysis.config
+        exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
+        findings = merge(findings, exact, judged)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
     data = ReportData(
         findings,
@@ -249,6 +264,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_check.add_argument(
         "--no-cache", action="store_true", help="do not read or write the fact cache"
     )
+    p_check.add_argument(
+        "--import",
+        action="store_true",
+        dest="import_models",
+        help="exact mode: validate example configs with the project's own pydantic models, "
+        "imported in a subprocess (runs the project's code)",
+    )
+    p_check.add_argument(
+        "--import-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="give up exact mode after this long (default: 60)",
+    )
 
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
     p_map.add_argument("path", nargs="?", default=".")
@@ -319,6 +348,7 @@ def _dispatch(argv: list[str] | None) -> int:
             config_file=args.config,
             jobs=args.jobs,
             cache=not args.no_cache,
+            import_timeout=args.import_timeout if args.import_models else None,
         )
     if args.command == "map":
         return map_tree(

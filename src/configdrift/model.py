@@ -104,6 +104,9 @@ class SchemaNode:
     default: Value | None = None
     strict: bool | None = None
     model: str | None = None
+    #: (module, qualname) of a pydantic model this node is, when it is one
+    #: model for sure (not a Union of two): what exact mode validates with.
+    model_symbol: tuple[str, str] | None = None
     model_location: Location | None = None
     strict_location: Location | None = None
     strict_owner: str | None = None

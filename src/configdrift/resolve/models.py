@@ -534,7 +534,10 @@ class ModelReader:
             # Two models at one path (a Union): a key is accepted if either
             # accepts it, so the node is only strict if both are.
             node.strict = bool(node.strict and strict)
+            node.model_symbol = None
         else:
+            if info.kind == "pydantic" and node.model is None:
+                node.model_symbol = (info.symbol.module, info.symbol.qualname)
             node.strict = strict
             node.strict_location = info.strict_location if strict else None
             node.strict_owner = info.strict_owner if strict else None
