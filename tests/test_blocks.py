@@ -120,3 +120,13 @@ def test_toml_keys_tables_and_arrays_of_tables() -> None:
         (("d",), 8, "list", None),
         (("d", "[]", "e"), 9, "value", "x"),  # the second table's own value
     ]
+
+
+def test_yaml_ellipsis_lines_elide_rather_than_end_the_document() -> None:
+    read = read_block("...\nmodels:\n  ...\n  - type: main\n    engine: x\n...\n", "yaml")
+    assert read.error is None
+    assert [(format_path(k.path), k.line) for k in read.keys] == [
+        ("models", 1),
+        ("models[].type", 3),
+        ("models[].engine", 4),
+    ]

@@ -245,3 +245,19 @@ def test_config_files_are_found_by_shape_and_judged(cli, tmp_path) -> None:
         if f["path"].startswith("examples/")
     ]
     assert found == [("CD301", "m.sub.z", "examples/ds_config.json", 4, "the config file")]
+
+
+def test_a_whole_config_with_a_misspelt_top_level_key_is_judged(cli, tmp_path) -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/cfg.py": """
+            def load(d):
+                return d.get("a", 1), d.get("b", 2), d.get("c", 3)
+        """,
+        "docs/config.md": '# C\n\n```json\n{"a": 1, "b": 2, "c": 3, "cc": 4}\n```\n\n'
+        '```json\n{"a": 1, "other": 2, "more": 3}\n```\n',
+    }
+    make_project(tmp_path, files)
+    # Three quarters of its top-level keys known: a config with a typo. One
+    # third known: some other config, not judged.
+    assert _findings(cli, tmp_path) == [("CD302", "cc", 4, "the code reads `c`")]

@@ -348,20 +348,25 @@ def _config_file(
     return Block(0, 1, "file", keys, read.error, error_line)
 
 
+def _config_shaped(tops: int, known: int) -> bool:
+    """Is a mapping with ``tops`` top-level keys, ``known`` of them the
+    config's, a whole config with a few wrong keys? Two known keys or more,
+    and at least three quarters: an inference config that shares a couple
+    of section names with the training one is not taken for it."""
+    return known >= 2 and 4 * known >= 3 * tops
+
+
 def _config_dicts(
     facts: dict[str, list[PyExample]], tops: set[str]
 ) -> list[tuple[str, Block, ConfigPath]]:
-    """Dicts of tests and examples shaped like a whole config, each a block
-    whose keys sit at the top of the config: two top-level keys or more, and
-    at least three quarters of them the config's. The bar is higher than for
-    config files: code builds dicts for other configs too (an inference
-    config sharing a few section names with the training one)."""
+    """Dicts of tests and examples shaped like a whole config
+    (``_config_shaped``), each a block whose keys sit at the top of the
+    config."""
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, examples in facts.items():
         for example in examples:
             keys = {k.path[0] for k in example.keys if len(k.path) == 1}
-            known = len(keys & tops)
-            if len(keys) >= 2 and known >= 2 and 4 * known >= 3 * len(keys):
+            if _config_shaped(len(keys), len(keys & tops)):
                 what = f"the config passed to `{example.callee}`"
                 out.append((rel, Block(0, example.line, "python", example.keys, what=what), ()))
     return out
@@ -395,7 +400,8 @@ def _placed_blocks(
 ) -> list[tuple[str, Block, ConfigPath]]:
     """Example blocks placed with certainty: a block all of whose top-level
     keys are top-level keys of the config (a whole config, or
-    ``{"zero_optimization": {...}}``), or a one-key fragment
+    ``{"zero_optimization": {...}}``), a whole config with a few wrong
+    top-level keys (``_config_shaped``), or a one-key fragment
     (``"offload_param": {...}``) whose key the schema places under its
     section (on doc sources, which ``placer`` has placed). Other fragments
     are not judged."""
@@ -406,7 +412,8 @@ def _placed_blocks(
             if block.error is not None:
                 continue  # past a broken bracket, where a key sits is a guess
             tops = {key.path[0] for key in block.keys}
-            if tops and all(schema.child(top) is not None for top in tops):
+            known = sum(1 for top in tops if schema.child(top) is not None)
+            if tops and (known == len(tops) or _config_shaped(len(tops), known)):
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:
                 out.append((rel, block, decided[(rel, bid)]))

@@ -155,8 +155,21 @@ def may_document(data: bytes, needed: int) -> bool:
 
 
 #: Opening fences of the code blocks an example config can sit in: JSON and
-#: its relatives, JavaScript, Python, and an untagged block that opens a dict.
-_EXAMPLE_FENCES = (b"```js", b"```hjson", b"```py", b"~~~js", b"```\n{", b"```\r\n{", b'```\n"')
+#: its relatives, JavaScript, Python, YAML, TOML, and an untagged block that
+#: opens a dict.
+_EXAMPLE_FENCES = (
+    b"```js",
+    b"```hjson",
+    b"```py",
+    b"```yaml",
+    b"```yml",
+    b"```toml",
+    b"~~~js",
+    b"~~~yaml",
+    b"```\n{",
+    b"```\r\n{",
+    b'```\n"',
+)
 
 
 def may_show_example(data: bytes) -> bool:

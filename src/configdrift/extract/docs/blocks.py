@@ -307,6 +307,9 @@ _YAML_CONTAINERS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 MAX_YAML_NODES = 100_000
 
 
+_ELLIPSIS_LINE = re.compile(r"^[ \t]*(?:\.\.\.|\u2026)[ \t]*$", re.MULTILINE)
+
+
 def read_yaml(text: str) -> BlockRead:
     """The keys of a YAML block, with lines and values, read safely.
 
@@ -317,6 +320,9 @@ def read_yaml(text: str) -> BlockRead:
     """
     import yaml
 
+    # A line that is only an ellipsis elides part of the example (and would
+    # end the YAML document): it is blanked, keeping the lines in place.
+    text = _ELLIPSIS_LINE.sub("", text)
     try:
         documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
     except yaml.YAMLError as exc:
