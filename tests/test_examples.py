@@ -248,16 +248,14 @@ def test_config_files_are_found_by_shape_and_judged(cli, tmp_path) -> None:
 
 
 def test_a_whole_config_with_a_misspelt_top_level_key_is_judged(cli, tmp_path) -> None:
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/cfg.py": """
-            def load(d):
-                return d.get("a", 1), d.get("b", 2), d.get("c", 3)
-        """,
-        "docs/config.md": '# C\n\n```json\n{"a": 1, "b": 2, "c": 3, "cc": 4}\n```\n\n'
-        '```json\n{"a": 1, "other": 2, "more": 3}\n```\n',
-    }
-    make_project(tmp_path, files)
+    loader = textwrap.dedent(LENIENT["pkg/cfg.py"]).replace(
+        "    return m,", '    steps = param_dict.get("steps", 1)\n    return steps, m,'
+    )
+    page = (
+        '# C\n\n```json\n{"m": {"a": 1}, "sec": {"x": 1}, "steps": 3, "stpes": 4}\n```\n\n'
+        '```json\n{"m": {"a": 1}, "other": 2, "more": 3}\n```\n'
+    )
+    make_project(tmp_path, {**LENIENT, "pkg/cfg.py": loader, "docs/config.md": page})
     # Three quarters of its top-level keys known: a config with a typo. One
     # third known: some other config, not judged.
-    assert _findings(cli, tmp_path) == [("CD302", "cc", 4, "the code reads `c`")]
+    assert _findings(cli, tmp_path) == [("CD302", "stpes", 4, "the code reads `steps`")]
