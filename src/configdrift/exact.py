@@ -20,17 +20,20 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from configdrift.extract.docs.blocks import DICT, LIST, VALUE, BlockKey
 from configdrift.model import LIST_ITEM, ConfigPath, Finding, Location, SchemaNode, format_path
 from configdrift.rules.registry import make
+from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
 
-#: Runs in the child: reads jobs on stdin, writes results on stdout.
+#: Runs in the child: reads jobs on stdin, writes results to the file named
+#: by its second argument (the project may print to stdout when imported).
 _CHILD = r"""
 import importlib, json, sys
 jobs = json.load(sys.stdin)
@@ -59,7 +62,8 @@ for job in jobs:
             out.append({"id": job["id"], "errors": found})
         else:
             out.append({"id": job["id"], "failed": f"{type(exc).__name__}: {exc}"})
-json.dump(out, sys.stdout)
+with open(sys.argv[2], "w", encoding="utf-8") as fh:
+    json.dump(out, fh)
 """
 
 #: pydantic error types that say a key is not accepted, or a value not.
@@ -175,31 +179,42 @@ def run_exact(
         for i, job in enumerate(jobs)
         if job.node.model_symbol is not None
     ]
-    command = [python or sys.executable, "-c", _CHILD, json.dumps(_search_path(analysis, jobs))]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    try:
-        proc = subprocess.run(
-            command,
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            cwd=str(analysis.config.root),
-            env=env,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ExactModeError(
-            f"importing and validating the project's models took longer than {timeout:g} s "
-            "(raise --import-timeout, or leave out --import)"
-        ) from None
-    except OSError as exc:
-        raise ExactModeError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
-    try:
-        results = json.loads(proc.stdout)
-    except ValueError:
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        raise ExactModeError(f"the validating interpreter failed: {tail}") from None
+    with tempfile.TemporaryDirectory(prefix="configdrift-") as scratch:
+        result_file = os.path.join(scratch, "results.json")
+        command = [
+            python or sys.executable,
+            "-c",
+            _CHILD,
+            json.dumps(_search_path(analysis, jobs)),
+            result_file,
+        ]
+        try:
+            proc = subprocess.run(
+                command,
+                input=json.dumps(payload),
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=str(analysis.config.root),
+                env=env,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise ExactModeError(
+                f"importing and validating the project's models took longer than {timeout:g} s "
+                "(raise --import-timeout, or leave out --import)"
+            ) from None
+        except OSError as exc:
+            raise ExactModeError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
+        try:
+            with open(result_file, encoding="utf-8") as fh:
+                results = json.load(fh)
+        except (OSError, ValueError):
+            said = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[-1]
+            raise ExactModeError(
+                f"the validating interpreter failed (exit status {proc.returncode}): {said}"
+            ) from None
     failures = sorted({r["failed"] for r in results if "failed" in r})
     if failures:
         raise ExactModeError("the project's models could not be used: " + "; ".join(failures[:3]))
@@ -231,7 +246,7 @@ def _findings(job: _Job, errors: list[dict[str, Any]]) -> list[Finding]:
         if line is None:
             continue
         code = "CD301" if kind in _REJECTED else "CD303"
-        if (code, loc) in seen:
+        if (code, loc) in seen or (code == "CD303" and _search_space(job, loc)):
             continue
         seen.add((code, loc))
         path = (*job.base, *loc)
@@ -251,21 +266,50 @@ def _findings(job: _Job, errors: list[dict[str, Any]]) -> list[Finding]:
     return out
 
 
-def _owner(node: SchemaNode, loc: ConfigPath) -> str | None:
-    """The model that holds the key at ``loc`` under ``node``."""
+def _search_space(job: _Job, loc: ConfigPath) -> bool:
+    """Is the value a list of valid values for a field that takes one (an
+    autotuner's search space)? Static mode does not call that wrong, and
+    neither does this one."""
+    value = _value_at(job.value, loc)
+    field = _node_at(job.node, loc)
+    return (
+        isinstance(value, list)
+        and field is not None
+        and value_rejection(field.type, LIST, value) is None
+    )
+
+
+def _node_at(node: SchemaNode, loc: ConfigPath) -> SchemaNode | None:
     for part in loc:
         child = node.children.get(LIST_ITEM) if part == LIST_ITEM else node.child(part)
         if child is None:
             return None
         node = child
-    return node.model
+    return node
+
+
+_ABSENT = object()
+
+
+def _value_at(value: Any, loc: ConfigPath) -> Any:
+    """The value at ``loc``, or ``_ABSENT``."""
+    for part in loc:
+        if not isinstance(value, dict) or part not in value:
+            return _ABSENT
+        value = value[part]
+    return value
+
+
+def _owner(node: SchemaNode, loc: ConfigPath) -> str | None:
+    """The model that holds the key at ``loc`` under ``node``."""
+    found = _node_at(node, loc)
+    return found.model if found is not None else None
 
 
 def _shown(value: Any, loc: ConfigPath) -> str:
-    for part in loc:
-        if not isinstance(value, dict) or part not in value:
-            return ""
-        value = value[part]
+    value = _value_at(value, loc)
+    if value is _ABSENT:
+        return ""
     if isinstance(value, dict):
         return " to a mapping"
     return f" to `{json.dumps(value)}`"
