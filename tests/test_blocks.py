@@ -130,3 +130,22 @@ def test_yaml_ellipsis_lines_elide_rather_than_end_the_document() -> None:
         ("models[].type", 3),
         ("models[].engine", 4),
     ]
+
+
+def test_python_blocks_take_keys_only_inside_braces() -> None:
+    text = (
+        "model = AutoModel.from_pretrained('x')\n"
+        "ds_config = {\n"
+        '    "train_batch_size": 8,\n'
+        '    "zero_optimization": {"stage": 2},\n'
+        "}\n"
+        "for batch in loader:\n"
+        "    if rank == 0:\n"
+        "        engine.step(config=ds_config)\n"
+    )
+    read = read_block(text, "python")
+    assert [(format_path(k.path), k.line) for k in read.keys] == [
+        ("train_batch_size", 2),
+        ("zero_optimization", 3),
+        ("zero_optimization.stage", 3),
+    ]

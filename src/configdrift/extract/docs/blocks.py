@@ -202,10 +202,14 @@ def block_keys(text: str) -> list[BlockKey]:
     return read_json_like(text).keys
 
 
-def read_json_like(text: str) -> BlockRead:
+def read_json_like(text: str, python: bool = False) -> BlockRead:
     """The keys of a JSON-like block, and the first bracket that does not
     match (a ``}`` closing a ``[``, a closer with no opener, an opener never
-    closed): past it, where a key sits in the config is a guess."""
+    closed): past it, where a key sits in the config is a guess.
+
+    In ``python`` code a key is one inside braces: outside them, ``name =``,
+    ``config=`` and ``for x in y:`` are statements and arguments, and the
+    keys of ``ds_config = {...}`` are the block's top-level keys."""
     tokens = _tokens(text)
     keys: list[BlockKey] = []
     error: tuple[str, int] | None = None
@@ -225,7 +229,9 @@ def read_json_like(text: str) -> BlockRead:
             and nxt[1] in ":="
             and container == "{"
         ):
-            if kind == "word" and not value.replace("_", "").replace("-", "").isalnum():
+            if (python and len(stack) == 1) or (
+                kind == "word" and not value.replace("_", "").replace("-", "").isalnum()
+            ):
                 i += 2
                 continue
             path = (*base, value)
@@ -276,7 +282,7 @@ def read_block(text: str, lang: str) -> BlockRead:
         return read_yaml(text)
     if lang == "toml":
         return read_toml(text)
-    return read_json_like(text)
+    return read_json_like(text, python=lang in ("python", "py"))
 
 
 def top_keys(keys: list[BlockKey]) -> list[str]:
