@@ -193,3 +193,11 @@ def test_a_large_config_file_is_data_unless_declared(cli, tmp_path) -> None:
     assert [(f["code"], f["path"]) for f in found if f["path"] == "data/big.json"] == [
         ("CD304", "data/big.json")
     ]
+
+
+def test_a_config_files_pattern_that_matches_nothing_is_cd501(cli, tmp_path) -> None:
+    make_project(tmp_path, {**GOOD, "configdrift.toml": 'config-files = ["nope/*.json"]\n'})
+    _, found, _ = findings(cli, tmp_path)
+    assert [(f["path"], f["message"]) for f in found if f["code"] == "CD501"] == [
+        ("nope/*.json", "the config-files pattern `nope/*.json` matches no file")
+    ]

@@ -33,20 +33,10 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
     recognised form (``**key**: [type]``, a key table, a `` `key` `` list item).
     """
     config = analysis.config
-    for pattern in analysis.missing_docs:
-        yield make(
-            "CD501",
-            "",
-            Location(pattern, 1),
-            f"the doc source `{pattern}` matches no Markdown file",
-        )
-    for pattern in analysis.missing_configs:
-        yield make(
-            "CD501",
-            "",
-            Location(pattern, 1),
-            f"the config-files pattern `{pattern}` matches no file",
-        )
+    unmatched = [(p, "the doc source", "Markdown file") for p in analysis.missing_docs]
+    unmatched += [(p, "the config-files pattern", "file") for p in analysis.missing_configs]
+    for pattern, what, kind in unmatched:
+        yield make("CD501", "", Location(pattern, 1), f"{what} `{pattern}` matches no {kind}")
     for source in analysis.doc_sources:
         if source.explicit and source.entries == 0:
             yield make(

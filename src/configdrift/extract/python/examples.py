@@ -16,6 +16,7 @@ import warnings
 from dataclasses import dataclass, field
 
 from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER, VALUE, BlockKey
+from configdrift.extract.python.exprs import dotted
 from configdrift.extract.text import NotText, decode
 from configdrift.model import LIST_ITEM
 
@@ -182,10 +183,8 @@ def _value(node: ast.expr) -> tuple[str, object]:
 
 
 def _callee(func: ast.expr) -> str:
-    parts: list[str] = []
-    while isinstance(func, ast.Attribute):
-        parts.append(func.attr)
-        func = func.value
-    if isinstance(func, ast.Name):
-        parts.append(func.id)
-    return ".".join(reversed(parts))
+    """``a.b.c`` for a call through names, else the method's name."""
+    name = dotted(func)
+    if name is not None:
+        return name
+    return f"….{func.attr}" if isinstance(func, ast.Attribute) else "a call"
