@@ -26,7 +26,14 @@ DEFAULTS: dict[str, Any] = {
     "mount": {},
     "sections": {},
     "config-files": [],
+    "removed": {},
+    "deprecated": {},
+    "removed-registries": ["*REMOVED*KEYS*"],
+    "deprecated-registries": ["*DEPRECATED*KEYS*"],
 }
+#: Options whose table values may be a string or a table of strings.
+_LIFECYCLE_TABLES = ("removed", "deprecated")
+_LIFECYCLE_FIELDS = frozenset({"reason", "version", "replacement"})
 
 
 class ConfigError(Exception):
@@ -47,7 +54,23 @@ class Config:
     mount: dict[str, str] = field(default_factory=dict)
     sections: dict[str, str] = field(default_factory=dict)
     config_files: tuple[str, ...] = ()
+    #: Keys the project removed or deprecated: key -> reason, or a table with
+    #: ``reason``, ``version`` and ``replacement``.
+    removed: dict[str, str | dict[str, str]] = field(default_factory=dict)
+    deprecated: dict[str, str | dict[str, str]] = field(default_factory=dict)
+    removed_registries: tuple[str, ...] = ("*REMOVED*KEYS*",)
+    deprecated_registries: tuple[str, ...] = ("*DEPRECATED*KEYS*",)
     source: Path | None = None
+
+    @property
+    def source_rel(self) -> str | None:
+        """The configuration file, relative to the root, if it is under it."""
+        if self.source is None:
+            return None
+        try:
+            return self.source.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
 
     def with_overrides(self, **overrides: Any) -> Config:
         """Options the user typed on the command line win over the file."""
@@ -63,7 +86,18 @@ def _check(name: str, value: Any, where: Path) -> None:
         )
     if isinstance(value, list) and any(type(v) is not str for v in value):
         raise ConfigError(f"{where}: `{name}` must be a list of strings")
-    if isinstance(value, dict) and any(type(v) is not str for v in value.values()):
+    if name in _LIFECYCLE_TABLES:
+        for key, entry in value.items():
+            if type(entry) is str:
+                continue
+            if type(entry) is not dict or any(
+                k not in _LIFECYCLE_FIELDS or type(v) is not str for k, v in entry.items()
+            ):
+                raise ConfigError(
+                    f"{where}: `{name}.{key}` must be a reason, or a table of "
+                    f"{', '.join(sorted(_LIFECYCLE_FIELDS))} strings"
+                )
+    elif isinstance(value, dict) and any(type(v) is not str for v in value.values()):
         raise ConfigError(f"{where}: every value of `{name}` must be a string")
     if name == "fail-on" and value not in FAIL_ON_CHOICES:
         raise ConfigError(f"{where}: `fail-on` must be one of {', '.join(FAIL_ON_CHOICES)}")
@@ -144,5 +178,9 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         mount=dict(values["mount"]),
         sections=dict(values["sections"]),
         config_files=tuple(values["config-files"]),
+        removed=dict(values["removed"]),
+        deprecated=dict(values["deprecated"]),
+        removed_registries=tuple(values["removed-registries"]),
+        deprecated_registries=tuple(values["deprecated-registries"]),
         source=source,
     )

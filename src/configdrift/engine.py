@@ -24,6 +24,14 @@ from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNod
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
 from configdrift.resolve.flow import ReadSite
+from configdrift.resolve.lifecycle import (
+    DEPRECATED,
+    REMOVED,
+    LifecycleEntry,
+    configured_entries,
+    registry_entries,
+    schema_deprecations,
+)
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
@@ -68,6 +76,11 @@ class Analysis:
     missing_configs: list[str] = field(default_factory=list)
     #: Example blocks and config files read, placed or not.
     examples_read: int = 0
+    #: Keys the project marks removed or deprecated (registries, the
+    #: configuration, deprecated fields).
+    lifecycle: list[LifecycleEntry] = field(default_factory=list)
+    #: Pages (docs and others) by path, for the rules that read their text.
+    pages: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -216,7 +229,12 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         files = _config_files(root, sources.configs, schema, sources.declared_configs)
         dict_facts = pending_dicts()
     shown = _example_pages({**md_facts, **example_facts}, pages)
-    dicts = _config_dicts(dict_facts, tops)
+    lifecycle, odd = _lifecycle(builder, config, schema)
+    builder.unresolved.extend(Unresolved(where, what) for where, what in odd)
+    # Keys the project removed are still its config's keys to an example
+    # that holds them: such an example is placed, and its leftovers found.
+    former = {e.path[0] for e in lifecycle if len(e.path) == 1}
+    dicts = _config_dicts(dict_facts, tops | former)
     return Analysis(
         config=config,
         schema=schema,
@@ -240,11 +258,13 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         + len(sources.examples)
         + len(files)
         + len(dict_facts),
-        blocks=_placed_blocks(schema, pages, placer)
-        + _placed_blocks(schema, shown, None)
+        blocks=_placed_blocks(schema, pages, placer, former)
+        + _placed_blocks(schema, shown, None, former)
         + [(rel, block, ()) for rel, block in files if block.error is None]
         + dicts,
         examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
+        lifecycle=lifecycle,
+        pages=sorted({*sources.docs, *sources.examples}),
         unparseable=sorted(
             [(rel, b) for rel, b in files if b.error is not None]
             + _broken(pages + shown, spellings),
@@ -348,6 +368,16 @@ def _config_file(
     return Block(0, 1, "file", keys, read.error, error_line)
 
 
+def _lifecycle(
+    builder: SchemaBuilder, config: Config, schema: SchemaNode
+) -> tuple[list[LifecycleEntry], list[tuple[Location, str]]]:
+    """Removed and deprecated keys, from every source, and the registry
+    entries that could not be read statically."""
+    patterns = {REMOVED: config.removed_registries, DEPRECATED: config.deprecated_registries}
+    found, odd = registry_entries(builder.project, patterns)
+    return configured_entries(config) + found + schema_deprecations(schema), odd
+
+
 def _config_shaped(tops: int, known: int) -> bool:
     """Is a mapping with ``tops`` top-level keys, ``known`` of them the
     config's, a whole config with a few wrong keys? Two known keys or more,
@@ -396,7 +426,10 @@ def _broken(pages: list[tuple[str, DocFacts]], spellings: set[str]) -> list[tupl
 
 
 def _placed_blocks(
-    schema: SchemaNode, pages: list[tuple[str, DocFacts]], placer: DocPlacer | None
+    schema: SchemaNode,
+    pages: list[tuple[str, DocFacts]],
+    placer: DocPlacer | None,
+    former: set[str],
 ) -> list[tuple[str, Block, ConfigPath]]:
     """Example blocks placed with certainty: a block all of whose top-level
     keys are top-level keys of the config (a whole config, or
@@ -404,7 +437,8 @@ def _placed_blocks(
     top-level keys (``_config_shaped``), or a one-key fragment
     (``"offload_param": {...}``) whose key the schema places under its
     section (on doc sources, which ``placer`` has placed). Other fragments
-    are not judged."""
+    are not judged. ``former`` top-level keys (removed or deprecated) count
+    as the config's."""
     decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, doc in pages:
@@ -412,7 +446,7 @@ def _placed_blocks(
             if block.error is not None:
                 continue  # past a broken bracket, where a key sits is a guess
             tops = {key.path[0] for key in block.keys}
-            known = sum(1 for top in tops if schema.child(top) is not None)
+            known = sum(1 for top in tops if top in former or schema.child(top) is not None)
             if tops and (known == len(tops) or _config_shaped(len(tops), known)):
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:

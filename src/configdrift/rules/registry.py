@@ -78,27 +78,9 @@ def make(
 
 
 plan(
-    "CD401",
-    "removed-key-leftover",
-    Severity.ERROR,
-    "a removed key still appears in docs, examples, tests or code",
-)
-plan(
-    "CD402",
-    "deprecated-key-documented",
-    Severity.WARNING,
-    "docs or examples still use a deprecated spelling",
-)
-plan(
     "CD403",
     "removal-without-rejection",
     Severity.ERROR,
     "between two refs a key disappeared without a removal entry or deprecation",
-)
-plan(
-    "CD404",
-    "removed-key-accepted",
-    Severity.ERROR,
-    "a key marked removed is still declared or read",
 )
 plan("CD502", "unmapped-section", Severity.INFO, "a doc section's keys match no schema node")

@@ -1,0 +1,160 @@
+"""Removed and deprecated keys: where the project says so.
+
+Three sources, all static:
+
+- registries in the code: module-level sets, lists, tuples or dicts of key
+  strings whose names match the configured patterns (by default, names
+  holding REMOVED or DEPRECATED, and KEYS), such as
+  ``_REMOVED_TOP_LEVEL_CONFIG_KEYS = {"sparse_gradients"}`` or a dict of key
+  to reason. An entry that is not a static string is recorded as unresolved,
+  never guessed;
+- deprecated fields of the schema (``Field(deprecated=...)``,
+  ``json_schema_extra={"deprecated": True, "new_param": ...}``);
+- ``[tool.configdrift.removed]`` and ``[tool.configdrift.deprecated]`` in the
+  configuration.
+
+A registry entry names a config path as the user writes it: ``a.b`` is ``b``
+under ``a``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+
+from configdrift.config import Config
+from configdrift.extract.python.facts import Expr
+from configdrift.model import ConfigPath, Location, SchemaNode
+from configdrift.resolve.project import Project
+
+REMOVED, DEPRECATED = "removed", "deprecated"
+_WRAPPERS = frozenset({"set", "frozenset", "tuple", "list", "dict", "MappingProxyType"})
+_KEYLIKE = re.compile(r"^[A-Za-z_][\w.\-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class LifecycleEntry:
+    """A key the project marks removed or deprecated, and where it says so."""
+
+    path: ConfigPath
+    status: str
+    source: str
+    location: Location | None = None
+    reason: str | None = None
+    version: str | None = None
+    replacement: str | None = None
+
+
+def split_key(text: str) -> ConfigPath:
+    return tuple(part for part in text.split(".") if part)
+
+
+def _unwrap(expr: Expr) -> Expr:
+    """``frozenset({...})``, ``set([...])`` and kin: the literal inside."""
+    while (
+        expr[0] == "call"
+        and expr[1][0] == "n"
+        and expr[1][1].rsplit(".", 1)[-1] in _WRAPPERS
+        and len(expr[2]) == 1
+    ):
+        expr = expr[2][0]
+    return expr
+
+
+def registry_entries(
+    project: Project, patterns: dict[str, tuple[str, ...]]
+) -> tuple[list[LifecycleEntry], list[tuple[Location, str]]]:
+    """Entries of the registries in the code, and what could not be read."""
+    entries: list[LifecycleEntry] = []
+    unresolved: list[tuple[Location, str]] = []
+    for module in sorted(project.modules):
+        info = project.modules[module]
+        for name, expr in info.facts.assigns.items():
+            status = next(
+                (
+                    s
+                    for s, globs in patterns.items()
+                    if any(fnmatch.fnmatchcase(name, g) for g in globs)
+                ),
+                None,
+            )
+            if status is None:
+                continue
+            line = info.facts.assign_lines.get(name, 1)
+            where = Location(info.path, line)
+            literal = _unwrap(expr)
+            if literal[0] == "seq":
+                items = [(item, None) for item in literal[2]]
+            elif literal[0] == "dict":
+                items = [(key, value) for key, value in literal[1]]
+            else:
+                unresolved.append((where, f"registry {name} is not a literal set, list or dict"))
+                continue
+            for key_expr, value_expr in items:
+                key = project.string(module, key_expr)
+                if key is None:
+                    unresolved.append((where, f"an entry of {name} is not a static string"))
+                    continue
+                note = project.string(module, value_expr) if value_expr is not None else None
+                replacement = None
+                if status == DEPRECATED and note is not None and _KEYLIKE.match(note):
+                    replacement, note = note, None
+                entries.append(
+                    LifecycleEntry(split_key(key), status, name, where, note, None, replacement)
+                )
+    return entries, unresolved
+
+
+def _line_of(config: Config, key: str) -> int:
+    """The line of the configuration file that names ``key`` (1 if none)."""
+    if config.source is None:
+        return 1
+    try:
+        text = config.source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if (
+            f'"{key}"' in line
+            or line.strip().startswith(f"{key} ")
+            or line.strip().startswith(f"{key}=")
+        ):
+            return number
+    return 1
+
+
+def configured_entries(config: Config) -> list[LifecycleEntry]:
+    out: list[LifecycleEntry] = []
+    for status, table in ((REMOVED, config.removed), (DEPRECATED, config.deprecated)):
+        for key, value in table.items():
+            if isinstance(value, str):
+                reason, version, replacement = value or None, None, None
+            else:
+                reason = value.get("reason")
+                version = value.get("version")
+                replacement = value.get("replacement")
+            rel = config.source_rel
+            where = Location(rel, _line_of(config, key)) if rel else None
+            out.append(
+                LifecycleEntry(
+                    split_key(key), status, "configuration", where, reason, version, replacement
+                )
+            )
+    return out
+
+
+def schema_deprecations(schema: SchemaNode) -> list[LifecycleEntry]:
+    return [
+        LifecycleEntry(
+            node.path,
+            DEPRECATED,
+            f"field of {node.origin.removeprefix('field of ')}",
+            node.location,
+            None,
+            None,
+            node.replacement,
+        )
+        for node in schema.walk()
+        if node.deprecated and node.path
+    ]

@@ -1,0 +1,375 @@
+"""Rules on removed and deprecated keys (CD401, CD402, CD404).
+
+A key is removed or deprecated where the project says so
+(``resolve.lifecycle``): a registry in the code, the configuration, a
+deprecated field. These rules find what a removal left behind and where the
+docs still teach an old spelling.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.extract.text import NotText, decode
+from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
+from configdrift.resolve.lifecycle import DEPRECATED, REMOVED, LifecycleEntry
+from configdrift.rules.docs_schema import resolve_path
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+#: A line that tells of the removal is history, not a leftover.
+_HISTORY = re.compile(r"\b(removed|deprecated|no longer|instead|renamed|obsolete)\b", re.I)
+
+
+def _entries(analysis: Analysis, status: str) -> dict[ConfigPath, LifecycleEntry]:
+    out: dict[ConfigPath, LifecycleEntry] = {}
+    for entry in analysis.lifecycle:
+        if entry.status == status:
+            out.setdefault(entry.path, entry)
+    return out
+
+
+def _under(path: ConfigPath, marked: dict[ConfigPath, LifecycleEntry]) -> LifecycleEntry | None:
+    """The entry for ``path`` or for a section holding it."""
+    for n in range(len(path), 0, -1):
+        found = marked.get(path[:n])
+        if found is not None:
+            return found
+    return None
+
+
+def _said(entry: LifecycleEntry) -> tuple[Related, ...]:
+    if entry.location is None:
+        return ()
+    what = "the configuration" if entry.source == "configuration" else entry.source
+    note = f"{what} marks `{format_path(entry.path)}` {entry.status}"
+    if entry.reason:
+        note += f": {entry.reason}"
+    if entry.version:
+        note += f" (in {entry.version})"
+    return (Related(entry.location.path, entry.location.line, note),)
+
+
+def _examples(
+    analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]
+) -> Iterator[tuple[str, int, ConfigPath, LifecycleEntry, str]]:
+    """(file, line, path, entry, what) for keys of placed examples that are
+    marked, once per block and marked path."""
+    for rel, block, base in analysis.blocks:
+        seen: set[ConfigPath] = set()
+        for key in block.keys:
+            path = (*base, *key.path)
+            entry = _under(path, marked)
+            if entry is None or entry.path in seen:
+                continue
+            seen.add(entry.path)
+            yield rel, key.line, entry.path, entry, block.described()
+
+
+def _is_test(rel: str) -> bool:
+    parts = rel.split("/")
+    return any(p in ("test", "tests", "testing") for p in parts[:-1]) or parts[-1].startswith(
+        "test_"
+    )
+
+
+def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
+    """Does the doc line (or the two after it) tell of a removal?"""
+    if rel not in cache:
+        try:
+            cache[rel] = decode((analysis.config.root / rel).read_bytes()).splitlines()
+        except (OSError, NotText):
+            cache[rel] = []
+    lines = cache[rel]
+    return any(_HISTORY.search(text) for text in lines[max(0, line - 1) : line + 2])
+
+
+@register(
+    "CD401",
+    "removed-key-leftover",
+    Severity.ERROR,
+    "a removed key still appears in docs, examples, tests or code",
+)
+def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key the project marks removed (a registry such as
+    ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, or ``[tool.configdrift.removed]``)
+    that is still documented, still set in an example config (a doc block, a
+    config file, a dict a test hands to a call), still named by a constant
+    in the code, or still mentioned on a page (a tutorial's sample output).
+    A test that expects the rejection (``pytest.raises``) is not a leftover,
+    and neither is a line that tells of the removal.
+
+    Why it matters
+    An incomplete removal is worse than none: readers keep setting a key
+    that now fails to load, or that nothing reads.
+
+    Example
+    ``sparse_gradients`` is in ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, but the
+    config page still documents it and a test config still sets it.
+
+    How to fix
+    Delete the leftover: the doc entry, the example key, the constant.
+    ``configdrift sweep KEY`` lists every reference in removal order.
+    """
+    marked = _entries(analysis, REMOVED)
+    if not marked:
+        return
+    lines: dict[str, list[str]] = {}
+    documented: set[tuple[str, ConfigPath]] = set()
+    for doc in analysis.entries:
+        entry = _under(doc.path, marked)
+        if entry is None or _history_line(analysis, doc.location.path, doc.location.line, lines):
+            continue
+        documented.add((doc.location.path, entry.path))
+        yield make(
+            "CD401",
+            format_path(doc.path),
+            doc.location,
+            f"`{format_path(doc.path)}` is documented, but "
+            + ("it" if doc.path == entry.path else f"`{format_path(entry.path)}`")
+            + " was removed: a reader who follows the docs sets a key that no longer exists",
+            _said(entry),
+        )
+    for rel, line, path, entry, what in _examples(analysis, marked):
+        yield make(
+            "CD401",
+            format_path(path),
+            Location(rel, line),
+            f"{what} sets `{format_path(path)}`, which was removed",
+            _said(entry),
+        )
+    yield from _constants(analysis, marked)
+    yield from _stale_reads(analysis, marked)
+    yield from _mentions(analysis, marked, documented, lines)
+
+
+def _derived(token: str, leaves: dict[str, LifecycleEntry]) -> LifecycleEntry | None:
+    """The entry whose key ``token`` is or is made from (``key_enabled``)."""
+    for leaf, entry in leaves.items():
+        if token == leaf or token.startswith(leaf + "_"):
+            return entry
+    return None
+
+
+def _stale_reads(analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]) -> Iterator[Finding]:
+    """Attribute reads named after a removed key (``self._config.key_enabled``)
+    that nothing assigns any more: accessors the removal left behind."""
+    leaves = {path[-1]: entry for path, entry in marked.items() if re.search(r"[_-]", path[-1])}
+    if not leaves:
+        return
+    project = analysis.project
+    assigned = {
+        name for info in project.modules.values() for _, name, _, _, _ in info.facts.attr_assigns
+    }
+    for module in sorted(project.modules):
+        info = project.modules[module]
+        seen: set[tuple[str, str]] = set()
+        for line, function, chain in sorted(info.facts.chains):
+            attribute = chain.rsplit(".", 1)[-1]
+            entry = _derived(attribute, leaves)
+            if entry is None or attribute in assigned or (function, chain) in seen:
+                continue
+            seen.add((function, chain))
+            yield make(
+                "CD401",
+                format_path(entry.path),
+                Location(info.path, line),
+                f"`{function}` still reads `{chain}`, which nothing assigns since "
+                f"`{format_path(entry.path)}` was removed",
+                _said(entry),
+            )
+
+
+def _registry_names(analysis: Analysis) -> set[str]:
+    """Constants the registries themselves use (``{SPARSE_GRADIENTS}``)."""
+    names = {e.source for e in analysis.lifecycle if e.source != "configuration"}
+    used: set[str] = set()
+    for info in analysis.project.modules.values():
+        for name in names & set(info.facts.assigns):
+            stack = [info.facts.assigns[name]]
+            while stack:
+                expr = stack.pop()
+                if isinstance(expr, list):
+                    if expr[:1] == ["n"] and isinstance(expr[1], str):
+                        used.add(expr[1].rsplit(".", 1)[-1])
+                    stack.extend(e for e in expr if isinstance(e, list))
+    return used
+
+
+def _constants(analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]) -> Iterator[Finding]:
+    """Module-level string constants that spell a removed key."""
+    leaves = {path[-1]: entry for path, entry in marked.items()}
+    kept = _registry_names(analysis)
+    project = analysis.project
+    for module in sorted(project.modules):
+        info = project.modules[module]
+        for name, expr in info.facts.assigns.items():
+            if not (expr[0] == "c" and isinstance(expr[1], str)) or name in kept:
+                continue
+            entry = leaves.get(expr[1])
+            if entry is None or name in {e.source for e in analysis.lifecycle}:
+                continue
+            line = info.facts.assign_lines.get(name, 1)
+            yield make(
+                "CD401",
+                format_path(entry.path),
+                Location(info.path, line),
+                f"the constant `{name}` still spells `{format_path(entry.path)}`, which was removed",
+                _said(entry),
+            )
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _mentions(
+    analysis: Analysis,
+    marked: dict[ConfigPath, LifecycleEntry],
+    documented: set[tuple[str, ConfigPath]],
+    lines: dict[str, list[str]],
+) -> Iterator[Finding]:
+    """Pages that still name a removed key, or a name made from it
+    (``sparse_gradients_enabled`` in a sample output), outside its entry.
+    Only distinctive keys are looked for: with an underscore or a hyphen."""
+    leaves = {path[-1]: entry for path, entry in marked.items() if re.search(r"[_-]", path[-1])}
+    if not leaves:
+        return
+    encoded = [leaf.encode() for leaf in leaves]
+    entry_lines = {(e.location.path, e.location.line) for e in analysis.entries}
+    block_lines = {(rel, key.line) for rel, block, _ in analysis.blocks for key in block.keys}
+    for rel in analysis.pages:
+        try:
+            data = (analysis.config.root / rel).read_bytes()
+        except OSError:
+            continue
+        if not any(leaf in data for leaf in encoded):
+            continue
+        _history_line(analysis, rel, 1, lines)
+        for number, text in enumerate(lines.get(rel, []), start=1):
+            if (rel, number) in entry_lines or (rel, number) in block_lines:
+                continue
+            for token in _IDENT.findall(text):
+                leaf = next((k for k in leaves if token == k or token.startswith(k + "_")), None)
+                if leaf is None:
+                    continue
+                entry = leaves[leaf]
+                if (rel, entry.path) in documented and token == leaf:
+                    break  # the entry's own prose
+                if _HISTORY.search(text):
+                    break
+                yield make(
+                    "CD401",
+                    format_path(entry.path),
+                    Location(rel, number),
+                    f"the page still names `{token}`, from `{format_path(entry.path)}`, which was removed",
+                    _said(entry),
+                )
+                break
+
+
+@register(
+    "CD404",
+    "removed-key-accepted",
+    Severity.ERROR,
+    "a key marked removed is still declared or read",
+)
+def removed_key_accepted(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A key the project marks removed that the schema still declares, or that
+    the code still reads from the config.
+
+    Why it matters
+    The removal is half done: the registry says the key is gone (and may
+    reject configs that hold it), while the schema or the code still acts
+    on it.
+
+    Example
+    ``sparse_gradients`` is in ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, but
+    ``get_sparse_gradients_enabled`` still reads it.
+
+    How to fix
+    Finish the removal (delete the field, the read and its constant), or
+    take the key out of the registry if it stays.
+    """
+    marked = _entries(analysis, REMOVED)
+    for path, entry in sorted(marked.items()):
+        node, _, _ = resolve_path(analysis.schema, path)
+        if node is not None and node.location is not None and node.origin.startswith("field of"):
+            yield make(
+                "CD404",
+                format_path(path),
+                node.location,
+                f"`{format_path(path)}` is marked removed, but "
+                f"{node.origin.removeprefix('field of ')} still declares it",
+                _said(entry),
+            )
+        for site in analysis.reads:
+            if site.path == path:
+                yield make(
+                    "CD404",
+                    format_path(path),
+                    site.location,
+                    f"`{format_path(path)}` is marked removed, but {site.function} still reads it",
+                    _said(entry),
+                )
+
+
+@register(
+    "CD402",
+    "deprecated-key-documented",
+    Severity.WARNING,
+    "docs or examples still use a deprecated spelling",
+)
+def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A doc entry or an example config that uses a key the project marks
+    deprecated: a deprecated field (``Field(deprecated=...)``,
+    ``json_schema_extra={"deprecated": True, "new_param": ...}``), a
+    registry of deprecated keys, or ``[tool.configdrift.deprecated]``. A doc
+    entry that says it is deprecated is not reported, nor are tests, which
+    keep old spellings working on purpose.
+
+    Why it matters
+    Readers copy what the docs show. A deprecated spelling works today and
+    breaks when it is removed; the docs should teach the new one.
+
+    Example
+    The ZeRO page's example sets ``cpu_offload``, deprecated for
+    ``offload_optimizer``.
+
+    How to fix
+    Use the new spelling in the example and the entry, or mark the entry as
+    deprecated in its text.
+    """
+    marked = _entries(analysis, DEPRECATED)
+    if not marked:
+        return
+    lines: dict[str, list[str]] = {}
+    for doc in analysis.entries:
+        entry = marked.get(doc.path)
+        if entry is None or _history_line(analysis, doc.location.path, doc.location.line, lines):
+            continue
+        yield make(
+            "CD402",
+            format_path(doc.path),
+            doc.location,
+            f"`{format_path(doc.path)}` is documented without a word that it is deprecated",
+            _said(entry),
+            f"use `{entry.replacement}`" if entry.replacement else None,
+        )
+    for rel, line, path, entry, what in _examples(analysis, marked):
+        if _is_test(rel):
+            continue  # tests keep old spellings working on purpose
+        yield make(
+            "CD402",
+            format_path(path),
+            Location(rel, line),
+            f"{what} sets `{format_path(path)}`, which is deprecated",
+            _said(entry),
+            f"use `{entry.replacement}`" if entry.replacement else None,
+        )
