@@ -118,6 +118,35 @@ def check(
     return exit_code_for(findings, analysis.config.fail_on)
 
 
+def sweep_key(
+    key: str,
+    path: str = ".",
+    *,
+    config_file: str | None = None,
+    output_format: str = "text",
+    jobs: int | None = None,
+    cache: bool = True,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Print every reference to ``key``, grouped by kind, with a removal
+    checklist. Exit 0 when the key is referenced anywhere, 1 when not."""
+    from configdrift.sweep import render_json, render_text, sweep
+
+    out = out or sys.stdout
+    if not key.strip(". "):
+        (err or sys.stderr).write(
+            "configdrift: sweep: give a config key, such as zero_optimization.stage\n"
+        )
+        return ExitCode.USAGE
+    analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
+    if analysis is None:
+        return ExitCode.USAGE
+    result = sweep(analysis, key)
+    out.write((render_json if output_format == "json" else render_text)(result))
+    return ExitCode.OK if result.references else ExitCode.FINDINGS
+
+
 def map_tree(
     path: str = ".",
     *,
@@ -279,6 +308,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up exact mode after this long (default: 60)",
     )
 
+    p_sweep = sub.add_parser(
+        "sweep", help="list every reference to a config key, with a removal checklist"
+    )
+    p_sweep.add_argument("key", help="the config path, as users write it (a.b.c)")
+    p_sweep.add_argument("path", nargs="?", default=".")
+    p_sweep.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    p_sweep.add_argument("--config")
+    p_sweep.add_argument("--jobs", type=int)
+    p_sweep.add_argument("--no-cache", action="store_true")
+
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
     p_map.add_argument("path", nargs="?", default=".")
     p_map.add_argument("--config")
@@ -349,6 +388,15 @@ def _dispatch(argv: list[str] | None) -> int:
             jobs=args.jobs,
             cache=not args.no_cache,
             import_timeout=args.import_timeout if args.import_models else None,
+        )
+    if args.command == "sweep":
+        return sweep_key(
+            args.key,
+            args.path,
+            config_file=args.config,
+            output_format=args.output_format,
+            jobs=args.jobs,
+            cache=not args.no_cache,
         )
     if args.command == "map":
         return map_tree(
