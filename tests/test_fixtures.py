@@ -109,10 +109,12 @@ def test_every_stable_rule_fires_in_some_fixture() -> None:
             run_cli("check", str(Path(__file__).parent.parent / "demo"), "--format", "json").out
         )["findings"]
     }
+    # CD501 and CD503 have tests of their own; rules without a check here
+    # (CD403, from `configdrift diff`) are tested with their command.
     stable = {
         code
         for code, rule in RULES.items()
-        if rule.status == "stable" and code not in ("CD501", "CD503")
+        if rule.status == "stable" and code not in ("CD501", "CD503") and rule.check is not None
     }
     assert stable <= seen, f"rules without a fixture: {sorted(stable - seen)}"
 

@@ -38,7 +38,8 @@ def test_codes_and_slugs_are_the_contract() -> None:
 @pytest.mark.parametrize("code", sorted(c for c, r in RULES.items() if r.status == "stable"))
 def test_stable_rules_are_documented(code: str) -> None:
     rule = RULES[code]
-    assert rule.check is not None
+    # CD403 comes from `configdrift diff` (tests/test_history.py), not `check`.
+    assert rule.check is not None or code == "CD403"
     assert missing_sections(rule) == []
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from enum import IntEnum
 from pathlib import Path
@@ -116,6 +117,85 @@ def check(
     )
     out.write(REPORTERS[output_format](data))
     return exit_code_for(findings, analysis.config.fail_on)
+
+
+def diff_refs(
+    base: str | None = None,
+    head: str | None = None,
+    *,
+    path: str = ".",
+    config_file: str | None = None,
+    output_format: str = "text",
+    fail_on: str | None = None,
+    jobs: int | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Compare the config surface at two git refs (HEAD: the work tree when
+    not given); CD403 for keys removed without a removal path."""
+    from configdrift.config import ConfigError, load
+    from configdrift.engine import analyse, exit_code_for
+    from configdrift.history import (
+        GitError,
+        analyse_ref,
+        compare,
+        default_base,
+        repository,
+        resolve_ref,
+    )
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        config = load(Path(path), Path(config_file) if config_file else None)
+        config = config.with_overrides(fail_on=fail_on)
+        repository(config.root)
+        base_commit = resolve_ref(config.root, base) if base else default_base(config.root)
+        base_name = base or f"merge-base {base_commit[:10]}"
+        base_analysis = analyse_ref(config, base_commit, jobs)
+        if head:
+            head_analysis = analyse_ref(config, resolve_ref(config.root, head), jobs)
+            head_name = head
+        else:
+            head_analysis = analyse(config, jobs=jobs)
+            head_name = "the work tree"
+    except (ConfigError, GitError) as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
+    if output_format == "json":
+        from configdrift.output import ReportData, render_json
+
+        document = json.loads(render_json(ReportData(findings, 0, 0, 0, 0)))
+        document["base"], document["head"] = base_name, head_name
+        document["changes"] = [
+            {
+                "kind": c.kind,
+                "key": c.key,
+                "message": c.message,
+                "path": c.location.path if c.location else None,
+                "line": c.location.line if c.location else None,
+            }
+            for c in changes
+        ]
+        del document["summary"]["files"], document["summary"]["keys"]
+        out.write(json.dumps(document, indent=2) + "\n")
+    else:
+        from configdrift.output import ReportData, render_text
+
+        out.write(f"configdrift diff {base_name}..{head_name}\n\n")
+        body = render_text(ReportData(findings, 0, 0, 0, 0)).splitlines()
+        out.write("\n".join(line for line in body if not line.startswith("Found ")) + "\n")
+        if changes:
+            out.write("Changes:\n")
+            for c in changes:
+                where = f" ({c.location})" if c.location else ""
+                out.write(f"  {c.kind}: {c.message}{where}\n")
+            out.write("\n")
+        out.write(
+            f"{len(findings)} key(s) removed without a removal path, {len(changes)} change(s).\n"
+        )
+    return exit_code_for(findings, config.fail_on)
 
 
 def sweep_key(
@@ -253,7 +333,7 @@ def show_rules(
     out = out or sys.stdout
     err = err or sys.stderr
     if code is None:
-        for rule in RULES.values():
+        for _, rule in sorted(RULES.items()):
             status = "" if rule.status == "stable" else f" ({rule.status})"
             out.write(
                 f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n"
@@ -307,6 +387,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="give up exact mode after this long (default: 60)",
     )
+
+    p_diff = sub.add_parser(
+        "diff", help="compare the config surface at two git refs (removals without rejection)"
+    )
+    p_diff.add_argument("base", nargs="?", help="default: the merge-base with the default branch")
+    p_diff.add_argument("head", nargs="?", help="default: the work tree")
+    p_diff.add_argument("--path", default=".", help="the project (default: .)")
+    p_diff.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    p_diff.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
+    p_diff.add_argument("--config")
+    p_diff.add_argument("--jobs", type=int)
 
     p_sweep = sub.add_parser(
         "sweep", help="list every reference to a config key, with a removal checklist"
@@ -388,6 +479,16 @@ def _dispatch(argv: list[str] | None) -> int:
             jobs=args.jobs,
             cache=not args.no_cache,
             import_timeout=args.import_timeout if args.import_models else None,
+        )
+    if args.command == "diff":
+        return diff_refs(
+            args.base,
+            args.head,
+            path=args.path,
+            config_file=args.config,
+            output_format=args.output_format,
+            fail_on=args.fail_on,
+            jobs=args.jobs,
         )
     if args.command == "sweep":
         return sweep_key(

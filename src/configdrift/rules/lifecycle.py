@@ -16,7 +16,7 @@ from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
 from configdrift.resolve.lifecycle import DEPRECATED, REMOVED, LifecycleEntry
 from configdrift.rules.docs_schema import resolve_path
-from configdrift.rules.registry import make, register
+from configdrift.rules.registry import describe, make, register
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -373,3 +373,30 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
             _said(entry),
             f"use `{entry.replacement}`" if entry.replacement else None,
         )
+
+
+describe(
+    "CD403",
+    "removal-without-rejection",
+    Severity.ERROR,
+    "between two refs a key disappeared without a removal entry or deprecation",
+    """What it finds
+    Run by ``configdrift diff BASE [HEAD]``: a key the schema accepts (or the
+    code reads) at BASE that HEAD no longer accepts, with no entry in a
+    registry of removed keys, no ``[tool.configdrift.removed]`` entry and no
+    deprecation at either ref.
+
+    Why it matters
+    A config that still sets the key is now silently ignored (or rejected
+    with a generic error): its owner is never told that the setting stopped
+    doing anything.
+
+    Example
+    ``sparse_gradients`` loses its constant and its parse in one commit, and
+    nothing registers it as removed.
+
+    How to fix
+    Add the key to the registry of removed keys, checked on load, so that a
+    leftover fails with a clear message; or deprecate it for a release first.
+    """,
+)

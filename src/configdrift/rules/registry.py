@@ -48,6 +48,12 @@ def register(
     return wrap
 
 
+def describe(code: str, slug: str, severity: Severity, summary: str, doc: str) -> None:
+    """A stable rule that a command other than ``check`` produces
+    (``configdrift diff``): documented here, run there."""
+    RULES[code] = Rule(code, slug, severity, summary, doc, "stable", None)
+
+
 def plan(code: str, slug: str, severity: Severity, summary: str) -> None:
     """Reserve a code that a later capability implements."""
     RULES[code] = Rule(code, slug, severity, summary, "", "planned", None)
@@ -77,10 +83,4 @@ def make(
     return Finding(code, key, location, message, related, suggestion, rule_for(code).severity)
 
 
-plan(
-    "CD403",
-    "removal-without-rejection",
-    Severity.ERROR,
-    "between two refs a key disappeared without a removal entry or deprecation",
-)
 plan("CD502", "unmapped-section", Severity.INFO, "a doc section's keys match no schema node")

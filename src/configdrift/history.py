@@ -1,0 +1,256 @@
+"""Git history: the config surface at a ref, and what changed between two.
+
+A ref is read from git objects (``git ls-tree`` and ``git cat-file
+--batch``), never by checking it out: the files configdrift reads are
+written to a scratch directory and analysed there, so the work tree, the
+index and HEAD are untouched.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from configdrift.config import Config
+from configdrift.model import ConfigPath, Finding, Location, SchemaNode, format_path
+from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+#: Files a ref is read for: code, docs, config files, the configuration.
+READ_SUFFIXES = (".py", ".md", ".markdown", ".json", ".yaml", ".yml", ".toml")
+MAX_BLOB_BYTES = 8 * 1024 * 1024
+
+
+class GitError(Exception):
+    """A ref that cannot be read; the CLI exits with status 2."""
+
+
+def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args],
+            input=input_bytes,
+            capture_output=True,
+            timeout=300,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0]} took longer than 300 s") from None
+    if proc.returncode != 0:
+        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(said[-1] if said else f"git {args[0]} failed")
+    return proc.stdout
+
+
+def repository(root: Path) -> Path:
+    """The top of the git work tree holding ``root``."""
+    try:
+        top = _git(root, "rev-parse", "--show-toplevel").decode().strip()
+    except GitError:
+        raise GitError(f"{root.resolve()} is not in a git repository") from None
+    return Path(top)
+
+
+def resolve_ref(root: Path, ref: str) -> str:
+    """The commit a ref names; a clear error when it does not exist, or
+    when this clone is shallow and lacks it."""
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
+    except GitError:
+        shallow = _git(root, "rev-parse", "--is-shallow-repository").decode().strip() == "true"
+        hint = (
+            " (this clone is shallow: fetch more history, e.g. git fetch --unshallow)"
+            if shallow
+            else ""
+        )
+        raise GitError(f"unknown revision {ref!r}{hint}") from None
+
+
+def default_base(root: Path) -> str:
+    """The merge-base of HEAD with the default branch."""
+    candidates: list[str] = []
+    try:
+        head = _git(root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD").decode().strip()
+        candidates.append(head)
+    except GitError:
+        pass
+    candidates += ["origin/main", "origin/master", "main", "master"]
+    for branch in candidates:
+        try:
+            resolve_ref(root, branch)
+        except GitError:
+            continue
+        return _git(root, "merge-base", "HEAD", branch).decode().strip()
+    raise GitError("no default branch found to diff against: give BASE")
+
+
+def materialise(root: Path, commit: str, into: Path) -> None:
+    """Write the files configdrift reads at ``commit`` under ``into``.
+
+    ``root`` may be a folder inside the repository: only that part of the
+    tree is written, at the same relative place."""
+    top = repository(root)
+    prefix = root.resolve().relative_to(top.resolve()).as_posix()
+    prefix = "" if prefix == "." else prefix + "/"
+    listing = _git(top, "ls-tree", "-r", "-z", "--long", commit, "--", prefix or ".")
+    wanted: list[tuple[str, str]] = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, name_bytes = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode().split()
+        name = name_bytes.decode("utf-8", "surrogateescape")
+        if kind != "blob" or mode == "120000" or not name.endswith(READ_SUFFIXES):
+            continue
+        if size != "-" and int(size) > MAX_BLOB_BYTES:
+            continue
+        if not name.startswith(prefix):
+            continue
+        wanted.append((sha, name[len(prefix) :]))
+    if not wanted:
+        return
+    data = _git(
+        top, "cat-file", "--batch", input_bytes="".join(f"{sha}\n" for sha, _ in wanted).encode()
+    )
+    offset = 0
+    for _, rel in wanted:
+        header_end = data.index(b"\n", offset)
+        length = int(data[offset:header_end].split()[2])
+        start = header_end + 1
+        target = into / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data[start : start + length])
+        offset = start + length + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change of the surface between two refs that is not an error."""
+
+    kind: str
+    key: str
+    message: str
+    location: Location | None
+
+
+def _declared(schema: SchemaNode) -> dict[ConfigPath, SchemaNode]:
+    return {node.path: node for node in schema.walk() if node.path and node.location is not None}
+
+
+def compare(
+    base_analysis: Analysis, head_analysis: Analysis, base_name: str, head_name: str
+) -> tuple[list[Finding], list[Change]]:
+    """CD403 for keys accepted at BASE that HEAD neither accepts nor marks
+    removed or deprecated; renames, changed defaults and newly strict nodes
+    as changes."""
+    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.rules.registry import make
+
+    base, head = base_analysis.schema, head_analysis.schema
+    before, after = _declared(base), _declared(head)
+    marked = {
+        e.path: e
+        for e in [*head_analysis.lifecycle, *base_analysis.lifecycle]
+        if e.status in (REMOVED, DEPRECATED)
+    }
+    findings: list[Finding] = []
+    changes: list[Change] = []
+    gone = [p for p in before if resolve_path(head, p)[0] is None]
+    for path in sorted(gone):
+        if any(path[:n] in marked for n in range(1, len(path) + 1)):
+            continue
+        if path[:-1] in gone:
+            continue  # reported with its section
+        node = before[path]
+        if node.deprecated:
+            continue
+        parent = resolve_path(head, path[:-1])[0] if path[:-1] else head
+        if parent is not None and parent.strict is True:
+            effect = "now rejected"
+        else:
+            effect = "now silently ignored"
+        where = node.location
+        assert where is not None
+        findings.append(
+            make(
+                "CD403",
+                format_path(path),
+                where,
+                f"`{format_path(path)}` is accepted at {base_name} ({where}) but not at {head_name}, "
+                f"with no removed-keys entry and no deprecation: a config that still sets it is {effect}",
+                (),
+                "add it to a registry of removed keys (or [tool.configdrift.removed]) so that it "
+                "fails with a clear error, or deprecate it first",
+            )
+        )
+    for path, node in after.items():
+        old = before.get(path)
+        for spelling in node.spellings:
+            if (
+                spelling != node.key
+                and (*path[:-1], spelling) in before
+                and (*path[:-1], spelling) not in after
+            ):
+                changes.append(
+                    Change(
+                        "renamed",
+                        format_path((*path[:-1], spelling)),
+                        f"`{format_path((*path[:-1], spelling))}` is renamed to `{format_path(path)}`; the old name is kept as an alias",
+                        node.location,
+                    )
+                )
+        if old is None:
+            continue
+        if (
+            old.default is not None
+            and node.default is not None
+            and old.default.known
+            and node.default.known
+            and old.default.value != node.default.value
+        ):
+            changes.append(
+                Change(
+                    "default changed",
+                    format_path(path),
+                    f"the default of `{format_path(path)}` changed from {old.default.text} to {node.default.text}",
+                    node.location,
+                )
+            )
+        if node.strict is True and old.strict is not True and node.children:
+            changes.append(
+                Change(
+                    "turned strict",
+                    format_path(path),
+                    f"`{format_path(path)}` now rejects unknown keys ({node.model or 'strict'}): configs with extra keys there stop loading",
+                    node.strict_location or node.location,
+                )
+            )
+    findings.sort(key=lambda f: (f.location.path, f.location.line, f.key))
+    return findings, changes
+
+
+def analyse_ref(config: Config, commit: str, jobs: int | None) -> Analysis:
+    """The analysis of the project as it is at ``commit``."""
+    from configdrift.engine import analyse
+
+    scratch = Path(tempfile.mkdtemp(prefix="configdrift-ref-"))
+    try:
+        materialise(config.root, commit, scratch)
+        moved = replace(config, root=scratch, source=_moved(config, scratch))
+        return analyse(moved, jobs=jobs, cache=False)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _moved(config: Config, scratch: Path) -> Path | None:
+    """The configuration file's place in the scratch copy, when it has one."""
+    rel = config.source_rel
+    return scratch / rel if rel else config.source

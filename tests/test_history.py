@@ -1,0 +1,131 @@
+"""configdrift diff: the config surface at two git refs, read from git objects."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import make_project
+
+CODE = """\
+from pydantic import BaseModel, ConfigDict, Field
+{registry}
+class Sec(BaseModel):
+    model_config = ConfigDict(extra="{extra}")
+    size: int = {size}
+    {field}
+
+def load(param_dict):
+    sec = Sec(**param_dict.get("sec", {{}}))
+    return sec, {reads}
+"""
+
+
+def _code(**over: str) -> str:
+    values = {
+        "registry": "",
+        "extra": "ignore",
+        "size": "1",
+        "field": "old_name: int = 0",
+        "reads": 'param_dict.get("a", 1), param_dict.get("b", 2)',
+        **over,
+    }
+    return CODE.format(**values)
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def _commit(root: Path, code: str, message: str) -> None:
+    (root / "pkg" / "m.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", message)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = make_project(tmp_path / "repo", {"pkg/__init__.py": "", "pkg/m.py": _code()})
+    _git(root, "init", "-q", "-b", "main")
+    _commit(root, _code(), "base")
+    return root
+
+
+def _diff(cli, root: Path, *args: str) -> tuple[int, dict]:
+    result = cli("diff", *args, "--path", str(root), "--format", "json")
+    return result.code, json.loads(result.out) if result.out else {"err": result.err}
+
+
+def test_a_key_dropped_without_a_removal_path_is_cd403(cli, repo) -> None:
+    _commit(repo, _code(reads='param_dict.get("a", 1)'), "drop b")
+    code, report = _diff(cli, repo, "HEAD~1", "HEAD")
+    assert code == 1
+    assert [(f["code"], f["key"], f["path"], f["line"]) for f in report["findings"]] == [
+        ("CD403", "b", "pkg/m.py", 10)
+    ]
+    assert "now silently ignored" in report["findings"][0]["message"]
+    assert report["base"] == "HEAD~1" and report["head"] == "HEAD"
+
+
+def test_a_registry_entry_or_a_configured_removal_is_a_removal_path(cli, repo) -> None:
+    registry = 'REMOVED_TOP_LEVEL_KEYS = {"b"}'
+    _commit(repo, _code(registry=registry, reads='param_dict.get("a", 1)'), "remove b")
+    assert _diff(cli, repo, "HEAD~1", "HEAD")[1]["findings"] == []
+    (repo / "configdrift.toml").write_text('[removed]\n"a" = "gone"\n', encoding="utf-8")
+    _commit(repo, _code(registry=registry, reads="0"), "remove a")
+    assert _diff(cli, repo, "HEAD~1", "HEAD")[1]["findings"] == []
+
+
+def test_the_work_tree_is_the_default_head_and_nothing_is_checked_out(cli, repo) -> None:
+    (repo / "pkg" / "m.py").write_text(_code(reads='param_dict.get("a", 1)'), encoding="utf-8")
+    code, report = _diff(cli, repo, "HEAD")
+    assert code == 1 and [f["key"] for f in report["findings"]] == ["b"]
+    assert report["head"] == "the work tree"
+    # The uncommitted change is still there, untouched.
+    assert 'get("b"' not in (repo / "pkg" / "m.py").read_text(encoding="utf-8")
+    assert _git(repo, "status", "--porcelain").strip() == "M pkg/m.py"
+
+
+def test_the_default_base_is_the_merge_base_with_the_default_branch(cli, repo) -> None:
+    _git(repo, "switch", "-q", "-c", "topic")
+    _commit(repo, _code(reads='param_dict.get("a", 1)'), "drop b on a branch")
+    code, report = _diff(cli, repo)
+    assert code == 1 and [f["key"] for f in report["findings"]] == ["b"]
+    assert report["base"].startswith("merge-base ")
+
+
+def test_renames_defaults_and_strictness_are_changes_not_errors(cli, repo) -> None:
+    field = 'new_name: int = Field(0, validation_alias=AliasChoices("new_name", "old_name"))'
+    code_text = _code(extra="forbid", size="2", field=field).replace(
+        "ConfigDict, Field", "AliasChoices, ConfigDict, Field"
+    )
+    _commit(repo, code_text, "rename, new default, strict")
+    code, report = _diff(cli, repo, "HEAD~1", "HEAD")
+    assert code == 0 and report["findings"] == []
+    kinds = {(c["kind"], c["key"]) for c in report["changes"]}
+    assert kinds == {
+        ("renamed", "sec.old_name"),
+        ("default changed", "sec.size"),
+        ("turned strict", "sec"),
+    }
+
+
+def test_bad_refs_and_places_are_usage_errors(cli, repo, tmp_path) -> None:
+    code, report = _diff(cli, repo, "no-such-ref")
+    assert code == 2 and "unknown revision 'no-such-ref'" in report["err"]
+    plain = make_project(tmp_path / "plain", {"pkg/__init__.py": ""})
+    code, report = _diff(cli, plain, "HEAD")
+    assert code == 2 and "is not in a git repository" in report["err"]
+    _commit(repo, _code(size="3"), "second")
+    shallow = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo}", str(shallow)], check=True
+    )
+    code, report = _diff(cli, shallow, "HEAD~1")
+    assert code == 2 and "shallow" in report["err"]
