@@ -241,30 +241,45 @@ def test_every_example_source_kind_is_checked() -> None:
 
 
 def test_removed_and_deprecated_keys_from_every_source() -> None:
-    found = {(f["code"], f["path"], f["line"], f["key"]) for f in _json("lifecycle")["findings"]}
+    findings = _json("lifecycle")["findings"]
+    found = {(f["code"], f["path"], f["line"], f["key"]) for f in findings}
     lifecycle = {f for f in found if f[0].startswith("CD4")}
     assert lifecycle == {
-        # Leftovers of removed keys: doc entries (a registry set, the
+        # Leftovers of removed keys: doc entries (registries, the
         # configuration), a sample output, a constant, a stale accessor, a
-        # test config. Not the test that expects the rejection, nor the line
-        # that tells of the removal.
+        # dict the code still writes, a test config. Not the test that
+        # expects the rejection, nor the line that tells of the removal.
         ("CD401", "docs/config.md", 7, "sparse_grads"),
         ("CD401", "docs/config.md", 9, "legacy_mode"),
-        ("CD401", "docs/config.md", 15, "zero.gone"),
+        ("CD401", "docs/config.md", 11, "log_dir"),
+        ("CD401", "docs/config.md", 17, "zero.gone"),
+        ("CD401", "docs/config.md", 19, "zero.bucket"),
         ("CD401", "docs/tutorial.md", 7, "sparse_grads"),
         ("CD401", "pkg/constants.py", 1, "sparse_grads"),
-        ("CD401", "pkg/config.py", 42, "sparse_grads"),
+        ("CD401", "pkg/config.py", 43, "sparse_grads"),
+        ("CD401", "pkg/config.py", 46, "sparse_grads"),
         ("CD401", "tests/test_config.py", 7, "sparse_grads"),
         # Half-done removals: still declared (a dict registry), still read.
-        ("CD404", "pkg/config.py", 13, "zero.bucket"),
-        ("CD404", "pkg/config.py", 24, "legacy_mode"),
+        ("CD404", "pkg/config.py", 14, "zero.bucket"),
+        ("CD404", "pkg/config.py", 25, "legacy_mode"),
         # Deprecated spellings: a registry and a deprecated field; the entry
         # that says it is deprecated and the test of the old spelling are quiet.
         ("CD402", "docs/config.md", 5, "old_batch"),
-        ("CD402", "docs/config.md", 24, "old_batch"),
-        ("CD402", "docs/config.md", 25, "zero.cpu_offload"),
+        ("CD402", "docs/config.md", 28, "old_batch"),
+        ("CD402", "docs/config.md", 29, "zero.cpu_offload"),
     }
-    suggestions = {
-        f["key"]: f["suggestion"] for f in _json("lifecycle")["findings"] if f["code"] == "CD402"
-    }
+    suggestions = {f["key"]: f["suggestion"] for f in findings if f["code"] == "CD402"}
     assert suggestions == {"old_batch": "use `batch_size`", "zero.cpu_offload": "use `offload`"}
+    # What a leftover does depends on whether the registry is checked on load.
+    effects = {
+        f["key"]: f["message"].split("sets a key that ", 1)[1]
+        for f in findings
+        if f["code"] == "CD401" and f["path"] == "docs/config.md"
+    }
+    assert effects == {
+        "sparse_grads": "is rejected on load (_REMOVED_TOP_LEVEL_CONFIG_KEYS is checked)",
+        "log_dir": "is silently ignored (nothing checks REMOVED_LOGGING_KEYS on load)",
+        "legacy_mode": "is still accepted, as the removal is half done",
+        "zero.bucket": "is still accepted, as the removal is half done",
+        "zero.gone": "no longer exists",
+    }

@@ -22,6 +22,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from configdrift.config import Config
 from configdrift.extract.python.facts import Expr
@@ -158,3 +159,80 @@ def schema_deprecations(schema: SchemaNode) -> list[LifecycleEntry]:
         for node in schema.walk()
         if node.deprecated and node.path
     ]
+
+
+@dataclass(slots=True)
+class CodeUses:
+    """What the code does with removed keys and registries, read on demand
+    from the few files that name them."""
+
+    #: Registries some function checks a config against and raises on.
+    enforced: set[str]
+    #: (file, line, key) where a removed key is written into a dict:
+    #: ``{"key": ...}``, ``d["key"] = ...``, ``dict(key=...)``.
+    writes: list[tuple[str, int, str]]
+
+
+def code_uses(project: Project, root: Path, registries: set[str], leaves: set[str]) -> CodeUses:
+    """Parse the code files that mention a registry or quote a removed key.
+
+    A registry is enforced when a function that names it also raises (the
+    ``for key in REMOVED: if key in config: raise`` shape, or
+    ``if set(config) & REMOVED: raise``)."""
+    import ast
+
+    uses = CodeUses(set(), [])
+    if not registries and not leaves:
+        return uses
+    needles = [r.encode() for r in registries] + [
+        q.encode() for leaf in leaves for q in (f'"{leaf}"', f"'{leaf}'")
+    ]
+    for module in sorted(project.modules):
+        rel = project.modules[module].path
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            continue
+        if not any(n in data for n in needles):
+            continue
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        # The registries' own literals are not writes.
+        own = {
+            id(inner)
+            for stmt in tree.body
+            if isinstance(stmt, ast.Assign | ast.AnnAssign)
+            and any(
+                isinstance(t, ast.Name) and t.id in registries
+                for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+            )
+            and stmt.value is not None
+            for inner in ast.walk(stmt.value)
+        }
+        for node in ast.walk(tree):
+            if id(node) in own:
+                continue
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and registries:
+                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+                named = names & registries
+                if named and any(isinstance(n, ast.Raise) for n in ast.walk(node)):
+                    uses.enforced |= named
+            elif isinstance(node, ast.Dict):
+                for key in node.keys:
+                    if isinstance(key, ast.Constant) and key.value in leaves:
+                        uses.writes.append((rel, key.lineno, str(key.value)))
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and isinstance(target.slice, ast.Constant)
+                        and target.slice.value in leaves
+                    ):
+                        uses.writes.append((rel, target.lineno, str(target.slice.value)))
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
+                for kw in node.keywords:
+                    if kw.arg in leaves:
+                        uses.writes.append((rel, kw.value.lineno, kw.arg))
+    return uses

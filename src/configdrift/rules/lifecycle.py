@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
-from configdrift.resolve.lifecycle import DEPRECATED, REMOVED, LifecycleEntry
+from configdrift.resolve.lifecycle import DEPRECATED, REMOVED, LifecycleEntry, code_uses
 from configdrift.rules.docs_schema import resolve_path
 from configdrift.rules.registry import describe, make, register
 
@@ -119,6 +119,18 @@ def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
     marked = _entries(analysis, REMOVED)
     if not marked:
         return
+    registries = {e.source for e in marked.values() if e.source != "configuration"}
+    uses = code_uses(analysis.project, analysis.config.root, registries, {p[-1] for p in marked})
+
+    def effect(entry: LifecycleEntry) -> str:
+        if resolve_path(analysis.schema, entry.path)[0] is not None:
+            return "is still accepted, as the removal is half done"
+        if entry.source == "configuration":
+            return "no longer exists"
+        if entry.source in uses.enforced:
+            return f"is rejected on load ({entry.source} is checked)"
+        return f"is silently ignored (nothing checks {entry.source} on load)"
+
     lines: dict[str, list[str]] = {}
     documented: set[tuple[str, ConfigPath]] = set()
     for doc in analysis.entries:
@@ -132,7 +144,7 @@ def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
             doc.location,
             f"`{format_path(doc.path)}` is documented, but "
             + ("it" if doc.path == entry.path else f"`{format_path(entry.path)}`")
-            + " was removed: a reader who follows the docs sets a key that no longer exists",
+            + f" was removed: a reader who follows the docs sets a key that {effect(entry)}",
             _said(entry),
         )
     for rel, line, path, entry, what in _examples(analysis, marked):
@@ -140,7 +152,18 @@ def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
             "CD401",
             format_path(path),
             Location(rel, line),
-            f"{what} sets `{format_path(path)}`, which was removed",
+            f"{what} sets `{format_path(path)}`, which was removed and {effect(entry)}",
+            _said(entry),
+        )
+    leaves = {p[-1]: e for p, e in marked.items()}
+    for rel, line, leaf in uses.writes:
+        entry = leaves[leaf]
+        yield make(
+            "CD401",
+            format_path(entry.path),
+            Location(rel, line),
+            f"the code still writes `{leaf}` into a dict (saved state, a default config), "
+            f"but `{format_path(entry.path)}` was removed",
             _said(entry),
         )
     yield from _constants(analysis, marked)
