@@ -13,6 +13,7 @@ from configdrift import __version__
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
+    from configdrift.model import Finding
 
 
 class ExitCode(IntEnum):
@@ -65,13 +66,20 @@ def check(
     jobs: int | None = None,
     cache: bool = True,
     import_timeout: float | None = None,
+    baseline: str | None = None,
+    write_baseline: bool = False,
+    update_baseline: bool = False,
+    diff_base: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Check the project at ``path``; write the report; return the exit status.
 
     With ``import_timeout``, example configs are also validated by the
-    project's own models (exact mode), given that many seconds."""
+    project's own models (exact mode), given that many seconds. A baseline
+    (``baseline``, or ``configdrift-baseline.json`` at the root when it
+    exists) and ``diff_base`` (a git ref) leave out the findings they know."""
+    from configdrift.config import ConfigError
     from configdrift.engine import exit_code_for, run_rules, selected
     from configdrift.output import REPORTERS, ReportData
     from configdrift.rules.objects import keys_read
@@ -102,6 +110,21 @@ def check(
         exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
         findings = merge(findings, exact, judged)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
+    notes: list[str] = []
+    sources = _source_counts(analysis, accepted)
+    try:
+        filtered = _known(
+            analysis, findings, sources, baseline, write_baseline, update_baseline, diff_base, notes
+        )
+    except ConfigError as exc:
+        (err or sys.stderr).write(f"configdrift: error: {exc}\n")
+        return ExitCode.USAGE
+    if filtered is None:  # a baseline was written
+        (err or sys.stderr).write("\n".join(notes) + "\n")
+        return ExitCode.OK
+    findings = filtered
+    if notes and output_format != "text":
+        (err or sys.stderr).write("\n".join(notes) + "\n")
     data = ReportData(
         findings,
         analysis.files,
@@ -114,9 +137,103 @@ def check(
             sum(1 for _, _, base in analysis.blocks if base),
             len(analysis.unparseable),
         ),
+        notes=notes if output_format == "text" else [],
     )
     out.write(REPORTERS[output_format](data))
     return exit_code_for(findings, analysis.config.fail_on)
+
+
+def _known(
+    analysis: Analysis,
+    findings: list[Finding],
+    sources: dict[str, int],
+    baseline: str | None,
+    write_baseline: bool,
+    update_baseline: bool,
+    diff_base: str | None,
+    notes: list[str],
+) -> list[Finding] | None:
+    """The findings a baseline or a diff base does not know, with the
+    health floor against the baseline; None when a baseline was written."""
+    from collections import Counter
+
+    from configdrift.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
+    from configdrift.config import ConfigError
+    from configdrift.engine import run_rules
+    from configdrift.history import GitError, analyse_ref, resolve_ref
+    from configdrift.output import fingerprint
+
+    root = analysis.config.root
+    where = Path(baseline) if baseline else root / DEFAULT_NAME
+    if write_baseline:
+        Baseline.of(findings, sources).write(where)
+        notes.append(f"configdrift: wrote {len(findings)} finding(s) to {where}")
+        return None
+    if diff_base is not None:
+        try:
+            commit = resolve_ref(root, diff_base)
+            then = analyse_ref(analysis.config, commit, None)
+        except GitError as exc:
+            raise ConfigError(f"--diff-base: {exc}") from None
+        before = run_rules(then)
+        then_accepted = sum(1 for n in then.schema.walk() if n.location is not None)
+        findings = only_new(findings, Counter(fingerprint(f) for f in before))
+        findings += _shrunk(_source_counts(then, then_accepted), sources, f"at {diff_base}")
+    if not where.exists():
+        if baseline:
+            raise ConfigError(f"{where}: no such baseline")
+        return findings
+    try:
+        base = Baseline.load(where)
+    except BaselineError as exc:
+        raise ConfigError(str(exc)) from None
+    stale = base.stale(findings)
+    floor = _shrunk(base.sources, sources, "when the baseline was written")
+    if update_baseline:
+        base.updated(findings, sources).write(where)
+        notes.append(f"configdrift: dropped {len(stale)} stale entr(y/ies) from {where}")
+    elif stale:
+        notes.append(
+            f"Baseline {where.name}: {len(stale)} stale entr(y/ies), findings that are gone "
+            "(--update-baseline drops them):"
+        )
+        notes.extend(f"  {e['path']}: {e['code']} {e['key']}" for e in stale)
+    return base.new(findings) + floor
+
+
+def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:
+    """Keys per source, for the health floor: each doc page, each section
+    of one (``page#Heading``), and ``<schema>``."""
+    from collections import Counter
+
+    sections = Counter(f"{e.location.path}#{e.section}" for e in analysis.entries if e.section)
+    return (
+        {d.path: d.entries for d in analysis.doc_sources} | dict(sections) | {"<schema>": accepted}
+    )
+
+
+def _shrunk(before: dict[str, int], sources: dict[str, int], then: str) -> list[Finding]:
+    """CD501 for a source that yields less than half the keys it did
+    before (in the baseline, at the diff base): a parser that broke, or a
+    section emptied, must not pass silently."""
+    from configdrift.model import Location
+    from configdrift.rules.registry import make
+
+    out: list[Finding] = []
+    for source, count in sorted(before.items()):
+        now = sources.get(source, 0)
+        if count >= 4 and 2 * now < count:
+            place = "." if source == "<schema>" else source.split("#", 1)[0]
+            what = "the schema accepts" if source == "<schema>" else f"`{source}` yields"
+            out.append(
+                make(
+                    "CD501",
+                    "",
+                    Location(place, 1),
+                    f"{what} {now} key(s), down from {count} {then}",
+                )
+            )
+    return out
 
 
 def diff_refs(
@@ -374,6 +491,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-cache", action="store_true", help="do not read or write the fact cache"
     )
     p_check.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="report only findings not in this baseline (default: configdrift-baseline.json "
+        "at the root, when it exists)",
+    )
+    p_check.add_argument(
+        "--write-baseline", action="store_true", help="record the current findings as the baseline"
+    )
+    p_check.add_argument(
+        "--update-baseline",
+        action="store_true",
+        help="drop the baseline's stale entries (findings that are gone)",
+    )
+    p_check.add_argument(
+        "--diff-base",
+        metavar="REF",
+        help="report only findings that are new relative to this git ref",
+    )
+    p_check.add_argument(
         "--import",
         action="store_true",
         dest="import_models",
@@ -479,6 +615,10 @@ def _dispatch(argv: list[str] | None) -> int:
             jobs=args.jobs,
             cache=not args.no_cache,
             import_timeout=args.import_timeout if args.import_models else None,
+            baseline=args.baseline,
+            write_baseline=args.write_baseline,
+            update_baseline=args.update_baseline,
+            diff_base=args.diff_base,
         )
     if args.command == "diff":
         return diff_refs(

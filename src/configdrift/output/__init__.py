@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
@@ -21,6 +21,8 @@ class ReportData:
     #: Example configs: (read, checked, of them fragments placed by their
     #: section, unparseable). Shown in text; the JSON summary is a contract.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Lines for the end of the text report (stale baseline entries).
+    notes: list[str] = field(default_factory=list)
 
 
 def fingerprint(finding: Finding) -> str:
@@ -67,6 +69,7 @@ def render_text(data: ReportData) -> str:
         f"Found {counts['errors']} error(s), {counts['warnings']} warning(s), {counts['infos']} info(s) "
         f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
     )
+    lines.extend(data.notes)
     read, checked, fragments, unparseable = data.examples
     if read:
         lines.append(
