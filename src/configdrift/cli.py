@@ -111,6 +111,7 @@ def check(
         findings = merge(findings, exact, judged)
     accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
     notes: list[str] = []
+    findings = _unsuppressed(analysis, findings, notes)
     sources = _source_counts(analysis, accepted)
     try:
         filtered = _known(
@@ -199,6 +200,25 @@ def _known(
         )
         notes.extend(f"  {e['path']}: {e['code']} {e['key']}" for e in stale)
     return base.new(findings) + floor
+
+
+def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str]) -> list[Finding]:
+    """The findings no inline suppression or per-file ignore silences; the
+    suppressions that silence nothing become notes."""
+    from configdrift.engine import selected
+    from configdrift.suppress import apply
+
+    config = analysis.config
+    files = {info.path for info in analysis.project.modules.values()} | set(analysis.pages)
+    kept, unused = apply(findings, config.root, files, config.per_file_ignores)
+    everything = not config.select and not config.ignore
+    for s in unused:
+        if (s.codes and all(selected(c, config.select, config.ignore) for c in s.codes)) or (
+            not s.codes and everything
+        ):
+            what = f"[{', '.join(s.codes)}]" if s.codes else ""
+            notes.append(f"{s.path}:{s.line}: unused suppression `configdrift: ignore{what}`")
+    return kept
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

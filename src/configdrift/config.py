@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "config-files": [],
     "removed": {},
     "deprecated": {},
+    "per-file-ignores": {},
     "removed-registries": ["*REMOVED*KEYS*"],
     "deprecated-registries": ["*DEPRECATED*KEYS*"],
 }
@@ -58,6 +59,8 @@ class Config:
     #: ``reason``, ``version`` and ``replacement``.
     removed: dict[str, str | dict[str, str]] = field(default_factory=dict)
     deprecated: dict[str, str | dict[str, str]] = field(default_factory=dict)
+    #: Code prefixes ignored in the files a glob matches.
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     removed_registries: tuple[str, ...] = ("*REMOVED*KEYS*",)
     deprecated_registries: tuple[str, ...] = ("*DEPRECATED*KEYS*",)
     source: Path | None = None
@@ -97,6 +100,10 @@ def _check(name: str, value: Any, where: Path) -> None:
                     f"{where}: `{name}.{key}` must be a reason, or a table of "
                     f"{', '.join(sorted(_LIFECYCLE_FIELDS))} strings"
                 )
+    elif name == "per-file-ignores":
+        for glob, codes in value.items():
+            if type(codes) is not list or any(type(c) is not str for c in codes):
+                raise ConfigError(f"{where}: `per-file-ignores.{glob}` must be a list of codes")
     elif isinstance(value, dict) and any(type(v) is not str for v in value.values()):
         raise ConfigError(f"{where}: every value of `{name}` must be a string")
     if name == "fail-on" and value not in FAIL_ON_CHOICES:
@@ -180,6 +187,7 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         config_files=tuple(values["config-files"]),
         removed=dict(values["removed"]),
         deprecated=dict(values["deprecated"]),
+        per_file_ignores={k: list(v) for k, v in values["per-file-ignores"].items()},
         removed_registries=tuple(values["removed-registries"]),
         deprecated_registries=tuple(values["deprecated-registries"]),
         source=source,
