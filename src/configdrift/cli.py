@@ -501,7 +501,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_check = sub.add_parser("check", help="report drift between docs and schema")
     p_check.add_argument("path", nargs="?", default=".")
-    p_check.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    p_check.add_argument(
+        "--format",
+        choices=("text", "json", "sarif", "github", "junit"),
+        default="text",
+        dest="output_format",
+    )
     p_check.add_argument("--select", help="comma-separated rule code prefixes to enable")
     p_check.add_argument("--ignore", help="comma-separated rule code prefixes to disable")
     p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))

@@ -112,4 +112,21 @@ def render_json(data: ReportData) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-REPORTERS: dict[str, Callable[[ReportData], str]] = {"text": render_text, "json": render_json}
+def _ci(name: str) -> Callable[[ReportData], str]:
+    def render(data: ReportData) -> str:
+        from configdrift.output import ci
+
+        return {"sarif": ci.render_sarif, "github": ci.render_github, "junit": ci.render_junit}[
+            name
+        ](data.findings)
+
+    return render
+
+
+REPORTERS: dict[str, Callable[[ReportData], str]] = {
+    "text": render_text,
+    "json": render_json,
+    "sarif": _ci("sarif"),
+    "github": _ci("github"),
+    "junit": _ci("junit"),
+}

