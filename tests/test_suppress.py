@@ -62,3 +62,14 @@ def test_a_suppression_that_silences_nothing_is_reported(cli, tmp_path) -> None:
     assert "unused suppression" in err
     # A code that is not selected is not called unused.
     assert "unused" not in cli("check", str(root), "--select", "CD101").out
+
+
+def test_the_syntax_shown_in_docs_and_strings_is_not_a_suppression(cli, tmp_path) -> None:
+    page = PAGE.replace(
+        "<!-- configdrift: ignore[CD101] -->",
+        "Write `<!-- configdrift: ignore[CD101] -->` before an entry:\n\n"
+        "```\n<!-- configdrift: ignore[CD101] -->\n```",
+    )
+    root = _project(tmp_path, page, 'b: int = 2\n    note: str = "# configdrift: ignore[CD101]"')
+    result = cli("check", str(root), "--select", "CD101")
+    assert "m.typo" in result.out and "unused suppression" not in result.out

@@ -41,6 +41,39 @@ class Suppression:
         )
 
 
+def _code_comments(data: bytes) -> list[tuple[int, str]]:
+    """The comments of a Python file (not strings that look like them)."""
+    import io
+    import tokenize
+
+    out: list[tuple[int, str]] = []
+    try:
+        for token in tokenize.tokenize(io.BytesIO(data).readline):
+            if token.type == tokenize.COMMENT and "configdrift" in token.string:
+                out.append((token.start[0], token.string))
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+        pass
+    return out
+
+
+def _page_comments(lines: list[str]) -> list[tuple[int, str]]:
+    """HTML comments of a page, outside code fences and code spans."""
+    out: list[tuple[int, str]] = []
+    fence = ""
+    for number, text in enumerate(lines, start=1):
+        stripped = text.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            mark = stripped[:3]
+            fence = "" if fence == mark else (fence or mark)
+            continue
+        if fence or "configdrift" not in text:
+            continue
+        start = text.find("<!--")
+        if start >= 0 and text.count("`", 0, start) % 2 == 0:
+            out.append((number, text[start:]))
+    return out
+
+
 def _suppressions(root: Path, rel: str) -> list[Suppression]:
     try:
         data = (root / rel).read_bytes()
@@ -53,16 +86,11 @@ def _suppressions(root: Path, rel: str) -> list[Suppression]:
     except NotText:
         return []
     page = rel.endswith(_PAGE_SUFFIXES)
+    comments = _page_comments(lines) if page else _code_comments(data)
     out: list[Suppression] = []
-    for number, text in enumerate(lines, start=1):
-        if "configdrift" not in text:
-            continue
+    for number, text in comments:
         match = _COMMENT.search(text)
         if match is None:
-            continue
-        if page and "<!--" not in text:
-            continue
-        if not page and "#" not in text[: match.start()]:
             continue
         codes = tuple(c.strip().upper() for c in (match.group(1) or "").split(",") if c.strip())
         covers = [number]
