@@ -72,4 +72,4 @@ def test_the_syntax_shown_in_docs_and_strings_is_not_a_suppression(cli, tmp_path
     )
     root = _project(tmp_path, page, 'b: int = 2\n    note: str = "# configdrift: ignore[CD101]"')
     result = cli("check", str(root), "--select", "CD101")
-    assert "m.typo" in result.out and "unused suppression" not in result.out
+    assert "`typo` is documented" in result.out and "unused suppression" not in result.out
