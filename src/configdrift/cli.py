@@ -70,6 +70,7 @@ def check(
     write_baseline: bool = False,
     update_baseline: bool = False,
     diff_base: str | None = None,
+    with_provenance: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -124,6 +125,23 @@ def check(
         (err or sys.stderr).write("\n".join(notes) + "\n")
         return ExitCode.OK
     findings = filtered
+    if with_provenance:
+        from configdrift.history import GitError, provenance
+
+        stream = err or sys.stderr
+        show = output_format == "text" and stream.isatty()
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                stream.write(f"\rprovenance: {done}/{total} files")
+                if done == total:
+                    stream.write("\n")
+
+        try:
+            findings = provenance(analysis, findings, progress)
+        except GitError as exc:
+            stream.write(f"configdrift: error: --provenance: {exc}\n")
+            return ExitCode.USAGE
     if notes and output_format != "text":
         (err or sys.stderr).write("\n".join(notes) + "\n")
     data = ReportData(
@@ -535,6 +553,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="report only findings that are new relative to this git ref",
     )
     p_check.add_argument(
+        "--provenance",
+        action="store_true",
+        help="give each finding its git history: the commit of the doc line, and for "
+        "CD101/CD102/CD201 whether the schema ever declared the key",
+    )
+    p_check.add_argument(
         "--import",
         action="store_true",
         dest="import_models",
@@ -644,6 +668,7 @@ def _dispatch(argv: list[str] | None) -> int:
             write_baseline=args.write_baseline,
             update_baseline=args.update_baseline,
             diff_base=args.diff_base,
+            with_provenance=args.provenance,
         )
     if args.command == "diff":
         return diff_refs(

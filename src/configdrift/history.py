@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config
 from configdrift.model import ConfigPath, Finding, Location, SchemaNode, format_path
@@ -254,3 +254,302 @@ def _moved(config: Config, scratch: Path) -> Path | None:
     """The configuration file's place in the scratch copy, when it has one."""
     rel = config.source_rel
     return scratch / rel if rel else config.source
+
+
+# -- provenance -----------------------------------------------------------
+
+_NOT_COMMITTED = "0" * 40
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    sha: str
+    date: str
+    subject: str
+
+    def describe(self) -> dict[str, str]:
+        return {"commit": self.sha, "date": self.date, "subject": self.subject}
+
+    def short(self) -> str:
+        return f"{self.sha[:9]} ({self.date}, {self.subject!r})"
+
+
+def blame_lines(top: Path, rel: str, lines: list[int]) -> dict[int, Commit]:
+    """The commit that last changed each line, in one ``git blame`` of the file."""
+    if not lines:
+        return {}
+    ranges = [arg for line in sorted(set(lines)) for arg in ("-L", f"{line},{line}")]
+    try:
+        raw = _git(top, "blame", "--porcelain", *ranges, "--", rel).decode("utf-8", "replace")
+    except GitError:
+        return {}
+    out: dict[int, Commit] = {}
+    info: dict[str, dict[str, str]] = {}
+    current: tuple[str, int] | None = None
+    for row in raw.splitlines():
+        parts = row.split(" ")
+        if len(parts) >= 3 and len(parts[0]) == 40 and parts[1].isdigit():
+            current = (parts[0], int(parts[2]))
+            info.setdefault(parts[0], {})
+        elif current is not None and row.startswith("author-time "):
+            info[current[0]]["time"] = row.split(" ", 1)[1]
+        elif current is not None and row.startswith("summary "):
+            info[current[0]]["summary"] = row.split(" ", 1)[1]
+        elif current is not None and row.startswith("\t"):
+            sha, line = current
+            data = info.get(sha, {})
+            stamp = int(data.get("time", "0"))
+            date = _date(stamp)
+            out[line] = Commit(sha, date, data.get("summary", ""))
+    return out
+
+
+def _date(stamp: int) -> str:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(stamp, tz=datetime.UTC).date().isoformat()
+
+
+@dataclass(slots=True)
+class FileHistory:
+    """One pass over a file's history (renames followed): the commits, newest
+    first, with the lines each added and removed."""
+
+    commits: list[tuple[Commit, list[str], list[str]]]
+
+    @staticmethod
+    def of(top: Path, rel: str) -> FileHistory:
+        args = ["-p", "--no-color", "--unified=0", "--date=short", "--format=%x01%H%x00%ad%x00%s"]
+        try:
+            raw = _git(top, "log", "--follow", *args, "--", rel).decode("utf-8", "replace")
+        except GitError:
+            # Following renames reads other files' blobs; a clone that lacks
+            # some (a partial or trimmed one) can still give this file's own.
+            try:
+                raw = _git(top, "log", *args, "--", rel).decode("utf-8", "replace")
+            except GitError:
+                return FileHistory([])
+        commits: list[tuple[Commit, list[str], list[str]]] = []
+        for chunk in raw.split("\x01")[1:]:
+            head, _, body = chunk.partition("\n")
+            sha, date, subject = [*head.split("\x00"), "", ""][:3]
+            added = [
+                ln[1:]
+                for ln in body.splitlines()
+                if ln.startswith("+") and not ln.startswith("+++")
+            ]
+            removed = [
+                ln[1:]
+                for ln in body.splitlines()
+                if ln.startswith("-") and not ln.startswith("---")
+            ]
+            commits.append((Commit(sha, date, subject), added, removed))
+        return FileHistory(commits)
+
+    def key_story(self, key: str) -> dict[str, Any]:
+        """Was ``key`` ever in the file, and when was it last taken out?"""
+        import re
+
+        word = re.compile(rf"(?<![\w]){re.escape(key)}(?![\w])")
+        added = [c for c, plus, _ in self.commits if any(word.search(line) for line in plus)]
+        removed = [c for c, _, minus in self.commits if any(word.search(line) for line in minus)]
+        if not self.commits:
+            return {"status": "unknown"}
+        if not added:
+            return {"status": "never-declared", "versions": len(self.commits)}
+        newest_add, newest_remove = added[0], removed[0] if removed else None
+        order = [c for c, _, _ in self.commits]
+        if newest_remove is not None and order.index(newest_remove) <= order.index(newest_add):
+            return {"status": "removed", **newest_remove.describe(), "added": newest_add.describe()}
+        return {"status": "present", **newest_add.describe()}
+
+    def first_adding(self, needle: str) -> Commit | None:
+        found = [c for c, plus, _ in self.commits if any(needle in line for line in plus)]
+        return found[-1] if found else None
+
+
+_SCHEMA_CODES = frozenset({"CD101", "CD102", "CD201"})
+
+
+def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None) -> list[Finding]:
+    """The findings with their history: the commit that last changed the
+    finding's line, a doc entry or a declaration (``git blame``), and for
+    CD101, CD102 and CD201 the key's story in
+    the file that defines its node (never declared, or removed in a commit)
+    and since when the node rejects unknown keys. One blame and one log per
+    file; results are cached by the file's last commit."""
+    from dataclasses import replace as with_
+
+    root = analysis.config.root
+    top = repository(root)
+    prefix = root.resolve().relative_to(top.resolve()).as_posix()
+    prefix = "" if prefix == "." else prefix + "/"
+    cache = _ProvenanceCache(top)
+    doc_lines: dict[str, list[int]] = {}
+    for f in findings:
+        if f.location.line > 0 and (root / f.location.path).is_file():
+            doc_lines.setdefault(f.location.path, []).append(f.location.line)
+    files = sorted(doc_lines)
+    schema_files = sorted({s for f in findings if (s := _schema_file(analysis, f))})
+    total = len(files) + len(schema_files)
+    strict_files = sorted({s for f in findings if (s := _strict_file(analysis, f))})
+    cache.stamp_all(sorted({prefix + r for r in [*files, *schema_files, *strict_files]}))
+    blamed: dict[str, dict[int, Commit]] = {}
+    for done, rel in enumerate(files, start=1):
+        blamed[rel] = cache.blame(prefix + rel, doc_lines[rel])
+        if progress:
+            progress(done, total)
+    histories: dict[str, FileHistory] = {}
+    for done, rel in enumerate(schema_files, start=len(files) + 1):
+        histories[rel] = cache.history(prefix + rel)
+        if progress:
+            progress(done, total)
+    cache.save()
+    out: list[Finding] = []
+    for f in findings:
+        story: dict[str, Any] = {}
+        summary: list[str] = []
+        commit = blamed.get(f.location.path, {}).get(f.location.line)
+        if commit is not None and commit.sha != _NOT_COMMITTED:
+            story["doc"] = commit.describe()
+            summary.append(f"line last changed in {commit.short()}")
+        elif commit is not None:
+            story["doc"] = {"commit": None, "subject": "not committed yet"}
+            summary.append("line not committed yet")
+        schema_file = _schema_file(analysis, f)
+        if schema_file and f.code in _SCHEMA_CODES and f.key:
+            leaf = f.key.rsplit(".", 1)[-1].replace("[]", "")
+            told = histories[schema_file].key_story(leaf)
+            told["file"] = schema_file
+            story["schema"] = told
+            if told["status"] == "never-declared":
+                summary.append(
+                    f"`{leaf}` was never in any version of {schema_file} ({told['versions']} commits)"
+                )
+            elif told["status"] == "unknown":
+                summary.append(f"the history of {schema_file} could not be read")
+            elif told["status"] == "removed":
+                summary.append(
+                    f"`{leaf}` was taken out of {schema_file} in {told['commit'][:9]} "
+                    f"({told['date']}, {told['subject']!r})"
+                )
+            strict = _strict_file(analysis, f)
+            if strict and f.code == "CD101":
+                history = histories.get(strict) or cache.history(prefix + strict)
+                since = history.first_adding("forbid")
+                if since is not None:
+                    story["strict_since"] = {**since.describe(), "file": strict}
+                    summary.append(f"unknown keys rejected since {since.short()}")
+        story["summary"] = summary
+        out.append(with_(f, provenance=story))
+    cache.save()
+    return out
+
+
+def _schema_file(analysis: Analysis, finding: Finding) -> str | None:
+    if finding.code not in _SCHEMA_CODES:
+        return None
+    for rel in finding.related:
+        if rel.path.endswith(".py"):
+            return rel.path
+    return finding.location.path if finding.location.path.endswith(".py") else None
+
+
+def _strict_file(analysis: Analysis, finding: Finding) -> str | None:
+    for rel in finding.related:
+        if "forbids unknown keys" in rel.note and rel.path.endswith(".py"):
+            return rel.path
+    return None
+
+
+class _ProvenanceCache:
+    """Blames and file histories, keyed by the file's blob at HEAD (a file
+    the work tree changed is not cached), in the user's cache directory."""
+
+    def __init__(self, top: Path) -> None:
+        import hashlib
+        import json as _json
+
+        from configdrift.extract.cache import cache_dir
+
+        self.top = top
+        self.path = (
+            cache_dir()
+            / f"history-{hashlib.sha256(str(top.resolve()).encode()).hexdigest()[:16]}.json"
+        )
+        try:
+            self.data: dict[str, Any] = _json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.data = {}
+        self.dirty = False
+        self.stamps: dict[str, str] = {}
+
+    def stamp_all(self, rels: list[str]) -> None:
+        """Each file's blob at HEAD, and whether the work tree changed it:
+        two git calls for all the files, not two per file."""
+        self.stamps = {}
+        if not rels:
+            return
+        try:
+            listing = _git(self.top, "ls-tree", "-z", "HEAD", "--", *rels).decode(
+                "utf-8", "replace"
+            )
+            changed = _git(self.top, "status", "--porcelain", "-z", "--", *rels).decode(
+                "utf-8", "replace"
+            )
+        except GitError:
+            return
+        dirty = {entry[3:] for entry in changed.split("\0") if len(entry) > 3}
+        for record in listing.split("\0"):
+            meta, _, name = record.partition("\t")
+            if name and len(meta.split()) == 3:
+                self.stamps[name] = meta.split()[2] + ("+dirty" if name in dirty else "")
+
+    def _last(self, rel: str) -> str:
+        return self.stamps.get(rel, "")
+
+    def blame(self, rel: str, lines: list[int]) -> dict[int, Commit]:
+        stamp = self._last(rel)
+        committed = bool(stamp) and not stamp.endswith("+dirty")
+        key = f"blame:{rel}"
+        entry = self.data.get(key)
+        known: dict[str, list[str]] = (
+            dict(entry["lines"]) if committed and entry and entry.get("at") == stamp else {}
+        )
+        missing = [line for line in lines if str(line) not in known]
+        if missing:
+            for line, commit in blame_lines(self.top, rel, missing).items():
+                known[str(line)] = [commit.sha, commit.date, commit.subject]
+            if committed:
+                self.data[key] = {"at": stamp, "lines": known}
+                self.dirty = True
+        return {int(k): Commit(*v) for k, v in known.items() if int(k) in lines}
+
+    def history(self, rel: str) -> FileHistory:
+        stamp = self._last(rel)
+        key = f"log:{rel}"
+        entry = self.data.get(key)
+        if entry and entry.get("at") == stamp:
+            return FileHistory([(Commit(*c), plus, minus) for c, plus, minus in entry["commits"]])
+        found = FileHistory.of(self.top, rel)
+        if stamp and not stamp.endswith("+dirty"):
+            self.data[key] = {
+                "at": stamp,
+                "commits": [
+                    [[c.sha, c.date, c.subject], plus, minus] for c, plus, minus in found.commits
+                ],
+            }
+            self.dirty = True
+        return found
+
+    def save(self) -> None:
+        import json as _json
+
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(_json.dumps(self.data), encoding="utf-8")
+            self.dirty = False
+        except OSError:
+            pass

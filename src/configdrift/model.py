@@ -173,3 +173,5 @@ class Finding:
     related: tuple[Related, ...] = ()
     suggestion: str | None = None
     severity: Severity | None = None
+    #: Where the drift came from in git history (``--provenance``).
+    provenance: dict[str, Any] | None = None

@@ -62,6 +62,8 @@ def render_text(data: ReportData) -> str:
             lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
         if f.suggestion:
             lines.append(f"    help: {f.suggestion}")
+        if f.provenance:
+            lines.extend(f"    history: {line}" for line in f.provenance.get("summary", []))
     counts = _counts(data.findings)
     if data.findings:
         lines.append("")
@@ -94,7 +96,7 @@ def render_json(data: ReportData) -> str:
             "related": [{"path": r.path, "line": r.line, "note": r.note} for r in f.related],
             "suggestion": f.suggestion,
             "fingerprint": fingerprint(f),
-            "provenance": None,
+            "provenance": f.provenance,
         }
         for f in data.findings
     ]
