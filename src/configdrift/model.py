@@ -107,6 +107,9 @@ class SchemaNode:
     #: (module, qualname) of a pydantic model this node is, when it is one
     #: model for sure (not a Union of two): what exact mode validates with.
     model_symbol: tuple[str, str] | None = None
+    #: What the node is: ``pydantic``, ``dataclass``, ``dict`` (a registry
+    #: of options mounted by the configuration), or None.
+    model_kind: str | None = None
     model_location: Location | None = None
     strict_location: Location | None = None
     strict_owner: str | None = None
@@ -120,6 +123,12 @@ class SchemaNode:
     children: dict[str, SchemaNode] = field(default_factory=dict)
     #: Where the code reads this key from a config dict (``ReadSite`` objects).
     reads: list[Any] = field(default_factory=list)
+
+    def rejection(self) -> str:
+        """What loading an unknown key under this node raises."""
+        return {"pydantic": "raises a ValidationError", "dataclass": "raises a TypeError"}.get(
+            self.model_kind or "", "is an error"
+        )
 
     def child(self, key: str) -> SchemaNode | None:
         """The child accepted under ``key``: its name or an alias, as accepted."""

@@ -73,6 +73,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         star_imports=[(m, line) for m, line in data["star_imports"]],
         assigns=data["assigns"],
         assign_lines=data["assign_lines"],
+        dict_key_lines=data["dict_key_lines"],
         all_names=data["all_names"],
         classes=[
             ClassFact(

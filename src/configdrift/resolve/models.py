@@ -538,6 +538,7 @@ class ModelReader:
         else:
             if info.kind == "pydantic" and node.model is None:
                 node.model_symbol = (info.symbol.module, info.symbol.qualname)
+            node.model_kind = node.model_kind or info.kind
             node.strict = strict
             node.strict_location = info.strict_location if strict else None
             node.strict_owner = info.strict_owner if strict else None

@@ -151,6 +151,51 @@ class SchemaBuilder(ModelReader):
             else:
                 node.reads.append(site)
 
+    def _mount_dict(self, root: SchemaNode, path_text: str, symbol: Symbol) -> bool:
+        """Mount a module-level dict literal of option -> default (a registry
+        of options, such as ``DEFAULTS = {"docs": [], ...}``): its string keys
+        are the accepted keys, with their defaults, and nothing else is."""
+        project = self.project
+        info = project.modules.get(symbol.module)
+        expr = info.facts.assigns.get(symbol.qualname) if info else None
+        if info is None or expr is None or expr[0] != "dict":
+            return False
+        path = tuple(p for p in path_text.split(".") if p)
+        node = root
+        for depth, part in enumerate(path):
+            child = node.children.get(part)
+            if child is None:
+                child = SchemaNode(key=part, path=path[: depth + 1], spellings=(part,))
+                node.children[part] = child
+            node = child
+        line = info.facts.assign_lines.get(symbol.qualname, 1)
+        where = project.location(symbol.module, line)
+        lines = info.facts.dict_key_lines.get(symbol.qualname, {})
+        node.strict = True
+        node.strict_location = where
+        node.strict_owner = symbol.qualname
+        node.model = symbol.qualname
+        node.model_kind = "dict"
+        node.model_location = where
+        for key_expr, value_expr in expr[1]:
+            key = project.string(symbol.module, key_expr)
+            if key is None:
+                node.strict = None  # a key not known statically: nothing is rejected
+                continue
+            default = project.evaluate(symbol.module, value_expr)
+            kinds = frozenset({_kind_of(default.value)}) if default.known else frozenset()
+            node.children[key] = SchemaNode(
+                key=key,
+                path=(*path, key),
+                spellings=(key,),
+                type=TypeInfo(next(iter(kinds), ""), kinds),
+                default=default,
+                location=project.location(symbol.module, lines.get(key, line)),
+                origin=f"key of {symbol.qualname}",
+            )
+        self.mounts.append(Mount(path, symbol.qualname, where, "configuration"))
+        return True
+
     def build(self, explicit: dict[str, str]) -> SchemaNode:
         """The schema tree: explicit mounts first, then those found in code."""
         root = SchemaNode(key="", path=(), strict=None, origin="root")
@@ -158,6 +203,12 @@ class SchemaBuilder(ModelReader):
         for path_text, target in explicit.items():
             module, _, qualname = target.partition(":")
             symbol = project.resolve(module, qualname) if module in project.modules else None
+            if (
+                symbol is not None
+                and symbol.kind == "const"
+                and self._mount_dict(root, path_text, symbol)
+            ):
+                continue
             if symbol is None or self.model(symbol) is None:
                 self.unresolved.append(
                     Unresolved(
@@ -278,3 +329,19 @@ class SchemaBuilder(ModelReader):
             location,
             direct,
         )
+
+
+def _kind_of(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, dict):
+        return "dict"
+    if isinstance(value, list | tuple):
+        return "list"
+    return "str"

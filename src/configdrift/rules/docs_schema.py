@@ -169,7 +169,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
             format_path(rejected),
             entry.location,
             f"`{key}` is documented {where}, but {parent.model or 'the schema'} forbids unknown keys: "
-            "following the docs raises a ValidationError",
+            f"following the docs {parent.rejection()}",
             _model_related(parent),
             hint_for(root, rejected, parent),
         )

@@ -92,7 +92,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
             format_path(rejected),
             Location(rel, line),
             f"{what} sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
-            "forbids unknown keys: loading it raises a ValidationError",
+            f"forbids unknown keys: loading it {parent.rejection()}",
             _model_related(parent),
             hint_for(analysis.schema, rejected, parent),
         )

@@ -176,6 +176,12 @@ class ModuleExtractor:
                     continue
                 self.facts.assigns[target.id] = to_expr(value, self.source)
                 self.facts.assign_lines[target.id] = line
+                if isinstance(value, ast.Dict):
+                    self.facts.dict_key_lines[target.id] = {
+                        k.value: k.lineno
+                        for k in value.keys
+                        if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                    }
 
     def _class(self, node: ast.ClassDef, prefix: str) -> None:
         qualname = prefix + node.name
