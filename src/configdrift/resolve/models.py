@@ -320,12 +320,12 @@ class ModelReader:
             if head == "Literal":
                 for arg in args:
                     if arg[0] == "c":
-                        kinds.add(_value_kind(arg[1]))
+                        kinds.add(value_kind(arg[1]))
                     else:
                         value = self.project.evaluate(module, arg)
                         if not value.known:
                             return True
-                        kinds.add(_value_kind(value.value))
+                        kinds.add(value_kind(value.value))
                 return False
             container = _TYPING_CONTAINERS.get(head)
             if container is not None:
@@ -378,7 +378,7 @@ class ModelReader:
                     continue
                 evaluated = self.project.evaluate(symbol.module, value)
                 if evaluated.known:
-                    kinds.add(_value_kind(evaluated.value))
+                    kinds.add(value_kind(evaluated.value))
                     found = True
             return not found
         return True
@@ -580,7 +580,8 @@ def _joined(left: list[Any] | None, right: list[Any] | None) -> list[Any] | None
     return None if left is None or right is None else left + right
 
 
-def _value_kind(value: object) -> str:
+def value_kind(value: object) -> str:
+    """The category of a static value (``bool int float str dict list null``)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -589,6 +590,10 @@ def _value_kind(value: object) -> str:
         return "int"
     if isinstance(value, float):
         return "float"
+    if isinstance(value, dict):
+        return "dict"
+    if isinstance(value, list | tuple):
+        return "list"
     return "str"
 
 

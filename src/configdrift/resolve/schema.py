@@ -19,7 +19,7 @@ from configdrift.model import (
     TypeInfo,
 )
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
-from configdrift.resolve.models import ModelReader
+from configdrift.resolve.models import ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 
 
@@ -183,7 +183,7 @@ class SchemaBuilder(ModelReader):
                 node.strict = None  # a key not known statically: nothing is rejected
                 continue
             default = project.evaluate(symbol.module, value_expr)
-            kinds = frozenset({_kind_of(default.value)}) if default.known else frozenset()
+            kinds = frozenset({value_kind(default.value)}) if default.known else frozenset()
             node.children[key] = SchemaNode(
                 key=key,
                 path=(*path, key),
@@ -329,19 +329,3 @@ class SchemaBuilder(ModelReader):
             location,
             direct,
         )
-
-
-def _kind_of(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, dict):
-        return "dict"
-    if isinstance(value, list | tuple):
-        return "list"
-    return "str"
