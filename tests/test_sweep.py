@@ -53,7 +53,10 @@ FILES = {
 
         <i>**zero:stage**</i>: [integer]
         """,
-    "docs/tutorial.md": "# Tutorial\n\n```\nsparse_enabled ..... False\n```\n",
+    "docs/tutorial.md": (
+        "# Tutorial\n\n```\nsparse_enabled ..... False\n```\n\n"
+        "Sparse updates keep sparse tensors sparse.\n\nSet `sparse` to true for them.\n"
+    ),
     "tests/test_engine.py": """\
         from pkg.engine import Engine
 
@@ -79,6 +82,8 @@ def test_a_sweep_follows_the_key_through_every_kind(cli, tmp_path) -> None:
         ("checkpoint field", "pkg/engine.py", 15),
         ("doc entry", "docs/config.md", 3),
         ("tutorial or sample output", "docs/tutorial.md", 4),
+        # A plain word counts where it is spelt as a key, not in prose.
+        ("tutorial or sample output", "docs/tutorial.md", 9),
         ("test", "tests/test_engine.py", 4),
     }
     assert report["derived"] == [
@@ -95,7 +100,7 @@ def test_a_sweep_follows_the_key_through_every_kind(cli, tmp_path) -> None:
 def test_the_text_report_groups_by_kind(cli, tmp_path) -> None:
     make_project(tmp_path, FILES)
     out = cli("sweep", "sparse", str(tmp_path)).out
-    assert out.startswith("sweep `sparse`: 10 reference(s)")
+    assert out.startswith("sweep `sparse`: 11 reference(s)")
     assert (
         "checkpoint field\n  pkg/engine.py:15: return dict(module=1, sparse_names=self.sparse_names)"
         in out

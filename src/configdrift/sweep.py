@@ -194,22 +194,30 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
                 entry.location.line,
                 files.line(entry.location.path, entry.location.line),
             )
-    names = {leaf, *result.derived}
+    # A distinctive key (``sparse_gradients``) is looked for as a word; a
+    # plain word (``streaming``) only where it is spelt as a key: quoted, in
+    # a code span, or before a colon or an equals sign.
+    names = {*result.derived, *([leaf] if re.search(r"[_-]", leaf) else [])}
+    as_key = re.compile(rf"""["'`]{re.escape(leaf)}["'`]|(?<![\w.]){re.escape(leaf)}\s*[:=]""")
+
+    def names_it(text: str) -> bool:
+        return bool(as_key.search(text)) or any(t in names for t in _IDENT.findall(text))
+
+    shown = {(rel, k.line) for rel, block, _ in analysis.blocks for k in block.keys}
     for rel in analysis.pages:
         for number, text in enumerate(files.lines(rel), start=1):
-            if (rel, number) in entry_lines:
+            if (rel, number) in entry_lines or (rel, number) in shown:
                 continue
-            if any(token in names for token in _IDENT.findall(text)):
+            if names_it(text):
                 result.add("tutorial or sample output", rel, number, text)
     for rel, block, base in analysis.blocks:
         for bkey in block.keys:
             if (*base, *bkey.path) == key:
                 kind = "test" if block.lang == "python" or _is_test(rel) else "example config"
                 result.add(kind, rel, bkey.line, files.line(rel, bkey.line))
-    quoted = (f'"{leaf}"', f"'{leaf}'")
     for rel in _test_files(analysis):
         for number, text in enumerate(files.lines(rel), start=1):
-            if any(q in text for q in quoted) or any(t in names for t in _IDENT.findall(text)):
+            if names_it(text):
                 result.add("test", rel, number, text)
     return result
 
