@@ -110,7 +110,7 @@ def check(
         config = analysis.config
         exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
         findings = merge(findings, exact, judged)
-    accepted = sum(1 for n in analysis.schema.walk() if n.location is not None)
+    accepted = _accepted(analysis)
     notes: list[str] = []
     findings = _unsuppressed(analysis, findings, notes)
     sources = _source_counts(analysis, accepted)
@@ -195,9 +195,8 @@ def _known(
         except GitError as exc:
             raise ConfigError(f"--diff-base: {exc}") from None
         before = run_rules(then)
-        then_accepted = sum(1 for n in then.schema.walk() if n.location is not None)
         findings = only_new(findings, Counter(fingerprint(f) for f in before))
-        findings += _shrunk(_source_counts(then, then_accepted), sources, f"at {diff_base}")
+        findings += _shrunk(_source_counts(then, _accepted(then)), sources, f"at {diff_base}")
     if not where.exists():
         if baseline:
             raise ConfigError(f"{where}: no such baseline")
@@ -237,6 +236,11 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
             what = f"[{', '.join(s.codes)}]" if s.codes else ""
             notes.append(f"{s.path}:{s.line}: unused suppression `configdrift: ignore{what}`")
     return kept
+
+
+def _accepted(analysis: Analysis) -> int:
+    """How many keys the schema declares (the summary's ``accepted``)."""
+    return sum(1 for n in analysis.schema.walk() if n.location is not None)
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

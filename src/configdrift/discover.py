@@ -125,6 +125,16 @@ def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
     return False
 
 
+#: Folders whose Python files are tests.
+TEST_DIRS = frozenset({"test", "tests", "testing"})
+
+
+def in_tests(rel: str) -> bool:
+    """Is the file a test: in a test folder, or named ``test_*``?"""
+    parts = rel.split("/")
+    return any(p in TEST_DIRS for p in parts[:-1]) or parts[-1].startswith("test_")
+
+
 def _is_test_file(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"

@@ -226,7 +226,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
             for rel, _ in pages
         ]
-        files = _config_files(root, sources.configs, schema, sources.declared_configs)
+        files = _config_files(root, sources.configs, tops, sources.declared_configs)
         dict_facts = pending_dicts()
     shown = _example_pages({**md_facts, **example_facts}, pages)
     lifecycle, odd = _lifecycle(builder, config, schema)
@@ -278,7 +278,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _config_files(
-    root: Path, rels: list[str], schema: SchemaNode, declared: list[str]
+    root: Path, rels: list[str], spellings: set[str], declared: list[str]
 ) -> list[tuple[str, Block]]:
     """Config files of this project, each as one block (language ``file``)
     whose keys sit at the top of the config: the files the configuration
@@ -288,8 +288,7 @@ def _config_files(
 
     Most JSON and YAML files are data: byte searches for top-level keys and
     the C JSON parser turn them away before a reader that keeps every key's
-    line looks at a config."""
-    spellings = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+    line looks at a config. ``spellings`` are the config's top-level keys."""
     out: list[tuple[str, Block]] = []
     for rel in declared:
         block = _config_file(root, rel, spellings, shaped=False)

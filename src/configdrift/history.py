@@ -163,7 +163,7 @@ def compare(
     }
     findings: list[Finding] = []
     changes: list[Change] = []
-    gone = [p for p in before if resolve_path(head, p)[0] is None]
+    gone = {p for p in before if resolve_path(head, p)[0] is None}
     for path in sorted(gone):
         if any(path[:n] in marked for n in range(1, len(path) + 1)):
             continue
@@ -390,10 +390,12 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
         if f.location.line > 0 and (root / f.location.path).is_file():
             doc_lines.setdefault(f.location.path, []).append(f.location.line)
     files = sorted(doc_lines)
-    schema_files = sorted({s for f in findings if (s := _schema_file(analysis, f))})
+    schema_files = sorted(
+        {s for f in findings if (s := _schema_file(f))}
+        | {s for f in findings if f.code == "CD101" and (s := _strict_file(f))}
+    )
     total = len(files) + len(schema_files)
-    strict_files = sorted({s for f in findings if (s := _strict_file(analysis, f))})
-    cache.stamp_all(sorted({prefix + r for r in [*files, *schema_files, *strict_files]}))
+    cache.stamp_all(sorted({prefix + r for r in [*files, *schema_files]}))
     blamed: dict[str, dict[int, Commit]] = {}
     for done, rel in enumerate(files, start=1):
         blamed[rel] = cache.blame(prefix + rel, doc_lines[rel])
@@ -416,7 +418,7 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
         elif commit is not None:
             story["doc"] = {"commit": None, "subject": "not committed yet"}
             summary.append("line not committed yet")
-        schema_file = _schema_file(analysis, f)
+        schema_file = _schema_file(f)
         if schema_file and f.code in _SCHEMA_CODES and f.key:
             leaf = f.key.rsplit(".", 1)[-1].replace("[]", "")
             told = histories[schema_file].key_story(leaf)
@@ -433,20 +435,18 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
                     f"`{leaf}` was taken out of {schema_file} in {told['commit'][:9]} "
                     f"({told['date']}, {told['subject']!r})"
                 )
-            strict = _strict_file(analysis, f)
+            strict = _strict_file(f)
             if strict and f.code == "CD101":
-                history = histories.get(strict) or cache.history(prefix + strict)
-                since = history.first_adding("forbid")
+                since = histories[strict].first_adding("forbid")
                 if since is not None:
                     story["strict_since"] = {**since.describe(), "file": strict}
                     summary.append(f"unknown keys rejected since {since.short()}")
         story["summary"] = summary
         out.append(with_(f, provenance=story))
-    cache.save()
     return out
 
 
-def _schema_file(analysis: Analysis, finding: Finding) -> str | None:
+def _schema_file(finding: Finding) -> str | None:
     if finding.code not in _SCHEMA_CODES:
         return None
     for rel in finding.related:
@@ -455,7 +455,7 @@ def _schema_file(analysis: Analysis, finding: Finding) -> str | None:
     return finding.location.path if finding.location.path.endswith(".py") else None
 
 
-def _strict_file(analysis: Analysis, finding: Finding) -> str | None:
+def _strict_file(finding: Finding) -> str | None:
     for rel in finding.related:
         if "forbids unknown keys" in rel.note and rel.path.endswith(".py"):
             return rel.path

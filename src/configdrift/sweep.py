@@ -22,9 +22,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, format_path
-from configdrift.resolve.lifecycle import split_key
+from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -179,10 +180,9 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
             raw = files.lines(info.path)
             if not any(name in text for text in raw for name in state):
                 continue
-            for line, text in _saved_fields(files.tree(info.path), state):
-                result.add(
-                    "checkpoint field", info.path, line, raw[line - 1] if line <= len(raw) else text
-                )
+            tree = files.tree(info.path)
+            for line, _ in dict_writes(tree, state) if tree is not None else []:
+                result.add("checkpoint field", info.path, line, files.line(info.path, line))
     # Docs, pages, examples, tests.
     entry_lines: set[tuple[str, int]] = set()
     for entry in analysis.entries:
@@ -197,7 +197,7 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
     # A distinctive key (``sparse_gradients``) is looked for as a word; a
     # plain word (``streaming``) only where it is spelt as a key: quoted, in
     # a code span, or before a colon or an equals sign.
-    names = {*result.derived, *([leaf] if re.search(r"[_-]", leaf) else [])}
+    names = {*result.derived, *([leaf] if distinctive(leaf) else [])}
     as_key = re.compile(rf"""["'`]{re.escape(leaf)}["'`]|(?<![\w.]){re.escape(leaf)}\s*[:=]""")
 
     def names_it(text: str) -> bool:
@@ -213,7 +213,7 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
     for rel, block, base in analysis.blocks:
         for bkey in block.keys:
             if (*base, *bkey.path) == key:
-                kind = "test" if block.lang == "python" or _is_test(rel) else "example config"
+                kind = "test" if block.lang == "python" or in_tests(rel) else "example config"
                 result.add(kind, rel, bkey.line, files.line(rel, bkey.line))
     for rel in _test_files(analysis):
         for number, text in enumerate(files.lines(rel), start=1):
@@ -222,16 +222,11 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
     return result
 
 
-def _is_test(rel: str) -> bool:
-    parts = rel.split("/")
-    return any(p in ("test", "tests") for p in parts[:-1]) or parts[-1].startswith("test_")
-
-
 def _test_files(analysis: Analysis) -> list[str]:
     from configdrift.discover import list_files
 
     return [
-        rel for rel in list_files(analysis.config.root) if rel.endswith(".py") and _is_test(rel)
+        rel for rel in list_files(analysis.config.root) if rel.endswith(".py") and in_tests(rel)
     ]
 
 
@@ -293,36 +288,6 @@ def _state_filled(tree: ast.Module | None, line: int) -> set[str]:
                 and target.value.id == "self"
             ):
                 out.add(target.attr)
-    return out
-
-
-def _saved_fields(tree: ast.Module | None, state: set[str]) -> list[tuple[int, str]]:
-    """Places a dict is given a field named after ``state``:
-    ``dict(X=...)``, ``{"X": ...}``, ``d["X"] = ...``."""
-    if tree is None:
-        return []
-    out: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name)
-            and node.func.id == "dict"
-        ):
-            for kw in node.keywords:
-                if kw.arg in state:
-                    out.append((kw.value.lineno, kw.arg))
-        elif isinstance(node, ast.Dict):
-            for k in node.keys:
-                if isinstance(k, ast.Constant) and k.value in state:
-                    out.append((k.lineno, str(k.value)))
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if (
-                    isinstance(target, ast.Subscript)
-                    and isinstance(target.slice, ast.Constant)
-                    and target.slice.value in state
-                ):
-                    out.append((target.lineno, str(target.slice.value)))
     return out
 
 

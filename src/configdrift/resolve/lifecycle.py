@@ -19,6 +19,7 @@ under ``a``.
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import re
 from dataclasses import dataclass
@@ -45,6 +46,12 @@ class LifecycleEntry:
     reason: str | None = None
     version: str | None = None
     replacement: str | None = None
+
+
+def distinctive(key: str) -> bool:
+    """Is a key unlikely to be an everyday word (``sparse_gradients``, not
+    ``enabled``)? Only such keys are looked for as bare words in text."""
+    return "_" in key or "-" in key
 
 
 def split_key(text: str) -> ConfigPath:
@@ -107,15 +114,18 @@ def registry_entries(
     return entries, unresolved
 
 
-def _line_of(config: Config, key: str) -> int:
-    """The line of the configuration file that names ``key`` (1 if none)."""
+def _config_lines(config: Config) -> list[str]:
     if config.source is None:
-        return 1
+        return []
     try:
-        text = config.source.read_text(encoding="utf-8")
+        return config.source.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
-        return 1
-    for number, line in enumerate(text.splitlines(), start=1):
+        return []
+
+
+def _line_of(lines: list[str], key: str) -> int:
+    """The line of the configuration file that names ``key`` (1 if none)."""
+    for number, line in enumerate(lines, start=1):
         if (
             f'"{key}"' in line
             or line.strip().startswith(f"{key} ")
@@ -127,6 +137,8 @@ def _line_of(config: Config, key: str) -> int:
 
 def configured_entries(config: Config) -> list[LifecycleEntry]:
     out: list[LifecycleEntry] = []
+    rel = config.source_rel
+    lines = _config_lines(config) if rel and (config.removed or config.deprecated) else []
     for status, table in ((REMOVED, config.removed), (DEPRECATED, config.deprecated)):
         for key, value in table.items():
             if isinstance(value, str):
@@ -135,8 +147,7 @@ def configured_entries(config: Config) -> list[LifecycleEntry]:
                 reason = value.get("reason")
                 version = value.get("version")
                 replacement = value.get("replacement")
-            rel = config.source_rel
-            where = Location(rel, _line_of(config, key)) if rel else None
+            where = Location(rel, _line_of(lines, key)) if rel else None
             out.append(
                 LifecycleEntry(
                     split_key(key), status, "configuration", where, reason, version, replacement
@@ -150,7 +161,7 @@ def schema_deprecations(schema: SchemaNode) -> list[LifecycleEntry]:
         LifecycleEntry(
             node.path,
             DEPRECATED,
-            f"field of {node.origin.removeprefix('field of ')}",
+            node.origin,  # "field of Model": only fields are deprecated
             node.location,
             None,
             None,
@@ -179,8 +190,6 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
     A registry is enforced when a function that names it also raises (the
     ``for key in REMOVED: if key in config: raise`` shape, or
     ``if set(config) & REMOVED: raise``)."""
-    import ast
-
     uses = CodeUses(set(), [])
     if not registries and not leaves:
         return uses
@@ -211,28 +220,42 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
             and stmt.value is not None
             for inner in ast.walk(stmt.value)
         }
-        for node in ast.walk(tree):
-            if id(node) in own:
-                continue
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and registries:
-                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-                named = names & registries
-                if named and any(isinstance(n, ast.Raise) for n in ast.walk(node)):
-                    uses.enforced |= named
-            elif isinstance(node, ast.Dict):
-                for key in node.keys:
-                    if isinstance(key, ast.Constant) and key.value in leaves:
-                        uses.writes.append((rel, key.lineno, str(key.value)))
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if (
-                        isinstance(target, ast.Subscript)
-                        and isinstance(target.slice, ast.Constant)
-                        and target.slice.value in leaves
-                    ):
-                        uses.writes.append((rel, target.lineno, str(target.slice.value)))
-            elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
-                for kw in node.keywords:
-                    if kw.arg in leaves:
-                        uses.writes.append((rel, kw.value.lineno, kw.arg))
+        for line, key in dict_writes(tree, leaves, own):
+            uses.writes.append((rel, line, key))
+        if registries:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+                    named = names & registries
+                    if named and any(isinstance(n, ast.Raise) for n in ast.walk(node)):
+                        uses.enforced |= named
     return uses
+
+
+def dict_writes(
+    tree: ast.Module, names: set[str], skip: set[int] | frozenset[int] = frozenset()
+) -> list[tuple[int, str]]:
+    """(line, name) where code puts one of ``names`` into a dict as a key:
+    ``{"name": ...}``, ``d["name"] = ...``, ``dict(name=...)``. Nodes whose
+    ``id`` is in ``skip`` are left out."""
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Dict):
+            for key in node.keys:
+                if isinstance(key, ast.Constant) and key.value in names:
+                    out.append((key.lineno, str(key.value)))
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.slice, ast.Constant)
+                    and target.slice.value in names
+                ):
+                    out.append((target.lineno, str(target.slice.value)))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
+            for kw in node.keywords:
+                if kw.arg in names:
+                    out.append((kw.value.lineno, kw.arg))
+    return out

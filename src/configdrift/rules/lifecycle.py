@@ -12,9 +12,16 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
-from configdrift.resolve.lifecycle import DEPRECATED, REMOVED, LifecycleEntry, code_uses
+from configdrift.resolve.lifecycle import (
+    DEPRECATED,
+    REMOVED,
+    LifecycleEntry,
+    code_uses,
+    distinctive,
+)
 from configdrift.rules.docs_schema import resolve_path
 from configdrift.rules.registry import describe, make, register
 
@@ -70,22 +77,29 @@ def _examples(
             yield rel, key.line, entry.path, entry, block.described()
 
 
-def _is_test(rel: str) -> bool:
-    parts = rel.split("/")
-    return any(p in ("test", "tests", "testing") for p in parts[:-1]) or parts[-1].startswith(
-        "test_"
-    )
+def _page_lines(
+    analysis: Analysis, rel: str, cache: dict[str, list[str]], data: bytes | None = None
+) -> list[str]:
+    """A page's lines, read once for all the rules' questions (from ``data``
+    when the caller has the bytes already)."""
+    if rel not in cache:
+        try:
+            raw = data if data is not None else (analysis.config.root / rel).read_bytes()
+            cache[rel] = decode(raw).splitlines()
+        except (OSError, NotText):
+            cache[rel] = []
+    return cache[rel]
 
 
 def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
     """Does the doc line (or the two after it) tell of a removal?"""
-    if rel not in cache:
-        try:
-            cache[rel] = decode((analysis.config.root / rel).read_bytes()).splitlines()
-        except (OSError, NotText):
-            cache[rel] = []
-    lines = cache[rel]
+    lines = _page_lines(analysis, rel, cache)
     return any(_HISTORY.search(text) for text in lines[max(0, line - 1) : line + 2])
+
+
+def _distinctive(marked: dict[ConfigPath, LifecycleEntry]) -> dict[str, LifecycleEntry]:
+    """The marked keys worth looking for as words in code and text, by name."""
+    return {path[-1]: entry for path, entry in marked.items() if distinctive(path[-1])}
 
 
 @register(
@@ -182,7 +196,7 @@ def _derived(token: str, leaves: dict[str, LifecycleEntry]) -> LifecycleEntry | 
 def _stale_reads(analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]) -> Iterator[Finding]:
     """Attribute reads named after a removed key (``self._config.key_enabled``)
     that nothing assigns any more: accessors the removal left behind."""
-    leaves = {path[-1]: entry for path, entry in marked.items() if re.search(r"[_-]", path[-1])}
+    leaves = _distinctive(marked)
     if not leaves:
         return
     project = analysis.project
@@ -228,6 +242,7 @@ def _constants(analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]) -> 
     """Module-level string constants that spell a removed key."""
     leaves = {path[-1]: entry for path, entry in marked.items()}
     kept = _registry_names(analysis)
+    registries = {e.source for e in analysis.lifecycle}
     project = analysis.project
     for module in sorted(project.modules):
         info = project.modules[module]
@@ -235,7 +250,7 @@ def _constants(analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry]) -> 
             if not (expr[0] == "c" and isinstance(expr[1], str)) or name in kept:
                 continue
             entry = leaves.get(expr[1])
-            if entry is None or name in {e.source for e in analysis.lifecycle}:
+            if entry is None or name in registries:
                 continue
             line = info.facts.assign_lines.get(name, 1)
             yield make(
@@ -259,7 +274,7 @@ def _mentions(
     """Pages that still name a removed key, or a name made from it
     (``sparse_gradients_enabled`` in a sample output), outside its entry.
     Only distinctive keys are looked for: with an underscore or a hyphen."""
-    leaves = {path[-1]: entry for path, entry in marked.items() if re.search(r"[_-]", path[-1])}
+    leaves = _distinctive(marked)
     if not leaves:
         return
     encoded = [leaf.encode() for leaf in leaves]
@@ -272,16 +287,14 @@ def _mentions(
             continue
         if not any(leaf in data for leaf in encoded):
             continue
-        _history_line(analysis, rel, 1, lines)
-        for number, text in enumerate(lines.get(rel, []), start=1):
+        for number, text in enumerate(_page_lines(analysis, rel, lines, data), start=1):
             if (rel, number) in entry_lines or (rel, number) in block_lines:
                 continue
             for token in _IDENT.findall(text):
-                leaf = next((k for k in leaves if token == k or token.startswith(k + "_")), None)
-                if leaf is None:
+                entry = _derived(token, leaves)
+                if entry is None:
                     continue
-                entry = leaves[leaf]
-                if (rel, entry.path) in documented and token == leaf:
+                if (rel, entry.path) in documented and token == entry.path[-1]:
                     break  # the entry's own prose
                 if _HISTORY.search(text):
                     break
@@ -386,7 +399,7 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
             f"use `{entry.replacement}`" if entry.replacement else None,
         )
     for rel, line, path, entry, what in _examples(analysis, marked):
-        if _is_test(rel):
+        if in_tests(rel):
             continue  # tests keep old spellings working on purpose
         yield make(
             "CD402",
