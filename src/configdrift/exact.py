@@ -160,9 +160,7 @@ def _search_path(analysis: Analysis, jobs: list[_Job]) -> list[str]:
     return out
 
 
-def run_exact(
-    analysis: Analysis, timeout: float, python: str | None = None
-) -> tuple[list[Finding], set[tuple[str, int]]]:
+def run_exact(analysis: Analysis, timeout: float) -> tuple[list[Finding], set[tuple[str, int]]]:
     """Validate the examples with the project's models: the findings, and
     the (file, line) of every key the models judged (whose static CD301 and
     CD303 findings the exact ones replace)."""
@@ -183,7 +181,7 @@ def run_exact(
     with tempfile.TemporaryDirectory(prefix="configdrift-") as scratch:
         result_file = os.path.join(scratch, "results.json")
         command = [
-            python or sys.executable,
+            sys.executable,
             "-c",
             _CHILD,
             json.dumps(_search_path(analysis, jobs)),

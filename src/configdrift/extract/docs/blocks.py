@@ -294,11 +294,6 @@ def top_keys(keys: list[BlockKey]) -> list[str]:
     return seen
 
 
-def looks_like_config(text: str) -> bool:
-    """True for a block that holds at least one ``"key":`` pair."""
-    return bool(block_keys(text))
-
-
 # -- YAML ---------------------------------------------------------------------
 
 _YAML_SCALARS = {
