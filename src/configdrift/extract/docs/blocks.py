@@ -25,6 +25,10 @@ _CLOSE = {"}", "]"}
 DICT, LIST, VALUE, PLACEHOLDER = "dict", "list", "value", "placeholder"
 
 
+#: A list of literals longer than this is data: its values are not kept.
+MAX_LIST_ITEMS = 64
+
+
 @dataclass(frozen=True, slots=True)
 class BlockKey:
     """A key of an example block: its path from the block's top, its line,
@@ -408,10 +412,12 @@ def _yaml_value(node: Any, loader: Any) -> tuple[str, Any]:
         items = node.value
         if len(items) == 1 and isinstance(items[0], yaml.ScalarNode) and "|" in items[0].value:
             return PLACEHOLDER, None  # [true|false]
-        if not items or not all(isinstance(item, yaml.ScalarNode) for item in items[:64]):
+        if not items or not all(
+            isinstance(item, yaml.ScalarNode) for item in items[:MAX_LIST_ITEMS]
+        ):
             return LIST, None
-        scalars = [_yaml_value(item, loader) for item in items[:64]]
-        if len(items) <= 64 and all(kind == VALUE for kind, _ in scalars):
+        scalars = [_yaml_value(item, loader) for item in items[:MAX_LIST_ITEMS]]
+        if len(items) <= MAX_LIST_ITEMS and all(kind == VALUE for kind, _ in scalars):
             return LIST, [value for _, value in scalars]
         return LIST, None
     try:

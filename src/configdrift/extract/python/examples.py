@@ -15,7 +15,14 @@ import ast
 import warnings
 from dataclasses import dataclass, field
 
-from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER, VALUE, BlockKey
+from configdrift.extract.docs.blocks import (
+    DICT,
+    LIST,
+    MAX_LIST_ITEMS,
+    PLACEHOLDER,
+    VALUE,
+    BlockKey,
+)
 from configdrift.extract.python.exprs import dotted
 from configdrift.extract.text import NotText, decode
 from configdrift.model import LIST_ITEM
@@ -163,8 +170,12 @@ def _value(node: ast.expr) -> tuple[str, object]:
     if isinstance(node, ast.Dict):
         return DICT, None
     if isinstance(node, ast.List | ast.Tuple):
-        items = [_value(item) for item in node.elts[:64]]
-        if node.elts and len(node.elts) <= 64 and all(kind == VALUE for kind, _ in items):
+        items = [_value(item) for item in node.elts[:MAX_LIST_ITEMS]]
+        if (
+            node.elts
+            and len(node.elts) <= MAX_LIST_ITEMS
+            and all(kind == VALUE for kind, _ in items)
+        ):
             return LIST, [value for _, value in items]
         return LIST, None
     if isinstance(node, ast.Constant) and isinstance(node.value, bool | int | float | str):
