@@ -24,9 +24,21 @@ PYDANTIC_BASES = frozenset(
         "pydantic.BaseSettings",
     }
 )
-DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "pydantic.dataclasses.dataclass"})
+DATACLASS_DECORATORS = frozenset(
+    {
+        "dataclasses.dataclass",
+        "pydantic.dataclasses.dataclass",
+        "pydantic.v1.dataclasses.dataclass",
+    }
+)
 FIELD_FUNCTIONS = frozenset(
-    {"pydantic.Field", "pydantic.fields.Field", "pydantic.v1.Field", "dataclasses.field"}
+    {
+        "pydantic.Field",
+        "pydantic.fields.Field",
+        "pydantic.v1.Field",
+        "pydantic.v1.fields.Field",
+        "dataclasses.field",
+    }
 )
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 _SCALAR_KINDS = {
@@ -165,16 +177,27 @@ class ModelReader:
     def _is_dataclass(self, module: str, cls: ClassFact) -> bool:
         for deco in cls.decorators:
             target = deco[1] if deco[0] == "call" else deco
-            if target[0] != "n":
-                continue
-            found = self.project.resolve(module, target[1])
-            if (
-                found is not None
-                and found.kind == "external"
-                and found.qualname in DATACLASS_DECORATORS
-            ):
+            if target[0] == "n" and self._is_dataclass_decorator(module, target[1], 0):
                 return True
         return False
+
+    def _is_dataclass_decorator(self, module: str, name: str, depth: int) -> bool:
+        """``dataclass``, under any import name, or a project function that
+        returns what ``dataclasses.dataclass(...)`` returns (a wrapper that
+        sets the project's defaults)."""
+        found = self.project.resolve(module, name)
+        if found is None or depth > 4:
+            return False
+        if found.kind == "external":
+            return found.qualname in DATACLASS_DECORATORS
+        if found.kind != "function":
+            return False
+        facts = self.project.modules[found.module].facts
+        return any(
+            function == found.qualname
+            and self._is_dataclass_decorator(found.module, callee, depth + 1)
+            for function, callee in facts.return_calls
+        )
 
     def _config_value(
         self, mro: list[Symbol], names: tuple[str, ...]

@@ -8,6 +8,7 @@ stays unknown, with its source text.
 
 from __future__ import annotations
 
+import builtins
 import operator
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from configdrift.extract.python.facts import ClassFact, Expr, ModuleFacts
 from configdrift.model import Location, Value
 
 _BUILTIN_SCALARS = {"int": int, "float": float, "str": str, "bool": bool}
+_BUILTIN_NAMES = frozenset(dir(builtins))
 _BUILTIN_BASES = frozenset({"int", "float", "str", "bool", "dict", "list", "object"})
 _ARITH = {
     "+": operator.add,
@@ -133,11 +135,17 @@ class Project:
             return Symbol("external", "", sub)
         if name in facts.assigns:
             return Symbol("const", module, name)
+        external: str | None = None
         for star, _line in facts.star_imports:
             level = len(star) - len(star.lstrip("."))
             target = self.absolute(module, star.lstrip("."), level)
             target_info = self.modules.get(target)
             if target_info is None:
+                # ``from pydantic.v1 import *`` (a compatibility module, often
+                # in ``try: ... except ImportError:``): a name found nowhere
+                # in the project comes from the first such module.
+                if external is None and level == 0 and target:
+                    external = target
                 continue
             exported = target_info.facts.all_names
             if exported is not None and name not in exported:
@@ -147,6 +155,8 @@ class Project:
             found = self.lookup(target, name, depth + 1)
             if found is not None:
                 return found
+        if external is not None and not name.startswith("_") and name not in _BUILTIN_NAMES:
+            return Symbol("external", "", f"{external}.{name}")
         return None
 
     def resolve(self, module: str, dotted: str) -> Symbol | None:

@@ -1,0 +1,151 @@
+"""pydantic and dataclasses wherever they come from: compatibility modules,
+aliases, v1 spellings and a project's own ``dataclass`` wrapper."""
+
+from __future__ import annotations
+
+import pytest
+
+from configdrift.config import Config
+from configdrift.engine import analyse
+from helpers import make_project
+
+_LOADER = """
+from pkg.models import Zero
+def get(d):
+    return Zero(**d.get("zero", {}))
+"""
+
+#: (name, the module the model's base comes from, the model) -> is it a strict model?
+CASES = [
+    (
+        "star-reexport-in-try",
+        {
+            "pkg/compat.py": (
+                "try:\n"
+                "    from pydantic.v1 import *  # noqa\n"
+                "except ImportError:\n"
+                "    from pydantic import *  # noqa\n"
+            ),
+            "pkg/models.py": (
+                "from pkg.compat import BaseModel, Extra\n"
+                "class Zero(BaseModel):\n"
+                "    stage: int = 0\n"
+                "    class Config:\n"
+                "        extra = Extra.forbid\n"
+            ),
+        },
+        True,
+    ),
+    (
+        "module-alias",
+        {
+            "pkg/models.py": (
+                "import pydantic as pd\n"
+                "class Zero(pd.BaseModel):\n"
+                "    stage: int = 0\n"
+                "    model_config = pd.ConfigDict(extra='forbid')\n"
+            ),
+        },
+        True,
+    ),
+    (
+        "v1-namespace",
+        {
+            "pkg/models.py": (
+                "from pydantic.v1 import BaseModel\n"
+                "class Zero(BaseModel):\n"
+                "    stage: int = 0\n"
+                "    class Config:\n"
+                "        extra = 'forbid'\n"
+            ),
+        },
+        True,
+    ),
+    (
+        "reexport-chain",
+        {
+            "pkg/base.py": "from pydantic import BaseModel as Model\n",
+            "pkg/api.py": "from pkg.base import Model\n__all__ = ['Model']\n",
+            "pkg/models.py": (
+                "from pkg.api import Model\n"
+                "class Zero(Model, extra='forbid'):\n"
+                "    stage: int = 0\n"
+            ),
+        },
+        True,
+    ),
+    (
+        "dataclass-alias",
+        {
+            "pkg/models.py": (
+                "from dataclasses import dataclass as dc\n@dc\nclass Zero:\n    stage: int = 0\n"
+            ),
+        },
+        True,
+    ),
+    (
+        "dataclass-wrapper",
+        {
+            "pkg/util.py": (
+                "import dataclasses\n"
+                "def config_class(cls=None, **kwargs):\n"
+                "    def wrap(c):\n"
+                "        return dataclasses.dataclass(c, frozen=True, **kwargs)\n"
+                "    return wrap if cls is None else wrap(cls)\n"
+            ),
+            "pkg/models.py": (
+                "from pkg.util import config_class\n@config_class\nclass Zero:\n    stage: int = 0\n"
+            ),
+        },
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "files", "strict"), CASES, ids=[c[0] for c in CASES])
+def test_model_recognised_through_the_layer(tmp_path, name, files, strict) -> None:
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    zero = analysis.schema.child("zero")
+    assert zero is not None, name
+    assert zero.model == "Zero"
+    assert "stage" in zero.children
+    assert zero.strict is strict
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        # A star import of a module that is not pydantic: its names are not models.
+        {
+            "pkg/compat.py": "from attrs_like import *\n",
+            "pkg/models.py": "from pkg.compat import BaseModel\nclass Zero(BaseModel):\n    stage: int = 0\n",
+        },
+        # A decorator that returns something else is not a dataclass.
+        {
+            "pkg/util.py": "def config_class(cls):\n    return register(cls)\n",
+            "pkg/models.py": "from pkg.util import config_class\n@config_class\nclass Zero:\n    stage: int = 0\n",
+        },
+    ],
+    ids=["other-star-module", "other-decorator"],
+)
+def test_lookalikes_are_not_models(tmp_path, files) -> None:
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    zero = analysis.schema.child("zero")
+    assert zero is None or zero.model is None
+
+
+def test_builtins_are_not_taken_from_a_star_import(tmp_path) -> None:
+    """``class C(object)`` in a module that star-imports a library keeps the
+    builtin base: the library does not shadow it."""
+    from configdrift.resolve.project import Symbol
+
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/m.py": "from somelib import *\nclass C(object):\n    pass\n"},
+    )
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    project = analysis.project
+    assert project.lookup("pkg.m", "object") is None
+    assert project.lookup("pkg.m", "Thing") == Symbol("external", "", "somelib.Thing")
