@@ -240,7 +240,7 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
 
 def _accepted(analysis: Analysis) -> int:
     """How many keys the schema declares (the summary's ``accepted``)."""
-    return sum(1 for n in analysis.schema.walk() if n.location is not None)
+    return sum(1 for n in analysis.schema.walk() if n.path and n.location is not None)
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:
@@ -405,6 +405,9 @@ def map_tree(
         return ExitCode.USAGE
     how = {m.path: m for m in analysis.mounts}
     out.write("Config tree (config path -> model, where it is built):\n")
+    root = how.get(())
+    if root is not None:
+        out.write(f"  (top level) -> {root.model}; {root.how} at {root.location}\n")
     for node in analysis.schema.walk():
         if not node.path or not (node.model or node.children):
             continue

@@ -6,8 +6,10 @@ Neither prints anything: reporters format what they return.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,14 +188,21 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # The facts live until the end: the collector need not walk them
         # again in every pass while the project is resolved.
         gc.freeze()
-        schema, builder = _schema(py_facts, sources.python, config)
+        pending_md = functools.cache(pending_md)
+
+        def doc_names() -> set[str]:
+            # Asked only when dicts without a model may hold the config: the
+            # docs decide which one.
+            return {p for doc in pending_md().values() for e in doc.entries for p in e.parts}
+
+        schema, builder = _schema(py_facts, sources.python, config, doc_names)
         spellings: set[str] = set()
         for node in schema.walk():
             if node is not schema:
                 spellings.update(node.spellings or (node.key,))
         tops = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
         pending_dicts = extractor.py_examples(sources.py_examples, tops)
-        md_facts = pending_md()
+        md_facts = dict(pending_md())
         example_facts = pending_examples()
         needed = _needed(spellings)
         if not explicit and 0 < needed < _EARLY_NEEDED:
@@ -464,7 +473,10 @@ def _place(
 
 
 def _schema(
-    py_facts: dict[str, ModuleFacts], python: list[str], config: Config
+    py_facts: dict[str, ModuleFacts],
+    python: list[str],
+    config: Config,
+    doc_names: Callable[[], set[str]] | None = None,
 ) -> tuple[SchemaNode, SchemaBuilder]:
     package_dirs = {p.rsplit("/", 1)[0] for p in python if p.endswith("/__init__.py")}
     modules: list[ModuleInfo] = []
@@ -475,7 +487,7 @@ def _schema(
         name, is_package = module_name(rel, package_dirs)
         modules.append(ModuleInfo(name, rel, facts, is_package))
     builder = SchemaBuilder(Project(modules))
-    root = builder.build(config.mount)
+    root = builder.build(config.mount, doc_names)
     builder.apply_reads(root)
     return root, builder
 

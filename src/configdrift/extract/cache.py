@@ -99,6 +99,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],
         function_lines={k: (v[0], v[1]) for k, v in data["function_lines"].items()},
         dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],
+        dynamic_setattr=data["dynamic_setattr"],
         param_defaults=data["param_defaults"],
         placements=[
             Placement(

@@ -120,6 +120,8 @@ class DictFlow:
         #: Dicts kept in instance attributes: (attribute scope, the store).
         self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
+        #: Dicts the configuration mounts at a config path: their prefix.
+        self.fixed: dict[Scope, ConfigPath] = {}
         self._prefix_memo: dict[Scope, list[ConfigPath] | None] = {}
         self._callees: dict[tuple[str, str, str], tuple[str, str, int] | None] = {}
         self._opaque: dict[tuple[str, str, tuple[tuple[str, int], ...], int], bool] = {}
@@ -319,6 +321,8 @@ class DictFlow:
         """Config paths a scope stands for; None if a caller's key is not static."""
         if scope in self._prefix_memo:
             return self._prefix_memo[scope]
+        if scope in self.fixed:
+            return [self.fixed[scope]]
         self._prefix_memo[scope] = [()]  # a cycle falls back to the root
         callers = [
             e

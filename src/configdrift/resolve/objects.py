@@ -71,7 +71,10 @@ class ObjectTypes:
         self.locals: dict[tuple[str, str, str], list[str]] = {}
         self._memo: dict[tuple[object, ...], frozenset[Symbol]] = {}
         self._chains: list[Chain] | None = None
+        #: Classes whose attributes some method sets at runtime by name.
+        self.dynamic: set[Symbol] = set()
         self._index()
+        self.config_classes = self._config_classes()
 
     def _index(self) -> None:
         project = self.project
@@ -89,10 +92,40 @@ class ObjectTypes:
                     self.assigns.setdefault(symbol, {}).setdefault(attr, []).append(
                         (kind, value, name, function)
                     )
+            for function in facts.dynamic_setattr:
+                self.dynamic.add(Symbol("class", name, function.rsplit(".", 1)[0]))
             for function, callee in facts.return_calls:
                 self.returns.setdefault((name, function), []).append(callee)
             for function, local, value in facts.local_types:
                 self.locals.setdefault((name, function, local), []).append(value)
+
+    def _config_classes(self) -> set[Symbol]:
+        """Plain classes that hold parsed config values: a method reads a
+        config dict (a parameter or ``self._param_dict`` that configuration
+        reaches) and sets two attributes of the object or more, as
+        ``self.gradient_clipping = get_gradient_clipping(param_dict)`` does.
+        Such an object has exactly the attributes its class sets."""
+        project = self.project
+        methods: dict[Symbol, set[str]] = {}
+        for module, function, base in self.builder.flow.config:
+            classes = project.modules[module].classes
+            # ``self._param_dict`` is scoped to its class, a parameter to its method.
+            owner = function if base.startswith("self.") else function.rpartition(".")[0]
+            if owner in classes:
+                methods.setdefault(Symbol("class", module, owner), set()).add(function)
+        out: set[Symbol] = set()
+        for symbol, functions in methods.items():
+            if self.model(symbol) is not None:
+                continue
+            assigned = {
+                attr
+                for attr, values in self.assigns.get(symbol, {}).items()
+                for _, _, _, function in values
+                if function in functions or symbol.qualname in functions
+            }
+            if len(assigned) >= 2:
+                out.add(symbol)
+        return out
 
     # -- types ---------------------------------------------------------------
 
@@ -186,9 +219,11 @@ class ObjectTypes:
         dynamic = False
         for ancestor in project.mro(owner):
             if ancestor.kind != "class":
-                if ancestor.kind == "external" and info is None:
+                if ancestor.kind == "external" and info is None and ancestor.qualname != "object":
                     return None  # a plain class with a base we cannot see
                 continue
+            if ancestor in self.dynamic:
+                return None  # attributes set by names built at runtime
             facts = project.modules[ancestor.module].facts
             cls = project.modules[ancestor.module].classes.get(ancestor.qualname)
             if cls is None:
@@ -209,6 +244,8 @@ class ObjectTypes:
         """A model mounted in the config tree, or a plain class holding one."""
         if self.model(owner) is not None:
             return owner.qualname in mounted
+        if owner in self.config_classes:
+            return True
         return any(
             any(t.qualname in mounted for t in self.member_types(owner, attr))
             for attr in self.assigns.get(owner, {})

@@ -8,9 +8,11 @@ configuration says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from configdrift.extract.python.facts import Placement
+from configdrift.extract.python.body import LOADED
+from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Placement
 from configdrift.model import (
     ANY_KEY,
     ConfigPath,
@@ -21,6 +23,22 @@ from configdrift.model import (
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
+
+#: A dict root needs this many documented top-level keys (and is tried only
+#: where the code reads or hands on the dict this many times).
+ROOT_MIN_KEYS = 3
+#: How many candidate dicts are tried as the root, the busiest first.
+ROOT_TRIALS = 12
+
+
+def render_scope(scope: Scope) -> str:
+    """A dict scope as users name it: ``Class.method(param_dict)``."""
+    _, function, base = scope
+    if base.startswith("self."):
+        return f"{function}.{base[5:]}"
+    if base == LOADED:
+        return f"{function}(a dict loaded from a file)"
+    return f"{function}({base})"
 
 
 @dataclass(slots=True)
@@ -196,10 +214,18 @@ class SchemaBuilder(ModelReader):
         self.mounts.append(Mount(path, symbol.qualname, where, "configuration"))
         return True
 
-    def build(self, explicit: dict[str, str]) -> SchemaNode:
-        """The schema tree: explicit mounts first, then those found in code."""
+    def build(
+        self, explicit: dict[str, str], doc_names: Callable[[], set[str]] | None = None
+    ) -> SchemaNode:
+        """The schema tree: explicit mounts first, then those found in code.
+
+        ``doc_names`` gives the key names the doc pages document; it is
+        called only when the code holds dicts read key by key that no model
+        explains, to decide which of them (if any) is the config's root.
+        """
         root = SchemaNode(key="", path=(), strict=None, origin="root")
         project = self.project
+        dict_seeds: set[Scope] = set()
         for path_text, target in explicit.items():
             module, _, qualname = target.partition(":")
             symbol = project.resolve(module, qualname) if module in project.modules else None
@@ -208,6 +234,15 @@ class SchemaBuilder(ModelReader):
                 and symbol.kind == "const"
                 and self._mount_dict(root, path_text, symbol)
             ):
+                continue
+            scope = self._dict_scope(module, qualname)
+            if scope is not None and (symbol is None or self.model(symbol) is None):
+                path = tuple(p for p in path_text.split(".") if p)
+                self.flow.fixed[scope] = path
+                dict_seeds.add(scope)
+                self.mounts.append(
+                    Mount(path, render_scope(scope), self._scope_location(scope), "configuration")
+                )
                 continue
             if symbol is None or self.model(symbol) is None:
                 self.unresolved.append(
@@ -225,12 +260,114 @@ class SchemaBuilder(ModelReader):
                 loc = self.model(symbol).location  # type: ignore[union-attr]
                 self.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
         explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
-        self.flow.mark(self._seeds())
+        seeds = self._seeds() | dict_seeds
+        self.flow.mark(seeds)
+        if () not in explicit_paths and doc_names is not None:
+            chosen = self._dict_root(seeds, doc_names)
+            if chosen is not None:
+                dict_seeds.add(chosen)
+                self.flow.mark(seeds | {chosen})
+        for scope in dict_seeds:
+            node = root
+            for key in self.flow.fixed.get(scope, ()):
+                node = node.children.get(key) or node
+            if node.location is None:
+                node.location = self._scope_location(scope)
+                node.origin = f"the config dict {render_scope(scope)}"
         for name in sorted(project.modules):
             info = project.modules[name]
             for placement in info.facts.placements:
                 self._place(root, name, info.path, placement, explicit_paths)
         return root
+
+    # -- dict roots ------------------------------------------------------------
+
+    def _dict_scope(self, module: str, qualname: str) -> Scope | None:
+        """The dict a ``mount`` target names: ``module:function.param``, or
+        ``module:Class.param`` for a parameter of the class's constructor."""
+        info = self.project.modules.get(module)
+        owner, _, param = qualname.rpartition(".")
+        if info is None or not owner:
+            return None
+        functions = info.facts.functions
+        for function in (owner, f"{owner}.__init__"):
+            if param in functions.get(function, ()):
+                return (module, function, param)
+        return None
+
+    def _scope_location(self, scope: Scope) -> Location:
+        module, function, _ = scope
+        info = self.project.modules[module]
+        line = info.facts.function_lines.get(function, (0, 0))[0]
+        if not line and function in info.classes:
+            line = info.classes[function].line
+        return Location(info.path, line or 1)
+
+    def _dict_root(self, seeds: set[Scope], doc_names: Callable[[], set[str]]) -> Scope | None:
+        """The dict that holds the whole configuration, when no model does.
+
+        Candidates are the dicts the code reads most keys from or hands on
+        most often (a config class's ``param_dict``, a dict loaded from a
+        file) that configuration does not reach yet. Each is tried as a seed:
+        configuration flows from it as from a model, and the top-level keys
+        read under it that no seed reads yet are counted against the keys
+        the docs document. The one with most documented keys wins, if at
+        least ``ROOT_MIN_KEYS`` of them and a third of its new keys are
+        documented; a tie is never guessed.
+        """
+        flow = self.flow
+        fan_out: dict[Scope, int] = {}
+        for name, info in self.project.modules.items():
+            facts = info.facts
+            records: list[DictRead | DictArg | DictStore] = [
+                *facts.dict_reads,
+                *facts.dict_args,
+                *facts.dict_stores,
+            ]
+            for record in records:
+                scope = scope_of(record.function, record.source.base, name)
+                fan_out[scope] = fan_out.get(scope, 0) + 1
+        candidates = sorted(
+            (
+                (count, scope)
+                for scope, count in fan_out.items()
+                if count >= ROOT_MIN_KEYS and scope not in flow.config
+            ),
+            key=lambda item: (-item[0], item[1]),
+        )
+        if not candidates:
+            return None
+        names = doc_names()
+        if not names:
+            return None
+        known = {site.path[0] for site in flow.reads()[0] if site.path}
+        tried: set[Scope] = set()
+        scored: list[tuple[int, int, Scope]] = []
+        for _, scope in candidates[:ROOT_TRIALS]:
+            if scope in tried:
+                continue  # reached from a candidate already tried: the same config
+            flow.mark(seeds | {scope})
+            tried |= flow.config
+            new = {site.path[0] for site in flow.reads()[0] if site.path} - known
+            documented = len(new & names)
+            if documented >= ROOT_MIN_KEYS and 3 * documented >= len(new):
+                scored.append((documented, len(new), scope))
+        flow.mark(seeds)
+        if not scored:
+            return None
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
+            return None
+        documented, new_keys, chosen = scored[0]
+        self.mounts.append(
+            Mount(
+                (),
+                render_scope(chosen),
+                self._scope_location(chosen),
+                f"docs: {documented} of the {new_keys} top-level keys read from it are documented",
+            )
+        )
+        return chosen
 
     def _place(
         self,

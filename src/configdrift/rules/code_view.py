@@ -31,6 +31,9 @@ def read_note(node: SchemaNode) -> tuple[Related, ...]:
     if node.model_location is not None:
         note = f"{node.model} declares the keys it reads"
         return (Related(node.model_location.path, node.model_location.line, note),)
+    if node.location is not None and node.origin.startswith("the config dict"):
+        note = f"{node.origin} is read key by key"
+        return (Related(node.location.path, node.location.line, note),)
     for child in node.children.values():
         if child.reads:
             site = child.reads[0]

@@ -115,7 +115,15 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
                 chain.location,
                 f"{where} reads `{'.'.join(parts[: index + 2])}`, but {owner.qualname} declares no `{attr}`: "
                 "the read can only fail",
-                (Related(info.path, cls.line, f"{owner.qualname} declares its fields here"),),
+                (
+                    Related(
+                        info.path,
+                        cls.line,
+                        f"{owner.qualname} declares its fields here"
+                        if objects.model(owner) is not None
+                        else f"{owner.qualname} sets its attributes from the config",
+                    ),
+                ),
             )
             break
     for site, node in analysis.dead_reads:

@@ -74,6 +74,27 @@ BUILTIN_CONSUMERS = frozenset(
     ]
 )
 _COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
+#: Calls that parse a whole file or string into a dict: where a
+#: configuration read from a file starts. Their result is a dict source of
+#: its own (base ``LOADED``), as a parameter is.
+LOADERS = frozenset(
+    {
+        "json.load",
+        "json.loads",
+        "hjson.load",
+        "hjson.loads",
+        "yaml.safe_load",
+        "yaml.load",
+        "yaml.full_load",
+        "tomllib.load",
+        "tomllib.loads",
+        "tomli.load",
+        "tomli.loads",
+        "toml.load",
+        "toml.loads",
+    }
+)
+LOADED = "<loaded>"
 
 
 class FunctionBody:
@@ -354,6 +375,8 @@ class FunctionBody:
             name = dotted(func)
             if name in _COPY_FUNCS and len(node.args) == 1:
                 return self.sources(node.args[0], d)
+            if name in LOADERS:
+                return [DictSource(LOADED, [], True)]
             if name is not None and name not in _COPY_FUNCS:
                 # ``x = get_section(d)``: the result of a call on a dict; the
                 # ``ret`` segment is replaced by what the function returns.
@@ -412,6 +435,15 @@ class FunctionBody:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))
                 )
+        if type(func) is ast.Name and func.id == "setattr" and len(call.args) >= 2:
+            self._setattr(call)
+        elif (
+            type(func) is ast.Attribute
+            and func.attr == "update"
+            and _is_self_dict(func.value)
+            and "." in self.qualname
+        ):
+            self.module.facts.dynamic_setattr.append(self.qualname)
         if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
             self._read(func.value, call.args[0], call.lineno, func.attr)
             return
@@ -459,6 +491,19 @@ class FunctionBody:
                     )
                 )
 
+    def _setattr(self, call: ast.Call) -> None:
+        """``setattr(self, "name", v)`` assigns ``name``; with a computed
+        name, the class's attributes are not known statically."""
+        target, name = call.args[0], call.args[1]
+        if type(target) is not ast.Name or target.id != "self" or "." not in self.qualname:
+            return
+        if type(name) is ast.Constant and isinstance(name.value, str):
+            self.module.facts.attr_assigns.append(
+                (self.qualname, name.value, "other", "", call.lineno)
+            )
+        else:
+            self.module.facts.dynamic_setattr.append(self.qualname)
+
     def _local_chains(self, attributes: list[ast.Attribute], typed: set[str]) -> None:
         """Chains rooted at a typed local (``cfg = get_zero_config(d); cfg.x``),
         the longest of each: an attribute inside a longer chain is skipped."""
@@ -502,6 +547,20 @@ class FunctionBody:
                 return out
         callee = to_expr(func, self.module.source)
         return [callee] if callee[0] == "n" else []
+
+
+def _is_self_dict(node: ast.expr) -> bool:
+    """``self.__dict__`` or ``vars(self)``."""
+    if type(node) is ast.Attribute:
+        return node.attr == "__dict__" and type(node.value) is ast.Name and node.value.id == "self"
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "vars"
+        and len(node.args) == 1
+        and type(node.args[0]) is ast.Name
+        and node.args[0].id == "self"
+    )
 
 
 def _pattern(node: ast.expr) -> str:

@@ -167,5 +167,9 @@ class ModuleFacts:
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: Lines of ``getattr`` calls with a name built at runtime.
     dynamic_getattr: list[tuple[int, str, str]] = field(default_factory=list)
+    #: Functions that set attributes of ``self`` by a name built at runtime
+    #: (``setattr(self, name, v)``, ``self.__dict__.update(d)``): what such a
+    #: class holds is not known statically.
+    dynamic_setattr: list[str] = field(default_factory=list)
     error: str | None = None
     error_line: int = 0

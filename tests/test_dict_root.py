@@ -1,0 +1,148 @@
+"""A configuration read from plain dicts, with no model: the dict that holds
+it is found in the code, the docs decide between candidates, and ``mount``
+can name it."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_DOCS = """
+# Settings
+
+- `name` (str): the run's name.
+- `epochs` (int): how many passes.
+- `seed` (int): the random seed.
+- `color` (str): documented, never read.
+"""
+
+_LOADED = """
+import yaml
+
+def read_config(path):
+    with open(path) as fh:
+        cfg = yaml.safe_load(fh)
+    run(cfg)
+
+def run(cfg):
+    print(cfg["name"], cfg.get("epochs", 1), cfg.get("seed"))
+"""
+
+
+def _check(tmp_path, files, mount=None):
+    make_project(tmp_path, {"pkg/__init__.py": "", **files})
+    config = Config(root=tmp_path, mount=mount or {})
+    analysis = analyse(config, jobs=1)
+    return analysis, run_rules(analysis)
+
+
+def _codes(findings) -> set[tuple[str, str]]:
+    return {(f.code, f.key) for f in findings}
+
+
+def test_a_dict_loaded_from_a_file_is_the_root(tmp_path) -> None:
+    analysis, findings = _check(tmp_path, {"pkg/load.py": _LOADED, "docs/settings.md": _DOCS})
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+    assert analysis.schema.strict is False
+    assert ("CD102", "color") in _codes(findings)
+    assert not any(f.code == "CD501" for f in findings)
+    (mount,) = [m for m in analysis.mounts if m.path == ()]
+    assert mount.model == "run(cfg)"
+    assert mount.how == "docs: 3 of the 3 top-level keys read from it are documented"
+
+
+def test_without_documented_keys_no_dict_is_taken_for_the_config(tmp_path) -> None:
+    docs = "# Other\n\n- `alpha` (int): one.\n- `beta` (int): two.\n- `gamma` (int): three.\n"
+    analysis, findings = _check(tmp_path, {"pkg/load.py": _LOADED, "docs/settings.md": docs})
+    assert analysis.schema.children == {}
+    assert any(f.code == "CD501" for f in findings)
+
+
+def test_a_key_built_at_runtime_silences_documented_not_read(tmp_path) -> None:
+    code = _LOADED + "\ndef extra(cfg, which):\n    return cfg[f'col{which}']\n"
+    code = code.replace("    run(cfg)\n", "    run(cfg)\n    extra(cfg, 1)\n")
+    analysis, findings = _check(tmp_path, {"pkg/load.py": code, "docs/settings.md": _DOCS})
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+    assert ("CD102", "color") not in _codes(findings)
+
+
+def test_the_docs_decide_between_two_dicts(tmp_path) -> None:
+    other = """
+def handle(request):
+    return request["method"], request["path"], request.get("body"), request.get("headers")
+"""
+    analysis, _ = _check(
+        tmp_path, {"pkg/load.py": _LOADED, "pkg/web.py": other, "docs/settings.md": _DOCS}
+    )
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+
+
+def test_two_dicts_that_fit_the_docs_equally_are_not_guessed(tmp_path) -> None:
+    twin = _LOADED.replace("def read_config", "def read_other").replace(
+        "def run(cfg)", "def run_other(cfg)"
+    )
+    twin = twin.replace("    run(cfg)\n", "    run_other(cfg)\n")
+    analysis, _ = _check(
+        tmp_path, {"pkg/load.py": _LOADED, "pkg/twin.py": twin, "docs/settings.md": _DOCS}
+    )
+    assert analysis.schema.children == {}
+
+
+def test_mount_names_the_dict(tmp_path) -> None:
+    docs = "# Other\n\n- `alpha` (int): one.\n"
+    analysis, findings = _check(
+        tmp_path,
+        {"pkg/load.py": _LOADED, "docs/settings.md": docs},
+        mount={"": "pkg.load:run.cfg"},
+    )
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+    assert not any("no config model" in f.message for f in findings)
+
+
+def test_mount_names_a_constructor_parameter_under_a_path(tmp_path) -> None:
+    code = """
+class Settings:
+    def __init__(self, params):
+        self.name = params.get("name")
+        self.size = params.get("size", 3)
+"""
+    analysis, _ = _check(tmp_path, {"pkg/s.py": code}, mount={"tool.app": "pkg.s:Settings.params"})
+    tool = analysis.schema.child("tool")
+    assert tool is not None
+    app = tool.child("app")
+    assert app is not None and set(app.children) == {"name", "size"}
+
+
+_CLASS = """
+class TrainConfig(object):
+    def __init__(self, param_dict):
+        self.name = param_dict.get("name")
+        self.epochs = param_dict.get("epochs", 1)
+        self.seed = param_dict.get("seed")
+{extra}
+
+class Runner:
+    def __init__(self, params):
+        self.config = TrainConfig(params)
+
+    def hooks(self):
+        return self.config.grad_hooks
+"""
+
+
+def test_a_plain_config_class_has_the_attributes_it_sets(tmp_path) -> None:
+    _, findings = _check(
+        tmp_path, {"pkg/c.py": _CLASS.format(extra=""), "docs/settings.md": _DOCS}
+    )
+    dead = [f for f in findings if f.code == "CD201"]
+    assert [f.key for f in dead] == ["grad_hooks"]
+    assert "TrainConfig declares no `grad_hooks`" in dead[0].message
+
+
+def test_attributes_set_by_computed_names_are_not_judged(tmp_path) -> None:
+    extra = "        for k, v in param_dict.items():\n            setattr(self, k, v)\n"
+    _, findings = _check(
+        tmp_path, {"pkg/c.py": _CLASS.format(extra=extra), "docs/settings.md": _DOCS}
+    )
+    assert not [f for f in findings if f.code == "CD201"]
