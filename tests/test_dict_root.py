@@ -132,9 +132,7 @@ class Runner:
 
 
 def test_a_plain_config_class_has_the_attributes_it_sets(tmp_path) -> None:
-    _, findings = _check(
-        tmp_path, {"pkg/c.py": _CLASS.format(extra=""), "docs/settings.md": _DOCS}
-    )
+    _, findings = _check(tmp_path, {"pkg/c.py": _CLASS.format(extra=""), "docs/settings.md": _DOCS})
     dead = [f for f in findings if f.code == "CD201"]
     assert [f.key for f in dead] == ["grad_hooks"]
     assert "TrainConfig declares no `grad_hooks`" in dead[0].message

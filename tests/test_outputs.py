@@ -28,7 +28,7 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(cli) -> None:
     document = json.loads(result.out)
     jsonschema.validate(document, _schema())
     run = document["runs"][0]
-    assert len(run["results"]) == 14 and result.code == 1
+    assert len(run["results"]) == 15 and result.code == 1
     # Rules come from the registry, with their documentation as help.
     rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
     assert rules["CD101"]["properties"]["slug"] == "documented-not-accepted"
@@ -80,7 +80,7 @@ def test_junit_has_a_failing_case_per_finding(cli) -> None:
     suite = ET.fromstring(out).find("testsuite")
     assert suite is not None
     cases = suite.findall("testcase")
-    assert len(cases) == 14 == int(suite.get("tests", "0"))
+    assert len(cases) == 15 == int(suite.get("tests", "0"))
     assert all(case.find("failure") is not None for case in cases)
     empty = ET.fromstring(render_junit([])).find("testsuite")
     assert empty is not None and [c.get("name") for c in empty.findall("testcase")] == ["no drift"]

@@ -15,6 +15,7 @@ DESIGN_TABLE = {
     "CD103": "undocumented",
     "CD104": "default-mismatch",
     "CD105": "type-mismatch",
+    "CD106": "read-default-conflict",
     "CD201": "dead-accessor",
     "CD202": "inert-option",
     "CD301": "example-rejected",

@@ -114,6 +114,9 @@ class SchemaNode:
     strict_location: Location | None = None
     strict_owner: str | None = None
     location: Location | None = None
+    #: Where the default comes from, when not from ``location`` (a read
+    #: that falls back to it: ``d.get(K, D)``).
+    default_location: Location | None = None
     deprecated: bool = False
     replacement: str | None = None
     origin: str = ""

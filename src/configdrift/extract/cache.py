@@ -116,6 +116,8 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 a["function"],
                 a["key_args"],
                 a["consumed"],
+                a["values"],
+                a["kind"],
             )
             for a in data["dict_args"]
         ],
@@ -124,7 +126,9 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             for d in data["dict_stores"]
         ],
         dict_reads=[
-            DictRead(source(r["source"]), r["line"], r["function"], r["how"])
+            DictRead(
+                source(r["source"]), r["line"], r["function"], r["how"], r["default"], r["kind"]
+            )
             for r in data["dict_reads"]
         ],
         error=data["error"],

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from configdrift.extract.python.body import BUILTIN_CONSUMERS
 from configdrift.extract.python.facts import DictArg, DictStore, Expr
-from configdrift.model import ConfigPath, Location
+from configdrift.model import ConfigPath, Location, Value
 from configdrift.resolve.project import Project, Symbol, render
 
 Scope = tuple[str, str, str]  # (module, function or class qualname, base)
@@ -51,13 +51,31 @@ def harmless(callee: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class ReadSite:
-    """A config key the code reads: its path, where, and in which function."""
+    """A config key the code reads: its path, where, and in which function,
+    with the default it falls back to and the type a use makes certain,
+    where the code says."""
 
     path: ConfigPath
     location: Location
     module: str
     function: str
     how: str
+    default: Value | None = None
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HelperUse:
+    """A helper's read of its key parameter (``get_scalar_param(d, name,
+    default)``): ``inner`` keys indexed first, the default as an expression
+    of ``module`` (a parameter of the helper is taken from each call)."""
+
+    key_param: str
+    inner: tuple[Expr, ...]
+    how: str
+    default: Expr | None
+    module: str
+    kind: str | None
 
 
 @dataclass(slots=True)
@@ -72,6 +90,8 @@ class Edge:
     key_args: dict[str, Expr] = field(default_factory=dict)
     offset: int = 0
     seq: int = 0
+    values: dict[str, Expr] = field(default_factory=dict)
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +277,18 @@ class DictFlow:
             if arg.position not in params:
                 return None, None, escapes
             param = arg.position
-        edge = Edge(caller, keys, name, arg.function, location, arg.key_args, offset, seq)
+        edge = Edge(
+            caller,
+            keys,
+            name,
+            arg.function,
+            location,
+            arg.key_args,
+            offset,
+            seq,
+            arg.values,
+            arg.kind,
+        )
         return (module, function, param), edge, escapes
 
     def _callers_of(self, scope: Scope) -> list[tuple[int, str, DictArg | DictStore]]:
@@ -455,7 +486,7 @@ class DictFlow:
         project = self.project
         sites: list[ReadSite] = []
         unknown: list[Unknown] = []
-        helpers: dict[Scope, list[tuple[str, list[Expr], str]]] = {}
+        helpers: dict[Scope, list[HelperUse]] = {}
         for name in sorted(project.modules):
             info = project.modules[name]
             for read in info.facts.dict_reads:
@@ -474,7 +505,10 @@ class DictFlow:
                 ):
                     # A reader helper: the key is a parameter, so each call
                     # site says which key is read.
-                    helpers.setdefault(scope, []).append((last[1], keys[:-1], read.how))
+                    use = HelperUse(
+                        last[1], tuple(keys[:-1]), read.how, read.default, name, read.kind
+                    )
+                    helpers.setdefault(scope, []).append(use)
                     continue
                 location = Location(info.path, read.line)
                 paths, problem = self._paths(scope, self._split(name, read.function, keys), keys)
@@ -484,7 +518,11 @@ class DictFlow:
                     if read.how != "in":
                         unknown.extend((p, location, problem) for p in paths)
                     continue
-                sites.extend(ReadSite(p, location, name, read.function, read.how) for p in paths)
+                default = self._default(name, read.default)
+                sites.extend(
+                    ReadSite(p, location, name, read.function, read.how, default, read.kind)
+                    for p in paths
+                )
         self._chain_helpers(helpers)
         for scope, uses in helpers.items():
             self._helper_reads(scope, uses, sites, unknown)
@@ -527,7 +565,29 @@ class DictFlow:
             what = problem or f"kept as {scope[2]} and read through the object"
             unknown.extend((p, edge.location, what) for p in paths)
 
-    def _chain_helpers(self, helpers: dict[Scope, list[tuple[str, list[Expr], str]]]) -> None:
+    def _default(self, module: str, expr: Expr | None) -> Value | None:
+        """A read's default, where it is known statically; None otherwise
+        (no default, or one computed at runtime)."""
+        if expr is None:
+            return None
+        value = self.project.evaluate(module, expr)
+        return value if value.known else None
+
+    def _passed(
+        self, edge: Edge, params: list[str], use: HelperUse, callee_module: str
+    ) -> tuple[Expr | None, str]:
+        """A helper use's default as seen from one call: a default that is a
+        parameter of the helper is the argument the call passes for it."""
+        default = use.default
+        if default is None or default[0] != "n" or use.module != callee_module:
+            return default, use.module
+        if default[1] not in params:
+            return default, use.module
+        index = params.index(default[1]) - edge.offset
+        passed = edge.values.get(str(index), edge.values.get(default[1]))
+        return passed, edge.module
+
+    def _chain_helpers(self, helpers: dict[Scope, list[HelperUse]]) -> None:
         """A function that hands its own key parameter to a helper is a helper:
         ``get_communication_data_type(d, comm_type=COMMUNICATION_DATA_TYPE)``
         calls ``get_scalar_param(d, comm_type, ...)``."""
@@ -545,15 +605,25 @@ class DictFlow:
                     caller_params = self.project.modules[edge.module].facts.functions.get(
                         edge.function, []
                     )
-                    for key_param, inner, how in helpers[scope]:
-                        if inner:
+                    for inner_use in helpers[scope]:
+                        if inner_use.inner:
                             continue
-                        index = params.index(key_param) - edge.offset
-                        passed = edge.key_args.get(str(index), edge.key_args.get(key_param))
+                        index = params.index(inner_use.key_param) - edge.offset
+                        passed = edge.key_args.get(
+                            str(index), edge.key_args.get(inner_use.key_param)
+                        )
                         if passed is None or passed[0] != "n" or passed[1] not in caller_params:
                             continue
                         uses = helpers.setdefault(edge.caller, [])
-                        use: tuple[str, list[Expr], str] = (passed[1], [], f"{how} via {function}")
+                        default, default_module = self._passed(edge, params, inner_use, module)
+                        use = HelperUse(
+                            passed[1],
+                            (),
+                            f"{inner_use.how} via {function}",
+                            default,
+                            default_module,
+                            inner_use.kind or edge.kind,
+                        )
                         if use not in uses:
                             uses.append(use)
                             found.append(edge.caller)
@@ -562,7 +632,7 @@ class DictFlow:
     def _helper_reads(
         self,
         scope: Scope,
-        uses: list[tuple[str, list[Expr], str]],
+        uses: list[HelperUse],
         sites: list[ReadSite],
         unknown: list[Unknown],
     ) -> None:
@@ -576,7 +646,8 @@ class DictFlow:
                 continue
             caller_module, caller_function, _ = edge.caller
             caller_params = self.project.modules[edge.module].facts.functions.get(edge.function, [])
-            for key_param, inner, how in uses:
+            for use in uses:
+                key_param, inner, how = use.key_param, list(use.inner), use.how
                 index = params.index(key_param) - edge.offset
                 passed = edge.key_args.get(str(index), edge.key_args.get(key_param))
                 if passed is not None and passed[0] == "n" and passed[1] in caller_params:
@@ -598,9 +669,17 @@ class DictFlow:
                 if problem is not None:
                     unknown.extend((p, edge.location, problem) for p in paths)
                     continue
+                default, default_module = self._passed(edge, params, use, module)
+                value = self._default(default_module, default)
                 sites.extend(
                     ReadSite(
-                        p, edge.location, caller_module, caller_function, f"{how} via {function}"
+                        p,
+                        edge.location,
+                        caller_module,
+                        caller_function,
+                        f"{how} via {function}",
+                        value,
+                        use.kind or edge.kind,
                     )
                     for p in paths
                 )

@@ -31,6 +31,36 @@ ROOT_MIN_KEYS = 3
 ROOT_TRIALS = 12
 
 
+def same_value(a: object, b: object) -> bool:
+    """Are two static values equal as config values? ``1 == 1.0``, but a
+    bool equals only a bool."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    return type(a) is type(b) and a == b
+
+
+def read_defaults(node: SchemaNode) -> list[ReadSite]:
+    """The reads of a key that fall back to a known default other than
+    ``None`` (``None`` means computed later, or not set)."""
+    return [s for s in node.reads if s.default is not None and s.default.value is not None]
+
+
+def _from_reads(node: SchemaNode) -> None:
+    """A key made by reads takes its default from them, where they agree
+    (CD106 reports where they do not), and its type from the one kind its
+    uses make certain."""
+    defaults = read_defaults(node)
+    if defaults and all(same_value(s.default.value, defaults[0].default.value) for s in defaults):  # type: ignore[union-attr]
+        node.default = defaults[0].default
+        node.default_location = defaults[0].location
+    kinds = {s.kind for s in node.reads if s.kind}
+    if len(kinds) == 1 and not node.children:
+        kind = kinds.pop()
+        node.type = TypeInfo(kind, frozenset({kind}))
+
+
 def render_scope(scope: Scope) -> str:
     """A dict scope as users name it: ``Class.method(param_dict)``."""
     _, function, base = scope
@@ -168,6 +198,9 @@ class SchemaBuilder(ModelReader):
                 node = child
             else:
                 node.reads.append(site)
+        for node in root.walk():
+            if node.reads and node.origin.startswith("read in"):
+                _from_reads(node)
 
     def _mount_dict(self, root: SchemaNode, path_text: str, symbol: Symbol) -> bool:
         """Mount a module-level dict literal of option -> default (a registry

@@ -1,6 +1,14 @@
 """Rules, one module per band; importing this package registers them all."""
 
-from configdrift.rules import code_view, docs_schema, examples, health, lifecycle, objects
+from configdrift.rules import (
+    code_view,
+    docs_schema,
+    examples,
+    health,
+    lifecycle,
+    objects,
+    reads,
+)
 from configdrift.rules.registry import RULES, Rule
 
 __all__ = [
@@ -12,4 +20,5 @@ __all__ = [
     "health",
     "lifecycle",
     "objects",
+    "reads",
 ]

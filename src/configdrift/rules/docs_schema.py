@@ -345,12 +345,21 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             f"but the code's default is {_show(code, node.default.text)}",
             (
                 Related(
-                    node.location.path,
-                    node.location.line,
-                    f"{node.origin or 'the field'} sets the default",
+                    (node.default_location or node.location).path,
+                    (node.default_location or node.location).line,
+                    "the read falls back to it"
+                    if node.default_location
+                    else f"{node.origin or 'the field'} sets the default",
                 ),
             ),
         )
+
+
+def _use_note(node: SchemaNode) -> Related:
+    """The read whose use makes the key's type certain."""
+    site = next(s for s in node.reads if s.kind)
+    what = {"str": "uses it as a string"}.get(site.kind or "", f"converts it with {site.kind}()")
+    return Related(site.location.path, site.location.line, f"`{site.function}` {what}")
 
 
 def _show(value: object, text: str) -> str:
@@ -392,12 +401,19 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
             "CD105",
             format_path(entry.path),
             entry.location,
-            f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code declares {node.type.text}",
+            f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code "
+            + (
+                f"reads it as {node.type.text}"
+                if node.origin.startswith("read in")
+                else f"declares {node.type.text}"
+            ),
             (
                 Related(
                     node.location.path,
                     node.location.line,
                     f"{node.origin or 'the field'} declares the type",
-                ),
+                )
+                if not node.reads or node.origin.startswith("field of")
+                else _use_note(node),
             ),
         )

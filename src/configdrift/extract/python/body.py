@@ -121,6 +121,7 @@ class FunctionBody:
         returns: list[ast.Return] = []
         self.loops: dict[str, list[ast.expr]] = {}
         attributes: list[ast.Attribute] = []
+        ifexps: list[ast.IfExp] = []
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body, leaves=False):
@@ -141,6 +142,8 @@ class FunctionBody:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
             elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
                 attributes.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.IfExp:
+                ifexps.append(sub)  # type: ignore[arg-type]
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -243,12 +246,31 @@ class FunctionBody:
             for c in calls
             if type(c.func) is ast.Attribute and c.func.attr in _READ_METHODS
         )
+        self.kinds = _use_kinds(calls, attributes, compares)
+        # ``d[K] if K in d else D``: the subscript falls back to ``D``.
+        fallbacks = {
+            id(e.body): e.orelse
+            for e in ifexps
+            if type(e.body) is subscript_type
+            and type(e.test) is compare_type
+            and len(e.test.ops) == 1
+            and type(e.test.ops[0]) is ast.In
+            and ast.dump(e.test.left) == ast.dump(e.body.slice)
+        }
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
                 self._call(call)
         for subscript in subscripts:
             if type(subscript.slice) is not ast.Slice:
-                self._read(subscript.value, subscript.slice, subscript.lineno, "subscript")
+                default = fallbacks.get(id(subscript))
+                self._read(
+                    subscript.value,
+                    subscript.slice,
+                    subscript.lineno,
+                    "subscript",
+                    None if default is None else to_expr(default, self.module.source),
+                    self.kinds.get(id(subscript)),
+                )
         for compare in compares:
             if len(compare.ops) == 1 and type(compare.ops[0]) in (ast.In, ast.NotIn):
                 container = compare.comparators[0]
@@ -274,7 +296,15 @@ class FunctionBody:
             return []
         return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
 
-    def _read(self, container: ast.expr, key_node: ast.expr, line: int, how: str) -> None:
+    def _read(
+        self,
+        container: ast.expr,
+        key_node: ast.expr,
+        line: int,
+        how: str,
+        default: Expr | None = None,
+        kind: str | None = None,
+    ) -> None:
         sources = self._param_sources(container)
         if not sources:
             return
@@ -287,7 +317,12 @@ class FunctionBody:
             for source in sources:
                 self.module.facts.dict_reads.append(
                     DictRead(
-                        DictSource(source.base, [*source.keys, key], True), line, self.qualname, how
+                        DictSource(source.base, [*source.keys, key], True),
+                        line,
+                        self.qualname,
+                        how,
+                        default,
+                        kind,
                     )
                 )
 
@@ -445,7 +480,14 @@ class FunctionBody:
         ):
             self.module.facts.dynamic_setattr.append(self.qualname)
         if type(func) is ast.Attribute and func.attr in _READ_METHODS and call.args:
-            self._read(func.value, call.args[0], call.lineno, func.attr)
+            default = (
+                to_expr(call.args[1], src)
+                if len(call.args) > 1 and func.attr in ("get", "setdefault")
+                else None
+            )
+            self._read(
+                func.value, call.args[0], call.lineno, func.attr, default, self.kinds.get(id(call))
+            )
             return
         if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
             return
@@ -464,8 +506,11 @@ class FunctionBody:
         if not handed:
             return
         key_args: dict[str, Expr] = {}
+        values: dict[str, Expr] = {}
         for position, arg in args:
             kind = type(arg)
+            if kind in _VALUE_NODES:
+                values[str(position)] = to_expr(arg, src)
             if kind is ast.Constant:
                 if isinstance(arg.value, str):  # type: ignore[attr-defined]
                     key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
@@ -488,6 +533,8 @@ class FunctionBody:
                         self.qualname,
                         key_args,
                         id(call) in self.consumed,
+                        values,
+                        self.kinds.get(id(call)),
                     )
                 )
 
@@ -547,6 +594,49 @@ class FunctionBody:
                 return out
         callee = to_expr(func, self.module.source)
         return [callee] if callee[0] == "n" else []
+
+
+#: Argument nodes whose value may be static: a helper's default.
+_VALUE_NODES = frozenset(
+    {ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.List, ast.Tuple, ast.Dict}
+)
+_CONVERSIONS = {"int": "int", "float": "float", "str": "str"}
+#: Methods only a string has: calling one on a value makes it a string.
+_STR_METHODS = frozenset(
+    {"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "startswith", "endswith", "split"}
+)
+
+
+def _is_str(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and isinstance(node.value, str)
+
+
+def _use_kinds(
+    calls: list[ast.Call], attributes: list[ast.Attribute], compares: list[ast.Compare]
+) -> dict[int, str]:
+    """Expressions whose type a use makes certain, by node id: the argument
+    of ``int()``, ``float()`` or ``str()``, the receiver of a string method,
+    a value compared with string literals (``==``, ``!=``, ``in (...)``)."""
+    out: dict[int, str] = {}
+    for call in calls:
+        func = call.func
+        if type(func) is ast.Name and func.id in _CONVERSIONS and len(call.args) == 1:
+            out[id(call.args[0])] = _CONVERSIONS[func.id]
+    for attribute in attributes:
+        if attribute.attr in _STR_METHODS:
+            out[id(attribute.value)] = "str"
+    for compare in compares:
+        if len(compare.ops) != 1:
+            continue
+        op, right = type(compare.ops[0]), compare.comparators[0]
+        if (op in (ast.Eq, ast.NotEq) and _is_str(right)) or (
+            op in (ast.In, ast.NotIn)
+            and type(right) in (ast.Tuple, ast.List, ast.Set)
+            and right.elts  # type: ignore[attr-defined]
+            and all(_is_str(e) for e in right.elts)  # type: ignore[attr-defined]
+        ):
+            out[id(compare.left)] = "str"
+    return out
 
 
 def _is_self_dict(node: ast.expr) -> bool:

@@ -89,6 +89,11 @@ class DictArg:
     #: Is the call's result kept where it is followed (a local, ``self.x``, a
     #: return, a read)? A section returned into anything else escapes.
     consumed: bool = True
+    #: Arguments whose value may be known statically (literals, names,
+    #: arithmetic), by position or keyword: a helper's default parameter.
+    values: dict[str, Expr] = field(default_factory=dict)
+    #: The type the call's result is converted to (``int(get(d, K, 1))``).
+    kind: str | None = None
 
 
 @dataclass
@@ -102,6 +107,12 @@ class DictRead:
     line: int
     function: str
     how: str
+    #: The default the read falls back to: ``d.get(K, D)``,
+    #: ``d.setdefault(K, D)``, ``d[K] if K in d else D``.
+    default: Expr | None = None
+    #: The type a conversion or a use makes certain (``int``, ``float``,
+    #: ``str``): ``int(d[K])``, ``d.get(K).lower()``, ``d[K] == "auto"``.
+    kind: str | None = None
 
 
 @dataclass

@@ -1,0 +1,68 @@
+"""Rules on how the code reads keys from config dicts (CD106)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Related, Severity, format_path
+from configdrift.resolve.schema import read_defaults, same_value
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+
+@register(
+    "CD106",
+    "read-default-conflict",
+    Severity.WARNING,
+    "two reads of one key carry different defaults",
+)
+def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    One config key read in two places that fall back to different defaults
+    when the key is not set: ``d.get("steps", 10)`` here and
+    ``get_scalar_param(d, STEPS, STEPS_DEFAULT)`` with ``STEPS_DEFAULT = 100``
+    there. Defaults are compared as values (``5e8`` is ``500000000``); a
+    default of ``None`` or one computed at runtime is not compared.
+
+    Why it matters
+    The key's default depends on which code path reads it, so a documented
+    default is true for one path and false for the other, and a config that
+    leaves the key out behaves in two ways at once.
+
+    Example
+    The engine reads ``param_dict.get("loss_scale", 0)`` while the optimizer
+    reads ``param_dict.get("loss_scale", 1.0)``.
+
+    How to fix
+    Read the key in one place (a constant for the default, or one accessor)
+    and let every other path use that value.
+    """
+    for node in analysis.schema.walk():
+        sites = read_defaults(node)
+        if len(sites) < 2:
+            continue
+        first = sites[0]
+        assert first.default is not None
+        for site in sites[1:]:
+            assert site.default is not None
+            if same_value(site.default.value, first.default.value):
+                continue
+            key = format_path(node.path)
+            yield make(
+                "CD106",
+                key,
+                site.location,
+                f"`{key}` falls back to {site.default.text} in `{site.function}`, but to "
+                f"{first.default.text} in `{first.function}`: its default depends on the code path",
+                (
+                    Related(
+                        first.location.path,
+                        first.location.line,
+                        f"`{first.function}` falls back to {first.default.text}",
+                    ),
+                ),
+            )
+            break

@@ -1,0 +1,123 @@
+"""Defaults and types that reads from config dicts give their keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_HELPERS = """
+def get_scalar_param(param_dict, param_name, param_default_value):
+    return param_dict.get(param_name, param_default_value)
+
+def get_typed(param_dict, name, default):
+    return get_scalar_param(param_dict, name, default)
+"""
+
+
+def _node(tmp_path, body: str):
+    code = (
+        "import os\n"
+        "from pkg.helpers import get_scalar_param, get_typed\n"
+        "LIMIT_DEFAULT = 5e8\n"
+        "def read(cfg):\n"
+        f"    return {body}\n"
+    )
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/helpers.py": _HELPERS, "pkg/read.py": code},
+    )
+    analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
+    node = analysis.schema.child("limit")
+    assert node is not None
+    return node
+
+
+@pytest.mark.parametrize(
+    ("body", "default"),
+    [
+        ("cfg.get('limit', 3)", 3),
+        ("cfg.get('limit', LIMIT_DEFAULT)", 5e8),
+        ("cfg.setdefault('limit', -1)", -1),
+        ("cfg['limit'] if 'limit' in cfg else 7", 7),
+        ("get_scalar_param(cfg, 'limit', LIMIT_DEFAULT)", 5e8),
+        ("get_typed(cfg, 'limit', 2 ** 4)", 16),
+        ("get_scalar_param(cfg, 'limit', [1, 2])", [1, 2]),
+        # No default, or one computed at runtime: nothing to compare.
+        ("cfg.get('limit')", None),
+        ("cfg['limit']", None),
+        ("cfg.get('limit', os.cpu_count())", None),
+        ("get_scalar_param(cfg, 'limit', os.cpu_count())", None),
+        ("cfg['limit'] if 'other' in cfg else 7", None),
+    ],
+)
+def test_read_defaults(tmp_path, body: str, default: object) -> None:
+    node = _node(tmp_path, body)
+    if default is None:
+        assert node.default is None
+    else:
+        assert node.default is not None and node.default.value == default
+        assert node.default_location is not None
+
+
+@pytest.mark.parametrize(
+    ("body", "kind"),
+    [
+        ("int(cfg.get('limit', 1))", "int"),
+        ("float(cfg['limit'])", "float"),
+        ("cfg.get('limit', 'a').lower()", "str"),
+        ("cfg['limit'] == 'auto'", "str"),
+        ("cfg['limit'] in ('cpu', 'nvme')", "str"),
+        ("int(get_scalar_param(cfg, 'limit', 1))", "int"),
+        # Uses that say nothing of the type.
+        ("cfg['limit'] == 3", None),
+        ("bool(cfg.get('limit'))", None),
+        ("cfg['limit'] in range(3)", None),
+        ("print(cfg['limit'])", None),
+    ],
+)
+def test_read_kinds(tmp_path, body: str, kind: str | None) -> None:
+    node = _node(tmp_path, body)
+    if kind is None:
+        assert node.type.kinds == frozenset()
+    else:
+        assert node.type.kinds == frozenset({kind})
+
+
+def test_two_defaults_for_one_key_are_a_conflict(tmp_path) -> None:
+    code = """
+def read(cfg):
+    a(cfg)
+    b(cfg)
+    c(cfg)
+
+def a(cfg):
+    return cfg.get("steps", 10)
+
+def b(cfg):
+    return cfg.get("steps", 10.0)
+
+def c(cfg):
+    return cfg.get("steps", 100)
+"""
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code})
+    analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
+    (finding,) = [f for f in run_rules(analysis) if f.code == "CD106"]
+    assert finding.key == "steps"
+    assert finding.location.line == 14
+    assert finding.related[0].line == 8
+    assert analysis.schema.children["steps"].default is None  # no single default to compare
+
+
+def test_equal_defaults_are_no_conflict(tmp_path) -> None:
+    code = """
+LIMIT = 500000000
+def read(cfg):
+    return cfg.get("limit", 5e8), cfg.get("limit", LIMIT), cfg.get("limit"), cfg.get("on", True), cfg.get("on", True)
+"""
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code})
+    analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
+    assert not [f for f in run_rules(analysis) if f.code == "CD106"]
+    assert analysis.schema.children["limit"].default.value == 5e8
