@@ -160,3 +160,40 @@ def test_broken_tables_and_raw_html_do_not_crash() -> None:
     text = "| a | b\n| --- |\n| 1 | 2 | 3 |\n\n<div><b>**x**</b>: y</div>\n\n<table><tr><td>z</td></tr></table>\n"
     facts = extract_markdown(text.encode())
     assert facts.error is None
+
+
+_DESCRIBED = """\
+### FP16 options
+
+| Description | Default |
+| ----------- | ------- |
+| <i>**min_loss_scale**</i> is a **fp16** parameter; a.k.a. <i>**floor_scale**</i>. | `1000` |
+| <i>**hysteresis**</i> is a **fp16** parameter: the delay shift. | `2` |
+| A row that only mentions <i>**loss_scale_window**</i> in its prose. | `1` |
+"""
+
+
+def test_a_description_cell_that_opens_with_a_key_documents_it() -> None:
+    assert entries(_DESCRIBED) == [
+        ("min_loss_scale", None, "`1000`", "table"),
+        ("hysteresis", None, "`2`", "table"),
+    ]
+
+
+def test_a_description_row_under_an_entry_is_that_entry() -> None:
+    page = "<i>**fp16:min_loss_scale**</i>: [integer]\n\n" + _DESCRIBED.split("\n", 2)[2]
+    assert entries(page) == [("fp16:min_loss_scale", "integer", "`1000`", "html-bold")]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # Prose that names a key is a mention.
+        "**Note:** configuring <i>**train_batch_size**</i> is required.\n",
+        "The batch size (a.k.a. <i>**train_micro_batch_size_per_gpu**</i>) is per GPU.\n",
+        # A table without a Default column describes no keys.
+        "| Description | Example |\n| --- | --- |\n| <i>**lr**</i> is the rate. | `1` |\n",
+    ],
+)
+def test_mentions_are_not_entries(source: str) -> None:
+    assert entries(source) == []

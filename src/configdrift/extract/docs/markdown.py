@@ -198,8 +198,10 @@ def _type_from_rest(rest: str) -> str | None:
     return None
 
 
-def _emphasised_key(children: list[Token]) -> tuple[str, str, str] | None:
-    """(key, rest of the first line, form) for a paragraph that opens with a key."""
+def _emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str, str] | None:
+    """(key, rest of the first line, form) for a paragraph that opens with a
+    key and a colon; without ``colon``, with a key and then prose (a table
+    cell: ``<i>**min_loss_scale**</i> is a **fp16** parameter ...``)."""
     i = 0
     wrapped = 0
     html = False
@@ -231,7 +233,9 @@ def _emphasised_key(children: list[Token]) -> tuple[str, str, str] | None:
     rest = ""
     if i < n and children[i].type == "text":
         rest = children[i].content
-    if not rest.lstrip().startswith(":") or not wrapped:
+    if not wrapped:
+        return None
+    if colon != rest.lstrip().startswith(":") or (not colon and not rest[:1].isspace()):
         return None
     form = "html-bold" if html else ("bold-italic" if wrapped >= 2 else "bold")
     return key, rest, form
@@ -434,7 +438,13 @@ class _Walker:
             "mapping",
         ):
             owner = None  # only a dictionary has keys of its own
-        if first and first[-1] in _KEY_HEADERS:
+        if (
+            self.last_entry is None
+            and "default" in header
+            and header[0] in ("description", "value")
+        ):
+            self._described_rows(rows, row_lines, header.index("default"))
+        elif first and first[-1] in _KEY_HEADERS:
             # A header such as `"params" key` names the section the rows sit in.
             prefix = tuple(
                 w.strip('"') for w in first[:-1] if w.startswith('"') and w.endswith('"')
@@ -467,6 +477,24 @@ class _Walker:
                     self.facts.entries[idx].default = _plain(row[default_col]) or None
         self.last_entry = None
         return end
+
+    def _described_rows(self, rows: list[list[Token]], lines: list[int], default: int) -> None:
+        """A Description/Default table with no entry before it: each row whose
+        description opens with an emphasised key and prose documents that
+        key (``| <i>**min_loss_scale**</i> is a **fp16** parameter ... | `1` |``).
+        A key further on in a cell is a mention, not an entry."""
+        for row, line in zip(rows[1:], lines[1:], strict=False):
+            if not row:
+                continue
+            found = _emphasised_key(row[0].children or [], colon=False)
+            if found is None:
+                continue
+            key = found[0].replace("\\_", "_")
+            if not _key_ok(key, strict_case=found[2] == "bold"):
+                continue
+            idx = self._add(key, line, "table", None)
+            if default < len(row):
+                self.facts.entries[idx].default = _plain(row[default]) or None
 
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it
