@@ -144,3 +144,34 @@ def test_attributes_set_by_computed_names_are_not_judged(tmp_path) -> None:
         tmp_path, {"pkg/c.py": _CLASS.format(extra=extra), "docs/settings.md": _DOCS}
     )
     assert not [f for f in findings if f.code == "CD201"]
+
+
+def test_a_section_read_apart_is_not_taken_for_the_root(tmp_path) -> None:
+    """The seeds already read the top level; a class that reads one
+    section's keys from a dict handed to it through an object is not the
+    root, however well the docs document that section."""
+    code = """
+from pydantic import BaseModel
+
+class Model(BaseModel):
+    depth: int = 1
+
+def read(cfg):
+    m = Model(**cfg.get("model", {}))
+    return m, cfg["name"], cfg.get("epochs", 1), cfg.get("seed"), cfg.get("schedule")
+
+class Scheduler:
+    def __init__(self, config):
+        self.kind = config["kind"]
+        self.start = config.get("start", 0)
+        self.end = config.get("end", 10)
+        self.step = config.get("step", 1)
+"""
+    docs = _DOCS + (
+        "\n## Schedule\n\n- `schedule` (dict): when to change.\n"
+        "- `schedule.kind` (str): the kind.\n- `schedule.start` (int): first step.\n"
+        "- `schedule.end` (int): last step.\n- `schedule.step` (int): the stride.\n"
+    )
+    analysis, _ = _check(tmp_path, {"pkg/m.py": code, "docs/settings.md": docs})
+    assert {"kind", "start", "end", "step"}.isdisjoint(analysis.schema.children)
+    assert not [m for m in analysis.mounts if m.path == ()]

@@ -336,6 +336,17 @@ class SchemaBuilder(ModelReader):
             line = info.classes[function].line
         return Location(info.path, line or 1)
 
+    def _known_keys(self) -> set[str]:
+        """Every key name the configuration already has: read anywhere under
+        the seeds, or declared by a model of the project."""
+        known = {key for site in self.flow.reads()[0] for key in site.path}
+        for name, info in self.project.modules.items():
+            for qualname in info.classes:
+                model = self.model(Symbol("class", name, qualname))
+                if model is not None:
+                    known.update(fact.name for _, fact in model.fields)
+        return known
+
     def _dict_root(self, seeds: set[Scope], doc_names: Callable[[], set[str]]) -> Scope | None:
         """The dict that holds the whole configuration, when no model does.
 
@@ -344,9 +355,13 @@ class SchemaBuilder(ModelReader):
         file) that configuration does not reach yet. Each is tried as a seed:
         configuration flows from it as from a model, and the top-level keys
         read under it that no seed reads yet are counted against the keys
-        the docs document. The one with most documented keys wins, if at
+        the docs document; a key the code already knows at any depth (read
+        under another path, a field of a model) is not new, so a dict that
+        holds one section (``aio_config``) is not taken for the whole. The
+        one with most documented keys wins, if at
         least ``ROOT_MIN_KEYS`` of them and a third of its new keys are
-        documented; a tie is never guessed.
+        documented, and more than the top-level keys the seeds already read
+        are; a tie is never guessed.
         """
         flow = self.flow
         fan_out: dict[Scope, int] = {}
@@ -373,7 +388,10 @@ class SchemaBuilder(ModelReader):
         names = doc_names()
         if not names:
             return None
-        known = {site.path[0] for site in flow.reads()[0] if site.path}
+        known = self._known_keys()
+        # The top level the seeds already read: a dict root must explain
+        # more documented keys than it does, or it is a section read apart.
+        present = len({site.path[0] for site in flow.reads()[0] if site.path} & names)
         tried: set[Scope] = set()
         scored: list[tuple[int, int, Scope]] = []
         for _, scope in candidates[:ROOT_TRIALS]:
@@ -383,7 +401,7 @@ class SchemaBuilder(ModelReader):
             tried |= flow.config
             new = {site.path[0] for site in flow.reads()[0] if site.path} - known
             documented = len(new & names)
-            if documented >= ROOT_MIN_KEYS and 3 * documented >= len(new):
+            if documented >= max(ROOT_MIN_KEYS, present + 1) and 3 * documented >= len(new):
                 scored.append((documented, len(new), scope))
         flow.mark(seeds)
         if not scored:
