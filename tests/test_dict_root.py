@@ -49,7 +49,7 @@ def test_a_dict_loaded_from_a_file_is_the_root(tmp_path) -> None:
     assert not any(f.code == "CD501" for f in findings)
     (mount,) = [m for m in analysis.mounts if m.path == ()]
     assert mount.model == "run(cfg)"
-    assert mount.how == "docs: 3 of the 3 top-level keys read from it are documented"
+    assert mount.how == "docs: 3 of the 3 keys read under it are documented"
 
 
 def test_without_documented_keys_no_dict_is_taken_for_the_config(tmp_path) -> None:

@@ -129,3 +129,39 @@ def test_bad_refs_and_places_are_usage_errors(cli, repo, tmp_path) -> None:
     )
     code, report = _diff(cli, shallow, "HEAD~1")
     assert code == 2 and "shallow" in report["err"]
+
+
+_DICT_SECTION = """\
+def load(param_dict):
+    zero = param_dict.get("zero", {})
+    return zero.get("stage", 0), zero.get("bucket", 500), zero.get("legacy", False)
+"""
+
+_MODEL_SECTION = """\
+from pydantic import BaseModel, ConfigDict
+
+class Zero(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    stage: int = 0
+    bucket: int = 5e8
+
+def load(param_dict):
+    return Zero(**param_dict.get("zero", {}))
+"""
+
+
+def test_a_section_moved_from_dict_reads_to_a_model_keeps_its_keys(cli, repo) -> None:
+    """Only the key the model no longer accepts is CD403; the section turning
+    strict and a changed default are changes."""
+    docs = "# Zero\n\n**zero.stage**: [integer]\n\n**zero.bucket**: [integer]\n\n**zero.legacy**: [boolean]\n"
+    (repo / "docs").mkdir()
+    (repo / "docs" / "config.md").write_text(docs, encoding="utf-8")
+    _commit(repo, _DICT_SECTION, "dict reads")
+    _commit(repo, _MODEL_SECTION, "a model")
+    code, report = _diff(cli, repo, "HEAD~1", "HEAD")
+    assert code == 1
+    assert [(f["code"], f["key"]) for f in report["findings"]] == [("CD403", "zero.legacy")]
+    assert "now rejected" in report["findings"][0]["message"]
+    changes = {(c["kind"], c["key"]): c["message"] for c in report["changes"]}
+    assert set(changes) == {("turned strict", "zero"), ("default changed", "zero.bucket")}
+    assert "from 500 to 500000000.0 (5e8)" in changes[("default changed", "zero.bucket")]

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config
-from configdrift.model import ConfigPath, Finding, Location, SchemaNode, format_path
+from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Value, format_path
 from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
+from configdrift.resolve.schema import same_value
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -214,14 +215,18 @@ def compare(
             and node.default is not None
             and old.default.known
             and node.default.known
-            and old.default.value != node.default.value
+            # ``None`` stands for a default computed later (as for CD104).
+            and old.default.value is not None
+            and node.default.value is not None
+            and not same_value(old.default.value, node.default.value)
         ):
             changes.append(
                 Change(
                     "default changed",
                     format_path(path),
-                    f"the default of `{format_path(path)}` changed from {old.default.text} to {node.default.text}",
-                    node.location,
+                    f"the default of `{format_path(path)}` changed from "
+                    f"{_shown(old.default)} to {_shown(node.default)}",
+                    node.default_location or node.location,
                 )
             )
         if node.strict is True and old.strict is not True and node.children:
@@ -553,3 +558,9 @@ class _ProvenanceCache:
             self.dirty = False
         except OSError:
             pass
+
+
+def _shown(value: Value) -> str:
+    """A default as its value, with the code that spells it where they differ."""
+    shown = repr(value.value)
+    return shown if shown == value.text or not value.text else f"{shown} ({value.text})"

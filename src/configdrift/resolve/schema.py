@@ -336,10 +336,9 @@ class SchemaBuilder(ModelReader):
             line = info.classes[function].line
         return Location(info.path, line or 1)
 
-    def _known_keys(self) -> set[str]:
-        """Every key name the configuration already has: read anywhere under
-        the seeds, or declared by a model of the project."""
-        known = {key for site in self.flow.reads()[0] for key in site.path}
+    def _model_fields(self) -> set[str]:
+        """The field names of every model of the project."""
+        known: set[str] = set()
         for name, info in self.project.modules.items():
             for qualname in info.classes:
                 model = self.model(Symbol("class", name, qualname))
@@ -353,15 +352,15 @@ class SchemaBuilder(ModelReader):
         Candidates are the dicts the code reads most keys from or hands on
         most often (a config class's ``param_dict``, a dict loaded from a
         file) that configuration does not reach yet. Each is tried as a seed:
-        configuration flows from it as from a model, and the top-level keys
-        read under it that no seed reads yet are counted against the keys
-        the docs document; a key the code already knows at any depth (read
-        under another path, a field of a model) is not new, so a dict that
-        holds one section (``aio_config``) is not taken for the whole. The
-        one with most documented keys wins, if at
-        least ``ROOT_MIN_KEYS`` of them and a third of its new keys are
-        documented, and more than the top-level keys the seeds already read
-        are; a tie is never guessed.
+        configuration flows from it as from a model, and the keys read under
+        it (at any depth) that the code does not know yet are counted against
+        the keys the docs document. A key read under another path or
+        declared by a model is not new, so a dict that holds one section
+        (``aio_config``) is not taken for the whole. The one with most
+        documented keys wins, if at least ``ROOT_MIN_KEYS`` of them and a
+        third of its new keys are documented, and more keys than the seeds
+        already read; a tie is never
+        guessed.
         """
         flow = self.flow
         fan_out: dict[Scope, int] = {}
@@ -388,10 +387,11 @@ class SchemaBuilder(ModelReader):
         names = doc_names()
         if not names:
             return None
-        known = self._known_keys()
-        # The top level the seeds already read: a dict root must explain
-        # more documented keys than it does, or it is a section read apart.
-        present = len({site.path[0] for site in flow.reads()[0] if site.path} & names)
+        read = {key for site in flow.reads()[0] for key in site.path}
+        known = read | self._model_fields()
+        # What the seeds already read: a dict root must explain more
+        # documented keys than that, or it is a section read apart.
+        present = len(read & names)
         tried: set[Scope] = set()
         scored: list[tuple[int, int, Scope]] = []
         for _, scope in candidates[:ROOT_TRIALS]:
@@ -399,7 +399,7 @@ class SchemaBuilder(ModelReader):
                 continue  # reached from a candidate already tried: the same config
             flow.mark(seeds | {scope})
             tried |= flow.config
-            new = {site.path[0] for site in flow.reads()[0] if site.path} - known
+            new = {key for site in flow.reads()[0] for key in site.path} - known
             documented = len(new & names)
             if documented >= max(ROOT_MIN_KEYS, present + 1) and 3 * documented >= len(new):
                 scored.append((documented, len(new), scope))
@@ -415,7 +415,7 @@ class SchemaBuilder(ModelReader):
                 (),
                 render_scope(chosen),
                 self._scope_location(chosen),
-                f"docs: {documented} of the {new_keys} top-level keys read from it are documented",
+                f"docs: {documented} of the {new_keys} keys read under it are documented",
             )
         )
         return chosen
