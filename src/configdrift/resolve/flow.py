@@ -140,6 +140,7 @@ class DictFlow:
         #: Dicts kept in instance attributes: (attribute scope, the store).
         self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
+        self._reads_memo: dict[bool, tuple[list[ReadSite], list[Unknown]]] = {}
         #: Dicts the configuration mounts at a config path: their prefix.
         self.fixed: dict[Scope, ConfigPath] = {}
         self._prefix_memo: dict[Scope, list[ConfigPath] | None] = {}
@@ -347,6 +348,7 @@ class DictFlow:
         self.escapes = sorted(escapes, key=lambda e: e.seq)
         self.kept = sorted(kept, key=lambda item: item[1].seq)
         self._prefix_memo.clear()
+        self._reads_memo.clear()
 
     def prefixes(self, scope: Scope, depth: int = 0) -> list[ConfigPath] | None:
         """Config paths a scope stands for; None if a caller's key is not static."""
@@ -481,8 +483,17 @@ class DictFlow:
 
     # -- reads ---------------------------------------------------------------
 
-    def reads(self) -> tuple[list[ReadSite], list[Unknown]]:
-        """Every config read, and the paths below which reads are not known."""
+    def reads(self, sites_only: bool = False) -> tuple[list[ReadSite], list[Unknown]]:
+        """Every config read, and the paths below which reads are not known
+        (not looked for with ``sites_only``); remembered until the next
+        ``mark``."""
+        memo = self._reads_memo.get(False) or self._reads_memo.get(sites_only)
+        if memo is None:
+            memo = self._reads(sites_only)
+            self._reads_memo[sites_only] = memo
+        return list(memo[0]), list(memo[1])
+
+    def _reads(self, sites_only: bool) -> tuple[list[ReadSite], list[Unknown]]:
         project = self.project
         sites: list[ReadSite] = []
         unknown: list[Unknown] = []
@@ -526,6 +537,8 @@ class DictFlow:
         self._chain_helpers(helpers)
         for scope, uses in helpers.items():
             self._helper_reads(scope, uses, sites, unknown)
+        if sites_only:
+            return sites, []
         self._kept_escapes(unknown)
         for escape in self.escapes:
             scope, function, keys, location, what = (

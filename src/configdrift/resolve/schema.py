@@ -337,7 +337,8 @@ class SchemaBuilder(ModelReader):
         return Location(info.path, line or 1)
 
     def _model_fields(self) -> set[str]:
-        """The field names of every model of the project."""
+        """The field names of every model of the project (a dict read by a
+        model's own ``from_dict`` is that model's section, not the root)."""
         known: set[str] = set()
         for name, info in self.project.modules.items():
             for qualname in info.classes:
@@ -363,6 +364,16 @@ class SchemaBuilder(ModelReader):
         guessed.
         """
         flow = self.flow
+        names = doc_names()
+        if not names:
+            return None
+        read = {key for site in flow.reads()[0] for key in site.path}
+        # What the seeds already read: a dict root must explain more
+        # documented keys than that, or it is a section read apart.
+        present = len(read & names)
+        if len(names - read) <= present:
+            return None  # no dict can explain more than the seeds already do
+        known = read | self._model_fields()
         fan_out: dict[Scope, int] = {}
         for name, info in self.project.modules.items():
             facts = info.facts
@@ -382,16 +393,6 @@ class SchemaBuilder(ModelReader):
             ),
             key=lambda item: (-item[0], item[1]),
         )
-        if not candidates:
-            return None
-        names = doc_names()
-        if not names:
-            return None
-        read = {key for site in flow.reads()[0] for key in site.path}
-        known = read | self._model_fields()
-        # What the seeds already read: a dict root must explain more
-        # documented keys than that, or it is a section read apart.
-        present = len(read & names)
         tried: set[Scope] = set()
         scored: list[tuple[int, int, Scope]] = []
         for _, scope in candidates[:ROOT_TRIALS]:
@@ -399,11 +400,12 @@ class SchemaBuilder(ModelReader):
                 continue  # reached from a candidate already tried: the same config
             flow.mark(seeds | {scope})
             tried |= flow.config
-            new = {key for site in flow.reads()[0] for key in site.path} - known
+            new = {key for site in flow.reads(sites_only=True)[0] for key in site.path} - known
             documented = len(new & names)
             if documented >= max(ROOT_MIN_KEYS, present + 1) and 3 * documented >= len(new):
                 scored.append((documented, len(new), scope))
-        flow.mark(seeds)
+        if tried:
+            flow.mark(seeds)
         if not scored:
             return None
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
