@@ -597,8 +597,11 @@ class DictFlow:
         if default[1] not in params:
             return default, use.module
         index = params.index(default[1]) - edge.offset
-        passed = edge.values.get(str(index), edge.values.get(default[1]))
-        return passed, edge.module
+        for table in (edge.values, edge.key_args):
+            passed = table.get(str(index), table.get(default[1]))
+            if passed is not None:
+                return passed, edge.module
+        return None, edge.module
 
     def _chain_helpers(self, helpers: dict[Scope, list[HelperUse]]) -> None:
         """A function that hands its own key parameter to a helper is a helper:

@@ -371,7 +371,8 @@ class SchemaBuilder(ModelReader):
         # What the seeds already read: a dict root must explain more
         # documented keys than that, or it is a section read apart.
         present = len(read & names)
-        if len(names - read) <= present:
+        met = {fact.name for model in self.known_models() for _, fact in model.fields}
+        if len(names - read - met) <= present:
             return None  # no dict can explain more than the seeds already do
         known = read | self._model_fields()
         fan_out: dict[Scope, int] = {}

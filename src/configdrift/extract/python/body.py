@@ -509,7 +509,10 @@ class FunctionBody:
         values: dict[str, Expr] = {}
         for position, arg in args:
             kind = type(arg)
-            if kind in _VALUE_NODES:
+            if kind in _VALUE_NODES and not (
+                kind is ast.Name or (kind is ast.Constant and isinstance(arg.value, str))  # type: ignore[attr-defined]
+            ):
+                # Names and strings are kept once, as key arguments below.
                 values[str(position)] = to_expr(arg, src)
             if kind is ast.Constant:
                 if isinstance(arg.value, str):  # type: ignore[attr-defined]

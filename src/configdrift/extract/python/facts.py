@@ -89,8 +89,9 @@ class DictArg:
     #: Is the call's result kept where it is followed (a local, ``self.x``, a
     #: return, a read)? A section returned into anything else escapes.
     consumed: bool = True
-    #: Arguments whose value may be known statically (literals, names,
-    #: arithmetic), by position or keyword: a helper's default parameter.
+    #: Other arguments whose value may be known statically (literals,
+    #: attributes, arithmetic), by position or keyword: a helper's default
+    #: parameter. Names and strings are in ``key_args``.
     values: dict[str, Expr] = field(default_factory=dict)
     #: The type the call's result is converted to (``int(get(d, K, 1))``).
     kind: str | None = None
