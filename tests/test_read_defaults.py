@@ -121,3 +121,27 @@ def read(cfg):
     analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
     assert not [f for f in run_rules(analysis) if f.code == "CD106"]
     assert analysis.schema.children["limit"].default.value == 5e8
+
+
+@pytest.mark.parametrize(
+    ("doc_type", "doc_default", "flagged"),
+    [
+        ("integer", '`"3"`', False),  # a number written in quotes, typed as a number
+        ("float", "`3.0`", False),
+        ("string", '`"3"`', True),  # documented as a string: the code's 3 is not "3"
+        ("integer", "`4`", True),
+    ],
+)
+def test_documented_defaults_against_read_defaults(
+    tmp_path, doc_type: str, doc_default: str, flagged: bool
+) -> None:
+    docs = (
+        f"# Settings\n\n<i>**limit**</i>: [{doc_type}]\n\n"
+        f"| Description | Default |\n| --- | --- |\n| How many. | {doc_default} |\n\n"
+        "<i>**name**</i>: [string]\n\n<i>**seed**</i>: [integer]\n"
+    )
+    code = 'def read(cfg):\n    return cfg.get("limit", 3), cfg["name"], cfg.get("seed")\n'
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code, "docs/config.md": docs})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    found = [f for f in run_rules(analysis) if f.code == "CD104"]
+    assert bool(found) is flagged

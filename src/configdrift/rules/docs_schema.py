@@ -334,6 +334,10 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         if isinstance(code, dict | list) and node.children:
             continue
         doc = parse_doc_value(entry.default)
+        kinds = doc_kinds(entry.doc_type)
+        if isinstance(doc.value, str) and not doc.word and kinds and kinds <= _NUMERIC:
+            # `"0.1"` under a [float] entry: a number written in quotes.
+            doc = parse_doc_value(doc.value)
         equal = values_equal(doc, code)
         if equal is not False:
             continue
@@ -360,6 +364,9 @@ def _use_note(node: SchemaNode) -> Related:
     site = next(s for s in node.reads if s.kind)
     what = {"str": "uses it as a string"}.get(site.kind or "", f"converts it with {site.kind}()")
     return Related(site.location.path, site.location.line, f"`{site.function}` {what}")
+
+
+_NUMERIC = frozenset({"int", "float", "number"})
 
 
 def _show(value: object, text: str) -> str:
