@@ -175,3 +175,35 @@ class Scheduler:
     analysis, _ = _check(tmp_path, {"pkg/m.py": code, "docs/settings.md": docs})
     assert {"kind", "start", "end", "step"}.isdisjoint(analysis.schema.children)
     assert not [m for m in analysis.mounts if m.path == ()]
+
+
+def test_an_attribute_stored_from_outside_is_not_judged(tmp_path) -> None:
+    extra = ""
+    code = _CLASS.format(extra=extra) + "\ndef patch(runner):\n    runner.config.grad_hooks = True\n"
+    _, findings = _check(tmp_path, {"pkg/c.py": code, "docs/settings.md": _DOCS})
+    assert not [f for f in findings if f.code == "CD201"]
+
+
+def test_a_class_that_merely_receives_the_config_is_not_a_config_class(tmp_path) -> None:
+    """A trainer that reads a key or two among many other attributes has
+    attributes the static view cannot list: reads of others are not judged."""
+    code = """
+class Trainer:
+    def __init__(self, model, param_dict):
+        self.model = model
+        self.optimizer = None
+        self.scheduler = None
+        self.step = 0
+        self.log = []
+        self.history = {}
+        self.name = param_dict.get("name")
+        self.epochs = param_dict.get("epochs", 1)
+        self.seed = param_dict.get("seed")
+
+def use(trainer: Trainer):
+    return trainer.callbacks
+"""
+    analysis, findings = _check(tmp_path, {"pkg/t.py": code, "docs/settings.md": _DOCS})
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+    assert not [f for f in findings if f.code == "CD201"]
+    assert analysis.objects.config_classes == set()

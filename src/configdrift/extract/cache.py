@@ -92,6 +92,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         functions=data["functions"],
         attr_loads=data["attr_loads"],
         attr_counts=data["attr_counts"],
+        attr_stores=data["attr_stores"],
         chains=[tuple(c) for c in data["chains"]],
         local_types=[tuple(t) for t in data["local_types"]],
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from configdrift.extract.python.facts import DictArg, DictRead
 from configdrift.model import Location
+from configdrift.resolve.flow import scope_of
 from configdrift.resolve.models import ModelInfo
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
@@ -73,6 +75,8 @@ class ObjectTypes:
         self._chains: list[Chain] | None = None
         #: Classes whose attributes some method sets at runtime by name.
         self.dynamic: set[Symbol] = set()
+        #: Attribute names some code stores on an object from outside it.
+        self.stored_outside: set[str] = set()
         self._index()
         self.config_classes = self._config_classes()
 
@@ -92,6 +96,7 @@ class ObjectTypes:
                     self.assigns.setdefault(symbol, {}).setdefault(attr, []).append(
                         (kind, value, name, function)
                     )
+            self.stored_outside.update(facts.attr_stores)
             for function in facts.dynamic_setattr:
                 self.dynamic.add(Symbol("class", name, function.rsplit(".", 1)[0]))
             for function, callee in facts.return_calls:
@@ -113,18 +118,40 @@ class ObjectTypes:
             owner = function if base.startswith("self.") else function.rpartition(".")[0]
             if owner in classes:
                 methods.setdefault(Symbol("class", module, owner), set()).add(function)
+        from_config = self._assigned_from_config()
         out: set[Symbol] = set()
         for symbol, functions in methods.items():
             if self.model(symbol) is not None:
                 continue
-            assigned = {
+            assigned = self.assigns.get(symbol, {})
+            parsed = {
                 attr
-                for attr, values in self.assigns.get(symbol, {}).items()
-                for _, _, _, function in values
-                if function in functions or symbol.qualname in functions
+                for attr, values in assigned.items()
+                for _, _, module, function in values
+                if (function in functions or symbol.qualname in functions)
+                and (module, function, attr) in from_config
             }
-            if len(assigned) >= 2:
+            # Mostly parsed values (half at least): not an engine or a
+            # trainer that merely receives the config among other things.
+            if len(parsed) >= 2 and 2 * len(parsed) >= len(assigned):
                 out.add(symbol)
+        return out
+
+    def _assigned_from_config(self) -> set[tuple[str, str, str]]:
+        """(module, method, attribute) for ``self.A = ...`` on a line that
+        reads a config dict or hands one to a function."""
+        config = self.builder.flow.config
+        out: set[tuple[str, str, str]] = set()
+        for name, info in self.project.modules.items():
+            facts = info.facts
+            lines: set[tuple[str, int]] = set()
+            records: list[DictRead | DictArg] = [*facts.dict_reads, *facts.dict_args]
+            for record in records:
+                if scope_of(record.function, record.source.base, name) in config:
+                    lines.add((record.function, record.line))
+            for function, attr, _kind, _value, line in facts.attr_assigns:
+                if (function, line) in lines:
+                    out.add((name, function, attr))
         return out
 
     # -- types ---------------------------------------------------------------
@@ -238,7 +265,9 @@ class ObjectTypes:
                 dynamic = True
         if info is not None:
             return attr in MODEL_API or attr.startswith("model_")
-        return None if dynamic else False
+        if dynamic or attr in self.stored_outside:
+            return None  # set by code outside the class, or by computed names
+        return False
 
     def is_config_object(self, owner: Symbol, mounted: set[str]) -> bool:
         """A model mounted in the config tree, or a plain class holding one."""

@@ -27,6 +27,9 @@ _ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
 # that starts with a literal is searched for as a string, ten times faster
 # than one that starts with a look-behind and is tried at every character.
 _SELF_ATTRIBUTE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
+# ``x.name = ...``: an attribute stored (``==`` is a comparison).
+_ATTRIBUTE_STORE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)")
+_SELF_STORE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)")
 # ``self.a.b``: a chain of two attributes or more on ``self``.
 _SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
 
@@ -78,6 +81,10 @@ class ModuleExtractor:
         names.update(counts)
         self.facts.attr_loads = sorted(names)
         self.facts.attr_counts = dict(counts)
+        if "=" in source:
+            stores = Counter(_ATTRIBUTE_STORE.findall(source))
+            stores.subtract(_SELF_STORE.findall(source))
+            self.facts.attr_stores = sorted(name for name, n in stores.items() if n > 0)
 
     def _chains(self) -> None:
         """Attribute chains of two attributes or more on ``self``, by function.

@@ -164,6 +164,9 @@ class ModuleFacts:
     attr_loads: list[str] = field(default_factory=list)
     #: How often each attribute name is loaded in the text (same counting).
     attr_counts: dict[str, int] = field(default_factory=dict)
+    #: Attribute names stored on a receiver other than a bare ``self``
+    #: (``engine.config.batch = 4``), from the text like ``attr_loads``.
+    attr_stores: list[str] = field(default_factory=list)
     #: Attribute chains on ``self`` and on typed locals: (line, function, chain).
     chains: list[tuple[int, str, str]] = field(default_factory=list)
     #: Locals bound to calls and annotated parameters: (function, name, callee or type).
