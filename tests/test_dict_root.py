@@ -207,3 +207,35 @@ def use(trainer: Trainer):
     assert set(analysis.schema.children) == {"name", "epochs", "seed"}
     assert not [f for f in findings if f.code == "CD201"]
     assert analysis.objects.config_classes == set()
+
+
+def test_a_dict_read_where_it_is_loaded(tmp_path) -> None:
+    code = """
+import json
+
+def settings(path):
+    with open(path) as fh:
+        cfg = json.load(fh)
+    return cfg["name"], cfg.get("epochs", 1), cfg.get("seed", 0)
+"""
+    analysis, _ = _check(tmp_path, {"pkg/s.py": code, "docs/settings.md": _DOCS})
+    assert set(analysis.schema.children) == {"name", "epochs", "seed"}
+    (mount,) = [m for m in analysis.mounts if m.path == ()]
+    assert mount.model == "settings(a dict loaded from a file)"
+    assert analysis.schema.children["epochs"].default.value == 1
+
+
+def test_a_loaded_dict_that_is_only_passed_on_is_not_read(tmp_path) -> None:
+    """``json.load`` alone makes no configuration: data loaded and handed to
+    a function that reads nothing documented stays out."""
+    code = """
+import json
+
+def rows(path):
+    with open(path) as fh:
+        data = json.load(fh)
+    return data["items"], data["total"], data.get("page")
+"""
+    analysis, findings = _check(tmp_path, {"pkg/s.py": code, "docs/settings.md": _DOCS})
+    assert analysis.schema.children == {}
+    assert any("no config model" in f.message for f in findings)

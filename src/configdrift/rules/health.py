@@ -17,7 +17,8 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A configured doc source (a file or pattern in ``docs``) that yields no
     key entries; no Markdown page documenting the schema's keys at all; or
-    a code tree in which no model is mounted under any config path.
+    a code tree in which no model is mounted under any config path and
+    no dict read key by key is the config (the docs decide which).
 
     Why it matters
     A check that reads nothing passes whatever the docs say. A guard that
@@ -58,7 +59,8 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
             "CD501",
             "",
             anchor,
-            "no config model is mounted under a config path; set `mount` to place the models",
+            "no config model is mounted under a config path and no dict read key by key fits the docs; "
+            "set `mount` to a model or to the dict parameter that holds the config",
         )
 
 
