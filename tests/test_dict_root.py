@@ -179,7 +179,9 @@ class Scheduler:
 
 def test_an_attribute_stored_from_outside_is_not_judged(tmp_path) -> None:
     extra = ""
-    code = _CLASS.format(extra=extra) + "\ndef patch(runner):\n    runner.config.grad_hooks = True\n"
+    code = (
+        _CLASS.format(extra=extra) + "\ndef patch(runner):\n    runner.config.grad_hooks = True\n"
+    )
     _, findings = _check(tmp_path, {"pkg/c.py": code, "docs/settings.md": _DOCS})
     assert not [f for f in findings if f.code == "CD201"]
 
