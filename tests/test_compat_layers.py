@@ -149,3 +149,53 @@ def test_builtins_are_not_taken_from_a_star_import(tmp_path) -> None:
     project = analysis.project
     assert project.lookup("pkg.m", "object") is None
     assert project.lookup("pkg.m", "Thing") == Symbol("external", "", "somelib.Thing")
+
+
+def test_a_v1_field_named_model_config_is_a_field(tmp_path) -> None:
+    models = (
+        "from pydantic.v1 import BaseModel\n"
+        "class ModelConfig(BaseModel):\n    name: str = ''\n"
+        "class Zero(BaseModel):\n    stage: int = 0\n    model_config: ModelConfig = ModelConfig()\n"
+        "    class Config:\n        extra = 'forbid'\n"
+    )
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
+    assert zero is not None and set(zero.children) == {"stage", "model_config"}
+    assert "name" in zero.children["model_config"].children
+
+
+def test_v2_model_config_is_not_a_field(tmp_path) -> None:
+    models = (
+        "from pydantic import BaseModel, ConfigDict\n"
+        "class Zero(BaseModel):\n    model_config: ConfigDict = ConfigDict(extra='forbid')\n"
+        "    stage: int = 0\n"
+    )
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
+    assert zero is not None and set(zero.children) == {"stage"} and zero.strict is True
+
+
+@pytest.mark.parametrize(
+    ("hook", "known"),
+    [
+        ("    @classmethod\n    def __get_validators__(cls):\n        yield cls.parse\n", False),
+        (
+            "    @root_validator(pre=True)\n    def parse(cls, v):\n        return v\n",
+            False,
+        ),
+        ("", True),
+    ],
+    ids=["get-validators", "pre-root-validator", "plain"],
+)
+def test_a_model_that_coerces_other_values_has_no_known_type(tmp_path, hook, known) -> None:
+    """``gpu: "80GB"`` is a valid value of a model field whose model parses
+    strings itself: the field's type is not taken as a dict only."""
+    models = (
+        "from pydantic.v1 import BaseModel, root_validator\n"
+        f"class GPU(BaseModel):\n    memory: str = ''\n{hook}"
+        "class Zero(BaseModel):\n    gpu: GPU = GPU()\n"
+    )
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    gpu = analyse(Config(root=tmp_path), jobs=1).schema.child("zero").children["gpu"]
+    assert (gpu.type.kinds == frozenset({"dict"})) is known
+    assert "memory" in gpu.children

@@ -159,7 +159,7 @@ class ModelReader:
                 continue
             before.update(fact.before_validated)
             for f in fact.fields:
-                if f.name.startswith("_") or f.name == "model_config" or _is_classvar(f.annotation):
+                if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
                     continue
                 fields[f.name] = (ancestor.module, f)
         return ModelInfo(
@@ -388,7 +388,10 @@ class ModelReader:
         if self.model(symbol) is not None:
             kinds.add("dict")
             models.append((marker, symbol))
-            return False
+            # A model that turns other values into itself (v1's
+            # ``__get_validators__``, a core-schema hook, a root validator
+            # that runs first) accepts more than a dict: its type is unknown.
+            return self._coerces(symbol)
         for ancestor in self.project.mro(symbol):
             if ancestor.kind == "external" and ancestor.qualname in _SCALAR_KINDS:
                 kinds.add(_SCALAR_KINDS[ancestor.qualname])
@@ -405,6 +408,21 @@ class ModelReader:
                     found = True
             return not found
         return True
+
+    def _coerces(self, symbol: Symbol) -> bool:
+        info = self.model(symbol)
+        if info is not None and "*" in info.before_validated:
+            return True
+        for ancestor in self.project.mro(symbol):
+            if ancestor.kind != "class":
+                continue
+            functions = self.project.modules[ancestor.module].facts.functions
+            if any(
+                f"{ancestor.qualname}.{hook}" in functions
+                for hook in ("__get_validators__", "__get_pydantic_core_schema__")
+            ):
+                return True
+        return False
 
     # -- fields --------------------------------------------------------------
 
@@ -586,6 +604,15 @@ def _option(config: Expr, name: str) -> Expr | None:
             if k[0] == "c" and k[1] == name:
                 return v  # type: ignore[no-any-return]
     return None
+
+
+def _is_model_config(fact: FieldFact) -> bool:
+    """pydantic v2's ``model_config: ConfigDict = ...`` is the model's own
+    configuration; in a v1 model, ``model_config: ModelConfig`` is a field."""
+    if fact.name != "model_config":
+        return False
+    head = fact.annotation[1] if fact.annotation[0] == "sub" else fact.annotation
+    return head[0] != "n" or _last(head[1]) in ("ConfigDict", "SettingsConfigDict", "dict", "Dict")
 
 
 def _is_classvar(annotation: Expr) -> bool:
