@@ -210,13 +210,24 @@ class ModelReader:
                 continue
             for name in names:
                 expr = cls.config_class.get(name)
+                annotated = next(
+                    (f for f in cls.fields if f.name == "model_config" and f.value), None
+                )
                 if expr is None:
                     config = cls.assigns.get("model_config")
+                    if config is None and annotated is not None:
+                        config = annotated.value  # model_config: ConfigDict = ConfigDict(...)
                     if config is not None:
                         expr = _option(config, name)
                 if expr is not None:
                     line_expr = cls.assigns.get("__line__model_config")
-                    line = line_expr[1] if line_expr else cls.line
+                    line = (
+                        line_expr[1]
+                        if line_expr
+                        else annotated.line
+                        if annotated is not None
+                        else cls.line
+                    )
                     return self._option_value(owner.module, expr), owner, line
         return None
 
