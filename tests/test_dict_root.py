@@ -241,3 +241,17 @@ def rows(path):
     analysis, findings = _check(tmp_path, {"pkg/s.py": code, "docs/settings.md": _DOCS})
     assert analysis.schema.children == {}
     assert any("no config model" in f.message for f in findings)
+
+
+def test_a_key_refused_with_raise_is_not_accepted(tmp_path) -> None:
+    code = _LOADED + (
+        "\ndef check(cfg):\n"
+        "    if 'legacy' in cfg:\n"
+        "        raise ValueError('legacy is gone')\n"
+        "    if 'verbose' in cfg:\n"
+        "        print('verbose')\n"
+    )
+    code = code.replace("    run(cfg)\n", "    run(cfg)\n    check(cfg)\n")
+    analysis, _ = _check(tmp_path, {"pkg/load.py": code, "docs/settings.md": _DOCS})
+    assert "legacy" not in analysis.schema.children
+    assert "verbose" in analysis.schema.children

@@ -58,7 +58,12 @@ def _from_reads(node: SchemaNode) -> None:
     kinds = {s.kind for s in node.reads if s.kind}
     if len(kinds) == 1 and not node.children:
         kind = kinds.pop()
-        node.type = TypeInfo(kind, frozenset({kind}))
+        node.type = TypeInfo(kind, _READ_KINDS.get(kind, frozenset({kind})))
+
+
+#: What the user may write for a read the code converts: ``int(x)`` takes
+#: an int, a float or a string of digits.
+_READ_KINDS = {"number": frozenset({"int", "float", "str"})}
 
 
 def render_scope(scope: Scope) -> str:
@@ -299,7 +304,8 @@ class SchemaBuilder(ModelReader):
             chosen = self._dict_root(seeds, doc_names)
             if chosen is not None:
                 dict_seeds.add(chosen)
-                self.flow.mark(seeds | {chosen})
+                dict_seeds.update(self._overrides(chosen))
+                self.flow.mark(seeds | dict_seeds)
         for scope in dict_seeds:
             node = root
             for key in self.flow.fixed.get(scope, ()):
@@ -335,6 +341,34 @@ class SchemaBuilder(ModelReader):
         if not line and function in info.classes:
             line = info.classes[function].line
         return Location(info.path, line or 1)
+
+    def _overrides(self, scope: Scope) -> set[Scope]:
+        """The same parameter of the methods that override one another: a
+        config read by ``read_config(self, config)`` of every class derived
+        from one base (called through ``getattr`` on each in turn) is read
+        by all of them."""
+        module, function, param = scope
+        owner, _, method = function.rpartition(".")
+        info = self.project.modules[module]
+        params = info.facts.functions.get(function, [])
+        if owner not in info.classes or param not in params or method.startswith("__"):
+            return set()
+        index = params.index(param)
+        project = self.project
+        family = {s for s in project.mro(Symbol("class", module, owner))[1:] if s.kind == "class"}
+        if not family:
+            return set()
+        out: set[Scope] = set()
+        for name, other in project.modules.items():
+            for qualname in other.classes:
+                overriding = other.facts.functions.get(f"{qualname}.{method}")
+                if overriding is None or len(overriding) <= index:
+                    continue
+                ancestors = project.mro(Symbol("class", name, qualname))[1:]
+                if family.intersection(ancestors):
+                    out.add((name, f"{qualname}.{method}", overriding[index]))
+        out.discard(scope)
+        return out
 
     def _model_fields(self) -> set[str]:
         """The field names of every model of the project (a dict read by a
@@ -399,7 +433,7 @@ class SchemaBuilder(ModelReader):
         for _, scope in candidates[:ROOT_TRIALS]:
             if scope in tried:
                 continue  # reached from a candidate already tried: the same config
-            flow.mark(seeds | {scope})
+            flow.mark(seeds | {scope} | self._overrides(scope))
             tried |= flow.config
             new = {key for site in flow.reads(sites_only=True)[0] for key in site.path} - known
             documented = len(new & names)
@@ -413,14 +447,11 @@ class SchemaBuilder(ModelReader):
         if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
             return None
         documented, new_keys, chosen = scored[0]
-        self.mounts.append(
-            Mount(
-                (),
-                render_scope(chosen),
-                self._scope_location(chosen),
-                f"docs: {documented} of the {new_keys} keys read under it are documented",
-            )
-        )
+        how = f"docs: {documented} of the {new_keys} keys read under it are documented"
+        overrides = len(self._overrides(chosen))
+        if overrides:
+            how += f", with the {overrides} method(s) that override it"
+        self.mounts.append(Mount((), render_scope(chosen), self._scope_location(chosen), how))
         return chosen
 
     def _place(

@@ -362,7 +362,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
 def _use_note(node: SchemaNode) -> Related:
     """The read whose use makes the key's type certain."""
     site = next(s for s in node.reads if s.kind)
-    what = {"str": "uses it as a string"}.get(site.kind or "", f"converts it with {site.kind}()")
+    what = {"str": "uses it as a string", "number": "converts it to a number"}[site.kind or "str"]
     return Related(site.location.path, site.location.line, f"`{site.function}` {what}")
 
 

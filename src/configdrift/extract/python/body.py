@@ -122,6 +122,7 @@ class FunctionBody:
         self.loops: dict[str, list[ast.expr]] = {}
         attributes: list[ast.Attribute] = []
         ifexps: list[ast.IfExp] = []
+        refused: set[int] = set()
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body, leaves=False):
@@ -130,6 +131,11 @@ class FunctionBody:
                 calls.append(sub)  # type: ignore[arg-type]
             elif kind is assign_type:
                 assigns.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.AnnAssign and sub.value is not None:  # type: ignore[attr-defined]
+                # ``self.x: bool = d.get("x")`` assigns as ``self.x = ...`` does.
+                plain = ast.Assign(targets=[sub.target], value=sub.value)  # type: ignore[attr-defined]
+                plain.lineno, plain.col_offset = sub.lineno, sub.col_offset  # type: ignore[attr-defined]
+                assigns.append(plain)
             elif kind is subscript_type and type(sub.ctx) is load:  # type: ignore[attr-defined]
                 subscripts.append(sub)  # type: ignore[arg-type]
             elif kind is compare_type:
@@ -144,6 +150,10 @@ class FunctionBody:
                 attributes.append(sub)  # type: ignore[arg-type]
             elif kind is ast.IfExp:
                 ifexps.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.If and type(sub.test) is compare_type and sub.body:  # type: ignore[attr-defined]
+                if type(sub.body[0]) is ast.Raise:  # type: ignore[attr-defined]
+                    # ``if K in d: raise ...``: the key is refused, not read.
+                    refused.add(id(sub.test))  # type: ignore[attr-defined]
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -246,7 +256,7 @@ class FunctionBody:
             for c in calls
             if type(c.func) is ast.Attribute and c.func.attr in _READ_METHODS
         )
-        self.kinds = _use_kinds(calls, attributes, compares)
+        self.kinds = _use_kinds(calls, attributes)
         # ``d[K] if K in d else D``: the subscript falls back to ``D``.
         fallbacks = {
             id(e.body): e.orelse
@@ -272,6 +282,8 @@ class FunctionBody:
                     self.kinds.get(id(subscript)),
                 )
         for compare in compares:
+            if id(compare) in refused and type(compare.ops[0]) is ast.In:
+                continue
             if len(compare.ops) == 1 and type(compare.ops[0]) in (ast.In, ast.NotIn):
                 container = compare.comparators[0]
                 if (
@@ -603,23 +615,20 @@ class FunctionBody:
 _VALUE_NODES = frozenset(
     {ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.List, ast.Tuple, ast.Dict}
 )
-_CONVERSIONS = {"int": "int", "float": "float", "str": "str"}
+#: ``int()`` and ``float()`` take a number or a string of one; ``str()``
+#: takes any value and says nothing of what the user writes.
+_CONVERSIONS = {"int": "number", "float": "number"}
 #: Methods only a string has: calling one on a value makes it a string.
 _STR_METHODS = frozenset(
     {"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "startswith", "endswith", "split"}
 )
 
 
-def _is_str(node: ast.expr) -> bool:
-    return type(node) is ast.Constant and isinstance(node.value, str)
-
-
-def _use_kinds(
-    calls: list[ast.Call], attributes: list[ast.Attribute], compares: list[ast.Compare]
-) -> dict[int, str]:
+def _use_kinds(calls: list[ast.Call], attributes: list[ast.Attribute]) -> dict[int, str]:
     """Expressions whose type a use makes certain, by node id: the argument
-    of ``int()``, ``float()`` or ``str()``, the receiver of a string method,
-    a value compared with string literals (``==``, ``!=``, ``in (...)``)."""
+    of ``int()`` or ``float()`` is a number, the receiver of a string method
+    a string. A comparison with a string literal says nothing: ``if size ==
+    "auto"`` is how a number field takes "auto"."""
     out: dict[int, str] = {}
     for call in calls:
         func = call.func
@@ -628,17 +637,6 @@ def _use_kinds(
     for attribute in attributes:
         if attribute.attr in _STR_METHODS:
             out[id(attribute.value)] = "str"
-    for compare in compares:
-        if len(compare.ops) != 1:
-            continue
-        op, right = type(compare.ops[0]), compare.comparators[0]
-        if (op in (ast.Eq, ast.NotEq) and _is_str(right)) or (
-            op in (ast.In, ast.NotIn)
-            and type(right) in (ast.Tuple, ast.List, ast.Set)
-            and right.elts  # type: ignore[attr-defined]
-            and all(_is_str(e) for e in right.elts)  # type: ignore[attr-defined]
-        ):
-            out[id(compare.left)] = "str"
     return out
 
 
