@@ -132,9 +132,13 @@ def test_bad_refs_and_places_are_usage_errors(cli, repo, tmp_path) -> None:
 
 
 _DICT_SECTION = """\
-def load(param_dict):
+import json
+
+def load(path):
+    param_dict = json.load(open(path))
     zero = param_dict.get("zero", {})
-    return zero.get("stage", 0), zero.get("bucket", 500), zero.get("legacy", False)
+    tier, ratio = zero.get("tier", 1), zero.get("ratio", 0.5)
+    return zero.get("stage", 0), zero.get("bucket", 500), zero.get("legacy", False), tier, ratio
 """
 
 _MODEL_SECTION = """\
@@ -144,6 +148,8 @@ class Zero(BaseModel):
     model_config = ConfigDict(extra="forbid")
     stage: int = 0
     bucket: int = 5e8
+    tier: int = 1
+    ratio: float = 0.5
 
 def load(param_dict):
     return Zero(**param_dict.get("zero", {}))
@@ -153,7 +159,9 @@ def load(param_dict):
 def test_a_section_moved_from_dict_reads_to_a_model_keeps_its_keys(cli, repo) -> None:
     """Only the key the model no longer accepts is CD403; the section turning
     strict and a changed default are changes."""
-    docs = "# Zero\n\n**zero.stage**: [integer]\n\n**zero.bucket**: [integer]\n\n**zero.legacy**: [boolean]\n"
+    docs = "# Zero\n\n" + "".join(
+        f"**zero.{key}**: [integer]\n\n" for key in ("stage", "bucket", "legacy", "tier", "ratio")
+    )
     (repo / "docs").mkdir()
     (repo / "docs" / "config.md").write_text(docs, encoding="utf-8")
     _commit(repo, _DICT_SECTION, "dict reads")

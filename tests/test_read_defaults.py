@@ -157,9 +157,15 @@ def test_documented_defaults_against_read_defaults(
     docs = (
         f"# Settings\n\n<i>**limit**</i>: [{doc_type}]\n\n"
         f"| Description | Default |\n| --- | --- |\n| How many. | {doc_default} |\n\n"
-        "<i>**name**</i>: [string]\n\n<i>**seed**</i>: [integer]\n"
+        "<i>**name**</i>: [string]\n\n<i>**seed**</i>: [integer]\n\n"
+        "<i>**lr**</i>: [float]\n\n<i>**batch**</i>: [integer]\n"
     )
-    code = 'def read(cfg):\n    return cfg.get("limit", 3), cfg["name"], cfg.get("seed")\n'
+    code = (
+        "import json\n"
+        "def read(path):\n"
+        "    cfg = json.load(open(path))\n"
+        '    return cfg.get("limit", 3), cfg["name"], cfg.get("seed"), cfg["lr"], cfg["batch"]\n'
+    )
     make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code, "docs/config.md": docs})
     analysis = analyse(Config(root=tmp_path), jobs=1)
     found = [f for f in run_rules(analysis) if f.code == "CD104"]

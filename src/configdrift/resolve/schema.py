@@ -26,7 +26,7 @@ from configdrift.resolve.project import Project, Symbol, render
 
 #: A dict root needs this many documented top-level keys (and is tried only
 #: where the code reads or hands on the dict this many times).
-ROOT_MIN_KEYS = 3
+ROOT_MIN_KEYS = 5
 #: How many candidate dicts are tried as the root, the busiest first.
 ROOT_TRIALS = 12
 
@@ -109,6 +109,8 @@ class SchemaBuilder(ModelReader):
         #: Reads of a key a strict model does not declare: (site, model node).
         self.dead_reads: list[tuple[ReadSite, SchemaNode]] = []
         self.forwarded: list[tuple[str, Placement, Location]] = []
+        #: A dict root found by the docs whose origin the code does not show.
+        self.root_origin: Location | None = None
 
     def mount(
         self,
@@ -169,6 +171,9 @@ class SchemaBuilder(ModelReader):
         key that a strict model does not declare is kept as a dead read.
         """
         sites, self.unknown_reads = self.flow.reads()
+        if self.root_origin is not None:
+            what = "the config dict comes from code not followed, where it may be read too"
+            self.unknown_reads.append(((), self.root_origin, what))
         for module, placement, location in self.forwarded:
             for source in placement.sources:
                 scope = scope_of(placement.function, source.base, module)
@@ -306,6 +311,7 @@ class SchemaBuilder(ModelReader):
                 dict_seeds.add(chosen)
                 dict_seeds.update(self._overrides(chosen))
                 self.flow.mark(seeds | dict_seeds)
+                self.root_origin = self._origin(chosen)
         for scope in dict_seeds:
             node = root
             for key in self.flow.fixed.get(scope, ()):
@@ -341,6 +347,16 @@ class SchemaBuilder(ModelReader):
         if not line and function in info.classes:
             line = info.classes[function].line
         return Location(info.path, line or 1)
+
+    def _origin(self, chosen: Scope) -> Location | None:
+        """Where a dict root found by the docs comes from, when the code does
+        not show it: None if configuration reaches a dict loaded from a file
+        (all of its readers are then followed), else the root's place. A
+        dict handed in from code not followed (a local from an unknown call,
+        a ``getattr`` dispatch) may be read there too."""
+        if any(scope[2] == LOADED for scope in self.flow.config):
+            return None
+        return self._scope_location(chosen)
 
     def _overrides(self, scope: Scope) -> set[Scope]:
         """The same parameter of the methods that override one another: a
