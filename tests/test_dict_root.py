@@ -276,3 +276,23 @@ def test_a_root_from_code_not_followed_does_not_say_never_read(tmp_path) -> None
     assert set(analysis.schema.children) == KEYS
     assert ("CD102", "color") not in _codes(findings)
     assert any("comes from code not followed" in what for _, _, what in analysis.unknown_reads)
+
+
+def test_a_parameter_rebound_to_a_model_is_not_typed_by_it(tmp_path) -> None:
+    """``cfg.get(...)`` on the dict before ``cfg = Model(**cfg)`` is a dict
+    read, not a read of the model's ``get``."""
+    code = """
+from pydantic import BaseModel, ConfigDict
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = ""
+
+def build(cfg):
+    if cfg.get("name") is None:
+        cfg = {}
+    cfg = Model(**cfg)
+    return cfg
+"""
+    _, findings = _check(tmp_path, {"pkg/m.py": code}, mount={"": "pkg.m:Model"})
+    assert not [f for f in findings if f.code == "CD201"]

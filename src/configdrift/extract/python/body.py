@@ -172,7 +172,7 @@ class FunctionBody:
             callee = dotted(value.func) if type(value) is call_type else None
             if callee is not None:
                 for target in assign.targets:
-                    if type(target) is name_type:
+                    if type(target) is name_type and self._one_kind(target.id):
                         facts.local_types.append((self.qualname, target.id, callee))
                         typed.add(target.id)
             for target in assign.targets:
@@ -293,6 +293,14 @@ class FunctionBody:
                 ):
                     container = container.func.value
                 self._read(container, compare.left, compare.lineno, "in")
+
+    def _one_kind(self, name: str) -> bool:
+        """Is every binding of a local a call? ``cfg = {}`` or a parameter
+        rebound to ``Model(**cfg)`` holds a dict before it holds the model:
+        a chain on it is not typed (the typing does not follow the order)."""
+        if name in self.params and name not in self.annotated:
+            return False
+        return all(type(value) is ast.Call for value in self.locals.get(name, ()))
 
     def _param_sources(self, node: ast.expr) -> list[DictSource]:
         """Sources of a dict that come from a parameter or an instance attribute."""
