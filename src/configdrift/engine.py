@@ -191,8 +191,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         pending_md = functools.cache(pending_md)
 
         def doc_names() -> set[str]:
-            # Asked only when dicts without a model may hold the config: the
-            # docs decide which one.
+            # The docs decide which dict read key by key (if any) holds the
+            # config where no model does; the pages are extracted meanwhile.
             return {p for doc in pending_md().values() for e in doc.entries for p in e.parts}
 
         schema, builder = _schema(py_facts, sources.python, config, doc_names)

@@ -24,8 +24,8 @@ from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 
-#: A dict root needs this many documented top-level keys (and is tried only
-#: where the code reads or hands on the dict this many times).
+#: A dict root needs this many documented keys read under it (and is tried
+#: only where the code reads or hands on the dict this many times).
 ROOT_MIN_KEYS = 5
 #: How many candidate dicts are tried as the root, the busiest first.
 ROOT_TRIALS = 12
@@ -111,6 +111,7 @@ class SchemaBuilder(ModelReader):
         self.forwarded: list[tuple[str, Placement, Location]] = []
         #: A dict root found by the docs whose origin the code does not show.
         self.root_origin: Location | None = None
+        self._override_memo: dict[Scope, set[Scope]] = {}
 
     def mount(
         self,
@@ -263,8 +264,8 @@ class SchemaBuilder(ModelReader):
         """The schema tree: explicit mounts first, then those found in code.
 
         ``doc_names`` gives the key names the doc pages document; it is
-        called only when the code holds dicts read key by key that no model
-        explains, to decide which of them (if any) is the config's root.
+        called unless ``mount`` names the root, to decide which dict read
+        key by key (if any) is the config's root where no model is.
         """
         root = SchemaNode(key="", path=(), strict=None, origin="root")
         project = self.project
@@ -363,6 +364,12 @@ class SchemaBuilder(ModelReader):
         config read by ``read_config(self, config)`` of every class derived
         from one base (called through ``getattr`` on each in turn) is read
         by all of them."""
+        cached = self._override_memo.get(scope)
+        if cached is None:
+            cached = self._override_memo[scope] = self._find_overrides(scope)
+        return cached
+
+    def _find_overrides(self, scope: Scope) -> set[Scope]:
         module, function, param = scope
         owner, _, method = function.rpartition(".")
         info = self.project.modules[module]
