@@ -296,3 +296,26 @@ def build(cfg):
 """
     _, findings = _check(tmp_path, {"pkg/m.py": code}, mount={"": "pkg.m:Model"})
     assert not [f for f in findings if f.code == "CD201"]
+
+
+def test_a_classmethod_called_on_its_class_reads_the_dict(tmp_path) -> None:
+    code = (
+        _LOADED
+        + """
+class Limits:
+    @classmethod
+    def parse(cls, config):
+        return cls(config.get("rate", 1.0), config.get("burst", 3))
+
+    @staticmethod
+    def check(config):
+        return config.get("strict", False)
+
+def limits(cfg):
+    return Limits.parse(cfg["limits"]), Limits.check(cfg["limits"])
+"""
+    )
+    code = code.replace("    run(cfg)\n", "    run(cfg)\n    limits(cfg)\n")
+    analysis, _ = _check(tmp_path, {"pkg/load.py": code, "docs/settings.md": _DOCS})
+    section = analysis.schema.children["limits"]
+    assert set(section.children) == {"rate", "burst", "strict"}

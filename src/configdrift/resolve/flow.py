@@ -191,6 +191,12 @@ class DictFlow:
         if symbol.kind == "class":
             found = self._method(symbol.module, symbol.qualname, "__init__")
             return (*found, 1) if found else None
+        if symbol.kind == "member":
+            # ``Settings.parse(d, ...)``: a classmethod or staticmethod called
+            # on its class; ``cls`` (or ``self``) takes no call position.
+            params = self.project.modules[symbol.module].facts.functions.get(symbol.qualname)
+            if params is not None:
+                return symbol.module, symbol.qualname, int(params[:1] in (["cls"], ["self"]))
         return None
 
     def _build(self) -> None:
