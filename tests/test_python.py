@@ -402,3 +402,56 @@ def test_self_attributes_and_chains_need_self_as_a_whole_word() -> None:
 def test_a_chain_at_the_very_start_of_a_file_is_on_self() -> None:
     result = extract_python(b"self.a.b\n")
     assert result.attr_counts == {"self.a": 1, "b": 1}
+
+
+_NEWER = """\
+type Settings[T] = dict[str, T]
+KEY = "zero"
+
+
+def get[T: int](d: Settings[T]) -> T:
+    label = f"{d["name"]} {d['other']!r:>{10}}"
+    print(label)
+    return Zero(**d.get(KEY, {}))
+
+
+class Zero[T](BaseModel):
+    stage: int = 0
+    note: str = t"hi {KEY}"
+
+
+try:
+    pass
+except ValueError, TypeError:
+    pass
+"""
+
+
+def test_newer_syntax_is_read_on_the_same_lines() -> None:
+    result = facts(_NEWER)
+    assert result.error is None
+    assert result.assigns["KEY"] == ["c", "zero"]
+    assert "Settings" in result.assigns
+    (cls,) = result.classes
+    assert (cls.name, cls.line) == ("Zero", 11)
+    assert [(f.name, f.line) for f in cls.fields] == [("stage", 12), ("note", 13)]
+    assert result.function_lines["get"] == (5, 8)
+    (placement,) = result.placements
+    assert placement.line == 8 and placement.sources[0].keys == [["n", "KEY"]]
+
+
+def test_a_multiline_fstring_keeps_the_lines_after_it() -> None:
+    source = 'X = f"""{"a"}\n\n{"b"}"""\nY = "after"\n'
+    result = facts(source)
+    assert result.error is None and result.assign_lines["Y"] == 4
+
+
+def test_a_key_built_by_a_new_fstring_is_not_static() -> None:
+    result = facts('def f(d, n):\n    return d[f"{"k"}_{n}"]\n')
+    (read,) = result.dict_reads
+    assert read.source.keys[0][0] != "c"
+
+
+def test_what_no_python_version_parses_is_still_a_parse_error() -> None:
+    result = facts("def broken(:\n    pass\n")
+    assert result.error is not None and result.error_line == 1

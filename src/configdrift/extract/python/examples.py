@@ -12,7 +12,6 @@ later, with the schema; this module only reads the file.
 from __future__ import annotations
 
 import ast
-import warnings
 from dataclasses import dataclass, field
 
 from configdrift.extract.docs.blocks import (
@@ -23,6 +22,7 @@ from configdrift.extract.docs.blocks import (
     VALUE,
     BlockKey,
 )
+from configdrift.extract.python.compat import parse_python
 from configdrift.extract.python.exprs import dotted
 from configdrift.extract.text import NotText, decode
 from configdrift.model import LIST_ITEM
@@ -48,9 +48,7 @@ def extract_py_examples(data: bytes) -> list[PyExample]:
     except NotText:
         return []
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
+        tree = parse_python(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     scopes = _scopes(tree)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-import warnings
 from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
+from configdrift.extract.python.compat import parse_source
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
 from configdrift.extract.text import NotText, decode
@@ -43,10 +43,8 @@ def extract_python(data: bytes) -> ModuleFacts:
         facts.error, facts.error_line = str(exc), exc.line
         return facts
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(source)
-    except (SyntaxError, ValueError) as exc:
+        tree, source = parse_source(source)
+    except (SyntaxError, ValueError, RecursionError) as exc:
         facts.error = f"invalid Python syntax: {getattr(exc, 'msg', str(exc))}"
         facts.error_line = getattr(exc, "lineno", None) or 1
         return facts
