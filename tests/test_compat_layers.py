@@ -199,3 +199,34 @@ def test_a_model_that_coerces_other_values_has_no_known_type(tmp_path, hook, kno
     gpu = analyse(Config(root=tmp_path), jobs=1).schema.child("zero").children["gpu"]
     assert (gpu.type.kinds == frozenset({"dict"})) is known
     assert "memory" in gpu.children
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["src/app/{}.py", "app/{}.py", "tools/cli/app/{}.py"],
+    ids=["src-namespace", "namespace", "nested"],
+)
+def test_modules_in_folders_without_init_are_imported_by_name(tmp_path, layout) -> None:
+    """No ``__init__.py`` anywhere: ``from app.models import Zero`` still
+    names the file, as Python's namespace packages do."""
+    models = (
+        "from pydantic import BaseModel, ConfigDict\n"
+        "class Zero(BaseModel):\n    model_config = ConfigDict(extra='forbid')\n    stage: int = 0\n"
+    )
+    loader = "from app.models import Zero\ndef get(d):\n    return Zero(**d.get('zero', {}))\n"
+    make_project(tmp_path, {layout.format("models"): models, layout.format("load"): loader})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
+    assert zero is not None and zero.model == "Zero" and zero.strict is True
+
+
+def test_a_name_two_folders_claim_is_not_guessed(tmp_path) -> None:
+    models = "from pydantic import BaseModel\nclass Zero(BaseModel):\n    stage: int = 0\n"
+    other = "from pydantic import BaseModel\nclass Zero(BaseModel):\n    other: int = 0\n"
+    loader = "from app.models import Zero\ndef get(d):\n    return Zero(**d.get('zero', {}))\n"
+    make_project(
+        tmp_path,
+        {"a/app/models.py": models, "b/app/models.py": other, "c/load.py": loader},
+    )
+    project = analyse(Config(root=tmp_path), jobs=1).project
+    assert project.canonical("app.models") is None
+    assert project.canonical("a.app.models") is not None

@@ -70,15 +70,45 @@ def module_name(path: str, package_dirs: set[str]) -> tuple[str, bool]:
     return ".".join(reversed(names)), is_package
 
 
+def import_names(path: str) -> list[str]:
+    """The other names a module may be imported by when folders above it
+    have no ``__init__.py`` (namespace packages, ``src/`` layouts, scripts
+    folders): its dotted path from each folder up, the longest first."""
+    parts = path[:-3].split("/") if path.endswith(".py") else path.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
+
+
 class Project:
     """All Python modules of the analysed code, indexed by module name."""
 
     def __init__(self, modules: list[ModuleInfo]) -> None:
         self.modules: dict[str, ModuleInfo] = {}
+        later: list[ModuleInfo] = []
         for info in modules:
             # Two files can claim one name (scripts in different folders); the
-            # first one found keeps it, deterministically by path order.
-            self.modules.setdefault(info.name, info)
+            # first one found keeps it, deterministically by path order, and
+            # the other is known by its whole dotted path.
+            if self.modules.setdefault(info.name, info) is not info:
+                later.append(info)
+        for info in later:
+            full = import_names(info.path)[0]
+            if full not in self.modules:
+                info.name = full
+                self.modules[full] = info
+        #: Other names a module is imported by (``pkg.mod`` for
+        #: ``src/pkg/mod.py`` when ``src/pkg`` has no ``__init__.py``): each
+        #: name that only one module can take.
+        self.aliases: dict[str, str] = {}
+        claims: dict[str, set[str]] = {}
+        for name, info in self.modules.items():
+            for alias in import_names(info.path):
+                if alias != name and alias not in self.modules:
+                    claims.setdefault(alias, set()).add(name)
+        self.aliases = {
+            alias: next(iter(names)) for alias, names in claims.items() if len(names) == 1
+        }
         self._cache: dict[tuple[str, str], Symbol | None] = {}
         self._eval_cache: dict[tuple[str, str], Value] = {}
 
@@ -94,6 +124,12 @@ class Project:
         if level > 1:
             base = base[: len(base) - (level - 1)]
         return ".".join([*base, target] if target else base)
+
+    def canonical(self, name: str) -> str | None:
+        """The module a dotted name imports, under its own name."""
+        if name in self.modules:
+            return name
+        return self.aliases.get(name)
 
     def lookup(self, module: str, name: str, depth: int = 0) -> Symbol | None:
         """Resolve a plain name as seen from inside ``module``."""
@@ -119,16 +155,19 @@ class Project:
                 continue
             target = self.absolute(module, imp.module, imp.level)
             if imp.name is None:
+                known = self.canonical(target)
                 return (
-                    Symbol("module", target, "")
-                    if target in self.modules
+                    Symbol("module", known, "")
+                    if known is not None
                     else Symbol("external", "", target)
                 )
             sub = f"{target}.{imp.name}" if target else imp.name
-            if sub in self.modules:
-                return Symbol("module", sub, "")
-            if target in self.modules:
-                found = self.lookup(target, imp.name, depth + 1)
+            known_sub = self.canonical(sub)
+            if known_sub is not None:
+                return Symbol("module", known_sub, "")
+            known = self.canonical(target)
+            if known is not None:
+                found = self.lookup(known, imp.name, depth + 1)
                 if found is not None:
                     return found
                 return None
@@ -139,6 +178,7 @@ class Project:
         for star, _line in facts.star_imports:
             level = len(star) - len(star.lstrip("."))
             target = self.absolute(module, star.lstrip("."), level)
+            target = self.canonical(target) or target
             target_info = self.modules.get(target)
             if target_info is None:
                 # ``from pydantic.v1 import *`` (a compatibility module, often
@@ -167,10 +207,10 @@ class Project:
             if symbol is None:
                 return None
             if symbol.kind == "module":
-                sub = f"{symbol.module}.{part}"
+                sub = self.canonical(f"{symbol.module}.{part}")
                 symbol = (
                     Symbol("module", sub, "")
-                    if sub in self.modules
+                    if sub is not None
                     else self.lookup(symbol.module, part)
                 )
             elif symbol.kind == "external":

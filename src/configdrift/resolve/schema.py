@@ -272,6 +272,7 @@ class SchemaBuilder(ModelReader):
         dict_seeds: set[Scope] = set()
         for path_text, target in explicit.items():
             module, _, qualname = target.partition(":")
+            module = project.canonical(module) or module
             symbol = project.resolve(module, qualname) if module in project.modules else None
             if (
                 symbol is not None
