@@ -261,3 +261,51 @@ def test_summary_counts_the_keys_the_code_reads(cli, tmp_path) -> None:
     # ``m`` is read by ``d.get("m", {})``; ``a`` and ``b`` as attributes; ``c`` by nothing.
     assert keys == {"documented": 0, "accepted": 4, "read": 3}
     assert "accepted: 4, read: 3." in cli("check", str(tmp_path)).out
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('[tool.configdrift.mount]\nx = "nowhere:Model"\n', "no module 'nowhere'"),
+        ('[tool.configdrift.mount]\nx = "pkg.m:Missing"\n', "pkg.m defines no 'Missing'"),
+        ('[tool.configdrift.mount]\nx = "pkg.m:get"\n', "get is not a pydantic model"),
+        (
+            '[tool.configdrift.sections]\n"docs/config.md#No such heading" = "m"\n',
+            "names no section of the 1 doc page(s) read",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", ["check", "map"])
+def test_a_mount_or_section_that_matches_nothing_exits_2(
+    cli, tmp_path, config: str, message: str, command: str
+) -> None:
+    make_project(
+        tmp_path,
+        {
+            **strict_model(),
+            "docs/config.md": "# Config\n\n<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n",
+        },
+    )
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '[tool.configdrift]\ndocs = ["docs"]\n' + config)
+    result = cli(command, str(tmp_path))
+    assert result.code == 2, result.out
+    assert message in result.err
+
+
+def test_a_section_entry_that_matches_is_used(cli, tmp_path) -> None:
+    make_project(
+        tmp_path,
+        {
+            **strict_model(),
+            "docs/config.md": "# Config\n\n## Knobs\n\n- `a` (int): a knob.\n- `zz` (int): not in m.\n",
+        },
+    )
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text()
+        + '[tool.configdrift]\ndocs = ["docs"]\n[tool.configdrift.sections]\n"Knobs" = "m"\n'
+    )
+    result = cli("check", str(tmp_path), "--format", "json")
+    assert result.code == 1
+    assert {f["key"] for f in json.loads(result.out)["findings"]} == {"m.zz"}

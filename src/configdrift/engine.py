@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from configdrift.config import Config
+from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.blocks import BlockRead, read_json_like, read_yaml
@@ -231,6 +231,12 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         placer, entries = _place(schema, config, pages)
         if mount_by_docs(builder, schema, entries):
             placer, entries = _place(schema, config, pages)
+        unused = sorted(set(config.sections) - placer.used)
+        if unused:
+            raise ConfigError(
+                f"sections: {unused[0]!r} names no section of the {len(pages)} doc page(s) read "
+                "(write `page.md#Title` or the heading's title)"
+            )
         doc_sources = [
             DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
             for rel, _ in pages

@@ -84,6 +84,8 @@ class DocPlacer:
         self.root = root
         self.index = _index_by_key(root)
         self.explicit = sections
+        #: The ``sections`` entries that named a section of a page.
+        self.used: set[str] = set()
         self.maps: list[SectionMap] = []
         #: Example blocks whose place a section decided: (page, block index,
         #: the config path the block's keys sit under).
@@ -213,6 +215,7 @@ class DocPlacer:
         section = facts.sections[sid]
         for key in (f"{rel}#{section.title}", section.title):
             if key in self.explicit:
+                self.used.add(key)
                 return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
         if section.heading_key is not None:
             return (

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from configdrift.config import ConfigError
 from configdrift.extract.python.body import LOADED
 from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Placement
 from configdrift.model import (
@@ -290,12 +291,9 @@ class SchemaBuilder(ModelReader):
                 )
                 continue
             if symbol is None or self.model(symbol) is None:
-                self.unresolved.append(
-                    Unresolved(
-                        Location("<configuration>", 0), f"mount {path_text!r}: no model {target!r}"
-                    )
+                raise ConfigError(
+                    f"mount {path_text!r} = {target!r}: {self._unmountable(module, qualname, symbol)}"
                 )
-                continue
             path = tuple(p for p in path_text.split(".") if p)
             if not path:
                 self.fill(root, symbol, direct=True)
@@ -326,6 +324,19 @@ class SchemaBuilder(ModelReader):
             for placement in info.facts.placements:
                 self._place(root, name, info.path, placement, explicit_paths)
         return root
+
+    def _unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
+        """Why a ``mount`` target names nothing that can be mounted."""
+        if not qualname:
+            return "write it as module:Name"
+        if module not in self.project.modules:
+            return f"no module {module!r} among the analysed Python files"
+        if symbol is None or symbol.kind in ("external", "module"):
+            return f"{module} defines no {qualname!r}"
+        return (
+            f"{qualname} is not a pydantic model, a dataclass, a module-level dict of "
+            "options or a dict parameter (module:function.param)"
+        )
 
     # -- dict roots ------------------------------------------------------------
 
