@@ -24,6 +24,8 @@ PYDANTIC_BASES = frozenset(
         "pydantic.BaseSettings",
     }
 )
+#: Settings classes: fed from the environment, ``.env`` files and keywords.
+SETTINGS_BASES = frozenset({"pydantic_settings.BaseSettings", "pydantic.BaseSettings"})
 DATACLASS_DECORATORS = frozenset(
     {
         "dataclasses.dataclass",
@@ -147,6 +149,11 @@ class ModelReader:
                 strict = value == "forbid"
                 strict_owner = owner.qualname
                 strict_location = project.location(owner.module, line)
+            elif project.inherits_external(symbol, SETTINGS_BASES):
+                # pydantic-settings forbids unknown keys unless told otherwise.
+                strict = True
+                strict_owner = symbol.qualname
+                strict_location = project.location(symbol.module, cls.line)
             by_name = self._config_value(
                 mro, ("populate_by_name", "validate_by_name", "allow_population_by_field_name")
             )

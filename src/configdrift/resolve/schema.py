@@ -22,7 +22,7 @@ from configdrift.model import (
     TypeInfo,
 )
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
-from configdrift.resolve.models import ModelReader, value_kind
+from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 
 #: A dict root needs this many documented keys read under it (and is tried
@@ -323,7 +323,56 @@ class SchemaBuilder(ModelReader):
             info = project.modules[name]
             for placement in info.facts.placements:
                 self._place(root, name, info.path, placement, explicit_paths)
+        if not root.children and not root.model and not explicit and doc_names is not None:
+            self._settings_root(root, doc_names)
         return root
+
+    def _settings_root(self, root: SchemaNode, doc_names: Callable[[], set[str]]) -> None:
+        """A project whose configuration is a pydantic-settings class (built
+        as ``Settings()``, from the environment): the settings class that no
+        other one derives from or holds as a field is the root; of several,
+        the one most of whose fields the docs document (three at least, and
+        no tie)."""
+        project = self.project
+        settings: list[Symbol] = []
+        for name, info in project.modules.items():
+            for qualname in info.classes:
+                symbol = Symbol("class", name, qualname)
+                if self.model(symbol) is not None and project.inherits_external(
+                    symbol, SETTINGS_BASES
+                ):
+                    settings.append(symbol)
+        inner: set[Symbol] = set()
+        for symbol in settings:
+            inner.update(s for s in project.mro(symbol)[1:] if s.kind == "class")
+            model = self.model(symbol)
+            assert model is not None
+            for module, fact in model.fields:
+                inner.update(s for _, s in self.type_facts(module, fact.annotation).models)
+        leaves = [s for s in settings if s not in inner]
+        if not leaves:
+            return
+        chosen = leaves[0] if len(leaves) == 1 else None
+        how = "the project's one settings class"
+        if chosen is None:
+            names = doc_names()
+            scored = sorted(
+                (
+                    (len(names & {fact.name for _, fact in self.model(s).fields}), s)  # type: ignore[union-attr]
+                    for s in leaves
+                ),
+                key=lambda item: item[0],
+                reverse=True,
+            )
+            if scored[0][0] < 3 or scored[0][0] == scored[1][0]:
+                return
+            chosen = scored[0][1]
+            how = f"docs: {scored[0][0]} of its fields are documented"
+        model = self.model(chosen)
+        assert model is not None
+        self.fill(root, chosen, direct=True)
+        root.model_location = model.location
+        self.mounts.append(Mount((), chosen.qualname, model.location, how))
 
     def _unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
         """Why a ``mount`` target names nothing that can be mounted."""

@@ -1,0 +1,86 @@
+"""pydantic-settings classes: strict by default, and the root of a project
+whose configuration is one."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_SETTINGS = """
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Database(BaseSettings):
+    url: str = "sqlite://"
+    pool: int = 5
+
+
+class AppSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="APP_")
+
+    debug: bool = False
+    port: int = 8000
+    workers: int = Field(4, ge=1)
+    secret: str = ""
+    database: Database = Database()
+
+
+settings = AppSettings()
+"""
+
+_DOCS = """
+# Settings
+
+- `debug` (bool): verbose errors. Default: `false`.
+- `port` (int): the port to listen on.
+- `workers` (int): worker processes.
+- `timeout` (int): documented, but AppSettings has no such field.
+"""
+
+
+def _run(tmp_path, files):
+    make_project(tmp_path, {"app/__init__.py": "", **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    return analysis, {(f.code, f.key) for f in run_rules(analysis)}
+
+
+def test_a_settings_class_is_the_root_and_strict(tmp_path) -> None:
+    analysis, found = _run(tmp_path, {"app/settings.py": _SETTINGS, "docs/settings.md": _DOCS})
+    assert analysis.schema.model == "AppSettings"
+    assert analysis.schema.strict is True
+    assert ("CD101", "timeout") in found
+    assert ("CD103", "secret") in found
+    assert not any(code == "CD501" for code, _ in found)
+
+
+def test_an_explicit_extra_policy_wins(tmp_path) -> None:
+    code = _SETTINGS.replace('env_prefix="APP_"', 'env_prefix="APP_", extra="ignore"')
+    analysis, found = _run(tmp_path, {"app/settings.py": code, "docs/settings.md": _DOCS})
+    assert analysis.schema.strict is False
+    assert ("CD101", "timeout") not in found
+
+
+def test_several_settings_classes_are_decided_by_the_docs(tmp_path) -> None:
+    other = (
+        "from pydantic_settings import BaseSettings\n"
+        "class WorkerSettings(BaseSettings):\n    queue: str = ''\n    retries: int = 3\n"
+    )
+    analysis, _ = _run(
+        tmp_path,
+        {"app/settings.py": _SETTINGS, "app/worker.py": other, "docs/settings.md": _DOCS},
+    )
+    assert analysis.schema.model == "AppSettings"
+
+
+def test_settings_classes_the_docs_do_not_tell_apart_are_not_guessed(tmp_path) -> None:
+    other = (
+        "from pydantic_settings import BaseSettings\n"
+        "class WorkerSettings(BaseSettings):\n    queue: str = ''\n    retries: int = 3\n"
+    )
+    docs = "# Other\n\n- `alpha` (int): one.\n- `beta` (int): two.\n- `gamma` (int): three.\n"
+    analysis, _ = _run(
+        tmp_path, {"app/settings.py": _SETTINGS, "app/worker.py": other, "docs/other.md": docs}
+    )
+    assert analysis.schema.model is None and not analysis.schema.children
