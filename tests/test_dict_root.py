@@ -319,3 +319,36 @@ def limits(cfg):
     analysis, _ = _check(tmp_path, {"pkg/load.py": code, "docs/settings.md": _DOCS})
     section = analysis.schema.children["limits"]
     assert set(section.children) == {"rate", "burst", "strict"}
+
+
+def _table(keys: list[str]) -> str:
+    rows = "".join(f"| `{k}` | what {k} does |\n" for k in keys)
+    return "# Reference\n\n| Parameter | Description |\n| --- | --- |\n" + rows
+
+
+_MANY = [f"opt{i}" for i in range(12)]
+_READER = "import json\n\ndef load(path):\n    cfg = json.load(open(path))\n    return [{reads}]\n"
+
+
+def test_a_large_reference_table_counts_though_other_code_reads_some_rows(tmp_path) -> None:
+    """Twelve rows the root reads and eight it does not (another component's
+    keys): the page is still the config's reference."""
+    reads = ", ".join(f'cfg.get("{k}")' for k in _MANY)
+    docs = _table([*_MANY, *(f"web{i}" for i in range(8))])
+    analysis, findings = _check(
+        tmp_path, {"pkg/load.py": _READER.format(reads=reads), "docs/reference.md": docs}
+    )
+    assert [s.path for s in analysis.doc_sources] == ["docs/reference.md"]
+    assert not [f for f in findings if f.code == "CD103"]
+
+
+def test_a_list_that_mostly_names_other_things_is_not_a_reference(tmp_path) -> None:
+    """List items are weaker evidence than a key table: ten keys among
+    fifteen function names do not make a reference page."""
+    reads = ", ".join(f'cfg.get("{k}")' for k in _MANY)
+    items = [*_MANY[:10], *(f"make_model_{i}" for i in range(15))]
+    docs = "# Tutorial\n\n" + "".join(f"- `{k}`: a thing\n" for k in items)
+    analysis, _ = _check(
+        tmp_path, {"pkg/load.py": _READER.format(reads=reads), "docs/tutorial.md": docs}
+    )
+    assert analysis.doc_sources == []

@@ -122,8 +122,10 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     A reference page names at least three schema keys in typed entries
     (``**key**: [type]``) or key headings (fewer only when the schema has
     fewer). A page that lists keys as code-span list items or key-table rows
-    qualifies when nearly all of them are schema keys: a tutorial's list of functions or
-    classes, with a key or two among them, is not a doc source.
+    qualifies when nearly all of them are schema keys, or when ten key-table
+    rows and two fifths of them are (a reference table that also lists keys
+    other code reads): a tutorial's list of functions or classes, with a key
+    or two among them, is not a doc source.
     ``extract.run.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
@@ -139,7 +141,16 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
         return True
     listed = {part for e in facts.entries if e.form in ("list", "table") for part in e.parts}
     hits = len(listed & spellings)
+    rows = {part for e in facts.entries if e.form == "table" for part in e.parts}
+    row_hits = len(rows & spellings)
+    if row_hits >= _LARGE_TABLE and 5 * row_hits >= 2 * len(rows):
+        return True  # a reference table of many keys, part of them for other code
     return hits >= needed and hits >= 0.8 * len(listed)
+
+
+#: A page whose key-table rows name this many schema keys, and two fifths
+#: of its rows, is a reference page.
+_LARGE_TABLE = 10
 
 
 def _relevant(
