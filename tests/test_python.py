@@ -427,8 +427,12 @@ except ValueError, TypeError:
 """
 
 
+def newer(source: str):
+    return extract_python(textwrap.dedent(source).encode(), newer=True)
+
+
 def test_newer_syntax_is_read_on_the_same_lines() -> None:
-    result = facts(_NEWER)
+    result = newer(_NEWER)
     assert result.error is None
     assert result.assigns["KEY"] == ["c", "zero"]
     assert "Settings" in result.assigns
@@ -442,16 +446,48 @@ def test_newer_syntax_is_read_on_the_same_lines() -> None:
 
 def test_a_multiline_fstring_keeps_the_lines_after_it() -> None:
     source = 'X = f"""{"a"}\n\n{"b"}"""\nY = "after"\n'
-    result = facts(source)
+    result = newer(source)
     assert result.error is None and result.assign_lines["Y"] == 4
 
 
 def test_a_key_built_by_a_new_fstring_is_not_static() -> None:
-    result = facts('def f(d, n):\n    return d[f"{"k"}_{n}"]\n')
+    result = newer('def f(d, n):\n    return d[f"{"k"}_{n}"]\n')
     (read,) = result.dict_reads
     assert read.source.keys[0][0] != "c"
 
 
 def test_what_no_python_version_parses_is_still_a_parse_error() -> None:
-    result = facts("def broken(:\n    pass\n")
+    result = newer("def broken(:\n    pass\n")
     assert result.error is not None and result.error_line == 1
+
+
+def test_a_file_that_crashes_the_newer_parser_is_only_a_parse_error() -> None:
+    """Parentheses nested thousands deep crash libcst's native parser: the
+    child process dies, the file stays a parse error, the run goes on."""
+    nested = "(" * 5000 + "1" + ")" * 5000
+    result = newer(f"type T = int\nx = {nested}\n")
+    assert result.error is not None and "syntax" in result.error
+
+
+def test_a_giant_line_is_not_handed_to_the_newer_parser() -> None:
+    chain = "+".join(["1"] * 20000)
+    result = newer(f"type T = int\nx = {chain}\n")
+    assert result.error is not None and "syntax" in result.error
+
+
+def test_a_chunk_reads_newer_files_together_and_isolates_a_crash(tmp_path) -> None:
+    from configdrift.extract.run import _python_chunk
+
+    files = {
+        "a.py": "type A = int\nKEY = 'a'\n",
+        "bad.py": "type B = int\nx = " + "(" * 5000 + "1" + ")" * 5000 + "\n",
+        "c.py": "def f[T](x: T) -> T:\n    return x\n",
+        "old.py": "KEY = 'old'\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = {rel: facts for rel, facts, _ in _python_chunk(str(tmp_path), sorted(files), False)}
+    assert results["a.py"].error is None and results["a.py"].assigns["KEY"] == ["c", "a"]
+    assert results["c.py"].error is None and "f" in results["c.py"].functions
+    assert results["old.py"].error is None
+    assert results["bad.py"].error is not None

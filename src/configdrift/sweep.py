@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from configdrift.discover import in_tests
-from configdrift.extract.python.compat import parse_python
 from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, format_path
 from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
@@ -100,7 +99,7 @@ class _Sources:
     def tree(self, rel: str) -> ast.Module | None:
         if rel not in self._trees:
             try:
-                self._trees[rel] = parse_python("\n".join(self.lines(rel)))
+                self._trees[rel] = ast.parse("\n".join(self.lines(rel)))
             except (SyntaxError, ValueError, RecursionError):
                 self._trees[rel] = None
         return self._trees[rel]

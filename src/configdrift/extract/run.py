@@ -29,7 +29,7 @@ from configdrift.extract.cache import (
 )
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown
 from configdrift.extract.python.examples import PyExample, extract_py_examples
-from configdrift.extract.python.extractor import extract_python
+from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
 from configdrift.extract.python.facts import ModuleFacts
 
 #: Below this many files, starting worker processes costs more than it saves.
@@ -84,14 +84,25 @@ def _no_gc(func: Callable[..., list[Result[T]]]) -> Callable[..., list[Result[T]
 @_no_gc
 def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[ModuleFacts]]:
     out: list[Result[ModuleFacts]] = []
+    newer: list[tuple[int, str]] = []
     for rel in rels:
         data = _read(root, rel)
         if data is None:
             continue
         if isinstance(data, str):
             out.append((rel, ModuleFacts(error=data, error_line=1), ""))
-        else:
-            out.append((rel, extract_python(data), content_key(data) if digest else ""))
+            continue
+        facts = extract_python(data)
+        if is_syntax_error(facts):
+            newer.append((len(out), data.decode("utf-8", "surrogateescape")))
+        out.append((rel, facts, content_key(data) if digest else ""))
+    if newer:
+        # The files ``ast`` rejects are read again in newer syntax, all of
+        # the chunk's in one child process.
+        again = extract_newer([(source, out[index][1]) for index, source in newer])
+        for (index, _), facts in zip(newer, again, strict=True):
+            rel, _, key = out[index]
+            out[index] = (rel, facts, key)
     return out
 
 

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configdrift.config import Config
-from configdrift.extract.python.compat import parse_python
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location, SchemaNode
 from configdrift.resolve.project import Project
@@ -206,7 +205,7 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
         if not any(n in data for n in needles):
             continue
         try:
-            tree = parse_python(data)
+            tree = ast.parse(data)
         except (SyntaxError, ValueError, RecursionError):
             continue
         # The registries' own literals are not writes.

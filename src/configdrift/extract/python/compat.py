@@ -5,7 +5,8 @@ statements, generic parameters and nested f-string quotes, nor 3.14's
 template strings and unparenthesised ``except A, B:``. A module that
 ``ast.parse`` rejects is parsed again with libcst (a parser for Python 3.0
 through 3.15), and the newer constructs are rewritten into 3.11 syntax on
-the same lines, so that every fact keeps its line number:
+the same lines, so that every fact keeps its line number (in a child
+process: ``downgrade_isolated``):
 
 - ``type Alias[T] = value`` becomes ``Alias = value``;
 - generic parameters (``def f[T](...)``, ``class C[T: int]``) are dropped;
@@ -19,9 +20,10 @@ libcst is imported only when a module needs it.
 
 from __future__ import annotations
 
-import ast
 import functools
-import warnings
+import json
+import subprocess
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -29,31 +31,59 @@ if TYPE_CHECKING:
 
 #: The name an f-string becomes: a value known only at runtime.
 PLACEHOLDER = "__configdrift_fstring__"
+#: libcst's parser is native code that a pathological file (an expression
+#: nested thousands deep) can crash or keep busy for minutes: it runs in a
+#: child process, with a time limit per batch of files (this many seconds,
+#: and one more per 100 kB) and then per file.
+TIMEOUT_SECONDS = 10
+#: A line this long (a data blob, a generated expression) is not handed to
+#: libcst, whose time grows fast with it: such a file stays a parse error.
+MAX_LINE = 20_000
 
 
-def parse_python(source: str | bytes) -> ast.Module:
-    """``ast.parse``, and for a module in newer syntax, the same module
-    rewritten into the running interpreter's. Raises the first
-    ``SyntaxError`` when no supported Python version parses it."""
-    text = source if isinstance(source, str) else source.decode("utf-8", "replace")
-    return parse_source(text)[0]
+def downgrade_isolated(sources: list[str]) -> list[str | None]:
+    """``downgrade`` of each source, in a child process: a source that
+    crashes the parser or exceeds the time limit reads as None, and the
+    others are still rewritten."""
+    wanted = [i for i, source in enumerate(sources) if _fits(source)]
+    out: list[str | None] = [None] * len(sources)
+    if not wanted:
+        return out
+    batch = [sources[i] for i in wanted]
+    result = _run_child(batch)
+    if result is None and len(batch) > 1:
+        # The batch failed: one file at a time, so only the bad one is lost.
+        result = [(_run_child([source]) or [None])[0] for source in batch]
+    for i, text in zip(wanted, result or [None] * len(batch), strict=True):
+        out[i] = text
+    return out
 
 
-def parse_source(source: str) -> tuple[ast.Module, str]:
-    """The module's tree and the source it was parsed from: ``source``
-    itself, or its rewriting into the running interpreter's syntax."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return ast.parse(source), source
-        except SyntaxError as error:
-            rewritten = downgrade(source)
-            if rewritten is None:
-                raise
-            try:
-                return ast.parse(rewritten), rewritten
-            except SyntaxError:
-                raise error from None
+def _fits(source: str) -> bool:
+    return max(map(len, source.splitlines()), default=0) <= MAX_LINE
+
+
+def _run_child(sources: list[str]) -> list[str | None] | None:
+    size = sum(len(source) for source in sources)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "configdrift.extract.python.compat"],
+            input=json.dumps(sources).encode("utf-8", "surrogatepass"),
+            capture_output=True,
+            timeout=TIMEOUT_SECONDS + size / 100_000,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    try:
+        out = json.loads(proc.stdout)
+    except ValueError:
+        return None
+    if not isinstance(out, list) or len(out) != len(sources):
+        return None
+    return [text if isinstance(text, str) else None for text in out]
 
 
 def downgrade(source: str) -> str | None:
@@ -61,13 +91,12 @@ def downgrade(source: str) -> str | None:
     None when no supported Python version parses it."""
     import libcst as cst
 
+    # Untrusted input: whatever the parser or the rewriting raises (a syntax
+    # error, nesting too deep, a node it cannot rebuild) means "not read".
     try:
         module = cst.parse_module(source)
-    except (cst.ParserSyntaxError, RecursionError, ValueError):
-        return None
-    try:
         return str(module.visit(_transformer()()).code)
-    except (RecursionError, ValueError, TypeError):
+    except Exception:
         return None
 
 
@@ -164,3 +193,14 @@ def _transformer() -> Any:
             return updated_node
 
     return Downgrade
+
+
+def _main() -> None:
+    """The child process: a JSON list of sources in, their rewritings out."""
+    sources = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogatepass"))
+    out = [downgrade(source) if isinstance(source, str) else None for source in sources]
+    sys.stdout.write(json.dumps(out))
+
+
+if __name__ == "__main__":
+    _main()

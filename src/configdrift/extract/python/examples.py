@@ -12,6 +12,7 @@ later, with the schema; this module only reads the file.
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass, field
 
 from configdrift.extract.docs.blocks import (
@@ -22,7 +23,6 @@ from configdrift.extract.docs.blocks import (
     VALUE,
     BlockKey,
 )
-from configdrift.extract.python.compat import parse_python
 from configdrift.extract.python.exprs import dotted
 from configdrift.extract.text import NotText, decode
 from configdrift.model import LIST_ITEM
@@ -48,7 +48,9 @@ def extract_py_examples(data: bytes) -> list[PyExample]:
     except NotText:
         return []
     try:
-        tree = parse_python(source)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     scopes = _scopes(tree)

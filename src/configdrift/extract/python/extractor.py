@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+import warnings
 from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
-from configdrift.extract.python.compat import parse_source
+from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
 from configdrift.extract.text import NotText, decode
@@ -34,24 +35,57 @@ _SELF_STORE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)"
 _SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
 
 
-def extract_python(data: bytes) -> ModuleFacts:
-    """Facts of one Python file, from its bytes alone."""
+#: How a file that ``ast`` rejects is reported until a newer grammar reads it.
+SYNTAX_ERROR = "invalid Python syntax: "
+
+
+def extract_python(data: bytes, *, newer: bool = False) -> ModuleFacts:
+    """Facts of one Python file, from its bytes alone; with ``newer``, a file
+    ``ast`` rejects is read again in newer syntax (``extract_newer``, which
+    batches many files into one child process)."""
     facts = ModuleFacts()
     try:
         source = decode(data)
     except NotText as exc:
         facts.error, facts.error_line = str(exc), exc.line
         return facts
+    facts = extract_source(source)
+    if newer and is_syntax_error(facts):
+        return extract_newer([(source, facts)])[0]
+    return facts
+
+
+def is_syntax_error(facts: ModuleFacts) -> bool:
+    return facts.error is not None and facts.error.startswith(SYNTAX_ERROR)
+
+
+def extract_source(source: str) -> ModuleFacts:
+    """Facts of one Python module's text."""
+    facts = ModuleFacts()
     try:
-        tree, source = parse_source(source)
-    except (SyntaxError, ValueError, RecursionError) as exc:
-        facts.error = f"invalid Python syntax: {getattr(exc, 'msg', str(exc))}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        facts.error = SYNTAX_ERROR + str(getattr(exc, "msg", exc))
         facts.error_line = getattr(exc, "lineno", None) or 1
         return facts
     module = ModuleExtractor(facts, source)
     module.run(tree)
     module.finish()
     return facts
+
+
+def extract_newer(sources: list[tuple[str, ModuleFacts]]) -> list[ModuleFacts]:
+    """Facts of modules ``ast`` rejected, read again in newer syntax (in a
+    child process: see ``compat.downgrade_isolated``); a module no
+    supported Python version parses keeps its syntax error."""
+    rewritten = downgrade_isolated([source for source, _ in sources])
+    out: list[ModuleFacts] = []
+    for (_, facts), text in zip(sources, rewritten, strict=True):
+        newer = extract_source(text) if text is not None else None
+        out.append(newer if newer is not None and newer.error is None else facts)
+    return out
 
 
 class ModuleExtractor:
