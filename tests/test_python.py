@@ -491,3 +491,9 @@ def test_a_chunk_reads_newer_files_together_and_isolates_a_crash(tmp_path) -> No
     assert results["c.py"].error is None and "f" in results["c.py"].functions
     assert results["old.py"].error is None
     assert results["bad.py"].error is not None
+
+
+def test_reads_inside_a_new_fstring_are_still_reads() -> None:
+    result = newer('def url(config):\n    return f"{config["base"]}/search/{config["slug"]}"\n')
+    assert result.error is None
+    assert sorted(r.source.keys[0][1] for r in result.dict_reads) == ["base", "slug"]

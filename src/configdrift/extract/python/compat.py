@@ -10,9 +10,10 @@ process: ``downgrade_isolated``):
 
 - ``type Alias[T] = value`` becomes ``Alias = value``;
 - generic parameters (``def f[T](...)``, ``class C[T: int]``) are dropped;
-- an f-string or t-string (alone or in an implicit concatenation) becomes a
-  name that is not static: a key built from one is unresolved, as it is
-  when 3.11 reads an ordinary f-string;
+- an f-string or t-string (alone or in an implicit concatenation) becomes
+  the tuple of the expressions it embeds (so the reads inside it are still
+  seen), or across lines a name known only at runtime: a key built from one
+  is unresolved, as it is when 3.11 reads an ordinary f-string;
 - ``except A, B:`` gets its parentheses.
 
 libcst is imported only when a module needs it.
@@ -100,14 +101,38 @@ def downgrade(source: str) -> str | None:
         return None
 
 
+def _expressions(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The expressions an f-string (or a concatenation holding some) embeds."""
+    import libcst as cst
+
+    if isinstance(node, cst.ConcatenatedString):
+        return _expressions(node.left) + _expressions(node.right)
+    if isinstance(node, cst.FormattedString | cst.TemplatedString):
+        return [
+            part.expression
+            for part in node.parts
+            if isinstance(part, cst.FormattedStringExpression | cst.TemplatedStringExpression)
+        ]
+    return []
+
+
 def _placeholder(node: cst.CSTNode) -> cst.BaseExpression:
-    """A name standing for a string built at runtime, spanning the node's lines."""
+    """What a string built at runtime becomes, on the node's lines: on one
+    line, the tuple of its embedded expressions (``f"{cfg["url"]}/x"`` still
+    reads ``cfg["url"]``); across lines, a name known only at runtime."""
     import libcst as cst
 
     lines = cst.Module([]).code_for_node(node).count("\n")
     name = cst.Name(PLACEHOLDER)
     if not lines:
-        return name
+        parts = _expressions(node)
+        if not parts:
+            return name
+        return cst.Tuple(
+            elements=[cst.Element(value=part, comma=cst.Comma()) for part in parts],
+            lpar=[cst.LeftParen()],
+            rpar=[cst.RightParen()],
+        )
     newline = cst.ParenthesizedWhitespace(
         first_line=cst.TrailingWhitespace(),
         empty_lines=[cst.EmptyLine()] * (lines - 1),
