@@ -129,9 +129,11 @@ class SchemaNode:
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""
-        return {"pydantic": "raises a ValidationError", "dataclass": "raises a TypeError"}.get(
-            self.model_kind or "", "is an error"
-        )
+        return {
+            "pydantic": "raises a ValidationError",
+            "dataclass": "raises a TypeError",
+            "argparse": "fails with 'unrecognized arguments'",
+        }.get(self.model_kind or "", "is an error")
 
     def child(self, key: str) -> SchemaNode | None:
         """The child accepted under ``key``: its name or an alias, as accepted."""

@@ -35,6 +35,7 @@ from configdrift.extract.python.facts import (
     ImportFact,
     ModuleFacts,
     Placement,
+    RegistrationCall,
 )
 
 
@@ -126,6 +127,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             DictStore(d["target"], source(d["source"]), d["line"], d["function"])
             for d in data["dict_stores"]
         ],
+        registrations=[RegistrationCall(**r) for r in data["registrations"]],
         dict_reads=[
             DictRead(
                 source(r["source"]), r["line"], r["function"], r["how"], r["default"], r["kind"]

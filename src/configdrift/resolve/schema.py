@@ -24,12 +24,16 @@ from configdrift.model import (
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.registrations import PARSER, argparse_options, mount_options
 
 #: A dict root needs this many documented keys read under it (and is tried
 #: only where the code reads or hands on the dict this many times).
 ROOT_MIN_KEYS = 5
 #: How many candidate dicts are tried as the root, the busiest first.
 ROOT_TRIALS = 12
+#: A command line of this many options is the configuration of a project
+#: that has no other.
+MIN_OPTIONS = 3
 
 
 def same_value(a: object, b: object) -> bool:
@@ -323,8 +327,19 @@ class SchemaBuilder(ModelReader):
             info = project.modules[name]
             for placement in info.facts.placements:
                 self._place(root, name, info.path, placement, explicit_paths)
-        if not root.children and not root.model and not explicit and doc_names is not None:
+        # No model, no dict read key by key and no configured mount: the
+        # configuration may be a settings class, or the command line.
+        empty = not (root.children or root.model or explicit or dict_seeds)
+        empty = empty and not self.flow.reads()[0]
+        if empty and doc_names is not None:
             self._settings_root(root, doc_names)
+        if empty and not root.children and not root.model:
+            options = argparse_options(project)
+            if len(options) >= MIN_OPTIONS:
+                mount_options(root, options)
+                how = f"{len(options)} options declared with add_argument"
+                assert root.model_location is not None
+                self.mounts.append(Mount((), PARSER, root.model_location, how))
         return root
 
     def _settings_root(self, root: SchemaNode, doc_names: Callable[[], set[str]]) -> None:

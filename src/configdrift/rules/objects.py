@@ -53,7 +53,7 @@ def keys_read(analysis: Analysis) -> int:
         if node.location is not None
         and (
             bool(node.reads)
-            or (node.origin.startswith("field of") and _is_loaded(node.key, loaded))
+            or (node.origin.startswith(("field of", "option")) and _is_loaded(node.key, loaded))
         )
     )
 
@@ -152,7 +152,9 @@ def _fields(root: SchemaNode) -> Iterator[tuple[SchemaNode, SchemaNode]]:
         if node.model is None:
             continue
         for child in node.children.values():
-            if child.key not in (ANY_KEY, LIST_ITEM) and child.origin.startswith("field of"):
+            if child.key not in (ANY_KEY, LIST_ITEM) and child.origin.startswith(
+                ("field of", "option")
+            ):
                 yield node, child
 
 
@@ -197,6 +199,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         name = field.key
         if field.deprecated or field.location is None or model.model in dumped:
             continue
+        if model.model_kind == "argparse" and _is_loaded("__dict__", loaded):
+            continue  # ``vars(args)`` hands every option on at once
         if model.model not in consumed:
             continue
         if any(p.fullmatch(name) for p in patterns):

@@ -33,7 +33,8 @@ from configdrift.extract.text import NotText, decode
 
 # Applied to the text of one token (a key already isolated by the parser), not
 # to raw Markdown.
-_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*$")
+# A command-line option (``--flag``, ``-f``) is a key too.
+_KEY = re.compile(r"^(?:--?)?[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*$")
 _WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
 _STOP_WORDS = frozenset(
     [

@@ -19,6 +19,7 @@ from configdrift.extract.python.facts import (
     DictStore,
     Expr,
     Placement,
+    RegistrationCall,
 )
 
 if TYPE_CHECKING:
@@ -95,6 +96,8 @@ LOADERS = frozenset(
     }
 )
 LOADED = "<loaded>"
+#: Methods that declare an option by name (see ``resolve.registrations``).
+REGISTRATION_METHODS = frozenset({"add_argument"})
 
 
 class FunctionBody:
@@ -490,6 +493,12 @@ class FunctionBody:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))
                 )
+        registration = registration_call(call, src, self.qualname)
+        if registration is not None:
+            self.module.facts.registrations.append(registration)
+        elif type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
+            # ``vars(args)`` hands on every attribute of the object at once.
+            self.module.attr_loads.add("__dict__")
         if type(func) is ast.Name and func.id == "setattr" and len(call.args) >= 2:
             self._setattr(call)
         elif (
@@ -617,6 +626,20 @@ class FunctionBody:
                 return out
         callee = to_expr(func, self.module.source)
         return [callee] if callee[0] == "n" else []
+
+
+def registration_call(call: ast.Call, source: str, function: str) -> RegistrationCall | None:
+    """``x.add_argument("--flag", ...)`` and the other declaring methods."""
+    func = call.func
+    if type(func) is not ast.Attribute or func.attr not in REGISTRATION_METHODS or not call.args:
+        return None
+    return RegistrationCall(
+        func.attr,
+        [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
+        {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
+        call.lineno,
+        function,
+    )
 
 
 #: Argument nodes whose value may be static: a helper's default.

@@ -14,7 +14,7 @@ import re
 import warnings
 from collections import Counter
 
-from configdrift.extract.python.body import FunctionBody
+from configdrift.extract.python.body import FunctionBody, registration_call
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
@@ -197,6 +197,11 @@ class ModuleExtractor:
                 self._class(stmt, prefix="")
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function(stmt, stmt.name)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                # A script's module-level ``parser.add_argument(...)``.
+                registration = registration_call(stmt.value, self.source, "<module>")
+                if registration is not None:
+                    self.facts.registrations.append(registration)
             elif isinstance(stmt, ast.If | ast.Try | ast.With):
                 # Conditional imports and definitions (version checks, optional
                 # dependencies) still define names the rest of the project uses.

@@ -128,6 +128,19 @@ class DictStore:
 
 
 @dataclass
+class RegistrationCall:
+    """A call that declares an option by name: ``parser.add_argument("--x",
+    default=1)`` and the other methods of ``registrations.CATALOGUE``.
+    ``method`` is the attribute called; arguments are kept as expressions."""
+
+    method: str
+    args: list[Expr]
+    kwargs: dict[str, Expr]
+    line: int
+    function: str
+
+
+@dataclass
 class ImportFact:
     """``local`` is bound to ``module`` (``name`` None) or to ``module.name``."""
 
@@ -157,6 +170,7 @@ class ModuleFacts:
     dict_args: list[DictArg] = field(default_factory=list)
     dict_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
+    registrations: list[RegistrationCall] = field(default_factory=list)
     #: Attribute names used in the file, as ``name`` when some use is on a
     #: receiver other than a bare ``self`` and as ``self.name`` for uses on
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose

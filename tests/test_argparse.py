@@ -1,0 +1,90 @@
+"""argparse options as the configuration of a command-line tool."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_CLI = """
+import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("input")
+    parser.add_argument("--epochs", type=int, default=10, help="passes")
+    parser.add_argument("-l", "--learning-rate", dest="lr", type=float, default=0.1)
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--mode", choices=["fast", "slow"], default="fast")
+    group = parser.add_argument_group("extra")
+    group.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--version", action="version", version="1.0")
+    return parser
+
+
+def main():
+    args = build_parser().parse_args()
+    print(args.input, args.epochs, args.lr, args.verbose, args.mode)
+"""
+
+_DOCS = """
+# Command line
+
+- `--epochs` (int): passes over the data. Default: 10.
+- `--learning-rate` (float): the step size.
+- `--verbose` (bool): print more.
+- `--mode` (str): fast or slow.
+- `--dry-run` (bool): documented, but no parser declares it.
+"""
+
+
+def _run(tmp_path, files):
+    make_project(tmp_path, {"tool/__init__.py": "", **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+
+
+def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:
+    analysis, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": _DOCS})
+    root = analysis.schema
+    assert root.model == "the argument parser" and root.strict is True
+    assert set(root.children) == {"epochs", "lr", "verbose", "mode", "seed"}
+    lr = root.children["lr"]
+    assert lr.spellings == ("--learning-rate", "-l")
+    assert lr.default is not None and lr.default.value == 0.1
+    assert root.children["verbose"].default.value is False
+    assert root.children["mode"].type.choices == ("fast", "slow")
+    rejected = found[("CD101", "--dry-run")]
+    assert "fails with 'unrecognized arguments'" in rejected.message
+    assert ("CD103", "--seed") in found
+    assert ("CD202", "--seed") in found  # declared, and nothing reads args.seed
+    assert not [key for code, key in found if code == "CD101" and key != "--dry-run"]
+
+
+def test_vars_of_the_arguments_reads_every_option(tmp_path) -> None:
+    cli = _CLI.replace("    print(args.input", "    run(**vars(args))\n    print(args.input")
+    _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})
+    assert ("CD202", "--seed") not in found
+
+
+def test_a_project_with_a_config_model_keeps_it_as_the_root(tmp_path) -> None:
+    model = (
+        "from pydantic import BaseModel\n"
+        "class Train(BaseModel):\n    steps: int = 1\n"
+        "def load(d):\n    return Train(**d.get('train', {}))\n"
+    )
+    analysis, _ = _run(tmp_path, {"tool/cli.py": _CLI, "tool/model.py": model})
+    assert analysis.schema.model != "the argument parser"
+    assert "epochs" not in analysis.schema.children
+
+
+def test_positional_arguments_and_few_options_make_no_root(tmp_path) -> None:
+    cli = (
+        "import argparse\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('path')\n"
+        "p.add_argument('--quiet', action='store_true')\n"
+    )
+    analysis, _ = _run(tmp_path, {"tool/cli.py": cli})
+    assert analysis.schema.children == {}
