@@ -88,3 +88,52 @@ def test_positional_arguments_and_few_options_make_no_root(tmp_path) -> None:
     )
     analysis, _ = _run(tmp_path, {"tool/cli.py": cli})
     assert analysis.schema.children == {}
+
+
+def test_options_built_at_runtime_leave_the_command_line_open(tmp_path) -> None:
+    """``add_argument(*names, **kwargs)`` (options generated from a
+    dataclass): a documented flag no static call declares may be one of
+    them, so it is no CD101."""
+    cli = _CLI + (
+        "\ndef generated(parser, fields):\n"
+        "    for names, kwargs in fields:\n"
+        "        parser.add_argument(*names, **kwargs)\n"
+    )
+    analysis, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})
+    assert analysis.schema.strict is None
+    assert ("CD101", "--dry-run") not in found
+    assert any("built at runtime" in u.what for u in analysis.unresolved)
+
+
+def test_a_documented_name_that_is_no_option_spelling_makes_no_claim(tmp_path) -> None:
+    docs = _DOCS + "\n## Output\n\n- `result.bin`: the output file.\n- `result.idx`: its index.\n"
+    _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
+    assert [key for code, key in found if code == "CD101"] == ["--dry-run"]
+
+
+def test_scripts_whose_options_no_doc_describes_are_not_reported(tmp_path) -> None:
+    script = (
+        "import argparse\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--shards', type=int, default=8)\n"
+        "p.add_argument('--workers', type=int, default=4)\n"
+    )
+    _, found = _run(tmp_path, {"tool/cli.py": _CLI, "tool/shard.py": script, "docs/cli.md": _DOCS})
+    assert ("CD103", "--seed") in found  # the documented parser's undocumented option
+    assert ("CD103", "--shards") not in found and ("CD103", "--workers") not in found
+
+
+def test_a_command_line_the_docs_describe_wins_over_models_they_do_not(tmp_path) -> None:
+    """A model built from a report file's dict that no page documents is not
+    the configuration when the docs describe the command line."""
+    report = (
+        "import json\n"
+        "from pydantic import BaseModel\n"
+        "class Status(BaseModel):\n    version: int = 1\n    files: dict = {}\n"
+        "def read(path):\n    data = json.load(open(path))\n    return Status(**data['status'])\n"
+    )
+    analysis, found = _run(
+        tmp_path, {"tool/cli.py": _CLI, "tool/report.py": report, "docs/cli.md": _DOCS}
+    )
+    assert analysis.schema.model == "the argument parser"
+    assert ("CD101", "--dry-run") in found

@@ -29,17 +29,23 @@ _TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
 PARSER = "the argument parser"
 
 
-def argparse_options(project: Project) -> list[SchemaNode]:
+def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]]:
     """Every ``add_argument`` option of the project, one node per ``dest``
     (an option declared by two parsers keeps the first, with both
-    spellings)."""
+    spellings), and the calls whose option strings are not known
+    statically (``add_argument(*names)``, generated from a dataclass)."""
     nodes: dict[str, SchemaNode] = {}
+    dynamic: list[Location] = []
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
             if call.method != "add_argument":
                 continue
-            node = _option(project, name, call, Location(info.path, call.line))
+            where = Location(info.path, call.line)
+            if _dynamic(call):
+                dynamic.append(where)
+                continue
+            node = _option(project, name, call, where)
             if node is None:
                 continue
             known = nodes.get(node.key)
@@ -47,7 +53,14 @@ def argparse_options(project: Project) -> list[SchemaNode]:
                 nodes[node.key] = node
             else:
                 known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
-    return list(nodes.values())
+    return list(nodes.values()), dynamic
+
+
+def _dynamic(call: RegistrationCall) -> bool:
+    """Option strings built at runtime: a starred or computed first argument
+    (a positional argument's name is a plain string)."""
+    first = call.args[0] if call.args else None
+    return first is None or first[0] != "c"
 
 
 def _option(
@@ -85,7 +98,11 @@ def _option(
         type=TypeInfo(kind, kinds, choices),
         default=default,
         location=where,
-        origin=f"option of {call.function}" if call.function != "<module>" else "option",
+        # The declaring function (or module): CD103 reports a parser's
+        # undocumented options only where the docs describe some of its others.
+        origin=f"option of {module}:{call.function}"
+        if call.function != "<module>"
+        else f"option of {module}",
     )
 
 
@@ -99,14 +116,16 @@ def _choices(project: Project, module: str, call: RegistrationCall) -> tuple[obj
     return None
 
 
-def mount_options(root: SchemaNode, options: list[SchemaNode]) -> None:
-    """Make the options the children of a strict root."""
+def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -> None:
+    """Make the options the children of the root: strict when every option
+    is known (``complete``), open when some are declared at runtime."""
     for node in options:
         root.children[node.key] = node
-    root.strict = True
     root.model = PARSER
     root.model_kind = "argparse"
     first = options[0].location
     root.model_location = first
-    root.strict_location = first
-    root.strict_owner = PARSER
+    root.strict = True if complete else None
+    if complete:
+        root.strict_location = first
+        root.strict_owner = PARSER

@@ -333,14 +333,48 @@ class SchemaBuilder(ModelReader):
         empty = empty and not self.flow.reads()[0]
         if empty and doc_names is not None:
             self._settings_root(root, doc_names)
-        if empty and not root.children and not root.model:
-            options = argparse_options(project)
-            if len(options) >= MIN_OPTIONS:
-                mount_options(root, options)
+        if not explicit and not dict_seeds and not root.model:
+            options, dynamic = argparse_options(project)
+            if len(options) >= MIN_OPTIONS and (
+                (empty and not root.children) or self._options_documented(root, options, doc_names)
+            ):
+                if not empty:
+                    # Models built from serialized data (a report, a message)
+                    # that no doc describes are not the configuration.
+                    root.children.clear()
+                    self.mounts.clear()
+                    self.flow.mark(set())
+                mount_options(root, options, complete=not dynamic)
                 how = f"{len(options)} options declared with add_argument"
+                for where in dynamic:
+                    what = "add_argument with option strings built at runtime: unknown options are not judged"
+                    self.unresolved.append(Unresolved(where, what))
                 assert root.model_location is not None
                 self.mounts.append(Mount((), PARSER, root.model_location, how))
         return root
+
+    def _options_documented(
+        self,
+        root: SchemaNode,
+        options: list[SchemaNode],
+        doc_names: Callable[[], set[str]] | None,
+    ) -> bool:
+        """Do the docs describe the command line rather than what the code
+        placed at the root? The options win when the docs name three of
+        them at least and none of the placed keys: a tree built from models
+        of serialized data (a report file, a transfer's metadata) that no
+        page documents is no configuration."""
+        if doc_names is None:
+            return False
+        names = doc_names()
+        placed = {
+            s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
+        }
+        placed |= {key for site in self.flow.reads()[0] for key in site.path}
+        if placed & names:
+            return False
+        spelt = {s for node in options for s in node.spellings}
+        return len(spelt & names) >= MIN_OPTIONS
 
     def _settings_root(self, root: SchemaNode, doc_names: Callable[[], set[str]]) -> None:
         """A project whose configuration is a pydantic-settings class (built

@@ -68,6 +68,8 @@ def missing_entries(
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
+        if parent.model_kind == "argparse" and not entry.name.startswith("-"):
+            continue  # not spelt as an option: no claim about the command line
         rejected = entry.path[: missing + 1]
         if rejected in seen or (rejected != entry.path and rejected in documented):
             continue
@@ -226,7 +228,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     through one of its aliases (or an alias documented through the field
     name) counts as documented. When a whole section is undocumented, only
     the section's key is reported, not each of its fields. Deprecated fields
-    are not reported.
+    are not reported, nor the command-line options of a parser none of whose
+    options the docs describe (a script's own flags).
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -244,6 +247,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = _documented_nodes(analysis)
+    # Options of a parser none of whose options the docs describe (a script's
+    # own flags) are not reported one by one.
+    covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith("option")}
 
     def visit(node: SchemaNode) -> Iterator[Finding]:
         for child in node.children.values():
@@ -260,6 +266,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 yield from visit(child)
             if child.deprecated or child.location is None or child.origin.startswith("docs:"):
                 # A section the docs' own structure placed is documented there.
+                continue
+            if child.origin.startswith("option") and child.origin not in covered:
                 continue
             parent_entry = own.get(id(node))
             related = []

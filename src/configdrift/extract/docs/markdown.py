@@ -78,6 +78,11 @@ _KEY_HEADERS = frozenset(
         "settings",
         "property",
         "properties",
+        # Command-line references: | Argument | Description | Default |
+        "argument",
+        "arguments",
+        "flag",
+        "flags",
     ]
 )
 _CONFIG_LANGS = frozenset(

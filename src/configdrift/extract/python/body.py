@@ -457,6 +457,11 @@ class FunctionBody:
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
         func = call.func
+        registration = registration_call(call, src, self.qualname)
+        if registration is not None:
+            # ``parser.add_argument(*names, **kwargs)`` is no model built.
+            self.module.facts.registrations.append(registration)
+            return
         starred = [k.value for k in call.keywords if k.arg is None]
         model: Expr | None = None
         feeds: list[ast.expr] = []
@@ -493,10 +498,7 @@ class FunctionBody:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))
                 )
-        registration = registration_call(call, src, self.qualname)
-        if registration is not None:
-            self.module.facts.registrations.append(registration)
-        elif type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
+        if type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
             # ``vars(args)`` hands on every attribute of the object at once.
             self.module.attr_loads.add("__dict__")
         if type(func) is ast.Name and func.id == "setattr" and len(call.args) >= 2:
