@@ -137,3 +137,13 @@ def test_a_command_line_the_docs_describe_wins_over_models_they_do_not(tmp_path)
     )
     assert analysis.schema.model == "the argument parser"
     assert ("CD101", "--dry-run") in found
+
+
+def test_a_section_of_another_tools_flags_makes_no_claim(tmp_path) -> None:
+    docs = _DOCS + (
+        "\n## Launching\n\n| Flag | Meaning |\n| --- | --- |\n"
+        "| `--nproc-per-node` | processes per node |\n| `--nnodes` | nodes |\n"
+        "| `--rdzv-backend` | rendezvous |\n| `--epochs` | passes |\n"
+    )
+    _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
+    assert [key for code, key in found if code == "CD101"] == ["--dry-run"]

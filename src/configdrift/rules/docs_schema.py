@@ -64,17 +64,34 @@ def missing_entries(
     and not again for the children of a documented missing key."""
     seen: set[ConfigPath] = set()
     documented = {e.path for e in analysis.entries}
+    foreign = _foreign_flag_sections(analysis)
     for entry in analysis.entries:
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
-        if parent.model_kind == "argparse" and not entry.name.startswith("-"):
-            continue  # not spelt as an option: no claim about the command line
+        if parent.model_kind == "argparse" and (
+            not entry.name.startswith("-") or (entry.location.path, entry.section) in foreign
+        ):
+            continue  # no claim about this command line
         rejected = entry.path[: missing + 1]
         if rejected in seen or (rejected != entry.path and rejected in documented):
             continue
         seen.add(rejected)
         yield entry, rejected, parent
+
+
+def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
+    """Doc sections whose option entries are mostly not the project's: a
+    table of another tool's flags (``torchrun --nproc-per-node``)."""
+    if analysis.schema.model_kind != "argparse":
+        return set()
+    counts: dict[tuple[str, str], list[int]] = {}
+    for entry in analysis.entries:
+        if entry.name.startswith("-"):
+            known = resolve_path(analysis.schema, entry.path)[0] is not None
+            tally = counts.setdefault((entry.location.path, entry.section), [0, 0])
+            tally[0 if known else 1] += 1
+    return {where for where, (known, unknown) in counts.items() if known < unknown}
 
 
 def _model_related(node: SchemaNode) -> tuple[Related, ...]:
