@@ -503,6 +503,23 @@ class SchemaBuilder(ModelReader):
         out.discard(scope)
         return out
 
+    def _readable(self) -> set[str]:
+        """Every key some code of the project reads from some dict, or hands
+        to a helper that reads it: all that any dict root could explain."""
+        project = self.project
+        out: set[str] = set()
+        for name, info in project.modules.items():
+            exprs = [read.source.keys[-1] for read in info.facts.dict_reads if read.source.keys]
+            exprs += [e for arg in info.facts.dict_args for e in arg.key_args.values()]
+            for expr in exprs:
+                if expr[0] == "c" and isinstance(expr[1], str):
+                    out.add(expr[1])
+                elif expr[0] == "n":
+                    key = project.string(name, expr)
+                    if key is not None:
+                        out.add(key)
+        return out
+
     def _model_fields(self) -> set[str]:
         """The field names of every model of the project (a dict read by a
         model's own ``from_dict`` is that model's section, not the root)."""
@@ -531,7 +548,8 @@ class SchemaBuilder(ModelReader):
         guessed.
         """
         flow = self.flow
-        names = doc_names()
+        # Option spellings (``--flag``) are never keys of a dict.
+        names = {name for name in doc_names() if not name.startswith("-")}
         if not names:
             return None
         read = {key for site in flow.reads()[0] for key in site.path}
@@ -539,8 +557,11 @@ class SchemaBuilder(ModelReader):
         # documented keys than that, or it is a section read apart.
         present = len(read & names)
         met = {fact.name for model in self.known_models() for _, fact in model.fields}
-        if len(names - read - met) <= present:
-            return None  # no dict can explain more than the seeds already do
+        unexplained = names - read - met
+        # No dict can explain more than the seeds already do: checked first
+        # against the docs, then against the keys any code reads at all.
+        if len(unexplained) <= present or len(unexplained & self._readable()) <= present:
+            return None
         known = read | self._model_fields()
         fan_out: dict[Scope, int] = {}
         for name, info in self.project.modules.items():
