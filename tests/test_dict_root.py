@@ -352,3 +352,12 @@ def test_a_list_that_mostly_names_other_things_is_not_a_reference(tmp_path) -> N
         tmp_path, {"pkg/load.py": _READER.format(reads=reads), "docs/tutorial.md": docs}
     )
     assert analysis.doc_sources == []
+
+
+def test_init_writes_the_mount_that_names_the_dict_root(cli, tmp_path) -> None:
+    make_project(
+        tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADED, "docs/settings.md": _DOCS}
+    )
+    assert cli("init", str(tmp_path)).code == 0
+    written = (tmp_path / "configdrift.toml").read_text()
+    assert '# "" = "pkg.load:run.cfg"' in written

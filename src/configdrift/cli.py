@@ -477,7 +477,14 @@ def init(
         '# config path = "package.module:Model"; found in the code:',
     ]
     for mount in analysis.mounts:
-        lines.append(f"# {'.'.join(mount.path)} = {mount.model} ({mount.how} at {mount.location})")
+        path = ".".join(mount.path)
+        if mount.target:
+            lines.append(f"# {mount.how} at {mount.location}:")
+            lines.append(f'# "{path}" = "{mount.target}"')
+        else:
+            lines.append(
+                f"# {path or '(top level)'} = {mount.model} ({mount.how} at {mount.location})"
+            )
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out.write(
         f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), {len(analysis.mounts)} mount(s)\n"

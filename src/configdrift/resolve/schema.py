@@ -89,6 +89,9 @@ class Mount:
     model: str
     location: Location
     how: str
+    #: What ``mount`` would name to place it by hand (``module:Model`` or
+    #: ``module:function.param``), where there is such a name.
+    target: str = ""
 
 
 @dataclass(slots=True)
@@ -605,7 +608,10 @@ class SchemaBuilder(ModelReader):
         overrides = len(self._overrides(chosen))
         if overrides:
             how += f", with the {overrides} method(s) that override it"
-        self.mounts.append(Mount((), render_scope(chosen), self._scope_location(chosen), how))
+        module, function, base = chosen
+        target = "" if base.startswith("self.") or base == LOADED else f"{module}:{function}.{base}"
+        location = self._scope_location(chosen)
+        self.mounts.append(Mount((), render_scope(chosen), location, how, target))
         return chosen
 
     def _place(
