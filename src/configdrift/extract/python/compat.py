@@ -202,20 +202,20 @@ def _transformer() -> Any:
         def leave_ExceptHandler(
             self, original_node: cst.ExceptHandler, updated_node: cst.ExceptHandler
         ) -> cst.ExceptHandler:
-            kind = updated_node.type
-            if isinstance(kind, cst.Tuple) and not kind.lpar:
-                kind = kind.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-                return updated_node.with_changes(type=kind)
-            return updated_node
+            return _parenthesised(updated_node)
 
         def leave_ExceptStarHandler(
             self, original_node: cst.ExceptStarHandler, updated_node: cst.ExceptStarHandler
         ) -> cst.ExceptStarHandler:
-            kind = updated_node.type
-            if isinstance(kind, cst.Tuple) and not kind.lpar:
-                kind = kind.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-                return updated_node.with_changes(type=kind)
-            return updated_node
+            return _parenthesised(updated_node)
+
+    def _parenthesised(handler: Any) -> Any:
+        """``except A, B:`` (3.14) as ``except (A, B):``."""
+        kind = handler.type
+        if isinstance(kind, cst.Tuple) and not kind.lpar:
+            kind = kind.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+            return handler.with_changes(type=kind)
+        return handler
 
     return Downgrade
 
