@@ -25,7 +25,7 @@ import functools
 import json
 import subprocess
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -202,12 +202,12 @@ def _transformer() -> Any:
         def leave_ExceptHandler(
             self, original_node: cst.ExceptHandler, updated_node: cst.ExceptHandler
         ) -> cst.ExceptHandler:
-            return _parenthesised(updated_node)
+            return cast("cst.ExceptHandler", _parenthesised(updated_node))
 
         def leave_ExceptStarHandler(
             self, original_node: cst.ExceptStarHandler, updated_node: cst.ExceptStarHandler
         ) -> cst.ExceptStarHandler:
-            return _parenthesised(updated_node)
+            return cast("cst.ExceptStarHandler", _parenthesised(updated_node))
 
     def _parenthesised(handler: Any) -> Any:
         """``except A, B:`` (3.14) as ``except (A, B):``."""
