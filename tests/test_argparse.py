@@ -147,3 +147,54 @@ def test_a_section_of_another_tools_flags_makes_no_claim(tmp_path) -> None:
     )
     _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
     assert [key for code, key in found if code == "CD101"] == ["--dry-run"]
+
+
+_CLICK = """
+import click
+from click import option
+
+
+@click.command()
+@click.argument("src")
+@click.option("-l", "--line-length", type=int, default=88, help="wrap")
+@click.option("--check/--no-check", default=False)
+@click.option("--verbose", "-v", is_flag=True)
+@option("--target", type=click.Choice(["py310", "py311"]), multiple=True)
+@click.option("--color", "use_color", default="auto")
+def main(src, line_length, check, verbose, target, use_color):
+    print(src)
+"""
+
+_CLICK_DOCS = """
+# Options
+
+- `--line-length` (int): how wide. Default: 88.
+- `--check` (bool): do not write.
+- `--verbose` (bool): say more.
+- `--fast` (bool): documented, but the command has no such option.
+"""
+
+
+def test_click_options_are_the_command_line(tmp_path) -> None:
+    analysis, found = _run(tmp_path, {"tool/cli.py": _CLICK, "docs/options.md": _CLICK_DOCS})
+    root = analysis.schema
+    assert set(root.children) == {"line_length", "check", "verbose", "target", "use_color"}
+    assert root.children["line_length"].default.value == 88
+    assert root.children["check"].spellings == ("--check", "--no-check")
+    assert root.children["verbose"].default.value is False
+    assert root.children["target"].type.kinds == frozenset({"list"})
+    assert root.model == "the click command"
+    assert "fails with 'No such option'" in found[("CD101", "--fast")].message
+    assert ("CD103", "--target") in found
+    # Options arrive as parameters of the command: no inert-option claims.
+    assert not [key for code, key in found if code == "CD202"]
+
+
+def test_an_option_method_of_another_library_is_no_option(tmp_path) -> None:
+    other = (
+        "import optparse_like\n"
+        "@optparse_like.option('--a')\n@optparse_like.option('--b')\n@optparse_like.option('--c')\n"
+        "def main(a, b, c):\n    pass\n"
+    )
+    analysis, _ = _run(tmp_path, {"tool/cli.py": other, "docs/options.md": _CLICK_DOCS})
+    assert analysis.schema.children == {}

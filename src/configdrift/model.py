@@ -133,6 +133,7 @@ class SchemaNode:
             "pydantic": "raises a ValidationError",
             "dataclass": "raises a TypeError",
             "argparse": "fails with 'unrecognized arguments'",
+            "click": "fails with 'No such option'",
         }.get(self.model_kind or "", "is an error")
 
     def child(self, key: str) -> SchemaNode | None:

@@ -1,5 +1,6 @@
-"""Options declared by registration calls: ``parser.add_argument("--flag",
-default=..., type=..., dest=...)`` of argparse.
+"""Options declared by registration calls: argparse's
+``parser.add_argument("--flag", default=..., type=..., dest=...)`` and
+click's ``@click.option("--flag", default=..., type=..., is_flag=...)``.
 
 Each option becomes a schema node: its key is the attribute the code reads
 (``dest``), its spellings are the option strings users write (``--flag``,
@@ -25,27 +26,52 @@ _ACTIONS: dict[str, tuple[Value | None, str]] = {
 #: Actions that take no value a user configures.
 _NOT_OPTIONS = frozenset({"help", "version"})
 _TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
-#: The parser's own name for itself in findings.
+#: How findings name the command line: argparse's parser, click's command.
 PARSER = "the argument parser"
+COMMAND = "the click command"
+#: The kinds of root a command line makes.
+CLI_KINDS = frozenset({"argparse", "click"})
+
+
+#: Libraries whose ``option`` decorator declares a command's option.
+CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
+
+
+def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
+    """``argparse`` or ``click`` for a call that declares an option."""
+    if call.method == "add_argument":
+        return "argparse"
+    if call.method == "option" and call.callee:
+        symbol = project.resolve(module, call.callee)
+        if symbol is not None and symbol.kind == "external":
+            head, _, last = symbol.qualname.rpartition(".")
+            if last == "option" and head.split(".")[0] in CLICK_LIKE:
+                return "click"
+    return None
 
 
 def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]]:
-    """Every ``add_argument`` option of the project, one node per ``dest``
-    (an option declared by two parsers keeps the first, with both
-    spellings), and the calls whose option strings are not known
-    statically (``add_argument(*names)``, generated from a dataclass)."""
+    """Every command-line option of the project (argparse's ``add_argument``,
+    click's ``@option``), one node per destination (an option declared twice
+    keeps the first, with both spellings), and the calls whose option
+    strings are not known statically (``add_argument(*names)``)."""
     nodes: dict[str, SchemaNode] = {}
     dynamic: list[Location] = []
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
-            if call.method != "add_argument":
+            kind = _kind(project, name, call)
+            if kind is None:
                 continue
             where = Location(info.path, call.line)
             if _dynamic(call):
                 dynamic.append(where)
                 continue
-            node = _option(project, name, call, where)
+            node = (
+                _option(project, name, call, where)
+                if kind == "argparse"
+                else _click_option(project, name, call, where)
+            )
             if node is None:
                 continue
             known = nodes.get(node.key)
@@ -106,6 +132,68 @@ def _option(
     )
 
 
+_CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
+
+
+def _click_option(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    """``@click.option("-n", "--count", "name", default=1, type=int,
+    is_flag=..., multiple=..., type=click.Choice([...]))``: the parameter
+    the command receives is its destination."""
+    texts = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
+    if len(texts) != len(call.args):
+        return None
+    flags: list[str] = []
+    names: list[str] = []
+    for text in texts:
+        for part in text.split("/"):  # "--shout/--no-shout"
+            part = part.strip()
+            (flags if part.startswith("-") else names).append(part)
+    if not flags:
+        return None
+    longs = [f for f in flags if f.startswith("--")]
+    dest = names[0] if names else (longs or flags)[0].lstrip("-").replace("-", "_").lower()
+    flag_expr = call.kwargs.get("is_flag")
+    is_flag = flag_expr is not None and project.evaluate(module, flag_expr).value is True
+    default: Value | None = Value.of(False, "False") if is_flag else None
+    if "default" in call.kwargs:
+        default = project.evaluate(module, call.kwargs["default"])
+    kind = "bool" if is_flag else ""
+    choices: tuple[object, ...] | None = None
+    type_expr = call.kwargs.get("type")
+    if type_expr is not None and type_expr[0] == "n":
+        last = type_expr[1].rsplit(".", 1)[-1]
+        kind = _TYPES.get(last) or _CLICK_TYPES.get(last, "")
+    elif (
+        type_expr is not None
+        and type_expr[0] == "call"
+        and type_expr[1][0] == "n"
+        and type_expr[1][1].rsplit(".", 1)[-1] == "Choice"
+        and type_expr[2]
+    ):
+        value = project.evaluate(module, type_expr[2][0])
+        if value.known and isinstance(value.value, list | tuple):
+            choices = tuple(value.value)
+            kind = "str"
+    multiple = call.kwargs.get("multiple")
+    if multiple is not None and project.evaluate(module, multiple).value is True:
+        kind, choices = "list", None
+    spellings = tuple(dict.fromkeys([*longs, *flags]))
+    return SchemaNode(
+        key=dest,
+        path=(spellings[0],),
+        spellings=spellings,
+        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset(), choices),
+        default=default,
+        location=where,
+        origin=f"option of {module}:{call.function}",
+        # A command receives its options as parameters, not attributes:
+        # what reads them is not judged (CD202).
+        model_kind="click",
+    )
+
+
 def _choices(project: Project, module: str, call: RegistrationCall) -> tuple[object, ...] | None:
     expr = call.kwargs.get("choices")
     if expr is None:
@@ -121,8 +209,9 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
     is known (``complete``), open when some are declared at runtime."""
     for node in options:
         root.children[node.key] = node
-    root.model = PARSER
-    root.model_kind = "argparse"
+    clicks = sum(1 for node in options if node.model_kind == "click")
+    root.model = PARSER if 2 * clicks < len(options) else COMMAND
+    root.model_kind = "argparse" if root.model == PARSER else "click"
     first = options[0].location
     root.model_location = first
     root.strict = True if complete else None

@@ -24,7 +24,7 @@ from configdrift.model import (
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
-from configdrift.resolve.registrations import PARSER, argparse_options, mount_options
+from configdrift.resolve.registrations import argparse_options, mount_options
 
 #: A dict root needs this many documented keys read under it (and is tried
 #: only where the code reads or hands on the dict this many times).
@@ -348,12 +348,12 @@ class SchemaBuilder(ModelReader):
                     self.mounts.clear()
                     self.flow.mark(set())
                 mount_options(root, options, complete=not dynamic)
-                how = f"{len(options)} options declared with add_argument"
+                how = f"{len(options)} options declared with add_argument or @option"
                 for where in dynamic:
                     what = "add_argument with option strings built at runtime: unknown options are not judged"
                     self.unresolved.append(Unresolved(where, what))
-                assert root.model_location is not None
-                self.mounts.append(Mount((), PARSER, root.model_location, how))
+                assert root.model_location is not None and root.model is not None
+                self.mounts.append(Mount((), root.model, root.model_location, how))
         return root
 
     def _options_documented(

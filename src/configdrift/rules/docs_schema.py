@@ -17,6 +17,7 @@ from configdrift.model import (
     Severity,
     format_path,
 )
+from configdrift.resolve.registrations import CLI_KINDS
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
 
@@ -69,7 +70,7 @@ def missing_entries(
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
-        if parent.model_kind == "argparse" and (
+        if parent.model_kind in CLI_KINDS and (
             not entry.name.startswith("-") or (entry.location.path, entry.section) in foreign
         ):
             continue  # no claim about this command line
@@ -83,7 +84,7 @@ def missing_entries(
 def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
     """Doc sections whose option entries are mostly not the project's: a
     table of another tool's flags (``torchrun --nproc-per-node``)."""
-    if analysis.schema.model_kind != "argparse":
+    if analysis.schema.model_kind not in CLI_KINDS:
         return set()
     counts: dict[tuple[str, str], list[int]] = {}
     for entry in analysis.entries:

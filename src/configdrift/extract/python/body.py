@@ -630,18 +630,29 @@ class FunctionBody:
         return [callee] if callee[0] == "n" else []
 
 
-def registration_call(call: ast.Call, source: str, function: str) -> RegistrationCall | None:
-    """``x.add_argument("--flag", ...)`` and the other declaring methods."""
+def registration_call(
+    call: ast.Call, source: str, function: str, methods: frozenset[str] = frozenset()
+) -> RegistrationCall | None:
+    """``x.add_argument("--flag", ...)`` and the other declaring methods
+    (``methods`` adds names called bare or on any receiver: decorators)."""
     func = call.func
-    if type(func) is not ast.Attribute or func.attr not in REGISTRATION_METHODS or not call.args:
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    if not call.args or not (
+        (type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods
+    ):
         return None
     return RegistrationCall(
-        func.attr,
+        name,
         [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
         {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
         call.lineno,
         function,
+        dotted(func) or "",
     )
+
+
+#: Decorators that declare a command's option (``@click.option("--x")``).
+OPTION_DECORATORS = frozenset({"option"})
 
 
 #: Argument nodes whose value may be static: a helper's default.

@@ -14,7 +14,7 @@ import re
 import warnings
 from collections import Counter
 
-from configdrift.extract.python.body import FunctionBody, registration_call
+from configdrift.extract.python.body import OPTION_DECORATORS, FunctionBody, registration_call
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
@@ -271,6 +271,11 @@ class ModuleExtractor:
         self.facts.classes.append(fact)
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
+        for deco in node.decorator_list:
+            if isinstance(deco, ast.Call):
+                option = registration_call(deco, self.source, qualname, OPTION_DECORATORS)
+                if option is not None:
+                    self.facts.registrations.append(option)
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params

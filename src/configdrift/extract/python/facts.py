@@ -130,14 +130,16 @@ class DictStore:
 @dataclass
 class RegistrationCall:
     """A call that declares an option by name: ``parser.add_argument("--x",
-    default=1)`` and the other methods of ``registrations.CATALOGUE``.
-    ``method`` is the attribute called; arguments are kept as expressions."""
+    default=1)``, a ``@click.option("--x")`` decorator (``function`` is then
+    the command it decorates). ``method`` is the name called, ``callee`` its
+    dotted name; arguments are kept as expressions."""
 
     method: str
     args: list[Expr]
     kwargs: dict[str, Expr]
     line: int
     function: str
+    callee: str = ""
 
 
 @dataclass
