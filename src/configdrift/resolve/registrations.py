@@ -29,6 +29,7 @@ _TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
 #: How findings name the command line: argparse's parser, click's command.
 PARSER = "the argument parser"
 COMMAND = "the click command"
+REGISTERED = "the registered options"
 #: The kinds of root a command line makes.
 CLI_KINDS = frozenset({"argparse", "click"})
 
@@ -38,9 +39,15 @@ CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
 
 
 def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
-    """``argparse`` or ``click`` for a call that declares an option."""
-    if call.method == "add_argument":
+    """``argparse``, ``click`` or ``named`` for a call that declares an
+    option: pytest's ``addoption`` takes argparse's arguments; pytest's
+    ``addini(name, help, type=, default=)`` and Sphinx's
+    ``add_config_value(name, default, rebuild)`` name a key users set in a
+    file."""
+    if call.method in ("add_argument", "addoption"):
         return "argparse"
+    if call.method in _NAMED:
+        return "named"
     if call.method == "option" and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
@@ -67,11 +74,12 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
             if _dynamic(call):
                 dynamic.append(where)
                 continue
-            node = (
-                _option(project, name, call, where)
-                if kind == "argparse"
-                else _click_option(project, name, call, where)
-            )
+            if kind == "argparse":
+                node = _option(project, name, call, where)
+            elif kind == "click":
+                node = _click_option(project, name, call, where)
+            else:
+                node = _named(project, name, call, where)
             if node is None:
                 continue
             known = nodes.get(node.key)
@@ -133,6 +141,47 @@ def _option(
 
 
 _CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
+#: Calls that name a key and where its default is: (position, keyword).
+_NAMED = {"addini": (None, "default"), "add_config_value": (1, "default")}
+#: pytest's ini ``type=`` values and the kind of value each takes.
+_INI_TYPES = {
+    "bool": "bool",
+    "string": "str",
+    "linelist": "list",
+    "args": "list",
+    "pathlist": "list",
+    "paths": "list",
+    "int": "int",
+    "float": "float",
+}
+
+
+def _named(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    """``parser.addini("timeout", "help", type="string", default="5")``,
+    ``app.add_config_value("autoapi_dirs", [], "html")``."""
+    name = project.string(module, call.args[0]) if call.args else None
+    if not name or name.startswith("-"):
+        return None
+    position, keyword = _NAMED[call.method]
+    expr = call.kwargs.get(keyword)
+    if expr is None and position is not None and len(call.args) > position:
+        expr = call.args[position]
+    default = project.evaluate(module, expr) if expr is not None else None
+    kind = ""
+    if call.method == "addini" and "type" in call.kwargs:
+        kind = _INI_TYPES.get(project.string(module, call.kwargs["type"]) or "", "")
+    return SchemaNode(
+        key=name,
+        path=(name,),
+        spellings=(name,),
+        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
+        default=default,
+        location=where,
+        origin=f"option of {module}:{call.function}",
+        model_kind="named",
+    )
 
 
 def _click_option(
@@ -209,11 +258,15 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
     is known (``complete``), open when some are declared at runtime."""
     for node in options:
         root.children[node.key] = node
-    clicks = sum(1 for node in options if node.model_kind == "click")
-    root.model = PARSER if 2 * clicks < len(options) else COMMAND
-    root.model_kind = "argparse" if root.model == PARSER else "click"
+    kinds = [node.model_kind or "argparse" for node in options]
+    kind = max(("argparse", "click", "named"), key=kinds.count)
+    root.model = {"argparse": PARSER, "click": COMMAND, "named": REGISTERED}[kind]
+    root.model_kind = kind
     first = options[0].location
     root.model_location = first
+    # Keys named in a file (pytest's ini, Sphinx's conf.py) are warned
+    # about or ignored when unknown: the root then rejects nothing for sure.
+    complete = complete and not any(node.model_kind == "named" for node in options)
     root.strict = True if complete else None
     if complete:
         root.strict_location = first

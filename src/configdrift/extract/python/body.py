@@ -97,7 +97,9 @@ LOADERS = frozenset(
 )
 LOADED = "<loaded>"
 #: Methods that declare an option by name (see ``resolve.registrations``).
-REGISTRATION_METHODS = frozenset({"add_argument"})
+REGISTRATION_METHODS = frozenset({"add_argument", "addoption", "addini", "add_config_value"})
+#: Calls that read an option by its name: ``config.getini("timeout")``.
+_NAMED_READS = frozenset({"getini", "getoption"})
 
 
 class FunctionBody:
@@ -498,7 +500,16 @@ class FunctionBody:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))
                 )
-        if type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
+        if (
+            type(func) is ast.Attribute
+            and func.attr in _NAMED_READS
+            and call.args
+            and type(call.args[0]) is ast.Constant
+            and isinstance(call.args[0].value, str)
+        ):
+            # ``config.getoption("--numprocesses")`` reads ``numprocesses``.
+            self.module.attr_loads.add(call.args[0].value.lstrip("-").replace("-", "_"))
+        elif type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
             # ``vars(args)`` hands on every attribute of the object at once.
             self.module.attr_loads.add("__dict__")
         if type(func) is ast.Name and func.id == "setattr" and len(call.args) >= 2:

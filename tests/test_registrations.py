@@ -1,0 +1,100 @@
+"""Options a plugin registers by name: pytest's addoption/addini, Sphinx's
+add_config_value."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_PLUGIN = """
+def pytest_addoption(parser):
+    group = parser.getgroup("timer")
+    group.addoption("--timer-limit", type=float, default=1.5, help="seconds")
+    group.addoption("--timer-quiet", action="store_true")
+    parser.addini("timer_format", "how to print", type="string", default="short")
+    parser.addini("timer_paths", "where", type="linelist")
+
+
+def pytest_configure(config):
+    limit = config.getoption("--timer-limit")
+    quiet = config.getoption("timer_quiet")
+    fmt = config.getini("timer_format")
+    return limit, quiet, fmt
+"""
+
+_PLUGIN_DOCS = """
+# Configuration
+
+- `--timer-limit` (float): slow test threshold. Default: 1.5.
+- `--timer-quiet` (bool): no report.
+- `timer_format` (string): `short` or `long`.
+- `timer_color` (bool): documented, never registered.
+"""
+
+
+def _run(tmp_path, files):
+    make_project(tmp_path, {"plug/__init__.py": "", **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+
+
+def test_a_pytest_plugins_options_and_ini_keys(tmp_path) -> None:
+    analysis, found = _run(tmp_path, {"plug/plugin.py": _PLUGIN, "docs/config.md": _PLUGIN_DOCS})
+    root = analysis.schema
+    assert set(root.children) == {"timer_limit", "timer_quiet", "timer_format", "timer_paths"}
+    assert root.children["timer_format"].default.value == "short"
+    assert root.children["timer_paths"].type.kinds == frozenset({"list"})
+    # An unknown ini key is a warning in pytest, not an error: nothing is
+    # claimed about the undeclared `timer_color`.
+    assert root.strict is None
+    assert not [key for code, key in found if code in ("CD101", "CD102")]
+    assert ("CD103", "timer_paths") in found
+    # getoption/getini read by name: none of the read options is inert.
+    assert [key for code, key in found if code == "CD202"] == ["timer_paths"]
+
+
+_EXTENSION = """
+def setup(app):
+    app.add_config_value("gallery_dirs", [], "html")
+    app.add_config_value("gallery_columns", 3, "html")
+    app.add_config_value("gallery_title", "Gallery", "env")
+    app.add_config_value("gallery_backrefs", False, "env")
+    app.connect("builder-inited", build)
+
+
+def build(app):
+    return app.config.gallery_dirs, app.config.gallery_columns
+"""
+
+_EXT_DOCS = """
+# Settings
+
+- `gallery_dirs` (list): where the examples are.
+- `gallery_columns` (int): columns per row. Default: 4.
+- `gallery_title` (str): the heading.
+"""
+
+
+def test_a_sphinx_extensions_config_values(tmp_path) -> None:
+    analysis, found = _run(tmp_path, {"plug/ext.py": _EXTENSION, "docs/settings.md": _EXT_DOCS})
+    root = analysis.schema
+    assert root.model == "the registered options"
+    assert set(root.children) == {
+        "gallery_dirs",
+        "gallery_columns",
+        "gallery_title",
+        "gallery_backrefs",
+    }
+    assert root.children["gallery_columns"].default.value == 3
+    assert ("CD103", "gallery_backrefs") in found
+    assert ("CD202", "gallery_title") in found
+    assert ("CD202", "gallery_dirs") not in found
+
+
+def test_a_call_of_the_same_name_with_a_computed_name_declares_nothing(tmp_path) -> None:
+    code = "def setup(app, names):\n" + "".join(
+        f"    app.add_config_value(names[{i}], None, 'env')\n" for i in range(4)
+    )
+    analysis, _ = _run(tmp_path, {"plug/ext.py": code})
+    assert analysis.schema.children == {}
