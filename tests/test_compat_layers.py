@@ -230,3 +230,33 @@ def test_a_name_two_folders_claim_is_not_guessed(tmp_path) -> None:
     project = analyse(Config(root=tmp_path), jobs=1).project
     assert project.canonical("app.models") is None
     assert project.canonical("a.app.models") is not None
+
+
+@pytest.mark.parametrize(
+    ("models", "fields"),
+    [
+        (
+            "import attr\n@attr.s\nclass Zero:\n    stage = attr.ib(default=0)\n"
+            "    tags = attr.ib(factory=list)\n    name = 'not a field'\n",
+            {"stage": 0, "tags": []},
+        ),
+        (
+            "from attrs import define, field\n@define\nclass Zero:\n    stage: int = 0\n"
+            "    label: str = field(default='z')\n",
+            {"stage": 0, "label": "z"},
+        ),
+    ],
+    ids=["attr.s", "attrs.define"],
+)
+def test_attrs_classes_are_models(tmp_path, models, fields) -> None:
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
+    assert zero is not None and zero.model == "Zero" and zero.strict is True
+    assert {k: n.default.value for k, n in zero.children.items()} == fields
+
+
+def test_a_lookalike_ib_is_no_attrs_field(tmp_path) -> None:
+    models = "import other\n@other.s\nclass Zero:\n    stage = other.ib(default=0)\n"
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
+    assert zero is None or zero.model is None

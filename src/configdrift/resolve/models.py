@@ -31,6 +31,15 @@ DATACLASS_DECORATORS = frozenset(
         "dataclasses.dataclass",
         "pydantic.dataclasses.dataclass",
         "pydantic.v1.dataclasses.dataclass",
+        # attrs classes take their fields as keywords just the same.
+        "attr.s",
+        "attr.attrs",
+        "attr.define",
+        "attr.frozen",
+        "attr.mutable",
+        "attrs.define",
+        "attrs.frozen",
+        "attrs.mutable",
     }
 )
 FIELD_FUNCTIONS = frozenset(
@@ -40,6 +49,10 @@ FIELD_FUNCTIONS = frozenset(
         "pydantic.v1.Field",
         "pydantic.v1.fields.Field",
         "dataclasses.field",
+        "attr.ib",
+        "attr.attrib",
+        "attr.field",
+        "attrs.field",
     }
 )
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
@@ -165,7 +178,7 @@ class ModelReader:
             if fact is None:
                 continue
             before.update(fact.before_validated)
-            for f in fact.fields:
+            for f in [*fact.fields, *self._attrib_fields(ancestor.module, fact)]:
                 if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
                     continue
                 fields[f.name] = (ancestor.module, f)
@@ -180,6 +193,18 @@ class ModelReader:
             list(fields.values()),
             frozenset(before),
         )
+
+    def _attrib_fields(self, module: str, cls: ClassFact) -> list[FieldFact]:
+        """attrs' unannotated fields: ``x = attr.ib(default=1)``."""
+        out: list[FieldFact] = []
+        for name, value in cls.assigns.items():
+            if name.startswith("__line__") or value[0] != "call":
+                continue
+            if self._is_field_call(module, value):
+                line_expr = cls.assigns.get("__line__" + name)
+                line = line_expr[1] if line_expr else cls.line
+                out.append(FieldFact(name, line, ["src", ""], value))
+        return out
 
     def _is_dataclass(self, module: str, cls: ClassFact) -> bool:
         for deco in cls.decorators:
@@ -543,7 +568,7 @@ class ModelReader:
             if expr[0] == "src" and expr[1] == "...":
                 return None
             return project.evaluate(module, expr)
-        factory = kwargs.get("default_factory")
+        factory = kwargs.get("default_factory") or kwargs.get("factory")  # attrs: factory=
         if (
             factory is not None
             and factory[0] == "n"
