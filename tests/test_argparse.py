@@ -198,3 +198,20 @@ def test_an_option_method_of_another_library_is_no_option(tmp_path) -> None:
     )
     analysis, _ = _run(tmp_path, {"tool/cli.py": other, "docs/options.md": _CLICK_DOCS})
     assert analysis.schema.children == {}
+
+
+def test_pages_under_tests_and_config_blocks_say_nothing_of_a_command_line(tmp_path) -> None:
+    transcript = '# Chat\n\n```json\n{"config": 1, "tooltip": {"a": 2}}\n```\n'
+    fixture_docs = "# Fixture\n\n- `--epochs` (int): x\n- `--nope` (int): y\n- `--gone` (int): z\n"
+    analysis, found = _run(
+        tmp_path,
+        {
+            "tool/cli.py": _CLI,
+            "docs/cli.md": _DOCS,
+            "docs/chat.md": transcript,
+            "tests/fixtures/notes.md": fixture_docs,
+        },
+    )
+    assert [s.path for s in analysis.doc_sources] == ["docs/cli.md"]
+    assert not [key for code, key in found if code.startswith("CD30")]
+    assert ("CD101", "--nope") not in found

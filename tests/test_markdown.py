@@ -197,3 +197,21 @@ def test_a_description_row_under_an_entry_is_that_entry() -> None:
 )
 def test_mentions_are_not_entries(source: str) -> None:
     assert entries(source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        ("### `--model MODEL`\n", ["--model"]),
+        ("### `--4o`\n", ["--4o"]),
+        ("- `--out=PATH`: where to write\n", ["--out"]),
+        ("* `-u`, `--show-user` : show the user\n", ["-u", "--show-user"]),
+        ("- `--watch` / `-i`: refresh\n", ["--watch", "-i"]),
+        ("### `-l`, `--line-length`\n", ["-l", "--line-length"]),
+        # Not option spellings: the second span is prose, not an alias.
+        ("- `name`, `other`: two keys in one item\n", []),
+        ("- `--flag` sets `value`: prose after the key\n", []),
+    ],
+)
+def test_option_spellings(source: str, names: list[str]) -> None:
+    assert sorted(name for name, *_ in entries(source)) == sorted(names)

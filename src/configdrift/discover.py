@@ -129,6 +129,10 @@ def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
 TEST_DIRS = frozenset({"test", "tests", "testing"})
 
 
+def _in_test_dir(rel: str) -> bool:
+    return any(p in TEST_DIRS for p in rel.split("/")[:-1])
+
+
 def in_tests(rel: str) -> bool:
     """Is the file a test: in a test folder, or named ``test_*``?"""
     parts = rel.split("/")
@@ -164,14 +168,18 @@ def discover(config: Config) -> Sources:
             if not any(_matches(f, (pattern,)) for f in docs):
                 missing.append(pattern)
     else:
-        docs = [f for f in files if f.endswith(DOC_SUFFIXES)]
+        # Pages under a test folder are test data (a fixture, a recorded
+        # transcript), not the project's documentation.
+        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and not _in_test_dir(f)]
     declared = [f for f in files if config.config_files and _matches(f, config.config_files)]
     missing_configs = [
         p for p in config.config_files if not any(_matches(f, (p,)) for f in declared)
     ]
     configs = [f for f in files if f.endswith(CONFIG_SUFFIXES) and f not in declared]
     taken = set(docs)
-    examples = [f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken]
+    examples = [
+        f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken and not _in_test_dir(f)
+    ]
     code = set(python)
     py_examples = [f for f in files if f.endswith(".py") and f not in code]
     return Sources(

@@ -36,6 +36,7 @@ from configdrift.resolve.lifecycle import (
 )
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
+from configdrift.resolve.registrations import CLI_KINDS
 from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
 
 
@@ -261,6 +262,21 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     # that holds them: such an example is placed, and its leftovers found.
     former = {e.path[0] for e in lifecycle if len(e.path) == 1}
     dicts = _config_dicts(dict_facts, tops | former)
+    if schema.model_kind in CLI_KINDS:
+        # A command line is typed, not written as a JSON or YAML config:
+        # example blocks and config files say nothing about it.
+        blocks_of: list[tuple[str, Block, ConfigPath]] = []
+        broken: list[tuple[str, Block]] = []
+    else:
+        blocks_of = (
+            _placed_blocks(schema, pages, placer, former)
+            + _placed_blocks(schema, shown, None, former)
+            + [(rel, block, ()) for rel, block in files if block.error is None]
+            + dicts
+        )
+        broken = [(rel, b) for rel, b in files if b.error is not None] + _broken(
+            pages + shown, spellings
+        )
     return Analysis(
         config=config,
         schema=schema,
@@ -284,18 +300,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         + len(sources.examples)
         + len(files)
         + len(dict_facts),
-        blocks=_placed_blocks(schema, pages, placer, former)
-        + _placed_blocks(schema, shown, None, former)
-        + [(rel, block, ()) for rel, block in files if block.error is None]
-        + dicts,
+        blocks=blocks_of,
         examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
         lifecycle=lifecycle,
         pages=sorted({*sources.docs, *sources.examples}),
-        unparseable=sorted(
-            [(rel, b) for rel, b in files if b.error is not None]
-            + _broken(pages + shown, spellings),
-            key=lambda item: (item[0], item[1].error_line),
-        ),
+        unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
     )
 
 

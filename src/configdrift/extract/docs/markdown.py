@@ -33,8 +33,12 @@ from configdrift.extract.text import NotText, decode
 
 # Applied to the text of one token (a key already isolated by the parser), not
 # to raw Markdown.
-# A command-line option (``--flag``, ``-f``) is a key too.
-_KEY = re.compile(r"^(?:--?)?[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*$")
+# A command-line option (``--flag``, ``-f``, ``--4o``) is a key too.
+_KEY = re.compile(
+    r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*)$"
+)
+# What may stand between the option spellings of one entry: `-u`, `--user`.
+_ALIAS_GLUE = re.compile(r"^\s*(?:,|/|\bor\b)?\s*$")
 _WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
 _STOP_WORDS = frozenset(
     [
@@ -247,16 +251,48 @@ def _emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str
     return key, rest, form
 
 
+def _flag(text: str) -> str:
+    """An option spelt with its value (``--model MODEL``, ``--out=PATH``)
+    is the option alone; any other text is kept as it is."""
+    if text.startswith("-") and text.strip():
+        return text.split()[0].split("=", 1)[0]
+    return text
+
+
 def _code_key(children: list[Token]) -> tuple[str, str] | None:
     """(key, rest) for inline content that opens with a code span."""
+    found = _code_keys(children)
+    return (found[0][0], found[1]) if found else None
+
+
+def _code_keys(children: list[Token]) -> tuple[list[str], str] | None:
+    """(keys, rest) for inline content that opens with one code span, or
+    with option spellings joined by commas or slashes (`` `-u`, `--user` ``)."""
     items = [c for c in children if not (c.type == "text" and not c.content.strip())]
     if not items or items[0].type != "code_inline":
         return None
-    rest = ""
+    keys = [_flag(items[0].content.strip())]
     idx = children.index(items[0])
-    if idx + 1 < len(children) and children[idx + 1].type == "text":
-        rest = children[idx + 1].content
-    return items[0].content.strip(), rest
+    rest = ""
+    while idx + 1 < len(children):
+        nxt = children[idx + 1]
+        if nxt.type != "text":
+            break
+        rest = nxt.content
+        after = children[idx + 2] if idx + 2 < len(children) else None
+        if (
+            keys[0].startswith("-")
+            and _ALIAS_GLUE.match(rest)
+            and after is not None
+            and after.type == "code_inline"
+            and after.content.strip().startswith("-")
+        ):
+            keys.append(_flag(after.content.strip()))
+            idx += 2
+            rest = ""
+            continue
+        break
+    return keys, rest
 
 
 def _cells(tokens: list[Token], start: int) -> tuple[list[list[Token]], list[int], int]:
@@ -306,7 +342,7 @@ def _cell_key(tok: Token) -> tuple[str, str | None, int] | None:
             return key, _type_from_rest(found[1]), _indent(raw)
     children = [c for c in raw if not (c.type == "text" and not c.content.strip())]
     if len(children) == 1 and children[0].type in ("code_inline", "text"):
-        text = children[0].content.strip()
+        text = _flag(children[0].content.strip())
         text = text.replace("\\_", "_")
         if _key_ok(text, strict_case=children[0].type == "text"):
             return text, None, 0
@@ -374,12 +410,17 @@ class _Walker:
         while parent is not None and self.facts.sections[parent].level >= level:
             parent = self.facts.sections[parent].parent
         section = Section(inline.content.strip(), level, self._line(open_tok), parent)
-        code = _code_key(inline.children or [])
-        if code is not None and not code[1].strip() and _key_ok(code[0], strict_case=False):
-            section.heading_key = code[0]
+        codes = _code_keys(inline.children or [])
+        aliases: list[str] = []
+        if codes is not None and not codes[1].strip():
+            keys = [k for k in codes[0] if _key_ok(k, strict_case=False)]
+            if keys and len(keys) == len(codes[0]):
+                section.heading_key, aliases = keys[0], keys[1:]
         self.facts.sections.append(section)
         self.section = len(self.facts.sections) - 1
         self.last_entry = None
+        for alias in aliases:
+            self._add(alias, self._line(open_tok), "heading", None)
         if section.heading_key is not None:
             self._add(section.heading_key, self._line(open_tok), "heading", None)
 
@@ -407,16 +448,17 @@ class _Walker:
                 self.last_entry_token = index
                 return
         if in_list:
-            code = _code_key(first_line)
-            if code is not None:
-                key, rest = code
+            codes = _code_keys(first_line)
+            if codes is not None:
+                keys, rest = codes
                 stripped = rest.lstrip()
-                if _key_ok(key, strict_case=False) and (
+                if all(_key_ok(k, strict_case=False) for k in keys) and (
                     not stripped or stripped[0] in ":(-\u2013\u2014"
                 ):
-                    self.last_entry = self._add(
-                        key, self._line(inline), "list", _type_from_rest(rest)
-                    )
+                    for key in keys:
+                        self.last_entry = self._add(
+                            key, self._line(inline), "list", _type_from_rest(rest)
+                        )
                     self.last_entry_token = index
                     return
         # A prose paragraph (a note, a description) does not end the entry:
