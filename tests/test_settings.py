@@ -46,20 +46,44 @@ def _run(tmp_path, files):
     return analysis, {(f.code, f.key) for f in run_rules(analysis)}
 
 
-def test_a_settings_class_is_the_root_and_strict(tmp_path) -> None:
+def test_a_settings_class_is_the_root_and_ignores_unknown_variables(tmp_path) -> None:
+    """Without an env file, an environment variable no field names is not
+    read: the documented ``timeout`` is silently ignored (CD102)."""
     analysis, found = _run(tmp_path, {"app/settings.py": _SETTINGS, "docs/settings.md": _DOCS})
     assert analysis.schema.model == "AppSettings"
-    assert analysis.schema.strict is True
-    assert ("CD101", "timeout") in found
+    assert analysis.schema.strict is False
+    assert ("CD102", "timeout") in found
     assert ("CD103", "secret") in found
     assert not any(code == "CD501" for code, _ in found)
 
 
+def test_an_env_file_makes_unknown_keys_errors(tmp_path) -> None:
+    code = _SETTINGS.replace('env_prefix="APP_"', 'env_prefix="APP_", env_file=".env"')
+    analysis, found = _run(tmp_path, {"app/settings.py": code, "docs/settings.md": _DOCS})
+    assert analysis.schema.strict is True
+    assert ("CD101", "timeout") in found
+
+
 def test_an_explicit_extra_policy_wins(tmp_path) -> None:
-    code = _SETTINGS.replace('env_prefix="APP_"', 'env_prefix="APP_", extra="ignore"')
+    code = _SETTINGS.replace(
+        'env_prefix="APP_"', 'env_prefix="APP_", env_file=".env", extra="ignore"'
+    )
     analysis, found = _run(tmp_path, {"app/settings.py": code, "docs/settings.md": _DOCS})
     assert analysis.schema.strict is False
     assert ("CD101", "timeout") not in found
+
+
+def test_settings_are_spelt_as_environment_variables(tmp_path) -> None:
+    docs = (
+        "# Environment\n\n| Variable | Description |\n| --- | --- |\n"
+        "| `APP_DEBUG` | verbose errors |\n| `APP_PORT` | the port |\n"
+        "| `APP_WORKERS` | worker processes |\n| `APP_DATABASE` | the database |\n"
+        "| `SECRET` | without the prefix: not read |\n"
+    )
+    analysis, found = _run(tmp_path, {"app/settings.py": _SETTINGS, "docs/env.md": docs})
+    assert "APP_PORT" in analysis.schema.children["port"].spellings
+    assert ("CD102", "SECRET") in found
+    assert ("CD103", "port") not in found and ("CD103", "secret") in found
 
 
 def test_several_settings_classes_are_decided_by_the_docs(tmp_path) -> None:

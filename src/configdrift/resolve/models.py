@@ -103,6 +103,9 @@ class ModelInfo:
     fields: list[tuple[str, FieldFact]]
     #: Fields a validator may change before their type is checked (``*``: all).
     before_validated: frozenset[str] = frozenset()
+    #: A settings class's ``env_prefix`` ("" when it has none); None for
+    #: other models. Its fields are also spelt as environment variables.
+    env_prefix: str | None = None
 
 
 @dataclass(slots=True)
@@ -155,6 +158,11 @@ class ModelReader:
         )
         strict_owner: str | None = symbol.qualname if strict else None
         populate = False
+        settings = kind == "pydantic" and project.inherits_external(symbol, SETTINGS_BASES)
+        env_prefix: str | None = None
+        if settings:
+            prefix = self._config_value(mro, ("env_prefix",))
+            env_prefix = prefix[0] if prefix is not None and isinstance(prefix[0], str) else ""
         if kind == "pydantic":
             extra = self._config_value(mro, ("extra",))
             if extra is not None:
@@ -162,11 +170,14 @@ class ModelReader:
                 strict = value == "forbid"
                 strict_owner = owner.qualname
                 strict_location = project.location(owner.module, line)
-            elif project.inherits_external(symbol, SETTINGS_BASES):
-                # pydantic-settings forbids unknown keys unless told otherwise.
+            elif settings and self._config_value(mro, ("env_file",)) is not None:
+                # pydantic-settings forbids unknown keys unless told otherwise
+                # (in a .env file); an unknown environment variable is not read.
                 strict = True
                 strict_owner = symbol.qualname
                 strict_location = project.location(symbol.module, cls.line)
+            elif settings:
+                strict = False
             by_name = self._config_value(
                 mro, ("populate_by_name", "validate_by_name", "allow_population_by_field_name")
             )
@@ -192,6 +203,7 @@ class ModelReader:
             populate,
             list(fields.values()),
             frozenset(before),
+            env_prefix,
         )
 
     def _attrib_fields(self, module: str, cls: ClassFact) -> list[FieldFact]:
@@ -489,6 +501,13 @@ class ModelReader:
             spellings.append(alias)
         if not spellings or info.populate_by_name or info.kind == "dataclass":
             spellings.insert(0, fact.name)
+        if info.env_prefix is not None:
+            # The environment variable: the prefix and the name, in any case
+            # (pydantic-settings matches them case-insensitively); an alias
+            # is taken as it is.
+            env = [a.upper() for a in spellings if a != fact.name]
+            env.append((info.env_prefix + fact.name).upper())
+            spellings.extend(e for e in env if e not in spellings)
         default = self._default(module, fact, call)
         deprecated, replacement = self._deprecation(module, kwargs)
         types = self.type_facts(module, fact.annotation)

@@ -87,6 +87,10 @@ _KEY_HEADERS = frozenset(
         "arguments",
         "flag",
         "flags",
+        # Environment references: | Variable | Default | Description |
+        "variable",
+        "variables",
+        "env",
     ]
 )
 _CONFIG_LANGS = frozenset(
