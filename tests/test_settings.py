@@ -108,3 +108,25 @@ def test_settings_classes_the_docs_do_not_tell_apart_are_not_guessed(tmp_path) -
         tmp_path, {"app/settings.py": _SETTINGS, "app/worker.py": other, "docs/other.md": docs}
     )
     assert analysis.schema.model is None and not analysis.schema.children
+
+
+def test_fields_read_by_scripts_or_by_other_defaults_are_not_inert(tmp_path) -> None:
+    code = _SETTINGS.replace(
+        '    secret: str = ""\n',
+        '    secret: str = ""\n    redis_host: str = "localhost"\n'
+        '    redis_url: str = f"redis://{redis_host}"\n    unused: int = 0\n',
+    )
+    script = "from app.settings import settings\nprint(settings.secret)\n"
+    use = "from app.settings import settings\nprint(settings.debug, settings.redis_url)\n"
+    _, found = _run(
+        tmp_path,
+        {
+            "app/settings.py": code,
+            "app/main.py": use,
+            "scripts/admin.py": script,
+            "docs/settings.md": _DOCS,
+        },
+    )
+    inert = {key for code, key in found if code == "CD202"}
+    assert "secret" not in inert and "redis_host" not in inert
+    assert "unused" in inert

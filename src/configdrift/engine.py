@@ -84,6 +84,9 @@ class Analysis:
     lifecycle: list[LifecycleEntry] = field(default_factory=list)
     #: Pages (docs and others) by path, for the rules that read their text.
     pages: list[str] = field(default_factory=list)
+    #: Python files outside the code view (tests, scripts, examples): where
+    #: CD202 looks for reads before it reports an option as unread.
+    other_python: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -304,6 +307,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
         lifecycle=lifecycle,
         pages=sorted({*sources.docs, *sources.examples}),
+        other_python=sources.py_examples,
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
     )
 

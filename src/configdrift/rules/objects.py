@@ -195,6 +195,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     consumed = {model.model for model, field in fields if _is_loaded(field.key, loaded)}
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
+    candidates: list[tuple[SchemaNode, str, bool]] = []
     for model, field in fields:
         name = field.key
         if field.deprecated or field.location is None or model.model in dumped:
@@ -209,6 +210,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue
         readers = accessors.get((model.model or "", name))
         key = format_path(field.path)
+        unread = not readers
         if readers:
             names = ", ".join(f"`{r}`" for r in readers)
             message = (
@@ -218,9 +220,21 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue
         else:
             message = f"`{key}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing"
+        candidates.append((field, message, unread))
+    # Reads the code view does not hold: another field's default built from
+    # it (``url: str = f"redis://{host}"``), scripts and tests.
+    wanted = {field.key for field, _, unread in candidates if unread}
+    owners = {field.origin.removeprefix("field of ") for field, _, unread in candidates if unread}
+    used = read_elsewhere(analysis, wanted)
+    bodies = _used_in_bodies(analysis, owners, wanted)
+    for field, message, unread in candidates:
+        owner = field.origin.removeprefix("field of ")
+        if unread and (field.key in used or field.key in bodies.get(owner, ())):
+            continue
+        assert field.location is not None
         yield make(
             "CD202",
-            key,
+            format_path(field.path),
             field.location,
             message,
             tuple(
@@ -230,6 +244,55 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             ),
         )
     yield from _inert_copies(analysis, loaded)
+
+
+def _used_in_bodies(analysis: Analysis, owners: set[str], names: set[str]) -> dict[str, set[str]]:
+    """By class: the field names its other fields' defaults and its class
+    attributes use."""
+    from configdrift.resolve.project import render
+
+    used: dict[str, set[str]] = {}
+    for info in analysis.project.modules.values():
+        for qualname, cls in info.classes.items():
+            if qualname not in owners:
+                continue
+            texts = [render(f.value) for f in cls.fields if f.value is not None]
+            texts += [render(v) for k, v in cls.assigns.items() if not k.startswith("__line__")]
+            found = used.setdefault(qualname, set())
+            for text in texts:
+                found.update(n for n in re.findall(r"[A-Za-z_]\w*", text) if n in names)
+    return used
+
+
+#: How much of the Python the code view leaves out (scripts, tests,
+#: examples) is searched for the reads of candidate findings.
+MAX_OTHER_FILES = 5000
+MAX_OTHER_BYTES = 1024 * 1024
+
+
+def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names read as attributes (``.name``) or by name (``getattr(x,
+    "name")``, ``getini("name")``) in Python files outside the code view."""
+    if not names:
+        return set()
+    pattern = re.compile(
+        rb"""(?:\.\s*|["'])("""
+        + b"|".join(re.escape(n.encode()) for n in sorted(names))
+        + rb""")\b"""
+    )
+    found: set[str] = set()
+    for rel in analysis.other_python[:MAX_OTHER_FILES]:
+        path = analysis.config.root / rel
+        try:
+            if path.stat().st_size > MAX_OTHER_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        found.update(m.decode() for m in pattern.findall(data))
+        if found >= names:
+            break
+    return found
 
 
 def _accessor_only(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
