@@ -215,3 +215,12 @@ def test_pages_under_tests_and_config_blocks_say_nothing_of_a_command_line(tmp_p
     assert [s.path for s in analysis.doc_sources] == ["docs/cli.md"]
     assert not [key for code, key in found if code.startswith("CD30")]
     assert ("CD101", "--nope") not in found
+
+
+def test_a_unique_prefix_of_an_option_is_that_option(tmp_path) -> None:
+    """argparse's allow_abbrev: ``--learning`` reaches ``--learning-rate``
+    and ``--ver`` reaches ``--verbose``, so the docs work; ``--dry-run`` is
+    no option's prefix and is still reported."""
+    docs = _DOCS + "- `--learning` (float): short form.\n- `--ver` (bool): short form.\n"
+    _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
+    assert [key for code, key in found if code == "CD101"] == ["--dry-run"]

@@ -71,7 +71,9 @@ def missing_entries(
         if node is not None or parent.strict is not strict:
             continue
         if parent.model_kind in CLI_KINDS and (
-            not entry.name.startswith("-") or (entry.location.path, entry.section) in foreign
+            not entry.name.startswith("-")
+            or (entry.location.path, entry.section) in foreign
+            or _abbreviates(parent, entry.name)
         ):
             continue  # no claim about this command line
         rejected = entry.path[: missing + 1]
@@ -79,6 +81,20 @@ def missing_entries(
             continue
         seen.add(rejected)
         yield entry, rejected, parent
+
+
+def _abbreviates(parent: SchemaNode, flag: str) -> bool:
+    """argparse takes a unique prefix of a long option (``allow_abbrev``):
+    ``--coqui-model`` still reaches ``--coqui-models``."""
+    if parent.model_kind != "argparse" or not flag.startswith("--"):
+        return False
+    matches = {
+        node.key
+        for node in parent.children.values()
+        for spelling in node.spellings
+        if spelling.startswith(flag)
+    }
+    return len(matches) == 1
 
 
 def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
