@@ -224,3 +224,25 @@ def test_a_unique_prefix_of_an_option_is_that_option(tmp_path) -> None:
     docs = _DOCS + "- `--learning` (float): short form.\n- `--ver` (bool): short form.\n"
     _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
     assert [key for code, key in found if code == "CD101"] == ["--dry-run"]
+
+
+def test_a_parser_handed_to_a_library_may_get_options_there(tmp_path) -> None:
+    cli = _CLI.replace(
+        "    return parser\n",
+        "    shtab.add_argument_to(parser)\n    print(parser)\n    return parser\n",
+    ).replace("import argparse\n", "import argparse\nimport shtab\n")
+    docs = _DOCS + "- `--print-completion` (str): added by shtab.\n"
+    analysis, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
+    assert analysis.schema.strict is None
+    assert not [key for code, key in found if code == "CD101"]
+    handed = [u for u in analysis.unresolved if "handed to" in u.what]
+    assert [u.location.line for u in handed] == [16]  # shtab, not print
+
+
+def test_a_parser_handed_to_a_project_function_stays_complete(tmp_path) -> None:
+    cli = _CLI.replace("    return parser\n", "    extra(parser)\n    return parser\n") + (
+        "\n\ndef extra(parser):\n    parser.add_argument('--extra', type=int, default=1)\n"
+    )
+    analysis, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})
+    assert analysis.schema.strict is True and "extra" in analysis.schema.children
+    assert ("CD101", "--dry-run") in found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
+from configdrift.resolve.flow import harmless
 from configdrift.resolve.project import Project
 
 #: What an ``action`` makes of an option: its default and its kind.
@@ -67,10 +68,17 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
+            where = Location(info.path, call.line)
+            if call.method == "handed":
+                symbol = project.resolve(name, call.callee)
+                if (symbol is None or symbol.kind == "external") and not harmless(call.callee):
+                    # Code outside the project gets the parser: it may add
+                    # options (``shtab.add_argument_to(parser)``).
+                    dynamic.append(where)
+                continue
             kind = _kind(project, name, call)
             if kind is None:
                 continue
-            where = Location(info.path, call.line)
             if _dynamic(call):
                 dynamic.append(where)
                 continue

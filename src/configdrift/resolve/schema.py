@@ -350,7 +350,10 @@ class SchemaBuilder(ModelReader):
                 mount_options(root, options, complete=not dynamic)
                 how = f"{len(options)} options declared with add_argument or @option"
                 for where in dynamic:
-                    what = "add_argument with option strings built at runtime: unknown options are not judged"
+                    what = (
+                        "options built at runtime, or added by code the parser is handed to: "
+                        "unknown options are not judged"
+                    )
                     self.unresolved.append(Unresolved(where, what))
                 assert root.model_location is not None and root.model is not None
                 self.mounts.append(Mount((), root.model, root.model_location, how))

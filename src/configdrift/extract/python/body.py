@@ -272,6 +272,7 @@ class FunctionBody:
             and type(e.test.ops[0]) is ast.In
             and ast.dump(e.test.left) == ast.dump(e.body.slice)
         }
+        self._handed_parsers(calls)
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
                 self._call(call)
@@ -581,6 +582,31 @@ class FunctionBody:
                         values,
                         self.kinds.get(id(call)),
                     )
+                )
+
+    def _handed_parsers(self, calls: list[ast.Call]) -> None:
+        """A parser handed to other code (``shtab.add_argument_to(parser)``)
+        may get options there: recorded as a registration ``handed`` whose
+        callee is that code."""
+        receivers = {
+            name
+            for call in calls
+            if type(call.func) is ast.Attribute and call.func.attr in REGISTRATION_METHODS
+            for name in [dotted(call.func.value)]
+            if name is not None
+        }
+        if not receivers:
+            return
+        for call in calls:
+            func = call.func
+            if type(func) is ast.Attribute and dotted(func.value) in receivers:
+                continue  # the parser's own methods
+            callee = dotted(func)
+            if callee is None:
+                continue
+            if any(dotted(arg) in receivers for arg in call.args):
+                self.module.facts.registrations.append(
+                    RegistrationCall("handed", [], {}, call.lineno, self.qualname, callee)
                 )
 
     def _setattr(self, call: ast.Call) -> None:
