@@ -130,3 +130,48 @@ def test_fields_read_by_scripts_or_by_other_defaults_are_not_inert(tmp_path) -> 
     inert = {key for code, key in found if code == "CD202"}
     assert "secret" not in inert and "redis_host" not in inert
     assert "unused" in inert
+
+
+_UPPER = """
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    ENVIRONMENT: str = "local"
+    PORT: int = 8000
+    WORKERS: int = 4
+    SECRET: str = ""
+
+
+settings = Settings()
+print(settings.ENVIRONMENT, settings.PORT, settings.WORKERS, settings.SECRET)
+"""
+
+_UPPER_DOCS = """
+# Environment
+
+- `ENVIRONMENT` (str): where it runs, one of:
+  - **local**: debugging on.
+  - **production**: debugging off.
+- `PORT` (int): the port.
+- `WORKERS` (int): processes.
+- `DOMAIN` (str): set for the compose file, not for the app.
+- `TIER_NAME` (str): read by a script.
+- `TIMEOUT` (int): documented, read by nothing.
+"""
+
+
+def test_variables_other_parts_of_the_repository_use_are_not_unread(tmp_path) -> None:
+    compose = "services:\n  proxy:\n    environment:\n      - DOMAIN=${DOMAIN}\n"
+    script = "import os\nprint(os.environ['TIER_NAME'])\n"
+    _, found = _run(
+        tmp_path,
+        {
+            "app/settings.py": _UPPER,
+            "docs/env.md": _UPPER_DOCS,
+            "compose.yml": compose,
+            "scripts/tiers.py": script,
+        },
+    )
+    unread = sorted(key for code, key in found if code == "CD102")
+    assert unread == ["TIMEOUT"]  # not DOMAIN, TIER_NAME, local or production

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
 from configdrift.rules.docs_schema import missing_entries, near_spelling
+from configdrift.rules.objects import named_in_files, read_elsewhere
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -42,6 +43,24 @@ def read_note(node: SchemaNode) -> tuple[Related, ...]:
     return ()
 
 
+def _is_settings(analysis: Analysis, node: SchemaNode) -> bool:
+    """Is the node a pydantic-settings class (fed from the environment)?"""
+    if node.model_symbol is None:
+        return False
+    from configdrift.resolve.project import Symbol
+
+    info = analysis.builder.model(Symbol("class", *node.model_symbol))
+    return info is not None and info.env_prefix is not None
+
+
+def _other_convention(parent: SchemaNode, key: str) -> bool:
+    """A lowercase word documented beside settings that are all spelt as
+    environment variables (``ENVIRONMENT``'s values ``local``, ``staging``)
+    is not a settings key."""
+    keys = [child.key for child in parent.children.values()]
+    return bool(keys) and all(k.isupper() for k in keys) and key.islower()
+
+
 @register(
     "CD102",
     "documented-not-read",
@@ -68,10 +87,21 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     Read the key where the section is parsed, or correct the docs to the
     spelling the code reads, or remove the entry.
     """
-    for entry, rejected, parent in missing_entries(analysis, strict=False):
-        if unknown_under(analysis, rejected[:-1]) is not None:
-            continue
+    found = [
+        (entry, rejected, parent)
+        for entry, rejected, parent in missing_entries(analysis, strict=False)
+        if unknown_under(analysis, rejected[:-1]) is None
+        and not _other_convention(parent, rejected[-1])
+    ]
+    # A settings class's variables are set for more than Python: a name
+    # the compose file, a script or a config file of the repository uses
+    # is read there.
+    settings = {rejected[-1] for _, rejected, parent in found if _is_settings(analysis, parent)}
+    elsewhere = read_elsewhere(analysis, settings) | named_in_files(analysis, settings)
+    for entry, rejected, parent in found:
         key = rejected[-1]
+        if key in elsewhere and _is_settings(analysis, parent):
+            continue
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
         close = near_spelling(key, parent)

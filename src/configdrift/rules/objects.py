@@ -224,12 +224,9 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     # Reads the code view does not hold: another field's default built from
     # it (``url: str = f"redis://{host}"``), scripts and tests.
     wanted = {field.key for field, _, unread in candidates if unread}
-    owners = {field.origin.removeprefix("field of ") for field, _, unread in candidates if unread}
-    used = read_elsewhere(analysis, wanted)
-    bodies = _used_in_bodies(analysis, owners, wanted)
+    used = read_elsewhere(analysis, wanted) | _used_in_bodies(analysis, wanted)
     for field, message, unread in candidates:
-        owner = field.origin.removeprefix("field of ")
-        if unread and (field.key in used or field.key in bodies.get(owner, ())):
+        if unread and field.key in used:
             continue
         assert field.location is not None
         yield make(
@@ -246,21 +243,19 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     yield from _inert_copies(analysis, loaded)
 
 
-def _used_in_bodies(analysis: Analysis, owners: set[str], names: set[str]) -> dict[str, set[str]]:
-    """By class: the field names its other fields' defaults and its class
-    attributes use."""
+def _used_in_bodies(analysis: Analysis, names: set[str]) -> set[str]:
+    """Field names that another field's default uses (``url: str =
+    f"redis://{host}"``, in the class or a base)."""
     from configdrift.resolve.project import render
 
-    used: dict[str, set[str]] = {}
-    for info in analysis.project.modules.values():
-        for qualname, cls in info.classes.items():
-            if qualname not in owners:
-                continue
-            texts = [render(f.value) for f in cls.fields if f.value is not None]
-            texts += [render(v) for k, v in cls.assigns.items() if not k.startswith("__line__")]
-            found = used.setdefault(qualname, set())
-            for text in texts:
-                found.update(n for n in re.findall(r"[A-Za-z_]\w*", text) if n in names)
+    used: set[str] = set()
+    if not names:
+        return used
+    for model in analysis.builder.known_models():
+        for _module, fact in model.fields:
+            if fact.value is not None and fact.name not in names:
+                text = render(fact.value)
+                used.update(n for n in re.findall(r"[A-Za-z_]\w*", text) if n in names)
     return used
 
 
@@ -268,6 +263,29 @@ def _used_in_bodies(analysis: Analysis, owners: set[str], names: set[str]) -> di
 #: examples) is searched for the reads of candidate findings.
 MAX_OTHER_FILES = 5000
 MAX_OTHER_BYTES = 1024 * 1024
+
+
+def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names that the repository's config files (compose files, YAML, TOML,
+    JSON) spell as a whole word."""
+    if not names:
+        return set()
+    pattern = re.compile(
+        rb"(?<![\w-])(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")(?![\w-])"
+    )
+    found: set[str] = set()
+    for rel in analysis.config_files[:MAX_OTHER_FILES]:
+        path = analysis.config.root / rel
+        try:
+            if path.stat().st_size > MAX_OTHER_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        found.update(m.decode() for m in pattern.findall(data))
+        if found >= names:
+            break
+    return found
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
