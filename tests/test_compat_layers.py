@@ -232,6 +232,14 @@ def test_a_name_two_folders_claim_is_not_guessed(tmp_path) -> None:
     assert project.canonical("a.app.models") is not None
 
 
+_HOLDER = (
+    "from pydantic import BaseModel\n"
+    "from pkg.models import Zero\n"
+    "class Holder(BaseModel):\n    zero: Zero = Zero()\n"
+    "def get(d):\n    return Holder(**d.get('holder', {}))\n"
+)
+
+
 @pytest.mark.parametrize(
     ("models", "fields"),
     [
@@ -248,11 +256,32 @@ def test_a_name_two_folders_claim_is_not_guessed(tmp_path) -> None:
     ],
     ids=["attr.s", "attrs.define"],
 )
-def test_attrs_classes_are_models(tmp_path, models, fields) -> None:
-    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
-    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("zero")
-    assert zero is not None and zero.model == "Zero" and zero.strict is True
+def test_attrs_classes_held_by_a_model_are_models(tmp_path, models, fields) -> None:
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _HOLDER, "pkg/models.py": models})
+    holder = analyse(Config(root=tmp_path), jobs=1).schema.child("holder")
+    assert holder is not None
+    zero = holder.children["zero"]
+    assert zero.model == "Zero"
     assert {k: n.default.value for k, n in zero.children.items()} == fields
+
+
+def test_an_attrs_class_built_from_a_dict_is_not_mounted(tmp_path) -> None:
+    """attrs classes hold much internal data (a replication row built from
+    a message): built from ``d["zero"]`` alone, one is no configuration."""
+    models = "import attr\n@attr.s\nclass Zero:\n    stage = attr.ib(default=0)\n"
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADER, "pkg/models.py": models})
+    assert analyse(Config(root=tmp_path), jobs=1).schema.child("zero") is None
+
+
+def test_an_attrs_converter_leaves_the_type_open(tmp_path) -> None:
+    models = (
+        "import attr\n@attr.s\nclass Zero:\n"
+        "    writers: list = attr.ib(default=[], converter=to_list)\n    stage: int = attr.ib(default=0)\n"
+    )
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _HOLDER, "pkg/models.py": models})
+    zero = analyse(Config(root=tmp_path), jobs=1).schema.child("holder").children["zero"]
+    assert zero.children["writers"].type.kinds == frozenset()
+    assert zero.children["stage"].type.kinds == frozenset({"int"})
 
 
 def test_a_lookalike_ib_is_no_attrs_field(tmp_path) -> None:

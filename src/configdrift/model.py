@@ -132,6 +132,7 @@ class SchemaNode:
         return {
             "pydantic": "raises a ValidationError",
             "dataclass": "raises a TypeError",
+            "attrs": "raises a TypeError",
             "argparse": "fails with 'unrecognized arguments'",
             "click": "fails with 'No such option'",
         }.get(self.model_kind or "", "is an error")

@@ -47,7 +47,8 @@ def mount_by_docs(builder: SchemaBuilder, root: SchemaNode, entries: list[DocEnt
         for qualname in info.classes:
             symbol = Symbol("class", name, qualname)
             model = builder.model(symbol)
-            if model is not None and qualname not in mounted:
+            # attrs classes are mounted as fields of models, or by ``mount``.
+            if model is not None and model.kind != "attrs" and qualname not in mounted:
                 candidates.append((symbol, _fields(builder, symbol)))
     if not candidates:
         return 0

@@ -31,7 +31,14 @@ DATACLASS_DECORATORS = frozenset(
         "dataclasses.dataclass",
         "pydantic.dataclasses.dataclass",
         "pydantic.v1.dataclasses.dataclass",
-        # attrs classes take their fields as keywords just the same.
+    }
+)
+#: attrs classes take their fields as keywords as dataclasses do. Projects
+#: use them for much internal data (replication rows, events): an attrs
+#: class is a model where a model holds it as a field or ``mount`` names
+#: it, never mounted because some code builds it from a dict.
+ATTRS_DECORATORS = frozenset(
+    {
         "attr.s",
         "attr.attrs",
         "attr.define",
@@ -147,12 +154,14 @@ class ModelReader:
         kind = None
         if project.inherits_external(symbol, PYDANTIC_BASES):
             kind = "pydantic"
-        elif self._is_dataclass(symbol.module, cls):
+        elif self._is_dataclass(symbol.module, cls, DATACLASS_DECORATORS):
             kind = "dataclass"
+        elif self._is_dataclass(symbol.module, cls, ATTRS_DECORATORS):
+            kind = "attrs"
         if kind is None:
             return None
         mro = [s for s in project.mro(symbol) if s.kind == "class"]
-        strict = kind == "dataclass"
+        strict = kind in ("dataclass", "attrs")
         strict_location: Location | None = (
             project.location(symbol.module, cls.line) if strict else None
         )
@@ -218,28 +227,30 @@ class ModelReader:
                 out.append(FieldFact(name, line, ["src", ""], value))
         return out
 
-    def _is_dataclass(self, module: str, cls: ClassFact) -> bool:
+    def _is_dataclass(self, module: str, cls: ClassFact, names: frozenset[str]) -> bool:
         for deco in cls.decorators:
             target = deco[1] if deco[0] == "call" else deco
-            if target[0] == "n" and self._is_dataclass_decorator(module, target[1], 0):
+            if target[0] == "n" and self._is_dataclass_decorator(module, target[1], names, 0):
                 return True
         return False
 
-    def _is_dataclass_decorator(self, module: str, name: str, depth: int) -> bool:
-        """``dataclass``, under any import name, or a project function that
-        returns what ``dataclasses.dataclass(...)`` returns (a wrapper that
-        sets the project's defaults)."""
+    def _is_dataclass_decorator(
+        self, module: str, name: str, names: frozenset[str], depth: int
+    ) -> bool:
+        """One of ``names`` (``dataclass``), under any import name, or a
+        project function that returns what it returns (a wrapper that sets
+        the project's defaults)."""
         found = self.project.resolve(module, name)
         if found is None or depth > 4:
             return False
         if found.kind == "external":
-            return found.qualname in DATACLASS_DECORATORS
+            return found.qualname in names
         if found.kind != "function":
             return False
         facts = self.project.modules[found.module].facts
         return any(
             function == found.qualname
-            and self._is_dataclass_decorator(found.module, callee, depth + 1)
+            and self._is_dataclass_decorator(found.module, callee, names, depth + 1)
             for function, callee in facts.return_calls
         )
 
@@ -499,7 +510,7 @@ class ModelReader:
             spellings.extend(self._alias_choices(module, validation, path_aliases))
         elif alias is not None:
             spellings.append(alias)
-        if not spellings or info.populate_by_name or info.kind == "dataclass":
+        if not spellings or info.populate_by_name or info.kind in ("dataclass", "attrs"):
             spellings.insert(0, fact.name)
         if info.env_prefix is not None:
             # The environment variable: the prefix and the name, in any case
@@ -511,6 +522,9 @@ class ModelReader:
         default = self._default(module, fact, call)
         deprecated, replacement = self._deprecation(module, kwargs)
         types = self.type_facts(module, fact.annotation)
+        if "converter" in kwargs:
+            # attrs converts the value first: what it accepts is not its type.
+            types = TypeFacts(TypeInfo(types.info.text), types.models)
         path = (*parent, fact.name)
         node = SchemaNode(
             key=fact.name,
@@ -631,7 +645,7 @@ class ModelReader:
         if info is None or depth > 12:
             return
         strict: bool | None = info.strict
-        if info.kind == "dataclass" and not direct:
+        if info.kind in ("dataclass", "attrs") and not direct:
             strict = None
         if node.model is not None and node.model != info.symbol.qualname:
             # Two models at one path (a Union): a key is accepted if either

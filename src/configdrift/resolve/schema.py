@@ -165,7 +165,8 @@ class SchemaBuilder(ModelReader):
         for name, info in self.project.modules.items():
             for placement in info.facts.placements:
                 symbol = self.project.resolve(name, placement.model[1])
-                if symbol is None or self.model(symbol) is None:
+                model = self.model(symbol) if symbol is not None else None
+                if model is None or model.kind == "attrs":
                     continue
                 for source in placement.sources:
                     if source.is_param:
@@ -628,6 +629,8 @@ class SchemaBuilder(ModelReader):
         project = self.project
         symbol = project.resolve(module, placement.model[1])
         location = Location(path, placement.line)
+        if symbol is not None and (info := self.model(symbol)) is not None and info.kind == "attrs":
+            return  # attrs classes are mounted as fields of models, or by ``mount``
         if symbol is None or self.model(symbol) is None:
             if placement.via == "kwargs":
                 # ``f(**d[KEY])`` forwards the section to code that is not a
