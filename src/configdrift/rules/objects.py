@@ -268,38 +268,26 @@ MAX_OTHER_BYTES = 1024 * 1024
 def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
-    if not names:
-        return set()
-    pattern = re.compile(
-        rb"(?<![\w-])(" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")(?![\w-])"
-    )
-    found: set[str] = set()
-    for rel in analysis.config_files[:MAX_OTHER_FILES]:
-        path = analysis.config.root / rel
-        try:
-            if path.stat().st_size > MAX_OTHER_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        found.update(m.decode() for m in pattern.findall(data))
-        if found >= names:
-            break
-    return found
+    return _search(analysis, analysis.config_files, rb"(?<![\w-])(", rb")(?![\w-])", names)
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     """Names read as attributes (``.name``) or by name (``getattr(x,
     "name")``, ``getini("name")``) in Python files outside the code view."""
+    return _search(analysis, analysis.other_python, rb"""(?:\.\s*|["'])(""", rb")\b", names)
+
+
+def _search(
+    analysis: Analysis, files: list[str], before: bytes, after: bytes, names: set[str]
+) -> set[str]:
+    """The ``names`` found between ``before`` and ``after`` in ``files``
+    (bounded in count and size), stopping once all are found."""
     if not names:
         return set()
-    pattern = re.compile(
-        rb"""(?:\.\s*|["'])("""
-        + b"|".join(re.escape(n.encode()) for n in sorted(names))
-        + rb""")\b"""
-    )
+    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names))
+    pattern = re.compile(before + alternatives + after)
     found: set[str] = set()
-    for rel in analysis.other_python[:MAX_OTHER_FILES]:
+    for rel in files[:MAX_OTHER_FILES]:
         path = analysis.config.root / rel
         try:
             if path.stat().st_size > MAX_OTHER_BYTES:
