@@ -290,7 +290,8 @@ def _search(
     for rel in files[:MAX_OTHER_FILES]:
         path = analysis.config.root / rel
         try:
-            if path.stat().st_size > MAX_OTHER_BYTES:
+            # A link may lead out of the tree: only the tree's own files.
+            if path.is_symlink() or path.stat().st_size > MAX_OTHER_BYTES:
                 continue
             data = path.read_bytes()
         except OSError:
