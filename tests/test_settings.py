@@ -175,3 +175,22 @@ def test_variables_other_parts_of_the_repository_use_are_not_unread(tmp_path) ->
     )
     unread = sorted(key for code, key in found if code == "CD102")
     assert unread == ["TIMEOUT"]  # not DOMAIN, TIER_NAME, local or production
+
+
+def test_a_link_out_of_the_tree_is_not_searched(tmp_path) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("print(settings.unused)\n")
+    project = tmp_path / "project"
+    code = _SETTINGS.replace(
+        '    secret: str = ""\n', '    secret: str = ""\n    unused: int = 0\n'
+    )
+    use = "from app.settings import settings\nprint(settings.debug, settings.secret)\n"
+    make_project(
+        project,
+        {"app/__init__.py": "", "app/settings.py": code, "app/main.py": use, "docs/s.md": _DOCS},
+    )
+    (project / "scripts").mkdir()
+    (project / "scripts" / "linked.py").symlink_to(outside)
+    analysis = analyse(Config(root=project), jobs=1)
+    inert = {f.key for f in run_rules(analysis) if f.code == "CD202"}
+    assert "unused" in inert
