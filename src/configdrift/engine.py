@@ -128,10 +128,11 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     A reference page names at least three schema keys in typed entries
     (``**key**: [type]``) or key headings (fewer only when the schema has
     fewer). A page that lists keys as code-span list items or key-table rows
-    qualifies when nearly all of them are schema keys, or when ten key-table
-    rows and two fifths of them are (a reference table that also lists keys
-    other code reads): a tutorial's list of functions or classes, with a key
-    or two among them, is not a doc source.
+    qualifies when nearly all of them are schema keys, when half the rows of
+    its key tables (headed Key, Option, Variable ...) are, or when ten
+    key-table rows and two fifths of them are (a reference table that also
+    lists keys other code reads): a tutorial's list of functions or classes,
+    with a key or two among them, is not a doc source.
     ``extract.run.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
@@ -151,6 +152,8 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     row_hits = len(rows & spellings)
     if row_hits >= _LARGE_TABLE and 5 * row_hits >= 2 * len(rows):
         return True  # a reference table of many keys, part of them for other code
+    if row_hits >= needed and 2 * row_hits >= len(rows):
+        return True  # a key table (Key, Option, Variable ...) half of whose rows are keys
     return hits >= needed and hits >= 0.8 * len(listed)
 
 

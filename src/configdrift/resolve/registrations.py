@@ -279,3 +279,78 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
     if complete:
         root.strict_location = first
         root.strict_owner = PARSER
+
+
+#: Variables every process has: the platform's, not the project's settings.
+_SYSTEM_VARIABLES = frozenset(
+    {
+        "HOME",
+        "PATH",
+        "USER",
+        "USERNAME",
+        "LOGNAME",
+        "PWD",
+        "SHELL",
+        "TERM",
+        "LANG",
+        "LC_ALL",
+        "TMPDIR",
+        "TEMP",
+        "TMP",
+        "HOSTNAME",
+        "PYTHONPATH",
+        "VIRTUAL_ENV",
+        "CI",
+        "XDG_CONFIG_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_DATA_HOME",
+        "APPDATA",
+        "LOCALAPPDATA",
+        "USERPROFILE",
+        "COLUMNS",
+        "NO_COLOR",
+    }
+)
+#: How findings name the environment as a configuration.
+ENVIRONMENT = "the environment"
+
+
+def environment_variables(project: Project) -> list[SchemaNode]:
+    """The environment variables the code reads by name
+    (``os.environ.get("X", d)``, ``os.getenv``, ``os.environ["X"]``), one
+    node per name, with the first default a read gives."""
+    nodes: dict[str, SchemaNode] = {}
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        for call in info.facts.registrations:
+            if call.method != "env":
+                continue
+            variable = project.string(name, call.args[0])
+            if not variable or variable in _SYSTEM_VARIABLES:
+                continue
+            default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
+            node = nodes.get(variable)
+            if node is None:
+                nodes[variable] = SchemaNode(
+                    key=variable,
+                    path=(variable,),
+                    spellings=(variable,),
+                    default=default if default is not None and default.known else None,
+                    location=Location(info.path, call.line),
+                    # Grouped by module: CD103 reports a module's undocumented
+                    # variables only where the docs describe some of its others.
+                    origin=f"option of {name}",
+                    model_kind="env",
+                )
+    return list(nodes.values())
+
+
+def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:
+    """The variables as the children of a lenient root: an unknown variable
+    is never read, and nothing says so."""
+    for node in variables:
+        root.children[node.key] = node
+    root.model = ENVIRONMENT
+    root.model_kind = "env"
+    root.model_location = variables[0].location
+    root.strict = False

@@ -24,7 +24,13 @@ from configdrift.model import (
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
-from configdrift.resolve.registrations import argparse_options, mount_options
+from configdrift.resolve.registrations import (
+    ENVIRONMENT,
+    argparse_options,
+    environment_variables,
+    mount_environment,
+    mount_options,
+)
 
 #: A dict root needs this many documented keys read under it (and is tried
 #: only where the code reads or hands on the dict this many times).
@@ -358,6 +364,13 @@ class SchemaBuilder(ModelReader):
                     self.unresolved.append(Unresolved(where, what))
                 assert root.model_location is not None and root.model is not None
                 self.mounts.append(Mount((), root.model, root.model_location, how))
+        if empty and not root.children and not root.model:
+            variables = environment_variables(project)
+            if len(variables) >= MIN_OPTIONS:
+                mount_environment(root, variables)
+                assert root.model_location is not None
+                how = f"{len(variables)} variables read with os.environ or os.getenv"
+                self.mounts.append(Mount((), ENVIRONMENT, root.model_location, how))
         return root
 
     def _options_documented(

@@ -24,13 +24,19 @@ def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
 
 def reader(node: SchemaNode) -> str:
     """Who reads the keys of a lenient node."""
+    if node.model_kind == "env":
+        return "the code"
     return f"{node.model} (extra keys ignored)" if node.model else "the code"
 
 
 def read_note(node: SchemaNode) -> tuple[Related, ...]:
     """Where the section's keys are declared or read: the other side."""
     if node.model_location is not None:
-        note = f"{node.model} declares the keys it reads"
+        note = (
+            "the code reads environment variables here"
+            if node.model_kind == "env"
+            else f"{node.model} declares the keys it reads"
+        )
         return (Related(node.model_location.path, node.model_location.line, note),)
     if node.location is not None and node.origin.startswith("the config dict"):
         note = f"{node.origin} is read key by key"
@@ -44,7 +50,10 @@ def read_note(node: SchemaNode) -> tuple[Related, ...]:
 
 
 def _is_settings(analysis: Analysis, node: SchemaNode) -> bool:
-    """Is the node a pydantic-settings class (fed from the environment)?"""
+    """Is the node fed from the environment: a pydantic-settings class, or
+    the variables the code reads?"""
+    if node.model_kind == "env":
+        return True
     if node.model_symbol is None:
         return False
     from configdrift.resolve.project import Symbol

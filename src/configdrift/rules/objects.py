@@ -202,8 +202,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue
         if model.model_kind == "argparse" and _is_loaded("__dict__", loaded):
             continue  # ``vars(args)`` hands every option on at once
-        if field.model_kind == "click":
-            continue  # a command's parameter, read as a local
+        if field.model_kind in ("click", "env"):
+            continue  # a command's parameter, or a variable the code reads
         if model.model not in consumed:
             continue
         if any(p.fullmatch(name) for p in patterns):

@@ -276,6 +276,10 @@ class FunctionBody:
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
                 self._call(call)
+        for read_node in (*calls, *subscripts):
+            read = env_read(read_node, self.module.source, self.qualname)
+            if read is not None:
+                self.module.facts.registrations.append(read)
         for subscript in subscripts:
             if type(subscript.slice) is not ast.Slice:
                 default = fallbacks.get(id(subscript))
@@ -690,6 +694,29 @@ def registration_call(
 
 #: Decorators that declare a command's option (``@click.option("--x")``).
 OPTION_DECORATORS = frozenset({"option"})
+#: Calls and mappings that read an environment variable by name.
+_ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
+_ENV_MAPPINGS = frozenset({"os.environ", "environ"})
+
+
+def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | None:
+    """``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``:
+    a read of an environment variable, kept as a registration ``env``."""
+    if type(node) is ast.Call:
+        if dotted(node.func) not in _ENV_CALLS or not node.args:
+            return None
+        name = node.args[0]
+        default = node.args[1] if len(node.args) > 1 else None
+    elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
+        if dotted(node.value) not in _ENV_MAPPINGS:
+            return None
+        name, default = node.slice, None
+    else:
+        return None
+    if type(name) is not ast.Constant or not isinstance(name.value, str):
+        return None
+    args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
+    return RegistrationCall("env", args, {}, node.lineno, function, "os.environ")
 
 
 #: Argument nodes whose value may be static: a helper's default.

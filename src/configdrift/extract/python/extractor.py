@@ -14,7 +14,12 @@ import re
 import warnings
 from collections import Counter
 
-from configdrift.extract.python.body import OPTION_DECORATORS, FunctionBody, registration_call
+from configdrift.extract.python.body import (
+    OPTION_DECORATORS,
+    FunctionBody,
+    env_read,
+    registration_call,
+)
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
@@ -208,7 +213,15 @@ class ModuleExtractor:
                 for block in _sub_bodies(stmt):
                     self._statements(block, top)
 
+    def _module_env_reads(self, value: ast.expr) -> None:
+        """``API_KEY = os.getenv("API_KEY", "")`` at module level."""
+        for node in ast.walk(value):
+            read = env_read(node, self.source, "<module>")
+            if read is not None:
+                self.facts.registrations.append(read)
+
     def _module_assign(self, targets: list[ast.expr], value: ast.expr, line: int) -> None:
+        self._module_env_reads(value)
         for target in targets:
             if isinstance(target, ast.Name):
                 if target.id == "__all__" and isinstance(value, ast.List | ast.Tuple):

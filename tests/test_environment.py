@@ -1,0 +1,80 @@
+"""Environment variables read by name as the configuration of an app that
+has no other."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.engine import analyse, run_rules
+from helpers import make_project
+
+_APP = """
+import os
+
+API_URL = os.getenv("APP_API_URL", "http://localhost:8080")
+HOME = os.environ.get("HOME")
+
+
+def settings():
+    return {
+        "token": os.environ["APP_TOKEN"],
+        "workers": int(os.environ.get("APP_WORKERS", "4")),
+        "debug": os.getenv("APP_DEBUG", "0") == "1",
+        "region": os.getenv("APP_REGION"),
+    }
+"""
+
+_DOCS = """
+# Environment
+
+| Variable | Description | Default |
+| --- | --- | --- |
+| `APP_API_URL` | where the API lives | `http://localhost:8080` |
+| `APP_TOKEN` | the secret | |
+| `APP_WORKERS` | worker processes | `8` |
+| `APP_DEBUG` | verbose output | `0` |
+| `APP_TIMEOUT` | documented, never read | `30` |
+| `APP_PROXY` | read by the compose file | |
+"""
+
+
+def _run(tmp_path, files):
+    make_project(tmp_path, {"app/__init__.py": "", **files})
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+
+
+def test_the_variables_an_app_reads_are_its_configuration(tmp_path) -> None:
+    compose = "services:\n  app:\n    environment:\n      - APP_PROXY=http://proxy\n"
+    analysis, found = _run(
+        tmp_path, {"app/main.py": _APP, "docs/env.md": _DOCS, "compose.yml": compose}
+    )
+    root = analysis.schema
+    assert root.model == "the environment" and root.strict is False
+    assert set(root.children) == {
+        "APP_API_URL",
+        "APP_TOKEN",
+        "APP_WORKERS",
+        "APP_DEBUG",
+        "APP_REGION",
+    }
+    assert ("CD102", "APP_TIMEOUT") in found  # documented, nothing reads it
+    assert ("CD102", "APP_PROXY") not in found  # the compose file uses it
+    assert ("CD103", "APP_REGION") in found
+    assert ("CD104", "APP_WORKERS") in found  # documented 8, read with "4"
+    assert not [key for code, key in found if code == "CD202"]
+    assert "HOME" not in root.children
+
+
+def test_an_app_with_a_settings_class_keeps_it(tmp_path) -> None:
+    settings = (
+        "from pydantic_settings import BaseSettings\n"
+        "class Settings(BaseSettings):\n    a: int = 1\n    b: int = 2\n    c: int = 3\n"
+    )
+    analysis, _ = _run(tmp_path, {"app/main.py": _APP, "app/settings.py": settings})
+    assert analysis.schema.model == "Settings"
+
+
+def test_two_variables_make_no_configuration(tmp_path) -> None:
+    code = "import os\nA = os.getenv('APP_A')\nB = os.environ.get('APP_B')\n"
+    analysis, _ = _run(tmp_path, {"app/main.py": code})
+    assert analysis.schema.children == {}
