@@ -78,3 +78,15 @@ def test_two_variables_make_no_configuration(tmp_path) -> None:
     code = "import os\nA = os.getenv('APP_A')\nB = os.environ.get('APP_B')\n"
     analysis, _ = _run(tmp_path, {"app/main.py": code})
     assert analysis.schema.children == {}
+
+
+def test_variables_read_in_a_config_class_body(tmp_path) -> None:
+    code = (
+        "import os\n"
+        "class DockerConfig:\n"
+        "    MAIL_SERVER = os.environ.get('MAIL_SERVER') or 'smtp.example.com'\n"
+        "    MAIL_PORT = int(os.environ.get('MAIL_PORT') or 587)\n"
+        "    SECRET_KEY: str = os.environ['SECRET_KEY']\n"
+    )
+    analysis, _ = _run(tmp_path, {"app/config.py": code})
+    assert set(analysis.schema.children) == {"MAIL_SERVER", "MAIL_PORT", "SECRET_KEY"}

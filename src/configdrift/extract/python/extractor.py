@@ -256,6 +256,9 @@ class ModuleExtractor:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             fact.docstring = isinstance(body[0].value.value, str)
         for stmt in body:
+            if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+                # ``MAIL_SERVER = os.environ.get("MAIL_SERVER")`` in a config class.
+                self._module_env_reads(stmt.value)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = to_expr(stmt.value, self.source) if stmt.value is not None else None
                 fact.fields.append(
