@@ -361,3 +361,52 @@ def test_init_writes_the_mount_that_names_the_dict_root(cli, tmp_path) -> None:
     assert cli("init", str(tmp_path)).code == 0
     written = (tmp_path / "configdrift.toml").read_text()
     assert '# "" = "pkg.load:run.cfg"' in written
+
+
+_TOOL = """
+import tomllib
+
+
+def load(path):
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    return Options(data.get("tool", {}).get("mytool", {}))
+
+
+class Options:
+    def __init__(self, section):
+        self.line_length = section.get("line-length", 88)
+        self.exclude = section.get("exclude", [])
+        self.strict = section.get("strict", False)
+        self.color = section.get("color", True)
+"""
+
+_TOOL_DOCS = """
+# Configuration
+
+```toml
+[tool.mytool]
+line-length = 100
+```
+
+- `line-length` (int): the longest line.
+- `exclude` (list): paths to skip.
+- `strict` (bool): fail on warnings.
+- `colour` (bool): misspelt.
+"""
+
+
+def test_a_tool_section_of_a_loaded_file_needs_fewer_documented_keys(tmp_path) -> None:
+    """Three documented keys confirm a dict loaded from a file; the
+    ``tool`` namespace it is reached through is no option of its own."""
+    analysis, findings = _check(tmp_path, {"pkg/config.py": _TOOL, "docs/config.md": _TOOL_DOCS})
+    codes = _codes(findings)
+    assert ("CD102", "tool.mytool.colour") in codes
+    assert ("CD103", "tool.mytool.color") in codes
+    assert ("CD103", "tool") not in codes
+
+
+def test_three_documented_keys_do_not_confirm_a_dict_of_unknown_origin(tmp_path) -> None:
+    code = _TOOL.replace("data = tomllib.load(fh)", "data = fetch(fh)")
+    analysis, _ = _check(tmp_path, {"pkg/config.py": code, "docs/config.md": _TOOL_DOCS})
+    assert analysis.schema.children == {}

@@ -35,6 +35,8 @@ from configdrift.resolve.registrations import (
 #: A dict root needs this many documented keys read under it (and is tried
 #: only where the code reads or hands on the dict this many times).
 ROOT_MIN_KEYS = 5
+#: The same for a dict the flow shows loaded from a file (``json.load``).
+LOADED_MIN_KEYS = 3
 #: How many candidate dicts are tried as the root, the busiest first.
 ROOT_TRIALS = 12
 #: A command line of this many options is the configuration of a project
@@ -611,7 +613,11 @@ class SchemaBuilder(ModelReader):
             tried |= flow.config
             new = {key for site in flow.reads(sites_only=True)[0] for key in site.path} - known
             documented = len(new & names)
-            if documented >= max(ROOT_MIN_KEYS, present + 1) and 3 * documented >= len(new):
+            # A dict loaded from a file is plainly a config file: fewer
+            # documented keys confirm it than a dict of unknown origin.
+            loaded = any(reached[2] == LOADED for reached in flow.config)
+            least = LOADED_MIN_KEYS if loaded else ROOT_MIN_KEYS
+            if documented >= max(least, present + 1) and 3 * documented >= len(new):
                 scored.append((documented, len(new), scope))
         if tried:
             flow.mark(seeds)

@@ -294,6 +294,20 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 yield from visit(child)
                 continue
             partly = id(child) in within
+            if (
+                partly
+                and not child.model
+                and len(child.children) == 1
+                and child.reads
+                and all(
+                    site.default is not None and site.default.value == {} for site in child.reads
+                )
+            ):
+                # A namespace only descended through to one section
+                # (``data.get("tool", {}).get("mytool", {})``): a path to the
+                # documented keys, not an option of its own.
+                yield from visit(child)
+                continue
             if partly or child.location is None:
                 # A path segment with no declaration of its own (``timers`` in
                 # ``d["timers"]["throughput"]``) is reported through its children.
