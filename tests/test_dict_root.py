@@ -399,7 +399,7 @@ line-length = 100
 def test_a_tool_section_of_a_loaded_file_needs_fewer_documented_keys(tmp_path) -> None:
     """Three documented keys confirm a dict loaded from a file; the
     ``tool`` namespace it is reached through is no option of its own."""
-    analysis, findings = _check(tmp_path, {"pkg/config.py": _TOOL, "docs/config.md": _TOOL_DOCS})
+    _, findings = _check(tmp_path, {"pkg/config.py": _TOOL, "docs/config.md": _TOOL_DOCS})
     codes = _codes(findings)
     assert ("CD102", "tool.mytool.colour") in codes
     assert ("CD103", "tool.mytool.color") in codes
