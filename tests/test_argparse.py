@@ -246,3 +246,46 @@ def test_a_parser_handed_to_a_project_function_stays_complete(tmp_path) -> None:
     analysis, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})
     assert analysis.schema.strict is True and "extra" in analysis.schema.children
     assert ("CD101", "--dry-run") in found
+
+
+_TYPER = """
+from typing import Annotated
+
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def main(
+    src: str,
+    line_length: int = typer.Option(88, "--line-length", "-l"),
+    check: bool = typer.Option(False),
+    target: Annotated[str, typer.Option("--target", "-t")] = "py311",
+    verbose: Annotated[bool, typer.Option()] = False,
+):
+    print(src, line_length, check, target, verbose)
+"""
+
+
+def test_typer_options_are_the_command_line(tmp_path) -> None:
+    docs = _CLICK_DOCS.replace("- `--fast`", "- `--target` (str): the version.\n- `--fast`")
+    analysis, found = _run(tmp_path, {"tool/cli.py": _TYPER, "docs/options.md": docs})
+    root = analysis.schema
+    assert set(root.children) == {"line_length", "check", "target", "verbose"}
+    assert root.children["line_length"].default.value == 88
+    assert root.children["line_length"].spellings == ("--line-length", "-l")
+    assert root.children["check"].spellings == ("--check", "--no-check")
+    assert root.children["target"].default.value == "py311"
+    assert ("CD101", "--fast") in found
+    assert not [key for code, key in found if code == "CD202"]
+
+
+def test_a_parameter_default_that_is_no_typer_option_declares_nothing(tmp_path) -> None:
+    code = (
+        "import other\n"
+        "def main(a: int = other.Option(1), b: int = other.Option(2), c: int = other.Option(3)):\n"
+        "    pass\n"
+    )
+    analysis, _ = _run(tmp_path, {"tool/cli.py": code, "docs/options.md": _CLICK_DOCS})
+    assert analysis.schema.children == {}

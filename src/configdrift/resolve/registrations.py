@@ -49,12 +49,14 @@ def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
         return "argparse"
     if call.method in _NAMED:
         return "named"
-    if call.method == "option" and call.callee:
+    if call.method in ("option", "Option") and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
             head, _, last = symbol.qualname.rpartition(".")
             if last == "option" and head.split(".")[0] in CLICK_LIKE:
                 return "click"
+            if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
+                return "typer"
     return None
 
 
@@ -79,13 +81,15 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
             kind = _kind(project, name, call)
             if kind is None:
                 continue
-            if _dynamic(call):
+            if kind != "typer" and _dynamic(call):
                 dynamic.append(where)
                 continue
             if kind == "argparse":
                 node = _option(project, name, call, where)
             elif kind == "click":
                 node = _click_option(project, name, call, where)
+            elif kind == "typer":
+                node = _typer_option(project, name, call, where)
             else:
                 node = _named(project, name, call, where)
             if node is None:
@@ -247,6 +251,42 @@ def _click_option(
         origin=f"option of {module}:{call.function}",
         # A command receives its options as parameters, not attributes:
         # what reads them is not judged (CD202).
+        model_kind="click",
+    )
+
+
+def _typer_option(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    """A command's parameter declared as ``typer.Option(default, "--name")``
+    (or in ``Annotated``): spelt ``--param-name`` unless it names its flags;
+    a bool also takes ``--no-param-name``."""
+    param = call.kwargs["__param__"][1]
+    texts = [a[1] if a[0] == "c" and isinstance(a[1], str) else None for a in call.args]
+    flags = [t for t in texts if t is not None and t.startswith("-")]
+    default_expr = call.kwargs.get("default") or call.kwargs.get("__default__")
+    if call.args and not (texts[0] or "").startswith("-"):
+        default_expr = call.args[0]  # the older ``Option(default, *flags)``
+    default = None
+    if default_expr is not None and not (default_expr[0] == "src" and default_expr[1] == "..."):
+        default = project.evaluate(module, default_expr)
+    type_expr = call.kwargs.get("__type__")
+    kind = _TYPES.get(type_expr[1], "") if type_expr is not None and type_expr[0] == "n" else ""
+    if not flags:
+        flags = ["--" + param.replace("_", "-")]
+        if kind == "bool":
+            flags.append("--no-" + param.replace("_", "-"))
+    longs = [f for f in flags if f.startswith("--")]
+    spellings = tuple(dict.fromkeys([*longs, *flags]))
+    return SchemaNode(
+        key=param,
+        path=(spellings[0],),
+        spellings=spellings,
+        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
+        default=default,
+        location=where,
+        origin=f"option of {module}:{call.function}",
+        # typer is built on click: its parameters arrive as the command's.
         model_kind="click",
     )
 

@@ -22,7 +22,13 @@ from configdrift.extract.python.body import (
 )
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
-from configdrift.extract.python.facts import ClassFact, FieldFact, ImportFact, ModuleFacts
+from configdrift.extract.python.facts import (
+    ClassFact,
+    FieldFact,
+    ImportFact,
+    ModuleFacts,
+    RegistrationCall,
+)
 from configdrift.extract.text import NotText, decode
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -286,6 +292,42 @@ class ModuleExtractor:
                     fact.before_validated.extend(_before_validated(deco))
         self.facts.classes.append(fact)
 
+    def _parameter_options(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        qualname: str,
+        pairs: list[tuple[ast.arg, ast.expr]],
+    ) -> None:
+        """A command's parameters declared as options: ``name: str =
+        typer.Option("World", "--name")`` or ``name: Annotated[str,
+        typer.Option("--name")] = "World"``, as registrations ``Option``
+        with ``__param__`` (and ``__default__``, ``__type__``) added."""
+        defaults = {id(a): d for a, d in pairs}
+        for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+            default = defaults.get(id(a))
+            call = _option_call(default)
+            annotation = a.annotation
+            if call is None and isinstance(annotation, ast.Subscript):
+                inner = annotation.slice
+                items = inner.elts if isinstance(inner, ast.Tuple) else []
+                for item in items[1:]:
+                    call = call or _option_call(item)
+                if call is not None:
+                    annotation = items[0]
+            if call is None:
+                continue
+            option = registration_call(call, self.source, qualname, _PARAMETER_OPTIONS)
+            if option is None:
+                option = RegistrationCall(
+                    "Option", [], {}, call.lineno, qualname, dotted(call.func) or ""
+                )
+            option.kwargs["__param__"] = ["c", a.arg]
+            if default is not None and default is not call:
+                option.kwargs["__default__"] = to_expr(default, self.source)
+            if annotation is not None:
+                option.kwargs["__type__"] = to_expr(annotation, self.source)
+            self.facts.registrations.append(option)
+
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
         for deco in node.decorator_list:
             if isinstance(deco, ast.Call):
@@ -312,6 +354,7 @@ class ModuleExtractor:
                 if d is not None
             ),
         ]
+        self._parameter_options(node, qualname, pairs)
         defaults = {
             a.arg: to_expr(d, self.source)
             for a, d in pairs
@@ -320,6 +363,18 @@ class ModuleExtractor:
         if defaults:
             self.facts.param_defaults[qualname] = defaults
         FunctionBody(self, qualname, set(params), annotated).run(node)
+
+
+_PARAMETER_OPTIONS = frozenset({"Option"})
+
+
+def _option_call(node: ast.expr | None) -> ast.Call | None:
+    """``typer.Option(...)`` as a default, or inside ``Annotated[T, ...]``."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return node if name in _PARAMETER_OPTIONS else None
+    return None
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
