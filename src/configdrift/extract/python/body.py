@@ -702,13 +702,20 @@ _ENV_MAPPINGS = frozenset({"os.environ", "environ"})
 def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | None:
     """``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``:
     a read of an environment variable, kept as a registration ``env``."""
+    # Cheap tests first: this runs on every call and subscript of a file.
     if type(node) is ast.Call:
-        if dotted(node.func) not in _ENV_CALLS or not node.args:
+        func = node.func
+        last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if last not in ("get", "getenv") or not node.args:
+            return None
+        if dotted(func) not in _ENV_CALLS:
             return None
         name = node.args[0]
         default = node.args[1] if len(node.args) > 1 else None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
-        if dotted(node.value) not in _ENV_MAPPINGS:
+        value = node.value
+        last = value.attr if type(value) is ast.Attribute else getattr(value, "id", "")
+        if last != "environ" or dotted(value) not in _ENV_MAPPINGS:
             return None
         name, default = node.slice, None
     else:
