@@ -142,7 +142,10 @@ class ObjectTypes:
         reads a config dict or hands one to a function."""
         config = self.builder.flow.config
         out: set[tuple[str, str, str]] = set()
+        modules = {module for module, _, _ in config}
         for name, info in self.project.modules.items():
+            if name not in modules:
+                continue  # no configuration is read in this module
             facts = info.facts
             lines: set[tuple[str, int]] = set()
             records: list[DictRead | DictArg] = [*facts.dict_reads, *facts.dict_args]
