@@ -11,7 +11,7 @@ strict section. Positional arguments are not options and are left out.
 
 from __future__ import annotations
 
-from configdrift.extract.python.facts import RegistrationCall
+from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.flow import harmless
 from configdrift.resolve.project import Project
@@ -109,6 +109,47 @@ def _dynamic(call: RegistrationCall) -> bool:
     return first is None or first[0] != "c"
 
 
+def _node(
+    key: str,
+    flags: list[str],
+    kind: str,
+    default: Value | None,
+    where: Location,
+    group: str,
+    model_kind: str | None = None,
+    choices: tuple[object, ...] | None = None,
+) -> SchemaNode:
+    """A registered option: the key is what the code reads, the path what
+    users write (a long flag first). ``group`` is the declaring function or
+    module: CD103 reports a group's undocumented options only where the docs
+    describe some of its others."""
+    spellings = tuple(dict.fromkeys([*(f for f in flags if f.startswith("--")), *flags]))
+    return SchemaNode(
+        key=key,
+        path=(spellings[0],),
+        spellings=spellings,
+        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset(), choices),
+        default=default,
+        location=where,
+        origin=f"option of {group}",
+        model_kind=model_kind,
+    )
+
+
+def _group(module: str, function: str) -> str:
+    return module if function == "<module>" else f"{module}:{function}"
+
+
+def _sequence(project: Project, module: str, expr: Expr | None) -> tuple[object, ...] | None:
+    """The items of a list or tuple known statically (``choices=[...]``)."""
+    if expr is None:
+        return None
+    value = project.evaluate(module, expr)
+    if value.known and isinstance(value.value, list | tuple):
+        return tuple(value.value)
+    return None
+
+
 def _option(
     project: Project, module: str, call: RegistrationCall, where: Location
 ) -> SchemaNode | None:
@@ -133,23 +174,8 @@ def _option(
     type_expr = call.kwargs.get("type")
     if type_expr is not None and type_expr[0] == "n":
         kind = _TYPES.get(type_expr[1], "")
-    choices = _choices(project, module, call)
-    kinds = frozenset({kind}) if kind else frozenset()
-    spellings = tuple(dict.fromkeys([*longs, *flags]))
-    return SchemaNode(
-        # The key is the attribute the code reads; the path is what users write.
-        key=dest,
-        path=(spellings[0],),
-        spellings=spellings,
-        type=TypeInfo(kind, kinds, choices),
-        default=default,
-        location=where,
-        # The declaring function (or module): CD103 reports a parser's
-        # undocumented options only where the docs describe some of its others.
-        origin=f"option of {module}:{call.function}"
-        if call.function != "<module>"
-        else f"option of {module}",
-    )
+    choices = _sequence(project, module, call.kwargs.get("choices"))
+    return _node(dest, flags, kind, default, where, _group(module, call.function), None, choices)
 
 
 _CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
@@ -184,16 +210,7 @@ def _named(
     kind = ""
     if call.method == "addini" and "type" in call.kwargs:
         kind = _INI_TYPES.get(project.string(module, call.kwargs["type"]) or "", "")
-    return SchemaNode(
-        key=name,
-        path=(name,),
-        spellings=(name,),
-        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
-        default=default,
-        location=where,
-        origin=f"option of {module}:{call.function}",
-        model_kind="named",
-    )
+    return _node(name, [name], kind, default, where, _group(module, call.function), "named")
 
 
 def _click_option(
@@ -233,26 +250,16 @@ def _click_option(
         and type_expr[1][1].rsplit(".", 1)[-1] == "Choice"
         and type_expr[2]
     ):
-        value = project.evaluate(module, type_expr[2][0])
-        if value.known and isinstance(value.value, list | tuple):
-            choices = tuple(value.value)
+        choices = _sequence(project, module, type_expr[2][0])
+        if choices is not None:
             kind = "str"
     multiple = call.kwargs.get("multiple")
     if multiple is not None and project.evaluate(module, multiple).value is True:
         kind, choices = "list", None
-    spellings = tuple(dict.fromkeys([*longs, *flags]))
-    return SchemaNode(
-        key=dest,
-        path=(spellings[0],),
-        spellings=spellings,
-        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset(), choices),
-        default=default,
-        location=where,
-        origin=f"option of {module}:{call.function}",
-        # A command receives its options as parameters, not attributes:
-        # what reads them is not judged (CD202).
-        model_kind="click",
-    )
+    # A command receives its options as parameters, not attributes: what
+    # reads them is not judged (CD202).
+    group = _group(module, call.function)
+    return _node(dest, flags, kind, default, where, group, "click", choices)
 
 
 def _typer_option(
@@ -276,29 +283,8 @@ def _typer_option(
         flags = ["--" + param.replace("_", "-")]
         if kind == "bool":
             flags.append("--no-" + param.replace("_", "-"))
-    longs = [f for f in flags if f.startswith("--")]
-    spellings = tuple(dict.fromkeys([*longs, *flags]))
-    return SchemaNode(
-        key=param,
-        path=(spellings[0],),
-        spellings=spellings,
-        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
-        default=default,
-        location=where,
-        origin=f"option of {module}:{call.function}",
-        # typer is built on click: its parameters arrive as the command's.
-        model_kind="click",
-    )
-
-
-def _choices(project: Project, module: str, call: RegistrationCall) -> tuple[object, ...] | None:
-    expr = call.kwargs.get("choices")
-    if expr is None:
-        return None
-    value = project.evaluate(module, expr)
-    if value.known and isinstance(value.value, list | tuple):
-        return tuple(value.value)
-    return None
+    # typer is built on click: its parameters arrive as the command's.
+    return _node(param, flags, kind, default, where, _group(module, call.function), "click")
 
 
 def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -> None:
@@ -371,16 +357,14 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
             node = nodes.get(variable)
             if node is None:
-                nodes[variable] = SchemaNode(
-                    key=variable,
-                    path=(variable,),
-                    spellings=(variable,),
-                    default=default if default is not None and default.known else None,
-                    location=Location(info.path, call.line),
-                    # Grouped by module: CD103 reports a module's undocumented
-                    # variables only where the docs describe some of its others.
-                    origin=f"option of {name}",
-                    model_kind="env",
+                nodes[variable] = _node(
+                    variable,
+                    [variable],
+                    "",
+                    default if default is not None and default.known else None,
+                    Location(info.path, call.line),
+                    name,  # grouped by module
+                    "env",
                 )
     return list(nodes.values())
 
