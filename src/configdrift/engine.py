@@ -210,10 +210,13 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         gc.freeze()
         pending_md = functools.cache(pending_md)
 
-        def doc_names() -> set[str]:
+        @functools.cache
+        def doc_names() -> frozenset[str]:
             # The docs decide which dict read key by key (if any) holds the
             # config where no model does; the pages are extracted meanwhile.
-            return {p for doc in pending_md().values() for e in doc.entries for p in e.parts}
+            return frozenset(
+                p for doc in pending_md().values() for e in doc.entries for p in e.parts
+            )
 
         schema, builder = _schema(py_facts, sources.python, config, doc_names)
         spellings: set[str] = set()
@@ -512,7 +515,7 @@ def _schema(
     py_facts: dict[str, ModuleFacts],
     python: list[str],
     config: Config,
-    doc_names: Callable[[], set[str]] | None = None,
+    doc_names: Callable[[], frozenset[str]] | None = None,
 ) -> tuple[SchemaNode, SchemaBuilder]:
     package_dirs = {p.rsplit("/", 1)[0] for p in python if p.endswith("/__init__.py")}
     modules: list[ModuleInfo] = []

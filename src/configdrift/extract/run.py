@@ -31,6 +31,7 @@ from configdrift.extract.docs.markdown import DocFacts, extract_markdown
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
 from configdrift.extract.python.facts import ModuleFacts
+from configdrift.extract.text import decode
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
@@ -94,7 +95,8 @@ def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[Modul
             continue
         facts = extract_python(data)
         if is_syntax_error(facts):
-            newer.append((len(out), data.decode("utf-8", "surrogateescape")))
+            # It decoded once already: only the parse failed.
+            newer.append((len(out), decode(data)))
         out.append((rel, facts, content_key(data) if digest else ""))
     if newer:
         # The files ``ast`` rejects are read again in newer syntax, all of

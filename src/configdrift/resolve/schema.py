@@ -276,7 +276,7 @@ class SchemaBuilder(ModelReader):
         return True
 
     def build(
-        self, explicit: dict[str, str], doc_names: Callable[[], set[str]] | None = None
+        self, explicit: dict[str, str], doc_names: Callable[[], frozenset[str]] | None = None
     ) -> SchemaNode:
         """The schema tree: explicit mounts first, then those found in code.
 
@@ -379,7 +379,7 @@ class SchemaBuilder(ModelReader):
         self,
         root: SchemaNode,
         options: list[SchemaNode],
-        doc_names: Callable[[], set[str]] | None,
+        doc_names: Callable[[], frozenset[str]] | None,
     ) -> bool:
         """Do the docs describe the command line rather than what the code
         placed at the root? The options win when the docs name three of
@@ -398,7 +398,7 @@ class SchemaBuilder(ModelReader):
         spelt = {s for node in options for s in node.spellings}
         return len(spelt & names) >= MIN_OPTIONS
 
-    def _settings_root(self, root: SchemaNode, doc_names: Callable[[], set[str]]) -> None:
+    def _settings_root(self, root: SchemaNode, doc_names: Callable[[], frozenset[str]]) -> None:
         """A project whose configuration is a pydantic-settings class (built
         as ``Settings()``, from the environment): the settings class that no
         other one derives from or holds as a field is the root; of several,
@@ -553,7 +553,9 @@ class SchemaBuilder(ModelReader):
                     known.update(fact.name for _, fact in model.fields)
         return known
 
-    def _dict_root(self, seeds: set[Scope], doc_names: Callable[[], set[str]]) -> Scope | None:
+    def _dict_root(
+        self, seeds: set[Scope], doc_names: Callable[[], frozenset[str]]
+    ) -> Scope | None:
         """The dict that holds the whole configuration, when no model does.
 
         Candidates are the dicts the code reads most keys from or hands on

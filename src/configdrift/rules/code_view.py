@@ -97,7 +97,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     spelling the code reads, or remove the entry.
     """
     found = [
-        (entry, rejected, parent)
+        (entry, rejected, parent, _is_settings(analysis, parent))
         for entry, rejected, parent in missing_entries(analysis, strict=False)
         if unknown_under(analysis, rejected[:-1]) is None
         and not _other_convention(parent, rejected[-1])
@@ -105,11 +105,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     # A settings class's variables are set for more than Python: a name
     # the compose file, a script or a config file of the repository uses
     # is read there.
-    settings = {rejected[-1] for _, rejected, parent in found if _is_settings(analysis, parent)}
+    settings = {rejected[-1] for _, rejected, _, environment in found if environment}
     elsewhere = read_elsewhere(analysis, settings) | named_in_files(analysis, settings)
-    for entry, rejected, parent in found:
+    for entry, rejected, parent, environment in found:
         key = rejected[-1]
-        if key in elsewhere and _is_settings(analysis, parent):
+        if environment and key in elsewhere:
             continue
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"

@@ -98,6 +98,8 @@ LOADERS = frozenset(
 LOADED = "<loaded>"
 #: Methods that declare an option by name (see ``resolve.registrations``).
 REGISTRATION_METHODS = frozenset({"add_argument", "addoption", "addini", "add_config_value"})
+#: The methods of an argument parser (pytest's included) that add options.
+_PARSER_METHODS = frozenset({"add_argument", "addoption"})
 #: Calls that read an option by its name: ``config.getini("timeout")``.
 _NAMED_READS = frozenset({"getini", "getoption"})
 
@@ -595,7 +597,7 @@ class FunctionBody:
         receivers = {
             name
             for call in calls
-            if type(call.func) is ast.Attribute and call.func.attr in REGISTRATION_METHODS
+            if type(call.func) is ast.Attribute and call.func.attr in _PARSER_METHODS
             for name in [dotted(call.func.value)]
             if name is not None
         }
