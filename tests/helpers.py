@@ -29,3 +29,19 @@ def strict_model(*fields: str) -> dict[str, str]:
             '    return M(**d.get("m", {}))\n'
         ),
     }
+
+
+def check_project(root: Path, files: dict[str, str], package: str, mount=None):
+    """Write a small project whose code is ``package``, analyse it with no
+    configuration but ``mount``, and return the analysis and its findings."""
+    from configdrift.config import Config
+    from configdrift.engine import analyse, run_rules
+
+    make_project(root, {f"{package}/__init__.py": "", **files})
+    analysis = analyse(Config(root=root, mount=mount or {}), jobs=1)
+    return analysis, run_rules(analysis)
+
+
+def by_key(findings) -> dict:
+    """Findings by (code, key)."""
+    return {(f.code, f.key): f for f in findings}

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
-from helpers import make_project
+from helpers import by_key, check_project
 
 _CLI = """
 import argparse
@@ -40,9 +38,8 @@ _DOCS = """
 
 
 def _run(tmp_path, files):
-    make_project(tmp_path, {"tool/__init__.py": "", **files})
-    analysis = analyse(Config(root=tmp_path), jobs=1)
-    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+    analysis, findings = check_project(tmp_path, files, "tool")
+    return analysis, by_key(findings)
 
 
 def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:

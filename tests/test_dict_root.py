@@ -4,9 +4,7 @@ can name it."""
 
 from __future__ import annotations
 
-from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
-from helpers import make_project
+from helpers import check_project, make_project
 
 _DOCS = """
 # Settings
@@ -35,10 +33,7 @@ def run(cfg):
 
 
 def _check(tmp_path, files, mount=None):
-    make_project(tmp_path, {"pkg/__init__.py": "", **files})
-    config = Config(root=tmp_path, mount=mount or {})
-    analysis = analyse(config, jobs=1)
-    return analysis, run_rules(analysis)
+    return check_project(tmp_path, files, "pkg", mount)
 
 
 def _codes(findings) -> set[tuple[str, str]]:

@@ -3,9 +3,7 @@ has no other."""
 
 from __future__ import annotations
 
-from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
-from helpers import make_project
+from helpers import by_key, check_project
 
 _APP = """
 import os
@@ -38,9 +36,8 @@ _DOCS = """
 
 
 def _run(tmp_path, files):
-    make_project(tmp_path, {"app/__init__.py": "", **files})
-    analysis = analyse(Config(root=tmp_path), jobs=1)
-    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    return analysis, by_key(findings)
 
 
 def test_the_variables_an_app_reads_are_its_configuration(tmp_path) -> None:

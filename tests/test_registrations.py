@@ -3,9 +3,7 @@ add_config_value."""
 
 from __future__ import annotations
 
-from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
-from helpers import make_project
+from helpers import by_key, check_project
 
 _PLUGIN = """
 def pytest_addoption(parser):
@@ -34,9 +32,8 @@ _PLUGIN_DOCS = """
 
 
 def _run(tmp_path, files):
-    make_project(tmp_path, {"plug/__init__.py": "", **files})
-    analysis = analyse(Config(root=tmp_path), jobs=1)
-    return analysis, {(f.code, f.key): f for f in run_rules(analysis)}
+    analysis, findings = check_project(tmp_path, files, "plug")
+    return analysis, by_key(findings)
 
 
 def test_a_pytest_plugins_options_and_ini_keys(tmp_path) -> None:

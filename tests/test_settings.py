@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from configdrift.config import Config
 from configdrift.engine import analyse, run_rules
-from helpers import make_project
+from helpers import by_key, check_project, make_project
 
 _SETTINGS = """
 from pydantic import Field
@@ -41,9 +41,8 @@ _DOCS = """
 
 
 def _run(tmp_path, files):
-    make_project(tmp_path, {"app/__init__.py": "", **files})
-    analysis = analyse(Config(root=tmp_path), jobs=1)
-    return analysis, {(f.code, f.key) for f in run_rules(analysis)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    return analysis, by_key(findings)
 
 
 def test_a_settings_class_is_the_root_and_ignores_unknown_variables(tmp_path) -> None:
