@@ -45,7 +45,9 @@ def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
         "suggestion",
         "fingerprint",
         "provenance",
+        "surface",  # added within version 1: readers of the contract ignore it
     }
+    assert finding["surface"] == "config"
     assert finding["rule"] == "documented-not-accepted" and finding["severity"] == "error"
     assert finding["key"] == "zero_optimization.grad_hooks"
     assert finding["path"] == "docs/configuration.md" and finding["line"] == 88
@@ -60,6 +62,8 @@ def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
         and summary["keys"]["documented"] > 0
         and summary["keys"]["accepted"] > 0
     )
+    (surface,) = summary["surfaces"]
+    assert surface["name"] == "config" and surface["keys"] == summary["keys"]
 
 
 def test_fingerprints_ignore_the_line(cli, tmp_path) -> None:

@@ -144,12 +144,15 @@ def check(
             return ExitCode.USAGE
     if notes and output_format != "text":
         (err or sys.stderr).write("\n".join(notes) + "\n")
+    surfaces = [
+        (s.surface, len(s.entries), _accepted(s), keys_read(s)) for s in analysis.everything
+    ]
     data = ReportData(
         findings,
         analysis.files,
-        len(analysis.entries),
-        accepted,
-        keys_read(analysis),
+        sum(d for _, d, _, _ in surfaces),
+        sum(a for _, _, a, _ in surfaces),
+        sum(r for _, _, _, r in surfaces),
         examples=(
             analysis.examples_read,
             len(analysis.blocks),
@@ -157,6 +160,7 @@ def check(
             len(analysis.unparseable),
         ),
         notes=notes if output_format == "text" else [],
+        surfaces=surfaces,
     )
     out.write(REPORTERS[output_format](data))
     return exit_code_for(findings, analysis.config.fail_on)

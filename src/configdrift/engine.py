@@ -6,6 +6,7 @@ Neither prints anything: reporters format what they return.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 import json
@@ -37,7 +38,7 @@ from configdrift.resolve.lifecycle import (
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.registrations import CLI_KINDS
-from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
+from configdrift.resolve.schema import Mount, SchemaBuilder, Surface, Unresolved
 
 
 @dataclass(slots=True)
@@ -90,6 +91,21 @@ class Analysis:
     #: The repository's config-like files (JSON, YAML, TOML ...), by path.
     config_files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: The name of this configuration surface (``config``, ``settings``,
+    #: ``cli``, ``env``) and how it was found.
+    surface: str = "config"
+    how: str = ""
+    #: Pages that generate this command line's reference from its parser
+    #: (``.. argparse::``): every option is documented there.
+    generated: list[Location] = field(default_factory=list)
+    #: The project's other surfaces, each judged on its own (on the first
+    #: analysis only).
+    surfaces: list[Analysis] = field(default_factory=list)
+
+    @property
+    def everything(self) -> list[Analysis]:
+        """This surface and the project's others."""
+        return [self, *self.surfaces]
 
     @property
     def project(self) -> Project:
@@ -249,7 +265,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if doc.error is not None:
                 parse_errors.append((Location(rel, doc.error_line), doc.error))
                 continue
-            if sources.docs_explicit or _is_config_doc(doc, spellings):
+            if (
+                sources.docs_explicit
+                or _is_config_doc(doc, spellings)
+                or (doc.generated and schema.model_kind in CLI_KINDS)
+            ):
                 pages.append((rel, doc))
         placer, entries = _place(schema, config, pages)
         if mount_by_docs(builder, schema, entries):
@@ -288,7 +308,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         broken = [(rel, b) for rel, b in files if b.error is not None] + _broken(
             pages + shown, spellings
         )
-    return Analysis(
+    analysis = Analysis(
         config=config,
         schema=schema,
         entries=entries,
@@ -318,7 +338,157 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         other_python=sources.py_examples,
         config_files=[*sources.declared_configs, *sources.configs],
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
+        surface=builder.primary,
+        how=builder.mounts[0].how if builder.mounts else "",
     )
+    candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
+    if schema.model_kind in CLI_KINDS:
+        analysis.generated = _generated(pages)
+    generated = any(doc.generated for _, doc in candidates)
+    for surface in builder.surfaces(schema, None if config.mount else doc_names, generated):
+        other = _surface(analysis, surface, candidates, shown, explicit)
+        if other.doc_sources or other.generated:
+            # Evidence that users write it: a page documents it.
+            analysis.surfaces.append(other)
+    _share(analysis.everything)
+    return analysis
+
+
+def _spellings(schema: SchemaNode) -> set[str]:
+    return {
+        s for node in schema.walk() if node is not schema for s in node.spellings or (node.key,)
+    }
+
+
+def _surface(
+    base: Analysis,
+    surface: Surface,
+    candidates: list[tuple[str, DocFacts]],
+    shown: list[tuple[str, DocFacts]],
+    explicit: bool,
+) -> Analysis:
+    """The analysis of one more surface: its own pages, entries and
+    examples, over the facts the first one read. Parse errors, lifecycle
+    and source health are the project's, judged once, with the first."""
+    schema = surface.root
+    spellings = _spellings(schema)
+    cli = schema.model_kind in CLI_KINDS
+    pages = [
+        (rel, doc)
+        for rel, doc in candidates
+        if explicit or _is_config_doc(doc, spellings) or (cli and doc.generated)
+    ]
+    placer = DocPlacer(schema, {})
+    entries = [e for rel, doc in pages for e in placer.place(rel, doc)]
+    blocks: list[tuple[str, Block, ConfigPath]] = []
+    if schema.model_kind not in CLI_KINDS and schema.model_kind != "env":
+        blocks = _placed_blocks(schema, pages, placer, set()) + _placed_blocks(
+            schema, shown, None, set()
+        )
+    assert schema.model_location is not None
+    return Analysis(
+        config=base.config,
+        schema=schema,
+        entries=entries,
+        doc_sources=[
+            DocSource(rel, sum(1 for e in entries if e.location.path == rel), explicit)
+            for rel, _ in pages
+        ],
+        missing_docs=[],
+        parse_errors=[],
+        mounts=[Mount((), schema.model or surface.name, schema.model_location, surface.how)],
+        root_candidates=[],
+        unresolved=surface.unresolved,
+        sections=placer.maps,
+        reads=[],
+        unknown_reads=[],
+        dead_reads=[],
+        builder=base.builder,
+        files=base.files,
+        blocks=blocks,
+        pages=base.pages,
+        other_python=base.other_python,
+        config_files=base.config_files,
+        surface=surface.name,
+        how=surface.how,
+        generated=_generated(pages) if cli else [],
+    )
+
+
+def _generated(pages: list[tuple[str, DocFacts]]) -> list[Location]:
+    return [Location(rel, line) for rel, doc in pages for _, line in doc.generated]
+
+
+def _share(analyses: list[Analysis]) -> None:
+    """Give each doc entry and example block to one surface.
+
+    An entry every surface placed belongs to each surface that accepts its
+    key; one that none accepts belongs to the surface that accepts most of
+    its section's entries (an option spelt ``--flag`` to the command line
+    first), the first surface on a tie. An example block belongs to the
+    surface that accepts most of its top-level keys."""
+    if len(analyses) < 2:
+        return
+    from configdrift.rules.docs_schema import resolve_path
+
+    def ident(entry: DocEntry) -> tuple[str, int, str]:
+        return (entry.location.path, entry.location.line, entry.name)
+
+    accepts: list[set[tuple[str, int, str]]] = []
+    tally: dict[tuple[str, str], list[int]] = {}
+    for index, analysis in enumerate(analyses):
+        known = {
+            ident(e)
+            for e in analysis.entries
+            if resolve_path(analysis.schema, e.path)[0] is not None
+        }
+        accepts.append(known)
+        for entry in analysis.entries:
+            if ident(entry) in known:
+                counts = tally.setdefault((entry.location.path, entry.section), [0] * len(analyses))
+                counts[index] += 1
+    cli = next((i for i, a in enumerate(analyses) if a.schema.model_kind in CLI_KINDS), None)
+
+    def owner(entry: DocEntry) -> int:
+        if cli is not None and entry.name.startswith("-"):
+            return cli
+        counts = tally.get((entry.location.path, entry.section))
+        if counts is None or max(counts) == 0:
+            return -1
+        return counts.index(max(counts))
+
+    placed: dict[tuple[str, int, str], list[int]] = {}
+    for index, analysis in enumerate(analyses):
+        for entry in analysis.entries:
+            placed.setdefault(ident(entry), []).append(index)
+    for index, analysis in enumerate(analyses):
+        kept = []
+        for entry in analysis.entries:
+            key = ident(entry)
+            if key in accepts[index]:
+                kept.append(entry)
+                continue
+            if any(key in accepts[i] for i in placed[key]):
+                continue  # another surface accepts it
+            chosen = owner(entry)
+            if chosen == index or (chosen == -1 and placed[key][0] == index):
+                kept.append(entry)
+        analysis.entries = kept
+    fits: dict[tuple[str, int], list[int]] = {}
+    for index, analysis in enumerate(analyses):
+        for rel, block, base in analysis.blocks:
+            fit = sum(
+                1
+                for k in block.keys
+                if resolve_path(analysis.schema, (*base, *k.path))[0] is not None
+            )
+            fits.setdefault((rel, block.line), [-1] * len(analyses))[index] = fit
+    for index, analysis in enumerate(analyses):
+        analysis.blocks = [
+            (rel, block, base)
+            for rel, block, base in analysis.blocks
+            if fits[(rel, block.line)].index(max(fits[(rel, block.line)])) == index
+        ]
 
 
 #: Larger JSON files are data, not configs: they are not read.
@@ -538,6 +708,11 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
     return best_select >= 0 and best_select >= best_ignore
 
 
+#: Rules on the project as a whole, judged with its first surface only:
+#: parse errors, source health, removals and deprecations.
+PROJECT_RULES = frozenset({"CD304", "CD401", "CD402", "CD403", "CD404", "CD501", "CD502", "CD503"})
+
+
 def run_rules(analysis: Analysis) -> list[Finding]:
     """Every finding of the selected rules, sorted by place."""
     import configdrift.rules  # noqa: F401  (registers the rules)
@@ -545,10 +720,17 @@ def run_rules(analysis: Analysis) -> list[Finding]:
 
     config = analysis.config
     findings: list[Finding] = []
-    for code, rule in sorted(RULES.items()):
-        if rule.check is None or not selected(code, config.select, config.ignore):
-            continue
-        findings.extend(rule.check(analysis))
+    seen: set[tuple[str, str, Location]] = set()
+    for surface in analysis.everything:
+        for code, rule in sorted(RULES.items()):
+            if rule.check is None or not selected(code, config.select, config.ignore):
+                continue
+            if surface is not analysis and code in PROJECT_RULES:
+                continue
+            for finding in rule.check(surface):
+                if (finding.code, finding.key, finding.location) not in seen:
+                    seen.add((finding.code, finding.key, finding.location))
+                    findings.append(dataclasses.replace(finding, surface=surface.surface))
     findings.sort(key=lambda f: (f.location.path, f.location.line, f.code, f.key))
     return findings
 

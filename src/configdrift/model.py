@@ -191,3 +191,6 @@ class Finding:
     severity: Severity | None = None
     #: Where the drift came from in git history (``--provenance``).
     provenance: dict[str, Any] | None = None
+    #: The configuration surface the finding belongs to (``config``,
+    #: ``settings``, ``cli``, ``env`` or a configured name).
+    surface: str = ""

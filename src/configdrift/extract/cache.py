@@ -161,6 +161,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         ],
         error=data["error"],
         error_line=data["error_line"],
+        generated=[(tool, line) for tool, line in data["generated"]],
     )
 
 

@@ -159,9 +159,27 @@ _TYPED_MARKERS = (b": [", b":[", b": (", b":(", b"` (", b"`(", b"# `")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
 
 
+#: What a page that generates a command line's reference holds.
+_GENERATOR_MARKERS = (
+    b".. argparse::",
+    b".. autoprogram::",
+    b".. click::",
+    b".. typer::",
+    b"{argparse}",
+    b"{click}",
+    b"{typer}",
+    b"{autoprogram}",
+    b"::: mkdocs-click",
+    b"::: mkdocs-typer",
+)
+
+
 def may_document(data: bytes, needed: int) -> bool:
     """Could the page qualify as a doc source? A page with fewer typed-entry
-    markers and fewer list markers than the entries it would need cannot."""
+    markers and fewer list markers than the entries it would need cannot,
+    unless it generates a command line's reference."""
+    if any(m in data for m in _GENERATOR_MARKERS):
+        return True
     typed = sum(data.count(m) for m in _TYPED_MARKERS)
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed

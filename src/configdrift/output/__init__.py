@@ -23,6 +23,8 @@ class ReportData:
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: Lines for the end of the text report (stale baseline entries).
     notes: list[str] = field(default_factory=list)
+    #: Per configuration surface: (name, documented, accepted, read).
+    surfaces: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
 def fingerprint(finding: Finding) -> str:
@@ -52,11 +54,13 @@ def render_text(data: ReportData) -> str:
     from configdrift.rules.registry import RULES
 
     lines: list[str] = []
+    several = len(data.surfaces) > 1
     for f in data.findings:
         severity = (f.severity or Severity.INFO).value
         slug = RULES[f.code].slug
+        where = f", {f.surface}" if several and f.surface else ""
         lines.append(
-            f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug})"
+            f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug}{where})"
         )
         for rel in f.related:
             lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
@@ -71,6 +75,15 @@ def render_text(data: ReportData) -> str:
         f"Found {counts['errors']} error(s), {counts['warnings']} warning(s), {counts['infos']} info(s) "
         f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
     )
+    if several:
+        lines.append(
+            "Surfaces: "
+            + "; ".join(
+                f"{name} (documented {d}, accepted {a}, read {r})"
+                for name, d, a, r in data.surfaces
+            )
+            + "."
+        )
     lines.extend(data.notes)
     read, checked, fragments, unparseable = data.examples
     if read:
@@ -97,6 +110,7 @@ def render_json(data: ReportData) -> str:
             "suggestion": f.suggestion,
             "fingerprint": fingerprint(f),
             "provenance": f.provenance,
+            "surface": f.surface or None,
         }
         for f in data.findings
     ]
@@ -109,6 +123,10 @@ def render_json(data: ReportData) -> str:
             **_counts(data.findings),
             "files": data.files,
             "keys": {"documented": data.documented, "accepted": data.accepted, "read": data.read},
+            "surfaces": [
+                {"name": name, "keys": {"documented": d, "accepted": a, "read": r}}
+                for name, d, a, r in data.surfaces
+            ],
         },
     }
     return json.dumps(document, indent=2) + "\n"

@@ -110,6 +110,24 @@ class Unresolved:
     what: str
 
 
+@dataclass(slots=True)
+class Surface:
+    """One configuration a user writes, with its own root: a config file's
+    tree, a settings class, the command line, the environment."""
+
+    name: str
+    root: SchemaNode
+    #: How discovery (or the configuration) decided it, for ``map``.
+    how: str
+    unresolved: list[Unresolved]
+
+
+_DYNAMIC = (
+    "options built at runtime, or added by code the parser is handed to: "
+    "unknown options are not judged"
+)
+
+
 class SchemaBuilder(ModelReader):
     """The tree of accepted keys: models mounted where the code builds them,
     and what the code reads from config dicts."""
@@ -128,6 +146,17 @@ class SchemaBuilder(ModelReader):
         #: A dict root found by the docs whose origin the code does not show.
         self.root_origin: Location | None = None
         self._override_memo: dict[Scope, set[Scope]] = {}
+        self._options: tuple[list[SchemaNode], list[Location]] | None = None
+        #: The name of the root's surface (``config``, ``settings``, ``cli``,
+        #: ``env``), set by ``build``.
+        self.primary = "config"
+
+    def options(self) -> tuple[list[SchemaNode], list[Location]]:
+        """The project's registered options and where options are built at
+        runtime (computed once)."""
+        if self._options is None:
+            self._options = argparse_options(self.project)
+        return self._options
 
     def mount(
         self,
@@ -346,7 +375,7 @@ class SchemaBuilder(ModelReader):
         if empty and doc_names is not None:
             self._settings_root(root, doc_names)
         if not explicit and not dict_seeds and not root.model:
-            options, dynamic = argparse_options(project)
+            options, dynamic = self.options()
             if len(options) >= MIN_OPTIONS and (
                 (empty and not root.children) or self._options_documented(root, options, doc_names)
             ):
@@ -358,18 +387,15 @@ class SchemaBuilder(ModelReader):
                     self.flow.mark(set())
                 mount_options(root, options, complete=not dynamic)
                 how = f"{len(options)} options declared with add_argument or @option"
-                for where in dynamic:
-                    what = (
-                        "options built at runtime, or added by code the parser is handed to: "
-                        "unknown options are not judged"
-                    )
-                    self.unresolved.append(Unresolved(where, what))
+                self.primary = "cli"
+                self.unresolved.extend(Unresolved(where, _DYNAMIC) for where in dynamic)
                 assert root.model_location is not None and root.model is not None
                 self.mounts.append(Mount((), root.model, root.model_location, how))
         if empty and not root.children and not root.model:
             variables = environment_variables(project)
             if len(variables) >= MIN_OPTIONS:
                 mount_environment(root, variables)
+                self.primary = "env"
                 assert root.model_location is not None
                 how = f"{len(variables)} variables read with os.environ or os.getenv"
                 self.mounts.append(Mount((), ENVIRONMENT, root.model_location, how))
@@ -400,10 +426,28 @@ class SchemaBuilder(ModelReader):
 
     def _settings_root(self, root: SchemaNode, doc_names: Callable[[], frozenset[str]]) -> None:
         """A project whose configuration is a pydantic-settings class (built
-        as ``Settings()``, from the environment): the settings class that no
-        other one derives from or holds as a field is the root; of several,
-        the one most of whose fields the docs document (three at least, and
-        no tie)."""
+        as ``Settings()``, from the environment) has it as the root."""
+        found = self._settings_class(doc_names)
+        if found is not None:
+            self._fill_settings(root, *found)
+            self.primary = "settings"
+
+    def _fill_settings(self, root: SchemaNode, chosen: Symbol, how: str) -> Mount:
+        model = self.model(chosen)
+        assert model is not None
+        self.fill(root, chosen, direct=True)
+        root.model_location = model.location
+        mount = Mount((), chosen.qualname, model.location, how)
+        self.mounts.append(mount)
+        return mount
+
+    def _settings_class(
+        self, doc_names: Callable[[], frozenset[str]], *, needed: int = 0
+    ) -> tuple[Symbol, str] | None:
+        """The settings class that no other one derives from or holds as a
+        field; of several, the one most of whose fields the docs document
+        (three at least, and no tie). With ``needed``, the docs must
+        document that many of its fields or their variables in any case."""
         project = self.project
         settings: list[Symbol] = []
         for name, info in project.modules.items():
@@ -422,28 +466,80 @@ class SchemaBuilder(ModelReader):
                 inner.update(s for _, s in self.type_facts(module, fact.annotation).models)
         leaves = [s for s in settings if s not in inner]
         if not leaves:
-            return
-        chosen = leaves[0] if len(leaves) == 1 else None
-        how = "the project's one settings class"
-        if chosen is None:
-            names = doc_names()
-            scored = sorted(
-                (
-                    (len(names & {fact.name for _, fact in self.model(s).fields}), s)  # type: ignore[union-attr]
-                    for s in leaves
-                ),
-                key=lambda item: item[0],
-                reverse=True,
-            )
-            if scored[0][0] < 3 or scored[0][0] == scored[1][0]:
-                return
-            chosen = scored[0][1]
-            how = f"docs: {scored[0][0]} of its fields are documented"
-        model = self.model(chosen)
-        assert model is not None
-        self.fill(root, chosen, direct=True)
-        root.model_location = model.location
-        self.mounts.append(Mount((), chosen.qualname, model.location, how))
+            return None
+
+        def documented(symbol: Symbol) -> int:
+            model = self.model(symbol)
+            assert model is not None
+            fields = {fact.name for _, fact in model.fields}
+            fields |= {name.upper() for name in fields}
+            return len(doc_names() & fields)
+
+        if len(leaves) == 1:
+            if needed and documented(leaves[0]) < needed:
+                return None
+            return leaves[0], "the project's one settings class"
+        scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
+        if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
+            return None
+        return scored[0][1], f"docs: {scored[0][0]} of its fields are documented"
+
+    def surfaces(
+        self,
+        root: SchemaNode,
+        doc_names: Callable[[], frozenset[str]] | None,
+        generated: bool = False,
+    ) -> list[Surface]:
+        """The configurations beside the root's, each with a root of its
+        own: a settings class, the command line, the environment variables
+        read by name. Each needs evidence that users write it: the docs
+        document three of its keys at least, keys the surfaces before it
+        do not hold; for the command line, a page ``generated`` from the
+        parser will do."""
+        if doc_names is None:
+            return []
+        names = doc_names()
+        taken = {
+            s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
+        }
+        out: list[Surface] = []
+
+        def claim(node: SchemaNode) -> bool:
+            spelt = {s for n in node.walk() if n is not node for s in n.spellings or (n.key,)}
+            fresh = (spelt & names) - taken
+            if len(fresh) < MIN_OPTIONS:
+                return False
+            taken.update(spelt)
+            return True
+
+        if self.primary == "config":
+            found = self._settings_class(doc_names, needed=MIN_OPTIONS)
+            if found is not None:
+                settings = SchemaNode(key="", path=(), strict=None, origin="root")
+                model = self.model(found[0])
+                assert model is not None
+                self.fill(settings, found[0], direct=True)
+                settings.model_location = model.location
+                if claim(settings):
+                    out.append(Surface("settings", settings, found[1], []))
+        if self.primary != "cli":
+            options, dynamic = self.options()
+            if len(options) >= MIN_OPTIONS:
+                cli = SchemaNode(key="", path=(), strict=None, origin="root")
+                mount_options(cli, options, complete=not dynamic)
+                if claim(cli) or generated:
+                    unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
+                    how = f"{len(options)} options declared with add_argument or @option"
+                    out.append(Surface("cli", cli, how, unresolved))
+        if self.primary != "env":
+            variables = environment_variables(self.project)
+            if len(variables) >= MIN_OPTIONS:
+                env = SchemaNode(key="", path=(), strict=None, origin="root")
+                mount_environment(env, variables)
+                if claim(env):
+                    how = f"{len(variables)} variables read with os.environ or os.getenv"
+                    out.append(Surface("env", env, how, []))
+        return out
 
     def _unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
         """Why a ``mount`` target names nothing that can be mounted."""

@@ -66,10 +66,13 @@ def missing_entries(
     seen: set[ConfigPath] = set()
     documented = {e.path for e in analysis.entries}
     foreign = _foreign_flag_sections(analysis)
+    prefixes = _variable_prefixes(analysis.schema)
     for entry in analysis.entries:
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
+        if parent.model_kind == "env" and entry.name.split("_", 1)[0] not in prefixes:
+            continue  # another program's variable (``LIBTMUX_...`` in tmuxp's docs)
         if parent.model_kind in CLI_KINDS and (
             not entry.name.startswith("-")
             or (entry.location.path, entry.section) in foreign
@@ -81,6 +84,14 @@ def missing_entries(
             continue
         seen.add(rejected)
         yield entry, rejected, parent
+
+
+def _variable_prefixes(root: SchemaNode) -> set[str]:
+    """The first words of the environment variables an environment root
+    reads (``DSTACK`` of ``DSTACK_SERVER_PORT``)."""
+    if root.model_kind != "env":
+        return set()
+    return {child.key.split("_", 1)[0] for child in root.children.values()}
 
 
 def _abbreviates(parent: SchemaNode, flag: str) -> bool:
@@ -315,8 +326,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             if child.deprecated or child.location is None or child.origin.startswith("docs:"):
                 # A section the docs' own structure placed is documented there.
                 continue
-            if child.origin.startswith("option") and child.origin not in covered:
-                continue
+            if child.origin.startswith("option") and (
+                child.origin not in covered or analysis.generated
+            ):
+                continue  # a script's own flags, or a reference generated from the parser
             parent_entry = own.get(id(node))
             related = []
             if parent_entry is not None:

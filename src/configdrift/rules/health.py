@@ -47,14 +47,15 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
                 f"the doc source `{source.path}` yields no config keys: no entry in a recognised form",
             )
     anchor = Location(_anchor(analysis), 1)
-    if not analysis.doc_sources and not analysis.missing_docs and analysis.schema.children:
+    documented = any(surface.doc_sources for surface in analysis.everything)
+    if not documented and not analysis.missing_docs and analysis.schema.children:
         yield make(
             "CD501",
             "",
             anchor,
             "no Markdown page documents this project's config keys; set `docs` to the config pages",
         )
-    if not analysis.schema.children and not config.mount:
+    if not analysis.schema.children and not config.mount and not analysis.surfaces:
         yield make(
             "CD501",
             "",

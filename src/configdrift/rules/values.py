@@ -83,6 +83,13 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         return False
     if isinstance(value, int | float) and isinstance(code, int | float):
         return float(value) == float(code)
+    if isinstance(value, int | float) and isinstance(code, str):
+        # ``"587"`` where the docs say 587: the same value, quoted (an
+        # environment variable is a string); a type question, not a default.
+        try:
+            return float(code.strip()) == float(value)
+        except ValueError:
+            return False
     if isinstance(value, str) and isinstance(code, str):
         return value.lower() == code.lower()
     if value is None or code is None:

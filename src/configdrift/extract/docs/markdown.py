@@ -146,6 +146,22 @@ class DocFacts:
     blocks: list[Block] = field(default_factory=list)
     error: str | None = None
     error_line: int = 0
+    #: Reference pages generated from the code's own option declarations
+    #: (sphinx-argparse, sphinx-click, mkdocs-click ...): (tool, line).
+    generated: list[tuple[str, int]] = field(default_factory=list)
+
+
+#: Directives that document a command line from its parser, by the tool
+#: that renders them: reStructuredText (in a MyST ``{eval-rst}`` block) or
+#: MyST fences, and MkDocs blocks (``::: mkdocs-click``).
+GENERATORS = {
+    "argparse": "sphinx-argparse",
+    "autoprogram": "sphinxcontrib-autoprogram",
+    "click": "sphinx-click",
+    "typer": "sphinxcontrib-typer",
+    "mkdocs-click": "mkdocs-click",
+    "mkdocs-typer": "mkdocs-typer",
+}
 
 
 _PARSER: MarkdownIt | None = None
@@ -437,6 +453,10 @@ class _Walker:
         return len(self.facts.entries) - 1
 
     def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
+        words = inline.content[:200].split()
+        if len(words) >= 2 and words[0] == ":::" and words[1] in GENERATORS:
+            self.facts.generated.append((GENERATORS[words[1]], self._line(inline)))
+            return
         children = inline.children or []
         # Only the first line of a paragraph can introduce an entry.
         first_line: list[Token] = []
@@ -548,8 +568,28 @@ class _Walker:
             if default < len(row):
                 self.facts.entries[idx].default = _plain(row[default]) or None
 
+    def _generator(self, tok: Token) -> None:
+        """A MyST fence ``{argparse}`` or an ``{eval-rst}`` block holding
+        ``.. argparse::`` (or another generator's directive)."""
+        info = (tok.info or "").strip().split(" ")[0].lower()
+        name = info.strip("{}")
+        if info.startswith("{") and name in GENERATORS:
+            self.facts.generated.append((GENERATORS[name], self._line(tok)))
+        elif info in ("{eval-rst}", "{rst}"):
+            for offset, line in enumerate(tok.content.splitlines()[:10_000]):
+                words = line.split()
+                if len(words) >= 2 and words[0] == ".." and words[1].endswith("::"):
+                    name = words[1][:-2]
+                    if name in GENERATORS:
+                        self.facts.generated.append(
+                            (GENERATORS[name], self._line(tok) + 1 + offset)
+                        )
+
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it
+        if tok.type == "fence" and (tok.info or "").lstrip().startswith("{"):
+            self._generator(tok)
+            return
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
         if lang not in _CONFIG_LANGS:
             return
