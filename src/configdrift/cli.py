@@ -155,8 +155,8 @@ def check(
         sum(r for _, _, _, r in surfaces),
         examples=(
             analysis.examples_read,
-            len(analysis.blocks),
-            sum(1 for _, _, base in analysis.blocks if base),
+            sum(len(s.blocks) for s in analysis.everything),
+            sum(1 for s in analysis.everything for _, _, base in s.blocks if base),
             len(analysis.unparseable),
         ),
         notes=notes if output_format == "text" else [],

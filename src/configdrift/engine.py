@@ -373,17 +373,28 @@ def _surface(
     schema = surface.root
     spellings = _spellings(schema)
     cli = schema.model_kind in CLI_KINDS
+    # A reference page of another surface documents this one too where its
+    # entries name three of this one's keys (a table of options and their
+    # variables).
+    shared = {d.path for d in base.doc_sources} | {
+        d.path for other in base.surfaces for d in other.doc_sources
+    }
+    needed = _needed(spellings)
     pages = [
         (rel, doc)
         for rel, doc in candidates
-        if explicit or _is_config_doc(doc, spellings) or (cli and doc.generated)
+        if explicit
+        or _is_config_doc(doc, spellings)
+        or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
+        or (rel in shared and len({p for e in doc.entries for p in e.parts} & spellings) >= needed)
     ]
     placer = DocPlacer(schema, {})
     entries = [e for rel, doc in pages for e in placer.place(rel, doc)]
     blocks: list[tuple[str, Block, ConfigPath]] = []
     if schema.model_kind not in CLI_KINDS and schema.model_kind != "env":
+        own = {rel for rel, _ in pages}
         blocks = _placed_blocks(schema, pages, placer, set()) + _placed_blocks(
-            schema, shown, None, set()
+            schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()
         )
     assert schema.model_location is not None
     return Analysis(
@@ -413,6 +424,14 @@ def _surface(
         how=surface.how,
         generated=_generated(pages) if cli else [],
     )
+
+
+def _lists_flags(doc: DocFacts, spellings: set[str], needed: int) -> bool:
+    """Does a page list a command line's options: ``needed`` entries spelt
+    as flags (``--port``) name options, and half of its flags at least?"""
+    flags = {e.name for e in doc.entries if e.name.startswith("-")}
+    hits = len(flags & spellings)
+    return hits >= needed and 2 * hits >= len(flags)
 
 
 def _generated(pages: list[tuple[str, DocFacts]]) -> list[Location]:

@@ -99,7 +99,17 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
                 nodes[node.key] = node
             else:
                 known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
+                if not _same_default(known.default, node.default):
+                    # Two commands give the option different defaults: no
+                    # one default to compare the docs with.
+                    known.default = Value.unknown("depends on the command")
     return list(nodes.values()), dynamic
+
+
+def _same_default(a: Value | None, b: Value | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.known == b.known and (a.value == b.value if a.known else a.text == b.text)
 
 
 def _dynamic(call: RegistrationCall) -> bool:

@@ -147,6 +147,9 @@ class SchemaBuilder(ModelReader):
         self.root_origin: Location | None = None
         self._override_memo: dict[Scope, set[Scope]] = {}
         self._options: tuple[list[SchemaNode], list[Location]] | None = None
+        #: Models built from a whole dict loaded from a file
+        #: (``Config(**yaml.safe_load(fh))``): a config file's schema.
+        self.loaded_models: dict[Symbol, Location] = {}
         #: The name of the root's surface (``config``, ``settings``, ``cli``,
         #: ``env``), set by ``build``.
         self.primary = "config"
@@ -469,11 +472,11 @@ class SchemaBuilder(ModelReader):
             return None
 
         def documented(symbol: Symbol) -> int:
-            model = self.model(symbol)
-            assert model is not None
-            fields = {fact.name for _, fact in model.fields}
-            fields |= {name.upper() for name in fields}
-            return len(doc_names() & fields)
+            # A field counts by its name or as its variable (``env_prefix``).
+            node = self._model_root(symbol)
+            return sum(
+                1 for child in node.children.values() if doc_names() & {child.key, *child.spellings}
+            )
 
         if len(leaves) == 1:
             if needed and documented(leaves[0]) < needed:
@@ -483,6 +486,15 @@ class SchemaBuilder(ModelReader):
         if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
             return None
         return scored[0][1], f"docs: {scored[0][0]} of its fields are documented"
+
+    def _model_root(self, symbol: Symbol) -> SchemaNode:
+        """A root that is the model ``symbol``."""
+        node = SchemaNode(key="", path=(), strict=None, origin="root")
+        model = self.model(symbol)
+        assert model is not None
+        self.fill(node, symbol, direct=True)
+        node.model_location = model.location
+        return node
 
     def surfaces(
         self,
@@ -512,14 +524,20 @@ class SchemaBuilder(ModelReader):
             taken.update(spelt)
             return True
 
+        mounted = {node.model for node in root.walk() if node.model}
+        for symbol, location in sorted(
+            self.loaded_models.items(), key=lambda i: (i[1].path, i[1].line)
+        ):
+            if symbol.qualname in mounted:
+                continue
+            node = self._model_root(symbol)
+            if claim(node):
+                how = f"built from a whole file's contents at {location.path}:{location.line}"
+                out.append(Surface(symbol.qualname, node, how, []))
         if self.primary == "config":
             found = self._settings_class(doc_names, needed=MIN_OPTIONS)
             if found is not None:
-                settings = SchemaNode(key="", path=(), strict=None, origin="root")
-                model = self.model(found[0])
-                assert model is not None
-                self.fill(settings, found[0], direct=True)
-                settings.model_location = model.location
+                settings = self._model_root(found[0])
                 if claim(settings):
                     out.append(Surface("settings", settings, found[1], []))
         if self.primary != "cli":
@@ -798,6 +816,8 @@ class SchemaBuilder(ModelReader):
         direct = placement.via == "kwargs"
         primary = resolved[0]
         if not primary:
+            if any(source.base == LOADED for source in placement.sources):
+                self.loaded_models.setdefault(symbol, location)
             self.root_candidates.append(
                 Mount(
                     (),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -71,8 +73,15 @@ def missing_entries(
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
-        if parent.model_kind == "env" and entry.name.split("_", 1)[0] not in prefixes:
-            continue  # another program's variable (``LIBTMUX_...`` in tmuxp's docs)
+        if (
+            parent is analysis.schema
+            and prefixes
+            and _VARIABLE.fullmatch(entry.name)
+            and not entry.name.startswith(prefixes)
+        ):
+            # Another program's variable: ``LIBTMUX_...`` in tmuxp's docs,
+            # docling's ``DOCLING_DEVICE`` beside ``DOCLING_SERVE_*`` settings.
+            continue
         if parent.model_kind in CLI_KINDS and (
             not entry.name.startswith("-")
             or (entry.location.path, entry.section) in foreign
@@ -86,12 +95,31 @@ def missing_entries(
         yield entry, rejected, parent
 
 
-def _variable_prefixes(root: SchemaNode) -> set[str]:
-    """The first words of the environment variables an environment root
-    reads (``DSTACK`` of ``DSTACK_SERVER_PORT``)."""
-    if root.model_kind != "env":
-        return set()
-    return {child.key.split("_", 1)[0] for child in root.children.values()}
+def _variable_prefixes(root: SchemaNode) -> tuple[str, ...]:
+    """How the environment variables of a root begin: the prefix they all
+    share (a settings class's ``env_prefix``, ``SHOP_``), else the first
+    word of each (``DSTACK`` of ``DSTACK_SERVER_PORT``). Empty when the
+    root's keys are not spelt as variables."""
+    variables = [
+        spelling
+        for child in root.children.values()
+        for spelling in child.spellings or (child.key,)
+        if _VARIABLE.fullmatch(spelling)
+    ]
+    if len(variables) < 2:
+        return ()
+    counts: Counter[str] = Counter()
+    for variable in set(variables):
+        parts = variable.split("_")
+        counts.update("_".join(parts[:n]) + "_" for n in range(1, len(parts)))
+    # The longest prefix nearly all share (an alias is spelt without it).
+    shared = [p for p, n in counts.items() if n >= 0.9 * len(set(variables))]
+    if shared:
+        return (max(shared, key=len),)
+    return tuple(sorted({v.split("_", 1)[0] + "_" for v in variables}))
+
+
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def _abbreviates(parent: SchemaNode, flag: str) -> bool:
@@ -364,7 +392,16 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}, but no doc describes it"
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
 
-    yield from visit(root)
+    findings = list(visit(root))
+    flags = {f.key for f in findings if f.key.startswith("--")}
+    if flags:
+        # A flag the pages name in prose or a command (``deepspeed
+        # --num_gpus 2 train.py``) is described there, if not as an entry.
+        from configdrift.rules.objects import named_in_pages
+
+        named = named_in_pages(analysis, flags)
+        findings = [f for f in findings if f.key not in named]
+    yield from findings
 
 
 @register(

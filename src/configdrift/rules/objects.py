@@ -53,6 +53,7 @@ def keys_read(analysis: Analysis) -> int:
         if node.location is not None
         and (
             bool(node.reads)
+            or node.model_kind == "env"  # a variable is known by its read
             or (node.origin.startswith(("field of", "option")) and _is_loaded(node.key, loaded))
         )
     )
@@ -269,6 +270,16 @@ def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
     return _search(analysis, analysis.config_files, rb"(?<![\w-])(", rb")(?![\w-])", names)
+
+
+def named_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names (``--flag``) that the doc and example pages spell whole; a
+    changelog's mention or an issue template's is no description."""
+    pages = [p for p in analysis.pages if not _NOT_DOCS.search(p)]
+    return _search(analysis, pages, rb"(?<![\w-])(", rb")(?![\w-])", names)
+
+
+_NOT_DOCS = re.compile(r"(?i)(?:^|/)(?:\.github/|(?:changelog|changes|history|news|release)[^/]*$)")
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:

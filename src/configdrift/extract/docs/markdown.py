@@ -65,6 +65,10 @@ _STOP_WORDS = frozenset(
         "todo",
     ]
 )
+#: Headers of a second key column: the same key as a variable or a flag.
+_SPELLING_HEADERS = frozenset(
+    ["env", "variable", "variables", "option", "flag", "flags", "argument", "setting", "key"]
+)
 _KEY_HEADERS = frozenset(
     [
         "key",
@@ -525,9 +529,22 @@ class _Walker:
             default_col = header.index("default") if "default" in header else None
             # Rows indented with em-spaces nest under the row above them.
             parents: dict[int, int | None] = {0: owner}
+            # Other columns that spell the row's key another way: | CLI
+            # option | ENV | Default |.
+            spelt = [
+                i
+                for i, cell in enumerate(header[1:], 1)
+                if cell.split() and cell.split()[-1] in _SPELLING_HEADERS
+            ]
             for row, line in zip(rows[1:], row_lines[1:], strict=False):
                 if not row:
                     continue
+                for column in spelt:
+                    other = _cell_key(row[column]) if column < len(row) else None
+                    if other is not None:
+                        alt = self._add(other[0], line, "table", other[1], parent=None)
+                        if default_col is not None and default_col < len(row):
+                            self.facts.entries[alt].default = _plain(row[default_col]) or None
                 found = _cell_key(row[0])
                 if found is None:
                     continue

@@ -1,0 +1,258 @@
+"""Several configuration surfaces in one project: each is found from the
+evidence that users write it, gets its own pages and entries, and is judged
+on its own; findings say which surface they belong to."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES, run_cli
+from helpers import by_key, check_project
+
+#: A config tree read from a dict (the first surface).
+_CONFIG = """
+import json
+
+
+def load(path):
+    with open(path) as fh:
+        cfg = json.load(fh)
+    name, size = cfg.get("name", "x"), cfg.get("size", 1)
+    return name, size, cfg.get("depth", 2), cfg.get("mode", "a"), cfg.get("seed", 0)
+"""
+_CONFIG_DOC = """
+# Configuration
+
+| Key | Description | Default |
+| --- | --- | --- |
+| `name` | The name. | `x` |
+| `size` | The size. | `1` |
+| `depth` | The depth. | `2` |
+| `mode` | The mode. | `a` |
+| `seed` | The seed. | `0` |
+"""
+_CLI = """
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", default="localhost")
+    parser.add_argument("--port", type=int, default=80)
+    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--trace", action="store_true")
+    args = parser.parse_args()
+    print(args.host, args.port, args.quiet, args.trace)
+"""
+_CLI_DOC = """
+# Command line
+
+- `--host`: the address (default `localhost`).
+- `--port`: the port.
+- `--quiet`: print less.
+- `--bogus`: documented, but no such option.
+"""
+
+
+def _surfaces(analysis) -> dict[str, object]:
+    return {s.surface: s for s in analysis.everything}
+
+
+def test_the_command_line_beside_a_config_is_a_surface_of_its_own(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path,
+        {
+            "app/config.py": _CONFIG,
+            "app/cli.py": _CLI,
+            "docs/config.md": _CONFIG_DOC,
+            "docs/cli.md": _CLI_DOC,
+        },
+        "app",
+    )
+    surfaces = _surfaces(analysis)
+    assert set(surfaces) == {"config", "cli"}
+    found = by_key(findings)
+    # The flag is judged by the command line, which rejects it: not "never
+    # read" by the config dict.
+    assert found[("CD101", "--bogus")].surface == "cli"
+    assert ("CD102", "--bogus") not in found
+    assert found[("CD103", "--trace")].surface == "cli"
+    assert {f.surface for f in findings} == {"cli"}
+    cli_paths = {e.location.path for e in surfaces["cli"].entries}
+    assert cli_paths == {"docs/cli.md"}
+    assert all(e.location.path == "docs/config.md" for e in surfaces["config"].entries)
+
+
+def test_a_command_line_no_page_documents_is_no_surface(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path,
+        {"app/config.py": _CONFIG, "app/cli.py": _CLI, "docs/config.md": _CONFIG_DOC},
+        "app",
+    )
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert not any(f.key.startswith("--") for f in findings)
+
+
+def test_a_generated_reference_documents_every_option(tmp_path) -> None:
+    generated = (
+        "# Command line\n\n```{eval-rst}\n.. argparse::\n   :module: app.cli\n"
+        "   :func: main\n   :prog: app\n```\n\n- `--host`: the address.\n"
+    )
+    analysis, findings = check_project(
+        tmp_path,
+        {
+            "app/config.py": _CONFIG,
+            "app/cli.py": _CLI,
+            "docs/config.md": _CONFIG_DOC,
+            "docs/cli.md": generated,
+        },
+        "app",
+    )
+    cli = _surfaces(analysis)["cli"]
+    assert [(loc.path, loc.line) for loc in cli.generated] == [("docs/cli.md", 4)]
+    assert not any(f.code == "CD103" for f in findings)
+
+
+def test_mkdocs_click_marks_a_generated_page() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    facts = extract_markdown(b"# CLI\n\n::: mkdocs-click\n    :module: app.cli\n")
+    assert facts.generated == [("mkdocs-click", 3)]
+    assert extract_markdown(b"# CLI\n\nSee ::: mkdocs-click above.\n").generated == []
+
+
+_SETTINGS = """
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="APP_")
+
+    token: str = ""
+    port: int = 8000
+    workers: int = 4
+    region: str = "eu"
+"""
+
+
+def _settings_doc(*rows: str) -> str:
+    head = "# Settings\n\n| Variable | Description | Default |\n| --- | --- | --- |\n"
+    return head + "".join(f"| `{r}` | x | `1` |\n" for r in rows)
+
+
+def test_a_settings_class_beside_a_config_needs_three_documented_variables(tmp_path) -> None:
+    files = {"app/config.py": _CONFIG, "app/settings.py": _SETTINGS, "docs/config.md": _CONFIG_DOC}
+    page = _settings_doc("APP_TOKEN", "APP_PORT", "APP_WORKERS", "APP_TIMEOUT", "OTHER_TOOL_HOME")
+    analysis, findings = check_project(tmp_path / "a", {**files, "docs/env.md": page}, "app")
+    settings = _surfaces(analysis)["settings"]
+    assert settings.schema.model == "Settings"
+    found = by_key(findings)
+    assert found[("CD102", "APP_TIMEOUT")].surface == "settings"
+    # Not the settings' prefix: another program's variable is not judged.
+    assert ("CD102", "OTHER_TOOL_HOME") not in found
+    assert found[("CD103", "region")].surface == "settings"
+    assert found[("CD104", "APP_PORT")].surface == "settings"
+
+    page = _settings_doc("APP_TOKEN", "APP_PORT")
+    analysis, findings = check_project(tmp_path / "b", {**files, "docs/env.md": page}, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert not any(f.key.startswith("APP_") or f.key == "region" for f in findings)
+
+
+_CATALOG = """
+from dataclasses import dataclass
+
+import yaml
+
+
+@dataclass
+class Catalog:
+    currency: str = "EUR"
+    tax: float = 0.2
+    columns: int = 3
+    stock: bool = True
+
+
+def load(path):
+    with open(path) as fh:
+        return Catalog(**yaml.safe_load(fh))
+
+
+def show(catalog: Catalog):
+    return catalog.currency, catalog.tax, catalog.columns, catalog.stock
+"""
+
+
+def test_a_model_built_from_a_loaded_file_is_a_surface_when_documented(tmp_path) -> None:
+    doc = (
+        "# Catalog\n\n- `currency`: the currency.\n- `tax`: the tax.\n- `columns`: columns.\n\n"
+        "```yaml\ncurrency: EUR\ntaxx: 0.2\ncolumns: 3\nstock: true\n```\n"
+    )
+    files = {"app/config.py": _CONFIG, "app/catalog.py": _CATALOG, "docs/config.md": _CONFIG_DOC}
+    analysis, findings = check_project(tmp_path / "a", {**files, "docs/catalog.md": doc}, "app")
+    assert "Catalog" in _surfaces(analysis)
+    found = by_key(findings)
+    assert found[("CD301", "taxx")].surface == "Catalog"
+    assert found[("CD103", "stock")].surface == "Catalog"
+
+    # No page documents it: not a surface, and nothing is said about it.
+    analysis, findings = check_project(tmp_path / "b", files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert not any(f.key in ("stock", "currency") for f in findings)
+
+
+def test_a_second_key_column_spells_the_same_key() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        b"# Options\n\n| CLI option | ENV | Default |\n| --- | --- | --- |\n"
+        b"| `--port` | `APP_PORT` | `80` |\n|  | `APP_TOKEN` | |\n"
+        b"\n| Key | Description |\n| --- | --- |\n| `name` | `NOT_A_KEY` |\n"
+    )
+    entries = {(e.name, e.default) for e in extract_markdown(page).entries}
+    assert entries == {
+        ("--port", "`80`"),
+        ("APP_PORT", "`80`"),
+        ("APP_TOKEN", None),
+        ("name", None),
+    }
+
+
+def test_an_option_two_commands_default_differently_has_no_one_default(tmp_path) -> None:
+    code = """
+    import click
+
+
+    @click.command()
+    @click.option("--ui", default=True)
+    @click.option("--port", default=80)
+    @click.option("--host", default="a")
+    def dev(ui, port, host):
+        print(ui, port, host)
+
+
+    @click.command()
+    @click.option("--ui", default=False)
+    @click.option("--port", default=80)
+    def run(ui, port):
+        print(ui, port)
+    """
+    doc = "# CLI\n\n| Option | Default |\n| --- | --- |\n| `--ui` | `false` |\n| `--port` | `81` |\n| `--host` | `a` |\n"
+    _, findings = check_project(tmp_path, {"app/cli.py": code, "docs/cli.md": doc}, "app")
+    found = by_key(findings)
+    assert ("CD104", "--ui") not in found
+    assert ("CD104", "--port") in found
+
+
+def test_json_names_each_finding_s_surface_and_counts_keys_per_surface() -> None:
+    result = run_cli("check", str(FIXTURES / "surfaces"), "--format", "json", "--jobs", "1")
+    document = json.loads(result.out)
+    by_code = {(f["code"], f["key"]): f["surface"] for f in document["findings"]}
+    assert by_code[("CD101", "SHOP_CACHE_TTL")] == "settings"
+    assert by_code[("CD301", "tax_rte")] == "CatalogConfig"
+    assert by_code[("CD102", "tool.shop.banner")] == "config"
+    surfaces = document["summary"]["surfaces"]
+    assert [s["name"] for s in surfaces] == ["config", "CatalogConfig", "settings", "cli"]
+    keys = document["summary"]["keys"]
+    for kind in ("documented", "accepted", "read"):
+        assert keys[kind] == sum(s["keys"][kind] for s in surfaces)
