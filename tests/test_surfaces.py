@@ -256,3 +256,18 @@ def test_json_names_each_finding_s_surface_and_counts_keys_per_surface() -> None
     keys = document["summary"]["keys"]
     for kind in ("documented", "accepted", "read"):
         assert keys[kind] == sum(s["keys"][kind] for s in surfaces)
+
+
+def test_map_lists_each_surface_with_its_evidence_and_pages() -> None:
+    result = run_cli("map", str(FIXTURES / "surfaces"), "--jobs", "1")
+    head = result.out.split("\n\n", 1)[0].splitlines()
+    assert head[0].startswith("Surfaces")
+    assert any(
+        line.startswith("  settings: Settings; the project's one settings class")
+        and line.endswith("docs/settings.md")
+        for line in head
+    )
+    assert any(line.startswith("  cli: the argument parser; 4 options") for line in head)
+    assert "Config tree of CatalogConfig" in result.out
+    # A model that is a surface is no longer offered as a root to mount.
+    assert "Models built from a whole dict" not in result.out

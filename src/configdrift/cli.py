@@ -400,15 +400,55 @@ def map_tree(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Print the resolved config tree and how each doc section was mapped."""
-    from configdrift.model import format_path
-
+    """Print the surfaces, each one's resolved config tree and how each doc
+    section was mapped."""
     out = out or sys.stdout
     analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
     if analysis is None:
         return ExitCode.USAGE
+    surfaces = analysis.everything
+    if len(surfaces) > 1:
+        out.write("Surfaces (each a configuration of its own, judged on its own):\n")
+        for surface in surfaces:
+            pages = ", ".join(d.path for d in surface.doc_sources) or "no doc page"
+            found = f"; {surface.how}" if surface.how else ""
+            out.write(
+                f"  {surface.surface}: {surface.schema.model or 'a dict'}{found}; "
+                f"documented in {pages}\n"
+            )
+        out.write("\n")
+    for index, surface in enumerate(surfaces):
+        if index:
+            out.write("\n")
+        _map_tree(surface, out, f" of {surface.surface}" if len(surfaces) > 1 else "")
+    surfaced = {s.schema.model for s in surfaces}
+    candidates = [c for c in analysis.root_candidates if c.model not in surfaced]
+    if candidates:
+        out.write(
+            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
+        )
+        for cand in candidates:
+            out.write(f"  {cand.model} at {cand.location} ({cand.how})\n")
+    if unresolved:
+        from configdrift.model import format_path
+
+        out.write("\nUnresolved (not analysed, never guessed):\n")
+        for item in analysis.unresolved:
+            out.write(f"  {item.location}: {item.what}\n")
+        for prefix, location, what in analysis.unknown_reads:
+            under = format_path(prefix) or "(top level)"
+            out.write(f"  {location}: keys under {under} may be read: {what}\n")
+        if not analysis.unresolved and not analysis.unknown_reads:
+            out.write("  (none)\n")
+    return ExitCode.OK
+
+
+def _map_tree(analysis: Analysis, out: TextIO, title: str) -> None:
+    """The config tree of one surface and the doc sections placed on it."""
+    from configdrift.model import format_path
+
     how = {m.path: m for m in analysis.mounts}
-    out.write("Config tree (config path -> model, where it is built):\n")
+    out.write(f"Config tree{title} (config path -> model, where it is built):\n")
     root = how.get(())
     if root is not None:
         out.write(f"  (top level) -> {root.model}; {root.how} at {root.location}\n")
@@ -424,27 +464,11 @@ def map_tree(
         mount = how.get(node.path)
         origin = f"; {mount.how} at {mount.location}" if mount else ""
         out.write(f"  {spelled}{alias_text} -> {model}{where}{origin}\n")
-    out.write("\nDoc sections (section -> config path: how it was decided):\n")
+    out.write(f"\nDoc sections{title} (section -> config path: how it was decided):\n")
     for section in analysis.sections:
         target = format_path(section.path) or "(top level)"
         model = f" [{section.model}]" if section.model else ""
         out.write(f"  {section.location} {section.title!r} -> {target}{model}: {section.how}\n")
-    if analysis.root_candidates:
-        out.write(
-            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
-        )
-        for cand in analysis.root_candidates:
-            out.write(f"  {cand.model} at {cand.location} ({cand.how})\n")
-    if unresolved:
-        out.write("\nUnresolved (not analysed, never guessed):\n")
-        for item in analysis.unresolved:
-            out.write(f"  {item.location}: {item.what}\n")
-        for prefix, location, what in analysis.unknown_reads:
-            under = format_path(prefix) or "(top level)"
-            out.write(f"  {location}: keys under {under} may be read: {what}\n")
-        if not analysis.unresolved and not analysis.unknown_reads:
-            out.write("  (none)\n")
-    return ExitCode.OK
 
 
 def init(

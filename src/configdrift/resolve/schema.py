@@ -532,7 +532,7 @@ class SchemaBuilder(ModelReader):
                 continue
             node = self._model_root(symbol)
             if claim(node):
-                how = f"built from a whole file's contents at {location.path}:{location.line}"
+                how = f"built from a loaded file's contents ({location.path}:{location.line})"
                 out.append(Surface(symbol.qualname, node, how, []))
         if self.primary == "config":
             found = self._settings_class(doc_names, needed=MIN_OPTIONS)
