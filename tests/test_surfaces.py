@@ -271,3 +271,48 @@ def test_map_lists_each_surface_with_its_evidence_and_pages() -> None:
     assert "Config tree of CatalogConfig" in result.out
     # A model that is a surface is no longer offered as a root to mount.
     assert "Models built from a whole dict" not in result.out
+
+
+def _configured(tmp_path, surfaces: str):
+    import shutil
+
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "surfaces", root)
+    (root / "configdrift.toml").write_text(surfaces, encoding="utf-8")
+    return run_cli("check", str(root), "--format", "json", "--jobs", "1", "--no-cache")
+
+
+def test_configured_surfaces_replace_the_discovered_ones(tmp_path) -> None:
+    result = _configured(
+        tmp_path,
+        "[surfaces]\n"
+        'catalog = {mount = "shop.catalog:CatalogConfig", docs = ["docs/catalog.md"]}\n'
+        'flags = "cli"\n',
+    )
+    document = json.loads(result.out)
+    names = [s["name"] for s in document["summary"]["surfaces"]]
+    assert names == ["config", "catalog", "flags"]  # no settings: not configured
+    found = {(f["code"], f["key"]): f["surface"] for f in document["findings"]}
+    assert found[("CD301", "tax_rte")] == "catalog"
+    assert not any(key.startswith("SHOP_") for _, key in found)
+
+
+def test_a_configured_surface_page_that_matches_nothing_is_cd501(tmp_path) -> None:
+    result = _configured(tmp_path, '[surfaces]\nflags = {mount = "cli", docs = ["docs/none.md"]}\n')
+    document = json.loads(result.out)
+    assert any(f["code"] == "CD501" and f["path"] == "docs/none.md" for f in document["findings"])
+
+
+def test_a_configured_surface_that_names_nothing_is_a_configuration_error(tmp_path) -> None:
+    cases = (
+        (
+            '[surfaces]\nx = "shop.catalog:nothing"\n',
+            "defines no 'nothing'",
+        ),
+        ('[surfaces]\nx = "shop.catalog:price"\n', "is not a model"),
+        ('[surfaces]\nx = "everything"\n', "must be 'package.module:Name'"),
+        ('[surfaces]\nx = {mount = "cli", pages = []}\n', "a table of `mount` and `docs`"),
+    )
+    for index, (text, why) in enumerate(cases):
+        result = _configured(tmp_path / str(index), text)
+        assert result.code == 2 and why in result.err, (text, result.err)

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "ignore": [],
     "fail-on": "error",
     "mount": {},
+    "surfaces": {},
     "sections": {},
     "config-files": [],
     "removed": {},
@@ -53,6 +54,10 @@ class Config:
     ignore: tuple[str, ...] = ()
     fail_on: str = "error"
     mount: dict[str, str] = field(default_factory=dict)
+    #: Configured surfaces beside the root's: name -> (what it is, the doc
+    #: pages that document it). What it is: ``module:Model``, a module-level
+    #: dict of options, ``cli`` or ``env``.
+    surfaces: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     sections: dict[str, str] = field(default_factory=dict)
     config_files: tuple[str, ...] = ()
     #: Keys the project removed or deprecated: key -> reason, or a table with
@@ -100,6 +105,9 @@ def _check(name: str, value: Any, where: Path) -> None:
                     f"{where}: `{name}.{key}` must be a reason, or a table of "
                     f"{', '.join(sorted(_LIFECYCLE_FIELDS))} strings"
                 )
+    elif name == "surfaces":
+        for key, entry in value.items():
+            _surface(key, entry, where)
     elif name == "per-file-ignores":
         for glob, codes in value.items():
             if type(codes) is not list or any(type(c) is not str for c in codes):
@@ -114,6 +122,30 @@ def _check(name: str, value: Any, where: Path) -> None:
                 raise ConfigError(
                     f"{where}: mount {key!r} must name a model as 'package.module:Class'"
                 )
+
+
+#: What a surface can be besides a model or a dict of options.
+SURFACE_KINDS = ("cli", "env")
+
+
+def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
+    """A ``surfaces`` entry: ``name = "module:Model"`` (or ``"cli"``,
+    ``"env"``), or a table with ``mount`` and ``docs``."""
+    if type(entry) is str:
+        entry = {"mount": entry}
+    if type(entry) is not dict or set(entry) - {"mount", "docs"} or "mount" not in entry:
+        raise ConfigError(
+            f"{where}: `surfaces.{name}` must be a target or a table of `mount` and `docs`"
+        )
+    target, docs = entry["mount"], entry.get("docs", [])
+    if type(target) is not str or (":" not in target and target not in SURFACE_KINDS):
+        raise ConfigError(
+            f"{where}: `surfaces.{name}.mount` must be 'package.module:Name', "
+            f"{' or '.join(repr(k) for k in SURFACE_KINDS)}"
+        )
+    if type(docs) is not list or any(type(d) is not str for d in docs):
+        raise ConfigError(f"{where}: `surfaces.{name}.docs` must be a list of strings")
+    return target, tuple(docs)
 
 
 def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
@@ -183,6 +215,7 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         ignore=tuple(values["ignore"]),
         fail_on=values["fail-on"],
         mount=dict(values["mount"]),
+        surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
         sections=dict(values["sections"]),
         config_files=tuple(values["config-files"]),
         removed=dict(values["removed"]),

@@ -115,7 +115,7 @@ def _skipped(rel: str) -> bool:
     return any(part in SKIP_DIRS for part in rel.split("/")[:-1])
 
 
-def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+def matches(rel: str, patterns: tuple[str, ...]) -> bool:
     for pattern in patterns:
         pattern = pattern.rstrip("/")
         if fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/") or rel == pattern:
@@ -150,9 +150,9 @@ def discover(config: Config) -> Sources:
     for pattern in (*config.code, *config.docs):
         if not any(ch in pattern for ch in "*?[") and not (root / pattern).exists():
             raise ConfigError(f"configured path {pattern!r} does not exist under {root}")
-    files = [f for f in list_files(root) if not _matches(f, config.exclude)]
+    files = [f for f in list_files(root) if not matches(f, config.exclude)]
     if config.code:
-        python = [f for f in files if f.endswith(".py") and _matches(f, config.code)]
+        python = [f for f in files if f.endswith(".py") and matches(f, config.code)]
     else:
         python = [
             f
@@ -163,17 +163,17 @@ def discover(config: Config) -> Sources:
         ]
     missing: list[str] = []
     if config.docs:
-        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and _matches(f, config.docs)]
+        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and matches(f, config.docs)]
         for pattern in config.docs:
-            if not any(_matches(f, (pattern,)) for f in docs):
+            if not any(matches(f, (pattern,)) for f in docs):
                 missing.append(pattern)
     else:
         # Pages under a test folder are test data (a fixture, a recorded
         # transcript), not the project's documentation.
         docs = [f for f in files if f.endswith(DOC_SUFFIXES) and not _in_test_dir(f)]
-    declared = [f for f in files if config.config_files and _matches(f, config.config_files)]
+    declared = [f for f in files if config.config_files and matches(f, config.config_files)]
     missing_configs = [
-        p for p in config.config_files if not any(_matches(f, (p,)) for f in declared)
+        p for p in config.config_files if not any(matches(f, (p,)) for f in declared)
     ]
     configs = [f for f in files if f.endswith(CONFIG_SUFFIXES) and f not in declared]
     taken = set(docs)

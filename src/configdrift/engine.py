@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, discover
+from configdrift.discover import Sources, discover, matches
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.blocks import BlockRead, read_json_like, read_yaml
 from configdrift.extract.docs.markdown import Block, DocFacts
@@ -285,6 +285,15 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             for rel, _ in pages
         ]
         files = _config_files(root, sources.configs, tops, sources.declared_configs)
+        # The pages configured surfaces name are read whatever they hold.
+        named = tuple(p for _, docs in config.surfaces.values() for p in docs)
+        unread = [
+            rel
+            for rel in (*sources.docs, *sources.examples)
+            if named and rel not in md_facts and matches(rel, named)
+        ]
+        if unread:
+            md_facts.update(extractor.docs(unread, None)())
         dict_facts = pending_dicts()
     shown = _example_pages({**md_facts, **example_facts}, pages)
     lifecycle, odd = _lifecycle(builder, config, schema)
@@ -345,11 +354,19 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     if schema.model_kind in CLI_KINDS:
         analysis.generated = _generated(pages)
     generated = any(doc.generated for _, doc in candidates)
-    for surface in builder.surfaces(schema, None if config.mount else doc_names, generated):
-        other = _surface(analysis, surface, candidates, shown, explicit)
-        if other.doc_sources or other.generated:
-            # Evidence that users write it: a page documents it.
-            analysis.surfaces.append(other)
+    if config.surfaces:
+        for surface in builder.configured(config.surfaces):
+            named = config.surfaces[surface.name][1]
+            analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
+            analysis.missing_docs.extend(
+                p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
+            )
+    else:
+        for surface in builder.surfaces(schema, None if config.mount else doc_names, generated):
+            other = _surface(analysis, surface, candidates, shown, None)
+            if other.doc_sources or other.generated:
+                # Evidence that users write it: a page documents it.
+                analysis.surfaces.append(other)
     _share(analysis.everything)
     return analysis
 
@@ -365,7 +382,7 @@ def _surface(
     surface: Surface,
     candidates: list[tuple[str, DocFacts]],
     shown: list[tuple[str, DocFacts]],
-    explicit: bool,
+    named: tuple[str, ...] | None,
 ) -> Analysis:
     """The analysis of one more surface: its own pages, entries and
     examples, over the facts the first one read. Parse errors, lifecycle
@@ -380,14 +397,19 @@ def _surface(
         d.path for other in base.surfaces for d in other.doc_sources
     }
     needed = _needed(spellings)
-    pages = [
-        (rel, doc)
-        for rel, doc in candidates
-        if explicit
-        or _is_config_doc(doc, spellings)
-        or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
-        or (rel in shared and len({p for e in doc.entries for p in e.parts} & spellings) >= needed)
-    ]
+    if named:
+        pages = [(rel, doc) for rel, doc in candidates if matches(rel, named)]
+    else:
+        pages = [
+            (rel, doc)
+            for rel, doc in candidates
+            if _is_config_doc(doc, spellings)
+            or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
+            or (
+                rel in shared
+                and len({p for e in doc.entries for p in e.parts} & spellings) >= needed
+            )
+        ]
     placer = DocPlacer(schema, {})
     entries = [e for rel, doc in pages for e in placer.place(rel, doc)]
     blocks: list[tuple[str, Block, ConfigPath]] = []
@@ -402,7 +424,7 @@ def _surface(
         schema=schema,
         entries=entries,
         doc_sources=[
-            DocSource(rel, sum(1 for e in entries if e.location.path == rel), explicit)
+            DocSource(rel, sum(1 for e in entries if e.location.path == rel), bool(named))
             for rel, _ in pages
         ],
         missing_docs=[],

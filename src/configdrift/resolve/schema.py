@@ -496,6 +496,48 @@ class SchemaBuilder(ModelReader):
         node.model_location = model.location
         return node
 
+    def configured(self, wanted: dict[str, tuple[str, tuple[str, ...]]]) -> list[Surface]:
+        """The surfaces the configuration names (``surfaces``): a model, a
+        module-level dict of options, ``cli`` or ``env``."""
+        out: list[Surface] = []
+        project = self.project
+        for name, (target, _docs) in wanted.items():
+            node = SchemaNode(key="", path=(), strict=None, origin="root")
+            unresolved: list[Unresolved] = []
+            if target == "cli":
+                options, dynamic = self.options()
+                if not options:
+                    raise ConfigError(f"surfaces.{name}: the code declares no command-line option")
+                mount_options(node, options, complete=not dynamic)
+                unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
+            elif target == "env":
+                variables = environment_variables(project)
+                if not variables:
+                    raise ConfigError(f"surfaces.{name}: the code reads no environment variable")
+                mount_environment(node, variables)
+            else:
+                module, _, qualname = target.partition(":")
+                module = project.canonical(module) or module
+                symbol = project.resolve(module, qualname) if module in project.modules else None
+                kept = len(self.mounts)
+                if symbol is not None and self.model(symbol) is not None:
+                    node = self._model_root(symbol)
+                elif not (
+                    symbol is not None
+                    and symbol.kind == "const"
+                    and self._mount_dict(node, "", symbol)
+                ):
+                    why = self._unmountable(module, qualname, symbol)
+                    if why.endswith("(module:function.param)"):
+                        why = (
+                            f"{qualname} is not a model (pydantic, a dataclass, attrs) or a "
+                            "module-level dict of options"
+                        )
+                    raise ConfigError(f"surfaces.{name} = {target!r}: {why}")
+                del self.mounts[kept:]  # the primary's mounts only
+            out.append(Surface(name, node, "configuration", unresolved))
+        return out
+
     def surfaces(
         self,
         root: SchemaNode,

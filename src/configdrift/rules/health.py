@@ -38,7 +38,7 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
     unmatched += [(p, "the config-files pattern", "file") for p in analysis.missing_configs]
     for pattern, what, kind in unmatched:
         yield make("CD501", "", Location(pattern, 1), f"{what} `{pattern}` matches no {kind}")
-    for source in analysis.doc_sources:
+    for source in (s for surface in analysis.everything for s in surface.doc_sources):
         if source.explicit and source.entries == 0:
             yield make(
                 "CD501",
