@@ -316,3 +316,17 @@ def test_a_configured_surface_that_names_nothing_is_a_configuration_error(tmp_pa
     for index, (text, why) in enumerate(cases):
         result = _configured(tmp_path / str(index), text)
         assert result.code == 2 and why in result.err, (text, result.err)
+
+
+def test_init_writes_the_surfaces_it_found_and_the_check_agrees(tmp_path) -> None:
+    import shutil
+
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "surfaces", root)
+    before = run_cli("check", str(root), "--jobs", "1", "--no-cache").out
+    assert run_cli("init", str(root)).code == 0
+    written = (root / "configdrift.toml").read_text(encoding="utf-8")
+    assert 'settings = {mount = "shop.settings:Settings", docs = ["docs/settings.md"]}' in written
+    assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
+    assert "# the project's one settings class" in written
+    assert run_cli("check", str(root), "--jobs", "1", "--no-cache").out == before

@@ -490,9 +490,8 @@ def init(
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    packages = sorted(
-        {m.location.path.split("/")[0] for m in analysis.mounts if "/" in m.location.path}
-    )
+    mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
+    packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})
     docs = [s.path for s in analysis.doc_sources]
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
@@ -513,11 +512,31 @@ def init(
             lines.append(
                 f"# {path or '(top level)'} = {mount.model} ({mount.how} at {mount.location})"
             )
+    if analysis.surfaces:
+        lines += [
+            "",
+            "[surfaces]",
+            "# name = {mount = what it is, docs = the pages that document it}:",
+        ]
+    for surface in analysis.surfaces:
+        pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
+        lines.append(f"# {surface.how}")
+        lines.append(
+            f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
+        )
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out.write(
-        f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), {len(analysis.mounts)} mount(s)\n"
+        f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
+        f"{len(analysis.mounts)} mount(s), {len(analysis.surfaces)} more surface(s)\n"
     )
     return ExitCode.OK
+
+
+def _toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
 
 
 def show_rules(

@@ -95,6 +95,8 @@ class Analysis:
     #: ``cli``, ``env``) and how it was found.
     surface: str = "config"
     how: str = ""
+    #: What ``surfaces`` names to configure this surface (not the first).
+    target: str = ""
     #: Pages that generate this command line's reference from its parser
     #: (``.. argparse::``): every option is documented there.
     generated: list[Location] = field(default_factory=list)
@@ -444,6 +446,7 @@ def _surface(
         config_files=base.config_files,
         surface=surface.name,
         how=surface.how,
+        target=surface.target,
         generated=_generated(pages) if cli else [],
     )
 

@@ -120,6 +120,9 @@ class Surface:
     #: How discovery (or the configuration) decided it, for ``map``.
     how: str
     unresolved: list[Unresolved]
+    #: What ``surfaces`` would name to configure it (``module:Model``,
+    #: ``cli``, ``env``).
+    target: str = ""
 
 
 _DYNAMIC = (
@@ -535,7 +538,7 @@ class SchemaBuilder(ModelReader):
                         )
                     raise ConfigError(f"surfaces.{name} = {target!r}: {why}")
                 del self.mounts[kept:]  # the primary's mounts only
-            out.append(Surface(name, node, "configuration", unresolved))
+            out.append(Surface(name, node, "configuration", unresolved, target))
         return out
 
     def surfaces(
@@ -575,13 +578,15 @@ class SchemaBuilder(ModelReader):
             node = self._model_root(symbol)
             if claim(node):
                 how = f"built from a loaded file's contents ({location.path}:{location.line})"
-                out.append(Surface(symbol.qualname, node, how, []))
+                target = f"{symbol.module}:{symbol.qualname}"
+                out.append(Surface(symbol.qualname, node, how, [], target))
         if self.primary == "config":
             found = self._settings_class(doc_names, needed=MIN_OPTIONS)
             if found is not None:
                 settings = self._model_root(found[0])
                 if claim(settings):
-                    out.append(Surface("settings", settings, found[1], []))
+                    target = f"{found[0].module}:{found[0].qualname}"
+                    out.append(Surface("settings", settings, found[1], [], target))
         if self.primary != "cli":
             options, dynamic = self.options()
             if len(options) >= MIN_OPTIONS:
@@ -590,7 +595,7 @@ class SchemaBuilder(ModelReader):
                 if claim(cli) or generated:
                     unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
                     how = f"{len(options)} options declared with add_argument or @option"
-                    out.append(Surface("cli", cli, how, unresolved))
+                    out.append(Surface("cli", cli, how, unresolved, "cli"))
         if self.primary != "env":
             variables = environment_variables(self.project)
             if len(variables) >= MIN_OPTIONS:
@@ -598,7 +603,7 @@ class SchemaBuilder(ModelReader):
                 mount_environment(env, variables)
                 if claim(env):
                     how = f"{len(variables)} variables read with os.environ or os.getenv"
-                    out.append(Surface("env", env, how, []))
+                    out.append(Surface("env", env, how, [], "env"))
         return out
 
     def _unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
