@@ -145,7 +145,10 @@ def check(
     if notes and output_format != "text":
         (err or sys.stderr).write("\n".join(notes) + "\n")
     surfaces = [
-        (s.surface, len(s.entries), _accepted(s), keys_read(s)) for s in analysis.everything
+        (s.surface, len(s.entries), _accepted(s), keys_read(s))
+        for s in analysis.everything
+        # The first surface, when nothing was found for it beside the others.
+        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
     ]
     data = ReportData(
         findings,
@@ -412,10 +415,10 @@ def map_tree(
         for surface in surfaces:
             pages = ", ".join(d.path for d in surface.doc_sources) or "no doc page"
             found = f"; {surface.how}" if surface.how else ""
-            out.write(
-                f"  {surface.surface}: {surface.schema.model or 'a dict'}{found}; "
-                f"documented in {pages}\n"
+            what = surface.schema.model or (
+                "a dict" if surface.schema.children else "nothing found"
             )
+            out.write(f"  {surface.surface}: {what}{found}; documented in {pages}\n")
         out.write("\n")
     for index, surface in enumerate(surfaces):
         if index:

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import gc
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,6 +176,38 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     return hits >= needed and hits >= 0.8 * len(listed)
 
 
+def _listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
+    """Sections that list the options (``## Global options``: nearly all of
+    their list items name keys, three at least) on a page that lists other
+    things too: only their list items are the page's entries. For the
+    surfaces beside the first only: a tutorial's list of a config tree's
+    keys (DeepSpeed's sparse attention) is no reference page."""
+    needed = _needed(spellings)
+    by_section: dict[int, set[str]] = {}
+    for e in facts.entries:
+        if e.form == "list":
+            by_section.setdefault(e.section, set()).update(e.parts)
+    return frozenset(
+        facts.sections[sid].title
+        for sid, names in by_section.items()
+        if needed
+        and len(names & spellings) >= needed
+        and len(names & spellings) >= 0.8 * len(names)
+    )
+
+
+def _only_listed(entries: list[DocEntry], restricted: dict[str, frozenset[str]]) -> list[DocEntry]:
+    """The entries of pages taken for a few sections: their list items
+    only in those sections."""
+    return [
+        e
+        for e in entries
+        if e.form != "list"
+        or e.location.path not in restricted
+        or e.section in restricted[e.location.path]
+    ]
+
+
 #: A page whose key-table rows name this many schema keys, and two fifths
 #: of its rows, is a reference page.
 _LARGE_TABLE = 10
@@ -188,7 +221,8 @@ def _relevant(
     about something else is not this tool's business); the others are judged
     by ``_is_config_doc`` on their entries."""
     if not spellings:
-        return {}
+        # No keys to look for: the pages other surfaces may take.
+        return {rel: doc for rel, doc in facts.items() if doc.error is None}
     out: dict[str, DocFacts] = {}
     for rel, doc in facts.items():
         if doc.error is not None:
@@ -392,6 +426,7 @@ def _surface(
     schema = surface.root
     spellings = _spellings(schema)
     cli = schema.model_kind in CLI_KINDS
+    restricted: dict[str, frozenset[str]] = {}
     # A reference page of another surface documents this one too where its
     # entries name three of this one's keys (a table of options and their
     # variables).
@@ -412,10 +447,17 @@ def _surface(
                 and len({p for e in doc.entries for p in e.parts} & spellings) >= needed
             )
         ]
+        taken = {rel for rel, _ in pages}
+        for rel, doc in candidates:
+            if rel not in taken and (listing := _listing_sections(doc, spellings)):
+                pages.append((rel, doc))
+                restricted[rel] = listing
     placer = DocPlacer(schema, {})
-    entries = [e for rel, doc in pages for e in placer.place(rel, doc)]
+    entries = _only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
     blocks: list[tuple[str, Block, ConfigPath]] = []
-    if schema.model_kind not in CLI_KINDS and schema.model_kind != "env":
+    if schema.model_kind not in CLI_KINDS and schema.model_kind not in ("env", "mkdocs"):
+        # A MkDocs plugin's options sit in ``mkdocs.yml`` under ``plugins: -
+        # name:``, where the examples show them: not at a root of their own.
         own = {rel for rel, _ in pages}
         blocks = _placed_blocks(schema, pages, placer, set()) + _placed_blocks(
             schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()
@@ -466,10 +508,10 @@ def _generated(pages: list[tuple[str, DocFacts]]) -> list[Location]:
 def _share(analyses: list[Analysis]) -> None:
     """Give each doc entry and example block to one surface.
 
-    An entry every surface placed belongs to each surface that accepts its
-    key; one that none accepts belongs to the surface that accepts most of
-    its section's entries (an option spelt ``--flag`` to the command line
-    first), the first surface on a tie. An example block belongs to the
+    An entry belongs to the surface that accepts its key, of several the
+    one that accepts most of its section's entries; one that none accepts,
+    to the surface that accepts most of its section's entries (an option
+    spelt ``--flag`` to the command line first), the first on a tie. An example block belongs to the
     surface that accepts most of its top-level keys."""
     if len(analyses) < 2:
         return
@@ -480,6 +522,7 @@ def _share(analyses: list[Analysis]) -> None:
 
     accepts: list[set[tuple[str, int, str]]] = []
     tally: dict[tuple[str, str], list[int]] = {}
+    by_page: dict[str, list[int]] = {}
     for index, analysis in enumerate(analyses):
         known = {
             ident(e)
@@ -491,15 +534,17 @@ def _share(analyses: list[Analysis]) -> None:
             if ident(entry) in known:
                 counts = tally.setdefault((entry.location.path, entry.section), [0] * len(analyses))
                 counts[index] += 1
+                by_page.setdefault(entry.location.path, [0] * len(analyses))[index] += 1
     cli = next((i for i, a in enumerate(analyses) if a.schema.model_kind in CLI_KINDS), None)
 
     def owner(entry: DocEntry) -> int:
         if cli is not None and entry.name.startswith("-"):
             return cli
         counts = tally.get((entry.location.path, entry.section))
-        if counts is None or max(counts) == 0:
+        page = by_page.get(entry.location.path)
+        if counts is None or page is None or max(counts) == 0:
             return -1
-        return counts.index(max(counts))
+        return max(range(len(analyses)), key=lambda i: (counts[i], page[i], -i))
 
     placed: dict[tuple[str, int, str], list[int]] = {}
     for index, analysis in enumerate(analyses):
@@ -510,7 +555,12 @@ def _share(analyses: list[Analysis]) -> None:
         for entry in analysis.entries:
             key = ident(entry)
             if key in accepts[index]:
-                kept.append(entry)
+                # Several surfaces accept it: the one its section documents.
+                counts = tally[(entry.location.path, entry.section)]
+                page = by_page[entry.location.path]
+                takers = [i for i in placed[key] if key in accepts[i]]
+                if index == max(takers, key=lambda i: (counts[i], page[i], -i)):
+                    kept.append(entry)
                 continue
             if any(key in accepts[i] for i in placed[key]):
                 continue  # another surface accepts it
@@ -518,6 +568,14 @@ def _share(analyses: list[Analysis]) -> None:
             if chosen == index or (chosen == -1 and placed[key][0] == index):
                 kept.append(entry)
         analysis.entries = kept
+    for analysis in analyses:
+        # A page is a doc source of the surfaces it documents entries of.
+        per_page = Counter(e.location.path for e in analysis.entries)
+        analysis.doc_sources = [
+            DocSource(d.path, per_page[d.path], d.explicit)
+            for d in analysis.doc_sources
+            if per_page[d.path] or d.explicit
+        ]
     fits: dict[tuple[str, int], list[int]] = {}
     for index, analysis in enumerate(analyses):
         for rel, block, base in analysis.blocks:

@@ -135,6 +135,7 @@ class SchemaNode:
             "attrs": "raises a TypeError",
             "argparse": "fails with 'unrecognized arguments'",
             "click": "fails with 'No such option'",
+            "mkdocs": "gets 'Unrecognised configuration name' (an error with `mkdocs build --strict`)",
         }.get(self.model_kind or "", "is an error")
 
     def child(self, key: str) -> SchemaNode | None:

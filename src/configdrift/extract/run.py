@@ -155,7 +155,7 @@ def may_hold_config(data: bytes, quoted: list[tuple[bytes, bytes]]) -> bool:
 #: Bytes every typed entry or key heading holds one of (``: [type]``,
 #: ``: (type)``, ``` `key` (type)``, ``### `key```), and those every
 #: code-span list item or key-table row with a code-span key holds one of.
-_TYPED_MARKERS = (b": [", b":[", b": (", b":(", b"` (", b"`(", b"# `")
+_TYPED_MARKERS = (b": [", b":[", b": (", b":(", b"` (", b"`(", b"# `", b"# <!-- md:")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
 
 

@@ -229,6 +229,14 @@ class DocPlacer:
             has_children = any(len(k.path) >= 2 for k in block.keys)
             if len(set(tops)) == 1 and has_children:
                 top = tops[0]
+                if (
+                    top == "plugins"
+                    and self.root.model_kind == "mkdocs"
+                    and self.root.child(top) is None
+                ):
+                    # ``plugins: - name: {...}`` in mkdocs.yml: the plugin's
+                    # own options, at the top of its surface.
+                    return parent, "a MkDocs plugin's entry in mkdocs.yml", None
                 page_paths = {
                     k: self._page_path(v, parent) for k, v in nested_in_page.items() if k == top
                 }

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from configdrift.extract.python.facts import DictArg, DictRead
 from configdrift.model import Location
 from configdrift.resolve.flow import scope_of
-from configdrift.resolve.models import ModelInfo
+from configdrift.resolve.models import DESCRIPTOR_KINDS, ModelInfo
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -266,6 +266,10 @@ class ObjectTypes:
                 return True
             if f"{ancestor.qualname}.__getattr__" in facts.functions:
                 dynamic = True
+        if info is not None and info.kind in DESCRIPTOR_KINDS:
+            # MkDocs' ``Config`` and traitlets' classes bring an API of
+            # their own (``load_dict``, ``items``, ``observe``).
+            return None
         if info is not None:
             return attr in MODEL_API or attr.startswith("model_")
         if dynamic or attr in self.stored_outside:

@@ -244,7 +244,7 @@ class Project:
             return []
         out = []
         for base in cls.bases:
-            target = base[2] if base[0] == "sub" else base  # Generic[T] style bases
+            target = base[1] if base[0] == "sub" else base  # Generic[T], BasePlugin[Config]
             if target[0] == "n":
                 found = self.resolve(symbol.module, target[1])
                 if found is None and target[1] in _BUILTIN_BASES:

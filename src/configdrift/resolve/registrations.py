@@ -362,8 +362,8 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             if call.method != "env":
                 continue
             variable = project.string(name, call.args[0])
-            if not variable or variable in _SYSTEM_VARIABLES:
-                continue
+            if not variable or variable in _SYSTEM_VARIABLES or variable.startswith("_"):
+                continue  # the platform's, or private (``_APP_TEST_HOOK``)
             default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
             node = nodes.get(variable)
             if node is None:

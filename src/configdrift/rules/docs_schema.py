@@ -393,10 +393,15 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
 
     findings = list(visit(root))
-    flags = {f.key for f in findings if f.key.startswith("--")}
+    flags = {
+        f.key
+        for f in findings
+        if f.key.startswith("--") or (root.model_kind == "env" and f.key.isupper())
+    }
     if flags:
-        # A flag the pages name in prose or a command (``deepspeed
-        # --num_gpus 2 train.py``) is described there, if not as an entry.
+        # A flag or a variable the pages name in prose or a command
+        # (``deepspeed --num_gpus 2 train.py``) is described there, if not
+        # as an entry.
         from configdrift.rules.objects import named_in_pages
 
         named = named_in_pages(analysis, flags)

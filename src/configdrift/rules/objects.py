@@ -226,6 +226,16 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     # it (``url: str = f"redis://{host}"``), scripts and tests.
     wanted = {field.key for field, _, unread in candidates if unread}
     used = read_elsewhere(analysis, wanted) | _used_in_bodies(analysis, wanted)
+    # A MkDocs config is a dict: ``self.config[key]`` reads a key some call
+    # names (``self._config("archive_toc", default)``).
+    keyed = {
+        field.key
+        for field, _, unread in candidates
+        if unread and field.model_kind is None and _parent_kind(analysis, field) == "mkdocs"
+    }
+    if keyed:
+        code = sorted({info.path for info in analysis.project.modules.values()})
+        used |= _search(analysis, code, rb"""["'](""", rb""")["']""", keyed)
     for field, message, unread in candidates:
         if unread and field.key in used:
             continue
@@ -242,6 +252,14 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             ),
         )
     yield from _inert_copies(analysis, loaded)
+
+
+def _parent_kind(analysis: Analysis, field: SchemaNode) -> str | None:
+    """The kind of model that declares ``field``."""
+    from configdrift.rules.docs_schema import resolve_path
+
+    parent = resolve_path(analysis.schema, field.path[:-1])[0]
+    return parent.model_kind if parent is not None else None
 
 
 def _used_in_bodies(analysis: Analysis, names: set[str]) -> set[str]:

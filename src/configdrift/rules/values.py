@@ -18,7 +18,22 @@ from configdrift.model import TypeInfo
 _NUMBER = re.compile(r"^[+-]?(\d[\d_,]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
 _NO_VALUE = frozenset(
-    {"", "-", "\u2013", "\u2014", "n/a", "na", "none given", "required", "optional", "tbd"}
+    {
+        "",
+        "-",
+        "\u2013",
+        "\u2014",
+        "n/a",
+        "na",
+        "none given",
+        "required",
+        "optional",
+        "tbd",
+        # Set when the config is loaded, not a value the docs can give.
+        "computed",
+        "dynamic",
+        "automatic",
+    }
 )
 
 
@@ -34,6 +49,8 @@ class DocValue:
 def parse_doc_value(text: str | None) -> DocValue:
     if text is None:
         return DocValue(False)
+    if text.strip() == "none":
+        return DocValue(False)  # a bare lowercase word: no value, not Python's None
     t = text.strip().strip("`").strip()
     if t.endswith(".") and not _NUMBER.match(t):
         t = t[:-1]

@@ -373,6 +373,21 @@ def _cell_key(tok: Token) -> tuple[str, str | None, int] | None:
     return None
 
 
+def _macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
+    """An inline made of one HTML comment ``<!-- kind argument -->`` (a
+    documentation macro): (kind, argument)."""
+    children = [c for c in inline.children or [] if c.type != "text" or c.content.strip()]
+    if len(children) != 1 or children[0].type != "html_inline":
+        return None
+    body = children[0].content.strip()
+    if not (body.startswith("<!--") and body.endswith("-->")):
+        return None
+    words = body[4:-3].split(None, 1)
+    if len(words) != 2 or words[0] not in kinds:
+        return None
+    return words[0], words[1].strip()
+
+
 def extract_markdown(data: bytes) -> DocFacts:
     """Sections, key entries and example blocks of one Markdown page."""
     facts = DocFacts()
@@ -423,6 +438,8 @@ class _Walker:
                 continue
             elif kind in ("fence", "code_block"):
                 self._block(tok)
+            elif kind == "html_block":
+                self._comments(tok.content)
             i += 1
 
     def _line(self, tok: Token) -> int:
@@ -440,6 +457,13 @@ class _Walker:
             keys = [k for k in codes[0] if _key_ok(k, strict_case=False)]
             if keys and len(keys) == len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]
+        elif (macro := _macro(inline, ("md:setting",))) is not None:
+            # Material for MkDocs' setting headings: ``#### <!-- md:setting
+            # config.enabled -->`` names a plugin's own option; ``meta.`` (a
+            # page's front matter) and ``option.`` (a layout's) are not.
+            name = macro[1]
+            if name.startswith("config.") and _key_ok(name[7:], strict_case=False):
+                section.heading_key = name[7:]
         self.facts.sections.append(section)
         self.section = len(self.facts.sections) - 1
         self.last_entry = None
@@ -455,6 +479,19 @@ class _Walker:
             RawEntry(name, _split(name), line, self.section, form, doc_type, None, parent)
         )
         return len(self.facts.entries) - 1
+
+    def _comments(self, content: str) -> None:
+        """Documentation macros in an HTML block: ``<!-- md:default `true`
+        -->`` under a setting's heading gives its default."""
+        for line in content.splitlines()[:20]:
+            line = line.strip()
+            if not (line.startswith("<!--") and line.endswith("-->")):
+                continue
+            words = line[4:-3].split(None, 1)
+            if len(words) == 2 and words[0] == "md:default":
+                entry = self.facts.entries[-1] if self.facts.entries else None
+                if entry is not None and entry.form == "heading" and entry.section == self.section:
+                    entry.default = words[1].strip()
 
     def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
         words = inline.content[:200].split()

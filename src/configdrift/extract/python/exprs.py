@@ -64,6 +64,17 @@ def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
     if isinstance(node, ast.UnaryOp) and type(node.op) in _UNOPS:
         return ["u", _UNOPS[type(node.op)], to_expr(node.operand, source, d)]
     if isinstance(node, ast.Call):
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "tag"
+            and isinstance(func.value, ast.Call)
+        ):
+            # traitlets' ``Unicode("x").tag(config=True)``: the trait's call,
+            # with the tags as keywords.
+            inner = to_expr(func.value, source, d)
+            tags = {k.arg: to_expr(k.value, source, d) for k in node.keywords if k.arg}
+            return [inner[0], inner[1], inner[2], {**inner[3], **tags}]
         args = [to_expr(a, source, d) for a in node.args if not isinstance(a, ast.Starred)]
         kwargs = {k.arg: to_expr(k.value, source, d) for k in node.keywords if k.arg is not None}
         return ["call", to_expr(node.func, source, d), args, kwargs]

@@ -1,0 +1,115 @@
+"""Config classes whose options are objects assigned as class attributes:
+MkDocs' config classes (and the old ``config_scheme``) and traitlets'
+configurable classes, each a surface of its own."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_TRAITS = """
+from traitlets import Bool, Integer, Unicode
+from traitlets.config import Configurable
+
+
+class ServerApp(Configurable):
+    port = Integer(8888, config=True, help="the port")
+    ip = Unicode("localhost").tag(config=True)
+    open_browser = Bool(True).tag(config=True)
+    quiet = Bool(False).tag(config=True)
+    internal = Bool(False)
+
+    def start(self):
+        print(self.port, self.ip, self.open_browser, self.internal, self.observe)
+"""
+_TRAITS_DOC = """
+# Server options
+
+| Option | Default | Description |
+| --- | --- | --- |
+| `ServerApp.port` | `8888` | The port. |
+| `ServerApp.ip` | `anyhost` | The address. |
+| `ServerApp.open_browser` | `true` | Open a browser. |
+| `ServerApp.token` | `""` | Not a trait of ServerApp. |
+| `ServerApp.internal` | `false` | Not configurable. |
+"""
+
+
+def test_traitlets_classes_are_a_surface_keyed_by_class(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"app/server.py": _TRAITS, "docs/options.md": _TRAITS_DOC}, "app"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "traitlets")
+    server = surface.schema.children["ServerApp"]
+    assert set(server.children) == {"port", "ip", "open_browser", "quiet"}
+    assert server.children["port"].default.value == 8888
+    assert server.children["ip"].type.kinds == frozenset({"str"})
+    found = by_key(findings)
+    assert ("CD104", "ServerApp.ip") in found
+    # traitlets warns about an unknown option and goes on: lenient.
+    assert ("CD102", "ServerApp.token") in found
+    assert ("CD102", "ServerApp.internal") in found
+    assert ("CD103", "ServerApp.quiet") in found
+    assert ("CD202", "ServerApp.quiet") in found
+    assert ("CD103", "ServerApp") not in found  # a class is a namespace, not an option
+    # ``observe`` is traitlets' API, not a missing trait.
+    assert not any(code == "CD201" for code, _ in found)
+
+
+def test_a_class_of_untagged_traits_is_no_configuration(tmp_path) -> None:
+    code = _TRAITS.replace(", config=True", "").replace(".tag(config=True)", "")
+    analysis, findings = check_project(
+        tmp_path, {"app/server.py": code, "docs/options.md": _TRAITS_DOC}, "app"
+    )
+    assert all(s.surface != "traitlets" for s in analysis.everything)
+    assert not any(f.key.startswith("ServerApp") for f in findings)
+
+
+def test_tag_keywords_join_the_trait_call() -> None:
+    from configdrift.extract.python.extractor import extract_python
+
+    facts = extract_python(b"class A:\n    x = Unicode('a', help='h').tag(config=True)\n")
+    call = facts.classes[0].assigns["x"]
+    assert call[1] == ["n", "Unicode"] and call[3]["config"] == ["c", True]
+    plain = extract_python(b"class A:\n    x = obj.tag(config=True)\n").classes[0].assigns["x"]
+    assert plain[1] == ["n", "obj.tag"]
+
+
+def test_mkdocs_options_have_types_choices_defaults_and_deprecations(tmp_path) -> None:
+    code = """
+    from mkdocs.config import config_options as c
+    from mkdocs.config.base import Config
+
+
+    class PluginConfig(Config):
+        enabled = c.Type(bool, default=True)
+        mode = c.Choice(("a", "b"), default="a")
+        lang = c.Optional(c.Type(str))
+        paths = c.ListOfItems(c.Type(str), default=[])
+        old = c.Deprecated(moved_to="mode")
+        _secret = c.Private()
+    """
+    doc = "# Plugin\n\n#### `enabled`\n\n#### `mode`\n\n#### `lang`\n\n#### `paths`\n"
+    analysis, _ = check_project(tmp_path, {"app/config.py": code, "docs/p.md": doc}, "app")
+    node = next(s for s in analysis.everything if s.surface == "PluginConfig").schema
+    assert node.strict is True and node.model_kind == "mkdocs"
+    assert node.children["enabled"].default.value is True
+    assert node.children["mode"].type.choices == ("a", "b")
+    assert node.children["lang"].default.value is None
+    assert node.children["paths"].type.kinds == frozenset({"list"})
+    assert node.children["old"].deprecated and node.children["old"].replacement == "mode"
+    assert "_secret" not in node.children
+
+
+def test_material_setting_macros_are_entries_with_defaults() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        b"# Plugin\n\n#### <!-- md:setting config.cache_dir -->\n\n"
+        b"<!-- md:version 9.0 -->\n<!-- md:default `.cache` -->\n\nText.\n\n"
+        b"#### <!-- md:setting meta.social.cards -->\n\n<!-- md:default `true` -->\n\n"
+        b"#### <!-- md:setting config.size -->\n\nNo default given.\n\n<!-- md:default `3` -->\n"
+    )
+    entries = [(e.name, e.default) for e in extract_markdown(page).entries]
+    # A page's front matter (``meta.``) is not a plugin option; a macro after
+    # the prose is still under its heading.
+    assert entries == [("cache_dir", "`.cache`"), ("size", "`3`")]
