@@ -113,3 +113,62 @@ def test_material_setting_macros_are_entries_with_defaults() -> None:
     # A page's front matter (``meta.``) is not a plugin option; a macro after
     # the prose is still under its heading.
     assert entries == [("cache_dir", "`.cache`"), ("size", "`3`")]
+
+
+def test_typeddict_and_namedtuple_are_models(tmp_path) -> None:
+    code = """
+    from typing import NamedTuple, TypedDict
+
+    from pydantic import BaseModel, ConfigDict
+
+
+    class Retry(TypedDict, total=False):
+        attempts: int
+        backoff: float
+
+
+    class Limits(NamedTuple):
+        cpu: int = 1
+        memory: str = "1G"
+
+
+    class Job(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        name: str = "job"
+        retry: Retry = {}
+
+
+    def load(d):
+        return Job(**d.get("job", {})), Limits(**d.get("limits", {}))
+    """
+    doc = """
+    # Configuration
+
+    ## `job`
+
+    - `name`: the job's name.
+    - `retry`: how to retry.
+
+    ## `retry`
+
+    - `attempts`: how often.
+    - `backoff`: seconds between attempts.
+    - `jitter`: a TypedDict does not reject it for sure.
+
+    ## `limits`
+
+    - `cpu`: cores.
+    - `memory`: memory.
+    - `disk`: no such field.
+    """
+    analysis, findings = check_project(tmp_path, {"app/jobs.py": code, "docs/c.md": doc}, "app")
+    schema = analysis.schema
+    retry = schema.children["job"].children["retry"]
+    assert retry.model == "Retry" and retry.strict is None
+    assert set(retry.children) == {"attempts", "backoff"}
+    limits = schema.children["limits"]
+    assert limits.model_kind == "namedtuple" and limits.strict is True
+    assert limits.children["memory"].default.value == "1G"
+    found = by_key(findings)
+    assert ("CD101", "limits.disk") in found
+    assert not any(key.endswith("jitter") for _, key in found)

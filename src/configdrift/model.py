@@ -133,6 +133,7 @@ class SchemaNode:
             "pydantic": "raises a ValidationError",
             "dataclass": "raises a TypeError",
             "attrs": "raises a TypeError",
+            "namedtuple": "raises a TypeError",
             "argparse": "fails with 'unrecognized arguments'",
             "click": "fails with 'No such option'",
             "mkdocs": "gets 'Unrecognised configuration name' (an error with `mkdocs build --strict`)",

@@ -49,6 +49,11 @@ ATTRS_DECORATORS = frozenset(
         "attrs.mutable",
     }
 )
+#: A TypedDict only describes a dict to a type checker: at run time any key
+#: passes, so it rejects nothing for sure.
+TYPED_DICT_BASES = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+#: A NamedTuple built with ``**d`` rejects an unknown key (a TypeError).
+NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 #: MkDocs' config classes: each option a class attribute built by a
 #: ``config_options`` constructor (``enabled = c.Type(bool, default=True)``).
 MKDOCS_BASES = frozenset({"mkdocs.config.base.Config", "mkdocs.config.Config"})
@@ -202,6 +207,10 @@ class ModelReader:
             kind = "dataclass"
         elif self._is_dataclass(symbol.module, cls, ATTRS_DECORATORS):
             kind = "attrs"
+        elif project.inherits_external(symbol, TYPED_DICT_BASES):
+            kind = "typeddict"
+        elif project.inherits_external(symbol, NAMED_TUPLE_BASES):
+            kind = "namedtuple"
         elif project.inherits_external(symbol, MKDOCS_BASES) or (
             "config_scheme" in cls.assigns
             and project.inherits_external(symbol, MKDOCS_PLUGIN_BASES)
@@ -219,7 +228,7 @@ class ModelReader:
         mro = [s for s in project.mro(symbol) if s.kind == "class"]
         # MkDocs reports an option a plugin does not declare (an error with
         # ``--strict``); traitlets warns and goes on.
-        strict = kind in ("dataclass", "attrs", "mkdocs")
+        strict = kind in ("dataclass", "attrs", "mkdocs", "namedtuple")
         strict_location: Location | None = (
             project.location(symbol.module, cls.line) if strict else None
         )
@@ -703,7 +712,7 @@ class ModelReader:
             spellings.extend(self._alias_choices(module, validation, path_aliases))
         elif alias is not None:
             spellings.append(alias)
-        if not spellings or info.populate_by_name or info.kind in ("dataclass", "attrs"):
+        if not spellings or info.populate_by_name or info.kind not in ("pydantic",):
             spellings.insert(0, fact.name)
         if info.env_prefix is not None:
             # The environment variable: the prefix and the name, in any case
@@ -838,7 +847,9 @@ class ModelReader:
         if info is None or depth > 12:
             return
         strict: bool | None = info.strict
-        if info.kind in ("dataclass", "attrs") and not direct:
+        if (info.kind in ("dataclass", "attrs", "namedtuple") and not direct) or (
+            info.kind == "typeddict"
+        ):
             strict = None
         if node.model is not None and node.model != info.symbol.qualname:
             # Two models at one path (a Union): a key is accepted if either
