@@ -125,7 +125,7 @@ def _check(name: str, value: Any, where: Path) -> None:
 
 
 #: What a surface can be besides a model or a dict of options.
-SURFACE_KINDS = ("cli", "env")
+SURFACE_KINDS = ("cli", "env", "settings")
 
 
 def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:

@@ -30,6 +30,8 @@ from configdrift.resolve.registrations import (
     environment_variables,
     mount_environment,
     mount_options,
+    mount_settings,
+    setting_reads,
 )
 
 #: A dict root needs this many documented keys read under it (and is tried
@@ -518,6 +520,11 @@ class SchemaBuilder(ModelReader):
                 if not variables:
                     raise ConfigError(f"surfaces.{name}: the code reads no environment variable")
                 mount_environment(node, variables)
+            elif target == "settings":
+                named = setting_reads(project)
+                if not named:
+                    raise ConfigError(f"surfaces.{name}: the code reads no setting by name")
+                mount_settings(node, named)
             else:
                 module, _, qualname = target.partition(":")
                 module = project.canonical(module) or module
@@ -647,6 +654,13 @@ class SchemaBuilder(ModelReader):
                     unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
                     how = f"{len(options)} options declared with add_argument or @option"
                     out.append(Surface("cli", cli, how, unresolved, "cli"))
+        named = setting_reads(self.project)
+        if len(named) >= MIN_OPTIONS:
+            node = SchemaNode(key="", path=(), strict=None, origin="root")
+            mount_settings(node, named)
+            if claim(node):
+                how = f"{len(named)} settings read by name from a settings object"
+                out.append(Surface("settings object", node, how, [], "settings"))
         if self.primary != "env":
             variables = environment_variables(self.project)
             if len(variables) >= MIN_OPTIONS:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
 from configdrift.rules.docs_schema import missing_entries, near_spelling
-from configdrift.rules.objects import named_in_files, read_elsewhere
+from configdrift.rules.objects import named_in_files, quoted_in, read_elsewhere
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
 
 def reader(node: SchemaNode) -> str:
     """Who reads the keys of a lenient node."""
-    if node.model_kind == "env":
+    if node.model_kind in ("env", "setting"):
         return "the code"
     return f"{node.model} (extra keys ignored)" if node.model else "the code"
 
@@ -32,11 +32,10 @@ def reader(node: SchemaNode) -> str:
 def read_note(node: SchemaNode) -> tuple[Related, ...]:
     """Where the section's keys are declared or read: the other side."""
     if node.model_location is not None:
-        note = (
-            "the code reads environment variables here"
-            if node.model_kind == "env"
-            else f"{node.model} declares the keys it reads"
-        )
+        note = {
+            "env": "the code reads environment variables here",
+            "setting": "the code reads settings by name here",
+        }.get(node.model_kind or "", f"{node.model} declares the keys it reads")
         return (Related(node.model_location.path, node.model_location.line, note),)
     if node.location is not None and node.origin.startswith("the config dict"):
         note = f"{node.origin} is read key by key"
@@ -107,9 +106,15 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     # is read there.
     settings = {rejected[-1] for _, rejected, _, environment in found if environment}
     elsewhere = read_elsewhere(analysis, settings) | named_in_files(analysis, settings)
+    # A setting whose name the code spells may be read through it
+    # (``getattr(settings, self.setting_name)``).
+    named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind == "setting"}
+    if named:
+        code = sorted({info.path for info in analysis.project.modules.values()})
+        elsewhere |= quoted_in(analysis, code, named)
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
-        if environment and key in elsewhere:
+        if (environment or parent.model_kind == "setting") and key in elsewhere:
             continue
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"

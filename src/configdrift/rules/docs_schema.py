@@ -393,10 +393,15 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
 
     findings = list(visit(root))
+    if root.model_kind in ("env", "setting"):
+        # A variable or setting no documented one begins like is another
+        # program's (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
+        words = {e.name.split("_", 1)[0] for e in analysis.entries}
+        findings = [f for f in findings if f.key.split("_", 1)[0] in words]
     flags = {
         f.key
         for f in findings
-        if f.key.startswith("--") or (root.model_kind == "env" and f.key.isupper())
+        if f.key.startswith("--") or (root.model_kind in ("env", "setting") and f.key.isupper())
     }
     if flags:
         # A flag or a variable the pages name in prose or a command

@@ -203,8 +203,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue
         if model.model_kind == "argparse" and _is_loaded("__dict__", loaded):
             continue  # ``vars(args)`` hands every option on at once
-        if field.model_kind in ("click", "env"):
-            continue  # a command's parameter, or a variable the code reads
+        if field.model_kind in ("click", "env", "setting"):
+            continue  # a command's parameter, or a variable or setting the code reads
         if model.model not in consumed:
             continue
         if any(p.fullmatch(name) for p in patterns):
@@ -235,7 +235,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     }
     if keyed:
         code = sorted({info.path for info in analysis.project.modules.values()})
-        used |= _search(analysis, code, rb"""["'](""", rb""")["']""", keyed)
+        used |= quoted_in(analysis, code, keyed)
     for field, message, unread in candidates:
         if unread and field.key in used:
             continue
@@ -288,6 +288,11 @@ def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
     return _search(analysis, analysis.config_files, rb"(?<![\w-])(", rb")(?![\w-])", names)
+
+
+def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
+    return _search(analysis, files, rb"""["'](""", rb""")["']""", names)
 
 
 def named_in_pages(analysis: Analysis, names: set[str]) -> set[str]:

@@ -96,6 +96,28 @@ LOADERS = frozenset(
     }
 )
 LOADED = "<loaded>"
+#: What an HTTP response is usually called: ``json.loads(r.read())``.
+_RESPONSE_NAMES = frozenset({"r", "res", "resp", "response", "reply"})
+_HTTP_MODULES = frozenset({"requests", "httpx", "urllib", "aiohttp", "urllib3"})
+
+
+def _from_network(arg: ast.expr) -> bool:
+    """Is a loader's argument the body of an HTTP response
+    (``r.read().decode()``, ``response.text``, ``urlopen(url).read()``)?"""
+    node = arg
+    for _ in range(8):  # down the chain of calls and attributes to its root
+        if isinstance(node, ast.Call):
+            name = dotted(node.func) or ""
+            if name.split(".")[0] in _HTTP_MODULES or name.endswith("urlopen"):
+                return True
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            break
+    return isinstance(node, ast.Name) and node.id in _RESPONSE_NAMES
+
+
 #: Methods that declare an option by name (see ``resolve.registrations``).
 REGISTRATION_METHODS = frozenset({"add_argument", "addoption", "addini", "add_config_value"})
 #: The methods of an argument parser (pytest's included) that add options.
@@ -278,7 +300,7 @@ class FunctionBody:
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
                 self._call(call)
-        for read_node in (*calls, *subscripts):
+        for read_node in (*calls, *subscripts, *attributes):
             read = env_read(read_node, self.module.source, self.qualname)
             if read is not None:
                 self.module.facts.registrations.append(read)
@@ -443,6 +465,8 @@ class FunctionBody:
             if name in _COPY_FUNCS and len(node.args) == 1:
                 return self.sources(node.args[0], d)
             if name in LOADERS:
+                if node.args and _from_network(node.args[0]):
+                    return []  # a response's body is data, not a config file
                 return [DictSource(LOADED, [], True)]
             if name is not None and name not in _COPY_FUNCS:
                 # ``x = get_section(d)``: the result of a call on a dict; the
@@ -701,31 +725,97 @@ _ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 _ENV_MAPPINGS = frozenset({"os.environ", "environ"})
 
 
+#: A settings object's getters (Scrapy's ``settings.getint("NAME")``).
+_SETTING_GETTERS = frozenset(
+    {"get", "getbool", "getint", "getfloat", "getlist", "getdict", "getwithbase", "getdictorlist"}
+)
+
+
+def _settings_object(node: ast.expr) -> str | None:
+    """``settings``, ``self.settings``, ``crawler.settings``: the dotted
+    name of what looks like a settings object."""
+    name = dotted(node)
+    if name is not None and (name == "settings" or name.endswith(".settings")):
+        return name
+    return None
+
+
+def _setting_name(node: ast.expr) -> bool:
+    """An upper-case name, as settings are spelt (``MYAPP_TIMEOUT``)."""
+    return (
+        type(node) is ast.Constant
+        and isinstance(node.value, str)
+        and len(node.value) > 1
+        and node.value.isupper()
+        and node.value.replace("_", "").isalnum()
+    )
+
+
 def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | None:
-    """``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``:
-    a read of an environment variable, kept as a registration ``env``."""
-    # Cheap tests first: this runs on every call and subscript of a file.
+    """A configuration value read by name: an environment variable
+    (``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``,
+    a registration ``env``) or a setting of a settings object
+    (``settings.NAME``, ``getattr(settings, "NAME", d)``,
+    ``settings.getint("NAME", d)``, ``settings["NAME"]``, a registration
+    ``setting`` whose callee is the object's dotted name)."""
+    # Cheap tests first: this runs on every call, subscript and attribute.
+    kind, callee, form = "env", "os.environ", ""
+    if type(node) is ast.Attribute:
+        attr = node.attr
+        if not attr.isupper() or len(attr) < 2 or _settings_object(node.value) is None:
+            return None
+        return RegistrationCall(
+            "setting",
+            [["c", attr]],
+            {"form": ["c", "attribute"]},
+            node.lineno,
+            function,
+            _settings_object(node.value) or "",
+        )
     if type(node) is ast.Call:
         func = node.func
         last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
-        if last not in ("get", "getenv") or not node.args:
+        if not node.args:
             return None
-        if dotted(func) not in _ENV_CALLS:
+        if last == "getattr" and type(func) is ast.Name and len(node.args) >= 2:
+            holder = _settings_object(node.args[0])
+            if holder is None or not _setting_name(node.args[1]):
+                return None
+            kind, callee, form = "setting", holder, "getattr"
+            name = node.args[1]
+            default = node.args[2] if len(node.args) > 2 else None
+        elif last in _SETTING_GETTERS and type(func) is ast.Attribute:
+            holder = _settings_object(func.value)
+            if holder is not None:
+                if not _setting_name(node.args[0]):
+                    return None
+                kind, callee, form = "setting", holder, "getter"
+            elif last != "get" or dotted(func) not in _ENV_CALLS:
+                return None
+            name = node.args[0]
+            default = node.args[1] if len(node.args) > 1 else None
+        elif last == "getenv" and dotted(func) in _ENV_CALLS:
+            name = node.args[0]
+            default = node.args[1] if len(node.args) > 1 else None
+        else:
             return None
-        name = node.args[0]
-        default = node.args[1] if len(node.args) > 1 else None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
         value = node.value
         last = value.attr if type(value) is ast.Attribute else getattr(value, "id", "")
-        if last != "environ" or dotted(value) not in _ENV_MAPPINGS:
+        if last == "environ" and dotted(value) in _ENV_MAPPINGS:
+            name, default = node.slice, None
+        elif (holder := _settings_object(value)) is not None and _setting_name(node.slice):
+            kind, callee, form = "setting", holder, "subscript"
+            name, default = node.slice, None
+        else:
             return None
-        name, default = node.slice, None
     else:
         return None
     if type(name) is not ast.Constant or not isinstance(name.value, str):
         return None
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
-    return RegistrationCall("env", args, {}, node.lineno, function, "os.environ")
+    kwargs = {"form": ["c", form]} if form else {}
+    return RegistrationCall(kind, args, kwargs, node.lineno, function, callee)
 
 
 #: Argument nodes whose value may be static: a helper's default.

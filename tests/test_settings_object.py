@@ -1,0 +1,152 @@
+"""Settings read by name from a settings object (Django's
+``django.conf.settings``, Scrapy-style getters, a defaults module), and
+what is not a config file (an HTTP response's body)."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_APP = """
+from django.conf import settings
+
+TIMEOUT = getattr(settings, "SHOP_TIMEOUT", 30)
+CURRENCY = getattr(settings, "SHOP_CURRENCY", "EUR")
+MODE = getattr(settings, "SHOP_MODE", "live")
+LOCALE = getattr(settings, "SHOP_LOCALE", "en")
+SIGNED = getattr(settings, "AWS_QUERYSTRING_AUTH", False)
+BACKENDS_SETTING = "SHOP_BACKENDS"
+
+
+def debug():
+    return settings.DEBUG
+
+
+def backends():
+    return getattr(settings, BACKENDS_SETTING, {})
+"""
+_DOC = """
+# Settings
+
+| Setting | Default | Description |
+| --- | --- | --- |
+| `SHOP_TIMEOUT` | `60` | Seconds before a request gives up. |
+| `SHOP_CURRENCY` | `EUR` | The currency. |
+| `SHOP_LOCALE` | `en` | The language. |
+| `SHOP_BACKENDS` | `{}` | Payment backends. |
+| `SHOP_COLOR` | `blue` | Nothing reads it. |
+"""
+
+
+def test_django_settings_read_by_name_are_a_surface(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"shop/conf.py": _APP, "docs/settings.md": _DOC}, "shop"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert set(surface.schema.children) == {
+        "SHOP_TIMEOUT",
+        "SHOP_CURRENCY",
+        "SHOP_MODE",
+        "SHOP_LOCALE",
+        "AWS_QUERYSTRING_AUTH",
+    }
+    assert surface.schema.children["SHOP_TIMEOUT"].default.value == 30
+    found = by_key(findings)
+    assert ("CD104", "SHOP_TIMEOUT") in found
+    assert ("CD102", "SHOP_COLOR") in found
+    assert ("CD103", "SHOP_MODE") in found
+    # Read through a constant that spells it: not "never read".
+    assert ("CD102", "SHOP_BACKENDS") not in found
+    # Another package's setting, and Django's own: not the app's to document.
+    assert ("CD103", "AWS_QUERYSTRING_AUTH") not in found
+    assert not any(key == "DEBUG" for _, key in found)
+
+
+def test_an_attribute_of_some_other_settings_is_no_setting(tmp_path) -> None:
+    code = """
+    class Holder:
+        pass
+
+
+    settings = Holder()
+
+
+    def read():
+        return settings.SHOP_TIMEOUT, settings.SHOP_CURRENCY, settings.SHOP_MODE
+    """
+    analysis, findings = check_project(
+        tmp_path, {"shop/conf.py": code, "docs/settings.md": _DOC}, "shop"
+    )
+    assert all(s.surface != "settings object" for s in analysis.everything)
+    assert not any(f.key.startswith("SHOP_") for f in findings)
+
+
+def test_a_defaults_module_declares_the_settings_and_getters_read_them(tmp_path) -> None:
+    defaults = """
+    BOT_NAME = "bot"
+    BOT_DELAY = 0
+    BOT_RETRIES = 2
+    BOT_AGENT = "agent"
+    """
+    reader = """
+    def start(crawler):
+        settings = crawler.settings
+        return settings.getint("BOT_DELAY", 0), settings["BOT_NAME"], settings.getbool("BOT_DEBUG")
+    """
+    doc = (
+        "# Settings\n\n### `BOT_NAME`\n\nDefault: `bot`\n\n### `BOT_DELAY`\n\n"
+        "### `BOT_RETRIES`\n\n### `BOT_TIMEOUT`\n"
+    )
+    analysis, findings = check_project(
+        tmp_path,
+        {
+            "bot/settings/__init__.py": "",
+            "bot/settings/default_settings.py": defaults,
+            "bot/core.py": reader,
+            "docs/settings.md": doc,
+        },
+        "bot",
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert {"BOT_NAME", "BOT_DELAY", "BOT_RETRIES", "BOT_AGENT", "BOT_DEBUG"} <= set(
+        surface.schema.children
+    )
+    assert surface.schema.children["BOT_RETRIES"].default.value == 2
+    found = by_key(findings)
+    assert ("CD102", "BOT_TIMEOUT") in found
+    assert ("CD103", "BOT_AGENT") in found
+
+
+_LOAD = """
+import json
+from urllib.request import urlopen
+
+
+def load(path):
+    with open(path) as fh:
+        cfg = json.load(fh)
+    return cfg.get("name"), cfg.get("size"), cfg.get("depth"), cfg.get("mode"), cfg.get("seed")
+"""
+_FETCH = """
+import json
+from urllib.request import urlopen
+
+
+def fetch(url):
+    r = urlopen(url)
+    data = json.loads(r.read().decode("utf-8"))
+    return data.get("name"), data.get("size"), data.get("depth"), data.get("mode"), data.get("seed")
+"""
+_KEYS_DOC = "# Config\n\n" + "".join(
+    f"- `{k}`: x.\n" for k in ("name", "size", "depth", "mode", "seed")
+)
+
+
+def test_a_response_body_is_data_not_a_config_file(tmp_path) -> None:
+    analysis, _ = check_project(
+        tmp_path / "file", {"app/io.py": _LOAD, "docs/c.md": _KEYS_DOC}, "app"
+    )
+    assert set(analysis.schema.children) == {"name", "size", "depth", "mode", "seed"}
+    analysis, _ = check_project(
+        tmp_path / "net", {"app/io.py": _FETCH, "docs/c.md": _KEYS_DOC}, "app"
+    )
+    assert not analysis.schema.children
