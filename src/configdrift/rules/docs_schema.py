@@ -73,6 +73,8 @@ def missing_entries(
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
             continue
+        if parent.model_kind in ("env", "setting") and not entry.name.isupper():
+            continue  # a variable is spelt in capitals: a lowercase word is something else
         if (
             parent is analysis.schema
             and prefixes
