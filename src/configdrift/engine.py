@@ -105,6 +105,9 @@ class Analysis:
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)
 
+    #: The project's first surface, from another one.
+    first: Analysis | None = field(default=None, repr=False)
+
     @property
     def everything(self) -> list[Analysis]:
         """This surface and the project's others."""
@@ -121,15 +124,18 @@ class Analysis:
 
 
 def _objects(analysis: Analysis) -> ObjectTypes:
-    cached = _OBJECTS.get(id(analysis))
-    if cached is None or cached[0] is not analysis:
-        cached = (analysis, ObjectTypes(analysis.builder.project, analysis.builder))
+    # What objects hold depends on the code alone: the surfaces of one
+    # project share it.
+    builder = analysis.builder
+    cached = _OBJECTS.get(id(builder))
+    if cached is None or cached[0] is not builder:
+        cached = (builder, ObjectTypes(builder.project, builder))
         _OBJECTS.clear()
-        _OBJECTS[id(analysis)] = cached
+        _OBJECTS[id(builder)] = cached
     return cached[1]
 
 
-_OBJECTS: dict[int, tuple[Analysis, ObjectTypes]] = {}
+_OBJECTS: dict[int, tuple[SchemaBuilder, ObjectTypes]] = {}
 
 
 #: The entries a page needs when the schema has three keys or more.
@@ -403,6 +409,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if other.doc_sources or other.generated:
                 # Evidence that users write it: a page documents it.
                 analysis.surfaces.append(other)
+    for other in analysis.surfaces:
+        other.first = analysis
     _share(analysis.everything)
     return analysis
 
@@ -815,6 +823,10 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
 PROJECT_RULES = frozenset({"CD304", "CD401", "CD402", "CD403", "CD404", "CD501", "CD502", "CD503"})
 
 
+#: Surfaces read by name, not through config objects: no dead accessor.
+_NO_OBJECTS = frozenset({"argparse", "click", "env", "setting"})
+
+
 def run_rules(analysis: Analysis) -> list[Finding]:
     """Every finding of the selected rules, sorted by place."""
     import configdrift.rules  # noqa: F401  (registers the rules)
@@ -827,7 +839,10 @@ def run_rules(analysis: Analysis) -> list[Finding]:
         for code, rule in sorted(RULES.items()):
             if rule.check is None or not selected(code, config.select, config.ignore):
                 continue
-            if surface is not analysis and code in PROJECT_RULES:
+            if surface is not analysis and (
+                code in PROJECT_RULES
+                or (code == "CD201" and surface.schema.model_kind in _NO_OBJECTS)
+            ):
                 continue
             for finding in rule.check(surface):
                 if (finding.code, finding.key, finding.location) not in seen:

@@ -180,8 +180,23 @@ class ModelReader:
     def __init__(self, project: Project) -> None:
         self.project = project
         self._models: dict[Symbol, ModelInfo | None] = {}
+        self._packages: set[str] | None = None
+        #: Models being filled down the current path, with how often.
+        self._filling: dict[Symbol, int] = {}
 
     # -- models --------------------------------------------------------------
+
+    def imported(self, package: str) -> bool:
+        """Does any module of the project import ``package`` (or a module
+        of it)? A cheap gate before looking for what only it defines."""
+        if self._packages is None:
+            self._packages = {
+                fact.module.split(".")[0]
+                for info in self.project.modules.values()
+                for fact in info.facts.imports
+                if fact.level == 0
+            }
+        return package in self._packages
 
     def known_models(self) -> list[ModelInfo]:
         """The models resolved so far (every model the tree or a lookup met)."""
@@ -216,7 +231,7 @@ class ModelReader:
             and project.inherits_external(symbol, MKDOCS_PLUGIN_BASES)
         ):
             kind = "mkdocs"
-        elif any(
+        elif self.imported("traitlets") and any(
             self._descriptor(ancestor.module, "traitlets", value) is not None
             for ancestor in project.mro(symbol)
             if ancestor.kind == "class" and (fact := project.class_fact(ancestor)) is not None
@@ -867,13 +882,22 @@ class ModelReader:
         node.model_location = node.model_location or info.location
         if node.type.text == "":
             node.type = TypeInfo(info.symbol.qualname, frozenset({"dict"}))
-        lineage = {n for n in node.path}
-        for module, fact in info.fields:
-            if fact.name in node.children:
-                continue
-            if depth > 8 and fact.name in lineage:
-                continue
-            node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
+        if self._filling.get(symbol, 0) >= 2:
+            # A recursive model (a tree of itself) is expanded twice down one
+            # path: past that, nothing is known about the keys.
+            node.strict = None
+            return
+        self._filling[symbol] = self._filling.get(symbol, 0) + 1
+        try:
+            lineage = {n for n in node.path}
+            for module, fact in info.fields:
+                if fact.name in node.children:
+                    continue
+                if depth > 8 and fact.name in lineage:
+                    continue
+                node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
+        finally:
+            self._filling[symbol] -= 1
 
 
 def _option(config: Expr, name: str) -> Expr | None:

@@ -73,6 +73,9 @@ class ObjectTypes:
         self.locals: dict[tuple[str, str, str], list[str]] = {}
         self._memo: dict[tuple[object, ...], frozenset[Symbol]] = {}
         self._chains: list[Chain] | None = None
+        #: Results the rules derive from the code alone, once for all the
+        #: surfaces of a project (by the deriving function's name).
+        self.derived: dict[str, object] = {}
         #: Classes whose attributes some method sets at runtime by name.
         self.dynamic: set[Symbol] = set()
         #: Attribute names some code stores on an object from outside it.

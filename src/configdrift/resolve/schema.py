@@ -635,10 +635,13 @@ class SchemaBuilder(ModelReader):
                 how = f"built from a loaded file's contents ({location.path}:{location.line})"
                 target = f"{symbol.module}:{symbol.qualname}"
                 out.append(Surface(symbol.qualname, node, how, [], target))
-        for surface in self._descriptor_surfaces():
-            if claim(surface.root):
-                out.append(surface)
-        if self.primary == "config":
+        if self.imported("mkdocs") or self.imported("traitlets"):
+            for surface in self._descriptor_surfaces():
+                if claim(surface.root):
+                    out.append(surface)
+        if self.primary == "config" and (
+            self.imported("pydantic_settings") or self.imported("pydantic")
+        ):
             found = self._settings_class(doc_names, needed=MIN_OPTIONS)
             if found is not None:
                 settings = self._model_root(found[0])

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.model import (
     ANY_KEY,
@@ -21,12 +21,25 @@ if TYPE_CHECKING:
     from configdrift.engine import Analysis
     from configdrift.resolve.flow import ReadSite
 
+T = TypeVar("T")
+
+
+def _once(analysis: Analysis, name: str, derive: Callable[[], T]) -> T:
+    """``derive()``, computed once for every surface of the project."""
+    derived = analysis.objects.derived
+    if name not in derived:
+        derived[name] = derive()
+    return derived[name]  # type: ignore[return-value]
+
 
 def _loaded(analysis: Analysis) -> set[str]:
-    names: set[str] = set()
-    for info in analysis.project.modules.values():
-        names.update(info.facts.attr_loads)
-    return names
+    def derive() -> set[str]:
+        names: set[str] = set()
+        for info in analysis.project.modules.values():
+            names.update(info.facts.attr_loads)
+        return names
+
+    return _once(analysis, "loaded", derive)
 
 
 def _is_loaded(name: str, loaded: set[str]) -> bool:
@@ -339,6 +352,10 @@ def _search(
 def _accessor_only(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
     """(model, field) -> the methods that read it, when every read of the
     field in the project is a typed chain in a method that nothing calls."""
+    return _once(analysis, "accessors", lambda: _find_accessors(analysis, loaded))
+
+
+def _find_accessors(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
     totals: dict[str, int] = {}
     for info in analysis.project.modules.values():
         for name, count in info.facts.attr_counts.items():
@@ -369,6 +386,10 @@ def _accessor_only(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str]
 
 def _dumped_models(analysis: Analysis) -> set[str]:
     """Models some code dumps whole: every field may be used through the dump."""
+    return _once(analysis, "dumped", lambda: _find_dumped(analysis))
+
+
+def _find_dumped(analysis: Analysis) -> set[str]:
     from configdrift.resolve.objects import DUMPS
 
     out: set[str] = set()
