@@ -412,6 +412,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     for other in analysis.surfaces:
         other.first = analysis
     _share(analysis.everything)
+    if not config.surfaces:
+        # A surface none of whose entries a page keeps after sharing has no
+        # evidence left that users write it.
+        analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated]
     return analysis
 
 

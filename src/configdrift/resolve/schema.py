@@ -8,12 +8,13 @@ configuration says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from configdrift.config import ConfigError
 from configdrift.extract.python.body import LOADED
-from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Placement
+from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Expr, Placement
 from configdrift.model import (
     ANY_KEY,
     ConfigPath,
@@ -126,6 +127,11 @@ class Surface:
     #: ``cli``, ``env``).
     target: str = ""
 
+
+#: A declarative table of options has this many keys at least.
+MIN_TABLE = 5
+#: Names of dicts that hold a configuration's defaults.
+_DEFAULTS_NAME = re.compile(r"(?i)default|settings|options|config")
 
 _DYNAMIC = (
     "options built at runtime, or added by code the parser is handed to: "
@@ -548,6 +554,80 @@ class SchemaBuilder(ModelReader):
             out.append(Surface(name, node, "configuration", unresolved, target))
         return out
 
+    def _option_tables(self) -> list[Surface]:
+        """Declarative tables of options: a dict literal of five string keys
+        or more whose values are all calls of one option class
+        (``{"name": Opt(default, ...), ...}``), or whose name says it holds
+        the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``). Each key is
+        an option with the call's first argument (or ``default=``) or the
+        value as its default; nothing is known of unknown keys."""
+        project = self.project
+        out: list[Surface] = []
+        for name in sorted(project.modules):
+            info = project.modules[name]
+            tables = [
+                (q, e, info.facts.assign_lines.get(q, 1)) for q, e in info.facts.assigns.items()
+            ]
+            for cls in info.facts.classes:
+                for attr, value in cls.assigns.items():
+                    if not attr.startswith("__line__"):
+                        marker = cls.assigns.get("__line__" + attr)
+                        at = marker[1] if marker else cls.line
+                        tables.append((f"{cls.name}.{attr}", value, at))
+            for qualname, expr, line in tables:
+                if expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
+                    continue
+                node = self._option_table(name, qualname, expr, line)
+                if node is not None:
+                    how = f"a table of {len(node.children)} options"
+                    out.append(Surface(qualname.rsplit(".", 1)[-1], node, how, [], ""))
+        return out
+
+    def _option_table(self, module: str, qualname: str, expr: Expr, line: int) -> SchemaNode | None:
+        project = self.project
+        values = [value for _, value in expr[1]]
+        callees = {render(v[1]) for v in values if v[0] == "call"}
+        calls = len(callees) == 1 and all(v[0] == "call" for v in values)
+        if not calls and not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+            return None
+        if calls and any(
+            v[2] and v[2][0][0] == "c" and str(v[2][0][1]).startswith("-") for v in values
+        ):
+            return None  # a table of command-line flags (``Arg("-v", "--verbose")``)
+        if not calls and 2 * sum(1 for v in values if v[0] == "dict") > len(values):
+            return None  # a table of records (worker templates), not of options
+        where = project.location(module, line)
+        lines = project.modules[module].facts.dict_key_lines.get(qualname, {})
+        root = SchemaNode(key="", path=(), strict=None, origin="root")
+        root.model = qualname
+        root.model_kind = "table"
+        root.model_location = where
+        for key_expr, value in expr[1]:
+            key = project.string(module, key_expr)
+            if key is None:
+                return None  # keys not known statically: not a table to judge by
+            if calls:
+                args, kwargs = value[2], value[3]
+                default_expr = args[0] if args else kwargs.get("default")
+            else:
+                default_expr = value
+            default = project.evaluate(module, default_expr) if default_expr else None
+            kinds = (
+                frozenset({value_kind(default.value)})
+                if default is not None and default.known
+                else frozenset()
+            )
+            root.children[key] = SchemaNode(
+                key=key,
+                path=(key,),
+                spellings=(key,),
+                type=TypeInfo(next(iter(kinds), ""), kinds),
+                default=default if default is not None and default.known else None,
+                location=project.location(module, lines.get(key, line)),
+                origin=f"option of {qualname}",
+            )
+        return root
+
     def _descriptor_surfaces(self) -> list[Surface]:
         """Config classes of option objects: each MkDocs config class that no
         other one extends or nests (a plugin's options, ``plugins: - name:``
@@ -639,6 +719,12 @@ class SchemaBuilder(ModelReader):
             for surface in self._descriptor_surfaces():
                 if claim(surface.root):
                     out.append(surface)
+        for surface in self._option_tables():
+            # A dict of values is a configuration's only where the docs
+            # describe half of its keys at least.
+            keys = set(surface.root.children)
+            if 2 * len(keys & names) >= len(keys) and claim(surface.root):
+                out.append(surface)
         if self.primary == "config" and (
             self.imported("pydantic_settings") or self.imported("pydantic")
         ):

@@ -97,6 +97,10 @@ def missing_entries(
         yield entry, rejected, parent
 
 
+#: Surfaces whose keys are options read or registered by name, not fields.
+_NAMED_KINDS = frozenset({"argparse", "click", "env", "setting", "table"})
+
+
 def _variable_prefixes(root: SchemaNode) -> tuple[str, ...]:
     """How the environment variables of a root begin: the prefix they all
     share (a settings class's ``env_prefix``, ``SHOP_``), else the first
@@ -403,15 +407,16 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     flags = {
         f.key
         for f in findings
-        if f.key.startswith("--") or (root.model_kind in ("env", "setting") and f.key.isupper())
+        if f.key.startswith("--") or (root.model_kind in _NAMED_KINDS and f.key.isupper())
     }
-    if flags:
-        # A flag or a variable the pages name in prose or a command
-        # (``deepspeed --num_gpus 2 train.py``) is described there, if not
-        # as an entry.
+    spans = {f.key for f in findings if root.model_kind in _NAMED_KINDS and f.key not in flags}
+    if flags or spans:
+        # A flag, variable or option the pages name in prose or a command
+        # (``deepspeed --num_gpus 2 train.py``, "the key `changelog_file`")
+        # is described there, if not as an entry.
         from configdrift.rules.objects import named_in_pages
 
-        named = named_in_pages(analysis, flags)
+        named = named_in_pages(analysis, flags) | named_in_pages(analysis, spans, code=True)
         findings = [f for f in findings if f.key not in named]
     yield from findings
 

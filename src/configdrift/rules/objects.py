@@ -308,10 +308,13 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](""", rb""")["']""", names)
 
 
-def named_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
-    """Names (``--flag``) that the doc and example pages spell whole; a
-    changelog's mention or an issue template's is no description."""
+def named_in_pages(analysis: Analysis, names: set[str], code: bool = False) -> set[str]:
+    """Names (``--flag``) that the doc and example pages spell whole, or
+    with ``code`` as inline code (`` `name` ``); a changelog's mention or an
+    issue template's is no description."""
     pages = [p for p in analysis.pages if not _NOT_DOCS.search(p)]
+    if code:
+        return _search(analysis, pages, rb"`(", rb")[`=: ]", names)
     return _search(analysis, pages, rb"(?<![\w-])(", rb")(?![\w-])", names)
 
 
