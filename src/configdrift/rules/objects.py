@@ -240,11 +240,14 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     wanted = {field.key for field, _, unread in candidates if unread}
     used = read_elsewhere(analysis, wanted) | _used_in_bodies(analysis, wanted)
     # A MkDocs config is a dict: ``self.config[key]`` reads a key some call
-    # names (``self._config("archive_toc", default)``).
+    # names (``self._config("archive_toc", default)``); a Django command's
+    # options arrive as a dict (``options["days"]``).
     keyed = {
         field.key
         for field, _, unread in candidates
-        if unread and field.model_kind is None and _parent_kind(analysis, field) == "mkdocs"
+        if unread
+        and field.model_kind is None
+        and _parent_kind(analysis, field) in ("mkdocs", "argparse")
     }
     if keyed:
         code = sorted({info.path for info in analysis.project.modules.values()})

@@ -650,6 +650,11 @@ class _Walker:
         content = tok.content
         if len(content) > 1_000_000:
             return
+        if not lang and content.lstrip()[:1] not in ("{", '"', "'"):
+            # An untagged block is read as a config only when it opens like
+            # JSON: ``KEY=https://...`` lines (a .env file, a shell session)
+            # are not ``https:`` keys.
+            return
         read = read_block(content, lang)
         if not read.keys and read.error is None:
             return
