@@ -46,7 +46,13 @@ def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:
     analysis, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": _DOCS})
     root = analysis.schema
     assert root.model == "the argument parser" and root.strict is True
-    assert set(root.children) == {"epochs", "lr", "verbose", "mode", "seed"}
+    assert set(root.children) == {"epochs", "lr", "verbose", "mode", "seed", "version"}
+    # ``--version`` only prints: a documented spelling is accepted, and it is
+    # no option to document or read.
+    from configdrift.resolve.registrations import BUILTIN
+
+    assert root.children["version"].origin == BUILTIN
+    assert not any(key == "--version" for _, key in found)
     lr = root.children["lr"]
     assert lr.spellings == ("--learning-rate", "-l")
     assert lr.default is not None and lr.default.value == 0.1
@@ -216,11 +222,16 @@ def test_pages_under_tests_and_config_blocks_say_nothing_of_a_command_line(tmp_p
 
 def test_a_unique_prefix_of_an_option_is_that_option(tmp_path) -> None:
     """argparse's allow_abbrev: ``--learning`` reaches ``--learning-rate``
-    and ``--ver`` reaches ``--verbose``, so the docs work; ``--dry-run`` is
-    no option's prefix and is still reported."""
-    docs = _DOCS + "- `--learning` (float): short form.\n- `--ver` (bool): short form.\n"
+    and ``--verb`` reaches ``--verbose``, so the docs work; ``--ver`` could
+    be ``--verbose`` or ``--version`` (argparse calls it ambiguous) and
+    ``--dry-run`` is no option's prefix: both are reported."""
+    docs = (
+        _DOCS
+        + "- `--learning` (float): short form.\n- `--verb` (bool): short form.\n"
+        + "- `--ver` (bool): too short.\n"
+    )
     _, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": docs})
-    assert [key for code, key in found if code == "CD101"] == ["--dry-run"]
+    assert sorted(key for code, key in found if code == "CD101") == ["--dry-run", "--ver"]
 
 
 def test_a_parser_handed_to_a_library_may_get_options_there(tmp_path) -> None:

@@ -16,6 +16,8 @@ from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.flow import harmless
 from configdrift.resolve.project import Project
 
+#: The origin of an option that only prints (``--version``, ``--help``).
+BUILTIN = "an action of the parser"
 #: What an ``action`` makes of an option: its default and its kind.
 _ACTIONS: dict[str, tuple[Value | None, str]] = {
     "store_true": (Value.of(False, "False"), "bool"),
@@ -168,7 +170,11 @@ def _option(
         return None  # a positional argument, or option strings not known statically
     action = project.string(module, call.kwargs["action"]) if "action" in call.kwargs else None
     if action in _NOT_OPTIONS:
-        return None
+        # ``--version`` prints and exits: a documented spelling is accepted,
+        # with nothing to configure or read.
+        node = _node(action, flags, "", None, where, _group(module, call.function))
+        node.origin = BUILTIN
+        return node
     dest_expr = call.kwargs.get("dest")
     dest = project.string(module, dest_expr) if dest_expr is not None else None
     longs = [f for f in flags if f.startswith("--")]

@@ -19,7 +19,7 @@ from configdrift.model import (
     Severity,
     format_path,
 )
-from configdrift.resolve.registrations import CLI_KINDS
+from configdrift.resolve.registrations import BUILTIN, CLI_KINDS
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
 
@@ -357,7 +357,12 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 # A path segment with no declaration of its own (``timers`` in
                 # ``d["timers"]["throughput"]``) is reported through its children.
                 yield from visit(child)
-            if child.deprecated or child.location is None or child.origin.startswith("docs:"):
+            if (
+                child.deprecated
+                or child.location is None
+                or child.origin.startswith("docs:")
+                or child.origin == BUILTIN
+            ):
                 # A section the docs' own structure placed is documented there.
                 continue
             if child.origin.startswith("option") and (
@@ -418,6 +423,20 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
 
         named = named_in_pages(analysis, flags) | named_in_pages(analysis, spans, code=True)
         findings = [f for f in findings if f.key not in named]
+    # A settings class's field is also written as its variable: named in
+    # prose ("you must set `GOOGLE_API_KEY`"), it is described there.
+    variables: dict[str, set[str]] = {}
+    for f in findings:
+        node = resolve_path(root, tuple(f.key.split(".")))[0]
+        if node is not None and node.origin.startswith("field of"):
+            spelt = {v for v in node.spellings if _VARIABLE.fullmatch(v)}
+            if spelt:
+                variables[f.key] = spelt
+    if variables:
+        from configdrift.rules.objects import named_in_pages
+
+        named = named_in_pages(analysis, {v for vs in variables.values() for v in vs})
+        findings = [f for f in findings if not (variables.get(f.key, set()) & named)]
     yield from findings
 
 
