@@ -172,3 +172,60 @@ def test_typeddict_and_namedtuple_are_models(tmp_path) -> None:
     found = by_key(findings)
     assert ("CD101", "limits.disk") in found
     assert not any(key.endswith("jitter") for _, key in found)
+
+
+def test_a_table_of_option_calls_is_a_surface(tmp_path) -> None:
+    code = """
+    class Opt:
+        def __init__(self, default, rebuild="", types=()):
+            self.default = default
+
+
+    config_values = {
+        "project": Opt("Project", "env"),
+        "version": Opt("", "env"),
+        "language": Opt("en", "env"),
+        "today_fmt": Opt(None, "env"),
+        "nitpicky": Opt(False, ""),
+    }
+    """
+    doc = (
+        "# Options\n\n| Option | Default |\n| --- | --- |\n| `project` | `Project` |\n"
+        "| `version` | `''` |\n| `language` | `de` |\n| `nitpicky` | `false` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"app/config.py": code, "docs/options.md": doc}, "app"
+    )
+    table = next(s for s in analysis.everything if s.surface == "config_values")
+    assert set(table.schema.children) == {"project", "version", "language", "today_fmt", "nitpicky"}
+    assert table.schema.strict is None
+    found = by_key(findings)
+    assert ("CD104", "language") in found
+    assert ("CD103", "today_fmt") in found
+
+
+def test_tables_of_records_and_flags_and_undocumented_ones_are_no_surface(tmp_path) -> None:
+    code = """
+    WORKERS_CONFIG = {
+        "pusher": {"app": "pusher"},
+        "reader": {"app": "reader"},
+        "writer": {"app": "writer"},
+        "sender": {"app": "sender"},
+        "media": {"app": "media"},
+    }
+    CLI_OPTIONS = {
+        "verbose": Arg("-v", "--verbose"),
+        "config": Arg("-c", "--config"),
+        "quiet": Arg("-q", "--quiet"),
+        "dry_run": Arg("--dry-run"),
+        "user": Arg("--user"),
+    }
+    DEFAULT_SETTINGS = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8}
+    """
+    doc = (
+        "# Reference\n\n- `pusher`: a worker.\n- `reader`: a worker.\n- `writer`: a worker.\n"
+        "- `verbose`: talk.\n- `config`: a file.\n- `quiet`: hush.\n- `a`: one.\n- `b`: two.\n"
+        "- `c`: three.\n"
+    )
+    analysis, _ = check_project(tmp_path, {"app/tables.py": code, "docs/ref.md": doc}, "app")
+    assert [s.surface for s in analysis.everything if s.surface != "config"] == []

@@ -330,3 +330,92 @@ def test_init_writes_the_surfaces_it_found_and_the_check_agrees(tmp_path) -> Non
     assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
     assert "# the project's one settings class" in written
     assert run_cli("check", str(root), "--jobs", "1", "--no-cache").out == before
+
+
+def test_mkdocstrings_autodoc_documents_a_model(tmp_path) -> None:
+    code = """
+    from pydantic_settings import BaseSettings
+
+
+    class Config(BaseSettings):
+        host: str = "localhost"
+        port: int = 8000
+        workers: int = 1
+
+
+    config = Config()
+    """
+    page = "# Configuration\n\n::: app.config.Config\n"
+    analysis, findings = check_project(
+        tmp_path / "a", {"app/config.py": code, "docs/configuration.md": page}, "app"
+    )
+    assert analysis.autodoc == {"Config"}
+    assert not any(f.code in ("CD501", "CD103") for f in findings)
+    # Without the page nothing documents it: the health message stays.
+    _, findings = check_project(tmp_path / "b", {"app/config.py": code}, "app")
+    assert any(f.code == "CD501" for f in findings)
+
+
+def test_two_settings_classes_are_two_surfaces(tmp_path) -> None:
+    code = """
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+    class AppSettings(BaseSettings):
+        model_config = SettingsConfigDict(env_prefix="APP_")
+        name: str = "app"
+        debug: bool = False
+        token: str = ""
+
+
+    class ServerSettings(BaseSettings):
+        model_config = SettingsConfigDict(env_prefix="SERVER_")
+        host: str = "0.0.0.0"
+        port: int = 5001
+        workers: int = 2
+    """
+    page = (
+        "# Settings\n\n| Variable | Default |\n| --- | --- |\n"
+        '| `APP_NAME` | `app` |\n| `APP_DEBUG` | `false` |\n| `APP_TOKEN` | `""` |\n'
+        "| `SERVER_HOST` | `0.0.0.0` |\n| `SERVER_PORT` | `9999` |\n| `SERVER_WORKERS` | `2` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": code, "docs/settings.md": page}, "app"
+    )
+    names = [s.surface for s in analysis.everything]
+    assert "AppSettings" in names and "ServerSettings" in names
+    found = by_key(findings)
+    assert found[("CD104", "SERVER_PORT")].surface == "ServerSettings"
+    assert not any(code == "CD104" and key.startswith("APP_") for code, key in found)
+
+
+def test_an_untagged_block_of_variables_is_not_a_config() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = b'# Setup\n\n```\nHOME_URL=https://example.org\nTOKEN=abc\n```\n\n```\n{"a": 1}\n```\n'
+    blocks = extract_markdown(page).blocks
+    assert [[k.path for k in b.keys] for b in blocks] == [[("a",)]]
+
+
+def test_a_settings_field_named_in_prose_is_described(tmp_path) -> None:
+    code = """
+    from pydantic_settings import BaseSettings
+
+
+    class Settings(BaseSettings):
+        GOOGLE_API_KEY: str = ""
+        OUTPUT_DIR: str = "out"
+        LOG_LEVEL: str = "info"
+        WORKERS: int = 2
+        TIMEOUT: int = 30
+
+
+    settings = Settings()
+    """
+    page = (
+        "# Settings\n\n- `LOG_LEVEL`: how much to log.\n- `WORKERS`: processes.\n"
+        "- `TIMEOUT`: seconds.\n\nYou must set GOOGLE_API_KEY to use Gemini.\n"
+    )
+    _, findings = check_project(tmp_path, {"app/s.py": code, "docs/s.md": page}, "app")
+    undocumented = {f.key for f in findings if f.code == "CD103"}
+    assert undocumented == {"OUTPUT_DIR"}

@@ -101,6 +101,9 @@ class Analysis:
     #: Pages that generate this command line's reference from its parser
     #: (``.. argparse::``): every option is documented there.
     generated: list[Location] = field(default_factory=list)
+    #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
+    #: their fields are documented there.
+    autodoc: set[str] = field(default_factory=set)
     #: The project's other surfaces, each judged on its own (on the first
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)
@@ -311,6 +314,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 sources.docs_explicit
                 or _is_config_doc(doc, spellings)
                 or (doc.generated and schema.model_kind in CLI_KINDS)
+                or _autodoc(doc, schema)
             ):
                 pages.append((rel, doc))
         placer, entries = _place(schema, config, pages)
@@ -395,6 +399,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     if schema.model_kind in CLI_KINDS:
         analysis.generated = _generated(pages)
+    analysis.autodoc = {m for _, doc in pages for m in _autodoc(doc, schema)}
     generated = any(doc.generated for _, doc in candidates)
     if config.surfaces:
         for surface in builder.configured(config.surfaces):
@@ -406,7 +411,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     else:
         for surface in builder.surfaces(schema, None if config.mount else doc_names, generated):
             other = _surface(analysis, surface, candidates, shown, None)
-            if other.doc_sources or other.generated:
+            if other.doc_sources or other.generated or other.autodoc:
                 # Evidence that users write it: a page documents it.
                 analysis.surfaces.append(other)
     for other in analysis.surfaces:
@@ -415,7 +420,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     if not config.surfaces:
         # A surface none of whose entries a page keeps after sharing has no
         # evidence left that users write it.
-        analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated]
+        analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
     return analysis
 
 
@@ -453,6 +458,7 @@ def _surface(
             (rel, doc)
             for rel, doc in candidates
             if _is_config_doc(doc, spellings)
+            or _autodoc(doc, schema)
             or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
             or (
                 rel in shared
@@ -502,6 +508,7 @@ def _surface(
         how=surface.how,
         target=surface.target,
         generated=_generated(pages) if cli else [],
+        autodoc={m for _, doc in pages for m in _autodoc(doc, schema)},
     )
 
 
@@ -511,6 +518,14 @@ def _lists_flags(doc: DocFacts, spellings: set[str], needed: int) -> bool:
     flags = {e.name for e in doc.entries if e.name.startswith("-")}
     hits = len(flags & spellings)
     return hits >= needed and 2 * hits >= len(flags)
+
+
+def _autodoc(doc: DocFacts, schema: SchemaNode) -> set[str]:
+    """The models of ``schema`` a page renders from the code."""
+    if not doc.autodoc:
+        return set()
+    names = {target.rsplit(".", 1)[-1] for target, _ in doc.autodoc}
+    return {n.model for n in schema.walk() if n.model in names}
 
 
 def _generated(pages: list[tuple[str, DocFacts]]) -> list[Location]:

@@ -162,6 +162,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         error=data["error"],
         error_line=data["error_line"],
         generated=[(tool, line) for tool, line in data["generated"]],
+        autodoc=[(name, line) for name, line in data["autodoc"]],
     )
 
 

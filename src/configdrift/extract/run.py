@@ -171,6 +171,7 @@ _GENERATOR_MARKERS = (
     b"{autoprogram}",
     b"::: mkdocs-click",
     b"::: mkdocs-typer",
+    b"\n::: ",
 )
 
 

@@ -455,17 +455,12 @@ class SchemaBuilder(ModelReader):
         self.mounts.append(mount)
         return mount
 
-    def _settings_class(
-        self, doc_names: Callable[[], frozenset[str]], *, needed: int = 0
-    ) -> tuple[Symbol, str] | None:
-        """The settings class that no other one derives from or holds as a
-        field; of several, the one most of whose fields the docs document
-        (three at least, and no tie). With ``needed``, the docs must
-        document that many of its fields or their variables in any case."""
+    def _settings_leaves(self) -> list[Symbol]:
+        """The settings classes no other one derives from or holds as a field."""
         project = self.project
         settings: list[Symbol] = []
-        for name, info in project.modules.items():
-            for qualname in info.classes:
+        for name in sorted(project.modules):
+            for qualname in project.modules[name].classes:
                 symbol = Symbol("class", name, qualname)
                 if self.model(symbol) is not None and project.inherits_external(
                     symbol, SETTINGS_BASES
@@ -478,7 +473,16 @@ class SchemaBuilder(ModelReader):
             assert model is not None
             for module, fact in model.fields:
                 inner.update(s for _, s in self.type_facts(module, fact.annotation).models)
-        leaves = [s for s in settings if s not in inner]
+        return [s for s in settings if s not in inner]
+
+    def _settings_class(
+        self, doc_names: Callable[[], frozenset[str]], *, needed: int = 0
+    ) -> tuple[Symbol, str] | None:
+        """The settings class that no other one derives from or holds as a
+        field; of several, the one most of whose fields the docs document
+        (three at least, and no tie). With ``needed``, the docs must
+        document that many of its fields or their variables in any case."""
+        leaves = self._settings_leaves()
         if not leaves:
             return None
 
@@ -725,15 +729,25 @@ class SchemaBuilder(ModelReader):
             keys = set(surface.root.children)
             if 2 * len(keys & names) >= len(keys) and claim(surface.root):
                 out.append(surface)
-        if self.primary == "config" and (
-            self.imported("pydantic_settings") or self.imported("pydantic")
-        ):
-            found = self._settings_class(doc_names, needed=MIN_OPTIONS)
-            if found is not None:
-                settings = self._model_root(found[0])
+        if self.imported("pydantic_settings") or self.imported("pydantic"):
+            # Each settings class the docs document is a surface: an app may
+            # have one for itself and one for its server (``UVICORN_``).
+            mounted = {node.model for node in root.walk() if node.model}
+            leaves = [s for s in self._settings_leaves() if s.qualname not in mounted]
+            found: list[Surface] = []
+            for symbol in leaves:
+                settings = self._model_root(symbol)
                 if claim(settings):
-                    target = f"{found[0].module}:{found[0].qualname}"
-                    out.append(Surface("settings", settings, found[1], [], target))
+                    how = (
+                        "the project's one settings class"
+                        if len(leaves) == 1
+                        else "a settings class the docs document"
+                    )
+                    target = f"{symbol.module}:{symbol.qualname}"
+                    found.append(Surface(symbol.qualname, settings, how, [], target))
+            if len(found) == 1 and self.primary != "settings":
+                found[0].name = "settings"
+            out.extend(found)
         if self.primary != "cli":
             options, dynamic = self.options()
             if len(options) >= MIN_OPTIONS:

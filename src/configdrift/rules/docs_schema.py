@@ -322,7 +322,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    if not analysis.entries:
+    if not analysis.entries and not analysis.autodoc:
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = _documented_nodes(analysis)
@@ -362,6 +362,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.location is None
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
+                or (node.model in analysis.autodoc and child.origin == f"field of {node.model}")
             ):
                 # A section the docs' own structure placed is documented there.
                 continue

@@ -153,8 +153,12 @@ class DocFacts:
     #: Reference pages generated from the code's own option declarations
     #: (sphinx-argparse, sphinx-click, mkdocs-click ...): (tool, line).
     generated: list[tuple[str, int]] = field(default_factory=list)
+    #: Reference pages rendered from code objects (mkdocstrings' ``:::
+    #: package.module.Class``): (the object's dotted name, line).
+    autodoc: list[tuple[str, int]] = field(default_factory=list)
 
 
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 #: Directives that document a command line from its parser, by the tool
 #: that renders them: reStructuredText (in a MyST ``{eval-rst}`` block) or
 #: MyST fences, and MkDocs blocks (``::: mkdocs-click``).
@@ -497,6 +501,9 @@ class _Walker:
         words = inline.content[:200].split()
         if len(words) >= 2 and words[0] == ":::" and words[1] in GENERATORS:
             self.facts.generated.append((GENERATORS[words[1]], self._line(inline)))
+            return
+        if len(words) >= 2 and words[0] == ":::" and _DOTTED.fullmatch(words[1]):
+            self.facts.autodoc.append((words[1], self._line(inline)))
             return
         children = inline.children or []
         # Only the first line of a paragraph can introduce an entry.
