@@ -87,3 +87,41 @@ def test_variables_read_in_a_config_class_body(tmp_path) -> None:
     )
     analysis, _ = _run(tmp_path, {"app/config.py": code})
     assert set(analysis.schema.children) == {"MAIL_SERVER", "MAIL_PORT", "SECRET_KEY"}
+
+
+def test_a_helper_that_reads_the_variable_its_caller_names(tmp_path) -> None:
+    code = """
+    import os
+
+
+    def envbool(s, default):
+        return os.getenv(s, default) == "1"
+
+
+    def envint(s, default):
+        return int(os.environ.get(s, default))
+
+
+    def label(s, default):
+        return s.lower() + default
+
+
+    DEBUG = envbool("APP_DEBUG", "0")
+    PORT = envint("APP_PORT", "80")
+    WORKERS = envint("APP_WORKERS", "2")
+    HOST = os.getenv("APP_HOST", "localhost")
+    NAME = label("APP_NAME", "x")
+    """
+    page = (
+        "# Settings\n\n| Variable | Default |\n| --- | --- |\n| `APP_DEBUG` | `0` |\n"
+        "| `APP_PORT` | `80` |\n| `APP_HOST` | `localhost` |\n| `APP_NAME` | `x` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": code, "docs/s.md": page}, "app"
+    )
+    assert set(analysis.schema.children) == {"APP_DEBUG", "APP_PORT", "APP_WORKERS", "APP_HOST"}
+    found = by_key(findings)
+    assert ("CD103", "APP_WORKERS") in found
+    # ``label`` reads no variable: the name it is handed is just a string.
+    assert ("CD102", "APP_NAME") in found
+    assert not any(key in ("APP_DEBUG", "APP_PORT") for _, key in found)

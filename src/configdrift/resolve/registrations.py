@@ -362,10 +362,15 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     (``os.environ.get("X", d)``, ``os.getenv``, ``os.environ["X"]``), one
     node per name, with the first default a read gives."""
     nodes: dict[str, SchemaNode] = {}
+    helpers = _env_helpers(project)
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
-            if call.method != "env":
+            if call.method == "named_call":
+                symbol = project.resolve(name, call.callee)
+                if symbol is None or (symbol.module, symbol.qualname) not in helpers:
+                    continue
+            elif call.method != "env" or call.args[0][0] == "n":
                 continue
             variable = project.string(name, call.args[0])
             if not variable or variable in _SYSTEM_VARIABLES or variable.startswith("_"):
@@ -383,6 +388,19 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                     "env",
                 )
     return list(nodes.values())
+
+
+def _env_helpers(project: Project) -> set[tuple[str, str]]:
+    """Functions that read the environment variable their first parameter
+    names (``def envbool(s, d): return os.getenv(s, d) == "1"``)."""
+    out: set[tuple[str, str]] = set()
+    for name, info in project.modules.items():
+        for call in info.facts.registrations:
+            if call.method == "env" and call.args and call.args[0][0] == "n":
+                params = info.facts.functions.get(call.function, [])
+                if params and params[0] == call.args[0][1]:
+                    out.add((name, call.function))
+    return out
 
 
 def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:

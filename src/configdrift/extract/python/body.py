@@ -797,6 +797,11 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         elif last == "getenv" and dotted(func) in _ENV_CALLS:
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
+        elif _setting_name(node.args[0]) and (helper := dotted(func)) is not None:
+            # ``envbool("DEBUG", False)``: a helper that may read a variable
+            # by its parameter (resolution decides).
+            kind, form, name, callee = "named_call", "", node.args[0], helper
+            default = node.args[1] if len(node.args) > 1 else None
         else:
             return None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
@@ -811,6 +816,10 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             return None
     else:
         return None
+    if kind == "env" and type(name) is ast.Name:
+        # ``os.getenv(name, d)`` with a parameter: the function is a helper
+        # that reads the variable its callers name.
+        return RegistrationCall("env", [["n", name.id]], {}, node.lineno, function, callee)
     if type(name) is not ast.Constant or not isinstance(name.value, str):
         return None
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
