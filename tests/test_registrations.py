@@ -95,3 +95,89 @@ def test_a_call_of_the_same_name_with_a_computed_name_declares_nothing(tmp_path)
     )
     analysis, _ = _run(tmp_path, {"plug/ext.py": code})
     assert analysis.schema.children == {}
+
+
+def test_a_configured_registration_call_declares_keys(tmp_path) -> None:
+    from configdrift.config import Config
+    from configdrift.engine import analyse, run_rules
+    from helpers import make_project
+
+    code = """
+    from app.registry import register_option
+
+    register_option("timeout", 30, help="seconds")
+    register_option("retries", 3)
+    register_option("colour", "auto")
+    register_option("mode", "fast")
+    """
+    registry = """
+    OPTIONS = {}
+
+
+    def register_option(name, default, help=""):
+        OPTIONS[name] = default
+    """
+    page = (
+        "# Options\n\n| Option | Default |\n| --- | --- |\n| `timeout` | `60` |\n"
+        "| `retries` | `3` |\n| `colour` | `auto` |\n"
+    )
+    files = {
+        "app/__init__.py": "",
+        "app/options.py": code,
+        "app/registry.py": registry,
+        "docs/options.md": page,
+    }
+    root = make_project(tmp_path / "a", files)
+    bare = analyse(Config(root=root), jobs=1, cache=False)
+    assert not {"timeout", "retries"} & set(bare.schema.children)
+    configured = Config(
+        root=root, registrations={"register_option": (0, 1)}, docs=("docs/options.md",)
+    )
+    analysis = analyse(configured, jobs=1, cache=False)
+    assert {"timeout", "retries", "colour", "mode"} <= set(analysis.schema.children)
+    found = {(f.code, f.key) for f in run_rules(analysis)}
+    assert ("CD104", "timeout") in found
+    assert ("CD103", "mode") in found
+
+
+def test_tornado_define_is_in_the_catalogue(tmp_path) -> None:
+    code = """
+    from tornado.options import define, options
+
+    define("port", default=8888, help="the port")
+    define("debug", False)
+    define("workers", default=2)
+
+
+    def define_nothing(name):
+        return name
+
+
+    define_nothing("LOCAL")
+    """
+    page = "# Options\n\n- `port`: the port.\n- `debug`: debug mode.\n- `workers`: processes.\n"
+    analysis, _ = check_project(tmp_path, {"app/server.py": code, "docs/o.md": page}, "app")
+    assert set(analysis.schema.children) == {"port", "debug", "workers"}
+    assert analysis.schema.children["debug"].default.value is False
+
+
+def test_the_fact_cache_follows_the_configured_registrations(tmp_path) -> None:
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+    from helpers import make_project
+
+    root = make_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/o.py": 'from app.r import reg\nreg("alpha", 1)\nreg("beta", 2)\nreg("gamma", 3)\n',
+            "app/r.py": "def reg(name, default):\n    return name\n",
+            "docs/o.md": "# Options\n\n- `alpha`: a.\n- `beta`: b.\n- `gamma`: c.\n",
+        },
+    )
+    plain = analyse(Config(root=root), jobs=1)
+    declared = analyse(Config(root=root, registrations={"reg": (0, 1)}), jobs=1)
+    again = analyse(Config(root=root), jobs=1)
+    assert "alpha" not in plain.schema.children
+    assert {"alpha", "beta", "gamma"} <= set(declared.schema.children)
+    assert "alpha" not in again.schema.children

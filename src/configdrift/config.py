@@ -25,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "fail-on": "error",
     "mount": {},
     "surfaces": {},
+    "registrations": {},
     "sections": {},
     "config-files": [],
     "removed": {},
@@ -58,6 +59,9 @@ class Config:
     #: pages that document it). What it is: ``module:Model``, a module-level
     #: dict of options, ``cli`` or ``env``.
     surfaces: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: The project's own calls that declare a key: callable name -> (the
+    #: key's argument, the default's), each a position or a keyword.
+    registrations: dict[str, tuple[int | str, int | str]] = field(default_factory=dict)
     sections: dict[str, str] = field(default_factory=dict)
     config_files: tuple[str, ...] = ()
     #: Keys the project removed or deprecated: key -> reason, or a table with
@@ -108,6 +112,9 @@ def _check(name: str, value: Any, where: Path) -> None:
     elif name == "surfaces":
         for key, entry in value.items():
             _surface(key, entry, where)
+    elif name == "registrations":
+        for key, entry in value.items():
+            _registration(key, entry, where)
     elif name == "per-file-ignores":
         for glob, codes in value.items():
             if type(codes) is not list or any(type(c) is not str for c in codes):
@@ -146,6 +153,24 @@ def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     if type(docs) is not list or any(type(d) is not str for d in docs):
         raise ConfigError(f"{where}: `surfaces.{name}.docs` must be a list of strings")
     return target, tuple(docs)
+
+
+def _registration(name: str, entry: Any, where: Path) -> tuple[int | str, int | str]:
+    """A ``registrations`` entry: ``name = {key = 0, default = "default"}``
+    (positions or keywords; the key defaults to the first argument and the
+    default to ``default=``)."""
+    if (
+        type(entry) is not dict
+        or set(entry) - {"key", "default"}
+        or any(type(v) not in (int, str) for v in entry.values())
+    ):
+        raise ConfigError(
+            f"{where}: `registrations.{name}` must be a table of `key` and `default`, "
+            "each an argument position or a keyword"
+        )
+    if not name.replace(".", "").replace("_", "").isalnum():
+        raise ConfigError(f"{where}: `registrations.{name}` must name a callable")
+    return entry.get("key", 0), entry.get("default", "default")
 
 
 def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
@@ -216,6 +241,7 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         fail_on=values["fail-on"],
         mount=dict(values["mount"]),
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
+        registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
         sections=dict(values["sections"]),
         config_files=tuple(values["config-files"]),
         removed=dict(values["removed"]),

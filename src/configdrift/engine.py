@@ -256,9 +256,12 @@ def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> A
 
 def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) -> Analysis:
     root = config.root
-    store = FactCache(root) if cache else None
+    declaring = frozenset(name.rsplit(".", 1)[-1] for name in config.registrations)
+    store = FactCache(root, salt=",".join(sorted(declaring))) if cache else None
     explicit = sources.docs_explicit
-    with Extractor(str(root), jobs, len(sources.python) + len(sources.docs), store) as extractor:
+    with Extractor(
+        str(root), jobs, len(sources.python) + len(sources.docs), store, declaring
+    ) as extractor:
         pending_py = extractor.python(sources.python)
         # Doc pages are extracted while the schema is built: before the
         # schema is known, only the byte test that needs no keys applies.
@@ -824,7 +827,7 @@ def _schema(
             continue
         name, is_package = module_name(rel, package_dirs)
         modules.append(ModuleInfo(name, rel, facts, is_package))
-    builder = SchemaBuilder(Project(modules))
+    builder = SchemaBuilder(Project(modules), config.registrations)
     root = builder.build(config.mount, doc_names)
     builder.apply_reads(root)
     return root, builder

@@ -187,10 +187,12 @@ def py_examples_from_json(data: dict[str, Any]) -> list[PyExample]:
 class FactCache:
     """Facts of one project's files, loaded once and saved once."""
 
-    def __init__(self, root: Path, directory: Path | None = None) -> None:
+    def __init__(self, root: Path, directory: Path | None = None, salt: str = "") -> None:
         key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
         self.path = (directory or cache_dir()) / f"{key}.json"
-        self.version = _extractor_version()
+        # Facts depend on a file's bytes, the extractors' code and the calls
+        # the configuration declares as registrations (``salt``).
+        self.version = _extractor_version() + (f":{salt}" if salt else "")
         self.entries: dict[str, list[Any]] = {}
         self.changed = False
         self._load()

@@ -83,7 +83,9 @@ def _no_gc(func: Callable[..., list[Result[T]]]) -> Callable[..., list[Result[T]
 
 
 @_no_gc
-def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[ModuleFacts]]:
+def _python_chunk(
+    root: str, rels: list[str], digest: bool, declaring: frozenset[str] = frozenset()
+) -> list[Result[ModuleFacts]]:
     out: list[Result[ModuleFacts]] = []
     newer: list[tuple[int, str]] = []
     for rel in rels:
@@ -93,7 +95,7 @@ def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[Modul
         if isinstance(data, str):
             out.append((rel, ModuleFacts(error=data, error_line=1), ""))
             continue
-        facts = extract_python(data)
+        facts = extract_python(data, declaring=declaring)
         if is_syntax_error(facts):
             # It decoded once already: only the parse failed.
             newer.append((len(out), decode(data)))
@@ -101,7 +103,7 @@ def _python_chunk(root: str, rels: list[str], digest: bool) -> list[Result[Modul
     if newer:
         # The files ``ast`` rejects are read again in newer syntax, all of
         # the chunk's in one child process.
-        again = extract_newer([(source, out[index][1]) for index, source in newer])
+        again = extract_newer([(source, out[index][1]) for index, source in newer], declaring)
         for (index, _), facts in zip(newer, again, strict=True):
             rel, _, key = out[index]
             out[index] = (rel, facts, key)
@@ -271,10 +273,17 @@ class Extractor:
     given one, a cache of facts by content."""
 
     def __init__(
-        self, root: str, jobs: int | None, expected_files: int, cache: FactCache | None = None
+        self,
+        root: str,
+        jobs: int | None,
+        expected_files: int,
+        cache: FactCache | None = None,
+        declaring: frozenset[str] = frozenset(),
     ) -> None:
         self.root = root
         self.cache = cache
+        #: Calls the configuration declares as registrations (``registrations``).
+        self.declaring = declaring
         self.seen: set[str] = set()
         workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self.workers = workers
@@ -362,7 +371,7 @@ class Extractor:
     def python(self, rels: list[str]) -> Pending[ModuleFacts]:
         """Start extracting Python modules; call the result to wait for them."""
         hits, misses = self._cached("py", rels, module_from_json)
-        collect = self._submit(_python_chunk, misses, self.cache is not None)
+        collect = self._submit(_python_chunk, misses, self.cache is not None, self.declaring)
         return lambda: _in_order(rels, hits, self._store("py", collect(), module_to_json))
 
     def docs(self, rels: list[str], needed: int | None = None) -> Pending[DocFacts]:

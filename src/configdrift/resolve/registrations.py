@@ -11,6 +11,7 @@ strict section. Positional arguments are not options and are left out.
 
 from __future__ import annotations
 
+from configdrift.extract.python.body import DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.flow import harmless
@@ -41,7 +42,31 @@ CLI_KINDS = frozenset({"argparse", "click"})
 CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
 
 
-def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
+#: The libraries whose declaring calls (``body.DECLARING_CALLS``) declare a
+#: key: Tornado's ``define(name, default=None, ...)``, oslo.config's
+#: ``cfg.StrOpt(name, default=None)``.
+_CATALOGUE = ("tornado.options", "oslo_config")
+
+
+def _spec(
+    call: RegistrationCall, declared: dict[str, tuple[int | str, int | str]]
+) -> tuple[int | str | None, int | str | None]:
+    """(the key's argument, the default's) of a named registration."""
+    if call.method in _NAMED:
+        position, keyword = _NAMED[call.method]
+        return 0, keyword if position is None else position
+    for name, spec in declared.items():
+        if name.rsplit(".", 1)[-1] == call.method:
+            return spec
+    return 0, "default"
+
+
+def _kind(
+    project: Project,
+    module: str,
+    call: RegistrationCall,
+    declared: dict[str, tuple[int | str, int | str]] | None = None,
+) -> str | None:
     """``argparse``, ``click`` or ``named`` for a call that declares an
     option: pytest's ``addoption`` takes argparse's arguments; pytest's
     ``addini(name, help, type=, default=)`` and Sphinx's
@@ -51,6 +76,23 @@ def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
         return "argparse"
     if call.method in _NAMED:
         return "named"
+    declared = declared or {}
+    for name in declared:
+        last = name.rsplit(".", 1)[-1]
+        if last != call.method:
+            continue
+        if "." not in name or name == call.callee:
+            return "named"
+        symbol = project.resolve(module, call.callee)
+        if symbol is not None and (
+            f"{symbol.module}.{symbol.qualname}" == name or symbol.qualname == name
+        ):
+            return "named"
+    if call.method in DECLARING_CALLS:
+        symbol = project.resolve(module, call.callee)
+        if symbol is not None and symbol.kind == "external":
+            if symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE)):
+                return "named"
     if call.method in ("option", "Option") and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
@@ -62,7 +104,9 @@ def _kind(project: Project, module: str, call: RegistrationCall) -> str | None:
     return None
 
 
-def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]]:
+def argparse_options(
+    project: Project, declared: dict[str, tuple[int | str, int | str]] | None = None
+) -> tuple[list[SchemaNode], list[Location]]:
     """Every command-line option of the project (argparse's ``add_argument``,
     click's ``@option``), one node per destination (an option declared twice
     keeps the first, with both spellings), and the calls whose option
@@ -80,7 +124,7 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
                     # options (``shtab.add_argument_to(parser)``).
                     dynamic.append(where)
                 continue
-            kind = _kind(project, name, call)
+            kind = _kind(project, name, call, declared or {})
             if kind is None:
                 continue
             if kind != "typer" and _dynamic(call):
@@ -93,7 +137,7 @@ def argparse_options(project: Project) -> tuple[list[SchemaNode], list[Location]
             elif kind == "typer":
                 node = _typer_option(project, name, call, where)
             else:
-                node = _named(project, name, call, where)
+                node = _named(project, name, call, where, _spec(call, declared or {}))
             if node is None:
                 continue
             known = nodes.get(node.key)
@@ -210,18 +254,38 @@ _INI_TYPES = {
 }
 
 
+def _argument(call: RegistrationCall, spec: int | str | None) -> Expr | None:
+    """The argument at a position or under a keyword."""
+    if isinstance(spec, int):
+        return call.args[spec] if len(call.args) > spec else None
+    if spec is None:
+        return None
+    return call.kwargs.get(spec)
+
+
 def _named(
-    project: Project, module: str, call: RegistrationCall, where: Location
+    project: Project,
+    module: str,
+    call: RegistrationCall,
+    where: Location,
+    spec: tuple[int | str | None, int | str | None] = (0, None),
 ) -> SchemaNode | None:
     """``parser.addini("timeout", "help", type="string", default="5")``,
-    ``app.add_config_value("autoapi_dirs", [], "html")``."""
-    name = project.string(module, call.args[0]) if call.args else None
+    ``app.add_config_value("autoapi_dirs", [], "html")``, a catalogue's
+    (``define("port", default=8888)``) or a configured registration."""
+    key_expr = _argument(call, spec[0])
+    name = project.string(module, key_expr) if key_expr is not None else None
     if not name or name.startswith("-"):
         return None
-    position, keyword = _NAMED[call.method]
-    expr = call.kwargs.get(keyword)
-    if expr is None and position is not None and len(call.args) > position:
-        expr = call.args[position]
+    if call.method in _NAMED:
+        position, keyword = _NAMED[call.method]
+        expr = call.kwargs.get(keyword)
+        if expr is None and position is not None and len(call.args) > position:
+            expr = call.args[position]
+    else:
+        expr = _argument(call, spec[1])
+        if expr is None and call.method == "define":
+            expr = _argument(call, 1)  # Tornado's ``define(name, default, ...)``
     default = project.evaluate(module, expr) if expr is not None else None
     kind = ""
     if call.method == "addini" and "type" in call.kwargs:

@@ -143,8 +143,14 @@ class SchemaBuilder(ModelReader):
     """The tree of accepted keys: models mounted where the code builds them,
     and what the code reads from config dicts."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(
+        self,
+        project: Project,
+        declared: dict[str, tuple[int | str, int | str]] | None = None,
+    ) -> None:
         super().__init__(project)
+        #: The project's own registration calls (``registrations``).
+        self.declared = declared or {}
         self.mounts: list[Mount] = []
         self.unresolved: list[Unresolved] = []
         self.root_candidates: list[Mount] = []
@@ -169,7 +175,7 @@ class SchemaBuilder(ModelReader):
         """The project's registered options and where options are built at
         runtime (computed once)."""
         if self._options is None:
-            self._options = argparse_options(self.project)
+            self._options = argparse_options(self.project, self.declared)
         return self._options
 
     def mount(

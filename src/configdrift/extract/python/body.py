@@ -490,7 +490,7 @@ class FunctionBody:
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
         func = call.func
-        registration = registration_call(call, src, self.qualname)
+        registration = registration_call(call, src, self.qualname, declaring=self.module.declaring)
         if registration is not None:
             # ``parser.add_argument(*names, **kwargs)`` is no model built.
             self.module.facts.registrations.append(registration)
@@ -697,17 +697,49 @@ class FunctionBody:
         return [callee] if callee[0] == "n" else []
 
 
+#: Calls that declare a configuration key by name, called bare or on any
+#: receiver, when their first argument is a string: Tornado's
+#: ``define("port", default=8888)``, oslo.config's ``cfg.StrOpt("host")``.
+#: Resolution keeps those whose callee is the library's.
+DECLARING_CALLS = frozenset(
+    {
+        "define",
+        "StrOpt",
+        "IntOpt",
+        "BoolOpt",
+        "FloatOpt",
+        "ListOpt",
+        "DictOpt",
+        "PortOpt",
+        "MultiStrOpt",
+        "HostAddressOpt",
+        "URIOpt",
+    }
+)
+
+
 def registration_call(
-    call: ast.Call, source: str, function: str, methods: frozenset[str] = frozenset()
+    call: ast.Call,
+    source: str,
+    function: str,
+    methods: frozenset[str] = frozenset(),
+    declaring: frozenset[str] = frozenset(),
 ) -> RegistrationCall | None:
     """``x.add_argument("--flag", ...)`` and the other declaring methods
-    (``methods`` adds names called bare or on any receiver: decorators)."""
+    (``methods`` adds names called bare or on any receiver: decorators);
+    ``declaring`` adds the calls the configuration declares
+    (``registrations``), kept as the catalogue's are: when their first
+    argument is a string."""
     func = call.func
     name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
-    if not call.args or not (
-        (type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods
-    ):
+    if not call.args:
         return None
+    if not ((type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods):
+        if name not in DECLARING_CALLS and name not in declaring:
+            return None
+        first = call.args[0]
+        if type(first) is not ast.Constant or not isinstance(first.value, str):
+            return None
     return RegistrationCall(
         name,
         [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],

@@ -50,7 +50,9 @@ _SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
 SYNTAX_ERROR = "invalid Python syntax: "
 
 
-def extract_python(data: bytes, *, newer: bool = False) -> ModuleFacts:
+def extract_python(
+    data: bytes, *, newer: bool = False, declaring: frozenset[str] = frozenset()
+) -> ModuleFacts:
     """Facts of one Python file, from its bytes alone; with ``newer``, a file
     ``ast`` rejects is read again in newer syntax (``extract_newer``, which
     batches many files into one child process)."""
@@ -60,9 +62,9 @@ def extract_python(data: bytes, *, newer: bool = False) -> ModuleFacts:
     except NotText as exc:
         facts.error, facts.error_line = str(exc), exc.line
         return facts
-    facts = extract_source(source)
+    facts = extract_source(source, declaring)
     if newer and is_syntax_error(facts):
-        return extract_newer([(source, facts)])[0]
+        return extract_newer([(source, facts)], declaring)[0]
     return facts
 
 
@@ -70,8 +72,9 @@ def is_syntax_error(facts: ModuleFacts) -> bool:
     return facts.error is not None and facts.error.startswith(SYNTAX_ERROR)
 
 
-def extract_source(source: str) -> ModuleFacts:
-    """Facts of one Python module's text."""
+def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> ModuleFacts:
+    """Facts of one Python module's text; ``declaring`` names the calls the
+    configuration declares as registrations."""
     facts = ModuleFacts()
     try:
         with warnings.catch_warnings():
@@ -81,28 +84,33 @@ def extract_source(source: str) -> ModuleFacts:
         facts.error = SYNTAX_ERROR + str(getattr(exc, "msg", exc))
         facts.error_line = getattr(exc, "lineno", None) or 1
         return facts
-    module = ModuleExtractor(facts, source)
+    module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
     return facts
 
 
-def extract_newer(sources: list[tuple[str, ModuleFacts]]) -> list[ModuleFacts]:
+def extract_newer(
+    sources: list[tuple[str, ModuleFacts]], declaring: frozenset[str] = frozenset()
+) -> list[ModuleFacts]:
     """Facts of modules ``ast`` rejected, read again in newer syntax (in a
     child process: see ``compat.downgrade_isolated``); a module no
     supported Python version parses keeps its syntax error."""
     rewritten = downgrade_isolated([source for source, _ in sources])
     out: list[ModuleFacts] = []
     for (_, facts), text in zip(sources, rewritten, strict=True):
-        newer = extract_source(text) if text is not None else None
+        newer = extract_source(text, declaring) if text is not None else None
         out.append(newer if newer is not None and newer.error is None else facts)
     return out
 
 
 class ModuleExtractor:
-    def __init__(self, facts: ModuleFacts, source: str) -> None:
+    def __init__(
+        self, facts: ModuleFacts, source: str, declaring: frozenset[str] = frozenset()
+    ) -> None:
         self.facts = facts
         self.source = source
+        self.declaring = declaring
         self.attr_loads: set[str] = set()
 
     def run(self, tree: ast.Module) -> None:
@@ -210,7 +218,9 @@ class ModuleExtractor:
                 self._function(stmt, stmt.name)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 # A script's module-level ``parser.add_argument(...)``.
-                registration = registration_call(stmt.value, self.source, "<module>")
+                registration = registration_call(
+                    stmt.value, self.source, "<module>", declaring=self.declaring
+                )
                 if registration is not None:
                     self.facts.registrations.append(registration)
             elif isinstance(stmt, ast.If | ast.Try | ast.With):
