@@ -90,9 +90,12 @@ def _kind(
             return "named"
     if call.method in DECLARING_CALLS:
         symbol = project.resolve(module, call.callee)
-        if symbol is not None and symbol.kind == "external":
-            if symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE)):
-                return "named"
+        if (
+            symbol is not None
+            and symbol.kind == "external"
+            and symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE))
+        ):
+            return "named"
     if call.method in ("option", "Option") and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
