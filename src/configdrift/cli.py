@@ -524,9 +524,14 @@ def init(
     for surface in analysis.surfaces:
         pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
         lines.append(f"# {surface.how}")
+        entry = f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
+        # A surface `surfaces` cannot name (the traitlets classes, a table
+        # of options) is found by discovery alone: shown, not configured.
         lines.append(
-            f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
+            entry if surface.target else f"# {entry.split(' = ', 1)[0]}: found by discovery"
         )
+    if any(not surface.target for surface in analysis.surfaces):
+        lines.append("# (with `surfaces` set, only the surfaces it names are judged)")
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out.write(
         f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
