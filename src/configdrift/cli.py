@@ -521,17 +521,17 @@ def init(
             "[surfaces]",
             "# name = {mount = what it is, docs = the pages that document it}:",
         ]
+    # With `surfaces` set, only the surfaces it names are judged: when one
+    # cannot be named (the traitlets classes, a table of options), the
+    # block is written as comments and discovery keeps finding them all.
+    nameable = all(surface.target for surface in analysis.surfaces)
+    if analysis.surfaces and not nameable:
+        lines.append("# (kept as comments: discovery found surfaces `surfaces` cannot name)")
     for surface in analysis.surfaces:
         pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
         lines.append(f"# {surface.how}")
         entry = f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
-        # A surface `surfaces` cannot name (the traitlets classes, a table
-        # of options) is found by discovery alone: shown, not configured.
-        lines.append(
-            entry if surface.target else f"# {entry.split(' = ', 1)[0]}: found by discovery"
-        )
-    if any(not surface.target for surface in analysis.surfaces):
-        lines.append("# (with `surfaces` set, only the surfaces it names are judged)")
+        lines.append(entry if nameable else f"# {entry}")
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out.write(
         f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
