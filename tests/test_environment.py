@@ -125,3 +125,42 @@ def test_a_helper_that_reads_the_variable_its_caller_names(tmp_path) -> None:
     # ``label`` reads no variable: the name it is handed is just a string.
     assert ("CD102", "APP_NAME") in found
     assert not any(key in ("APP_DEBUG", "APP_PORT") for _, key in found)
+
+
+def test_a_helper_that_reads_a_suffixed_variable(tmp_path) -> None:
+    code = """
+    import os
+
+
+    def envsecret(s):
+        path = os.getenv(s + "_FILE")
+        if path:
+            return open(path).read()
+        return os.getenv(s, "")
+
+
+    TOKEN = envsecret("APP_TOKEN")
+    KEY = envsecret("APP_KEY")
+    HOST = os.getenv("APP_HOST", "localhost")
+    """
+    page = (
+        "# Settings\n\n| Variable | Default |\n| --- | --- |\n| `APP_TOKEN` | |\n"
+        "| `APP_TOKEN_FILE` | |\n| `APP_KEY` | |\n| `APP_HOST` | `localhost` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": code, "docs/s.md": page}, "app"
+    )
+    assert {"APP_TOKEN", "APP_TOKEN_FILE", "APP_KEY", "APP_KEY_FILE"} <= set(
+        analysis.schema.children
+    )
+    found = by_key(findings)
+    assert ("CD102", "APP_TOKEN_FILE") not in found
+    assert ("CD103", "APP_KEY_FILE") in found
+
+
+def test_a_variables_string_default_equals_a_documented_boolean() -> None:
+    from configdrift.rules.values import parse_doc_value, values_equal
+
+    assert values_equal(parse_doc_value("`True`"), "True") is True
+    assert values_equal(parse_doc_value("`false`"), "1") is False
+    assert values_equal(parse_doc_value("`true`"), "maybe") is False

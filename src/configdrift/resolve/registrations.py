@@ -433,40 +433,46 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
+            suffixes = {""}
             if call.method == "named_call":
                 symbol = project.resolve(name, call.callee)
                 if symbol is None or (symbol.module, symbol.qualname) not in helpers:
                     continue
+                suffixes = helpers[(symbol.module, symbol.qualname)]
             elif call.method != "env" or call.args[0][0] == "n":
                 continue
-            variable = project.string(name, call.args[0])
-            if not variable or variable in _SYSTEM_VARIABLES or variable.startswith("_"):
+            base = project.string(name, call.args[0])
+            if not base or base in _SYSTEM_VARIABLES or base.startswith("_"):
                 continue  # the platform's, or private (``_APP_TEST_HOOK``)
             default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
-            node = nodes.get(variable)
-            if node is None:
-                nodes[variable] = _node(
-                    variable,
-                    [variable],
-                    "",
-                    default if default is not None and default.known else None,
-                    Location(info.path, call.line),
-                    name,  # grouped by module
-                    "env",
-                )
+            for suffix in sorted(suffixes):
+                variable = base + suffix
+                if variable not in nodes:
+                    nodes[variable] = _node(
+                        variable,
+                        [variable],
+                        "",
+                        default if default is not None and default.known and not suffix else None,
+                        Location(info.path, call.line),
+                        name,  # grouped by module
+                        "env",
+                    )
     return list(nodes.values())
 
 
-def _env_helpers(project: Project) -> set[tuple[str, str]]:
+def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
     """Functions that read the environment variable their first parameter
-    names (``def envbool(s, d): return os.getenv(s, d) == "1"``)."""
-    out: set[tuple[str, str]] = set()
+    names (``def envbool(s, d): return os.getenv(s, d) == "1"``), with the
+    suffixes they add to it (``os.getenv(s + "_FILE")``; ``""`` for the
+    name itself)."""
+    out: dict[tuple[str, str], set[str]] = {}
     for name, info in project.modules.items():
         for call in info.facts.registrations:
             if call.method == "env" and call.args and call.args[0][0] == "n":
                 params = info.facts.functions.get(call.function, [])
                 if params and params[0] == call.args[0][1]:
-                    out.add((name, call.function))
+                    suffix = call.kwargs.get("suffix", ["c", ""])[1]
+                    out.setdefault((name, call.function), set()).add(str(suffix))
     return out
 
 

@@ -82,6 +82,22 @@ def parse_doc_value(text: str | None) -> DocValue:
     return DocValue(False)
 
 
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*$", re.IGNORECASE)
+
+
+def _size(text: str) -> float | None:
+    """A size in bytes, written ``500M``, ``500MiB``, ``87KB`` (powers of
+    1024, as configuration parsers read them); None for other text."""
+    match = _SIZE.match(text)
+    if match is None or not match.group(2):
+        return None
+    power = "KMGT".index(match.group(2).upper()) + 1
+    return float(match.group(1)) * float(1024**power)
+
+
+_TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
+
 def values_equal(doc: DocValue, code: Any) -> bool | None:
     """True/False when comparable, None when the two cannot be compared."""
     if not doc.known:
@@ -95,11 +111,24 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
     if isinstance(value, bool) or isinstance(code, bool):
         if isinstance(value, bool) and isinstance(code, bool):
             return value == code
+        other = code if isinstance(value, bool) else value
+        flag = value if isinstance(value, bool) else code
+        if isinstance(other, str) and other.strip().lower() in _TRUTH:
+            # ``"True"`` read from the environment where the docs say true.
+            return _TRUTH[other.strip().lower()] == flag
         if value is None or code is None:
             return value is code
         return False
     if isinstance(value, int | float) and isinstance(code, int | float):
         return float(value) == float(code)
+    if isinstance(value, str) and isinstance(code, int | float) and not isinstance(code, bool):
+        # ``"1m"`` where the code keeps 60000: a duration or a size the code
+        # converts, not comparable as written.
+        try:
+            float(value.strip())
+        except ValueError:
+            return None
+        return False  # ``"3"`` documented as a string is not the code's 3
     if isinstance(value, int | float) and isinstance(code, str):
         # ``"587"`` where the docs say 587: the same value, quoted (an
         # environment variable is a string); a type question, not a default.
@@ -108,7 +137,12 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         except ValueError:
             return False
     if isinstance(value, str) and isinstance(code, str):
-        return value.lower() == code.lower()
+        if value.lower() == code.lower():
+            return True
+        sizes = _size(value), _size(code)
+        if None not in sizes:
+            return sizes[0] == sizes[1]  # ``500MiB`` is ``500M``
+        return False
     if value is None or code is None:
         return value is code
     if isinstance(value, list | tuple) and isinstance(code, list | tuple):

@@ -377,6 +377,108 @@ def _cell_key(tok: Token) -> tuple[str, str | None, int] | None:
     return None
 
 
+#: Leading icon shortcodes of a heading (``:material-toggle-switch:``).
+_SHORTCODES = re.compile(r"^(?:\s*:[\w+-]+:)*\s*$")
+#: A trailing attribute list (``{ #enabled }``, ``{: #ADMINS }``).
+_ATTR_LIST = re.compile(r"\s*\{:?\s*[#.][^{}]*\}\s*$")
+
+
+def _heading_core(children: list[Token]) -> list[Token]:
+    """A heading's inline tokens without leading icons or HTML comments and
+    without a trailing attribute list."""
+    items = list(children)
+    while items and (
+        (items[0].type == "text" and _SHORTCODES.match(items[0].content))
+        or (items[0].type == "html_inline" and items[0].content.startswith("<!--"))
+    ):
+        items.pop(0)
+    if items and items[-1].type == "text":
+        trimmed = _ATTR_LIST.sub("", items[-1].content)
+        if trimmed != items[-1].content:
+            last = items[-1].copy()
+            last.content = trimmed
+            items[-1] = last
+    return items
+
+
+def _heading_rest(rest: str) -> bool:
+    """Is the text after a heading's code span no prose of its own: nothing,
+    a description after a colon or dash, or ``and`` another key?"""
+    stripped = rest.strip()
+    return not stripped or stripped[0] in ":-\u2013\u2014" or stripped in ("and", ",", "/")
+
+
+def _joined_keys(children: list[Token], rest: str) -> list[str]:
+    """``### `opening_tag` and `closing_tag` ``: the keys after the first."""
+    if rest.strip() not in ("and", ",", "/"):
+        return []
+    codes = [c.content.strip() for c in children if c.type == "code_inline"]
+    texts = [c.content.strip() for c in children if c.type == "text" and c.content.strip()]
+    if len(codes) < 2 or any(t not in ("and", ",", "/", ", and") for t in texts):
+        return []
+    return [k for k in codes[1:] if _key_ok(k, strict_case=False)]
+
+
+def _plain_heading(children: list[Token]) -> tuple[str, bool] | None:
+    """A heading that is one plain word: (the word, is it spelt as a key
+    for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
+    word (``parse``) may be; a capitalised word (``Usage``) is not."""
+    if not children or any(c.type not in ("text",) for c in children):
+        return None
+    words = "".join(c.content for c in children).split()
+    if len(words) != 1 or not _KEY.match(words[0]) or words[0].startswith("-"):
+        return None
+    word = words[0]
+    if any(ch in word for ch in "_.") and word[:1].isalpha():
+        return word, True
+    if word.islower() and word.isalpha():
+        return word, False
+    return None
+
+
+#: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
+#: ``Default value: none``.
+_LABEL = re.compile(
+    r"^\s*[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*(.+?)\s*$",
+    re.IGNORECASE,
+)
+#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)".
+_DEFAULT_PROSE = re.compile(
+    r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)", re.IGNORECASE
+)
+
+
+def _line_texts(inline: Token) -> list[str]:
+    """The paragraph's lines as text, code spans kept in backticks."""
+    lines = [""]
+    for child in inline.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            lines.append("")
+        elif child.type == "code_inline":
+            lines[-1] += f"`{child.content}`"
+        elif child.type == "text":
+            lines[-1] += child.content
+    return lines
+
+
+def _labels(inline: Token) -> list[tuple[str, str]]:
+    """(``default`` or ``type``, its value) of each label line, and a
+    default given in prose ("Defaults to `5`")."""
+    out: list[tuple[str, str]] = []
+    for line in _line_texts(inline)[:20]:
+        match = _LABEL.match(line)
+        if match:
+            label = "type" if match.group(1).lower() == "type" else "default"
+            value = match.group(2).rstrip(".")
+            if value:
+                out.append((label, value))
+            continue
+        prose = _DEFAULT_PROSE.search(line)
+        if prose:
+            out.append(("default", prose.group(1)))
+    return out
+
+
 def _macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
     """An inline made of one HTML comment ``<!-- kind argument -->`` (a
     documentation macro): (kind, argument)."""
@@ -419,6 +521,9 @@ class _Walker:
         self.section = 0
         self.last_entry: int | None = None
         self.last_entry_token = -1
+        #: A heading that is a plain word (``## parse``): an entry once a
+        #: ``Default:`` or ``Type:`` line under it says it is a key.
+        self.pending: tuple[str, int] | None = None
 
     def run(self) -> None:
         tokens = self.tokens
@@ -455,12 +560,23 @@ class _Walker:
         while parent is not None and self.facts.sections[parent].level >= level:
             parent = self.facts.sections[parent].parent
         section = Section(inline.content.strip(), level, self._line(open_tok), parent)
-        codes = _code_keys(inline.children or [])
+        children = _heading_core(inline.children or [])
+        codes = _code_keys(children)
         aliases: list[str] = []
-        if codes is not None and not codes[1].strip():
+        self.pending = None
+        if codes is not None and _heading_rest(codes[1]):
             keys = [k for k in codes[0] if _key_ok(k, strict_case=False)]
-            if keys and len(keys) == len(codes[0]):
+            keys += _joined_keys(children, codes[1])
+            if keys and len(keys) >= len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]
+        elif codes is None and (plain := _plain_heading(children)) is not None:
+            name, certain = plain
+            if certain:
+                # ``### max_retries``: spelt like a key, not a word.
+                section.heading_key = name
+            else:
+                # ``## parse``: a key only if a Default or Type line says so.
+                self.pending = (name, self._line(open_tok))
         elif (macro := _macro(inline, ("md:setting",))) is not None:
             # Material for MkDocs' setting headings: ``#### <!-- md:setting
             # config.enabled -->`` names a plugin's own option; ``meta.`` (a
@@ -497,7 +613,53 @@ class _Walker:
                 if entry is not None and entry.form == "heading" and entry.section == self.section:
                     entry.default = words[1].strip()
 
+    def _labelled(self, inline: Token) -> bool:
+        """``Default: 5``, ``**Type**: int``, "Defaults to `5`." lines under
+        an entry give its default and type; a plain-word heading they
+        follow is a key. True when the paragraph was such lines only."""
+        found = _labels(inline)
+        if not found:
+            return False
+        entry: RawEntry | None = None
+        if self.last_entry is not None:
+            entry = self.facts.entries[self.last_entry]
+        else:
+            heading = self.facts.sections[self.section].heading_key
+            for candidate in reversed(self.facts.entries):
+                if candidate.section != self.section:
+                    break
+                if candidate.form == "heading" and candidate.name == heading:
+                    entry = candidate
+                    break
+        if entry is None and self.pending is not None:
+            name, line = self.pending
+            self.pending = None
+            self.facts.sections[self.section].heading_key = name
+            entry = self.facts.entries[self._add(name, line, "heading", None)]
+        if entry is None or entry.section != self.section:
+            return False
+        for label, value in found:
+            if label == "default" and entry.default is None:
+                entry.default = value
+            elif label == "type" and entry.doc_type is None:
+                entry.doc_type = value
+        return True
+
     def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
+        before = len(self.facts.entries)
+        self._entries(inline, in_list, index)
+        if len(self.facts.entries) > before:
+            # ``- `key` (int): ... Defaults to `5`.``: the entry's own line.
+            entry = self.facts.entries[-1]
+            for label, value in _labels(inline):
+                if label == "default" and entry.default is None:
+                    entry.default = value
+                elif label == "type" and entry.doc_type is None:
+                    entry.doc_type = value
+        else:
+            self._labelled(inline)
+
+    def _entries(self, inline: Token, in_list: bool, index: int) -> None:
         words = inline.content[:200].split()
         if len(words) >= 2 and words[0] == ":::" and words[1] in GENERATORS:
             self.facts.generated.append((GENERATORS[words[1]], self._line(inline)))

@@ -852,6 +852,17 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         # ``os.getenv(name, d)`` with a parameter: the function is a helper
         # that reads the variable its callers name.
         return RegistrationCall("env", [["n", name.id]], {}, node.lineno, function, callee)
+    if (
+        kind == "env"
+        and type(name) is ast.BinOp
+        and type(name.op) is ast.Add
+        and type(name.left) is ast.Name
+        and type(name.right) is ast.Constant
+        and isinstance(name.right.value, str)
+    ):
+        # ``os.getenv(name + "_FILE")``: the variable with a suffix.
+        suffix = {"suffix": ["c", name.right.value]}
+        return RegistrationCall("env", [["n", name.left.id]], suffix, node.lineno, function, callee)
     if type(name) is not ast.Constant or not isinstance(name.value, str):
         return None
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])

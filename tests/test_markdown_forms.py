@@ -1,0 +1,103 @@
+"""Markdown's other ways to document a key: plain and decorated key
+headings, Default/Type lines and sub-bullets, defaults in prose, MDX pages."""
+
+from __future__ import annotations
+
+from configdrift.extract.docs.markdown import extract_markdown
+from helpers import by_key, check_project
+
+
+def _entries(page: str) -> list[tuple[str, str | None, str | None]]:
+    facts = extract_markdown(page.encode())
+    return [(e.name, e.default, e.doc_type) for e in facts.entries]
+
+
+def test_headings_that_are_keys() -> None:
+    page = (
+        "# Options\n\n"
+        "## Usage\n\nHow to use it.\n\n"  # a word, capitalised: not a key
+        "## install\n\nRun pip.\n\n"  # a lowercase word with no label: not a key
+        "## max_retries\n\nHow often.\n\n"  # spelt as a key
+        "## parse\n\nDefault: `(?P<major>\\d+)`\n\n"  # a word a Default line makes a key
+        "### :material-toggle-switch: `enabled`: turn it off { #enabled }\n\n"
+        "#### `opening_tag` and `closing_tag`\n\n"
+        "## `ADMINS` {: #ADMINS }\n\n"
+        "## Using `cache` with care\n\n"  # prose around a code span: not a key
+    )
+    names = [name for name, _, _ in _entries(page)]
+    # A heading's other keys are entries before its own (its aliases).
+    assert names == ["max_retries", "parse", "enabled", "closing_tag", "opening_tag", "ADMINS"]
+
+
+def test_default_and_type_lines_under_an_entry() -> None:
+    page = (
+        "# Settings\n\n"
+        "### `timeout`\n\nSeconds to wait.\n\n**Default**: `30`\n\n"
+        "### `retries`\n\n_Type_: int\n\nDefault: 3\n\n"
+        "### `color`\n\nThe colour. Defaults to `blue`.\n\n"
+        "- `size` (int): the size. Defaults to `10`.\n"
+        "- `shape`: the shape.\n"
+        "  - Type: `str`\n"
+        "  - Default: `round`\n"
+        "- `depth`: how deep.\n"
+    )
+    assert _entries(page) == [
+        ("timeout", "`30`", None),
+        ("retries", "3", "int"),
+        ("color", "`blue`", None),
+        ("size", "`10`", "int"),
+        ("shape", "`round`", "`str`"),
+        ("depth", None, None),
+    ]
+
+
+def test_a_default_in_a_later_item_is_not_the_earlier_items() -> None:
+    page = (
+        "# Email\n\n"
+        "* `require_tls` (boolean): refuse plain text. Defaults to `false`.\n\n"
+        "* `enable_tls` (boolean): use TLS. Defaults to `true`.\n"
+    )
+    assert [(n, d) for n, d, _ in _entries(page)] == [
+        ("require_tls", "`false`"),
+        ("enable_tls", "`true`"),
+    ]
+
+
+def test_mdx_pages_are_read_and_drift_is_found(tmp_path) -> None:
+    code = """
+    from pydantic import BaseModel, ConfigDict
+
+
+    class Server(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        host: str = "localhost"
+        port: int = 8000
+        workers: int = 2
+
+
+    def load(d):
+        return Server(**d.get("server", {}))
+    """
+    page = (
+        "---\ntitle: Server\n---\n\nimport Tabs from '@theme/Tabs';\n\n# Server\n\n"
+        "<Tabs>\n</Tabs>\n\n"
+        "## `server`\n\n"
+        "### `host`\n\nDefault: `localhost`\n\n"
+        "### `port`\n\nDefault: `8080`\n\n"
+        "### `workers`\n\nDefault: `2`\n\n"
+        "### `threads`\n\nDefault: `4`\n"
+    )
+    _, findings = check_project(tmp_path, {"app/server.py": code, "docs/server.mdx": page}, "app")
+    found = by_key(findings)
+    assert ("CD104", "server.port") in found
+    assert ("CD101", "server.threads") in found
+    assert ("CD104", "server.host") not in found
+
+
+def test_sizes_and_durations_are_not_compared_as_text() -> None:
+    from configdrift.rules.values import parse_doc_value, values_equal
+
+    assert values_equal(parse_doc_value('`"500MiB"`'), "500M") is True
+    assert values_equal(parse_doc_value('`"1G"`'), "512M") is False
+    assert values_equal(parse_doc_value('`"1m"`'), 60000) is None
+    assert values_equal(parse_doc_value('`"3"`'), 3) is False
