@@ -101,3 +101,13 @@ def test_sizes_and_durations_are_not_compared_as_text() -> None:
     assert values_equal(parse_doc_value('`"1G"`'), "512M") is False
     assert values_equal(parse_doc_value('`"1m"`'), 60000) is None
     assert values_equal(parse_doc_value('`"3"`'), 3) is False
+
+
+def test_a_list_item_that_opens_with_an_anchor() -> None:
+    page = (
+        "# Reference\n\n"
+        '- <a name="opt_dedent" href="#opt_dedent">#</a>\n'
+        "  **dedent** (bool): dedent the content.\n"
+        '- <a name="x" href="#x">see</a> the `other` page.\n'
+    )
+    assert [name for name, _, _ in _entries(page)] == ["dedent"]

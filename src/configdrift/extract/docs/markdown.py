@@ -383,6 +383,19 @@ _SHORTCODES = re.compile(r"^(?:\s*:[\w+-]+:)*\s*$")
 _ATTR_LIST = re.compile(r"\s*\{:?\s*[#.][^{}]*\}\s*$")
 
 
+def _anchor_only(tokens: list[Token]) -> bool:
+    """Is a line only HTML tags and an anchor's ``#`` or ``¶``?"""
+    return (
+        bool(tokens)
+        and all(
+            t.type == "html_inline"
+            or (t.type == "text" and t.content.strip() in ("", "#", "\u00b6"))
+            for t in tokens
+        )
+        and any(t.type == "html_inline" for t in tokens)
+    )
+
+
 def _heading_core(children: list[Token]) -> list[Token]:
     """A heading's inline tokens without leading icons or HTML comments and
     without a trailing attribute list."""
@@ -668,10 +681,15 @@ class _Walker:
             self.facts.autodoc.append((words[1], self._line(inline)))
             return
         children = inline.children or []
-        # Only the first line of a paragraph can introduce an entry.
+        # Only the first line of a paragraph can introduce an entry; a line
+        # that is only an anchor (``<a name="x" href="#x">#</a>``) does not
+        # count as one.
         first_line: list[Token] = []
         for child in children:
             if child.type in ("softbreak", "hardbreak"):
+                if _anchor_only(first_line):
+                    first_line = []
+                    continue
                 break
             first_line.append(child)
         found = _emphasised_key(first_line)
