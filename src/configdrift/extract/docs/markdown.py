@@ -691,6 +691,8 @@ class _Walker:
                     first_line = []
                     continue
                 break
+            if child.type == "text" and not child.content and not first_line:
+                continue
             first_line.append(child)
         found = _emphasised_key(first_line)
         if found is not None:
