@@ -236,6 +236,10 @@ def _type_from_rest(rest: str) -> str | None:
     return None
 
 
+#: ``**key** (type): ...``: a type in parentheses before the colon or dash.
+_TYPED_REST = re.compile(r"^\s*\([^()]{1,40}\)\s*[:\-\u2013\u2014]")
+
+
 def _emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str, str] | None:
     """(key, rest of the first line, form) for a paragraph that opens with a
     key and a colon; without ``colon``, with a key and then prose (a table
@@ -273,7 +277,8 @@ def _emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str
         rest = children[i].content
     if not wrapped:
         return None
-    if colon != rest.lstrip().startswith(":") or (not colon and not rest[:1].isspace()):
+    opens = rest.lstrip().startswith(":") or bool(colon and _TYPED_REST.match(rest))
+    if colon != opens or (not colon and not rest[:1].isspace()):
         return None
     form = "html-bold" if html else ("bold-italic" if wrapped >= 2 else "bold")
     return key, rest, form
