@@ -75,6 +75,11 @@ def missing_entries(
             continue
         if parent.model_kind in ("env", "setting") and not entry.name.isupper():
             continue  # a variable is spelt in capitals: a lowercase word is something else
+        key = entry.path[missing]
+        if "-" in key and not key.startswith("-") and parent.child(key.replace("-", "_")):
+            # ``heading-offset`` beside the option ``heading_offset``: the same
+            # setting in another syntax (a directive's argument, a flag).
+            continue
         if (
             parent is analysis.schema
             and prefixes
