@@ -51,7 +51,7 @@ NON_SCHEMA_DIRS = frozenset(
         "fixtures",
     }
 )
-DOC_SUFFIXES = (".md", ".markdown", ".mdx")
+DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
 
 
 #: Files that may be configs of the project, read when shaped like one.

@@ -110,6 +110,9 @@ class Analysis:
 
     #: The project's first surface, from another one.
     first: Analysis | None = field(default=None, repr=False)
+    #: Paths this surface accepts whose doc entry another surface took: a
+    #: key two surfaces read is documented once.
+    documented_elsewhere: set[ConfigPath] = field(default_factory=set)
 
     @property
     def everything(self) -> list[Analysis]:
@@ -169,7 +172,7 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     typed = {
         p
         for e in facts.entries
-        if (e.doc_type and e.form != "table") or e.form == "heading"
+        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive")
         for p in e.parts
     }
     if len(typed & spellings) >= needed:
@@ -591,6 +594,8 @@ def _share(analyses: list[Analysis]) -> None:
                 takers = [i for i in placed[key] if key in accepts[i]]
                 if index == max(takers, key=lambda i: (counts[i], page[i], -i)):
                     kept.append(entry)
+                else:
+                    analysis.documented_elsewhere.add(entry.path)
                 continue
             if any(key in accepts[i] for i in placed[key]):
                 continue  # another surface accepts it

@@ -28,6 +28,7 @@ from configdrift.extract.cache import (
     py_examples_to_json,
 )
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown
+from configdrift.extract.docs.rst import extract_rst
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
 from configdrift.extract.python.facts import ModuleFacts
@@ -126,7 +127,8 @@ def _docs_chunk(
             (needed > 0 and may_document(data, needed)) or may_show_example(data)
         ):
             continue
-        out.append((rel, extract_markdown(data), content_key(data) if digest else ""))
+        extract = extract_rst if rel.endswith(".rst") else extract_markdown
+        out.append((rel, extract(data), content_key(data) if digest else ""))
     return out
 
 
@@ -157,7 +159,30 @@ def may_hold_config(data: bytes, quoted: list[tuple[bytes, bytes]]) -> bool:
 #: Bytes every typed entry or key heading holds one of (``: [type]``,
 #: ``: (type)``, ``` `key` (type)``, ``### `key```), and those every
 #: code-span list item or key-table row with a code-span key holds one of.
-_TYPED_MARKERS = (b": [", b":[", b": (", b":(", b"` (", b"`(", b"# `", b"# <!-- md:")
+_TYPED_MARKERS = (
+    b": [",
+    b":[",
+    b": (",
+    b":(",
+    b"` (",
+    b"`(",
+    b"# `",
+    b"# <!-- md:",
+    # reStructuredText: object directives, literal section titles, key terms.
+    b".. confval::",
+    b".. option::",
+    b".. envvar::",
+    b".. setting::",
+    b".. conf::",
+    b".. describe::",
+    b".. data::",
+    b".. attribute::",
+    b"``\n---",
+    b"``\n===",
+    b"``\n~~~",
+    b"``\n^^^",
+    b"\n``",
+)
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
 
 
@@ -200,6 +225,9 @@ _EXAMPLE_FENCES = (
     b"```toml",
     b"~~~js",
     b"~~~yaml",
+    b"code-block::",
+    b"sourcecode::",
+    b".. code::",
     b"```\n{",
     b"```\r\n{",
     b'```\n"',

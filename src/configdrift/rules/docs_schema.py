@@ -368,6 +368,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
                 or (node.model in analysis.autodoc and child.origin == f"field of {node.model}")
+                or child.path in analysis.documented_elsewhere
             ):
                 # A section the docs' own structure placed is documented there.
                 continue

@@ -321,7 +321,9 @@ def named_in_pages(analysis: Analysis, names: set[str], code: bool = False) -> s
     return _search(analysis, pages, rb"(?<![\w-])(", rb")(?![\w-])", names)
 
 
-_NOT_DOCS = re.compile(r"(?i)(?:^|/)(?:\.github/|(?:changelog|changes|history|news|release)[^/]*$)")
+_NOT_DOCS = re.compile(
+    r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?)(?:/|[^/]*$))"
+)
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:

@@ -1,0 +1,404 @@
+"""Doc entries of a reStructuredText page, read through docutils' doctree.
+
+Sphinx is not needed: the directives and roles docutils does not know
+(``confval``, ``option``, ``code-block``, ``autoclass``, a project's own
+``conf``) are parsed by one generic directive and one generic role, so a
+page parses whatever extensions it was written for. Nothing a page names
+is read from disk (``include`` and ``raw`` are off).
+
+Entries, into the same ``DocFacts`` as Markdown's:
+
+- object directives that document a key (``.. confval:: name`` with
+  ``:type:`` and ``:default:``, or fields or ``Default:`` lines in its body;
+  ``.. option:: --flag``, ``.. envvar:: NAME``, ``.. setting:: NAME``,
+  ``.. describe::``, ``.. data::``, ``.. attribute::``, a project's ``conf``);
+- a section title that is a key as a literal (````key````);
+- definition lists whose terms are literal keys;
+- tables whose first column is headed Key, Option, Setting, Name ...
+
+Example blocks are ``code-block``/``sourcecode``/``code`` blocks in a config
+language, including ``ini`` and ``cfg``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
+from configdrift.extract.docs.markdown import (
+    _CONFIG_LANGS,
+    _KEY_HEADERS,
+    Block,
+    DocFacts,
+    RawEntry,
+    Section,
+    _key_ok,
+    _split,
+)
+from configdrift.extract.text import NotText, decode
+
+#: Directives whose signature names a key.
+ENTRY_DIRECTIVES = frozenset(
+    {
+        "confval",
+        "option",
+        "envvar",
+        "setting",
+        "conf",
+        "describe",
+        "object",
+        "data",
+        "attribute",
+        "py:data",
+        "py:attribute",
+        "std:confval",
+        "std:option",
+        "std:envvar",
+    }
+)
+#: Directives that show code: their first argument is the language.
+CODE_DIRECTIVES = frozenset({"code-block", "sourcecode", "code"})
+#: Languages of example blocks (Markdown's, and configparser's).
+_LANGS = _CONFIG_LANGS | {"ini", "cfg", "jsonc"}
+#: A page nested deeper than this is not read further.
+MAX_DEPTH = 100
+#: "Default: blue", "Defaults to 5", "The default is 5" inside prose.
+_INLINE_DEFAULT = re.compile(r"\b(?:default:|defaults to|default is)\s*(\S+)", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
+
+
+def extract_rst(data: bytes) -> DocFacts:
+    """Sections, key entries and example blocks of one reStructuredText page."""
+    facts = DocFacts()
+    try:
+        text = decode(data)
+    except NotText as exc:
+        facts.error, facts.error_line = str(exc), exc.line
+        return facts
+    try:
+        tree = _parse(text)
+    except Exception as exc:  # docutils on hostile input: a finding, never a crash
+        facts.error = f"reStructuredText could not be read: {type(exc).__name__}"
+        facts.error_line = 1
+        return facts
+    facts.sections.append(Section("", 0, 1, None))
+    _Walker(facts).walk(tree, 0, 0)
+    return facts
+
+
+def _parse(text: str) -> Any:
+    from docutils.core import publish_doctree
+    from docutils.parsers.rst import directives, roles
+
+    _register()
+    settings = {
+        "report_level": 5,
+        "halt_level": 5,
+        "warning_stream": io.StringIO(),
+        "file_insertion_enabled": False,
+        "raw_enabled": False,
+        "input_encoding": "unicode",
+        "syntax_highlight": "none",
+        "doctitle_xform": False,
+        "character_level_inline_markup": False,
+    }
+    lookup_directive, lookup_role = directives.directive, roles.role
+
+    def any_directive(name: str, language: Any, document: Any) -> tuple[Any, list[Any]]:
+        found, messages = lookup_directive(name, language, document)
+        return (found or _Generic), messages
+
+    def any_role(name: str, language: Any, lineno: int, reporter: Any) -> tuple[Any, list[Any]]:
+        found, messages = lookup_role(name, language, lineno, reporter)
+        return (found or _literal_role), messages
+
+    # docutils looks both up through its modules at each use.
+    directives.directive = any_directive  # type: ignore[assignment]
+    roles.role = any_role  # type: ignore[assignment]
+    try:
+        return publish_doctree(text, settings_overrides=settings)
+    finally:
+        directives.directive, roles.role = lookup_directive, lookup_role
+
+
+_REGISTERED = False
+_Generic: Any = None
+
+
+def _literal_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Any,
+    options: Any = None,
+    content: Any = None,
+) -> tuple[list[Any], list[Any]]:
+    """An unknown role (``:confval:`name```): its text as a literal, a
+    mention rather than an entry."""
+    from docutils import nodes
+
+    node = nodes.literal(rawtext, text.lstrip("!~"))
+    node["role"] = name
+    return [node], []
+
+
+def _register() -> None:
+    """Define the generic directive once (docutils is imported lazily)."""
+    global _REGISTERED, _Generic
+    if _REGISTERED:
+        return
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives
+
+    class AnyOptions(dict[str, Any]):
+        def __bool__(self) -> bool:
+            return True
+
+        def __contains__(self, key: object) -> bool:
+            return True
+
+        def __getitem__(self, key: str) -> Any:
+            return directives.unchanged
+
+    class ObjectNode(nodes.Element):
+        """A directive docutils does not know, kept with its name,
+        arguments, options and parsed body."""
+
+    class Generic(Directive):
+        required_arguments = 0
+        optional_arguments = 100
+        final_argument_whitespace = True
+        has_content = True
+        option_spec = AnyOptions()
+
+        def run(self) -> list[Any]:
+            node = ObjectNode()
+            node["directive"] = self.name.lower()
+            node["arguments"] = " ".join(self.arguments)
+            node["options"] = dict(self.options)
+            node.line = self.lineno
+            name = self.name.lower()
+            if name in CODE_DIRECTIVES:
+                block = nodes.literal_block("\n".join(self.content), "\n".join(self.content))
+                block["language"] = (self.arguments[0] if self.arguments else "").lower()
+                block.line = self.lineno + 1
+                return [block]
+            if self.content:
+                self.state.nested_parse(self.content, self.content_offset, node)
+            return [node]
+
+    _Generic = Generic
+    _REGISTERED = True
+
+
+def _text(node: Any) -> str:
+    return str(node.astext()) if node is not None else ""
+
+
+def _line(node: Any, default: int) -> int:
+    line = getattr(node, "line", None)
+    if isinstance(line, int) and line > 0:
+        return line
+    parent = getattr(node, "parent", None)
+    return _line(parent, default) if parent is not None else default
+
+
+class _Walker:
+    def __init__(self, facts: DocFacts) -> None:
+        self.facts = facts
+        self.last_entry: int | None = None
+        #: A setting directive with no body, and its entry: the section
+        #: titled with its name that follows describes it (Scrapy's pages).
+        self.pending: tuple[str, int] | None = None
+
+    def walk(self, node: Any, section: int, depth: int) -> None:
+        from docutils import nodes
+
+        if depth > MAX_DEPTH:
+            return
+        for child in list(node.children):
+            if isinstance(child, nodes.section):
+                self._section(child, section, depth)
+            elif child.tagname == "ObjectNode":
+                self._object(child, section, depth)
+            elif isinstance(child, nodes.literal_block):
+                self._block(child, section)
+            elif isinstance(child, nodes.definition_list):
+                self._definitions(child, section)
+            elif isinstance(child, nodes.table):
+                self._table(child, section)
+            elif isinstance(child, nodes.paragraph):
+                self._labels(_text(child))
+            elif isinstance(child, nodes.Element):
+                self.walk(child, section, depth + 1)
+
+    def _section(self, node: Any, parent: int, depth: int) -> None:
+        from docutils import nodes
+
+        title = node.next_node(nodes.title)
+        level = self.facts.sections[parent].level + 1
+        # docutils gives a title the line of its underline.
+        line = max(1, _line(title, 2) - 1)
+        entry = Section(_text(title), level, line, parent)
+        literals = [
+            c
+            for c in (title.children if title is not None else [])
+            if c.tagname != "#text" or c.astext().strip()
+        ]
+        if len(literals) == 1 and isinstance(literals[0], nodes.literal):
+            key = literals[0].astext().strip()
+            if _key_ok(key, strict_case=False):
+                entry.heading_key = key
+        self.facts.sections.append(entry)
+        sid = len(self.facts.sections) - 1
+        self.last_entry = None
+        if self.pending is not None and self.pending[0] == entry.title.strip():
+            # ``.. setting:: NAME`` then a section titled NAME: one entry.
+            entry.heading_key = self.pending[0]
+            self.last_entry = self.pending[1]
+            self.facts.entries[self.pending[1]].section = sid
+        elif entry.heading_key is not None:
+            self.last_entry = self._add(entry.heading_key, line, sid, "heading")
+        self.pending = None
+        self.walk(node, sid, depth + 1)
+
+    def _add(
+        self, name: str, line: int, section: int, form: str, doc_type: str | None = None
+    ) -> int:
+        self.facts.entries.append(RawEntry(name, _split(name), line, section, form, doc_type))
+        return len(self.facts.entries) - 1
+
+    def _object(self, node: Any, section: int, depth: int) -> None:
+        directive = node["directive"]
+        if directive not in ENTRY_DIRECTIVES:
+            self.walk(node, section, depth + 1)
+            return
+        options = node["options"]
+        line = _line(node, 1)
+        first: int | None = None
+        for name, sig_type in _signature(node["arguments"], directive):
+            if not _key_ok(name, strict_case=False):
+                continue
+            index = self._add(name, line, section, "directive", options.get("type") or sig_type)
+            entry = self.facts.entries[index]
+            if options.get("default") not in (None, ""):
+                entry.default = str(options["default"])
+            first = index if first is None else first
+        self.last_entry = first
+        # The body: a field list (``:Default: 5``) or ``Default:`` lines.
+        self.walk(node, section, depth + 1)
+        for field_name, value in _fields(node):
+            self._label(field_name, value)
+        self.last_entry = None
+        if first is not None and not node.children:
+            self.pending = (self.facts.entries[first].name, first)
+
+    def _labels(self, text: str) -> None:
+        for line in text.splitlines()[:10]:
+            match = _LABEL.match(line)
+            if match:
+                self._label(match.group(1), match.group(2))
+
+    def _label(self, label: str, value: str) -> None:
+        if self.last_entry is None or not value:
+            return
+        entry = self.facts.entries[self.last_entry]
+        if label.lower().startswith("default") and entry.default is None:
+            entry.default = value.strip()
+        elif label.lower() == "type" and entry.doc_type is None:
+            entry.doc_type = value.strip()
+
+    def _definitions(self, node: Any, section: int) -> None:
+        from docutils import nodes
+
+        for item in node.children:
+            term = item.next_node(nodes.term)
+            if term is None:
+                continue
+            parts = [c for c in term.children if c.tagname != "#text" or c.astext().strip()]
+            if not parts or not isinstance(parts[0], nodes.literal):
+                continue
+            key = parts[0].astext().strip()
+            if _key_ok(key, strict_case=False):
+                self.last_entry = self._add(key, _line(term, 1), section, "list")
+                definition = item.next_node(nodes.definition)
+                if definition is not None:
+                    self._labels(_text(definition))
+                    found = _INLINE_DEFAULT.search(_text(definition))
+                    if found and self.facts.entries[self.last_entry].default is None:
+                        self.facts.entries[self.last_entry].default = found.group(1).rstrip(".,;")
+        self.last_entry = None
+
+    def _table(self, node: Any, section: int) -> None:
+        from docutils import nodes
+
+        rows = list(node.findall(nodes.row))
+        if len(rows) < 2:
+            return
+        header = [_text(entry).strip().lower() for entry in rows[0].children]
+        if not header or header[0].split()[-1:] == [] or header[0].split()[-1] not in _KEY_HEADERS:
+            return
+        default_col = header.index("default") if "default" in header else None
+        type_col = header.index("type") if "type" in header else None
+        for row in rows[1:]:
+            cells = list(row.children)
+            if not cells:
+                continue
+            literal = cells[0].next_node(nodes.literal)
+            key = (literal.astext() if literal is not None else _text(cells[0])).strip()
+            if not key or " " in key or not _key_ok(key, strict_case=False):
+                continue
+            index = self._add(key, _line(row, _line(node, 1)), section, "table")
+            entry = self.facts.entries[index]
+            if default_col is not None and default_col < len(cells):
+                entry.default = _text(cells[default_col]).strip() or None
+            if type_col is not None and type_col < len(cells):
+                entry.doc_type = _text(cells[type_col]).strip() or None
+
+    def _block(self, node: Any, section: int) -> None:
+        classes = list(node.get("classes", []))
+        language = str(node.get("language", "")).lower()
+        if not language and len(classes) >= 2 and classes[0] == "code":
+            language = str(classes[1]).lower()  # docutils' own ``code`` directive
+        if language not in _LANGS or not language:
+            return
+        content = _text(node)
+        if len(content) > 1_000_000:
+            return
+        read = read_block(content, language)
+        if not read.keys and read.error is None:
+            return
+        first = _line(node, 1)
+        block = Block(section, first, language, [k.at(first) for k in read.keys])
+        if read.error is not None and language in STRICT_LANGS:
+            block.error, block.error_line = read.error, read.error_line + first
+        self.facts.blocks.append(block)
+
+
+def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
+    """The names a directive's signature documents: ``name``, ``name : type``,
+    ``-o, --output FILE``, several lines."""
+    for line in arguments.replace("\n", ",").split(","):
+        text = line.strip()
+        if not text:
+            continue
+        name, _, sig_type = text.partition(":") if directive != "option" else (text, "", "")
+        words = name.split()
+        if not words:
+            continue
+        yield words[0], (sig_type.strip() or None)
+
+
+def _fields(node: Any) -> Iterator[tuple[str, str]]:
+    """The fields of a directive's option-like field lists (``:Default: 5``)."""
+    from docutils import nodes
+
+    for field in node.findall(nodes.field):
+        name = field.next_node(nodes.field_name)
+        body = field.next_node(nodes.field_body)
+        if name is not None and body is not None:
+            yield _text(name).strip(), _text(body).strip()

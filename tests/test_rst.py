@@ -1,0 +1,86 @@
+"""reStructuredText pages, read through docutils without Sphinx: object
+directives, literal titles, definition lists, key tables, Default fields and
+lines, code blocks; roles and plain words are mentions, not entries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from configdrift.extract.docs.rst import extract_rst
+from helpers import by_key, check_project
+
+PAGE = Path(__file__).parent / "fixtures" / "rst_pages" / "settings.rst"
+
+
+def test_entries_defaults_types_and_blocks() -> None:
+    facts = extract_rst(PAGE.read_bytes())
+    assert facts.error is None
+    entries = [(e.name, e.form, e.default, e.doc_type) for e in facts.entries]
+    assert entries == [
+        ("timeout", "directive", "``30``", "int"),
+        ("retries", "directive", "3", "int"),
+        ("DOWNLOAD_DELAY", "directive", "0", None),  # the setting's own section
+        ("max_size", "heading", "1024", None),
+        ("-o", "directive", None, None),
+        ("--output", "directive", None, None),
+        ("APP_HOME", "directive", None, None),
+        ("colour", "list", "blue", None),
+        ("mode", "table", "fast", None),
+    ]
+    # A role names a key without documenting it; a plain title is a word.
+    assert "mention" not in {e.name for e in facts.entries}
+    assert [s.heading_key for s in facts.sections] == [
+        None,
+        None,
+        "DOWNLOAD_DELAY",
+        "max_size",
+        None,
+    ]
+    ((block),) = facts.blocks
+    assert block.lang == "yaml" and [k.path for k in block.keys] == [("timeout",), ("retries",)]
+
+
+def test_hostile_pages_are_read_or_reported_never_raised() -> None:
+    deep = "".join("   " * i + ".. note::\n\n" for i in range(200)) + "   " * 200 + "x\n"
+    for data in (
+        deep.encode(),
+        b"+---+\n| a |\n+--\n",  # a broken grid table
+        b".. include:: /etc/passwd\n",  # reads nothing from disk
+        b".. raw:: html\n\n   <script>\n",
+        b"\xff\xfe not text",
+        b"Title\n=====\n\n" + b"word " * 200_000,
+    ):
+        facts = extract_rst(data)
+        assert facts.error is None or isinstance(facts.error, str)
+    assert extract_rst(b".. include:: /etc/passwd\n").entries == []
+
+
+def test_a_confval_page_judges_a_model(tmp_path) -> None:
+    code = """
+    from pydantic import BaseModel, ConfigDict
+
+
+    class Autoapi(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        dirs: list = []
+        root: str = "autoapi"
+        keep_files: bool = False
+        add_toctree_entry: bool = True
+
+
+    def load(d):
+        return Autoapi(**d.get("autoapi", {}))
+    """
+    page = (
+        "Configuration\n=============\n\n``autoapi``\n-----------\n\n"
+        ".. confval:: dirs\n\n   Where to look.\n\n"
+        ".. confval:: root\n   :default: ``api``\n\n"
+        ".. confval:: keep_files\n   :type: bool\n   :default: ``False``\n\n"
+        ".. confval:: template_dir\n\n   Not a field.\n"
+    )
+    _, findings = check_project(tmp_path, {"app/conf.py": code, "docs/config.rst": page}, "app")
+    found = by_key(findings)
+    assert ("CD104", "autoapi.root") in found
+    assert ("CD101", "autoapi.template_dir") in found
+    assert ("CD103", "autoapi.add_toctree_entry") in found
+    assert ("CD104", "autoapi.keep_files") not in found
