@@ -111,3 +111,22 @@ def test_a_list_item_that_opens_with_an_anchor() -> None:
         '- <a name="x" href="#x">see</a> the `other` page.\n'
     )
     assert [name for name, _, _ in _entries(page)] == ["dedent"]
+
+
+def test_ini_blocks_in_markdown_and_rst() -> None:
+    from configdrift.extract.docs.rst import extract_rst
+
+    md = b"# Config\n\n```ini\n[run]\nbranch = True\n\n[report]\nshow_missing: yes\n```\n"
+    rst = b"Config\n======\n\n.. code-block:: cfg\n\n   [run]\n   branch = True\n"
+    (block,) = extract_markdown(md).blocks
+    assert [k.path for k in block.keys] == [
+        ("run",),
+        ("run", "branch"),
+        ("report",),
+        ("report", "show_missing"),
+    ]
+    assert block.keys[1].line == 5
+    (block,) = extract_rst(rst).blocks
+    assert [k.path for k in block.keys] == [("run",), ("run", "branch")]
+    # A key before any section is no INI: read as nothing, and not judged.
+    assert extract_markdown(b"# C\n\n```ini\nbranch = True\n```\n").blocks == []

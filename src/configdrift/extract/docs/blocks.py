@@ -286,6 +286,8 @@ def read_block(text: str, lang: str) -> BlockRead:
         return read_yaml(text)
     if lang == "toml":
         return read_toml(text)
+    if lang in INI_LANGS:
+        return read_ini(text)
     return read_json_like(text, python=lang in ("python", "py"))
 
 
@@ -440,6 +442,36 @@ _TOML_KEY = re.compile(
 def _toml_parts(dotted: str) -> tuple[str, ...]:
     parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", dotted)
     return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+#: configparser's syntax: ``setup.cfg``, ``tox.ini``, ``.coveragerc``.
+INI_LANGS = frozenset({"ini", "cfg", "cfgparser", "dosini"})
+
+
+def read_ini(text: str) -> BlockRead:
+    """The keys of an INI block (``[section]`` and ``key = value``), read by
+    configparser; lines from configparser's own section and option
+    patterns. A key before any section, or a duplicate, is an error."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error as exc:
+        line = getattr(exc, "lineno", 1) or 1
+        return BlockRead([], f"invalid INI: {type(exc).__name__}", max(0, line - 1))
+    keys: list[BlockKey] = []
+    section = ""
+    for number, line in enumerate(text.splitlines()[:100_000]):
+        header = parser.SECTCRE.match(line)
+        if header:
+            section = header.group("header").strip()
+            keys.append(BlockKey((section,), number))
+            continue
+        option = parser.OPTCRE.match(line) if not line[:1].isspace() else None
+        if option and section and not line.lstrip().startswith(("#", ";")):
+            keys.append(BlockKey((section, option.group("option").strip()), number))
+    return BlockRead(keys)
 
 
 def read_toml(text: str) -> BlockRead:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
-from configdrift.extract.docs.blocks import STRICT_LANGS, BlockKey, read_block
+from configdrift.extract.docs.blocks import INI_LANGS, STRICT_LANGS, BlockKey, read_block
 from configdrift.extract.text import NotText, decode
 
 # Applied to the text of one token (a key already isolated by the parser), not
@@ -98,7 +98,19 @@ _KEY_HEADERS = frozenset(
     ]
 )
 _CONFIG_LANGS = frozenset(
-    {"json", "jsonc", "json5", "hjson", "javascript", "js", "python", "py", "", *STRICT_LANGS}
+    {
+        "json",
+        "jsonc",
+        "json5",
+        "hjson",
+        "javascript",
+        "js",
+        "python",
+        "py",
+        "",
+        *STRICT_LANGS,
+        *INI_LANGS,
+    }
 )
 
 
@@ -850,7 +862,7 @@ class _Walker:
             # are not ``https:`` keys.
             return
         read = read_block(content, lang)
-        if not read.keys and read.error is None:
+        if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
         shifted = [k.at(first) for k in read.keys]

@@ -370,7 +370,7 @@ class _Walker:
         if len(content) > 1_000_000:
             return
         read = read_block(content, language)
-        if not read.keys and read.error is None:
+        if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return
         first = _line(node, 1)
         block = Block(section, first, language, [k.at(first) for k in read.keys])
