@@ -280,7 +280,9 @@ class _Walker:
         options = node["options"]
         line = _line(node, 1)
         first: int | None = None
-        for name, sig_type in _signature(node["arguments"], directive):
+        # tox's ``.. conf::`` names its keys in an option (``:keys: a, b``).
+        signature = node["arguments"] or str(options.get("keys") or options.get("name") or "")
+        for name, sig_type in _signature(signature, directive):
             if not _key_ok(name, strict_case=False):
                 continue
             index = self._add(name, line, section, "directive", options.get("type") or sig_type)
