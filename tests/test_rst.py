@@ -84,3 +84,24 @@ def test_a_confval_page_judges_a_model(tmp_path) -> None:
     assert ("CD101", "autoapi.template_dir") in found
     assert ("CD103", "autoapi.add_toctree_entry") in found
     assert ("CD104", "autoapi.keep_files") not in found
+
+
+def test_more_rst_forms_and_their_negatives() -> None:
+    page = (
+        b"Config\n======\n\n"
+        b"asyncio_default_fixture_loop_scope\n----------------------------------\n\n"
+        b"The scope. Defaults to ``function``.\n\n"
+        b"Installation\n------------\n\n"  # a word: not a key
+        b"``tox.ini``\n-----------\n\n"  # a file: not a key
+        b"* ``--maxprocesses=maxprocesses``: at most this many workers.\n"
+        b"- **auto**: fetch automatically. Default: ``yes``.\n"
+        b"- see the ``other`` page\n\n"  # a mention: not an entry
+        b".. sphinx_argparse_cli::\n   :module: tox.config.cli\n"
+    )
+    facts = extract_rst(page)
+    assert [(e.name, e.default) for e in facts.entries] == [
+        ("asyncio_default_fixture_loop_scope", "function"),
+        ("--maxprocesses", None),
+        ("auto", "yes"),
+    ]
+    assert [tool for tool, _ in facts.generated] == ["sphinx-argparse-cli"]

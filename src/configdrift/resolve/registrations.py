@@ -72,7 +72,7 @@ def _kind(
     ``addini(name, help, type=, default=)`` and Sphinx's
     ``add_config_value(name, default, rebuild)`` name a key users set in a
     file."""
-    if call.method in ("add_argument", "addoption"):
+    if call.method in ("add_argument", "addoption", "_addoption"):
         return "argparse"
     if call.method in _NAMED:
         return "named"
@@ -441,6 +441,8 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                 suffixes = helpers[(symbol.module, symbol.qualname)]
             elif call.method != "env" or call.args[0][0] == "n":
                 continue
+            elif call.callee == "environ" and not _is_os_environ(project, name):
+                continue  # a WSGI ``environ`` parameter, not the process's
             base = project.string(name, call.args[0])
             if not base or base in _SYSTEM_VARIABLES or base.startswith("_"):
                 continue  # the platform's, or private (``_APP_TEST_HOOK``)
@@ -458,6 +460,13 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                         "env",
                     )
     return list(nodes.values())
+
+
+def _is_os_environ(project: Project, module: str) -> bool:
+    """Is the bare name ``environ`` in ``module`` the process environment
+    (``from os import environ``)?"""
+    symbol = project.resolve(module, "environ")
+    return symbol is not None and symbol.kind == "external" and symbol.qualname == "os.environ"
 
 
 def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:

@@ -26,6 +26,7 @@ from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.registrations import (
+    CLI_KINDS,
     ENVIRONMENT,
     argparse_options,
     environment_variables,
@@ -407,7 +408,9 @@ class SchemaBuilder(ModelReader):
                     self.flow.mark(set())
                 mount_options(root, options, complete=not dynamic)
                 how = f"{len(options)} options declared with add_argument or @option"
-                self.primary = "cli"
+                # Keys a plugin registers by name (pytest's ini, Sphinx's
+                # conf.py) are a config file's, not a command line's.
+                self.primary = "cli" if root.model_kind in CLI_KINDS else "config"
                 self.unresolved.extend(Unresolved(where, _DYNAMIC) for where in dynamic)
                 assert root.model_location is not None and root.model is not None
                 self.mounts.append(Mount((), root.model, root.model_location, how))

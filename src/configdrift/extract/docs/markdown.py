@@ -209,6 +209,16 @@ def _strip_front_matter(text: str) -> str:
     return text
 
 
+#: Literals that name a file, not a key (``tox.ini``, ``setup.cfg``).
+_FILE_SUFFIXES = frozenset(
+    {"ini", "toml", "cfg", "py", "yaml", "yml", "json", "txt", "md", "rst", "env", "lock", "conf"}
+)
+
+
+def _file_name(key: str) -> bool:
+    return "." in key and key.rsplit(".", 1)[-1].lower() in _FILE_SUFFIXES
+
+
 def _key_ok(text: str, strict_case: bool) -> bool:
     # Stop words catch prose labels ("**Note**:"), which are capitalised; a
     # lowercase `type` or `default` is a real key.
@@ -595,7 +605,7 @@ class _Walker:
         aliases: list[str] = []
         self.pending = None
         if codes is not None and _heading_rest(codes[1]):
-            keys = [k for k in codes[0] if _key_ok(k, strict_case=False)]
+            keys = [k for k in codes[0] if _key_ok(k, strict_case=False) and not _file_name(k)]
             keys += _joined_keys(children, codes[1])
             if keys and len(keys) >= len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]

@@ -30,11 +30,14 @@ from typing import Any
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.markdown import (
     _CONFIG_LANGS,
+    _KEY,
     _KEY_HEADERS,
+    GENERATORS,
     Block,
     DocFacts,
     RawEntry,
     Section,
+    _file_name,
     _key_ok,
     _split,
 )
@@ -229,10 +232,18 @@ class _Walker:
                 self._block(child, section)
             elif isinstance(child, nodes.definition_list):
                 self._definitions(child, section)
+            elif isinstance(child, nodes.bullet_list):
+                self._bullets(child, section, depth)
             elif isinstance(child, nodes.table):
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
-                self._labels(_text(child))
+                text = _text(child)
+                self._labels(text)
+                found = _INLINE_DEFAULT.search(text)
+                if found and self.last_entry is not None:
+                    entry = self.facts.entries[self.last_entry]
+                    if entry.default is None:
+                        entry.default = found.group(1).rstrip(".,;")
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
 
@@ -251,8 +262,11 @@ class _Walker:
         ]
         if len(literals) == 1 and isinstance(literals[0], nodes.literal):
             key = literals[0].astext().strip()
-            if _key_ok(key, strict_case=False):
+            if _key_ok(key, strict_case=False) and not _file_name(key):
                 entry.heading_key = key
+        elif len(literals) == 1 and _spelt_as_key(literals[0].astext().strip()):
+            # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
+            entry.heading_key = literals[0].astext().strip()
         self.facts.sections.append(entry)
         sid = len(self.facts.sections) - 1
         self.last_entry = None
@@ -274,6 +288,10 @@ class _Walker:
 
     def _object(self, node: Any, section: int, depth: int) -> None:
         directive = node["directive"]
+        tool = GENERATORS.get(directive) or _RST_GENERATORS.get(directive)
+        if tool:
+            self.facts.generated.append((tool, _line(node, 1)))
+            return
         if directive not in ENTRY_DIRECTIVES:
             self.walk(node, section, depth + 1)
             return
@@ -313,6 +331,26 @@ class _Walker:
             entry.default = value.strip()
         elif label.lower() == "type" and entry.doc_type is None:
             entry.doc_type = value.strip()
+
+    def _bullets(self, node: Any, section: int, depth: int) -> None:
+        """Items that open with a key (``* ``--max``: ...``, ``- **auto**:
+        ...``), with the defaults their text gives."""
+        from docutils import nodes
+
+        for item in node.children:
+            para = item.next_node(nodes.paragraph)
+            key = _opening_key(para) if para is not None else None
+            if key is None:
+                self.walk(item, section, depth + 1)
+                continue
+            self.last_entry = self._add(key, _line(para, _line(node, 1)), section, "list")
+            text = _text(item)
+            self._labels(text)
+            found = _INLINE_DEFAULT.search(text)
+            entry = self.facts.entries[self.last_entry]
+            if found and entry.default is None:
+                entry.default = found.group(1).rstrip(".,;")
+        self.last_entry = None
 
     def _definitions(self, node: Any, section: int) -> None:
         from docutils import nodes
@@ -379,6 +417,40 @@ class _Walker:
         if read.error is not None and language in STRICT_LANGS:
             block.error, block.error_line = read.error, read.error_line + first
         self.facts.blocks.append(block)
+
+
+#: Directives that generate a command line's reference (besides those
+#: Markdown's MyST fences name).
+_RST_GENERATORS = {"sphinx_argparse_cli": "sphinx-argparse-cli"}
+
+
+def _spelt_as_key(word: str) -> bool:
+    """One word spelt as a key (``max_retries``, ``site.url``), not prose."""
+    return (
+        " " not in word
+        and bool(_KEY.match(word))
+        and ("_" in word or "." in word)
+        and word[:1].isalpha()
+        and not _file_name(word)
+    )
+
+
+def _opening_key(para: Any) -> str | None:
+    """The key a list item opens with: a literal or strong text followed by
+    a colon, a dash or a parenthesised type."""
+    from docutils import nodes
+
+    children = [c for c in para.children if c.tagname != "#text" or c.astext().strip()]
+    if not children or not isinstance(children[0], nodes.literal | nodes.strong):
+        return None
+    key = children[0].astext().strip().split("=", 1)[0].split(" ", 1)[0]
+    index = para.children.index(children[0])
+    rest = para.children[index + 1].astext() if index + 1 < len(para.children) else ""
+    if rest.lstrip()[:1] not in (":", "-", "(", "\u2013", "\u2014"):
+        return None
+    if not _key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or _file_name(key):
+        return None
+    return key
 
 
 def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:

@@ -119,9 +119,11 @@ def _from_network(arg: ast.expr) -> bool:
 
 
 #: Methods that declare an option by name (see ``resolve.registrations``).
-REGISTRATION_METHODS = frozenset({"add_argument", "addoption", "addini", "add_config_value"})
+REGISTRATION_METHODS = frozenset(
+    {"add_argument", "addoption", "_addoption", "addini", "add_config_value"}
+)
 #: The methods of an argument parser (pytest's included) that add options.
-_PARSER_METHODS = frozenset({"add_argument", "addoption"})
+_PARSER_METHODS = frozenset({"add_argument", "addoption", "_addoption"})
 #: Calls that read an option by its name: ``config.getini("timeout")``.
 _NAMED_READS = frozenset({"getini", "getoption"})
 
@@ -824,6 +826,8 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
                 kind, callee, form = "setting", holder, "getter"
             elif last != "get" or dotted(func) not in _ENV_CALLS:
                 return None
+            else:
+                callee = dotted(func.value) or callee  # ``environ`` or ``os.environ``
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
         elif last == "getenv" and dotted(func) in _ENV_CALLS:
@@ -841,6 +845,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         last = value.attr if type(value) is ast.Attribute else getattr(value, "id", "")
         if last == "environ" and dotted(value) in _ENV_MAPPINGS:
             name, default = node.slice, None
+            callee = dotted(value) or callee
         elif (holder := _settings_object(value)) is not None and _setting_name(node.slice):
             kind, callee, form = "setting", holder, "subscript"
             name, default = node.slice, None
