@@ -11,6 +11,8 @@ strict section. Positional arguments are not options and are left out.
 
 from __future__ import annotations
 
+import re
+
 from configdrift.extract.python.body import DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
@@ -420,6 +422,12 @@ _SYSTEM_VARIABLES = frozenset(
         "NO_COLOR",
     }
 )
+#: The keys of a WSGI or CGI request's ``environ``: a web app reads them
+#: from its request, not from the process environment.
+_CGI = re.compile(
+    r"^(?:HTTP_\w+|PATH_INFO|SCRIPT_NAME|QUERY_STRING|REQUEST_METHOD|REQUEST_URI|REMOTE_\w+"
+    r"|SERVER_(?:NAME|PORT|PROTOCOL|SOFTWARE)|CONTENT_(?:TYPE|LENGTH)|wsgi\.\w+)$"
+)
 #: How findings name the environment as a configuration.
 ENVIRONMENT = "the environment"
 
@@ -441,11 +449,11 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                 suffixes = helpers[(symbol.module, symbol.qualname)]
             elif call.method != "env" or call.args[0][0] == "n":
                 continue
-            elif call.callee == "environ" and not _is_os_environ(project, name):
-                continue  # a WSGI ``environ`` parameter, not the process's
             base = project.string(name, call.args[0])
             if not base or base in _SYSTEM_VARIABLES or base.startswith("_"):
                 continue  # the platform's, or private (``_APP_TEST_HOOK``)
+            if _CGI.match(base):
+                continue  # a WSGI request's ``environ``, not the process's
             default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
             for suffix in sorted(suffixes):
                 variable = base + suffix
@@ -460,13 +468,6 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                         "env",
                     )
     return list(nodes.values())
-
-
-def _is_os_environ(project: Project, module: str) -> bool:
-    """Is the bare name ``environ`` in ``module`` the process environment
-    (``from os import environ``)?"""
-    symbol = project.resolve(module, "environ")
-    return symbol is not None and symbol.kind == "external" and symbol.qualname == "os.environ"
 
 
 def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:

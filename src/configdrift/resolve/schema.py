@@ -765,7 +765,10 @@ class SchemaBuilder(ModelReader):
                 if claim(cli) or generated:
                     unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
                     how = f"{len(options)} options declared with add_argument or @option"
-                    out.append(Surface("cli", cli, how, unresolved, "cli"))
+                    # Keys registered by name (pytest's ini, Sphinx's conf.py)
+                    # are a file's; flags are the command line's.
+                    name = "cli" if cli.model_kind in CLI_KINDS else "registered"
+                    out.append(Surface(name, cli, how, unresolved, "cli"))
         named = setting_reads(self.project)
         if len(named) >= MIN_OPTIONS:
             node = SchemaNode(key="", path=(), strict=None, origin="root")
