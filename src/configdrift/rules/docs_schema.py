@@ -428,7 +428,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # is described there, if not as an entry.
         from configdrift.rules.objects import named_in_pages
 
-        named = named_in_pages(analysis, flags) | named_in_pages(analysis, spans, code=True)
+        named = named_in_pages(analysis, flags, spans)
         findings = [f for f in findings if f.key not in named]
     # A settings class's field is also written as its variable: named in
     # prose ("you must set `GOOGLE_API_KEY`"), it is described there.

@@ -311,14 +311,23 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](""", rb""")["']""", names)
 
 
-def named_in_pages(analysis: Analysis, names: set[str], code: bool = False) -> set[str]:
-    """Names (``--flag``) that the doc and example pages spell whole, or
-    with ``code`` as inline code (`` `name` ``); a changelog's mention or an
-    issue template's is no description."""
+def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
+    """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
+    spell whole, and ``spans`` they write as inline code (`` `name` ``), in
+    one pass over the pages; a changelog's mention or an issue template's
+    is no description."""
     pages = [p for p in analysis.pages if not _NOT_DOCS.search(p)]
-    if code:
-        return _search(analysis, pages, rb"`(", rb")[`=: ]", names)
-    return _search(analysis, pages, rb"(?<![\w-])(", rb")(?![\w-])", names)
+    spans = spans or set()
+    if not names and not spans:
+        return set()
+    alternatives = []
+    if names:
+        whole = b"|".join(re.escape(n.encode()) for n in sorted(names))
+        alternatives.append(rb"(?<![\w-])(" + whole + rb")(?![\w-])")
+    if spans:
+        code = b"|".join(re.escape(n.encode()) for n in sorted(spans))
+        alternatives.append(rb"`(" + code + rb")[`=: ]")
+    return _search(analysis, pages, b"(?:", b")", set(names) | set(spans), b"|".join(alternatives))
 
 
 _NOT_DOCS = re.compile(
@@ -333,13 +342,19 @@ def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
 
 
 def _search(
-    analysis: Analysis, files: list[str], before: bytes, after: bytes, names: set[str]
+    analysis: Analysis,
+    files: list[str],
+    before: bytes,
+    after: bytes,
+    names: set[str],
+    inner: bytes | None = None,
 ) -> set[str]:
     """The ``names`` found between ``before`` and ``after`` in ``files``
-    (bounded in count and size), stopping once all are found."""
+    (bounded in count and size), stopping once all are found; ``inner``
+    replaces the alternation of the names (its groups capture them)."""
     if not names:
         return set()
-    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names))
+    alternatives = inner or b"|".join(re.escape(n.encode()) for n in sorted(names))
     pattern = re.compile(before + alternatives + after)
     found: set[str] = set()
     for rel in files[:MAX_OTHER_FILES]:
@@ -351,7 +366,10 @@ def _search(
             data = path.read_bytes()
         except OSError:
             continue
-        found.update(m.decode() for m in pattern.findall(data))
+        for match in pattern.findall(data):
+            for group in (match,) if isinstance(match, bytes) else match:
+                if group:
+                    found.add(group.decode())
         if found >= names:
             break
     return found
