@@ -181,7 +181,6 @@ _TYPED_MARKERS = (
     b"``\n===",
     b"``\n~~~",
     b"``\n^^^",
-    b"\n``",
 )
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
 
@@ -209,6 +208,8 @@ def may_document(data: bytes, needed: int) -> bool:
     if any(m in data for m in _GENERATOR_MARKERS):
         return True
     typed = sum(data.count(m) for m in _TYPED_MARKERS)
+    # reStructuredText's key terms open a line with a literal (not a fence).
+    typed += data.count(b"\n``") - data.count(b"\n```")
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed
 

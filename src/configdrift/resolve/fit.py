@@ -19,6 +19,7 @@ from, and an explicit ``mount`` in the configuration always wins.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 
 from configdrift.model import ConfigPath, DocEntry, SchemaNode, format_path
 from configdrift.resolve.docs import node_at
@@ -39,32 +40,49 @@ def _fields(builder: SchemaBuilder, symbol: Symbol) -> set[str]:
     return {s for child in probe.children.values() for s in (child.spellings or (child.key,))}
 
 
+def _taken(node: SchemaNode | None) -> bool:
+    """Does a node already hold keys (a model, or children)?"""
+    return node is not None and bool(node.model or node.children)
+
+
 def mount_by_docs(builder: SchemaBuilder, root: SchemaNode, entries: list[DocEntry]) -> int:
     """Mount unmounted models that doc sections fit; return how many."""
     mounted = {n.model for n in root.walk() if n.model}
-    candidates: list[tuple[Symbol, set[str]]] = []
+    groups: dict[ConfigPath, list[DocEntry]] = defaultdict(list)
+    for entry in entries:
+        if len(entry.path) >= 2:
+            groups[entry.path[:-1]].append(entry)
+    open_groups = [p for p in groups if not _taken(node_at(root, p))]
+    if not open_groups:
+        return 0  # every documented section sits on a node already: nothing to fit
+    symbols: list[Symbol] = []
     for name, info in sorted(builder.project.modules.items()):
         for qualname in info.classes:
             symbol = Symbol("class", name, qualname)
             model = builder.model(symbol)
             # attrs classes are mounted as fields of models, or by ``mount``.
             if model is not None and model.kind != "attrs" and qualname not in mounted:
-                candidates.append((symbol, _fields(builder, symbol)))
-    if not candidates:
+                symbols.append(symbol)
+    if not symbols:
         return 0
-    groups: dict[ConfigPath, list[DocEntry]] = defaultdict(list)
-    for entry in entries:
-        if len(entry.path) >= 2:
-            groups[entry.path[:-1]].append(entry)
+    fields_of: dict[Symbol, set[str]] = {}
+
+    def candidates() -> Iterator[tuple[Symbol, set[str]]]:
+        for symbol in symbols:
+            if symbol not in fields_of:
+                fields_of[symbol] = _fields(builder, symbol)
+            yield symbol, fields_of[symbol]
+
     count = 0
     # Shallow paths first: a model mounted there may bring nested models with it.
     for parent in sorted(groups, key=len):
-        node = node_at(root, parent)
-        if node is not None and (node.model or node.children):
+        if _taken(node_at(root, parent)):
             continue
         names = {e.path[-1] for e in groups[parent]}
+        if len(names) < MIN_KEYS:
+            continue
         scored = []
-        for symbol, fields in candidates:
+        for symbol, fields in candidates():
             score = len(names & fields)
             if score >= MIN_KEYS and score >= MIN_SHARE * len(names):
                 named = _norm(parent[-1]) in _norm(symbol.qualname.rsplit(".", 1)[-1])
@@ -85,6 +103,6 @@ def mount_by_docs(builder: SchemaBuilder, root: SchemaNode, entries: list[DocEnt
         assert model is not None
         builder.mount(root, parent, symbol, (parent[-1],), how, model.location)
         mounted.add(symbol.qualname)
-        candidates = [c for c in candidates if c[0] != symbol]
+        symbols.remove(symbol)
         count += 1
     return count

@@ -216,19 +216,20 @@ class ModelReader:
         if cls is None:
             return None
         kind = None
-        if project.inherits_external(symbol, PYDANTIC_BASES):
+        # The class's external bases, walked once for every kind's test.
+        external = {s.qualname for s in project.mro(symbol) if s.kind == "external"}
+        if external & PYDANTIC_BASES:
             kind = "pydantic"
         elif self._is_dataclass(symbol.module, cls, DATACLASS_DECORATORS):
             kind = "dataclass"
         elif self._is_dataclass(symbol.module, cls, ATTRS_DECORATORS):
             kind = "attrs"
-        elif project.inherits_external(symbol, TYPED_DICT_BASES):
+        elif external & TYPED_DICT_BASES:
             kind = "typeddict"
-        elif project.inherits_external(symbol, NAMED_TUPLE_BASES):
+        elif external & NAMED_TUPLE_BASES:
             kind = "namedtuple"
-        elif project.inherits_external(symbol, MKDOCS_BASES) or (
-            "config_scheme" in cls.assigns
-            and project.inherits_external(symbol, MKDOCS_PLUGIN_BASES)
+        elif external & MKDOCS_BASES or (
+            "config_scheme" in cls.assigns and external & MKDOCS_PLUGIN_BASES
         ):
             kind = "mkdocs"
         elif self.imported("traitlets") and any(
@@ -249,7 +250,7 @@ class ModelReader:
         )
         strict_owner: str | None = symbol.qualname if strict else None
         populate = False
-        settings = kind == "pydantic" and project.inherits_external(symbol, SETTINGS_BASES)
+        settings = kind == "pydantic" and bool(external & SETTINGS_BASES)
         env_prefix: str | None = None
         if settings:
             prefix = self._config_value(mro, ("env_prefix",))

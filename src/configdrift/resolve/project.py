@@ -84,6 +84,7 @@ class Project:
     """All Python modules of the analysed code, indexed by module name."""
 
     def __init__(self, modules: list[ModuleInfo]) -> None:
+        self._strings: dict[tuple[str, str], str | None] = {}
         self.modules: dict[str, ModuleInfo] = {}
         later: list[ModuleInfo] = []
         for info in modules:
@@ -367,6 +368,16 @@ class Project:
 
     def string(self, module: str, expr: Expr) -> str | None:
         """The string an expression stands for (a key literal or constant)."""
+        if expr[0] == "c":
+            return expr[1] if isinstance(expr[1], str) else None
+        if expr[0] == "n":
+            # A constant is looked up from many places: once per module.
+            key = (module, expr[1])
+            if key not in self._strings:
+                value = self.evaluate(module, expr)
+                known = value.known and isinstance(value.value, str)
+                self._strings[key] = value.value if known else None
+            return self._strings[key]
         value = self.evaluate(module, expr)
         return value.value if value.known and isinstance(value.value, str) else None
 

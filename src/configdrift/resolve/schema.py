@@ -874,13 +874,17 @@ class SchemaBuilder(ModelReader):
         for name, info in project.modules.items():
             exprs = [read.source.keys[-1] for read in info.facts.dict_reads if read.source.keys]
             exprs += [e for arg in info.facts.dict_args for e in arg.key_args.values()]
+            # A constant is read in many places: resolved once per module.
+            names: set[str] = set()
             for expr in exprs:
                 if expr[0] == "c" and isinstance(expr[1], str):
                     out.add(expr[1])
                 elif expr[0] == "n":
-                    key = project.string(name, expr)
-                    if key is not None:
-                        out.add(key)
+                    names.add(expr[1])
+            for dotted in names:
+                key = project.string(name, ["n", dotted])
+                if key is not None:
+                    out.add(key)
         return out
 
     def _model_fields(self) -> set[str]:
