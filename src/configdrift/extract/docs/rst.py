@@ -92,22 +92,34 @@ def extract_rst(data: bytes) -> DocFacts:
     return facts
 
 
+_SETTINGS: Any = None
+
+
+def _settings() -> Any:
+    """docutils' settings, built once (building them parses option specs)."""
+    global _SETTINGS
+    if _SETTINGS is None:
+        from docutils.frontend import get_default_settings
+        from docutils.parsers.rst import Parser
+
+        settings = get_default_settings(Parser)
+        settings.report_level = 5
+        settings.halt_level = 5
+        settings.file_insertion_enabled = False
+        settings.raw_enabled = False
+        settings.syntax_highlight = "none"
+        settings.character_level_inline_markup = False
+        _SETTINGS = settings
+    return _SETTINGS
+
+
 def _parse(text: str) -> Any:
-    from docutils.core import publish_doctree
-    from docutils.parsers.rst import directives, roles
+    from docutils.parsers.rst import Parser, directives, roles
+    from docutils.utils import new_document
 
     _register()
-    settings = {
-        "report_level": 5,
-        "halt_level": 5,
-        "warning_stream": io.StringIO(),
-        "file_insertion_enabled": False,
-        "raw_enabled": False,
-        "input_encoding": "unicode",
-        "syntax_highlight": "none",
-        "doctitle_xform": False,
-        "character_level_inline_markup": False,
-    }
+    settings = _settings()
+    settings.warning_stream = io.StringIO()
     lookup_directive, lookup_role = directives.directive, roles.role
 
     def any_directive(name: str, language: Any, document: Any) -> tuple[Any, list[Any]]:
@@ -122,7 +134,11 @@ def _parse(text: str) -> Any:
     directives.directive = any_directive  # type: ignore[assignment]
     roles.role = any_role  # type: ignore[assignment]
     try:
-        return publish_doctree(text, settings_overrides=settings)
+        # The parser alone: no reader, writer or transforms (a section stays
+        # a section, titles are not promoted to the document's).
+        document = new_document("<page>", settings)
+        Parser().parse(text, document)
+        return document
     finally:
         directives.directive, roles.role = lookup_directive, lookup_role
 
