@@ -105,3 +105,9 @@ def test_more_rst_forms_and_their_negatives() -> None:
         ("auto", "yes"),
     ]
     assert [tool for tool, _ in facts.generated] == ["sphinx-argparse-cli"]
+
+
+def test_a_default_cut_at_its_first_line_is_no_default() -> None:
+    page = b".. confval:: ignore\n\n   What to skip.\n\n   Default: ``[``\n   ``'*migrations*']``\n"
+    facts = extract_rst(page)
+    assert [(e.name, e.default) for e in facts.entries] == [("ignore", None)]

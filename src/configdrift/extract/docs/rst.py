@@ -258,8 +258,9 @@ class _Walker:
                 found = _INLINE_DEFAULT.search(text)
                 if found and self.last_entry is not None:
                     entry = self.facts.entries[self.last_entry]
-                    if entry.default is None:
-                        entry.default = found.group(1).rstrip(".,;")
+                    value = found.group(1).rstrip(".,;")
+                    if entry.default is None and _balanced(value):
+                        entry.default = value
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
 
@@ -340,8 +341,8 @@ class _Walker:
                 self._label(match.group(1), match.group(2))
 
     def _label(self, label: str, value: str) -> None:
-        if self.last_entry is None or not value:
-            return
+        if self.last_entry is None or not value or not _balanced(value):
+            return  # a value cut at its first line (``[``) is no value
         entry = self.facts.entries[self.last_entry]
         if label.lower().startswith("default") and entry.default is None:
             entry.default = value.strip()
@@ -364,7 +365,7 @@ class _Walker:
             self._labels(text)
             found = _INLINE_DEFAULT.search(text)
             entry = self.facts.entries[self.last_entry]
-            if found and entry.default is None:
+            if found and entry.default is None and _balanced(found.group(1)):
                 entry.default = found.group(1).rstrip(".,;")
         self.last_entry = None
 
@@ -385,8 +386,9 @@ class _Walker:
                 if definition is not None:
                     self._labels(_text(definition))
                     found = _INLINE_DEFAULT.search(_text(definition))
-                    if found and self.facts.entries[self.last_entry].default is None:
-                        self.facts.entries[self.last_entry].default = found.group(1).rstrip(".,;")
+                    entry = self.facts.entries[self.last_entry]
+                    if found and entry.default is None and _balanced(found.group(1)):
+                        entry.default = found.group(1).rstrip(".,;")
         self.last_entry = None
 
     def _table(self, node: Any, section: int) -> None:
@@ -467,6 +469,18 @@ def _opening_key(para: Any) -> str | None:
     if not _key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or _file_name(key):
         return None
     return key
+
+
+def _balanced(text: str) -> bool:
+    """Are the brackets of a value closed (a default continued on the next
+    lines is read from its first line alone)?"""
+    depth = 0
+    for char in text:
+        depth += char in "[{("
+        depth -= char in "]})"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
