@@ -111,3 +111,32 @@ def test_a_default_cut_at_its_first_line_is_no_default() -> None:
     page = b".. confval:: ignore\n\n   What to skip.\n\n   Default: ``[``\n   ``'*migrations*']``\n"
     facts = extract_rst(page)
     assert [(e.name, e.default) for e in facts.entries] == [("ignore", None)]
+
+
+def test_an_autodoc_page_documents_the_described_fields_only(tmp_path) -> None:
+    code = """
+    from pydantic import BaseModel, ConfigDict, Field
+
+
+    class ZeroConfig(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        stage: int = 0
+        \"\"\"The ZeRO stage.\"\"\"
+        bucket: int = Field(500, description="The bucket size.")
+        hidden: bool = False
+
+
+    def load(d):
+        return ZeroConfig(**d.get("zero", {}))
+    """
+    page = (
+        "ZeRO\n====\n\n.. autopydantic_model:: app.zero.ZeroConfig\n\n"
+        "* ``Kind.a``: one member of an enum.\n* ``Kind.b``: another.\n"
+    )
+    _, findings = check_project(tmp_path, {"app/zero.py": code, "docs/zero.rst": page}, "app")
+    found = by_key(findings)
+    assert ("CD103", "zero.hidden") in found
+    assert "no description" in found[("CD103", "zero.hidden")].message
+    assert ("CD103", "zero.stage") not in found and ("CD103", "zero.bucket") not in found
+    # The page's other lists are not entries of the configuration.
+    assert not any(key.startswith("Kind") for _, key in found)

@@ -320,7 +320,6 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 sources.docs_explicit
                 or _is_config_doc(doc, spellings)
                 or (doc.generated and schema.model_kind in CLI_KINDS)
-                or _autodoc(doc, schema)
             ):
                 pages.append((rel, doc))
         placer, entries = _place(schema, config, pages)
@@ -405,7 +404,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     if schema.model_kind in CLI_KINDS:
         analysis.generated = _generated(pages)
-    analysis.autodoc = {m for _, doc in pages for m in _autodoc(doc, schema)}
+    # A page rendered from the code documents what the code describes; its
+    # other lists (an enum's members) are no entries of the configuration.
+    analysis.autodoc = {m for _, doc in candidates for m in _autodoc(doc, schema)}
     generated = any(doc.generated for _, doc in candidates)
     if config.surfaces:
         for surface in builder.configured(config.surfaces):
@@ -464,7 +465,6 @@ def _surface(
             (rel, doc)
             for rel, doc in candidates
             if _is_config_doc(doc, spellings)
-            or _autodoc(doc, schema)
             or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
             or (
                 rel in shared
@@ -514,7 +514,7 @@ def _surface(
         how=surface.how,
         target=surface.target,
         generated=_generated(pages) if cli else [],
-        autodoc={m for _, doc in pages for m in _autodoc(doc, schema)},
+        autodoc={m for _, doc in candidates for m in _autodoc(doc, schema)},
     )
 
 

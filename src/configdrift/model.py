@@ -124,6 +124,9 @@ class SchemaNode:
     #: for a pydantic field that no validator changes before its type check.
     checked: bool = False
     children: dict[str, SchemaNode] = field(default_factory=dict)
+    #: Does the code describe the key (a field's docstring, ``description=``,
+    #: ``help=``): what a page rendered from the code shows.
+    described: bool = False
     #: Where the code reads this key from a config dict (``ReadSite`` objects).
     reads: list[Any] = field(default_factory=list)
 

@@ -198,6 +198,11 @@ _GENERATOR_MARKERS = (
     b"::: mkdocs-click",
     b"::: mkdocs-typer",
     b"\n::: ",
+    # Pages rendered from a class of the code (autodoc, autodoc_pydantic).
+    b".. autopydantic_model::",
+    b".. autopydantic_settings::",
+    b".. autoclass::",
+    b".. autodataclass::",
 )
 
 

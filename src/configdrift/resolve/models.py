@@ -395,6 +395,7 @@ class ModelReader:
             spellings=(fact.name,),
             location=project.location(module, fact.line),
             origin=f"field of {info.symbol.qualname}",
+            described=_described(value[3]) if value[0] == "call" else False,
         )
         self._describe(node, module, info.kind, value, depth)
         return node
@@ -755,6 +756,7 @@ class ModelReader:
             deprecated=deprecated,
             replacement=replacement,
             origin=f"field of {info.symbol.qualname}",
+            described=fact.docstring or _described(kwargs),
             checked=info.kind == "pydantic"
             and not {"*", fact.name} & info.before_validated
             and not _has_validator(fact.annotation),
@@ -899,6 +901,19 @@ class ModelReader:
                 node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
         finally:
             self._filling[symbol] -= 1
+
+
+def _described(kwargs: dict[str, Expr]) -> bool:
+    """Does a field call describe its field (``Field(description=...)``,
+    ``field(metadata={"help": ...})``, ``help=``)?"""
+    if any(kwargs.get(k) for k in ("description", "help", "doc", "desc")):
+        return True
+    metadata = kwargs.get("metadata")
+    return bool(
+        metadata
+        and metadata[0] == "dict"
+        and any(k[0] == "c" and k[1] in ("help", "description") for k, _ in metadata[1])
+    )
 
 
 def _option(config: Expr, name: str) -> Expr | None:

@@ -340,7 +340,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             if child.key in (ANY_KEY, LIST_ITEM):
                 yield from visit(child)
                 continue
-            if id(child) in own:
+            if id(child) in own or (child.model and child.model in analysis.autodoc):
+                # Documented, or rendered from the code (its fields are judged).
                 yield from visit(child)
                 continue
             partly = id(child) in within
@@ -367,7 +368,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.location is None
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
-                or (node.model in analysis.autodoc and child.origin == f"field of {node.model}")
+                or (
+                    node.model in analysis.autodoc
+                    and child.origin == f"field of {node.model}"
+                    and child.described
+                )
                 or child.path in analysis.documented_elsewhere
             ):
                 # A section the docs' own structure placed is documented there.
@@ -404,7 +409,12 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     if not node.model
                     else f" (a section of {keys})"
                 )
-            if partly:
+            if node.model in analysis.autodoc and child.origin == f"field of {node.model}":
+                message = (
+                    f"`{format_path(child.path)}` is accepted by {owner}, whose page is rendered "
+                    "from the code, but the field has no description (a docstring or description=)"
+                )
+            elif partly:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}; the docs describe keys under it, but it has no doc entry of its own"
             else:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}, but no doc describes it"

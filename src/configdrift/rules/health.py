@@ -47,7 +47,7 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
                 f"the doc source `{source.path}` yields no config keys: no entry in a recognised form",
             )
     anchor = Location(_anchor(analysis), 1)
-    documented = any(surface.doc_sources for surface in analysis.everything)
+    documented = any(surface.doc_sources or surface.autodoc for surface in analysis.everything)
     if not documented and not analysis.missing_docs and analysis.schema.children:
         yield make(
             "CD501",

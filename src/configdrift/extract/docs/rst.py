@@ -62,6 +62,18 @@ ENTRY_DIRECTIVES = frozenset(
         "std:envvar",
     }
 )
+#: Directives that render a class from the code (Sphinx autodoc and
+#: autodoc_pydantic).
+AUTODOC_DIRECTIVES = frozenset(
+    {
+        "autopydantic_model",
+        "autopydantic_settings",
+        "autoclass",
+        "autodataclass",
+        "autoattrs",
+        "py:autoclass",
+    }
+)
 #: Directives that show code: their first argument is the language.
 CODE_DIRECTIVES = frozenset({"code-block", "sourcecode", "code"})
 #: Languages of example blocks (Markdown's, and configparser's).
@@ -308,6 +320,11 @@ class _Walker:
         tool = GENERATORS.get(directive) or _RST_GENERATORS.get(directive)
         if tool:
             self.facts.generated.append((tool, _line(node, 1)))
+            return
+        if directive in AUTODOC_DIRECTIVES and node["arguments"]:
+            # ``.. autopydantic_model:: pkg.Model``: the model's fields,
+            # rendered from the code's descriptions.
+            self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
         if directive not in ENTRY_DIRECTIVES:
             self.walk(node, section, depth + 1)

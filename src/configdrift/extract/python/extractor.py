@@ -271,15 +271,25 @@ class ModuleExtractor:
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             fact.docstring = isinstance(body[0].value.value, str)
-        for stmt in body:
+        for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 # ``MAIL_SERVER = os.environ.get("MAIL_SERVER")`` in a config class.
                 self._module_env_reads(stmt.value)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = to_expr(stmt.value, self.source) if stmt.value is not None else None
+                after = body[index + 1] if index + 1 < len(body) else None
+                described = (
+                    isinstance(after, ast.Expr)
+                    and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)
+                )
                 fact.fields.append(
                     FieldFact(
-                        stmt.target.id, stmt.lineno, to_expr(stmt.annotation, self.source), value
+                        stmt.target.id,
+                        stmt.lineno,
+                        to_expr(stmt.annotation, self.source),
+                        value,
+                        described,
                     )
                 )
             elif isinstance(stmt, ast.Assign):

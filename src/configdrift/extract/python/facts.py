@@ -29,6 +29,8 @@ class FieldFact:
     line: int
     annotation: Expr
     value: Expr | None
+    #: A string right after the field (an attribute docstring) describes it.
+    docstring: bool = False
 
 
 @dataclass
