@@ -198,11 +198,10 @@ _GENERATOR_MARKERS = (
     b"::: mkdocs-click",
     b"::: mkdocs-typer",
     b"\n::: ",
-    # Pages rendered from a class of the code (autodoc, autodoc_pydantic).
+    # Pages rendered from a model of the code (autodoc_pydantic; a page of
+    # ``autoclass`` API docs is read when it shows entries or examples).
     b".. autopydantic_model::",
     b".. autopydantic_settings::",
-    b".. autoclass::",
-    b".. autodataclass::",
 )
 
 
