@@ -489,11 +489,16 @@ def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
 def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:
     """The variables as the children of a lenient root: an unknown variable
     is never read, and nothing says so."""
-    for node in variables:
+    _mount_by_name(root, variables, ENVIRONMENT, "env")
+
+
+def _mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: str) -> None:
+    """Keys the code reads by name, as the children of a lenient root."""
+    for node in keys:
         root.children[node.key] = node
-    root.model = ENVIRONMENT
-    root.model_kind = "env"
-    root.model_location = variables[0].location
+    root.model = model
+    root.model_kind = kind
+    root.model_location = keys[0].location
     root.strict = False
 
 
@@ -653,9 +658,4 @@ def setting_reads(project: Project) -> list[SchemaNode]:
 def mount_settings(root: SchemaNode, settings: list[SchemaNode]) -> None:
     """The settings as the children of a lenient root: a settings object
     returns what it holds, and an unknown name is never asked for."""
-    for node in settings:
-        root.children[node.key] = node
-    root.model = SETTINGS_OBJECT
-    root.model_kind = "setting"
-    root.model_location = settings[0].location
-    root.strict = False
+    _mount_by_name(root, settings, SETTINGS_OBJECT, "setting")

@@ -134,6 +134,12 @@ MIN_TABLE = 5
 #: Names of dicts that hold a configuration's defaults.
 _DEFAULTS_NAME = re.compile(r"(?i)default|settings|options|config")
 
+
+def _new_root() -> SchemaNode:
+    """An empty root: nothing known yet of unknown keys."""
+    return SchemaNode(key="", path=(), strict=None, origin="root")
+
+
 _DYNAMIC = (
     "options built at runtime, or added by code the parser is handed to: "
     "unknown options are not judged"
@@ -334,7 +340,7 @@ class SchemaBuilder(ModelReader):
         called unless ``mount`` names the root, to decide which dict read
         key by key (if any) is the config's root where no model is.
         """
-        root = SchemaNode(key="", path=(), strict=None, origin="root")
+        root = _new_root()
         project = self.project
         dict_seeds: set[Scope] = set()
         for path_text, target in explicit.items():
@@ -513,7 +519,7 @@ class SchemaBuilder(ModelReader):
 
     def _model_root(self, symbol: Symbol) -> SchemaNode:
         """A root that is the model ``symbol``."""
-        node = SchemaNode(key="", path=(), strict=None, origin="root")
+        node = _new_root()
         model = self.model(symbol)
         assert model is not None
         self.fill(node, symbol, direct=True)
@@ -526,7 +532,7 @@ class SchemaBuilder(ModelReader):
         out: list[Surface] = []
         project = self.project
         for name, (target, _docs) in wanted.items():
-            node = SchemaNode(key="", path=(), strict=None, origin="root")
+            node = _new_root()
             unresolved: list[Unresolved] = []
             if target == "cli":
                 options, dynamic = self.options()
@@ -611,7 +617,7 @@ class SchemaBuilder(ModelReader):
             return None  # a table of records (worker templates), not of options
         where = project.location(module, line)
         lines = project.modules[module].facts.dict_key_lines.get(qualname, {})
-        root = SchemaNode(key="", path=(), strict=None, origin="root")
+        root = _new_root()
         root.model = qualname
         root.model_kind = "table"
         root.model_location = where
@@ -760,7 +766,7 @@ class SchemaBuilder(ModelReader):
         if self.primary != "cli":
             options, dynamic = self.options()
             if len(options) >= MIN_OPTIONS:
-                cli = SchemaNode(key="", path=(), strict=None, origin="root")
+                cli = _new_root()
                 mount_options(cli, options, complete=not dynamic)
                 if claim(cli) or generated:
                     unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
@@ -771,7 +777,7 @@ class SchemaBuilder(ModelReader):
                     out.append(Surface(name, cli, how, unresolved, "cli"))
         named = setting_reads(self.project)
         if len(named) >= MIN_OPTIONS:
-            node = SchemaNode(key="", path=(), strict=None, origin="root")
+            node = _new_root()
             mount_settings(node, named)
             if claim(node):
                 how = f"{len(named)} settings read by name from a settings object"
@@ -779,7 +785,7 @@ class SchemaBuilder(ModelReader):
         if self.primary != "env":
             variables = environment_variables(self.project)
             if len(variables) >= MIN_OPTIONS:
-                env = SchemaNode(key="", path=(), strict=None, origin="root")
+                env = _new_root()
                 mount_environment(env, variables)
                 if claim(env):
                     how = f"{len(variables)} variables read with os.environ or os.getenv"

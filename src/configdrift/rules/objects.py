@@ -303,12 +303,12 @@ MAX_OTHER_BYTES = 1024 * 1024
 def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
-    return _search(analysis, analysis.config_files, rb"(?<![\w-])(", rb")(?![\w-])", names)
+    return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
 
 
 def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
-    return _search(analysis, files, rb"""["'](""", rb""")["']""", names)
+    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
 
 
 def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
@@ -320,14 +320,12 @@ def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None =
     spans = spans or set()
     if not names and not spans:
         return set()
-    alternatives = []
+    patterns = []
     if names:
-        whole = b"|".join(re.escape(n.encode()) for n in sorted(names))
-        alternatives.append(rb"(?<![\w-])(" + whole + rb")(?![\w-])")
+        patterns.append(_WHOLE % _alternation(names))
     if spans:
-        code = b"|".join(re.escape(n.encode()) for n in sorted(spans))
-        alternatives.append(rb"`(" + code + rb")[`=: ]")
-    return _search(analysis, pages, b"(?:", b")", set(names) | set(spans), b"|".join(alternatives))
+        patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
+    return _search(analysis, pages, b"|".join(patterns), names | spans)
 
 
 _NOT_DOCS = re.compile(
@@ -338,24 +336,24 @@ _NOT_DOCS = re.compile(
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     """Names read as attributes (``.name``) or by name (``getattr(x,
     "name")``, ``getini("name")``) in Python files outside the code view."""
-    return _search(analysis, analysis.other_python, rb"""(?:\.\s*|["'])(""", rb")\b", names)
+    pattern = rb"""(?:\.\s*|["'])(%b)\b""" % _alternation(names)
+    return _search(analysis, analysis.other_python, pattern, names)
 
 
-def _search(
-    analysis: Analysis,
-    files: list[str],
-    before: bytes,
-    after: bytes,
-    names: set[str],
-    inner: bytes | None = None,
-) -> set[str]:
-    """The ``names`` found between ``before`` and ``after`` in ``files``
-    (bounded in count and size), stopping once all are found; ``inner``
-    replaces the alternation of the names (its groups capture them)."""
+#: A name spelt whole: not part of a longer word or flag.
+_WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
+
+
+def _alternation(names: set[str]) -> bytes:
+    return b"|".join(re.escape(n.encode()) for n in sorted(names))
+
+
+def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str]) -> set[str]:
+    """The ``names`` that ``pattern``'s groups capture in ``files`` (bounded
+    in count and size), stopping once all are found."""
     if not names:
         return set()
-    alternatives = inner or b"|".join(re.escape(n.encode()) for n in sorted(names))
-    pattern = re.compile(before + alternatives + after)
+    compiled = re.compile(pattern)
     found: set[str] = set()
     for rel in files[:MAX_OTHER_FILES]:
         path = analysis.config.root / rel
@@ -366,7 +364,7 @@ def _search(
             data = path.read_bytes()
         except OSError:
             continue
-        for match in pattern.findall(data):
+        for match in compiled.findall(data):
             for group in (match,) if isinstance(match, bytes) else match:
                 if group:
                     found.add(group.decode())

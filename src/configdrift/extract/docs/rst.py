@@ -265,14 +265,7 @@ class _Walker:
             elif isinstance(child, nodes.table):
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
-                text = _text(child)
-                self._labels(text)
-                found = _INLINE_DEFAULT.search(text)
-                if found and self.last_entry is not None:
-                    entry = self.facts.entries[self.last_entry]
-                    value = found.group(1).rstrip(".,;")
-                    if entry.default is None and _balanced(value):
-                        entry.default = value
+                self._describe(_text(child))
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
 
@@ -351,6 +344,18 @@ class _Walker:
         if first is not None and not node.children:
             self.pending = (self.facts.entries[first].name, first)
 
+    def _describe(self, text: str) -> None:
+        """The default and type the text under the last entry gives: label
+        lines (``Default: 5``), else a default in prose ("Defaults to 5")."""
+        self._labels(text)
+        found = _INLINE_DEFAULT.search(text)
+        if found is None or self.last_entry is None:
+            return
+        entry = self.facts.entries[self.last_entry]
+        value = found.group(1).rstrip(".,;")
+        if entry.default is None and _balanced(value):
+            entry.default = value
+
     def _labels(self, text: str) -> None:
         for line in text.splitlines()[:10]:
             match = _LABEL.match(line)
@@ -378,12 +383,7 @@ class _Walker:
                 self.walk(item, section, depth + 1)
                 continue
             self.last_entry = self._add(key, _line(para, _line(node, 1)), section, "list")
-            text = _text(item)
-            self._labels(text)
-            found = _INLINE_DEFAULT.search(text)
-            entry = self.facts.entries[self.last_entry]
-            if found and entry.default is None and _balanced(found.group(1)):
-                entry.default = found.group(1).rstrip(".,;")
+            self._describe(_text(item))
         self.last_entry = None
 
     def _definitions(self, node: Any, section: int) -> None:
@@ -401,11 +401,7 @@ class _Walker:
                 self.last_entry = self._add(key, _line(term, 1), section, "list")
                 definition = item.next_node(nodes.definition)
                 if definition is not None:
-                    self._labels(_text(definition))
-                    found = _INLINE_DEFAULT.search(_text(definition))
-                    entry = self.facts.entries[self.last_entry]
-                    if found and entry.default is None and _balanced(found.group(1)):
-                        entry.default = found.group(1).rstrip(".,;")
+                    self._describe(_text(definition))
         self.last_entry = None
 
     def _table(self, node: Any, section: int) -> None:
