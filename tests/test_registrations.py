@@ -181,3 +181,130 @@ def test_the_fact_cache_follows_the_configured_registrations(tmp_path) -> None:
     assert "alpha" not in plain.schema.children
     assert {"alpha", "beta", "gamma"} <= set(declared.schema.children)
     assert "alpha" not in again.schema.children
+
+
+_TOX_LIKE = """
+import argparse
+
+
+def register_config(conf, core):
+    conf.add_config(
+        keys=["env_dir", "envdir"], of_type=str, default=".tox", desc="where it lives"
+    )
+    conf.add_config(keys="args_are_paths", of_type=bool, default=True, desc="rewrite paths")
+    conf.add_config("labels", list[str], [], "labels of the environment")
+    conf.add_config(keys=["recreate"], of_type=bool, default=False, desc="start afresh")
+    conf.add_constant(keys=["env_python"], desc="the interpreter", value="python")
+    conf.add_config(keys=core.extra_keys, of_type=str, default="", desc="computed")
+
+
+def cli():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--colour", default="auto")
+    return parser
+"""
+
+_TOX_DOCS = """
+Configuration
+=============
+
+.. code-block:: ini
+
+    [testenv]
+    envdir = build
+    labels = fast
+
+Environment options
+-------------------
+
+.. code-block:: ini
+
+    [testenv]
+    args_are_paths = false
+
+.. conf::
+   :keys: env_dir, envdir
+   :default: .tox
+
+   Where the environment lives.
+
+.. conf::
+   :keys: args_are_paths
+   :default: False
+
+   Rewrite relative paths.
+
+.. conf::
+   :keys: labels
+
+   Labels of the environment.
+
+.. conf::
+   :keys: env_python
+   :constant:
+
+   The interpreter of the environment.
+
+Command line
+------------
+
+.. option:: --quiet
+
+   Say less.
+
+.. option:: --parallel
+
+   How many at once.
+
+.. option:: --root
+
+   Where to start.
+"""
+
+
+def test_keys_registered_with_add_config_are_a_surface_of_their_own(tmp_path) -> None:
+    """tox's ``add_config(keys=[key, alias], of_type=, default=, desc=)``:
+    the first key is the key, the others its spellings; the file's keys and
+    the command line's flags are two surfaces, each judged on its own."""
+    analysis, findings = check_project(
+        tmp_path, {"plug/config.py": _TOX_LIKE, "docs/config.rst": _TOX_DOCS}, "plug"
+    )
+    names = {s.surface: s for s in analysis.everything}
+    registered = next(s for s in analysis.everything if "env_dir" in s.schema.children)
+    cli = next(s for s in analysis.everything if "quiet" in s.schema.children)
+    assert registered is not cli
+    assert set(registered.schema.children) == {
+        "env_dir",
+        "args_are_paths",
+        "labels",
+        "recreate",
+        "env_python",
+    }
+    assert registered.schema.children["env_dir"].spellings == ("env_dir", "envdir")
+    assert registered.schema.children["labels"].type.kinds == frozenset({"list"})
+    assert registered.schema.children["env_python"].default is None
+    assert "env_dir" not in cli.schema.children
+    assert set(names) == {"config", "cli"}
+    found = {(f.code, f.key, f.surface) for f in findings}
+    # The documented default disagrees with the code's.
+    assert ("CD104", "args_are_paths", registered.surface) in found
+    assert ("CD103", "recreate", registered.surface) in found
+    assert ("CD103", "--colour", cli.surface) in found
+    # The ini examples' [testenv] is the file's section, not a config path.
+    assert not [f for f in findings if f.code in ("CD101", "CD102", "CD301", "CD302")]
+    assert ("CD104", "env_dir", registered.surface) not in found
+
+
+def test_add_config_without_a_known_name_declares_nothing(tmp_path) -> None:
+    code = """
+    def register(conf, names, kinds):
+        conf.add_config(keys=names, of_type=str, default="", desc="a")
+        conf.add_config(names[0], str, "", "b")
+        conf.add_config(keys=[names[1], "alias"], of_type=str, default="", desc="c")
+        conf.add_config(of_type=str, default="", desc="no keys")
+    """
+    analysis, _ = check_project(tmp_path, {"plug/c.py": code}, "plug")
+    assert analysis.schema.children == {}

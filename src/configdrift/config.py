@@ -132,12 +132,12 @@ def _check(name: str, value: Any, where: Path) -> None:
 
 
 #: What a surface can be besides a model or a dict of options.
-SURFACE_KINDS = ("cli", "env", "settings")
+SURFACE_KINDS = ("cli", "registered", "env", "settings")
 
 
 def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     """A ``surfaces`` entry: ``name = "module:Model"`` (or ``"cli"``,
-    ``"env"``), or a table with ``mount`` and ``docs``."""
+    ``"registered"``, ``"env"``, ``"settings"``), or a table with ``mount`` and ``docs``."""
     if type(entry) is str:
         entry = {"mount": entry}
     if type(entry) is not dict or set(entry) - {"mount", "docs"} or "mount" not in entry:

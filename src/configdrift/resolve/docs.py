@@ -83,6 +83,12 @@ class DocPlacer:
     def __init__(self, root: SchemaNode, sections: dict[str, str]) -> None:
         self.root = root
         self.index = _index_by_key(root)
+        #: A schema of leaves only (registered options, variables, a flat
+        #: settings class): an example's tables are the file's own sections
+        #: (``[testenv]``, ``[tool.pytest.ini_options]``), not config paths.
+        self.flat = bool(root.children) and all(
+            not child.children for child in root.children.values()
+        )
         self.explicit = sections
         #: The ``sections`` entries that named a section of a page.
         self.used: set[str] = set()
@@ -223,7 +229,7 @@ class DocPlacer:
                 "heading names the key",
                 None,
             )
-        for bid in blocks_by_section.get(sid, []):
+        for bid in [] if self.flat else blocks_by_section.get(sid, []):
             block = facts.blocks[bid]
             tops = [k.path[0] for k in block.keys if len(k.path) == 1]
             has_children = any(len(k.path) >= 2 for k in block.keys)

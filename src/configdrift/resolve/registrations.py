@@ -166,7 +166,9 @@ def _same_default(a: Value | None, b: Value | None) -> bool:
 def _dynamic(call: RegistrationCall) -> bool:
     """Option strings built at runtime: a starred or computed first argument
     (a positional argument's name is a plain string)."""
-    first = call.args[0] if call.args else None
+    first = call.args[0] if call.args else call.kwargs.get("keys")
+    if first is not None and first[0] == "seq" and first[2]:
+        return any(item[0] != "c" for item in first[2])
     return first is None or first[0] != "c"
 
 
@@ -245,7 +247,14 @@ def _option(
 
 _CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
 #: Calls that name a key and where its default is: (position, keyword).
-_NAMED = {"addini": (None, "default"), "add_config_value": (1, "default")}
+_NAMED = {
+    "addini": (None, "default"),
+    "add_config_value": (1, "default"),
+    # tox's ``add_config(keys, of_type, default, desc)``; a constant
+    # (``add_constant(keys, desc, value)``) is a key users read, never set.
+    "add_config": (2, "default"),
+    "add_constant": (None, ""),
+}
 #: pytest's ini ``type=`` values and the kind of value each takes.
 _INI_TYPES = {
     "bool": "bool",
@@ -279,12 +288,18 @@ def _named(
     ``app.add_config_value("autoapi_dirs", [], "html")``, a catalogue's
     (``define("port", default=8888)``) or a configured registration."""
     key_expr = _argument(call, spec[0])
-    name = project.string(module, key_expr) if key_expr is not None else None
-    if not name or name.startswith("-"):
+    if key_expr is None and call.method in ("add_config", "add_constant"):
+        key_expr = call.kwargs.get("keys")
+    names = [name] if key_expr is not None and (name := project.string(module, key_expr)) else []
+    if key_expr is not None and key_expr[0] == "seq":
+        # Several keys: the first is the key, the others its aliases.
+        names = [project.string(module, item) or "" for item in key_expr[2]]
+    if not names or not all(names) or names[0].startswith("-"):
         return None
+    name = names[0]
     if call.method in _NAMED:
         position, keyword = _NAMED[call.method]
-        expr = call.kwargs.get(keyword)
+        expr = call.kwargs.get(keyword) if keyword else None
         if expr is None and position is not None and len(call.args) > position:
             expr = call.args[position]
     else:
@@ -295,7 +310,27 @@ def _named(
     kind = ""
     if call.method == "addini" and "type" in call.kwargs:
         kind = _INI_TYPES.get(project.string(module, call.kwargs["type"]) or "", "")
-    return _node(name, [name], kind, default, where, _group(module, call.function), "named")
+    of_type = call.kwargs.get("of_type") or (
+        call.args[1] if call.method == "add_config" and len(call.args) > 1 else None
+    )
+    if of_type is not None:
+        kind = _declared_kind(of_type)
+    return _node(name, names, kind, default, where, _group(module, call.function), "named")
+
+
+def _declared_kind(expr: Expr) -> str:
+    """The kind of value a type expression names: ``int``, ``bool``,
+    ``list[str]``; nothing for a union or a class of the project."""
+    if expr[0] == "sub":
+        expr = expr[1]
+    if expr[0] != "n":
+        return ""
+    name = expr[1].rsplit(".", 1)[-1]
+    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
+        return "list"
+    if name in ("dict", "Dict", "Mapping"):
+        return "dict"
+    return _TYPES.get(name, "")
 
 
 def _click_option(

@@ -177,6 +177,8 @@ class SchemaBuilder(ModelReader):
         #: The name of the root's surface (``config``, ``settings``, ``cli``,
         #: ``env``), set by ``build``.
         self.primary = "config"
+        #: Which group of options the root holds, if any (``option_groups``).
+        self.primary_options = ""
 
     def options(self) -> tuple[list[SchemaNode], list[Location]]:
         """The project's registered options and where options are built at
@@ -184,6 +186,23 @@ class SchemaBuilder(ModelReader):
         if self._options is None:
             self._options = argparse_options(self.project, self.declared)
         return self._options
+
+    def option_groups(self) -> list[tuple[str, list[SchemaNode]]]:
+        """The options split by what users write: command-line flags
+        (``cli``) and keys registered by name for a file (``registered``:
+        pytest's ini, Sphinx's conf.py, tox's ``add_config``), larger first."""
+        options, _ = self.options()
+        named = [o for o in options if o.model_kind == "named"]
+        flags = [o for o in options if o.model_kind != "named"]
+        if min(len(named), len(flags)) < MIN_OPTIONS:
+            # A plugin's two flags and two ini keys: one surface, named by
+            # what most of them are.
+            return (
+                [("cli" if len(flags) >= len(named) else "registered", options)] if options else []
+            )
+        groups = [("cli", flags), ("registered", named)]
+        groups.sort(key=lambda g: -len(g[1]))
+        return groups
 
     def mount(
         self,
@@ -402,7 +421,9 @@ class SchemaBuilder(ModelReader):
         if empty and doc_names is not None:
             self._settings_root(root, doc_names)
         if not explicit and not dict_seeds and not root.model:
-            options, dynamic = self.options()
+            groups = self.option_groups()
+            options = groups[0][1] if groups else []
+            dynamic = self.options()[1]
             if len(options) >= MIN_OPTIONS and (
                 (empty and not root.children) or self._options_documented(root, options, doc_names)
             ):
@@ -413,10 +434,15 @@ class SchemaBuilder(ModelReader):
                     self.mounts.clear()
                     self.flow.mark(set())
                 mount_options(root, options, complete=not dynamic)
-                how = f"{len(options)} options declared with add_argument or @option"
+                how = (
+                    f"{len(options)} options declared with add_argument or @option"
+                    if groups[0][0] == "cli"
+                    else f"{len(options)} keys registered by name"
+                )
                 # Keys a plugin registers by name (pytest's ini, Sphinx's
                 # conf.py) are a config file's, not a command line's.
                 self.primary = "cli" if root.model_kind in CLI_KINDS else "config"
+                self.primary_options = groups[0][0]
                 self.unresolved.extend(Unresolved(where, _DYNAMIC) for where in dynamic)
                 assert root.model_location is not None and root.model is not None
                 self.mounts.append(Mount((), root.model, root.model_location, how))
@@ -534,10 +560,14 @@ class SchemaBuilder(ModelReader):
         for name, (target, _docs) in wanted.items():
             node = _new_root()
             unresolved: list[Unresolved] = []
-            if target == "cli":
-                options, dynamic = self.options()
+            if target in ("cli", "registered"):
+                options = [
+                    o for o in self.options()[0] if (o.model_kind == "named") == (target != "cli")
+                ]
+                dynamic = self.options()[1]
                 if not options:
-                    raise ConfigError(f"surfaces.{name}: the code declares no command-line option")
+                    what = "command-line option" if target == "cli" else "key registered by name"
+                    raise ConfigError(f"surfaces.{name}: the code declares no {what}")
                 mount_options(node, options, complete=not dynamic)
                 unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
             elif target == "env":
@@ -763,18 +793,22 @@ class SchemaBuilder(ModelReader):
             if len(found) == 1 and self.primary != "settings":
                 found[0].name = "settings"
             out.extend(found)
-        if self.primary != "cli":
-            options, dynamic = self.options()
-            if len(options) >= MIN_OPTIONS:
-                cli = _new_root()
-                mount_options(cli, options, complete=not dynamic)
-                if claim(cli) or generated:
-                    unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
-                    how = f"{len(options)} options declared with add_argument or @option"
-                    # Keys registered by name (pytest's ini, Sphinx's conf.py)
-                    # are a file's; flags are the command line's.
-                    name = "cli" if cli.model_kind in CLI_KINDS else "registered"
-                    out.append(Surface(name, cli, how, unresolved, "cli"))
+        for name, options in self.option_groups():
+            if name == self.primary_options or len(options) < MIN_OPTIONS:
+                continue
+            # Keys registered by name (pytest's ini, Sphinx's conf.py, tox's
+            # ``add_config``) are a file's; flags are the command line's.
+            dynamic = self.options()[1]
+            cli = _new_root()
+            mount_options(cli, options, complete=not dynamic)
+            if claim(cli) or (generated and name == "cli"):
+                unresolved = [Unresolved(where, _DYNAMIC) for where in dynamic]
+                how = (
+                    f"{len(options)} options declared with add_argument or @option"
+                    if name == "cli"
+                    else f"{len(options)} keys registered by name"
+                )
+                out.append(Surface(name, cli, how, unresolved, name))
         named = setting_reads(self.project)
         if len(named) >= MIN_OPTIONS:
             node = _new_root()

@@ -120,8 +120,19 @@ def _from_network(arg: ast.expr) -> bool:
 
 #: Methods that declare an option by name (see ``resolve.registrations``).
 REGISTRATION_METHODS = frozenset(
-    {"add_argument", "addoption", "_addoption", "addini", "add_config_value"}
+    {
+        "add_argument",
+        "addoption",
+        "_addoption",
+        "addini",
+        "add_config_value",
+        "add_config",
+        "add_constant",
+    }
 )
+#: Declaring methods that may name their key by keyword alone
+#: (tox's ``add_config(keys=["env_list", "envlist"], ...)``).
+_KEYS_KEYWORD = frozenset({"add_config", "add_constant"})
 #: The methods of an argument parser (pytest's included) that add options.
 _PARSER_METHODS = frozenset({"add_argument", "addoption", "_addoption"})
 #: Calls that read an option by its name: ``config.getini("timeout")``.
@@ -734,7 +745,9 @@ def registration_call(
     argument is a string."""
     func = call.func
     name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
-    if not call.args:
+    if not call.args and not (
+        name in _KEYS_KEYWORD and any(k.arg == "keys" for k in call.keywords)
+    ):
         return None
     if not ((type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods):
         if name not in DECLARING_CALLS and name not in declaring:
