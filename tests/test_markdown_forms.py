@@ -130,3 +130,19 @@ def test_ini_blocks_in_markdown_and_rst() -> None:
     assert [k.path for k in block.keys] == [("run",), ("run", "branch")]
     # A key before any section is no INI: read as nothing, and not judged.
     assert extract_markdown(b"# C\n\n```ini\nbranch = True\n```\n").blocks == []
+
+
+def test_configparser_headings_and_lead_ins_in_markdown() -> None:
+    page = (
+        "# Reference\n\n"
+        "## [run]\n\nThe run command.\n\n"
+        "### [run] branch\n\n(boolean, default False) Measure branches.\n\n"
+        "### [run] omit\n\n(optional) Patterns to leave out.\n\n"  # no type
+        "## [1]: a footnote heading\n\n"  # not a section's option
+    )
+    facts = extract_markdown(page.encode())
+    assert [(e.parts, e.default, e.doc_type) for e in facts.entries] == [
+        (("run",), None, None),
+        (("run", "branch"), "False", "boolean"),
+        (("run", "omit"), None, None),
+    ]

@@ -140,3 +140,160 @@ def test_an_autodoc_page_documents_the_described_fields_only(tmp_path) -> None:
     assert ("CD103", "zero.stage") not in found and ("CD103", "zero.bucket") not in found
     # The page's other lists are not entries of the configuration.
     assert not any(key.startswith("Kind") for _, key in found)
+
+
+_INI_PAGE = b"""Reference
+=========
+
+[run]
+-----
+
+Settings of the run command.
+
+[run] branch
+............
+
+(boolean, default False) Measure branches too.
+
+[run] data_file
+...............
+
+(string, default ".data") Where the data goes.
+
+[run] sources
+.............
+
+(optional) Say where to look; defaults are fine.
+
+[Notes]
+-------
+
+[run] is the section most people need.
+"""
+
+
+def test_configparser_headings_and_typed_lead_ins() -> None:
+    """``[run] branch`` underlined is the option ``branch`` of the section
+    ``run``; "(boolean, default False)" opening its text gives its type and
+    default; "(optional)" is no type, and ``[Notes]`` is no section key."""
+    facts = extract_rst(_INI_PAGE)
+    assert [(e.parts, e.doc_type, e.default) for e in facts.entries] == [
+        (("run",), None, None),
+        (("run", "branch"), "boolean", "False"),
+        (("run", "data_file"), "string", '".data"'),
+        (("run", "sources"), None, None),
+        (("Notes",), None, None),
+    ]
+
+
+_TUPLE_TABLE = """
+class Config:
+    CONFIG_FILE_OPTIONS = (
+        ("branch", "run:branch", "boolean"),
+        ("data_file", "run:data_file"),
+        ("sources", "run:sources", "list"),
+        ("_crash", "run:_crash"),
+        ("timid", "run:timid", "boolean"),
+        ("precision", "report:precision", "int"),
+        ("skip_empty", "report:skip_empty", "boolean"),
+    )
+
+    def __init__(self):
+        self.branch = False
+"""
+
+_TUPLE_DOCS = """
+Configuration
+=============
+
+[run]
+-----
+
+[run] branch
+............
+
+(boolean, default False) Measure branches.
+
+[run] data_file
+...............
+
+(string, default ".data") Where the data goes.
+
+[run] timid
+...........
+
+(boolean, default False) Be careful.
+
+[report]
+--------
+
+[report] precision
+..................
+
+(integer, default 0) Digits after the point.
+"""
+
+
+def test_a_table_of_tuples_naming_section_options_is_a_surface(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"app/config.py": _TUPLE_TABLE, "docs/config.rst": _TUPLE_DOCS}, "app"
+    )
+    table = next(s for s in analysis.everything if "run" in s.schema.children)
+    assert set(table.schema.children) == {"run", "report"}
+    assert set(table.schema.children["run"].children) == {"branch", "data_file", "sources", "timid"}
+    # Each option points at its own row.
+    assert table.schema.children["report"].children["precision"].location.line == 9
+    found = {(f.code, f.key) for f in findings}
+    assert ("CD103", "run.sources") in found and ("CD103", "report.skip_empty") in found
+    assert not [f for f in findings if f.code in ("CD101", "CD102")]
+    assert not any(key.endswith("_crash") for _, key in found)
+
+
+def test_tables_of_tuples_not_named_as_options_or_not_documented_are_no_surface(tmp_path) -> None:
+    code = """
+    CHOICES = (
+        ("branch", "run:branch"),
+        ("data_file", "run:data_file"),
+        ("timid", "run:timid"),
+        ("precision", "report:precision"),
+        ("skip_empty", "report:skip_empty"),
+    )
+    PLUGIN_OPTIONS = (
+        ("alpha", {"default": 1}),
+        ("beta", {"default": 2}),
+        ("gamma", {"default": 3}),
+        ("delta", {"default": 4}),
+        ("epsilon", {"default": 5}),
+    )
+    """
+    analysis, _ = check_project(tmp_path, {"app/t.py": code, "docs/config.rst": _TUPLE_DOCS}, "app")
+    assert [s.surface for s in analysis.everything if s.surface != "config"] == []
+
+
+def test_a_table_of_name_and_spec_tuples_gives_defaults(tmp_path) -> None:
+    """pylint-style ``options = (("jobs", {"default": 4, ...}), ...)``."""
+    code = """
+    class Checker:
+        options = (
+            ("jobs", {"default": 4, "type": "int"}),
+            ("ignore", {"default": ("CVS",), "type": "csv"}),
+            ("persistent", {"default": True, "type": "yn"}),
+            ("fail_under", {"default": 10, "type": "float"}),
+            ("exit_zero", {"action": "store_true"}),
+        )
+    """
+    doc = (
+        "Options\n=======\n\n.. confval:: jobs\n\n   Workers. Default: ``2``.\n\n"
+        ".. confval:: persistent\n\n   Keep data. Default: ``True``.\n\n"
+        ".. confval:: fail_under\n\n   Threshold.\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"app/checker.py": code, "docs/options.rst": doc}, "app"
+    )
+    table = next(s for s in analysis.everything if "jobs" in s.schema.children)
+    assert table.schema.children["jobs"].default.value == 4
+    assert table.schema.children["exit_zero"].default is None
+    found = {(f.code, f.key) for f in findings}
+    assert ("CD104", "jobs") in found
+    assert ("CD104", "persistent") not in found
+    assert ("CD103", "ignore") in found

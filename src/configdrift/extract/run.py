@@ -205,6 +205,12 @@ _GENERATOR_MARKERS = (
 )
 
 
+_INI_TITLE = re.compile(
+    rb"^(?:#+ )?\[[A-Za-z_][\w.-]*\](?: [A-Za-z_][\w-]*)?\r?\n(?:[-=~^.'`#*+]{3}|\r?\n)",
+    re.MULTILINE,
+)
+
+
 def may_document(data: bytes, needed: int) -> bool:
     """Could the page qualify as a doc source? A page with fewer typed-entry
     markers and fewer list markers than the entries it would need cannot,
@@ -214,6 +220,9 @@ def may_document(data: bytes, needed: int) -> bool:
     typed = sum(data.count(m) for m in _TYPED_MARKERS)
     # reStructuredText's key terms open a line with a literal (not a fence).
     typed += data.count(b"\n``") - data.count(b"\n```")
+    if typed < needed and b"\n[" in data:
+        # Configparser-style titles: ``[run] branch`` underlined, ``### [run] branch``.
+        typed += len(_INI_TITLE.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed
 

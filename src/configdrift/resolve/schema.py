@@ -133,6 +133,9 @@ class Surface:
 MIN_TABLE = 5
 #: Names of dicts that hold a configuration's defaults.
 _DEFAULTS_NAME = re.compile(r"(?i)default|settings|options|config")
+#: A key of a table of tuples: ``branch``, ``run:branch`` (a section's option).
+_TABLE_KEY = re.compile(r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?")
+_SECTIONED = re.compile(r"[A-Za-z_][\w-]*:[A-Za-z_][\w.-]*")
 
 
 def _new_root() -> SchemaNode:
@@ -624,11 +627,15 @@ class SchemaBuilder(ModelReader):
                         at = marker[1] if marker else cls.line
                         tables.append((f"{cls.name}.{attr}", value, at))
             for qualname, expr, line in tables:
-                if expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
+                if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
+                    node = self._tuple_table(name, qualname, expr[2], line)
+                elif expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
                     continue
-                node = self._option_table(name, qualname, expr, line)
+                else:
+                    node = self._option_table(name, qualname, expr, line)
                 if node is not None:
-                    how = f"a table of {len(node.children)} options"
+                    leaves = sum(1 for n in node.walk() if n is not node and not n.children)
+                    how = f"a table of {leaves} options"
                     out.append(Surface(qualname.rsplit(".", 1)[-1], node, how, [], ""))
         return out
 
@@ -672,6 +679,74 @@ class SchemaBuilder(ModelReader):
                 spellings=(key,),
                 type=TypeInfo(next(iter(kinds), ""), kinds),
                 default=default if default is not None and default.known else None,
+                location=project.location(module, lines.get(key, line)),
+                origin=f"option of {qualname}",
+            )
+        return root
+
+    def _tuple_table(
+        self, module: str, qualname: str, rows: list[Expr], line: int
+    ) -> SchemaNode | None:
+        """A table of options as tuples of strings whose name says it holds
+        options (``CONFIG_FILE_OPTIONS = (("branch", "run:branch",
+        "boolean"), ...)``): the column spelt ``section:option`` in every
+        row, else the first column of strings, names the keys; a dict in a
+        row may give the default (``("jobs", {"default": 4, ...})``)."""
+        if not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+            return None
+        if not all(r[0] == "seq" and r[1] == "tuple" and r[2] for r in rows):
+            return None
+        width = min(len(r[2]) for r in rows)
+        columns = [
+            i
+            for i in range(width)
+            if all(r[2][i][0] == "c" and isinstance(r[2][i][1], str) for r in rows)
+        ]
+        sectioned = [i for i in columns if all(_SECTIONED.fullmatch(r[2][i][1]) for r in rows)]
+        column = sectioned[0] if sectioned else columns[0] if columns else None
+        if column is None:
+            return None
+        keys = [r[2][column][1] for r in rows]
+        if len(set(keys)) < MIN_TABLE or not all(_TABLE_KEY.fullmatch(k) for k in keys):
+            return None
+        project = self.project
+        where = project.location(module, line)
+        lines = project.modules[module].facts.dict_key_lines.get(qualname, {})
+        root = _new_root()
+        root.model = qualname
+        root.model_kind = "table"
+        root.model_location = where
+        for row, key in zip(rows, keys, strict=True):
+            path = tuple(key.split(":")) if sectioned else (key,)
+            if path[-1].startswith("_"):
+                continue  # private, as a model's ``_name`` is
+            parent = root
+            for depth, part in enumerate(path[:-1]):
+                child = parent.children.get(part)
+                if child is None:
+                    child = SchemaNode(
+                        key=part,
+                        path=path[: depth + 1],
+                        spellings=(part,),
+                        strict=None,
+                        location=where,
+                        origin=f"section of {qualname}",
+                    )
+                    parent.children[part] = child
+                parent = child
+            spec = next((item for item in row[2] if item[0] == "dict"), None)
+            default: Value | None = None
+            for k, v in spec[1] if spec is not None else []:
+                if k[0] == "c" and k[1] == "default":
+                    found = project.evaluate(module, v)
+                    default = found if found.known else None
+            kinds = frozenset({value_kind(default.value)}) if default is not None else frozenset()
+            parent.children[path[-1]] = SchemaNode(
+                key=path[-1],
+                path=path,
+                spellings=(path[-1],),
+                type=TypeInfo(next(iter(kinds), ""), kinds),
+                default=default,
                 location=project.location(module, lines.get(key, line)),
                 origin=f"option of {qualname}",
             )
@@ -768,11 +843,16 @@ class SchemaBuilder(ModelReader):
             for surface in self._descriptor_surfaces():
                 if claim(surface.root):
                     out.append(surface)
+        tables = []
         for surface in self._option_tables():
-            # A dict of values is a configuration's only where the docs
-            # describe half of its keys at least.
-            keys = set(surface.root.children)
-            if 2 * len(keys & names) >= len(keys) and claim(surface.root):
+            # A table of values is a configuration's only where the docs
+            # describe half of its keys at least; the table they describe
+            # most claims its keys first.
+            keys = {n.key for n in surface.root.walk() if not n.children}
+            if 2 * len(keys & names) >= len(keys):
+                tables.append((-len(keys & names), len(tables), surface))
+        for _, _, surface in sorted(tables, key=lambda t: t[:2]):
+            if claim(surface.root):
                 out.append(surface)
         if self.imported("pydantic_settings") or self.imported("pydantic"):
             # Each settings class the docs document is a surface: an app may

@@ -459,6 +459,12 @@ def _joined_keys(children: list[Token], rest: str) -> list[str]:
     return [k for k in codes[1:] if _key_ok(k, strict_case=False)]
 
 
+def _ini_heading(children: list[Token]) -> str | None:
+    if not children or any(c.type != "text" for c in children):
+        return None
+    return ini_heading("".join(c.content for c in children))
+
+
 def _plain_heading(children: list[Token]) -> tuple[str, bool] | None:
     """A heading that is one plain word: (the word, is it spelt as a key
     for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
@@ -488,6 +494,64 @@ _DEFAULT_PROSE = re.compile(
 )
 
 
+#: A parenthesised lead-in that types an entry: "(boolean, default False)
+#: Whether to ...", "(multi-string) The ...".
+_LEAD_IN = re.compile(
+    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*default(?::\s*|\s+)(?P<default>[^()]+?))?\)(?:\s|$)"
+)
+#: The last word of a lead-in's type, so that "(optional) ..." is no type.
+_LEAD_TYPES = frozenset(
+    {
+        "boolean",
+        "bool",
+        "string",
+        "str",
+        "integer",
+        "int",
+        "float",
+        "number",
+        "list",
+        "dict",
+        "dictionary",
+        "mapping",
+        "path",
+        "file",
+        "directory",
+        "regex",
+        "tuple",
+        "object",
+        "array",
+    }
+)
+
+
+def lead_in(text: str) -> tuple[str, str | None] | None:
+    """(type, default or None) of a paragraph that opens with
+    ``(boolean, default False)`` or ``(string)``."""
+    match = _LEAD_IN.match(text)
+    if match is None:
+        return None
+    kind = match.group("type").strip()
+    last = re.split(r"[\s-]+", kind.lower())[-1]
+    if last.rstrip("s") not in _LEAD_TYPES and last not in _LEAD_TYPES:
+        return None
+    default = match.group("default")
+    return kind, default.strip() if default else None
+
+
+_INI_HEADING = re.compile(r"^\[([A-Za-z_][\w.-]*)\](?:\s+([A-Za-z_][\w-]*))?$")
+
+
+def ini_heading(title: str) -> str | None:
+    """The key a configparser-style heading names: ``[run] branch`` is the
+    option ``run.branch``, ``[run]`` the section ``run``."""
+    match = _INI_HEADING.match(title.strip())
+    if match is None:
+        return None
+    section, option = match.groups()
+    return f"{section}.{option}" if option else section
+
+
 def _line_texts(inline: Token) -> list[str]:
     """The paragraph's lines as text, code spans kept in backticks."""
     lines = [""]
@@ -505,7 +569,13 @@ def _labels(inline: Token) -> list[tuple[str, str]]:
     """(``default`` or ``type``, its value) of each label line, and a
     default given in prose ("Defaults to `5`")."""
     out: list[tuple[str, str]] = []
-    for line in _line_texts(inline)[:20]:
+    lines = _line_texts(inline)
+    typed = lead_in(lines[0])
+    if typed is not None:
+        out.append(("type", typed[0]))
+        if typed[1] is not None:
+            out.append(("default", typed[1]))
+    for line in lines[:20]:
         match = _LABEL.match(line)
         if match:
             label = "type" if match.group(1).lower() == "type" else "default"
@@ -609,6 +679,8 @@ class _Walker:
             keys += _joined_keys(children, codes[1])
             if keys and len(keys) >= len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]
+        elif codes is None and (ini := _ini_heading(children)) is not None:
+            section.heading_key = ini
         elif codes is None and (plain := _plain_heading(children)) is not None:
             name, certain = plain
             if certain:

@@ -40,6 +40,8 @@ from configdrift.extract.docs.markdown import (
     _file_name,
     _key_ok,
     _split,
+    ini_heading,
+    lead_in,
 )
 from configdrift.extract.text import NotText, decode
 
@@ -286,6 +288,9 @@ class _Walker:
             key = literals[0].astext().strip()
             if _key_ok(key, strict_case=False) and not _file_name(key):
                 entry.heading_key = key
+        elif (ini := ini_heading(_text(title) if title is not None else "")) is not None:
+            # ``[run] branch`` underlined: an option of a configparser section.
+            entry.heading_key = ini
         elif len(literals) == 1 and _spelt_as_key(literals[0].astext().strip()):
             # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
             entry.heading_key = literals[0].astext().strip()
@@ -348,6 +353,12 @@ class _Walker:
         """The default and type the text under the last entry gives: label
         lines (``Default: 5``), else a default in prose ("Defaults to 5")."""
         self._labels(text)
+        typed = lead_in(text) if self.last_entry is not None else None
+        if typed is not None:
+            entry = self.facts.entries[self.last_entry]
+            entry.doc_type = entry.doc_type or typed[0]
+            if entry.default is None and typed[1] is not None and _balanced(typed[1]):
+                entry.default = typed[1]
         found = _INLINE_DEFAULT.search(text)
         if found is None or self.last_entry is None:
             return

@@ -104,6 +104,27 @@ def extract_newer(
     return out
 
 
+def _key_lines(value: ast.expr) -> dict[str, int] | None:
+    """The line of each string key of a dict literal, or of each string in
+    the rows of a table of tuples (``(("branch", "run:branch"), ...)``)."""
+    if type(value) is ast.Dict:
+        return {
+            k.value: k.lineno
+            for k in value.keys
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)
+        }
+    if type(value) not in (ast.Tuple, ast.List) or len(value.elts) < 2:  # type: ignore[attr-defined]
+        return None
+    out: dict[str, int] = {}
+    for row in value.elts:  # type: ignore[attr-defined]
+        if type(row) is not ast.Tuple:
+            return None
+        for item in row.elts:
+            if type(item) is ast.Constant and isinstance(item.value, str):
+                out.setdefault(item.value, item.lineno)
+    return out
+
+
 class ModuleExtractor:
     def __init__(
         self, facts: ModuleFacts, source: str, declaring: frozenset[str] = frozenset()
@@ -249,12 +270,9 @@ class ModuleExtractor:
                     continue
                 self.facts.assigns[target.id] = to_expr(value, self.source)
                 self.facts.assign_lines[target.id] = line
-                if isinstance(value, ast.Dict):
-                    self.facts.dict_key_lines[target.id] = {
-                        k.value: k.lineno
-                        for k in value.keys
-                        if isinstance(k, ast.Constant) and isinstance(k.value, str)
-                    }
+                lines = _key_lines(value)
+                if lines is not None:
+                    self.facts.dict_key_lines[target.id] = lines
 
     def _class(self, node: ast.ClassDef, prefix: str) -> None:
         qualname = prefix + node.name
@@ -297,6 +315,9 @@ class ModuleExtractor:
                     if isinstance(target, ast.Name):
                         fact.assigns[target.id] = to_expr(stmt.value, self.source)
                         fact.assigns.setdefault("__line__" + target.id, ["c", stmt.lineno])
+                        lines = _key_lines(stmt.value)
+                        if lines is not None and type(stmt.value) is not ast.Dict:
+                            self.facts.dict_key_lines[f"{qualname}.{target.id}"] = lines
             elif isinstance(stmt, ast.ClassDef):
                 if stmt.name == "Config":
                     for inner in stmt.body:
