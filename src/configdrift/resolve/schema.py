@@ -21,6 +21,7 @@ from configdrift.model import (
     Location,
     SchemaNode,
     TypeInfo,
+    Value,
 )
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
@@ -843,7 +844,7 @@ class SchemaBuilder(ModelReader):
             for surface in self._descriptor_surfaces():
                 if claim(surface.root):
                     out.append(surface)
-        tables = []
+        tables: list[tuple[int, int, Surface]] = []
         for surface in self._option_tables():
             # A table of values is a configuration's only where the docs
             # describe half of its keys at least; the table they describe

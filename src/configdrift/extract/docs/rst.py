@@ -354,7 +354,7 @@ class _Walker:
         lines (``Default: 5``), else a default in prose ("Defaults to 5")."""
         self._labels(text)
         typed = lead_in(text) if self.last_entry is not None else None
-        if typed is not None:
+        if typed is not None and self.last_entry is not None:
             entry = self.facts.entries[self.last_entry]
             entry.doc_type = entry.doc_type or typed[0]
             if entry.default is None and typed[1] is not None and _balanced(typed[1]):
