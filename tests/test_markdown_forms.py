@@ -146,3 +146,55 @@ def test_configparser_headings_and_lead_ins_in_markdown() -> None:
         (("run", "branch"), "False", "boolean"),
         (("run", "omit"), None, None),
     ]
+
+
+_SMALL_MODEL = """
+from pydantic import BaseModel
+
+
+class Cache(BaseModel):
+    ttl: int = 60
+    size: int = 100
+
+
+class Server(BaseModel):
+    host: str = "localhost"
+    port: int = 8000
+
+
+class Config(BaseModel):
+    cache: Cache = Cache()
+    server: Server = Server()
+    debug: bool = False
+
+
+def load(raw: dict) -> Config:
+    return Config(**raw)
+"""
+
+_SMALL_REFERENCE = (
+    "# Reference\n\n## cache\n\n- `ttl` (int): seconds. Default: `60`.\n"
+    "- `size` (int): entries. Default: `100`.\n\n"
+    "## server\n\n- `host` (str): where. Default: `localhost`.\n"
+    "- `port` (int): which. Default: `8000`.\n"
+)
+
+
+def test_a_page_of_one_or_two_key_headings_of_one_section_is_read(tmp_path) -> None:
+    files = {
+        "app/config.py": _SMALL_MODEL,
+        "docs/reference.md": _SMALL_REFERENCE,
+        # One key heading with its default: a page of its own.
+        "docs/cache-ttl.md": "# Cache\n\n### `ttl`\n\nHow long entries live.\n\nDefault: `30`\n",
+        # One list item naming a key: a mention, not a reference page.
+        "docs/tuning.md": "# Tuning\n\n- `size` (int): try 10. Default: `10`.\n",
+        # Two headings naming keys of two different sections.
+        "docs/mixed.md": "# Mixed\n\n### `ttl`\n\nDefault: `1`\n\n### `host`\n\nDefault: `h`\n",
+    }
+    analysis, findings = check_project(tmp_path, files, "app", {"": "app.config:Config"})
+    pages = {d.path for d in analysis.doc_sources}
+    assert "docs/cache-ttl.md" in pages
+    assert not {"docs/tuning.md", "docs/mixed.md"} & pages
+    mismatched = {(f.key, f.location.path) for f in findings if f.code == "CD104"}
+    assert ("cache.ttl", "docs/cache-ttl.md") in mismatched
+    assert not {p for _, p in mismatched} - {"docs/cache-ttl.md"}

@@ -188,6 +188,32 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     return hits >= needed and hits >= 0.8 * len(listed)
 
 
+def _parents_by_spelling(root: SchemaNode) -> dict[str, frozenset[ConfigPath]]:
+    """Where each spelling of a key sits: the paths of the nodes holding it."""
+    out: dict[str, set[ConfigPath]] = {}
+    for node in root.walk():
+        if node is not root:
+            for spelling in node.spellings or (node.key,):
+                out.setdefault(spelling, set()).add(node.path[:-1])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _is_small_doc(facts: DocFacts, parents: dict[str, frozenset[ConfigPath]]) -> bool:
+    """A page of one or two entries, each a key heading or an object
+    directive, that all name keys of one schema node: a plugin's page for
+    its one option. Lists and tables this short prove nothing."""
+    entries = facts.entries
+    if not 1 <= len(entries) <= 2 or any(e.form not in ("heading", "directive") for e in entries):
+        return False
+    common: frozenset[ConfigPath] | None = None
+    for entry in entries:
+        found = parents.get(entry.parts[-1], frozenset())
+        if len(entry.parts) > 1:
+            found = frozenset(p for p in found if p[-len(entry.parts) + 1 :] == entry.parts[:-1])
+        common = found if common is None else common & found
+    return bool(common)
+
+
 def _listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
     """Sections that list the options (``## Global options``: nearly all of
     their list items name keys, three at least) on a page that lists other
@@ -299,6 +325,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             # A schema of one or two keys: pages with fewer entries count too.
             later = [rel for rel in sources.docs if rel not in md_facts]
             md_facts.update(extractor.docs(later, needed)())
+        elif not explicit and needed:
+            # Pages of one or two entries that name schema keys (``_is_small_doc``).
+            later = [rel for rel in sources.docs if rel not in md_facts]
+            md_facts.update(extractor.docs(later, 1, frozenset(spellings))())
         # The test dicts are read while the docs are placed and the config
         # files read.
         if not explicit:
@@ -309,6 +339,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if facts.error is not None
         ]
         pages: list[tuple[str, DocFacts]] = []
+
+        @functools.cache
+        def parents() -> dict[str, frozenset[ConfigPath]]:
+            return _parents_by_spelling(schema)
+
         for rel in sources.docs:
             doc = md_facts.get(rel)
             if doc is None:
@@ -320,6 +355,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 sources.docs_explicit
                 or _is_config_doc(doc, spellings)
                 or (doc.generated and schema.model_kind in CLI_KINDS)
+                or _is_small_doc(doc, parents())
             ):
                 pages.append((rel, doc))
         placer, entries = _place(schema, config, pages)

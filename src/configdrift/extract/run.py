@@ -112,8 +112,23 @@ def _python_chunk(
 
 
 @_no_gc
+def doc_wanted(data: bytes, needed: int | None, words: AbstractSet[str] | None = None) -> bool:
+    """Is the page worth parsing: it ``may_document`` ``needed`` entries
+    (and names one of ``words``, when given) or ``may_show_example``
+    (``needed`` 0: only the latter; None: every page)?"""
+    if needed is None:
+        return True
+    if words is not None:
+        return may_document(data, needed) and mentions(data, words, 1)
+    return (needed > 0 and may_document(data, needed)) or may_show_example(data)
+
+
 def _docs_chunk(
-    root: str, rels: list[str], needed: int | None, digest: bool
+    root: str,
+    rels: list[str],
+    needed: int | None,
+    words: AbstractSet[str] | None,
+    digest: bool,
 ) -> list[Result[DocFacts]]:
     out: list[Result[DocFacts]] = []
     for rel in rels:
@@ -123,9 +138,7 @@ def _docs_chunk(
         if isinstance(data, str):
             out.append((rel, DocFacts(error=data, error_line=1), ""))
             continue
-        if needed is not None and not (
-            (needed > 0 and may_document(data, needed)) or may_show_example(data)
-        ):
+        if not doc_wanted(data, needed, words):
             continue
         extract = extract_rst if rel.endswith(".rst") else extract_markdown
         out.append((rel, extract(data), content_key(data) if digest else ""))
@@ -378,9 +391,14 @@ class Extractor:
         return collect
 
     def _cached(
-        self, kind: str, rels: list[str], load: Callable[[dict[str, Any]], T]
+        self,
+        kind: str,
+        rels: list[str],
+        load: Callable[[dict[str, Any]], T],
+        wanted: Callable[[bytes], bool] | None = None,
     ) -> tuple[dict[str, T], list[str]]:
-        """Facts found in the cache, and the files still to extract."""
+        """Facts found in the cache, and the files still to extract (a hit
+        that is not ``wanted`` is neither)."""
         self.seen.update(f"{kind}:{rel}" for rel in rels)
         if self.cache is None or not self.cache.entries:
             return {}, rels  # nothing to reuse: do not read every file twice
@@ -395,6 +413,8 @@ class Extractor:
             )
             if stored is None:
                 misses.append(rel)
+                continue
+            if wanted is not None and isinstance(data, bytes) and not wanted(data):
                 continue
             try:
                 facts = load(stored)
@@ -420,14 +440,17 @@ class Extractor:
         collect = self._submit(_python_chunk, misses, self.cache is not None, self.declaring)
         return lambda: _in_order(rels, hits, self._store("py", collect(), module_to_json))
 
-    def docs(self, rels: list[str], needed: int | None = None) -> Pending[DocFacts]:
-        """Start extracting doc pages; with ``needed``, only the pages that
-        ``may_document`` that many entries or ``may_show_example`` (with 0,
-        only the latter). Call the result to wait for them."""
-        # Only pages that passed the byte test were cached; the engine applies
-        # the real test (entries naming schema keys) to every page.
-        hits, misses = self._cached("md", rels, doc_from_json)
-        collect = self._submit(_docs_chunk, misses, needed, self.cache is not None)
+    def docs(
+        self, rels: list[str], needed: int | None = None, words: AbstractSet[str] | None = None
+    ) -> Pending[DocFacts]:
+        """Start extracting the doc pages ``doc_wanted`` keeps. Call the
+        result to wait for them."""
+        # A cached page passes the same byte test as a page read afresh: a
+        # warm run sees the pages a cold one does.
+        hits, misses = self._cached(
+            "md", rels, doc_from_json, lambda data: doc_wanted(data, needed, words)
+        )
+        collect = self._submit(_docs_chunk, misses, needed, words, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("md", collect(), doc_to_json))
 
     def py_examples(self, rels: list[str], top_keys: set[str]) -> Pending[list[PyExample]]:

@@ -90,6 +90,8 @@ class DocPlacer:
             not child.children for child in root.children.values()
         )
         self.explicit = sections
+        #: The context of the page being placed when it is a small page.
+        self.page_context: ConfigPath | None = None
         #: The ``sections`` entries that named a section of a page.
         self.used: set[str] = set()
         self.maps: list[SectionMap] = []
@@ -131,8 +133,23 @@ class DocPlacer:
             return None
         return winners[0]
 
+    def _small_page(self, facts: DocFacts) -> ConfigPath | None:
+        """Where a page of one or two key entries (headings, object
+        directives) sits: the one schema node holding all of them."""
+        entries = facts.entries
+        if not 1 <= len(entries) <= 2 or any(
+            e.form not in ("heading", "directive") or len(e.parts) != 1 for e in entries
+        ):
+            return None
+        common: set[ConfigPath] | None = None
+        for entry in entries:
+            found = {n.path[:-1] for n in self.index.get(entry.parts[0], [])}
+            common = found if common is None else common & found
+        return next(iter(common)) if common is not None and len(common) == 1 else None
+
     def place(self, rel: str, facts: DocFacts) -> list[DocEntry]:
         sections = facts.sections
+        self.page_context = self._small_page(facts)
         by_section: dict[int, list[int]] = {}
         for idx, entry in enumerate(facts.entries):
             by_section.setdefault(entry.section, []).append(idx)
@@ -262,6 +279,8 @@ class DocPlacer:
         fit = self._best_fit(names)
         if fit is not None and fit != parent:
             return fit, "schema fit: the node whose keys best match the section", None
+        if not parent and self.page_context:
+            return self.page_context, "the one schema node holding the page's keys", None
         return parent, "parent section" if parent else "top level", None
 
     def _page_path(self, block_path: tuple[str, ...], parent: ConfigPath) -> ConfigPath:
