@@ -111,7 +111,6 @@ def _python_chunk(
     return out
 
 
-@_no_gc
 def doc_wanted(data: bytes, needed: int | None, words: AbstractSet[str] | None = None) -> bool:
     """Is the page worth parsing: it ``may_document`` ``needed`` entries
     (and names one of ``words``, when given) or ``may_show_example``
@@ -123,6 +122,7 @@ def doc_wanted(data: bytes, needed: int | None, words: AbstractSet[str] | None =
     return (needed > 0 and may_document(data, needed)) or may_show_example(data)
 
 
+@_no_gc
 def _docs_chunk(
     root: str,
     rels: list[str],
