@@ -198,3 +198,27 @@ def test_a_page_of_one_or_two_key_headings_of_one_section_is_read(tmp_path) -> N
     mismatched = {(f.key, f.location.path) for f in findings if f.code == "CD104"}
     assert ("cache.ttl", "docs/cache-ttl.md") in mismatched
     assert not {p for _, p in mismatched} - {"docs/cache-ttl.md"}
+
+
+def test_entries_inside_mkdocs_admonitions() -> None:
+    page = (
+        "# Options\n\n"
+        '!!! note "Caching"\n'
+        "    ### `ttl`\n\n"
+        "    Default: `5`\n\n"
+        "??? info\n"
+        "    - `size` (int): entries. Default: `3`\n\n"
+        "    ```yaml\n"
+        "    cache:\n"
+        "      size: 3\n"
+        "    ```\n\n"
+        "    ttl: 9\n"  # an indented line in an admonition is text, not code
+    )
+    facts = extract_markdown(page.encode())
+    assert [(e.name, e.default, e.line) for e in facts.entries] == [
+        ("ttl", "`5`", 4),
+        ("size", None, 9),
+    ]
+    assert [(b.lang, b.line) for b in facts.blocks] == [("yaml", 12)]
+    # Without the admonition, the same indented lines are a code block.
+    assert extract_markdown(b"# Options\n\n    ### `ttl`\n\n    Default: `5`\n").entries == []

@@ -191,8 +191,11 @@ def _parser() -> MarkdownIt:
     global _PARSER
     if _PARSER is None:
         from markdown_it import MarkdownIt
+        from mdit_py_plugins.admon import admon_plugin
 
-        _PARSER = MarkdownIt("commonmark").enable("table")
+        # MkDocs admonitions (``!!! note``, ``??? info``) hold Markdown,
+        # indented: without the plugin, entries in them read as code.
+        _PARSER = MarkdownIt("commonmark").enable("table").use(admon_plugin)
     return _PARSER
 
 
