@@ -24,9 +24,12 @@ def test_headings_that_are_keys() -> None:
         "## `ADMINS` {: #ADMINS }\n\n"
         "## Using `cache` with care\n\n"  # prose around a code span: not a key
     )
-    names = [name for name, _, _ in _entries(page)]
+    facts = extract_markdown(page.encode())
+    names = [e.name for e in facts.entries if e.form != "word"]
     # A heading's other keys are entries before its own (its aliases).
     assert names == ["max_retries", "parse", "enabled", "closing_tag", "opening_tag", "ADMINS"]
+    # A lowercase word with no label is a key only where the schema has one.
+    assert [e.name for e in facts.entries if e.form == "word"] == ["install"]
 
 
 def test_default_and_type_lines_under_an_entry() -> None:

@@ -297,3 +297,42 @@ def test_a_table_of_name_and_spec_tuples_gives_defaults(tmp_path) -> None:
     assert ("CD104", "jobs") in found
     assert ("CD104", "persistent") not in found
     assert ("CD103", "ignore") in found
+
+
+def test_an_explicit_default_wins_over_prose_and_prose_needs_a_value() -> None:
+    page = (
+        b"Options\n=======\n\n.. confval:: quality\n\n"
+        b"   PIL defaults to 75 when scaling. Default: 0 (disabled)\n\n"
+        b".. confval:: directory\n\n   Defaults to a folder called Music.\n\n"
+        b".. confval:: fmt\n\n   Defaults to ``short``.\n"
+    )
+    facts = extract_rst(page)
+    assert [(e.name, e.default) for e in facts.entries] == [
+        ("quality", "0"),
+        ("directory", None),
+        ("fmt", "short"),
+    ]
+
+
+def test_documented_defaults_as_written_and_defaults_naming_other_keys(tmp_path) -> None:
+    code = """
+    from pydantic import BaseModel
+
+
+    class Config(BaseModel):
+        featured: str = "Feat."
+        format_item: str = "$artist - $title"
+        format_list: str = ""
+        retries: int = 3
+    """
+    doc = (
+        "Options\n=======\n\n.. confval:: featured\n   :default: Feat.\n\n   The string.\n\n"
+        ".. confval:: format_item\n\n   How items print.\n\n"
+        ".. confval:: format_list\n   :default: format_item\n\n   How lists print.\n\n"
+        ".. confval:: retries\n   :default: 5\n\n   How often.\n"
+    )
+    _, findings = check_project(
+        tmp_path, {"app/config.py": code, "docs/options.rst": doc}, "app", {"": "app.config:Config"}
+    )
+    mismatched = {f.key for f in findings if f.code == "CD104"}
+    assert mismatched == {"retries"}

@@ -18,13 +18,14 @@ from pathlib import Path
 from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover, matches
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.blocks import BlockRead, read_json_like, read_yaml
+from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_json_like, read_yaml
 from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.extract.text import NotText, decode
 from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
+from configdrift.resolve.defaults import DEFAULTS_FILES
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
 from configdrift.resolve.flow import ReadSite
@@ -172,7 +173,7 @@ def _is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     typed = {
         p
         for e in facts.entries
-        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive")
+        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive", "word")
         for p in e.parts
     }
     if len(typed & spellings) >= needed:
@@ -203,7 +204,9 @@ def _is_small_doc(facts: DocFacts, parents: dict[str, frozenset[ConfigPath]]) ->
     directive, that all name keys of one schema node: a plugin's page for
     its one option. Lists and tables this short prove nothing."""
     entries = facts.entries
-    if not 1 <= len(entries) <= 2 or any(e.form not in ("heading", "directive") for e in entries):
+    if not 1 <= len(entries) <= 2 or any(
+        e.form not in ("heading", "directive", "word") for e in entries
+    ):
         return False
     common: frozenset[ConfigPath] | None = None
     for entry in entries:
@@ -308,8 +311,21 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             # The docs decide which dict read key by key (if any) holds the
             # config where no model does; the pages are extracted meanwhile.
             return frozenset(
-                p for doc in pending_md().values() for e in doc.entries for p in e.parts
+                p
+                for doc in pending_md().values()
+                for e in doc.entries
+                if e.form != "word"
+                for p in e.parts
             )
+
+        @functools.cache
+        def doc_words() -> frozenset[str]:
+            # Beside the names, the titles of one word: evidence for a
+            # surface that has such keys (``timeout`` underlined).
+            words = {
+                e.name for doc in pending_md().values() for e in doc.entries if e.form == "word"
+            }
+            return doc_names() | words
 
         schema, builder = _schema(py_facts, sources.python, config, doc_names)
         spellings: set[str] = set()
@@ -452,7 +468,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
             )
     else:
-        for surface in builder.surfaces(schema, None if config.mount else doc_names, generated):
+        if builder.imported("confuse"):
+            builder.defaults_files = _defaults_files(root, sources.configs)
+        for surface in builder.surfaces(
+            schema, None if config.mount else doc_names, generated, doc_words
+        ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.doc_sources or other.generated or other.autodoc:
                 # Evidence that users write it: a page documents it.
@@ -465,6 +485,25 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # evidence left that users write it.
         analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
     return analysis
+
+
+def _defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
+    """The keys of confuse's defaults files (``config_default.yaml``)."""
+    out: list[tuple[str, list[BlockKey]]] = []
+    for rel in rels:
+        if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
+            continue
+        path = root / rel
+        try:
+            if path.stat().st_size > MAX_CONFIG_BYTES:
+                continue
+            text = decode(path.read_bytes()[:MAX_CONFIG_BYTES])
+        except (OSError, NotText):
+            continue
+        read = read_yaml(text)
+        if read.error is None:
+            out.append((rel, read.keys))
+    return out
 
 
 def _spellings(schema: SchemaNode) -> set[str]:
@@ -494,6 +533,7 @@ def _surface(
         d.path for other in base.surfaces for d in other.doc_sources
     }
     needed = _needed(spellings)
+    parents = _parents_by_spelling(schema)
     if named:
         pages = [(rel, doc) for rel, doc in candidates if matches(rel, named)]
     else:
@@ -501,6 +541,7 @@ def _surface(
             (rel, doc)
             for rel, doc in candidates
             if _is_config_doc(doc, spellings)
+            or _is_small_doc(doc, parents)
             or (cli and (doc.generated or _lists_flags(doc, spellings, needed)))
             or (
                 rel in shared

@@ -224,6 +224,11 @@ _INI_TITLE = re.compile(
 )
 
 
+_WORD_TITLE = re.compile(
+    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [a-z][a-z0-9_]*\r?$)", re.MULTILINE
+)
+
+
 def may_document(data: bytes, needed: int) -> bool:
     """Could the page qualify as a doc source? A page with fewer typed-entry
     markers and fewer list markers than the entries it would need cannot,
@@ -236,6 +241,9 @@ def may_document(data: bytes, needed: int) -> bool:
     if typed < needed and b"\n[" in data:
         # Configparser-style titles: ``[run] branch`` underlined, ``### [run] branch``.
         typed += len(_INI_TITLE.findall(data))
+    if typed < needed:
+        # Titles of one key-like word: ``timeout`` underlined, ``## timeout``.
+        typed += len(_WORD_TITLE.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed
 

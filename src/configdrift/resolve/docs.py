@@ -18,6 +18,7 @@ open dictionary entry whose schema accepts it, else by the section context.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from configdrift.extract.docs.markdown import DocFacts, RawEntry
@@ -117,6 +118,30 @@ class DocPlacer:
             return page_blocks[key], "example block, nested there in another block of the page"
         return (*parent, key), _FALLBACK
 
+    @staticmethod
+    def _titled_keys(facts: DocFacts, sid: int, by_section: dict[int, list[int]]) -> list[str]:
+        """The keys the titles of a section's subsections are: key headings
+        and titles of one word."""
+        out: list[str] = []
+        for child, section in enumerate(facts.sections):
+            if section.parent != sid or child == sid:
+                continue
+            if section.heading_key is not None and "." not in section.heading_key:
+                out.append(section.heading_key)
+                continue
+            for i in by_section.get(child, []):
+                if facts.entries[i].form == "word":
+                    out.append(facts.entries[i].name)
+                    break
+        return out
+
+    def _word_path(self, name: str, parent: ConfigPath) -> ConfigPath | None:
+        """Where a section titled with the one word ``name`` sits: under
+        its parent section's node, else at the top."""
+        if _accepts(self.root, parent, name):
+            return (*parent, name)
+        return None
+
     def _best_fit(self, names: list[str]) -> ConfigPath | None:
         if len(names) < 2:
             return None
@@ -138,7 +163,7 @@ class DocPlacer:
         directives) sits: the one schema node holding all of them."""
         entries = facts.entries
         if not 1 <= len(entries) <= 2 or any(
-            e.form not in ("heading", "directive") or len(e.parts) != 1 for e in entries
+            e.form not in ("heading", "directive", "word") or len(e.parts) != 1 for e in entries
         ):
             return None
         common: set[ConfigPath] | None = None
@@ -200,6 +225,11 @@ class DocPlacer:
             names_section = False
             for idx in by_section.get(sid, []):
                 entry = facts.entries[idx]
+                if entry.form == "word":
+                    # A title of one word is a key only where the schema has it.
+                    if context[-1:] != (entry.name,) or node_at(self.root, context) is None:
+                        continue
+                    entry = dataclasses.replace(entry, form="heading")
                 path, how = self._entry_path(
                     entry, context, scopes, block_paths, paths, names_section
                 )
@@ -246,6 +276,12 @@ class DocPlacer:
                 "heading names the key",
                 None,
             )
+        word = next(
+            (facts.entries[i] for i in by_section.get(sid, []) if facts.entries[i].form == "word"),
+            None,
+        )
+        if word is not None and self._word_path(word.name, parent) is not None:
+            return (*parent, word.name), "heading names the key", None
         for bid in [] if self.flat else blocks_by_section.get(sid, []):
             block = facts.blocks[bid]
             tops = [k.path[0] for k in block.keys if len(k.path) == 1]
@@ -279,6 +315,12 @@ class DocPlacer:
         fit = self._best_fit(names)
         if fit is not None and fit != parent:
             return fit, "schema fit: the node whose keys best match the section", None
+        titled = self._titled_keys(facts, sid, by_section)
+        fit = self._best_fit(titled) if not names and len(titled) >= 3 else None
+        if fit is not None and fit != parent:
+            # "Importer Options" over sections titled ``write``, ``copy``,
+            # ``move``: the node that holds those keys.
+            return fit, "schema fit: the node whose keys its subsections name", None
         if not parent and self.page_context:
             return self.page_context, "the one schema node holding the page's keys", None
         return parent, "parent section" if parent else "top level", None

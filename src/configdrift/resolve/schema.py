@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from configdrift.config import ConfigError
+from configdrift.extract.docs.blocks import BlockKey
 from configdrift.extract.python.body import LOADED
 from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Expr, Placement
 from configdrift.model import (
@@ -23,6 +24,7 @@ from configdrift.model import (
     TypeInfo,
     Value,
 )
+from configdrift.resolve.defaults import defaults_root
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
@@ -183,6 +185,9 @@ class SchemaBuilder(ModelReader):
         self.primary = "config"
         #: Which group of options the root holds, if any (``option_groups``).
         self.primary_options = ""
+        #: The keys of the defaults files a confuse application ships, by
+        #: file (set by the engine before ``surfaces``).
+        self.defaults_files: list[tuple[str, list[BlockKey]]] = []
 
     def options(self) -> tuple[list[SchemaNode], list[Location]]:
         """The project's registered options and where options are built at
@@ -806,13 +811,15 @@ class SchemaBuilder(ModelReader):
         root: SchemaNode,
         doc_names: Callable[[], frozenset[str]] | None,
         generated: bool = False,
+        doc_words: Callable[[], frozenset[str]] | None = None,
     ) -> list[Surface]:
         """The configurations beside the root's, each with a root of its
         own: a settings class, the command line, the environment variables
         read by name. Each needs evidence that users write it: the docs
         document three of its keys at least, keys the surfaces before it
         do not hold; for the command line, a page ``generated`` from the
-        parser will do."""
+        parser will do. ``doc_words`` adds the doc titles of one word, the
+        evidence for a configuration declared by its defaults alone."""
         if doc_names is None:
             return []
         names = doc_names()
@@ -821,14 +828,24 @@ class SchemaBuilder(ModelReader):
         }
         out: list[Surface] = []
 
-        def claim(node: SchemaNode) -> bool:
+        def claim(node: SchemaNode, evidence: frozenset[str] = names) -> bool:
             spelt = {s for n in node.walk() if n is not node for s in n.spellings or (n.key,)}
-            fresh = (spelt & names) - taken
+            fresh = (spelt & evidence) - taken
             if len(fresh) < MIN_OPTIONS:
                 return False
             taken.update(spelt)
             return True
 
+        if self.imported("confuse"):
+            defaults = defaults_root(self.project, self.defaults_files)
+            words = doc_words() if doc_words is not None else names
+            if defaults is not None and claim(defaults, words):
+                files = [rel for rel, _ in self.defaults_files]
+                how = "confuse's defaults: " + (
+                    ", ".join(files) + " and config.add calls" if files else "config.add calls"
+                )
+                name = "config" if self.primary != "config" else "defaults"
+                out.append(Surface(name, defaults, how, [], ""))
         mounted = {node.model for node in root.walk() if node.model}
         for symbol, location in sorted(
             self.loaded_models.items(), key=lambda i: (i[1].path, i[1].line)

@@ -333,7 +333,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     own, within = _documented_nodes(analysis)
     # Options of a parser none of whose options the docs describe (a script's
     # own flags) are not reported one by one.
-    covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith("option")}
+    # So are the keys of a dict of defaults (a plugin's ``config.add``) none
+    # of whose keys they describe.
+    grouped = ("option", "default ")
+    covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
 
     def visit(node: SchemaNode) -> Iterator[Finding]:
         for child in node.children.values():
@@ -377,7 +380,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             ):
                 # A section the docs' own structure placed is documented there.
                 continue
-            if child.origin.startswith("option") and (
+            if (
+                child.origin.startswith("default ")
+                and id(node) in own
+                and not any(id(c) in own for c in node.children.values())
+            ):
+                continue  # a dict of defaults the docs describe as one value
+            if child.origin.startswith(grouped) and (
                 child.origin not in covered or analysis.generated
             ):
                 continue  # a script's own flags, or a reference generated from the parser
@@ -465,7 +474,11 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     A documented default that differs in value from the default the schema
     declares. Values are compared, not text: ``5e8``, ``500000000`` and
     ``pp_int(5e8)`` are equal, as are ``True`` and ``true``. A default of
-    ``None`` in the code is taken as computed at runtime and not compared.
+    ``None`` in the code is taken as computed at runtime and not compared; a
+    documented ``None`` and an untyped default's empty string both mean
+    unset; a
+    documented default that names another key (``format_item``) is that
+    key's value, not a literal.
 
     Why it matters
     Users who rely on the documented default get another behaviour, silently.
@@ -479,6 +492,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     how it is computed instead of a number.
     """
     root = analysis.schema
+    spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
     for entry in analysis.entries:
         if entry.default is None:
             continue
@@ -492,6 +506,17 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             continue  # computed at runtime
         if isinstance(code, dict | list) and node.children:
             continue
+        written = (entry.default or "").strip().strip("`").strip()
+        if isinstance(code, str) and written == code:
+            continue  # ``Feat.``: the text as written, its full stop included
+        if (
+            code == ""
+            and written.lower() in ("none", "null")
+            and node.origin.startswith("default ")
+        ):
+            continue  # an untyped default: unset either way
+        if written in spellings:
+            continue  # ``Default: format_item``: the value of another key
         doc = parse_doc_value(entry.default)
         kinds = doc_kinds(entry.doc_type)
         if isinstance(doc.value, str) and not doc.word and kinds and kinds <= _NUMERIC:

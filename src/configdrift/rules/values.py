@@ -107,6 +107,8 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         # A bare word is a string only where the code's default is one.
         if isinstance(code, str):
             return str(value).lower() == code.lower()
+        if isinstance(code, bool) and str(value).lower() in _TRUTH:
+            return _TRUTH[str(value).lower()] == code  # YAML's ``yes`` and ``no``
         return None
     if isinstance(value, bool) or isinstance(code, bool):
         if isinstance(value, bool) and isinstance(code, bool):

@@ -636,7 +636,7 @@ class _Walker:
         self.last_entry_token = -1
         #: A heading that is a plain word (``## parse``): an entry once a
         #: ``Default:`` or ``Type:`` line under it says it is a key.
-        self.pending: tuple[str, int] | None = None
+        self.pending: int | None = None
 
     def run(self) -> None:
         tokens = self.tokens
@@ -676,6 +676,7 @@ class _Walker:
         children = _heading_core(inline.children or [])
         codes = _code_keys(children)
         aliases: list[str] = []
+        word: str | None = None
         self.pending = None
         if codes is not None and _heading_rest(codes[1]):
             keys = [k for k in codes[0] if _key_ok(k, strict_case=False) and not _file_name(k)]
@@ -690,8 +691,9 @@ class _Walker:
                 # ``### max_retries``: spelt like a key, not a word.
                 section.heading_key = name
             else:
-                # ``## parse``: a key only if a Default or Type line says so.
-                self.pending = (name, self._line(open_tok))
+                # ``## parse``: a key if the schema has it there (form
+                # ``word``), or if a Default or Type line says so.
+                word = name
         elif (macro := _macro(inline, ("md:setting",))) is not None:
             # Material for MkDocs' setting headings: ``#### <!-- md:setting
             # config.enabled -->`` names a plugin's own option; ``meta.`` (a
@@ -706,6 +708,8 @@ class _Walker:
             self._add(alias, self._line(open_tok), "heading", None)
         if section.heading_key is not None:
             self._add(section.heading_key, self._line(open_tok), "heading", None)
+        elif word is not None:
+            self.pending = self._add(word, self._line(open_tok), "word", None)
 
     def _add(
         self, name: str, line: int, form: str, doc_type: str | None, parent: int | None = None
@@ -747,10 +751,10 @@ class _Walker:
                     entry = candidate
                     break
         if entry is None and self.pending is not None:
-            name, line = self.pending
+            entry = self.facts.entries[self.pending]
             self.pending = None
-            self.facts.sections[self.section].heading_key = name
-            entry = self.facts.entries[self._add(name, line, "heading", None)]
+            entry.form = "heading"
+            self.facts.sections[self.section].heading_key = entry.name
         if entry is None or entry.section != self.section:
             return False
         for label, value in found:

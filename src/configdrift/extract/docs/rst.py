@@ -83,8 +83,14 @@ _LANGS = _CONFIG_LANGS | {"ini", "cfg", "jsonc"}
 #: A page nested deeper than this is not read further.
 MAX_DEPTH = 100
 #: "Default: blue", "Defaults to 5", "The default is 5" inside prose.
+_EXPLICIT_DEFAULT = re.compile(r"\bdefault:\s*(\S+)", re.IGNORECASE)
 _INLINE_DEFAULT = re.compile(r"\b(?:default:|defaults to|default is)\s*(\S+)", re.IGNORECASE)
 _LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
+#: A default in prose that needs no literal markup: a number or a truth value.
+_PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
+#: A section title of one lowercase word (``timeout``): a key when the text
+#: under it gives a default or a type.
+_WORD_TITLE = re.compile(r"[a-z][a-z0-9]*")
 
 
 def extract_rst(data: bytes) -> DocFacts:
@@ -247,6 +253,9 @@ class _Walker:
         #: A setting directive with no body, and its entry: the section
         #: titled with its name that follows describes it (Scrapy's pages).
         self.pending: tuple[str, int] | None = None
+        #: The entry of a section titled with one lowercase word, until the
+        #: first paragraph under it.
+        self.word: int | None = None
 
     def walk(self, node: Any, section: int, depth: int) -> None:
         from docutils import nodes
@@ -267,7 +276,7 @@ class _Walker:
             elif isinstance(child, nodes.table):
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
-                self._describe(_text(child))
+                self._describe(child)
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
 
@@ -305,6 +314,12 @@ class _Walker:
         elif entry.heading_key is not None:
             self.last_entry = self._add(entry.heading_key, line, sid, "heading")
         self.pending = None
+        title_text = entry.title.strip()
+        self.word = None
+        if entry.heading_key is None and _WORD_TITLE.fullmatch(title_text):
+            # ``timeout`` underlined: a key if the schema has it, or if the
+            # text under it gives a default or a type (form ``heading``).
+            self.word = self.last_entry = self._add(title_text, line, sid, "word")
         self.walk(node, sid, depth + 1)
 
     def _add(
@@ -349,9 +364,29 @@ class _Walker:
         if first is not None and not node.children:
             self.pending = (self.facts.entries[first].name, first)
 
-    def _describe(self, text: str) -> None:
+    def _describe(self, node: Any) -> None:
         """The default and type the text under the last entry gives: label
-        lines (``Default: 5``), else a default in prose ("Defaults to 5")."""
+        lines (``Default: 5``), a lead-in ("(boolean, default False)"), else
+        a default in prose ("Defaults to ``5``": a literal, a number or a
+        truth value, not "Defaults to a folder called ...")."""
+        from docutils import nodes
+
+        text = _text(node)
+        # An explicit "Default:" wins over prose ("PIL defaults to 75").
+        found = _EXPLICIT_DEFAULT.search(text) or _INLINE_DEFAULT.search(text)
+        value = found.group(1).rstrip(".,;") if found is not None else ""
+        if value and not (
+            _PLAIN_VALUE.fullmatch(value)
+            or any(lit.astext().strip() == value for lit in node.findall(nodes.literal))
+        ):
+            value = ""
+        if self.word is not None and self.last_entry == self.word:
+            if value or lead_in(text) or any(_LABEL.match(line) for line in text.splitlines()[:10]):
+                # ``timeout`` underlined, then "Defaults to ``5``": a key.
+                entry = self.facts.entries[self.word]
+                entry.form = "heading"
+                self.facts.sections[entry.section].heading_key = entry.name
+            self.word = None
         self._labels(text)
         typed = lead_in(text) if self.last_entry is not None else None
         if typed is not None and self.last_entry is not None:
@@ -359,11 +394,9 @@ class _Walker:
             entry.doc_type = entry.doc_type or typed[0]
             if entry.default is None and typed[1] is not None and _balanced(typed[1]):
                 entry.default = typed[1]
-        found = _INLINE_DEFAULT.search(text)
-        if found is None or self.last_entry is None:
+        if not value or self.last_entry is None:
             return
         entry = self.facts.entries[self.last_entry]
-        value = found.group(1).rstrip(".,;")
         if entry.default is None and _balanced(value):
             entry.default = value
 
@@ -394,7 +427,7 @@ class _Walker:
                 self.walk(item, section, depth + 1)
                 continue
             self.last_entry = self._add(key, _line(para, _line(node, 1)), section, "list")
-            self._describe(_text(item))
+            self._describe(item)
         self.last_entry = None
 
     def _definitions(self, node: Any, section: int) -> None:
@@ -412,7 +445,7 @@ class _Walker:
                 self.last_entry = self._add(key, _line(term, 1), section, "list")
                 definition = item.next_node(nodes.definition)
                 if definition is not None:
-                    self._describe(_text(definition))
+                    self._describe(definition)
         self.last_entry = None
 
     def _table(self, node: Any, section: int) -> None:

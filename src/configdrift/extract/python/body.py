@@ -745,6 +745,8 @@ def registration_call(
     argument is a string."""
     func = call.func
     name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    if name == "add" and type(func) is ast.Attribute:
+        return _defaults_added(call, func.value, source, function)
     if not call.args and not (
         name in _KEYS_KEYWORD and any(k.arg == "keys" for k in call.keywords)
     ):
@@ -762,6 +764,37 @@ def registration_call(
         call.lineno,
         function,
         dotted(func) or "",
+    )
+
+
+def _defaults_added(
+    call: ast.Call, receiver: ast.expr, source: str, function: str
+) -> RegistrationCall | None:
+    """confuse's defaults for a view of the configuration:
+    ``config.add({...})``, ``config["import"].add({...})``,
+    ``self.config.add({...})`` (a plugin's own section), as the
+    registration ``config.add`` whose first argument is the dict and whose
+    others are the view's keys."""
+    if len(call.args) != 1 or call.keywords or type(call.args[0]) is not ast.Dict:
+        return None
+    keys: list[Expr] = []
+    node = receiver
+    while type(node) is ast.Subscript:
+        index = node.slice
+        if type(index) is not ast.Constant or not isinstance(index.value, str):
+            return None
+        keys.append(["c", index.value])
+        node = node.value
+    last = node.attr if type(node) is ast.Attribute else node.id if type(node) is ast.Name else ""
+    if last != "config":
+        return None
+    return RegistrationCall(
+        "config.add",
+        [to_expr(call.args[0], source), *reversed(keys)],
+        {},
+        call.lineno,
+        function,
+        dotted(node) or "",
     )
 
 
