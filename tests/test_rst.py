@@ -336,3 +336,36 @@ def test_documented_defaults_as_written_and_defaults_naming_other_keys(tmp_path)
     )
     mismatched = {f.key for f in findings if f.code == "CD104"}
     assert mismatched == {"retries"}
+
+
+def test_roles_pointing_at_keys_that_do_not_exist(tmp_path) -> None:
+    """``:confval:`gallery_colums``` (a typo of the project's own key) is a
+    dangling reference; ``!name``, another project's keys (``html_theme``,
+    ``sphinx:html_theme``) and a key the code accepts are not."""
+    code = """
+    def setup(app):
+        app.add_config_value("gallery_dirs", [], "html")
+        app.add_config_value("gallery_columns", 3, "html")
+        app.add_config_value("gallery_title", "Gallery", "env")
+        app.add_config_value("gallery_backrefs", False, "env")
+    """
+    page = (
+        "Settings\n========\n\n"
+        ".. confval:: gallery_dirs\n\n   Where the examples are.\n\n"
+        ".. confval:: gallery_columns\n\n   Columns per row.\n\n"
+        ".. confval:: gallery_title\n\n   The heading.\n\n"
+        "Use :confval:`gallery_colums` with :confval:`html_theme` and\n"
+        ":confval:`sphinx:html_static_path`; :confval:`!gallery_legacy` is gone;\n"
+        ":confval:`gallery_backrefs` links back; :confval:`the dirs <gallery_dirs>`.\n"
+    )
+    changelog = "Changes\n=======\n\n* Renamed :confval:`gallery_cols`.\n"
+    _, findings = check_project(
+        tmp_path,
+        {"plug/ext.py": code, "docs/settings.rst": page, "docs/changelog.rst": changelog},
+        "plug",
+    )
+    dangling = [
+        (f.key, f.location.path, f.location.line) for f in findings if "referenced" in f.message
+    ]
+    assert dangling == [("gallery_colums", "docs/settings.rst", 16)]
+    assert all(f.code == "CD102" for f in findings if "referenced" in f.message)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,13 @@ DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
 
 #: Files that may be configs of the project, read when shaped like one.
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+#: Pages of history (changelogs, release notes) and the forge's own files:
+#: they name what once was, not what the docs describe now.
+HISTORY_PAGES = re.compile(
+    r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?)(?:/|[^/]*$))"
+)
 
 
 @dataclass(frozen=True, slots=True)

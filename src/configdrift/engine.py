@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, discover, matches
+from configdrift.discover import HISTORY_PAGES, Sources, discover, matches
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_json_like, read_yaml
 from configdrift.extract.docs.markdown import Block, DocFacts
@@ -108,6 +108,10 @@ class Analysis:
     #: The project's other surfaces, each judged on its own (on the first
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)
+
+    #: Roles pointing at keys no page documents (``:confval:`name```):
+    #: (role, key, where), on the first surface.
+    references: list[tuple[str, str, Location]] = field(default_factory=list)
 
     #: The project's first surface, from another one.
     first: Analysis | None = field(default=None, repr=False)
@@ -454,6 +458,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         how=builder.mounts[0].how if builder.mounts else "",
     )
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
+    analysis.references = _dangling_candidates(candidates)
     if schema.model_kind in CLI_KINDS:
         analysis.generated = _generated(pages)
     # A page rendered from the code documents what the code describes; its
@@ -485,6 +490,27 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # evidence left that users write it.
         analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
     return analysis
+
+
+def _dangling_candidates(
+    candidates: list[tuple[str, DocFacts]],
+) -> list[tuple[str, str, Location]]:
+    """References (``:confval:`name```) to keys no page documents, the
+    first on each page; history pages (changelogs) are left out."""
+    documented = {
+        p.replace("-", "_") for _, doc in candidates for e in doc.entries for p in e.parts
+    }
+    out: list[tuple[str, str, Location]] = []
+    for rel, doc in candidates:
+        if HISTORY_PAGES.search(rel):
+            continue
+        seen: set[str] = set()
+        for role, name, line in doc.references:
+            if name.replace("-", "_") in documented or name in seen:
+                continue
+            seen.add(name)
+            out.append((role, name, Location(rel, line)))
+    return out
 
 
 def _defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:

@@ -163,6 +163,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         error_line=data["error_line"],
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
+        references=[(role, name, line) for role, name, line in data["references"]],
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -126,4 +127,51 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"`{key}` is documented {where}, but {reader(parent)} never reads it: a config that sets it is silently ignored",
             read_note(parent),
             f"the code reads `{close}`" if close else None,
+        )
+    yield from dangling_references(analysis)
+
+
+def _namespace(names: set[str]) -> str | None:
+    """The prefix most of a configuration's keys share (``autoapi_``,
+    ``MYAPP_``), if they share one."""
+    heads = Counter(n.split("_", 1)[0] + "_" for n in names if "_" in n.strip("_"))
+    if not heads:
+        return None
+    head, count = heads.most_common(1)[0]
+    return head if count >= 3 and 5 * count >= 3 * len(names) else None
+
+
+def dangling_references(analysis: Analysis) -> Iterator[Finding]:
+    """Roles that point at a key of the project's own namespace
+    (``:confval:`autoapi_dirz```, ``:envvar:`MYAPP_TOKN```) that no page
+    documents and no configuration accepts. Names outside that namespace
+    may be another project's, resolved through intersphinx."""
+    if analysis.first is not None or not analysis.references:
+        return
+    by_kind: dict[str, set[str]] = {"config": set(), "env": set()}
+    for surface in analysis.everything:
+        root = surface.schema
+        kind = "env" if root.model_kind == "env" else "config"
+        if root.model_kind in ("argparse", "click"):
+            continue
+        spelt = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
+        by_kind[kind].update(spelt)
+        # A settings class's fields are also spelt as variables.
+        by_kind["env"].update(s for s in spelt if s.isupper())
+    spaces = {kind: _namespace(names) for kind, names in by_kind.items()}
+    normal = {kind: {n.replace("-", "_").lower() for n in names} for kind, names in by_kind.items()}
+    for role, name, location in analysis.references:
+        kind = "env" if role == "envvar" else "config"
+        space = spaces[kind]
+        if space is None or not name.startswith(space):
+            continue
+        if name.replace("-", "_").lower() in normal[kind]:
+            continue
+        known = "variable" if kind == "env" else "key"
+        yield make(
+            "CD102",
+            name,
+            location,
+            f"`{name}` is referenced (:{role}:), but no page documents it and no configuration "
+            f"accepts it: the reference points at a {known} that does not exist",
         )

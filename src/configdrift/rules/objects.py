@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
+from configdrift.discover import HISTORY_PAGES
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -316,7 +317,7 @@ def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None =
     spell whole, and ``spans`` they write as inline code (`` `name` ``), in
     one pass over the pages; a changelog's mention or an issue template's
     is no description."""
-    pages = [p for p in analysis.pages if not _NOT_DOCS.search(p)]
+    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
     spans = spans or set()
     if not names and not spans:
         return set()
@@ -326,11 +327,6 @@ def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None =
     if spans:
         patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
     return _search(analysis, pages, b"|".join(patterns), names | spans)
-
-
-_NOT_DOCS = re.compile(
-    r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?)(?:/|[^/]*$))"
-)
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:

@@ -18,6 +18,7 @@ mapping.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -168,6 +169,30 @@ class DocFacts:
     #: Reference pages rendered from code objects (mkdocstrings' ``:::
     #: package.module.Class``): (the object's dotted name, line).
     autodoc: list[tuple[str, int]] = field(default_factory=list)
+    #: Roles that point at a key (``:confval:`name```, MyST's
+    #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
+    #: link wanted) and names of other projects (``other:name``) are not kept.
+    references: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+_MYST_ROLE = re.compile(r"\{(?:[a-z]+:)?([a-z]+)\}$")
+#: The roles whose target is a configuration key, a flag or a variable.
+KEY_ROLES = frozenset({"confval", "setting", "envvar", "option"})
+
+
+def role_target(text: str) -> str | None:
+    """The key a role's text points at: ``title <target>`` gives
+    ``target``, ``~name`` gives ``name``; None for ``!name`` and for a
+    name of another project (``other:name``, ``plugins.x:key``)."""
+    text = text.strip()
+    if text.startswith("!"):
+        return None
+    if text.endswith(">") and "<" in text:
+        text = text[text.rindex("<") + 1 : -1].strip()
+    text = text.lstrip("~")
+    if not text or ":" in text or " " in text:
+        return None
+    return text
 
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -764,7 +789,24 @@ class _Walker:
                 entry.doc_type = value
         return True
 
+    def _roles(self, inline: Token) -> None:
+        """MyST roles that point at keys: ``{confval}`name```."""
+        children = inline.children or []
+        for before, child in itertools.pairwise(children):
+            if child.type != "code_inline" or before.type != "text":
+                continue
+            match = _MYST_ROLE.search(before.content)
+            target = role_target(child.content) if match else None
+            if (
+                match
+                and match.group(1) in KEY_ROLES
+                and target
+                and len(self.facts.references) < 2000
+            ):
+                self.facts.references.append((match.group(1), target, self._line(inline)))
+
     def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
+        self._roles(inline)
         before = len(self.facts.entries)
         self._entries(inline, in_list, index)
         if len(self.facts.entries) > before:

@@ -33,6 +33,7 @@ from configdrift.extract.docs.markdown import (
     _KEY,
     _KEY_HEADERS,
     GENERATORS,
+    KEY_ROLES,
     Block,
     DocFacts,
     RawEntry,
@@ -42,6 +43,7 @@ from configdrift.extract.docs.markdown import (
     _split,
     ini_heading,
     lead_in,
+    role_target,
 )
 from configdrift.extract.text import NotText, decode
 
@@ -109,7 +111,26 @@ def extract_rst(data: bytes) -> DocFacts:
         return facts
     facts.sections.append(Section("", 0, 1, None))
     _Walker(facts).walk(tree, 0, 0)
+    _references(facts, tree)
     return facts
+
+
+def _references(facts: DocFacts, tree: Any) -> None:
+    """The roles that point at keys, with their lines."""
+    from docutils import nodes
+
+    try:
+        for node in tree.findall(nodes.literal):
+            if node.get("role") in KEY_ROLES and node.get("target"):
+                facts.references.append((node["role"], node["target"], _line(node, 1)))
+                if len(facts.references) >= MAX_REFERENCES:
+                    break
+    except RecursionError:
+        return
+
+
+#: References kept per page (a page of thousands is an index, not prose).
+MAX_REFERENCES = 2000
 
 
 _SETTINGS: Any = None
@@ -182,6 +203,7 @@ def _literal_role(
 
     node = nodes.literal(rawtext, text.lstrip("!~"))
     node["role"] = name
+    node["target"] = role_target(text) or ""
     return [node], []
 
 
