@@ -225,3 +225,52 @@ def test_entries_inside_mkdocs_admonitions() -> None:
     assert [(b.lang, b.line) for b in facts.blocks] == [("yaml", 12)]
     # Without the admonition, the same indented lines are a code block.
     assert extract_markdown(b"# Options\n\n    ### `ttl`\n\n    Default: `5`\n").entries == []
+
+
+def test_a_table_of_renamed_keys_marks_the_old_spellings_deprecated(tmp_path) -> None:
+    code = """
+    from pydantic import BaseModel, ConfigDict
+
+
+    class Offload(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        offload_optimizer: bool = False
+        stage: int = 0
+
+
+    class Config(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        zero: Offload = Offload()
+        batch_size: int = 1
+    """
+    migration = (
+        "# Migrating\n\n"
+        "| Old name | New name |\n| --- | --- |\n"
+        "| `cpu_offload` | `offload_optimizer` |\n"
+        "| `run_fast` | `fast_path` |\n"  # the new name is no key: not this config's
+    )
+    reference = (
+        "# Reference\n\n## zero\n\n"
+        "- `stage` (int): the stage. Default: `0`.\n"
+        "- `offload_optimizer` (bool): offload. Default: `false`.\n"
+        "- `cpu_offload` (bool): offload too.\n\n"
+        '```json\n{"zero": {"cpu_offload": true, "stage": 1}, "batch_size": 2}\n```\n'
+    )
+    _, findings = check_project(
+        tmp_path,
+        {"app/config.py": code, "docs/migrating.md": migration, "docs/reference.md": reference},
+        "app",
+        {"": "app.config:Config"},
+    )
+    deprecated = sorted(
+        (f.key, f.location.path, f.location.line) for f in findings if f.code == "CD402"
+    )
+    assert deprecated == [
+        ("zero.cpu_offload", "docs/reference.md", 7),
+        ("zero.cpu_offload", "docs/reference.md", 10),
+    ]
+    hint = next(f for f in findings if f.code == "CD402")
+    assert "offload_optimizer" in (hint.suggestion or "")
+    assert any(r.path == "docs/migrating.md" for r in hint.related)
+    # The table's rows are no entries: its old names are not "documented".
+    assert not [f for f in findings if f.location.path == "docs/migrating.md"]

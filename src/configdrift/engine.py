@@ -36,6 +36,7 @@ from configdrift.resolve.lifecycle import (
     configured_entries,
     registry_entries,
     schema_deprecations,
+    split_key,
 )
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
@@ -404,6 +405,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         dict_facts = pending_dicts()
     shown = _example_pages({**md_facts, **example_facts}, pages)
     lifecycle, odd = _lifecycle(builder, config, schema)
+    lifecycle += _doc_renames(md_facts, schema)
     builder.unresolved.extend(Unresolved(where, what) for where, what in odd)
     # Keys the project removed are still its config's keys to an example
     # that holds them: such an example is placed, and its leftovers found.
@@ -833,6 +835,39 @@ def _lifecycle(
     patterns = {REMOVED: config.removed_registries, DEPRECATED: config.deprecated_registries}
     found, odd = registry_entries(builder.project, patterns)
     return configured_entries(config) + found + schema_deprecations(schema), odd
+
+
+def _doc_renames(facts: dict[str, DocFacts], schema: SchemaNode) -> list[LifecycleEntry]:
+    """Keys a doc table says were renamed (| Old name | New name |), as
+    deprecated for their new spelling: only where the new spelling is a key
+    of the schema, the old one placed beside it."""
+    where: dict[str, set[ConfigPath]] = {}
+    for node in schema.walk():
+        if node is not schema:
+            for spelling in node.spellings or (node.key,):
+                where.setdefault(spelling, set()).add(node.path)
+    out: list[LifecycleEntry] = []
+    for rel, doc in sorted(facts.items()):
+        for old, new, line in doc.renames:
+            new_path = split_key(new)
+            paths = where.get(new_path[-1], set())
+            if len(new_path) > 1:
+                paths = {p for p in paths if p[-len(new_path) :] == new_path}
+            if len(paths) != 1:
+                continue  # not a key of this configuration, or not one place
+            old_path = split_key(old)
+            if len(old_path) == 1:
+                old_path = (*next(iter(paths))[:-1], old_path[0])
+            out.append(
+                LifecycleEntry(
+                    old_path,
+                    DEPRECATED,
+                    "a doc table of renamed keys",
+                    Location(rel, line),
+                    replacement=new,
+                )
+            )
+    return out
 
 
 def _config_shaped(tops: int, known: int) -> bool:

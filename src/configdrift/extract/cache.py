@@ -164,6 +164,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
         references=[(role, name, line) for role, name, line in data["references"]],
+        renames=[(old, new, line) for old, new, line in data["renames"]],
     )
 
 

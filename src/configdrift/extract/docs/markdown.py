@@ -173,9 +173,61 @@ class DocFacts:
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.
     references: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Tables of renamed keys (| Old name | New name |): (old, new, line).
+    renames: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 _MYST_ROLE = re.compile(r"\{(?:[a-z]+:)?([a-z]+)\}$")
+#: Headers of a table of renamed keys: the old spelling's column ...
+_OLD_HEADERS = frozenset(
+    {"old", "before", "previous", "deprecated", "removed", "legacy", "former", "was"}
+)
+#: ... and the new one's.
+_NEW_HEADERS = frozenset(
+    {
+        "new",
+        "after",
+        "current",
+        "replacement",
+        "replaced by",
+        "use",
+        "use instead",
+        "now",
+        "renamed to",
+    }
+)
+_RENAME_NOUNS = frozenset(
+    {"", "name", "names", "key", "keys", "option", "options", "setting", "settings", "spelling"}
+)
+
+
+def rename_columns(header: list[str]) -> tuple[int, int] | None:
+    """The (old, new) columns of a table of renamed keys, by its header
+    (``Old name | New name``, ``Deprecated | Replacement``)."""
+
+    def kind(cell: str) -> str | None:
+        words = cell.strip().strip("*_`").lower().split()
+        for size in (2, 1):
+            head, rest = " ".join(words[:size]), " ".join(words[size:])
+            if rest in _RENAME_NOUNS:
+                if head in _OLD_HEADERS:
+                    return "old"
+                if head in _NEW_HEADERS:
+                    return "new"
+        return None
+
+    kinds = [kind(cell) for cell in header]
+    if "old" not in kinds or "new" not in kinds:
+        return None
+    return kinds.index("old"), kinds.index("new")
+
+
+def rename_cell(text: str) -> str | None:
+    """The key a cell of a table of renamed keys names."""
+    text = text.strip().strip("`*_").strip()
+    return text if text and " " not in text and _KEY.match(text) else None
+
+
 #: The roles whose target is a configuration key, a flag or a variable.
 KEY_ROLES = frozenset({"confval", "setting", "envvar", "option"})
 
@@ -871,6 +923,15 @@ class _Walker:
         if not rows:
             return end
         header = [_plain(c).lower() for c in rows[0]]
+        renamed = rename_columns(header)
+        if renamed is not None:
+            # | Old name | New name |: a renaming, not the keys' entries.
+            for row, line in zip(rows[1:], row_lines[1:], strict=False):
+                if max(renamed) < len(row):
+                    old, new = (rename_cell(_plain(row[i])) for i in renamed)
+                    if old and new and old != new:
+                        self.facts.renames.append((old, new, line))
+            return end
         # A table after an entry, with only prose between, belongs to it.
         owner = self.last_entry
         if owner is not None and "default" in header and len(rows) > 1:

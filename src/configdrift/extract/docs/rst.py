@@ -43,6 +43,8 @@ from configdrift.extract.docs.markdown import (
     _split,
     ini_heading,
     lead_in,
+    rename_cell,
+    rename_columns,
     role_target,
 )
 from configdrift.extract.text import NotText, decode
@@ -258,6 +260,14 @@ def _register() -> None:
 
 def _text(node: Any) -> str:
     return str(node.astext()) if node is not None else ""
+
+
+def _row_line(row: Any, default: int) -> int:
+    """A table row's line: that of its first paragraph (rows keep none)."""
+    from docutils import nodes
+
+    para = row.next_node(nodes.paragraph)
+    return _line(para, default) if para is not None else default
 
 
 def _line(node: Any, default: int) -> int:
@@ -477,6 +487,15 @@ class _Walker:
         if len(rows) < 2:
             return
         header = [_text(entry).strip().lower() for entry in rows[0].children]
+        renamed = rename_columns(header)
+        if renamed is not None:
+            for row in rows[1:]:
+                cells = list(row.children)
+                if max(renamed) < len(cells):
+                    old, new = (rename_cell(_text(cells[i])) for i in renamed)
+                    if old and new and old != new:
+                        self.facts.renames.append((old, new, _row_line(row, _line(node, 1))))
+            return
         if not header or header[0].split()[-1:] == [] or header[0].split()[-1] not in _KEY_HEADERS:
             return
         default_col = header.index("default") if "default" in header else None
@@ -489,7 +508,7 @@ class _Walker:
             key = (literal.astext() if literal is not None else _text(cells[0])).strip()
             if not key or " " in key or not _key_ok(key, strict_case=False):
                 continue
-            index = self._add(key, _line(row, _line(node, 1)), section, "table")
+            index = self._add(key, _row_line(row, _line(node, 1)), section, "table")
             entry = self.facts.entries[index]
             if default_col is not None and default_col < len(cells):
                 entry.default = _text(cells[default_col]).strip() or None
