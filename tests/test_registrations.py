@@ -308,3 +308,45 @@ def test_add_config_without_a_known_name_declares_nothing(tmp_path) -> None:
     """
     analysis, _ = check_project(tmp_path, {"plug/c.py": code}, "plug")
     assert analysis.schema.children == {}
+
+
+def test_a_falsy_default_that_the_code_replaces_is_documented_by_its_replacement(
+    tmp_path,
+) -> None:
+    code = """
+    _DEFAULT_IGNORE = ["*migrations*"]
+    _DEFAULT_PATTERNS = ["*.py", "*.pyi"]
+
+
+    def setup(app):
+        app.add_config_value("scan_ignore", [], "html")
+        app.add_config_value("scan_patterns", [], "html")
+        app.add_config_value("scan_depth", 0, "html")
+        app.add_config_value("scan_root", "", "html")
+
+
+    def run(app):
+        if app.config.scan_ignore:
+            ignore = app.config.scan_ignore
+        else:
+            ignore = _DEFAULT_IGNORE
+        patterns = app.config.scan_patterns or _DEFAULT_PATTERNS
+        if app.config.scan_depth:
+            print("deep")
+        else:
+            depth = 5
+        return ignore, patterns, app.config.scan_root
+    """
+    page = (
+        "Settings\n========\n\n"
+        ".. confval:: scan_ignore\n\n   Default: ``['*migrations*']``\n\n"
+        ".. confval:: scan_patterns\n\n   Default: ``['*.rst']``\n\n"
+        ".. confval:: scan_depth\n\n   Default: ``5``\n\n"
+        ".. confval:: scan_root\n\n   Default: ``'src'``\n"
+    )
+    _, findings = check_project(tmp_path, {"plug/ext.py": code, "docs/settings.rst": page}, "plug")
+    mismatched = {f.key for f in findings if f.code == "CD104"}
+    # The docs give the replacement of an empty list: no drift. A wrong
+    # replacement, an if whose else assigns something else, and a plain
+    # falsy default are still compared.
+    assert mismatched == {"scan_patterns", "scan_depth", "scan_root"}

@@ -102,6 +102,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         function_lines={k: (v[0], v[1]) for k, v in data["function_lines"].items()},
         dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],
         dynamic_setattr=data["dynamic_setattr"],
+        fallbacks=[(attr, expr, line) for attr, expr, line in data["fallbacks"]],
         param_defaults=data["param_defaults"],
         placements=[
             Placement(

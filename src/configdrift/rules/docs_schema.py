@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -493,6 +494,18 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
+
+    @functools.cache
+    def fallbacks() -> dict[str, list[object]]:
+        """Values the code puts in place of a falsy option, by its name."""
+        out: dict[str, list[object]] = {}
+        for name, info in analysis.project.modules.items():
+            for attr, expr, _line in info.facts.fallbacks:
+                value = analysis.project.evaluate(name, expr)
+                if value.known:
+                    out.setdefault(attr, []).append(value.value)
+        return out
+
     for entry in analysis.entries:
         if entry.default is None:
             continue
@@ -525,6 +538,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         equal = values_equal(doc, code)
         if equal is not False:
             continue
+        if not code and any(values_equal(doc, v) for v in fallbacks().get(node.key, [])):
+            continue  # ``cfg.ignore or DEFAULT_IGNORE``: the falsy default stands for another
         yield make(
             "CD104",
             format_path(entry.path),

@@ -192,6 +192,22 @@ class FunctionBody:
                 attributes.append(sub)  # type: ignore[arg-type]
             elif kind is ast.IfExp:
                 ifexps.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.If and type(sub.test) is ast.Attribute:  # type: ignore[attr-defined]
+                # ``if cfg.opt: v = cfg.opt else: v = DEFAULT``: DEFAULT stands
+                # in for a falsy option.
+                body, orelse = sub.body, sub.orelse  # type: ignore[attr-defined]
+                if (
+                    len(body) == len(orelse) == 1
+                    and type(body[0]) is type(orelse[0]) is assign_type
+                    and ast.dump(body[0].value) == ast.dump(sub.test)  # type: ignore[attr-defined]
+                    and [ast.dump(t) for t in body[0].targets]
+                    == [ast.dump(t) for t in orelse[0].targets]
+                ):
+                    self._fallback(sub.test, orelse[0].value)  # type: ignore[attr-defined]
+            elif kind is ast.BoolOp and type(sub.op) is ast.Or:  # type: ignore[attr-defined]
+                values = sub.values  # type: ignore[attr-defined]
+                if len(values) == 2 and type(values[0]) is ast.Attribute:
+                    self._fallback(values[0], values[1])
             elif kind is ast.If and type(sub.test) is compare_type and sub.body:  # type: ignore[attr-defined]
                 if type(sub.body[0]) is ast.Raise:  # type: ignore[attr-defined]
                     # ``if K in d: raise ...``: the key is refused, not read.
@@ -664,6 +680,14 @@ class FunctionBody:
             )
         else:
             self.module.facts.dynamic_setattr.append(self.qualname)
+
+    def _fallback(self, option: ast.Attribute, value: ast.expr) -> None:
+        """Record the value used when an option read as an attribute is
+        falsy, if it is a literal or a name (a constant)."""
+        if type(value) in (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Attribute):
+            self.module.facts.fallbacks.append(
+                (option.attr, to_expr(value, self.module.source), value.lineno)
+            )
 
     def _local_chains(self, attributes: list[ast.Attribute], typed: set[str]) -> None:
         """Chains rooted at a typed local (``cfg = get_zero_config(d); cfg.x``),

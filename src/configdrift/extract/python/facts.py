@@ -204,5 +204,8 @@ class ModuleFacts:
     #: (``setattr(self, name, v)``, ``self.__dict__.update(d)``): what such a
     #: class holds is not known statically.
     dynamic_setattr: list[str] = field(default_factory=list)
+    #: Values used in place of an option when it is falsy: ``x.opt or V``,
+    #: ``if x.opt: ... else: y = V`` (option's attribute, V, line).
+    fallbacks: list[tuple[str, Expr, int]] = field(default_factory=list)
     error: str | None = None
     error_line: int = 0
