@@ -274,3 +274,14 @@ def test_a_table_of_renamed_keys_marks_the_old_spellings_deprecated(tmp_path) ->
     assert any(r.path == "docs/migrating.md" for r in hint.related)
     # The table's rows are no entries: its old names are not "documented".
     assert not [f for f in findings if f.location.path == "docs/migrating.md"]
+
+
+def test_a_default_continued_on_the_next_lines_in_markdown() -> None:
+    page = (
+        "# Options\n\n### `ignore`\n\nDefault: ['.pyc',\n'.pyo']\n\n"
+        "### `paths`\n\nDefault: {'a': [1,\n2]\n"
+    )
+    assert [(name, default) for name, default, _ in _entries(page)] == [
+        ("ignore", "['.pyc', '.pyo']"),
+        ("paths", None),
+    ]

@@ -107,10 +107,16 @@ def test_more_rst_forms_and_their_negatives() -> None:
     assert [tool for tool, _ in facts.generated] == ["sphinx-argparse-cli"]
 
 
-def test_a_default_cut_at_its_first_line_is_no_default() -> None:
-    page = b".. confval:: ignore\n\n   What to skip.\n\n   Default: ``[``\n   ``'*migrations*']``\n"
+def test_a_default_continued_over_lines_is_read_whole_and_an_open_one_not_at_all() -> None:
+    page = (
+        b".. confval:: ignore\n\n   What to skip.\n\n   Default: ``[``\n   ``'*migrations*']``\n\n"
+        b".. confval:: paths\n\n   Default: ``{'a': [1,``\n   ``2]``\n"
+    )
     facts = extract_rst(page)
-    assert [(e.name, e.default) for e in facts.entries] == [("ignore", None)]
+    assert [(e.name, e.default) for e in facts.entries] == [
+        ("ignore", "[ '*migrations*']"),
+        ("paths", None),
+    ]
 
 
 def test_an_autodoc_page_documents_the_described_fields_only(tmp_path) -> None:

@@ -632,6 +632,30 @@ def ini_heading(title: str) -> str | None:
     return f"{section}.{option}" if option else section
 
 
+def continued(value: str, after: list[str]) -> str:
+    """A value whose brackets its line leaves open, with the lines that
+    close them (five at most): ``Default: [`` then ``'*migrations*']``;
+    nothing when they stay open (a value cut short is no value)."""
+    out = value
+    for line in after[:5]:
+        if balanced(out):
+            break
+        out = f"{out} {line.strip()}"
+    return out.rstrip(".") if balanced(out) else ""
+
+
+def balanced(text: str) -> bool:
+    """Are the brackets of a value closed (a default continued on the next
+    lines is read from its first line alone)?"""
+    depth = 0
+    for char in text:
+        depth += char in "[{("
+        depth -= char in "]})"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _line_texts(inline: Token) -> list[str]:
     """The paragraph's lines as text, code spans kept in backticks."""
     lines = [""]
@@ -655,11 +679,11 @@ def _labels(inline: Token) -> list[tuple[str, str]]:
         out.append(("type", typed[0]))
         if typed[1] is not None:
             out.append(("default", typed[1]))
-    for line in lines[:20]:
+    for index, line in enumerate(lines[:20]):
         match = _LABEL.match(line)
         if match:
             label = "type" if match.group(1).lower() == "type" else "default"
-            value = match.group(2).rstrip(".")
+            value = continued(match.group(2), lines[index + 1 : 20]).rstrip(".")
             if value:
                 out.append((label, value))
             continue

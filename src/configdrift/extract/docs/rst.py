@@ -41,6 +41,8 @@ from configdrift.extract.docs.markdown import (
     _file_name,
     _key_ok,
     _split,
+    balanced,
+    continued,
     ini_heading,
     lead_in,
     rename_cell,
@@ -424,22 +426,23 @@ class _Walker:
         if typed is not None and self.last_entry is not None:
             entry = self.facts.entries[self.last_entry]
             entry.doc_type = entry.doc_type or typed[0]
-            if entry.default is None and typed[1] is not None and _balanced(typed[1]):
+            if entry.default is None and typed[1] is not None and balanced(typed[1]):
                 entry.default = typed[1]
         if not value or self.last_entry is None:
             return
         entry = self.facts.entries[self.last_entry]
-        if entry.default is None and _balanced(value):
+        if entry.default is None and balanced(value):
             entry.default = value
 
     def _labels(self, text: str) -> None:
-        for line in text.splitlines()[:10]:
+        lines = text.splitlines()[:10]
+        for index, line in enumerate(lines):
             match = _LABEL.match(line)
             if match:
-                self._label(match.group(1), match.group(2))
+                self._label(match.group(1), continued(match.group(2), lines[index + 1 :]))
 
     def _label(self, label: str, value: str) -> None:
-        if self.last_entry is None or not value or not _balanced(value):
+        if self.last_entry is None or not value or not balanced(value):
             return  # a value cut at its first line (``[``) is no value
         entry = self.facts.entries[self.last_entry]
         if label.lower().startswith("default") and entry.default is None:
@@ -567,18 +570,6 @@ def _opening_key(para: Any) -> str | None:
     if not _key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or _file_name(key):
         return None
     return key
-
-
-def _balanced(text: str) -> bool:
-    """Are the brackets of a value closed (a default continued on the next
-    lines is read from its first line alone)?"""
-    depth = 0
-    for char in text:
-        depth += char in "[{("
-        depth -= char in "]})"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
