@@ -229,3 +229,21 @@ def test_tables_of_records_and_flags_and_undocumented_ones_are_no_surface(tmp_pa
     )
     analysis, _ = check_project(tmp_path, {"app/tables.py": code, "docs/ref.md": doc}, "app")
     assert [s.surface for s in analysis.everything if s.surface != "config"] == []
+
+
+def test_two_tables_of_defaults_with_the_same_keys_are_no_surface(tmp_path) -> None:
+    """Which of two tables a doc entry ``buffer_count`` describes cannot be
+    told by its name: neither becomes a surface of its own."""
+    code = """
+    PARAM_DEFAULTS = {"device": "none", "nvme_path": None, "buffer_count": 5, "buffer_size": 1e8, "pin_memory": False}
+    OPTIMIZER_DEFAULTS = {"device": "none", "nvme_path": None, "buffer_count": 4, "pin_memory": False, "fast_init": False}
+    """
+    doc = (
+        "# Offloading\n\n## Parameters\n\n- `device` (str): where.\n- `nvme_path` (str): path.\n"
+        "- `buffer_count` (int): buffers. Default: `5`.\n- `buffer_size` (int): size.\n\n"
+        "## Optimizer\n\n- `device` (str): where.\n- `buffer_count` (int): buffers. Default: `4`.\n"
+        "- `pin_memory` (bool): pin.\n- `fast_init` (bool): fast.\n"
+    )
+    analysis, findings = check_project(tmp_path, {"app/t.py": code, "docs/o.md": doc}, "app")
+    assert [s.surface for s in analysis.everything if s.surface != "config"] == []
+    assert not [f for f in findings if f.code == "CD104"]

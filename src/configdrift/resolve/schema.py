@@ -141,6 +141,23 @@ _TABLE_KEY = re.compile(r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?")
 _SECTIONED = re.compile(r"[A-Za-z_][\w-]*:[A-Za-z_][\w.-]*")
 
 
+def _distinct_tables(surfaces: list[Surface]) -> list[Surface]:
+    """The tables whose keys no other table mostly shares: two tables of
+    defaults with the same keys (a parameter offload's and an optimizer
+    offload's ``device``, ``buffer_count`` ...) cannot tell which of them a
+    doc entry describes by its name."""
+    keys = [{n.key for n in s.root.walk() if not n.children} for s in surfaces]
+    out: list[Surface] = []
+    for i, surface in enumerate(surfaces):
+        shared = any(
+            j != i and 2 * len(keys[i] & other) >= min(len(keys[i]), len(other))
+            for j, other in enumerate(keys)
+        )
+        if not shared:
+            out.append(surface)
+    return out
+
+
 def _new_root() -> SchemaNode:
     """An empty root: nothing known yet of unknown keys."""
     return SchemaNode(key="", path=(), strict=None, origin="root")
@@ -862,7 +879,7 @@ class SchemaBuilder(ModelReader):
                 if claim(surface.root):
                     out.append(surface)
         tables: list[tuple[int, int, Surface]] = []
-        for surface in self._option_tables():
+        for surface in _distinct_tables(self._option_tables()):
             # A table of values is a configuration's only where the docs
             # describe half of its keys at least; the table they describe
             # most claims its keys first.
