@@ -297,3 +297,39 @@ def test_a_parameter_default_that_is_no_typer_option_declares_nothing(tmp_path) 
     )
     analysis, _ = _run(tmp_path, {"tool/cli.py": code, "docs/options.md": _CLICK_DOCS})
     assert analysis.schema.children == {}
+
+
+def test_add_argument_on_another_librarys_object_declares_no_option(tmp_path) -> None:
+    """Selenium's ``ChromeOptions().add_argument("--headless")`` is a
+    browser's switch, not a command-line option of the project."""
+    from helpers import check_project
+
+    code = """
+    import argparse
+
+    from selenium import webdriver
+
+
+    class Browser:
+        def setup(self):
+            self.options = webdriver.ChromeOptions()
+            self.options.add_argument("--headless")
+            self.options.add_argument("--disable-gpu")
+
+
+    def chrome():
+        options = webdriver.ChromeOptions()
+        options.add_argument("--no-sandbox")
+        return options
+
+
+    def cli():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--host", default="localhost")
+        group = parser.add_argument_group("extra")
+        group.add_argument("--debug", action="store_true")
+        return parser.parse_args()
+    """
+    analysis, _ = check_project(tmp_path, {"app/main.py": code}, "app")
+    assert set(analysis.schema.children) == {"port", "host", "debug"}

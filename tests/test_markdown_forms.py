@@ -285,3 +285,37 @@ def test_a_default_continued_on_the_next_lines_in_markdown() -> None:
         ("ignore", "['.pyc', '.pyo']"),
         ("paths", None),
     ]
+
+
+def test_mdx_component_content_is_read_as_markdown_not_as_code() -> None:
+    from configdrift.extract.docs.markdown import extract_mdx
+
+    page = (
+        'import { Tabs, Tab } from "docs/components";\n\n'
+        "# LLM config\n\n"
+        "<Tabs>\n"
+        '  <Tab title="Python">\n'
+        "    | Parameter | Description |\n"
+        "    | --- | --- |\n"
+        "    | `top_p` | nucleus sampling |\n"
+        "    | `temperature` | heat |\n\n"
+        "    ```yaml\n    llm:\n      top_p: 1\n    ```\n"
+        "  </Tab>\n"
+        "  <Tab\n"
+        '    title="TypeScript">\n'
+        "    - `max_tokens` (int): at most. Default: `100`.\n"
+        "  </Tab>\n"
+        "</Tabs>\n\n"
+        "    indented outside any component: still code, `not_a_key`\n"
+    )
+    facts = extract_mdx(page.encode())
+    assert [(e.name, e.line) for e in facts.entries] == [
+        ("top_p", 9),
+        ("temperature", 10),
+        ("max_tokens", 19),
+    ]
+    assert [(b.lang, [k.path for k in b.keys]) for b in facts.blocks] == [
+        ("yaml", [("llm",), ("llm", "top_p")])
+    ]
+    # The same page read as plain Markdown loses the indented content.
+    assert not extract_markdown(page.encode()).entries

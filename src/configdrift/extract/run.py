@@ -27,7 +27,7 @@ from configdrift.extract.cache import (
     py_examples_from_json,
     py_examples_to_json,
 )
-from configdrift.extract.docs.markdown import DocFacts, extract_markdown
+from configdrift.extract.docs.markdown import DocFacts, extract_markdown, extract_mdx
 from configdrift.extract.docs.rst import extract_rst
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
@@ -140,7 +140,13 @@ def _docs_chunk(
             continue
         if not doc_wanted(data, needed, words):
             continue
-        extract = extract_rst if rel.endswith(".rst") else extract_markdown
+        extract = (
+            extract_rst
+            if rel.endswith(".rst")
+            else extract_mdx
+            if rel.endswith(".mdx")
+            else extract_markdown
+        )
         out.append((rel, extract(data), content_key(data) if digest else ""))
     return out
 

@@ -75,7 +75,7 @@ def _kind(
     ``add_config_value(name, default, rebuild)`` name a key users set in a
     file."""
     if call.method in ("add_argument", "addoption", "_addoption"):
-        return "argparse"
+        return None if _other_receiver(project, module, call) else "argparse"
     if call.method in _NAMED:
         return "named"
     declared = declared or {}
@@ -107,6 +107,48 @@ def _kind(
             if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
                 return "typer"
     return None
+
+
+#: Modules whose objects take ``add_argument`` as a parser does.
+_PARSER_MODULES = ("argparse", "configargparse", "jsonargparse", "pytest", "_pytest", "tap")
+
+
+def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bool:
+    """Is ``x.add_argument(...)`` called on an object built by another
+    library than a parser's (Selenium's ``webdriver.ChromeOptions()``)?"""
+    receiver = call.callee.rsplit(".", 1)[0] if "." in call.callee else ""
+    facts = project.modules[module].facts
+    built: str | None = None
+    if receiver.startswith("self.") and receiver.count(".") == 1 and "." in call.function:
+        owner = call.function.rsplit(".", 1)[0] + "."
+        attr = receiver[5:]
+        built = next(
+            (
+                callee
+                for function, name, how, callee, _ in facts.attr_assigns
+                if name == attr and how == "call" and function.startswith(owner)
+            ),
+            None,
+        )
+    elif receiver and "." not in receiver:
+        built = next(
+            (
+                callee
+                for function, name, callee in facts.local_types
+                if function == call.function and name == receiver
+            ),
+            None,
+        )
+    if built is None:
+        return False
+    symbol = project.resolve(module, built)
+    if symbol is None or symbol.kind != "external":
+        return False
+    name = symbol.qualname
+    return not (
+        name.split(".")[0] in _PARSER_MODULES
+        or name.endswith(("Parser", "_group", "add_parser", "getgroup"))
+    )
 
 
 def argparse_options(
