@@ -319,3 +319,17 @@ def test_mdx_component_content_is_read_as_markdown_not_as_code() -> None:
     ]
     # The same page read as plain Markdown loses the indented content.
     assert not extract_markdown(page.encode()).entries
+
+
+def test_hostile_mdx_is_read_never_raised() -> None:
+    from configdrift.extract.docs.markdown import extract_mdx
+
+    deep = "".join("  " * i + "<Tab>\n" for i in range(500)) + "  " * 500 + "- `key`: x\n"
+    for page in (
+        deep,
+        "<Tabs\n" * 50_000,  # a tag never closed
+        "</Tab>\n" * 50_000 + "- `k`: v\n",  # closings with nothing open
+        "<Tab>\n```\n" * 20_000,  # fences never closed
+    ):
+        facts = extract_mdx(page.encode())
+        assert facts.error is None
