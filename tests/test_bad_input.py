@@ -96,9 +96,9 @@ def test_symlink_loops_do_not_hang(cli, tmp_path) -> None:
 
 
 def test_unreadable_big_file_is_cd503(cli, tmp_path, monkeypatch) -> None:
-    import configdrift.extract.run as run
+    import configdrift.files as files
 
-    monkeypatch.setattr(run, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)
     make_project(tmp_path, GOOD)
     _, found, _ = findings(cli, tmp_path)
     assert {f["code"] for f in found} == {"CD503", "CD501"}

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from configdrift.files import Unreadable, read_path
+
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 
 #: Every option, its type and its default. The README documents each one.
@@ -186,14 +188,47 @@ def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
     return out
 
 
+#: The largest configuration file read.
+MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        data = read_path(path, MAX_CONFIG_FILE_BYTES)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+
+
+def _our_table(data: dict[str, Any], path: Path, pyproject: bool) -> dict[str, Any] | None:
+    """``[tool.configdrift]`` of a pyproject.toml (or a configdrift.toml's
+    own table): a table, or a configuration error for any other shape."""
+    table: Any = data
+    if pyproject or ("tool" in data and path.name == "configdrift.toml"):
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            if pyproject:
+                raise ConfigError(f"{path}: `tool` must be a table")
+            return data
+        if "configdrift" not in tool:
+            return None if pyproject else data
+        table = tool["configdrift"]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `[tool.configdrift]` must be a table, not {_kind(table)}")
+    return table
+
+
+def _kind(value: Any) -> str:
+    return "an array of tables" if isinstance(value, list) else f"a {type(value).__name__}"
 
 
 def find_config(start: Path) -> Path | None:
@@ -210,7 +245,7 @@ def find_config(start: Path) -> Path | None:
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
             data = _read_toml(pyproject)
-            return pyproject if "configdrift" in data.get("tool", {}) else None
+            return pyproject if _our_table(data, pyproject, True) is not None else None
     return None
 
 
@@ -226,9 +261,7 @@ def load(path: Path, explicit: Path | None = None) -> Config:
     if not source.is_file():
         raise ConfigError(f"{source}: no such file")
     data = _read_toml(source)
-    table = data if source.name != "pyproject.toml" else data.get("tool", {}).get("configdrift", {})
-    if source.name == "configdrift.toml" and "tool" in table and "configdrift" in table["tool"]:
-        table = table["tool"]["configdrift"]
+    table = _our_table(data, source, source.name == "pyproject.toml") or {}
     values = parse_table(table, source)
     root = source.parent if explicit is None else path
     return Config(

@@ -18,12 +18,13 @@ from pathlib import Path
 from configdrift.config import Config, ConfigError
 from configdrift.discover import HISTORY_PAGES, Sources, discover, matches
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_json_like, read_yaml
+from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_block
 from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.extract.text import NotText, decode
+from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
 from configdrift.resolve.defaults import DEFAULTS_FILES
 from configdrift.resolve.docs import DocPlacer, SectionMap
@@ -272,10 +273,7 @@ def _relevant(
     out: dict[str, DocFacts] = {}
     for rel, doc in facts.items():
         if doc.error is not None:
-            try:
-                data = (root / rel).read_bytes()
-            except OSError:
-                data = b""
+            data = read_or_none(root, rel) or b""
             if not mentions(data, spellings, needed):
                 continue
         out[rel] = doc
@@ -521,14 +519,11 @@ def _defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKe
     for rel in rels:
         if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
             continue
-        path = root / rel
         try:
-            if path.stat().st_size > MAX_CONFIG_BYTES:
-                continue
-            text = decode(path.read_bytes()[:MAX_CONFIG_BYTES])
-        except (OSError, NotText):
+            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
+        except (FileNotFoundError, Unreadable, NotText):
             continue
-        read = read_yaml(text)
+        read = read_block(text, "yaml")
         if read.error is None:
             out.append((rel, read.keys))
     return out
@@ -773,15 +768,12 @@ def _config_file(
     quoted: list[bytes] | None = None,
 ) -> Block | None:
     """One config file as a block; with ``shaped``, only if shaped like one."""
-    path = root / rel
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            if shaped:
-                return None
-            return Block(0, 1, "file", [], f"larger than {MAX_CONFIG_BYTES >> 20} MiB: not read", 1)
-        data = path.read_bytes()
-    except OSError as exc:
-        return None if shaped else Block(0, 1, "file", [], f"cannot read: {exc.strerror}", 1)
+        data = read_file(root, rel, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        return None if shaped else Block(0, 1, "file", [], "cannot read: no such file", 1)
+    except Unreadable as exc:
+        return None if shaped else Block(0, 1, "file", [], str(exc), 1)
     yaml = rel.endswith((".yaml", ".yml"))
     if shaped and quoted is not None:
         if yaml:
@@ -801,14 +793,14 @@ def _config_file(
     read: BlockRead | None = None
     tops: set[str]
     if yaml:
-        read = read_yaml(text)
+        read = read_block(text, "yaml")
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
     else:
         try:
             value = json.loads(text)
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError, MemoryError):
             # Comments, trailing commas: the tolerant reader decides.
-            read = read_json_like(text)
+            read = read_block(text, "json")
             tops = {k.path[0] for k in read.keys if len(k.path) == 1}
         else:
             if not isinstance(value, dict):
@@ -821,7 +813,7 @@ def _config_file(
         if not (len(tops) >= 2 and known >= 2 and 2 * known >= len(tops)):
             return None
     if read is None:
-        read = read_json_like(text)
+        read = read_block(text, "json")
     keys = [k.at(1) for k in read.keys]
     error_line = read.error_line + 1 if read.error is not None else 0
     return Block(0, 1, "file", keys, read.error, error_line)
@@ -834,7 +826,9 @@ def _lifecycle(
     entries that could not be read statically."""
     patterns = {REMOVED: config.removed_registries, DEPRECATED: config.deprecated_registries}
     found, odd = registry_entries(builder.project, patterns)
-    return configured_entries(config) + found + schema_deprecations(schema), odd
+    entries = configured_entries(config) + found + schema_deprecations(schema)
+    # A registry that holds ``""`` names no key.
+    return [e for e in entries if e.path], odd
 
 
 def _doc_renames(facts: dict[str, DocFacts], schema: SchemaNode) -> list[LifecycleEntry]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from configdrift.extract.text import NotText, decode
+from configdrift.files import read_or_none
 from configdrift.model import Finding
 
 _MARK = b"configdrift: ignore"
@@ -75,11 +76,8 @@ def _page_comments(lines: list[str]) -> list[tuple[int, str]]:
 
 
 def _suppressions(root: Path, rel: str) -> list[Suppression]:
-    try:
-        data = (root / rel).read_bytes()
-    except OSError:
-        return []
-    if _MARK not in data:
+    data = read_or_none(root, rel)
+    if data is None or _MARK not in data:
         return []
     try:
         lines = decode(data).splitlines()

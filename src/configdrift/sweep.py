@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
+from configdrift.files import read_or_none
 from configdrift.model import ConfigPath, format_path
 from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
 
@@ -86,9 +87,10 @@ class _Sources:
 
     def lines(self, rel: str) -> list[str]:
         if rel not in self._lines:
+            data = read_or_none(self.root, rel)
             try:
-                self._lines[rel] = decode((self.root / rel).read_bytes()).splitlines()
-            except (OSError, NotText):
+                self._lines[rel] = decode(data).splitlines() if data is not None else []
+            except NotText:
                 self._lines[rel] = []
         return self._lines[rel]
 

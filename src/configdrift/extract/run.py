@@ -33,10 +33,10 @@ from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.text import decode
+from configdrift.files import Unreadable, read_file
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
-MAX_FILE_BYTES = 8 * 1024 * 1024
 
 T = TypeVar("T")
 #: A chunk's result: (relative path, facts, content digest or "" when unread).
@@ -48,18 +48,14 @@ _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _read(root: str, rel: str) -> bytes | str | None:
-    """The file's bytes, None if it is gone, or an error message."""
-    path = os.path.join(root, rel)
+    """The file's bytes, None if it is gone, or why it is not read."""
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return f"file larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, not read"
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_file(root, rel)
     except FileNotFoundError:
         # Listed by git but not in the work tree (a sparse or partial checkout).
         return None
-    except OSError as exc:
-        return f"cannot read: {exc.strerror or exc}"
+    except Unreadable as exc:
+        return str(exc)
 
 
 def _no_gc(func: Callable[..., list[Result[T]]]) -> Callable[..., list[Result[T]]]:

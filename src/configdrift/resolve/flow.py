@@ -45,6 +45,10 @@ HARMLESS_MODULES = (
     "jsonschema.",
 )
 
+#: Uses of helpers kept per function: chains of helpers (a helper defined
+#: twice, calling itself) cannot grow without bound.
+MAX_HELPER_USES = 64
+
 
 def harmless(callee: str) -> bool:
     """A call that cannot read config keys from the dict handed to it."""
@@ -624,12 +628,12 @@ class DictFlow:
                 module, function, _ = scope
                 params = self.project.modules[module].facts.functions.get(function, [])
                 for edge in self.edges_in.get(scope, ()):
-                    if edge.keys or edge.caller[2].startswith("self."):
-                        continue
+                    if edge.keys or edge.caller[2].startswith("self.") or edge.caller == scope:
+                        continue  # a helper calling itself adds no reader
                     caller_params = self.project.modules[edge.module].facts.functions.get(
                         edge.function, []
                     )
-                    for inner_use in helpers[scope]:
+                    for inner_use in list(helpers[scope]):
                         if inner_use.inner:
                             continue
                         index = params.index(inner_use.key_param) - edge.offset
@@ -639,6 +643,8 @@ class DictFlow:
                         if passed is None or passed[0] != "n" or passed[1] not in caller_params:
                             continue
                         uses = helpers.setdefault(edge.caller, [])
+                        if len(uses) >= MAX_HELPER_USES:
+                            continue
                         default, default_module = self._passed(edge, params, inner_use, module)
                         use = HelperUse(
                             passed[1],

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from configdrift.config import Config
 from configdrift.extract.python.facts import Expr
+from configdrift.files import read_or_none
 from configdrift.model import ConfigPath, Location, SchemaNode
 from configdrift.resolve.project import Project
 
@@ -198,11 +199,8 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
     ]
     for module in sorted(project.modules):
         rel = project.modules[module].path
-        try:
-            data = (root / rel).read_bytes()
-        except OSError:
-            continue
-        if not any(n in data for n in needles):
+        data = read_or_none(root, rel)
+        if data is None or not any(n in data for n in needles):
             continue
         try:
             tree = ast.parse(data)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
+from configdrift.files import read_or_none
 from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
 from configdrift.resolve.lifecycle import (
     DEPRECATED,
@@ -83,10 +84,10 @@ def _page_lines(
     """A page's lines, read once for all the rules' questions (from ``data``
     when the caller has the bytes already)."""
     if rel not in cache:
+        raw = data if data is not None else read_or_none(analysis.config.root, rel)
         try:
-            raw = data if data is not None else (analysis.config.root / rel).read_bytes()
-            cache[rel] = decode(raw).splitlines()
-        except (OSError, NotText):
+            cache[rel] = decode(raw).splitlines() if raw is not None else []
+        except NotText:
             cache[rel] = []
     return cache[rel]
 
@@ -281,11 +282,8 @@ def _mentions(
     entry_lines = {(e.location.path, e.location.line) for e in analysis.entries}
     block_lines = {(rel, key.line) for rel, block, _ in analysis.blocks for key in block.keys}
     for rel in analysis.pages:
-        try:
-            data = (analysis.config.root / rel).read_bytes()
-        except OSError:
-            continue
-        if not any(leaf in data for leaf in encoded):
+        data = read_or_none(analysis.config.root, rel)
+        if data is None or not any(leaf in data for leaf in encoded):
             continue
         for number, text in enumerate(_page_lines(analysis, rel, lines, data), start=1):
             if (rel, number) in entry_lines or (rel, number) in block_lines:

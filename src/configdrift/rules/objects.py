@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.discover import HISTORY_PAGES
+from configdrift.files import read_or_none
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -352,13 +353,9 @@ def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str
     compiled = re.compile(pattern)
     found: set[str] = set()
     for rel in files[:MAX_OTHER_FILES]:
-        path = analysis.config.root / rel
-        try:
-            # A link may lead out of the tree: only the tree's own files.
-            if path.is_symlink() or path.stat().st_size > MAX_OTHER_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
+        # Only the tree's own regular files (a link may lead out of it).
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
             continue
         for match in compiled.findall(data):
             for group in (match,) if isinstance(match, bytes) else match:

@@ -70,6 +70,8 @@ def _scalar(tokens: list[tuple[str, str, int]]) -> tuple[str, Any]:
     if text in _WORDS:
         return VALUE, _WORDS[text]
     if _JSON_NUMBER.fullmatch(text):
+        if len(text) > MAX_NUMBER_DIGITS:
+            return PLACEHOLDER, None  # too long to be a setting's value
         number = float(text)
         if "." not in text and "e" not in text.lower():
             return VALUE, int(text)
@@ -195,6 +197,8 @@ class BlockRead:
 
 #: No config nests this deep; past it, a block is data or damaged.
 MAX_DEPTH = 100
+#: Digits of a number literal read as a value; longer ones are not compared.
+MAX_NUMBER_DIGITS = 100
 
 
 def block_keys(text: str) -> list[BlockKey]:
@@ -281,7 +285,24 @@ STRICT_LANGS = frozenset({"json", "jsonc", "json5", "hjson", "yaml", "yml", "tom
 
 
 def read_block(text: str, lang: str) -> BlockRead:
-    """Read an example block by its fence language (JSON-like by default)."""
+    """Read an example block by its fence language (JSON-like by default);
+    a block no reader can take (nested past the interpreter's depth, a
+    value too large) is an unreadable block, never an exception."""
+    try:
+        return _read_block(text, lang)
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return BlockRead([], f"cannot be read: {_why(exc)}", 0)
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError):
+        return "too large"
+    return "a value out of range"
+
+
+def _read_block(text: str, lang: str) -> BlockRead:
     if lang in ("yaml", "yml"):
         return read_yaml(text)
     if lang == "toml":

@@ -1,0 +1,98 @@
+"""Reading the checked tree's files, which are untrusted input.
+
+Only regular files inside the tree are read: a FIFO, a device or a socket
+is never opened for reading in a way that could block, a symbolic link is
+followed only when its target resolves inside the tree (its content, and
+where it points, are never read or printed otherwise), and no read returns
+more than a fixed number of bytes, whatever ``st_size`` says (a device
+reports 0).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import stat
+from pathlib import Path
+
+#: The most bytes read from one file of the tree.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+class Unreadable(Exception):
+    """A file of the tree that is not read, and why (safe to print: it
+    never names what lies outside the tree)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
+def inside(root: str | Path, rel: str) -> bool:
+    """Does ``rel`` resolve, symbolic links followed, inside ``root``?"""
+    base = _real_root(str(root))
+    real = os.path.realpath(os.path.join(root, rel))
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def read_file(root: str | Path, rel: str, limit: int | None = None) -> bytes:
+    """The bytes of ``root/rel``, a regular file inside the tree of at most
+    ``limit`` bytes. Raises ``FileNotFoundError`` when it is gone, and
+    ``Unreadable`` with the reason for anything else."""
+    if not inside(root, rel):
+        if not os.path.lexists(os.path.join(root, rel)):
+            raise FileNotFoundError(rel)
+        raise Unreadable("a symbolic link to a file outside the checked tree: not read")
+    return _read(os.path.join(root, rel), MAX_FILE_BYTES if limit is None else limit)
+
+
+def read_or_none(root: str | Path, rel: str, limit: int | None = None) -> bytes | None:
+    """``read_file``, or None for a file that is gone or not read."""
+    try:
+        return read_file(root, rel, limit)
+    except (FileNotFoundError, Unreadable):
+        return None
+
+
+def read_path(path: str | Path, limit: int | None = None) -> bytes:
+    """A file the user names (a configuration file, a baseline): regular
+    and bounded like the tree's, wherever it is."""
+    return _read(str(path), MAX_FILE_BYTES if limit is None else limit)
+
+
+def _read(path: str, limit: int) -> bytes:
+    try:
+        fd = os.open(path, _FLAGS)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror or type(exc).__name__}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise Unreadable("not a regular file: not read")
+        if info.st_size > limit:
+            raise Unreadable(f"larger than {_size(limit)}: not read")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise Unreadable(f"larger than {_size(limit)}: not read")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror or type(exc).__name__}") from None
+    finally:
+        os.close(fd)
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
