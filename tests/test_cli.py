@@ -13,7 +13,9 @@ DEMO = Path(__file__).parent.parent / "demo"
 
 
 def test_exit_codes_are_the_documented_ones() -> None:
-    assert [int(c) for c in ExitCode] == [0, 1, 2]
+    assert [int(c) for c in ExitCode] == [0, 1, 2, 3]
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert all(f"**{int(c)}**" in readme for c in ExitCode)
 
 
 def test_demo_reports_both_sides_and_exits_1(cli) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from enum import IntEnum
 from pathlib import Path
@@ -22,6 +23,8 @@ class ExitCode(IntEnum):
     OK = 0
     FINDINGS = 1
     USAGE = 2
+    #: A bug of configdrift's: nothing was written to standard output.
+    INTERNAL = 3
 
 
 def _codes(text: str | None) -> tuple[str, ...] | None:
@@ -82,7 +85,7 @@ def check(
     exists) and ``diff_base`` (a git ref) leave out the findings they know."""
     from configdrift.config import ConfigError
     from configdrift.engine import exit_code_for, run_rules, selected
-    from configdrift.output import REPORTERS, ReportData
+    from configdrift.output import REPORTERS, ReportData, printable_finding
     from configdrift.rules.objects import keys_read
 
     out = out or sys.stdout
@@ -151,7 +154,7 @@ def check(
         if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
     ]
     data = ReportData(
-        findings,
+        [printable_finding(f) for f in findings],
         analysis.files,
         sum(d for _, d, _, _ in surfaces),
         sum(a for _, _, a, _ in surfaces),
@@ -474,6 +477,18 @@ def _map_tree(analysis: Analysis, out: TextIO, title: str) -> None:
         out.write(f"  {section.location} {section.title!r} -> {target}{model}: {section.how}\n")
 
 
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(path: Path) -> str:
+    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def init(
     path: str = ".", *, force: bool = False, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -485,9 +500,19 @@ def init(
     err = err or sys.stderr
     root = Path(path)
     target = root / "configdrift.toml"
-    if target.exists() and not force:
-        print(f"configdrift: error: {target} exists (use --force to overwrite)", file=err)
+    if not root.is_dir():
+        why = "not a directory" if root.exists() else "no such directory"
+        print(f"configdrift: error: {_shown(root)}: {why}", file=err)
         return ExitCode.USAGE
+    if target.exists() or target.is_symlink():
+        if not force:
+            print(
+                f"configdrift: error: {_shown(target)} exists (use --force to overwrite)", file=err
+            )
+            return ExitCode.USAGE
+        if target.is_symlink() or not target.is_file():
+            print(f"configdrift: error: {_shown(target)} is not a regular file", file=err)
+            return ExitCode.USAGE
     try:
         analysis = analyse(Config(root=root))
     except ConfigError as exc:
@@ -495,7 +520,9 @@ def init(
         return ExitCode.USAGE
     mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
     packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})
-    docs = [s.path for s in analysis.doc_sources]
+    # A path that is not UTF-8 cannot be written in TOML: left out.
+    docs = [s.path for s in analysis.doc_sources if _utf8(s.path)]
+    packages = [p for p in packages if _utf8(p)]
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
         "# Options are documented in configdrift's README.",
@@ -532,7 +559,16 @@ def init(
         lines.append(f"# {surface.how}")
         entry = f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
         lines.append(entry if nameable else f"# {entry}")
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = "\n".join(lines) + "\n"
+    try:
+        # Written beside and renamed into place: never a half-written file,
+        # never opened if something else took its name meanwhile.
+        temporary = target.with_name(f".configdrift.toml.{os.getpid()}.tmp")
+        temporary.write_bytes(text.encode("utf-8", "backslashreplace"))
+        os.replace(temporary, target)
+    except OSError as exc:
+        print(f"configdrift: error: {_shown(target)}: {exc.strerror or exc}", file=err)
+        return ExitCode.USAGE
     out.write(
         f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
         f"{len(analysis.mounts)} mount(s), {len(analysis.surfaces)} more surface(s)\n"
@@ -689,15 +725,33 @@ def main(argv: list[str] | None = None) -> int:
     import gc
 
     gc.disable()
+    for stream in (sys.stdout, sys.stderr):
+        # A file name that is not UTF-8 (kept as surrogates) or a terminal
+        # that cannot show a character is escaped, never an error mid-report.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         return _dispatch(argv)
+    except (KeyboardInterrupt, SystemExit):
+        raise
     except BrokenPipeError:
         # The reader went away (``configdrift map | head``): not an error of ours.
-        import os
-
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return ExitCode.OK
+    except Exception as exc:
+        if os.environ.get("CONFIGDRIFT_DEBUG"):
+            raise
+        from configdrift.files import last_read
+
+        where = f" (last file read: {last_read()})" if last_read() else ""
+        print(
+            f"configdrift: internal error, a bug: {type(exc).__name__}{where}; "
+            "please report it (CONFIGDRIFT_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return ExitCode.INTERNAL
 
 
 def run() -> NoReturn:
@@ -709,8 +763,6 @@ def run() -> NoReturn:
     the cache are closed inside ``main``. (mypy ends its runs the same way.)
     Tests call ``main``, which returns.
     """
-    import os
-
     code = main()  # a SystemExit (``--help``, a usage error) exits normally
     try:
         sys.stdout.flush()

@@ -47,7 +47,18 @@ def read_file(root: str | Path, rel: str, limit: int | None = None) -> bytes:
         if not os.path.lexists(os.path.join(root, rel)):
             raise FileNotFoundError(rel)
         raise Unreadable("a symbolic link to a file outside the checked tree: not read")
+    global _LAST
+    _LAST = rel
     return _read(os.path.join(root, rel), MAX_FILE_BYTES if limit is None else limit)
+
+
+_LAST = ""
+
+
+def last_read() -> str:
+    """The tree's file read last in this process (for a bug report: a
+    path inside the tree, printable as such)."""
+    return _LAST.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def read_or_none(root: str | Path, rel: str, limit: int | None = None) -> bytes | None:

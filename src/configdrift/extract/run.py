@@ -92,7 +92,7 @@ def _python_chunk(
         if isinstance(data, str):
             out.append((rel, ModuleFacts(error=data, error_line=1), ""))
             continue
-        facts = extract_python(data, declaring=declaring)
+        facts = _guard(ModuleFacts, extract_python, data, declaring=declaring)
         if is_syntax_error(facts):
             # It decoded once already: only the parse failed.
             newer.append((len(out), decode(data)))
@@ -100,11 +100,36 @@ def _python_chunk(
     if newer:
         # The files ``ast`` rejects are read again in newer syntax, all of
         # the chunk's in one child process.
-        again = extract_newer([(source, out[index][1]) for index, source in newer], declaring)
+        try:
+            again = extract_newer([(source, out[index][1]) for index, source in newer], declaring)
+        except Exception:  # the newer reader failed: keep the syntax errors
+            again = [out[index][1] for index, _ in newer]
         for (index, _), facts in zip(newer, again, strict=True):
             rel, _, key = out[index]
             out[index] = (rel, facts, key)
     return out
+
+
+def _guard(empty: Callable[[], T], extract: Callable[..., T], data: bytes, **options: Any) -> T:
+    """One file's extraction, whatever the file holds: an exception (a
+    recursion or memory error included) is the file's error, reported as
+    CD503, and the run goes on."""
+    try:
+        return extract(data, **options)
+    except Exception as exc:  # one file must not end the run
+        facts = empty()
+        if isinstance(facts, ModuleFacts | DocFacts):
+            facts.error = f"could not be read ({_reason(exc)})"
+            facts.error_line = 1
+        return facts
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError):
+        return "too large to hold in memory"
+    return f"{type(exc).__name__} in configdrift: please report it"
 
 
 def doc_wanted(data: bytes, needed: int | None, words: AbstractSet[str] | None = None) -> bool:
@@ -143,7 +168,7 @@ def _docs_chunk(
             if rel.endswith(".mdx")
             else extract_markdown
         )
-        out.append((rel, extract(data), content_key(data) if digest else ""))
+        out.append((rel, _guard(DocFacts, extract, data), content_key(data) if digest else ""))
     return out
 
 
@@ -156,7 +181,8 @@ def _py_examples_chunk(
         data = _read(root, rel)
         if not isinstance(data, bytes) or not may_hold_config(data, quoted):
             continue
-        out.append((rel, extract_py_examples(data), content_key(data) if digest else ""))
+        examples: list[PyExample] = _guard(list, extract_py_examples, data)
+        out.append((rel, examples, content_key(data) if digest else ""))
     return out
 
 
@@ -387,15 +413,18 @@ class Extractor:
         if pool is None:
             return lambda: func(self.root, items, *extra)
         # Several chunks per worker even out files of very different sizes.
-        jobs = [
-            pool.submit(func, self.root, c, *extra)
-            for c in _chunks(self.root, items, self.workers * 4)
-        ]
+        chunks = _chunks(self.root, items, self.workers * 4)
+        jobs = [pool.submit(func, self.root, c, *extra) for c in chunks]
 
         def collect() -> list[Result[T]]:
             out: list[Result[T]] = []
-            for job in jobs:
-                out.extend(job.result())
+            for chunk, job in zip(chunks, jobs, strict=True):
+                try:
+                    out.extend(job.result())
+                except Exception:
+                    # A worker died (killed, out of memory): its files are
+                    # read again here, one guard around each.
+                    out.extend(func(self.root, chunk, *extra))
             return out
 
         return collect

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
@@ -27,14 +28,43 @@ class ReportData:
     surfaces: list[tuple[str, int, int, int]] = field(default_factory=list)
 
 
+#: Characters no report shows as they are: C0 and C1 controls but tab and
+#: newline, DEL, and the two non-characters XML 1.0 refuses.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """``text`` as every report format can hold it: a control character as
+    ``\\x01``, a byte of a file name that is not UTF-8 (kept as a
+    surrogate) as ``\\udcff``."""
+    if text.isprintable() and text.isascii():
+        return text
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def printable_finding(finding: Finding) -> Finding:
+    """A finding whose every text ``printable`` keeps."""
+    return replace(
+        finding,
+        key=printable(finding.key),
+        message=printable(finding.message),
+        location=replace(finding.location, path=printable(finding.location.path)),
+        related=tuple(
+            replace(r, path=printable(r.path), note=printable(r.note)) for r in finding.related
+        ),
+        suggestion=printable(finding.suggestion) if finding.suggestion is not None else None,
+    )
+
+
 def fingerprint(finding: Finding) -> str:
     """Stable across unrelated edits: rule, key and file, not the line."""
     raw = "\0".join(
         (
             finding.code,
-            finding.key,
-            finding.location.path,
-            finding.message if not finding.key else "",
+            printable(finding.key),
+            printable(finding.location.path),
+            printable(finding.message) if not finding.key else "",
         )
     )
     return hashlib.sha256(raw.encode()).hexdigest()[:20]

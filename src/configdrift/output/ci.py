@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import json
 import xml.etree.ElementTree as ET
+from urllib.parse import quote
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
@@ -82,7 +83,7 @@ def render_sarif(findings: list[Finding]) -> str:
 def _location(path: str, line: int) -> dict[str, object]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": {"uri": quote(path, safe="/"), "uriBaseId": "%SRCROOT%"},
             "region": {"startLine": _region_line(line)},
         }
     }
