@@ -207,6 +207,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     except (RecursionError, MemoryError):
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise ConfigError(f"{path}: invalid TOML: {str(exc).split(':')[0]}") from None
 
 
 def _our_table(data: dict[str, Any], path: Path, pyproject: bool) -> dict[str, Any] | None:

@@ -33,10 +33,22 @@ def _real_root(root: str) -> str:
 
 
 def inside(root: str | Path, rel: str) -> bool:
-    """Does ``rel`` resolve, symbolic links followed, inside ``root``?"""
+    """Does ``rel`` resolve, symbolic links followed, inside ``root``?
+    (Directories are resolved once each: the files of a folder share its
+    answer unless they are links themselves.)"""
     base = _real_root(str(root))
-    real = os.path.realpath(os.path.join(root, rel))
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    path = os.path.join(root, rel)
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        link = True  # gone or unreachable: resolve it to say where it points
+    real = os.path.realpath(path) if link else os.path.join(_real_dir(os.path.dirname(path)), "")
+    return real.rstrip(os.sep) == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+@functools.lru_cache(maxsize=4096)
+def _real_dir(path: str) -> str:
+    return os.path.realpath(path)
 
 
 def read_file(root: str | Path, rel: str, limit: int | None = None) -> bytes:

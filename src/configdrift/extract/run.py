@@ -30,7 +30,12 @@ from configdrift.extract.cache import (
 from configdrift.extract.docs.markdown import DocFacts, extract_markdown, extract_mdx
 from configdrift.extract.docs.rst import extract_rst
 from configdrift.extract.python.examples import PyExample, extract_py_examples
-from configdrift.extract.python.extractor import extract_newer, extract_python, is_syntax_error
+from configdrift.extract.python.extractor import (
+    extract_newer,
+    extract_python,
+    is_syntax_error,
+    may_be_newer,
+)
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.text import decode
 from configdrift.files import Unreadable, read_file
@@ -95,7 +100,9 @@ def _python_chunk(
         facts = _guard(ModuleFacts, extract_python, data, declaring=declaring)
         if is_syntax_error(facts):
             # It decoded once already: only the parse failed.
-            newer.append((len(out), decode(data)))
+            source = decode(data)
+            if may_be_newer(source, facts.error_line):
+                newer.append((len(out), source))
         out.append((rel, facts, content_key(data) if digest else ""))
     if newer:
         # The files ``ast`` rejects are read again in newer syntax, all of

@@ -1,0 +1,423 @@
+"""A seeded fuzzer of whole projects: small projects built from grammars of
+what configdrift reads (config modules, Markdown and reStructuredText pages
+with their example blocks, pyproject tables), then mutated the way an
+unlucky or hostile repository is (truncation, byte flips, deep nesting,
+huge literals, invalid UTF-8, NUL bytes, CRLF, a BOM, FIFOs, devices and
+links out of the tree). Each case runs ``configdrift check`` in process and
+must end with an exit status of 0, 1 or 2, a valid report in its format,
+nothing of the secret outside the tree, and within a time bound.
+
+CI runs a few hundred cases (``tests/test_fuzz.py``); the deep mode runs as
+many as asked, over several processes::
+
+    python tests/fuzzing.py --cases 100000 --jobs 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import xml.dom.minidom
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+#: The secret a link out of the tree points at: no report may show it.
+SECRET = "FUZZ-SECRET-7d1c9a"
+#: Seconds one case may take before it counts as a hang.
+CASE_SECONDS = 30
+FORMATS = ("text", "json", "sarif", "junit", "github")
+_NAMES = [
+    "alpha",
+    "beta",
+    "batch_size",
+    "timeout",
+    "enabled",
+    "zero_optimization",
+    "offload_param",
+    "device",
+    "lr",
+    "MAX_RETRIES",
+    "api_key",
+    "log-level",
+    "x",
+    "",
+    "über",
+]
+_VALUES = ["1", "0", "-3", "2.5", "5e8", "true", "false", "null", '"auto"', "[]", "{}", '"a b"']
+
+
+def _name(rng: random.Random) -> str:
+    return rng.choice(_NAMES)
+
+
+def _py_module(rng: random.Random) -> str:
+    kind = rng.randrange(6)
+    names = [n for n in {_name(rng) for _ in range(rng.randrange(1, 7))} if n.isidentifier()]
+    names = names or ["alpha"]
+    if kind == 0:
+        body = "".join(f"    {n}: int = {rng.choice(['1', '0', '5', 'None'])}\n" for n in names)
+        extra = rng.choice(["", '    model_config = ConfigDict(extra="forbid")\n'])
+        return (
+            "from pydantic import BaseModel, ConfigDict\n\n\n"
+            f"class Config(BaseModel):\n{extra}{body}\n\n"
+            "def load(raw: dict) -> Config:\n    return Config(**raw)\n"
+        )
+    if kind == 1:
+        body = "".join(f"    {n}: int = {rng.randrange(10)}\n" for n in names)
+        return f"from dataclasses import dataclass\n\n\n@dataclass\nclass Options:\n{body}"
+    if kind == 2:
+        adds = "".join(
+            f'    parser.add_argument("--{n.replace("_", "-")}", default={rng.randrange(9)})\n'
+            for n in names
+        )
+        return (
+            "import argparse\n\n\ndef cli():\n    parser = argparse.ArgumentParser()\n"
+            f"{adds}    return parser.parse_args()\n"
+        )
+    if kind == 3:
+        reads = "".join(
+            f'    x = os.environ.get("{n.upper()}", "{rng.randrange(9)}")\n' for n in names
+        )
+        return f"import os\n\n\ndef settings():\n{reads}    return x\n"
+    if kind == 4:
+        consts = "".join(f'{n.upper()} = "{n}"\n' for n in names)
+        reads = "".join(f"    d.get({n.upper()}, {rng.randrange(9)})\n" for n in names)
+        return f"{consts}\n\ndef parse(d):\n{reads}"
+    table = ", ".join(f'"{n}": {rng.randrange(9)}' for n in names)
+    return f"DEFAULT_CONFIG = {{{table}}}\n"
+
+
+def _block(rng: random.Random) -> tuple[str, str]:
+    names = [_name(rng) for _ in range(rng.randrange(1, 5))]
+    lang = rng.choice(["json", "yaml", "toml", "ini", "python"])
+    if lang == "json":
+        return lang, "{" + ", ".join(f'"{n}": {rng.choice(_VALUES)}' for n in names) + "}"
+    if lang == "yaml":
+        return lang, "\n".join(f"{n}: {rng.choice(_VALUES)}" for n in names)
+    if lang == "toml":
+        return lang, "[section]\n" + "\n".join(f"{n} = {rng.choice(_VALUES)}" for n in names)
+    if lang == "ini":
+        return lang, "[run]\n" + "\n".join(f"{n} = {rng.randrange(9)}" for n in names)
+    return lang, "config = {" + ", ".join(f'"{n}": {rng.randrange(9)}' for n in names) + "}"
+
+
+def _markdown(rng: random.Random) -> str:
+    parts = ["# Configuration\n"]
+    for _ in range(rng.randrange(1, 8)):
+        n = _name(rng)
+        form = rng.randrange(7)
+        if form == 0:
+            parts.append(f"## `{n}`\n\nDefault: `{rng.choice(_VALUES)}`\n")
+        elif form == 1:
+            parts.append(f"- `{n}` ({rng.choice(['int', 'bool', 'str'])}): what it does.\n")
+        elif form == 2:
+            parts.append(f"| Key | Default |\n| --- | --- |\n| `{n}` | `{rng.choice(_VALUES)}` |\n")
+        elif form == 3:
+            parts.append(
+                f"<i>**{n}**</i>: [integer]\n\n| Description | Default |\n| --- | --- |\n| x | `1` |\n"
+            )
+        elif form == 4:
+            lang, text = _block(rng)
+            parts.append(f"```{lang}\n{text}\n```\n")
+        elif form == 5:
+            parts.append(f"!!! note\n    ### `{n}`\n\n    Default: `{rng.choice(_VALUES)}`\n")
+        else:
+            parts.append(f"### [run] {n}\n\n(boolean, default {rng.choice(_VALUES)}) Text.\n")
+    return "\n".join(parts)
+
+
+def _rst(rng: random.Random) -> str:
+    parts = ["Configuration\n=============\n"]
+    for _ in range(rng.randrange(1, 8)):
+        n = _name(rng) or "x"
+        form = rng.randrange(6)
+        if form == 0:
+            parts.append(
+                f".. confval:: {n}\n   :type: int\n   :default: {rng.choice(_VALUES)}\n\n   Text.\n"
+            )
+        elif form == 1:
+            parts.append(f"``{n}``\n{'-' * (len(n) + 4)}\n\nDefaults to ``{rng.randrange(9)}``.\n")
+        elif form == 2:
+            lang, text = _block(rng)
+            body = "\n".join("   " + line for line in text.splitlines())
+            parts.append(f".. code-block:: {lang}\n\n{body}\n")
+        elif form == 3:
+            parts.append(f"See :confval:`{n}` and :envvar:`{n.upper()}`.\n")
+        elif form == 4:
+            parts.append(
+                f".. conf::\n   :keys: {n}, {n}x\n   :default: {rng.randrange(9)}\n\n   Text.\n"
+            )
+        else:
+            parts.append(
+                f"{n.lower() or 'word'}\n{'~' * max(1, len(n))}\n\nDefault: ``{rng.randrange(9)}``\n"
+            )
+    return "\n".join(parts)
+
+
+def _pyproject(rng: random.Random, mounted: bool) -> str:
+    options = ['mount = {"" = "pkg.config:Config"}'] if mounted else []
+    if rng.random() < 0.5:
+        options.append('docs = ["docs/*.md", "docs/*.rst", "docs/*.mdx"]')
+    if rng.random() < 0.15:
+        options.append(
+            rng.choice(
+                [
+                    "docs = 3",
+                    'mount = {"" = "nowhere:Nothing"}',
+                    'removed = {"" = "gone"}',
+                    'surfaces = {extra = "env"}',
+                    "unknown_option = 1",
+                    'fail-on = "warning"',
+                    'select = ["CD1"]',
+                ]
+            )
+        )
+    return '[project]\nname = "fuzz"\n\n[tool.configdrift]\n' + "\n".join(options) + "\n"
+
+
+def build(rng: random.Random) -> tuple[dict[str, bytes], set[str]]:
+    """A small project: its files by path, and those that may be mutated
+    (the configuration file seldom: a broken one only ends the run early)."""
+    files: dict[str, bytes] = {"pkg/__init__.py": b""}
+    mounted = rng.random() < 0.7
+    if mounted:
+        names = [n for n in {_name(rng) for _ in range(rng.randrange(2, 7))} if n.isidentifier()]
+        body = "".join(f"    {n}: int = {rng.randrange(9)}\n" for n in names or ["alpha"])
+        extra = rng.choice(["", '    model_config = ConfigDict(extra="forbid")\n'])
+        files["pkg/config.py"] = (
+            "from pydantic import BaseModel, ConfigDict\n\n\n"
+            f"class Config(BaseModel):\n{extra}{body}"
+        ).encode()
+    for i in range(rng.randrange(1, 4)):
+        files[f"pkg/mod{i}.py"] = _py_module(rng).encode()
+    files["docs/config.md"] = _markdown(rng).encode()
+    if rng.random() < 0.6:
+        files["docs/reference.rst"] = _rst(rng).encode()
+    if rng.random() < 0.3:
+        page = "import X from 'y';\n\n<Tabs>\n  <Tab>\n" + _markdown(rng) + "\n  </Tab>\n</Tabs>\n"
+        files["docs/page.mdx"] = page.encode()
+    if rng.random() < 0.5:
+        lang, text = _block(rng)
+        files["config.yaml" if lang == "yaml" else "config.json"] = text.encode()
+    files["pyproject.toml"] = _pyproject(rng, mounted).encode()
+    # The configuration file and the mounted model seldom: breaking them
+    # only ends the run early, with a configuration error.
+    anchors = {"pyproject.toml", "pkg/__init__.py", "pkg/config.py"}
+    mutable = {rel for rel in files if rel not in anchors or rng.random() < 0.1}
+    return files, mutable
+
+
+def _mutations() -> list[Callable[[random.Random, bytes], bytes]]:
+    def truncate(rng: random.Random, data: bytes) -> bytes:
+        return data[: rng.randrange(len(data) + 1)]
+
+    def flip(rng: random.Random, data: bytes) -> bytes:
+        out = bytearray(data)
+        for _ in range(rng.randrange(1, 8)):
+            if out:
+                out[rng.randrange(len(out))] = rng.randrange(256)
+        return bytes(out)
+
+    def nul(rng: random.Random, data: bytes) -> bytes:
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + b"\0" * rng.randrange(1, 4) + data[at:]
+
+    def crlf(rng: random.Random, data: bytes) -> bytes:
+        return data.replace(b"\n", b"\r\n")
+
+    def bom(rng: random.Random, data: bytes) -> bytes:
+        return b"\xef\xbb\xbf" + data
+
+    def invalid_utf8(rng: random.Random, data: bytes) -> bytes:
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf8\x88"]) + data[at:]
+
+    def deep(rng: random.Random, data: bytes) -> bytes:
+        depth = rng.choice([200, 1000, 5000])
+        opener, closer = rng.choice([(b"[", b"]"), (b"(", b")"), (b"{", b"}"), (b"- ", b"")])
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + opener * depth + closer * depth + data[at:]
+
+    def huge(rng: random.Random, data: bytes) -> bytes:
+        literal = rng.choice(
+            [b"9" * 6000, b'"' + b"a" * 200_000 + b'"', b"1e99999", b"'x' * 10**9"]
+        )
+        at = rng.randrange(len(data) + 1)
+        return data[:at] + literal + data[at:]
+
+    def directive_nest(rng: random.Random, data: bytes) -> bytes:
+        return data + b"".join(b"   " * i + b".. note::\n\n" for i in range(rng.choice([50, 300])))
+
+    return [truncate, flip, nul, crlf, bom, invalid_utf8, deep, huge, directive_nest]
+
+
+MUTATIONS = _mutations()
+
+
+def write(
+    root: Path, built: tuple[dict[str, bytes], set[str]], rng: random.Random, outside: Path
+) -> None:
+    """Write the project, mutating some files and turning some into
+    special files or links."""
+    files, mutable = built
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if rel not in mutable:
+            path.write_bytes(data)
+            continue
+        special = rng.random()
+        if special < 0.03:
+            os.mkfifo(path)
+            continue
+        if special < 0.05:
+            os.symlink(rng.choice(["/dev/zero", "/dev/urandom", "/dev/null"]), path)
+            continue
+        if special < 0.08:
+            os.symlink(outside / rng.choice(["secret.json", "secret.md"]), path)
+            continue
+        for _ in range(rng.choice([0, 0, 1, 1, 2])):
+            data = rng.choice(MUTATIONS)(rng, data)
+        path.write_bytes(data)
+    if rng.random() < 0.1:
+        os.symlink(outside / "secret.json", root / "leak.json")
+
+
+def _valid(fmt: str, out: str) -> str | None:
+    try:
+        if fmt in ("json", "sarif"):
+            json.loads(out)
+        elif fmt == "junit":
+            xml.dom.minidom.parseString(out)
+    except Exception as exc:  # the report itself is the failure
+        return f"invalid {fmt}: {type(exc).__name__}"
+    return None
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Timeout
+
+
+def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
+    """One case: None when it passes, else what went wrong."""
+    from configdrift.cli import main
+
+    rng = random.Random(seed)
+    root = workdir / f"case{seed}"
+    try:
+        write(root, build(rng), rng, outside)
+        fmt = rng.choice(FORMATS)
+        out, err = io.StringIO(), io.StringIO()
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(CASE_SECONDS)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(["check", str(root), "--no-cache", "--jobs", "1", "--format", fmt])
+        except _Timeout:
+            return f"seed {seed}: no answer within {CASE_SECONDS} s"
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        finally:
+            signal.alarm(0)
+        text = out.getvalue()
+        if code not in (0, 1, 2):
+            return f"seed {seed}: exit {code}: {err.getvalue().strip()[:300]}"
+        if "Traceback" in err.getvalue():
+            return f"seed {seed}: a traceback on stderr"
+        if code in (0, 1):
+            invalid = _valid(fmt, text)
+            if invalid:
+                return f"seed {seed}: {invalid}"
+        if SECRET in text or str(outside) in text:
+            return f"seed {seed}: the secret outside the tree was printed"
+        return None
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def sandbox() -> Iterator[tuple[Path, Path]]:
+    """A work directory, and a directory outside every case's tree that
+    holds the secret."""
+    base = Path(tempfile.mkdtemp(prefix="configdrift-fuzz-"))
+    outside = base / "outside"
+    outside.mkdir()
+    (outside / "secret.json").write_text(
+        json.dumps({"alpha": SECRET, "batch_size": SECRET, SECRET: 1}), encoding="utf-8"
+    )
+    (outside / "secret.md").write_text(
+        f"# S\n\n## `alpha`\n\nDefault: `{SECRET}`\n", encoding="utf-8"
+    )
+    work = base / "work"
+    work.mkdir()
+    try:
+        yield work, outside
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def run_cases(seeds: range) -> list[str]:
+    """Run the cases of ``seeds`` in this process; the failures."""
+    failures: list[str] = []
+    with sandbox() as (work, outside):
+        for seed in seeds:
+            failure = run_case(seed, work, outside)
+            if failure is not None:
+                failures.append(failure)
+    return failures
+
+
+def _limit_memory() -> None:
+    import resource
+
+    limit = 2 * 1024**3
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="fuzz configdrift with generated projects")
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0, help="the first seed")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.monotonic()
+    size = 200
+    chunks = [
+        range(start, min(start + size, args.first + args.cases))
+        for start in range(args.first, args.first + args.cases, size)
+    ]
+    failures: list[str] = []
+    with ProcessPoolExecutor(max(1, args.jobs), initializer=_limit_memory) as pool:
+        for done, found in enumerate(pool.map(run_cases, chunks), start=1):
+            failures.extend(found)
+            print(
+                f"\r{min(done * size, args.cases)}/{args.cases} cases, "
+                f"{len(failures)} failure(s), {time.monotonic() - started:.0f} s",
+                end="",
+                file=sys.stderr,
+            )
+    print(file=sys.stderr)
+    for failure in failures:
+        print(failure)
+    print(f"{args.cases} cases, {len(failures)} failure(s), {time.monotonic() - started:.0f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+    raise SystemExit(main())
