@@ -236,3 +236,16 @@ def test_init_on_odd_paths_is_a_usage_error(cli, tmp_path, odd):
     result = cli("init", str(target), "--force")
     assert result.code == 2, result.err
     assert "Traceback" not in result.err
+
+
+def test_init_with_a_file_name_that_is_not_utf8(cli, tmp_path):
+    root = make_project(tmp_path, MODEL)
+    (root / "configdrift.toml").unlink()
+    odd = os.path.join(os.fsencode(root), b"docs", b"\xff\xfe.md")
+    with open(odd, "wb") as fh:
+        fh.write(b"# X\n\n## `alpha`\n\nDefault: `7`\n\n## `beta`\n\nb\n\n## `gamma`\n\nc\n")
+    result = cli("init", str(root))
+    assert result.code == 0, result.err
+    written = (root / "configdrift.toml").read_bytes()
+    written.decode("utf-8")  # valid UTF-8, so valid TOML text
+    assert "docs/config.md" in written.decode("utf-8")
