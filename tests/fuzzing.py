@@ -387,31 +387,67 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _in_child(seeds: range) -> tuple[int, list[str]]:
+    """Run ``seeds`` in a process of their own (memory-limited): its exit
+    status and the failures it printed."""
+    import subprocess
+
+    command = [sys.executable, __file__, "--cases", str(len(seeds))]
+    command += ["--first", str(seeds.start), "--jobs", "0"]
+    proc = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=CASE_SECONDS * (len(seeds) + 4),
+        check=False,
+        preexec_fn=_limit_memory,
+    )
+    return proc.returncode, [line for line in proc.stdout.splitlines() if line.startswith("seed ")]
+
+
+def _chunk(seeds: range) -> list[str]:
+    """A chunk's failures; when its process dies, each seed alone, to name
+    the one that kills it."""
+    status, failures = _in_child(seeds)
+    if status in (0, 1):
+        return failures
+    if len(seeds) == 1:
+        return [f"seed {seeds.start}: the process died (status {status})"]
+    out: list[str] = []
+    for seed in seeds:
+        out.extend(_chunk(range(seed, seed + 1)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="fuzz configdrift with generated projects")
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--first", type=int, default=0, help="the first seed")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="0: in this process")
     args = parser.parse_args(argv)
-    from concurrent.futures import ProcessPoolExecutor
-
     started = time.monotonic()
-    size = 200
-    chunks = [
-        range(start, min(start + size, args.first + args.cases))
-        for start in range(args.first, args.first + args.cases, size)
-    ]
-    failures: list[str] = []
-    with ProcessPoolExecutor(max(1, args.jobs), initializer=_limit_memory) as pool:
-        for done, found in enumerate(pool.map(run_cases, chunks), start=1):
-            failures.extend(found)
-            print(
-                f"\r{min(done * size, args.cases)}/{args.cases} cases, "
-                f"{len(failures)} failure(s), {time.monotonic() - started:.0f} s",
-                end="",
-                file=sys.stderr,
-            )
-    print(file=sys.stderr)
+    seeds = range(args.first, args.first + args.cases)
+    if args.jobs == 0:
+        failures = run_cases(seeds)
+    else:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        size = 200
+        chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+        failures = []
+        done = 0
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            jobs = {pool.submit(_chunk, chunk): chunk for chunk in chunks}
+            for job in as_completed(jobs):
+                failures.extend(job.result())
+                done += len(jobs[job])
+                print(
+                    f"\r{done}/{args.cases} cases, {len(failures)} failure(s), "
+                    f"{time.monotonic() - started:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                )
+        print(file=sys.stderr)
     for failure in failures:
         print(failure)
     print(f"{args.cases} cases, {len(failures)} failure(s), {time.monotonic() - started:.0f} s")

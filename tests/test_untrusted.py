@@ -239,13 +239,20 @@ def test_init_on_odd_paths_is_a_usage_error(cli, tmp_path, odd):
 
 
 def test_init_with_a_file_name_that_is_not_utf8(cli, tmp_path):
-    root = make_project(tmp_path, MODEL)
-    (root / "configdrift.toml").unlink()
-    odd = os.path.join(os.fsencode(root), b"docs", b"\xff\xfe.md")
-    with open(odd, "wb") as fh:
-        fh.write(b"# X\n\n## `alpha`\n\nDefault: `7`\n\n## `beta`\n\nb\n\n## `gamma`\n\nc\n")
+    code = (
+        "import argparse\n\n\ndef cli():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--alpha", type=int, default=1)\n'
+        '    parser.add_argument("--beta", default="b")\n'
+        '    parser.add_argument("--gamma", action="store_true")\n'
+        "    return parser.parse_args()\n"
+    )
+    page = "# CLI\n\n- `--alpha` (int): a.\n- `--beta` (str): b.\n- `--gamma`: c.\n"
+    root = make_project(tmp_path, {"pkg/__init__.py": "", "pkg/cli.py": code, "docs/cli.md": page})
+    with open(os.path.join(os.fsencode(root), b"docs", b"\xff\xfe.md"), "wb") as fh:
+        fh.write(page.encode())
     result = cli("init", str(root))
     assert result.code == 0, result.err
-    written = (root / "configdrift.toml").read_bytes()
-    written.decode("utf-8")  # valid UTF-8, so valid TOML text
-    assert "docs/config.md" in written.decode("utf-8")
+    import tomllib
+
+    written = (root / "configdrift.toml").read_bytes().decode("utf-8")
+    assert tomllib.loads(written)["docs"] == ["docs/cli.md"]
