@@ -293,3 +293,18 @@ def test_cycles_and_chains_in_the_code_end(cli, tmp_path, files):
     assert result.code in (0, 1), result.err
     found = {f["code"] for f in json.loads(result.out)["findings"]}
     assert "CD104" in found  # the documented default 2 against the code's 1: still judged
+
+
+def test_pages_of_markup_characters_or_oversized_are_not_parsed():
+    from configdrift.extract.docs.markdown import MAX_PAGE_BYTES, extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    for char in "[<&\\":
+        page = ((char * 40 + "\n") * 10_000).encode()
+        assert extract_markdown(page).error == "mostly markup characters: not read as a page"
+    big = b"word " * (MAX_PAGE_BYTES // 5 + 1)
+    assert "not read as a page" in (extract_markdown(big).error or "")
+    assert "not read as a page" in (extract_rst(big).error or "")
+    # A page with many brackets in a few lines is read, its links inert.
+    page = b"# T\n\n- `alpha` (int): a.\n\n" + (b"[" * 40 + b"\n") * 200
+    assert [e.name for e in extract_markdown(page).entries] == ["alpha"]

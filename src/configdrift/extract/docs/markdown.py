@@ -708,6 +708,42 @@ def _macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
     return words[0], words[1].strip()
 
 
+#: Opening brackets a page may hold before those of bracket-heavy lines are
+#: escaped: markdown-it looks for a link's end from each ``[``, so a page of
+#: many takes time that grows with their square.
+MAX_BRACKETS = 5_000
+#: A line outside code with more ``[`` than this is no prose with links.
+_BRACKETS_PER_LINE = 8
+
+
+#: The largest doc page parsed (a parser's time grows with the page: a page
+#: this large is generated data, not prose).
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+#: Pages larger than this are tested for their share of markup characters.
+_DENSE_PAGE = 200_000
+
+
+def _markup_share(text: str) -> float:
+    return sum(text.count(c) for c in "<&\\[]!*_`") / max(1, len(text))
+
+
+def _inert_brackets(text: str) -> str:
+    """The page with the ``[`` of bracket-heavy lines outside code blocks
+    blanked: no link can start there, and parsing stays linear (an escaped
+    bracket would still cost a token each)."""
+    out: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        marker = stripped[:3]
+        if marker in ("```", "~~~"):
+            fence = "" if fence and marker == fence else fence or marker
+        elif not fence and line.count("[") > _BRACKETS_PER_LINE:
+            line = line.replace("[", " ")
+        out.append(line)
+    return "\n".join(out)
+
+
 def extract_mdx(data: bytes) -> DocFacts:
     """An MDX page: its Markdown, read as ``extract_markdown`` reads a page,
     with the JSX around it set aside (``mdx_markdown``)."""
@@ -786,6 +822,12 @@ _MAX_JSX_DEPTH = 64
 def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
     """Sections, key entries and example blocks of one Markdown page."""
     facts = DocFacts()
+    if len(data) > MAX_PAGE_BYTES:
+        facts.error, facts.error_line = (
+            f"larger than {MAX_PAGE_BYTES >> 20} MiB: not read as a page",
+            1,
+        )
+        return facts
     try:
         text = decode(data)
     except NotText as exc:
@@ -794,6 +836,13 @@ def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
     text = _strip_front_matter(text)
     if mdx:
         text = mdx_markdown(text)
+    if len(text) > _DENSE_PAGE and _markup_share(text) > 0.2:
+        # Mostly markup characters (``<``, ``&``, ``\\``, ``[``): the parser
+        # spends a token on each, for a page that is data, not prose.
+        facts.error, facts.error_line = "mostly markup characters: not read as a page", 1
+        return facts
+    if text.count("[") > MAX_BRACKETS:
+        text = _inert_brackets(text)
     try:
         tokens = _parser().parse(text)
     except Exception as exc:  # markdown-it is total on str input; guard anyway

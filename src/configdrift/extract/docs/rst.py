@@ -34,6 +34,7 @@ from configdrift.extract.docs.markdown import (
     _KEY_HEADERS,
     GENERATORS,
     KEY_ROLES,
+    MAX_PAGE_BYTES,
     Block,
     DocFacts,
     RawEntry,
@@ -102,6 +103,12 @@ _WORD_TITLE = re.compile(r"[a-z][a-z0-9]*")
 def extract_rst(data: bytes) -> DocFacts:
     """Sections, key entries and example blocks of one reStructuredText page."""
     facts = DocFacts()
+    if len(data) > MAX_PAGE_BYTES:
+        facts.error, facts.error_line = (
+            f"larger than {MAX_PAGE_BYTES >> 20} MiB: not read as a page",
+            1,
+        )
+        return facts
     try:
         text = decode(data)
     except NotText as exc:
