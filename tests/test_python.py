@@ -497,3 +497,20 @@ def test_reads_inside_a_new_fstring_are_still_reads() -> None:
     result = newer('def url(config):\n    return f"{config["base"]}/search/{config["slug"]}"\n')
     assert result.error is None
     assert sorted(r.source.keys[0][1] for r in result.dict_reads) == ["base", "slug"]
+
+
+def test_only_syntax_errors_that_may_be_newer_python_go_to_the_newer_parser() -> None:
+    from configdrift.extract.python.extractor import may_be_newer
+
+    newer_lines = [
+        "type Vector = list[float]",
+        "def first[T](xs: list[T]) -> T: ...",
+        "class Box[T]: ...",
+        'label = f"{d["name"]}"',
+        'note = t"hi {name}"',
+        "except ValueError, TypeError:",
+    ]
+    for line in newer_lines:
+        assert may_be_newer(f"x = 1\n{line}\n", 2), line
+    for line in ["x = (", "def f(:", "return return", "print 'py2'", "except ValueError as e, f:"]:
+        assert not may_be_newer(f"x = 1\n{line}\n", 2), line

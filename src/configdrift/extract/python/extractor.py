@@ -74,9 +74,11 @@ def is_syntax_error(facts: ModuleFacts) -> bool:
 
 #: What newer Python (3.12 and later) writes that 3.11's parser refuses:
 #: ``type`` statements, type parameters, nested quotes in f-strings,
-#: t-strings. A syntax error elsewhere is an error, not newer syntax.
+#: t-strings, ``except A, B:`` without parentheses (3.14). A syntax error
+#: elsewhere is an error, not newer syntax.
 _NEWER = re.compile(
     r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\bt[\"']|[rRbB]?[fF][\"'].*\{[^}]*[\"'][^}]*\}"
+    r"|^\s*except\*?\s+[\w.]+\s*,"
 )
 
 
