@@ -724,7 +724,18 @@ def main(argv: list[str] | None = None) -> int:
     # collector's passes over millions of live objects would only cost time.
     import gc
 
+    collecting = gc.isenabled()
     gc.disable()
+    try:
+        return _main(argv)
+    finally:
+        if collecting:
+            # Called in process (tests, a harness): the caller's collector,
+            # which frees the parse trees' cycles, works again.
+            gc.enable()
+
+
+def _main(argv: list[str] | None) -> int:
     for stream in (sys.stdout, sys.stderr):
         # A file name that is not UTF-8 (kept as surrogates) or a terminal
         # that cannot show a character is escaped, never an error mid-report.

@@ -22,6 +22,7 @@ language, including ``ini`` and ``cfg``.
 
 from __future__ import annotations
 
+import gc
 import io
 import re
 from collections.abc import Iterator
@@ -123,7 +124,26 @@ def extract_rst(data: bytes) -> DocFacts:
     facts.sections.append(Section("", 0, 1, None))
     _Walker(facts).walk(tree, 0, 0)
     _references(facts, tree)
+    del tree
+    _release(len(data))
     return facts
+
+
+#: Bytes of reStructuredText parsed between two collections. A docutils
+#: tree is all cycles (parents and children, the parser's states): with the
+#: collector paused for speed, nothing frees it, and a page costs about two
+#: hundred times its size. Past this much, the garbage is collected.
+RST_GARBAGE_BUDGET = 1024 * 1024
+_parsed = 0
+
+
+def _release(size: int) -> None:
+    global _parsed
+    _parsed += size
+    if _parsed > RST_GARBAGE_BUDGET:
+        _parsed = 0
+        if not gc.isenabled():
+            gc.collect()
 
 
 def _references(facts: DocFacts, tree: Any) -> None:
