@@ -308,3 +308,32 @@ def test_pages_of_markup_characters_or_oversized_are_not_parsed():
     # A page with many brackets in a few lines is read, its links inert.
     page = b"# T\n\n- `alpha` (int): a.\n\n" + (b"[" * 40 + b"\n") * 200
     assert [e.name for e in extract_markdown(page).entries] == ["alpha"]
+
+
+def test_a_default_that_folds_into_gigabytes_is_not_built(cli, tmp_path):
+    model = (
+        "from pydantic import BaseModel, ConfigDict\n\n\n"
+        "class Config(BaseModel):\n"
+        '    model_config = ConfigDict(extra="forbid")\n'
+        "    alpha: int = 1\n"
+        "    beta: str = 'zero' * 10**9\n"
+        "    gamma: int = (10**999) ** 999\n"
+        "    delta: list = [0] * 10**9\n"
+    )
+    root = make_project(tmp_path, {**MODEL, "pkg/config.py": model})
+    result = cli("check", str(root), "--no-cache", "--format", "json", "--jobs", "1")
+    assert result.code in (0, 1), result.err
+    found = {(f["code"], f["key"]) for f in json.loads(result.out)["findings"]}
+    assert ("CD104", "alpha") in found
+
+
+def test_folding_stays_within_its_bounds():
+    from configdrift.resolve.project import MAX_FOLDED_ITEMS, Project
+
+    project = Project([])
+    small = project.evaluate("m", ["b", "*", ["c", "ab"], ["c", 3]])
+    assert small.known and small.value == "ababab"
+    big = project.evaluate("m", ["b", "*", ["c", "ab"], ["c", MAX_FOLDED_ITEMS]])
+    assert not big.known
+    huge = project.evaluate("m", ["b", "**", ["c", 10**999], ["c", 999]])
+    assert not huge.known

@@ -31,6 +31,26 @@ _ARITH = {
 }
 
 
+#: The largest value folded statically: a string, list or tuple of this many
+#: items (``"zero" * 10**9`` is not built), an int of this many bits.
+MAX_FOLDED_ITEMS = 100_000
+MAX_FOLDED_BITS = 10_000
+
+
+def _check_size(op: str, left: Any, right: Any) -> None:
+    """Refuse to build a sequence larger than ``MAX_FOLDED_ITEMS``."""
+    sized = (str, bytes, list, tuple)
+    size = 0
+    if op == "*":
+        count, items = (left, right) if isinstance(left, int) else (right, left)
+        if isinstance(items, sized) and isinstance(count, int):
+            size = len(items) * max(count, 0)
+    elif op == "+" and isinstance(left, sized) and isinstance(right, sized):
+        size = len(left) + len(right)
+    if size > MAX_FOLDED_ITEMS:
+        raise _NotStatic
+
+
 @dataclass(frozen=True, slots=True)
 class Symbol:
     """What a name refers to.
@@ -312,7 +332,11 @@ class Project:
             right = self._eval(module, expr[3], depth + 1)
             if expr[1] == "**" and isinstance(right, int | float) and abs(right) > 1000:
                 raise _NotStatic
-            return _ARITH[expr[1]](left, right)
+            _check_size(expr[1], left, right)
+            result = _ARITH[expr[1]](left, right)
+            if isinstance(result, int) and result.bit_length() > MAX_FOLDED_BITS:
+                raise _NotStatic  # ``(10**999)**999``: no setting's value
+            return result
         if kind == "seq":
             items = [self._eval(module, e, depth + 1) for e in expr[2]]
             return tuple(items) if expr[1] == "tuple" else items
