@@ -31,3 +31,15 @@ def test_the_generator_builds_what_it_claims() -> None:
     data = b'{"alpha": 1}\n'
     changed = {mutation(rng, data) != data for mutation in fuzzing.MUTATIONS}
     assert changed == {True}
+
+
+#: Seeds the deep mode once failed on (a constant folded into gigabytes,
+#: under the deep mode's memory limit): kept as regressions.
+ONCE_FAILED = (101022, 114363, 126049, 198189, 321543, 337543, 353200, 368116, 374159)
+
+
+def test_seeds_that_once_failed() -> None:
+    failures: list[str] = []
+    for seed in ONCE_FAILED:
+        failures += fuzzing.run_cases(range(seed, seed + 1))
+    assert failures == []
