@@ -315,3 +315,28 @@ def test_a_section_entry_that_matches_is_used(cli, tmp_path) -> None:
     result = cli("check", str(tmp_path), "--format", "json")
     assert result.code == 1
     assert {f["key"] for f in json.loads(result.out)["findings"]} == {"m.zz"}
+
+
+def test_exit_zero_quiet_statistics_and_output_file(cli, tmp_path) -> None:
+    full = cli("check", str(DEMO))
+    assert full.code == 1
+    zero = cli("check", str(DEMO), "--exit-zero")
+    assert zero.code == 0 and zero.out == full.out
+    quiet = cli("check", str(DEMO), "--quiet")
+    assert "Found " not in quiet.out and "Example configs" not in quiet.out
+    assert [line for line in full.out.splitlines() if "CD101" in line] == [
+        line for line in quiet.out.splitlines() if "CD101" in line
+    ]
+    stats = cli("check", str(DEMO), "--statistics")
+    counts = {line.split()[1]: int(line.split()[0]) for line in stats.out.splitlines()}
+    document = json.loads(cli("check", str(DEMO), "--format", "json").out)
+    expected: dict[str, int] = {}
+    for finding in document["findings"]:
+        expected[finding["code"]] = expected.get(finding["code"], 0) + 1
+    assert counts == expected and stats.code == 1
+    target = tmp_path / "report.json"
+    written = cli("check", str(DEMO), "--format", "json", "--output-file", str(target))
+    assert written.out == "" and written.code == 1
+    assert json.loads(target.read_text(encoding="utf-8"))["findings"] == document["findings"]
+    nowhere = cli("check", str(DEMO), "-o", str(tmp_path / "missing" / "r.txt"))
+    assert nowhere.code == 2 and "configdrift: error:" in nowhere.err

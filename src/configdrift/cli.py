@@ -74,10 +74,19 @@ def check(
     update_baseline: bool = False,
     diff_base: str | None = None,
     with_provenance: bool = False,
+    exit_zero: bool = False,
+    quiet: bool = False,
+    statistics: bool = False,
+    output_file: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Check the project at ``path``; write the report; return the exit status.
+
+    ``exit_zero`` exits 0 whatever was found (a usage error is still 2),
+    ``quiet`` prints the findings alone (text), ``statistics`` a count per
+    rule instead of the findings (text), and ``output_file`` writes the
+    report there instead of to standard output.
 
     With ``import_timeout``, example configs are also validated by the
     project's own models (exact mode), given that many seconds. A baseline
@@ -168,8 +177,46 @@ def check(
         notes=notes if output_format == "text" else [],
         surfaces=surfaces,
     )
-    out.write(REPORTERS[output_format](data))
+    if statistics and output_format == "text":
+        report = _statistics(data.findings)
+    else:
+        report = REPORTERS[output_format](data)
+        if quiet and output_format == "text":
+            report = "".join(
+                line + "\n"
+                for line in report.splitlines()
+                if line and not line.startswith(("Found ", "Surfaces: ", "Example configs: "))
+            )
+    if output_file is not None:
+        try:
+            target = Path(output_file)
+            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            temporary.write_text(report, encoding="utf-8", errors="backslashreplace")
+            os.replace(temporary, target)
+        except OSError as exc:
+            print(
+                f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err or sys.stderr
+            )
+            return ExitCode.USAGE
+    else:
+        out.write(report)
+    if exit_zero:
+        return ExitCode.OK
     return exit_code_for(findings, analysis.config.fail_on)
+
+
+def _statistics(findings: list[Finding]) -> str:
+    """A count per rule, most frequent first (as ``ruff --statistics``)."""
+    from collections import Counter
+
+    from configdrift.rules.registry import RULES
+
+    counts = Counter(f.code for f in findings)
+    width = len(str(max(counts.values(), default=0)))
+    return "".join(
+        f"{count:>{width}}  {code}  {RULES[code].slug}\n"
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    )
 
 
 def _known(
@@ -671,6 +718,22 @@ def build_parser() -> argparse.ArgumentParser:
         "imported in a subprocess (runs the project's code)",
     )
     p_check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings are reported (usage errors still exit 2)",
+    )
+    p_check.add_argument(
+        "--quiet", "-q", action="store_true", help="print the findings alone, no summary (text)"
+    )
+    p_check.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print the number of findings of each rule instead of the findings (text)",
+    )
+    p_check.add_argument(
+        "--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout"
+    )
+    p_check.add_argument(
         "--import-timeout",
         type=float,
         default=60.0,
@@ -801,6 +864,10 @@ def _dispatch(argv: list[str] | None) -> int:
             update_baseline=args.update_baseline,
             diff_base=args.diff_base,
             with_provenance=args.provenance,
+            exit_zero=args.exit_zero,
+            quiet=args.quiet,
+            statistics=args.statistics,
+            output_file=args.output_file,
         )
     if args.command == "diff":
         return diff_refs(
