@@ -340,3 +340,22 @@ def test_exit_zero_quiet_statistics_and_output_file(cli, tmp_path) -> None:
     assert json.loads(target.read_text(encoding="utf-8"))["findings"] == document["findings"]
     nowhere = cli("check", str(DEMO), "-o", str(tmp_path / "missing" / "r.txt"))
     assert nowhere.code == 2 and "configdrift: error:" in nowhere.err
+
+
+def test_an_empty_directory_is_nothing_to_check_not_drift(cli, tmp_path) -> None:
+    for fmt in ("text", "json", "sarif"):
+        result = cli("check", str(tmp_path), "--format", fmt)
+        assert result.code == 0
+        assert "nothing to check" in result.err
+        if fmt != "text":
+            json.loads(result.out)
+
+
+def test_jobs_must_be_one_or_more_and_rule_takes_a_name(cli) -> None:
+    for bad in ("-3", "0", "many"):
+        assert cli("check", str(DEMO), "--jobs", bad).code == 2
+    by_code = cli("rule", "CD101")
+    by_name = cli("rule", "documented-not-accepted")
+    assert by_code.code == by_name.code == 0 and by_code.out == by_name.out
+    assert "``" not in by_code.out
+    assert cli("rule", "no-such-rule").code == 2

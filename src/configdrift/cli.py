@@ -111,6 +111,13 @@ def check(
     if analysis is None:
         return ExitCode.USAGE
     findings = run_rules(analysis)
+    if analysis.files == 0:
+        # Nothing to check is no drift (as ruff says of an empty folder).
+        (err or sys.stderr).write(
+            f"configdrift: nothing to check in {_shown(Path(path))}: "
+            "no Python file, doc page or config file\n"
+        )
+        findings = []
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact
 
@@ -646,19 +653,37 @@ def show_rules(
                 f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n"
             )
         return ExitCode.OK
-    found = RULES.get(code.upper())
+    found = RULES.get(code.upper()) or next(
+        (rule for rule in RULES.values() if rule.slug == code.lower()), None
+    )
     if found is None:
-        print(f"configdrift: error: unknown rule {code!r}", file=err)
+        print(f"configdrift: error: unknown rule {code!r} (a code or a name)", file=err)
         return ExitCode.USAGE
     out.write(f"{found.code} {found.slug} ({found.severity.value}, {found.status})\n\n")
-    out.write(_dedent(found.doc) if found.doc else found.summary + "\n")
+    out.write(_plain(_dedent(found.doc)) if found.doc else found.summary + "\n")
     return ExitCode.OK
+
+
+def _plain(text: str) -> str:
+    """A rule's documentation as plain text: ````x```` reads as ``x``."""
+    return text.replace("``", "")
 
 
 def _dedent(text: str) -> str:
     import inspect
 
     return inspect.cleandoc(text) + "\n"
+
+
+def _positive(text: str) -> int:
+    """``--jobs``: a whole number of one or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of processes (1 or more)")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -681,7 +706,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_check.add_argument("--ignore", help="comma-separated rule code prefixes to disable")
     p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
     p_check.add_argument("--config", help="configuration file to use instead of the one found")
-    p_check.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
+    p_check.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
     p_check.add_argument(
         "--no-cache", action="store_true", help="do not read or write the fact cache"
     )
@@ -750,7 +775,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_diff.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
     p_diff.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
     p_diff.add_argument("--config")
-    p_diff.add_argument("--jobs", type=int)
+    p_diff.add_argument("--jobs", type=_positive)
 
     p_sweep = sub.add_parser(
         "sweep", help="list every reference to a config key, with a removal checklist"
@@ -759,7 +784,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_sweep.add_argument("path", nargs="?", default=".")
     p_sweep.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
     p_sweep.add_argument("--config")
-    p_sweep.add_argument("--jobs", type=int)
+    p_sweep.add_argument("--jobs", type=_positive)
     p_sweep.add_argument("--no-cache", action="store_true")
 
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
@@ -768,7 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_map.add_argument(
         "--unresolved", action="store_true", help="also list what could not be resolved"
     )
-    p_map.add_argument("--jobs", type=int)
+    p_map.add_argument("--jobs", type=_positive)
     p_map.add_argument("--no-cache", action="store_true")
 
     p_init = sub.add_parser("init", help="write configdrift.toml from auto-discovery")
