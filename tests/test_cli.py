@@ -193,14 +193,36 @@ def test_init_writes_what_it_discovered(cli, tmp_path) -> None:
     import shutil
 
     shutil.copytree(DEMO, tmp_path / "demo")
+    before = (tmp_path / "demo" / "pyproject.toml").read_text()
+    preview = cli("init", str(tmp_path / "demo"), "--stdout")
+    assert preview.code == 0 and "[tool.configdrift]" in preview.out
+    assert (tmp_path / "demo" / "pyproject.toml").read_text() == before  # nothing written
     result = cli("init", str(tmp_path / "demo"))
     assert result.code == 0
-    written = (tmp_path / "demo" / "configdrift.toml").read_text()
+    # The project has a pyproject.toml: the table goes there, after what it held.
+    written = (tmp_path / "demo" / "pyproject.toml").read_text()
+    assert written.startswith(before)
+    assert written[len(before) :] == preview.out
+    assert not (tmp_path / "demo" / "configdrift.toml").exists()
     assert 'docs = ["docs/configuration.md"]' in written
     assert 'code = ["minitrain"]' in written
-    assert cli("init", str(tmp_path / "demo")).code == 2  # refuses to overwrite
-    # The written file is valid configuration and gives the same findings.
+    # A table already there is never replaced, nor shadowed.
+    again = cli("init", str(tmp_path / "demo"))
+    assert again.code == 2 and "[tool.configdrift]" in again.err
+    # The written table is valid configuration and gives the same findings.
     assert cli("check", str(tmp_path / "demo")).out == cli("check", str(DEMO)).out
+
+
+def test_init_writes_configdrift_toml_where_there_is_no_pyproject(cli, tmp_path) -> None:
+    import shutil
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    (tmp_path / "demo" / "pyproject.toml").unlink()
+    assert cli("init", str(tmp_path / "demo")).code == 0
+    written = (tmp_path / "demo" / "configdrift.toml").read_text()
+    assert 'docs = ["docs/configuration.md"]' in written and "[tool." not in written
+    assert cli("init", str(tmp_path / "demo")).code == 2  # refuses to overwrite
+    assert cli("init", str(tmp_path / "demo"), "--force").code == 0
 
 
 def test_rules_and_rule(cli) -> None:

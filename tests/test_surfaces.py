@@ -325,7 +325,8 @@ def test_init_writes_the_surfaces_it_found_and_the_check_agrees(tmp_path) -> Non
     shutil.copytree(FIXTURES / "surfaces", root)
     before = run_cli("check", str(root), "--jobs", "1", "--no-cache").out
     assert run_cli("init", str(root)).code == 0
-    written = (root / "configdrift.toml").read_text(encoding="utf-8")
+    where = root / "pyproject.toml"
+    written = (where if where.exists() else root / "configdrift.toml").read_text(encoding="utf-8")
     assert 'settings = {mount = "shop.settings:Settings", docs = ["docs/settings.md"]}' in written
     assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
     assert "# the project's one settings class" in written

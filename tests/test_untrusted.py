@@ -254,8 +254,8 @@ def test_init_with_a_file_name_that_is_not_utf8(cli, tmp_path):
     assert result.code == 0, result.err
     import tomllib
 
-    written = (root / "configdrift.toml").read_bytes().decode("utf-8")
-    assert tomllib.loads(written)["docs"] == ["docs/cli.md"]
+    written = (root / "pyproject.toml").read_bytes().decode("utf-8")
+    assert tomllib.loads(written)["tool"]["configdrift"]["docs"] == ["docs/cli.md"]
 
 
 @pytest.mark.parametrize(

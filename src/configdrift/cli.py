@@ -544,21 +544,46 @@ def _shown(path: Path) -> str:
 
 
 def init(
-    path: str = ".", *, force: bool = False, out: TextIO | None = None, err: TextIO | None = None
+    path: str = ".",
+    *,
+    force: bool = False,
+    stdout: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
-    """Write ``configdrift.toml`` with the sources auto-discovery found."""
+    """Write the configuration auto-discovery found: into ``[tool.configdrift]``
+    of the project's pyproject.toml when it has one (appended; a table that
+    is already there is never replaced), else into ``configdrift.toml``;
+    ``stdout`` prints it instead."""
     from configdrift.config import Config, ConfigError
     from configdrift.engine import analyse
 
     out = out or sys.stdout
     err = err or sys.stderr
     root = Path(path)
-    target = root / "configdrift.toml"
     if not root.is_dir():
         why = "not a directory" if root.exists() else "no such directory"
         print(f"configdrift: error: {_shown(root)}: {why}", file=err)
         return ExitCode.USAGE
-    if target.exists() or target.is_symlink():
+    pyproject = root / "pyproject.toml"
+    into_pyproject = pyproject.is_file() and not (root / "configdrift.toml").exists()
+    target = pyproject if into_pyproject else root / "configdrift.toml"
+    if into_pyproject and not stdout:
+        from configdrift.config import _our_table, _read_toml
+
+        try:
+            existing = _our_table(_read_toml(pyproject), pyproject, True)
+        except ConfigError as exc:
+            print(f"configdrift: error: {exc}", file=err)
+            return ExitCode.USAGE
+        if existing is not None:
+            print(
+                f"configdrift: error: {_shown(pyproject)} has a [tool.configdrift] table already "
+                "(`init --stdout` prints what discovery finds, to compare)",
+                file=err,
+            )
+            return ExitCode.USAGE
+    elif not stdout and (target.exists() or target.is_symlink()):
         if not force:
             print(
                 f"configdrift: error: {_shown(target)} exists (use --force to overwrite)", file=err
@@ -614,11 +639,22 @@ def init(
         entry = f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
         lines.append(entry if nameable else f"# {entry}")
     text = "\n".join(lines) + "\n"
+    if into_pyproject:
+        text = "\n[tool.configdrift]\n" + "".join(
+            f"[tool.configdrift.{line[1:]}\n" if line.startswith("[") else line + "\n"
+            for line in text.splitlines()
+        )
+    if stdout:
+        out.write(text)
+        return ExitCode.OK
     try:
         # Written beside and renamed into place: never a half-written file,
         # never opened if something else took its name meanwhile.
-        temporary = target.with_name(f".configdrift.toml.{os.getpid()}.tmp")
-        temporary.write_bytes(text.encode("utf-8", "backslashreplace"))
+        before = target.read_bytes() if into_pyproject else b""
+        if before and not before.endswith(b"\n"):
+            before += b"\n"
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        temporary.write_bytes(before + text.encode("utf-8", "backslashreplace"))
         os.replace(temporary, target)
     except OSError as exc:
         print(f"configdrift: error: {_shown(target)}: {exc.strerror or exc}", file=err)
@@ -796,9 +832,16 @@ def build_parser() -> argparse.ArgumentParser:
     p_map.add_argument("--jobs", type=_positive)
     p_map.add_argument("--no-cache", action="store_true")
 
-    p_init = sub.add_parser("init", help="write configdrift.toml from auto-discovery")
+    p_init = sub.add_parser(
+        "init",
+        help="write what auto-discovery finds into [tool.configdrift] of pyproject.toml "
+        "(configdrift.toml when there is none)",
+    )
     p_init.add_argument("path", nargs="?", default=".")
-    p_init.add_argument("--force", action="store_true")
+    p_init.add_argument("--force", action="store_true", help="overwrite configdrift.toml")
+    p_init.add_argument(
+        "--stdout", action="store_true", help="print the configuration instead of writing it"
+    )
 
     sub.add_parser("rules", help="list every rule")
     p_rule = sub.add_parser("rule", help="print a rule's documentation")
@@ -922,7 +965,7 @@ def _dispatch(argv: list[str] | None) -> int:
             cache=not args.no_cache,
         )
     if args.command == "init":
-        return init(args.path, force=args.force)
+        return init(args.path, force=args.force, stdout=args.stdout)
     if args.command == "rules":
         return show_rules()
     return show_rules(args.code)
