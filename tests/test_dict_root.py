@@ -354,7 +354,7 @@ def test_init_writes_the_mount_that_names_the_dict_root(cli, tmp_path) -> None:
         tmp_path, {"pkg/__init__.py": "", "pkg/load.py": _LOADED, "docs/settings.md": _DOCS}
     )
     assert cli("init", str(tmp_path)).code == 0
-    written = (tmp_path / "configdrift.toml").read_text()
+    written = (tmp_path / "pyproject.toml").read_text()  # the project has one
     assert '# "" = "pkg.load:run.cfg"' in written
 
 
