@@ -79,10 +79,23 @@ def test_a_configured_page_without_entries_is_cd501(cli, tmp_path) -> None:
     assert [(f["code"], f["path"]) for f in found] == [("CD501", "docs/config.md")]
 
 
-def test_no_doc_page_at_all_is_cd501(cli, tmp_path) -> None:
-    make_project(tmp_path, {k: v for k, v in GOOD.items() if not k.startswith("docs/")})
-    _, found, _ = findings(cli, tmp_path)
-    assert [f["code"] for f in found] == ["CD501"]
+def test_no_doc_page_at_all_is_a_setup_message_unless_docs_are_configured(cli, tmp_path) -> None:
+    """Left to discovery, finding no page is a question of setup: a message
+    that says what was found and how to go on, exit 0. Configured sources
+    that yield nothing stay CD501."""
+    files = {k: v for k, v in GOOD.items() if not k.startswith("docs/")}
+    make_project(tmp_path / "bare", files)
+    code, found, err = findings(cli, tmp_path / "bare")
+    assert (code, found) == (0, [])
+    assert "found no documented configuration" in err and "configdrift init" in err
+    configured = {
+        **files,
+        "docs/notes.md": "# Notes\n\nNothing about the configuration.\n",
+        "configdrift.toml": 'docs = ["docs/notes.md"]\n',
+    }
+    make_project(tmp_path / "configured", configured)
+    code, found, _ = findings(cli, tmp_path / "configured")
+    assert code == 1 and {f["code"] for f in found} == {"CD501"}
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
@@ -100,8 +113,9 @@ def test_unreadable_big_file_is_cd503(cli, tmp_path, monkeypatch) -> None:
 
     monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)
     make_project(tmp_path, GOOD)
-    _, found, _ = findings(cli, tmp_path)
-    assert {f["code"] for f in found} == {"CD503", "CD501"}
+    _, found, err = findings(cli, tmp_path)
+    assert {f["code"] for f in found} == {"CD503"}
+    assert "found no documented configuration" in err
 
 
 def test_broken_page_found_by_discovery_is_reported_only_when_it_names_schema_keys(

@@ -118,6 +118,10 @@ def check(
             "no Python file, doc page or config file\n"
         )
         findings = []
+    elif _unconfigured(analysis) and any(_setup_finding(f) for f in findings):
+        # Discovery found nothing to compare: a setup question, not drift.
+        findings = [f for f in findings if not _setup_finding(f)]
+        (err or sys.stderr).write(_setup_message(analysis, path))
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact
 
@@ -210,6 +214,44 @@ def check(
     if exit_zero:
         return ExitCode.OK
     return exit_code_for(findings, analysis.config.fail_on)
+
+
+#: The source-empty findings that only say discovery found nothing to compare.
+_SETUP_MESSAGES = ("no Markdown page documents", "no config model is mounted")
+
+
+def _setup_finding(finding: Finding) -> bool:
+    return finding.code == "CD501" and finding.message.startswith(_SETUP_MESSAGES)
+
+
+def _unconfigured(analysis: Analysis) -> bool:
+    """Did the user leave discovery to find the sources (no ``docs``,
+    ``mount`` or ``surfaces``)? Configured sources that yield nothing stay
+    CD501."""
+    config = analysis.config
+    return not (config.docs or config.mount or config.surfaces)
+
+
+def _setup_message(analysis: Analysis, path: str) -> str:
+    """What discovery found and did not, and how to go on."""
+    shown = _shown(Path(path))
+    lines = [f"configdrift: found no documented configuration in {shown}: nothing was compared."]
+    found = [s for s in analysis.everything if s.schema.children]
+    for surface in found:
+        keys = len(surface.schema.children)
+        how = surface.how or surface.surface
+        lines.append(f"  in the code: {how} ({keys} top-level key(s)), documented by no page read")
+    if not found:
+        lines.append(
+            "  in the code: no model, dict read key by key, command-line option, "
+            "settings class or environment variable"
+        )
+    lines.append(
+        f"  next: `configdrift map {shown}` shows what was found; `configdrift init {shown}` "
+        'writes it down; `docs = ["docs/config.md"]` and `mount` in [tool.configdrift] '
+        "name the sources"
+    )
+    return "\n".join(lines) + "\n"
 
 
 def _statistics(findings: list[Finding]) -> str:
