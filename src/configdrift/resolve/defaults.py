@@ -44,7 +44,7 @@ def defaults_root(project: Project, files: list[tuple[str, list[BlockKey]]]) -> 
                 continue  # what a list of records holds is not a key
             if any(key.path[:i] in data for i in range(1, len(key.path))):
                 continue
-            node = _node(root, key.path, Location(rel, key.line), f"default in {rel}")
+            node = ensure_path(root, key.path, Location(rel, key.line), f"default in {rel}")
             if key.kind == VALUE:
                 _set_default(node, Value.of(key.value))
             elif key.kind == LIST:
@@ -80,7 +80,7 @@ def _add(
         if not key or not _NAME.fullmatch(key):
             continue
         path = (*view, key)
-        node = _node(root, path, where, f"default added at {where.path}:{where.line}")
+        node = ensure_path(root, path, where, f"default added at {where.path}:{where.line}")
         if value[0] == "dict":
             _add(project, module, root, path, value, where, depth + 1)
             continue
@@ -89,7 +89,11 @@ def _add(
             _set_default(node, found)
 
 
-def _node(root: SchemaNode, path: tuple[str, ...], where: Location, origin: str) -> SchemaNode:
+def ensure_path(
+    root: SchemaNode, path: tuple[str, ...], where: Location, origin: str
+) -> SchemaNode:
+    """The node at ``path`` under ``root``, made (open, declared at
+    ``where`` by ``origin``) with the nodes above it where missing."""
     node = root
     for depth, part in enumerate(path):
         child = node.children.get(part)

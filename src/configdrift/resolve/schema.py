@@ -24,7 +24,7 @@ from configdrift.model import (
     TypeInfo,
     Value,
 )
-from configdrift.resolve.defaults import defaults_root
+from configdrift.resolve.defaults import defaults_root, ensure_path
 from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
@@ -675,12 +675,7 @@ class SchemaBuilder(ModelReader):
             return None  # a table of command-line flags (``Arg("-v", "--verbose")``)
         if not calls and 2 * sum(1 for v in values if v[0] == "dict") > len(values):
             return None  # a table of records (worker templates), not of options
-        where = project.location(module, line)
-        lines = project.modules[module].facts.dict_key_lines.get(qualname, {})
-        root = _new_root()
-        root.model = qualname
-        root.model_kind = "table"
-        root.model_location = where
+        root, _, lines = self._table_root(module, qualname, line)
         for key_expr, value in expr[1]:
             key = project.string(module, key_expr)
             if key is None:
@@ -706,6 +701,18 @@ class SchemaBuilder(ModelReader):
                 origin=f"option of {qualname}",
             )
         return root
+
+    def _table_root(
+        self, module: str, qualname: str, line: int
+    ) -> tuple[SchemaNode, Location, dict[str, int]]:
+        """The root of a table of options, where it is declared, and the
+        line of each of its keys."""
+        where = self.project.location(module, line)
+        root = _new_root()
+        root.model = qualname
+        root.model_kind = "table"
+        root.model_location = where
+        return root, where, self.project.modules[module].facts.dict_key_lines.get(qualname, {})
 
     def _tuple_table(
         self, module: str, qualname: str, rows: list[Expr], line: int
@@ -733,30 +740,12 @@ class SchemaBuilder(ModelReader):
         if len(set(keys)) < MIN_TABLE or not all(_TABLE_KEY.fullmatch(k) for k in keys):
             return None
         project = self.project
-        where = project.location(module, line)
-        lines = project.modules[module].facts.dict_key_lines.get(qualname, {})
-        root = _new_root()
-        root.model = qualname
-        root.model_kind = "table"
-        root.model_location = where
+        root, where, lines = self._table_root(module, qualname, line)
         for row, key in zip(rows, keys, strict=True):
             path = tuple(key.split(":")) if sectioned else (key,)
             if path[-1].startswith("_"):
                 continue  # private, as a model's ``_name`` is
-            parent = root
-            for depth, part in enumerate(path[:-1]):
-                child = parent.children.get(part)
-                if child is None:
-                    child = SchemaNode(
-                        key=part,
-                        path=path[: depth + 1],
-                        spellings=(part,),
-                        strict=None,
-                        location=where,
-                        origin=f"section of {qualname}",
-                    )
-                    parent.children[part] = child
-                parent = child
+            parent = ensure_path(root, path[:-1], where, f"section of {qualname}")
             spec = next((item for item in row[2] if item[0] == "dict"), None)
             default: Value | None = None
             for k, v in spec[1] if spec is not None else []:

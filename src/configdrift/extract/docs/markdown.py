@@ -819,19 +819,25 @@ def mdx_markdown(text: str) -> str:
 _MAX_JSX_DEPTH = 64
 
 
+def page_text(data: bytes, facts: DocFacts) -> str | None:
+    """A page's text, or None with ``facts``' error set: a page over
+    ``MAX_PAGE_BYTES``, or one that is not text."""
+    if len(data) > MAX_PAGE_BYTES:
+        facts.error = f"larger than {MAX_PAGE_BYTES >> 20} MiB: not read as a page"
+        facts.error_line = 1
+        return None
+    try:
+        return decode(data)
+    except NotText as exc:
+        facts.error, facts.error_line = str(exc), exc.line
+        return None
+
+
 def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
     """Sections, key entries and example blocks of one Markdown page."""
     facts = DocFacts()
-    if len(data) > MAX_PAGE_BYTES:
-        facts.error, facts.error_line = (
-            f"larger than {MAX_PAGE_BYTES >> 20} MiB: not read as a page",
-            1,
-        )
-        return facts
-    try:
-        text = decode(data)
-    except NotText as exc:
-        facts.error, facts.error_line = str(exc), exc.line
+    text = page_text(data, facts)
+    if text is None:
         return facts
     text = _strip_front_matter(text)
     if mdx:

@@ -35,7 +35,6 @@ from configdrift.extract.docs.markdown import (
     _KEY_HEADERS,
     GENERATORS,
     KEY_ROLES,
-    MAX_PAGE_BYTES,
     Block,
     DocFacts,
     RawEntry,
@@ -47,11 +46,11 @@ from configdrift.extract.docs.markdown import (
     continued,
     ini_heading,
     lead_in,
+    page_text,
     rename_cell,
     rename_columns,
     role_target,
 )
-from configdrift.extract.text import NotText, decode
 
 #: Directives whose signature names a key.
 ENTRY_DIRECTIVES = frozenset(
@@ -104,16 +103,8 @@ _WORD_TITLE = re.compile(r"[a-z][a-z0-9]*")
 def extract_rst(data: bytes) -> DocFacts:
     """Sections, key entries and example blocks of one reStructuredText page."""
     facts = DocFacts()
-    if len(data) > MAX_PAGE_BYTES:
-        facts.error, facts.error_line = (
-            f"larger than {MAX_PAGE_BYTES >> 20} MiB: not read as a page",
-            1,
-        )
-        return facts
-    try:
-        text = decode(data)
-    except NotText as exc:
-        facts.error, facts.error_line = str(exc), exc.line
+    text = page_text(data, facts)
+    if text is None:
         return facts
     try:
         tree = _parse(text)
