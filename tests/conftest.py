@@ -15,14 +15,22 @@ class Result:
         self.err = err
 
 
-def run_cli(*argv: str) -> Result:
-    """Run the command line in-process, capturing both streams."""
+def run_cli(*argv: str, cwd: Path | None = None) -> Result:
+    """Run the command line in-process, capturing both streams, from the
+    directory of the first directory argument (as a user in the project
+    would: paths print from there), or from ``cwd``."""
     import contextlib
 
     from configdrift.cli import main
 
+    if cwd is None:
+        cwd = next((Path(a) for a in argv if Path(a).is_absolute() and Path(a).is_dir()), None)
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        contextlib.chdir(cwd or Path.cwd()),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         try:
             code = main(list(argv))
         except SystemExit as exc:  # argparse usage errors

@@ -22,7 +22,7 @@ def test_demo_reports_both_sides_and_exits_1(cli) -> None:
     result = cli("check", str(DEMO))
     assert result.code == 1
     assert (
-        "docs/configuration.md:88:1: CD101 [error] `grad_hooks` is documented under `zero_optimization`"
+        "docs/configuration.md:88:6: CD101 [error] `grad_hooks` is documented under `zero_optimization`"
         in result.out
     )
     assert "    minitrain/zero/config.py:14: ZeroConfig declares the accepted keys" in result.out
@@ -42,6 +42,7 @@ def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
         "key",
         "path",
         "line",
+        "column",  # added within version 1
         "message",
         "related",
         "suggestion",
@@ -53,6 +54,7 @@ def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
     assert finding["rule"] == "documented-not-accepted" and finding["severity"] == "error"
     assert finding["key"] == "zero_optimization.grad_hooks"
     assert finding["path"] == "docs/configuration.md" and finding["line"] == 88
+    assert finding["column"] == 6  # | `grad_hooks` | ...
     assert finding["related"][0] == {
         "path": "minitrain/zero/config.py",
         "line": 14,
@@ -258,6 +260,7 @@ def test_the_console_entry_flushes_everything_before_its_hard_exit(cli) -> None:
         text=True,
         check=False,
         env=env,
+        cwd=DEMO,
     )
     assert proc.returncode == 1 and proc.stderr == ""
     assert proc.stdout == cli("check", str(DEMO), "--format", "json").out

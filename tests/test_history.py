@@ -57,8 +57,9 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def _diff(cli, root: Path, *args: str) -> tuple[int, dict]:
-    result = cli("diff", *args, "--path", str(root), "--format", "json")
+def _diff(cli, root: Path, *refs: str) -> tuple[int, dict]:
+    given = [f"--{name}={ref}" for name, ref in zip(("base", "head"), refs, strict=False)]
+    result = cli("diff", str(root), *given, "--format", "json")
     return result.code, json.loads(result.out) if result.out else {"err": result.err}
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from configdrift.model import Finding, Location, Related, Severity
+from configdrift.output import ReportData
 from configdrift.output.ci import render_github, render_junit, render_sarif
 
 DEMO = Path(__file__).parent.parent / "demo"
@@ -50,7 +51,7 @@ def test_sarif_keeps_related_places_and_lines_at_least_one() -> None:
         None,
         Severity.ERROR,
     )
-    document = json.loads(render_sarif([finding]))
+    document = json.loads(render_sarif(ReportData([finding], 0, 0, 0, 0)))
     jsonschema.validate(document, _schema())
     result = document["runs"][0]["results"][0]
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
@@ -67,9 +68,9 @@ def test_github_annotations_escape_what_the_syntax_uses() -> None:
         "did you mean `j`?",
         Severity.ERROR,
     )
-    line = render_github([finding]).rstrip("\n")
+    line = render_github(ReportData([finding], 0, 0, 0, 0)).rstrip("\n")
     assert line == (
-        "::error file=docs/a%2Cb%3Ac.md,line=7,title=CD101 documented-not-accepted::"
+        "::error file=docs/a%2Cb%3Ac.md,line=7,col=1,title=CD101 documented-not-accepted::"
         "50%25 of%0Ait (did you mean `j`?)%0Ax.py:2: there"
     )
     assert "\n" not in line
@@ -82,7 +83,7 @@ def test_junit_has_a_failing_case_per_finding(cli) -> None:
     cases = suite.findall("testcase")
     assert len(cases) == 15 == int(suite.get("tests", "0"))
     assert all(case.find("failure") is not None for case in cases)
-    empty = ET.fromstring(render_junit([])).find("testsuite")
+    empty = ET.fromstring(render_junit(ReportData([], 0, 0, 0, 0))).find("testsuite")
     assert empty is not None and [c.get("name") for c in empty.findall("testcase")] == ["no drift"]
 
 

@@ -78,6 +78,8 @@ def check(
     quiet: bool = False,
     statistics: bool = False,
     output_file: str | None = None,
+    color: str = "auto",
+    show_source: bool | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -86,7 +88,10 @@ def check(
     ``exit_zero`` exits 0 whatever was found (a usage error is still 2),
     ``quiet`` prints the findings alone (text), ``statistics`` a count per
     rule instead of the findings (text), and ``output_file`` writes the
-    report there instead of to standard output.
+    report there instead of to standard output. Paths are printed from the
+    current directory. ``color`` is ``auto`` (a terminal, ``NO_COLOR``,
+    ``FORCE_COLOR``), ``always`` or ``never``; ``show_source`` prints each
+    finding's line with a caret under its key (default: when coloured).
 
     With ``import_timeout``, example configs are also validated by the
     project's own models (exact mode), given that many seconds. A baseline
@@ -95,6 +100,7 @@ def check(
     from configdrift.config import ConfigError
     from configdrift.engine import exit_code_for, run_rules, selected
     from configdrift.output import REPORTERS, ReportData, printable_finding
+    from configdrift.output.display import Paint, prefix_for, prepare, use_colour
     from configdrift.rules.objects import keys_read
 
     out = out or sys.stdout
@@ -173,8 +179,11 @@ def check(
         # The first surface, when nothing was found for it beside the others.
         if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
     ]
+    prefix = prefix_for(analysis.config.root)
+    shown, places = prepare([printable_finding(f) for f in findings], analysis.config.root, prefix)
+    colour = output_format == "text" and use_colour(color, None if output_file else out)
     data = ReportData(
-        [printable_finding(f) for f in findings],
+        shown,
         analysis.files,
         sum(d for _, d, _, _ in surfaces),
         sum(a for _, _, a, _ in surfaces),
@@ -187,6 +196,9 @@ def check(
         ),
         notes=notes if output_format == "text" else [],
         surfaces=surfaces,
+        places=places,
+        paint=Paint(colour),
+        show_source=colour if show_source is None else show_source,
     )
     if statistics and output_format == "text":
         report = _statistics(data.findings)
@@ -321,7 +333,10 @@ def _known(
             f"Baseline {where.name}: {len(stale)} stale entr(y/ies), findings that are gone "
             "(--update-baseline drops them):"
         )
-        notes.extend(f"  {e['path']}: {e['code']} {e['key']}" for e in stale)
+        from configdrift.output.display import prefix_for, rebase
+
+        prefix = prefix_for(root)
+        notes.extend(f"  {rebase(str(e['path']), prefix)}: {e['code']} {e['key']}" for e in stale)
     return base.new(findings) + floor
 
 
@@ -329,9 +344,11 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
     """The findings no inline suppression or per-file ignore silences; the
     suppressions that silence nothing become notes."""
     from configdrift.engine import selected
+    from configdrift.output.display import prefix_for, rebase
     from configdrift.suppress import apply
 
     config = analysis.config
+    prefix = prefix_for(config.root)
     files = {info.path for info in analysis.project.modules.values()} | set(analysis.pages)
     kept, unused = apply(findings, config.root, files, config.per_file_ignores)
     everything = not config.select and not config.ignore
@@ -340,7 +357,9 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
             not s.codes and everything
         ):
             what = f"[{', '.join(s.codes)}]" if s.codes else ""
-            notes.append(f"{s.path}:{s.line}: unused suppression `configdrift: ignore{what}`")
+            notes.append(
+                f"{rebase(s.path, prefix)}:{s.line}: unused suppression `configdrift: ignore{what}`"
+            )
     return kept
 
 
@@ -427,18 +446,24 @@ def diff_refs(
     except (ConfigError, GitError) as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
-    if output_format == "json":
-        from configdrift.output import ReportData, render_json
+    from configdrift.output import ReportData, printable_finding
+    from configdrift.output.display import prefix_for, prepare, rebase
 
-        document = json.loads(render_json(ReportData(findings, 0, 0, 0, 0)))
+    findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
+    prefix = prefix_for(config.root)
+    shown, places = prepare([printable_finding(f) for f in findings], config.root, prefix)
+    data = ReportData(shown, 0, 0, 0, 0, places=places)
+    if output_format == "json":
+        from configdrift.output import render_json
+
+        document = json.loads(render_json(data))
         document["base"], document["head"] = base_name, head_name
         document["changes"] = [
             {
                 "kind": c.kind,
                 "key": c.key,
                 "message": c.message,
-                "path": c.location.path if c.location else None,
+                "path": rebase(c.location.path, prefix) if c.location else None,
                 "line": c.location.line if c.location else None,
             }
             for c in changes
@@ -446,15 +471,17 @@ def diff_refs(
         del document["summary"]["files"], document["summary"]["keys"]
         out.write(json.dumps(document, indent=2) + "\n")
     else:
-        from configdrift.output import ReportData, render_text
+        from configdrift.output import render_text
 
         out.write(f"configdrift diff {base_name}..{head_name}\n\n")
-        body = render_text(ReportData(findings, 0, 0, 0, 0)).splitlines()
+        body = render_text(data).splitlines()
         out.write("\n".join(line for line in body if not line.startswith("Found ")) + "\n")
         if changes:
             out.write("Changes:\n")
             for c in changes:
-                where = f" ({c.location})" if c.location else ""
+                where = (
+                    f" ({rebase(c.location.path, prefix)}:{c.location.line})" if c.location else ""
+                )
                 out.write(f"  {c.kind}: {c.message}{where}\n")
             out.write("\n")
         out.write(
@@ -837,6 +864,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--output-file", "-o", metavar="FILE", help="write the report to FILE instead of stdout"
     )
     p_check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text report (default auto: on a terminal, unless NO_COLOR is set; "
+        "FORCE_COLOR forces it)",
+    )
+    p_check.add_argument(
+        "--show-source",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="print each finding's line with a caret under its key (default: on a terminal)",
+    )
+    p_check.add_argument(
         "--import-timeout",
         type=float,
         default=60.0,
@@ -845,15 +885,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     p_diff = sub.add_parser(
-        "diff", help="compare the config surface at two git refs (removals without rejection)"
+        "diff",
+        help="compare the config surface at two git refs (removals without rejection)",
+        description="Compare the config surface at two git refs: a key accepted at BASE that "
+        "HEAD drops with no removed-keys entry and no deprecation is CD403.",
+        epilog="examples:\n  configdrift diff                      the work tree against the "
+        "merge-base with the default branch\n  configdrift diff . --base v1.2 --head v1.3\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p_diff.add_argument("base", nargs="?", help="default: the merge-base with the default branch")
-    p_diff.add_argument("head", nargs="?", help="default: the work tree")
-    p_diff.add_argument("--path", default=".", help="the project (default: .)")
-    p_diff.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
-    p_diff.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
-    p_diff.add_argument("--config")
-    p_diff.add_argument("--jobs", type=_positive)
+    p_diff.add_argument("path", nargs="?", default=".", help="the project (default: .)")
+    p_diff.add_argument(
+        "--base", metavar="REF", help="default: the merge-base with the default branch"
+    )
+    p_diff.add_argument("--head", metavar="REF", help="default: the work tree")
+    p_diff.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="output_format",
+        help="report format (default: text)",
+    )
+    p_diff.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info", "never"),
+        help="the least severity that exits 1 (default: error)",
+    )
+    p_diff.add_argument("--config", metavar="FILE", help="configuration file to use")
+    p_diff.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
 
     p_sweep = sub.add_parser(
         "sweep", help="list every reference to a config key, with a removal checklist"
@@ -978,6 +1036,8 @@ def _dispatch(argv: list[str] | None) -> int:
             quiet=args.quiet,
             statistics=args.statistics,
             output_file=args.output_file,
+            color=args.color,
+            show_source=args.show_source,
         )
     if args.command == "diff":
         return diff_refs(

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
+from configdrift.output.display import Paint, Place, excerpt
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,17 @@ class ReportData:
     notes: list[str] = field(default_factory=list)
     #: Per configuration surface: (name, documented, accepted, read).
     surfaces: list[tuple[str, int, int, int]] = field(default_factory=list)
+    #: Per finding, its fingerprint, column and line (``display.prepare``);
+    #: when empty, fingerprints are taken of the findings as they are.
+    places: list[Place] = field(default_factory=list)
+    #: Text only: colour, and each finding's line with a caret under its key.
+    paint: Paint = field(default_factory=lambda: Paint(False))
+    show_source: bool = False
+
+    def place(self, index: int) -> Place:
+        if self.places:
+            return self.places[index]
+        return Place(fingerprint(self.findings[index]))
 
 
 #: Characters no report shows as they are: C0 and C1 controls but tab and
@@ -85,17 +97,22 @@ def render_text(data: ReportData) -> str:
 
     lines: list[str] = []
     several = len(data.surfaces) > 1
-    for f in data.findings:
-        severity = (f.severity or Severity.INFO).value
+    paint = data.paint
+    for index, f in enumerate(data.findings):
+        severity = f.severity or Severity.INFO
         slug = RULES[f.code].slug
         where = f", {f.surface}" if several and f.surface else ""
+        place = data.place(index)
         lines.append(
-            f"{f.location.path}:{f.location.line}:1: {f.code} [{severity}] {f.message} ({slug}{where})"
+            f"{paint(f'{f.location.path}:{f.location.line}:{place.column}:', 'path')} "
+            f"{paint(f'{f.code} [{severity.value}]', severity)} {f.message} ({slug}{where})"
         )
+        if data.show_source:
+            lines.extend(paint(line, "dim") for line in excerpt(f.location.line, place))
         for rel in f.related:
             lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
         if f.suggestion:
-            lines.append(f"    help: {f.suggestion}")
+            lines.append(f"    {paint('help:', 'help')} {f.suggestion}")
         if f.provenance:
             lines.extend(f"    history: {line}" for line in f.provenance.get("summary", []))
     counts = _counts(data.findings)
@@ -135,14 +152,15 @@ def render_json(data: ReportData) -> str:
             "key": f.key,
             "path": f.location.path,
             "line": f.location.line,
+            "column": data.place(index).column,
             "message": f.message,
             "related": [{"path": r.path, "line": r.line, "note": r.note} for r in f.related],
             "suggestion": f.suggestion,
-            "fingerprint": fingerprint(f),
+            "fingerprint": data.place(index).fingerprint,
             "provenance": f.provenance,
             "surface": f.surface or None,
         }
-        for f in data.findings
+        for index, f in enumerate(data.findings)
     ]
     document = {
         "version": 1,
@@ -168,7 +186,7 @@ def _ci(name: str) -> Callable[[ReportData], str]:
 
         return {"sarif": ci.render_sarif, "github": ci.render_github, "junit": ci.render_junit}[
             name
-        ](data.findings)
+        ](data)
 
     return render
 

@@ -7,10 +7,15 @@ from __future__ import annotations
 import inspect
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
+
+if TYPE_CHECKING:
+    from configdrift.output import ReportData
 
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -23,8 +28,10 @@ def _region_line(line: int) -> int:
     return max(1, line)
 
 
-def render_sarif(findings: list[Finding]) -> str:
-    from configdrift.output import fingerprint
+def render_sarif(data: ReportData) -> str:
+    """SARIF 2.1.0; artifact URIs are relative to ``%SRCROOT%``, the
+    directory configdrift ran in (``originalUriBaseIds`` says where it is,
+    so that code scanning resolves them)."""
     from configdrift.rules.registry import RULES
 
     codes = sorted(RULES)
@@ -45,14 +52,17 @@ def render_sarif(findings: list[Finding]) -> str:
             }
         )
     results = []
-    for f in findings:
+    for number, f in enumerate(data.findings):
+        place = data.place(number)
+        location = _location(f.location.path, f.location.line)
+        location["physicalLocation"]["region"]["startColumn"] = place.column  # type: ignore[index]
         result: dict[str, object] = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _SARIF_LEVEL[_severity(f)],
             "message": {"text": f.message + (f" ({f.suggestion})" if f.suggestion else "")},
-            "locations": [_location(f.location.path, f.location.line)],
-            "partialFingerprints": {"configdrift/v1": fingerprint(f)},
+            "locations": [location],
+            "partialFingerprints": {"configdrift/v1": place.fingerprint},
         }
         if f.related:
             result["relatedLocations"] = [
@@ -70,6 +80,12 @@ def render_sarif(findings: list[Finding]) -> str:
                         "name": "configdrift",
                         "version": __version__,
                         "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {
+                    "%SRCROOT%": {
+                        "uri": Path.cwd().resolve().as_uri().rstrip("/") + "/",
+                        "description": {"text": "the directory configdrift ran in"},
                     }
                 },
                 "columnKind": "unicodeCodePoints",
@@ -97,29 +113,30 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(findings: list[Finding]) -> str:
+def render_github(data: ReportData) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
     from configdrift.rules.registry import RULES
 
     command = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
-    for f in findings:
+    for number, f in enumerate(data.findings):
         title = f"{f.code} {RULES[f.code].slug}"
         body = f.message + (f" ({f.suggestion})" if f.suggestion else "")
         for rel in f.related:
             body += f"\n{rel.path}:{rel.line}: {rel.note}"
         props = (
             f"file={_escape_property(f.location.path)},line={_region_line(f.location.line)},"
-            f"title={_escape_property(title)}"
+            f"col={data.place(number).column},title={_escape_property(title)}"
         )
         lines.append(f"::{command[_severity(f)]} {props}::{_escape_data(body)}")
     return "".join(line + "\n" for line in lines)
 
 
-def render_junit(findings: list[Finding]) -> str:
+def render_junit(data: ReportData) -> str:
     """JUnit XML: one test case per finding, failed at or above a warning."""
     from configdrift.rules.registry import RULES
 
+    findings = data.findings
     suite = ET.Element(
         "testsuite",
         name="configdrift",
