@@ -1,14 +1,36 @@
-"""configdrift: keep config docs, config schema and config-reading code in agreement."""
+"""configdrift: keep config docs, config schema and config-reading code in agreement.
+
+The library API (the command line is a layer over it)::
+
+    import configdrift
+
+    report = configdrift.check(["."])
+    for finding, place in zip(report.findings, report.places):
+        print(f"{finding.location}:{place.column} {finding.code} {finding.message}")
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "check"]
+__all__ = ["ConfigError", "Finding", "Report", "SurfaceCount", "__version__", "check"]
+
+if TYPE_CHECKING:
+    from configdrift.api import ConfigError, Report, SurfaceCount, check
+    from configdrift.model import Finding
 
 
-def check(path: str = ".", **options: object) -> int:
-    """Run ``configdrift check`` on ``path``; see :func:`configdrift.cli.check`."""
-    from configdrift.cli import check as _check
+def __getattr__(name: str) -> Any:
+    # Imported on first use: ``configdrift --version`` and the worker
+    # processes do not pay for the analysis modules.
+    if name in ("ConfigError", "Report", "SurfaceCount", "check"):
+        from configdrift import api
 
-    return _check(path, **options)  # type: ignore[arg-type]
+        return getattr(api, name)
+    if name == "Finding":
+        from configdrift.model import Finding
+
+        return Finding
+    raise AttributeError(f"module 'configdrift' has no attribute {name!r}")

@@ -6,15 +6,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from configdrift import __version__
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
-    from configdrift.model import Finding
+    from configdrift.model import Finding, Location
 
 
 class ExitCode(IntEnum):
@@ -59,7 +60,7 @@ def _analyse(
 
 
 def check(
-    path: str = ".",
+    paths: str | Sequence[str] = ".",
     *,
     select: tuple[str, ...] | None = None,
     ignore: tuple[str, ...] | None = None,
@@ -83,120 +84,67 @@ def check(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Check the project at ``path``; write the report; return the exit status.
+    """``configdrift check``: run ``configdrift.api.check``, write the
+    report, return the exit status.
 
     ``exit_zero`` exits 0 whatever was found (a usage error is still 2),
     ``quiet`` prints the findings alone (text), ``statistics`` a count per
     rule instead of the findings (text), and ``output_file`` writes the
-    report there instead of to standard output. Paths are printed from the
-    current directory. ``color`` is ``auto`` (a terminal, ``NO_COLOR``,
-    ``FORCE_COLOR``), ``always`` or ``never``; ``show_source`` prints each
-    finding's line with a caret under its key (default: when coloured).
-
-    With ``import_timeout``, example configs are also validated by the
-    project's own models (exact mode), given that many seconds. A baseline
-    (``baseline``, or ``configdrift-baseline.json`` at the root when it
-    exists) and ``diff_base`` (a git ref) leave out the findings they know."""
-    from configdrift.config import ConfigError
-    from configdrift.engine import exit_code_for, run_rules, selected
-    from configdrift.output import REPORTERS, ReportData, printable_finding
-    from configdrift.output.display import Paint, prefix_for, prepare, use_colour
-    from configdrift.rules.objects import keys_read
+    report there instead of to standard output. ``color`` is ``auto`` (a
+    terminal, ``NO_COLOR``, ``FORCE_COLOR``), ``always`` or ``never``;
+    ``show_source`` prints each finding's line with a caret under its key
+    (default: when coloured)."""
+    from configdrift import api
+    from configdrift.output import REPORTERS, ReportData
+    from configdrift.output.display import Paint, use_colour
 
     out = out or sys.stdout
-    analysis = _analyse(
-        path,
-        config_file,
-        jobs,
-        err or sys.stderr,
-        cache,
-        select=select,
-        ignore=ignore,
-        fail_on=fail_on,
-    )
-    if analysis is None:
-        return ExitCode.USAGE
-    findings = run_rules(analysis)
-    if analysis.files == 0:
-        # Nothing to check is no drift (as ruff says of an empty folder).
-        (err or sys.stderr).write(
-            f"configdrift: nothing to check in {_shown(Path(path))}: "
-            "no Python file, doc page or config file\n"
-        )
-        findings = []
-    elif _unconfigured(analysis) and any(_setup_finding(f) for f in findings):
-        # Discovery found nothing to compare: a setup question, not drift.
-        findings = [f for f in findings if not _setup_finding(f)]
-        (err or sys.stderr).write(_setup_message(analysis, path))
-    if import_timeout is not None:
-        from configdrift.exact import ExactModeError, merge, run_exact
+    err = err or sys.stderr
+    show_progress = with_provenance and output_format == "text" and err.isatty()
 
-        try:
-            exact, judged = run_exact(analysis, import_timeout)
-        except ExactModeError as exc:
-            (err or sys.stderr).write(f"configdrift: --import: {exc}\n")
-            return ExitCode.USAGE
-        config = analysis.config
-        exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
-        findings = merge(findings, exact, judged)
-    accepted = _accepted(analysis)
-    notes: list[str] = []
-    findings = _unsuppressed(analysis, findings, notes)
-    sources = _source_counts(analysis, accepted)
+    def progress(done: int, total: int) -> None:
+        if show_progress:
+            err.write(f"\rprovenance: {done}/{total} files")
+            if done == total:
+                err.write("\n")
+
     try:
-        filtered = _known(
-            analysis, findings, sources, baseline, write_baseline, update_baseline, diff_base, notes
+        result = api.check(
+            [paths] if isinstance(paths, str) else paths,
+            select=select,
+            ignore=ignore,
+            fail_on=fail_on,
+            config_file=config_file,
+            jobs=jobs,
+            cache=cache,
+            import_timeout=import_timeout,
+            baseline=baseline,
+            write_baseline=write_baseline,
+            update_baseline=update_baseline,
+            diff_base=diff_base,
+            provenance=with_provenance,
+            progress=progress,
         )
-    except ConfigError as exc:
-        (err or sys.stderr).write(f"configdrift: error: {exc}\n")
+    except api.ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    if filtered is None:  # a baseline was written
-        (err or sys.stderr).write("\n".join(notes) + "\n")
+    for message in result.messages:
+        err.write(message + "\n")
+    if write_baseline:
         return ExitCode.OK
-    findings = filtered
-    if with_provenance:
-        from configdrift.history import GitError, provenance
-
-        stream = err or sys.stderr
-        show = output_format == "text" and stream.isatty()
-
-        def progress(done: int, total: int) -> None:
-            if show:
-                stream.write(f"\rprovenance: {done}/{total} files")
-                if done == total:
-                    stream.write("\n")
-
-        try:
-            findings = provenance(analysis, findings, progress)
-        except GitError as exc:
-            stream.write(f"configdrift: error: --provenance: {exc}\n")
-            return ExitCode.USAGE
-    if notes and output_format != "text":
-        (err or sys.stderr).write("\n".join(notes) + "\n")
-    surfaces = [
-        (s.surface, len(s.entries), _accepted(s), keys_read(s))
-        for s in analysis.everything
-        # The first surface, when nothing was found for it beside the others.
-        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
-    ]
-    prefix = prefix_for(analysis.config.root)
-    shown, places = prepare([printable_finding(f) for f in findings], analysis.config.root, prefix)
+    if result.notes and output_format != "text":
+        err.write("\n".join(result.notes) + "\n")
     colour = output_format == "text" and use_colour(color, None if output_file else out)
     data = ReportData(
-        shown,
-        analysis.files,
-        sum(d for _, d, _, _ in surfaces),
-        sum(a for _, _, a, _ in surfaces),
-        sum(r for _, _, _, r in surfaces),
-        examples=(
-            analysis.examples_read,
-            sum(len(s.blocks) for s in analysis.everything),
-            sum(1 for s in analysis.everything for _, _, base in s.blocks if base),
-            len(analysis.unparseable),
-        ),
-        notes=notes if output_format == "text" else [],
-        surfaces=surfaces,
-        places=places,
+        result.findings,
+        result.files,
+        result.documented,
+        result.accepted,
+        result.read,
+        examples=result.examples,
+        notes=result.notes if output_format == "text" else [],
+        surfaces=[(s.name, s.documented, s.accepted, s.read) for s in result.surfaces],
+        places=result.places,
         paint=Paint(colour),
         show_source=colour if show_source is None else show_source,
     )
@@ -217,53 +165,11 @@ def check(
             temporary.write_text(report, encoding="utf-8", errors="backslashreplace")
             os.replace(temporary, target)
         except OSError as exc:
-            print(
-                f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err or sys.stderr
-            )
+            print(f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err)
             return ExitCode.USAGE
     else:
         out.write(report)
-    if exit_zero:
-        return ExitCode.OK
-    return exit_code_for(findings, analysis.config.fail_on)
-
-
-#: The source-empty findings that only say discovery found nothing to compare.
-_SETUP_MESSAGES = ("no Markdown page documents", "no config model is mounted")
-
-
-def _setup_finding(finding: Finding) -> bool:
-    return finding.code == "CD501" and finding.message.startswith(_SETUP_MESSAGES)
-
-
-def _unconfigured(analysis: Analysis) -> bool:
-    """Did the user leave discovery to find the sources (no ``docs``,
-    ``mount`` or ``surfaces``)? Configured sources that yield nothing stay
-    CD501."""
-    config = analysis.config
-    return not (config.docs or config.mount or config.surfaces)
-
-
-def _setup_message(analysis: Analysis, path: str) -> str:
-    """What discovery found and did not, and how to go on."""
-    shown = _shown(Path(path))
-    lines = [f"configdrift: found no documented configuration in {shown}: nothing was compared."]
-    found = [s for s in analysis.everything if s.schema.children]
-    for surface in found:
-        keys = len(surface.schema.children)
-        how = surface.how or surface.surface
-        lines.append(f"  in the code: {how} ({keys} top-level key(s)), documented by no page read")
-    if not found:
-        lines.append(
-            "  in the code: no model, dict read key by key, command-line option, "
-            "settings class or environment variable"
-        )
-    lines.append(
-        f"  next: `configdrift map {shown}` shows what was found; `configdrift init {shown}` "
-        'writes it down; `docs = ["docs/config.md"]` and `mount` in [tool.configdrift] '
-        "name the sources"
-    )
-    return "\n".join(lines) + "\n"
+    return ExitCode.OK if exit_zero else result.status
 
 
 def _statistics(findings: list[Finding]) -> str:
@@ -278,129 +184,6 @@ def _statistics(findings: list[Finding]) -> str:
         f"{count:>{width}}  {code}  {RULES[code].slug}\n"
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     )
-
-
-def _known(
-    analysis: Analysis,
-    findings: list[Finding],
-    sources: dict[str, int],
-    baseline: str | None,
-    write_baseline: bool,
-    update_baseline: bool,
-    diff_base: str | None,
-    notes: list[str],
-) -> list[Finding] | None:
-    """The findings a baseline or a diff base does not know, with the
-    health floor against the baseline; None when a baseline was written."""
-    from collections import Counter
-
-    from configdrift.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
-    from configdrift.config import ConfigError
-    from configdrift.engine import run_rules
-    from configdrift.history import GitError, analyse_ref, resolve_ref
-    from configdrift.output import fingerprint
-
-    root = analysis.config.root
-    where = Path(baseline) if baseline else root / DEFAULT_NAME
-    if write_baseline:
-        Baseline.of(findings, sources).write(where)
-        notes.append(f"configdrift: wrote {len(findings)} finding(s) to {where}")
-        return None
-    if diff_base is not None:
-        try:
-            commit = resolve_ref(root, diff_base)
-            then = analyse_ref(analysis.config, commit, None)
-        except GitError as exc:
-            raise ConfigError(f"--diff-base: {exc}") from None
-        before = run_rules(then)
-        findings = only_new(findings, Counter(fingerprint(f) for f in before))
-        findings += _shrunk(_source_counts(then, _accepted(then)), sources, f"at {diff_base}")
-    if not where.exists():
-        if baseline:
-            raise ConfigError(f"{where}: no such baseline")
-        return findings
-    try:
-        base = Baseline.load(where)
-    except BaselineError as exc:
-        raise ConfigError(str(exc)) from None
-    stale = base.stale(findings)
-    floor = _shrunk(base.sources, sources, "when the baseline was written")
-    if update_baseline:
-        base.updated(findings, sources).write(where)
-        notes.append(f"configdrift: dropped {len(stale)} stale entr(y/ies) from {where}")
-    elif stale:
-        notes.append(
-            f"Baseline {where.name}: {len(stale)} stale entr(y/ies), findings that are gone "
-            "(--update-baseline drops them):"
-        )
-        from configdrift.output.display import prefix_for, rebase
-
-        prefix = prefix_for(root)
-        notes.extend(f"  {rebase(str(e['path']), prefix)}: {e['code']} {e['key']}" for e in stale)
-    return base.new(findings) + floor
-
-
-def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str]) -> list[Finding]:
-    """The findings no inline suppression or per-file ignore silences; the
-    suppressions that silence nothing become notes."""
-    from configdrift.engine import selected
-    from configdrift.output.display import prefix_for, rebase
-    from configdrift.suppress import apply
-
-    config = analysis.config
-    prefix = prefix_for(config.root)
-    files = {info.path for info in analysis.project.modules.values()} | set(analysis.pages)
-    kept, unused = apply(findings, config.root, files, config.per_file_ignores)
-    everything = not config.select and not config.ignore
-    for s in unused:
-        if (s.codes and all(selected(c, config.select, config.ignore) for c in s.codes)) or (
-            not s.codes and everything
-        ):
-            what = f"[{', '.join(s.codes)}]" if s.codes else ""
-            notes.append(
-                f"{rebase(s.path, prefix)}:{s.line}: unused suppression `configdrift: ignore{what}`"
-            )
-    return kept
-
-
-def _accepted(analysis: Analysis) -> int:
-    """How many keys the schema declares (the summary's ``accepted``)."""
-    return sum(1 for n in analysis.schema.walk() if n.path and n.location is not None)
-
-
-def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:
-    """Keys per source, for the health floor: each doc page, each section
-    of one (``page#Heading``), and ``<schema>``."""
-    from collections import Counter
-
-    sections = Counter(f"{e.location.path}#{e.section}" for e in analysis.entries if e.section)
-    return (
-        {d.path: d.entries for d in analysis.doc_sources} | dict(sections) | {"<schema>": accepted}
-    )
-
-
-def _shrunk(before: dict[str, int], sources: dict[str, int], then: str) -> list[Finding]:
-    """CD501 for a source that yields less than half the keys it did
-    before (in the baseline, at the diff base): a parser that broke, or a
-    section emptied, must not pass silently."""
-    from configdrift.model import Location
-    from configdrift.rules.registry import make
-
-    out: list[Finding] = []
-    for source, count in sorted(before.items()):
-        now = sources.get(source, 0)
-        if count >= 4 and 2 * now < count:
-            place = "." if source == "<schema>" else source.split("#", 1)[0]
-            what = "the schema accepts" if source == "<schema>" else f"`{source}` yields"
-            out.append(
-                make(
-                    "CD501",
-                    "",
-                    Location(place, 1),
-                    f"{what} {now} key(s), down from {count} {then}",
-                )
-            )
-    return out
 
 
 def diff_refs(
@@ -520,84 +303,177 @@ def sweep_key(
 
 
 def map_tree(
-    path: str = ".",
+    paths: str | Sequence[str] = ".",
     *,
     config_file: str | None = None,
     unresolved: bool = False,
+    output_format: str = "text",
     jobs: int | None = None,
     cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Print the surfaces, each one's resolved config tree and how each doc
-    section was mapped."""
-    out = out or sys.stdout
-    analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
-    if analysis is None:
-        return ExitCode.USAGE
-    surfaces = analysis.everything
-    if len(surfaces) > 1:
-        out.write("Surfaces (each a configuration of its own, judged on its own):\n")
-        for surface in surfaces:
-            pages = ", ".join(d.path for d in surface.doc_sources) or "no doc page"
-            found = f"; {surface.how}" if surface.how else ""
-            what = surface.schema.model or (
-                "a dict" if surface.schema.children else "nothing found"
-            )
-            out.write(f"  {surface.surface}: {what}{found}; documented in {pages}\n")
-        out.write("\n")
-    for index, surface in enumerate(surfaces):
-        if index:
-            out.write("\n")
-        _map_tree(surface, out, f" of {surface.surface}" if len(surfaces) > 1 else "")
-    surfaced = {s.schema.model for s in surfaces}
-    candidates = [c for c in analysis.root_candidates if c.model not in surfaced]
-    if candidates:
-        out.write(
-            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
-        )
-        for cand in candidates:
-            out.write(f"  {cand.model} at {cand.location} ({cand.how})\n")
-    if unresolved:
-        from configdrift.model import format_path
+    section was mapped, for each project the paths name (text or JSON)."""
+    from configdrift.api import _targets
+    from configdrift.config import ConfigError
+    from configdrift.engine import analyse
 
-        out.write("\nUnresolved (not analysed, never guessed):\n")
-        for item in analysis.unresolved:
-            out.write(f"  {item.location}: {item.what}\n")
-        for prefix, location, what in analysis.unknown_reads:
-            under = format_path(prefix) or "(top level)"
-            out.write(f"  {location}: keys under {under} may be read: {what}\n")
-        if not analysis.unresolved and not analysis.unknown_reads:
-            out.write("  (none)\n")
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        targets = _targets(
+            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
+            Path(config_file) if config_file else None,
+        )
+        maps = [
+            project_map(analyse(config, jobs=jobs, cache=cache), unresolved)
+            for config, _ in targets
+        ]
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    if output_format == "json":
+        out.write(json.dumps({"version": 1, "projects": maps}, indent=2) + "\n")
+        return ExitCode.OK
+    for index, project in enumerate(maps):
+        if len(maps) > 1:
+            out.write(f"{chr(10) if index else ''}== {project['root']} ==\n")
+        _map_text(project, out)
     return ExitCode.OK
 
 
-def _map_tree(analysis: Analysis, out: TextIO, title: str) -> None:
-    """The config tree of one surface and the doc sections placed on it."""
+def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
+    """What ``map`` shows of one project, as data (paths from the current
+    directory)."""
     from configdrift.model import format_path
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for, rebase
 
-    how = {m.path: m for m in analysis.mounts}
-    out.write(f"Config tree{title} (config path -> model, where it is built):\n")
-    root = how.get(())
-    if root is not None:
-        out.write(f"  (top level) -> {root.model}; {root.how} at {root.location}\n")
-    for node in analysis.schema.walk():
-        if not node.path or not (node.model or node.children):
-            continue
-        strict = {True: "strict", False: "lenient", None: "open"}[node.strict]
-        spelled = format_path(node.path)
-        aliases = [s for s in node.spellings if s != node.key]
-        alias_text = f" (also {', '.join(aliases)})" if aliases else ""
-        model = f"{node.model} [{strict}]" if node.model else f"[{strict}]"
-        where = f" {node.model_location}" if node.model_location else ""
-        mount = how.get(node.path)
-        origin = f"; {mount.how} at {mount.location}" if mount else ""
-        out.write(f"  {spelled}{alias_text} -> {model}{where}{origin}\n")
-    out.write(f"\nDoc sections{title} (section -> config path: how it was decided):\n")
-    for section in analysis.sections:
-        target = format_path(section.path) or "(top level)"
-        model = f" [{section.model}]" if section.model else ""
-        out.write(f"  {section.location} {section.title!r} -> {target}{model}: {section.how}\n")
+    prefix = prefix_for(analysis.config.root)
+
+    def where(location: Location | None) -> str | None:
+        if location is None:
+            return None
+        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+
+    surfaces = []
+    for surface in analysis.everything:
+        mounts = {m.path: m for m in surface.mounts}
+        tree = []
+        root = mounts.get(())
+        for node in surface.schema.walk():
+            if not node.path or not (node.model or node.children):
+                continue
+            mount = mounts.get(node.path)
+            tree.append(
+                {
+                    "path": printable(format_path(node.path)),
+                    "aliases": [printable(s) for s in node.spellings if s != node.key],
+                    "model": node.model or None,
+                    "strict": {True: "strict", False: "lenient", None: "open"}[node.strict],
+                    "location": where(node.model_location),
+                    "mount": {"how": mount.how, "location": where(mount.location)}
+                    if mount
+                    else None,
+                }
+            )
+        surfaces.append(
+            {
+                "name": surface.surface,
+                "model": surface.schema.model or ("a dict" if surface.schema.children else None),
+                "how": surface.how or None,
+                "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
+                "root": {"model": root.model, "how": root.how, "location": where(root.location)}
+                if root
+                else None,
+                "tree": tree,
+                "sections": [
+                    {
+                        "location": where(section.location),
+                        "title": printable(section.title),
+                        "path": printable(format_path(section.path)),
+                        "model": section.model or None,
+                        "how": section.how,
+                    }
+                    for section in surface.sections
+                ],
+            }
+        )
+    surfaced = {s.schema.model for s in analysis.everything}
+    project: dict[str, Any] = {
+        "root": printable(prefix or "."),
+        "surfaces": surfaces,
+        "candidates": [
+            {"model": c.model, "location": where(c.location), "how": c.how}
+            for c in analysis.root_candidates
+            if c.model not in surfaced
+        ],
+    }
+    if unresolved:
+        project["unresolved"] = [
+            {"location": where(item.location), "what": printable(item.what)}
+            for item in analysis.unresolved
+        ] + [
+            {
+                "location": where(location),
+                "what": printable(
+                    f"keys under {format_path(prefix_path) or '(top level)'} may be read: {what}"
+                ),
+            }
+            for prefix_path, location, what in analysis.unknown_reads
+        ]
+    return project
+
+
+def _map_text(project: dict[str, Any], out: TextIO) -> None:
+    surfaces = project["surfaces"]
+    if len(surfaces) > 1:
+        out.write("Surfaces (each a configuration of its own, judged on its own):\n")
+        for surface in surfaces:
+            pages = ", ".join(surface["docs"]) or "no doc page"
+            found = f"; {surface['how']}" if surface["how"] else ""
+            out.write(
+                f"  {surface['name']}: {surface['model'] or 'nothing found'}{found}; "
+                f"documented in {pages}\n"
+            )
+        out.write("\n")
+    for index, surface in enumerate(surfaces):
+        title = f" of {surface['name']}" if len(surfaces) > 1 else ""
+        if index:
+            out.write("\n")
+        out.write(f"Config tree{title} (config path -> model, where it is built):\n")
+        root = surface["root"]
+        if root is not None:
+            out.write(f"  (top level) -> {root['model']}; {root['how']} at {root['location']}\n")
+        for node in surface["tree"]:
+            aliases = f" (also {', '.join(node['aliases'])})" if node["aliases"] else ""
+            model = (
+                f"{node['model']} [{node['strict']}]" if node["model"] else f"[{node['strict']}]"
+            )
+            at = f" {node['location']}" if node["location"] else ""
+            mount = node["mount"]
+            origin = f"; {mount['how']} at {mount['location']}" if mount else ""
+            out.write(f"  {node['path']}{aliases} -> {model}{at}{origin}\n")
+        out.write(f"\nDoc sections{title} (section -> config path: how it was decided):\n")
+        for section in surface["sections"]:
+            model = f" [{section['model']}]" if section["model"] else ""
+            out.write(
+                f"  {section['location']} {section['title']!r} -> "
+                f"{section['path'] or '(top level)'}{model}: {section['how']}\n"
+            )
+    if project["candidates"]:
+        out.write(
+            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
+        )
+        for cand in project["candidates"]:
+            out.write(f"  {cand['model']} at {cand['location']} ({cand['how']})\n")
+    if "unresolved" in project:
+        out.write("\nUnresolved (not analysed, never guessed):\n")
+        for item in project["unresolved"]:
+            out.write(f"  {item['location']}: {item['what']}\n")
+        if not project["unresolved"]:
+            out.write("  (none)\n")
 
 
 def _utf8(text: str) -> bool:
@@ -800,7 +676,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p_check = sub.add_parser("check", help="report drift between docs and schema")
-    p_check.add_argument("path", nargs="?", default=".")
+    p_check.add_argument(
+        "paths",
+        nargs="*",
+        default=["."],
+        metavar="PATH",
+        help="projects (directories) or files; a file's findings are those that involve it "
+        "(default: .)",
+    )
     p_check.add_argument(
         "--format",
         choices=("text", "json", "sarif", "github", "junit"),
@@ -924,7 +807,16 @@ def build_parser() -> argparse.ArgumentParser:
     p_sweep.add_argument("--no-cache", action="store_true")
 
     p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
-    p_map.add_argument("path", nargs="?", default=".")
+    p_map.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
+    )
+    p_map.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="output_format",
+        help="text, or JSON for scripts (default: text)",
+    )
     p_map.add_argument("--config")
     p_map.add_argument(
         "--unresolved", action="store_true", help="also list what could not be resolved"
@@ -1018,7 +910,7 @@ def _dispatch(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check":
         return check(
-            args.path,
+            args.paths,
             select=_codes(args.select),
             ignore=_codes(args.ignore),
             fail_on=args.fail_on,
@@ -1060,9 +952,10 @@ def _dispatch(argv: list[str] | None) -> int:
         )
     if args.command == "map":
         return map_tree(
-            args.path,
+            args.paths,
             config_file=args.config,
             unresolved=args.unresolved,
+            output_format=args.output_format,
             jobs=args.jobs,
             cache=not args.no_cache,
         )
