@@ -193,3 +193,95 @@ def test_a_link_out_of_the_tree_is_not_searched(tmp_path) -> None:
     analysis = analyse(Config(root=project), jobs=1)
     inert = {f.key for f in run_rules(analysis) if f.code == "CD202"}
     assert "unused" in inert
+
+
+# Per-rule settings: severity overrides, extend-select/extend-ignore and
+# keys internal by design.
+
+
+def _json_findings(cli, root, *args: str) -> list[dict]:
+    import json
+
+    return json.loads(cli("check", str(root), "--format", "json", *args).out)["findings"]
+
+
+def _demo_with(tmp_path, table: str):
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "demo"
+    shutil.copytree(Path(__file__).parent.parent / "demo", root)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + "\n" + table + "\n")
+    return root
+
+
+def test_a_severity_override_changes_the_level_and_the_exit_status(cli, tmp_path) -> None:
+    root = _demo_with(tmp_path, '[tool.configdrift]\nseverity = {CD1 = "info", CD101 = "warning"}')
+    found = _json_findings(cli, root)
+    levels = {f["code"]: f["severity"] for f in found}
+    assert levels["CD101"] == "warning"  # the longer prefix wins
+    assert levels["CD104"] == "info" and levels["CD303"] == "error"
+    everything = _demo_with(tmp_path / "b", '[tool.configdrift]\nseverity = {CD = "info"}')
+    result = cli("check", str(everything))
+    assert result.code == 0 and "0 error(s)" in result.out
+
+
+def test_a_severity_that_is_not_one_is_a_usage_error(cli, tmp_path) -> None:
+    root = _demo_with(tmp_path, '[tool.configdrift]\nseverity = {CD101 = "fatal"}')
+    result = cli("check", str(root))
+    assert result.code == 2 and "`severity.CD101` must be one of error, warning, info" in result.err
+    other = _demo_with(tmp_path / "b", '[tool.configdrift]\nseverity = {CD9 = "info"}')
+    result = cli("check", str(other))
+    assert result.code == 2 and "no rule code starts with 'CD9'" in result.err
+
+
+def test_extend_select_and_extend_ignore(cli, tmp_path) -> None:
+    root = _demo_with(tmp_path, '[tool.configdrift]\nignore = ["CD1"]\nextend-select = ["CD104"]')
+    codes = {f["code"] for f in _json_findings(cli, root)}
+    assert "CD104" in codes and "CD101" not in codes and "CD105" not in codes
+    assert "CD303" in codes  # the rest still runs
+    codes = {f["code"] for f in _json_findings(cli, root, "--extend-ignore", "CD3")}
+    assert "CD104" in codes and not any(c.startswith("CD3") for c in codes)
+    plain = _demo_with(tmp_path / "b", "[tool.configdrift]")
+    codes = {
+        f["code"] for f in _json_findings(cli, plain, "--select", "CD3", "--extend-select", "CD101")
+    }
+    assert codes == {"CD101", "CD301", "CD303"} | ({"CD302"} & codes)
+
+
+def test_keys_internal_by_design_raise_no_cd103(cli, tmp_path) -> None:
+    from helpers import make_project
+
+    files = {
+        "app/cli.py": """
+            import argparse
+
+
+            def main():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("--epochs", type=int, default=10, help="passes")
+                parser.add_argument("--verbose", action="store_true")
+                parser.add_argument("--debug-dump", help="internal")
+                parser.add_argument("--debug-trace", help="internal")
+                parser.add_argument("--output", default="out")
+                args = parser.parse_args()
+                print(args.epochs, args.verbose, args.debug_dump, args.debug_trace, args.output)
+            """,
+        "docs/cli.md": "# Command line\n\n- `--epochs` (int): passes. Default: 10.\n"
+        "- `--verbose` (bool): talk more.\n- `--output` (str): where. Default: `out`.\n",
+    }
+    make_project(tmp_path, files)
+    before = {f["key"] for f in _json_findings(cli, tmp_path) if f["code"] == "CD103"}
+    assert {"--debug-dump", "--debug-trace"} <= before, before
+    pyproject = tmp_path / "pyproject.toml"
+    base = pyproject.read_text()
+    pyproject.write_text(base + '[tool.configdrift.allow-undocumented]\ncli = ["--debug-*"]\n')
+    after = {f["key"] for f in _json_findings(cli, tmp_path) if f["code"] == "CD103"}
+    assert after == before - {"--debug-dump", "--debug-trace"}
+    # Another surface's globs do not apply; "*" applies to all.
+    pyproject.write_text(base + '[tool.configdrift.allow-undocumented]\nenv = ["--debug-*"]\n')
+    assert {f["key"] for f in _json_findings(cli, tmp_path) if f["code"] == "CD103"} == before
+    pyproject.write_text(base + '[tool.configdrift.allow-undocumented]\n"*" = ["--debug-dump"]\n')
+    after = {f["key"] for f in _json_findings(cli, tmp_path) if f["code"] == "CD103"}
+    assert after == before - {"--debug-dump"}

@@ -80,6 +80,8 @@ def check(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
+    extend_select: Sequence[str] | None = None,
+    extend_ignore: Sequence[str] | None = None,
     fail_on: str | None = None,
     config_file: str | Path | None = None,
     jobs: int | None = None,
@@ -97,7 +99,9 @@ def check(
     A directory is a project (its configuration is found from it, walking
     up); a file is checked within its project, and only findings that
     involve it (at either end) are kept, as pre-commit passes files.
-    Several paths of one project are analysed once. Raises ``ConfigError``
+    Several paths of one project are analysed once. ``select`` and
+    ``ignore`` replace the configuration's, ``extend_select`` and
+    ``extend_ignore`` add to them. Raises ``ConfigError``
     for a usage error: a missing path, a bad configuration, a rule code
     that names no rule, a git ref that cannot be read.
 
@@ -117,6 +121,8 @@ def check(
         Path(config_file) if config_file is not None else None,
         select=tuple(select) if select is not None else None,
         ignore=tuple(ignore) if ignore is not None else None,
+        extend_select=tuple(extend_select or ()),
+        extend_ignore=tuple(extend_ignore or ()),
         fail_on=fail_on,
     )
     if (write_baseline or update_baseline or baseline) and len(targets) > 1:
@@ -172,7 +178,7 @@ def _targets(
         is_file = not path.is_dir()
         config = load(_project_of(path) if is_file else path, explicit)
         config = config.with_overrides(**overrides)
-        for code in (*config.select, *config.ignore):
+        for code in (*config.select, *config.ignore, *config.severity):
             if not any(c.startswith(code) for c in RULES):
                 raise ConfigError(f"no rule code starts with {code!r}")
         key = config.root.resolve()
@@ -219,7 +225,7 @@ def _check_project(
 ) -> list[Finding] | None:
     """One project's findings (root-relative); its counts and messages go
     into ``report``. None when a baseline was written."""
-    from configdrift.engine import analyse, run_rules, selected
+    from configdrift.engine import analyse, as_configured, run_rules, selected
     from configdrift.rules.objects import keys_read
 
     analysis = analyse(config, jobs=jobs, cache=cache)
@@ -244,6 +250,7 @@ def _check_project(
             raise ConfigError(f"--import: {exc}") from None
         exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
         findings = merge(findings, exact, judged)
+    findings = as_configured(findings, config)
     accepted = _accepted(analysis)
     notes: list[str] = []
     findings = _unsuppressed(analysis, findings, notes)
@@ -261,7 +268,7 @@ def _check_project(
     if known is None:  # a baseline was written
         report.messages.extend(notes)
         return None
-    findings = known
+    findings = as_configured(known, config)
     if only is not None:
         findings = [
             f for f in findings if f.location.path in only or any(r.path in only for r in f.related)

@@ -64,6 +64,8 @@ def check(
     *,
     select: tuple[str, ...] | None = None,
     ignore: tuple[str, ...] | None = None,
+    extend_select: tuple[str, ...] | None = None,
+    extend_ignore: tuple[str, ...] | None = None,
     fail_on: str | None = None,
     output_format: str = "text",
     config_file: str | None = None,
@@ -113,6 +115,8 @@ def check(
             [paths] if isinstance(paths, str) else paths,
             select=select,
             ignore=ignore,
+            extend_select=extend_select,
+            extend_ignore=extend_ignore,
             fail_on=fail_on,
             config_file=config_file,
             jobs=jobs,
@@ -201,7 +205,7 @@ def diff_refs(
     """Compare the config surface at two git refs (HEAD: the work tree when
     not given); CD403 for keys removed without a removal path."""
     from configdrift.config import ConfigError, load
-    from configdrift.engine import analyse, exit_code_for
+    from configdrift.engine import analyse, as_configured, exit_code_for
     from configdrift.history import (
         GitError,
         analyse_ref,
@@ -233,6 +237,7 @@ def diff_refs(
     from configdrift.output.display import prefix_for, prepare, rebase
 
     findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
+    findings = as_configured(findings, config)
     prefix = prefix_for(config.root)
     shown, places = prepare([printable_finding(f) for f in findings], config.root, prefix)
     data = ReportData(shown, 0, 0, 0, 0, places=places)
@@ -690,8 +695,25 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         dest="output_format",
     )
-    p_check.add_argument("--select", help="comma-separated rule code prefixes to enable")
-    p_check.add_argument("--ignore", help="comma-separated rule code prefixes to disable")
+    p_check.add_argument(
+        "--select",
+        metavar="CODES",
+        help="comma-separated rule code prefixes to run (replaces the configuration's `select`)",
+    )
+    p_check.add_argument(
+        "--ignore",
+        metavar="CODES",
+        help="comma-separated rule code prefixes not to run "
+        "(replaces the configuration's `ignore`)",
+    )
+    p_check.add_argument(
+        "--extend-select", metavar="CODES", help="rule code prefixes to run besides those selected"
+    )
+    p_check.add_argument(
+        "--extend-ignore",
+        metavar="CODES",
+        help="rule code prefixes not to run, besides those ignored",
+    )
     p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
     p_check.add_argument("--config", help="configuration file to use instead of the one found")
     p_check.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
@@ -913,6 +935,8 @@ def _dispatch(argv: list[str] | None) -> int:
             args.paths,
             select=_codes(args.select),
             ignore=_codes(args.ignore),
+            extend_select=_codes(args.extend_select),
+            extend_ignore=_codes(args.extend_ignore),
             fail_on=args.fail_on,
             output_format=args.output_format,
             config_file=args.config,

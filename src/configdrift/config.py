@@ -16,6 +16,7 @@ from typing import Any
 from configdrift.files import Unreadable, read_path
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
+SEVERITIES = ("error", "warning", "info")
 
 #: Every option, its type and its default. The README documents each one.
 DEFAULTS: dict[str, Any] = {
@@ -24,6 +25,10 @@ DEFAULTS: dict[str, Any] = {
     "exclude": [],
     "select": [],
     "ignore": [],
+    "extend-select": [],
+    "extend-ignore": [],
+    "severity": {},
+    "allow-undocumented": {},
     "fail-on": "error",
     "mount": {},
     "surfaces": {},
@@ -55,6 +60,11 @@ class Config:
     exclude: tuple[str, ...] = ()
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    #: Code prefix -> the severity its findings are reported at.
+    severity: dict[str, str] = field(default_factory=dict)
+    #: Surface name (``*`` for all) -> globs of keys that may go
+    #: undocumented (internal by design): no CD103 for them.
+    allow_undocumented: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "error"
     mount: dict[str, str] = field(default_factory=dict)
     #: Configured surfaces beside the root's: name -> (what it is, the doc
@@ -87,9 +97,27 @@ class Config:
             return None
 
     def with_overrides(self, **overrides: Any) -> Config:
-        """Options the user typed on the command line win over the file."""
+        """Options the user typed on the command line win over the file;
+        ``extend_select`` and ``extend_ignore`` add to what is in force."""
+        extend_select = overrides.pop("extend_select", None) or ()
+        extend_ignore = overrides.pop("extend_ignore", None) or ()
         given = {k: v for k, v in overrides.items() if v is not None}
-        return replace(self, **given)
+        config = replace(self, **given)
+        return replace(
+            config,
+            select=extended(config.select, tuple(extend_select)),
+            ignore=(*config.ignore, *extend_ignore),
+        )
+
+
+def extended(select: tuple[str, ...], extend: tuple[str, ...]) -> tuple[str, ...]:
+    """``select`` with ``extend`` added. An empty selection is every rule:
+    extended, it keeps every rule (the empty prefix) and the added ones
+    win over a shorter ``ignore`` (``ignore = ["CD1"]`` with
+    ``extend-select = ["CD103"]`` runs CD103 alone of the CD1 rules)."""
+    if not extend:
+        return select
+    return (*(select or ("",)), *extend)
 
 
 def _check(name: str, value: Any, where: Path) -> None:
@@ -117,10 +145,17 @@ def _check(name: str, value: Any, where: Path) -> None:
     elif name == "registrations":
         for key, entry in value.items():
             _registration(key, entry, where)
-    elif name == "per-file-ignores":
+    elif name in ("per-file-ignores", "allow-undocumented"):
+        what = "codes" if name == "per-file-ignores" else "key globs"
         for glob, codes in value.items():
             if type(codes) is not list or any(type(c) is not str for c in codes):
-                raise ConfigError(f"{where}: `per-file-ignores.{glob}` must be a list of codes")
+                raise ConfigError(f"{where}: `{name}.{glob}` must be a list of {what}")
+    elif name == "severity":
+        for code, level in value.items():
+            if level not in SEVERITIES:
+                raise ConfigError(
+                    f"{where}: `severity.{code}` must be one of {', '.join(SEVERITIES)}"
+                )
     elif isinstance(value, dict) and any(type(v) is not str for v in value.values()):
         raise ConfigError(f"{where}: every value of `{name}` must be a string")
     if name == "fail-on" and value not in FAIL_ON_CHOICES:
@@ -271,8 +306,10 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         docs=tuple(values["docs"]),
         code=tuple(values["code"]),
         exclude=tuple(values["exclude"]),
-        select=tuple(values["select"]),
-        ignore=tuple(values["ignore"]),
+        select=extended(tuple(values["select"]), tuple(values["extend-select"])),
+        ignore=(*values["ignore"], *values["extend-ignore"]),
+        severity={k.upper(): v for k, v in values["severity"].items()},
+        allow_undocumented={k: tuple(v) for k, v in values["allow-undocumented"].items()},
         fail_on=values["fail-on"],
         mount=dict(values["mount"]),
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},

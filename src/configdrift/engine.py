@@ -1011,6 +1011,30 @@ def run_rules(analysis: Analysis) -> list[Finding]:
     return findings
 
 
+def as_configured(findings: list[Finding], config: Config) -> list[Finding]:
+    """The findings with the project's per-rule settings applied: the keys
+    ``allow-undocumented`` lets go undocumented (internal by design) raise
+    no CD103, and ``severity`` sets the severity of the codes it names
+    (the longest matching prefix wins)."""
+    from fnmatch import fnmatchcase
+
+    allowed = config.allow_undocumented
+    if not allowed and not config.severity:
+        return findings
+    out = []
+    for finding in findings:
+        if finding.code == "CD103" and allowed:
+            globs = (*allowed.get("*", ()), *allowed.get(finding.surface, ()))
+            if any(fnmatchcase(finding.key, glob) for glob in globs):
+                continue
+        prefixes = [p for p in config.severity if finding.code.startswith(p)]
+        if prefixes:
+            level = Severity(config.severity[max(prefixes, key=len)])
+            finding = dataclasses.replace(finding, severity=level)
+        out.append(finding)
+    return out
+
+
 def exit_code_for(findings: list[Finding], fail_on: str) -> int:
     if fail_on == "never":
         return 0

@@ -97,7 +97,7 @@ def _column(text: str | None, key: str) -> tuple[int, int]:
     length; the first non-blank character when the key is not there."""
     if not text:
         return 1, 1
-    last = key.rsplit(".", 1)[-1].replace("[]", "").strip("-") if key else ""
+    last = key.rsplit(".", 1)[-1].replace("[]", "") if key else ""
     if last:
         match = re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", text)
         if match is not None:
