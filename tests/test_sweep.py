@@ -114,3 +114,76 @@ def test_a_key_nothing_references_exits_1(cli, tmp_path) -> None:
     assert result.code == 1
     assert result.out.startswith("sweep `nothing_here`: 0 reference(s)")
     assert cli("sweep", "...", str(tmp_path)).code == 2
+
+
+def test_a_pydantic_field_is_swept_from_its_declaration_to_its_reads(cli) -> None:
+    from pathlib import Path
+
+    demo = Path(__file__).parent.parent / "demo"
+    result = cli("sweep", "zero_optimization.sub_group_size", str(demo), "--format", "json")
+    assert result.code == 0
+    refs = {(r["kind"], r["path"], r["line"]) for r in json.loads(result.out)["references"]}
+    assert refs == {
+        ("declaration", "minitrain/zero/config.py", 23),
+        ("attribute read", "minitrain/engine.py", 28),
+    }
+    text = cli("sweep", "zero_optimization.sub_group_size", "demo", cwd=demo.parent).out
+    assert "  demo/minitrain/engine.py:28: return self._config.zero.overlap_comm" in text
+    assert "Remove the reads of the field." in text
+
+
+def test_an_attribute_of_the_same_name_on_another_object_is_no_read(cli, tmp_path) -> None:
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": """\
+                from pydantic import BaseModel, ConfigDict, Field
+
+                class Inner(BaseModel):
+                    model_config = ConfigDict(extra="forbid")
+                    depth: int = 1
+                    width_px: int = Field(2, alias="width")
+
+                class Outer(BaseModel):
+                    model_config = ConfigDict(extra="forbid")
+                    inner: Inner = Inner()
+                """,
+            "pkg/use.py": """\
+                from pkg.config import Outer
+
+                class Box:
+                    depth = 3
+
+                class Runner:
+                    def __init__(self, param_dict: dict) -> None:
+                        self.config = Outer(**param_dict)
+                        self.box = Box()
+
+                    def run(self):
+                        return self.config.inner.depth
+
+                    def size(self):
+                        return self.config.inner.width_px
+
+                    def boxed(self):
+                        return self.box.depth
+                """,
+            "docs/config.md": "# Config\n\n## inner\n\n- `depth` (int): how deep. Default: 1.\n"
+            "- `width` (int): how wide. Default: 2.\n",
+        },
+    )
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text() + '[tool.configdrift.mount]\n"" = "pkg.config:Outer"\n'
+    )
+    refs = json.loads(cli("sweep", "inner.depth", str(tmp_path), "--format", "json").out)
+    reads = [(r["path"], r["line"]) for r in refs["references"] if r["kind"] == "attribute read"]
+    assert reads == [("pkg/use.py", 12)]  # not ``self.box.depth`` (line 18), a Box's
+    assert ("declaration", "pkg/config.py", 5) in {
+        (r["kind"], r["path"], r["line"]) for r in refs["references"]
+    }
+    # An aliased field is read by its attribute name.
+    refs = json.loads(cli("sweep", "inner.width", str(tmp_path), "--format", "json").out)
+    reads = [(r["path"], r["line"]) for r in refs["references"] if r["kind"] == "attribute read"]
+    assert reads == [("pkg/use.py", 15)]

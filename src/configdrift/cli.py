@@ -302,7 +302,17 @@ def sweep_key(
     analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
     if analysis is None:
         return ExitCode.USAGE
+    from dataclasses import replace
+
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for, rebase
+
     result = sweep(analysis, key)
+    prefix = prefix_for(analysis.config.root)
+    result.references = [
+        replace(r, path=printable(rebase(r.path, prefix)), text=printable(r.text))
+        for r in result.references
+    ]
     out.write((render_json if output_format == "json" else render_text)(result))
     return ExitCode.OK if result.references else ExitCode.FINDINGS
 

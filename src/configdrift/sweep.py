@@ -25,16 +25,19 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
-from configdrift.model import ConfigPath, format_path
+from configdrift.model import ANY_KEY, ConfigPath, Location, SchemaNode, format_path
 from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
+    from configdrift.resolve.project import Symbol
 
 #: The kinds, in the order the report lists them.
 KINDS = (
+    "declaration",
     "constant",
     "parse",
+    "attribute read",
     "attribute",
     "accessor",
     "use",
@@ -113,6 +116,16 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
     leaf = key[-1]
     files = _Sources(analysis)
     project = analysis.project
+    # The declaration (a field, a registration call, an option's entry),
+    # and the reads of a field through config objects.
+    for parent, node in _declared(analysis, key):
+        if node.location is not None and not any(
+            site.location == node.location for site in node.reads
+        ):  # a key declared by its read is listed as the parse
+            where = node.location
+            result.add("declaration", where.path, where.line, files.line(where.path, where.line))
+        for read in _attribute_reads(analysis, parent, node, files):
+            result.add("attribute read", read.path, read.line, files.line(read.path, read.line))
     # Constants spelling the key, and their siblings (``NAME_DEFAULT``).
     constants: set[str] = set()
     for module in sorted(project.modules):
@@ -224,6 +237,55 @@ def sweep(analysis: Analysis, key_text: str) -> Sweep:
     return result
 
 
+def _declared(analysis: Analysis, key: ConfigPath) -> list[tuple[SchemaNode, SchemaNode]]:
+    """The schema nodes (with their parents) that accept ``key``, in any
+    surface, by its name or an alias."""
+    out = []
+    for surface in analysis.everything:
+        parent: SchemaNode | None = None
+        node: SchemaNode | None = surface.schema
+        for part in key:
+            if node is None:
+                break
+            parent, node = node, node.child(part) or node.children.get(ANY_KEY)
+        if node is not None and parent is not None:
+            out.append((parent, node))
+    return out
+
+
+_FIELD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:")
+
+
+def _attribute_reads(
+    analysis: Analysis, parent: SchemaNode, node: SchemaNode, files: _Sources
+) -> list[Location]:
+    """Where the code reads the field through an object of the model that
+    declares it (``self._config.zero.sub_group_size``): the chains whose
+    receiver before the field's name is that model."""
+    if not parent.model or node.location is None:
+        return []
+    names = {node.key, *node.spellings}
+    declared = _FIELD.match(files.line(node.location.path, node.location.line))
+    if declared is not None:
+        names.add(declared.group(1))  # the attribute of an aliased field
+    out = []
+    for chain in analysis.objects.chains():
+        parts = chain.text.split(".")
+        for index, receivers in enumerate(chain.receivers):
+            if parts[index + 1] not in names:
+                continue
+            if any(_is_model(owner, parent) for owner in receivers):
+                out.append(chain.location)
+                break
+    return out
+
+
+def _is_model(owner: Symbol, parent: SchemaNode) -> bool:
+    if parent.model_symbol is not None:
+        return (owner.module, owner.qualname) == parent.model_symbol
+    return owner.qualname.rsplit(".", 1)[-1] == parent.model
+
+
 def _test_files(analysis: Analysis) -> list[str]:
     from configdrift.discover import list_files
 
@@ -306,7 +368,9 @@ def checklist(result: Sweep) -> list[str]:
         "accessor": "Delete the accessors.",
         "attribute": "Delete the attribute the parse is stored in.",
         "parse": "Delete the parse.",
+        "attribute read": "Remove the reads of the field.",
         "constant": "Delete the constants.",
+        "declaration": "Delete the declaration (the field, the registration, the option).",
     }
     order = [
         "test",
@@ -317,8 +381,10 @@ def checklist(result: Sweep) -> list[str]:
         "use",
         "accessor",
         "attribute",
+        "attribute read",
         "parse",
         "constant",
+        "declaration",
     ]
     out = [steps[kind] for kind in order if result.of(kind)]
     out.append(
