@@ -384,3 +384,37 @@ def test_jobs_must_be_one_or_more_and_rule_takes_a_name(cli) -> None:
     assert by_code.code == by_name.code == 0 and by_code.out == by_name.out
     assert "``" not in by_code.out
     assert cli("rule", "no-such-rule").code == 2
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    import argparse
+
+    from configdrift.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [
+        f"{name} {action.dest}"
+        for name, sub in commands.choices.items()
+        for action in sub._actions
+        if not isinstance(action, argparse._HelpAction) and not action.help
+    ]
+    assert missing == []
+
+
+def test_help_gives_examples_and_exit_codes(cli) -> None:
+    for argv in (["--help"], ["check", "--help"]):
+        result = cli(*argv)
+        assert result.code == 0
+        assert "examples:" in result.out and "exit status:" in result.out
+        assert "  2  usage or configuration error" in result.out
+
+
+def test_rule_documentation_uses_a_neutral_example() -> None:
+    import configdrift.rules  # noqa: F401  (registers the rules)
+    from configdrift.rules.registry import RULES
+
+    assert len(RULES) >= 18
+
+    words = ("DeepSpeed", "zero_optimization", "sparse_gradients", "grad_hooks", "ZeRO")
+    assert [code for code, rule in RULES.items() if any(w in (rule.doc or "") for w in words)] == []

@@ -682,15 +682,56 @@ def _positive(text: str) -> int:
     return value
 
 
+_EXIT_CODES = """exit status:
+  0  nothing at or above the failing severity (or --exit-zero)
+  1  findings at or above the failing severity (sweep: nothing references the key)
+  2  usage or configuration error
+  3  internal error (a bug of configdrift's)
+"""
+
+_EPILOG = (
+    """examples:
+  configdrift check                       check the project here
+  configdrift map                         show the surfaces, config tree and doc sections found
+  configdrift init                        write what was found into pyproject.toml
+  configdrift rule CD101                  explain a rule
+
+"""
+    + _EXIT_CODES
+    + "\nRun `configdrift COMMAND --help` for a command's options."
+)
+
+_CHECK_EPILOG = (
+    """examples:
+  configdrift check                                     the project here
+  configdrift check docs/config.md src/app/config.py    the findings that involve these files
+  configdrift check --format sarif -o drift.sarif       for code scanning
+  configdrift check --select CD1 --statistics           a count per rule of the doc rules
+  configdrift check --diff-base origin/main             only what a branch added
+
+"""
+    + _EXIT_CODES
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="configdrift",
         description="Keep config docs, config schema and the code that reads config in agreement.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"configdrift {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p_check = sub.add_parser("check", help="report drift between docs and schema")
+    p_check = sub.add_parser(
+        "check",
+        help="report drift between docs, schema and the code that reads config",
+        description="Report drift between a project's config docs, its config schema and the "
+        "code that reads its config. Paths print from the current directory.",
+        epilog=_CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p_check.add_argument(
         "paths",
         nargs="*",
@@ -704,6 +745,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("text", "json", "sarif", "github", "junit"),
         default="text",
         dest="output_format",
+        help="report format: text, JSON, SARIF 2.1.0, GitHub annotations or JUnit XML "
+        "(default: text)",
     )
     p_check.add_argument(
         "--select",
@@ -724,8 +767,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CODES",
         help="rule code prefixes not to run, besides those ignored",
     )
-    p_check.add_argument("--fail-on", choices=("error", "warning", "info", "never"))
-    p_check.add_argument("--config", help="configuration file to use instead of the one found")
+    p_check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info", "never"),
+        help="the least severity that exits 1 (default: the configuration's, else error)",
+    )
+    p_check.add_argument(
+        "--config", metavar="FILE", help="configuration file to use instead of the one found"
+    )
     p_check.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
     p_check.add_argument(
         "--no-cache", action="store_true", help="do not read or write the fact cache"
@@ -829,16 +878,35 @@ def build_parser() -> argparse.ArgumentParser:
     p_diff.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
 
     p_sweep = sub.add_parser(
-        "sweep", help="list every reference to a config key, with a removal checklist"
+        "sweep",
+        help="list every reference to a config key, with a removal checklist",
+        description="List every reference to a config key (declaration, constants, reads, "
+        "accessors, docs, examples, config files, tests) with a checklist for removing it. "
+        "Exit 0 when something references the key, 1 when nothing does.",
+        epilog="example:\n  configdrift sweep server.keepalive\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_sweep.add_argument("key", help="the config path, as users write it (a.b.c)")
-    p_sweep.add_argument("path", nargs="?", default=".")
-    p_sweep.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
-    p_sweep.add_argument("--config")
-    p_sweep.add_argument("--jobs", type=_positive)
-    p_sweep.add_argument("--no-cache", action="store_true")
+    p_sweep.add_argument("path", nargs="?", default=".", help="the project (default: .)")
+    p_sweep.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="output_format",
+        help="report format (default: text)",
+    )
+    p_sweep.add_argument("--config", metavar="FILE", help="configuration file to use")
+    p_sweep.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
+    p_sweep.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
 
-    p_map = sub.add_parser("map", help="print the config tree and the doc-section mapping")
+    p_map = sub.add_parser(
+        "map",
+        help="print the config tree and the doc-section mapping",
+        description="Print what configdrift found: each configuration surface, its config tree "
+        "(config path -> model, where it is built) and how each doc section was mapped.",
+    )
     p_map.add_argument(
         "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
     )
@@ -849,19 +917,21 @@ def build_parser() -> argparse.ArgumentParser:
         dest="output_format",
         help="text, or JSON for scripts (default: text)",
     )
-    p_map.add_argument("--config")
+    p_map.add_argument("--config", metavar="FILE", help="configuration file to use")
     p_map.add_argument(
         "--unresolved", action="store_true", help="also list what could not be resolved"
     )
-    p_map.add_argument("--jobs", type=_positive)
-    p_map.add_argument("--no-cache", action="store_true")
+    p_map.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
+    p_map.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
 
     p_init = sub.add_parser(
         "init",
         help="write what auto-discovery finds into [tool.configdrift] of pyproject.toml "
         "(configdrift.toml when there is none)",
     )
-    p_init.add_argument("path", nargs="?", default=".")
+    p_init.add_argument("path", nargs="?", default=".", help="the project (default: .)")
     p_init.add_argument("--force", action="store_true", help="overwrite configdrift.toml")
     p_init.add_argument(
         "--stdout", action="store_true", help="print the configuration instead of writing it"
@@ -869,7 +939,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("rules", help="list every rule")
     p_rule = sub.add_parser("rule", help="print a rule's documentation")
-    p_rule.add_argument("code")
+    p_rule.add_argument("code", help="a rule's code or name (CD101, documented-not-accepted)")
     return parser
 
 

@@ -89,8 +89,8 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     loads without complaint and the setting does nothing.
 
     Example
-    The docs describe ``checkpoint.tag_validaton`` (a typo), and the code
-    reads ``checkpoint_params.get("tag_validation")``.
+    The docs describe ``cache.expiry`` under the ``cache`` section, and the
+    code reads ``cache_params.get("ttl")`` and nothing else from it.
 
     How to fix
     Read the key where the section is parsed, or correct the docs to the

@@ -237,9 +237,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     loaded, for an option the docs promised.
 
     Example
-    The docs describe ``zero_optimization.grad_hooks`` (default true), but
-    ``DeepSpeedZeroConfig`` never declared ``grad_hooks`` and forbids extra
-    keys, so a config that sets it cannot be loaded.
+    The docs describe ``server.keepalive`` (default true), but
+    ``ServerConfig`` never declared ``keepalive`` and forbids extra keys
+    (``extra="forbid"``), so a config that sets it cannot be loaded.
 
     How to fix
     Declare the key in the model if it is meant to exist; otherwise remove it
@@ -321,8 +321,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     cannot tell a deliberate internal option from a forgotten one.
 
     Example
-    ``DeepSpeedZeroConfig`` accepts ``sub_group_size``, but the ZeRO section
-    of the config page has no entry for it.
+    ``ServerConfig`` accepts ``backlog``, but the server section of the
+    config page has no entry for it.
 
     How to fix
     Add a doc entry in the section that documents the parent key, or mark the
@@ -485,8 +485,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     Users who rely on the documented default get another behaviour, silently.
 
     Example
-    The docs give ``stage3_prefetch_bucket_size`` a default of ``5e8`` while
-    the model declares ``Field(pp_int(5e7))``.
+    The docs give ``server.timeout`` a default of ``30`` while the model
+    declares ``timeout: float = 60.0``.
 
     How to fix
     Correct whichever side is wrong; if the default is computed, document

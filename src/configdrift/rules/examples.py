@@ -2,7 +2,7 @@
 
 An example block is judged only where its place in the config is certain
 (``engine._placed_blocks``): a whole config, a one-key example such as
-``{"zero_optimization": {...}}``, or a one-key fragment whose key the schema
+``{"server": {...}}``, or a one-key fragment whose key the schema
 places under its section. Other fragments are not judged.
 """
 
@@ -78,9 +78,9 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     pydantic raises ``ValidationError: Extra inputs are not permitted``.
 
     Example
-    The ZeRO example shows ``"grad_hooks": true`` inside
-    ``"zero_optimization"``, but ``DeepSpeedZeroConfig`` declares no
-    ``grad_hooks`` and forbids extra keys.
+    The quick-start example shows ``"keepalive": true`` inside
+    ``"server"``, but ``ServerConfig`` declares no ``keepalive`` and forbids
+    extra keys.
 
     How to fix
     Remove the key from the example, or declare it in the model if it is
@@ -114,8 +114,8 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     silently ignored, and a reader who copies it believes it is in force.
 
     Example
-    An example sets ``"aio": {"thread_count": 1}``, but the code reads
-    ``intra_op_parallelism`` and never ``thread_count``.
+    An example sets ``"cache": {"expiry": 60}``, but the code reads
+    ``ttl`` from the cache section and never ``expiry``.
 
     How to fix
     Use the key the code reads, or remove the key from the example.
@@ -174,8 +174,8 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     A reader who copies the example gets a ``ValidationError`` at start-up.
 
     Example
-    The offload example shows ``"device": "gpu"``, but ``device`` is an
-    ``OffloadDeviceEnum`` whose values are ``none``, ``cpu`` and ``nvme``.
+    The logging example shows ``"level": "verbose"``, but ``level`` is a
+    ``Literal["debug", "info", "warning"]``.
 
     How to fix
     Write a value the field accepts, or a placeholder that reads as one.
@@ -236,7 +236,7 @@ def example_unparseable(analysis: Analysis) -> Iterator[Finding]:
     checked. A reader who copies it gets a parse error.
 
     Example
-    A tutorial's block reads ``"offload_param": {"device": "cpu"]``.
+    A tutorial's block reads ``"server": {"port": 8080]``.
 
     How to fix
     Fix the brackets or the syntax; for an intentional sketch, use a fence

@@ -112,7 +112,7 @@ def _distinctive(marked: dict[ConfigPath, LifecycleEntry]) -> dict[str, Lifecycl
 def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key the project marks removed (a registry such as
-    ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, or ``[tool.configdrift.removed]``)
+    ``REMOVED_CONFIG_KEYS``, or ``[tool.configdrift.removed]``)
     that is still documented, still set in an example config (a doc block, a
     config file, a dict a test hands to a call), still named by a constant
     in the code, or still mentioned on a page (a tutorial's sample output).
@@ -124,8 +124,8 @@ def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
     that now fails to load, or that nothing reads.
 
     Example
-    ``sparse_gradients`` is in ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, but the
-    config page still documents it and a test config still sets it.
+    ``legacy_mode`` is in ``REMOVED_CONFIG_KEYS``, but the config page
+    still documents it and a test config still sets it.
 
     How to fix
     Delete the leftover: the doc entry, the example key, the constant.
@@ -273,7 +273,7 @@ def _mentions(
     lines: dict[str, list[str]],
 ) -> Iterator[Finding]:
     """Pages that still name a removed key, or a name made from it
-    (``sparse_gradients_enabled`` in a sample output), outside its entry.
+    (``legacy_mode_enabled`` in a sample output), outside its entry.
     Only distinctive keys are looked for: with an underscore or a hyphen."""
     leaves = _distinctive(marked)
     if not leaves:
@@ -323,8 +323,8 @@ def removed_key_accepted(analysis: Analysis) -> Iterator[Finding]:
     on it.
 
     Example
-    ``sparse_gradients`` is in ``_REMOVED_TOP_LEVEL_CONFIG_KEYS``, but
-    ``get_sparse_gradients_enabled`` still reads it.
+    ``legacy_mode`` is in ``REMOVED_CONFIG_KEYS``, but
+    ``get_legacy_mode()`` still reads it.
 
     How to fix
     Finish the removal (delete the field, the read and its constant), or
@@ -373,8 +373,8 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     breaks when it is removed; the docs should teach the new one.
 
     Example
-    The ZeRO page's example sets ``cpu_offload``, deprecated for
-    ``offload_optimizer``.
+    The server page's example sets ``max_conn``, deprecated for
+    ``max_connections``.
 
     How to fix
     Use the new spelling in the example and the entry, or mark the entry as
@@ -426,7 +426,7 @@ describe(
     doing anything.
 
     Example
-    ``sparse_gradients`` loses its constant and its parse in one commit, and
+    ``legacy_mode`` loses its constant and its parse in one commit, and
     nothing registers it as removed.
 
     How to fix

@@ -83,9 +83,9 @@ def keys_read(analysis: Analysis) -> int:
 def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     Code that reads an attribute of a config object, or a key of a config
-    dict, that the schema does not declare: ``self._config.zero_config.X``
-    where the model behind ``zero_config`` has no field ``X``, or
-    ``param_dict["zero_optimization"]["X"]`` under a model that forbids ``X``.
+    dict, that the schema does not declare: ``self.config.server.X``
+    where the model behind ``server`` has no field ``X``, or
+    ``params["server"]["X"]`` under a model that forbids ``X``.
     The finding says whether anything calls the function that holds the read.
 
     Why it matters
@@ -94,8 +94,8 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     that was documented but never wired up.
 
     Example
-    ``zero_grad_hooks()`` returns ``self._config.zero_config.grad_hooks``, but
-    ``DeepSpeedZeroConfig`` never declared ``grad_hooks``.
+    ``keepalive()`` returns ``self.config.server.keepalive``, but
+    ``ServerConfig`` never declared ``keepalive``.
 
     How to fix
     Declare the field if the option is meant to exist; otherwise delete the
@@ -191,8 +191,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     of a removal that was never finished.
 
     Example
-    ``sparse_gradients`` is parsed into ``self.sparse_gradients_enabled``,
-    which no code reads.
+    ``legacy_mode`` is parsed into ``self.legacy_mode_enabled``, which no
+    code reads.
 
     How to fix
     Wire the option to the code that should honour it, or remove it (and

@@ -33,8 +33,8 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     leaves the key out behaves in two ways at once.
 
     Example
-    The engine reads ``param_dict.get("loss_scale", 0)`` while the optimizer
-    reads ``param_dict.get("loss_scale", 1.0)``.
+    The server reads ``params.get("retries", 3)`` while the client reads
+    ``params.get("retries", 5)``.
 
     How to fix
     Read the key in one place (a constant for the default, or one accessor)
