@@ -106,3 +106,38 @@ def test_machine_formats_keep_stdout_clean(cli, tmp_path, fmt) -> None:
         ET.fromstring(result.out)
     else:
         assert all(line.startswith("::") for line in result.out.splitlines())
+
+
+def test_findings_of_one_drift_point_at_each_other() -> None:
+    from configdrift.links import linked
+
+    def make(code: str, key: str, path: str, line: int, suggestion: str | None = None) -> Finding:
+        return Finding(
+            code, key, Location(path, line), "m", (), suggestion, Severity.ERROR, None, "config"
+        )
+
+    documented = make("CD101", "zero.grad_hooks", "docs/c.md", 9)
+    accessor = make("CD201", "grad_hooks", "pkg/engine.py", 30)
+    misspelt = make(
+        "CD101", "ckpt.save_intervall", "docs/c.md", 20, "did you mean `save_interval`?"
+    )
+    real = make("CD103", "ckpt.save_interval", "pkg/config.py", 12)
+    # Not the same drift: a plain leaf shared by two sections, another
+    # surface, a value suggestion.
+    plain = make("CD103", "fp16.enabled", "pkg/config.py", 40)
+    plain_accessor = make("CD201", "enabled", "pkg/engine.py", 50)
+    elsewhere = dataclasses_replace(make("CD103", "grad_hooks", "pkg/cli.py", 5), surface="cli")
+    value = make("CD303", "ckpt.mode", "docs/t.md", 3, "did you mean `save_interval`?")
+    out = linked([documented, accessor, misspelt, real, plain, plain_accessor, elsewhere, value])
+    notes = [[(r.path, r.line, r.note) for r in f.related] for f in out]
+    assert notes[0] == [("pkg/engine.py", 30, "the same drift: CD201 dead-accessor")]
+    assert notes[1] == [("docs/c.md", 9, "the same drift: CD101 documented-not-accepted")]
+    assert notes[2] == [("pkg/config.py", 12, "the same drift: CD103 undocumented")]
+    assert notes[3] == [("docs/c.md", 20, "the same drift: CD101 documented-not-accepted")]
+    assert notes[4:] == [[], [], [], []]
+
+
+def dataclasses_replace(finding: Finding, **changes: object) -> Finding:
+    import dataclasses
+
+    return dataclasses.replace(finding, **changes)  # type: ignore[arg-type]

@@ -226,6 +226,7 @@ def _check_project(
     """One project's findings (root-relative); its counts and messages go
     into ``report``. None when a baseline was written."""
     from configdrift.engine import analyse, as_configured, run_rules, selected
+    from configdrift.links import linked
     from configdrift.rules.objects import keys_read
 
     analysis = analyse(config, jobs=jobs, cache=cache)
@@ -268,7 +269,7 @@ def _check_project(
     if known is None:  # a baseline was written
         report.messages.extend(notes)
         return None
-    findings = as_configured(known, config)
+    findings = linked(as_configured(known, config))
     if only is not None:
         findings = [
             f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
