@@ -215,3 +215,46 @@ def test_a_config_files_pattern_that_matches_nothing_is_cd501(cli, tmp_path) -> 
     assert [(f["path"], f["message"]) for f in found if f["code"] == "CD501"] == [
         ("nope/*.json", "the config-files pattern `nope/*.json` matches no file")
     ]
+
+
+_PARSER = """
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--max-retries", type=int, default=3)
+    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--output-dir", default="out")
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args()
+    print(args.max_retries, args.dry_run, args.output_dir, args.log_level)
+"""
+
+
+def test_the_setup_message_names_the_pages_that_name_the_keys(cli, tmp_path) -> None:
+    files = {
+        "tool/cli.py": _PARSER,
+        # Prose that names the options, in no form read as an entry.
+        "docs/usage.md": "# Usage\n\nRun it with --max-retries and --dry-run, and set\n"
+        "--output-dir to choose where the files go.\n",
+        "CHANGELOG.md": "# 1.0\n\nAdded --max-retries, --dry-run, --output-dir and --log-level.\n",
+        "docs/other.md": "# Other\n\nNothing about --dry-run here.\n",
+    }
+    make_project(tmp_path, files)
+    code, found, err = findings(cli, tmp_path)
+    assert (code, found) == (0, [])
+    assert "pages that name its keys: docs/usage.md (3 keys)" in err
+    assert 'to compare them, in [tool.configdrift]: docs = ["docs/usage.md"]' in err
+    assert "CHANGELOG" not in err and "other.md" not in err  # a history page; too few keys
+    # init writes the page down, saying how it was chosen.
+    written = cli("init", str(tmp_path), "--stdout").out
+    assert 'docs = ["docs/usage.md"]' in written
+    assert "# docs/usage.md: names 3 of the keys, though no entry was recognised" in written
+
+
+def test_the_setup_message_without_a_page_says_to_write_one(cli, tmp_path) -> None:
+    make_project(tmp_path, {"tool/cli.py": _PARSER, "docs/index.md": "# Tool\n\nIt works.\n"})
+    _, _, err = findings(cli, tmp_path)
+    assert "no page names three of its keys or more" in err
+    assert "to compare them" not in err

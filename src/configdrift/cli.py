@@ -522,8 +522,8 @@ def init(
     err = err or sys.stderr
     root = Path(path)
     if not root.is_dir():
-        why = "not a directory" if root.exists() else "no such directory"
-        print(f"configdrift: error: {_shown(root)}: {why}", file=err)
+        problem = "not a directory" if root.exists() else "no such directory"
+        print(f"configdrift: error: {_shown(root)}: {problem}", file=err)
         return ExitCode.USAGE
     pyproject = root / "pyproject.toml"
     into_pyproject = pyproject.is_file() and not (root / "configdrift.toml").exists()
@@ -557,15 +557,35 @@ def init(
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
+    from configdrift.api import naming_pages
+
     mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
     packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})
     # A path that is not UTF-8 cannot be written in TOML: left out.
-    docs = [s.path for s in analysis.doc_sources if _utf8(s.path)]
     packages = [p for p in packages if _utf8(p)]
+    docs: list[str] = []
+    why: list[str] = []
+    for source in analysis.doc_sources:
+        if _utf8(source.path):
+            docs.append(source.path)
+            why.append(f"# {source.path}: {source.entries} key(s) documented in it")
+    if not docs and analysis.schema.children:
+        # No page was recognised as documenting the keys: the pages that
+        # name most of them, for the user to confirm.
+        for page, hits in naming_pages(analysis, analysis, relative=False)[:1]:
+            if _utf8(page):
+                docs.append(page)
+                why.append(
+                    f"# {page}: names {hits} of the keys, though no entry was recognised "
+                    "in it (check that it documents them)"
+                )
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
         "# Options are documented in configdrift's README.",
+        "# The doc pages that document the configuration:",
+        *why,
         "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",
+        "# The packages the config models and option declarations were found in:",
         "code = [" + ", ".join(f'"{p}"' for p in packages) + "]",
         'fail-on = "error"',
         "",
