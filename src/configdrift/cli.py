@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class ExitCode(IntEnum):
-    """Exit statuses, documented in the README."""
+    """Exit statuses, documented in the README and in docs/command-line.md."""
 
     OK = 0
     FINDINGS = 1
@@ -581,7 +581,7 @@ def init(
                 )
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
-        "# Options are documented in configdrift's README.",
+        "# Options are documented in docs/configuration.md of configdrift.",
         "# The doc pages that document the configuration:",
         *why,
         "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",

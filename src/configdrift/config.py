@@ -18,7 +18,7 @@ from configdrift.files import Unreadable, read_path
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 SEVERITIES = ("error", "warning", "info")
 
-#: Every option, its type and its default. The README documents each one.
+#: Every option, its type and its default. docs/configuration.md documents each one.
 DEFAULTS: dict[str, Any] = {
     "docs": [],
     "code": [],
