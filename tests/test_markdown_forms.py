@@ -220,7 +220,7 @@ def test_entries_inside_mkdocs_admonitions() -> None:
     facts = extract_markdown(page.encode())
     assert [(e.name, e.default, e.line) for e in facts.entries] == [
         ("ttl", "`5`", 4),
-        ("size", None, 9),
+        ("size", "`3`", 9),  # a default label inside the list item
     ]
     assert [(b.lang, b.line) for b in facts.blocks] == [("yaml", 12)]
     # Without the admonition, the same indented lines are a code block.

@@ -925,6 +925,8 @@ def _placed_blocks(
     section (on doc sources, which ``placer`` has placed). Other fragments
     are not judged. ``former`` top-level keys (removed or deprecated) count
     as the config's."""
+    from configdrift.rules.docs_schema import near_spelling
+
     decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, doc in pages:
@@ -933,7 +935,18 @@ def _placed_blocks(
                 continue  # past a broken bracket, where a key sits is a guess
             tops = {key.path[0] for key in block.keys}
             known = sum(1 for top in tops if top in former or schema.child(top) is not None)
-            if tops and (known == len(tops) or _config_shaped(len(tops), known)):
+            # A misspelling of a top-level key is evidence of the config
+            # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
+            near = sum(
+                1
+                for top in tops
+                if top not in former
+                and schema.child(top) is None
+                and near_spelling(top, schema) is not None
+            )
+            if tops and (
+                known == len(tops) or (known >= 2 and _config_shaped(len(tops), known + near))
+            ):
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:
                 out.append((rel, block, decided[(rel, bid)]))

@@ -35,6 +35,11 @@ from configdrift.model import (
 _DICT_TYPES = frozenset({"dictionary", "dict", "object", "mapping", "table"})
 _LIST_TYPES = frozenset({"list", "array"})
 _FALLBACK = "example block"
+#: How a section is mapped whose keys are none of this configuration's.
+_FOREIGN = "not this configuration's: none of its keys is accepted here (not judged)"
+#: The fewest keys of its own a section needs to be taken for another
+#: configuration's.
+_MIN_FOREIGN = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +104,9 @@ class DocPlacer:
         #: Example blocks whose place a section decided: (page, block index,
         #: the config path the block's keys sit under).
         self.blocks: list[tuple[str, int, ConfigPath]] = []
+        #: Sections (page, index) that document another configuration:
+        #: their entries are not judged here.
+        self.foreign: set[tuple[str, int]] = set()
 
     def _locate(
         self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]
@@ -216,6 +224,8 @@ class DocPlacer:
         out: list[DocEntry] = []
         paths: dict[int, ConfigPath] = {}
         for sid, section in enumerate(sections):
+            if (rel, sid) in self.foreign:
+                continue
             context = contexts[sid]
             scopes: list[ConfigPath] = []
             block_paths = self._block_paths(
@@ -323,6 +333,16 @@ class DocPlacer:
             return fit, "schema fit: the node whose keys its subsections name", None
         if not parent and self.page_context:
             return self.page_context, "the one schema node holding the page's keys", None
+        if (
+            len(set(names)) >= _MIN_FOREIGN
+            and not any(_accepts(self.root, parent, n) for n in names)
+            and self._best_fit(names) is None
+        ):
+            # Three keys or more, none of them this configuration's: the
+            # section documents another configuration (a dict the code hands
+            # around), not drift here.
+            self.foreign.add((rel, sid))
+            return parent, _FOREIGN, None
         return parent, "parent section" if parent else "top level", None
 
     def _page_path(self, block_path: tuple[str, ...], parent: ConfigPath) -> ConfigPath:

@@ -568,9 +568,12 @@ _LABEL = re.compile(
     r"^\s*[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*(.+?)\s*$",
     re.IGNORECASE,
 )
-#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)".
+#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
+#: label that opens a sentence: "Products per page. Default: `25`.".
 _DEFAULT_PROSE = re.compile(
-    r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)", re.IGNORECASE
+    r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)"
+    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)",
+    re.IGNORECASE,
 )
 
 
@@ -689,7 +692,7 @@ def _labels(inline: Token) -> list[tuple[str, str]]:
             continue
         prose = _DEFAULT_PROSE.search(line)
         if prose:
-            out.append(("default", prose.group(1)))
+            out.append(("default", prose.group(1) or prose.group(2)))
     return out
 
 

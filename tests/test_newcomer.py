@@ -1,0 +1,129 @@
+"""A newcomer's project (a pydantic-settings class, a dataclass loaded
+from YAML, a dict read with ``.get``, argparse flags, MkDocs pages),
+followed through the README's quick start: init, map, check."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from helpers import make_project
+
+FIXTURE = Path(__file__).parent / "fixtures" / "newcomer"
+
+
+def _codes(cli, root: Path) -> list[tuple[str, str, str]]:
+    result = cli("check", str(root), "--format", "json")
+    return sorted((f["code"], f["key"], f["path"]) for f in json.loads(result.out)["findings"])
+
+
+def test_the_quick_start_keeps_what_discovery_found(cli, tmp_path) -> None:
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURE, root)
+    (root / "expected.txt").unlink()
+    before = _codes(cli, root)
+    assert ("CD301", "show_out_of_stok", "docs/configuration.md") in before
+    assert ("CD104", "page_size", "docs/configuration.md") in before
+    # 1. init writes [tool.configdrift] into the project's pyproject.toml.
+    result = cli("init", str(root))
+    assert result.code == 0 and "wrote" in result.out
+    written = (root / "pyproject.toml").read_text()
+    assert written.startswith('[project]\nname = "shop"')
+    assert 'docs = ["docs/configuration.md"]' in written
+    assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
+    # 2. map shows the three configurations and where each section went.
+    shown = cli("map", str(root)).out
+    assert "  settings: Settings; the project's one settings class" in shown
+    assert "'Payments' -> (top level) [Settings]: not this configuration's" in shown
+    # 3. check finds the same drift, now from the written configuration.
+    assert _codes(cli, root) == before
+
+
+_STRICT = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    port: int = 80
+    workers: int = 1
+
+
+def load(d):
+    return Server(**d)
+"""
+
+
+def _page(extra: str) -> str:
+    return (
+        "# Configuration\n\n## Server\n\n- `host` (str): the host.\n- `port` (int): the port.\n"
+        "- `workers` (int): processes.\n\n" + extra
+    )
+
+
+def test_a_section_none_of_whose_keys_is_the_configurations_is_not_judged(cli, tmp_path) -> None:
+    foreign = "## Payments\n\n- `provider` (str): who.\n- `retries` (int): how often.\n- `sandbox` (bool): test mode.\n"
+    config = '[tool.configdrift]\ndocs = ["docs/config.md"]\n[tool.configdrift.mount]\n"" = "app.config:Server"\n'
+    make_project(
+        tmp_path / "a",
+        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(foreign)},
+    )
+    pyproject = tmp_path / "a" / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + config)
+    assert _codes(cli, tmp_path / "a") == []
+    # With one key of the configuration's among them, the section is this
+    # configuration's, and the others are drift.
+    mixed = foreign + "- `port` (int): the port again.\n"
+    make_project(
+        tmp_path / "b",
+        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(mixed)},
+    )
+    pyproject = tmp_path / "b" / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + config)
+    assert {key for code, key, _ in _codes(cli, tmp_path / "b") if code == "CD101"} == {
+        "provider",
+        "retries",
+        "sandbox",
+    }
+    # Two unknown keys are not enough to call a section another's.
+    few = "## Extras\n\n- `keepalive` (bool): keep connections.\n- `backlog` (int): queue.\n"
+    make_project(
+        tmp_path / "c",
+        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(few)},
+    )
+    pyproject = tmp_path / "c" / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + config)
+    assert {key for code, key, _ in _codes(cli, tmp_path / "c") if code == "CD101"} == {
+        "keepalive",
+        "backlog",
+    }
+
+
+def test_a_misspelt_key_places_a_whole_example_but_an_unrelated_one_does_not(cli, tmp_path) -> None:
+    config = '[tool.configdrift]\ndocs = ["docs/config.md"]\n[tool.configdrift.mount]\n"" = "app.config:Server"\n'
+    for name, key in (("typo", "workrs"), ("other", "database")):
+        block = f"```yaml\nhost: example.org\nport: 8080\n{key}: 4\n```\n"
+        make_project(
+            tmp_path / name,
+            {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(block)},
+        )
+        pyproject = tmp_path / name / "pyproject.toml"
+        pyproject.write_text(pyproject.read_text() + config)
+    assert ("CD301", "workrs", "docs/config.md") in _codes(cli, tmp_path / "typo")
+    # Two of three keys known and the third no near spelling: another
+    # configuration's example that shares two names, not judged.
+    assert not any(code == "CD301" for code, _, _ in _codes(cli, tmp_path / "other"))
+
+
+def test_a_default_label_inside_a_list_item_is_read(tmp_path) -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    facts = extract_markdown(
+        b"- `page_size` (int): products per page. Default: `25`.\n"
+        b"- `currency` (str): the currency (default: `EUR`).\n"
+        b"- `theme` (str): the theme. The default: see below.\n"
+    )
+    defaults = {e.name: e.default for e in facts.entries}
+    assert defaults == {"page_size": "`25`", "currency": "`EUR`", "theme": None}
