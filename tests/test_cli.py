@@ -418,3 +418,28 @@ def test_rule_documentation_uses_a_neutral_example() -> None:
 
     words = ("DeepSpeed", "zero_optimization", "sparse_gradients", "grad_hooks", "ZeRO")
     assert [code for code, rule in RULES.items() if any(w in (rule.doc or "") for w in words)] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "{demo}", "--color", "sometimes"], "invalid choice: 'sometimes'"),
+        (["check", "{demo}", "--extend-select", "CD9"], "no rule code starts with 'CD9'"),
+        (["check", "{demo}", "--extend-ignore", "XX"], "no rule code starts with 'XX'"),
+        (["check", "{demo}", "{missing}"], "nowhere: no such file or directory"),
+        (["check", "{demo}", "-o", "{missing}/report.txt"], "report.txt:"),
+        (["map", "{demo}", "--format", "xml"], "invalid choice: 'xml'"),
+        (["map", "{missing}"], "nowhere: no such file or directory"),
+        (["sweep", "a.b", "{missing}"], "nowhere: no such file or directory"),
+        (["diff", "{missing}"], "nowhere: no such file or directory"),
+        (["diff", "{demo}", "--base", "no-such-ref-anywhere"], "no-such-ref-anywhere"),
+        (["init", "{missing}"], "nowhere: no such directory"),
+        (["init", "{demo}/pyproject.toml"], "not a directory"),
+    ],
+)
+def test_bad_input_is_a_clear_usage_error(cli, tmp_path, argv: list[str], message: str) -> None:
+    filled = [a.format(demo=DEMO, missing=tmp_path / "nowhere") for a in argv]
+    result = cli(*filled)
+    assert result.code == 2, result.err
+    assert message in result.err and "Traceback" not in result.err
+    assert result.out == ""

@@ -342,8 +342,11 @@ def _setup_message(analysis: Analysis, path: Path) -> str:
     found = [s for s in analysis.everything if s.schema.children]
     for surface in found:
         keys = len(surface.schema.children)
-        how = surface.how or surface.surface
-        lines.append(f"  in the code: {how} ({keys} top-level key(s)), documented by no page read")
+        what = surface.schema.model or surface.surface
+        how = f"{surface.how}; " if surface.how and surface.how != what else ""
+        lines.append(
+            f"  in the code: {what} ({how}{keys} top-level key(s)), documented by no page read"
+        )
         pages = naming_pages(analysis, surface)
         if not pages:
             lines.append(

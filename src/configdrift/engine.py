@@ -864,6 +864,30 @@ def _doc_renames(facts: dict[str, DocFacts], schema: SchemaNode) -> list[Lifecyc
     return out
 
 
+def _misspelt(top: str, block: Block, schema: SchemaNode) -> bool:
+    """Is an unknown top-level key of an example a misspelling of one of
+    the config's: a near spelling whose value has the same shape (a list
+    under ``models`` is no misspelt ``model`` string)?"""
+    from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER
+    from configdrift.rules.docs_schema import near_spelling
+
+    if schema.child(top) is not None:
+        return False
+    close = near_spelling(top, schema)
+    node = schema.child(close) if close is not None else None
+    if node is None:
+        return False
+    own = next((k for k in block.keys if k.path == (top,)), None)
+    nested = any(len(k.path) > 1 and k.path[0] == top for k in block.keys)
+    kind = DICT if nested else own.kind if own is not None else PLACEHOLDER
+    if kind == PLACEHOLDER:
+        return True
+    if node.children:
+        return kind == DICT
+    wanted = {DICT: {"dict"}, LIST: {"list"}}.get(kind, {"str", "int", "float", "bool", "null"})
+    return not node.type.kinds or bool(node.type.kinds & wanted)
+
+
 def _config_shaped(tops: int, known: int) -> bool:
     """Is a mapping with ``tops`` top-level keys, ``known`` of them the
     config's, a whole config with a few wrong keys? Two known keys or more,
@@ -925,8 +949,6 @@ def _placed_blocks(
     section (on doc sources, which ``placer`` has placed). Other fragments
     are not judged. ``former`` top-level keys (removed or deprecated) count
     as the config's."""
-    from configdrift.rules.docs_schema import near_spelling
-
     decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, doc in pages:
@@ -937,13 +959,7 @@ def _placed_blocks(
             known = sum(1 for top in tops if top in former or schema.child(top) is not None)
             # A misspelling of a top-level key is evidence of the config
             # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
-            near = sum(
-                1
-                for top in tops
-                if top not in former
-                and schema.child(top) is None
-                and near_spelling(top, schema) is not None
-            )
+            near = sum(1 for top in tops if top not in former and _misspelt(top, block, schema))
             if tops and (
                 known == len(tops) or (known >= 2 and _config_shaped(len(tops), known + near))
             ):

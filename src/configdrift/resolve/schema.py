@@ -567,7 +567,7 @@ class SchemaBuilder(ModelReader):
         scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
         if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
             return None
-        return scored[0][1], f"docs: {scored[0][0]} of its fields are documented"
+        return scored[0][1], f"the settings class whose fields the docs name most ({scored[0][0]})"
 
     def _model_root(self, symbol: Symbol) -> SchemaNode:
         """A root that is the model ``symbol``."""
