@@ -56,65 +56,51 @@ def load(d):
 """
 
 
-def _page(extra: str) -> str:
-    return (
+_MOUNTED = '[tool.configdrift]\ndocs = ["docs/config.md"]\n[tool.configdrift.mount]\n"" = "app.config:Server"\n'
+
+
+def _server(root: Path, extra: str) -> Path:
+    """A strict ``Server`` model mounted at the root, and a page that
+    documents its three keys, then ``extra``."""
+    page = (
         "# Configuration\n\n## Server\n\n- `host` (str): the host.\n- `port` (int): the port.\n"
         "- `workers` (int): processes.\n\n" + extra
     )
+    make_project(root, {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": page})
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + _MOUNTED)
+    return root
+
+
+def _rejected(cli, root: Path) -> set[str]:
+    return {key for code, key, _ in _codes(cli, root) if code == "CD101"}
 
 
 def test_a_section_none_of_whose_keys_is_the_configurations_is_not_judged(cli, tmp_path) -> None:
     foreign = "## Payments\n\n- `provider` (str): who.\n- `retries` (int): how often.\n- `sandbox` (bool): test mode.\n"
-    config = '[tool.configdrift]\ndocs = ["docs/config.md"]\n[tool.configdrift.mount]\n"" = "app.config:Server"\n'
-    make_project(
-        tmp_path / "a",
-        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(foreign)},
-    )
-    pyproject = tmp_path / "a" / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + config)
-    assert _codes(cli, tmp_path / "a") == []
+    assert _codes(cli, _server(tmp_path / "a", foreign)) == []
     # With one key of the configuration's among them, the section is this
     # configuration's, and the others are drift.
     mixed = foreign + "- `port` (int): the port again.\n"
-    make_project(
-        tmp_path / "b",
-        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(mixed)},
-    )
-    pyproject = tmp_path / "b" / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + config)
-    assert {key for code, key, _ in _codes(cli, tmp_path / "b") if code == "CD101"} == {
-        "provider",
-        "retries",
-        "sandbox",
-    }
+    assert _rejected(cli, _server(tmp_path / "b", mixed)) == {"provider", "retries", "sandbox"}
     # Two unknown keys are not enough to call a section another's.
     few = "## Extras\n\n- `keepalive` (bool): keep connections.\n- `backlog` (int): queue.\n"
-    make_project(
-        tmp_path / "c",
-        {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(few)},
-    )
-    pyproject = tmp_path / "c" / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + config)
-    assert {key for code, key, _ in _codes(cli, tmp_path / "c") if code == "CD101"} == {
-        "keepalive",
-        "backlog",
-    }
+    assert _rejected(cli, _server(tmp_path / "c", few)) == {"keepalive", "backlog"}
 
 
 def test_a_misspelt_key_places_a_whole_example_but_an_unrelated_one_does_not(cli, tmp_path) -> None:
-    config = '[tool.configdrift]\ndocs = ["docs/config.md"]\n[tool.configdrift.mount]\n"" = "app.config:Server"\n'
-    for name, key in (("typo", "workrs"), ("other", "database")):
-        block = f"```yaml\nhost: example.org\nport: 8080\n{key}: 4\n```\n"
-        make_project(
-            tmp_path / name,
-            {"app/__init__.py": "", "app/config.py": _STRICT, "docs/config.md": _page(block)},
-        )
-        pyproject = tmp_path / name / "pyproject.toml"
-        pyproject.write_text(pyproject.read_text() + config)
-    assert ("CD301", "workrs", "docs/config.md") in _codes(cli, tmp_path / "typo")
+    def example(key: str) -> str:
+        return f"```yaml\nhost: example.org\nport: 8080\n{key}: 4\n```\n"
+
+    typo = _server(tmp_path / "typo", example("workrs"))
+    assert ("CD301", "workrs", "docs/config.md") in _codes(cli, typo)
     # Two of three keys known and the third no near spelling: another
     # configuration's example that shares two names, not judged.
-    assert not any(code == "CD301" for code, _, _ in _codes(cli, tmp_path / "other"))
+    other = _server(tmp_path / "other", example("database"))
+    assert not any(code == "CD301" for code, _, _ in _codes(cli, other))
+    # A near spelling whose value has another shape is no misspelling.
+    shaped = _server(tmp_path / "shaped", "```yaml\nhost: a\nport: 1\nworkers_: [1, 2]\n```\n")
+    assert not any(code == "CD301" for code, _, _ in _codes(cli, shaped))
 
 
 def test_a_default_label_inside_a_list_item_is_read(tmp_path) -> None:

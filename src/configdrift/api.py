@@ -116,7 +116,7 @@ def check(
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     if not given:
         raise ConfigError("no path given")
-    targets = _targets(
+    targets = project_configs(
         [Path(p) for p in given],
         Path(config_file) if config_file is not None else None,
         select=tuple(select) if select is not None else None,
@@ -161,7 +161,7 @@ def _status(findings: list[Finding], fail_on: str) -> int:
     return exit_code_for(findings, fail_on)
 
 
-def _targets(
+def project_configs(
     paths: list[Path], explicit: Path | None, **overrides: object
 ) -> list[tuple[Config, set[str] | None]]:
     """Each project the paths name, once, with the files to report on

@@ -35,24 +35,16 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
 
 
 def _analyse(
-    path: str,
-    config_file: str | None,
-    jobs: int | None,
-    err: TextIO,
-    cache: bool = True,
-    **overrides: object,
+    path: str, config_file: str | None, jobs: int | None, err: TextIO, cache: bool = True
 ) -> Analysis | None:
-    """Load the configuration and analyse; print a usage error and return None on failure."""
-    from configdrift.config import ConfigError, load
+    """Load the configuration of the project ``path`` names and analyse it;
+    print a usage error and return None on failure."""
+    from configdrift.api import project_configs
+    from configdrift.config import ConfigError
     from configdrift.engine import analyse
-    from configdrift.rules.registry import RULES
 
     try:
-        config = load(Path(path), Path(config_file) if config_file else None)
-        config = config.with_overrides(**overrides)
-        for code in (*config.select, *config.ignore):
-            if not any(c.startswith(code) for c in RULES):
-                raise ConfigError(f"no rule code starts with {code!r}")
+        ((config, _),) = project_configs([Path(path)], Path(config_file) if config_file else None)
         return analyse(config, jobs=jobs, cache=cache)
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
@@ -330,14 +322,14 @@ def map_tree(
 ) -> int:
     """Print the surfaces, each one's resolved config tree and how each doc
     section was mapped, for each project the paths name (text or JSON)."""
-    from configdrift.api import _targets
+    from configdrift.api import project_configs
     from configdrift.config import ConfigError
     from configdrift.engine import analyse
 
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        targets = _targets(
+        targets = project_configs(
             [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
             Path(config_file) if config_file else None,
         )
