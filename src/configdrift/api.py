@@ -23,6 +23,7 @@ from configdrift.output.display import Place
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
+    from configdrift.replay import Stored
 
 __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
 
@@ -156,7 +157,7 @@ def check(
 
 
 def _status(findings: list[Finding], fail_on: str) -> int:
-    from configdrift.engine import exit_code_for
+    from configdrift.model import exit_code_for
 
     return exit_code_for(findings, fail_on)
 
@@ -169,7 +170,7 @@ def project_configs(
     import os
 
     from configdrift.config import load
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import CATALOG
 
     projects: dict[Path, tuple[Config, set[str] | None]] = {}
     for path in paths:
@@ -179,7 +180,7 @@ def project_configs(
         config = load(_project_of(path) if is_file else path, explicit)
         config = config.with_overrides(**overrides)
         for code in (*config.select, *config.ignore, *config.severity):
-            if not any(c.startswith(code) for c in RULES):
+            if not any(c.startswith(code) for c in CATALOG):
                 raise ConfigError(f"no rule code starts with {code!r}")
         key = config.root.resolve()
         first, only = projects.setdefault(key, (config, set()))
@@ -224,16 +225,82 @@ def _check_project(
     progress: Callable[[int, int], None] | None,
 ) -> list[Finding] | None:
     """One project's findings (root-relative); its counts and messages go
-    into ``report``. None when a baseline was written."""
-    from configdrift.engine import analyse, as_configured, run_rules, selected
+    into ``report``. None when a baseline was written. With the cache, a
+    project none of whose inputs changed replays its stored report."""
+    from configdrift import replay
+    from configdrift.discover import discover
+
+    sources = discover(config)
+    given = str(baseline) if baseline is not None else None
+    replayable = (
+        cache
+        and import_timeout is None
+        and not (write_baseline or update_baseline or diff_base or provenance)
+    )
+    key = replay.inputs_key(config, sources, given) if replayable else None
+    stored = replay.load(config.root, key) if key is not None else None
+    analysis = None
+    if stored is None:
+        from configdrift.engine import analyse
+
+        analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
+        stored = _analysed(
+            analysis, report, import_timeout, given, write_baseline, update_baseline, diff_base
+        )
+        if stored is None:  # a baseline was written
+            return None
+        if key is not None:
+            replay.save(config.root, key, stored)
+    findings = stored.findings
+    if only is not None:
+        findings = [
+            f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
+        ]
+    if provenance and analysis is not None:
+        from configdrift.history import GitError
+        from configdrift.history import provenance as history
+
+        try:
+            findings = history(analysis, findings, progress or (lambda done, total: None))
+        except GitError as exc:
+            raise ConfigError(f"--provenance: {exc}") from None
+    report.messages += stored.messages
+    report.notes += stored.notes
+    surfaces = [SurfaceCount(*s) for s in stored.surfaces]
+    report.files += stored.files
+    report.documented += sum(s.documented for s in surfaces)
+    report.accepted += sum(s.accepted for s in surfaces)
+    report.read += sum(s.read for s in surfaces)
+    report.examples = tuple(  # type: ignore[assignment]
+        a + b for a, b in zip(report.examples, stored.examples, strict=True)
+    )
+    report.surfaces += surfaces
+    return findings
+
+
+def _analysed(
+    analysis: Analysis,
+    report: Report,
+    import_timeout: float | None,
+    baseline: str | None,
+    write_baseline: bool,
+    update_baseline: bool,
+    diff_base: str | None,
+) -> Stored | None:
+    """Rules, exact mode, suppressions, baseline, per-rule settings and
+    links over an analysed project; None when a baseline was written (its
+    notes go to ``report``)."""
+    from configdrift.engine import as_configured, run_rules, selected
     from configdrift.links import linked
+    from configdrift.replay import Stored
     from configdrift.rules.objects import keys_read
 
-    analysis = analyse(config, jobs=jobs, cache=cache)
+    config = analysis.config
+    messages: list[str] = []
     findings = run_rules(analysis)
     if analysis.files == 0:
         # Nothing to check is no drift (as ruff says of an empty folder).
-        report.messages.append(
+        messages.append(
             f"configdrift: nothing to check in {_where(config.root)}: "
             "no Python file, doc page or config file"
         )
@@ -241,7 +308,7 @@ def _check_project(
     elif _unconfigured(analysis) and any(_setup_finding(f) for f in findings):
         # Discovery found nothing to compare: a setup question, not drift.
         findings = [f for f in findings if not _setup_finding(f)]
-        report.messages.append(_setup_message(analysis, config.root).rstrip("\n"))
+        messages.append(_setup_message(analysis, config.root).rstrip("\n"))
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact
 
@@ -252,56 +319,33 @@ def _check_project(
         exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
         findings = merge(findings, exact, judged)
     findings = as_configured(findings, config)
-    accepted = _accepted(analysis)
     notes: list[str] = []
     findings = _unsuppressed(analysis, findings, notes)
-    sources = _source_counts(analysis, accepted)
+    sources = _source_counts(analysis, _accepted(analysis))
     known = _known(
-        analysis,
-        findings,
-        sources,
-        str(baseline) if baseline is not None else None,
-        write_baseline,
-        update_baseline,
-        diff_base,
-        notes,
+        analysis, findings, sources, baseline, write_baseline, update_baseline, diff_base, notes
     )
     if known is None:  # a baseline was written
         report.messages.extend(notes)
         return None
-    findings = linked(as_configured(known, config))
-    if only is not None:
-        findings = [
-            f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
-        ]
-    if provenance:
-        from configdrift.history import GitError
-        from configdrift.history import provenance as history
-
-        try:
-            findings = history(analysis, findings, progress or (lambda done, total: None))
-        except GitError as exc:
-            raise ConfigError(f"--provenance: {exc}") from None
-    report.notes += notes
-    surfaces = [
-        SurfaceCount(s.surface, len(s.entries), _accepted(s), keys_read(s))
-        for s in analysis.everything
-        # The first surface, when nothing was found for it beside the others.
-        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
-    ]
-    report.files += analysis.files
-    report.documented += sum(s.documented for s in surfaces)
-    report.accepted += sum(s.accepted for s in surfaces)
-    report.read += sum(s.read for s in surfaces)
-    read, checked, fragments, unparseable = report.examples
-    report.examples = (
-        read + analysis.examples_read,
-        checked + sum(len(s.blocks) for s in analysis.everything),
-        fragments + sum(1 for s in analysis.everything for _, _, base in s.blocks if base),
-        unparseable + len(analysis.unparseable),
+    return Stored(
+        findings=linked(as_configured(known, config)),
+        files=analysis.files,
+        surfaces=[
+            (s.surface, len(s.entries), _accepted(s), keys_read(s))
+            for s in analysis.everything
+            # The first surface, when nothing was found for it beside the others.
+            if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
+        ],
+        examples=(
+            analysis.examples_read,
+            sum(len(s.blocks) for s in analysis.everything),
+            sum(1 for s in analysis.everything for _, _, base in s.blocks if base),
+            len(analysis.unparseable),
+        ),
+        notes=notes,
+        messages=messages,
     )
-    report.surfaces += surfaces
-    return findings
 
 
 def _shown(path: Path) -> str:

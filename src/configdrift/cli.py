@@ -172,12 +172,12 @@ def _statistics(findings: list[Finding]) -> str:
     """A count per rule, most frequent first (as ``ruff --statistics``)."""
     from collections import Counter
 
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug
 
     counts = Counter(f.code for f in findings)
     width = len(str(max(counts.values(), default=0)))
     return "".join(
-        f"{count:>{width}}  {code}  {RULES[code].slug}\n"
+        f"{count:>{width}}  {code}  {slug(code)}\n"
         for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     )
 
@@ -197,7 +197,7 @@ def diff_refs(
     """Compare the config surface at two git refs (HEAD: the work tree when
     not given); CD403 for keys removed without a removal path."""
     from configdrift.config import ConfigError, load
-    from configdrift.engine import analyse, as_configured, exit_code_for
+    from configdrift.engine import analyse, as_configured
     from configdrift.history import (
         GitError,
         analyse_ref,
@@ -206,6 +206,7 @@ def diff_refs(
         repository,
         resolve_ref,
     )
+    from configdrift.model import exit_code_for
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -649,7 +650,6 @@ def show_rules(
     code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Print one rule's documentation, or the table of all rules."""
-    import configdrift.rules  # noqa: F401
     from configdrift.rules.registry import RULES
 
     out = out or sys.stdout

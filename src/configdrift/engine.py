@@ -25,7 +25,14 @@ from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
-from configdrift.model import ConfigPath, DocEntry, Finding, Location, SchemaNode, Severity
+from configdrift.model import (
+    ConfigPath,
+    DocEntry,
+    Finding,
+    Location,
+    SchemaNode,
+    Severity,
+)
 from configdrift.resolve.defaults import DEFAULTS_FILES
 from configdrift.resolve.docs import DocPlacer, SectionMap
 from configdrift.resolve.fit import mount_by_docs
@@ -280,9 +287,12 @@ def _relevant(
     return out
 
 
-def analyse(config: Config, *, jobs: int | None = None, cache: bool = True) -> Analysis:
-    """Discover, extract and resolve the project under ``config.root``."""
-    sources = discover(config)
+def analyse(
+    config: Config, *, jobs: int | None = None, cache: bool = True, sources: Sources | None = None
+) -> Analysis:
+    """Discover (unless ``sources`` says what was found), extract and
+    resolve the project under ``config.root``."""
+    sources = sources if sources is not None else discover(config)
     try:
         return _analyse(config, sources, jobs, cache)
     finally:
@@ -1017,7 +1027,6 @@ _NO_OBJECTS = frozenset({"argparse", "click", "env", "setting"})
 
 def run_rules(analysis: Analysis) -> list[Finding]:
     """Every finding of the selected rules, sorted by place."""
-    import configdrift.rules  # noqa: F401  (registers the rules)
     from configdrift.rules.registry import RULES
 
     config = analysis.config
@@ -1062,12 +1071,3 @@ def as_configured(findings: list[Finding], config: Config) -> list[Finding]:
             finding = dataclasses.replace(finding, severity=level)
         out.append(finding)
     return out
-
-
-def exit_code_for(findings: list[Finding], fail_on: str) -> int:
-    if fail_on == "never":
-        return 0
-    threshold = Severity(fail_on).rank
-    return (
-        1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
-    )

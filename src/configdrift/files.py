@@ -117,5 +117,12 @@ def _read(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
+def cache_dir() -> Path:
+    """configdrift's own cache directory (facts, reports, history), in the
+    user's cache directory and never in the checked tree."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "configdrift"
+
+
 def _size(limit: int) -> str:
     return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"

@@ -475,7 +475,7 @@ class _ProvenanceCache:
         import hashlib
         import json as _json
 
-        from configdrift.extract.cache import cache_dir
+        from configdrift.files import cache_dir
 
         self.top = top
         self.path = (

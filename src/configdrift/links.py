@@ -29,7 +29,7 @@ _SUGGEST_KEYS = frozenset({"CD101", "CD102", "CD301", "CD302"})
 def linked(findings: list[Finding]) -> list[Finding]:
     """The findings, each with related places for the other findings (of
     other rules, in the same surface) about the same key."""
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug
 
     whole: dict[tuple[str, str], list[int]] = defaultdict(list)
     leaves: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -53,7 +53,7 @@ def linked(findings: list[Finding]) -> list[Finding]:
             Related(
                 findings[other].location.path,
                 findings[other].location.line,
-                f"the same drift: {code} {RULES[code].slug}",
+                f"the same drift: {code} {slug(code)}",
             )
             for code, other in sorted(partners[index].items())[:MAX_LINKS]
         ]

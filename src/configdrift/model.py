@@ -199,3 +199,13 @@ class Finding:
     #: The configuration surface the finding belongs to (``config``,
     #: ``settings``, ``cli``, ``env`` or a configured name).
     surface: str = ""
+
+
+def exit_code_for(findings: list[Finding], fail_on: str) -> int:
+    """1 when a finding is at or above ``fail_on`` (``never``: always 0)."""
+    if fail_on == "never":
+        return 0
+    threshold = Severity(fail_on).rank
+    return (
+        1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
+    )

@@ -37,6 +37,7 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
+from configdrift.files import cache_dir
 
 
 def _extractor_version() -> str:
@@ -51,11 +52,6 @@ def _extractor_version() -> str:
 
 def content_key(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "configdrift"
 
 
 # -- (de)serialisation ---------------------------------------------------

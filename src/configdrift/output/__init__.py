@@ -93,14 +93,14 @@ def _counts(findings: list[Finding]) -> dict[str, int]:
 
 
 def render_text(data: ReportData) -> str:
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug as rule_slug
 
     lines: list[str] = []
     several = len(data.surfaces) > 1
     paint = data.paint
     for index, f in enumerate(data.findings):
         severity = f.severity or Severity.INFO
-        slug = RULES[f.code].slug
+        slug = rule_slug(f.code)
         where = f", {f.surface}" if several and f.surface else ""
         place = data.place(index)
         lines.append(
@@ -142,12 +142,12 @@ def render_text(data: ReportData) -> str:
 
 
 def render_json(data: ReportData) -> str:
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug as rule_slug
 
     findings = [
         {
             "code": f.code,
-            "rule": RULES[f.code].slug,
+            "rule": rule_slug(f.code),
             "severity": (f.severity or Severity.INFO).value,
             "key": f.key,
             "path": f.location.path,

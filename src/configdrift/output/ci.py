@@ -115,12 +115,12 @@ def _escape_property(text: str) -> str:
 
 def render_github(data: ReportData) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug
 
     command = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
     for number, f in enumerate(data.findings):
-        title = f"{f.code} {RULES[f.code].slug}"
+        title = f"{f.code} {slug(f.code)}"
         body = f.message + (f" ({f.suggestion})" if f.suggestion else "")
         for rel in f.related:
             body += f"\n{rel.path}:{rel.line}: {rel.note}"
@@ -134,7 +134,7 @@ def render_github(data: ReportData) -> str:
 
 def render_junit(data: ReportData) -> str:
     """JUnit XML: one test case per finding, failed at or above a warning."""
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import slug
 
     findings = data.findings
     suite = ET.Element(
@@ -151,7 +151,7 @@ def render_junit(data: ReportData) -> str:
             suite,
             "testcase",
             classname=f.location.path,
-            name=f"{f.code} {RULES[f.code].slug}: {f.key or f.location.path}:{f.location.line}",
+            name=f"{f.code} {slug(f.code)}: {f.key or f.location.path}:{f.location.line}",
             file=f.location.path,
             line=str(f.location.line),
         )

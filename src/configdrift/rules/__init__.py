@@ -1,24 +1,18 @@
-"""Rules, one module per band; importing this package registers them all."""
+"""Rules, one module per band. Importing this package loads none of them:
+``RULES`` (``configdrift.rules.registry``) loads them on first use, and
+``CATALOG`` names every rule without loading any."""
 
-from configdrift.rules import (
-    code_view,
-    docs_schema,
-    examples,
-    health,
-    lifecycle,
-    objects,
-    reads,
-)
-from configdrift.rules.registry import RULES, Rule
+from __future__ import annotations
 
-__all__ = [
-    "RULES",
-    "Rule",
-    "code_view",
-    "docs_schema",
-    "examples",
-    "health",
-    "lifecycle",
-    "objects",
-    "reads",
-]
+
+def load() -> None:
+    """Import every rule module: each registers its rules."""
+    from configdrift.rules import (  # noqa: F401
+        code_view,
+        docs_schema,
+        examples,
+        health,
+        lifecycle,
+        objects,
+        reads,
+    )

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import ConfigPath, Finding, Related, SchemaNode, Severity, format_path
+from configdrift.model import ConfigPath, Finding, Related, SchemaNode, format_path
 from configdrift.rules.docs_schema import missing_entries, near_spelling
 from configdrift.rules.objects import named_in_files, quoted_in, read_elsewhere
 from configdrift.rules.registry import make, register
@@ -70,12 +70,7 @@ def _other_convention(parent: SchemaNode, key: str) -> bool:
     return bool(keys) and all(k.isupper() for k in keys) and key.islower()
 
 
-@register(
-    "CD102",
-    "documented-not-read",
-    Severity.WARNING,
-    "docs describe a key that a lenient schema never reads",
-)
+@register("CD102")
 def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key described in the docs under a section that code reads key by key

@@ -17,7 +17,6 @@ from configdrift.model import (
     Finding,
     Related,
     SchemaNode,
-    Severity,
     format_path,
 )
 from configdrift.resolve.registrations import BUILTIN, CLI_KINDS
@@ -219,12 +218,7 @@ def hint_for(
     return "; ".join(hints) or None
 
 
-@register(
-    "CD101",
-    "documented-not-accepted",
-    Severity.ERROR,
-    "docs describe a key that a strict schema rejects",
-)
+@register("CD101")
 def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key described in the docs under a section whose schema forbids unknown
@@ -304,9 +298,7 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
     return own, within
 
 
-@register(
-    "CD103", "undocumented", Severity.WARNING, "the schema accepts a key that no doc describes"
-)
+@register("CD103")
 def undocumented(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key the schema accepts that no doc entry describes. A key documented
@@ -467,9 +459,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from findings
 
 
-@register(
-    "CD104", "default-mismatch", Severity.WARNING, "the documented default differs from the code's"
-)
+@register("CD104")
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A documented default that differs in value from the default the schema
@@ -573,7 +563,7 @@ def _show(value: object, text: str) -> str:
     return shown if shown == text or not text else f"{shown} ({text})"
 
 
-@register("CD105", "type-mismatch", Severity.WARNING, "the documented type differs from the code's")
+@register("CD105")
 def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A documented type (``[boolean]``, ``[integer]``, ``[dictionary]`` ...) that

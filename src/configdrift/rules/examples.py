@@ -20,7 +20,6 @@ from configdrift.model import (
     Location,
     Related,
     SchemaNode,
-    Severity,
     format_path,
 )
 from configdrift.rules.code_view import read_note, reader, unknown_under
@@ -61,12 +60,7 @@ def _unaccepted(
             )
 
 
-@register(
-    "CD301",
-    "example-rejected",
-    Severity.ERROR,
-    "an example config holds a key that a strict schema rejects",
-)
+@register("CD301")
 def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key in a config example of the docs (a JSON block) under a part of the
@@ -98,12 +92,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-@register(
-    "CD302",
-    "example-ignored",
-    Severity.WARNING,
-    "an example config holds a key that a lenient schema never reads",
-)
+@register("CD302")
 def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key in a config example of the docs under a part of the config that
@@ -151,12 +140,7 @@ def _near_choice(value: Any, node: SchemaNode) -> str | None:
     return close[0] if close else None
 
 
-@register(
-    "CD303",
-    "example-invalid-value",
-    Severity.ERROR,
-    "an example value has the wrong type or is not an allowed choice",
-)
+@register("CD303")
 def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A value in a config example that the field's type rejects when the
@@ -216,12 +200,7 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-@register(
-    "CD304",
-    "example-unparseable",
-    Severity.INFO,
-    "a block that looks like a config cannot be parsed even tolerantly",
-)
+@register("CD304")
 def example_unparseable(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A block in a config language (``json``, ``yaml``, ``toml`` and their

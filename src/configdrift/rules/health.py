@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Location, Severity
+from configdrift.model import Finding, Location
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
 
 
-@register("CD501", "source-empty", Severity.ERROR, "a doc or schema source yields no keys")
+@register("CD501")
 def source_empty(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A configured doc source (a file or pattern in ``docs``) that yields no
@@ -77,7 +77,7 @@ def _anchor(analysis: Analysis) -> str:
     return "."
 
 
-@register("CD503", "parse-error", Severity.WARNING, "a file could not be parsed")
+@register("CD503")
 def parse_error(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A Python or Markdown file that could not be read: invalid syntax (Python

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
-from configdrift.model import ConfigPath, Finding, Location, Related, Severity, format_path
+from configdrift.model import ConfigPath, Finding, Location, Related, format_path
 from configdrift.resolve.lifecycle import (
     DEPRECATED,
     REMOVED,
@@ -103,12 +103,7 @@ def _distinctive(marked: dict[ConfigPath, LifecycleEntry]) -> dict[str, Lifecycl
     return {path[-1]: entry for path, entry in marked.items() if distinctive(path[-1])}
 
 
-@register(
-    "CD401",
-    "removed-key-leftover",
-    Severity.ERROR,
-    "a removed key still appears in docs, examples, tests or code",
-)
+@register("CD401")
 def removed_key_leftover(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key the project marks removed (a registry such as
@@ -306,12 +301,7 @@ def _mentions(
                 break
 
 
-@register(
-    "CD404",
-    "removed-key-accepted",
-    Severity.ERROR,
-    "a key marked removed is still declared or read",
-)
+@register("CD404")
 def removed_key_accepted(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key the project marks removed that the schema still declares, or that
@@ -353,12 +343,7 @@ def removed_key_accepted(analysis: Analysis) -> Iterator[Finding]:
                 )
 
 
-@register(
-    "CD402",
-    "deprecated-key-documented",
-    Severity.WARNING,
-    "docs or examples still use a deprecated spelling",
-)
+@register("CD402")
 def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A doc entry or an example config that uses a key the project marks
@@ -411,9 +396,6 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
 
 describe(
     "CD403",
-    "removal-without-rejection",
-    Severity.ERROR,
-    "between two refs a key disappeared without a removal entry or deprecation",
     """What it finds
     Run by ``configdrift diff BASE [HEAD]``: a key the schema accepts (or the
     code reads) at BASE that HEAD no longer accepts, with no entry in a

@@ -14,7 +14,6 @@ from configdrift.model import (
     Finding,
     Related,
     SchemaNode,
-    Severity,
     format_path,
 )
 from configdrift.rules.registry import make, register
@@ -74,12 +73,7 @@ def keys_read(analysis: Analysis) -> int:
     )
 
 
-@register(
-    "CD201",
-    "dead-accessor",
-    Severity.ERROR,
-    "code reads a config attribute or key the schema does not declare",
-)
+@register("CD201")
 def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     Code that reads an attribute of a config object, or a key of a config
@@ -174,7 +168,7 @@ def _fields(root: SchemaNode) -> Iterator[tuple[SchemaNode, SchemaNode]]:
                 yield node, child
 
 
-@register("CD202", "inert-option", Severity.WARNING, "the schema declares a key that nothing reads")
+@register("CD202")
 def inert_option(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A config key that is accepted and then never used: a model field that no

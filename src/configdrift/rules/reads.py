@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Related, Severity, format_path
+from configdrift.model import Finding, Related, format_path
 from configdrift.resolve.schema import read_defaults, same_value
 from configdrift.rules.registry import make, register
 
@@ -13,12 +13,7 @@ if TYPE_CHECKING:
     from configdrift.engine import Analysis
 
 
-@register(
-    "CD106",
-    "read-default-conflict",
-    Severity.WARNING,
-    "two reads of one key carry different defaults",
-)
+@register("CD106")
 def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     One config key read in two places that fall back to different defaults

@@ -8,7 +8,7 @@ codes are reserved and selectable, but they produce nothing yet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,44 +31,156 @@ class Rule:
     check: RuleFunction | None = None
 
 
-RULES: dict[str, Rule] = {}
+#: Every rule's code, name, default severity and one-line summary: what a
+#: report, a selection or a severity override needs, without loading the
+#: rules themselves (their modules pull in the whole analysis).
+CATALOG: dict[str, tuple[str, Severity, str]] = {
+    "CD101": (
+        "documented-not-accepted",
+        Severity.ERROR,
+        "docs describe a key that a strict schema rejects",
+    ),
+    "CD102": (
+        "documented-not-read",
+        Severity.WARNING,
+        "docs describe a key that a lenient schema never reads",
+    ),
+    "CD103": ("undocumented", Severity.WARNING, "the schema accepts a key that no doc describes"),
+    "CD104": (
+        "default-mismatch",
+        Severity.WARNING,
+        "the documented default differs from the code's",
+    ),
+    "CD105": ("type-mismatch", Severity.WARNING, "the documented type differs from the code's"),
+    "CD106": (
+        "read-default-conflict",
+        Severity.WARNING,
+        "two reads of one key carry different defaults",
+    ),
+    "CD201": (
+        "dead-accessor",
+        Severity.ERROR,
+        "code reads a config attribute or key the schema does not declare",
+    ),
+    "CD202": ("inert-option", Severity.WARNING, "the schema declares a key that nothing reads"),
+    "CD301": (
+        "example-rejected",
+        Severity.ERROR,
+        "an example config holds a key that a strict schema rejects",
+    ),
+    "CD302": (
+        "example-ignored",
+        Severity.WARNING,
+        "an example config holds a key that a lenient schema never reads",
+    ),
+    "CD303": (
+        "example-invalid-value",
+        Severity.ERROR,
+        "an example value has the wrong type or is not an allowed choice",
+    ),
+    "CD304": (
+        "example-unparseable",
+        Severity.INFO,
+        "a block that looks like a config cannot be parsed even tolerantly",
+    ),
+    "CD401": (
+        "removed-key-leftover",
+        Severity.ERROR,
+        "a removed key still appears in docs, examples, tests or code",
+    ),
+    "CD402": (
+        "deprecated-key-documented",
+        Severity.WARNING,
+        "docs or examples still use a deprecated spelling",
+    ),
+    "CD403": (
+        "removal-without-rejection",
+        Severity.ERROR,
+        "between two refs a key disappeared without a removal entry or deprecation",
+    ),
+    "CD404": (
+        "removed-key-accepted",
+        Severity.ERROR,
+        "a key marked removed is still declared or read",
+    ),
+    "CD501": ("source-empty", Severity.ERROR, "a doc or schema source yields no keys"),
+    "CD502": ("unmapped-section", Severity.INFO, "a doc section's keys match no schema node"),
+    "CD503": ("parse-error", Severity.WARNING, "a file could not be parsed"),
+}
+#: Codes reserved for a later capability: selectable, producing nothing yet.
+PLANNED = frozenset({"CD502"})
+
+
+def slug(code: str) -> str:
+    """A rule's name (``documented-not-accepted``)."""
+    return CATALOG[code][0]
+
+
+class _Registry(MutableMapping[str, Rule]):
+    """Every rule with its documentation and check, loaded on first use."""
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Rule] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, Rule]:
+        if not self._loaded:
+            self._loaded = True
+            import configdrift.rules
+
+            configdrift.rules.load()
+            for code, (name, severity, summary) in CATALOG.items():
+                if code in PLANNED:
+                    self._rules[code] = Rule(code, name, severity, summary, "", "planned")
+        return self._rules
+
+    def __getitem__(self, code: str) -> Rule:
+        return self._load()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __setitem__(self, code: str, rule: Rule) -> None:
+        self._load()[code] = rule
+
+    def __delitem__(self, code: str) -> None:
+        del self._load()[code]
+
+    def add(self, rule: Rule) -> None:
+        """Register a rule (the rule modules, as they load)."""
+        self._rules[rule.code] = rule
+
+
+RULES = _Registry()
 
 _SECTIONS = ("What it finds", "Why it matters", "Example", "How to fix")
 
 
-def register(
-    code: str, slug: str, severity: Severity, summary: str, status: str = "stable"
-) -> Callable[[RuleFunction], RuleFunction]:
-    """Register a rule function; its docstring is the rule's documentation."""
+def register(code: str) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule function (its name, severity and summary are in
+    ``CATALOG``); its docstring is the rule's documentation."""
+    name, severity, summary = CATALOG[code]
 
     def wrap(func: RuleFunction) -> RuleFunction:
-        RULES[code] = Rule(code, slug, severity, summary, func.__doc__ or "", status, func)
+        RULES.add(Rule(code, name, severity, summary, func.__doc__ or "", "stable", func))
         return func
 
     return wrap
 
 
-def describe(code: str, slug: str, severity: Severity, summary: str, doc: str) -> None:
+def describe(code: str, doc: str) -> None:
     """A stable rule that a command other than ``check`` produces
     (``configdrift diff``): documented here, run there."""
-    RULES[code] = Rule(code, slug, severity, summary, doc, "stable", None)
-
-
-def plan(code: str, slug: str, severity: Severity, summary: str) -> None:
-    """Reserve a code that a later capability implements."""
-    RULES[code] = Rule(code, slug, severity, summary, "", "planned", None)
+    name, severity, summary = CATALOG[code]
+    RULES.add(Rule(code, name, severity, summary, doc, "stable", None))
 
 
 def missing_sections(rule: Rule) -> list[str]:
     """Documentation sections a stable rule lacks."""
     return [s for s in _SECTIONS if f"{s}\n" not in rule.doc and f"{s}:" not in rule.doc]
-
-
-def rule_for(code: str) -> Rule:
-    try:
-        return RULES[code]
-    except KeyError:
-        raise ValueError(f"unknown rule code {code!r}") from None
 
 
 def make(
@@ -79,8 +191,7 @@ def make(
     related: tuple[Related, ...] = (),
     suggestion: str | None = None,
 ) -> Finding:
-    """A finding of a registered rule; an unknown code fails loudly."""
-    return Finding(code, key, location, message, related, suggestion, rule_for(code).severity)
-
-
-plan("CD502", "unmapped-section", Severity.INFO, "a doc section's keys match no schema node")
+    """A finding of a rule; an unknown code fails loudly."""
+    if code not in CATALOG:
+        raise ValueError(f"unknown rule code {code!r}")
+    return Finding(code, key, location, message, related, suggestion, CATALOG[code][1])

@@ -1,0 +1,196 @@
+"""A warm run that does nothing twice: when no input of a project changed,
+its stored report is replayed instead of analysed again.
+
+The inputs are configdrift's own code, the interpreter's version, the
+options in force (the configuration and the command line's), the list of
+files discovery finds and each file's size, modification time and inode, and
+the baseline's. Any difference, and the project is analysed as before (and
+the report stored anew). Runs that consult git (``--diff-base``,
+``--provenance``), import the project (``--import``) or write a baseline are
+never replayed.
+
+Like the fact cache, the store is JSON in the user's cache directory, never
+in the checked tree, and best effort: a missing, unreadable or corrupt entry
+is a miss. One entry is kept per project root.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from configdrift.config import Config
+from configdrift.discover import Sources
+from configdrift.model import Finding, Location, Related, Severity
+
+#: The store's own format; a change makes every entry a miss.
+FORMAT = 1
+
+
+@dataclass(slots=True)
+class Stored:
+    """One project's part of a report, as ``api`` assembles it (findings
+    relative to the root, before any filter by file)."""
+
+    findings: list[Finding]
+    files: int
+    surfaces: list[tuple[str, int, int, int]]
+    examples: tuple[int, int, int, int]
+    notes: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+
+@functools.lru_cache(maxsize=1)
+def _own_code() -> str:
+    """A digest of configdrift's source: a new version replays nothing an
+    older one stored."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(here.rglob("*.py")):
+        digest.update(path.relative_to(here).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+#: A file modified less than this long before a run (in nanoseconds) may
+#: be modified again within the file system's timestamp granularity without
+#: its time changing: a report that read it is not stored (as git treats
+#: "racily clean" index entries).
+RACY_NS = 2_000_000_000
+
+
+def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | None:
+    """A digest of everything the project's report depends on; None when
+    an input is too recent for its modification time to tell a later
+    change (then nothing is stored)."""
+    import time
+
+    recent = time.time_ns() - RACY_NS
+    newest = 0
+    digest = hashlib.sha256()
+    digest.update(f"{FORMAT}\0{_own_code()}\0{sys.version_info[:3]}\0".encode())
+    digest.update(repr(_options(config)).encode("utf-8", "surrogateescape"))
+    root = config.root
+    files = sorted(
+        {
+            *sources.python,
+            *sources.docs,
+            *sources.configs,
+            *sources.examples,
+            *sources.declared_configs,
+            *sources.py_examples,
+        }
+    )
+    extra = [p for p in (config.source, Path(baseline) if baseline else None) if p is not None]
+    from configdrift.baseline import DEFAULT_NAME
+
+    extra.append(root / DEFAULT_NAME)
+    for name, path in [*((rel, root / rel) for rel in files), *((str(p), p) for p in extra)]:
+        stamp, mtime = _stat(path)
+        newest = max(newest, mtime)
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + stamp)
+    return digest.hexdigest() if newest < recent else None
+
+
+def _options(config: Config) -> tuple[Any, ...]:
+    """The options in force, the root by its real path."""
+    values = [getattr(config, name) for name in config.__slots__ if name not in ("root", "source")]
+    return (os.path.realpath(config.root), *values)
+
+
+def _stat(path: Path) -> tuple[bytes, int]:
+    """What tells a file's change, and its modification time."""
+    try:
+        info = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return b"-", 0
+    stamp = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}:{info.st_mode}"
+    return stamp.encode(), info.st_mtime_ns
+
+
+def _entry(root: Path) -> Path:
+    from configdrift.files import cache_dir
+
+    name = hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()
+    return cache_dir() / "reports" / f"{name[:32]}.json"
+
+
+def load(root: Path, key: str) -> Stored | None:
+    """The stored report of ``root`` when its inputs are ``key``."""
+    try:
+        data = json.loads(_entry(root).read_bytes())
+        if data.get("key") != key:
+            return None
+        return _stored_from_json(data["report"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def save(root: Path, key: str, stored: Stored) -> None:
+    """Store ``root``'s report (best effort: a failure stores nothing)."""
+    target = _entry(root)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"key": key, "report": _stored_to_json(stored)})
+        fd, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(text)
+        os.replace(temporary, target)
+    except (OSError, ValueError):
+        pass
+
+
+def _stored_to_json(stored: Stored) -> dict[str, Any]:
+    return {
+        "findings": [_finding_to_json(f) for f in stored.findings],
+        "files": stored.files,
+        "surfaces": [list(s) for s in stored.surfaces],
+        "examples": list(stored.examples),
+        "notes": stored.notes,
+        "messages": stored.messages,
+    }
+
+
+def _stored_from_json(data: dict[str, Any]) -> Stored:
+    return Stored(
+        findings=[_finding_from_json(f) for f in data["findings"]],
+        files=int(data["files"]),
+        surfaces=[(str(n), int(d), int(a), int(r)) for n, d, a, r in data["surfaces"]],
+        examples=tuple(int(x) for x in data["examples"]),  # type: ignore[arg-type]
+        notes=[str(n) for n in data["notes"]],
+        messages=[str(m) for m in data["messages"]],
+    )
+
+
+def _finding_to_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "code": finding.code,
+        "key": finding.key,
+        "path": finding.location.path,
+        "line": finding.location.line,
+        "message": finding.message,
+        "related": [[r.path, r.line, r.note] for r in finding.related],
+        "suggestion": finding.suggestion,
+        "severity": finding.severity.value if finding.severity else None,
+        "surface": finding.surface,
+    }
+
+
+def _finding_from_json(data: dict[str, Any]) -> Finding:
+    return Finding(
+        code=str(data["code"]),
+        key=str(data["key"]),
+        location=Location(str(data["path"]), int(data["line"])),
+        message=str(data["message"]),
+        related=tuple(Related(str(p), int(n), str(t)) for p, n, t in data["related"]),
+        suggestion=data["suggestion"],
+        severity=Severity(data["severity"]) if data["severity"] else None,
+        surface=str(data["surface"]),
+    )
