@@ -72,3 +72,26 @@ def test_no_cache_writes_nothing(cli, tmp_path) -> None:
     root = _copy(tmp_path)
     cli("check", str(root), "--no-cache")
     assert not FactCache(root).path.exists()
+
+
+def test_facts_are_written_as_asdict_would_write_them() -> None:
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    from configdrift.extract.cache import plain
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.python.extractor import extract_python
+
+    demo = Path(__file__).parent.parent / "demo"
+    checked = 0
+    for path in sorted(demo.rglob("*")):
+        if path.suffix == ".py":
+            facts: object = extract_python(path.read_bytes())
+        elif path.suffix == ".md":
+            facts = extract_markdown(path.read_bytes())
+        else:
+            continue
+        assert json.dumps(plain(facts)) == json.dumps(dataclasses.asdict(facts))  # type: ignore[call-overload]
+        checked += 1
+    assert checked >= 10
