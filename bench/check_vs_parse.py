@@ -1,64 +1,182 @@
-"""Time ``configdrift check`` against a bare ``ast.parse`` of the same files.
+"""Time ``configdrift check`` against the real floor: a parse of the repository.
 
 Usage: python bench/check_vs_parse.py REPO [--rounds N] [--jobs N]
+       [--vulture-path PATH] [--scale N]
 
-Every side runs as a fresh interpreter (start-up and imports included), in
-alternation, so machine noise hits them alike: a bare parse, a cold check
-(``--no-cache``) and a warm check (the fact cache filled by a first run). The
-script prints each round and the median ratios check / parse. The Python files are the ones configdrift
-itself analyses for REPO (its discovery decides), read from disk and parsed
-once each, which is the floor any AST-based checker pays.
+The floor is a single-process ``ast.parse`` of every tracked ``.py`` file of
+REPO (``git ls-files``), which any AST-based checker pays at least. Against
+it, in alternation so that machine noise hits every side alike, each round
+runs as fresh interpreters (start-up and imports included):
 
-Both sides run with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` is
-dropped from their environment), as after ``pip install``, which compiles
-the package: an editable install in an environment that forbids bytecode
-would otherwise compile configdrift's own modules on every run.
+- ``cold``: a first run with an empty cache directory, which writes the
+  fact cache and the stored report (what a user's first check and a CI job
+  with a fresh cache pay);
+- ``no-cache``: ``check --no-cache``;
+- ``warm``: a run with nothing changed since the last one (the stored
+  report is replayed);
+- ``vulture``: vulture on ``--vulture-path`` (default: REPO), installed into
+  a virtual environment of its own in the user's cache directory when it
+  is missing (skipped when it cannot be installed).
+
+For each it prints wall time, CPU time (user and system, all processes) and
+peak resident memory summed over the process tree (sampled every 10 ms),
+then the median ratio to the floor with its spread (lowest to highest).
+``--scale N`` also builds a repository of N copies of REPO's text files (a
+git repository in a temporary directory) and compares a cold check of it
+with one of REPO.
+
+Every side runs with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` is
+dropped from the environment), as after ``pip install``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 PARSE_SCRIPT = """
-import ast, json, sys, warnings
+import ast, subprocess, sys, warnings
 warnings.simplefilter("ignore")
-root, listing = sys.argv[1], sys.argv[2]
-for rel in json.load(open(listing)):
-    try:
-        with open(root + "/" + rel, "rb") as fh:
-            ast.parse(fh.read())
-    except (OSError, SyntaxError, ValueError):
-        pass
+root = sys.argv[1]
+names = subprocess.run(["git", "-C", root, "ls-files", "-z", "*.py"],
+                       capture_output=True, check=True).stdout.decode().split("\\0")
+for rel in names:
+    if rel:
+        try:
+            with open(root + "/" + rel, "rb") as fh:
+                ast.parse(fh.read())
+        except (OSError, SyntaxError, ValueError):
+            pass
 """
 
-
-def _files(repo: Path) -> list[str]:
-    from configdrift.config import load
-    from configdrift.discover import discover
-
-    return discover(load(repo)).python
-
-
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+TEXT_SUFFIXES = (".py", ".md", ".mdx", ".rst", ".json", ".yaml", ".yml", ".toml", ".cfg")
 
 
-def _time(cmd: list[str]) -> float:
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mib: float
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants (Linux's /proc/PID/task/TID/children)."""
+    out, stack = [], [pid]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as fh:
+                    stack.extend(int(c) for c in fh.read().split())
+        except OSError:
+            continue
+    return out
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1)) -> Run:
+    """Run ``cmd`` (exiting with one of ``ok``); its wall time, CPU time and
+    peak memory of its tree."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, check=False, env=ENV)
-    elapsed = time.perf_counter() - start
-    if proc.returncode not in (0, 1):
-        sys.exit(
-            f"command failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-2000:]}"
-        )
-    return elapsed
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or ENV)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, sum(_rss_kib(p) for p in _tree(proc.pid)))
+            done.wait(0.01)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, stderr = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in ok:
+        sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{stderr.decode()[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(wall, cpu, peak / 1024)
+
+
+def _vulture() -> list[str] | None:
+    """A command that runs vulture, installing it into a venv of its own
+    when the running Python lacks it; None when it cannot be had."""
+    try:
+        import vulture  # noqa: F401
+
+        return [sys.executable, "-m", "vulture"]
+    except ImportError:
+        pass
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "configdrift-bench"
+    python = home / "vulture-venv" / "bin" / "python"
+    if not python.exists():
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(python.parent.parent)], check=True)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "--quiet", "vulture"],
+                check=True,
+                timeout=300,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+    return [str(python), "-m", "vulture"]
+
+
+def _scaled(repo: Path, copies: int, into: Path) -> Path:
+    """A git repository of ``copies`` copies of REPO's tracked text files."""
+    names = subprocess.run(
+        ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout.decode("utf-8", "surrogateescape")
+    files = [n for n in names.split("\0") if n.endswith(TEXT_SUFFIXES)]
+    root = into / "scaled"
+    for index in range(copies):
+        for rel in files:
+            source = repo / rel
+            if not source.is_file() or source.is_symlink():
+                continue
+            target = root / f"copy{index}" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    return root
+
+
+def _summary(name: str, runs: list[Run], floors: list[Run]) -> str:
+    walls = [r.wall / f.wall for r, f in zip(runs, floors, strict=True)]
+    cpus = [r.cpu / f.cpu for r, f in zip(runs, floors, strict=True)]
+    peaks = [r.peak_mib for r in runs]
+    return (
+        f"{name:>9}: wall {statistics.median(walls):.2f}x ({min(walls):.2f}-{max(walls):.2f}), "
+        f"cpu {statistics.median(cpus):.2f}x ({min(cpus):.2f}-{max(cpus):.2f}), "
+        f"peak {statistics.median(peaks):.0f} MiB ({min(peaks):.0f}-{max(peaks):.0f})"
+    )
 
 
 def main() -> None:
@@ -66,32 +184,64 @@ def main() -> None:
     parser.add_argument("repo", type=Path)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=None, help="passed to configdrift check")
+    parser.add_argument("--vulture-path", help="what vulture checks (default: REPO)")
+    parser.add_argument("--scale", type=int, default=0, help="also time N copies of REPO")
     args = parser.parse_args()
-    files = _files(args.repo)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump(files, fh)
-        listing = fh.name
-    parse_cmd = [sys.executable, "-c", PARSE_SCRIPT, str(args.repo), listing]
-    check_cmd = [sys.executable, "-m", "configdrift", "check", str(args.repo), "--format", "json"]
+    repo = args.repo.resolve()
+    check = [sys.executable, "-m", "configdrift", "check", str(repo), "--format", "json"]
     if args.jobs is not None:
-        check_cmd += ["--jobs", str(args.jobs)]
-    cold_cmd = [*check_cmd, "--no-cache"]
-    print(f"{len(files)} Python files under {args.repo}")
-    _time(check_cmd)  # fills the fact cache for the warm runs
-    cold_ratios, warm_ratios = [], []
-    for i in range(args.rounds):
-        parse = _time(parse_cmd)
-        cold = _time(cold_cmd)
-        warm = _time(check_cmd)
-        cold_ratios.append(cold / parse)
-        warm_ratios.append(warm / parse)
-        print(
-            f"round {i + 1}: ast.parse {parse:.2f}s"
-            f"  check cold {cold:.2f}s (ratio {cold / parse:.2f})"
-            f"  check warm {warm:.2f}s (ratio {warm / parse:.2f})"
-        )
-    print(f"median ratio cold check / parse: {statistics.median(cold_ratios):.2f}")
-    print(f"median ratio warm check / parse: {statistics.median(warm_ratios):.2f}")
+        check += ["--jobs", str(args.jobs)]
+    floor_cmd = [sys.executable, "-c", PARSE_SCRIPT, str(repo)]
+    vulture = _vulture()
+    vulture_target = str(repo / args.vulture_path) if args.vulture_path else str(repo)
+    with tempfile.TemporaryDirectory() as scratch:
+        warm_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, "warm")}
+        measure(check, warm_env)  # fills the cache and stores the report
+        sides: dict[str, list[Run]] = {"floor": [], "cold": [], "no-cache": [], "warm": []}
+        if vulture:
+            sides["vulture"] = []
+        for index in range(args.rounds):
+            cold_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"cold{index}")}
+            sides["floor"].append(measure(floor_cmd))
+            sides["cold"].append(measure(check, cold_env))
+            sides["no-cache"].append(measure([*check, "--no-cache"]))
+            sides["warm"].append(measure(check, warm_env))
+            if vulture:
+                # vulture exits 3 when it reports dead code.
+                sides["vulture"].append(measure([*vulture, vulture_target], ok=(0, 3)))
+            print(
+                f"round {index + 1}: "
+                + "  ".join(
+                    f"{name} {runs[-1].wall:.2f}s/{runs[-1].cpu:.2f}cpu/{runs[-1].peak_mib:.0f}MiB"
+                    for name, runs in sides.items()
+                ),
+                flush=True,
+            )
+        print("ratios to the floor (median, lowest-highest):")
+        for name, runs in sides.items():
+            if name != "floor":
+                print(_summary(name, runs, sides["floor"]))
+        if vulture:
+            walls = [c.wall / v.wall for c, v in zip(sides["cold"], sides["vulture"], strict=True)]
+            print(f"cold check / vulture: {statistics.median(walls):.2f}x")
+        if args.scale > 1:
+            scaled = _scaled(repo, args.scale, Path(scratch))
+            big = [sys.executable, "-m", "configdrift", "check", str(scaled), "--format", "json"]
+            times = []
+            for index in range(max(1, args.rounds // 2)):
+                one = measure(
+                    check, {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"s1-{index}")}
+                )
+                many = measure(big, {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"sN-{index}")})
+                times.append((one, many))
+                print(
+                    f"scale round {index + 1}: 1x {one.wall:.2f}s {one.peak_mib:.0f}MiB, "
+                    f"{args.scale}x {many.wall:.2f}s {many.peak_mib:.0f}MiB",
+                    flush=True,
+                )
+            ratio = statistics.median(m.wall / o.wall for o, m in times)
+            peak = statistics.median(m.peak_mib for _, m in times)
+            print(f"{args.scale}x repository: {ratio:.2f}x the time of 1x, peak {peak:.0f} MiB")
 
 
 if __name__ == "__main__":

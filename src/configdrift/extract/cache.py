@@ -260,12 +260,14 @@ class FactCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            # ``dumps``, not ``dump``: only the one-shot encoder is the C one.
-            text = json.dumps(
-                {"version": self.version, "files": self.entries}, separators=(",", ":")
-            )
+            # Entry by entry, each with ``dumps`` (only the one-shot encoder
+            # is the C one): fast, and never the whole file in memory.
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
+                fh.write('{"version":' + json.dumps(self.version) + ',"files":{')
+                for index, (rel, entry) in enumerate(self.entries.items()):
+                    fh.write(("," if index else "") + json.dumps(rel) + ":")
+                    fh.write(json.dumps(entry, separators=(",", ":")))
+                fh.write("}}")
             os.replace(tmp, self.path)
         except OSError:
             pass  # a cache that cannot be written is only slower
