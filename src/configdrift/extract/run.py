@@ -370,6 +370,10 @@ def _in_order(rels: list[str], *parts: dict[str, T]) -> dict[str, T]:
     return out
 
 
+#: About how many files a worker extracts before it returns their facts.
+CHUNK_FILES = 64
+
+
 class Extractor:
     """Extracts facts from files: a process pool for large trees and, when
     given one, a cache of facts by content."""
@@ -419,8 +423,10 @@ class Extractor:
         pool = self._start() if len(items) >= PARALLEL_THRESHOLD // 4 else None
         if pool is None:
             return lambda: func(self.root, items, *extra)
-        # Several chunks per worker even out files of very different sizes.
-        chunks = _chunks(self.root, items, self.workers * 4)
+        # Several chunks per worker even out files of very different sizes;
+        # chunks of a bounded size keep what a worker holds before it hands
+        # its results back small, however large the tree.
+        chunks = _chunks(self.root, items, max(self.workers * 4, len(items) // CHUNK_FILES))
         jobs = [pool.submit(func, self.root, c, *extra) for c in chunks]
 
         def collect() -> list[Result[T]]:
