@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from configdrift.config import Config, ConfigError
-from configdrift.model import Finding, Severity
+from configdrift.model import Finding, Severity, exit_code_for
 from configdrift.output.display import Place
 
 if TYPE_CHECKING:
@@ -152,14 +152,8 @@ def check(
         report.findings += shown
         report.places += places
         report.roots.append(config.root)
-        report.status = max(report.status, _status(part, config.fail_on))
+        report.status = max(report.status, exit_code_for(part, config.fail_on))
     return report
-
-
-def _status(findings: list[Finding], fail_on: str) -> int:
-    from configdrift.model import exit_code_for
-
-    return exit_code_for(findings, fail_on)
 
 
 def project_configs(
