@@ -21,7 +21,7 @@ from typing import Any
 Expr = list[Any]
 
 
-@dataclass
+@dataclass(slots=True)
 class FieldFact:
     """An annotated attribute in a class body."""
 
@@ -33,7 +33,7 @@ class FieldFact:
     docstring: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class ClassFact:
     name: str
     line: int
@@ -49,7 +49,7 @@ class ClassFact:
     before_validated: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class DictSource:
     """Where a dict came from: ``base[k1][k2]``, ``base.get(k1)`` ...
 
@@ -62,7 +62,7 @@ class DictSource:
     is_param: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class Placement:
     """A model built from a dict: ``Model(**source)`` or ``Model.model_validate(source)``."""
 
@@ -73,7 +73,7 @@ class Placement:
     via: str = "kwargs"
 
 
-@dataclass
+@dataclass(slots=True)
 class DictArg:
     """A dict handed to a function: ``f(d)``, ``f(d[KEY])``, ``Cls(d)``.
 
@@ -99,7 +99,7 @@ class DictArg:
     kind: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class DictRead:
     """A key read from a dict: ``d[K]``, ``d.get(K)``, ``K in d``, ``d.pop(K)``.
 
@@ -118,7 +118,7 @@ class DictRead:
     kind: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class DictStore:
     """A dict kept where other code reaches it: ``self.X = d[K]`` (``target``
     is ``self.X``) or ``return d[K]`` (``target`` is ``<return>``)."""
@@ -129,7 +129,7 @@ class DictStore:
     function: str
 
 
-@dataclass
+@dataclass(slots=True)
 class RegistrationCall:
     """A call that declares an option by name: ``parser.add_argument("--x",
     default=1)``, a ``@click.option("--x")`` decorator (``function`` is then
@@ -144,7 +144,7 @@ class RegistrationCall:
     callee: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class ImportFact:
     """``local`` is bound to ``module`` (``name`` None) or to ``module.name``."""
 
@@ -155,7 +155,7 @@ class ImportFact:
     line: int
 
 
-@dataclass
+@dataclass(slots=True)
 class ModuleFacts:
     """Everything configdrift needs from one Python file."""
 
