@@ -55,3 +55,29 @@ def test_the_configuration_page_documents_every_option() -> None:
     readme = (Path(__file__).parent.parent / "docs" / "configuration.md").read_text()
     documented = set(re.findall(r"^\| `([a-z-]+)` \|", readme, re.MULTILINE))
     assert documented == set(DEFAULTS)
+
+
+def test_the_catalog_and_the_registered_rules_agree() -> None:
+    from configdrift.rules.registry import CATALOG, PLANNED
+
+    registered = {code for code, rule in RULES.items() if rule.status == "stable"}
+    assert registered == set(CATALOG) - PLANNED
+    for code, (name, severity, summary) in CATALOG.items():
+        rule = RULES[code]
+        assert (rule.slug, rule.severity, rule.summary) == (name, severity, summary)
+
+
+def test_a_report_loads_no_rule_module() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from configdrift.output import ReportData, render_text\n"
+        "from configdrift.model import Finding, Location, Severity\n"
+        "f = Finding('CD101', 'k', Location('a.md', 1), 'm', severity=Severity.ERROR)\n"
+        "render_text(ReportData([f], 1, 1, 1, 1))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('configdrift.rules.')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['configdrift.rules.registry']"

@@ -650,16 +650,15 @@ def show_rules(
     code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Print one rule's documentation, or the table of all rules."""
-    from configdrift.rules.registry import RULES
+    from configdrift.rules.registry import CATALOG, PLANNED, RULES
 
     out = out or sys.stdout
     err = err or sys.stderr
     if code is None:
-        for _, rule in sorted(RULES.items()):
-            status = "" if rule.status == "stable" else f" ({rule.status})"
-            out.write(
-                f"{rule.code}  {rule.slug:<28} {rule.severity.value:<8} {rule.summary}{status}\n"
-            )
+        # The catalog has all the table needs: no rule module is loaded.
+        for number, (name, severity, summary) in sorted(CATALOG.items()):
+            status = " (planned)" if number in PLANNED else ""
+            out.write(f"{number}  {name:<28} {severity.value:<8} {summary}{status}\n")
         return ExitCode.OK
     found = RULES.get(code.upper()) or next(
         (rule for rule in RULES.values() if rule.slug == code.lower()), None
