@@ -333,3 +333,39 @@ def test_hostile_mdx_is_read_never_raised() -> None:
     ):
         facts = extract_mdx(page.encode())
         assert facts.error is None
+
+
+def test_an_option_heading_is_an_entry() -> None:
+    facts = extract_markdown(
+        b"# Command line\n\n### --dry-run\nDo nothing.\n\n### --config-file PATH\nWhere.\n\n"
+        b"### --format [TYPE]\nHow.\n\n## --not a heading of an option, but prose\n\n### -v\n"
+    )
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("--dry-run", "heading"),
+        ("--config-file", "heading"),
+        ("--format", "heading"),
+    ]
+
+
+def test_a_page_of_option_headings_is_read_without_configuration(tmp_path) -> None:
+    from helpers import check_project
+
+    cli_code = (
+        "import argparse\n\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--dry-run", action="store_true")\n'
+        '    p.add_argument("--config-file")\n    p.add_argument("--format")\n'
+        '    p.add_argument("--verbose", action="store_true")\n'
+        "    args = p.parse_args()\n"
+        "    print(args.dry_run, args.config_file, args.format, args.verbose)\n"
+    )
+    page = (
+        "# Reference\n\n### --dry-run\nDo nothing.\n\n### --config-file PATH\nWhere.\n\n"
+        "### --format TYPE\nHow.\n\n### --colour\nPaint it.\n"
+    )
+    _, findings = check_project(tmp_path, {"tool/cli.py": cli_code, "docs/cli.md": page}, "tool")
+    found = {(f.code, f.key) for f in findings}
+    assert ("CD103", "--verbose") in found  # the page is read: the others are documented
+    assert not any(key in ("--dry-run", "--config-file", "--format") for _, key in found)
+    # An option heading of its own that the parser lacks is a section of
+    # another tool's flags as far as the page shows: not judged.
+    assert not any(key == "--colour" for _, key in found)

@@ -260,7 +260,7 @@ _INI_TITLE = re.compile(
 
 
 _WORD_TITLE = re.compile(
-    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [a-z][a-z0-9_]*\r?$)", re.MULTILINE
+    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [a-z][a-z0-9_]*\r?$|#+ --[a-z])", re.MULTILINE
 )
 
 
@@ -277,7 +277,8 @@ def may_document(data: bytes, needed: int) -> bool:
         # Configparser-style titles: ``[run] branch`` underlined, ``### [run] branch``.
         typed += len(_INI_TITLE.findall(data))
     if typed < needed:
-        # Titles of one key-like word: ``timeout`` underlined, ``## timeout``.
+        # Titles of one key-like word: ``timeout`` underlined, ``## timeout``,
+        # ``### --dry-run``.
         typed += len(_WORD_TITLE.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     return typed >= needed or listed >= needed

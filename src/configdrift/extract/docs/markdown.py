@@ -545,6 +545,12 @@ def _ini_heading(children: list[Token]) -> str | None:
     return ini_heading("".join(c.content for c in children))
 
 
+#: A long option spelt alone: ``--dry-run``, ``--config-file``.
+_LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+#: What follows an option in its heading: ``PATH``, ``CONFIG_KEY``, ``[N]``, ``<file>``.
+_METAVAR = re.compile(r"[A-Z][A-Z0-9_]*|\[[^\]\s]+\]|<[^>\s]+>")
+
+
 def _plain_heading(children: list[Token]) -> tuple[str, bool] | None:
     """A heading that is one plain word: (the word, is it spelt as a key
     for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
@@ -552,6 +558,14 @@ def _plain_heading(children: list[Token]) -> tuple[str, bool] | None:
     if not children or any(c.type not in ("text",) for c in children):
         return None
     words = "".join(c.content for c in children).split()
+    if (
+        words
+        and _LONG_OPTION.fullmatch(words[0])
+        and all(_METAVAR.fullmatch(w) for w in words[1:4])
+        and len(words) <= 4
+    ):
+        # ``### --dry-run``, ``### --config-file PATH``: an option's entry.
+        return words[0], True
     if len(words) != 1 or not _KEY.match(words[0]) or words[0].startswith("-"):
         return None
     word = words[0]
