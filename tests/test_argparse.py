@@ -46,7 +46,9 @@ def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:
     analysis, found = _run(tmp_path, {"tool/cli.py": _CLI, "docs/cli.md": _DOCS})
     root = analysis.schema
     assert root.model == "the argument parser" and root.strict is True
-    assert set(root.children) == {"epochs", "lr", "verbose", "mode", "seed", "version"}
+    # argparse adds ``-h``/``--help`` itself.
+    assert set(root.children) == {"epochs", "lr", "verbose", "mode", "seed", "version", "help"}
+    assert root.children["help"].spellings == ("--help", "-h")
     # ``--version`` only prints: a documented spelling is accepted, and it is
     # no option to document or read.
     from configdrift.resolve.registrations import BUILTIN
@@ -181,7 +183,14 @@ _CLICK_DOCS = """
 def test_click_options_are_the_command_line(tmp_path) -> None:
     analysis, found = _run(tmp_path, {"tool/cli.py": _CLICK, "docs/options.md": _CLICK_DOCS})
     root = analysis.schema
-    assert set(root.children) == {"line_length", "check", "verbose", "target", "use_color"}
+    assert set(root.children) - {"help"} == {
+        "line_length",
+        "check",
+        "verbose",
+        "target",
+        "use_color",
+    }
+    assert root.children["help"].spellings == ("--help",)  # click adds it, without -h
     assert root.children["line_length"].default.value == 88
     assert root.children["check"].spellings == ("--check", "--no-check")
     assert root.children["verbose"].default.value is False
@@ -280,7 +289,7 @@ def test_typer_options_are_the_command_line(tmp_path) -> None:
     docs = _CLICK_DOCS.replace("- `--fast`", "- `--target` (str): the version.\n- `--fast`")
     analysis, found = _run(tmp_path, {"tool/cli.py": _TYPER, "docs/options.md": docs})
     root = analysis.schema
-    assert set(root.children) == {"line_length", "check", "target", "verbose"}
+    assert set(root.children) - {"help"} == {"line_length", "check", "target", "verbose"}
     assert root.children["line_length"].default.value == 88
     assert root.children["line_length"].spellings == ("--line-length", "-l")
     assert root.children["check"].spellings == ("--check", "--no-check")
@@ -332,4 +341,33 @@ def test_add_argument_on_another_librarys_object_declares_no_option(tmp_path) ->
         return parser.parse_args()
     """
     analysis, _ = check_project(tmp_path, {"app/main.py": code}, "app")
-    assert set(analysis.schema.children) == {"port", "host", "debug"}
+    assert set(analysis.schema.children) - {"help"} == {"port", "host", "debug"}
+
+
+def test_the_options_click_and_argparse_add_are_accepted(tmp_path) -> None:
+    from configdrift.resolve.registrations import BUILTIN
+
+    code = """
+import click
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--count", default=1, help="how many")
+@click.option("--name", default="x", help="who")
+@click.option("--loud", is_flag=True, help="shout")
+@click.version_option("1.0")
+def main(count, name, loud):
+    print(count, name, loud)
+"""
+    docs = (
+        "# Command line\n\n- `--count` (int): how many. Default: 1.\n- `--name` (str): who.\n"
+        "- `--loud` (bool): shout.\n- `-h`, `--help`: the help.\n- `--version`: the version.\n"
+        "- `--colour` (bool): not an option.\n"
+    )
+    analysis, found = _run(tmp_path, {"tool/cli.py": code, "docs/cli.md": docs})
+    root = analysis.schema
+    assert root.children["version"].origin == BUILTIN
+    assert set(root.children["help"].spellings) == {"-h", "--help"}
+    rejected = {key for code, key in found if code == "CD101"}
+    assert rejected == {"--colour"}  # the built-ins are accepted, a missing option is not
+    assert not any(key in ("--help", "-h", "--version") for _, key in found)

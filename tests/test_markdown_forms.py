@@ -366,6 +366,26 @@ def test_a_page_of_option_headings_is_read_without_configuration(tmp_path) -> No
     found = {(f.code, f.key) for f in findings}
     assert ("CD103", "--verbose") in found  # the page is read: the others are documented
     assert not any(key in ("--dry-run", "--config-file", "--format") for _, key in found)
-    # An option heading of its own that the parser lacks is a section of
-    # another tool's flags as far as the page shows: not judged.
-    assert not any(key == "--colour" for _, key in found)
+    # A page's option headings are judged together: one the parser lacks,
+    # among the parser's own, is documented and rejected.
+    assert ("CD101", "--colour") in found
+
+
+def test_a_page_of_another_tools_option_headings_is_not_judged(tmp_path) -> None:
+    from helpers import check_project
+
+    cli_code = (
+        "import argparse\n\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--epochs", type=int)\n    p.add_argument("--lr", type=float)\n'
+        '    p.add_argument("--seed", type=int)\n'
+        "    args = p.parse_args()\n    print(args.epochs, args.lr, args.seed)\n"
+    )
+    ours = "# Training\n\n### --epochs N\nPasses.\n\n### --lr RATE\nStep.\n\n### --seed N\nSeed.\n"
+    # The launcher's page: its flags, and one of ours in passing.
+    theirs = (
+        "# Launching\n\n### --nproc-per-node N\nProcesses.\n\n### --nnodes N\nNodes.\n\n"
+        "### --master-port PORT\nPort.\n\n### --epochs N\nHanded on to the script.\n"
+    )
+    files = {"tool/cli.py": cli_code, "docs/train.md": ours, "docs/launch.md": theirs}
+    _, findings = check_project(tmp_path, files, "tool")
+    assert not any(f.code == "CD101" for f in findings), [(f.code, f.key) for f in findings]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from configdrift.extract.python.body import DECLARING_CALLS
+from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.flow import harmless
@@ -98,6 +98,14 @@ def _kind(
             and symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE))
         ):
             return "named"
+    if call.method in CLICK_BUILTINS and call.callee:
+        symbol = project.resolve(module, call.callee)
+        if (
+            symbol is not None
+            and symbol.kind == "external"
+            and symbol.qualname.split(".")[0] in CLICK_LIKE
+        ):
+            return "click-builtin"
     if call.method in ("option", "Option") and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
@@ -174,10 +182,13 @@ def argparse_options(
             kind = _kind(project, name, call, declared or {})
             if kind is None:
                 continue
-            if kind != "typer" and _dynamic(call):
+            node: SchemaNode | None
+            if kind == "click-builtin":
+                node = _click_builtin(name, call, where)
+            elif kind != "typer" and _dynamic(call):
                 dynamic.append(where)
                 continue
-            if kind == "argparse":
+            elif kind == "argparse":
                 node = _option(project, name, call, where)
             elif kind == "click":
                 node = _click_option(project, name, call, where)
@@ -424,6 +435,18 @@ def _click_option(
     return _node(dest, flags, kind, default, where, group, "click", choices)
 
 
+def _click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:
+    """An option click adds (``--version``, ``--help``, or the names a
+    command gives them): a documented spelling is accepted, with nothing to
+    configure or read."""
+    flags = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str) and a[1][:1] == "-"]
+    flags = flags or [CLICK_BUILTINS[call.method]]
+    key = call.method.removesuffix("_option")
+    node = _node(key, flags, "", None, where, _group(module, call.function), "click")
+    node.origin = BUILTIN
+    return node
+
+
 def _typer_option(
     project: Project, module: str, call: RegistrationCall, where: Location
 ) -> SchemaNode | None:
@@ -456,6 +479,13 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
         root.children[node.key] = node
     kinds = [node.model_kind or "argparse" for node in options]
     kind = max(("argparse", "click", "named"), key=kinds.count)
+    if kind in ("argparse", "click") and not any("--help" in node.spellings for node in options):
+        # Both add ``--help`` unless told not to (argparse ``-h`` too): a
+        # documented spelling is accepted, with nothing to read.
+        flags = ("--help", "-h") if kind == "argparse" else ("--help",)
+        root.children.setdefault(
+            "help", SchemaNode(key="help", path=(flags[0],), spellings=flags, origin=BUILTIN)
+        )
     root.model = {"argparse": PARSER, "click": COMMAND, "named": REGISTERED}[kind]
     root.model_kind = kind
     first = options[0].location

@@ -152,13 +152,28 @@ def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
     table of another tool's flags (``torchrun --nproc-per-node``)."""
     if analysis.schema.model_kind not in CLI_KINDS:
         return set()
+    # Options documented one heading each (``### --dry-run``) are each a
+    # section of their own: they are counted together, per page.
     counts: dict[tuple[str, str], list[int]] = {}
+    headed: dict[str, set[str]] = {}
     for entry in analysis.entries:
         if entry.name.startswith("-"):
             known = resolve_path(analysis.schema, entry.path)[0] is not None
-            tally = counts.setdefault((entry.location.path, entry.section), [0, 0])
+            group = _HEADINGS if entry.form == "heading" else entry.section
+            tally = counts.setdefault((entry.location.path, group), [0, 0])
             tally[0 if known else 1] += 1
-    return {where for where, (known, unknown) in counts.items() if known < unknown}
+            if entry.form == "heading":
+                headed.setdefault(entry.location.path, set()).add(entry.section)
+    out: set[tuple[str, str]] = set()
+    for (page, group), (seen, unseen) in counts.items():
+        if seen < unseen:
+            sections = headed.get(page, set()) if group == _HEADINGS else {group}
+            out.update((page, section) for section in sections)
+    return out
+
+
+#: The group of a page's option headings in ``_foreign_flag_sections``.
+_HEADINGS = "\0headings"
 
 
 def _model_related(node: SchemaNode) -> tuple[Related, ...]:

@@ -824,6 +824,49 @@ def _defaults_added(
 
 #: Decorators that declare a command's option (``@click.option("--x")``).
 OPTION_DECORATORS = frozenset({"option"})
+#: click's decorators that add an option of its own, and its default flag.
+CLICK_BUILTINS = {"version_option": "--version", "help_option": "--help"}
+
+
+def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCall | None:
+    """``@click.version_option(...)``, ``@click.help_option(...)`` (called or
+    not), and a command's ``context_settings={"help_option_names": [...]}``:
+    the options click adds, as a call named ``version_option`` or
+    ``help_option``."""
+    call = deco if type(deco) is ast.Call else None
+    func = call.func if call is not None else deco
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    if name in CLICK_BUILTINS:
+        args = call.args if call is not None else []
+        keywords = call.keywords if call is not None else []
+        return RegistrationCall(
+            name,
+            [to_expr(a, source) for a in args if type(a) is not ast.Starred],
+            {k.arg: to_expr(k.value, source) for k in keywords if k.arg is not None},
+            deco.lineno,
+            function,
+            dotted(func) or "",
+        )
+    for keyword in call.keywords if call is not None else []:
+        if keyword.arg != "context_settings" or type(keyword.value) is not ast.Dict:
+            continue
+        for key, value in zip(keyword.value.keys, keyword.value.values, strict=True):
+            if (
+                type(key) is ast.Constant
+                and key.value == "help_option_names"
+                and type(value) in (ast.List, ast.Tuple)
+            ):
+                return RegistrationCall(
+                    "help_option",
+                    [to_expr(v, source) for v in value.elts],  # type: ignore[attr-defined]
+                    {},
+                    deco.lineno,
+                    function,
+                    dotted(func) or "",
+                )
+    return None
+
+
 #: Calls and mappings that read an environment variable by name.
 _ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 _ENV_MAPPINGS = frozenset({"os.environ", "environ"})

@@ -17,6 +17,7 @@ from collections import Counter
 from configdrift.extract.python.body import (
     OPTION_DECORATORS,
     FunctionBody,
+    click_builtin,
     env_read,
     registration_call,
 )
@@ -392,6 +393,9 @@ class ModuleExtractor:
                 option = registration_call(deco, self.source, qualname, OPTION_DECORATORS)
                 if option is not None:
                     self.facts.registrations.append(option)
+            builtin = click_builtin(deco, self.source, qualname)
+            if builtin is not None:
+                self.facts.registrations.append(builtin)
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
