@@ -155,11 +155,10 @@ def check(
                 if line and not line.startswith(("Found ", "Surfaces: ", "Example configs: "))
             )
     if output_file is not None:
+        from configdrift.files import write_atomic
+
         try:
-            target = Path(output_file)
-            temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            temporary.write_text(report, encoding="utf-8", errors="backslashreplace")
-            os.replace(temporary, target)
+            write_atomic(Path(output_file), [report.encode("utf-8", "backslashreplace")])
         except OSError as exc:
             print(f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err)
             return ExitCode.USAGE
@@ -620,15 +619,15 @@ def init(
     if stdout:
         out.write(text)
         return ExitCode.OK
+    from configdrift.files import write_atomic
+
     try:
         # Written beside and renamed into place: never a half-written file,
         # never opened if something else took its name meanwhile.
         before = target.read_bytes() if into_pyproject else b""
         if before and not before.endswith(b"\n"):
             before += b"\n"
-        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        temporary.write_bytes(before + text.encode("utf-8", "backslashreplace"))
-        os.replace(temporary, target)
+        write_atomic(target, [before, text.encode("utf-8", "backslashreplace")])
     except OSError as exc:
         print(f"configdrift: error: {_shown(target)}: {exc.strerror or exc}", file=err)
         return ExitCode.USAGE

@@ -10,9 +10,12 @@ reports 0).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 #: The most bytes read from one file of the tree.
@@ -115,6 +118,27 @@ def _read(path: str, limit: int) -> bytes:
         raise Unreadable(f"cannot read: {exc.strerror or type(exc).__name__}") from None
     finally:
         os.close(fd)
+
+
+def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> None:
+    """Write ``parts`` to ``target`` whole or not at all: into a new file
+    beside it (created, never one that already exists), renamed into place.
+    Raises ``OSError``, after removing what it wrote. ``mode`` is the new
+    file's permissions before the umask (``0o600`` for the cache)."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _WRITE_FLAGS, mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            for part in parts:
+                fh.write(part)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+_WRITE_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def cache_dir() -> Path:

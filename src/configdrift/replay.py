@@ -21,13 +21,13 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from configdrift.config import Config
 from configdrift.discover import Sources
+from configdrift.files import write_atomic
 from configdrift.model import Finding, Location, Related, Severity
 
 #: The store's own format; a change makes every entry a miss.
@@ -139,10 +139,7 @@ def save(root: Path, key: str, stored: Stored) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, "report": _stored_to_json(stored)})
-        fd, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
-            fh.write(text)
-        os.replace(temporary, target)
+        write_atomic(target, [text.encode("ascii")], mode=0o600)
     except (OSError, ValueError):
         pass
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
-from configdrift.files import cache_dir
+from configdrift.files import cache_dir, write_atomic
 
 
 def _extractor_version() -> str:
@@ -254,20 +253,21 @@ class FactCache:
             del self.entries[rel]
         self.changed = self.changed or bool(stale)
 
+    def _json_parts(self) -> Iterator[bytes]:
+        """The cache as JSON, entry by entry, each with ``dumps`` (only the
+        one-shot encoder is the C one): fast, and never the whole file in
+        memory."""
+        yield b'{"version":' + json.dumps(self.version).encode() + b',"files":{'
+        for index, (rel, entry) in enumerate(self.entries.items()):
+            yield (("," if index else "") + json.dumps(rel) + ":").encode()
+            yield json.dumps(entry, separators=(",", ":")).encode()
+        yield b"}}"
+
     def save(self) -> None:
         if not self.changed:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            # Entry by entry, each with ``dumps`` (only the one-shot encoder
-            # is the C one): fast, and never the whole file in memory.
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write('{"version":' + json.dumps(self.version) + ',"files":{')
-                for index, (rel, entry) in enumerate(self.entries.items()):
-                    fh.write(("," if index else "") + json.dumps(rel) + ":")
-                    fh.write(json.dumps(entry, separators=(",", ":")))
-                fh.write("}}")
-            os.replace(tmp, self.path)
+            write_atomic(self.path, self._json_parts(), mode=0o600)
         except OSError:
             pass  # a cache that cannot be written is only slower
