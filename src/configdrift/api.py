@@ -284,7 +284,7 @@ def _analysed(
     """Rules, exact mode, suppressions, baseline, per-rule settings and
     links over an analysed project; None when a baseline was written (its
     notes go to ``report``)."""
-    from configdrift.engine import as_configured, run_rules, selected
+    from configdrift.engine import allowed, run_rules, selected, with_severities
     from configdrift.links import linked
     from configdrift.replay import Stored
     from configdrift.rules.objects import keys_read
@@ -312,7 +312,7 @@ def _analysed(
             raise ConfigError(f"--import: {exc}") from None
         exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
         findings = merge(findings, exact, judged)
-    findings = as_configured(findings, config)
+    findings = allowed(findings, config)
     notes: list[str] = []
     findings = _unsuppressed(analysis, findings, notes)
     sources = _source_counts(analysis, _accepted(analysis))
@@ -323,7 +323,7 @@ def _analysed(
         report.messages.extend(notes)
         return None
     return Stored(
-        findings=linked(as_configured(known, config)),
+        findings=linked(with_severities(known, config)),
         files=analysis.files,
         surfaces=[
             (s.surface, len(s.entries), _accepted(s), keys_read(s))

@@ -196,7 +196,7 @@ def diff_refs(
     """Compare the config surface at two git refs (HEAD: the work tree when
     not given); CD403 for keys removed without a removal path."""
     from configdrift.config import ConfigError, load
-    from configdrift.engine import analyse, as_configured
+    from configdrift.engine import analyse, with_severities
     from configdrift.history import (
         GitError,
         analyse_ref,
@@ -229,7 +229,7 @@ def diff_refs(
     from configdrift.output.display import prefix_for, prepare, rebase
 
     findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
-    findings = as_configured(findings, config)
+    findings = with_severities(findings, config)
     prefix = prefix_for(config.root)
     shown, places = prepare([printable_finding(f) for f in findings], config.root, prefix)
     data = ReportData(shown, 0, 0, 0, 0, places=places)

@@ -1049,22 +1049,32 @@ def run_rules(analysis: Analysis) -> list[Finding]:
     return findings
 
 
-def as_configured(findings: list[Finding], config: Config) -> list[Finding]:
-    """The findings with the project's per-rule settings applied: the keys
-    ``allow-undocumented`` lets go undocumented (internal by design) raise
-    no CD103, and ``severity`` sets the severity of the codes it names
-    (the longest matching prefix wins)."""
+def allowed(findings: list[Finding], config: Config) -> list[Finding]:
+    """The findings but the CD103 of keys ``allow-undocumented`` lets go
+    undocumented (internal by design): before suppressions and baselines,
+    which never see them."""
     from fnmatch import fnmatchcase
 
-    allowed = config.allow_undocumented
-    if not allowed and not config.severity:
+    globs = config.allow_undocumented
+    if not globs:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code != "CD103"
+        or not any(
+            fnmatchcase(f.key, glob) for glob in (*globs.get("*", ()), *globs.get(f.surface, ()))
+        )
+    ]
+
+
+def with_severities(findings: list[Finding], config: Config) -> list[Finding]:
+    """The findings at the severity ``severity`` sets for their codes (the
+    longest matching prefix wins): once, on the findings reported."""
+    if not config.severity:
         return findings
     out = []
     for finding in findings:
-        if finding.code == "CD103" and allowed:
-            globs = (*allowed.get("*", ()), *allowed.get(finding.surface, ()))
-            if any(fnmatchcase(finding.key, glob) for glob in globs):
-                continue
         prefixes = [p for p in config.severity if finding.code.startswith(p)]
         if prefixes:
             level = Severity(config.severity[max(prefixes, key=len)])
