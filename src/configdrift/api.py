@@ -169,7 +169,7 @@ def project_configs(
     projects: dict[Path, tuple[Config, set[str] | None]] = {}
     for path in paths:
         if not path.exists():
-            raise ConfigError(f"{_shown(path)}: no such file or directory")
+            raise ConfigError(f"{shown(path)}: no such file or directory")
         is_file = not path.is_dir()
         config = load(_project_of(path) if is_file else path, explicit)
         config = config.with_overrides(**overrides)
@@ -342,7 +342,7 @@ def _analysed(
     )
 
 
-def _shown(path: Path) -> str:
+def shown(path: Path) -> str:
     """A path the user gave, printable whatever its bytes."""
     return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
 
@@ -351,7 +351,7 @@ def _where(root: Path) -> str:
     """A project's root as seen from the current directory."""
     from configdrift.output.display import prefix_for
 
-    return _shown(Path(prefix_for(root) or "."))
+    return shown(Path(prefix_for(root) or "."))
 
 
 #: The source-empty findings that only say discovery found nothing to compare.

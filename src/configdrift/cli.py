@@ -491,10 +491,6 @@ def _utf8(text: str) -> bool:
     return True
 
 
-def _shown(path: Path) -> str:
-    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def init(
     path: str = ".",
     *,
@@ -507,6 +503,7 @@ def init(
     of the project's pyproject.toml when it has one (appended; a table that
     is already there is never replaced), else into ``configdrift.toml``;
     ``stdout`` prints it instead."""
+    from configdrift.api import shown
     from configdrift.config import Config, ConfigError
     from configdrift.engine import analyse
 
@@ -515,7 +512,7 @@ def init(
     root = Path(path)
     if not root.is_dir():
         problem = "not a directory" if root.exists() else "no such directory"
-        print(f"configdrift: error: {_shown(root)}: {problem}", file=err)
+        print(f"configdrift: error: {shown(root)}: {problem}", file=err)
         return ExitCode.USAGE
     pyproject = root / "pyproject.toml"
     into_pyproject = pyproject.is_file() and not (root / "configdrift.toml").exists()
@@ -530,7 +527,7 @@ def init(
             return ExitCode.USAGE
         if existing is not None:
             print(
-                f"configdrift: error: {_shown(pyproject)} has a [tool.configdrift] table already "
+                f"configdrift: error: {shown(pyproject)} has a [tool.configdrift] table already "
                 "(`init --stdout` prints what discovery finds, to compare)",
                 file=err,
             )
@@ -538,11 +535,11 @@ def init(
     elif not stdout and (target.exists() or target.is_symlink()):
         if not force:
             print(
-                f"configdrift: error: {_shown(target)} exists (use --force to overwrite)", file=err
+                f"configdrift: error: {shown(target)} exists (use --force to overwrite)", file=err
             )
             return ExitCode.USAGE
         if target.is_symlink() or not target.is_file():
-            print(f"configdrift: error: {_shown(target)} is not a regular file", file=err)
+            print(f"configdrift: error: {shown(target)} is not a regular file", file=err)
             return ExitCode.USAGE
     try:
         analysis = analyse(Config(root=root))
@@ -629,7 +626,7 @@ def init(
             before += b"\n"
         write_atomic(target, [before, text.encode("utf-8", "backslashreplace")])
     except OSError as exc:
-        print(f"configdrift: error: {_shown(target)}: {exc.strerror or exc}", file=err)
+        print(f"configdrift: error: {shown(target)}: {exc.strerror or exc}", file=err)
         return ExitCode.USAGE
     out.write(
         f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import secrets
 import stat
@@ -139,6 +140,17 @@ def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> Non
 
 
 _WRITE_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+@functools.lru_cache(maxsize=4)
+def code_digest(folder: Path) -> str:
+    """A digest of configdrift's own source files under ``folder``: what
+    it stored with another version of the code is never used."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(path.relative_to(folder).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def cache_dir() -> Path:

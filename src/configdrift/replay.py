@@ -16,7 +16,6 @@ is a miss. One entry is kept per project root.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -27,7 +26,7 @@ from typing import Any
 
 from configdrift.config import Config
 from configdrift.discover import Sources
-from configdrift.files import write_atomic
+from configdrift.files import code_digest, write_atomic
 from configdrift.model import Finding, Location, Related, Severity
 
 #: The store's own format; a change makes every entry a miss.
@@ -47,18 +46,6 @@ class Stored:
     messages: list[str] = field(default_factory=list)
 
 
-@functools.lru_cache(maxsize=1)
-def _own_code() -> str:
-    """A digest of configdrift's source: a new version replays nothing an
-    older one stored."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        digest.update(path.relative_to(here).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 #: A file modified less than this long before a run (in nanoseconds) may
 #: be modified again within the file system's timestamp granularity without
 #: its time changing: a report that read it is not stored (as git treats
@@ -75,7 +62,9 @@ def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | 
     recent = time.time_ns() - RACY_NS
     newest = 0
     digest = hashlib.sha256()
-    digest.update(f"{FORMAT}\0{_own_code()}\0{sys.version_info[:3]}\0".encode())
+    digest.update(
+        f"{FORMAT}\0{code_digest(Path(__file__).parent)}\0{sys.version_info[:3]}\0".encode()
+    )
     digest.update(repr(_options(config)).encode("utf-8", "surrogateescape"))
     root = config.root
     files = sorted(

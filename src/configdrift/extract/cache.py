@@ -36,17 +36,12 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
-from configdrift.files import cache_dir, write_atomic
+from configdrift.files import cache_dir, code_digest, write_atomic
 
 
 def _extractor_version() -> str:
     """A digest of the extractors' source: any change invalidates the cache."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    return code_digest(Path(__file__).parent)[:16]
 
 
 def content_key(data: bytes) -> str:
