@@ -114,9 +114,12 @@ def _markdown(rng: random.Random) -> str:
     parts = ["# Configuration\n"]
     for _ in range(rng.randrange(1, 8)):
         n = _name(rng)
-        form = rng.randrange(7)
+        form = rng.randrange(8)
         if form == 0:
             parts.append(f"## `{n}`\n\nDefault: `{rng.choice(_VALUES)}`\n")
+        elif form == 7:
+            # An option's heading, and a Default label inside a sentence.
+            parts.append(f"### --{n} PATH\n\nText. Default: `{rng.choice(_VALUES)}`.\n")
         elif form == 1:
             parts.append(f"- `{n}` ({rng.choice(['int', 'bool', 'str'])}): what it does.\n")
         elif form == 2:
