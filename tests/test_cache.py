@@ -48,15 +48,54 @@ def test_a_corrupt_cache_is_ignored(cli, tmp_path) -> None:
         assert cli("check", str(root), "--format", "json").out == expected
 
 
+def _rewrite(store: FactCache, facts: bytes) -> None:
+    for rel, (digest, _) in list(store.entries.items()):
+        store.put(rel, digest, facts)
+    store.save()
+
+
 def test_tampered_entries_are_extracted_again(cli, tmp_path) -> None:
+    import zlib
+
+    root = _copy(tmp_path)
+    expected = cli("check", str(root), "--format", "json").out
+    for facts in (zlib.compress(b'{"unexpected": true}'), zlib.compress(b"{not json"), b"raw"):
+        _rewrite(FactCache(root), facts)
+        assert cli("check", str(root), "--format", "json").out == expected
+
+
+def test_a_cache_cut_short_keeps_its_whole_entries(cli, tmp_path) -> None:
     root = _copy(tmp_path)
     expected = cli("check", str(root), "--format", "json").out
     path = FactCache(root).path
-    data = json.loads(path.read_text())
-    for key in data["files"]:
-        data["files"][key][1] = {"unexpected": True}
-    path.write_text(json.dumps(data))
+    data = path.read_bytes()
+    whole = len(FactCache(root).entries)
+    assert whole > 5
+    path.write_bytes(data[: len(data) // 2])
+    assert 0 < len(FactCache(root).entries) < whole
+    # A record whose size runs past the end, or is no number, ends the reading.
+    head, _, rest = data.partition(b"\n")
+    first, _, _ = rest.partition(b"\n")
+    for garbled in (first.rsplit(b"\t", 1)[0] + b"\t99999999", first.rsplit(b"\t", 1)[0] + b"\tx"):
+        path.write_bytes(head + b"\n" + garbled + b"\n" + rest.partition(b"\n")[2])
+        assert FactCache(root).entries == {}
     assert cli("check", str(root), "--format", "json").out == expected
+
+
+def test_entries_are_decoded_only_when_asked_for(tmp_path) -> None:
+    from configdrift.extract.cache import entry_json
+
+    store = FactCache(tmp_path, directory=tmp_path / "cache")
+    store.put("a\tb\nc.py", "d1", entry_json({"x": 1}))
+    store.put("other.py", "d2", entry_json({"y": "\n\t"}))
+    store.save()
+    again = FactCache(tmp_path, directory=tmp_path / "cache")
+    assert set(again.entries) == {"a\tb\nc.py", "other.py"}
+    assert all(isinstance(facts, bytes) for _, facts in again.entries.values())
+    assert again.get("a\tb\nc.py", "d1") == {"x": 1}
+    assert again.get("other.py", "d2") == {"y": "\n\t"}
+    assert again.get("a\tb\nc.py", "changed") is None
+    assert FactCache(tmp_path, directory=tmp_path / "cache", salt="other").entries == {}
 
 
 def test_the_cache_lives_outside_the_repository(cli, tmp_path) -> None:

@@ -486,7 +486,7 @@ def test_a_chunk_reads_newer_files_together_and_isolates_a_crash(tmp_path) -> No
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    results = {rel: facts for rel, facts, _ in _python_chunk(str(tmp_path), sorted(files), False)}
+    results = {rel: facts for rel, facts, *_ in _python_chunk(str(tmp_path), sorted(files), False)}
     assert results["a.py"].error is None and results["a.py"].assigns["KEY"] == ["c", "a"]
     assert results["c.py"].error is None and "f" in results["c.py"].functions
     assert results["old.py"].error is None

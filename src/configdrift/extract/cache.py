@@ -3,7 +3,8 @@
 Extraction is a pure function of a file's bytes, so its result can be reused
 whenever the bytes are the same. The cache is:
 
-- JSON, never pickle: reading it cannot run code, whoever wrote it;
+- JSON (compressed), never pickle: reading it cannot run code, whoever
+  wrote it; a file's entry is decoded only when the file asks for it;
 - kept in the user's cache directory (``$XDG_CACHE_HOME/configdrift`` or
   ``~/.cache/configdrift``), never inside the analysed repository, so a pull
   request cannot plant one;
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -199,46 +201,83 @@ def py_examples_from_json(data: dict[str, Any]) -> list[PyExample]:
 
 # -- the store -------------------------------------------------------------
 
+#: What an entry is kept as until it is used: the facts' digest of the
+#: file's bytes and their JSON, undecoded.
+Entry = tuple[str, bytes]
+
+
+def entry_json(facts: dict[str, Any]) -> bytes:
+    """One entry's facts as the store keeps them: compact JSON, compressed
+    (a fifth of the size, so that a large tree's cache costs little memory
+    while it waits to be saved)."""
+    return zlib.compress(json.dumps(facts, separators=(",", ":")).encode(), 1)
+
 
 class FactCache:
-    """Facts of one project's files, loaded once and saved once."""
+    """Facts of one project's files, loaded once and saved once.
+
+    The file is a first line with the version, then one record per file:
+    a line ``digest<TAB>"path"<TAB>size`` and ``size`` bytes of compressed
+    JSON. Loading keeps each entry's bytes; an entry is decompressed and
+    decoded when a file with the same digest asks for it, so a run decodes
+    only what it uses and holds the rest compactly. Entries are encoded
+    where the facts are extracted (in the worker processes), so saving
+    only writes bytes.
+    """
 
     def __init__(self, root: Path, directory: Path | None = None, salt: str = "") -> None:
         key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-        self.path = (directory or cache_dir()) / f"{key}.json"
+        self.path = (directory or cache_dir()) / f"{key}.facts"
         # Facts depend on a file's bytes, the extractors' code and the calls
         # the configuration declares as registrations (``salt``).
         self.version = _extractor_version() + (f":{salt}" if salt else "")
-        self.entries: dict[str, list[Any]] = {}
+        self.entries: dict[str, Entry] = {}
         self.changed = False
         self._load()
 
     def _load(self) -> None:
         try:
-            with self.path.open(encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, ValueError):
+            data = self.path.read_bytes()
+        except OSError:
             return
-        if (
-            isinstance(data, dict)
-            and data.get("version") == self.version
-            and isinstance(data.get("files"), dict)
-        ):
-            self.entries = data["files"]
+        end = data.find(b"\n")
+        if end < 0 or data[:end] != json.dumps(self.version).encode():
+            return
+        entries: dict[str, Entry] = {}
+        position = end + 1
+        while position < len(data):
+            # A record cut short or garbled ends the reading: the files it
+            # and those after it held are extracted again.
+            end = data.find(b"\n", position)
+            if end < 0:
+                break
+            digest, _, rest = data[position:end].partition(b"\t")
+            name, _, size = rest.partition(b"\t")
+            try:
+                rel = json.loads(name)
+                length = int(size)
+            except ValueError:
+                break
+            position = end + 1 + length
+            if not isinstance(rel, str) or length < 0 or position > len(data):
+                break
+            entries[rel] = (digest.decode("ascii", "replace"), data[end + 1 : position])
+        self.entries = entries
 
     def get(self, rel: str, digest: str) -> dict[str, Any] | None:
+        """The facts stored for ``rel`` if its bytes are those stored."""
         hit = self.entries.get(rel)
-        if (
-            isinstance(hit, list)
-            and len(hit) == 2
-            and hit[0] == digest
-            and isinstance(hit[1], dict)
-        ):
-            return hit[1]
-        return None
+        if hit is None or hit[0] != digest:
+            return None
+        try:
+            facts = json.loads(zlib.decompress(hit[1]))
+        except (ValueError, zlib.error):
+            return None
+        return facts if isinstance(facts, dict) else None
 
-    def put(self, rel: str, digest: str, facts: dict[str, Any]) -> None:
-        self.entries[rel] = [digest, facts]
+    def put(self, rel: str, digest: str, facts: bytes) -> None:
+        """Keep ``facts`` (from ``entry_json``) for ``rel`` with its bytes' digest."""
+        self.entries[rel] = (digest, facts)
         self.changed = True
 
     def keep_only(self, rels: set[str]) -> None:
@@ -248,21 +287,17 @@ class FactCache:
             del self.entries[rel]
         self.changed = self.changed or bool(stale)
 
-    def _json_parts(self) -> Iterator[bytes]:
-        """The cache as JSON, entry by entry, each with ``dumps`` (only the
-        one-shot encoder is the C one): fast, and never the whole file in
-        memory."""
-        yield b'{"version":' + json.dumps(self.version).encode() + b',"files":{'
-        for index, (rel, entry) in enumerate(self.entries.items()):
-            yield (("," if index else "") + json.dumps(rel) + ":").encode()
-            yield json.dumps(entry, separators=(",", ":")).encode()
-        yield b"}}"
+    def _parts(self) -> Iterator[bytes]:
+        yield json.dumps(self.version).encode() + b"\n"
+        for rel, (digest, facts) in self.entries.items():
+            yield b"%s\t%s\t%d\n" % (digest.encode(), json.dumps(rel).encode(), len(facts))
+            yield facts
 
     def save(self) -> None:
         if not self.changed:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, self._json_parts(), mode=0o600)
+            write_atomic(self.path, self._parts(), mode=0o600)
         except OSError:
             pass  # a cache that cannot be written is only slower

@@ -21,6 +21,7 @@ from configdrift.extract.cache import (
     FactCache,
     content_key,
     doc_from_json,
+    entry_json,
     doc_to_json,
     module_from_json,
     module_to_json,
@@ -44,8 +45,10 @@ from configdrift.files import Unreadable, read_file
 PARALLEL_THRESHOLD = 200
 
 T = TypeVar("T")
-#: A chunk's result: (relative path, facts, content digest or "" when unread).
-Result = tuple[str, T, str]
+#: A chunk's result: (relative path, facts, content digest, the facts as the
+#: cache stores them); digest and entry are empty when there is no cache or
+#: the file was not read.
+Result = tuple[str, T, str, bytes]
 #: Facts of many files by path, once their extraction has finished.
 Pending = Callable[[], dict[str, T]]
 # A relevance test, not a parser: which identifiers occur in a page at all.
@@ -95,7 +98,7 @@ def _python_chunk(
         if data is None:
             continue
         if isinstance(data, str):
-            out.append((rel, ModuleFacts(error=data, error_line=1), ""))
+            out.append((rel, ModuleFacts(error=data, error_line=1), "", b""))
             continue
         facts = _guard(ModuleFacts, extract_python, data, declaring=declaring)
         if is_syntax_error(facts):
@@ -103,7 +106,7 @@ def _python_chunk(
             source = decode(data)
             if may_be_newer(source, facts.error_line):
                 newer.append((len(out), source))
-        out.append((rel, facts, content_key(data) if digest else ""))
+        out.append((rel, facts, content_key(data) if digest else "", b""))
     if newer:
         # The files ``ast`` rejects are read again in newer syntax, all of
         # the chunk's in one child process.
@@ -112,9 +115,18 @@ def _python_chunk(
         except Exception:  # the newer reader failed: keep the syntax errors
             again = [out[index][1] for index, _ in newer]
         for (index, _), facts in zip(newer, again, strict=True):
-            rel, _, key = out[index]
-            out[index] = (rel, facts, key)
-    return out
+            rel, _, key, _ = out[index]
+            out[index] = (rel, facts, key, b"")
+    return _encoded(out, module_to_json)
+
+
+def _encoded(results: list[Result[T]], dump: Callable[[T], dict[str, Any]]) -> list[Result[T]]:
+    """The results with each digested file's facts encoded for the cache,
+    here in the worker rather than in the process that saves the cache."""
+    return [
+        (rel, facts, key, entry_json(dump(facts)) if key else b"")
+        for rel, facts, key, _ in results
+    ]
 
 
 def _guard(empty: Callable[[], T], extract: Callable[..., T], data: bytes, **options: Any) -> T:
@@ -164,7 +176,7 @@ def _docs_chunk(
         if data is None:
             continue
         if isinstance(data, str):
-            out.append((rel, DocFacts(error=data, error_line=1), ""))
+            out.append((rel, DocFacts(error=data, error_line=1), "", b""))
             continue
         if not doc_wanted(data, needed, words):
             continue
@@ -175,8 +187,9 @@ def _docs_chunk(
             if rel.endswith(".mdx")
             else extract_markdown
         )
-        out.append((rel, _guard(DocFacts, extract, data), content_key(data) if digest else ""))
-    return out
+        facts = _guard(DocFacts, extract, data)
+        out.append((rel, facts, content_key(data) if digest else "", b""))
+    return _encoded(out, doc_to_json)
 
 
 @_no_gc
@@ -189,8 +202,8 @@ def _py_examples_chunk(
         if not isinstance(data, bytes) or not may_hold_config(data, quoted):
             continue
         examples: list[PyExample] = _guard(list, extract_py_examples, data)
-        out.append((rel, examples, content_key(data) if digest else ""))
-    return out
+        out.append((rel, examples, content_key(data) if digest else "", b""))
+    return _encoded(out, py_examples_to_json)
 
 
 def may_hold_config(data: bytes, quoted: list[tuple[bytes, bytes]]) -> bool:
@@ -477,21 +490,19 @@ class Extractor:
             hits[rel] = facts
         return hits, misses
 
-    def _store(
-        self, kind: str, results: list[Result[T]], dump: Callable[[T], dict[str, Any]]
-    ) -> dict[str, T]:
+    def _store(self, kind: str, results: list[Result[T]]) -> dict[str, T]:
         out: dict[str, T] = {}
-        for rel, facts, digest in results:
+        for rel, facts, digest, entry in results:
             out[rel] = facts
             if self.cache is not None and digest:
-                self.cache.put(f"{kind}:{rel}", digest, dump(facts))
+                self.cache.put(f"{kind}:{rel}", digest, entry)
         return out
 
     def python(self, rels: list[str]) -> Pending[ModuleFacts]:
         """Start extracting Python modules; call the result to wait for them."""
         hits, misses = self._cached("py", rels, module_from_json)
         collect = self._submit(_python_chunk, misses, self.cache is not None, self.declaring)
-        return lambda: _in_order(rels, hits, self._store("py", collect(), module_to_json))
+        return lambda: _in_order(rels, hits, self._store("py", collect()))
 
     def docs(
         self, rels: list[str], needed: int | None = None, words: AbstractSet[str] | None = None
@@ -504,7 +515,7 @@ class Extractor:
             "md", rels, doc_from_json, lambda data: doc_wanted(data, needed, words)
         )
         collect = self._submit(_docs_chunk, misses, needed, words, self.cache is not None)
-        return lambda: _in_order(rels, hits, self._store("md", collect(), doc_to_json))
+        return lambda: _in_order(rels, hits, self._store("md", collect()))
 
     def py_examples(self, rels: list[str], top_keys: set[str]) -> Pending[list[PyExample]]:
         """Start reading the config dicts of Python tests and examples, in
@@ -515,4 +526,4 @@ class Extractor:
         # As for docs, only files that passed the byte test are cached.
         hits, misses = self._cached("pyx", rels, py_examples_from_json)
         collect = self._submit(_py_examples_chunk, misses, quoted, self.cache is not None)
-        return lambda: _in_order(rels, hits, self._store("pyx", collect(), py_examples_to_json))
+        return lambda: _in_order(rels, hits, self._store("pyx", collect()))
