@@ -134,3 +134,26 @@ def test_facts_are_written_as_asdict_would_write_them() -> None:
         assert json.dumps(plain(facts)) == json.dumps(dataclasses.asdict(facts))  # type: ignore[call-overload]
         checked += 1
     assert checked >= 10
+
+
+def test_compact_facts_are_equal_and_share_their_empties() -> None:
+    import copy
+    import sys
+
+    from configdrift.extract.python.extractor import extract_python
+    from configdrift.extract.python.facts import compact
+
+    checked = 0
+    for path in sorted(DEMO.rglob("*.py")):
+        facts = extract_python(path.read_bytes())
+        before = copy.deepcopy(facts)
+        assert compact(facts) is facts
+        assert facts == before
+        values = [getattr(facts, name) for name in facts.__slots__]
+        lists = {id(v) for v in values if isinstance(v, list) and not v}
+        dicts = {id(v) for v in values if isinstance(v, dict) and not v}
+        assert len(lists) == 1 and len(dicts) <= 1
+        for name in facts.functions:
+            assert sys.intern(name) is name
+        checked += 1
+    assert checked >= 3

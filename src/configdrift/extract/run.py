@@ -37,7 +37,7 @@ from configdrift.extract.python.extractor import (
     is_syntax_error,
     may_be_newer,
 )
-from configdrift.extract.python.facts import ModuleFacts
+from configdrift.extract.python.facts import ModuleFacts, compact
 from configdrift.extract.text import decode
 from configdrift.files import Unreadable, read_file
 
@@ -117,6 +117,8 @@ def _python_chunk(
         for (index, _), facts in zip(newer, again, strict=True):
             rel, _, key, _ = out[index]
             out[index] = (rel, facts, key, b"")
+    for _, facts, _, _ in out:
+        compact(facts)
     return _encoded(out, module_to_json)
 
 
