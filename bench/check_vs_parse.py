@@ -19,7 +19,10 @@ runs as fresh interpreters (start-up and imports included):
   is missing (skipped when it cannot be installed).
 
 For each it prints wall time, CPU time (user and system, all processes) and
-peak resident memory summed over the process tree (sampled every 10 ms),
+peak memory of the process tree (sampled every 10 ms): the summed
+proportional set sizes, which count a page that forked workers share with
+their parent once, and for reference the summed resident set sizes, which
+count it in every process,
 then the median ratio to the floor with its spread (lowest to highest).
 ``--scale N`` also builds a repository of N copies of REPO's text files (a
 git repository in a temporary directory) and compares a cold check of it
@@ -67,7 +70,13 @@ TEXT_SUFFIXES = (".py", ".md", ".mdx", ".rst", ".json", ".yaml", ".yml", ".toml"
 class Run:
     wall: float
     cpu: float
+    #: Peak of the summed proportional set sizes: each page shared by several
+    #: processes (a forked worker's pages of its parent) counted once, split
+    #: among them; what the tree takes from the machine.
     peak_mib: float
+    #: Peak of the summed resident set sizes, which counts a shared page in
+    #: every process that maps it.
+    rss_mib: float = 0.0
 
 
 def _rss_kib(pid: int) -> int:
@@ -79,6 +88,19 @@ def _rss_kib(pid: int) -> int:
     except OSError:
         pass
     return 0
+
+
+def _pss_kib(pid: int) -> int:
+    """The process's proportional set size (Linux 4.14 and later); its
+    resident set size where the kernel lacks smaps_rollup."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return _rss_kib(pid)
 
 
 def _tree(pid: int) -> list[int]:
@@ -102,13 +124,15 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, ok: tuple[int, ..
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or ENV)
-    peak = 0
+    peak = rss = 0
     done = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, rss
         while not done.is_set():
-            peak = max(peak, sum(_rss_kib(p) for p in _tree(proc.pid)))
+            tree = _tree(proc.pid)
+            peak = max(peak, sum(_pss_kib(p) for p in tree))
+            rss = max(rss, sum(_rss_kib(p) for p in tree))
             done.wait(0.01)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -121,7 +145,7 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, ok: tuple[int, ..
     if proc.returncode not in ok:
         sys.exit(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{stderr.decode()[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return Run(wall, cpu, peak / 1024)
+    return Run(wall, cpu, peak / 1024, rss / 1024)
 
 
 def _vulture() -> list[str] | None:
@@ -172,10 +196,12 @@ def _summary(name: str, runs: list[Run], floors: list[Run]) -> str:
     walls = [r.wall / f.wall for r, f in zip(runs, floors, strict=True)]
     cpus = [r.cpu / f.cpu for r, f in zip(runs, floors, strict=True)]
     peaks = [r.peak_mib for r in runs]
+    rss = [r.rss_mib for r in runs]
     return (
         f"{name:>9}: wall {statistics.median(walls):.2f}x ({min(walls):.2f}-{max(walls):.2f}), "
         f"cpu {statistics.median(cpus):.2f}x ({min(cpus):.2f}-{max(cpus):.2f}), "
-        f"peak {statistics.median(peaks):.0f} MiB ({min(peaks):.0f}-{max(peaks):.0f})"
+        f"peak {statistics.median(peaks):.0f} MiB ({min(peaks):.0f}-{max(peaks):.0f}), "
+        f"rss sum {statistics.median(rss):.0f} MiB"
     )
 
 
@@ -236,12 +262,17 @@ def main() -> None:
                 times.append((one, many))
                 print(
                     f"scale round {index + 1}: 1x {one.wall:.2f}s {one.peak_mib:.0f}MiB, "
-                    f"{args.scale}x {many.wall:.2f}s {many.peak_mib:.0f}MiB",
+                    f"{args.scale}x {many.wall:.2f}s {many.peak_mib:.0f}MiB "
+                    f"(rss sum {many.rss_mib:.0f}MiB)",
                     flush=True,
                 )
             ratio = statistics.median(m.wall / o.wall for o, m in times)
             peak = statistics.median(m.peak_mib for _, m in times)
-            print(f"{args.scale}x repository: {ratio:.2f}x the time of 1x, peak {peak:.0f} MiB")
+            rss = statistics.median(m.rss_mib for _, m in times)
+            print(
+                f"{args.scale}x repository: {ratio:.2f}x the time of 1x, "
+                f"peak {peak:.0f} MiB (rss sum {rss:.0f} MiB)"
+            )
 
 
 if __name__ == "__main__":

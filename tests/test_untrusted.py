@@ -202,14 +202,30 @@ def test_an_internal_error_is_exit_3_with_one_line_and_no_output(cli, tmp_path, 
 
 
 def test_a_worker_that_dies_has_its_files_read_again_in_process(tmp_path):
-    from configdrift.extract.run import Extractor
+    from configdrift.extract.run import PARALLEL_THRESHOLD, Extractor
 
-    make_project(tmp_path, {f"m{i}.py": "x = 1\n" for i in range(40)})
-    rels = [f"m{i}.py" for i in range(40)]
-    with Extractor(str(tmp_path), 2, len(rels), None) as extractor:
+    make_project(tmp_path, {f"m{i}.py": "x = 1\n" for i in range(60)})
+    rels = [f"m{i}.py" for i in range(60)]
+    with Extractor(str(tmp_path), 2, PARALLEL_THRESHOLD, None) as extractor:
         got = extractor._submit(_dies_in_a_worker, rels)()
+        assert extractor.pool is not None, "the files went to worker processes"
     assert sorted(rel for rel, _, _ in got) == sorted(rels)
     assert {facts for _, facts, _ in got} == {"read here"}
+
+
+def test_a_pool_whose_work_is_done_is_replaced_by_fresh_workers(tmp_path):
+    from configdrift.extract.run import PARALLEL_THRESHOLD, Extractor
+
+    make_project(tmp_path, {f"m{i}.py": "x = 1\n" for i in range(60)})
+    rels = [f"m{i}.py" for i in range(60)]
+    with Extractor(str(tmp_path), 2, PARALLEL_THRESHOLD, None) as extractor:
+        first = extractor.python(rels)
+        pool = extractor.pool
+        pending = extractor.docs(rels, None)  # submitted while the first may still run
+        assert len(first()) == 60 and len(pending()) == 60
+        again = extractor.python(rels)
+        assert extractor.pool is not None and extractor.pool is not pool
+        assert again()["m1.py"].assigns == {"x": ["c", 1]}
 
 
 def _dies_in_a_worker(root, rels):
