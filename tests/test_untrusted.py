@@ -213,21 +213,6 @@ def test_a_worker_that_dies_has_its_files_read_again_in_process(tmp_path):
     assert {facts for _, facts, _ in got} == {"read here"}
 
 
-def test_a_pool_whose_work_is_done_is_replaced_by_fresh_workers(tmp_path):
-    from configdrift.extract.run import PARALLEL_THRESHOLD, Extractor
-
-    make_project(tmp_path, {f"m{i}.py": "x = 1\n" for i in range(60)})
-    rels = [f"m{i}.py" for i in range(60)]
-    with Extractor(str(tmp_path), 2, PARALLEL_THRESHOLD, None) as extractor:
-        first = extractor.python(rels)
-        pool = extractor.pool
-        pending = extractor.docs(rels, None)  # submitted while the first may still run
-        assert len(first()) == 60 and len(pending()) == 60
-        again = extractor.python(rels)
-        assert extractor.pool is not None and extractor.pool is not pool
-        assert again()["m1.py"].assigns == {"x": ["c", 1]}
-
-
 def _dies_in_a_worker(root, rels):
     import multiprocessing
 

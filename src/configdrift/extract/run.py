@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from configdrift.extract.cache import (
@@ -410,22 +410,11 @@ class Extractor:
         workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self.workers = workers
         self.pool: Executor | None = None
-        self.jobs: list[Future[Any]] = []
         self.parallel = workers > 1 and expected_files >= PARALLEL_THRESHOLD
         del expected_files
 
     def _start(self) -> Executor | None:
-        """The process pool, started on first use: a warm run needs none.
-
-        A pool whose work is all done is replaced by a new one: its workers
-        keep what their pages held at their peak (the parser of
-        reStructuredText, the largest files' trees), fresh ones forked now
-        start from nothing of theirs.
-        """
-        if self.pool is not None and all(job.done() for job in self.jobs):
-            self.pool.shutdown()
-            self.pool = None
-            self.jobs = []
+        """The process pool, started on first use: a warm run needs none."""
         if self.pool is None and self.parallel:
             self.pool = ProcessPoolExecutor(max_workers=self.workers)
         return self.pool
@@ -455,7 +444,6 @@ class Extractor:
         # its results back small, however large the tree.
         chunks = _chunks(self.root, items, max(self.workers * 4, len(items) // CHUNK_FILES))
         jobs = [pool.submit(func, self.root, c, *extra) for c in chunks]
-        self.jobs.extend(jobs)
 
         def collect() -> list[Result[T]]:
             out: list[Result[T]] = []
