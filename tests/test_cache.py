@@ -141,13 +141,14 @@ def test_compact_facts_are_equal_and_share_their_empties() -> None:
     import sys
 
     from configdrift.extract.python.extractor import extract_python
-    from configdrift.extract.python.facts import compact
+    from configdrift.extract.python.facts import Memo, compact
 
     checked = 0
+    memo = Memo()
     for path in sorted(DEMO.rglob("*.py")):
         facts = extract_python(path.read_bytes())
         before = copy.deepcopy(facts)
-        assert compact(facts) is facts
+        assert compact(facts, memo) is facts
         assert facts == before
         values = [getattr(facts, name) for name in facts.__slots__]
         lists = {id(v) for v in values if isinstance(v, list) and not v}
@@ -157,3 +158,25 @@ def test_compact_facts_are_equal_and_share_their_empties() -> None:
             assert sys.intern(name) is name
         checked += 1
     assert checked >= 3
+
+
+def test_compact_shares_equal_leaves_and_keeps_unequal_ones_apart() -> None:
+    from configdrift.extract.python.facts import DictSource, Memo, compact
+
+    memo = Memo()
+    a = compact({"x": ["c", 0.0], "y": ["n", "KEY"], "z": [["n", "KEY"], ["c", 1]]}, memo)
+    b = compact({"x": ["c", -0.0], "y": ["n", "KEY"], "z": [["n", "KEY"], ["c", True]]}, memo)
+    assert a["y"] is b["y"] and a["z"][0] is b["z"][0]
+    assert str(a["x"][1]) == "0.0" and str(b["x"][1]) == "-0.0"
+    assert a["z"][1] == ["c", 1] and b["z"][1] == ["c", True] and b["z"][1][1] is True
+    # Dicts of leaves are shared when their leaves are; other dicts are not.
+    c = compact({"y": ["n", "KEY"]}, memo)
+    d = compact({"y": ["n", "KEY"]}, memo)
+    assert c is d and c == {"y": ["n", "KEY"]}
+    assert compact({"y": [["n", "KEY"]]}, memo) is not compact({"y": [["n", "KEY"]]}, memo)
+    # A source without keys is shared; one with keys stays its own.
+    s1, s2 = DictSource("d", [], True), DictSource("d", [], True)
+    assert compact(s1, memo) is compact(s2, memo)
+    assert compact(DictSource("d", [], False), memo) is not compact(s1, memo)
+    k1, k2 = DictSource("d", [["c", "a"]], True), DictSource("d", [["c", "a"]], True)
+    assert compact(k1, memo) is k1 and compact(k2, memo) is k2

@@ -21,8 +21,8 @@ from configdrift.extract.cache import (
     FactCache,
     content_key,
     doc_from_json,
-    entry_json,
     doc_to_json,
+    entry_json,
     module_from_json,
     module_to_json,
     py_examples_from_json,
@@ -37,7 +37,7 @@ from configdrift.extract.python.extractor import (
     is_syntax_error,
     may_be_newer,
 )
-from configdrift.extract.python.facts import ModuleFacts, compact
+from configdrift.extract.python.facts import Memo, ModuleFacts, compact
 from configdrift.extract.text import decode
 from configdrift.files import Unreadable, read_file
 
@@ -117,8 +117,9 @@ def _python_chunk(
         for (index, _), facts in zip(newer, again, strict=True):
             rel, _, key, _ = out[index]
             out[index] = (rel, facts, key, b"")
+    memo = Memo()
     for _, facts, _, _ in out:
-        compact(facts)
+        compact(facts, memo)
     return _encoded(out, module_to_json)
 
 
@@ -126,8 +127,7 @@ def _encoded(results: list[Result[T]], dump: Callable[[T], dict[str, Any]]) -> l
     """The results with each digested file's facts encoded for the cache,
     here in the worker rather than in the process that saves the cache."""
     return [
-        (rel, facts, key, entry_json(dump(facts)) if key else b"")
-        for rel, facts, key, _ in results
+        (rel, facts, key, entry_json(dump(facts)) if key else b"") for rel, facts, key, _ in results
     ]
 
 

@@ -219,30 +219,64 @@ _EMPTY_DICT: dict[str, Any] = {}
 _SLOTS: dict[type, tuple[str, ...]] = {}
 
 
-def compact(value: Any) -> Any:
+class Memo:
+    """What ``compact`` shares among the facts of one chunk of files."""
+
+    def __init__(self) -> None:
+        self.shared: dict[tuple[Any, ...], Any] = {}
+        #: The ids of the shared objects (alive as long as the memo is).
+        self.ids: set[int] = set()
+
+    def share(self, key: tuple[Any, ...], make: Any) -> Any:
+        found = self.shared.get(key)
+        if found is None:
+            found = self.shared[key] = make
+            self.ids.add(id(found))
+        return found
+
+
+def compact(value: Any, memo: Memo | None = None) -> Any:
     """``value`` with each string interned and every empty list or dict the
-    same object, so that facts sent from a worker (pickled once per chunk,
-    each object once) and held for a whole tree take a fraction of the
-    memory. Done when extraction is over: the facts are read-only after."""
+    same object; with a ``memo``, also each leaf expression (``["n",
+    name]``, ``["c", value]``), each dict of leaf expressions (a call's
+    other arguments) and each dict source without keys one object per
+    value. Facts sent from a worker (pickled once per chunk, each object
+    once) and held for a whole tree then take a fraction of the memory.
+    Done when extraction is over: the facts are read-only after."""
     kind = type(value)
     if kind is str:
         return sys.intern(value)
     if kind is list:
         if not value:
             return _EMPTY_LIST
-        value[:] = [compact(item) for item in value]
+        if memo is not None and len(value) == 2 and type(value[0]) is str:
+            leaf = value[1]
+            if value[0] in _LEAF_TAGS and type(leaf) in _LEAF_TYPES:
+                # repr tells 0.0 from -0.0 (equal, and of one hash).
+                key = (value[0], type(leaf), repr(leaf) if type(leaf) is float else leaf)
+                return memo.share(key, [value[0], compact(leaf)])
+        value[:] = [compact(item, memo) for item in value]
         return value
     if kind is dict:
         if not value:
             return _EMPTY_DICT
-        return {sys.intern(k) if type(k) is str else k: compact(v) for k, v in value.items()}
+        out = {sys.intern(k) if type(k) is str else k: compact(v, memo) for k, v in value.items()}
+        if memo is not None and all(id(v) in memo.ids for v in out.values()):
+            return memo.share(("dict", *((k, id(v)) for k, v in out.items())), out)
+        return out
     if kind is tuple:
-        return tuple(compact(item) for item in value)
+        return tuple(compact(item, memo) for item in value)
+    if kind is DictSource and memo is not None and not value.keys:
+        return memo.share(("source", sys.intern(value.base), value.is_param), value)
     names = _SLOTS.get(kind)
     if names is None:
         if not hasattr(kind, "__dataclass_fields__"):
             return value
         names = _SLOTS[kind] = tuple(kind.__dataclass_fields__)
     for name in names:
-        setattr(value, name, compact(getattr(value, name)))
+        setattr(value, name, compact(getattr(value, name), memo))
     return value
+
+
+_LEAF_TAGS = frozenset({"n", "c"})
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
