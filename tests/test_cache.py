@@ -180,3 +180,29 @@ def test_compact_shares_equal_leaves_and_keeps_unequal_ones_apart() -> None:
     assert compact(DictSource("d", [], False), memo) is not compact(s1, memo)
     k1, k2 = DictSource("d", [["c", "a"]], True), DictSource("d", [["c", "a"]], True)
     assert compact(k1, memo) is k1 and compact(k2, memo) is k2
+
+
+def test_a_warm_run_sends_no_worker_a_file_it_would_turn_down(tmp_path, monkeypatch) -> None:
+    import configdrift
+    from configdrift.extract import run
+
+    root = _copy(tmp_path)
+    (root / "docs" / "notes.md").write_text("# Notes\n\nNothing about keys here.\n")
+    (root / "tests").mkdir(exist_ok=True)
+    (root / "tests" / "test_plain.py").write_text("def test_nothing():\n    assert True\n")
+    cold = configdrift.check([root], jobs=1)
+    page = root / "docs" / "configuration.md"
+    page.write_text(page.read_text() + "\n")
+    sent: list[str] = []
+    for name in ("_docs_chunk", "_py_examples_chunk", "_python_chunk"):
+        real = getattr(run, name)
+
+        def spy(root_, rels, *extra, real=real):
+            sent.extend(rels)
+            return real(root_, rels, *extra)
+
+        monkeypatch.setattr(run, name, spy)
+    warm = configdrift.check([root], jobs=1)
+    assert [f.message for f in warm.findings] == [f.message for f in cold.findings]
+    assert "docs/configuration.md" in sent, "the changed page is read again"
+    assert "docs/notes.md" not in sent and "tests/test_plain.py" not in sent

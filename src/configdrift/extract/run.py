@@ -465,8 +465,10 @@ class Extractor:
         load: Callable[[dict[str, Any]], T],
         wanted: Callable[[bytes], bool] | None = None,
     ) -> tuple[dict[str, T], list[str]]:
-        """Facts found in the cache, and the files still to extract (a hit
-        that is not ``wanted`` is neither)."""
+        """Facts found in the cache, and the files still to extract (a file
+        that is not ``wanted`` is neither: the byte test a worker would
+        apply is applied here to the bytes read for the digest, and no
+        worker is sent a file only to turn it down)."""
         self.seen.update(f"{kind}:{rel}" for rel in rels)
         if self.cache is None or not self.cache.entries:
             return {}, rels  # nothing to reuse: do not read every file twice
@@ -474,6 +476,8 @@ class Extractor:
         misses: list[str] = []
         for rel in rels:
             data = _read(self.root, rel)
+            if wanted is not None and isinstance(data, bytes) and not wanted(data):
+                continue
             stored = (
                 self.cache.get(f"{kind}:{rel}", content_key(data))
                 if isinstance(data, bytes)
@@ -481,8 +485,6 @@ class Extractor:
             )
             if stored is None:
                 misses.append(rel)
-                continue
-            if wanted is not None and isinstance(data, bytes) and not wanted(data):
                 continue
             try:
                 facts = load(stored)
@@ -526,6 +528,8 @@ class Extractor:
         if len(top_keys) < 2:
             return dict
         # As for docs, only files that passed the byte test are cached.
-        hits, misses = self._cached("pyx", rels, py_examples_from_json)
+        hits, misses = self._cached(
+            "pyx", rels, py_examples_from_json, lambda data: may_hold_config(data, quoted)
+        )
         collect = self._submit(_py_examples_chunk, misses, quoted, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("pyx", collect()))
