@@ -138,7 +138,6 @@ def test_facts_are_written_as_asdict_would_write_them() -> None:
 
 def test_compact_facts_are_equal_and_share_their_empties() -> None:
     import copy
-    import sys
 
     from configdrift.extract.python.extractor import extract_python
     from configdrift.extract.python.facts import Memo, compact
@@ -154,32 +153,35 @@ def test_compact_facts_are_equal_and_share_their_empties() -> None:
         lists = {id(v) for v in values if isinstance(v, list) and not v}
         dicts = {id(v) for v in values if isinstance(v, dict) and not v}
         assert len(lists) == 1 and len(dicts) <= 1
-        for name in facts.functions:
-            assert sys.intern(name) is name
         checked += 1
     assert checked >= 3
 
 
 def test_compact_shares_equal_leaves_and_keeps_unequal_ones_apart() -> None:
-    from configdrift.extract.python.facts import DictSource, Memo, compact
+    from configdrift.extract.python.facts import DictSource, Memo
 
     memo = Memo()
-    a = compact({"x": ["c", 0.0], "y": ["n", "KEY"], "z": [["n", "KEY"], ["c", 1]]}, memo)
-    b = compact({"x": ["c", -0.0], "y": ["n", "KEY"], "z": [["n", "KEY"], ["c", True]]}, memo)
-    assert a["y"] is b["y"] and a["z"][0] is b["z"][0]
+    a = memo.args(
+        {"x": ["c", 0.0], "y": ["n", "KEY"], "z": ["seq", "list", [["n", "KEY"], ["c", 1]]]}
+    )
+    b = memo.args(
+        {"x": ["c", -0.0], "y": ["n", "KEY"], "z": ["seq", "list", [["n", "KEY"], ["c", True]]]}
+    )
+    assert a["y"] is b["y"] and a["z"][2][0] is b["z"][2][0]
     assert str(a["x"][1]) == "0.0" and str(b["x"][1]) == "-0.0"
-    assert a["z"][1] == ["c", 1] and b["z"][1] == ["c", True] and b["z"][1][1] is True
+    assert a["z"][2][1] == ["c", 1] and b["z"][2][1][1] is True
     # Dicts of leaves are shared when their leaves are; other dicts are not.
-    c = compact({"y": ["n", "KEY"]}, memo)
-    d = compact({"y": ["n", "KEY"]}, memo)
-    assert c is d and c == {"y": ["n", "KEY"]}
-    assert compact({"y": [["n", "KEY"]]}, memo) is not compact({"y": [["n", "KEY"]]}, memo)
+    assert memo.args({"y": ["n", "KEY"]}) is memo.args({"y": ["n", "KEY"]})
+    assert memo.args({"y": ["n", "KEY"]}) == {"y": ["n", "KEY"]}
+    nested = {"y": ["seq", "list", [["n", "KEY"]]]}
+    assert memo.args(dict(nested)) is not memo.args(dict(nested))
+    assert memo.args({}) is memo.args({})
     # A source without keys is shared; one with keys stays its own.
     s1, s2 = DictSource("d", [], True), DictSource("d", [], True)
-    assert compact(s1, memo) is compact(s2, memo)
-    assert compact(DictSource("d", [], False), memo) is not compact(s1, memo)
+    assert memo.source(s1) is memo.source(s2)
+    assert memo.source(DictSource("d", [], False)) is not memo.source(s1)
     k1, k2 = DictSource("d", [["c", "a"]], True), DictSource("d", [["c", "a"]], True)
-    assert compact(k1, memo) is k1 and compact(k2, memo) is k2
+    assert memo.source(k1) is k1 and memo.source(k2) is k2 and k1.keys[0] is k2.keys[0]
 
 
 def test_a_warm_run_sends_no_worker_a_file_it_would_turn_down(tmp_path, monkeypatch) -> None:

@@ -212,71 +212,115 @@ class ModuleFacts:
     error_line: int = 0
 
 
-#: The one empty list and the one empty dict that ``compact`` shares among
-#: facts: nothing mutates facts once extracted.
+#: The one empty list and the one empty dict that compacted facts share:
+#: nothing mutates facts once extracted.
 _EMPTY_LIST: list[Any] = []
 _EMPTY_DICT: dict[str, Any] = {}
-_SLOTS: dict[type, tuple[str, ...]] = {}
+_LEAF_TAGS = frozenset({"n", "c"})
+_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+_MODULE_FIELDS = tuple(ModuleFacts.__dataclass_fields__)
 
 
 class Memo:
-    """What ``compact`` shares among the facts of one chunk of files."""
+    """What ``compact`` shares among the facts of one chunk of files: each
+    leaf expression (``["n", name]``, ``["c", value]``), each dict of leaf
+    expressions (a call's other arguments) and each dict source without
+    keys, one object per value. Facts a worker sends (pickled once per
+    chunk, each object once) then take a fraction of the memory."""
 
     def __init__(self) -> None:
         self.shared: dict[tuple[Any, ...], Any] = {}
         #: The ids of the shared objects (alive as long as the memo is).
         self.ids: set[int] = set()
 
-    def share(self, key: tuple[Any, ...], make: Any) -> Any:
+    def _share(self, key: tuple[Any, ...], value: Any) -> Any:
         found = self.shared.get(key)
         if found is None:
-            found = self.shared[key] = make
+            found = self.shared[key] = value
             self.ids.add(id(found))
         return found
 
-
-def compact(value: Any, memo: Memo | None = None) -> Any:
-    """``value`` with each string interned and every empty list or dict the
-    same object; with a ``memo``, also each leaf expression (``["n",
-    name]``, ``["c", value]``), each dict of leaf expressions (a call's
-    other arguments) and each dict source without keys one object per
-    value. Facts sent from a worker (pickled once per chunk, each object
-    once) and held for a whole tree then take a fraction of the memory.
-    Done when extraction is over: the facts are read-only after."""
-    kind = type(value)
-    if kind is str:
-        return sys.intern(value)
-    if kind is list:
-        if not value:
+    def expr(self, expr: Any) -> Any:
+        """An expression with its leaves shared."""
+        if type(expr) is not list:
+            return expr
+        if (
+            len(expr) == 2
+            and type(expr[0]) is str
+            and expr[0] in _LEAF_TAGS
+            and type(expr[1]) in _LEAF_TYPES
+        ):
+            leaf = expr[1]
+            # repr tells 0.0 from -0.0 (equal, and of one hash).
+            key = (expr[0], type(leaf), repr(leaf) if type(leaf) is float else leaf)
+            return self._share(key, expr)
+        if not expr:
             return _EMPTY_LIST
-        if memo is not None and len(value) == 2 and type(value[0]) is str:
-            leaf = value[1]
-            if value[0] in _LEAF_TAGS and type(leaf) in _LEAF_TYPES:
-                # repr tells 0.0 from -0.0 (equal, and of one hash).
-                key = (value[0], type(leaf), repr(leaf) if type(leaf) is float else leaf)
-                return memo.share(key, [value[0], compact(leaf)])
-        value[:] = [compact(item, memo) for item in value]
-        return value
-    if kind is dict:
-        if not value:
+        expr[:] = [self.expr(item) if type(item) is list else item for item in expr]
+        return expr
+
+    def args(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A dict of expressions; shared when all of them are."""
+        if not args:
             return _EMPTY_DICT
-        out = {sys.intern(k) if type(k) is str else k: compact(v, memo) for k, v in value.items()}
-        if memo is not None and all(id(v) in memo.ids for v in out.values()):
-            return memo.share(("dict", *((k, id(v)) for k, v in out.items())), out)
+        out = {key: self.expr(value) for key, value in args.items()}
+        if all(id(value) in self.ids for value in out.values()):
+            return self._share(("args", *((k, id(v)) for k, v in out.items())), out)  # type: ignore[no-any-return]
         return out
-    if kind is tuple:
-        return tuple(compact(item, memo) for item in value)
-    if kind is DictSource and memo is not None and not value.keys:
-        return memo.share(("source", sys.intern(value.base), value.is_param), value)
-    names = _SLOTS.get(kind)
-    if names is None:
-        if not hasattr(kind, "__dataclass_fields__"):
-            return value
-        names = _SLOTS[kind] = tuple(kind.__dataclass_fields__)
-    for name in names:
-        setattr(value, name, compact(getattr(value, name), memo))
-    return value
+
+    def source(self, source: DictSource) -> DictSource:
+        if not source.keys:
+            return self._share(("source", source.base, source.is_param), source)  # type: ignore[no-any-return]
+        source.keys = [self.expr(key) for key in source.keys]
+        return source
 
 
-_LEAF_TAGS = frozenset({"n", "c"})
-_LEAF_TYPES = frozenset({str, int, float, bool, type(None)})
+def compact(facts: ModuleFacts, memo: Memo) -> ModuleFacts:
+    """``facts`` with every empty list or dict one object and the records
+    that come by the thousand (dict hand-overs, reads and stores) sharing
+    what ``memo`` shares. Done when extraction is over: the facts are
+    read-only after."""
+    for name in _MODULE_FIELDS:
+        value = getattr(facts, name)
+        if not value and (type(value) is list or type(value) is dict):
+            setattr(facts, name, _EMPTY_LIST if type(value) is list else _EMPTY_DICT)
+    expr, args, source = memo.expr, memo.args, memo.source
+    for arg in facts.dict_args:
+        arg.callee = expr(arg.callee)
+        arg.source = source(arg.source)
+        arg.key_args = args(arg.key_args)
+        arg.values = args(arg.values)
+    for read in facts.dict_reads:
+        read.source = source(read.source)
+        read.default = expr(read.default)
+    for store in facts.dict_stores:
+        store.source = source(store.source)
+    for placement in facts.placements:
+        placement.sources = [source(s) for s in placement.sources]
+    # Names that recur across files: one string each per chunk.
+    intern = sys.intern
+    facts.attr_loads = [intern(name) for name in facts.attr_loads] or _EMPTY_LIST
+    facts.attr_counts = {intern(k): v for k, v in facts.attr_counts.items()} or _EMPTY_DICT
+    facts.attr_stores = [intern(name) for name in facts.attr_stores] or _EMPTY_LIST
+    facts.chains = [(line, intern(f), intern(c)) for line, f, c in facts.chains] or _EMPTY_LIST
+    facts.local_types = [tuple(map(intern, t)) for t in facts.local_types] or _EMPTY_LIST  # type: ignore[misc]
+    facts.functions = {
+        intern(name): [intern(p) for p in params] or _EMPTY_LIST
+        for name, params in facts.functions.items()
+    } or _EMPTY_DICT
+    facts.function_lines = {intern(k): v for k, v in facts.function_lines.items()} or _EMPTY_DICT
+    facts.attr_assigns = [
+        (intern(f), intern(a), how, intern(n), line) for f, a, how, n, line in facts.attr_assigns
+    ] or _EMPTY_LIST
+    facts.assigns = {intern(k): expr(v) for k, v in facts.assigns.items()} or _EMPTY_DICT
+    for cls in facts.classes:
+        cls.bases = [expr(b) for b in cls.bases] or _EMPTY_LIST
+        cls.decorators = [expr(d) for d in cls.decorators] or _EMPTY_LIST
+        cls.assigns = {k: expr(v) for k, v in cls.assigns.items()} or _EMPTY_DICT
+        cls.config_class = cls.config_class or _EMPTY_DICT
+        cls.before_validated = cls.before_validated or _EMPTY_LIST
+        cls.fields = cls.fields or _EMPTY_LIST
+        for f in cls.fields:
+            f.annotation = expr(f.annotation)
+            f.value = expr(f.value)
+    return facts
