@@ -350,6 +350,82 @@ def map_tree(
     return ExitCode.OK
 
 
+def coverage_report(
+    paths: str | Sequence[str] = ".",
+    *,
+    config_file: str | None = None,
+    output_format: str = "text",
+    fail_under: float | None = None,
+    badge: str | None = None,
+    verbose: bool = False,
+    jobs: int | None = None,
+    cache: bool = True,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Print each surface's doc coverage; 1 when the documented share over
+    every surface is below ``fail_under``."""
+    from configdrift import coverage
+    from configdrift.api import project_configs
+    from configdrift.config import ConfigError
+    from configdrift.engine import analyse
+    from configdrift.files import write_atomic
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        targets = project_configs(
+            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
+            Path(config_file) if config_file else None,
+        )
+        projects = [
+            (config.root, coverage.project_coverage(analyse(config, jobs=jobs, cache=cache)))
+            for config, _ in targets
+        ]
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    surfaces = [s for _, found in projects for s in found]
+    percent = coverage.total(surfaces)
+    status = ExitCode.OK
+    verdict = ""
+    if fail_under is not None and round(percent, 1) < fail_under:
+        status = ExitCode.FINDINGS
+        verdict = f", under --fail-under {fail_under:g}"
+    if badge is not None:
+        try:
+            write_atomic(Path(badge), [coverage.badge(percent).encode()])
+        except OSError as exc:
+            print(f"configdrift: error: cannot write {badge}: {exc.strerror}", file=err)
+            return ExitCode.USAGE
+    if output_format == "json":
+        document = {
+            "version": 1,
+            "documented_share": round(percent, 1),
+            "fail_under": fail_under,
+            "passed": status == ExitCode.OK,
+            "projects": [
+                {
+                    "root": printable(prefix_for(root) or "."),
+                    "surfaces": [coverage.as_json(s) for s in found],
+                }
+                for root, found in projects
+            ],
+        }
+        out.write(json.dumps(document, indent=2) + "\n")
+        return status
+    for index, (root, found) in enumerate(projects):
+        if len(projects) > 1:
+            out.write(f"{chr(10) if index else ''}== {printable(prefix_for(root) or '.')} ==\n")
+        out.write(printable(coverage.text(found, verbose)))
+    accepted = sum(s.accepted for s in surfaces)
+    documented = sum(s.documented for s in surfaces)
+    out.write(f"Documented: {documented} of {accepted} accepted keys ({percent:.1f}%){verdict}.\n")
+    return status
+
+
 def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
@@ -678,6 +754,16 @@ def _dedent(text: str) -> str:
     return inspect.cleandoc(text) + "\n"
 
 
+def _percent(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"not a percentage from 0 to 100: {text!r}")
+    return value
+
+
 def _positive(text: str) -> int:
     """``--jobs``: a whole number of one or more."""
     try:
@@ -933,6 +1019,46 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-cache", action="store_true", help="do not read or write the fact cache"
     )
 
+    p_cov = sub.add_parser(
+        "coverage",
+        help="print how much of each config surface the docs describe",
+        description="Print, per configuration surface and per section, the share of accepted "
+        "keys that a doc entry describes and the share of doc entries whose key the schema "
+        "accepts (from the same judgement as CD103 and CD101).",
+        epilog="examples:\n  configdrift coverage                  the table for this project\n"
+        "  configdrift coverage --fail-under 90  exit 1 below 90% documented\n"
+        "  configdrift coverage --badge docs/coverage.svg\n\n"
+        "exit status: 0 covered enough, 1 below --fail-under, 2 usage or configuration error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_cov.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
+    )
+    p_cov.add_argument(
+        "--fail-under",
+        type=_percent,
+        metavar="PERCENT",
+        help="exit 1 when less than PERCENT of the accepted keys are documented",
+    )
+    p_cov.add_argument(
+        "--badge", metavar="FILE", help="also write the documented share as an SVG badge"
+    )
+    p_cov.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="output_format",
+        help="text, or JSON for scripts (default: text)",
+    )
+    p_cov.add_argument(
+        "-v", "--verbose", action="store_true", help="also list the keys that cost coverage"
+    )
+    p_cov.add_argument("--config", metavar="FILE", help="configuration file to use")
+    p_cov.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
+    p_cov.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
+
     p_init = sub.add_parser(
         "init",
         help="write what auto-discovery finds into [tool.configdrift] of pyproject.toml "
@@ -1067,6 +1193,17 @@ def _dispatch(argv: list[str] | None) -> int:
             config_file=args.config,
             unresolved=args.unresolved,
             output_format=args.output_format,
+            jobs=args.jobs,
+            cache=not args.no_cache,
+        )
+    if args.command == "coverage":
+        return coverage_report(
+            args.paths,
+            config_file=args.config,
+            output_format=args.output_format,
+            fail_under=args.fail_under,
+            badge=args.badge,
+            verbose=args.verbose,
             jobs=args.jobs,
             cache=not args.no_cache,
         )

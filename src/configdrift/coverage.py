@@ -1,0 +1,203 @@
+"""Doc coverage: how much of each configuration surface the docs describe.
+
+Two shares per surface, and per section of it (a top-level key with keys of
+its own):
+
+- *documented*: of the keys the schema accepts (the summary's "accepted"),
+  those with a doc entry: every key but those CD103 reports and the keys
+  under them (a section reported as undocumented leaves its fields
+  undocumented too);
+- *accepted*: of the doc entries (the summary's "documented"), those whose
+  key the schema declares: every entry but those CD101 reports (a strict
+  model rejects them) and those a lenient one lacks.
+
+The shares come from the rules' own judgement, whatever rules a
+configuration selects, so that the figure and ``check`` agree on what is
+missing. ``--fail-under`` holds a project to the documented share, as
+interrogate does for docstrings; ``--badge`` writes it as an SVG badge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+from configdrift.model import ANY_KEY, LIST_ITEM, format_path
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+
+#: The section of a surface's keys that sit at its top level.
+TOP_LEVEL = "(top level)"
+
+
+@dataclass(slots=True)
+class SectionCoverage:
+    name: str
+    accepted: int = 0
+    documented: int = 0
+
+
+@dataclass(slots=True)
+class SurfaceCoverage:
+    """One surface's coverage; ``undocumented`` and ``unaccepted`` name the
+    keys that cost it."""
+
+    name: str
+    accepted: int
+    documented: int
+    entries: int
+    undocumented: list[str] = field(default_factory=list)
+    unaccepted: list[str] = field(default_factory=list)
+    sections: list[SectionCoverage] = field(default_factory=list)
+
+    @property
+    def entries_accepted(self) -> int:
+        return self.entries - len(self.unaccepted)
+
+
+def share(part: int, whole: int) -> float:
+    """``part`` of ``whole`` in percent; nothing to cover is fully covered."""
+    return 100.0 * part / whole if whole else 100.0
+
+
+def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
+    """The coverage of one analysed surface."""
+    from configdrift.rules.docs_schema import missing_entries, undocumented
+
+    accepted = [
+        node
+        for node in analysis.schema.walk()
+        if node.path and node.location is not None and node.key not in (ANY_KEY, LIST_ITEM)
+    ]
+    if analysis.entries or analysis.autodoc:
+        reported = {f.key for f in undocumented(analysis)}
+        gaps = [node.path for node in accepted if format_path(node.path) in reported]
+    else:
+        gaps = [()]  # no page documents the surface: none of its keys is documented
+    missing = {node.path for node in accepted if any(node.path[: len(gap)] == gap for gap in gaps)}
+    rejected = {
+        format_path(path)
+        for strict in (True, False)
+        for _, path, _ in missing_entries(analysis, strict=strict)
+    }
+    sections: dict[str, SectionCoverage] = {}
+    nested = any(child.children for child in analysis.schema.children.values())
+    for node in accepted:
+        if not nested:
+            break
+        top = node.path[0] if len(node.path) > 1 or node.children else TOP_LEVEL
+        section = sections.setdefault(top, SectionCoverage(top))
+        section.accepted += 1
+        section.documented += node.path not in missing
+    return SurfaceCoverage(
+        name=analysis.surface,
+        accepted=len(accepted),
+        documented=len(accepted) - len(missing),
+        entries=len(analysis.entries),
+        undocumented=sorted(format_path(path) for path in missing),
+        unaccepted=sorted(rejected),
+        sections=sorted(sections.values(), key=lambda s: (s.name == TOP_LEVEL, s.name)),
+    )
+
+
+def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
+    """Each surface of a project that has keys or doc entries."""
+    return [
+        surface_coverage(surface)
+        for surface in analysis.everything
+        if surface.schema.children or surface.entries
+    ]
+
+
+def total(surfaces: list[SurfaceCoverage]) -> float:
+    """The documented share over every surface's accepted keys."""
+    return share(sum(s.documented for s in surfaces), sum(s.accepted for s in surfaces))
+
+
+def as_json(surface: SurfaceCoverage) -> dict[str, Any]:
+    return {
+        "name": surface.name,
+        "accepted": surface.accepted,
+        "documented": surface.documented,
+        "documented_share": round(share(surface.documented, surface.accepted), 1),
+        "entries": surface.entries,
+        "entries_accepted": surface.entries_accepted,
+        "accepted_share": round(share(surface.entries_accepted, surface.entries), 1),
+        "undocumented": surface.undocumented,
+        "unaccepted": surface.unaccepted,
+        "sections": [
+            {
+                "name": s.name,
+                "accepted": s.accepted,
+                "documented": s.documented,
+                "documented_share": round(share(s.documented, s.accepted), 1),
+            }
+            for s in surface.sections
+        ],
+    }
+
+
+def text(surfaces: list[SurfaceCoverage], verbose: bool) -> str:
+    """The coverage table of one project's surfaces."""
+    lines: list[str] = []
+    for surface in surfaces:
+        lines.append(
+            f"{surface.name}: {surface.documented} of {surface.accepted} accepted keys documented "
+            f"({share(surface.documented, surface.accepted):.1f}%), "
+            f"{surface.entries_accepted} of {surface.entries} doc entries accepted "
+            f"({share(surface.entries_accepted, surface.entries):.1f}%)"
+        )
+        if surface.sections:
+            width = max(len("section"), *(len(s.name) for s in surface.sections))
+            lines.append(f"  {'section':<{width}}  accepted  documented   share")
+            for s in surface.sections:
+                lines.append(
+                    f"  {s.name:<{width}}  {s.accepted:>8}  {s.documented:>10}  "
+                    f"{share(s.documented, s.accepted):>5.1f}%"
+                )
+        if verbose:
+            lines += [f"  undocumented: {key}" for key in surface.undocumented]
+            lines += [f"  not accepted: {key}" for key in surface.unaccepted]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def badge(percent: float, label: str = "config docs") -> str:
+    """An SVG badge of the documented share, in the flat style of
+    shields.io (as interrogate's): green from 90%, yellow-green from 75%,
+    yellow from 50%, red below."""
+    value = f"{percent:.0f}%" if percent == int(percent) else f"{percent:.1f}%"
+    colour = (
+        "#4c1"
+        if percent >= 90
+        else "#a4a61d"
+        if percent >= 75
+        else "#dfb317"
+        if percent >= 50
+        else "#e05d44"
+    )
+    # About 6.5 pixels per character of Verdana 11, with 10 of padding.
+    left = int(len(label) * 6.5) + 10
+    right = int(len(value) * 6.5) + 10
+    width = left + right
+    label, value = escape(label), escape(value)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '
+        f'aria-label="{label}: {value}">\n'
+        f"  <title>{label}: {value}</title>\n"
+        f'  <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" '
+        f'stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>\n'
+        f'  <clipPath id="r"><rect width="{width}" height="20" rx="3" fill="#fff"/></clipPath>\n'
+        f'  <g clip-path="url(#r)">\n'
+        f'    <rect width="{left}" height="20" fill="#555"/>\n'
+        f'    <rect x="{left}" width="{right}" height="20" fill="{colour}"/>\n'
+        f'    <rect width="{width}" height="20" fill="url(#s)"/>\n'
+        f"  </g>\n"
+        f'  <g fill="#fff" text-anchor="middle" '
+        f'font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">\n'
+        f'    <text x="{left / 2}" y="14">{label}</text>\n'
+        f'    <text x="{left + right / 2}" y="14">{value}</text>\n'
+        f"  </g>\n"
+        f"</svg>\n"
+    )
