@@ -7,9 +7,10 @@ its own):
   those with a doc entry: every key but those CD103 reports and the keys
   under them (a section reported as undocumented leaves its fields
   undocumented too);
-- *accepted*: of the doc entries (the summary's "documented"), those whose
-  key the schema declares: every entry but those CD101 reports (a strict
-  model rejects them) and those a lenient one lacks.
+- *accepted*: of the doc entries (the summary's "documented"), those the
+  code takes: every entry but those CD101 reports (a strict model rejects
+  them) and those CD102 reports (the code never reads them; a key handed
+  on where reads cannot be followed is not reported, so not counted).
 
 The shares come from the rules' own judgement, whatever rules a
 configuration selects, so that the figure and ``check`` agree on what is
@@ -64,7 +65,8 @@ def share(part: int, whole: int) -> float:
 
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     """The coverage of one analysed surface."""
-    from configdrift.rules.docs_schema import missing_entries, undocumented
+    from configdrift.rules.code_view import documented_not_read
+    from configdrift.rules.docs_schema import documented_not_accepted, undocumented
 
     accepted = [
         node
@@ -78,9 +80,7 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
         gaps = [()]  # no page documents the surface: none of its keys is documented
     missing = {node.path for node in accepted if any(node.path[: len(gap)] == gap for gap in gaps)}
     rejected = {
-        format_path(path)
-        for strict in (True, False)
-        for _, path, _ in missing_entries(analysis, strict=strict)
+        f.key for rule in (documented_not_accepted, documented_not_read) for f in rule(analysis)
     }
     sections: dict[str, SectionCoverage] = {}
     nested = any(child.children for child in analysis.schema.children.values())
@@ -103,11 +103,15 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
 
 
 def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
-    """Each surface of a project that has keys or doc entries."""
+    """Each surface of a project that ``check``'s summary counts."""
     return [
         surface_coverage(surface)
         for surface in analysis.everything
-        if surface.schema.children or surface.entries
+        # The first surface, when nothing was found for it beside the others.
+        if surface.schema.children
+        or surface.entries
+        or surface is not analysis
+        or not analysis.surfaces
     ]
 
 
