@@ -79,28 +79,27 @@ class Run:
     rss_mib: float = 0.0
 
 
-def _rss_kib(pid: int) -> int:
+def _kib(path: str, field: str) -> int | None:
+    """A ``field:  N kB`` line of a /proc file, None when it cannot be read."""
     try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as fh:
+        with open(path, encoding="ascii", errors="replace") as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return None
+
+
+def _rss_kib(pid: int) -> int:
+    return _kib(f"/proc/{pid}/status", "VmRSS:") or 0
 
 
 def _pss_kib(pid: int) -> int:
     """The process's proportional set size (Linux 4.14 and later); its
     resident set size where the kernel lacks smaps_rollup."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return _rss_kib(pid)
+    found = _kib(f"/proc/{pid}/smaps_rollup", "Pss:")
+    return found if found is not None else _rss_kib(pid)
 
 
 def _tree(pid: int) -> list[int]:

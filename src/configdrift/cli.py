@@ -322,20 +322,14 @@ def map_tree(
 ) -> int:
     """Print the surfaces, each one's resolved config tree and how each doc
     section was mapped, for each project the paths name (text or JSON)."""
-    from configdrift.api import project_configs
     from configdrift.config import ConfigError
-    from configdrift.engine import analyse
 
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        targets = project_configs(
-            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
-            Path(config_file) if config_file else None,
-        )
         maps = [
-            project_map(analyse(config, jobs=jobs, cache=cache), unresolved)
-            for config, _ in targets
+            project_map(analysis, unresolved)
+            for analysis in _analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
@@ -348,6 +342,21 @@ def map_tree(
             out.write(f"{chr(10) if index else ''}== {project['root']} ==\n")
         _map_text(project, out)
     return ExitCode.OK
+
+
+def _analysed_projects(
+    paths: str | Sequence[str], config_file: str | None, jobs: int | None, cache: bool
+) -> list[Analysis]:
+    """The analysis of each project the paths name (``ConfigError`` when
+    a configuration is wrong)."""
+    from configdrift.api import project_configs
+    from configdrift.engine import analyse
+
+    targets = project_configs(
+        [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
+        Path(config_file) if config_file else None,
+    )
+    return [analyse(config, jobs=jobs, cache=cache) for config, _ in targets]
 
 
 def coverage_report(
@@ -366,9 +375,7 @@ def coverage_report(
     """Print each surface's doc coverage; 1 when the documented share over
     every surface is below ``fail_under``."""
     from configdrift import coverage
-    from configdrift.api import project_configs
     from configdrift.config import ConfigError
-    from configdrift.engine import analyse
     from configdrift.files import write_atomic
     from configdrift.output import printable
     from configdrift.output.display import prefix_for
@@ -376,13 +383,9 @@ def coverage_report(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        targets = project_configs(
-            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
-            Path(config_file) if config_file else None,
-        )
         projects = [
-            (config.root, coverage.project_coverage(analyse(config, jobs=jobs, cache=cache)))
-            for config, _ in targets
+            (analysis.config.root, coverage.project_coverage(analysis))
+            for analysis in _analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
