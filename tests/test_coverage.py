@@ -173,3 +173,14 @@ def test_the_demo_agrees_with_check(cli) -> None:
     assert counted == {s["name"]: s["keys"]["accepted"] for s in check["summary"]["surfaces"]}
     reported = {f["key"] for f in check["findings"] if f["code"] == "CD103"}
     assert reported and reported <= {k for s in surfaces for k in s["undocumented"]}
+
+
+def test_a_tree_without_configuration_has_no_surface(cli, tmp_path) -> None:
+    root = make_project(tmp_path, {"README.md": "# Nothing\n"})
+    result = cli("coverage", str(root))
+    assert result.code == 0
+    assert result.out == "Documented: 0 of 0 accepted keys (100.0%).\n"
+    assert (
+        json.loads(cli("coverage", str(root), "--format", "json").out)["projects"][0]["surfaces"]
+        == []
+    )

@@ -103,8 +103,9 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
 
 
 def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
-    """Each surface of a project that ``check``'s summary counts."""
-    return [
+    """Each surface of a project that ``check``'s summary counts, unless it
+    has neither keys nor entries (a tree with no configuration)."""
+    found = [
         surface_coverage(surface)
         for surface in analysis.everything
         # The first surface, when nothing was found for it beside the others.
@@ -113,6 +114,7 @@ def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
         or surface is not analysis
         or not analysis.surfaces
     ]
+    return [s for s in found if s.accepted or s.entries]
 
 
 def total(surfaces: list[SurfaceCoverage]) -> float:
