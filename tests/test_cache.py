@@ -208,3 +208,17 @@ def test_a_warm_run_sends_no_worker_a_file_it_would_turn_down(tmp_path, monkeypa
     assert [f.message for f in warm.findings] == [f.message for f in cold.findings]
     assert "docs/configuration.md" in sent, "the changed page is read again"
     assert "docs/notes.md" not in sent and "tests/test_plain.py" not in sent
+
+
+def test_saving_removes_the_former_whole_json_cache(tmp_path) -> None:
+    from configdrift.extract.cache import entry_json
+
+    store = FactCache(tmp_path, directory=tmp_path / "cache")
+    former = store.path.with_suffix(".json")
+    former.parent.mkdir(parents=True)
+    former.write_text('{"version": "old", "files": {}}')
+    other = former.with_name("someone-else.json")
+    other.write_text("{}")
+    store.put("a.py", "d", entry_json({}))
+    store.save()
+    assert store.path.exists() and not former.exists() and other.exists()

@@ -299,5 +299,7 @@ class FactCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, self._parts(), mode=0o600)
+            # The whole-JSON cache of earlier versions, never read again.
+            self.path.with_suffix(".json").unlink(missing_ok=True)
         except OSError:
             pass  # a cache that cannot be written is only slower
