@@ -344,6 +344,87 @@ def map_tree(
     return ExitCode.OK
 
 
+def fix_tree(
+    paths: str | Sequence[str] = ".",
+    *,
+    config_file: str | None = None,
+    apply: bool = False,
+    jobs: int | None = None,
+    cache: bool = True,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Show (or with ``apply`` write) the doc edits that fix findings."""
+    from configdrift import fix
+    from configdrift.api import _unsuppressed, project_configs
+    from configdrift.config import ConfigError
+    from configdrift.discover import discover
+    from configdrift.engine import allowed, analyse, run_rules
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for, rebase
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    changed = fixed = 0
+    try:
+        targets = project_configs(
+            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
+            Path(config_file) if config_file else None,
+        )
+        for config, _ in targets:
+            root = str(config.root)
+            prefix = prefix_for(config.root)
+            sources = discover(config)
+            stamps = {rel: fix.stamp(root, rel) for rel in (*sources.docs, *sources.examples)}
+            analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
+            findings = _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
+            planned = fix.plan(analysis, findings)
+            files = fix.by_file(planned.edits)
+            for finding, why in planned.skipped:
+                where = rebase(finding.location.path, prefix)
+                print(
+                    printable(
+                        f"{where}:{finding.location.line}: {finding.code} `{finding.key}` "
+                        f"not fixed: {why}"
+                    ),
+                    file=err,
+                )
+            if apply:
+                for rel in fix.dirty(root, sorted(files)):
+                    print(
+                        printable(f"warning: {rebase(rel, prefix)} has uncommitted changes"),
+                        file=err,
+                    )
+            for rel, edits in sorted(files.items()):
+                shown = rebase(rel, prefix)
+                now = fix.edited(root, rel, edits)
+                if now is None or fix.stamp(root, rel) != stamps.get(rel):
+                    print(printable(f"{shown}: changed since it was read, skipped"), file=err)
+                    continue
+                before, after = now
+                if apply:
+                    try:
+                        fix.write(root, rel, after)
+                    except OSError as exc:
+                        print(printable(f"{shown}: not written ({exc})"), file=err)
+                        continue
+                else:
+                    out.write(printable(fix.diff(shown, before, after)))
+                changed += 1
+                fixed += len(edits)
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    if apply:
+        print(f"Fixed {fixed} finding(s) in {changed} file(s).", file=err)
+        return ExitCode.OK
+    if fixed:
+        print(f"{fixed} fix(es) in {changed} file(s); run with --apply to write them.", file=err)
+        return ExitCode.FINDINGS
+    print("Nothing to fix.", file=err)
+    return ExitCode.OK
+
+
 def _analysed_projects(
     paths: str | Sequence[str], config_file: str | None, jobs: int | None, cache: bool
 ) -> list[Analysis]:
@@ -1022,6 +1103,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-cache", action="store_true", help="do not read or write the fact cache"
     )
 
+    p_fix = sub.add_parser(
+        "fix",
+        help="show (or --apply) the doc edits that fix findings",
+        description="Show, as a unified diff, the doc edits that fix findings whose remedy is "
+        "mechanical; --apply writes them. So far: CD104, a documented default set to the "
+        "code's, in the doc's own notation. Only the lines concerned change.",
+        epilog="examples:\n  configdrift fix                 the diff for this project\n"
+        "  configdrift fix --apply         write the fixes\n\n"
+        "exit status: 0 nothing to fix (or fixes written), 1 fixes to apply, 2 usage or "
+        "configuration error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p_fix.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
+    )
+    p_fix.add_argument("--apply", action="store_true", help="write the fixes")
+    p_fix.add_argument("--config", metavar="FILE", help="configuration file to use")
+    p_fix.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
+    p_fix.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
+
     p_cov = sub.add_parser(
         "coverage",
         help="print how much of each config surface the docs describe",
@@ -1196,6 +1299,14 @@ def _dispatch(argv: list[str] | None) -> int:
             config_file=args.config,
             unresolved=args.unresolved,
             output_format=args.output_format,
+            jobs=args.jobs,
+            cache=not args.no_cache,
+        )
+    if args.command == "fix":
+        return fix_tree(
+            args.paths,
+            config_file=args.config,
+            apply=args.apply,
             jobs=args.jobs,
             cache=not args.no_cache,
         )

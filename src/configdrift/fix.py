@@ -1,0 +1,253 @@
+"""``configdrift fix``: edit the docs where a finding's remedy is mechanical.
+
+A fix is an ``Edit``: one line of one page, its old text and its new text.
+Fixes are planned from the findings ``check`` reports (after ``select``,
+``ignore`` and suppression comments), shown as a unified diff, and written
+with ``--apply``: each file whole or not at all, only the lines concerned
+changed (line endings, encoding and every other byte kept), never a file
+outside the project, and never a file that changed since it was analysed.
+
+The fixes so far:
+
+- CD104: a documented default set to the code's, written in the doc's own
+  notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
+  string keeps its quotes). Values that are no scalar are left alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from configdrift.files import inside, read_or_none, write_atomic
+from configdrift.model import Finding, format_path
+
+if TYPE_CHECKING:
+    from configdrift.engine import Analysis
+    from configdrift.model import DocEntry
+
+#: The largest page a fix edits (bytes).
+MAX_PAGE = 8 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace ``old`` by ``new`` on line ``line`` (1-based) of ``path``."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    code: str
+    key: str
+
+
+@dataclass(slots=True)
+class Plan:
+    edits: list[Edit]
+    #: Findings of a fixable rule that are left alone, with why.
+    skipped: list[tuple[Finding, str]]
+
+
+_SCIENTIFIC = re.compile(r"^[+-]?\d+(?:\.\d+)?[eE][+-]?\d+$")
+
+
+def render_like(written: str, value: object) -> str | None:
+    """``value`` written in the notation of ``written`` (a documented
+    default's core text, without backticks), or None when there is no safe
+    way to write it."""
+    quote = written[0] if len(written) >= 2 and written[0] == written[-1] in "\"'" else ""
+    if isinstance(value, bool):
+        word = "true" if value else "false"
+        if written[:1].isupper() and written[1:].islower():
+            return word.capitalize()
+        return word if written.islower() else word.capitalize()
+    if value is None:
+        return "null" if written.lower() == "null" else "None"
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if _SCIENTIFIC.match(written) and value:
+            exponent = math.floor(math.log10(abs(value)))
+            mantissa = f"{value / 10**exponent:.6g}"
+            text = f"{mantissa}e{exponent}"
+            return text if float(text) == value else repr(value)
+        if "_" in written and isinstance(value, int):
+            return f"{value:_}"
+        return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, str):
+        if quote:
+            if quote in value or "\\" in value:
+                return None
+            return f"{quote}{value}{quote}"
+        return value if value.strip() == value and value else None
+    return None
+
+
+def _entry_span(entries: list[DocEntry], entry: DocEntry, lines: int) -> range:
+    """The lines from the entry to the next entry of the same page."""
+    later = [
+        e.location.line
+        for e in entries
+        if e.location.path == entry.location.path and e.location.line > entry.location.line
+    ]
+    return range(entry.location.line, min([*later, lines + 1]))
+
+
+def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
+    """The edits that fix ``findings`` (those a fix exists for)."""
+    from configdrift.rules.docs_schema import resolve_path
+
+    surfaces = {s.surface: s for s in analysis.everything}
+    edits: list[Edit] = []
+    skipped: list[tuple[Finding, str]] = []
+    texts: dict[str, list[str] | None] = {}
+    for finding in findings:
+        if finding.code != "CD104":
+            continue
+        surface = surfaces.get(finding.surface, analysis)
+        entry = next(
+            (
+                e
+                for e in surface.entries
+                if e.location == finding.location and format_path(e.path) == finding.key
+            ),
+            None,
+        )
+        node = resolve_path(surface.schema, entry.path)[0] if entry is not None else None
+        if entry is None or entry.default is None or node is None or node.default is None:
+            skipped.append((finding, "the entry or the default was not found again"))
+            continue
+        path = entry.location.path
+        if path not in texts:
+            texts[path] = _lines(str(analysis.config.root), path)
+        lines = texts[path]
+        if lines is None:
+            skipped.append((finding, "the page cannot be read as UTF-8 text"))
+            continue
+        written = entry.default.strip()
+        core = written.strip("`").strip()
+        new_core = render_like(core, node.default.value)
+        if not core or new_core is None:
+            skipped.append((finding, "the code's default has no safe spelling in the doc"))
+            continue
+        span = _entry_span(surface.entries, entry, len(lines))
+        places = [n for n in span if lines[n - 1].count(written) == 1]
+        if len(places) != 1 or sum(lines[n - 1].count(written) for n in span) != 1:
+            skipped.append((finding, f"`{written}` is not written once in the entry"))
+            continue
+        edits.append(
+            Edit(path, places[0], written, written.replace(core, new_core, 1), "CD104", finding.key)
+        )
+    return Plan(edits, skipped)
+
+
+def _lines(root: str, rel: str) -> list[str] | None:
+    data = read_or_none(root, rel, MAX_PAGE)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return None
+
+
+def edited(root: str, rel: str, edits: list[Edit]) -> tuple[bytes, bytes] | None:
+    """The page's bytes before and after ``edits`` (None when it cannot be
+    read); every line but the edited ones is kept byte for byte."""
+    data = read_or_none(root, rel, MAX_PAGE)
+    if data is None:
+        return None
+    try:
+        lines = data.decode("utf-8").splitlines(keepends=True)
+    except UnicodeDecodeError:
+        return None
+    for edit in edits:
+        text = lines[edit.line - 1]
+        if text.count(edit.old) != 1:
+            return None
+        lines[edit.line - 1] = _replaced(text, edit.old, edit.new)
+    return data, "".join(lines).encode("utf-8")
+
+
+_CELL_END = re.compile(r"( +)\|")
+
+
+def _replaced(text: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced by ``new``; in a table cell padded
+    with spaces, the padding takes up the change of width, so that the
+    columns stay aligned where the spaces allow."""
+    start = text.index(old)
+    rest = text[start + len(old) :]
+    pad = _CELL_END.match(rest)
+    if pad is not None:
+        spaces = len(pad.group(1)) - (len(new) - len(old))
+        rest = " " * max(1, spaces) + rest[len(pad.group(1)) :]
+    return text[:start] + new + rest
+
+
+def diff(rel: str, before: bytes, after: bytes) -> str:
+    """A unified diff of one page."""
+    return "".join(
+        difflib.unified_diff(
+            before.decode("utf-8").splitlines(keepends=True),
+            after.decode("utf-8").splitlines(keepends=True),
+            f"a/{rel}",
+            f"b/{rel}",
+        )
+    )
+
+
+def by_file(edits: list[Edit]) -> dict[str, list[Edit]]:
+    out: dict[str, list[Edit]] = {}
+    for edit in edits:
+        out.setdefault(edit.path, []).append(edit)
+    return out
+
+
+def stamp(root: str, rel: str) -> tuple[int, int] | None:
+    """What tells a later change of the file: its size and modification time."""
+    try:
+        info = os.stat(os.path.join(root, rel))
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns
+
+
+def write(root: str, rel: str, data: bytes) -> None:
+    """Write a page inside the project, whole or not at all (``OSError``)."""
+    from pathlib import Path
+
+    target = os.path.join(root, rel)
+    if os.path.islink(target) or not inside(root, rel):
+        raise OSError("a symbolic link or outside the project: not edited")
+    mode = os.stat(target).st_mode & 0o7777
+    write_atomic(Path(target), [data], mode=mode)
+    os.chmod(target, mode)
+
+
+def dirty(root: str, rels: list[str]) -> list[str]:
+    """Of ``rels``, those git says have uncommitted changes (none when the
+    project is no git work tree or git is missing)."""
+    import subprocess
+
+    if not rels:
+        return []
+    try:
+        result = subprocess.run(
+            ["git", "-C", root, "status", "--porcelain", "-z", "--", *rels],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if result.returncode != 0:
+        return []
+    return sorted(
+        entry[3:].decode("utf-8", "replace") for entry in result.stdout.split(b"\0") if entry[3:]
+    )
