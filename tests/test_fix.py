@@ -216,3 +216,150 @@ def test_a_tree_with_nothing_to_fix(cli, tmp_path) -> None:
     root = _project(tmp_path, page)
     result = cli("fix", str(root))
     assert result.code == 0 and result.out == "" and "Nothing to fix." in result.err
+
+
+_STRICT = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    port: int = 8080
+    workers: int = 1
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    server: Server = Server()
+"""
+
+_ENTRIES_MD = """# Configuration
+
+## `server`
+
+<i>**host**</i>: [string]
+
+| Description | Default |
+| --- | --- |
+| Where to listen. | `localhost` |
+
+<i>**keepalive**</i>: [boolean]
+
+| Description | Default |
+| --- | --- |
+| Keep connections open. | `true` |
+
+<i>**port**</i>: [integer]
+
+| Description | Default |
+| --- | --- |
+| The port. | `8080` |
+
+- `workers` (int): How many workers. Default: `1`
+- `greeting` (str): What to say first. Default: `hi`
+- `workerz` (int): A typo of the workers. Default: `1`
+
+| Key | Description |
+| --- | --- |
+| `host` | Where to listen. |
+| `banner` | A banner. |
+"""
+
+
+def _strict_project(tmp_path: Path, page: str, name: str = "docs/configuration.md") -> Path:
+    root = _project(tmp_path, page, name)
+    (root / "app" / "config.py").write_text(_STRICT)
+    return root
+
+
+def _entries(path: Path) -> list[str]:
+    from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
+    from configdrift.extract.docs.rst import extract_rst
+
+    extract = {".md": extract_markdown, ".mdx": extract_mdx, ".rst": extract_rst}[path.suffix]
+    return [e.name for e in extract(path.read_bytes()).entries]
+
+
+@pytest.mark.parametrize("name", ["docs/configuration.md", "docs/configuration.mdx"])
+def test_cd101_entries_are_deleted_with_their_blocks(cli, tmp_path, name) -> None:
+    root = _strict_project(tmp_path, _ENTRIES_MD, name)
+    page = root / name
+    cd101 = [k for c, k in _codes(cli, root) if c == "CD101"]
+    assert cd101 == ["server.banner", "server.greeting", "server.keepalive", "server.workerz"]
+    before = _entries(page)
+    result = cli("fix", str(root), "--apply")
+    assert result.code == 0
+    after = page.read_text()
+    assert "keepalive" not in after and "Keep connections open." not in after
+    assert "greeting" not in after and "banner" not in after
+    # A misspelt key is a real key's entry under a wrong name: kept.
+    assert "`workerz`" in after and "server.workerz` not fixed" in result.err
+    lost = [e for e in before if e not in _entries(page)]
+    assert sorted(lost) == ["banner", "greeting", "keepalive"]
+    # The neighbours are whole: the page reads as before without the three.
+    assert "<i>**host**</i>: [string]\n\n| Description | Default |" in after
+    assert "| Where to listen. | `localhost` |\n\n<i>**port**</i>: [integer]" in after
+    assert "- `workers` (int): How many workers. Default: `1`\n- `workerz`" in after
+    assert "| `host` | Where to listen. |\n" in after
+    assert [k for c, k in _codes(cli, root) if c == "CD101"] == ["server.workerz"]
+    again = cli("fix", str(root), "--apply")
+    assert "Fixed 0 finding(s)" in again.err and page.read_text() == after
+
+
+_ENTRIES_RST = """Configuration
+=============
+
+.. confval:: server.host
+   :type: str
+   :default: ``localhost``
+
+   Where to listen.
+
+.. confval:: server.keepalive
+   :type: bool
+   :default: ``true``
+
+   Keep connections open.
+
+   Two paragraphs of it.
+
+.. confval:: server.port
+   :type: int
+   :default: ``8080``
+
+   The port.
+"""
+
+
+def test_a_restructuredtext_directive_is_deleted_with_its_body(cli, tmp_path) -> None:
+    root = _strict_project(tmp_path, _ENTRIES_RST, "docs/configuration.rst")
+    assert ("CD101", "server.keepalive") in _codes(cli, root)
+    assert cli("fix", str(root), "--apply").code == 0
+    text = (root / "docs" / "configuration.rst").read_text()
+    start = _ENTRIES_RST.index(".. confval:: server.keepalive")
+    end = _ENTRIES_RST.index(".. confval:: server.port")
+    assert text == _ENTRIES_RST[:start] + _ENTRIES_RST[end:]
+    assert _entries(root / "docs" / "configuration.rst") == ["server.host", "server.port"]
+
+
+def test_an_entry_that_titles_a_section_is_left_alone(cli, tmp_path) -> None:
+    page = "# Configuration\n\n## `server`\n\n### `keepalive`\n\nKeep connections open.\n\n### `port`\n\nThe port. Default: `8080`\n"
+    root = _strict_project(tmp_path, page)
+    assert ("CD101", "server.keepalive") in _codes(cli, root)
+    result = cli("fix", str(root), "--apply")
+    assert "### `keepalive`" in (root / "docs" / "configuration.md").read_text()
+    assert "a section's title" in result.err
+
+
+def test_the_last_item_of_a_list_keeps_the_blank_line_after_the_list(cli, tmp_path) -> None:
+    page = (
+        "# Configuration\n\n## `server`\n\n"
+        "- `host` (str): Where to listen.\n- `greeting` (str): What to say first.\n\n"
+        "| Key | Description |\n| --- | --- |\n| `port` | The port. |\n"
+    )
+    root = _strict_project(tmp_path, page)
+    assert cli("fix", str(root), "--apply").code == 0
+    after = (root / "docs" / "configuration.md").read_text()
+    assert after == page.replace("- `greeting` (str): What to say first.\n", "")
+    assert _entries(root / "docs" / "configuration.md") == ["server", "host", "port"]

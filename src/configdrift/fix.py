@@ -9,6 +9,13 @@ outside the project, and never a file that changed since it was analysed.
 
 The fixes so far:
 
+- CD101: the doc entry of a key no version of the schema accepts deleted,
+  with what belongs to it and nothing else: a table row; a list item; an
+  entry paragraph with its description (the table or paragraphs up to the
+  next entry or heading); a reStructuredText directive, or a definition
+  list item, with its indented body. An entry that is a section's title,
+  whose block holds another entry, or that a near spelling suggests is a
+  real key misspelt (CD101's "did you mean"), is left alone.
 - CD104: a documented default set to the code's, written in the doc's own
   notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
   string keeps its quotes). Values that are no scalar are left alone.
@@ -17,6 +24,7 @@ The fixes so far:
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import os
 import re
@@ -36,7 +44,9 @@ MAX_PAGE = 8 << 20
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """Replace ``old`` by ``new`` on line ``line`` (1-based) of ``path``."""
+    """Replace ``old`` by ``new`` on line ``line`` (1-based) of ``path``;
+    with ``count``, delete the ``count`` lines from ``line`` on (``old``
+    is then their text, checked before they go)."""
 
     path: str
     line: int
@@ -44,6 +54,7 @@ class Edit:
     new: str
     code: str
     key: str
+    count: int = 0
 
 
 @dataclass(slots=True)
@@ -107,6 +118,14 @@ def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
     skipped: list[tuple[Finding, str]] = []
     texts: dict[str, list[str] | None] = {}
     for finding in findings:
+        if finding.code == "CD101":
+            surface = surfaces.get(finding.surface, analysis)
+            removal = _removal(analysis, surface.entries, finding, texts)
+            if isinstance(removal, str):
+                skipped.append((finding, removal))
+            else:
+                edits.append(removal)
+            continue
         if finding.code != "CD104":
             continue
         surface = surfaces.get(finding.surface, analysis)
@@ -146,6 +165,109 @@ def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
     return Plan(edits, skipped)
 
 
+def _removal(
+    analysis: Analysis,
+    entries: list[DocEntry],
+    finding: Finding,
+    texts: dict[str, list[str] | None],
+) -> Edit | str:
+    """The deletion of a CD101 entry's block, or why there is none."""
+    if finding.suggestion is not None:
+        # A near spelling or the key's place elsewhere: the entry documents
+        # a real key under a wrong name, and deleting it would lose that.
+        return f"not deleted, since {finding.suggestion}: correct the entry by hand"
+    entry = next(
+        (e for e in entries if e.location == finding.location),
+        None,
+    )
+    if entry is None:
+        return "the entry was not found again"
+    path = entry.location.path
+    if path not in texts:
+        texts[path] = _lines(str(analysis.config.root), path)
+    lines = texts[path]
+    if lines is None:
+        return "the page cannot be read as UTF-8 text"
+    if entry.form in ("heading", "word", "section"):
+        return "the entry is a section's title: remove the section by hand"
+    others = sorted(
+        {
+            e.location.line
+            for e in analysis.entries
+            if e.location.path == path and e.location != entry.location
+        }
+    )
+    if path.endswith(".rst"):
+        span = _rst_block(lines, entry.location.line)
+    else:
+        span = _markdown_block(lines, entry.location.line, entry.form, others, path)
+    if span is None:
+        return "the entry's block could not be told from its neighbours"
+    first, end = span
+    if any(first <= line < end for line in others):
+        return "the entry's block holds another entry"
+    text = "".join(lines[first - 1 : end - 1])
+    return Edit(path, first, text, "", "CD101", finding.key, count=end - first)
+
+
+def _markdown_block(
+    lines: list[str], line: int, form: str, others: list[int], path: str
+) -> tuple[int, int] | None:
+    """The lines [first, end) of a Markdown entry's block (1-based)."""
+    from configdrift.extract.docs.markdown import _parser, mdx_markdown
+
+    text = "".join(lines)
+    if path.endswith(".mdx"):
+        text = mdx_markdown(text)
+    tokens = _parser().parse(text)
+    if form == "table":
+        rows = [t for t in tokens if t.type == "tr_open" and t.map and t.map[0] == line - 1]
+        in_body = any(t.type == "tbody_open" and t.map and t.map[0] < line - 1 for t in tokens)
+        return (line, line + 1) if rows and in_body else None
+    items = [
+        t
+        for t in tokens
+        if t.type == "list_item_open" and t.map and t.map[0] <= line - 1 < t.map[1]
+    ]
+    if items:
+        item = items[-1]  # the innermost
+        assert item.map is not None
+        first, end = item.map[0] + 1, item.map[1] + 1
+        # The blank lines after the item stay: after a list's last item they
+        # keep what follows the list out of it.
+        while end - 1 > first and not lines[end - 2].strip():
+            end -= 1
+        return first, end
+    paragraphs = [
+        t for t in tokens if t.type == "paragraph_open" and t.map and t.map[0] == line - 1
+    ]
+    if not paragraphs:
+        return None
+    # The entry's paragraph and what follows it up to the next entry, the
+    # next heading or the end of the enclosing container.
+    headings = [t.map[0] + 1 for t in tokens if t.type == "heading_open" and t.map]
+    level = paragraphs[0].level
+    closers = [t.map[0] + 1 for t in tokens if t.map and t.level < level and t.map[0] + 1 > line]
+    bounds = [b for b in (*others, *headings, *closers) if b > line]
+    end = min([*bounds, len(lines) + 1])
+    return line, end
+
+
+def _rst_block(lines: list[str], line: int) -> tuple[int, int] | None:
+    """The lines [first, end) of a reStructuredText directive or definition
+    list item: its first line, its indented body and the blank lines after
+    it (the language's own rule for where a body ends)."""
+    head = lines[line - 1]
+    indent = len(head) - len(head.lstrip(" "))
+    end = line
+    while end < len(lines):
+        text = lines[end]
+        if text.strip() and len(text) - len(text.lstrip(" ")) <= indent:
+            break
+        end += 1
+    return line, end + 1
+
+
 def _lines(root: str, rel: str) -> list[str] | None:
     data = read_or_none(root, rel, MAX_PAGE)
     if data is None:
@@ -166,7 +288,15 @@ def edited(root: str, rel: str, edits: list[Edit]) -> tuple[bytes, bytes] | None
         lines = data.decode("utf-8").splitlines(keepends=True)
     except UnicodeDecodeError:
         return None
-    for edit in edits:
+    spans = sorted((e.line, e.line + max(e.count, 1)) for e in edits)
+    if any(a[1] > b[0] for a, b in itertools.pairwise(spans)):
+        return None  # edits that overlap: none is made
+    for edit in sorted(edits, key=lambda e: -e.line):
+        if edit.count:
+            if "".join(lines[edit.line - 1 : edit.line - 1 + edit.count]) != edit.old:
+                return None
+            del lines[edit.line - 1 : edit.line - 1 + edit.count]
+            continue
         text = lines[edit.line - 1]
         if text.count(edit.old) != 1:
             return None
