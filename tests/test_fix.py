@@ -260,10 +260,11 @@ _ENTRIES_MD = """# Configuration
 - `greeting` (str): What to say first. Default: `hi`
 - `workerz` (int): A typo of the workers. Default: `1`
 
-| Key | Description |
-| --- | --- |
-| `host` | Where to listen. |
-| `banner` | A banner. |
+| Key | Description | Default |
+| --- | --- | --- |
+| `host` | Where to listen. | `localhost` |
+| `banner` | A banner. | `hello` |
+| `motto` | A motto. | |
 """
 
 
@@ -286,7 +287,13 @@ def test_cd101_entries_are_deleted_with_their_blocks(cli, tmp_path, name) -> Non
     root = _strict_project(tmp_path, _ENTRIES_MD, name)
     page = root / name
     cd101 = [k for c, k in _codes(cli, root) if c == "CD101"]
-    assert cd101 == ["server.banner", "server.greeting", "server.keepalive", "server.workerz"]
+    assert cd101 == [
+        "server.banner",
+        "server.greeting",
+        "server.keepalive",
+        "server.motto",
+        "server.workerz",
+    ]
     before = _entries(page)
     result = cli("fix", str(root), "--apply")
     assert result.code == 0
@@ -295,14 +302,16 @@ def test_cd101_entries_are_deleted_with_their_blocks(cli, tmp_path, name) -> Non
     assert "greeting" not in after and "banner" not in after
     # A misspelt key is a real key's entry under a wrong name: kept.
     assert "`workerz`" in after and "server.workerz` not fixed" in result.err
+    # An entry with neither a type nor a default may list something else.
+    assert "| `motto` | A motto. | |" in after and "server.motto` not fixed" in result.err
     lost = [e for e in before if e not in _entries(page)]
     assert sorted(lost) == ["banner", "greeting", "keepalive"]
     # The neighbours are whole: the page reads as before without the three.
     assert "<i>**host**</i>: [string]\n\n| Description | Default |" in after
     assert "| Where to listen. | `localhost` |\n\n<i>**port**</i>: [integer]" in after
     assert "- `workers` (int): How many workers. Default: `1`\n- `workerz`" in after
-    assert "| `host` | Where to listen. |\n" in after
-    assert [k for c, k in _codes(cli, root) if c == "CD101"] == ["server.workerz"]
+    assert "| `host` | Where to listen. | `localhost` |\n| `motto`" in after
+    assert [k for c, k in _codes(cli, root) if c == "CD101"] == ["server.motto", "server.workerz"]
     again = cli("fix", str(root), "--apply")
     assert "Fixed 0 finding(s)" in again.err and page.read_text() == after
 
@@ -363,3 +372,27 @@ def test_the_last_item_of_a_list_keeps_the_blank_line_after_the_list(cli, tmp_pa
     after = (root / "docs" / "configuration.md").read_text()
     assert after == page.replace("- `greeting` (str): What to say first.\n", "")
     assert _entries(root / "docs" / "configuration.md") == ["server", "host", "port"]
+
+
+def test_a_code_span_that_is_a_command_is_no_entry_to_delete(cli, tmp_path) -> None:
+    page = (
+        "# Configuration\n\n## `server`\n\n- `host` (str): Where to listen.\n"
+        "- `port` (int): The port.\n- `greeting 5 --loud` (default values)\n"
+    )
+    root = _strict_project(tmp_path, page)
+    cd101 = [k for c, k in _codes(cli, root) if c == "CD101"]
+    result = cli("fix", str(root), "--apply")
+    assert (root / "docs" / "configuration.md").read_text() == page
+    if cd101:
+        assert "not written alone" in result.err
+
+
+def test_names_alone() -> None:
+    from configdrift.fix import _names_alone
+
+    assert _names_alone("- `workers` (int): How many.\n", "workers")
+    assert _names_alone("<i>**grad_hooks**</i>: [boolean]\n", "grad_hooks")
+    assert _names_alone(".. confval:: server.keepalive\n", "server.keepalive")
+    assert _names_alone("| `banner` | A banner. |", "banner")
+    assert not _names_alone("* `--ctr 0.25 --rcfg 1.0` (default values)\n", "--ctr")
+    assert not _names_alone("- `bannerline` text\n", "banner")

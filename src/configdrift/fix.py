@@ -14,8 +14,9 @@ The fixes so far:
   entry paragraph with its description (the table or paragraphs up to the
   next entry or heading); a reStructuredText directive, or a definition
   list item, with its indented body. An entry that is a section's title,
-  whose block holds another entry, or that a near spelling suggests is a
-  real key misspelt (CD101's "did you mean"), is left alone.
+  whose block holds another entry, that gives neither a type nor a default
+  (it may list something else), or that a near spelling suggests is a real
+  key misspelt (CD101's "did you mean"), is left alone.
 - CD104: a documented default set to the code's, written in the doc's own
   notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
   string keeps its quotes). Values that are no scalar are left alone.
@@ -190,6 +191,13 @@ def _removal(
         return "the page cannot be read as UTF-8 text"
     if entry.form in ("heading", "word", "section"):
         return "the entry is a section's title: remove the section by hand"
+    if entry.doc_type is None and entry.default is None:
+        # Only an option's full entry goes: one with neither a type nor a
+        # default may be a list of something else (a page's meta keys).
+        return "the entry gives neither a type nor a default: delete it by hand if it must go"
+    if not _names_alone(lines[entry.location.line - 1], entry.name):
+        # ``--ctr 0.25 --rcfg 1.0``: a command or a value, not the key's entry.
+        return "the key is not written alone on the entry's line"
     others = sorted(
         {
             e.location.line
@@ -208,6 +216,19 @@ def _removal(
         return "the entry's block holds another entry"
     text = "".join(lines[first - 1 : end - 1])
     return Edit(path, first, text, "", "CD101", finding.key, count=end - first)
+
+
+def _names_alone(line: str, name: str) -> bool:
+    """Is ``name`` written on ``line`` as an entry writes it, ended by its
+    markup (a backtick, emphasis, a tag, a cell's bar, a colon) or the line's
+    end rather than by a space and more text?"""
+    start = line.find(name)
+    while start >= 0:
+        after = line[start + len(name) : start + len(name) + 1]
+        if after in ("", "\n", "\r", "`", "*", "_", "<", "|", ":", ")", "]", "'", '"'):
+            return True
+        start = line.find(name, start + 1)
+    return False
 
 
 def _markdown_block(
