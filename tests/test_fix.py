@@ -396,3 +396,16 @@ def test_names_alone() -> None:
     assert _names_alone("| `banner` | A banner. |", "banner")
     assert not _names_alone("* `--ctr 0.25 --rcfg 1.0` (default values)\n", "--ctr")
     assert not _names_alone("- `bannerline` text\n", "banner")
+
+
+def test_a_file_argument_fixes_that_file_alone(cli, tmp_path) -> None:
+    root = _project(tmp_path, _MARKDOWN)
+    other = root / "docs" / "other.md"
+    other.write_text("# Other\n\n## `server`\n\n- `ratio` (float): A share. Default: `0.5`\n")
+    config = root / "pyproject.toml"
+    config.write_text(config.read_text().replace('"docs/configuration.md"]', '"docs/*.md"]'))
+    assert "docs/other.md" in cli("fix", str(root)).out
+    result = cli("fix", str(other), "--apply")
+    assert result.code == 0 and "Fixed 1 finding(s) in 1 file(s)." in result.err
+    assert "Default: `0.25`" in other.read_text()
+    assert (root / "docs" / "configuration.md").read_bytes() == _MARKDOWN.encode()

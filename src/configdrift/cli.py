@@ -371,13 +371,16 @@ def fix_tree(
             [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
             Path(config_file) if config_file else None,
         )
-        for config, _ in targets:
+        for config, only in targets:
             root = str(config.root)
             prefix = prefix_for(config.root)
             sources = discover(config)
             stamps = {rel: fix.stamp(root, rel) for rel in (*sources.docs, *sources.examples)}
             analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
             findings = _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
+            if only is not None:
+                # Files named: the fixes that edit them.
+                findings = [f for f in findings if f.location.path in only]
             planned = fix.plan(analysis, findings)
             files = fix.by_file(planned.edits)
             for finding, why in planned.skipped:
