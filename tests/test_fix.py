@@ -409,3 +409,55 @@ def test_a_file_argument_fixes_that_file_alone(cli, tmp_path) -> None:
     assert result.code == 0 and "Fixed 1 finding(s) in 1 file(s)." in result.err
     assert "Default: `0.25`" in other.read_text()
     assert (root / "docs" / "configuration.md").read_bytes() == _MARKDOWN.encode()
+
+
+_DEPRECATING = """
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    max_conn: int = Field(100, json_schema_extra={"deprecated": True, "new_param": "max_connections"})
+    max_connections: int = 100
+    legacy: bool = Field(False, json_schema_extra={"deprecated": True, "new_param": "tls"})
+    tls: dict = {}
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    server: Server = Server()
+"""
+
+_EXAMPLE_PAGE = """# Configuration
+
+## `server`
+
+- `host` (str): Where to listen. Default: `localhost`
+- `max_connections` (int): How many connections. Default: `100`
+- `tls` (dict): TLS settings.
+
+```json
+{
+  "server": {
+    "host": "example.org",
+    "max_conn": 20,
+    "legacy": true
+  }
+}
+```
+"""
+
+
+def test_a_deprecated_key_in_an_example_is_renamed_when_its_value_fits(cli, tmp_path) -> None:
+    root = _project(tmp_path, _EXAMPLE_PAGE)
+    (root / "app" / "config.py").write_text(_DEPRECATING)
+    cd402 = [k for c, k in _codes(cli, root) if c == "CD402"]
+    assert cd402 == ["server.legacy", "server.max_conn"]
+    result = cli("fix", str(root), "--apply")
+    assert result.code == 0
+    text = (root / "docs" / "configuration.md").read_text()
+    assert text == _EXAMPLE_PAGE.replace('"max_conn": 20', '"max_connections": 20')
+    # `tls` is a section: `legacy: true` cannot become it.
+    assert "server.legacy` not fixed: `tls` does not take the example's value" in result.err
+    assert [k for c, k in _codes(cli, root) if c == "CD402"] == ["server.legacy"]

@@ -1111,8 +1111,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="show (or --apply) the doc edits that fix findings",
         description="Show, as a unified diff, the doc edits that fix findings whose remedy is "
         "mechanical; --apply writes them. So far: CD101, the entry of a key the schema does "
-        "not accept deleted with its block; CD104, a documented default set to the code's, in "
-        "the doc's own notation. Only the lines concerned change.",
+        "not accept deleted with its block; CD402, a deprecated key of an example renamed to "
+        "its replacement; CD104, a documented default set to the code's, in the doc's own "
+        "notation. Only the lines concerned change.",
         epilog="examples:\n  configdrift fix                 the diff for this project\n"
         "  configdrift fix --apply         write the fixes\n\n"
         "exit status: 0 nothing to fix (or fixes written), 1 fixes to apply, 2 usage or "

@@ -17,6 +17,9 @@ The fixes so far:
   whose block holds another entry, that gives neither a type nor a default
   (it may list something else), or that a near spelling suggests is a real
   key misspelt (CD101's "did you mean"), is left alone.
+- CD402: in an example config, a deprecated key renamed to the key that
+  replaces it, when that key sits beside it and its type takes the
+  example's value (``cpu_offload: true`` is not renamed to a section).
 - CD104: a documented default set to the code's, written in the doc's own
   notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
   string keeps its quotes). Values that are no scalar are left alone.
@@ -127,6 +130,14 @@ def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
             else:
                 edits.append(removal)
             continue
+        if finding.code == "CD402":
+            surface = surfaces.get(finding.surface, analysis)
+            rename = _rename(analysis, surface, finding, texts)
+            if isinstance(rename, str):
+                skipped.append((finding, rename))
+            else:
+                edits.append(rename)
+            continue
         if finding.code != "CD104":
             continue
         surface = surfaces.get(finding.surface, analysis)
@@ -216,6 +227,57 @@ def _removal(
         return "the entry's block holds another entry"
     text = "".join(lines[first - 1 : end - 1])
     return Edit(path, first, text, "", "CD101", finding.key, count=end - first)
+
+
+def _rename(
+    analysis: Analysis,
+    surface: Analysis,
+    finding: Finding,
+    texts: dict[str, list[str] | None],
+) -> Edit | str:
+    """The rename of a deprecated key in an example, or why there is none."""
+    from configdrift.resolve.lifecycle import DEPRECATED
+    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.rules.values import value_rejection
+
+    where = finding.location
+    keys = [
+        (base, key)
+        for rel, block, base in surface.blocks
+        if rel == where.path
+        for key in block.keys
+        if key.line == where.line and format_path((*base, *key.path)) == finding.key
+    ]
+    if not keys:
+        return "a doc entry: say it is deprecated, or document its replacement, by hand"
+    base, key = keys[0]
+    path = (*base, *key.path)
+    marked = [e for e in analysis.lifecycle if e.status == DEPRECATED and e.path == path]
+    replacement = marked[0].replacement if marked else None
+    if not replacement or not replacement.isidentifier():
+        return "no replacement key beside it is known"
+    node = resolve_path(surface.schema, (*path[:-1], replacement))[0]
+    info = node.type if node is not None else None
+    # A literal the new key's known type takes, as the example rules judge
+    # it: a section (``cpu_offload: true`` to ``offload_optimizer``) or an
+    # unknown type is no rename to make blindly.
+    if (
+        info is None
+        or not info.kinds
+        or key.kind != "value"
+        or value_rejection(info, key.kind, key.value) is not None
+    ):
+        return f"`{replacement}` does not take the example's value: rename it by hand"
+    if where.path not in texts:
+        texts[where.path] = _lines(str(analysis.config.root), where.path)
+    lines = texts[where.path]
+    if lines is None:
+        return "the page cannot be read as UTF-8 text"
+    old = path[-1]
+    text = lines[where.line - 1]
+    if text.count(old) != 1 or not _names_alone(text, old):
+        return f"`{old}` is not written once on its line"
+    return Edit(where.path, where.line, old, replacement, "CD402", finding.key)
 
 
 def _names_alone(line: str, name: str) -> bool:
