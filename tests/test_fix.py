@@ -103,7 +103,16 @@ def test_a_value_is_written_in_the_docs_notation(written, value, expected) -> No
 
 @pytest.mark.parametrize(
     ("written", "value"),
-    [("[]", [1]), ("{}", {"a": 1}), ('"x"', 'say "hi"'), ("x", " padded"), ("1", float("nan"))],
+    [
+        ("[]", [1]),
+        ("{}", {"a": 1}),
+        ('"x"', 'say "hi"'),
+        ("x", " padded"),
+        ("1", float("nan")),
+        ("x", "a|b"),
+        ("x", "a`b"),
+        ("x", "two\nlines"),
+    ],
 )
 def test_a_value_without_a_safe_spelling_is_left_alone(written, value) -> None:
     assert render_like(written, value) is None

@@ -95,6 +95,8 @@ def render_like(written: str, value: object) -> str | None:
             return f"{value:_}"
         return repr(value) if isinstance(value, float) else str(value)
     if isinstance(value, str):
+        if not value.isprintable() or any(c in value for c in "`|*<>"):
+            return None  # it would end the code span, the cell or the emphasis
         if quote:
             if quote in value or "\\" in value:
                 return None
