@@ -23,6 +23,7 @@ from configdrift.output.display import Place
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
+    from configdrift.model import SchemaNode
     from configdrift.replay import Stored
 
 __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
@@ -326,10 +327,7 @@ def _analysed(
         findings=linked(with_severities(known, config)),
         files=analysis.files,
         surfaces=[
-            (s.surface, len(s.entries), _accepted(s), keys_read(s))
-            for s in analysis.everything
-            # The first surface, when nothing was found for it beside the others.
-            if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
+            (s.surface, len(s.entries), _accepted(s), keys_read(s)) for s in summarised(analysis)
         ],
         examples=(
             analysis.examples_read,
@@ -559,9 +557,23 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
     return kept
 
 
+def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
+    """The keys the schema declares (the summary's ``accepted``)."""
+    return [n for n in analysis.schema.walk() if n.path and n.location is not None]
+
+
 def _accepted(analysis: Analysis) -> int:
-    """How many keys the schema declares (the summary's ``accepted``)."""
-    return sum(1 for n in analysis.schema.walk() if n.path and n.location is not None)
+    return len(accepted_nodes(analysis))
+
+
+def summarised(analysis: Analysis) -> list[Analysis]:
+    """The surfaces the summary counts: each that has keys or entries, and
+    the first one when nothing was found for it beside the others."""
+    return [
+        s
+        for s in analysis.everything
+        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
+    ]
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

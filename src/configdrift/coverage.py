@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from configdrift.model import ANY_KEY, LIST_ITEM, format_path
+from configdrift.model import format_path
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -65,14 +65,11 @@ def share(part: int, whole: int) -> float:
 
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     """The coverage of one analysed surface."""
+    from configdrift.api import accepted_nodes
     from configdrift.rules.code_view import documented_not_read
     from configdrift.rules.docs_schema import documented_not_accepted, undocumented
 
-    accepted = [
-        node
-        for node in analysis.schema.walk()
-        if node.path and node.location is not None and node.key not in (ANY_KEY, LIST_ITEM)
-    ]
+    accepted = accepted_nodes(analysis)
     if analysis.entries or analysis.autodoc:
         reported = {f.key for f in undocumented(analysis)}
         gaps = [node.path for node in accepted if format_path(node.path) in reported]
@@ -83,14 +80,12 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
         f.key for rule in (documented_not_accepted, documented_not_read) for f in rule(analysis)
     }
     sections: dict[str, SectionCoverage] = {}
-    nested = any(child.children for child in analysis.schema.children.values())
-    for node in accepted:
-        if not nested:
-            break
-        top = node.path[0] if len(node.path) > 1 or node.children else TOP_LEVEL
-        section = sections.setdefault(top, SectionCoverage(top))
-        section.accepted += 1
-        section.documented += node.path not in missing
+    if any(child.children for child in analysis.schema.children.values()):
+        for node in accepted:
+            top = node.path[0] if len(node.path) > 1 or node.children else TOP_LEVEL
+            section = sections.setdefault(top, SectionCoverage(top))
+            section.accepted += 1
+            section.documented += node.path not in missing
     return SurfaceCoverage(
         name=analysis.surface,
         accepted=len(accepted),
@@ -105,15 +100,9 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
 def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
     """Each surface of a project that ``check``'s summary counts, unless it
     has neither keys nor entries (a tree with no configuration)."""
-    found = [
-        surface_coverage(surface)
-        for surface in analysis.everything
-        # The first surface, when nothing was found for it beside the others.
-        if surface.schema.children
-        or surface.entries
-        or surface is not analysis
-        or not analysis.surfaces
-    ]
+    from configdrift.api import summarised
+
+    found = [surface_coverage(surface) for surface in summarised(analysis)]
     return [s for s in found if s.accepted or s.entries]
 
 
