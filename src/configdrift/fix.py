@@ -32,6 +32,7 @@ import itertools
 import math
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -117,91 +118,87 @@ def _entry_span(entries: list[DocEntry], entry: DocEntry, lines: int) -> range:
 
 def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
     """The edits that fix ``findings`` (those a fix exists for)."""
-    from configdrift.rules.docs_schema import resolve_path
-
     surfaces = {s.surface: s for s in analysis.everything}
     edits: list[Edit] = []
     skipped: list[tuple[Finding, str]] = []
-    texts: dict[str, list[str] | None] = {}
+    pages: dict[str, list[str] | None] = {}
     for finding in findings:
-        if finding.code == "CD101":
-            surface = surfaces.get(finding.surface, analysis)
-            removal = _removal(analysis, surface.entries, finding, texts)
-            if isinstance(removal, str):
-                skipped.append((finding, removal))
-            else:
-                edits.append(removal)
+        make = _FIXES.get(finding.code)
+        if make is None:
             continue
-        if finding.code == "CD402":
-            surface = surfaces.get(finding.surface, analysis)
-            rename = _rename(analysis, surface, finding, texts)
-            if isinstance(rename, str):
-                skipped.append((finding, rename))
-            else:
-                edits.append(rename)
-            continue
-        if finding.code != "CD104":
-            continue
-        surface = surfaces.get(finding.surface, analysis)
-        entry = next(
-            (
-                e
-                for e in surface.entries
-                if e.location == finding.location and format_path(e.path) == finding.key
-            ),
-            None,
-        )
-        node = resolve_path(surface.schema, entry.path)[0] if entry is not None else None
-        if entry is None or entry.default is None or node is None or node.default is None:
-            skipped.append((finding, "the entry or the default was not found again"))
-            continue
-        path = entry.location.path
-        if path not in texts:
-            texts[path] = _lines(str(analysis.config.root), path)
-        lines = texts[path]
-        if lines is None:
-            skipped.append((finding, "the page cannot be read as UTF-8 text"))
-            continue
-        written = entry.default.strip()
-        core = written.strip("`").strip()
-        new_core = render_like(core, node.default.value)
-        if not core or new_core is None:
-            skipped.append((finding, "the code's default has no safe spelling in the doc"))
-            continue
-        span = _entry_span(surface.entries, entry, len(lines))
-        places = [n for n in span if lines[n - 1].count(written) == 1]
-        if len(places) != 1 or sum(lines[n - 1].count(written) for n in span) != 1:
-            skipped.append((finding, f"`{written}` is not written once in the entry"))
-            continue
-        edits.append(
-            Edit(path, places[0], written, written.replace(core, new_core, 1), "CD104", finding.key)
-        )
+        found = make(analysis, surfaces.get(finding.surface, analysis), finding, pages)
+        if isinstance(found, str):
+            skipped.append((finding, found))
+        else:
+            edits.append(found)
     return Plan(edits, skipped)
+
+
+#: Why a page's edits cannot be made: its text is not known.
+_UNREAD = "the page cannot be read as UTF-8 text"
+
+
+def _page(analysis: Analysis, pages: dict[str, list[str] | None], rel: str) -> list[str] | None:
+    """A page's lines, read once for all the fixes that edit it."""
+    if rel not in pages:
+        pages[rel] = _lines(str(analysis.config.root), rel)
+    return pages[rel]
+
+
+def _default(
+    analysis: Analysis,
+    surface: Analysis,
+    finding: Finding,
+    pages: dict[str, list[str] | None],
+) -> Edit | str:
+    """The CD104 edit of a documented default, or why there is none."""
+    from configdrift.rules.docs_schema import resolve_path
+
+    entry = next(
+        (
+            e
+            for e in surface.entries
+            if e.location == finding.location and format_path(e.path) == finding.key
+        ),
+        None,
+    )
+    node = resolve_path(surface.schema, entry.path)[0] if entry is not None else None
+    if entry is None or entry.default is None or node is None or node.default is None:
+        return "the entry or the default was not found again"
+    path = entry.location.path
+    lines = _page(analysis, pages, path)
+    if lines is None:
+        return _UNREAD
+    written = entry.default.strip()
+    core = written.strip("`").strip()
+    new_core = render_like(core, node.default.value)
+    if not core or new_core is None:
+        return "the code's default has no safe spelling in the doc"
+    span = _entry_span(surface.entries, entry, len(lines))
+    places = [n for n in span if lines[n - 1].count(written) == 1]
+    if len(places) != 1 or sum(lines[n - 1].count(written) for n in span) != 1:
+        return f"`{written}` is not written once in the entry"
+    return Edit(path, places[0], written, written.replace(core, new_core, 1), "CD104", finding.key)
 
 
 def _removal(
     analysis: Analysis,
-    entries: list[DocEntry],
+    surface: Analysis,
     finding: Finding,
-    texts: dict[str, list[str] | None],
+    pages: dict[str, list[str] | None],
 ) -> Edit | str:
     """The deletion of a CD101 entry's block, or why there is none."""
     if finding.suggestion is not None:
         # A near spelling or the key's place elsewhere: the entry documents
         # a real key under a wrong name, and deleting it would lose that.
         return f"not deleted, since {finding.suggestion}: correct the entry by hand"
-    entry = next(
-        (e for e in entries if e.location == finding.location),
-        None,
-    )
+    entry = next((e for e in surface.entries if e.location == finding.location), None)
     if entry is None:
         return "the entry was not found again"
     path = entry.location.path
-    if path not in texts:
-        texts[path] = _lines(str(analysis.config.root), path)
-    lines = texts[path]
+    lines = _page(analysis, pages, path)
     if lines is None:
-        return "the page cannot be read as UTF-8 text"
+        return _UNREAD
     if entry.form in ("heading", "word", "section"):
         return "the entry is a section's title: remove the section by hand"
     if entry.doc_type is None and entry.default is None:
@@ -235,7 +232,7 @@ def _rename(
     analysis: Analysis,
     surface: Analysis,
     finding: Finding,
-    texts: dict[str, list[str] | None],
+    pages: dict[str, list[str] | None],
 ) -> Edit | str:
     """The rename of a deprecated key in an example, or why there is none."""
     from configdrift.resolve.lifecycle import DEPRECATED
@@ -270,16 +267,24 @@ def _rename(
         or value_rejection(info, key.kind, key.value) is not None
     ):
         return f"`{replacement}` does not take the example's value: rename it by hand"
-    if where.path not in texts:
-        texts[where.path] = _lines(str(analysis.config.root), where.path)
-    lines = texts[where.path]
+    lines = _page(analysis, pages, where.path)
     if lines is None:
-        return "the page cannot be read as UTF-8 text"
+        return _UNREAD
     old = path[-1]
     text = lines[where.line - 1]
     if text.count(old) != 1 or not _names_alone(text, old):
         return f"`{old}` is not written once on its line"
     return Edit(where.path, where.line, old, replacement, "CD402", finding.key)
+
+
+#: The fix of each rule that has one: the edit, or why there is none.
+_FIXES: dict[
+    str, Callable[[Analysis, Analysis, Finding, dict[str, list[str] | None]], Edit | str]
+] = {
+    "CD101": _removal,
+    "CD104": _default,
+    "CD402": _rename,
+}
 
 
 def _names_alone(line: str, name: str) -> bool:
@@ -353,26 +358,31 @@ def _rst_block(lines: list[str], line: int) -> tuple[int, int] | None:
     return line, end + 1
 
 
-def _lines(root: str, rel: str) -> list[str] | None:
+def _read(root: str, rel: str) -> tuple[bytes, list[str]] | None:
+    """A page's bytes and its lines (ends kept), None when it cannot be
+    read as UTF-8 text within ``MAX_PAGE``."""
     data = read_or_none(root, rel, MAX_PAGE)
     if data is None:
         return None
     try:
-        return data.decode("utf-8").splitlines(keepends=True)
+        return data, data.decode("utf-8").splitlines(keepends=True)
     except UnicodeDecodeError:
         return None
+
+
+def _lines(root: str, rel: str) -> list[str] | None:
+    read = _read(root, rel)
+    return read[1] if read is not None else None
 
 
 def edited(root: str, rel: str, edits: list[Edit]) -> tuple[bytes, bytes] | None:
-    """The page's bytes before and after ``edits`` (None when it cannot be
-    read); every line but the edited ones is kept byte for byte."""
-    data = read_or_none(root, rel, MAX_PAGE)
-    if data is None:
+    """The page's bytes before and after ``edits``, read afresh (None when
+    it cannot be read, or a line is no longer what the edit expects);
+    every line but the edited ones is kept byte for byte."""
+    read = _read(root, rel)
+    if read is None:
         return None
-    try:
-        lines = data.decode("utf-8").splitlines(keepends=True)
-    except UnicodeDecodeError:
-        return None
+    data, lines = read
     spans = sorted((e.line, e.line + max(e.count, 1)) for e in edits)
     if any(a[1] > b[0] for a, b in itertools.pairwise(spans)):
         return None  # edits that overlap: none is made
