@@ -470,3 +470,32 @@ def test_a_deprecated_key_in_an_example_is_renamed_when_its_value_fits(cli, tmp_
     # `tls` is a section: `legacy: true` cannot become it.
     assert "server.legacy` not fixed: `tls` does not take the example's value" in result.err
     assert [k for c, k in _codes(cli, root) if c == "CD402"] == ["server.legacy"]
+
+
+def test_the_entries_of_every_surface_bound_a_block() -> None:
+    from types import SimpleNamespace
+
+    from configdrift.fix import _markdown_block, entry_lines
+
+    def entry(line: int, path: str = "docs/a.md") -> SimpleNamespace:
+        return SimpleNamespace(location=SimpleNamespace(path=path, line=line))
+
+    config = SimpleNamespace(entries=[entry(3), entry(9), entry(2, "docs/b.md")])
+    cli = SimpleNamespace(entries=[entry(7), entry(3)])
+    analysis = SimpleNamespace(everything=[config, cli])
+    assert entry_lines(analysis, "docs/a.md") == [3, 7, 9]
+    page = [
+        "# Page\n",
+        "\n",
+        "<i>**gone**</i>: [boolean]\n",
+        "\n",
+        "Described here.\n",
+        "\n",
+        "- `--flag`: an option of the command line.\n",
+        "\n",
+        "<i>**kept**</i>: [boolean]\n",
+    ]
+    others = [n for n in entry_lines(analysis, "docs/a.md") if n != 3]
+    # The command line's entry on line 7 ends the block, not the next
+    # entry of the config on line 9.
+    assert _markdown_block(page, 3, "html-bold", others, "docs/a.md") == (3, 7)

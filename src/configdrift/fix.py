@@ -106,13 +106,17 @@ def render_like(written: str, value: object) -> str | None:
     return None
 
 
-def _entry_span(entries: list[DocEntry], entry: DocEntry, lines: int) -> range:
+def entry_lines(analysis: Analysis, rel: str) -> list[int]:
+    """The lines of a page that hold an entry, of any surface: the bounds of
+    each entry's block."""
+    return sorted(
+        {e.location.line for s in analysis.everything for e in s.entries if e.location.path == rel}
+    )
+
+
+def _entry_span(analysis: Analysis, entry: DocEntry, lines: int) -> range:
     """The lines from the entry to the next entry of the same page."""
-    later = [
-        e.location.line
-        for e in entries
-        if e.location.path == entry.location.path and e.location.line > entry.location.line
-    ]
+    later = [n for n in entry_lines(analysis, entry.location.path) if n > entry.location.line]
     return range(entry.location.line, min([*later, lines + 1]))
 
 
@@ -174,7 +178,7 @@ def _default(
     new_core = render_like(core, node.default.value)
     if not core or new_core is None:
         return "the code's default has no safe spelling in the doc"
-    span = _entry_span(surface.entries, entry, len(lines))
+    span = _entry_span(analysis, entry, len(lines))
     places = [n for n in span if lines[n - 1].count(written) == 1]
     if len(places) != 1 or sum(lines[n - 1].count(written) for n in span) != 1:
         return f"`{written}` is not written once in the entry"
@@ -208,13 +212,7 @@ def _removal(
     if not _names_alone(lines[entry.location.line - 1], entry.name):
         # ``--ctr 0.25 --rcfg 1.0``: a command or a value, not the key's entry.
         return "the key is not written alone on the entry's line"
-    others = sorted(
-        {
-            e.location.line
-            for e in analysis.entries
-            if e.location.path == path and e.location != entry.location
-        }
-    )
+    others = [n for n in entry_lines(analysis, path) if n != entry.location.line]
     if path.endswith(".rst"):
         span = _rst_block(lines, entry.location.line)
     else:
