@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from configdrift import __version__
 
 if TYPE_CHECKING:
+    from configdrift.config import Config
     from configdrift.engine import Analysis
     from configdrift.model import Finding, Location
 
@@ -356,7 +357,7 @@ def fix_tree(
 ) -> int:
     """Show (or with ``apply`` write) the doc edits that fix findings."""
     from configdrift import fix
-    from configdrift.api import _unsuppressed, project_configs
+    from configdrift.api import _unsuppressed
     from configdrift.config import ConfigError
     from configdrift.discover import discover
     from configdrift.engine import allowed, analyse, run_rules
@@ -367,11 +368,7 @@ def fix_tree(
     err = err or sys.stderr
     changed = fixed = 0
     try:
-        targets = project_configs(
-            [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
-            Path(config_file) if config_file else None,
-        )
-        for config, only in targets:
+        for config, only in _targets(paths, config_file):
             root = str(config.root)
             prefix = prefix_for(config.root)
             sources = discover(config)
@@ -433,14 +430,22 @@ def _analysed_projects(
 ) -> list[Analysis]:
     """The analysis of each project the paths name (``ConfigError`` when
     a configuration is wrong)."""
-    from configdrift.api import project_configs
     from configdrift.engine import analyse
 
-    targets = project_configs(
+    return [analyse(config, jobs=jobs, cache=cache) for config, _ in _targets(paths, config_file)]
+
+
+def _targets(
+    paths: str | Sequence[str], config_file: str | None
+) -> list[tuple[Config, set[str] | None]]:
+    """Each project the paths name, with the files named in it (None: the
+    whole project); ``ConfigError`` when a configuration is wrong."""
+    from configdrift.api import project_configs
+
+    return project_configs(
         [Path(p) for p in ([paths] if isinstance(paths, str) else paths)],
         Path(config_file) if config_file else None,
     )
-    return [analyse(config, jobs=jobs, cache=cache) for config, _ in targets]
 
 
 def coverage_report(
@@ -894,6 +899,32 @@ _CHECK_EPILOG = (
 )
 
 
+def _paths_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
+    )
+
+
+def _text_or_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        dest="output_format",
+        help="text, or JSON for scripts (default: text)",
+    )
+
+
+def _project_options(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that analyses a project: its
+    configuration file, the worker processes and the fact cache."""
+    parser.add_argument("--config", metavar="FILE", help="configuration file to use")
+    parser.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="do not read or write the fact cache"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="configdrift",
@@ -1075,11 +1106,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="output_format",
         help="report format (default: text)",
     )
-    p_sweep.add_argument("--config", metavar="FILE", help="configuration file to use")
-    p_sweep.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
-    p_sweep.add_argument(
-        "--no-cache", action="store_true", help="do not read or write the fact cache"
-    )
+    _project_options(p_sweep)
 
     p_map = sub.add_parser(
         "map",
@@ -1087,24 +1114,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print what configdrift found: each configuration surface, its config tree "
         "(config path -> model, where it is built) and how each doc section was mapped.",
     )
-    p_map.add_argument(
-        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
-    )
-    p_map.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        dest="output_format",
-        help="text, or JSON for scripts (default: text)",
-    )
-    p_map.add_argument("--config", metavar="FILE", help="configuration file to use")
+    _paths_argument(p_map)
+    _text_or_json(p_map)
     p_map.add_argument(
         "--unresolved", action="store_true", help="also list what could not be resolved"
     )
-    p_map.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
-    p_map.add_argument(
-        "--no-cache", action="store_true", help="do not read or write the fact cache"
-    )
+    _project_options(p_map)
 
     p_fix = sub.add_parser(
         "fix",
@@ -1120,15 +1135,9 @@ def build_parser() -> argparse.ArgumentParser:
         "configuration error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p_fix.add_argument(
-        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
-    )
+    _paths_argument(p_fix)
     p_fix.add_argument("--apply", action="store_true", help="write the fixes")
-    p_fix.add_argument("--config", metavar="FILE", help="configuration file to use")
-    p_fix.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
-    p_fix.add_argument(
-        "--no-cache", action="store_true", help="do not read or write the fact cache"
-    )
+    _project_options(p_fix)
 
     p_cov = sub.add_parser(
         "coverage",
@@ -1142,9 +1151,7 @@ def build_parser() -> argparse.ArgumentParser:
         "exit status: 0 covered enough, 1 below --fail-under, 2 usage or configuration error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p_cov.add_argument(
-        "paths", nargs="*", default=["."], metavar="PATH", help="projects or files (default: .)"
-    )
+    _paths_argument(p_cov)
     p_cov.add_argument(
         "--fail-under",
         type=_percent,
@@ -1154,21 +1161,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_cov.add_argument(
         "--badge", metavar="FILE", help="also write the documented share as an SVG badge"
     )
-    p_cov.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        dest="output_format",
-        help="text, or JSON for scripts (default: text)",
-    )
+    _text_or_json(p_cov)
     p_cov.add_argument(
         "-v", "--verbose", action="store_true", help="also list the keys that cost coverage"
     )
-    p_cov.add_argument("--config", metavar="FILE", help="configuration file to use")
-    p_cov.add_argument("--jobs", type=_positive, help="worker processes (default: one per core)")
-    p_cov.add_argument(
-        "--no-cache", action="store_true", help="do not read or write the fact cache"
-    )
+    _project_options(p_cov)
 
     p_init = sub.add_parser(
         "init",
