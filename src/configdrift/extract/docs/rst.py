@@ -186,6 +186,11 @@ def _parse(text: str) -> Any:
     lookup_directive, lookup_role = directives.directive, roles.role
 
     def any_directive(name: str, language: Any, document: Any) -> tuple[Any, list[Any]]:
+        if name.lower() in CODE_DIRECTIVES:
+            # Read as a literal block with its content's first line (docutils'
+            # own ``code`` directive records none, nor is its highlighting
+            # wanted).
+            return _Generic, []
         found, messages = lookup_directive(name, language, document)
         return (found or _Generic), messages
 
@@ -268,7 +273,7 @@ def _register() -> None:
             if name in CODE_DIRECTIVES:
                 block = nodes.literal_block("\n".join(self.content), "\n".join(self.content))
                 block["language"] = (self.arguments[0] if self.arguments else "").lower()
-                block.line = self.lineno + 1
+                block.line = self.content_offset + 1  # the first line of the content
                 return [block]
             if self.content:
                 self.state.nested_parse(self.content, self.content_offset, node)
