@@ -379,7 +379,7 @@ def test_roles_pointing_at_keys_that_do_not_exist(tmp_path) -> None:
 
 def test_a_code_block_s_keys_are_on_their_own_lines() -> None:
     page = (
-        "Title\n=====\n\n.. code-block:: json\n   :linenos:\n\n   {\n     \"a\": 1,\n"
+        'Title\n=====\n\n.. code-block:: json\n   :linenos:\n\n   {\n     "a": 1,\n'
         '     "b": 2\n   }\n\nText.\n\n.. confval:: x\n\n   .. code:: yaml\n\n      c: 3\n'
     )
     blocks = extract_rst(page.encode()).blocks

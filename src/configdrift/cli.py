@@ -35,18 +35,44 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
     return tuple(c.strip().upper() for c in text.split(",") if c.strip())
 
 
+#: What ``sweep --apply`` writes in a registry of removed keys by default.
+DEFAULT_REASON = "removed"
+
+
 def _analyse(
-    path: str, config_file: str | None, jobs: int | None, err: TextIO, cache: bool = True
+    path: str,
+    config_file: str | None,
+    jobs: int | None,
+    err: TextIO,
+    cache: bool = True,
+    stamps: dict[str, tuple[int, int] | None] | None = None,
 ) -> Analysis | None:
     """Load the configuration of the project ``path`` names and analyse it;
-    print a usage error and return None on failure."""
+    print a usage error and return None on failure. ``stamps`` is filled
+    with what tells a later change of each file read (for edits)."""
+    from configdrift import fix
     from configdrift.api import project_configs
     from configdrift.config import ConfigError
+    from configdrift.discover import discover
     from configdrift.engine import analyse
 
     try:
         ((config, _),) = project_configs([Path(path)], Path(config_file) if config_file else None)
-        return analyse(config, jobs=jobs, cache=cache)
+        sources = None
+        if stamps is not None:
+            sources = discover(config)
+            root = str(config.root)
+            for rel in (
+                *sources.python,
+                *sources.py_examples,
+                *sources.docs,
+                *sources.examples,
+                *sources.configs,
+                *sources.declared_configs,
+                config.source_rel or "pyproject.toml",
+            ):
+                stamps[rel] = fix.stamp(root, rel)
+        return analyse(config, jobs=jobs, cache=cache, sources=sources)
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return None
@@ -277,22 +303,27 @@ def sweep_key(
     *,
     config_file: str | None = None,
     output_format: str = "text",
+    apply: bool = False,
+    show_diff: bool = False,
+    reason: str = DEFAULT_REASON,
     jobs: int | None = None,
     cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Print every reference to ``key``, grouped by kind, with a removal
-    checklist. Exit 0 when the key is referenced anywhere, 1 when not."""
+    checklist. Exit 0 when the key is referenced anywhere, 1 when not.
+    With ``show_diff`` (or ``apply``), show (or write) the edits of the
+    removal that are mechanical instead."""
     from configdrift.sweep import render_json, render_text, sweep
 
     out = out or sys.stdout
+    err = err or sys.stderr
     if not key.strip(". "):
-        (err or sys.stderr).write(
-            "configdrift: sweep: give a config key, such as zero_optimization.stage\n"
-        )
+        err.write("configdrift: sweep: give a config key, such as zero_optimization.stage\n")
         return ExitCode.USAGE
-    analysis = _analyse(path, config_file, jobs, err or sys.stderr, cache)
+    stamps: dict[str, tuple[int, int] | None] = {}
+    analysis = _analyse(path, config_file, jobs, err, cache, stamps)
     if analysis is None:
         return ExitCode.USAGE
     from dataclasses import replace
@@ -302,12 +333,65 @@ def sweep_key(
 
     result = sweep(analysis, key)
     prefix = prefix_for(analysis.config.root)
+    if apply or show_diff:
+        return _sweep_edits(analysis, result, reason, stamps, apply, out, err)
     result.references = [
         replace(r, path=printable(rebase(r.path, prefix)), text=printable(r.text))
         for r in result.references
     ]
     out.write((render_json if output_format == "json" else render_text)(result))
     return ExitCode.OK if result.references else ExitCode.FINDINGS
+
+
+def _sweep_edits(
+    analysis: Analysis,
+    result: Any,
+    reason: str,
+    stamps: dict[str, tuple[int, int] | None],
+    apply: bool,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Show or write the mechanical edits of a key's removal, then list what
+    is left to do by hand."""
+    from configdrift import fix, removal
+    from configdrift.model import format_path
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for, rebase
+
+    key = format_path(result.key)
+    if not result.references:
+        print(printable(f"Nothing references `{key}`."), file=err)
+        return ExitCode.FINDINGS
+    root = str(analysis.config.root)
+    prefix = prefix_for(analysis.config.root)
+    planned = removal.plan(analysis, result, reason)
+    if planned.created is not None:
+        stamps.setdefault(planned.created[0], None)
+    files = fix.by_file(planned.edits)
+    written, made = _edit_files(root, prefix, files, stamps, apply, out, err, planned.created)
+    left = sorted(planned.left, key=lambda item: (item[0].path, item[0].line))
+    if left:
+        print("left to do by hand:", file=out if apply else err)
+        for ref, why in left:
+            text = f" {ref.text}" if ref.text else ""
+            # After the edits, at the line the reference has moved to.
+            line = (
+                fix.moved(ref.line, files[ref.path]) if ref.path in written and apply else ref.line
+            )
+            print(
+                printable(f"  {rebase(ref.path, prefix)}:{line}: {ref.kind}:{text} ({why})"),
+                file=out if apply else err,
+            )
+    changed = len(written)
+    if apply:
+        print(f"Made {made} edit(s) in {changed} file(s).", file=err)
+        return ExitCode.OK
+    if made:
+        print(f"{made} edit(s) in {changed} file(s); run with --apply to make them.", file=err)
+        return ExitCode.FINDINGS
+    print(f"Nothing to edit for `{key}`.", file=err)
+    return ExitCode.OK
 
 
 def map_tree(
@@ -389,29 +473,9 @@ def fix_tree(
                     ),
                     file=err,
                 )
-            if apply:
-                for rel in fix.dirty(root, sorted(files)):
-                    print(
-                        printable(f"warning: {rebase(rel, prefix)} has uncommitted changes"),
-                        file=err,
-                    )
-            for rel, edits in sorted(files.items()):
-                shown = rebase(rel, prefix)
-                now = fix.edited(root, rel, edits)
-                if now is None or fix.stamp(root, rel) != stamps.get(rel):
-                    print(printable(f"{shown}: changed since it was read, skipped"), file=err)
-                    continue
-                before, after = now
-                if apply:
-                    try:
-                        fix.write(root, rel, after)
-                    except OSError as exc:
-                        print(printable(f"{shown}: not written ({exc})"), file=err)
-                        continue
-                else:
-                    out.write(printable(fix.diff(shown, before, after)))
-                changed += 1
-                fixed += len(edits)
+            written, made = _edit_files(root, prefix, files, stamps, apply, out, err)
+            changed += len(written)
+            fixed += made
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
@@ -423,6 +487,62 @@ def fix_tree(
         return ExitCode.FINDINGS
     print("Nothing to fix.", file=err)
     return ExitCode.OK
+
+
+def _edit_files(
+    root: str,
+    prefix: str,
+    files: dict[str, list[Any]],
+    stamps: dict[str, tuple[int, int] | None],
+    apply: bool,
+    out: TextIO,
+    err: TextIO,
+    created: tuple[str, str] | None = None,
+) -> tuple[list[str], int]:
+    """Show the edits of each file as a diff, or with ``apply`` write them
+    (and create ``created``, a new file); a file that changed since it was
+    read is skipped with a note. The files changed (or shown) and the
+    edits made."""
+    from configdrift import fix
+    from configdrift.output import printable
+    from configdrift.output.display import rebase
+
+    changed: list[str] = []
+    made = 0
+    if apply:
+        for rel in fix.dirty(root, sorted(files)):
+            print(printable(f"warning: {rebase(rel, prefix)} has uncommitted changes"), file=err)
+    for rel, edits in sorted(files.items()):
+        shown = rebase(rel, prefix)
+        now = fix.edited(root, rel, edits)
+        if now is None or fix.stamp(root, rel) != stamps.get(rel):
+            print(printable(f"{shown}: changed since it was read, skipped"), file=err)
+            continue
+        before, after = now
+        if apply:
+            try:
+                fix.write(root, rel, after)
+            except OSError as exc:
+                print(printable(f"{shown}: not written ({exc})"), file=err)
+                continue
+        else:
+            out.write(printable(fix.diff(shown, before, after)))
+        changed.append(rel)
+        made += len(edits)
+    if created is not None:
+        rel, text = created
+        shown = rebase(rel, prefix)
+        if apply:
+            try:
+                fix.create(root, rel, text.encode("utf-8"))
+            except OSError as exc:
+                print(printable(f"{shown}: not created ({exc})"), file=err)
+                return changed, made
+        else:
+            out.write(printable(fix.diff(shown, b"", text.encode("utf-8"), new=True)))
+        changed.append(rel)
+        made += 1
+    return changed, made
 
 
 def _analysed_projects(
@@ -672,7 +792,7 @@ def init(
     is already there is never replaced), else into ``configdrift.toml``;
     ``stdout`` prints it instead."""
     from configdrift.api import shown
-    from configdrift.config import Config, ConfigError
+    from configdrift.config import Config, ConfigError, toml_key
     from configdrift.engine import analyse
 
     out = out or sys.stdout
@@ -773,7 +893,7 @@ def init(
     for surface in analysis.surfaces:
         pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
         lines.append(f"# {surface.how}")
-        entry = f'{_toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
+        entry = f'{toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
         lines.append(entry if nameable else f"# {entry}")
     text = "\n".join(lines) + "\n"
     if into_pyproject:
@@ -801,13 +921,6 @@ def init(
         f"{len(analysis.mounts)} mount(s), {len(analysis.surfaces)} more surface(s)\n"
     )
     return ExitCode.OK
-
-
-def _toml_key(name: str) -> str:
-    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
-    import re
-
-    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
 
 
 def show_rules(
@@ -1093,8 +1206,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="list every reference to a config key, with a removal checklist",
         description="List every reference to a config key (declaration, constants, reads, "
         "accessors, docs, examples, config files, tests) with a checklist for removing it. "
-        "Exit 0 when something references the key, 1 when nothing does.",
-        epilog="example:\n  configdrift sweep server.keepalive\n",
+        "Exit 0 when something references the key, 1 when nothing does. With --diff or "
+        "--apply, show or make the removal's mechanical edits and list the rest.",
+        epilog="examples:\n  configdrift sweep server.keepalive\n"
+        "  configdrift sweep server.keepalive --diff\n"
+        "  configdrift sweep server.keepalive --apply --reason 'use server.idle_timeout'\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p_sweep.add_argument("key", help="the config path, as users write it (a.b.c)")
@@ -1105,6 +1221,22 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         dest="output_format",
         help="report format (default: text)",
+    )
+    edits = p_sweep.add_mutually_exclusive_group()
+    edits.add_argument(
+        "--diff",
+        action="store_true",
+        dest="show_diff",
+        help="show the removal's mechanical edits as a diff (docs entries, examples, "
+        "config files, test configs, sample output, the removed-keys registry)",
+    )
+    edits.add_argument(
+        "--apply", action="store_true", help="make those edits; the code is listed, not edited"
+    )
+    p_sweep.add_argument(
+        "--reason",
+        default=DEFAULT_REASON,
+        help=f"what the removed-keys registry says of the key (default: {DEFAULT_REASON})",
     )
     _project_options(p_sweep)
 
@@ -1292,6 +1424,9 @@ def _dispatch(argv: list[str] | None) -> int:
             args.path,
             config_file=args.config,
             output_format=args.output_format,
+            apply=args.apply,
+            show_diff=args.show_diff,
+            reason=args.reason,
             jobs=args.jobs,
             cache=not args.no_cache,
         )

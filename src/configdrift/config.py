@@ -264,6 +264,14 @@ def _our_table(data: dict[str, Any], path: Path, pyproject: bool) -> dict[str, A
     return table
 
 
+def toml_key(name: str) -> str:
+    """``name`` as a TOML key: bare when it can be, quoted otherwise."""
+    import json
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name)
+
+
 def _kind(value: Any) -> str:
     return "an array of tables" if isinstance(value, list) else f"a {type(value).__name__}"
 

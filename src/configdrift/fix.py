@@ -50,8 +50,9 @@ MAX_PAGE = 8 << 20
 @dataclass(frozen=True, slots=True)
 class Edit:
     """Replace ``old`` by ``new`` on line ``line`` (1-based) of ``path``;
-    with ``count``, delete the ``count`` lines from ``line`` on (``old``
-    is then their text, checked before they go)."""
+    with ``count``, replace the ``count`` lines from ``line`` on by ``new``
+    (``old`` is then their text, checked before they go; ``new`` is empty
+    to delete them)."""
 
     path: str
     line: int
@@ -142,7 +143,7 @@ def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
 _UNREAD = "the page cannot be read as UTF-8 text"
 
 
-def _page(analysis: Analysis, pages: dict[str, list[str] | None], rel: str) -> list[str] | None:
+def page(analysis: Analysis, pages: dict[str, list[str] | None], rel: str) -> list[str] | None:
     """A page's lines, read once for all the fixes that edit it."""
     if rel not in pages:
         pages[rel] = _lines(str(analysis.config.root), rel)
@@ -170,7 +171,7 @@ def _default(
     if entry is None or entry.default is None or node is None or node.default is None:
         return "the entry or the default was not found again"
     path = entry.location.path
-    lines = _page(analysis, pages, path)
+    lines = page(analysis, pages, path)
     if lines is None:
         return _UNREAD
     written = entry.default.strip()
@@ -199,20 +200,40 @@ def _removal(
     entry = next((e for e in surface.entries if e.location == finding.location), None)
     if entry is None:
         return "the entry was not found again"
-    path = entry.location.path
-    lines = _page(analysis, pages, path)
-    if lines is None:
-        return _UNREAD
-    if entry.form in ("heading", "word", "section"):
-        return "the entry is a section's title: remove the section by hand"
+    if entry.form in _TITLES:
+        return _TITLE
     if entry.doc_type is None and entry.default is None:
         # Only an option's full entry goes: one with neither a type nor a
         # default may be a list of something else (a page's meta keys).
         return "the entry gives neither a type nor a default: delete it by hand if it must go"
+    return entry_removal(analysis, entry, pages, "CD101", finding.key)
+
+
+#: Entry forms that title a section, and why such an entry is not deleted.
+_TITLES = ("heading", "word", "section")
+_TITLE = "the entry is a section's title: remove the section by hand"
+
+
+def entry_removal(
+    analysis: Analysis,
+    entry: DocEntry,
+    pages: dict[str, list[str] | None],
+    code: str,
+    key: str,
+) -> Edit | str:
+    """The deletion of a doc entry's block (its row, item, paragraphs or
+    directive), or why there is none."""
+    path = entry.location.path
+    lines = page(analysis, pages, path)
+    if lines is None:
+        return _UNREAD
+    if entry.form in _TITLES:
+        return _TITLE
     if not _names_alone(lines[entry.location.line - 1], entry.name):
         # ``--ctr 0.25 --rcfg 1.0``: a command or a value, not the key's entry.
         return "the key is not written alone on the entry's line"
     others = [n for n in entry_lines(analysis, path) if n != entry.location.line]
+    span: tuple[int, int] | None
     if path.endswith(".rst"):
         span = _rst_block(lines, entry.location.line)
     else:
@@ -223,7 +244,7 @@ def _removal(
     if any(first <= line < end for line in others):
         return "the entry's block holds another entry"
     text = "".join(lines[first - 1 : end - 1])
-    return Edit(path, first, text, "", "CD101", finding.key, count=end - first)
+    return Edit(path, first, text, "", code, key, count=end - first)
 
 
 def _rename(
@@ -265,7 +286,7 @@ def _rename(
         or value_rejection(info, key.kind, key.value) is not None
     ):
         return f"`{replacement}` does not take the example's value: rename it by hand"
-    lines = _page(analysis, pages, where.path)
+    lines = page(analysis, pages, where.path)
     if lines is None:
         return _UNREAD
     old = path[-1]
@@ -341,7 +362,7 @@ def _markdown_block(
     return line, end
 
 
-def _rst_block(lines: list[str], line: int) -> tuple[int, int] | None:
+def _rst_block(lines: list[str], line: int) -> tuple[int, int]:
     """The lines [first, end) of a reStructuredText directive or definition
     list item: its first line, its indented body and the blank lines after
     it (the language's own rule for where a body ends)."""
@@ -388,7 +409,7 @@ def edited(root: str, rel: str, edits: list[Edit]) -> tuple[bytes, bytes] | None
         if edit.count:
             if "".join(lines[edit.line - 1 : edit.line - 1 + edit.count]) != edit.old:
                 return None
-            del lines[edit.line - 1 : edit.line - 1 + edit.count]
+            lines[edit.line - 1 : edit.line - 1 + edit.count] = [edit.new] if edit.new else []
             continue
         text = lines[edit.line - 1]
         if text.count(edit.old) != 1:
@@ -413,13 +434,23 @@ def _replaced(text: str, old: str, new: str) -> str:
     return text[:start] + new + rest
 
 
-def diff(rel: str, before: bytes, after: bytes) -> str:
-    """A unified diff of one page."""
+def moved(line: int, edits: list[Edit]) -> int:
+    """Where line ``line`` of a page is once ``edits`` are made (a line an
+    edit replaced stays where the edit starts)."""
+    shift = 0
+    for edit in edits:
+        if edit.count and edit.line + edit.count <= line:
+            shift += edit.new.count("\n") - edit.count
+    return line + shift
+
+
+def diff(rel: str, before: bytes, after: bytes, new: bool = False) -> str:
+    """A unified diff of one page (``new``: a file to create)."""
     return "".join(
         difflib.unified_diff(
             before.decode("utf-8").splitlines(keepends=True),
             after.decode("utf-8").splitlines(keepends=True),
-            f"a/{rel}",
+            "/dev/null" if new else f"a/{rel}",
             f"b/{rel}",
         )
     )
@@ -451,6 +482,17 @@ def write(root: str, rel: str, data: bytes) -> None:
     mode = os.stat(target).st_mode & 0o7777
     write_atomic(Path(target), [data], mode=mode)
     os.chmod(target, mode)
+
+
+def create(root: str, rel: str, data: bytes) -> None:
+    """Create a file inside the project that does not exist yet (``OSError``
+    when it does, or when it would land outside the project)."""
+    target = os.path.join(root, rel)
+    if os.path.lexists(target) or not inside(root, os.path.dirname(rel) or "."):
+        raise OSError("it exists already, or it would be outside the project")
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
 
 
 def dirty(root: str, rels: list[str]) -> list[str]:

@@ -320,7 +320,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     through one of its aliases (or an alias documented through the field
     name) counts as documented. When a whole section is undocumented, only
     the section's key is reported, not each of its fields. Deprecated fields
-    are not reported, nor the command-line options of a parser none of whose
+    and keys marked removed (CD404 reports those the code still reads) are
+    not reported, nor the command-line options of a parser none of whose
     options the docs describe (a script's own flags).
 
     Why it matters
@@ -345,6 +346,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # of whose keys they describe.
     grouped = ("option", "default ")
     covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
+    # A key marked removed is not to be documented: CD404 says it is still read.
+    removed = {e.path for e in analysis.lifecycle if e.status == "removed"}
 
     def visit(node: SchemaNode) -> Iterator[Finding]:
         for child in node.children.values():
@@ -376,6 +379,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 yield from visit(child)
             if (
                 child.deprecated
+                or child.path in removed
                 or child.location is None
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
