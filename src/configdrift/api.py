@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config, ConfigError
 from configdrift.model import Finding, Severity, exit_code_for
@@ -23,7 +23,7 @@ from configdrift.output.display import Place
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
-    from configdrift.model import SchemaNode
+    from configdrift.model import Location, SchemaNode
     from configdrift.replay import Stored
 
 __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
@@ -67,6 +67,9 @@ class Report:
     status: int = 0
     #: The roots of the projects checked.
     roots: list[Path] = field(default_factory=list)
+    #: With ``check(keys=True)``: per surface, its coverage and its key
+    #: table (``coverage.key_table``).
+    keys: list[dict[str, Any]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Findings per severity: ``errors``, ``warnings``, ``infos``."""
@@ -95,6 +98,7 @@ def check(
     diff_base: str | None = None,
     provenance: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    keys: bool = False,
 ) -> Report:
     """Check the projects ``paths`` name and return what was found.
 
@@ -111,7 +115,9 @@ def check(
     project's own models (exact mode; this runs the project's code). A
     baseline (``baseline``, or ``configdrift-baseline.json`` at the root
     when it exists) and ``diff_base`` (a git ref) leave out the findings
-    they know; ``provenance`` adds each finding's git history."""
+    they know; ``provenance`` adds each finding's git history; ``keys``
+    fills ``Report.keys`` with each surface's key table (what the HTML
+    report shows)."""
     from configdrift.output import printable_finding
     from configdrift.output.display import prefix_for, prepare
 
@@ -144,6 +150,7 @@ def check(
             diff_base=diff_base,
             provenance=provenance,
             progress=progress,
+            keys=keys,
         )
         if part is None:
             continue
@@ -218,6 +225,7 @@ def _check_project(
     diff_base: str | None,
     provenance: bool,
     progress: Callable[[int, int], None] | None,
+    keys: bool = False,
 ) -> list[Finding] | None:
     """One project's findings (root-relative); its counts and messages go
     into ``report``. None when a baseline was written. With the cache, a
@@ -230,7 +238,7 @@ def _check_project(
     replayable = (
         cache
         and import_timeout is None
-        and not (write_baseline or update_baseline or diff_base or provenance)
+        and not (write_baseline or update_baseline or diff_base or provenance or keys)
     )
     key = replay.inputs_key(config, sources, given) if replayable else None
     stored = replay.load(config.root, key) if key is not None else None
@@ -270,7 +278,36 @@ def _check_project(
         a + b for a, b in zip(report.examples, stored.examples, strict=True)
     )
     report.surfaces += surfaces
+    if keys and analysis is not None:
+        report.keys += _key_tables(analysis)
     return findings
+
+
+def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
+    """Each summarised surface's coverage and key table, with places as the
+    command line prints them."""
+    from configdrift.coverage import as_json, key_table, surface_coverage
+    from configdrift.output import printable
+    from configdrift.output.display import prefix_for, rebase
+
+    prefix = prefix_for(analysis.config.root)
+
+    def where(location: Location) -> str:
+        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+
+    tables = []
+    for surface in summarised(analysis):
+        coverage = surface_coverage(surface)
+        if not (coverage.accepted or coverage.entries):
+            continue
+        tables.append(
+            {
+                "surface": surface.surface,
+                "coverage": as_json(coverage),
+                "keys": key_table(surface, coverage, where),
+            }
+        )
+    return tables
 
 
 def _analysed(

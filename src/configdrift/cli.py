@@ -147,6 +147,7 @@ def check(
             diff_base=diff_base,
             provenance=with_provenance,
             progress=progress,
+            keys=output_format == "html",
         )
     except api.ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
@@ -170,6 +171,8 @@ def check(
         places=result.places,
         paint=Paint(colour),
         show_source=colour if show_source is None else show_source,
+        keys=result.keys,
+        link_base=_link_base(output_file),
     )
     if statistics and output_format == "text":
         report = _statistics(data.findings)
@@ -192,6 +195,17 @@ def check(
     else:
         out.write(report)
     return ExitCode.OK if exit_zero else result.status
+
+
+def _link_base(output_file: str | None) -> str:
+    """The way from the folder of a written report to the current folder,
+    where the report's paths start (its links follow it)."""
+    import os
+
+    if output_file is None:
+        return ""
+    way = os.path.relpath(os.getcwd(), os.path.dirname(os.path.abspath(output_file)))
+    return "" if way == "." else way.replace(os.sep, "/") + "/"
 
 
 def _statistics(findings: list[Finding]) -> str:
@@ -1066,11 +1080,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p_check.add_argument(
         "--format",
-        choices=("text", "json", "sarif", "github", "junit"),
+        choices=("text", "json", "sarif", "github", "junit", "html"),
         default="text",
         dest="output_format",
-        help="report format: text, JSON, SARIF 2.1.0, GitHub annotations or JUnit XML "
-        "(default: text)",
+        help="report format: text, JSON, SARIF 2.1.0, GitHub annotations, JUnit XML or a "
+        "self-contained HTML page (default: text)",
     )
     p_check.add_argument(
         "--select",

@@ -20,11 +20,12 @@ interrogate does for docstrings; ``--badge`` writes it as an SVG badge.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from configdrift.model import format_path
+from configdrift.model import Location, format_path
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -95,6 +96,60 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
         unaccepted=sorted(rejected),
         sections=sorted(sections.values(), key=lambda s: (s.name == TOP_LEVEL, s.name)),
     )
+
+
+#: The reads shown per key in the key table.
+READS_SHOWN = 5
+
+
+def key_table(
+    analysis: Analysis, coverage: SurfaceCoverage, where: Callable[[Location], str]
+) -> list[dict[str, Any]]:
+    """One surface's keys, documented, accepted and read, by section (as
+    ``coverage`` groups them): for each key its doc entries, its
+    declaration and its reads, each as ``where`` writes a place
+    (``file:line``). A key the schema accepts with no place of its own is
+    accepted without one (``""``); a key read through an attribute is read
+    without one (``""``); ``None`` is no."""
+    from configdrift.api import accepted_nodes
+    from configdrift.rules.objects import read_test
+
+    seen = read_test(analysis)
+    undocumented = set(coverage.undocumented)
+    rejected = set(coverage.unaccepted)
+    sectioned = bool(coverage.sections)
+    rows: dict[str, dict[str, Any]] = {}
+
+    def section(path: tuple[str, ...], has_children: bool) -> str:
+        if not sectioned:
+            return TOP_LEVEL
+        return path[0] if len(path) > 1 or has_children else TOP_LEVEL
+
+    for node in accepted_nodes(analysis):
+        key = format_path(node.path)
+        reads = list(dict.fromkeys(where(site.location) for site in node.reads))[:READS_SHOWN]
+        rows[key] = {
+            "key": key,
+            "section": section(node.path, bool(node.children)),
+            "documented": [],
+            "described": key not in undocumented,
+            "accepted": where(node.location) if node.location is not None else "",
+            "read": reads or ([""] if seen(node) else []),
+        }
+    for entry in analysis.entries:
+        key = format_path(entry.path)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = {
+                "key": key,
+                "section": section(entry.path, False),
+                "documented": [],
+                "described": True,
+                "accepted": None if key in rejected else "",
+                "read": [],
+            }
+        row["documented"].append(where(entry.location))
+    return sorted(rows.values(), key=lambda r: (r["section"] == TOP_LEVEL, r["section"], r["key"]))
 
 
 def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from configdrift import __version__
 from configdrift.model import Finding, Severity
@@ -33,6 +34,11 @@ class ReportData:
     #: Text only: colour, and each finding's line with a caret under its key.
     paint: Paint = field(default_factory=lambda: Paint(False))
     show_source: bool = False
+    #: HTML only: per surface, its coverage and key table
+    #: (``api.Report.keys``), and the way from the page's folder to the
+    #: folder the paths are written from (``""`` or ``../``).
+    keys: list[dict[str, Any]] = field(default_factory=list)
+    link_base: str = ""
 
     def place(self, index: int) -> Place:
         if self.places:
@@ -191,10 +197,17 @@ def _ci(name: str) -> Callable[[ReportData], str]:
     return render
 
 
+def _html(data: ReportData) -> str:
+    from configdrift.output.html import render_html
+
+    return render_html(data)
+
+
 REPORTERS: dict[str, Callable[[ReportData], str]] = {
     "text": render_text,
     "json": render_json,
     "sarif": _ci("sarif"),
     "github": _ci("github"),
     "junit": _ci("junit"),
+    "html": _html,
 }

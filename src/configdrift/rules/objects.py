@@ -60,17 +60,22 @@ def keys_read(analysis: Analysis) -> int:
     """How many accepted keys the code is seen to read: a dict lookup resolved
     to the key, or, for a model field, an attribute load or a ``getattr`` of
     its name (the evidence CD202 goes by)."""
+    seen = read_test(analysis)
+    return sum(1 for node in analysis.schema.walk() if node.location is not None and seen(node))
+
+
+def read_test(analysis: Analysis) -> Callable[[SchemaNode], bool]:
+    """Is an accepted key seen read (as ``keys_read`` counts it)?"""
     loaded = _loaded(analysis)
-    return sum(
-        1
-        for node in analysis.schema.walk()
-        if node.location is not None
-        and (
+
+    def seen(node: SchemaNode) -> bool:
+        return (
             bool(node.reads)
             or node.model_kind == "env"  # a variable is known by its read
             or (node.origin.startswith(("field of", "option")) and _is_loaded(node.key, loaded))
         )
-    )
+
+    return seen
 
 
 @register("CD201")
