@@ -195,8 +195,8 @@ def test_a_page_changed_since_it_was_read_is_skipped(cli, tmp_path, monkeypatch)
     page = root / "docs" / "configuration.md"
     real = fix.plan
 
-    def plan_then_edit(analysis, findings):
-        planned = real(analysis, findings)
+    def plan_then_edit(analysis, findings, unsafe=False):
+        planned = real(analysis, findings, unsafe)
         page.write_bytes(page.read_bytes() + b"\r\nEdited meanwhile.\r\n")
         stat = page.stat()
         os.utime(page, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
@@ -499,3 +499,56 @@ def test_the_entries_of_every_surface_bound_a_block() -> None:
     # The command line's entry on line 7 ends the block, not the next
     # entry of the config on line 9.
     assert _markdown_block(page, 3, "html-bold", others, "docs/a.md") == (3, 7)
+
+
+_NEAR_PAGE = """\
+# Configuration
+
+## `server`
+
+| Key | Description | Default |
+| --- | --- | --- |
+| `bucket` | Bytes per bucket. | `50000000` |
+| `verbos` | Log more. | `false` |
+
+```json
+{"server": {"baklog": 32, "mode": "fast"}}
+```
+
+```json
+{"server": {"baklog": 32, "backlog": 16}}
+```
+
+```json
+{"server": {"rattio": "half"}}
+```
+"""
+
+
+def test_unsafe_fixes_rename_a_key_to_its_near_spelling(cli, tmp_path) -> None:
+    root = _project(tmp_path, _NEAR_PAGE)
+    page = root / "docs" / "configuration.md"
+    safe = cli("fix", str(root))
+    assert "verbos" not in safe.out and "baklog" not in safe.out
+    assert "(--unsafe-fixes renames it)" in safe.err
+    assert "with --unsafe-fixes" in safe.err
+    shown = cli("fix", str(root), "--unsafe-fixes")
+    assert shown.code == 1
+    assert "-| `verbos` | Log more. | `false` |\n+| `verbose` | Log more. | `false` |" in shown.out
+    assert page.read_text() == _NEAR_PAGE  # a diff writes nothing
+    assert "`backlog` is set beside it already" in shown.err
+    assert "`ratio` does not take the example's value" in shown.err
+    assert cli("fix", str(root), "--unsafe-fixes", "--apply").code == 0
+    text = page.read_text()
+    assert "| `verbose` | Log more. | `false` |" in text
+    assert '{"server": {"backlog": 32, "mode": "fast"}}' in text
+    # Not where the near spelling is set beside it, nor where its type
+    # refuses the value.
+    assert '{"server": {"baklog": 32, "backlog": 16}}' in text
+    assert '{"server": {"rattio": "half"}}' in text
+    codes = _codes(cli, root)
+    assert ("CD101", "server.verbos") not in codes
+    assert ("CD301", "server.baklog") in codes  # the one left, beside backlog
+    again = cli("fix", str(root), "--unsafe-fixes", "--apply")
+    assert page.read_text() == text
+    assert "Fixed 0 finding(s)" in again.err

@@ -15,6 +15,7 @@ from configdrift import __version__
 
 if TYPE_CHECKING:
     from configdrift.config import Config
+    from configdrift.discover import Sources
     from configdrift.engine import Analysis
     from configdrift.model import Finding, Location
 
@@ -35,6 +36,26 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
     return tuple(c.strip().upper() for c in text.split(",") if c.strip())
 
 
+def _stamps(config: Config, sources: Sources) -> dict[str, tuple[int, int] | None]:
+    """What tells a later change of each file an analysis reads (taken
+    before it reads them), for the commands that edit them."""
+    from configdrift import fix
+
+    root = str(config.root)
+    return {
+        rel: fix.stamp(root, rel)
+        for rel in (
+            *sources.python,
+            *sources.py_examples,
+            *sources.docs,
+            *sources.examples,
+            *sources.configs,
+            *sources.declared_configs,
+            config.source_rel or "pyproject.toml",
+        )
+    }
+
+
 #: What ``sweep --apply`` writes in a registry of removed keys by default.
 DEFAULT_REASON = "removed"
 
@@ -50,7 +71,6 @@ def _analyse(
     """Load the configuration of the project ``path`` names and analyse it;
     print a usage error and return None on failure. ``stamps`` is filled
     with what tells a later change of each file read (for edits)."""
-    from configdrift import fix
     from configdrift.api import project_configs
     from configdrift.config import ConfigError
     from configdrift.discover import discover
@@ -61,17 +81,7 @@ def _analyse(
         sources = None
         if stamps is not None:
             sources = discover(config)
-            root = str(config.root)
-            for rel in (
-                *sources.python,
-                *sources.py_examples,
-                *sources.docs,
-                *sources.examples,
-                *sources.configs,
-                *sources.declared_configs,
-                config.source_rel or "pyproject.toml",
-            ):
-                stamps[rel] = fix.stamp(root, rel)
+            stamps.update(_stamps(config, sources))
         return analyse(config, jobs=jobs, cache=cache, sources=sources)
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
@@ -448,12 +458,14 @@ def fix_tree(
     *,
     config_file: str | None = None,
     apply: bool = False,
+    unsafe: bool = False,
     jobs: int | None = None,
     cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    """Show (or with ``apply`` write) the doc edits that fix findings."""
+    """Show (or with ``apply`` write) the doc edits that fix findings;
+    with ``unsafe``, the unsafe fixes too (keys renamed to a near spelling)."""
     from configdrift import fix
     from configdrift.api import _unsuppressed
     from configdrift.config import ConfigError
@@ -464,19 +476,21 @@ def fix_tree(
 
     out = out or sys.stdout
     err = err or sys.stderr
-    changed = fixed = 0
+    changed = fixed = hidden = 0
     try:
         for config, only in _targets(paths, config_file):
             root = str(config.root)
             prefix = prefix_for(config.root)
             sources = discover(config)
-            stamps = {rel: fix.stamp(root, rel) for rel in (*sources.docs, *sources.examples)}
+            stamps = _stamps(config, sources)
             analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
             findings = _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
             if only is not None:
                 # Files named: the fixes that edit them.
                 findings = [f for f in findings if f.location.path in only]
-            planned = fix.plan(analysis, findings)
+            planned = fix.plan(analysis, findings, unsafe)
+            if not unsafe:
+                hidden += sum(1 for f in findings if f.code in fix.UNSAFE and fix.near(f))
             files = fix.by_file(planned.edits)
             for finding, why in planned.skipped:
                 where = rebase(finding.location.path, prefix)
@@ -493,6 +507,11 @@ def fix_tree(
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
+    if hidden:
+        print(
+            f"{hidden} more fix(es) (keys renamed to a near spelling) with --unsafe-fixes.",
+            file=err,
+        )
     if apply:
         print(f"Fixed {fixed} finding(s) in {changed} file(s).", file=err)
         return ExitCode.OK
@@ -1274,15 +1293,22 @@ def build_parser() -> argparse.ArgumentParser:
         "mechanical; --apply writes them. So far: CD101, the entry of a key the schema does "
         "not accept deleted with its block; CD402, a deprecated key of an example renamed to "
         "its replacement; CD104, a documented default set to the code's, in the doc's own "
-        "notation. Only the lines concerned change.",
+        "notation. With --unsafe-fixes, CD101, CD102, CD301 and CD302: a key renamed to the "
+        "near spelling the finding suggests. Only the lines concerned change.",
         epilog="examples:\n  configdrift fix                 the diff for this project\n"
-        "  configdrift fix --apply         write the fixes\n\n"
+        "  configdrift fix --apply         write the fixes\n"
+        "  configdrift fix --unsafe-fixes  with the renames to a near spelling\n\n"
         "exit status: 0 nothing to fix (or fixes written), 1 fixes to apply, 2 usage or "
         "configuration error",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _paths_argument(p_fix)
     p_fix.add_argument("--apply", action="store_true", help="write the fixes")
+    p_fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also rename a key to the near spelling a finding suggests (read the diff)",
+    )
     _project_options(p_fix)
 
     p_cov = sub.add_parser(
@@ -1458,6 +1484,7 @@ def _dispatch(argv: list[str] | None) -> int:
             args.paths,
             config_file=args.config,
             apply=args.apply,
+            unsafe=args.unsafe_fixes,
             jobs=args.jobs,
             cache=not args.no_cache,
         )

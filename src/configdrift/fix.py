@@ -23,6 +23,11 @@ The fixes so far:
 - CD104: a documented default set to the code's, written in the doc's own
   notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
   string keeps its quotes). Values that are no scalar are left alone.
+
+The unsafe fixes (``--unsafe-fixes``): a doc entry's key (CD101, CD102) or
+an example's (CD301, CD302) renamed to the near spelling its finding
+suggests, unless that spelling is documented or set beside it already, or
+its type refuses the example's value.
 """
 
 from __future__ import annotations
@@ -121,14 +126,17 @@ def _entry_span(analysis: Analysis, entry: DocEntry, lines: int) -> range:
     return range(entry.location.line, min([*later, lines + 1]))
 
 
-def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
-    """The edits that fix ``findings`` (those a fix exists for)."""
+def plan(analysis: Analysis, findings: list[Finding], unsafe: bool = False) -> Plan:
+    """The edits that fix ``findings`` (those a fix exists for); with
+    ``unsafe``, the unsafe fixes too: a key renamed to its near spelling."""
     surfaces = {s.surface: s for s in analysis.everything}
     edits: list[Edit] = []
     skipped: list[tuple[Finding, str]] = []
     pages: dict[str, list[str] | None] = {}
     for finding in findings:
         make = _FIXES.get(finding.code)
+        if unsafe and finding.code in UNSAFE and near(finding) is not None:
+            make = UNSAFE[finding.code]
         if make is None:
             continue
         found = make(analysis, surfaces.get(finding.surface, analysis), finding, pages)
@@ -196,7 +204,8 @@ def _removal(
     if finding.suggestion is not None:
         # A near spelling or the key's place elsewhere: the entry documents
         # a real key under a wrong name, and deleting it would lose that.
-        return f"not deleted, since {finding.suggestion}: correct the entry by hand"
+        how = " (--unsafe-fixes renames it)" if near(finding) else ""
+        return f"not deleted, since {finding.suggestion}: correct the entry by hand{how}"
     entry = next((e for e in surface.entries if e.location == finding.location), None)
     if entry is None:
         return "the entry was not found again"
@@ -295,6 +304,83 @@ def _rename(
         return f"`{old}` is not written once on its line"
     return Edit(where.path, where.line, old, replacement, "CD402", finding.key)
 
+
+_NEAR = re.compile(r"^(?:did you mean|the code reads) `([^`]+)`")
+
+
+def near(finding: Finding) -> str | None:
+    """The near spelling a finding suggests for its key ("did you mean
+    `x`?", "the code reads `x`"), if it suggests one."""
+    found = _NEAR.match(finding.suggestion or "")
+    return found.group(1) if found else None
+
+
+def _near_rename(
+    analysis: Analysis,
+    surface: Analysis,
+    finding: Finding,
+    pages: dict[str, list[str] | None],
+) -> Edit | str:
+    """An unsafe fix: the key of a doc entry or an example renamed to the
+    near spelling the finding suggests. Unsafe, because a near spelling may
+    be another key: the diff is for a person to read."""
+    from configdrift.model import ConfigPath
+    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.rules.values import value_rejection
+
+    close = near(finding)
+    where = finding.location
+    lines = page(analysis, pages, where.path)
+    if close is None or lines is None:
+        return _UNREAD if close else "no near spelling"
+    path: ConfigPath | None = None
+    taken: set[str] = set()
+    if finding.code in ("CD101", "CD102"):
+        entry = next(
+            (
+                e
+                for e in surface.entries
+                if e.location == where and format_path(e.path) == finding.key
+            ),
+            None,
+        )
+        if entry is None:
+            return "the entry was not found again"
+        path = entry.path
+        taken = {e.path[-1] for e in surface.entries if e.path[:-1] == path[:-1]}
+    else:
+        for rel, block, base in surface.blocks:
+            if rel != where.path:
+                continue
+            for key in block.keys:
+                full = (*base, *key.path)
+                if key.line == where.line and format_path(full) == finding.key:
+                    path = full
+                    node = resolve_path(surface.schema, (*full[:-1], close))[0]
+                    info = node.type if node is not None else None
+                    if (
+                        info is not None
+                        and info.kinds
+                        and key.kind == "value"
+                        and value_rejection(info, key.kind, key.value) is not None
+                    ):
+                        return f"`{close}` does not take the example's value: rename it by hand"
+                    taken |= {k.path[-1] for k in block.keys if k.path[:-1] == key.path[:-1]}
+        if path is None:
+            return "the example's key was not found again"
+    if close in taken:
+        return f"`{close}` is set beside it already: remove one by hand"
+    old = path[-1]
+    text = lines[where.line - 1]
+    if text.count(old) != 1 or not _names_alone(text, old):
+        return f"`{old}` is not written once on its line"
+    return Edit(where.path, where.line, old, close, finding.code, finding.key)
+
+
+#: The unsafe fixes (``--unsafe-fixes``): a key renamed to its near spelling.
+UNSAFE: dict[
+    str, Callable[[Analysis, Analysis, Finding, dict[str, list[str] | None]], Edit | str]
+] = {code: _near_rename for code in ("CD101", "CD102", "CD301", "CD302")}
 
 #: The fix of each rule that has one: the edit, or why there is none.
 _FIXES: dict[
