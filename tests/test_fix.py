@@ -552,3 +552,15 @@ def test_unsafe_fixes_rename_a_key_to_its_near_spelling(cli, tmp_path) -> None:
     again = cli("fix", str(root), "--unsafe-fixes", "--apply")
     assert page.read_text() == text
     assert "Fixed 0 finding(s)" in again.err
+
+
+def test_the_first_row_of_a_table_is_deleted_too(cli, tmp_path) -> None:
+    page = (
+        "# Configuration\n\n## `server`\n\n| Key | Description | Default |\n| --- | --- | --- |\n"
+        "| `keepalive` | Seconds. | `5` |\n| `bucket` | Bytes. | `50000000` |\n"
+    )
+    root = _project(tmp_path, page)
+    assert cli("fix", str(root), "--apply").code == 0
+    assert (root / "docs" / "configuration.md").read_text() == page.replace(
+        "| `keepalive` | Seconds. | `5` |\n", ""
+    )

@@ -459,13 +459,15 @@ def fix_tree(
     config_file: str | None = None,
     apply: bool = False,
     unsafe: bool = False,
+    add_missing: bool = False,
     jobs: int | None = None,
     cache: bool = True,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Show (or with ``apply`` write) the doc edits that fix findings;
-    with ``unsafe``, the unsafe fixes too (keys renamed to a near spelling)."""
+    with ``unsafe``, the unsafe fixes too (keys renamed to a near spelling);
+    with ``add_missing``, a doc entry for each undocumented key."""
     from configdrift import fix
     from configdrift.api import _unsuppressed
     from configdrift.config import ConfigError
@@ -476,7 +478,7 @@ def fix_tree(
 
     out = out or sys.stdout
     err = err or sys.stderr
-    changed = fixed = hidden = 0
+    changed = fixed = hidden = undocumented = 0
     try:
         for config, only in _targets(paths, config_file):
             root = str(config.root)
@@ -491,6 +493,22 @@ def fix_tree(
             planned = fix.plan(analysis, findings, unsafe)
             if not unsafe:
                 hidden += sum(1 for f in findings if f.code in fix.UNSAFE and fix.near(f))
+            if add_missing:
+                from configdrift import missing
+
+                added = missing.plan(analysis, findings)
+                planned.edits, overlapping = fix.apart(planned.edits + added.edits)
+                planned.skipped += added.skipped
+                by_line = {(f.location.path, f.location.line): f for f in findings}
+                for edit in overlapping:
+                    finding = next(
+                        (f for f in findings if f.key == edit.key and f.code == edit.code),
+                        by_line.get((edit.path, edit.line)),
+                    )
+                    if finding is not None:
+                        planned.skipped.append((finding, "overlaps another fix: run fix again"))
+            else:
+                undocumented += sum(1 for f in findings if f.code == "CD103")
             files = fix.by_file(planned.edits)
             for finding, why in planned.skipped:
                 where = rebase(finding.location.path, prefix)
@@ -510,6 +528,11 @@ def fix_tree(
     if hidden:
         print(
             f"{hidden} more fix(es) (keys renamed to a near spelling) with --unsafe-fixes.",
+            file=err,
+        )
+    if undocumented:
+        print(
+            f"{undocumented} undocumented key(s): --add-missing writes their entries.",
             file=err,
         )
     if apply:
@@ -561,7 +584,7 @@ def _edit_files(
         else:
             out.write(printable(fix.diff(shown, before, after)))
         changed.append(rel)
-        made += len(edits)
+        made += sum(edit.fixes for edit in edits)
     if created is not None:
         rel, text = created
         shown = rebase(rel, prefix)
@@ -1297,6 +1320,7 @@ def build_parser() -> argparse.ArgumentParser:
         "near spelling the finding suggests. Only the lines concerned change.",
         epilog="examples:\n  configdrift fix                 the diff for this project\n"
         "  configdrift fix --apply         write the fixes\n"
+        "  configdrift fix --add-missing   with entries for the undocumented keys\n"
         "  configdrift fix --unsafe-fixes  with the renames to a near spelling\n\n"
         "exit status: 0 nothing to fix (or fixes written), 1 fixes to apply, 2 usage or "
         "configuration error",
@@ -1304,6 +1328,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _paths_argument(p_fix)
     p_fix.add_argument("--apply", action="store_true", help="write the fixes")
+    p_fix.add_argument(
+        "--add-missing",
+        action="store_true",
+        help="add a doc entry for each undocumented key (CD103), in the format of its "
+        "section, from the code's description, type and default",
+    )
     p_fix.add_argument(
         "--unsafe-fixes",
         action="store_true",
@@ -1485,6 +1515,7 @@ def _dispatch(argv: list[str] | None) -> int:
             config_file=args.config,
             apply=args.apply,
             unsafe=args.unsafe_fixes,
+            add_missing=args.add_missing,
             jobs=args.jobs,
             cache=not args.no_cache,
         )

@@ -66,6 +66,8 @@ class Edit:
     code: str
     key: str
     count: int = 0
+    #: The findings the edit fixes (the entries one insertion adds).
+    fixes: int = 1
 
 
 @dataclass(slots=True)
@@ -236,6 +238,18 @@ def entry_removal(
     lines = page(analysis, pages, path)
     if lines is None:
         return _UNREAD
+    span = entry_block(analysis, entry, lines)
+    if isinstance(span, str):
+        return span
+    first, end = span
+    text = "".join(lines[first - 1 : end - 1])
+    return Edit(path, first, text, "", code, key, count=end - first)
+
+
+def entry_block(analysis: Analysis, entry: DocEntry, lines: list[str]) -> tuple[int, int] | str:
+    """The lines [first, end) of a doc entry's block (its row, item,
+    paragraphs or directive), or why it cannot be told from its neighbours."""
+    path = entry.location.path
     if entry.form in _TITLES:
         return _TITLE
     if not _names_alone(lines[entry.location.line - 1], entry.name):
@@ -252,8 +266,7 @@ def entry_removal(
     first, end = span
     if any(first <= line < end for line in others):
         return "the entry's block holds another entry"
-    text = "".join(lines[first - 1 : end - 1])
-    return Edit(path, first, text, "", code, key, count=end - first)
+    return first, end
 
 
 def _rename(
@@ -417,7 +430,9 @@ def _markdown_block(
     tokens = _parser().parse(text)
     if form == "table":
         rows = [t for t in tokens if t.type == "tr_open" and t.map and t.map[0] == line - 1]
-        in_body = any(t.type == "tbody_open" and t.map and t.map[0] < line - 1 for t in tokens)
+        in_body = any(
+            t.type == "tbody_open" and t.map and t.map[0] <= line - 1 < t.map[1] for t in tokens
+        )
         return (line, line + 1) if rows and in_body else None
     items = [
         t
@@ -518,6 +533,23 @@ def _replaced(text: str, old: str, new: str) -> str:
         spaces = len(pad.group(1)) - (len(new) - len(old))
         rest = " " * max(1, spaces) + rest[len(pad.group(1)) :]
     return text[:start] + new + rest
+
+
+def apart(edits: list[Edit]) -> tuple[list[Edit], list[Edit]]:
+    """The edits that do not overlap an earlier one, and those that do."""
+    kept: list[Edit] = []
+    dropped: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: (e.path, e.line)):
+        last = kept[-1] if kept else None
+        if (
+            last is not None
+            and last.path == edit.path
+            and last.line + max(last.count, 1) > edit.line
+        ):
+            dropped.append(edit)
+        else:
+            kept.append(edit)
+    return kept, dropped
 
 
 def moved(line: int, edits: list[Edit]) -> int:

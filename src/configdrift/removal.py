@@ -109,7 +109,7 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     leaves = {key[-1], *result.derived}
     for ref in result.of("tutorial or sample output"):
         edited(_output_removal(analysis, pages, ref, leaves, text), ref)
-    out.edits, overlapping = _apart(out.edits)
+    out.edits, overlapping = fix.apart(out.edits)
     for edit in overlapping:
         done.discard((edit.path, edit.line))
         out.left.append(
@@ -124,23 +124,6 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
             out.left.append((ref, "prose or code that names it: update it by hand"))
     _register(analysis, key, reason, out)
     return out
-
-
-def _apart(edits: list[fix.Edit]) -> tuple[list[fix.Edit], list[fix.Edit]]:
-    """The edits that do not overlap an earlier one, and those that do."""
-    kept: list[fix.Edit] = []
-    dropped: list[fix.Edit] = []
-    for edit in sorted(edits, key=lambda e: (e.path, e.line)):
-        last = kept[-1] if kept else None
-        if (
-            last is not None
-            and last.path == edit.path
-            and last.line + max(last.count, 1) > edit.line
-        ):
-            dropped.append(edit)
-        else:
-            kept.append(edit)
-    return kept, dropped
 
 
 # -- examples -------------------------------------------------------------
