@@ -204,3 +204,61 @@ def test_a_section_without_an_entry_is_left_alone(cli, tmp_path) -> None:
     text = (root / "docs/configuration.md").read_text()
     assert "| `backlog` | Connections queued before the server refuses more. | `64` |" in text
     assert "level" not in text
+
+
+_CLI = {
+    "tools/__init__.py": "",
+    "tools/fetch.py": """\
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output-dir", help="Where to write.")
+    parser.add_argument("--workers", type=int, default=4, help="Worker processes.")
+    parser.add_argument("--retries", type=int, default=3, help="Attempts per file.")
+    parser.add_argument("--timeout", type=int, default=30, help="Seconds per request.")
+    return parser.parse_args()
+""",
+    "tools/route.py": """\
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output-dir", help="Where to write the plots.")
+    parser.add_argument("--top-k", type=int, default=2, help="Experts per token.")
+    parser.add_argument("--plot-style", default="bars", help="How to plot.")
+    return parser.parse_args()
+""",
+}
+
+
+def test_an_option_goes_to_its_own_command_s_page_only(cli, tmp_path) -> None:
+    page = (
+        "# fetch\n\n- `--plot-style`\n  - How to plot.\n- `--output-dir`\n  - Where to write.\n- `--workers`\n  - Worker processes.\n"
+        "- `--timeout`\n  - Seconds per request.\n\nMore text.\n"
+    )
+    root = make_project(tmp_path, {**_CLI, "docs/fetch.md": page})
+    result = cli("fix", str(root), "--add-missing", "--apply")
+    text = (root / "docs/fetch.md").read_text()
+    # The list stays tight, the item keeps its nested marker.
+    assert (
+        "- `--timeout`\n  - Seconds per request.\n- `--retries`\n  - Attempts per file.\n\n" in text
+    )
+    # ``--top-k`` is route's, documented beside route's ``--plot-style``:
+    # the page is fetch's all the same.
+    assert "--top-k" not in text
+    assert "`--top-k` not fixed: its page documents other commands' options" in result.err
+
+
+def test_a_row_with_a_column_the_code_cannot_fill_is_left_alone(cli, tmp_path) -> None:
+    page = (
+        "# fetch\n\n| Argument | Short | Description |\n| --- | --- | --- |\n"
+        "| `--output-dir` | `-o` | Where to write. |\n| `--workers` | `-w` | Worker processes. |\n"
+        "| `--timeout` | `-t` | Seconds per request. |\n"
+    )
+    root = make_project(tmp_path, {**_CLI, "docs/fetch.md": page})
+    result = cli("fix", str(root), "--add-missing", "--apply")
+    assert (root / "docs/fetch.md").read_text() == page
+    assert "a column the code cannot fill" in result.err

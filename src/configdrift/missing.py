@@ -24,7 +24,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from configdrift import fix
-from configdrift.model import Finding
+from configdrift.model import Finding, format_path
 
 if TYPE_CHECKING:
     from configdrift.engine import Analysis
@@ -46,7 +46,7 @@ def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
     pages: dict[str, list[str] | None] = {}
     texts = _Descriptions(str(analysis.config.root))
     # (page, line after which to insert) -> the new blocks, in order.
-    inserts: dict[tuple[str, int], list[tuple[Finding, str]]] = {}
+    inserts: dict[tuple[str, int], list[tuple[Finding, str, Analysis]]] = {}
     skipped: list[tuple[Finding, str]] = []
     for finding in findings:
         if finding.code != "CD103":
@@ -68,16 +68,16 @@ def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
             skipped.append((finding, made))
             continue
         anchor, block = made
-        inserts.setdefault(anchor, []).append((finding, block))
+        inserts.setdefault(anchor, []).append((finding, block, surface))
     edits: list[fix.Edit] = []
     for (rel, line), blocks in sorted(inserts.items()):
         lines = fix.page(analysis, pages, rel)
         assert lines is not None  # read to plan the block
         old = lines[line - 1]
-        new = old + "".join(block for _, block in blocks)
-        why = _still_whole(rel, lines, line, new, [f.key for f, _ in blocks])
+        new = old + "".join(block for _, block, _ in blocks)
+        why = _still_whole(blocks[0][2], rel, lines, line, new, [f.key for f, _, _ in blocks])
         if why is not None:
-            skipped += [(f, why) for f, _ in blocks]
+            skipped += [(f, why) for f, _, _ in blocks]
             continue
         edits.append(
             fix.Edit(rel, line, old, new, "CD103", blocks[0][0].key, count=1, fixes=len(blocks))
@@ -85,25 +85,29 @@ def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
     return fix.Plan(edits, skipped)
 
 
-def _still_whole(rel: str, lines: list[str], line: int, new: str, keys: list[str]) -> str | None:
-    """Why the page with ``new`` for line ``line`` would not hold its entries
-    and one more per key of ``keys``, or None when it would."""
+def _still_whole(
+    surface: Analysis, rel: str, lines: list[str], line: int, new: str, keys: list[str]
+) -> str | None:
+    """Why the page with ``new`` for line ``line`` would not hold its
+    entries, placed where they were, and one more per key of ``keys``, or
+    None when it would."""
     from configdrift.extract.docs.markdown import extract_markdown
     from configdrift.extract.docs.rst import extract_rst
+    from configdrift.resolve.docs import DocPlacer
 
-    def names(text: str) -> Counter[str]:
+    def placed(text: str) -> Counter[str]:
         data = text.encode("utf-8")
         if rel.endswith(".rst"):
             facts = extract_rst(data)
         else:
             facts = extract_markdown(data, mdx=rel.endswith(".mdx"))
-        return Counter(entry.parts[-1] if entry.parts else entry.name for entry in facts.entries)
+        placer = DocPlacer(surface.schema, surface.config.sections)
+        return Counter(format_path(entry.path) for entry in placer.place(rel, facts))
 
     after = [*lines]
     after[line - 1] = new
-    old, now = names("".join(lines)), names("".join(after))
-    added = Counter(key.rsplit(".", 1)[-1] for key in keys)
-    if now - old != added or old - now:
+    old, now = placed("".join(lines)), placed("".join(after))
+    if now - old != Counter(keys) or old - now:
         return "the page would not read as the same entries and the new one"
     return None
 
@@ -116,17 +120,43 @@ def _entry(
     pages: dict[str, list[str] | None],
 ) -> tuple[tuple[str, int], str] | str:
     """Where the new entry goes (page, line after which) and its text."""
+    from configdrift.rules.docs_schema import resolve_path
+
+    def beside(entry: DocEntry) -> bool:
+        """Does the entry document a key of the same section (for an
+        option, of the same command)?"""
+        if entry.path[:-1] != node.path[:-1]:
+            return False
+        if not node.origin.startswith("option"):
+            return True
+        other = resolve_path(surface.schema, entry.path)[0]
+        return other is not None and other.origin == node.origin
+
     siblings = [
         e
         for e in surface.entries
-        if e.path[:-1] == node.path[:-1]
-        and e.form not in fix._TITLES
+        if e.form not in fix._TITLES
         and e.location.path.endswith((".md", ".mdx", ".markdown", ".rst"))
+        and beside(e)
     ]
     if not siblings:
         return "no entry of its section to follow: write it by hand"
-    template = max(siblings, key=lambda e: (e.location.path, e.location.line))
-    rel = template.location.path
+    rel, count = Counter(e.location.path for e in siblings).most_common(1)[0]
+    if count * 3 < len(siblings) * 2:
+        return "its section's entries are spread over several pages: write it by hand"
+    if node.origin.startswith("option"):
+        # A command line's options share one namespace: the page must be
+        # the command's own (most of its options the command's).
+        origins = Counter(
+            other.origin
+            for e in surface.entries
+            if e.location.path == rel
+            and (other := resolve_path(surface.schema, e.path)[0]) is not None
+            and other.origin.startswith("option")
+        )
+        if origins[node.origin] * 3 < sum(origins.values()) * 2:
+            return "its page documents other commands' options: write it by hand"
+    template = max((e for e in siblings if e.location.path == rel), key=lambda e: e.location.line)
     lines = fix.page(analysis, pages, rel)
     if lines is None:
         return fix._UNREAD
@@ -156,12 +186,23 @@ def _instantiate(
     head = 0  # the entry's own line within the block
     if old_name not in new[head]:
         return "\0the template's name is not on its line"
-    # The description: a table cell, or the paragraph after the entry.
+    # The description: a table cell, the rest of the entry's line, or the
+    # body after it; whatever else the template says is not copied.
     escaped = description.replace("|", "\\|")
+    trailing = len(new) - len(_rstrip_blank(new))
+    new = _rstrip_blank(new)
+    eol = _ending(new[head]) or "\n"
     table = [i for i, text in enumerate(new) if text.lstrip().startswith("|")]
     if template.form == "table" or table:
-        rows = [0] if template.form == "table" else _data_rows(new, table, template.default)
-        if not rows:
+        if template.form == "table":
+            rows = [0]
+        else:
+            rows = _data_rows(new, table, template.default)
+            # The entry's line, the table and the blank lines; no notes.
+            new = [t for i, t in enumerate(new) if i == head or i in table or not t.strip()]
+            table = [i for i, text in enumerate(new) if text.lstrip().startswith("|")]
+            rows = _data_rows(new, table, template.default)
+        if len(rows) != 1:
             return "\0the template's description was not found"
         row = rows[0]
         cells = _cells(new[row])
@@ -176,18 +217,34 @@ def _instantiate(
             for i, cell in enumerate(cells)
             if cell.strip() and cell.strip() not in known and i != name_cell
         ]
-        if not prose:
-            return "\0the template's description was not found"
-        target = max(prose, key=lambda i: len(cells[i]))
-        cells[target] = f" {escaped} "
+        if len(prose) != 1:
+            # Another column (a short flag, a version) the key's entry
+            # cannot fill from the code.
+            return "\0the template's row has a column the code cannot fill"
+        target = prose[0]
+        last = target == len(cells) - 1  # no closing bar
+        cells[target] = f" {escaped}" + ("" if last else " ")
         new[row] = "|".join(cells) + _ending(new[row])
     else:
-        paragraph = _paragraph(new, rel)
-        if paragraph is None:
-            return "\0the template's description was not found"
-        start, stop = paragraph
-        indent = new[start][: len(new[start]) - len(new[start].lstrip())]
-        new[start:stop] = [f"{indent}{description}{_ending(new[start])}"]
+        inline = _inline_description(new[head], old_name)
+        if inline is not None:
+            # ``- `name` (int): the description``: the line keeps its head.
+            new = [new[head][:inline] + description + eol]
+        else:
+            options = head + 1
+            while (
+                rel.endswith(".rst") and options < len(new) and new[options].strip().startswith(":")
+            ):
+                options += 1
+            at = next((i for i in range(options, len(new)) if new[i].strip()), None)
+            if at is None or new[at].lstrip().startswith(("```", "~~~", ".. ", "|", "#", "<")):
+                return "\0the template's description was not found"
+            # Its indentation and list marker (``  - ``) stay; the lines
+            # between the entry's and it too.
+            marker = _MARKER.match(new[at])
+            assert marker is not None
+            new = [*new[:at], f"{marker.group()}{description}{eol}"]
+    new += [eol] * trailing
     # The type, in the page's words for it.
     if template.doc_type:
         words = _type_words(surface).get(node.type.kinds) or node.type.text
@@ -203,23 +260,64 @@ def _instantiate(
         core = written.strip("`").strip()
         if node.default is None or not node.default.known:
             return "\0the key's default is not known: write the entry by hand"
+        if node.default.value is None and core.lower() not in ("none", "null", "~"):
+            return "\0the key has no default to write where the template writes one"
         shown = fix.render_like(core, node.default.value) if core else None
         found = _once(new, written)
         if shown is None or found is None:
             return "\0the key's default cannot be written as the template writes its own"
-        new[found] = new[found].replace(written, written.replace(core, shown, 1), 1)
+        new[found] = _padded(new[found], written, written.replace(core, shown, 1))
     # The name, written once (in the entry's own line).
     if sum(text.count(old_name) for text in new) != 1 or not fix._names_alone(new[head], old_name):
         return "\0the template names its key more than once"
-    new[head] = new[head].replace(old_name, node.path[-1], 1)
+    new[head] = _padded(new[head], old_name, node.path[-1])
     text = "".join(new)
     if not text.endswith("\n"):
         return "\0the template ends the page without a line break"
-    if len(new) > 1 and new[-1].strip():
+    item = _MARKER.match(new[head])
+    if len(new) > 1 and new[-1].strip() and not (item and item.group().strip()):
         # A block of several lines that ends the page or its container: a
         # blank line keeps the new one apart.
         text = _ending(new[-1]) + text
     return text
+
+
+def _padded(line: str, old: str, new: str) -> str:
+    """``line`` with ``old`` replaced by ``new``; in a table cell padded to
+    align its column, the padding takes up the change of width."""
+    start = line.index(old)
+    rest = line[start + len(old) :]
+    pad = re.match(r"([`*_~]*)( {2,})\|", rest)
+    if pad is None:
+        return line.replace(old, new, 1)
+    spaces = max(1, len(pad.group(2)) - (len(new) - len(old)))
+    return line[:start] + new + pad.group(1) + " " * spaces + rest[pad.end(2) :]
+
+
+def _rstrip_blank(lines: list[str]) -> list[str]:
+    """``lines`` without the blank lines that end them."""
+    end = len(lines)
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
+_MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?")
+_SEPARATOR = re.compile(r"\s*(?::|：|\s[-–—]\s)\s*")
+
+
+def _inline_description(line: str, name: str) -> int | None:
+    """Where the description starts on an entry's line that holds it after
+    the name (``- `name` (int): the description``), if it does: after the
+    first separator that is followed by at least two words."""
+    start = line.find(name)
+    if start < 0:
+        return None
+    for match in _SEPARATOR.finditer(line, start + len(name)):
+        rest = line[match.end() :].strip().rstrip("\\").strip()
+        if len(rest.split()) >= 2:
+            return match.end()
+    return None
 
 
 def _ending(line: str) -> str:
@@ -247,23 +345,6 @@ def _data_rows(lines: list[str], table: list[int], default: str | None) -> list[
 def _is_header(lines: list[str], index: int, table: list[int]) -> bool:
     """Is the row at ``index`` a header (a separator row follows it)?"""
     return index + 1 in table and bool(re.match(r"^\s*\|?\s*:?-{3,}", lines[index + 1]))
-
-
-def _paragraph(lines: list[str], rel: str) -> tuple[int, int] | None:
-    """The first paragraph of prose after the entry's line: [start, stop)."""
-    index = 1
-    while index < len(lines) and (
-        not lines[index].strip() or (rel.endswith(".rst") and lines[index].strip().startswith(":"))
-    ):
-        index += 1
-    if index >= len(lines):
-        return None
-    if lines[index].lstrip().startswith(("```", "~~~", ".. ", "|", "#", "- ", "* ", "<")):
-        return None
-    stop = index
-    while stop < len(lines) and lines[stop].strip():
-        stop += 1
-    return index, stop
 
 
 def _once(lines: list[str], text: str) -> int | None:
