@@ -262,3 +262,21 @@ def test_a_row_with_a_column_the_code_cannot_fill_is_left_alone(cli, tmp_path) -
     result = cli("fix", str(root), "--add-missing", "--apply")
     assert (root / "docs/fetch.md").read_text() == page
     assert "a column the code cannot fill" in result.err
+
+
+def test_an_mdx_page_gets_its_entry_and_a_jsx_line_stays(cli, tmp_path) -> None:
+    page = (
+        "import Tabs from '@theme/Tabs';\n\n# Configuration\n\n## `server`\n\n<Tabs>\n\n"
+        "| Key | Type | Description | Default |\n| --- | --- | --- | --- |\n"
+        "| `port` | integer | The port to listen on. | `8080` |\n"
+        "| `verbose` | boolean | Log more. | `false` |\n\n</Tabs>\n"
+    )
+    root = _project(tmp_path, page, "docs/configuration.mdx")
+    assert cli("fix", str(root), "--add-missing", "--apply").code == 0
+    text = (root / "docs/configuration.mdx").read_text()
+    assert text.startswith("import Tabs from '@theme/Tabs';\n")
+    assert (
+        "| `verbose` | boolean | Log more. | `false` |\n"
+        "| `backlog` | integer | Connections queued before the server refuses more. | `64` |\n"
+    ) in text
+    assert text.endswith("\n\n</Tabs>\n")

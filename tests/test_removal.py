@@ -349,3 +349,16 @@ def test_a_file_changed_since_it_was_read_is_skipped(cli, tmp_path, monkeypatch)
     assert "app.json: changed since it was read, skipped" in result.err
     assert (root / "configs/app.json").read_text() == '{"legacy_mode": false}\n'
     assert "legacy_mode**" not in (root / "docs/config.md").read_text()
+
+
+def test_an_mdx_page_loses_the_entry_and_the_example_key(cli, tmp_path) -> None:
+    page = _PAGE.replace(
+        "# Configuration\n", "import Tabs from '@theme/Tabs';\n\n# Configuration\n"
+    )
+    files = {k: v for k, v in FILES.items() if k != "docs/config.md"}
+    root = make_project(tmp_path, {**files, "docs/config.mdx": page})
+    assert cli("sweep", "legacy_mode", str(root), "--apply").code == 0
+    text = (root / "docs/config.mdx").read_text()
+    assert text.startswith("import Tabs from '@theme/Tabs';\n\n# Configuration\n\n<i>**batch**")
+    assert '{\n  "batch": 2\n}' in text
+    assert "Set `legacy_mode` to true" in text
