@@ -34,7 +34,7 @@ from pathlib import Path
 SECRET = "FUZZ-SECRET-7d1c9a"
 #: Seconds one case may take before it counts as a hang.
 CASE_SECONDS = 30
-FORMATS = ("text", "json", "sarif", "junit", "github")
+FORMATS = ("text", "json", "sarif", "junit", "github", "html")
 _NAMES = [
     "alpha",
     "beta",
@@ -301,8 +301,29 @@ def _valid(fmt: str, out: str) -> str | None:
             json.loads(out)
         elif fmt == "junit":
             xml.dom.minidom.parseString(out)
+        elif fmt == "html":
+            return _html_injected(out)
     except Exception as exc:  # the report itself is the failure
         return f"invalid {fmt}: {type(exc).__name__}"
+    return None
+
+
+def _html_injected(out: str) -> str | None:
+    """Why an HTML report is not the page configdrift writes: a script or
+    an event handler besides its own (text of the project let through)."""
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in ("script", "iframe", "object", "embed", "img", "link"):
+                found.append(tag)
+            found.extend(f"{tag}@{name}" for name, _ in attrs if name.startswith("on"))
+
+    Tags().feed(out)
+    if found != ["script"] or not out.rstrip().endswith("</html>"):
+        return f"invalid html: {found[:5]}"
     return None
 
 
