@@ -122,6 +122,12 @@ def _project(tmp_path: Path, **more: str) -> Path:
     return make_project(tmp_path, {**FILES, **more})
 
 
+def _with_page(tmp_path: Path, name: str, page: str) -> Path:
+    """The project with ``page`` as its config page, named ``name``."""
+    files = {k: v for k, v in FILES.items() if k != "docs/config.md"}
+    return make_project(tmp_path, {**files, name: page})
+
+
 def test_the_diff_shows_every_mechanical_edit_and_writes_nothing(cli, tmp_path) -> None:
     root = _project(tmp_path)
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
@@ -325,8 +331,7 @@ def test_an_rst_entry_and_block_are_removed(cli, tmp_path) -> None:
         "   :default: ``1``\n\n   Batch size.\n\n.. code-block:: json\n\n   {\n"
         '     "batch": 2,\n     "legacy_mode": true\n   }\n\nThe end.\n'
     )
-    files = {k: v for k, v in FILES.items() if k != "docs/config.md"}
-    root = make_project(tmp_path, {**files, "docs/config.rst": page})
+    root = _with_page(tmp_path, "docs/config.rst", page)
     assert cli("sweep", "legacy_mode", str(root), "--apply").code == 0
     text = (root / "docs/config.rst").read_text()
     assert text.startswith("Configuration\n=============\n\n.. confval:: batch\n")
@@ -355,8 +360,7 @@ def test_an_mdx_page_loses_the_entry_and_the_example_key(cli, tmp_path) -> None:
     page = _PAGE.replace(
         "# Configuration\n", "import Tabs from '@theme/Tabs';\n\n# Configuration\n"
     )
-    files = {k: v for k, v in FILES.items() if k != "docs/config.md"}
-    root = make_project(tmp_path, {**files, "docs/config.mdx": page})
+    root = _with_page(tmp_path, "docs/config.mdx", page)
     assert cli("sweep", "legacy_mode", str(root), "--apply").code == 0
     text = (root / "docs/config.mdx").read_text()
     assert text.startswith("import Tabs from '@theme/Tabs';\n\n# Configuration\n\n<i>**batch**")

@@ -41,19 +41,6 @@ if TYPE_CHECKING:
     from configdrift.extract.docs.markdown import Block
     from configdrift.sweep import Reference, Sweep
 
-#: The kinds of reference that are code: listed, never edited.
-CODE_KINDS = frozenset(
-    {
-        "declaration",
-        "constant",
-        "parse",
-        "attribute read",
-        "attribute",
-        "accessor",
-        "use",
-        "checkpoint field",
-    }
-)
 #: Fence languages of sample output (an untagged block, a console session).
 _OUTPUT_LANGS = frozenset({"", "text", "txt", "console", "output", "log", "plain", "none"})
 _CONFIG_EXTENSIONS = {
@@ -81,7 +68,7 @@ class Removal:
 
 def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     """What ``sweep --apply`` edits for ``result``, and what it leaves."""
-    from configdrift.sweep import Reference
+    from configdrift.sweep import CODE_KINDS, Reference
 
     key = result.key
     text = format_path(key)

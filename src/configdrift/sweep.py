@@ -47,6 +47,9 @@ KINDS = (
     "example config",
     "test",
 )
+#: The kinds that are code (listed by a removal, never edited): those
+#: before the doc entry.
+CODE_KINDS = frozenset(KINDS[: KINDS.index("doc entry")])
 _MUTATORS = frozenset({"add", "append", "extend", "update", "insert", "setdefault", "__setitem__"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
