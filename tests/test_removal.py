@@ -366,3 +366,10 @@ def test_an_mdx_page_loses_the_entry_and_the_example_key(cli, tmp_path) -> None:
     assert text.startswith("import Tabs from '@theme/Tabs';\n\n# Configuration\n\n<i>**batch**")
     assert '{\n  "batch": 2\n}' in text
     assert "Set `legacy_mode` to true" in text
+
+
+def test_a_diff_is_no_json(cli, tmp_path) -> None:
+    root = _project(tmp_path)
+    result = cli("sweep", "legacy_mode", str(root), "--diff", "--format", "json")
+    assert result.code == 2
+    assert "no --format with them" in result.err

@@ -346,6 +346,9 @@ def sweep_key(
     if not key.strip(". "):
         err.write("configdrift: sweep: give a config key, such as zero_optimization.stage\n")
         return ExitCode.USAGE
+    if (apply or show_diff) and output_format != "text":
+        err.write("configdrift: sweep: --diff and --apply show a diff: no --format with them\n")
+        return ExitCode.USAGE
     stamps: dict[str, tuple[int, int] | None] = {}
     analysis = _analyse(path, config_file, jobs, err, cache, stamps)
     if analysis is None:

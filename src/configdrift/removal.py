@@ -28,7 +28,7 @@ import fnmatch
 import re
 import textwrap
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from configdrift import fix
@@ -75,10 +75,11 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     out = Removal()
     pages: dict[str, list[str] | None] = {}
     done: set[tuple[str, int]] = set()
+    texts = {(r.path, r.line): r.text for r in result.references}
 
     def edited(found: fix.Edit | str, ref: Reference) -> None:
         if isinstance(found, str):
-            out.left.append((ref, found))
+            out.left.append((replace(ref, text=texts.get((ref.path, ref.line), "")), found))
         else:
             out.edits.append(found)
             done.add((ref.path, ref.line))
@@ -102,8 +103,9 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
         out.left.append(
             (Reference("example config", edit.path, edit.line, ""), "overlaps another edit")
         )
+    listed = {(r.path, r.line) for r, _ in out.left}
     for ref in result.references:
-        if (ref.path, ref.line) in done or any(r == ref for r, _ in out.left):
+        if (ref.path, ref.line) in done or (ref.path, ref.line) in listed:
             continue
         if ref.kind in CODE_KINDS:
             out.left.append((ref, "code: edit it by hand"))
