@@ -85,7 +85,10 @@ def test_a_table_section_gets_rows_written_like_its_own(cli, tmp_path) -> None:
     # is left for a person.
     assert "+| `workers` | integer | Worker processes \\| at most 64. | `2` |" in shown.out
     assert "`server.secret` not fixed: the code gives no description" in shown.err
-    assert cli("fix", str(root), "--add-missing", "--apply").code == 0
+    applied = cli("fix", str(root), "--add-missing", "--apply")
+    assert applied.code == 0
+    # The check after the edits: the two findings gone, none new.
+    assert "Re-checked: 2 finding(s) gone, 0 new." in applied.err
     text = (root / "docs/configuration.md").read_text()
     assert text.endswith(
         "| `verbose` | boolean | Log more. | `false` |\n"

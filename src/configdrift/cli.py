@@ -472,10 +472,8 @@ def fix_tree(
     with ``unsafe``, the unsafe fixes too (keys renamed to a near spelling);
     with ``add_missing``, a doc entry for each undocumented key."""
     from configdrift import fix
-    from configdrift.api import _unsuppressed
     from configdrift.config import ConfigError
     from configdrift.discover import discover
-    from configdrift.engine import allowed, analyse, run_rules
     from configdrift.output import printable
     from configdrift.output.display import prefix_for, rebase
 
@@ -488,29 +486,15 @@ def fix_tree(
             prefix = prefix_for(config.root)
             sources = discover(config)
             stamps = _stamps(config, sources)
-            analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
-            findings = _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
+            analysis, before = _reported(config, jobs, cache, sources)
+            findings = before
             if only is not None:
                 # Files named: the fixes that edit them.
                 findings = [f for f in findings if f.location.path in only]
-            planned = fix.plan(analysis, findings, unsafe)
+            planned = fix.plan_all(analysis, findings, unsafe, add_missing)
             if not unsafe:
                 hidden += sum(1 for f in findings if f.code in fix.UNSAFE and fix.near(f))
-            if add_missing:
-                from configdrift import missing
-
-                added = missing.plan(analysis, findings)
-                planned.edits, overlapping = fix.apart(planned.edits + added.edits)
-                planned.skipped += added.skipped
-                by_line = {(f.location.path, f.location.line): f for f in findings}
-                for edit in overlapping:
-                    finding = next(
-                        (f for f in findings if f.key == edit.key and f.code == edit.code),
-                        by_line.get((edit.path, edit.line)),
-                    )
-                    if finding is not None:
-                        planned.skipped.append((finding, "overlaps another fix: run fix again"))
-            else:
+            if not add_missing:
                 undocumented += sum(1 for f in findings if f.code == "CD103")
             files = fix.by_file(planned.edits)
             for finding, why in planned.skipped:
@@ -525,6 +509,8 @@ def fix_tree(
             written, made = _edit_files(root, prefix, files, stamps, apply, out, err)
             changed += len(written)
             fixed += made
+            if apply and written:
+                _recheck(before, _reported(config, jobs, cache)[1], prefix, err)
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
@@ -546,6 +532,39 @@ def fix_tree(
         return ExitCode.FINDINGS
     print("Nothing to fix.", file=err)
     return ExitCode.OK
+
+
+def _reported(
+    config: Config, jobs: int | None, cache: bool, sources: Sources | None = None
+) -> tuple[Analysis, list[Finding]]:
+    """A project analysed, and the findings ``check`` reports for it (after
+    ``select``, ``ignore`` and suppression comments)."""
+    from configdrift.api import _unsuppressed
+    from configdrift.engine import allowed, analyse, run_rules
+
+    analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
+    return analysis, _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
+
+
+def _recheck(before: list[Finding], after: list[Finding], prefix: str, err: TextIO) -> None:
+    """After edits, what a check finds gone and what it finds new (a fix
+    that brings a finding is named, never hidden)."""
+    from collections import Counter
+
+    from configdrift.output import printable
+    from configdrift.output.display import rebase
+
+    def ident(f: Finding) -> tuple[str, str, str]:
+        return (f.code, f.key, f.location.path)  # lines move with the edits
+
+    gone = Counter(map(ident, before)) - Counter(map(ident, after))
+    new = Counter(map(ident, after)) - Counter(map(ident, before))
+    print(f"Re-checked: {sum(gone.values())} finding(s) gone, {sum(new.values())} new.", file=err)
+    for f in after:
+        if new[ident(f)] > 0:
+            new[ident(f)] -= 1
+            where = f"{rebase(f.location.path, prefix)}:{f.location.line}"
+            print(printable(f"  new: {where}: {f.code} {f.message}"), file=err)
 
 
 def _edit_files(

@@ -149,6 +149,26 @@ def plan(analysis: Analysis, findings: list[Finding], unsafe: bool = False) -> P
     return Plan(edits, skipped)
 
 
+def plan_all(
+    analysis: Analysis, findings: list[Finding], unsafe: bool = False, add_missing: bool = False
+) -> Plan:
+    """The fixes ``fix`` makes: the safe ones, the unsafe ones with
+    ``unsafe``, and with ``add_missing`` the entries of undocumented keys;
+    an edit that overlaps another waits for the next run."""
+    planned = plan(analysis, findings, unsafe)
+    if add_missing:
+        from configdrift import missing
+
+        added = missing.plan(analysis, findings)
+        planned.edits, overlapping = apart(planned.edits + added.edits)
+        planned.skipped += added.skipped
+        for edit in overlapping:
+            finding = next((f for f in findings if (f.code, f.key) == (edit.code, edit.key)), None)
+            if finding is not None:
+                planned.skipped.append((finding, "overlaps another fix: run fix again"))
+    return planned
+
+
 #: Why a page's edits cannot be made: its text is not known.
 _UNREAD = "the page cannot be read as UTF-8 text"
 
