@@ -564,3 +564,21 @@ def test_the_first_row_of_a_table_is_deleted_too(cli, tmp_path) -> None:
     assert (root / "docs" / "configuration.md").read_text() == page.replace(
         "| `keepalive` | Seconds. | `5` |\n", ""
     )
+
+
+def test_the_check_after_the_edits_names_a_new_finding() -> None:
+    import io
+
+    from configdrift.cli import _recheck
+    from configdrift.model import Finding, Location
+
+    def finding(code: str, key: str, line: int) -> Finding:
+        return Finding(code, key, Location("docs/c.md", line), f"{code} of {key}")
+
+    before = [finding("CD101", "a", 3), finding("CD104", "b", 9)]
+    after = [finding("CD104", "b", 7), finding("CD105", "c", 12)]
+    err = io.StringIO()
+    _recheck(before, after, "", err)
+    assert err.getvalue() == (
+        "Re-checked: 1 finding(s) gone, 1 new.\n  new: docs/c.md:12: CD105 CD105 of c\n"
+    )
