@@ -283,3 +283,12 @@ def test_an_mdx_page_gets_its_entry_and_a_jsx_line_stays(cli, tmp_path) -> None:
         "| `backlog` | integer | Connections queued before the server refuses more. | `64` |\n"
     ) in text
     assert text.endswith("\n\n</Tabs>\n")
+
+
+def test_a_crlf_page_gets_crlf_entries(cli, tmp_path) -> None:
+    root = _project(tmp_path, _PARAGRAPHS.replace("\n", "\r\n"))
+    assert cli("fix", str(root), "--add-missing", "--apply").code == 0
+    data = (root / "docs/configuration.md").read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n")
+    assert b"<i>**backlog**</i>: [integer]\r\n\r\n| Description | Default |\r\n" in data
+    assert data.startswith(_PARAGRAPHS.replace("\n", "\r\n").encode()[:120])

@@ -373,3 +373,15 @@ def test_a_diff_is_no_json(cli, tmp_path) -> None:
     result = cli("sweep", "legacy_mode", str(root), "--diff", "--format", "json")
     assert result.code == 2
     assert "no --format with them" in result.err
+
+
+def test_a_crlf_page_keeps_its_line_endings(cli, tmp_path) -> None:
+    page = _PAGE.replace("\n", "\r\n")
+    root = _with_page(tmp_path, "docs/config.md", page)
+    assert cli("sweep", "legacy_mode", str(root), "--apply").code == 0
+    data = (root / "docs/config.md").read_bytes()
+    assert b"legacy_mode**" not in data
+    assert data.count(b"\n") == data.count(b"\r\n")
+    assert b'{\r\n  "batch": 2\r\n}' in data
+    assert b"```yaml\r\nbatch: 2\r\n```" in data
+    assert b"```toml\r\nbatch = 2\r\n```" in data

@@ -424,7 +424,7 @@ def _yaml_removal(text: str, index: int, name: str) -> tuple[int, int, str] | st
     if bounds is None:
         return "the key's line was not found again"
     line_start, line_end = bounds
-    line = text[line_start:line_end]
+    line = text[line_start:line_end].rstrip("\r")
     head = re.match(rf"""^([ \t]*)(["']?){re.escape(name)}\2[ \t]*:(?:[ \t]|$)""", line)
     if head is None:
         if "{" in line:
