@@ -389,3 +389,14 @@ def test_a_page_of_another_tools_option_headings_is_not_judged(tmp_path) -> None
     files = {"tool/cli.py": cli_code, "docs/train.md": ours, "docs/launch.md": theirs}
     _, findings = check_project(tmp_path, files, "tool")
     assert not any(f.code == "CD101" for f in findings), [(f.code, f.key) for f in findings]
+
+
+def test_a_code_span_of_several_options_is_a_command_not_an_entry() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        "# Options\n\n* `--ctr 0.25 --rcfg 1.0` (default values)\n"
+        "* `--model MODEL`: the model.\n* `--out=PATH`: where to write.\n"
+    )
+    names = [e.name for e in extract_markdown(page.encode()).entries]
+    assert names == ["--model", "--out"]

@@ -388,10 +388,17 @@ def _emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str
 
 def _flag(text: str) -> str:
     """An option spelt with its value (``--model MODEL``, ``--out=PATH``)
-    is the option alone; any other text is kept as it is."""
-    if text.startswith("-") and text.strip():
-        return text.split()[0].split("=", 1)[0]
+    is the option alone; a command line of several options (``--ctr 0.25
+    --rcfg 1.0``) and any other text are kept as they are."""
+    words = text.split()
+    if text.startswith("-") and words:
+        if sum(1 for w in words if _OPTION_WORD.match(w)) > 1:
+            return text
+        return words[0].split("=", 1)[0]
     return text
+
+
+_OPTION_WORD = re.compile(r"^--?[A-Za-z]")
 
 
 def _code_key(children: list[Token]) -> tuple[str, str] | None:
