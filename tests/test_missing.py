@@ -292,3 +292,21 @@ def test_a_crlf_page_gets_crlf_entries(cli, tmp_path) -> None:
     assert data.count(b"\n") == data.count(b"\r\n")
     assert b"<i>**backlog**</i>: [integer]\r\n\r\n| Description | Default |\r\n" in data
     assert data.startswith(_PARAGRAPHS.replace("\n", "\r\n").encode()[:120])
+
+
+def test_the_description_of_a_declaration_over_several_lines() -> None:
+    import ast
+
+    from configdrift.missing import _described_at
+
+    source = (
+        "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument(\n        "--fp8",\n        action="store_true",\n'
+        '        help="use fp8",\n    )\n    return parser\n\n\n'
+        'class C:\n    x: int = 1\n    """The x."""\n    y: int = 2\n'
+    )
+    tree = ast.parse(source)
+    assert _described_at(tree, 6) == "use fp8"  # the call's line
+    assert _described_at(tree, 7) == "use fp8"  # the option's own line
+    assert _described_at(tree, 15) == "The x."
+    assert _described_at(tree, 17) is None  # no docstring after the last field

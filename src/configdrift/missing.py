@@ -402,28 +402,37 @@ class _Descriptions:
 
 def _described_at(tree: ast.Module, line: int) -> str | None:
     """The description of what is declared at ``line``: a call's describing
-    keyword (``Field(description=...)``, ``add_argument(help=...)``,
+    keyword in the innermost statement that spans the line
+    (``Field(description=...)``, ``add_argument(help=...)``,
     ``field(metadata={"help": ...})``), or the docstring after a field."""
+    best: tuple[int, ast.stmt, ast.stmt | None] | None = None
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
         body = getattr(node, "body", None)
         if isinstance(body, list):
             for index, statement in enumerate(body):
-                if getattr(statement, "lineno", 0) != line:
+                if not isinstance(statement, ast.stmt):
                     continue
-                found = _call_text(statement)
-                if found:
-                    return found
-                after = body[index + 1] if index + 1 < len(body) else None
-                if (
-                    isinstance(statement, ast.AnnAssign | ast.Assign)
-                    and isinstance(after, ast.Expr)
-                    and isinstance(after.value, ast.Constant)
-                    and isinstance(after.value.value, str)
-                ):
-                    return after.value.value
+                end = statement.end_lineno or statement.lineno
+                if statement.lineno <= line <= end:
+                    after = body[index + 1] if index + 1 < len(body) else None
+                    if best is None or end - statement.lineno < best[0]:
+                        best = (end - statement.lineno, statement, after)
         stack.extend(ast.iter_child_nodes(node))
+    if best is None:
+        return None
+    _, statement, after = best
+    found = _call_text(statement)
+    if found:
+        return found
+    if (
+        isinstance(statement, ast.AnnAssign | ast.Assign)
+        and isinstance(after, ast.Expr)
+        and isinstance(after.value, ast.Constant)
+        and isinstance(after.value.value, str)
+    ):
+        return after.value.value
     return None
 
 
