@@ -400,3 +400,29 @@ def test_a_code_span_of_several_options_is_a_command_not_an_entry() -> None:
     )
     names = [e.name for e in extract_markdown(page.encode()).entries]
     assert names == ["--model", "--out"]
+
+
+def test_two_bare_names_one_of_them_a_key_are_no_claim(tmp_path) -> None:
+    from helpers import by_key, check_project
+
+    model = (
+        "from pydantic import BaseModel, ConfigDict\n\n\nclass Config(BaseModel):\n"
+        '    model_config = ConfigDict(extra="forbid")\n    image: str = ""\n'
+        '    title: str = ""\n    feed_ttl: int = 1440\n    abstract_chars: int = 160\n'
+    )
+    page = (
+        "# Configuration\n\n## Options\n\n- `title`: [string] The title.\n"
+        "- `feed_ttl`: [integer] Minutes.\n- `abstract_chars`: [integer] Characters.\n\n"
+        "## Item image\n\nThe page's meta image. Accepted keys:\n\n"
+        "- `image`: preferred\n- `illustration`: an alternative name\n\n"
+        "## Misspelt\n\n- `imagee`: the channel's image\n- `feed_tll`: minutes\n\n"
+        "## Typed\n\n- `image`: [string] The channel's image.\n- `logo`: [string] The logo.\n"
+    )
+    files = {"pkg/config.py": model, "docs/configuration.md": page}
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    found = by_key(findings)
+    # Two bare names, one a key: no claim that the list is the config's.
+    assert ("CD101", "illustration") not in found
+    # A near spelling, or a type, says the entries are the config's.
+    assert ("CD101", "imagee") in found and ("CD101", "feed_tll") in found
+    assert ("CD101", "logo") in found

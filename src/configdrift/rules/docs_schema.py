@@ -69,9 +69,20 @@ def missing_entries(
     documented = {e.path for e in analysis.entries}
     foreign = _foreign_flag_sections(analysis)
     prefixes = _variable_prefixes(analysis.schema)
+    thin = _thin_sections(analysis)
     for entry in analysis.entries:
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
+            continue
+        if (
+            (entry.location.path, entry.section) in thin
+            and entry.doc_type is None
+            and entry.default is None
+            and near_spelling(entry.path[missing], parent) is None
+        ):
+            # Two bare names in a list, one of them a key: too little to say
+            # the list documents the configuration (a page's meta keys,
+            # `image` and `illustration`).
             continue
         if parent.model_kind in ("env", "setting") and not entry.name.isupper():
             continue  # a variable is spelt in capitals: a lowercase word is something else
@@ -100,6 +111,21 @@ def missing_entries(
             continue
         seen.add(rejected)
         yield entry, rejected, parent
+
+
+def _thin_sections(analysis: Analysis) -> set[tuple[str, str]]:
+    """Sections (page, title) of a list of fewer than three entries, none
+    with a type or a default, not all of whose keys the schema accepts."""
+    by_section: dict[tuple[str, str], list[DocEntry]] = {}
+    for entry in analysis.entries:
+        by_section.setdefault((entry.location.path, entry.section), []).append(entry)
+    return {
+        where
+        for where, entries in by_section.items()
+        if len(entries) < 3
+        and all(e.form == "list" and e.doc_type is None and e.default is None for e in entries)
+        and not all(resolve_path(analysis.schema, e.path)[0] is not None for e in entries)
+    }
 
 
 #: Surfaces whose keys are options read or registered by name, not fields.
@@ -238,7 +264,10 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key described in the docs under a section whose schema forbids unknown
     keys (a pydantic model with ``extra="forbid"``, a dataclass) and that the
-    schema does not declare under any spelling (field name or alias).
+    schema does not declare under any spelling (field name or alias). A list
+    of one or two bare names (no type, no default), not all of them keys,
+    is no claim about the configuration (a page's meta keys) unless a name
+    is a near spelling of a key.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises
