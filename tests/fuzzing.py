@@ -367,9 +367,52 @@ def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
                 return f"seed {seed}: {invalid}"
         if SECRET in text or str(outside) in text:
             return f"seed {seed}: the secret outside the tree was printed"
+        if rng.random() < EDIT_SHARE:
+            return _edits(seed, root, rng, outside)
         return None
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+#: The share of cases whose tree ``fix`` and ``sweep`` then edit.
+EDIT_SHARE = 0.25
+
+
+def _edits(seed: int, root: Path, rng: random.Random, outside: Path) -> str | None:
+    """``fix`` (every kind of fix) and ``sweep KEY`` with ``--apply`` on the
+    case's tree: each exits 0, 1 or 2 without a traceback, prints nothing of
+    the secret, and writes nothing outside the tree (a link out of it is
+    never followed)."""
+    from configdrift.cli import main
+
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    key = rng.choice(_NAMES)
+    for argv in (
+        ["fix", str(root), "--add-missing", "--unsafe-fixes", "--apply"],
+        ["sweep", key, str(root), "--apply"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.alarm(CASE_SECONDS)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main([*argv, "--no-cache", "--jobs", "1"])
+        except _Timeout:
+            return f"seed {seed}: {argv[0]} gave no answer within {CASE_SECONDS} s"
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        finally:
+            signal.alarm(0)
+        said = out.getvalue() + err.getvalue()
+        if code not in (0, 1, 2):
+            return f"seed {seed}: {argv[0]} exit {code}: {err.getvalue().strip()[:300]}"
+        if "Traceback" in said:
+            return f"seed {seed}: {argv[0]}: a traceback on stderr"
+        if SECRET in said or str(outside) in said:
+            return f"seed {seed}: {argv[0]} printed the secret outside the tree"
+    if {p.name: p.read_bytes() for p in outside.iterdir()} != before:
+        return f"seed {seed}: an edit reached outside the tree"
+    return None
 
 
 @contextlib.contextmanager
