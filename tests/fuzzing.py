@@ -211,6 +211,21 @@ def build(rng: random.Random) -> tuple[dict[str, bytes], set[str]]:
     if rng.random() < 0.5:
         lang, text = _block(rng)
         files["config.yaml" if lang == "yaml" else "config.json"] = text.encode()
+    if rng.random() < 0.3:
+        # Settings with a prefix of their own, and an example environment
+        # file that sets some of their variables and others.
+        fields = [n for n in {_name(rng) for _ in range(4)} if n.isidentifier()] or ["alpha"]
+        files["pkg/settings.py"] = (
+            "from pydantic_settings import BaseSettings, SettingsConfigDict\n\n\n"
+            "class Settings(BaseSettings):\n"
+            '    model_config = SettingsConfigDict(env_prefix="APP_SVC_")\n'
+            + "".join(f"    {n}: int = 1\n" for n in fields)
+        ).encode()
+        lines = [
+            f"{rng.choice(['', '# ', 'export '])}APP_SVC_{_name(rng).upper()}={rng.randrange(9)}"
+            for _ in range(rng.randrange(1, 8))
+        ]
+        files[".env.example"] = ("\n".join(lines) + "\n").encode()
     files["pyproject.toml"] = _pyproject(rng, mounted).encode()
     # The configuration file and the mounted model seldom: breaking them
     # only ends the run early, with a configuration error.

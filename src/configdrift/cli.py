@@ -51,6 +51,7 @@ def _stamps(config: Config, sources: Sources) -> dict[str, tuple[int, int] | Non
             *sources.examples,
             *sources.configs,
             *sources.declared_configs,
+            *sources.env_examples,
             config.source_rel or "pyproject.toml",
         )
     }

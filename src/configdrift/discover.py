@@ -84,6 +84,9 @@ class Sources:
     #: Python files that are not the code (tests, examples, scripts): their
     #: config dicts are example configs.
     py_examples: list[str] = field(default_factory=list)
+    #: Example environment files (``.env.example``): the variables a
+    #: deployment is shown to set.
+    env_examples: list[str] = field(default_factory=list)
 
 
 def list_files(root: Path) -> list[str]:
@@ -190,6 +193,9 @@ def discover(config: Config) -> Sources:
     ]
     code = set(python)
     py_examples = [f for f in files if f.endswith(".py") and f not in code]
+    env_examples = [
+        f for f in files if f.rsplit("/", 1)[-1].lower() in ENV_EXAMPLES and not _in_test_dir(f)
+    ]
     return Sources(
         python,
         docs,
@@ -200,4 +206,23 @@ def discover(config: Config) -> Sources:
         declared,
         missing_configs,
         py_examples,
+        env_examples,
     )
+
+
+#: The names of example environment files (never ``.env`` itself, which
+#: holds a deployment's secrets).
+ENV_EXAMPLES = frozenset(
+    {
+        ".env.example",
+        ".env.sample",
+        ".env.template",
+        ".env.dist",
+        ".env-example",
+        ".env-sample",
+        "env.example",
+        "env.sample",
+        "example.env",
+        "sample.env",
+    }
+)

@@ -99,6 +99,9 @@ class Analysis:
     #: Python files outside the code view (tests, scripts, examples): where
     #: CD202 looks for reads before it reports an option as unread.
     other_python: list[str] = field(default_factory=list)
+    #: Example environment files (``.env.example``), judged by CD302 over
+    #: every surface (the first surface holds them, the others none).
+    env_examples: list[str] = field(default_factory=list)
     #: The repository's config-like files (JSON, YAML, TOML ...), by path.
     config_files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -462,6 +465,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         lifecycle=lifecycle,
         pages=sorted({*sources.docs, *sources.examples}),
         other_python=sources.py_examples,
+        env_examples=sources.env_examples,
         config_files=[*sources.declared_configs, *sources.configs],
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
         surface=builder.primary,

@@ -368,6 +368,16 @@ def _near_rename(
         return _UNREAD if close else "no near spelling"
     path: ConfigPath | None = None
     taken: set[str] = set()
+    if where.path in analysis.env_examples:
+        # ``NAME=value`` in an example environment file.
+        text = lines[where.line - 1]
+        if text.count(finding.key) != 1 or not re.search(
+            rf"(?<![A-Za-z0-9_]){re.escape(finding.key)}=", text
+        ):
+            return f"`{finding.key}` is not written once on its line"
+        if any(re.match(rf"\s*(?:#\s?)?(?:export\s+)?{re.escape(close)}=", t) for t in lines):
+            return f"`{close}` is set in the file already: remove one by hand"
+        return Edit(where.path, where.line, finding.key, close, finding.code, finding.key)
     if finding.code in ("CD101", "CD102"):
         entry = next(
             (

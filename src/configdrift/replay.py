@@ -75,6 +75,7 @@ def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | 
             *sources.examples,
             *sources.declared_configs,
             *sources.py_examples,
+            *sources.env_examples,
         }
     )
     extra = [p for p in (config.source, Path(baseline) if baseline else None) if p is not None]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +107,13 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     An example sets ``"cache": {"expiry": 60}``, but the code reads
     ``ttl`` from the cache section and never ``expiry``.
 
+    Example environment files (``.env.example``) are judged too: a variable
+    spelt with the project's own prefix of two words or more (a settings
+    class's ``env_prefix``, ``SHOP_API_``) that no settings field, variable read or option spells, and
+    that no code, compose file or script names (a name built at run time
+    from a constant or a fragment of it counts as named). A variable of
+    another program (``PYTHONPATH``, ``POSTGRES_PASSWORD``) is never judged.
+
     How to fix
     Use the key the code reads, or remove the key from the example.
     """
@@ -119,6 +127,103 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
             read_note(parent),
             hint_for(analysis.schema, ignored, parent, "the code reads"),
         )
+    yield from _env_examples(analysis)
+
+
+#: ``NAME=value``, ``export NAME=value`` or a commented ``# NAME=value``.
+_ENV_LINE = re.compile(rb"^[ \t]*(?:#[ \t]?)?(?:export[ \t]+)?([A-Z][A-Z0-9_]*)=", re.M)
+
+
+def _env_examples(analysis: Analysis) -> Iterator[Finding]:
+    """CD302 for the variables of example environment files that nothing
+    reads (see ``example_ignored``)."""
+    from configdrift.files import read_or_none
+    from configdrift.rules.docs_schema import _VARIABLE
+    from configdrift.rules.objects import named_in_files, quoted_in, read_elsewhere
+
+    if not analysis.env_examples:
+        return
+    spelt: set[str] = set()
+    owners: dict[str, SchemaNode] = {}
+    for surface in analysis.everything:
+        for node in surface.schema.walk():
+            for spelling in (*node.spellings, node.key) if node.path else ():
+                spelt.add(spelling.upper())
+        prefix = _own_prefix(surface.schema)
+        if prefix:
+            owners.setdefault(prefix, surface.schema)
+    if not owners:
+        return
+    found: dict[str, tuple[str, int]] = {}
+    for rel in analysis.env_examples:
+        data = read_or_none(analysis.config.root, rel, _MAX_ENV_FILE)
+        for match in _ENV_LINE.finditer(data or b""):
+            name = match.group(1).decode("ascii")
+            if (
+                name not in found
+                and _VARIABLE.fullmatch(name)
+                and "__" not in name  # a nested setting: its model's place is not known
+                and name.upper() not in spelt
+                and any(name.startswith(p) for p in owners)
+            ):
+                found[name] = (rel, data.count(b"\n", 0, match.start()) + 1)  # type: ignore[union-attr]
+    if not found:
+        return
+    code = sorted({info.path for info in analysis.project.modules.values()})
+    python = [*code, *analysis.other_python]
+    fragments = {name: name.removeprefix(_prefix_of(name, owners)) for name in found}
+    named = (
+        quoted_in(analysis, python, set(found))
+        | read_elsewhere(analysis, set(found))
+        | named_in_files(analysis, set(found))
+    )
+    # A name built at run time (``f"{PREFIX}{name}"``, a validator's table
+    # of old names) spells its rest as a literal, in any case.
+    rests = {rest.lower() for rest in fragments.values()} | set(fragments.values())
+    quoted_rests = quoted_in(analysis, python, rests)
+    for name, (rel, line) in sorted(found.items(), key=lambda item: item[1]):
+        rest = fragments[name]
+        if name in named or rest in quoted_rests or rest.lower() in quoted_rests:
+            continue
+        prefix = _prefix_of(name, owners)
+        owner = owners[prefix]
+        close = difflib.get_close_matches(
+            name, sorted(s for s in spelt if s.startswith(prefix)), n=1, cutoff=0.8
+        )
+        yield make(
+            "CD302",
+            name,
+            Location(rel, line),
+            f"the environment example sets `{name}`, but no settings field or variable read "
+            f"spells it: the code never reads it",
+            _model_related(owner) if owner.model_location is not None else (),
+            f"the code reads `{close[0]}`" if close else None,
+        )
+
+
+#: The largest example environment file read.
+_MAX_ENV_FILE = 1 << 20
+
+
+def _own_prefix(root: SchemaNode) -> str | None:
+    """The prefix that nearly every variable of a surface shares, when it
+    has one of two words or more (``DOCLING_SERVE_``, not ``DB_``)."""
+    from configdrift.rules.docs_schema import _variable_prefixes
+
+    prefixes = _variable_prefixes(root)
+    variables = sum(
+        1
+        for child in root.children.values()
+        for s in child.spellings or (child.key,)
+        if s.isupper()
+    )
+    if len(prefixes) == 1 and variables >= 3 and prefixes[0].count("_") >= 2:
+        return prefixes[0]
+    return None
+
+
+def _prefix_of(name: str, owners: dict[str, SchemaNode]) -> str:
+    return max((p for p in owners if name.startswith(p)), key=len)
 
 
 def _shown(kind: str, value: Any) -> str:
