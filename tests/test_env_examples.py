@@ -82,16 +82,36 @@ def test_variables_nothing_reads_are_reported(cli, tmp_path) -> None:
     # a compose file sets, a nested setting, another program's variable.
 
 
-def test_without_a_prefix_of_its_own_nothing_is_judged(cli, tmp_path) -> None:
+def test_a_one_word_env_prefix_of_a_settings_class_is_its_own(cli, tmp_path) -> None:
     settings = _SETTINGS.replace('env_prefix="SHOP_API_"', 'env_prefix="SHOP_"')
-    page = _PAGE.replace("SHOP_API_", "SHOP_")
     root = make_project(
         tmp_path,
         {
             "shop/__init__.py": "",
             "shop/settings.py": settings,
+            "docs/configuration.md": _PAGE.replace("SHOP_API_", "SHOP_"),
+            ".env.example": "SHOP_HOST=x\nSHOP_WORKERS=4\n",
+        },
+    )
+    assert [f["key"] for f in _check(cli, root)] == ["SHOP_WORKERS"]
+
+
+def test_variables_sharing_a_word_are_no_prefix_of_the_project(cli, tmp_path) -> None:
+    code = (
+        "import os\n\n\ndef connect():\n"
+        '    return os.environ.get("DB_HOST"), os.getenv("DB_PORT"), os.getenv("DB_NAME")\n'
+    )
+    page = (
+        "# Configuration\n\n| Variable | Description |\n| --- | --- |\n"
+        "| `DB_HOST` | The host. |\n| `DB_PORT` | The port. |\n| `DB_NAME` | The name. |\n"
+    )
+    root = make_project(
+        tmp_path,
+        {
+            "shop/__init__.py": "",
+            "shop/db.py": code,
             "docs/configuration.md": page,
-            ".env.example": _ENV.replace("SHOP_API_", "SHOP_"),
+            ".env.example": "DB_HOST=db\nDB_PASSWORD=secret\n",
         },
     )
     assert _check(cli, root) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -108,8 +109,9 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     ``ttl`` from the cache section and never ``expiry``.
 
     Example environment files (``.env.example``) are judged too: a variable
-    spelt with the project's own prefix of two words or more (a settings
-    class's ``env_prefix``, ``SHOP_API_``) that no settings field, variable read or option spells, and
+    spelt with the project's own prefix (a settings class's ``env_prefix``,
+    or two words or more that nearly all its variables share) that no
+    settings field, variable read or option spells, and
     that no code, compose file or script names (a name built at run time
     from a constant or a fragment of it counts as named). A variable of
     another program (``PYTHONPATH``, ``POSTGRES_PASSWORD``) is never judged.
@@ -206,17 +208,26 @@ _MAX_ENV_FILE = 1 << 20
 
 
 def _own_prefix(root: SchemaNode) -> str | None:
-    """The prefix that nearly every variable of a surface shares, when it
-    has one of two words or more (``DOCLING_SERVE_``, not ``DB_``)."""
+    """The prefix of a surface's own variables: a settings class's
+    ``env_prefix`` (every field spelt as the prefix and its name), else a
+    prefix of two words or more that nearly every variable shares
+    (``DOCLING_SERVE_``; ``DB_`` of ``DB_HOST`` and ``DB_PORT`` is no
+    project's own)."""
     from configdrift.rules.docs_schema import _variable_prefixes
 
+    fields = [child for child in root.children.values() if child.spellings]
+    explicit: Counter[str] = Counter()
+    for child in fields:
+        for spelling in child.spellings:
+            upper, key = spelling.upper(), child.key.upper()
+            if spelling.isupper() and upper.endswith(key) and len(upper) > len(key):
+                explicit[upper[: -len(key)]] += 1
+    if explicit:
+        prefix, count = explicit.most_common(1)[0]
+        if prefix.endswith("_") and count >= 3 and count >= 0.9 * len(fields):
+            return prefix
     prefixes = _variable_prefixes(root)
-    variables = sum(
-        1
-        for child in root.children.values()
-        for s in child.spellings or (child.key,)
-        if s.isupper()
-    )
+    variables = sum(1 for child in fields for s in child.spellings if s.isupper())
     if len(prefixes) == 1 and variables >= 3 and prefixes[0].count("_") >= 2:
         return prefixes[0]
     return None
