@@ -156,3 +156,22 @@ def test_unsafe_fixes_rename_a_variable_to_its_near_spelling(cli, tmp_path) -> N
         "SHOP_API_REDIS_URL",  # no compose file names it here
         "SHOP_API_WORKERS",
     ]
+
+
+def test_spaced_assignments_and_named_templates_are_read(cli, tmp_path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "shop/__init__.py": "",
+            "shop/settings.py": _SETTINGS,
+            "docs/configuration.md": _PAGE,
+            "dev/secrets.env.template": "SHOP_API_HOST = 'x'\nSHOP_API_WORKERS = 4\n",
+            "dev/.env.local": "SHOP_API_TIMEOUT=3\n",  # a deployment's own: not read
+        },
+    )
+    found = _check(cli, root) + [
+        f
+        for f in json.loads(cli("check", str(root), "--format", "json").out)["findings"]
+        if f["path"].endswith(".env.template")
+    ]
+    assert {(f["key"], f["line"]) for f in found} == {("SHOP_API_WORKERS", 2)}

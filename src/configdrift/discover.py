@@ -194,7 +194,9 @@ def discover(config: Config) -> Sources:
     code = set(python)
     py_examples = [f for f in files if f.endswith(".py") and f not in code]
     env_examples = [
-        f for f in files if f.rsplit("/", 1)[-1].lower() in ENV_EXAMPLES and not _in_test_dir(f)
+        f
+        for f in files
+        if ENV_EXAMPLE.fullmatch(f.rsplit("/", 1)[-1].lower()) and not _in_test_dir(f)
     ]
     return Sources(
         python,
@@ -210,19 +212,10 @@ def discover(config: Config) -> Sources:
     )
 
 
-#: The names of example environment files (never ``.env`` itself, which
-#: holds a deployment's secrets).
-ENV_EXAMPLES = frozenset(
-    {
-        ".env.example",
-        ".env.sample",
-        ".env.template",
-        ".env.dist",
-        ".env-example",
-        ".env-sample",
-        "env.example",
-        "env.sample",
-        "example.env",
-        "sample.env",
-    }
+#: The names of example environment files: ``.env.example``,
+#: ``secrets.env.template``, ``.env.docker.sample``, ``example.env`` (never
+#: ``.env`` itself, which holds a deployment's secrets).
+ENV_EXAMPLE = re.compile(
+    r"(?:[\w-]+\.)*\.?env(?:\.[\w-]+)*[.-](?:example|sample|template|dist)"
+    r"|(?:example|sample)\.env"
 )

@@ -132,8 +132,9 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     yield from _env_examples(analysis)
 
 
-#: ``NAME=value``, ``export NAME=value`` or a commented ``# NAME=value``.
-_ENV_LINE = re.compile(rb"^[ \t]*(?:#[ \t]?)?(?:export[ \t]+)?([A-Z][A-Z0-9_]*)=", re.M)
+#: ``NAME=value`` (``NAME = value``), ``export NAME=value`` or a commented
+#: ``# NAME=value``.
+_ENV_LINE = re.compile(rb"^[ \t]*(?:#[ \t]?)?(?:export[ \t]+)?([A-Z][A-Z0-9_]*)[ \t]*=", re.M)
 
 
 def _env_examples(analysis: Analysis) -> Iterator[Finding]:
