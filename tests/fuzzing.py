@@ -350,27 +350,38 @@ def _alarm(signum: int, frame: object) -> None:
     raise _Timeout
 
 
+def _run(argv: list[str]) -> tuple[int, io.StringIO, io.StringIO] | None:
+    """A command run in process on one core without the cache: its exit
+    status and what it printed, or None when it gave no answer in time."""
+    from configdrift.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(CASE_SECONDS)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([*argv, "--no-cache", "--jobs", "1"])
+    except _Timeout:
+        return None
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        signal.alarm(0)
+    return code, out, err
+
+
 def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
     """One case: None when it passes, else what went wrong."""
-    from configdrift.cli import main
 
     rng = random.Random(seed)
     root = workdir / f"case{seed}"
     try:
         write(root, build(rng), rng, outside)
         fmt = rng.choice(FORMATS)
-        out, err = io.StringIO(), io.StringIO()
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.alarm(CASE_SECONDS)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(["check", str(root), "--no-cache", "--jobs", "1", "--format", fmt])
-        except _Timeout:
+        ran = _run(["check", str(root), "--format", fmt])
+        if ran is None:
             return f"seed {seed}: no answer within {CASE_SECONDS} s"
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        finally:
-            signal.alarm(0)
+        code, out, err = ran
         text = out.getvalue()
         if code not in (0, 1, 2):
             return f"seed {seed}: exit {code}: {err.getvalue().strip()[:300]}"
@@ -398,7 +409,6 @@ def _edits(seed: int, root: Path, rng: random.Random, outside: Path) -> str | No
     case's tree: each exits 0, 1 or 2 without a traceback, prints nothing of
     the secret, and writes nothing outside the tree (a link out of it is
     never followed)."""
-    from configdrift.cli import main
 
     before = {p.name: p.read_bytes() for p in outside.iterdir()}
     key = rng.choice(_NAMES)
@@ -406,18 +416,10 @@ def _edits(seed: int, root: Path, rng: random.Random, outside: Path) -> str | No
         ["fix", str(root), "--add-missing", "--unsafe-fixes", "--apply"],
         ["sweep", key, str(root), "--apply"],
     ):
-        out, err = io.StringIO(), io.StringIO()
-        signal.signal(signal.SIGALRM, _alarm)
-        signal.alarm(CASE_SECONDS)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main([*argv, "--no-cache", "--jobs", "1"])
-        except _Timeout:
+        ran = _run(argv)
+        if ran is None:
             return f"seed {seed}: {argv[0]} gave no answer within {CASE_SECONDS} s"
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-        finally:
-            signal.alarm(0)
+        code, out, err = ran
         said = out.getvalue() + err.getvalue()
         if code not in (0, 1, 2):
             return f"seed {seed}: {argv[0]} exit {code}: {err.getvalue().strip()[:300]}"

@@ -52,23 +52,20 @@ POSTGRES_PASSWORD=secret
 """
 
 
+def _shop(tmp_path: Path, **more: str) -> Path:
+    """The shop project (settings, their page) with ``more`` files."""
+    files = {"shop/__init__.py": "", "shop/settings.py": _SETTINGS, "docs/configuration.md": _PAGE}
+    return make_project(tmp_path, {**files, **more})
+
+
 def _check(cli, root: Path) -> list[dict]:
     report = json.loads(cli("check", str(root), "--format", "json").out)
     return [f for f in report["findings"] if f["path"].endswith(".env.example")]
 
 
 def test_variables_nothing_reads_are_reported(cli, tmp_path) -> None:
-    root = make_project(
-        tmp_path,
-        {
-            "shop/__init__.py": "",
-            "shop/settings.py": _SETTINGS,
-            "docs/configuration.md": _PAGE,
-            ".env.example": _ENV,
-            "docker-compose.yml": "services:\n  cache:\n    environment:\n"
-            "      - SHOP_API_REDIS_URL=redis://cache\n",
-        },
-    )
+    compose = "services:\n  cache:\n    environment:\n      - SHOP_API_REDIS_URL=redis://cache\n"
+    root = _shop(tmp_path, **{".env.example": _ENV, "docker-compose.yml": compose})
     found = {f["key"]: f for f in _check(cli, root)}
     # A misspelt variable (in a comment, as examples often are) and one the
     # settings lack; the near spelling is suggested.
@@ -139,15 +136,7 @@ def test_an_env_example_edit_is_seen_by_a_replayed_check(cli, tmp_path) -> None:
 
 
 def test_unsafe_fixes_rename_a_variable_to_its_near_spelling(cli, tmp_path) -> None:
-    root = make_project(
-        tmp_path,
-        {
-            "shop/__init__.py": "",
-            "shop/settings.py": _SETTINGS,
-            "docs/configuration.md": _PAGE,
-            ".env.example": _ENV,
-        },
-    )
+    root = _shop(tmp_path, **{".env.example": _ENV})
     assert cli("fix", str(root), "--unsafe-fixes", "--apply").code == 0
     text = (root / ".env.example").read_text()
     assert "# SHOP_API_MAX_CONCURRENT_TASKS=5\n" in text
@@ -159,12 +148,9 @@ def test_unsafe_fixes_rename_a_variable_to_its_near_spelling(cli, tmp_path) -> N
 
 
 def test_spaced_assignments_and_named_templates_are_read(cli, tmp_path) -> None:
-    root = make_project(
+    root = _shop(
         tmp_path,
-        {
-            "shop/__init__.py": "",
-            "shop/settings.py": _SETTINGS,
-            "docs/configuration.md": _PAGE,
+        **{
             "dev/secrets.env.template": "SHOP_API_HOST = 'x'\nSHOP_API_WORKERS = 4\n",
             "dev/.env.local": "SHOP_API_TIMEOUT=3\n",  # a deployment's own: not read
         },
