@@ -44,16 +44,7 @@ def _stamps(config: Config, sources: Sources) -> dict[str, tuple[int, int] | Non
     root = str(config.root)
     return {
         rel: fix.stamp(root, rel)
-        for rel in (
-            *sources.python,
-            *sources.py_examples,
-            *sources.docs,
-            *sources.examples,
-            *sources.configs,
-            *sources.declared_configs,
-            *sources.env_examples,
-            config.source_rel or "pyproject.toml",
-        )
+        for rel in (*sources.read(), config.source_rel or "pyproject.toml")
     }
 
 

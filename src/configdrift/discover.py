@@ -88,6 +88,20 @@ class Sources:
     #: deployment is shown to set.
     env_examples: list[str] = field(default_factory=list)
 
+    def read(self) -> list[str]:
+        """Every file an analysis of these sources reads, once each, sorted."""
+        return sorted(
+            {
+                *self.python,
+                *self.docs,
+                *self.configs,
+                *self.examples,
+                *self.declared_configs,
+                *self.py_examples,
+                *self.env_examples,
+            }
+        )
+
 
 def list_files(root: Path) -> list[str]:
     """Relative paths (with ``/``) of the files under ``root``."""

@@ -67,17 +67,7 @@ def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | 
     )
     digest.update(repr(_options(config)).encode("utf-8", "surrogateescape"))
     root = config.root
-    files = sorted(
-        {
-            *sources.python,
-            *sources.docs,
-            *sources.configs,
-            *sources.examples,
-            *sources.declared_configs,
-            *sources.py_examples,
-            *sources.env_examples,
-        }
-    )
+    files = sources.read()
     extra = [p for p in (config.source, Path(baseline) if baseline else None) if p is not None]
     from configdrift.baseline import DEFAULT_NAME
 
