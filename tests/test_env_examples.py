@@ -161,3 +161,9 @@ def test_spaced_assignments_and_named_templates_are_read(cli, tmp_path) -> None:
         if f["path"].endswith(".env.template")
     ]
     assert {(f["key"], f["line"]) for f in found} == {("SHOP_API_WORKERS", 2)}
+
+
+def test_a_spaced_assignment_is_renamed_as_it_is_found(cli, tmp_path) -> None:
+    root = _shop(tmp_path, **{".env.example": "SHOP_API_DEFAULT_MAX_CONCURRENT_TASKS = 5\n"})
+    assert cli("fix", str(root), "--unsafe-fixes", "--apply").code == 0
+    assert (root / ".env.example").read_text() == "SHOP_API_MAX_CONCURRENT_TASKS = 5\n"

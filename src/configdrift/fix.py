@@ -369,13 +369,14 @@ def _near_rename(
     path: ConfigPath | None = None
     taken: set[str] = set()
     if where.path in analysis.env_examples:
-        # ``NAME=value`` in an example environment file.
+        # ``NAME=value`` in an example environment file, read as CD302 reads it.
+        from configdrift.rules.examples import env_assignments
+
         text = lines[where.line - 1]
-        if text.count(finding.key) != 1 or not re.search(
-            rf"(?<![A-Za-z0-9_]){re.escape(finding.key)}=", text
-        ):
+        assigned = [name for name, _ in env_assignments(text.encode("utf-8"))]
+        if assigned != [finding.key] or text.count(finding.key) != 1:
             return f"`{finding.key}` is not written once on its line"
-        if any(re.match(rf"\s*(?:#\s?)?(?:export\s+)?{re.escape(close)}=", t) for t in lines):
+        if close in {name for name, _ in env_assignments("".join(lines).encode("utf-8"))}:
             return f"`{close}` is set in the file already: remove one by hand"
         return Edit(where.path, where.line, finding.key, close, finding.code, finding.key)
     if finding.code in ("CD101", "CD102"):

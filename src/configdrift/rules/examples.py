@@ -137,6 +137,12 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
 _ENV_LINE = re.compile(rb"^[ \t]*(?:#[ \t]?)?(?:export[ \t]+)?([A-Z][A-Z0-9_]*)[ \t]*=", re.M)
 
 
+def env_assignments(data: bytes) -> Iterator[tuple[str, int]]:
+    """(name, line) of each assignment of an example environment file."""
+    for match in _ENV_LINE.finditer(data):
+        yield match.group(1).decode("ascii"), data.count(b"\n", 0, match.start()) + 1
+
+
 def _env_examples(analysis: Analysis) -> Iterator[Finding]:
     """CD302 for the variables of example environment files that nothing
     reads (see ``example_ignored``)."""
@@ -160,8 +166,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
     found: dict[str, tuple[str, int]] = {}
     for rel in analysis.env_examples:
         data = read_or_none(analysis.config.root, rel, _MAX_ENV_FILE)
-        for match in _ENV_LINE.finditer(data or b""):
-            name = match.group(1).decode("ascii")
+        for name, line in env_assignments(data or b""):
             if (
                 name not in found
                 and _VARIABLE.fullmatch(name)
@@ -169,12 +174,13 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
                 and name.upper() not in spelt
                 and any(name.startswith(p) for p in owners)
             ):
-                found[name] = (rel, data.count(b"\n", 0, match.start()) + 1)  # type: ignore[union-attr]
+                found[name] = (rel, line)
     if not found:
         return
     code = sorted({info.path for info in analysis.project.modules.values()})
     python = [*code, *analysis.other_python]
-    fragments = {name: name.removeprefix(_prefix_of(name, owners)) for name in found}
+    prefixes = {name: _prefix_of(name, owners) for name in found}
+    fragments = {name: name.removeprefix(prefixes[name]) for name in found}
     named = (
         quoted_in(analysis, python, set(found))
         | read_elsewhere(analysis, set(found))
@@ -188,7 +194,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
         rest = fragments[name]
         if name in named or rest in quoted_rests or rest.lower() in quoted_rests:
             continue
-        prefix = _prefix_of(name, owners)
+        prefix = prefixes[name]
         owner = owners[prefix]
         close = difflib.get_close_matches(
             name, sorted(s for s in spelt if s.startswith(prefix)), n=1, cutoff=0.8
