@@ -74,6 +74,7 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     text = format_path(key)
     out = Removal()
     pages: dict[str, list[str] | None] = {}
+    fences: Fences = {}
     done: set[tuple[str, int]] = set()
     texts = {(r.path, r.line): r.text for r in result.references}
 
@@ -93,10 +94,10 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
         for bkey in block.keys:
             if (*base, *bkey.path) == key:
                 ref = Reference("example config", rel, bkey.line, "")
-                edited(_example_removal(analysis, pages, rel, block, bkey, text), ref)
+                edited(_example_removal(analysis, pages, fences, rel, block, bkey, text), ref)
     leaves = {key[-1], *result.derived}
     for ref in result.of("tutorial or sample output"):
-        edited(_output_removal(analysis, pages, ref, leaves, text), ref)
+        edited(_output_removal(analysis, pages, fences, ref, leaves, text), ref)
     out.edits, overlapping = fix.apart(out.edits)
     for edit in overlapping:
         done.discard((edit.path, edit.line))
@@ -138,6 +139,7 @@ def _format(rel: str, lang: str) -> str | None:
 def _example_removal(
     analysis: Analysis,
     pages: dict[str, list[str] | None],
+    fences: Fences,
     rel: str,
     block: Block,
     bkey: BlockKey,
@@ -151,7 +153,7 @@ def _example_removal(
     form = _format(rel, block.lang)
     if not isinstance(name, str) or form is None:
         return "not a key this example's format can lose"
-    region = _region(analysis, rel, lines, bkey.line)
+    region = _region(analysis, fences, rel, lines, bkey.line)
     if region is None:
         return "the example's block could not be found again"
     first, end = region
@@ -183,7 +185,9 @@ def _example_removal(
     return fix.Edit(rel, first + top, old, new, "sweep", key, count=bottom - top)
 
 
-def _region(analysis: Analysis, rel: str, lines: list[str], line: int) -> tuple[int, int] | None:
+def _region(
+    analysis: Analysis, fences: Fences, rel: str, lines: list[str], line: int
+) -> tuple[int, int] | None:
     """The lines [first, end) of the block holding ``line``: a Markdown
     fence's content, a reStructuredText code block's body, or a whole file
     (a config file, a Python module)."""
@@ -191,19 +195,36 @@ def _region(analysis: Analysis, rel: str, lines: list[str], line: int) -> tuple[
         return 1, len(lines) + 1
     if rel.endswith((".rst", ".txt")):
         return _rst_region(lines, line)
+    for start, close, _ in _fences(fences, rel, lines):
+        if start < line - 1 < close:
+            closed = close - 1 > start and lines[close - 1].strip().startswith(
+                lines[start].strip()[:3]
+            )
+            return start + 2, close if closed else close + 1
+    return None
+
+
+#: A Markdown page's fenced blocks, by page: (the fence's 0-based line, the
+#: line after the block, its language).
+Fences = dict[str, list[tuple[int, int, str]]]
+
+
+def _fences(fences: Fences, rel: str, lines: list[str]) -> list[tuple[int, int, str]]:
+    """A Markdown page's fenced blocks, parsed once per page."""
     from configdrift.extract.docs.markdown import _parser, mdx_markdown
 
+    if rel in fences:
+        return fences[rel]
     text = "".join(lines)
     if rel.endswith(".mdx"):
         text = mdx_markdown(text)
-    for token in _parser().parse(text):
-        if token.type == "fence" and token.map and token.map[0] < line - 1 < token.map[1]:
-            close = token.map[1]
-            closed = close - 1 > token.map[0] and lines[close - 1].strip().startswith(
-                lines[token.map[0]].strip()[:3]
-            )
-            return token.map[0] + 2, close if closed else close + 1
-    return None
+    found = [
+        (token.map[0], token.map[1], token.info.strip().split(" ")[0].lower())
+        for token in _parser().parse(text)
+        if token.type == "fence" and token.map
+    ]
+    fences[rel] = found
+    return found
 
 
 _CODE_DIRECTIVE = re.compile(r"\s*\.\.\s+(?:code-block|sourcecode|code)::")
@@ -241,10 +262,12 @@ def _same_but(before: str, after: str, form: str, lang: str, path: ConfigPath) -
     sits under it, or None when it is exactly that."""
     from configdrift.extract.docs.blocks import read_block
 
-    if form == "python" and _module(before) is not None:
-        if _module(after) is None:
+    old_tree = _module(before) if form == "python" else None
+    if old_tree is not None:
+        new_tree = _module(after)
+        if new_tree is None:
             return "the code would no longer parse"
-        if not _one_key_less(before, after, path[-1]):
+        if not _one_key_less(old_tree, new_tree, path[-1]):
             return "the code would not read the same"
         return None
     # A config block or file, or a fragment of Python: read as the example
@@ -268,20 +291,20 @@ def _module(text: str) -> ast.Module | None:
         return None
 
 
-def _one_key_less(before: str, after: str, name: str) -> bool:
+def _one_key_less(before: ast.Module, after: ast.Module, name: str) -> bool:
     """Has exactly one ``name`` key of a dict literal gone from the module
     (with the keys of its value), and nothing come?"""
 
-    def keys(tree: ast.Module | None) -> Counter[str]:
+    def keys(tree: ast.Module) -> Counter[str]:
         found: Counter[str] = Counter()
-        for node in ast.walk(tree) if tree is not None else ():
+        for node in ast.walk(tree):
             if isinstance(node, ast.Dict):
                 for k in node.keys:
                     if isinstance(k, ast.Constant) and isinstance(k.value, str):
                         found[k.value] += 1
         return found
 
-    old, new = keys(_module(before)), keys(_module(after))
+    old, new = keys(before), keys(after)
     return not (new - old) and (old - new)[name] == 1
 
 
@@ -477,6 +500,7 @@ def _assignment_removal(text: str, index: int, name: str, form: str) -> tuple[in
 def _output_removal(
     analysis: Analysis,
     pages: dict[str, list[str] | None],
+    fences: Fences,
     ref: Reference,
     names: set[str],
     key: str,
@@ -487,30 +511,20 @@ def _output_removal(
     if lines is None:
         return fix._UNREAD
     text = lines[ref.line - 1]
-    printed = re.compile(
-        r"^\s*(?:[\w.\-\[\]]+:\s+)?(?P<name>[A-Za-z_][\w.]*)\s*(?:\.{2,}|:|=)\s*\S"
-    )
-    match = printed.match(text)
+    match = _PRINTED.match(text)
     if match is None or match.group("name").rsplit(".", 1)[-1] not in names:
         return "prose that names it: update it by hand"
-    if ref.path.endswith((".rst", ".txt")) or not _in_output_fence(lines, ref.path, ref.line):
+    if ref.path.endswith((".rst", ".txt")) or not any(
+        start < ref.line - 1 < close - 1 and lang in _OUTPUT_LANGS
+        for start, close, lang in _fences(fences, ref.path, lines)
+    ):
         return "not in a block of sample output: update it by hand"
     return fix.Edit(ref.path, ref.line, text, "", "sweep", key, count=1)
 
 
-def _in_output_fence(lines: list[str], rel: str, line: int) -> bool:
-    from configdrift.extract.docs.markdown import _parser, mdx_markdown
-
-    text = "".join(lines)
-    if rel.endswith(".mdx"):
-        text = mdx_markdown(text)
-    return any(
-        token.type == "fence"
-        and token.map
-        and token.map[0] < line - 1 < token.map[1] - 1
-        and token.info.strip().split(" ")[0].lower() in _OUTPUT_LANGS
-        for token in _parser().parse(text)
-    )
+#: A line of sample output that prints a name and its value
+#: (``worker-0:   name ..... value``, ``name: value``, ``name = value``).
+_PRINTED = re.compile(r"^\s*(?:[\w.\-\[\]]+:\s+)?(?P<name>[A-Za-z_][\w.]*)\s*(?:\.{2,}|:|=)\s*\S")
 
 
 # -- the registry of removed keys ------------------------------------------
