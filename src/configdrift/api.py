@@ -260,7 +260,7 @@ def _check_project(
             f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
         ]
     if provenance and analysis is not None:
-        from configdrift.history import GitError
+        from configdrift.git import GitError
         from configdrift.history import provenance as history
 
         try:
@@ -528,7 +528,8 @@ def _known(
     from configdrift.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
     from configdrift.config import ConfigError
     from configdrift.engine import run_rules
-    from configdrift.history import GitError, analyse_ref, resolve_ref
+    from configdrift.git import GitError
+    from configdrift.history import analyse_ref, resolve_ref
     from configdrift.output import fingerprint
 
     root = analysis.config.root

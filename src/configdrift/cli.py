@@ -240,8 +240,8 @@ def diff_refs(
     not given); CD403 for keys removed without a removal path."""
     from configdrift.config import ConfigError, load
     from configdrift.engine import analyse, with_severities
+    from configdrift.git import GitError
     from configdrift.history import (
-        GitError,
         analyse_ref,
         compare,
         default_base,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,26 +104,16 @@ class Sources:
 
 def list_files(root: Path) -> list[str]:
     """Relative paths (with ``/``) of the files under ``root``."""
+    from configdrift.git import GitError, run
+
     try:
-        proc = subprocess.run(
-            [
-                "git",
-                "-C",
-                str(root),
-                "ls-files",
-                "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-            ],
-            capture_output=True,
-            timeout=60,
-            check=False,
+        listing = run(
+            root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=60
         )
-    except (OSError, subprocess.TimeoutExpired):
-        proc = None
-    if proc is not None and proc.returncode == 0:
-        names = [n for n in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
+    except GitError:
+        listing = None
+    if listing is not None:
+        names = [n for n in listing.decode("utf-8", "surrogateescape").split("\0") if n]
         return sorted({n for n in names if not _skipped(n)})
     out: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):

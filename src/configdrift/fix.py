@@ -647,21 +647,14 @@ def create(root: str, rel: str, data: bytes) -> None:
 def dirty(root: str, rels: list[str]) -> list[str]:
     """Of ``rels``, those git says have uncommitted changes (none when the
     project is no git work tree or git is missing)."""
-    import subprocess
+    from configdrift.git import GitError, run
 
     if not rels:
         return []
     try:
-        result = subprocess.run(
-            ["git", "-C", root, "status", "--porcelain", "-z", "--", *rels],
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return []
-    if result.returncode != 0:
+        result = run(root, "status", "--porcelain", "-z", "--", *rels, timeout=30)
+    except GitError:
         return []
     return sorted(
-        entry[3:].decode("utf-8", "replace") for entry in result.stdout.split(b"\0") if entry[3:]
+        entry[3:].decode("utf-8", "replace") for entry in result.split(b"\0") if entry[3:]
     )

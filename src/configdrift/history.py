@@ -9,13 +9,13 @@ index and HEAD are untouched.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config
+from configdrift.git import GitError, lines, run
 from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Value, format_path
 from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
 from configdrift.resolve.schema import same_value
@@ -28,27 +28,8 @@ READ_SUFFIXES = (".py", ".md", ".markdown", ".json", ".yaml", ".yml", ".toml")
 MAX_BLOB_BYTES = 8 * 1024 * 1024
 
 
-class GitError(Exception):
-    """A ref that cannot be read; the CLI exits with status 2."""
-
-
 def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), *args],
-            input=input_bytes,
-            capture_output=True,
-            timeout=300,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise GitError("git is not installed") from None
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took longer than 300 s") from None
-    if proc.returncode != 0:
-        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(said[-1] if said else f"git {args[0]} failed")
-    return proc.stdout
+    return run(root, *args, input_bytes=input_bytes)
 
 
 def repository(root: Path) -> Path:
@@ -63,6 +44,8 @@ def repository(root: Path) -> Path:
 def resolve_ref(root: Path, ref: str) -> str:
     """The commit a ref names; a clear error when it does not exist, or
     when this clone is shallow and lacks it."""
+    if ref.startswith("-"):
+        raise GitError(f"unknown revision {ref!r}")
     try:
         return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
     except GitError:
@@ -102,7 +85,7 @@ def materialise(root: Path, commit: str, into: Path) -> None:
     prefix = root.resolve().relative_to(top.resolve()).as_posix()
     prefix = "" if prefix == "." else prefix + "/"
     listing = _git(top, "ls-tree", "-r", "-z", "--long", commit, "--", prefix or ".")
-    wanted: list[tuple[str, str]] = []
+    wanted: list[tuple[str, str, int]] = []
     for record in listing.split(b"\0"):
         if not record:
             continue
@@ -111,24 +94,56 @@ def materialise(root: Path, commit: str, into: Path) -> None:
         name = name_bytes.decode("utf-8", "surrogateescape")
         if kind != "blob" or mode == "120000" or not name.endswith(READ_SUFFIXES):
             continue
-        if size != "-" and int(size) > MAX_BLOB_BYTES:
+        if not size.isdigit() or int(size) > MAX_BLOB_BYTES:  # "-", or "BAD": missing
             continue
-        if not name.startswith(prefix):
+        if not name.startswith(prefix) or not _plain_path(name):
             continue
-        wanted.append((sha, name[len(prefix) :]))
-    if not wanted:
-        return
+        wanted.append((sha, name[len(prefix) :], int(size)))
+    # The blobs in batches of a bounded size: memory holds one batch.
+    batch: list[tuple[str, str, int]] = []
+    for item in wanted:
+        if batch and sum(size for _, _, size in batch) + item[2] > MAX_BATCH_BYTES:
+            _write_blobs(top, batch, into)
+            batch = []
+        batch.append(item)
+    if batch:
+        _write_blobs(top, batch, into)
+
+
+#: The most bytes of blobs read from git at once.
+MAX_BATCH_BYTES = 64 * 1024 * 1024
+
+
+def _plain_path(name: str) -> bool:
+    """Is ``name`` a tree entry that can be written under a folder and stay
+    there (git's own checkout refuses the others: ``..``, an absolute path,
+    a ``.git`` folder)?"""
+    parts = name.split("/")
+    return not name.startswith("/") and all(
+        part not in ("", ".", "..") and part.lower() != ".git" and "\\" not in part
+        for part in parts
+    )
+
+
+def _write_blobs(top: Path, batch: list[tuple[str, str, int]], into: Path) -> None:
     data = _git(
-        top, "cat-file", "--batch", input_bytes="".join(f"{sha}\n" for sha, _ in wanted).encode()
+        top, "cat-file", "--batch", input_bytes="".join(f"{sha}\n" for sha, _, _ in batch).encode()
     )
     offset = 0
-    for _, rel in wanted:
+    for _, rel, _ in batch:
         header_end = data.index(b"\n", offset)
-        length = int(data[offset:header_end].split()[2])
+        header = data[offset:header_end].split()
+        if len(header) != 3:  # "<sha> missing": a partial clone lacks it
+            offset = header_end + 1
+            continue
+        length = int(header[2])
         start = header_end + 1
         target = into / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data[start : start + length])
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data[start : start + length])
+        except OSError:
+            pass  # a file where a folder of another entry is: that entry is not read
         offset = start + length + 1
 
 
@@ -315,62 +330,91 @@ def _date(stamp: int) -> str:
     return datetime.datetime.fromtimestamp(stamp, tz=datetime.UTC).date().isoformat()
 
 
+#: The most commits of one file's history read.
+MAX_COMMITS = 20_000
+
+
 @dataclass(slots=True)
 class FileHistory:
-    """One pass over a file's history (renames followed): the commits, newest
-    first, with the lines each added and removed."""
+    """One pass over a file's history (renames followed), newest commit
+    first: for each word asked about, the commits whose added lines and
+    whose removed lines hold it as a word, and for each text, the commits
+    whose added lines hold it anywhere. Only these are kept, never the
+    lines: memory is the commits and the hits, whatever the history's size."""
 
-    commits: list[tuple[Commit, list[str], list[str]]]
+    commits: list[Commit]
+    #: word -> (indexes of commits adding it, indexes of commits removing it)
+    words: dict[str, tuple[list[int], list[int]]]
+    #: text -> indexes of commits adding it
+    texts: dict[str, list[int]]
 
     @staticmethod
-    def of(top: Path, rel: str) -> FileHistory:
-        args = ["-p", "--no-color", "--unified=0", "--date=short", "--format=%x01%H%x00%ad%x00%s"]
+    def of(top: Path, rel: str, words: set[str], texts: set[str] = frozenset()) -> FileHistory:  # type: ignore[assignment]
+        args = [
+            "-p",
+            "--no-color",
+            "--unified=0",
+            "--date=short",
+            f"--max-count={MAX_COMMITS}",
+            "--format=%x01%H%x00%ad%x00%s",
+        ]
         try:
-            raw = _git(top, "log", "--follow", *args, "--", rel).decode("utf-8", "replace")
+            return FileHistory._read(top, ["log", "--follow", *args, "--", rel], words, texts)
         except GitError:
             # Following renames reads other files' blobs; a clone that lacks
             # some (a partial or trimmed one) can still give this file's own.
             try:
-                raw = _git(top, "log", *args, "--", rel).decode("utf-8", "replace")
+                return FileHistory._read(top, ["log", *args, "--", rel], words, texts)
             except GitError:
-                return FileHistory([])
-        commits: list[tuple[Commit, list[str], list[str]]] = []
-        for chunk in raw.split("\x01")[1:]:
-            head, _, body = chunk.partition("\n")
-            sha, date, subject = [*head.split("\x00"), "", ""][:3]
-            added = [
-                ln[1:]
-                for ln in body.splitlines()
-                if ln.startswith("+") and not ln.startswith("+++")
-            ]
-            removed = [
-                ln[1:]
-                for ln in body.splitlines()
-                if ln.startswith("-") and not ln.startswith("---")
-            ]
-            commits.append((Commit(sha, date, subject), added, removed))
-        return FileHistory(commits)
+                return FileHistory([], {}, {})
+
+    @staticmethod
+    def _read(top: Path, args: list[str], words: set[str], texts: set[str]) -> FileHistory:
+        import re
+
+        patterns = {w: re.compile(rf"(?<![\w]){re.escape(w)}(?![\w])") for w in words}
+        found = FileHistory([], {w: ([], []) for w in words}, {t: [] for t in texts})
+        with lines(top, *args) as output:
+            for raw in output:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                if line.startswith("\x01"):
+                    sha, date, subject = [*line[1:].split("\x00"), "", ""][:3]
+                    found.commits.append(Commit(sha, date, subject))
+                    continue
+                if not found.commits or line[:1] not in ("+", "-"):
+                    continue
+                if line.startswith(("+++", "---")):
+                    continue
+                index = len(found.commits) - 1
+                added = line[0] == "+"
+                body = line[1:]
+                for word, pattern in patterns.items():
+                    if word in body and pattern.search(body):
+                        hits = found.words[word][0 if added else 1]
+                        if not hits or hits[-1] != index:
+                            hits.append(index)
+                if added:
+                    for text, hits in found.texts.items():
+                        if text in body and (not hits or hits[-1] != index):
+                            hits.append(index)
+        return found
 
     def key_story(self, key: str) -> dict[str, Any]:
         """Was ``key`` ever in the file, and when was it last taken out?"""
-        import re
-
-        word = re.compile(rf"(?<![\w]){re.escape(key)}(?![\w])")
-        added = [c for c, plus, _ in self.commits if any(word.search(line) for line in plus)]
-        removed = [c for c, _, minus in self.commits if any(word.search(line) for line in minus)]
         if not self.commits:
             return {"status": "unknown"}
+        added, removed = self.words.get(key, ([], []))
         if not added:
             return {"status": "never-declared", "versions": len(self.commits)}
-        newest_add, newest_remove = added[0], removed[0] if removed else None
-        order = [c for c, _, _ in self.commits]
-        if newest_remove is not None and order.index(newest_remove) <= order.index(newest_add):
+        newest_add = self.commits[added[0]]
+        if removed and removed[0] <= added[0]:
+            newest_remove = self.commits[removed[0]]
             return {"status": "removed", **newest_remove.describe(), "added": newest_add.describe()}
         return {"status": "present", **newest_add.describe()}
 
-    def first_adding(self, needle: str) -> Commit | None:
-        found = [c for c, plus, _ in self.commits if any(needle in line for line in plus)]
-        return found[-1] if found else None
+    def first_adding(self, text: str) -> Commit | None:
+        found = self.texts.get(text, [])
+        return self.commits[found[-1]] if found else None
 
 
 _SCHEMA_CODES = frozenset({"CD101", "CD102", "CD201"})
@@ -395,10 +439,17 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
         if f.location.line > 0 and (root / f.location.path).is_file():
             doc_lines.setdefault(f.location.path, []).append(f.location.line)
     files = sorted(doc_lines)
-    schema_files = sorted(
-        {s for f in findings if (s := _schema_file(f))}
-        | {s for f in findings if f.code == "CD101" and (s := _strict_file(f))}
-    )
+    # What each schema file's history is asked: the keys of its findings,
+    # and since when it rejects unknown keys.
+    asked: dict[str, tuple[set[str], set[str]]] = {}
+    for f in findings:
+        if (schema := _schema_file(f)) is not None:
+            words = asked.setdefault(schema, (set(), set()))[0]
+            if f.key:
+                words.add(_leaf(f.key))
+        if f.code == "CD101" and (strict := _strict_file(f)) is not None:
+            asked.setdefault(strict, (set(), set()))[1].add("forbid")
+    schema_files = sorted(asked)
     total = len(files) + len(schema_files)
     cache.stamp_all(sorted({prefix + r for r in [*files, *schema_files]}))
     blamed: dict[str, dict[int, Commit]] = {}
@@ -408,7 +459,7 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
             progress(done, total)
     histories: dict[str, FileHistory] = {}
     for done, rel in enumerate(schema_files, start=len(files) + 1):
-        histories[rel] = cache.history(prefix + rel)
+        histories[rel] = cache.history(prefix + rel, *asked[rel])
         if progress:
             progress(done, total)
     cache.save()
@@ -425,7 +476,7 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
             summary.append("line not committed yet")
         schema_file = _schema_file(f)
         if schema_file and f.code in _SCHEMA_CODES and f.key:
-            leaf = f.key.rsplit(".", 1)[-1].replace("[]", "")
+            leaf = _leaf(f.key)
             told = histories[schema_file].key_story(leaf)
             told["file"] = schema_file
             story["schema"] = told
@@ -449,6 +500,10 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
         story["summary"] = summary
         out.append(with_(f, provenance=story))
     return out
+
+
+def _leaf(key: str) -> str:
+    return key.rsplit(".", 1)[-1].replace("[]", "")
 
 
 def _schema_file(finding: Finding) -> str | None:
@@ -530,22 +585,42 @@ class _ProvenanceCache:
                 self.dirty = True
         return {int(k): Commit(*v) for k, v in known.items() if int(k) in lines}
 
-    def history(self, rel: str) -> FileHistory:
+    def history(self, rel: str, words: set[str], texts: set[str]) -> FileHistory:
+        """The history of ``rel`` for these words and texts: what the cache
+        holds for its blob, and one pass over the log for what it lacks."""
         stamp = self._last(rel)
         key = f"log:{rel}"
         entry = self.data.get(key)
+        known = FileHistory([], {}, {})
         if entry and entry.get("at") == stamp:
-            return FileHistory([(Commit(*c), plus, minus) for c, plus, minus in entry["commits"]])
-        found = FileHistory.of(self.top, rel)
-        if stamp and not stamp.endswith("+dirty"):
-            self.data[key] = {
-                "at": stamp,
-                "commits": [
-                    [[c.sha, c.date, c.subject], plus, minus] for c, plus, minus in found.commits
-                ],
-            }
-            self.dirty = True
-        return found
+            try:
+                known = FileHistory(
+                    [Commit(str(a), str(b), str(c)) for a, b, c in entry["commits"]],
+                    {
+                        str(w): (list(map(int, a)), list(map(int, r)))
+                        for w, (a, r) in entry["words"].items()
+                    },
+                    {str(t): list(map(int, hits)) for t, hits in entry["texts"].items()},
+                )
+            except (KeyError, TypeError, ValueError, AttributeError):
+                known = FileHistory([], {}, {})
+        missing_words, missing_texts = words - set(known.words), texts - set(known.texts)
+        if missing_words or missing_texts:
+            found = FileHistory.of(self.top, rel, missing_words, missing_texts)
+            if known.commits and [c.sha for c in found.commits] != [c.sha for c in known.commits]:
+                known = FileHistory([], {}, {})  # the history moved: keep the new pass alone
+            known = FileHistory(
+                found.commits, {**known.words, **found.words}, {**known.texts, **found.texts}
+            )
+            if stamp and not stamp.endswith("+dirty"):
+                self.data[key] = {
+                    "at": stamp,
+                    "commits": [[c.sha, c.date, c.subject] for c in known.commits],
+                    "words": {w: [a, r] for w, (a, r) in known.words.items()},
+                    "texts": known.texts,
+                }
+                self.dirty = True
+        return known
 
     def save(self) -> None:
         import json as _json

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from configdrift.extract.cache import (
@@ -40,6 +40,7 @@ from configdrift.extract.python.extractor import (
 from configdrift.extract.python.facts import Memo, ModuleFacts, compact
 from configdrift.extract.text import decode
 from configdrift.files import Unreadable, read_file
+from configdrift.isolate import Pool
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
@@ -416,7 +417,7 @@ class Extractor:
     def _start(self) -> Executor | None:
         """The process pool, started on first use: a warm run needs none."""
         if self.pool is None and self.parallel:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers)
+            self.pool = Pool(self.workers)
         return self.pool
 
     def __enter__(self) -> Extractor:

@@ -5,8 +5,8 @@ statements, generic parameters and nested f-string quotes, nor 3.14's
 template strings and unparenthesised ``except A, B:``. A module that
 ``ast.parse`` rejects is parsed again with libcst (a parser for Python 3.0
 through 3.15), and the newer constructs are rewritten into 3.11 syntax on
-the same lines, so that every fact keeps its line number (in a child
-process: ``downgrade_isolated``):
+the same lines, so that every fact keeps its line number (in an isolated
+child process, ``configdrift.isolate``: ``downgrade_isolated``):
 
 - ``type Alias[T] = value`` becomes ``Alias = value``;
 - generic parameters (``def f[T](...)``, ``class C[T: int]``) are dropped;
@@ -65,14 +65,14 @@ def _fits(source: str) -> bool:
 
 
 def _run_child(sources: list[str]) -> list[str | None] | None:
+    from configdrift.isolate import run_python
+
     size = sum(len(source) for source in sources)
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "configdrift.extract.python.compat"],
-            input=json.dumps(sources).encode("utf-8", "surrogatepass"),
-            capture_output=True,
+        proc = run_python(
+            "configdrift.extract.python.compat",
+            json.dumps(sources).encode("utf-8", "surrogatepass"),
             timeout=TIMEOUT_SECONDS + size / 100_000,
-            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
