@@ -12,6 +12,7 @@ line writes to standard error is in ``Report.messages``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -534,8 +535,12 @@ def _known(
 
     root = analysis.config.root
     where = Path(baseline) if baseline else root / DEFAULT_NAME
+    roots = (root,)
     if write_baseline:
-        Baseline.of(findings, sources).write(where)
+        try:
+            Baseline.of(findings, sources).write(where, roots)
+        except OSError as exc:
+            raise ConfigError(f"{where}: not written: {exc.strerror or exc}") from None
         notes.append(f"configdrift: wrote {len(findings)} finding(s) to {where}")
         return None
     if diff_base is not None:
@@ -547,18 +552,19 @@ def _known(
         before = run_rules(then)
         findings = only_new(findings, Counter(fingerprint(f) for f in before))
         findings += _shrunk(_source_counts(then, _accepted(then)), sources, f"at {diff_base}")
-    if not where.exists():
-        if baseline:
-            raise ConfigError(f"{where}: no such baseline")
+    if not baseline and not os.path.lexists(where):
         return findings
     try:
-        base = Baseline.load(where)
+        base = Baseline.load(where, roots)
     except BaselineError as exc:
         raise ConfigError(str(exc)) from None
     stale = base.stale(findings)
     floor = _shrunk(base.sources, sources, "when the baseline was written")
     if update_baseline:
-        base.updated(findings, sources).write(where)
+        try:
+            base.updated(findings, sources).write(where, roots)
+        except OSError as exc:
+            raise ConfigError(f"{where}: not written: {exc.strerror or exc}") from None
         notes.append(f"configdrift: dropped {len(stale)} stale entr(y/ies) from {where}")
     elif stale:
         notes.append(

@@ -13,11 +13,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from configdrift.files import Unreadable, read_path, write_named
 from configdrift.model import Finding
 from configdrift.output import fingerprint
 
 DEFAULT_NAME = "configdrift-baseline.json"
 VERSION = 1
+#: The largest baseline read.
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
 
 
 class BaselineError(Exception):
@@ -44,11 +47,17 @@ class Baseline:
         return base
 
     @staticmethod
-    def load(path: Path) -> Baseline:
+    def load(path: Path, roots: tuple[Path, ...] = ()) -> Baseline:
+        """The baseline at ``path`` (through the files' choke point: one
+        that lies in a root of ``roots`` must resolve inside it)."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_path(path, MAX_BASELINE_BYTES, roots).decode("utf-8"))
+        except FileNotFoundError:
+            raise BaselineError(f"{path}: no such baseline") from None
         except OSError as exc:
             raise BaselineError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except Unreadable as exc:
+            raise BaselineError(f"{path}: {exc}") from None
         except ValueError as exc:
             raise BaselineError(f"{path}: not JSON: {exc}") from None
         if not isinstance(data, dict) or data.get("version") != VERSION:
@@ -68,7 +77,9 @@ class Baseline:
             raise BaselineError(f"{path}: malformed entry: {exc}") from None
         return base
 
-    def write(self, path: Path) -> None:
+    def write(self, path: Path, roots: tuple[Path, ...] = ()) -> None:
+        """Write the baseline to ``path``, atomically and never through a
+        symbolic link (``OSError``)."""
         entries = [
             {"fingerprint": fp, **self.described[fp], "count": count}
             for fp, count in sorted(
@@ -86,7 +97,7 @@ class Baseline:
             "findings": entries,
             "sources": dict(sorted(self.sources.items())),
         }
-        path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        write_named(path, (json.dumps(document, indent=2) + "\n").encode("utf-8"), roots)
 
     def new(self, findings: list[Finding]) -> list[Finding]:
         """The findings beyond what the baseline knows, by fingerprint; of

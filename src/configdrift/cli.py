@@ -187,10 +187,10 @@ def check(
                 if line and not line.startswith(("Found ", "Surfaces: ", "Example configs: "))
             )
     if output_file is not None:
-        from configdrift.files import write_atomic
+        from configdrift.files import write_named
 
         try:
-            write_atomic(Path(output_file), [report.encode("utf-8", "backslashreplace")])
+            write_named(output_file, report.encode("utf-8", "backslashreplace"), result.roots)
         except OSError as exc:
             print(f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err)
             return ExitCode.USAGE
@@ -574,6 +574,7 @@ def _edit_files(
     read is skipped with a note. The files changed (or shown) and the
     edits made."""
     from configdrift import fix
+    from configdrift.files import create_file, write_file
     from configdrift.output import printable
     from configdrift.output.display import rebase
 
@@ -591,7 +592,7 @@ def _edit_files(
         before, after = now
         if apply:
             try:
-                fix.write(root, rel, after)
+                write_file(root, rel, after)
             except OSError as exc:
                 print(printable(f"{shown}: not written ({exc})"), file=err)
                 continue
@@ -604,7 +605,7 @@ def _edit_files(
         shown = rebase(rel, prefix)
         if apply:
             try:
-                fix.create(root, rel, text.encode("utf-8"))
+                create_file(root, rel, text.encode("utf-8"))
             except OSError as exc:
                 print(printable(f"{shown}: not created ({exc})"), file=err)
                 return changed, made
@@ -655,7 +656,7 @@ def coverage_report(
     every surface is below ``fail_under``."""
     from configdrift import coverage
     from configdrift.config import ConfigError
-    from configdrift.files import write_atomic
+    from configdrift.files import write_named
     from configdrift.output import printable
     from configdrift.output.display import prefix_for
 
@@ -678,9 +679,9 @@ def coverage_report(
         verdict = f", under --fail-under {fail_under:g}"
     if badge is not None:
         try:
-            write_atomic(Path(badge), [coverage.badge(percent).encode()])
+            write_named(badge, coverage.badge(percent).encode(), [root for root, _ in projects])
         except OSError as exc:
-            print(f"configdrift: error: cannot write {badge}: {exc.strerror}", file=err)
+            print(f"configdrift: error: cannot write {badge}: {exc.strerror or exc}", file=err)
             return ExitCode.USAGE
     if output_format == "json":
         document = {
@@ -873,13 +874,17 @@ def init(
         print(f"configdrift: error: {shown(root)}: {problem}", file=err)
         return ExitCode.USAGE
     pyproject = root / "pyproject.toml"
-    into_pyproject = pyproject.is_file() and not (root / "configdrift.toml").exists()
+    into_pyproject = pyproject.is_file() and not os.path.lexists(root / "configdrift.toml")
     target = pyproject if into_pyproject else root / "configdrift.toml"
+    if not stdout and target.is_symlink():
+        # Written in place, a link would be replaced by a file, or followed.
+        print(f"configdrift: error: {shown(target)} is a symbolic link: not written", file=err)
+        return ExitCode.USAGE
     if into_pyproject and not stdout:
         from configdrift.config import _our_table, _read_toml
 
         try:
-            existing = _our_table(_read_toml(pyproject), pyproject, True)
+            existing = _our_table(_read_toml(pyproject, (root,)), pyproject, True)
         except ConfigError as exc:
             print(f"configdrift: error: {exc}", file=err)
             return ExitCode.USAGE
@@ -974,15 +979,19 @@ def init(
     if stdout:
         out.write(text)
         return ExitCode.OK
-    from configdrift.files import write_atomic
+    from configdrift.config import MAX_CONFIG_FILE_BYTES
+    from configdrift.files import Unreadable, read_path, write_named
 
     try:
         # Written beside and renamed into place: never a half-written file,
         # never opened if something else took its name meanwhile.
-        before = target.read_bytes() if into_pyproject else b""
+        before = read_path(target, MAX_CONFIG_FILE_BYTES, (root,)) if into_pyproject else b""
         if before and not before.endswith(b"\n"):
             before += b"\n"
-        write_atomic(target, [before, text.encode("utf-8", "backslashreplace")])
+        write_named(target, before + text.encode("utf-8", "backslashreplace"), (root,))
+    except Unreadable as exc:
+        print(f"configdrift: error: {shown(target)}: {exc}", file=err)
+        return ExitCode.USAGE
     except OSError as exc:
         print(f"configdrift: error: {shown(target)}: {exc.strerror or exc}", file=err)
         return ExitCode.USAGE

@@ -227,9 +227,12 @@ def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
 MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, roots: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The TOML of a configuration file; a file that lies in one of
+    ``roots`` must resolve inside it (a link out of the project is never
+    read, obeyed or printed)."""
     try:
-        data = read_path(path, MAX_CONFIG_FILE_BYTES)
+        data = read_path(path, MAX_CONFIG_FILE_BYTES, roots)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     except Unreadable as exc:
@@ -289,7 +292,7 @@ def find_config(start: Path) -> Path | None:
             return own
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file():
-            data = _read_toml(pyproject)
+            data = _read_toml(pyproject, (directory,))
             return pyproject if _our_table(data, pyproject, True) is not None else None
     return None
 
@@ -305,7 +308,10 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         return Config(root=path)
     if not source.is_file():
         raise ConfigError(f"{source}: no such file")
-    data = _read_toml(source)
+    # A configuration found by walking up defines its own folder as the
+    # root; one named with --config is read as named, unless it lies in
+    # the checked tree.
+    data = _read_toml(source, (source.parent if explicit is None else path,))
     table = _our_table(data, source, source.name == "pyproject.toml") or {}
     values = parse_table(table, source)
     root = source.parent if explicit is None else path

@@ -1,11 +1,17 @@
-"""Reading the checked tree's files, which are untrusted input.
+"""The one choke point for every file configdrift reads or writes.
 
-Only regular files inside the tree are read: a FIFO, a device or a socket
-is never opened for reading in a way that could block, a symbolic link is
-followed only when its target resolves inside the tree (its content, and
-where it points, are never read or printed otherwise), and no read returns
-more than a fixed number of bytes, whatever ``st_size`` says (a device
-reports 0).
+The checked tree is untrusted input. Only regular files inside it are read:
+a FIFO, a device or a socket is never opened for reading in a way that
+could block, a symbolic link is followed only when its target resolves
+inside the tree (its content, and where it points, are never read or
+printed otherwise), and no read returns more than a fixed number of bytes,
+whatever ``st_size`` says (a device reports 0).
+
+Every write is atomic (a new file beside the target, renamed into place),
+never through a symbolic link, and never into a folder a link leads to out
+of the tree. A file the user names (``--config``, ``--baseline``,
+``--output-file``, ``--badge``) is taken as named, unless it lies in a
+checked tree: then the same rules hold for it as for the tree's own files.
 """
 
 from __future__ import annotations
@@ -85,10 +91,25 @@ def read_or_none(root: str | Path, rel: str, limit: int | None = None) -> bytes 
         return None
 
 
-def read_path(path: str | Path, limit: int | None = None) -> bytes:
+def read_path(path: str | Path, limit: int | None = None, roots: Iterable[Path] = ()) -> bytes:
     """A file the user names (a configuration file, a baseline): regular
-    and bounded like the tree's, wherever it is."""
+    and bounded like the tree's; when it lies in one of ``roots`` (lexically),
+    it must resolve inside that root, as the tree's own files do."""
+    _check_named(path, roots, "read")
     return _read(str(path), MAX_FILE_BYTES if limit is None else limit)
+
+
+def _check_named(path: str | Path, roots: Iterable[Path], what: str, parent: bool = False) -> None:
+    """``Unreadable`` when ``path`` lies in one of ``roots`` but a symbolic
+    link takes it (or, with ``parent``, its folder) out of that root."""
+    absolute = os.path.abspath(path)
+    for root in roots:
+        base = os.path.abspath(root)
+        if absolute != base and not absolute.startswith(base.rstrip(os.sep) + os.sep):
+            continue
+        rel = os.path.relpath(absolute, base)
+        if not inside(base, os.path.dirname(rel) or "." if parent else rel):
+            raise Unreadable(f"a symbolic link out of the checked tree: not {what}")
 
 
 def _read(path: str, limit: int) -> bytes:
@@ -123,7 +144,8 @@ def _read(path: str, limit: int) -> bytes:
 
 def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> None:
     """Write ``parts`` to ``target`` whole or not at all: into a new file
-    beside it (created, never one that already exists), renamed into place.
+    beside it (created, never one that already exists), renamed into place
+    (so a symbolic link at ``target`` is replaced, never followed).
     Raises ``OSError``, after removing what it wrote. ``mode`` is the new
     file's permissions before the umask (``0o600`` for the cache)."""
     temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
@@ -137,6 +159,41 @@ def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> Non
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def write_file(root: str | Path, rel: str, data: bytes) -> None:
+    """Replace a file of the tree, whole or not at all, keeping its
+    permissions: ``OSError`` when it is a symbolic link or lies outside."""
+    target = os.path.join(root, rel)
+    if os.path.islink(target) or not inside(root, rel):
+        raise OSError("a symbolic link or outside the project: not edited")
+    mode = os.stat(target).st_mode & 0o7777
+    write_atomic(Path(target), [data], mode=mode)
+    os.chmod(target, mode)
+
+
+def create_file(root: str | Path, rel: str, data: bytes) -> None:
+    """Create a file of the tree that does not exist yet: ``OSError`` when
+    it does (a dangling link included), or when its folder lies outside."""
+    target = os.path.join(root, rel)
+    if os.path.lexists(target) or not inside(root, os.path.dirname(rel) or "."):
+        raise OSError("it exists already, or it would be outside the project")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _WRITE_FLAGS
+    fd = os.open(target, flags, 0o666)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def write_named(path: str | Path, data: bytes, roots: Iterable[Path] = ()) -> None:
+    """Write a file the user names (a report, a badge, a baseline), whole
+    or not at all. A symbolic link at ``path`` is replaced, never followed;
+    when ``path`` lies in one of ``roots``, a link that takes its folder out
+    of that root is ``OSError``."""
+    try:
+        _check_named(path, roots, "written", parent=True)
+    except Unreadable as exc:
+        raise OSError(str(exc)) from None
+    write_atomic(Path(path), [data])
 
 
 _WRITE_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)

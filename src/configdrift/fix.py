@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from configdrift.files import inside, read_or_none, write_atomic
+from configdrift.files import read_or_none
 from configdrift.model import Finding, format_path
 
 if TYPE_CHECKING:
@@ -619,29 +619,6 @@ def stamp(root: str, rel: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_size, info.st_mtime_ns
-
-
-def write(root: str, rel: str, data: bytes) -> None:
-    """Write a page inside the project, whole or not at all (``OSError``)."""
-    from pathlib import Path
-
-    target = os.path.join(root, rel)
-    if os.path.islink(target) or not inside(root, rel):
-        raise OSError("a symbolic link or outside the project: not edited")
-    mode = os.stat(target).st_mode & 0o7777
-    write_atomic(Path(target), [data], mode=mode)
-    os.chmod(target, mode)
-
-
-def create(root: str, rel: str, data: bytes) -> None:
-    """Create a file inside the project that does not exist yet (``OSError``
-    when it does, or when it would land outside the project)."""
-    target = os.path.join(root, rel)
-    if os.path.lexists(target) or not inside(root, os.path.dirname(rel) or "."):
-        raise OSError("it exists already, or it would be outside the project")
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
 
 
 def dirty(root: str, rels: list[str]) -> list[str]:

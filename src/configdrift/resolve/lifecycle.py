@@ -25,9 +25,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from configdrift.config import Config
+from configdrift.config import MAX_CONFIG_FILE_BYTES, Config
 from configdrift.extract.python.facts import Expr
-from configdrift.files import read_or_none
+from configdrift.files import Unreadable, read_or_none, read_path
 from configdrift.model import ConfigPath, Location, SchemaNode
 from configdrift.resolve.project import Project
 
@@ -119,8 +119,9 @@ def _config_lines(config: Config) -> list[str]:
     if config.source is None:
         return []
     try:
-        return config.source.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        data = read_path(config.source, MAX_CONFIG_FILE_BYTES, (config.root,))
+        return data.decode("utf-8").splitlines()
+    except (OSError, Unreadable, UnicodeDecodeError):
         return []
 
 
