@@ -188,9 +188,11 @@ def check(
             )
     if output_file is not None:
         from configdrift.files import write_named
+        from configdrift.output.safe import guarded_text
 
+        text = guarded_text(report, output_format)
         try:
-            write_named(output_file, report.encode("utf-8", "backslashreplace"), result.roots)
+            write_named(output_file, text.encode("utf-8", "backslashreplace"), result.roots)
         except OSError as exc:
             print(f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err)
             return ExitCode.USAGE
@@ -575,7 +577,7 @@ def _edit_files(
     edits made."""
     from configdrift import fix
     from configdrift.files import create_file, write_file
-    from configdrift.output import printable
+    from configdrift.output import printable, printable_lines
     from configdrift.output.display import rebase
 
     changed: list[str] = []
@@ -597,7 +599,7 @@ def _edit_files(
                 print(printable(f"{shown}: not written ({exc})"), file=err)
                 continue
         else:
-            out.write(printable(fix.diff(shown, before, after)))
+            out.write(printable_lines(fix.diff(shown, before, after)))
         changed.append(rel)
         made += sum(edit.fixes for edit in edits)
     if created is not None:
@@ -610,7 +612,7 @@ def _edit_files(
                 print(printable(f"{shown}: not created ({exc})"), file=err)
                 return changed, made
         else:
-            out.write(printable(fix.diff(shown, b"", text.encode("utf-8"), new=True)))
+            out.write(printable_lines(fix.diff(shown, b"", text.encode("utf-8"), new=True)))
         changed.append(rel)
         made += 1
     return changed, made
@@ -657,7 +659,7 @@ def coverage_report(
     from configdrift import coverage
     from configdrift.config import ConfigError
     from configdrift.files import write_named
-    from configdrift.output import printable
+    from configdrift.output import printable, printable_lines
     from configdrift.output.display import prefix_for
 
     out = out or sys.stdout
@@ -702,7 +704,7 @@ def coverage_report(
     for index, (root, found) in enumerate(projects):
         if len(projects) > 1:
             out.write(f"{chr(10) if index else ''}== {printable(prefix_for(root) or '.')} ==\n")
-        out.write(printable(coverage.text(found, verbose)))
+        out.write(printable_lines(coverage.text(found, verbose)))
     accepted = sum(s.accepted for s in surfaces)
     documented = sum(s.documented for s in surfaces)
     out.write(f"Documented: {documented} of {accepted} accepted keys ({percent:.1f}%){verdict}.\n")
@@ -1475,7 +1477,25 @@ def run() -> NoReturn:
 
 
 def _dispatch(argv: list[str] | None) -> int:
+    import contextlib
+
+    from configdrift.output.safe import Guarded
+
     args = build_parser().parse_args(argv)
+    # Everything printed passes a guard (output/safe.py): no line of the
+    # tree's text can forge a line, a workflow command or a terminal's
+    # display. The GitHub format's own lines are commands by design.
+    output_format = getattr(args, "output_format", "text")
+    commands = output_format == "github" and not getattr(args, "output_file", None)
+    style = "markup" if output_format in ("junit", "html") else "text"
+    with (
+        contextlib.redirect_stdout(Guarded(sys.stdout, commands=commands, style=style)),
+        contextlib.redirect_stderr(Guarded(sys.stderr)),
+    ):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return check(
             args.paths,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -12,6 +11,9 @@ from typing import Any
 from configdrift import __version__
 from configdrift.model import Finding, Severity
 from configdrift.output.display import Paint, Place, excerpt
+from configdrift.output.safe import printable, printable_lines
+
+__all__ = ["REPORTERS", "ReportData", "fingerprint", "printable", "printable_lines"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,21 +46,6 @@ class ReportData:
         if self.places:
             return self.places[index]
         return Place(fingerprint(self.findings[index]))
-
-
-#: Characters no report shows as they are: C0 and C1 controls but tab and
-#: newline, DEL, and the two non-characters XML 1.0 refuses.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffe\uffff]")
-
-
-def printable(text: str) -> str:
-    """``text`` as every report format can hold it: a control character as
-    ``\\x01``, a byte of a file name that is not UTF-8 (kept as a
-    surrogate) as ``\\udcff``."""
-    if text.isprintable() and text.isascii():
-        return text
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def printable_finding(finding: Finding) -> Finding:

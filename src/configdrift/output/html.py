@@ -2,12 +2,14 @@
 
 The page holds everything it shows: its style and its script are inline,
 its charts are inline SVG, and a Content-Security-Policy forbids it to load
-anything (no network, no CDN). It shows the summary; a chart of findings per
+anything (no network, no CDN) and runs only its own style and script, each
+allowed by its hash. It shows the summary; a chart of findings per
 rule and one of the documented share per section; the findings, with
 filters by rule, severity and file and a text search; and per surface and
 section the matrix of keys documented, accepted and read, each with links to
-its ``file:line``. Every text of the project is escaped: a key or a message
-from a stranger's pull request is shown, never run.
+its ``file:line``. Every text of the project is escaped, its hidden
+characters shown: a key or a message from a stranger's pull request is
+shown, never run.
 
 Everything is rendered here; the script only hides and shows rows, so the
 page reads the same with scripting off.
@@ -23,6 +25,7 @@ from urllib.parse import quote
 
 from configdrift import __version__
 from configdrift.model import Severity
+from configdrift.output.safe import printable_lines
 
 if TYPE_CHECKING:
     from configdrift.output import ReportData
@@ -125,8 +128,20 @@ _SCRIPT = """
 """
 
 
+def _digest(text: str) -> str:
+    """A content-security-policy source that allows exactly this inline
+    element's text: the page's own style and script run, nothing else
+    would (an injected element, an event handler, a style attribute)."""
+    import base64
+    import hashlib
+
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+
 def _e(text: object) -> str:
-    return escape(str(text), quote=True)
+    """Text of the tree in the page: hidden characters shown (``\\u202e``),
+    then escaped for HTML."""
+    return escape(printable_lines(str(text)), quote=True)
 
 
 def _place(text: str, base: str) -> str:
@@ -149,7 +164,7 @@ def render_html(data: ReportData) -> str:
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
+        f"style-src '{_digest(_STYLE)}'; script-src '{_digest(_SCRIPT)}'; img-src data:\">",
         "<title>configdrift report</title>",
         f"<style>{_STYLE}</style>",
         "</head>",
