@@ -6,7 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from configdrift.extract.cache import FactCache, cache_dir
+from configdrift.extract.cache import FactCache
+from configdrift.files import cache_dir
 
 DEMO = Path(__file__).parent.parent / "demo"
 
@@ -222,3 +223,70 @@ def test_saving_removes_the_former_whole_json_cache(tmp_path) -> None:
     store.put("a.py", "d", entry_json({}))
     store.save()
     assert store.path.exists() and not former.exists() and other.exists()
+
+
+def test_a_cache_directory_inside_the_checked_tree_is_never_used(cli, tmp_path, monkeypatch):
+    """A CI cache path in the workspace: the pull request could plant facts
+    that hide a finding (here: the page's facts from before its drift,
+    filed under the digest of the drifted page)."""
+    import hashlib
+
+    root = _copy(tmp_path)
+    page = root / "docs" / "configuration.md"
+    clean = page.read_bytes().replace(b"<i>**grad_hooks**</i>", b"<i>**stage**</i>")
+    drifted = page.read_bytes()
+    page.write_bytes(clean)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
+    cli("check", str(root))
+    store = FactCache(root)
+    rel = "md:docs/configuration.md"
+    digest, facts = store.entries[rel]
+    assert digest == hashlib.sha256(clean).hexdigest()
+    store.entries[rel] = (hashlib.sha256(drifted).hexdigest(), facts)
+    store.changed = True
+    store.save()
+    planted = store.path.read_bytes()
+    page.write_bytes(drifted)
+    inside = root / ".cache"
+    (inside / "configdrift").mkdir(parents=True)
+    (inside / "configdrift" / store.path.name).write_bytes(planted)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(inside))
+    result = cli("check", str(root), "--format", "json")
+    keys = {f["key"] for f in json.loads(result.out)["findings"]}
+    assert "zero_optimization.grad_hooks" in keys
+    assert "lies inside the checked tree: not used" in result.err
+    assert sorted(p.name for p in (inside / "configdrift").iterdir()) == [store.path.name]
+    for command in (["map", str(root)], ["coverage", str(root)]):
+        assert "not used" in cli(*command).err
+
+
+def test_a_compressed_bomb_in_the_cache_is_a_miss(cli, tmp_path) -> None:
+    import zlib
+
+    from configdrift.extract.cache import MAX_ENTRY_BYTES
+    from configdrift.files import inflate
+
+    bomb = zlib.compress(b'{"x": "' + b" " * (MAX_ENTRY_BYTES + 1) + b'"}', 9)
+    assert len(bomb) < MAX_ENTRY_BYTES // 100
+    assert inflate(bomb, MAX_ENTRY_BYTES) is None
+    assert inflate(zlib.compress(b"{}"), MAX_ENTRY_BYTES) == b"{}"
+    assert inflate(b"not zlib", MAX_ENTRY_BYTES) is None
+    root = _copy(tmp_path)
+    expected = cli("check", str(root), "--format", "json").out
+    _rewrite(FactCache(root), bomb)
+    assert cli("check", str(root), "--format", "json").out == expected
+
+
+def test_entries_of_the_wrong_shape_are_extracted_again(cli, tmp_path) -> None:
+    import zlib
+
+    root = _copy(tmp_path)
+    expected = cli("check", str(root), "--format", "json").out
+    shapes = (
+        b'{"imports": 3, "sections": {"a": 1}, "entries": "x", "blocks": null}',
+        b'{"imports": [[1, 2]], "sections": [1], "entries": [{"parts": 5}]}',
+        b"[" * 100_000 + b"]" * 100_000,
+    )
+    for facts in shapes:
+        _rewrite(FactCache(root), zlib.compress(facts))
+        assert cli("check", str(root), "--format", "json").out == expected

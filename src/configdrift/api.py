@@ -233,8 +233,11 @@ def _check_project(
     project none of whose inputs changed replays its stored report."""
     from configdrift import replay
     from configdrift.discover import discover
+    from configdrift.files import cache_note
 
     sources = discover(config)
+    if cache and (note := cache_note(config.root)) is not None:
+        report.messages.append(note)
     given = str(baseline) if baseline is not None else None
     replayable = (
         cache

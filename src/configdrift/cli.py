@@ -624,8 +624,14 @@ def _analysed_projects(
     """The analysis of each project the paths name (``ConfigError`` when
     a configuration is wrong)."""
     from configdrift.engine import analyse
+    from configdrift.files import cache_note
 
-    return [analyse(config, jobs=jobs, cache=cache) for config, _ in _targets(paths, config_file)]
+    analyses = []
+    for config, _ in _targets(paths, config_file):
+        if cache and (note := cache_note(config.root)) is not None:
+            print(note, file=sys.stderr)
+        analyses.append(analyse(config, jobs=jobs, cache=cache))
+    return analyses
 
 
 def _targets(

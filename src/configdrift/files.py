@@ -211,10 +211,57 @@ def code_digest(folder: Path) -> str:
 
 
 def cache_dir() -> Path:
-    """configdrift's own cache directory (facts, reports, history), in the
-    user's cache directory and never in the checked tree."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "configdrift"
+    """configdrift's own cache directory (facts, reports, history): the
+    user's cache directory of the platform (``$XDG_CACHE_HOME/configdrift``
+    or ``~/.cache/configdrift`` on Linux)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
+
+
+def cache_for(root: str | Path) -> Path | None:
+    """The cache directory for checking ``root``, or None when it lies
+    inside ``root``: a cache in the checked tree (a CI cache path in the
+    workspace) is the tree's to write, so its facts could hide a finding."""
+    directory = cache_dir()
+    real, base = os.path.realpath(directory), _real_root(str(root))
+    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return directory
+
+
+def cache_note(root: str | Path) -> str | None:
+    """What to say when the cache is not used for ``root`` (``cache_for``)."""
+    if cache_for(root) is not None:
+        return None
+    return (
+        f"configdrift: the cache directory {cache_dir()} lies inside the checked tree: "
+        "not used (set XDG_CACHE_HOME to a directory outside it)"
+    )
+
+
+def read_cache(path: Path, limit: int) -> bytes | None:
+    """A cache file's bytes (a regular file, at most ``limit`` bytes), or
+    None when it is missing, too large or not a file."""
+    try:
+        return _read(str(path), limit)
+    except (OSError, Unreadable):
+        return None
+
+
+def inflate(data: bytes, limit: int) -> bytes | None:
+    """``data`` decompressed (zlib), or None when it is corrupt or would
+    grow past ``limit`` bytes (a compressed bomb stops there)."""
+    import zlib
+
+    try:
+        inflater = zlib.decompressobj()
+        out = inflater.decompress(data, limit)
+    except zlib.error:
+        return None
+    if inflater.unconsumed_tail or not inflater.eof:
+        return None
+    return out
 
 
 def _size(limit: int) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config
+from configdrift.files import write_atomic
 from configdrift.git import GitError, lines, run
 from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Value, format_path
 from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
@@ -330,6 +331,9 @@ def _date(stamp: int) -> str:
     return datetime.datetime.fromtimestamp(stamp, tz=datetime.UTC).date().isoformat()
 
 
+#: The largest provenance cache read.
+MAX_HISTORY_CACHE_BYTES = 256 * 1024 * 1024
+
 #: The most commits of one file's history read.
 MAX_COMMITS = 20_000
 
@@ -530,17 +534,22 @@ class _ProvenanceCache:
         import hashlib
         import json as _json
 
-        from configdrift.files import cache_dir
+        from configdrift.files import cache_for, read_cache
 
         self.top = top
+        directory = cache_for(top)
         self.path = (
-            cache_dir()
+            directory
             / f"history-{hashlib.sha256(str(top.resolve()).encode()).hexdigest()[:16]}.json"
+            if directory is not None
+            else None
         )
+        raw = read_cache(self.path, MAX_HISTORY_CACHE_BYTES) if self.path is not None else None
         try:
-            self.data: dict[str, Any] = _json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            self.data = {}
+            loaded = _json.loads(raw) if raw is not None else {}
+        except (ValueError, RecursionError):
+            loaded = {}
+        self.data: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         self.dirty = False
         self.stamps: dict[str, str] = {}
 
@@ -573,9 +582,15 @@ class _ProvenanceCache:
         committed = bool(stamp) and not stamp.endswith("+dirty")
         key = f"blame:{rel}"
         entry = self.data.get(key)
-        known: dict[str, list[str]] = (
-            dict(entry["lines"]) if committed and entry and entry.get("at") == stamp else {}
-        )
+        known: dict[str, list[str]] = {}
+        if committed and isinstance(entry, dict) and entry.get("at") == stamp:
+            try:
+                known = {
+                    str(line): [str(a), str(b), str(c)]
+                    for line, (a, b, c) in entry["lines"].items()
+                }
+            except (KeyError, TypeError, ValueError, AttributeError):
+                known = {}  # a damaged entry: blamed again
         missing = [line for line in lines if str(line) not in known]
         if missing:
             for line, commit in blame_lines(self.top, rel, missing).items():
@@ -583,7 +598,7 @@ class _ProvenanceCache:
             if committed:
                 self.data[key] = {"at": stamp, "lines": known}
                 self.dirty = True
-        return {int(k): Commit(*v) for k, v in known.items() if int(k) in lines}
+        return {int(k): Commit(*v) for k, v in known.items() if k.isdigit() and int(k) in lines}
 
     def history(self, rel: str, words: set[str], texts: set[str]) -> FileHistory:
         """The history of ``rel`` for these words and texts: what the cache
@@ -592,7 +607,7 @@ class _ProvenanceCache:
         key = f"log:{rel}"
         entry = self.data.get(key)
         known = FileHistory([], {}, {})
-        if entry and entry.get("at") == stamp:
+        if isinstance(entry, dict) and entry.get("at") == stamp:
             try:
                 known = FileHistory(
                     [Commit(str(a), str(b), str(c)) for a, b, c in entry["commits"]],
@@ -625,11 +640,11 @@ class _ProvenanceCache:
     def save(self) -> None:
         import json as _json
 
-        if not self.dirty:
+        if not self.dirty or self.path is None:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(_json.dumps(self.data), encoding="utf-8")
+            write_atomic(self.path, [_json.dumps(self.data).encode("utf-8")], mode=0o600)
             self.dirty = False
         except OSError:
             pass

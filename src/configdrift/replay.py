@@ -9,9 +9,10 @@ the report stored anew). Runs that consult git (``--diff-base``,
 ``--provenance``), import the project (``--import``) or write a baseline are
 never replayed.
 
-Like the fact cache, the store is JSON in the user's cache directory, never
-in the checked tree, and best effort: a missing, unreadable or corrupt entry
-is a miss. One entry is kept per project root.
+Like the fact cache, the store is JSON in the user's cache directory, not
+used when that directory lies in the checked tree, bounded in size, and
+best effort: a missing, unreadable, oversized or corrupt entry is a miss.
+One entry is kept per project root.
 """
 
 from __future__ import annotations
@@ -95,27 +96,42 @@ def _stat(path: Path) -> tuple[bytes, int]:
     return stamp.encode(), info.st_mtime_ns
 
 
-def _entry(root: Path) -> Path:
-    from configdrift.files import cache_dir
+#: The largest stored report read.
+MAX_STORED_BYTES = 256 * 1024 * 1024
 
+
+def _entry(root: Path) -> Path | None:
+    from configdrift.files import cache_for
+
+    directory = cache_for(root)
+    if directory is None:
+        return None
     name = hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()
-    return cache_dir() / "reports" / f"{name[:32]}.json"
+    return directory / "reports" / f"{name[:32]}.json"
 
 
 def load(root: Path, key: str) -> Stored | None:
     """The stored report of ``root`` when its inputs are ``key``."""
+    from configdrift.files import read_cache
+
+    entry = _entry(root)
+    raw = read_cache(entry, MAX_STORED_BYTES) if entry is not None else None
+    if raw is None:
+        return None
     try:
-        data = json.loads(_entry(root).read_bytes())
+        data = json.loads(raw)
         if data.get("key") != key:
             return None
         return _stored_from_json(data["report"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
 
 
 def save(root: Path, key: str, stored: Stored) -> None:
     """Store ``root``'s report (best effort: a failure stores nothing)."""
     target = _entry(root)
+    if target is None:
+        return
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, "report": _stored_to_json(stored)})

@@ -6,8 +6,11 @@ whenever the bytes are the same. The cache is:
 - JSON (compressed), never pickle: reading it cannot run code, whoever
   wrote it; a file's entry is decoded only when the file asks for it;
 - kept in the user's cache directory (``$XDG_CACHE_HOME/configdrift`` or
-  ``~/.cache/configdrift``), never inside the analysed repository, so a pull
-  request cannot plant one;
+  ``~/.cache/configdrift``), and never used when that directory lies inside
+  the analysed tree (``files.cache_for``), so a pull request cannot plant
+  facts;
+- bounded: a cache file larger than ``MAX_CACHE_BYTES`` is not read, and an
+  entry that would decompress past ``MAX_ENTRY_BYTES`` is a miss;
 - keyed by a hash of the extractors' own source as well, so a new version of
   configdrift never reads facts an older one wrote;
 - best effort: a missing, unreadable or corrupt cache is ignored.
@@ -38,7 +41,11 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
-from configdrift.files import cache_dir, code_digest, write_atomic
+from configdrift.files import cache_for, code_digest, inflate, read_cache, write_atomic
+
+#: The largest cache file read, and the most bytes one entry decompresses to.
+MAX_CACHE_BYTES = 512 * 1024 * 1024
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
 
 
 def _extractor_version() -> str:
@@ -227,7 +234,9 @@ class FactCache:
 
     def __init__(self, root: Path, directory: Path | None = None, salt: str = "") -> None:
         key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-        self.path = (directory or cache_dir()) / f"{key}.facts"
+        directory = directory or cache_for(root)
+        #: None when the cache directory lies in the tree: nothing is read or written.
+        self.path = directory / f"{key}.facts" if directory is not None else None
         # Facts depend on a file's bytes, the extractors' code and the calls
         # the configuration declares as registrations (``salt``).
         self.version = _extractor_version() + (f":{salt}" if salt else "")
@@ -236,9 +245,8 @@ class FactCache:
         self._load()
 
     def _load(self) -> None:
-        try:
-            data = self.path.read_bytes()
-        except OSError:
+        data = read_cache(self.path, MAX_CACHE_BYTES) if self.path is not None else None
+        if data is None:
             return
         end = data.find(b"\n")
         if end < 0 or data[:end] != json.dumps(self.version).encode():
@@ -269,9 +277,10 @@ class FactCache:
         hit = self.entries.get(rel)
         if hit is None or hit[0] != digest:
             return None
+        text = inflate(hit[1], MAX_ENTRY_BYTES)
         try:
-            facts = json.loads(zlib.decompress(hit[1]))
-        except (ValueError, zlib.error):
+            facts = json.loads(text) if text is not None else None
+        except (ValueError, RecursionError):
             return None
         return facts if isinstance(facts, dict) else None
 
@@ -294,7 +303,7 @@ class FactCache:
             yield facts
 
     def save(self) -> None:
-        if not self.changed:
+        if not self.changed or self.path is None:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

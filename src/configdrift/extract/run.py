@@ -489,7 +489,7 @@ class Extractor:
                 continue
             try:
                 facts = load(stored)
-            except (KeyError, TypeError, ValueError):
+            except (KeyError, TypeError, ValueError, AttributeError, RecursionError):
                 misses.append(rel)  # a corrupt entry is re-extracted
                 continue
             hits[rel] = facts
