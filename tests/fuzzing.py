@@ -308,6 +308,54 @@ def write(
         path.write_bytes(data)
     if rng.random() < 0.1:
         os.symlink(outside / "secret.json", root / "leak.json")
+    if rng.random() < FORGED_SHARE:
+        # A page whose name and keys would forge lines of a report.
+        name = rng.choice(FORGED_NAMES)
+        (root / "docs").mkdir(exist_ok=True)
+        with open(os.path.join(os.fsencode(root), b"docs", name), "wb") as fh:
+            fh.write(FORGED_PAGE)
+    special = rng.random()
+    if special < 0.05:
+        # The configuration, or the baseline, is a link out of the tree.
+        target = root / rng.choice(["pyproject.toml", "configdrift.toml"])
+        target.unlink(missing_ok=True)
+        os.symlink(outside / "secret.toml", target)
+    elif special < 0.1:
+        os.symlink(outside / "secret.json", root / "configdrift-baseline.json")
+    if rng.random() < DENSE_SHARE:
+        rel, payload = rng.choice(DENSE)
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        path.write_bytes(payload)
+
+
+#: The share of cases with a page named to forge lines, and its content.
+FORGED_SHARE = 0.08
+FORGED_NAMES = [
+    b"x\n::error file=ci.yml,line=1::forged.md",
+    b"x\r\xe2\x80\xaecod.md",
+    b"::warning::forged.md",
+    b"##[error]forged.md",
+    b"\x1b]0;title\x07\x1b[2J.md",
+]
+FORGED_PAGE = (
+    b"# Config\n\n## `alpha`\n\nDefault: `7`\n\n"
+    b'```json\n{"alpha": 1, "be\\nta": 2, "\\u202edelta": 3, "::error::x": 4, "g\\rh": 5}\n```\n'
+)
+#: The share of cases with one file of the densest shape its reader takes,
+#: about a megabyte: each must stay within the memory bound.
+DENSE_SHARE = 0.015
+_MIB = 1 << 20
+DENSE = [
+    ("pkg/dense.py", b"x = [" + b"1," * (_MIB // 2) + b"]\n"),
+    ("pkg/edge.py", b"x = [" + b"1," * 240_000 + b"]\n"),
+    ("docs/table.md", b"# T\n\n| a | b |\n|---|---|\n" + b"| `k` | 1 |\n" * 39_000),
+    ("docs/table.rst", b"T\n=\n\n.. list-table::\n\n" + b"   * - ``a``\n     - b\n" * 19_000),
+    ("docs/inline.rst", b"T\n=\n\n" + (b"``a`` " * 10_000 + b"\n") * 20),
+    ("docs/block.md", b"# T\n\n```yaml\n" + b"- {a: 1, b: [1, 2]}\n" * 39_000 + b"```\n"),
+    ("config.yaml", b"a: [" + b"1," * (_MIB // 2 - 8) + b"1]\n"),
+]
 
 
 def _valid(fmt: str, out: str) -> str | None:
@@ -350,24 +398,51 @@ def _alarm(signum: int, frame: object) -> None:
     raise _Timeout
 
 
-def _run(argv: list[str]) -> tuple[int, io.StringIO, io.StringIO] | None:
-    """A command run in process on one core without the cache: its exit
-    status and what it printed, or None when it gave no answer in time."""
+def _run(argv: list[str], cache: Path | None = None) -> tuple[int, io.StringIO, io.StringIO] | None:
+    """A command run in process on one core, without the cache or with the
+    cache directory ``cache``: its exit status and what it printed, or None
+    when it gave no answer in time."""
     from configdrift.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(CASE_SECONDS)
+    before = os.environ.get("XDG_CACHE_HOME")
+    if cache is not None:
+        os.environ["XDG_CACHE_HOME"] = str(cache)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main([*argv, "--no-cache", "--jobs", "1"])
+            code = main([*argv, *(["--no-cache"] if cache is None else []), "--jobs", "1"])
     except _Timeout:
         return None
     except SystemExit as exc:
         code = int(exc.code or 0)
     finally:
         signal.alarm(0)
+        if cache is not None:
+            if before is None:
+                del os.environ["XDG_CACHE_HOME"]
+            else:
+                os.environ["XDG_CACHE_HOME"] = before
     return code, out, err
+
+
+def forged(fmt: str, out: str, err: str) -> str | None:
+    """What in a command's output could pass for something else: a line that
+    begins a workflow command (but the GitHub format's own), a carriage
+    return, a bidirectional control, a terminal escape other than colour."""
+    import re
+
+    for name, text, commands in (("stdout", out, fmt == "github"), ("stderr", err, False)):
+        for line in text.splitlines():
+            if commands:
+                if not re.match(r"::(error|warning|notice) file=[^:]*::", line):
+                    return f"{name} line not one of the GitHub format's: {line[:80]!r}"
+            elif line.lstrip().startswith(("::", "##[")):
+                return f"{name} line begins a workflow command: {line[:80]!r}"
+        if re.search("[\r\u202a-\u202e\u2066-\u2069]|\x1b(?!\\[[0-9;]*m)", text):
+            return f"a hidden character on {name}"
+    return None
 
 
 def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
@@ -391,8 +466,14 @@ def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
             invalid = _valid(fmt, text)
             if invalid:
                 return f"seed {seed}: {invalid}"
-        if SECRET in text or str(outside) in text:
+        if SECRET in text + err.getvalue() or str(outside) in text:
             return f"seed {seed}: the secret outside the tree was printed"
+        if (problem := forged(fmt, text, err.getvalue())) is not None:
+            return f"seed {seed}: {problem}"
+        if rng.random() < CACHE_SHARE and (problem := _cache_inside(root)) is not None:
+            return f"seed {seed}: {problem}"
+        if rng.random() < WRITE_SHARE and (problem := _writes(root, outside)) is not None:
+            return f"seed {seed}: {problem}"
         if rng.random() < EDIT_SHARE:
             return _edits(seed, root, rng, outside)
         return None
@@ -402,6 +483,49 @@ def run_case(seed: int, workdir: Path, outside: Path) -> str | None:
 
 #: The share of cases whose tree ``fix`` and ``sweep`` then edit.
 EDIT_SHARE = 0.25
+#: The share of cases checked again with the cache directory inside the tree.
+CACHE_SHARE = 0.1
+#: The share of cases that write a baseline and a report into the tree.
+WRITE_SHARE = 0.1
+
+
+def _cache_inside(root: Path) -> str | None:
+    """A check with the cache directory inside the tree (a CI cache path in
+    the workspace) must neither read nor write it, and say so."""
+    cache = root / ".cache"
+    ran = _run(["check", str(root)], cache=cache)
+    if ran is None:
+        return f"no answer within {CASE_SECONDS} s with the cache inside the tree"
+    code, _, err = ran
+    if code in (0, 1) and "not used" not in err.getvalue():
+        return "the cache inside the tree was used without a word"
+    if cache.exists() and any(cache.rglob("*")):
+        return "the cache inside the tree was written"
+    return None
+
+
+def _writes(root: Path, outside: Path) -> str | None:
+    """A baseline and a report written into the tree, where a link may lead
+    out of it: nothing outside changes."""
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    (root / "reports").unlink(missing_ok=True)
+    os.symlink(outside, root / "reports")
+    for argv in (
+        ["check", str(root), "--write-baseline"],
+        ["check", str(root), "--output-file", str(root / "reports" / "r.txt")],
+        ["coverage", str(root), "--badge", str(root / "reports" / "b.svg")],
+    ):
+        ran = _run(argv)
+        if ran is None:
+            return f"{argv[1:]} gave no answer within {CASE_SECONDS} s"
+        code, out, err = ran
+        if code not in (0, 1, 2) or "Traceback" in err.getvalue():
+            return f"{argv[1:]}: exit {code}: {err.getvalue().strip()[:300]}"
+        if SECRET in out.getvalue() + err.getvalue():
+            return f"{argv[1:]} printed the secret outside the tree"
+    if {p.name: p.read_bytes() for p in outside.iterdir()} != before:
+        return "a write reached outside the tree"
+    return None
 
 
 def _edits(seed: int, root: Path, rng: random.Random, outside: Path) -> str | None:
@@ -444,6 +568,10 @@ def sandbox() -> Iterator[tuple[Path, Path]]:
     )
     (outside / "secret.md").write_text(
         f"# S\n\n## `alpha`\n\nDefault: `{SECRET}`\n", encoding="utf-8"
+    )
+    (outside / "secret.toml").write_text(
+        f'# {SECRET}\n[tool.configdrift]\nignore = ["CD"]\ndocs = ["{SECRET}"]\n',
+        encoding="utf-8",
     )
     work = base / "work"
     work.mkdir()
@@ -503,6 +631,44 @@ def _chunk(seeds: range) -> list[str]:
     return out
 
 
+#: The most memory (peak resident size) a process running cases may reach:
+#: configdrift bounds what one file costs, whatever the file holds.
+MAX_PEAK_MIB = 640
+
+
+def _peak_mib() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+
+
+def run_chunks(seeds: range, jobs: int, progress: bool = False) -> list[str]:
+    """Run ``seeds`` in chunks, each in a process of its own under the
+    memory limit (``jobs`` at a time); the failures."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    started = time.monotonic()
+    size = 200
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    failures: list[str] = []
+    done = 0
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        pending = {pool.submit(_chunk, chunk): chunk for chunk in chunks}
+        for job in as_completed(pending):
+            failures.extend(job.result())
+            done += len(pending[job])
+            if progress:
+                print(
+                    f"\r{done}/{len(seeds)} cases, {len(failures)} failure(s), "
+                    f"{time.monotonic() - started:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                )
+    if progress:
+        print(file=sys.stderr)
+    return failures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="fuzz configdrift with generated projects")
     parser.add_argument("--cases", type=int, default=1000)
@@ -513,25 +679,13 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.first, args.first + args.cases)
     if args.jobs == 0:
         failures = run_cases(seeds)
+        if (peak := _peak_mib()) > MAX_PEAK_MIB:
+            failures.append(
+                f"seed {seeds.start}-{seeds.stop - 1}: peak memory {peak} MiB, "
+                f"over {MAX_PEAK_MIB} MiB"
+            )
     else:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
-        size = 200
-        chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
-        failures = []
-        done = 0
-        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            jobs = {pool.submit(_chunk, chunk): chunk for chunk in chunks}
-            for job in as_completed(jobs):
-                failures.extend(job.result())
-                done += len(jobs[job])
-                print(
-                    f"\r{done}/{args.cases} cases, {len(failures)} failure(s), "
-                    f"{time.monotonic() - started:.0f} s",
-                    end="",
-                    file=sys.stderr,
-                )
-        print(file=sys.stderr)
+        failures = run_chunks(seeds, args.jobs, progress=True)
     for failure in failures:
         print(failure)
     print(f"{args.cases} cases, {len(failures)} failure(s), {time.monotonic() - started:.0f} s")

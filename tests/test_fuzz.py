@@ -1,6 +1,7 @@
-"""The fuzz suite's CI mode: a few hundred generated and mutated projects,
-each checked in process (``tests/fuzzing.py`` says what each must satisfy;
-run it directly for the deep mode). ``CONFIGDRIFT_FUZZ_CASES`` and
+"""The fuzz suite's CI mode: a thousand generated and mutated projects, in
+processes of their own under an address-space limit and a bound on their
+peak memory (``tests/fuzzing.py`` says what each must satisfy; run it
+directly for the deep mode). ``CONFIGDRIFT_FUZZ_CASES`` and
 ``CONFIGDRIFT_FUZZ_FIRST`` choose other seeds."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import fuzzing
 def test_generated_projects_never_crash_hang_or_leak() -> None:
     first = int(os.environ.get("CONFIGDRIFT_FUZZ_FIRST", "0"))
     cases = int(os.environ.get("CONFIGDRIFT_FUZZ_CASES", "1000"))
-    failures = fuzzing.run_cases(range(first, first + cases))
+    failures = fuzzing.run_chunks(range(first, first + cases), jobs=os.cpu_count() or 1)
     assert failures == []
 
 
@@ -31,6 +32,9 @@ def test_the_generator_builds_what_it_claims() -> None:
     data = b'{"alpha": 1}\n'
     changed = {mutation(rng, data) != data for mutation in fuzzing.MUTATIONS}
     assert changed == {True}
+    # The hostile extras appear among the CI mode's thousand cases.
+    shares = (fuzzing.FORGED_SHARE, fuzzing.DENSE_SHARE, fuzzing.CACHE_SHARE, fuzzing.WRITE_SHARE)
+    assert all(share * 1000 >= 10 for share in shares)
 
 
 #: Seeds the deep mode once failed on (a constant folded into gigabytes,

@@ -327,9 +327,9 @@ def test_hostile_mdx_is_read_never_raised() -> None:
     deep = "".join("  " * i + "<Tab>\n" for i in range(500)) + "  " * 500 + "- `key`: x\n"
     for page in (
         deep,
-        "<Tabs\n" * 50_000,  # a tag never closed
-        "</Tab>\n" * 50_000 + "- `k`: v\n",  # closings with nothing open
-        "<Tab>\n```\n" * 20_000,  # fences never closed
+        "<Tabs\n" * 35_000,  # a tag never closed
+        "</Tab>\n" * 35_000 + "- `k`: v\n",  # closings with nothing open
+        "<Tab>\n```\n" * 17_000,  # fences never closed
     ):
         facts = extract_mdx(page.encode())
         assert facts.error is None

@@ -302,8 +302,15 @@ def _why(exc: BaseException) -> str:
     return "a value out of range"
 
 
+#: The largest YAML block or file read: composing YAML takes about two
+#: hundred times its size and a second a hundred kilobytes.
+MAX_YAML_BYTES = 256 * 1024
+
+
 def _read_block(text: str, lang: str) -> BlockRead:
     if lang in ("yaml", "yml"):
+        if len(text) > MAX_YAML_BYTES:
+            return BlockRead([], f"cannot be read: larger than {MAX_YAML_BYTES >> 10} KiB", 0)
         return read_yaml(text)
     if lang == "toml":
         return read_toml(text)

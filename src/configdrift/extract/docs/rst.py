@@ -25,6 +25,7 @@ from __future__ import annotations
 import gc
 import io
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -106,12 +107,29 @@ def extract_rst(data: bytes) -> DocFacts:
     text = page_text(data, facts)
     if text is None:
         return facts
+    if len(text) > MAX_RST_PARAGRAPH and (longest := _longest_paragraph(text)) > MAX_RST_PARAGRAPH:
+        facts.error = f"a paragraph of {longest:,} characters: not read as a page"
+        facts.error_line = 1
+        return facts
+    # docutils leaves cyclic garbage behind as it parses (its state
+    # machines): on a large page the collector runs during the parse, or
+    # the garbage of one page can take hundreds of megabytes.
+    collect = len(data) > LARGE_RST_BYTES and not gc.isenabled()
+    if collect:
+        gc.enable()
     try:
         tree = _parse(text)
+    except PageTooLarge as exc:
+        facts.error, facts.error_line = f"{exc}: not read as a page", 1
+        gc.collect()  # the tree built so far is all cycles
+        return facts
     except Exception as exc:  # docutils on hostile input: a finding, never a crash
         facts.error = f"reStructuredText could not be read: {type(exc).__name__}"
         facts.error_line = 1
         return facts
+    finally:
+        if collect:
+            gc.disable()
     facts.sections.append(Section("", 0, 1, None))
     _Walker(facts).walk(tree, 0, 0)
     _references(facts, tree)
@@ -120,6 +138,37 @@ def extract_rst(data: bytes) -> DocFacts:
     return facts
 
 
+#: The longest run of lines without a blank one parsed: docutils copies the
+#: rest of a paragraph at each inline markup it meets, so its time grows
+#: with the square of the paragraph.
+MAX_RST_PARAGRAPH = 64 * 1024
+#: A line that starts a block of its own: a list item, a field, an option.
+_BLOCK_START = re.compile(
+    r"[ \t]*(?:[-*+\u2022]\s|#\.|\(?[0-9a-zA-Z]{1,3}[.)]\s|:[^:\s][^:]*:|--?\w)"
+)
+
+
+def _longest_paragraph(text: str) -> int:
+    """The length of the longest run of lines docutils would read as one
+    paragraph: lines at one indentation with no blank line between them,
+    none starting a list item, a field or an option."""
+    longest = current = 0
+    indent = -1
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if not stripped:
+            current, indent = 0, -1
+            continue
+        here = len(line) - len(stripped)
+        if here != indent or _BLOCK_START.match(line):
+            current, indent = 0, here
+        current += len(line) + 1
+        longest = max(longest, current)
+    return longest
+
+
+#: A page larger than this is parsed with the cyclic collector on.
+LARGE_RST_BYTES = 128 * 1024
 #: Bytes of reStructuredText parsed between two collections. A docutils
 #: tree is all cycles (parents and children, the parser's states): with the
 #: collector paused for speed, nothing frees it, and a page costs about two
@@ -201,6 +250,8 @@ def _parse(text: str) -> Any:
     # docutils looks both up through its modules at each use.
     directives.directive = any_directive  # type: ignore[assignment]
     roles.role = any_role  # type: ignore[assignment]
+    global _budget
+    _budget = _Budget()
     try:
         # The parser alone: no reader, writer or transforms (a section stays
         # a section, titles are not promoted to the document's).
@@ -209,6 +260,51 @@ def _parse(text: str) -> Any:
         return document
     finally:
         directives.directive, roles.role = lookup_directive, lookup_role
+        _budget = None
+
+
+#: The most nodes a page's tree may hold (a docutils node costs a kilobyte
+#: or two: a page stays near 200 MB), and the most processor seconds its
+#: parse may take; past either, the page is not read.
+MAX_RST_NODES = 120_000
+MAX_RST_SECONDS = 10.0
+
+
+class PageTooLarge(Exception):
+    """The page's tree went past ``MAX_RST_NODES`` or ``MAX_RST_SECONDS``."""
+
+
+class _Budget:
+    """What is left of one parse's nodes; the time is looked at every
+    thousand nodes."""
+
+    def __init__(self) -> None:
+        self.nodes = MAX_RST_NODES
+        self.deadline = time.process_time() + MAX_RST_SECONDS
+
+    def spend(self) -> None:
+        self.nodes -= 1
+        if self.nodes < 0:
+            raise PageTooLarge(f"more than {MAX_RST_NODES:,} elements")
+        if self.nodes % 1000 == 0 and time.process_time() > self.deadline:
+            raise PageTooLarge(f"more than {MAX_RST_SECONDS:g} s to parse")
+
+
+#: The budget of the parse under way (None outside ``_parse``).
+_budget: _Budget | None = None
+
+
+def _counting(setup_child: Any) -> Any:
+    """docutils' ``Node.setup_child`` (called for every node added to a
+    tree), spending the parse's budget first."""
+
+    def counted(self: Any, child: Any) -> None:
+        if _budget is not None:
+            _budget.spend()
+        setup_child(self, child)
+
+    counted.configdrift_counted = True  # type: ignore[attr-defined]
+    return counted
 
 
 _REGISTERED = False
@@ -241,6 +337,9 @@ def _register() -> None:
         return
     from docutils import nodes
     from docutils.parsers.rst import Directive, directives
+
+    if not getattr(nodes.Node.setup_child, "configdrift_counted", False):
+        nodes.Node.setup_child = _counting(nodes.Node.setup_child)  # type: ignore[method-assign]
 
     class AnyOptions(dict[str, Any]):
         def __bool__(self) -> bool:

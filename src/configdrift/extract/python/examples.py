@@ -24,7 +24,7 @@ from configdrift.extract.docs.blocks import (
     BlockKey,
 )
 from configdrift.extract.python.exprs import dotted
-from configdrift.extract.text import NotText, decode
+from configdrift.extract.text import NotText, decode, too_dense
 from configdrift.model import LIST_ITEM
 
 #: Deeper literals are data, not configs.
@@ -43,6 +43,8 @@ class PyExample:
 
 def extract_py_examples(data: bytes) -> list[PyExample]:
     """The config-like dict literals of one Python file that reach a call."""
+    if too_dense(data) is not None:
+        return []
     try:
         source = decode(data)
     except NotText:

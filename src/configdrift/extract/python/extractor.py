@@ -30,7 +30,7 @@ from configdrift.extract.python.facts import (
     ModuleFacts,
     RegistrationCall,
 )
-from configdrift.extract.text import NotText, decode
+from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
@@ -58,6 +58,10 @@ def extract_python(
     ``ast`` rejects is read again in newer syntax (``extract_newer``, which
     batches many files into one child process)."""
     facts = ModuleFacts()
+    dense = too_dense(data)
+    if dense is not None:
+        facts.error, facts.error_line = dense, 1
+        return facts
     try:
         source = decode(data)
     except NotText as exc:
