@@ -433,7 +433,7 @@ def test_rule_documentation_uses_a_neutral_example() -> None:
         (["sweep", "a.b", "{missing}"], "nowhere: no such file or directory"),
         (["diff", "{missing}"], "nowhere: no such file or directory"),
         (["diff", "{demo}", "--base", "no-such-ref-anywhere"], "no-such-ref-anywhere"),
-        (["init", "{missing}"], "nowhere: no such directory"),
+        (["init", "{missing}"], "nowhere: no such file or directory"),
         (["init", "{demo}/pyproject.toml"], "not a directory"),
     ],
 )

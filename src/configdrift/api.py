@@ -176,10 +176,12 @@ def project_configs(
     from configdrift.rules.registry import CATALOG
 
     projects: dict[Path, tuple[Config, set[str] | None]] = {}
+    from configdrift.files import is_dir, unreachable
+
     for path in paths:
-        if not path.exists():
-            raise ConfigError(f"{shown(path)}: no such file or directory")
-        is_file = not path.is_dir()
+        if (problem := unreachable(path)) is not None:
+            raise ConfigError(f"{shown(path)}: {problem}")
+        is_file = not is_dir(path)
         config = load(_project_of(path) if is_file else path, explicit)
         config = config.with_overrides(**overrides)
         for code in (*config.select, *config.ignore, *config.severity):
@@ -203,10 +205,12 @@ def _project_of(file: Path) -> Path:
     """The project a file belongs to: the nearest directory above it with
     configdrift's configuration or a project's marker (pyproject.toml,
     setup.py, setup.cfg, .git), else the file's own directory."""
+    from configdrift.files import exists, is_file
+
     folder = file.resolve().parent
     for directory in (folder, *folder.parents):
-        if (directory / "configdrift.toml").is_file() or any(
-            (directory / marker).exists() for marker in _PROJECT_MARKERS
+        if is_file(directory / "configdrift.toml") or any(
+            exists(directory / marker) for marker in _PROJECT_MARKERS
         ):
             return directory
     return folder
@@ -232,12 +236,15 @@ def _check_project(
     into ``report``. None when a baseline was written. With the cache, a
     project none of whose inputs changed replays its stored report."""
     from configdrift import replay
-    from configdrift.discover import discover
+    from configdrift.discover import discover, unreadable_note
     from configdrift.files import cache_note
+    from configdrift.output import printable
 
     sources = discover(config)
     if cache and (note := cache_note(config.root)) is not None:
         report.messages.append(note)
+    if (note := unreadable_note(sources.unreadable)) is not None:
+        report.messages.append(printable(note))
     given = str(baseline) if baseline is not None else None
     replayable = (
         cache

@@ -65,14 +65,12 @@ def _analyse(
     with what tells a later change of each file read (for edits)."""
     from configdrift.api import project_configs
     from configdrift.config import ConfigError
-    from configdrift.discover import discover
     from configdrift.engine import analyse
 
     try:
         ((config, _),) = project_configs([Path(path)], Path(config_file) if config_file else None)
-        sources = None
+        sources = _discovered(config, cache)
         if stamps is not None:
-            sources = discover(config)
             stamps.update(_stamps(config, sources))
         return analyse(config, jobs=jobs, cache=cache, sources=sources)
     except ConfigError as exc:
@@ -467,7 +465,6 @@ def fix_tree(
     with ``add_missing``, a doc entry for each undocumented key."""
     from configdrift import fix
     from configdrift.config import ConfigError
-    from configdrift.discover import discover
     from configdrift.output import printable
     from configdrift.output.display import prefix_for, rebase
 
@@ -478,7 +475,7 @@ def fix_tree(
         for config, only in _targets(paths, config_file):
             root = str(config.root)
             prefix = prefix_for(config.root)
-            sources = discover(config)
+            sources = _discovered(config, cache)
             stamps = _stamps(config, sources)
             analysis, before = _reported(config, jobs, cache, sources)
             findings = before
@@ -624,14 +621,26 @@ def _analysed_projects(
     """The analysis of each project the paths name (``ConfigError`` when
     a configuration is wrong)."""
     from configdrift.engine import analyse
-    from configdrift.files import cache_note
 
-    analyses = []
-    for config, _ in _targets(paths, config_file):
-        if cache and (note := cache_note(config.root)) is not None:
-            print(note, file=sys.stderr)
-        analyses.append(analyse(config, jobs=jobs, cache=cache))
-    return analyses
+    return [
+        analyse(config, jobs=jobs, cache=cache, sources=_discovered(config, cache))
+        for config, _ in _targets(paths, config_file)
+    ]
+
+
+def _discovered(config: Config, cache: bool) -> Sources:
+    """The project's sources, with a note on standard error for what will
+    not be used: a cache directory inside the tree, folders that could not
+    be read."""
+    from configdrift.discover import discover, unreadable_note
+    from configdrift.files import cache_note
+    from configdrift.output import printable
+
+    sources = discover(config)
+    for note in (cache_note(config.root) if cache else None, unreadable_note(sources.unreadable)):
+        if note is not None:
+            print(printable(note), file=sys.stderr)
+    return sources
 
 
 def _targets(
@@ -876,13 +885,14 @@ def init(
 
     out = out or sys.stdout
     err = err or sys.stderr
+    from configdrift.files import is_file, unreadable_dir
+
     root = Path(path)
-    if not root.is_dir():
-        problem = "not a directory" if root.exists() else "no such directory"
+    if (problem := unreadable_dir(root)) is not None:
         print(f"configdrift: error: {shown(root)}: {problem}", file=err)
         return ExitCode.USAGE
     pyproject = root / "pyproject.toml"
-    into_pyproject = pyproject.is_file() and not os.path.lexists(root / "configdrift.toml")
+    into_pyproject = is_file(pyproject) and not os.path.lexists(root / "configdrift.toml")
     target = pyproject if into_pyproject else root / "configdrift.toml"
     if not stdout and target.is_symlink():
         # Written in place, a link would be replaced by a file, or followed.

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from configdrift.files import Unreadable, read_path
+from configdrift.files import Unreadable, is_file, read_path, unreadable_dir
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 SEVERITIES = ("error", "warning", "info")
@@ -288,10 +288,10 @@ def find_config(start: Path) -> Path | None:
     """
     for directory in (start, *start.parents):
         own = directory / "configdrift.toml"
-        if own.is_file():
+        if is_file(own):
             return own
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file():
+        if is_file(pyproject):
             data = _read_toml(pyproject, (directory,))
             return pyproject if _our_table(data, pyproject, True) is not None else None
     return None
@@ -299,14 +299,13 @@ def find_config(start: Path) -> Path | None:
 
 def load(path: Path, explicit: Path | None = None) -> Config:
     """Options for analysing ``path``; ``explicit`` is a ``--config`` file."""
-    if not path.exists():
-        raise ConfigError(f"{path}: no such file or directory")
-    if not path.is_dir():
-        raise ConfigError(f"{path}: not a directory")
+    problem = unreadable_dir(path)
+    if problem is not None:
+        raise ConfigError(f"{path}: {problem}")
     source = explicit if explicit is not None else find_config(path.resolve())
     if source is None:
         return Config(root=path)
-    if not source.is_file():
+    if not is_file(source):
         raise ConfigError(f"{source}: no such file")
     # A configuration found by walking up defines its own folder as the
     # root; one named with --config is read as named, unless it lies in

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
+from configdrift.files import exists
 
 #: Folders that hold no part of a project's own schema or config docs.
 SKIP_DIRS = frozenset(
@@ -86,6 +87,8 @@ class Sources:
     #: Example environment files (``.env.example``): the variables a
     #: deployment is shown to set.
     env_examples: list[str] = field(default_factory=list)
+    #: Folders that could not be listed (no permission): skipped, with a note.
+    unreadable: list[str] = field(default_factory=list)
 
     def read(self) -> list[str]:
         """Every file an analysis of these sources reads, once each, sorted."""
@@ -102,27 +105,58 @@ class Sources:
         )
 
 
-def list_files(root: Path) -> list[str]:
-    """Relative paths (with ``/``) of the files under ``root``."""
+def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
+    """Relative paths (with ``/``) of the files under ``root``; the folders
+    that could not be listed go into ``unreadable`` (``docs/private/``)."""
     from configdrift.git import GitError, run
 
+    said: list[str] = []
     try:
         listing = run(
-            root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=60
+            root,
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            timeout=60,
+            said=said,
         )
     except GitError:
         listing = None
     if listing is not None:
+        if unreadable is not None:
+            unreadable.extend(
+                m.group(1) for line in said if (m := _GIT_UNREADABLE.search(line)) is not None
+            )
         names = [n for n in listing.decode("utf-8", "surrogateescape").split("\0") if n]
         return sorted({n for n in names if not _skipped(n)})
     out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+    def refused(error: OSError) -> None:
+        if unreadable is not None and error.filename is not None:
+            rel = os.path.relpath(error.filename, root).replace(os.sep, "/")
+            unreadable.append("" if rel == "." else rel + "/")
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=refused, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
         rel_dir = os.path.relpath(dirpath, root)
         for name in filenames:
             rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
             out.append(rel)
     return sorted(out)
+
+
+#: How git says it could not list a folder (``ls-files --others``).
+_GIT_UNREADABLE = re.compile(r"could not open directory '(.*)': ")
+
+
+def unreadable_note(folders: list[str]) -> str | None:
+    """What to say of the folders that could not be listed, if any."""
+    if not folders:
+        return None
+    shown = ", ".join(sorted(folders)[:5]) + (", ..." if len(folders) > 5 else "")
+    return f"configdrift: {len(folders)} folder(s) could not be read and were skipped: {shown}"
 
 
 def _skipped(rel: str) -> bool:
@@ -162,9 +196,10 @@ def discover(config: Config) -> Sources:
     """Code and doc files to analyse, from the configuration or by convention."""
     root = config.root
     for pattern in (*config.code, *config.docs):
-        if not any(ch in pattern for ch in "*?[") and not (root / pattern).exists():
+        if not any(ch in pattern for ch in "*?[") and not exists(root / pattern):
             raise ConfigError(f"configured path {pattern!r} does not exist under {root}")
-    files = [f for f in list_files(root) if not matches(f, config.exclude)]
+    unreadable: list[str] = []
+    files = [f for f in list_files(root, unreadable) if not matches(f, config.exclude)]
     if config.code:
         python = [f for f in files if f.endswith(".py") and matches(f, config.code)]
     else:
@@ -212,6 +247,7 @@ def discover(config: Config) -> Sources:
         missing_configs,
         py_examples,
         env_examples,
+        sorted(set(unreadable)),
     )
 
 

@@ -24,7 +24,7 @@ from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.extract.run import Extractor, mentions
 from configdrift.extract.text import NotText, decode
-from configdrift.files import Unreadable, read_file, read_or_none
+from configdrift.files import CANNOT_READ, Unreadable, read_file, read_or_none
 from configdrift.model import (
     ConfigPath,
     DocEntry,
@@ -279,10 +279,16 @@ def _relevant(
     by ``_is_config_doc`` on their entries."""
     if not spellings:
         # No keys to look for: the pages other surfaces may take.
-        return {rel: doc for rel, doc in facts.items() if doc.error is None}
+        return {
+            rel: doc
+            for rel, doc in facts.items()
+            if doc.error is None or doc.error.startswith(CANNOT_READ)
+        }
     out: dict[str, DocFacts] = {}
     for rel, doc in facts.items():
-        if doc.error is not None:
+        if doc.error is not None and not doc.error.startswith(CANNOT_READ):
+            # (A page the tree forbids reading is reported: what it holds
+            # cannot be told.)
             data = read_or_none(root, rel) or b""
             if not mentions(data, spellings, needed):
                 continue

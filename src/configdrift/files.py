@@ -32,6 +32,10 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
+#: How the reason of a file the system refuses to read begins.
+CANNOT_READ = "cannot read:"
+
+
 class Unreadable(Exception):
     """A file of the tree that is not read, and why (safe to print: it
     never names what lies outside the tree)."""
@@ -59,6 +63,62 @@ def inside(root: str | Path, rel: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _real_dir(path: str) -> str:
     return os.path.realpath(path)
+
+
+def exists(path: str | Path) -> bool:
+    """Is there anything at ``path`` (a link's target followed)? False, not
+    an error, when a folder on the way cannot be searched."""
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def is_file(path: str | Path) -> bool:
+    """Is ``path`` a regular file (a link's target followed)? False when it
+    cannot be looked at."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: str | Path) -> bool:
+    """Is ``path`` a folder (a link's target followed)? False when it cannot
+    be looked at."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def unreachable(path: str | Path) -> str | None:
+    """Why nothing can be looked at at ``path`` (it is missing, or a folder
+    on the way cannot be searched), or None when something is there."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return "no such file or directory"
+    except (OSError, ValueError) as exc:
+        return f"cannot be read: {getattr(exc, 'strerror', None) or type(exc).__name__}"
+    return None
+
+
+def unreadable_dir(path: str | Path) -> str | None:
+    """Why the folder ``path`` cannot be checked (it is missing, is no
+    folder, or cannot be listed), or None when it can."""
+    problem = unreachable(path)
+    if problem is not None:
+        return problem
+    if not is_dir(path):
+        return "not a directory"
+    try:
+        with os.scandir(path):
+            pass
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or type(exc).__name__}"
+    return None
 
 
 def read_file(root: str | Path, rel: str, limit: int | None = None) -> bytes:
@@ -118,7 +178,7 @@ def _read(path: str, limit: int) -> bytes:
     except FileNotFoundError:
         raise
     except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror or type(exc).__name__}") from None
+        raise Unreadable(f"{CANNOT_READ} {exc.strerror or type(exc).__name__}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -137,7 +197,7 @@ def _read(path: str, limit: int) -> bytes:
             raise Unreadable(f"larger than {_size(limit)}: not read")
         return b"".join(chunks)
     except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror or type(exc).__name__}") from None
+        raise Unreadable(f"{CANNOT_READ} {exc.strerror or type(exc).__name__}") from None
     finally:
         os.close(fd)
 

@@ -134,9 +134,14 @@ def command(root: Path, args: tuple[str, ...]) -> list[str]:
 
 
 def run(
-    root: Path | str, *args: str, input_bytes: bytes | None = None, timeout: float = 300
+    root: Path | str,
+    *args: str,
+    input_bytes: bytes | None = None,
+    timeout: float = 300,
+    said: list[str] | None = None,
 ) -> bytes:
-    """The output of ``git args`` on ``root``; ``GitError`` when it fails."""
+    """The output of ``git args`` on ``root``; ``GitError`` when it fails.
+    What git printed on its standard error goes into ``said``, when given."""
     try:
         proc = subprocess.run(
             command(Path(root), args),
@@ -152,9 +157,11 @@ def run(
         raise GitError(f"git cannot be run: {exc.strerror or exc}") from None
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} took longer than {timeout:g} s") from None
+    lines = proc.stderr.decode("utf-8", "surrogateescape").strip().splitlines()
     if proc.returncode != 0:
-        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(said[-1] if said else f"git {args[0]} failed")
+        raise GitError(lines[-1] if lines else f"git {args[0]} failed")
+    if said is not None:
+        said.extend(lines)
     return proc.stdout
 
 

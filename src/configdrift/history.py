@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configdrift.config import Config
-from configdrift.files import write_atomic
+from configdrift.files import is_file, write_atomic
 from configdrift.git import GitError, lines, run
 from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Value, format_path
 from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
@@ -440,7 +440,7 @@ def provenance(analysis: Analysis, findings: list[Finding], progress: Any = None
     cache = _ProvenanceCache(top)
     doc_lines: dict[str, list[int]] = {}
     for f in findings:
-        if f.location.line > 0 and (root / f.location.path).is_file():
+        if f.location.line > 0 and is_file(root / f.location.path):
             doc_lines.setdefault(f.location.path, []).append(f.location.line)
     files = sorted(doc_lines)
     # What each schema file's history is asked: the keys of its findings,
