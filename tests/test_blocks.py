@@ -149,3 +149,50 @@ def test_python_blocks_take_keys_only_inside_braces() -> None:
         ("zero_optimization", 3),
         ("zero_optimization.stage", 3),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        # JSON's escapes, as JSON's own decoder reads them.
+        ('{"st\\u0061ge": 1}', "json", [(("stage",), 1)]),
+        ('{"a\\"b": "x\\u00e9"}', "json", [(('a"b',), "x\u00e9")]),
+        ('{"\\ud83d\\ude00": 1}', "json", [(("\U0001f600",), 1)]),
+        ('{"k": "\\/path"}', "json", [(("k",), "/path")]),
+        # Python's, in a Python block.
+        ("cfg = {'st\\x61ge': 1, 'b': 'it\\'s'}", "python", [(("stage",), 1), (("b",), "it's")]),
+        # What neither reads (a doc's Windows path): the character after.
+        ('{"dir": "C:\\data"}', "json", [(("dir",), "C:data")]),
+        # No escape: as written.
+        ('{"plain": "a b"}', "json", [(("plain",), None)]),
+    ],
+)
+def test_a_quoted_key_or_value_is_read_with_its_languages_escapes(text, lang, expected):
+    assert [(k.path, k.value) for k in read_block(text, lang).keys] == expected
+
+
+def test_an_escaped_key_is_the_models_key_not_a_rejected_one(cli, tmp_path):
+    """``"st\\u0061ge"`` is ``stage``: no CD301 for a key the model accepts."""
+    import json
+
+    from helpers import make_project
+
+    root = make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": (
+                "from pydantic import BaseModel, ConfigDict\n\n\n"
+                "class Config(BaseModel):\n"
+                '    model_config = ConfigDict(extra="forbid")\n'
+                "    stage: int = 1\n    other: int = 2\n"
+            ),
+            "configdrift.toml": '[mount]\n"" = "pkg.config:Config"\n',
+            "docs/config.md": (
+                "# Config\n\n## `stage`\n\nThe stage.\n\n## `other`\n\nOther.\n\n"
+                '```json\n{"st\\u0061ge": 2, "oth\\u0065r": 3, "st\\u0061gee": 4}\n```\n'
+            ),
+        },
+    )
+    found = json.loads(cli("check", str(root), "--no-cache", "--format", "json").out)["findings"]
+    assert [(f["code"], f["key"]) for f in found if f["code"] == "CD301"] == [("CD301", "stagee")]

@@ -79,7 +79,28 @@ def _scalar(tokens: list[tuple[str, str, int]]) -> tuple[str, Any]:
     return PLACEHOLDER, None
 
 
-def _tokens(text: str) -> list[tuple[str, str, int]]:
+def _unescaped(raw: str, quote: str, python: bool) -> str:
+    """A quoted string's value, its escapes read as the block's language
+    reads them (``"st\\u0061ge"`` is ``stage``): JSON's, Python's in a
+    Python block; where neither reads it (``"C:\\dir"`` in a doc), each
+    backslash stands for the character after it."""
+    import json
+
+    try:
+        if python:
+            import ast
+
+            value = ast.literal_eval(quote + raw + quote)
+            if isinstance(value, str):
+                return value
+        elif quote == '"':
+            return str(json.loads('"' + raw + '"'))
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        pass
+    return re.sub(r"\\(.)", r"\1", raw)
+
+
+def _tokens(text: str, python: bool = False) -> list[tuple[str, str, int]]:
     """(kind, value, line offset) tokens: str, punct, word."""
     out: list[tuple[str, str, int]] = []
     i = 0
@@ -94,15 +115,15 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
             i += 1
         elif ch in "\"'":
             j = i + 1
-            buf: list[str] = []
+            escaped = False
             while j < n and text[j] != ch and text[j] != "\n":
-                if text[j] == "\\" and j + 1 < n:
-                    buf.append(text[j + 1])
+                if text[j] == "\\" and j + 1 < n and text[j + 1] != "\n":
+                    escaped = True
                     j += 2
                     continue
-                buf.append(text[j])
                 j += 1
-            out.append(("str", "".join(buf), line))
+            raw = text[i + 1 : min(j, n)]
+            out.append(("str", _unescaped(raw, ch, python) if escaped else raw, line))
             i = j + 1
         elif (ch == "/" and text.startswith("//", i)) or ch == "#":
             j = text.find("\n", i)
@@ -218,7 +239,7 @@ def read_json_like(text: str, python: bool = False) -> BlockRead:
     In ``python`` code a key is one inside braces: outside them, ``name =``,
     ``config=`` and ``for x in y:`` are statements and arguments, and the
     keys of ``ds_config = {...}`` are the block's top-level keys."""
-    tokens = _tokens(text)
+    tokens = _tokens(text, python)
     keys: list[BlockKey] = []
     error: tuple[str, int] | None = None
     # Stack of (container kind, key path of the container, line).
