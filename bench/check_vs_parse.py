@@ -16,7 +16,11 @@ runs as fresh interpreters (start-up and imports included):
   report is replayed);
 - ``vulture``: vulture on ``--vulture-path`` (default: REPO), installed into
   a virtual environment of its own in the user's cache directory when it
-  is missing (skipped when it cannot be installed).
+  is missing (skipped when it cannot be installed);
+- with ``--against PYTHON``: ``cold`` and ``no-cache`` again with another
+  installation of configdrift (an earlier commit's, in a virtual
+  environment of its own), so that a change is measured side by side with
+  what it changes, in the same rounds.
 
 For each it prints wall time, CPU time (user and system, all processes) and
 peak memory of the process tree (sampled every 10 ms): the summed
@@ -211,11 +215,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="passed to configdrift check")
     parser.add_argument("--vulture-path", help="what vulture checks (default: REPO)")
     parser.add_argument("--scale", type=int, default=0, help="also time N copies of REPO")
+    parser.add_argument(
+        "--against", help="another Python with configdrift installed, timed side by side"
+    )
     args = parser.parse_args()
     repo = args.repo.resolve()
     check = [sys.executable, "-m", "configdrift", "check", str(repo), "--format", "json"]
     if args.jobs is not None:
         check += ["--jobs", str(args.jobs)]
+    other = [args.against, *check[1:]] if args.against else None
     floor_cmd = [sys.executable, "-c", PARSE_SCRIPT, str(repo)]
     vulture = _vulture()
     vulture_target = str(repo / args.vulture_path) if args.vulture_path else str(repo)
@@ -223,6 +231,8 @@ def main() -> None:
         warm_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, "warm")}
         measure(check, warm_env)  # fills the cache and stores the report
         sides: dict[str, list[Run]] = {"floor": [], "cold": [], "no-cache": [], "warm": []}
+        if other:
+            sides["cold-other"], sides["no-cache-other"] = [], []
         if vulture:
             sides["vulture"] = []
         for index in range(args.rounds):
@@ -231,6 +241,10 @@ def main() -> None:
             sides["cold"].append(measure(check, cold_env))
             sides["no-cache"].append(measure([*check, "--no-cache"]))
             sides["warm"].append(measure(check, warm_env))
+            if other:
+                other_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"other{index}")}
+                sides["cold-other"].append(measure(other, other_env))
+                sides["no-cache-other"].append(measure([*other, "--no-cache"]))
             if vulture:
                 # vulture exits 3 when it reports dead code.
                 sides["vulture"].append(measure([*vulture, vulture_target], ok=(0, 3)))
@@ -249,6 +263,15 @@ def main() -> None:
         if vulture:
             walls = [c.wall / v.wall for c, v in zip(sides["cold"], sides["vulture"], strict=True)]
             print(f"cold check / vulture: {statistics.median(walls):.2f}x")
+        if other:
+            for name in ("cold", "no-cache"):
+                cpus = [
+                    a.cpu / b.cpu for a, b in zip(sides[name], sides[f"{name}-other"], strict=True)
+                ]
+                print(
+                    f"{name} / {name} of --against: CPU {statistics.median(cpus):.3f}x "
+                    f"({min(cpus):.3f}-{max(cpus):.3f})"
+                )
         if args.scale > 1:
             scaled = _scaled(repo, args.scale, Path(scratch))
             big = [sys.executable, "-m", "configdrift", "check", str(scaled), "--format", "json"]

@@ -85,6 +85,16 @@ def test_the_page_is_self_contained(cli, tmp_path) -> None:
     page = _report(cli, _project(tmp_path / "p"), tmp_path / "report.html")
     assert page.startswith("<!DOCTYPE html>")
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    # Only the page's own style and script may run: each allowed by its hash.
+    import base64
+    import hashlib
+
+    policy = re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert "unsafe-inline" not in policy
+    for tag, directive in (("style", "style-src"), ("script", "script-src")):
+        (body,) = re.findall(rf"<{tag}>(.*?)</{tag}>", page, re.S)
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"{directive} 'sha256-{digest}'" in policy
     # Nothing is loaded from anywhere: no external script, style, image or font.
     assert not re.search(r"<(script|img|link|iframe)[^>]*\s(src|href)=", page)
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
