@@ -14,20 +14,36 @@ def make_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def _strict_class(name: str, fields: tuple[str, ...], gap: str = "") -> str:
+    """The source of a strict pydantic model ``name`` with these field lines,
+    ``gap`` between its import and its class."""
+    body = "".join(f"    {line}\n" for line in fields)
+    return (
+        f"from pydantic import BaseModel, ConfigDict\n{gap}"
+        f"class {name}(BaseModel):\n"
+        '    model_config = ConfigDict(extra="forbid")\n'
+        f"{body}"
+    )
+
+
 def strict_model(*fields: str) -> dict[str, str]:
     """A package whose strict pydantic model ``M`` is mounted at ``m``, with
     the given field lines (``a: int = 1`` when none are given)."""
-    body = "\n".join(f"    {line}" for line in fields or ("a: int = 1",))
     return {
         "pkg/__init__.py": "",
-        "pkg/m.py": (
-            "from pydantic import BaseModel, ConfigDict\n"
-            "class M(BaseModel):\n"
-            '    model_config = ConfigDict(extra="forbid")\n'
-            f"{body}\n"
-            "def get(d):\n"
-            '    return M(**d.get("m", {}))\n'
-        ),
+        "pkg/m.py": _strict_class("M", fields or ("a: int = 1",))
+        + 'def get(d):\n    return M(**d.get("m", {}))\n',
+    }
+
+
+def mounted_config(*fields: str) -> dict[str, str]:
+    """A package whose strict pydantic model ``Config`` (with the given
+    field lines; ``alpha: int = 1`` when none are given) is mounted at the
+    top of the configuration by ``configdrift.toml``."""
+    return {
+        "pkg/__init__.py": "",
+        "pkg/config.py": _strict_class("Config", fields or ("alpha: int = 1",), "\n\n"),
+        "configdrift.toml": '[mount]\n"" = "pkg.config:Config"\n',
     }
 
 

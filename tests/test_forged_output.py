@@ -13,17 +13,10 @@ import xml.dom.minidom
 import pytest
 
 from configdrift.output.safe import Guarded, printable
-from helpers import make_project
+from helpers import make_project, mounted_config
 
 MODEL = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "from pydantic import BaseModel, ConfigDict\n\n\n"
-        "class Config(BaseModel):\n"
-        '    model_config = ConfigDict(extra="forbid")\n'
-        "    alpha: int = 1\n"
-    ),
-    "configdrift.toml": '[mount]\n"" = "pkg.config:Config"\n',
+    **mounted_config(),
 }
 #: A page whose name and keys carry every way to forge a line.
 FORGED_NAME = b"docs/x\n::error file=ci.yml,line=1::forged\r\xe2\x80\xaecod.md"

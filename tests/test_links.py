@@ -11,16 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make_project
+from helpers import make_project, mounted_config
 
 MODEL = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "from pydantic import BaseModel, ConfigDict\n\n\n"
-        "class Config(BaseModel):\n"
-        '    model_config = ConfigDict(extra="forbid")\n'
-        "    alpha: int = 1\n"
-    ),
+    **{k: v for k, v in mounted_config().items() if k != "configdrift.toml"},
     "docs/config.md": "# Config\n\n## `alpha`\n\nDefault: `2`\n\n## `omega`\n\nGone.\n",
 }
 MOUNT = '[tool.configdrift]\ndocs = ["docs/config.md"]\n\n[tool.configdrift.mount]\n"" = "pkg.config:Config"\n'

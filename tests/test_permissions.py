@@ -15,17 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make_project
+from helpers import make_project, mounted_config
 
 MODEL = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "from pydantic import BaseModel, ConfigDict\n\n\n"
-        "class Config(BaseModel):\n"
-        '    model_config = ConfigDict(extra="forbid")\n'
-        "    alpha: int = 1\n"
-    ),
-    "configdrift.toml": '[mount]\n"" = "pkg.config:Config"\n',
+    **mounted_config(),
     "docs/config.md": "# Config\n\n## `alpha`\n\nDefault: `2`\n",
     "docs/private/page.md": "# Private\n\n## `alpha`\n\nDefault: `3`\n",
     "docs/closed.md": "# Closed\n\n## `alpha`\n\nDefault: `4`\n",

@@ -11,19 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make_project
+from helpers import make_project, mounted_config
 
 MODEL = {
-    "pkg/__init__.py": "",
-    "pkg/config.py": (
-        "from pydantic import BaseModel, ConfigDict\n\n\n"
-        "class Config(BaseModel):\n"
-        '    model_config = ConfigDict(extra="forbid")\n'
-        "    alpha: int = 1\n"
-        '    beta: str = "b"\n'
-        "    gamma: bool = False\n"
-    ),
-    "configdrift.toml": '[mount]\n"" = "pkg.config:Config"\n',
+    **mounted_config("alpha: int = 1", 'beta: str = "b"', "gamma: bool = False"),
     "docs/config.md": (
         "# Config\n\n## `alpha`\n\nDefault: `2`\n\n## `beta`\n\nThe b.\n\n## `gamma`\n\nThe c.\n"
     ),
