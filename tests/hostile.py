@@ -201,10 +201,11 @@ def _history(root: Path, markers: Path) -> None:
     obj = root / ".git" / "objects" / old_page[:2] / old_page[2:]
     obj.unlink()
     (root / ".git" / "info").mkdir(exist_ok=True)
-    (root / ".git" / "info" / "attributes").write_text(
-        "* filter=trap diff=trap merge=trap\n", encoding="utf-8"
-    )
-    (root / ".gitattributes").write_text("* filter=trap diff=trap merge=trap\n", encoding="utf-8")
+    # Every file through the drivers; Python files through one whose name
+    # holds "=", which git's -c cannot name.
+    attributes = "* filter=trap diff=trap merge=trap\n*.py filter=t=x diff=t=x\n"
+    (root / ".git" / "info" / "attributes").write_text(attributes, encoding="utf-8")
+    (root / ".gitattributes").write_text(attributes, encoding="utf-8")
     hooks = root / ".git" / "hooks"
     own_hooks = root / "hooks"
     own_hooks.mkdir()
@@ -242,6 +243,8 @@ def _history(root: Path, markers: Path) -> None:
         "filter.trap.process": trap("filter-process", passes=False),
         "filter.trap.required": "true",
         "merge.trap.driver": trap("merge-driver", passes=False),
+        "filter.t=x.clean": trap("clean-named-with-equals"),
+        "diff.t=x.textconv": trap("textconv-named-with-equals"),
         "gpg.program": trap("gpg", passes=False),
         "gpg.ssh.program": trap("gpg-ssh", passes=False),
         "gpg.x509.program": trap("gpg-x509", passes=False),

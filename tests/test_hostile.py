@@ -70,12 +70,19 @@ def test_the_traps_are_armed(tmp_path):
     subprocess.run(["git", "status"], **git)
     # (the failing process filter stops a diff before its text conversion)
     unfiltered = ["-c", "filter.trap.process=", "-c", "filter.trap.required=false"]
-    for args in ([*unfiltered, "log", "-p", "--", "pkg/config.py"], ["log", "-p", "-2"]):
+    for args in (
+        [*unfiltered, "status"],
+        [*unfiltered, "log", "-p", "--", "pkg/config.py"],
+        [*unfiltered, "log", "-p", "--", "docs/config.md"],
+        ["log", "-p", "-2"],
+    ):
         subprocess.run(["git", *args], **git)
     got = fired(markers)
     assert "json-root" in got
     assert "fsmonitor" in got
     assert "clean" in got or "filter-process" in got
+    assert "clean-named-with-equals" in got
+    assert "textconv-named-with-equals" in got
     assert "textconv" in got
     assert "gpg" in got
     assert "ext-transport" in got

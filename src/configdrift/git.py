@@ -90,7 +90,20 @@ def environment() -> dict[str, str]:
 
 
 def _overrides(pairs: list[tuple[str, str]]) -> list[str]:
-    return [arg for key, value in pairs for arg in ("-c", f"{key}={value}")]
+    return [arg for key, value in pairs if "=" not in key for arg in ("-c", f"{key}={value}")]
+
+
+def _environment_overrides(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """The overrides whose key holds ``=`` (a driver named ``a=b``), which
+    ``-c`` cannot say: as ``GIT_CONFIG_KEY_n`` variables (git 2.31 and later),
+    which git reads with the command line's settings."""
+    odd = [(key, value) for key, value in pairs if "=" in key]
+    if not odd:
+        return {}
+    env = {"GIT_CONFIG_COUNT": str(len(odd))}
+    for index, (key, value) in enumerate(odd):
+        env[f"GIT_CONFIG_KEY_{index}"], env[f"GIT_CONFIG_VALUE_{index}"] = key, value
+    return env
 
 
 def _drivers(root: Path) -> list[tuple[str, str]]:
@@ -120,8 +133,9 @@ def _drivers(root: Path) -> list[tuple[str, str]]:
     ]
 
 
-def command(root: Path, args: tuple[str, ...]) -> list[str]:
-    """The argument vector of ``git args`` on ``root``, neutralised."""
+def command(root: Path, args: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """The argument vector of ``git args`` on ``root``, neutralised, and its
+    environment."""
     pairs = list(FIXED)
     if args and args[0] in _SHOWING:
         pairs += _drivers(root)
@@ -130,7 +144,8 @@ def command(root: Path, args: tuple[str, ...]) -> list[str]:
         extra = ["--no-textconv", "--no-ext-diff"] if args[0] != "blame" else ["--no-textconv"]
     if args and args[0] == "status":
         extra = ["--ignore-submodules=all"]
-    return ["git", "--no-pager", *_overrides(pairs), "-C", str(root), args[0], *extra, *args[1:]]
+    argv = ["git", "--no-pager", *_overrides(pairs), "-C", str(root), args[0], *extra, *args[1:]]
+    return argv, {**environment(), **_environment_overrides(pairs)}
 
 
 def run(
@@ -143,13 +158,9 @@ def run(
     """The output of ``git args`` on ``root``; ``GitError`` when it fails.
     What git printed on its standard error goes into ``said``, when given."""
     try:
+        argv, env = command(Path(root), args)
         proc = subprocess.run(
-            command(Path(root), args),
-            input=input_bytes,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-            env=environment(),
+            argv, input=input_bytes, capture_output=True, timeout=timeout, check=False, env=env
         )
     except FileNotFoundError:
         raise GitError("git is not installed") from None
@@ -175,13 +186,10 @@ def lines(
     cannot start, fails or runs past ``timeout`` (it is killed then); a
     reader that stops early stops git."""
     with tempfile.TemporaryFile() as errors:
+        argv, env = command(Path(root), args)
         try:
             proc = subprocess.Popen(
-                command(Path(root), args),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=errors,
-                env=environment(),
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=env
             )
         except OSError as exc:
             raise GitError(f"git cannot be run: {exc.strerror or exc}") from None
