@@ -77,6 +77,7 @@ def test_a_dense_file_under_the_bound_is_parsed():
     ("page", "said"),
     [
         (b"T\n=\n\n" + b"* ``a`` b\n" * 39_000, "elements"),
+        (b"T\n=\n\n.. list-table::\n\n" + b"   * - ``a``\n     - b\n" * 6_000, "nested blocks"),
         (b"T\n=\n\n" + b"``a`` " * 20_000 + b"\n", "a paragraph of"),
         (b"T\n=\n\n" + b"x\n" * 40_001, "lines, more than"),
     ],

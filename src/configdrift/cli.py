@@ -1495,19 +1495,15 @@ def run() -> NoReturn:
 def _dispatch(argv: list[str] | None) -> int:
     import contextlib
 
-    from configdrift.output.safe import Guarded
+    from configdrift.output.safe import Guarded, for_format
 
     args = build_parser().parse_args(argv)
     # Everything printed passes a guard (output/safe.py): no line of the
     # tree's text can forge a line, a workflow command or a terminal's
     # display. The GitHub format's own lines are commands by design.
-    output_format = getattr(args, "output_format", "text")
-    commands = output_format == "github" and not getattr(args, "output_file", None)
-    style = "markup" if output_format in ("junit", "html") else "text"
-    with (
-        contextlib.redirect_stdout(Guarded(sys.stdout, commands=commands, style=style)),
-        contextlib.redirect_stderr(Guarded(sys.stderr)),
-    ):
+    report = not getattr(args, "output_file", None)
+    out = for_format(sys.stdout, getattr(args, "output_format", "text"), report=report)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(Guarded(sys.stderr)):
         return _run(args)
 
 

@@ -168,7 +168,7 @@ def _check_named(path: str | Path, roots: Iterable[Path], what: str, parent: boo
         if absolute != base and not absolute.startswith(base.rstrip(os.sep) + os.sep):
             continue
         rel = os.path.relpath(absolute, base)
-        if not inside(base, os.path.dirname(rel) or "." if parent else rel):
+        if not inside(base, (os.path.dirname(rel) or ".") if parent else rel):
             raise Unreadable(f"a symbolic link out of the checked tree: not {what}")
 
 

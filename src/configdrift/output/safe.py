@@ -144,12 +144,22 @@ class Guarded:
         return getattr(self.stream, name)
 
 
+def for_format(stream: TextIO, output_format: str, *, report: bool = True) -> Guarded:
+    """The guard over ``stream`` for a report in ``output_format``: the
+    GitHub format's own lines are commands, XML and HTML are markup. With
+    ``report`` False the stream carries no report (it went to a file)."""
+    return Guarded(
+        stream,
+        commands=report and output_format == "github",
+        style="markup" if report and output_format in ("junit", "html") else "text",
+    )
+
+
 def guarded_text(text: str, output_format: str) -> str:
-    """``text`` as ``Guarded`` would write it for ``output_format`` (a
-    report written to a file reads as it would on standard output)."""
+    """``text`` as the guard writes it for ``output_format`` (a report
+    written to a file reads as it would on standard output)."""
     import io
 
     buffer = io.StringIO()
-    style = "markup" if output_format in ("junit", "html") else "text"
-    Guarded(buffer, commands=output_format == "github", style=style).write(text)
+    for_format(buffer, output_format).write(text)
     return buffer.getvalue()
