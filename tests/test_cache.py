@@ -290,3 +290,13 @@ def test_entries_of_the_wrong_shape_are_extracted_again(cli, tmp_path) -> None:
     for facts in shapes:
         _rewrite(FactCache(root), zlib.compress(facts))
         assert cli("check", str(root), "--format", "json").out == expected
+
+
+def test_the_cache_directory_is_the_one_platformdirs_names(monkeypatch, tmp_path) -> None:
+    import platformdirs
+
+    for value in (str(tmp_path / "xdg"), "", "  "):
+        monkeypatch.setenv("XDG_CACHE_HOME", value)
+        assert cache_dir() == Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_dir() == Path(platformdirs.user_cache_dir("configdrift", appauthor=False))

@@ -115,6 +115,9 @@ def test_printable_shows_every_hidden_character(text, shown):
         ([":", ":error\n"], "text", ":\\x3aerror\n"),
         (["ok\n::x\n"], "markup", "ok\n:&#58;x\n"),
         (["a::b\n"], "text", "a::b\n"),  # not at a line's start
+        (["x\n:[a\n##:b\n#[c\n"], "text", "x\n:[a\n##:b\n#[c\n"),  # no command's start
+        (["x\n  ::a\n##[b\n::"], "text", "x\n  :\\x3aa\n##\\x5bb\n:\\x3a"),
+        (["x\n :", ":y\n"], "markup", "x\n :&#58;y\n"),
         (["\rprogress 1/2"], "text", "\rprogress 1/2"),  # redrawn in place
         (["a\rb\n"], "text", "a\\x0db\n"),
         (

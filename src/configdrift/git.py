@@ -23,8 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,6 +183,9 @@ def lines(
     rest of it skipped), whatever the output's size. ``GitError`` when git
     cannot start, fails or runs past ``timeout`` (it is killed then); a
     reader that stops early stops git."""
+    import tempfile
+    import threading
+
     with tempfile.TemporaryFile() as errors:
         argv, env = command(Path(root), args)
         try:

@@ -41,6 +41,10 @@ _STREAM = re.compile(
 )
 
 
+#: ASCII a whole report may hold as it is (a faster test than ``_STREAM``).
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"
+
+
 def _escape(char: str) -> str:
     code = ord(char)
     if code < 0x100:
@@ -66,8 +70,11 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
-#: What a line must not begin with (after blanks) to be read as a command.
+#: What a line must not begin with (after blanks) to be read as a command,
+#: and the same at the start of any line of a text, the character that
+#: completes it apart.
 _COMMANDS = ("::", "##[")
+_COMMAND_START = re.compile(r"(\n[ \t]*(?::|##))([:\[])")
 #: How the character that completes a command's start is written, per
 #: format: visibly in text, as a character reference in markup (the
 #: document reads the same once parsed).
@@ -95,39 +102,50 @@ class Guarded:
         lead = ""
         if text[0] == "\r":  # progress, redrawn in place
             lead, text, self.head = "\r", text[1:], ""
-        text = _STREAM.sub(lambda m: _escape(m.group()), text)
+        if not text.isascii() or text.encode("ascii").translate(None, _PLAIN_ASCII):
+            text = _STREAM.sub(lambda m: _escape(m.group()), text)
         if not self.commands:
             text = self._unforged(text)
         self.stream.write(lead + text)
         return written
 
     def _unforged(self, text: str) -> str:
-        out: list[str] = []
-        for index, line in enumerate(text.split("\n")):
-            if index:
-                out.append("\n")
-                self.head = ""
-            out.append(self._line(line))
-        return "".join(out)
+        """``text`` with each command's start escaped: the rest of the
+        current line as ``_line`` reads it, the lines after it at once."""
+        end = text.find("\n")
+        if end < 0:
+            return self._line(text)
+        first = self._line(text[:end])
+        rest = _COMMAND_START.sub(self._command, text[end:])
+        # What the last line, unfinished, could still become.
+        self.head = ""
+        self._line(rest[rest.rfind("\n") + 1 :])
+        return first + rest
 
     def _line(self, line: str) -> str:
         """``line`` (the rest of the current line) with the character that
         would complete a command's start escaped."""
         if self.head is None:
             return line
-        chars = list(line)
-        for position, char in enumerate(chars):
-            if not self.head and char in " \t":
-                continue
-            self.head += char
+        # Blanks count only before the first character of the line.
+        start = len(line) - len(line.lstrip(" \t")) if not self.head else 0
+        for position in range(start, min(len(line), start + 3)):
+            self.head += line[position]
             if self.head in _COMMANDS:
-                chars[position] = self._escaped(char)
                 self.head = None
-                break
+                return line[:position] + self._escaped(line[position]) + line[position + 1 :]
             if not any(command.startswith(self.head) for command in _COMMANDS):
                 self.head = None
-                break
-        return "".join(chars)
+                return line
+        return line
+
+    def _command(self, match: re.Match[str]) -> str:
+        """A line's start that could be a command's: escaped where it is one
+        (``::``, ``##[``; not ``:[`` or ``##:``)."""
+        start, last = match.group(1), match.group(2)
+        if (start[-1] == ":") != (last == ":"):
+            return match.group()
+        return start + self._escaped(last)
 
     def _escaped(self, char: str) -> str:
         if self.style is None:
