@@ -272,7 +272,7 @@ def _check_project(
         ]
     if provenance and analysis is not None:
         from configdrift.git import GitError
-        from configdrift.history import provenance as history
+        from configdrift.provenance import provenance as history
 
         try:
             findings = history(analysis, findings, progress or (lambda done, total: None))

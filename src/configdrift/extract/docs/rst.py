@@ -51,6 +51,13 @@ from configdrift.extract.docs.markdown import (
     rename_columns,
     role_target,
 )
+from configdrift.extract.docs.rst_budget import (
+    MAX_RST_PARAGRAPH,
+    PageTooLarge,
+    budgeted,
+    install_budget,
+    longest_paragraph,
+)
 
 #: Directives whose signature names a key.
 ENTRY_DIRECTIVES = frozenset(
@@ -106,7 +113,7 @@ def extract_rst(data: bytes) -> DocFacts:
     text = page_text(data, facts)
     if text is None:
         return facts
-    if len(text) > MAX_RST_PARAGRAPH and (longest := _longest_paragraph(text)) > MAX_RST_PARAGRAPH:
+    if len(text) > MAX_RST_PARAGRAPH and (longest := longest_paragraph(text)) > MAX_RST_PARAGRAPH:
         facts.error = f"a paragraph of {longest:,} characters: not read as a page"
         facts.error_line = 1
         return facts
@@ -135,35 +142,6 @@ def extract_rst(data: bytes) -> DocFacts:
     del tree
     _release(len(data))
     return facts
-
-
-#: The longest run of lines without a blank one parsed: docutils copies the
-#: rest of a paragraph at each inline markup it meets, so its time grows
-#: with the square of the paragraph.
-MAX_RST_PARAGRAPH = 64 * 1024
-#: A line that starts a block of its own: a list item, a field, an option.
-_BLOCK_START = re.compile(
-    r"[ \t]*(?:[-*+\u2022]\s|#\.|\(?[0-9a-zA-Z]{1,3}[.)]\s|:[^:\s][^:]*:|--?\w)"
-)
-
-
-def _longest_paragraph(text: str) -> int:
-    """The length of the longest run of lines docutils would read as one
-    paragraph: lines at one indentation with no blank line between them,
-    none starting a list item, a field or an option."""
-    longest = current = 0
-    indent = -1
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        if not stripped:
-            current, indent = 0, -1
-            continue
-        here = len(line) - len(stripped)
-        if here != indent or _BLOCK_START.match(line):
-            current, indent = 0, here
-        current += len(line) + 1
-        longest = max(longest, current)
-    return longest
 
 
 #: A page larger than this is parsed with the cyclic collector on.
@@ -249,69 +227,15 @@ def _parse(text: str) -> Any:
     # docutils looks both up through its modules at each use.
     directives.directive = any_directive  # type: ignore[assignment]
     roles.role = any_role  # type: ignore[assignment]
-    global _budget
-    _budget = _Budget()
     try:
         # The parser alone: no reader, writer or transforms (a section stays
         # a section, titles are not promoted to the document's).
         document = new_document("<page>", settings)
-        Parser().parse(text, document)
+        with budgeted():
+            Parser().parse(text, document)
         return document
     finally:
         directives.directive, roles.role = lookup_directive, lookup_role
-        _budget = None
-
-
-#: The most nodes a page's tree may hold, and the most nested parses (a
-#: list item, a table cell, a directive's body: each a state machine of its
-#: own, a fifth of a millisecond apiece) its parse may run. A node costs a kilobyte
-#: or two, so a page stays under about 100 MB and a few seconds: Sphinx's
-#: own reference of its options (4,300 lines) holds 10,000 nodes and runs
-#: 1,100 parses, its page of deprecations (a table of 2,000 lines) 2,300.
-#: Past either, the page is not read. Counts, not a time, so that
-#: extraction stays a function of the page's bytes alone.
-MAX_RST_NODES = 60_000
-MAX_RST_PARSES = 20_000
-
-
-class PageTooLarge(Exception):
-    """The page's parse went past ``MAX_RST_NODES`` or ``MAX_RST_PARSES``."""
-
-
-class _Budget:
-    """What is left of one page's nodes and nested parses."""
-
-    def __init__(self) -> None:
-        self.nodes = MAX_RST_NODES
-        self.parses = MAX_RST_PARSES
-
-    def node(self) -> None:
-        self.nodes -= 1
-        if self.nodes < 0:
-            raise PageTooLarge(f"more than {MAX_RST_NODES:,} elements")
-
-    def parse(self) -> None:
-        self.parses -= 1
-        if self.parses < 0:
-            raise PageTooLarge(f"more than {MAX_RST_PARSES:,} nested blocks")
-
-
-#: The budget of the parse under way (None outside ``_parse``).
-_budget: _Budget | None = None
-
-
-def _counting(method: Any, spend: str) -> Any:
-    """A docutils method (``Node.setup_child``, called for every node added
-    to a tree; ``StateMachine.run``, for every nested parse) that spends the
-    parse's budget first."""
-
-    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if _budget is not None:
-            getattr(_budget, spend)()
-        return method(self, *args, **kwargs)
-
-    counted.configdrift_counted = True  # type: ignore[attr-defined]
-    return counted
 
 
 _REGISTERED = False
@@ -342,13 +266,10 @@ def _register() -> None:
     global _REGISTERED, _Generic
     if _REGISTERED:
         return
-    from docutils import nodes, statemachine
+    from docutils import nodes
     from docutils.parsers.rst import Directive, directives
 
-    if not getattr(nodes.Node.setup_child, "configdrift_counted", False):
-        nodes.Node.setup_child = _counting(nodes.Node.setup_child, "node")  # type: ignore[method-assign]
-        machine = statemachine.StateMachine
-        machine.run = _counting(machine.run, "parse")  # type: ignore[method-assign]
+    install_budget()
 
     class AnyOptions(dict[str, Any]):
         def __bool__(self) -> bool:
