@@ -308,6 +308,18 @@ def cache_note(root: str | Path) -> str | None:
     )
 
 
+def write_cache(path: Path, parts: Iterable[bytes]) -> bool:
+    """Write a cache file (its folder made, readable by the user alone),
+    whole or not at all; False when it cannot be written (a cache that
+    cannot be written is only slower)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, parts, mode=0o600)
+    except OSError:
+        return False
+    return True
+
+
 def read_cache(path: Path, limit: int) -> bytes | None:
     """A cache file's bytes (a regular file, at most ``limit`` bytes), or
     None when it is missing, too large or not a file."""

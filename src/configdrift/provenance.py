@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from configdrift.files import is_file, write_atomic
+from configdrift.files import is_file, write_cache
 from configdrift.git import GitError, lines, run
 from configdrift.history import repository
 from configdrift.model import Finding
@@ -389,11 +389,5 @@ class _ProvenanceCache:
     def save(self) -> None:
         import json as _json
 
-        if not self.dirty or self.path is None:
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, [_json.dumps(self.data).encode("utf-8")], mode=0o600)
-            self.dirty = False
-        except OSError:
-            pass
+        if self.dirty and self.path is not None:
+            self.dirty = not write_cache(self.path, [_json.dumps(self.data).encode("utf-8")])

@@ -27,7 +27,7 @@ from typing import Any
 
 from configdrift.config import Config
 from configdrift.discover import Sources
-from configdrift.files import code_digest, write_atomic
+from configdrift.files import code_digest, write_cache
 from configdrift.model import Finding, Location, Related, Severity
 
 #: The store's own format; a change makes every entry a miss.
@@ -133,11 +133,10 @@ def save(root: Path, key: str, stored: Stored) -> None:
     if target is None:
         return
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"key": key, "report": _stored_to_json(stored)})
-        write_atomic(target, [text.encode("ascii")], mode=0o600)
-    except (OSError, ValueError):
-        pass
+    except ValueError:
+        return
+    write_cache(target, [text.encode("ascii")])
 
 
 def _stored_to_json(stored: Stored) -> dict[str, Any]:

@@ -18,6 +18,7 @@ whenever the bytes are the same. The cache is:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import zlib
@@ -41,7 +42,7 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
-from configdrift.files import cache_for, code_digest, inflate, read_cache, write_atomic
+from configdrift.files import cache_for, code_digest, inflate, read_cache, write_cache
 
 #: The largest cache file read, and the most bytes one entry decompresses to.
 MAX_CACHE_BYTES = 512 * 1024 * 1024
@@ -303,12 +304,8 @@ class FactCache:
             yield facts
 
     def save(self) -> None:
-        if not self.changed or self.path is None:
+        if not self.changed or self.path is None or not write_cache(self.path, self._parts()):
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, self._parts(), mode=0o600)
-            # The whole-JSON cache of earlier versions, never read again.
+        # The whole-JSON cache of earlier versions, never read again.
+        with contextlib.suppress(OSError):
             self.path.with_suffix(".json").unlink(missing_ok=True)
-        except OSError:
-            pass  # a cache that cannot be written is only slower
