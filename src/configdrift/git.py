@@ -34,6 +34,9 @@ FIXED = (
     ("core.askPass", ""),
     ("core.editor", ":"),
     ("core.alternateRefsCommand", ""),
+    # Transports are off (protocol.allow below); their commands too.
+    ("core.sshCommand", ""),
+    ("core.gitProxy", ""),
     ("core.untrackedCache", "false"),
     ("credential.helper", ""),
     ("diff.external", ""),
