@@ -12,7 +12,7 @@ import xml.dom.minidom
 
 import pytest
 
-from configdrift.output.safe import Guarded, printable
+from configdrift.escape import Guarded, printable
 from helpers import make_project, mounted_config
 
 MODEL = {

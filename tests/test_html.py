@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from configdrift.model import Finding, Location, Related, Severity
-from configdrift.output import ReportData
 from configdrift.output.html import render_html
+from configdrift.output.report import ReportData
 from helpers import make_project
 
 _MODEL = """

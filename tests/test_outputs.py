@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from configdrift.model import Finding, Location, Related, Severity
-from configdrift.output import ReportData
-from configdrift.output.ci import render_github, render_junit, render_sarif
+from configdrift.output.github import render_github
+from configdrift.output.junit import render_junit
+from configdrift.output.report import ReportData
+from configdrift.output.sarif import render_sarif
 
 DEMO = Path(__file__).parent.parent / "demo"
 

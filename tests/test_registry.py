@@ -73,7 +73,8 @@ def test_a_report_loads_no_rule_module() -> None:
 
     code = (
         "import sys\n"
-        "from configdrift.output import ReportData, render_text\n"
+        "from configdrift.output.report import ReportData\n"
+        "from configdrift.output.text import render_text\n"
         "from configdrift.model import Finding, Location, Severity\n"
         "f = Finding('CD101', 'k', Location('a.md', 1), 'm', severity=Severity.ERROR)\n"
         "render_text(ReportData([f], 1, 1, 1, 1))\n"

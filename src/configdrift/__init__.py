@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from configdrift.version import __version__
 
 __all__ = ["ConfigError", "Finding", "Report", "SurfaceCount", "__version__", "check"]
 

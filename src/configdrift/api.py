@@ -119,8 +119,8 @@ def check(
     they know; ``provenance`` adds each finding's git history; ``keys``
     fills ``Report.keys`` with each surface's key table (what the HTML
     report shows)."""
-    from configdrift.output import printable_finding
     from configdrift.output.display import prefix_for, prepare
+    from configdrift.output.report import printable_finding
 
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     if not given:
@@ -237,8 +237,8 @@ def _check_project(
     project none of whose inputs changed replays its stored report."""
     from configdrift import replay
     from configdrift.discover import discover, unreadable_note
+    from configdrift.escape import printable
     from configdrift.files import cache_note
-    from configdrift.output import printable
 
     sources = discover(config)
     if cache and (note := cache_note(config.root)) is not None:
@@ -298,7 +298,7 @@ def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
     """Each summarised surface's coverage and key table, with places as the
     command line prints them."""
     from configdrift.coverage import as_json, key_table, surface_coverage
-    from configdrift.output import printable
+    from configdrift.escape import printable
     from configdrift.output.display import prefix_for, rebase
 
     prefix = prefix_for(analysis.config.root)
@@ -541,7 +541,7 @@ def _known(
     from configdrift.engine import run_rules
     from configdrift.git import GitError
     from configdrift.history import analyse_ref, resolve_ref
-    from configdrift.output import fingerprint
+    from configdrift.model import fingerprint
 
     root = analysis.config.root
     where = Path(baseline) if baseline else root / DEFAULT_NAME

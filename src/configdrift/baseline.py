@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.files import Unreadable, read_path, write_named
-from configdrift.model import Finding
-from configdrift.output import fingerprint
+from configdrift.model import Finding, fingerprint
 
 DEFAULT_NAME = "configdrift-baseline.json"
 VERSION = 1

@@ -11,7 +11,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from configdrift import __version__
+from configdrift.version import __version__
 
 if TYPE_CHECKING:
     from configdrift.config import Config
@@ -116,8 +116,9 @@ def check(
     ``show_source`` prints each finding's line with a caret under its key
     (default: when coloured)."""
     from configdrift import api
-    from configdrift.output import REPORTERS, ReportData
+    from configdrift.output import REPORTERS
     from configdrift.output.display import Paint, use_colour
+    from configdrift.output.report import ReportData
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -185,8 +186,8 @@ def check(
                 if line and not line.startswith(("Found ", "Surfaces: ", "Example configs: "))
             )
     if output_file is not None:
+        from configdrift.escape import guarded_text
         from configdrift.files import write_named
-        from configdrift.output.safe import guarded_text
 
         text = guarded_text(report, output_format)
         try:
@@ -268,8 +269,8 @@ def diff_refs(
     except (ConfigError, GitError) as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    from configdrift.output import ReportData, printable_finding
     from configdrift.output.display import prefix_for, prepare, rebase
+    from configdrift.output.report import ReportData, printable_finding
 
     findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
     findings = with_severities(findings, config)
@@ -277,7 +278,7 @@ def diff_refs(
     shown, places = prepare([printable_finding(f) for f in findings], config.root, prefix)
     data = ReportData(shown, 0, 0, 0, 0, places=places)
     if output_format == "json":
-        from configdrift.output import render_json
+        from configdrift.output.json_report import render_json
 
         document = json.loads(render_json(data))
         document["base"], document["head"] = base_name, head_name
@@ -294,7 +295,7 @@ def diff_refs(
         del document["summary"]["files"], document["summary"]["keys"]
         out.write(json.dumps(document, indent=2) + "\n")
     else:
-        from configdrift.output import render_text
+        from configdrift.output.text import render_text
 
         out.write(f"configdrift diff {base_name}..{head_name}\n\n")
         body = render_text(data).splitlines()
@@ -347,7 +348,7 @@ def sweep_key(
         return ExitCode.USAGE
     from dataclasses import replace
 
-    from configdrift.output import printable
+    from configdrift.escape import printable
     from configdrift.output.display import prefix_for, rebase
 
     result = sweep(analysis, key)
@@ -374,8 +375,8 @@ def _sweep_edits(
     """Show or write the mechanical edits of a key's removal, then list what
     is left to do by hand."""
     from configdrift import fix, removal
+    from configdrift.escape import printable
     from configdrift.model import format_path
-    from configdrift.output import printable
     from configdrift.output.display import prefix_for, rebase
 
     key = format_path(result.key)
@@ -465,7 +466,7 @@ def fix_tree(
     with ``add_missing``, a doc entry for each undocumented key."""
     from configdrift import fix
     from configdrift.config import ConfigError
-    from configdrift.output import printable
+    from configdrift.escape import printable
     from configdrift.output.display import prefix_for, rebase
 
     out = out or sys.stdout
@@ -542,7 +543,7 @@ def _recheck(before: list[Finding], after: list[Finding], prefix: str, err: Text
     that brings a finding is named, never hidden)."""
     from collections import Counter
 
-    from configdrift.output import printable
+    from configdrift.escape import printable
     from configdrift.output.display import rebase
 
     def ident(f: Finding) -> tuple[str, str, str]:
@@ -573,8 +574,8 @@ def _edit_files(
     read is skipped with a note. The files changed (or shown) and the
     edits made."""
     from configdrift import fix
+    from configdrift.escape import printable, printable_lines
     from configdrift.files import create_file, write_file
-    from configdrift.output import printable, printable_lines
     from configdrift.output.display import rebase
 
     changed: list[str] = []
@@ -633,8 +634,8 @@ def _discovered(config: Config, cache: bool) -> Sources:
     not be used: a cache directory inside the tree, folders that could not
     be read."""
     from configdrift.discover import discover, unreadable_note
+    from configdrift.escape import printable
     from configdrift.files import cache_note
-    from configdrift.output import printable
 
     sources = discover(config)
     for note in (cache_note(config.root) if cache else None, unreadable_note(sources.unreadable)):
@@ -673,8 +674,8 @@ def coverage_report(
     every surface is below ``fail_under``."""
     from configdrift import coverage
     from configdrift.config import ConfigError
+    from configdrift.escape import printable, printable_lines
     from configdrift.files import write_named
-    from configdrift.output import printable, printable_lines
     from configdrift.output.display import prefix_for
 
     out = out or sys.stdout
@@ -729,8 +730,8 @@ def coverage_report(
 def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
+    from configdrift.escape import printable
     from configdrift.model import format_path
-    from configdrift.output import printable
     from configdrift.output.display import prefix_for, rebase
 
     prefix = prefix_for(analysis.config.root)
@@ -1495,7 +1496,7 @@ def run() -> NoReturn:
 def _dispatch(argv: list[str] | None) -> int:
     import contextlib
 
-    from configdrift.output.safe import Guarded, for_format
+    from configdrift.escape import Guarded, for_format
 
     args = build_parser().parse_args(argv)
     # Everything printed passes a guard (output/safe.py): no line of the

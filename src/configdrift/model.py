@@ -7,9 +7,12 @@ Two segments are special: ``*`` stands for any key of a mapping
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from configdrift.escape import printable
 
 ConfigPath = tuple[str, ...]
 
@@ -209,3 +212,16 @@ def exit_code_for(findings: list[Finding], fail_on: str) -> int:
     return (
         1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
     )
+
+
+def fingerprint(finding: Finding) -> str:
+    """Stable across unrelated edits: rule, key and file, not the line."""
+    raw = "\0".join(
+        (
+            finding.code,
+            printable(finding.key),
+            printable(finding.location.path),
+            printable(finding.message) if not finding.key else "",
+        )
+    )
+    return hashlib.sha256(raw.encode()).hexdigest()[:20]

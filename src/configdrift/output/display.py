@@ -54,7 +54,8 @@ def rebase(path: str, prefix: str) -> str:
 def prepare(findings: list[Finding], root: Path, prefix: str) -> tuple[list[Finding], list[Place]]:
     """The findings with their paths rebased on ``prefix``, and a place
     for each. Each file named is read once, inside the tree and bounded."""
-    from configdrift.output import fingerprint, printable
+    from configdrift.escape import printable
+    from configdrift.model import fingerprint
 
     lines: dict[str, list[str] | None] = {}
     shown: list[Finding] = []

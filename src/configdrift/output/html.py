@@ -23,12 +23,12 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from configdrift import __version__
+from configdrift.escape import printable_lines
 from configdrift.model import Severity
-from configdrift.output.safe import printable_lines
+from configdrift.version import __version__
 
 if TYPE_CHECKING:
-    from configdrift.output import ReportData
+    from configdrift.output.report import ReportData
 
 _SEVERITIES = ("error", "warning", "info")
 _COLOURS = {"error": "#c62828", "warning": "#b26a00", "info": "#1565c0"}

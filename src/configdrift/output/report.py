@@ -1,0 +1,80 @@
+"""What a reporter is handed: the findings, their places and the counts.
+
+Reporters (one module per format, listed in ``REPORTERS``) only format it;
+they never decide anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from configdrift.escape import printable
+from configdrift.model import Finding, Severity, fingerprint
+from configdrift.output.display import Paint, Place
+
+
+@dataclass(frozen=True, slots=True)
+class ReportData:
+    findings: list[Finding]
+    files: int
+    documented: int
+    accepted: int
+    read: int
+    #: Example configs: (read, checked, of them fragments placed by their
+    #: section, unparseable). Shown in text; the JSON summary is a contract.
+    examples: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: Lines for the end of the text report (stale baseline entries).
+    notes: list[str] = field(default_factory=list)
+    #: Per configuration surface: (name, documented, accepted, read).
+    surfaces: list[tuple[str, int, int, int]] = field(default_factory=list)
+    #: Per finding, its fingerprint, column and line (``display.prepare``);
+    #: when empty, fingerprints are taken of the findings as they are.
+    places: list[Place] = field(default_factory=list)
+    #: Text only: colour, and each finding's line with a caret under its key.
+    paint: Paint = field(default_factory=lambda: Paint(False))
+    show_source: bool = False
+    #: HTML only: per surface, its coverage and key table
+    #: (``api.Report.keys``), and the way from the page's folder to the
+    #: folder the paths are written from (``""`` or ``../``).
+    keys: list[dict[str, Any]] = field(default_factory=list)
+    link_base: str = ""
+
+    def place(self, index: int) -> Place:
+        if self.places:
+            return self.places[index]
+        return Place(fingerprint(self.findings[index]))
+
+
+def printable_finding(finding: Finding) -> Finding:
+    """A finding whose every text ``printable`` keeps."""
+    return replace(
+        finding,
+        key=printable(finding.key),
+        message=printable(finding.message),
+        location=replace(finding.location, path=printable(finding.location.path)),
+        related=tuple(
+            replace(r, path=printable(r.path), note=printable(r.note)) for r in finding.related
+        ),
+        suggestion=printable(finding.suggestion) if finding.suggestion is not None else None,
+    )
+
+
+def counts(findings: list[Finding]) -> dict[str, int]:
+    counts = {"errors": 0, "warnings": 0, "infos": 0}
+    for f in findings:
+        name = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[
+            f.severity or Severity.INFO
+        ]
+        counts[name] += 1
+    return counts
+
+
+def severity_of(finding: Finding) -> Severity:
+    """The finding's severity (info when no rule set one)."""
+    return finding.severity or Severity.INFO
+
+
+def annotated_line(line: int) -> int:
+    """A finding's line as SARIF and annotations take it: 1 at least."""
+    return max(1, line)

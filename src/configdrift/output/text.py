@@ -1,0 +1,57 @@
+"""The text report: ``path:line:col: CODE [severity] message (slug)``, as
+ruff prints it, with the related places, help and history under each."""
+
+from __future__ import annotations
+
+from configdrift.model import Severity
+from configdrift.output.display import excerpt
+from configdrift.output.report import ReportData, counts
+
+
+def render_text(data: ReportData) -> str:
+    from configdrift.rules.registry import slug as rule_slug
+
+    lines: list[str] = []
+    several = len(data.surfaces) > 1
+    paint = data.paint
+    for index, f in enumerate(data.findings):
+        severity = f.severity or Severity.INFO
+        slug = rule_slug(f.code)
+        where = f", {f.surface}" if several and f.surface else ""
+        place = data.place(index)
+        lines.append(
+            f"{paint(f'{f.location.path}:{f.location.line}:{place.column}:', 'path')} "
+            f"{paint(f'{f.code} [{severity.value}]', severity)} {f.message} ({slug}{where})"
+        )
+        if data.show_source:
+            lines.extend(paint(line, "dim") for line in excerpt(f.location.line, place))
+        for rel in f.related:
+            lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
+        if f.suggestion:
+            lines.append(f"    {paint('help:', 'help')} {f.suggestion}")
+        if f.provenance:
+            lines.extend(f"    history: {line}" for line in f.provenance.get("summary", []))
+    tally = counts(data.findings)
+    if data.findings:
+        lines.append("")
+    lines.append(
+        f"Found {tally['errors']} error(s), {tally['warnings']} warning(s), {tally['infos']} info(s) "
+        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
+    )
+    if several:
+        lines.append(
+            "Surfaces: "
+            + "; ".join(
+                f"{name} (documented {d}, accepted {a}, read {r})"
+                for name, d, a, r in data.surfaces
+            )
+            + "."
+        )
+    lines.extend(data.notes)
+    read, checked, fragments, unparseable = data.examples
+    if read:
+        lines.append(
+            f"Example configs: {read} read, {checked} checked ({fragments} fragment(s) placed "
+            f"by their section), {read - checked - unparseable} not placed, {unparseable} unparseable."
+        )
+    return "\n".join(lines) + "\n"
