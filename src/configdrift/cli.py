@@ -1499,7 +1499,7 @@ def _dispatch(argv: list[str] | None) -> int:
     from configdrift.escape import Guarded, for_format
 
     args = build_parser().parse_args(argv)
-    # Everything printed passes a guard (output/safe.py): no line of the
+    # Everything printed passes a guard (escape.py): no line of the
     # tree's text can forge a line, a workflow command or a terminal's
     # display. The GitHub format's own lines are commands by design.
     report = not getattr(args, "output_file", None)
