@@ -51,7 +51,8 @@ def check_project(root: Path, files: dict[str, str], package: str, mount=None):
     """Write a small project whose code is ``package``, analyse it with no
     configuration but ``mount``, and return the analysis and its findings."""
     from configdrift.config import Config
-    from configdrift.engine import analyse, run_rules
+    from configdrift.engine import analyse
+    from configdrift.rules.run import run_rules
 
     make_project(root, {f"{package}/__init__.py": "", **files})
     analysis = analyse(Config(root=root, mount=mount or {}), jobs=1)

@@ -412,7 +412,7 @@ def test_help_gives_examples_and_exit_codes(cli) -> None:
 
 def test_rule_documentation_uses_a_neutral_example() -> None:
     import configdrift.rules  # noqa: F401  (registers the rules)
-    from configdrift.rules.registry import RULES
+    from configdrift.rules import RULES
 
     assert len(RULES) >= 18
 

@@ -98,7 +98,7 @@ def test_doc_sections_are_mapped_by_structure_and_schema_fit() -> None:
 
 def test_every_stable_rule_fires_in_some_fixture() -> None:
     import configdrift.rules  # noqa: F401
-    from configdrift.rules.registry import RULES
+    from configdrift.rules import RULES
 
     seen: set[str] = set()
     for case in CASES:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
+from configdrift.engine import analyse
+from configdrift.rules.run import run_rules
 from helpers import make_project
 
 _HELPERS = """

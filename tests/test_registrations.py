@@ -104,7 +104,8 @@ def test_a_call_of_the_same_name_with_a_computed_name_declares_nothing(tmp_path)
 
 def test_a_configured_registration_call_declares_keys(tmp_path) -> None:
     from configdrift.config import Config
-    from configdrift.engine import analyse, run_rules
+    from configdrift.engine import analyse
+    from configdrift.rules.run import run_rules
     from helpers import make_project
 
     code = """

@@ -7,7 +7,8 @@ import pytest
 
 import configdrift.rules  # noqa: F401
 from configdrift.model import Location
-from configdrift.rules.registry import RULES, make, missing_sections
+from configdrift.rules import RULES
+from configdrift.rules.registry import make, missing_sections
 
 DESIGN_TABLE = {
     "CD101": "documented-not-accepted",

@@ -4,7 +4,8 @@ whose configuration is one."""
 from __future__ import annotations
 
 from configdrift.config import Config
-from configdrift.engine import analyse, run_rules
+from configdrift.engine import analyse
+from configdrift.rules.run import run_rules
 from helpers import by_key, check_project, make_project
 
 _SETTINGS = """

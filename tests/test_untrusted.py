@@ -178,7 +178,7 @@ def test_an_internal_error_is_exit_3_with_one_line_and_no_output(cli, tmp_path, 
     import dataclasses
 
     import configdrift.rules  # noqa: F401  (registers the rules)
-    from configdrift.rules.registry import RULES
+    from configdrift.rules import RULES
 
     def broken(analysis):
         raise KeyError("boom")

@@ -23,8 +23,8 @@ from configdrift.model import Finding, Severity, exit_code_for
 from configdrift.output.display import Place
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
-    from configdrift.model import Location, SchemaNode
+    from configdrift.analysis import Analysis
+    from configdrift.model import Location
     from configdrift.replay import Stored
 
 __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
@@ -297,6 +297,7 @@ def _check_project(
 def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
     """Each summarised surface's coverage and key table, with places as the
     command line prints them."""
+    from configdrift.analysis import summarised
     from configdrift.coverage import as_json, key_table, surface_coverage
     from configdrift.escape import printable
     from configdrift.output.display import prefix_for, rebase
@@ -333,10 +334,10 @@ def _analysed(
     """Rules, exact mode, suppressions, baseline, per-rule settings and
     links over an analysed project; None when a baseline was written (its
     notes go to ``report``)."""
-    from configdrift.engine import allowed, run_rules, selected, with_severities
     from configdrift.links import linked
     from configdrift.replay import Stored
-    from configdrift.rules.objects import keys_read
+    from configdrift.rules.evidence import keys_read
+    from configdrift.rules.run import allowed, run_rules, selected, with_severities
 
     config = analysis.config
     messages: list[str] = []
@@ -371,6 +372,8 @@ def _analysed(
     if known is None:  # a baseline was written
         report.messages.extend(notes)
         return None
+    from configdrift.analysis import summarised
+
     return Stored(
         findings=linked(with_severities(known, config)),
         files=analysis.files,
@@ -538,10 +541,10 @@ def _known(
 
     from configdrift.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
     from configdrift.config import ConfigError
-    from configdrift.engine import run_rules
     from configdrift.git import GitError
     from configdrift.history import analyse_ref, resolve_ref
     from configdrift.model import fingerprint
+    from configdrift.rules.run import run_rules
 
     root = analysis.config.root
     where = Path(baseline) if baseline else root / DEFAULT_NAME
@@ -591,8 +594,8 @@ def _known(
 def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str]) -> list[Finding]:
     """The findings no inline suppression or per-file ignore silences; the
     suppressions that silence nothing become notes."""
-    from configdrift.engine import selected
     from configdrift.output.display import prefix_for, rebase
+    from configdrift.rules.run import selected
     from configdrift.suppress import apply
 
     config = analysis.config
@@ -611,23 +614,10 @@ def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str])
     return kept
 
 
-def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
-    """The keys the schema declares (the summary's ``accepted``)."""
-    return [n for n in analysis.schema.walk() if n.path and n.location is not None]
-
-
 def _accepted(analysis: Analysis) -> int:
+    from configdrift.analysis import accepted_nodes
+
     return len(accepted_nodes(analysis))
-
-
-def summarised(analysis: Analysis) -> list[Analysis]:
-    """The surfaces the summary counts: each that has keys or entries, and
-    the first one when nothing was found for it beside the others."""
-    return [
-        s
-        for s in analysis.everything
-        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
-    ]
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 from configdrift.version import __version__
 
 if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
     from configdrift.config import Config
     from configdrift.discover import Sources
-    from configdrift.engine import Analysis
     from configdrift.model import Finding, Location
 
 
@@ -240,7 +240,7 @@ def diff_refs(
     """Compare the config surface at two git refs (HEAD: the work tree when
     not given); CD403 for keys removed without a removal path."""
     from configdrift.config import ConfigError, load
-    from configdrift.engine import analyse, with_severities
+    from configdrift.engine import analyse
     from configdrift.git import GitError
     from configdrift.history import (
         analyse_ref,
@@ -250,6 +250,7 @@ def diff_refs(
         resolve_ref,
     )
     from configdrift.model import exit_code_for
+    from configdrift.rules.run import with_severities
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -532,7 +533,8 @@ def _reported(
     """A project analysed, and the findings ``check`` reports for it (after
     ``select``, ``ignore`` and suppression comments)."""
     from configdrift.api import _unsuppressed
-    from configdrift.engine import allowed, analyse, run_rules
+    from configdrift.engine import analyse
+    from configdrift.rules.run import allowed, run_rules
 
     analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
     return analysis, _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
@@ -1025,7 +1027,8 @@ def show_rules(
     code: str | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
     """Print one rule's documentation, or the table of all rules."""
-    from configdrift.rules.registry import CATALOG, PLANNED, RULES
+    from configdrift.rules import RULES
+    from configdrift.rules.registry import CATALOG, PLANNED
 
     out = out or sys.stdout
     err = err or sys.stderr

@@ -28,7 +28,7 @@ from xml.sax.saxutils import escape
 from configdrift.model import Location, format_path
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 #: The section of a surface's keys that sit at its top level.
 TOP_LEVEL = "(top level)"
@@ -66,7 +66,7 @@ def share(part: int, whole: int) -> float:
 
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     """The coverage of one analysed surface."""
-    from configdrift.api import accepted_nodes
+    from configdrift.analysis import accepted_nodes
     from configdrift.rules.code_view import documented_not_read
     from configdrift.rules.docs_schema import documented_not_accepted, undocumented
 
@@ -111,8 +111,8 @@ def key_table(
     (``file:line``). A key the schema accepts with no place of its own is
     accepted without one (``""``); a key read through an attribute is read
     without one (``""``); ``None`` is no."""
-    from configdrift.api import accepted_nodes
-    from configdrift.rules.objects import read_test
+    from configdrift.analysis import accepted_nodes
+    from configdrift.rules.evidence import read_test
 
     seen = read_test(analysis)
     undocumented = set(coverage.undocumented)
@@ -155,7 +155,7 @@ def key_table(
 def project_coverage(analysis: Analysis) -> list[SurfaceCoverage]:
     """Each surface of a project that ``check``'s summary counts, unless it
     has neither keys nor entries (a tree with no configuration)."""
-    from configdrift.api import summarised
+    from configdrift.analysis import summarised
 
     found = [surface_coverage(surface) for surface in summarised(analysis)]
     return [s for s in found if s.accepted or s.entries]

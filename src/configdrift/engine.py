@@ -6,15 +6,14 @@ Neither prints anything: reporters format what they return.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import gc
 import json
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from configdrift.analysis import Analysis, DocSource
 from configdrift.config import Config, ConfigError
 from configdrift.discover import HISTORY_PAGES, Sources, discover, matches
 from configdrift.extract.cache import FactCache
@@ -28,15 +27,12 @@ from configdrift.files import CANNOT_READ, Unreadable, read_file, read_or_none
 from configdrift.model import (
     ConfigPath,
     DocEntry,
-    Finding,
     Location,
     SchemaNode,
-    Severity,
 )
 from configdrift.resolve.defaults import DEFAULTS_FILES
-from configdrift.resolve.docs import DocPlacer, SectionMap
+from configdrift.resolve.docs import DocPlacer
 from configdrift.resolve.fit import mount_by_docs
-from configdrift.resolve.flow import ReadSite
 from configdrift.resolve.lifecycle import (
     DEPRECATED,
     REMOVED,
@@ -46,120 +42,9 @@ from configdrift.resolve.lifecycle import (
     schema_deprecations,
     split_key,
 )
-from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.registrations import CLI_KINDS
 from configdrift.resolve.schema import Mount, SchemaBuilder, Surface, Unresolved
-
-
-@dataclass(slots=True)
-class DocSource:
-    path: str
-    entries: int
-    explicit: bool
-
-
-@dataclass(slots=True)
-class Analysis:
-    """Everything the rules need, resolved over the whole project."""
-
-    config: Config
-    schema: SchemaNode
-    entries: list[DocEntry]
-    doc_sources: list[DocSource]
-    missing_docs: list[str]
-    parse_errors: list[tuple[Location, str]]
-    mounts: list[Mount]
-    root_candidates: list[Mount]
-    unresolved: list[Unresolved]
-    sections: list[SectionMap]
-    reads: list[ReadSite]
-    #: Config paths under which keys may be read that static analysis cannot
-    #: name: a key that is not static, a dict handed to unseen code.
-    unknown_reads: list[tuple[ConfigPath, Location, str]]
-    dead_reads: list[tuple[ReadSite, SchemaNode]]
-    builder: SchemaBuilder
-    files: int
-    #: Example configs whose place in the config is certain (blocks of doc
-    #: pages and tutorials, config files): (file, block, the config path its
-    #: keys sit under).
-    blocks: list[tuple[str, Block, ConfigPath]] = field(default_factory=list)
-    #: Blocks meant as configs (a config language, or a config file) that
-    #: could not be read whole: reported, never judged.
-    unparseable: list[tuple[str, Block]] = field(default_factory=list)
-    #: ``config-files`` patterns that match no file.
-    missing_configs: list[str] = field(default_factory=list)
-    #: Example blocks and config files read, placed or not.
-    examples_read: int = 0
-    #: Keys the project marks removed or deprecated (registries, the
-    #: configuration, deprecated fields).
-    lifecycle: list[LifecycleEntry] = field(default_factory=list)
-    #: Pages (docs and others) by path, for the rules that read their text.
-    pages: list[str] = field(default_factory=list)
-    #: Python files outside the code view (tests, scripts, examples): where
-    #: CD202 looks for reads before it reports an option as unread.
-    other_python: list[str] = field(default_factory=list)
-    #: Example environment files (``.env.example``), judged by CD302 over
-    #: every surface (the first surface holds them, the others none).
-    env_examples: list[str] = field(default_factory=list)
-    #: The repository's config-like files (JSON, YAML, TOML ...), by path.
-    config_files: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    #: The name of this configuration surface (``config``, ``settings``,
-    #: ``cli``, ``env``) and how it was found.
-    surface: str = "config"
-    how: str = ""
-    #: What ``surfaces`` names to configure this surface (not the first).
-    target: str = ""
-    #: Pages that generate this command line's reference from its parser
-    #: (``.. argparse::``): every option is documented there.
-    generated: list[Location] = field(default_factory=list)
-    #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
-    #: their fields are documented there.
-    autodoc: set[str] = field(default_factory=set)
-    #: The project's other surfaces, each judged on its own (on the first
-    #: analysis only).
-    surfaces: list[Analysis] = field(default_factory=list)
-
-    #: Roles pointing at keys no page documents (``:confval:`name```):
-    #: (role, key, where), on the first surface.
-    references: list[tuple[str, str, Location]] = field(default_factory=list)
-
-    #: The project's first surface, from another one.
-    first: Analysis | None = field(default=None, repr=False)
-    #: Paths this surface accepts whose doc entry another surface took: a
-    #: key two surfaces read is documented once.
-    documented_elsewhere: set[ConfigPath] = field(default_factory=set)
-
-    @property
-    def everything(self) -> list[Analysis]:
-        """This surface and the project's others."""
-        return [self, *self.surfaces]
-
-    @property
-    def project(self) -> Project:
-        return self.builder.project
-
-    @property
-    def objects(self) -> ObjectTypes:
-        """What config objects hold, built on first use (CD201, CD202)."""
-        return _objects(self)
-
-
-def _objects(analysis: Analysis) -> ObjectTypes:
-    # What objects hold depends on the code alone: the surfaces of one
-    # project share it.
-    builder = analysis.builder
-    cached = _OBJECTS.get(id(builder))
-    if cached is None or cached[0] is not builder:
-        cached = (builder, ObjectTypes(builder.project, builder))
-        _OBJECTS.clear()
-        _OBJECTS[id(builder)] = cached
-    return cached[1]
-
-
-_OBJECTS: dict[int, tuple[SchemaBuilder, ObjectTypes]] = {}
-
 
 #: The entries a page needs when the schema has three keys or more.
 _EARLY_NEEDED = 3
@@ -668,7 +553,7 @@ def _share(analyses: list[Analysis]) -> None:
     surface that accepts most of its top-level keys."""
     if len(analyses) < 2:
         return
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     def ident(entry: DocEntry) -> tuple[str, int, str]:
         return (entry.location.path, entry.location.line, entry.name)
@@ -889,7 +774,7 @@ def _misspelt(top: str, block: Block, schema: SchemaNode) -> bool:
     the config's: a near spelling whose value has the same shape (a list
     under ``models`` is no misspelt ``model`` string)?"""
     from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER
-    from configdrift.rules.docs_schema import near_spelling
+    from configdrift.model import near_spelling
 
     if schema.child(top) is not None:
         return False
@@ -1017,77 +902,3 @@ def _schema(
     root = builder.build(config.mount, doc_names)
     builder.apply_reads(root)
     return root, builder
-
-
-def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """Selection by code prefix; the longer matching prefix wins (as in ruff)."""
-    best_select = max((len(p) for p in select if code.startswith(p)), default=-1 if select else 0)
-    best_ignore = max((len(p) for p in ignore if code.startswith(p)), default=-1)
-    return best_select >= 0 and best_select >= best_ignore
-
-
-#: Rules on the project as a whole, judged with its first surface only:
-#: parse errors, source health, removals and deprecations.
-PROJECT_RULES = frozenset({"CD304", "CD401", "CD402", "CD403", "CD404", "CD501", "CD502", "CD503"})
-
-
-#: Surfaces read by name, not through config objects: no dead accessor.
-_NO_OBJECTS = frozenset({"argparse", "click", "env", "setting"})
-
-
-def run_rules(analysis: Analysis) -> list[Finding]:
-    """Every finding of the selected rules, sorted by place."""
-    from configdrift.rules.registry import RULES
-
-    config = analysis.config
-    findings: list[Finding] = []
-    seen: set[tuple[str, str, Location]] = set()
-    for surface in analysis.everything:
-        for code, rule in sorted(RULES.items()):
-            if rule.check is None or not selected(code, config.select, config.ignore):
-                continue
-            if surface is not analysis and (
-                code in PROJECT_RULES
-                or (code == "CD201" and surface.schema.model_kind in _NO_OBJECTS)
-            ):
-                continue
-            for finding in rule.check(surface):
-                if (finding.code, finding.key, finding.location) not in seen:
-                    seen.add((finding.code, finding.key, finding.location))
-                    findings.append(dataclasses.replace(finding, surface=surface.surface))
-    findings.sort(key=lambda f: (f.location.path, f.location.line, f.code, f.key))
-    return findings
-
-
-def allowed(findings: list[Finding], config: Config) -> list[Finding]:
-    """The findings but the CD103 of keys ``allow-undocumented`` lets go
-    undocumented (internal by design): before suppressions and baselines,
-    which never see them."""
-    from fnmatch import fnmatchcase
-
-    globs = config.allow_undocumented
-    if not globs:
-        return findings
-    return [
-        f
-        for f in findings
-        if f.code != "CD103"
-        or not any(
-            fnmatchcase(f.key, glob) for glob in (*globs.get("*", ()), *globs.get(f.surface, ()))
-        )
-    ]
-
-
-def with_severities(findings: list[Finding], config: Config) -> list[Finding]:
-    """The findings at the severity ``severity`` sets for their codes (the
-    longest matching prefix wins): once, on the findings reported."""
-    if not config.severity:
-        return findings
-    out = []
-    for finding in findings:
-        prefixes = [p for p in config.severity if finding.code.startswith(p)]
-        if prefixes:
-            level = Severity(config.severity[max(prefixes, key=len)])
-            finding = dataclasses.replace(finding, severity=level)
-        out.append(finding)
-    return out

@@ -30,7 +30,7 @@ from configdrift.rules.registry import make
 from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 #: Runs in the child: reads jobs on stdin, writes results to the file named
 #: by its second argument (the project may print to stdout when imported).
@@ -121,7 +121,7 @@ def _value_tree(
 
 def _jobs(analysis: Analysis) -> list[_Job]:
     """The outermost parts of each placed example that one pydantic model reads."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     jobs: list[_Job] = []
     for rel, block, base in analysis.blocks:

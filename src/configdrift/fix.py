@@ -45,7 +45,7 @@ from configdrift.files import read_or_none
 from configdrift.model import Finding, format_path
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
     from configdrift.model import DocEntry
 
 #: The largest page a fix edits (bytes).
@@ -187,7 +187,7 @@ def _default(
     pages: dict[str, list[str] | None],
 ) -> Edit | str:
     """The CD104 edit of a documented default, or why there is none."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     entry = next(
         (
@@ -296,8 +296,8 @@ def _rename(
     pages: dict[str, list[str] | None],
 ) -> Edit | str:
     """The rename of a deprecated key in an example, or why there is none."""
+    from configdrift.model import resolve_path
     from configdrift.resolve.lifecycle import DEPRECATED
-    from configdrift.rules.docs_schema import resolve_path
     from configdrift.rules.values import value_rejection
 
     where = finding.location
@@ -357,8 +357,7 @@ def _near_rename(
     """An unsafe fix: the key of a doc entry or an example renamed to the
     near spelling the finding suggests. Unsafe, because a near spelling may
     be another key: the diff is for a person to read."""
-    from configdrift.model import ConfigPath
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import ConfigPath, resolve_path
     from configdrift.rules.values import value_rejection
 
     close = near(finding)

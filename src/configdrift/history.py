@@ -21,7 +21,7 @@ from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
 from configdrift.resolve.schema import same_value
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 #: Files a ref is read for: code, docs, config files, the configuration.
 READ_SUFFIXES = (".py", ".md", ".markdown", ".json", ".yaml", ".yml", ".toml")
@@ -167,7 +167,7 @@ def compare(
     """CD403 for keys accepted at BASE that HEAD neither accepts nor marks
     removed or deprecated; renames, changed defaults and newly strict nodes
     as changes."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
     from configdrift.rules.registry import make
 
     base, head = base_analysis.schema, head_analysis.schema

@@ -27,7 +27,7 @@ from configdrift import fix
 from configdrift.model import Finding, format_path
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
     from configdrift.model import DocEntry, SchemaNode
 
 #: Keyword arguments that describe a field or an option.
@@ -39,8 +39,8 @@ _CELL = re.compile(r"(?<!\\)\|")
 
 def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
     """The entries to add for the CD103 findings among ``findings``."""
+    from configdrift.model import resolve_path
     from configdrift.resolve.lifecycle import split_key
-    from configdrift.rules.docs_schema import resolve_path
 
     surfaces = {s.surface: s for s in analysis.everything}
     pages: dict[str, list[str] | None] = {}
@@ -120,7 +120,7 @@ def _entry(
     pages: dict[str, list[str] | None],
 ) -> tuple[tuple[str, int], str] | str:
     """Where the new entry goes (page, line after which) and its text."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     def beside(entry: DocEntry) -> bool:
         """Does the entry document a key of the same section (for an
@@ -358,7 +358,7 @@ def _once(lines: list[str], text: str) -> int | None:
 def _type_words(surface: Analysis) -> dict[frozenset[str], str]:
     """The page's words for each type: for the entries whose keys the code
     types, the doc type written most often per kind of type."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     seen: dict[frozenset[str], Counter[str]] = {}
     for entry in surface.entries:

@@ -7,6 +7,7 @@ Two segments are special: ``*`` stands for any key of a mapping
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -212,6 +213,45 @@ def exit_code_for(findings: list[Finding], fail_on: str) -> int:
     return (
         1 if any(f.severity is not None and f.severity.rank >= threshold for f in findings) else 0
     )
+
+
+def step(node: SchemaNode, key: str) -> tuple[SchemaNode | None, SchemaNode]:
+    """The child under ``key`` and the node that was asked.
+
+    Docs often skip the list level (``layer_specs.patterns`` for an item of
+    the list ``layer_specs``), so a key missing from a list node is looked
+    up in its item.
+    """
+    found = node.child(key)
+    if found is not None:
+        return found, node
+    if ANY_KEY in node.children:
+        return node.children[ANY_KEY], node
+    item = node.children.get(LIST_ITEM)
+    if item is not None:
+        return step(item, key)
+    return None, node
+
+
+def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None, int, SchemaNode]:
+    """Walk ``path``: (node or None, index of the first missing key, the node that lacks it)."""
+    node = root
+    for i, key in enumerate(path):
+        if key == LIST_ITEM:
+            node = node.children.get(LIST_ITEM, node)
+            continue
+        nxt, asked = step(node, key)
+        if nxt is None:
+            return None, i, asked
+        node = nxt
+    return node, len(path), node
+
+
+def near_spelling(key: str, parent: SchemaNode) -> str | None:
+    """The spelling ``parent`` accepts that is closest to ``key``, if any is close."""
+    accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
+    close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def fingerprint(finding: Finding) -> str:

@@ -21,7 +21,7 @@ from configdrift.history import repository
 from configdrift.model import Finding
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 
 def _git(root: Path, *args: str) -> bytes:

@@ -36,7 +36,7 @@ from configdrift.model import ConfigPath, format_path
 from configdrift.resolve.lifecycle import REMOVED, _unwrap
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
     from configdrift.extract.docs.blocks import BlockKey
     from configdrift.extract.docs.markdown import Block
     from configdrift.sweep import Reference, Sweep

@@ -29,7 +29,7 @@ from configdrift.model import ANY_KEY, ConfigPath, Location, SchemaNode, format_
 from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
     from configdrift.resolve.project import Symbol
 
 #: The kinds, in the order the report lists them.

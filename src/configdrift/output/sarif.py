@@ -19,7 +19,7 @@ def render_sarif(data: ReportData) -> str:
     """SARIF 2.1.0; artifact URIs are relative to ``%SRCROOT%``, the
     directory configdrift ran in (``originalUriBaseIds`` says where it is,
     so that code scanning resolves them)."""
-    from configdrift.rules.registry import RULES
+    from configdrift.rules import RULES
 
     codes = sorted(RULES)
     index = {code: i for i, code in enumerate(codes)}

@@ -6,47 +6,20 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import ConfigPath, Finding, Related, SchemaNode, format_path
-from configdrift.rules.docs_schema import missing_entries, near_spelling
-from configdrift.rules.objects import named_in_files, quoted_in, read_elsewhere
+from configdrift.model import Finding, SchemaNode, format_path, near_spelling
+from configdrift.rules.doc_gaps import missing_entries
+from configdrift.rules.evidence import (
+    named_in_files,
+    quoted_in,
+    read_elsewhere,
+    read_note,
+    reader,
+    unknown_under,
+)
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
-
-
-def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
-    """Why keys under ``path`` may be read unseen, if they may."""
-    for prefix, location, what in analysis.unknown_reads:
-        if path[: len(prefix)] == prefix:
-            return f"{location}: {what}"
-    return None
-
-
-def reader(node: SchemaNode) -> str:
-    """Who reads the keys of a lenient node."""
-    if node.model_kind in ("env", "setting"):
-        return "the code"
-    return f"{node.model} (extra keys ignored)" if node.model else "the code"
-
-
-def read_note(node: SchemaNode) -> tuple[Related, ...]:
-    """Where the section's keys are declared or read: the other side."""
-    if node.model_location is not None:
-        note = {
-            "env": "the code reads environment variables here",
-            "setting": "the code reads settings by name here",
-        }.get(node.model_kind or "", f"{node.model} declares the keys it reads")
-        return (Related(node.model_location.path, node.model_location.line, note),)
-    if node.location is not None and node.origin.startswith("the config dict"):
-        note = f"{node.origin} is read key by key"
-        return (Related(node.location.path, node.location.line, note),)
-    for child in node.children.values():
-        if child.reads:
-            site = child.reads[0]
-            note = f"`{format_path(child.path)}` is read here"
-            return (Related(site.location.path, site.location.line, note),)
-    return ()
+    from configdrift.analysis import Analysis
 
 
 def _is_settings(analysis: Analysis, node: SchemaNode) -> bool:

@@ -2,261 +2,34 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
-import re
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
-    ConfigPath,
     DocEntry,
     Finding,
     Related,
     SchemaNode,
     format_path,
+    resolve_path,
+    step,
 )
-from configdrift.resolve.registrations import BUILTIN, CLI_KINDS
+from configdrift.resolve.registrations import BUILTIN
+from configdrift.rules.doc_gaps import (
+    NAMED_KINDS,
+    VARIABLE,
+    hint_for,
+    missing_entries,
+    model_related,
+)
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
-
-
-def _step(node: SchemaNode, key: str) -> tuple[SchemaNode | None, SchemaNode]:
-    """The child under ``key`` and the node that was asked.
-
-    Docs often skip the list level (``layer_specs.patterns`` for an item of
-    the list ``layer_specs``), so a key missing from a list node is looked
-    up in its item.
-    """
-    found = node.child(key)
-    if found is not None:
-        return found, node
-    if ANY_KEY in node.children:
-        return node.children[ANY_KEY], node
-    item = node.children.get(LIST_ITEM)
-    if item is not None:
-        return _step(item, key)
-    return None, node
-
-
-def resolve_path(root: SchemaNode, path: ConfigPath) -> tuple[SchemaNode | None, int, SchemaNode]:
-    """Walk ``path``: (node or None, index of the first missing key, the node that lacks it)."""
-    node = root
-    for i, key in enumerate(path):
-        if key == LIST_ITEM:
-            node = node.children.get(LIST_ITEM, node)
-            continue
-        nxt, asked = _step(node, key)
-        if nxt is None:
-            return None, i, asked
-        node = nxt
-    return node, len(path), node
-
-
-def missing_entries(
-    analysis: Analysis, strict: bool
-) -> Iterator[tuple[DocEntry, ConfigPath, SchemaNode]]:
-    """Documented keys the schema lacks under a strict (or a lenient) node:
-    (entry, the first missing path, the node that lacks it), once per path,
-    and not again for the children of a documented missing key."""
-    seen: set[ConfigPath] = set()
-    documented = {e.path for e in analysis.entries}
-    foreign = _foreign_flag_sections(analysis)
-    prefixes = _variable_prefixes(analysis.schema)
-    thin = _thin_sections(analysis)
-    for entry in analysis.entries:
-        node, missing, parent = resolve_path(analysis.schema, entry.path)
-        if node is not None or parent.strict is not strict:
-            continue
-        if (
-            (entry.location.path, entry.section) in thin
-            and entry.doc_type is None
-            and entry.default is None
-            and near_spelling(entry.path[missing], parent) is None
-        ):
-            # Two bare names in a list, one of them a key: too little to say
-            # the list documents the configuration (a page's meta keys,
-            # `image` and `illustration`).
-            continue
-        if parent.model_kind in ("env", "setting") and not entry.name.isupper():
-            continue  # a variable is spelt in capitals: a lowercase word is something else
-        key = entry.path[missing]
-        if "-" in key and not key.startswith("-") and parent.child(key.replace("-", "_")):
-            # ``heading-offset`` beside the option ``heading_offset``: the same
-            # setting in another syntax (a directive's argument, a flag).
-            continue
-        if (
-            parent is analysis.schema
-            and prefixes
-            and _VARIABLE.fullmatch(entry.name)
-            and not entry.name.startswith(prefixes)
-        ):
-            # Another program's variable: ``LIBTMUX_...`` in tmuxp's docs,
-            # docling's ``DOCLING_DEVICE`` beside ``DOCLING_SERVE_*`` settings.
-            continue
-        if parent.model_kind in CLI_KINDS and (
-            not entry.name.startswith("-")
-            or (entry.location.path, entry.section) in foreign
-            or _abbreviates(parent, entry.name)
-        ):
-            continue  # no claim about this command line
-        rejected = entry.path[: missing + 1]
-        if rejected in seen or (rejected != entry.path and rejected in documented):
-            continue
-        seen.add(rejected)
-        yield entry, rejected, parent
-
-
-def _thin_sections(analysis: Analysis) -> set[tuple[str, str]]:
-    """Sections (page, title) of a list of fewer than three entries, none
-    with a type or a default, not all of whose keys the schema accepts."""
-    by_section: dict[tuple[str, str], list[DocEntry]] = {}
-    for entry in analysis.entries:
-        by_section.setdefault((entry.location.path, entry.section), []).append(entry)
-    return {
-        where
-        for where, entries in by_section.items()
-        if len(entries) < 3
-        and all(e.form == "list" and e.doc_type is None and e.default is None for e in entries)
-        and not all(resolve_path(analysis.schema, e.path)[0] is not None for e in entries)
-    }
-
-
-#: Surfaces whose keys are options read or registered by name, not fields.
-_NAMED_KINDS = frozenset({"argparse", "click", "env", "setting", "table"})
-
-
-def _variable_prefixes(root: SchemaNode) -> tuple[str, ...]:
-    """How the environment variables of a root begin: the prefix they all
-    share (a settings class's ``env_prefix``, ``SHOP_``), else the first
-    word of each (``DSTACK`` of ``DSTACK_SERVER_PORT``). Empty when the
-    root's keys are not spelt as variables."""
-    variables = [
-        spelling
-        for child in root.children.values()
-        for spelling in child.spellings or (child.key,)
-        if _VARIABLE.fullmatch(spelling)
-    ]
-    if len(variables) < 2:
-        return ()
-    counts: Counter[str] = Counter()
-    for variable in set(variables):
-        parts = variable.split("_")
-        counts.update("_".join(parts[:n]) + "_" for n in range(1, len(parts)))
-    # The longest prefix nearly all share (an alias is spelt without it).
-    shared = [p for p, n in counts.items() if n >= 0.9 * len(set(variables))]
-    if shared:
-        return (max(shared, key=len),)
-    return tuple(sorted({v.split("_", 1)[0] + "_" for v in variables}))
-
-
-_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-
-
-def _abbreviates(parent: SchemaNode, flag: str) -> bool:
-    """argparse takes a unique prefix of a long option (``allow_abbrev``):
-    ``--coqui-model`` still reaches ``--coqui-models``."""
-    if parent.model_kind != "argparse" or not flag.startswith("--"):
-        return False
-    matches = {
-        node.key
-        for node in parent.children.values()
-        for spelling in node.spellings
-        if spelling.startswith(flag)
-    }
-    return len(matches) == 1
-
-
-def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
-    """Doc sections whose option entries are mostly not the project's: a
-    table of another tool's flags (``torchrun --nproc-per-node``)."""
-    if analysis.schema.model_kind not in CLI_KINDS:
-        return set()
-    # Options documented one heading each (``### --dry-run``) are each a
-    # section of their own: they are counted together, per page.
-    counts: dict[tuple[str, str], list[int]] = {}
-    headed: dict[str, set[str]] = {}
-    for entry in analysis.entries:
-        if entry.name.startswith("-"):
-            known = resolve_path(analysis.schema, entry.path)[0] is not None
-            group = _HEADINGS if entry.form == "heading" else entry.section
-            tally = counts.setdefault((entry.location.path, group), [0, 0])
-            tally[0 if known else 1] += 1
-            if entry.form == "heading":
-                headed.setdefault(entry.location.path, set()).add(entry.section)
-    out: set[tuple[str, str]] = set()
-    for (page, group), (seen, unseen) in counts.items():
-        if seen < unseen:
-            sections = headed.get(page, set()) if group == _HEADINGS else {group}
-            out.update((page, section) for section in sections)
-    return out
-
-
-#: The group of a page's option headings in ``_foreign_flag_sections``.
-_HEADINGS = "\0headings"
-
-
-def _model_related(node: SchemaNode) -> tuple[Related, ...]:
-    out: list[Related] = []
-    if node.model_location is not None:
-        out.append(
-            Related(
-                node.model_location.path,
-                node.model_location.line,
-                f"{node.model} declares the accepted keys",
-            )
-        )
-    if node.strict_location is not None and node.strict_location != node.model_location:
-        owner = node.strict_owner or node.model
-        out.append(
-            Related(
-                node.strict_location.path,
-                node.strict_location.line,
-                f'{owner} forbids unknown keys (extra="forbid")',
-            )
-        )
-    return tuple(out)
-
-
-def near_spelling(key: str, parent: SchemaNode) -> str | None:
-    """The spelling ``parent`` accepts that is closest to ``key``, if any is close."""
-    accepted = [s for n in parent.children.values() for s in (n.spellings or (n.key,))]
-    close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.8)
-    return close[0] if close else None
-
-
-def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> list[str]:
-    paths = []
-    for node in root.walk():
-        if node.path[:-1] != not_under and key in (node.spellings or (node.key,)):
-            paths.append(format_path(node.path[:-1]) or "the top level")
-    return sorted(set(paths))
-
-
-def hint_for(
-    root: SchemaNode, rejected: ConfigPath, parent: SchemaNode, close_word: str = "did you mean"
-) -> str | None:
-    """What to suggest for a key ``parent`` lacks: a near spelling there, and
-    the places the schema accepts the key itself."""
-    key = rejected[-1]
-    close = near_spelling(key, parent)
-    elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
-    hints = []
-    if close:
-        hints.append(
-            f"did you mean `{close}`?"
-            if close_word == "did you mean"
-            else f"{close_word} `{close}`"
-        )
-    if 0 < len(elsewhere) <= 3:  # a generic key (`enabled`) is no hint
-        hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
-    return "; ".join(hints) or None
+    from configdrift.analysis import Analysis
 
 
 @register("CD101")
@@ -295,7 +68,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
             entry.location,
             f"`{key}` is documented {where}, but {parent.model or 'the schema'} forbids unknown keys: "
             f"following the docs {parent.rejection()}",
-            _model_related(parent),
+            model_related(parent),
             hint_for(root, rejected, parent),
         )
 
@@ -310,7 +83,7 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
     for section in analysis.sections:
         node = root
         for key in section.path:
-            nxt = _step(node, key)[0]
+            nxt = step(node, key)[0]
             if nxt is None:
                 break
             node = nxt
@@ -330,7 +103,7 @@ def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]
         node = root
         trail = [root]
         for key in entry.path:
-            nxt = node.children.get(LIST_ITEM) if key == LIST_ITEM else _step(node, key)[0]
+            nxt = node.children.get(LIST_ITEM) if key == LIST_ITEM else step(node, key)[0]
             if nxt is None:
                 break
             node = nxt
@@ -479,14 +252,14 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     flags = {
         f.key
         for f in findings
-        if f.key.startswith("--") or (root.model_kind in _NAMED_KINDS and f.key.isupper())
+        if f.key.startswith("--") or (root.model_kind in NAMED_KINDS and f.key.isupper())
     }
-    spans = {f.key for f in findings if root.model_kind in _NAMED_KINDS and f.key not in flags}
+    spans = {f.key for f in findings if root.model_kind in NAMED_KINDS and f.key not in flags}
     if flags or spans:
         # A flag, variable or option the pages name in prose or a command
         # (``deepspeed --num_gpus 2 train.py``, "the key `changelog_file`")
         # is described there, if not as an entry.
-        from configdrift.rules.objects import named_in_pages
+        from configdrift.rules.evidence import named_in_pages
 
         named = named_in_pages(analysis, flags, spans)
         findings = [f for f in findings if f.key not in named]
@@ -496,11 +269,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     for f in findings:
         node = resolve_path(root, tuple(f.key.split(".")))[0]
         if node is not None and node.origin.startswith("field of"):
-            spelt = {v for v in node.spellings if _VARIABLE.fullmatch(v)}
+            spelt = {v for v in node.spellings if VARIABLE.fullmatch(v)}
             if spelt:
                 variables[f.key] = spelt
     if variables:
-        from configdrift.rules.objects import named_in_pages
+        from configdrift.rules.evidence import named_in_pages
 
         named = named_in_pages(analysis, {v for vs in variables.values() for v in vs})
         findings = [f for f in findings if not (variables.get(f.key, set()) & named)]

@@ -23,14 +23,15 @@ from configdrift.model import (
     Related,
     SchemaNode,
     format_path,
+    resolve_path,
 )
-from configdrift.rules.code_view import read_note, reader, unknown_under
-from configdrift.rules.docs_schema import _model_related, hint_for, resolve_path
+from configdrift.rules.doc_gaps import hint_for, model_related
+from configdrift.rules.evidence import read_note, reader, unknown_under
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 
 def _unaccepted(
@@ -89,7 +90,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
             Location(rel, line),
             f"{what} sets `{format_path(rejected)}`, but {parent.model or 'the schema'} "
             f"forbids unknown keys: loading it {parent.rejection()}",
-            _model_related(parent),
+            model_related(parent),
             hint_for(analysis.schema, rejected, parent),
         )
 
@@ -147,8 +148,8 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
     """CD302 for the variables of example environment files that nothing
     reads (see ``example_ignored``)."""
     from configdrift.files import read_or_none
-    from configdrift.rules.docs_schema import _VARIABLE
-    from configdrift.rules.objects import named_in_files, quoted_in, read_elsewhere
+    from configdrift.rules.doc_gaps import VARIABLE
+    from configdrift.rules.evidence import named_in_files, quoted_in, read_elsewhere
 
     if not analysis.env_examples:
         return
@@ -169,7 +170,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
         for name, line in env_assignments(data or b""):
             if (
                 name not in found
-                and _VARIABLE.fullmatch(name)
+                and VARIABLE.fullmatch(name)
                 and "__" not in name  # a nested setting: its model's place is not known
                 and name.upper() not in spelt
                 and any(name.startswith(p) for p in owners)
@@ -205,7 +206,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
             Location(rel, line),
             f"the environment example sets `{name}`, but no settings field or variable read "
             f"spells it: the code never reads it",
-            _model_related(owner) if owner.model_location is not None else (),
+            model_related(owner) if owner.model_location is not None else (),
             f"the code reads `{close[0]}`" if close else None,
         )
 
@@ -220,7 +221,7 @@ def _own_prefix(root: SchemaNode) -> str | None:
     prefix of two words or more that nearly every variable shares
     (``DOCLING_SERVE_``; ``DB_`` of ``DB_HOST`` and ``DB_PORT`` is no
     project's own)."""
-    from configdrift.rules.docs_schema import _variable_prefixes
+    from configdrift.rules.doc_gaps import variable_prefixes
 
     fields = [child for child in root.children.values() if child.spellings]
     explicit: Counter[str] = Counter()
@@ -233,7 +234,7 @@ def _own_prefix(root: SchemaNode) -> str | None:
         prefix, count = explicit.most_common(1)[0]
         if prefix.endswith("_") and count >= 3 and count >= 0.9 * len(fields):
             return prefix
-    prefixes = _variable_prefixes(root)
+    prefixes = variable_prefixes(root)
     variables = sum(1 for child in fields for s in child.spellings if s.isupper())
     if len(prefixes) == 1 and variables >= 3 and prefixes[0].count("_") >= 2:
         return prefixes[0]

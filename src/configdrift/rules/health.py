@@ -9,7 +9,7 @@ from configdrift.model import Finding, Location
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 
 @register("CD501")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
-from configdrift.model import ConfigPath, Finding, Location, Related, format_path
+from configdrift.model import ConfigPath, Finding, Location, Related, format_path, resolve_path
 from configdrift.resolve.lifecycle import (
     DEPRECATED,
     REMOVED,
@@ -23,11 +23,10 @@ from configdrift.resolve.lifecycle import (
     code_uses,
     distinctive,
 )
-from configdrift.rules.docs_schema import resolve_path
 from configdrift.rules.registry import describe, make, register
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 #: A line that tells of the removal is history, not a leftover.
 _HISTORY = re.compile(r"\b(removed|deprecated|no longer|instead|renamed|obsolete)\b", re.I)

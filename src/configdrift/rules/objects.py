@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from configdrift.discover import HISTORY_PAGES
-from configdrift.files import read_or_none
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -16,66 +14,19 @@ from configdrift.model import (
     SchemaNode,
     format_path,
 )
+from configdrift.rules.evidence import (
+    function_called,
+    is_loaded,
+    loaded_names,
+    once,
+    quoted_in,
+    read_elsewhere,
+)
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
     from configdrift.resolve.flow import ReadSite
-
-T = TypeVar("T")
-
-
-def _once(analysis: Analysis, name: str, derive: Callable[[], T]) -> T:
-    """``derive()``, computed once for every surface of the project."""
-    derived = analysis.objects.derived
-    if name not in derived:
-        derived[name] = derive()
-    return derived[name]  # type: ignore[return-value]
-
-
-def _loaded(analysis: Analysis) -> set[str]:
-    def derive() -> set[str]:
-        names: set[str] = set()
-        for info in analysis.project.modules.values():
-            names.update(info.facts.attr_loads)
-        return names
-
-    return _once(analysis, "loaded", derive)
-
-
-def _is_loaded(name: str, loaded: set[str]) -> bool:
-    """Is the attribute ``name`` loaded anywhere, on ``self`` or elsewhere?"""
-    return name in loaded or f"self.{name}" in loaded
-
-
-def _called(loaded: set[str], function: str) -> bool | None:
-    """Is a method called anywhere? None for a module-level function, which
-    is called by its bare name: that leaves no trace in attribute loads."""
-    if "." not in function:
-        return None
-    return _is_loaded(function.rsplit(".", 1)[-1], loaded)
-
-
-def keys_read(analysis: Analysis) -> int:
-    """How many accepted keys the code is seen to read: a dict lookup resolved
-    to the key, or, for a model field, an attribute load or a ``getattr`` of
-    its name (the evidence CD202 goes by)."""
-    seen = read_test(analysis)
-    return sum(1 for node in analysis.schema.walk() if node.location is not None and seen(node))
-
-
-def read_test(analysis: Analysis) -> Callable[[SchemaNode], bool]:
-    """Is an accepted key seen read (as ``keys_read`` counts it)?"""
-    loaded = _loaded(analysis)
-
-    def seen(node: SchemaNode) -> bool:
-        return (
-            bool(node.reads)
-            or node.model_kind == "env"  # a variable is known by its read
-            or (node.origin.startswith(("field of", "option")) and _is_loaded(node.key, loaded))
-        )
-
-    return seen
 
 
 @register("CD201")
@@ -101,7 +52,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     accessor and its callers.
     """
     objects = analysis.objects
-    loaded = _loaded(analysis)
+    loaded = loaded_names(analysis)
     mounted = {node.model for node in analysis.schema.walk() if node.model}
     seen: set[tuple[str, int, str]] = set()
     for chain in objects.chains():
@@ -122,7 +73,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
             owner = sorted(receivers, key=lambda s: s.qualname)[0]
             info = analysis.project.modules[owner.module]
             cls = info.classes[owner.qualname]
-            called = _called(loaded, chain.function)
+            called = function_called(loaded, chain.function)
             where = f"`{chain.function}`" + (", which nothing calls," if called is False else "")
             yield make(
                 "CD201",
@@ -197,7 +148,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     Wire the option to the code that should honour it, or remove it (and
     register the removal so that old configs get a clear error).
     """
-    loaded = _loaded(analysis)
+    loaded = loaded_names(analysis)
     patterns = [
         re.compile(pattern)
         for info in analysis.project.modules.values()
@@ -207,7 +158,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     fields = list(_fields(analysis.schema))
     # A model none of whose fields the code reads is used some other way
     # (serialised, handed on whole): its fields are not judged one by one.
-    consumed = {model.model for model, field in fields if _is_loaded(field.key, loaded)}
+    consumed = {model.model for model, field in fields if is_loaded(field.key, loaded)}
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     candidates: list[tuple[SchemaNode, str, bool]] = []
@@ -215,7 +166,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         name = field.key
         if field.deprecated or field.location is None or model.model in dumped:
             continue
-        if model.model_kind == "argparse" and _is_loaded("__dict__", loaded):
+        if model.model_kind == "argparse" and is_loaded("__dict__", loaded):
             continue  # ``vars(args)`` hands every option on at once
         if field.model_kind in ("click", "env", "setting"):
             continue  # a command's parameter, or a variable or setting the code reads
@@ -231,7 +182,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             message = (
                 f"`{key}` is read only by {names}, which nothing calls: setting it does nothing"
             )
-        elif _is_loaded(name, loaded):
+        elif is_loaded(name, loaded):
             continue
         else:
             message = f"`{key}` is declared by {model.model}, but no code reads `{name}`: setting it does nothing"
@@ -273,7 +224,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
 
 def _parent_kind(analysis: Analysis, field: SchemaNode) -> str | None:
     """The kind of model that declares ``field``."""
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
 
     parent = resolve_path(analysis.schema, field.path[:-1])[0]
     return parent.model_kind if parent is not None else None
@@ -295,80 +246,10 @@ def _used_in_bodies(analysis: Analysis, names: set[str]) -> set[str]:
     return used
 
 
-#: How much of the Python the code view leaves out (scripts, tests,
-#: examples) is searched for the reads of candidate findings.
-MAX_OTHER_FILES = 5000
-MAX_OTHER_BYTES = 1024 * 1024
-
-
-def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
-    """Names that the repository's config files (compose files, YAML, TOML,
-    JSON) spell as a whole word."""
-    return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
-
-
-def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
-    """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
-    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
-
-
-def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
-    """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
-    spell whole, and ``spans`` they write as inline code (`` `name` ``), in
-    one pass over the pages; a changelog's mention or an issue template's
-    is no description."""
-    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
-    spans = spans or set()
-    if not names and not spans:
-        return set()
-    patterns = []
-    if names:
-        patterns.append(_WHOLE % _alternation(names))
-    if spans:
-        patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
-    return _search(analysis, pages, b"|".join(patterns), names | spans)
-
-
-def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
-    """Names read as attributes (``.name``) or by name (``getattr(x,
-    "name")``, ``getini("name")``) in Python files outside the code view."""
-    pattern = rb"""(?:\.\s*|["'])(%b)\b""" % _alternation(names)
-    return _search(analysis, analysis.other_python, pattern, names)
-
-
-#: A name spelt whole: not part of a longer word or flag.
-_WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
-
-
-def _alternation(names: set[str]) -> bytes:
-    return b"|".join(re.escape(n.encode()) for n in sorted(names))
-
-
-def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str]) -> set[str]:
-    """The ``names`` that ``pattern``'s groups capture in ``files`` (bounded
-    in count and size), stopping once all are found."""
-    if not names:
-        return set()
-    compiled = re.compile(pattern)
-    found: set[str] = set()
-    for rel in files[:MAX_OTHER_FILES]:
-        # Only the tree's own regular files (a link may lead out of it).
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            continue
-        for match in compiled.findall(data):
-            for group in (match,) if isinstance(match, bytes) else match:
-                if group:
-                    found.add(group.decode())
-        if found >= names:
-            break
-    return found
-
-
 def _accessor_only(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
     """(model, field) -> the methods that read it, when every read of the
     field in the project is a typed chain in a method that nothing calls."""
-    return _once(analysis, "accessors", lambda: _find_accessors(analysis, loaded))
+    return once(analysis, "accessors", lambda: _find_accessors(analysis, loaded))
 
 
 def _find_accessors(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str], list[str]]:
@@ -384,7 +265,7 @@ def _find_accessors(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str
             continue
         name = parts[-1]
         counted[name] = counted.get(name, 0) + 1
-        if _called(loaded, chain.function) is not False:
+        if function_called(loaded, chain.function) is not False:
             reads.setdefault(("", name), []).append("")  # a read that is used
             continue
         for owner in chain.receivers[-1]:
@@ -402,7 +283,7 @@ def _find_accessors(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str
 
 def _dumped_models(analysis: Analysis) -> set[str]:
     """Models some code dumps whole: every field may be used through the dump."""
-    return _once(analysis, "dumped", lambda: _find_dumped(analysis))
+    return once(analysis, "dumped", lambda: _find_dumped(analysis))
 
 
 def _find_dumped(analysis: Analysis) -> set[str]:
@@ -440,8 +321,8 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
         ]
         targets += getters.get((site.module, site.function), [])
         by_path.setdefault(site.path, []).append((site, targets))
-    from configdrift.rules.code_view import unknown_under
-    from configdrift.rules.docs_schema import resolve_path
+    from configdrift.model import resolve_path
+    from configdrift.rules.evidence import unknown_under
 
     for path, uses in sorted(by_path.items()):
         node = resolve_path(analysis.schema, path)[0]
@@ -452,7 +333,7 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
         if not all(targets for _, targets in uses):
             continue  # read for some other use somewhere
         attrs = {a for _, targets in uses for a, _, _ in targets}
-        if any(_is_loaded(a, loaded) for a in attrs):
+        if any(is_loaded(a, loaded) for a in attrs):
             continue
         site, targets = uses[0]
         attr, where, line = targets[0]

@@ -10,7 +10,7 @@ from configdrift.resolve.schema import read_defaults, same_value
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 
 @register("CD106")

@@ -8,14 +8,14 @@ codes are reserved and selectable, but they produce nothing yet.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related, Severity
 
 if TYPE_CHECKING:
-    from configdrift.engine import Analysis
+    from configdrift.analysis import Analysis
 
 RuleFunction = Callable[["Analysis"], Iterator[Finding]]
 
@@ -116,45 +116,9 @@ def slug(code: str) -> str:
     return CATALOG[code][0]
 
 
-class _Registry(MutableMapping[str, Rule]):
-    """Every rule with its documentation and check, loaded on first use."""
-
-    def __init__(self) -> None:
-        self._rules: dict[str, Rule] = {}
-        self._loaded = False
-
-    def _load(self) -> dict[str, Rule]:
-        if not self._loaded:
-            self._loaded = True
-            import configdrift.rules
-
-            configdrift.rules.load()
-            for code, (name, severity, summary) in CATALOG.items():
-                if code in PLANNED:
-                    self._rules[code] = Rule(code, name, severity, summary, "", "planned")
-        return self._rules
-
-    def __getitem__(self, code: str) -> Rule:
-        return self._load()[code]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._load())
-
-    def __len__(self) -> int:
-        return len(self._load())
-
-    def __setitem__(self, code: str, rule: Rule) -> None:
-        self._load()[code] = rule
-
-    def __delitem__(self, code: str) -> None:
-        del self._load()[code]
-
-    def add(self, rule: Rule) -> None:
-        """Register a rule (the rule modules, as they load)."""
-        self._rules[rule.code] = rule
-
-
-RULES = _Registry()
+#: The rules registered so far (as their modules load); ``configdrift.rules.RULES``
+#: loads every rule module first.
+REGISTERED: dict[str, Rule] = {}
 
 _SECTIONS = ("What it finds", "Why it matters", "Example", "How to fix")
 
@@ -165,7 +129,7 @@ def register(code: str) -> Callable[[RuleFunction], RuleFunction]:
     name, severity, summary = CATALOG[code]
 
     def wrap(func: RuleFunction) -> RuleFunction:
-        RULES.add(Rule(code, name, severity, summary, func.__doc__ or "", "stable", func))
+        REGISTERED[code] = Rule(code, name, severity, summary, func.__doc__ or "", "stable", func)
         return func
 
     return wrap
@@ -175,7 +139,7 @@ def describe(code: str, doc: str) -> None:
     """A stable rule that a command other than ``check`` produces
     (``configdrift diff``): documented here, run there."""
     name, severity, summary = CATALOG[code]
-    RULES.add(Rule(code, name, severity, summary, doc, "stable", None))
+    REGISTERED[code] = Rule(code, name, severity, summary, doc, "stable", None)
 
 
 def missing_sections(rule: Rule) -> list[str]:

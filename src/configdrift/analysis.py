@@ -1,0 +1,146 @@
+"""What the rules read: one configuration surface of a project, resolved.
+
+The engine builds an ``Analysis`` per surface (``engine.analyse``); the rules
+(``rules/``) read it and yield findings. Besides the model's data (the
+schema tree, doc entries, reads, example blocks), it holds the project's
+index of code (``project``) and the model reader (``builder``), which some
+rules query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from configdrift.config import Config
+from configdrift.extract.docs.markdown import Block
+from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode
+from configdrift.resolve.docs import SectionMap
+from configdrift.resolve.flow import ReadSite
+from configdrift.resolve.lifecycle import LifecycleEntry
+from configdrift.resolve.objects import ObjectTypes
+from configdrift.resolve.project import Project
+from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
+
+
+@dataclass(slots=True)
+class DocSource:
+    path: str
+    entries: int
+    explicit: bool
+
+
+@dataclass(slots=True)
+class Analysis:
+    """Everything the rules need, resolved over the whole project."""
+
+    config: Config
+    schema: SchemaNode
+    entries: list[DocEntry]
+    doc_sources: list[DocSource]
+    missing_docs: list[str]
+    parse_errors: list[tuple[Location, str]]
+    mounts: list[Mount]
+    root_candidates: list[Mount]
+    unresolved: list[Unresolved]
+    sections: list[SectionMap]
+    reads: list[ReadSite]
+    #: Config paths under which keys may be read that static analysis cannot
+    #: name: a key that is not static, a dict handed to unseen code.
+    unknown_reads: list[tuple[ConfigPath, Location, str]]
+    dead_reads: list[tuple[ReadSite, SchemaNode]]
+    builder: SchemaBuilder
+    files: int
+    #: Example configs whose place in the config is certain (blocks of doc
+    #: pages and tutorials, config files): (file, block, the config path its
+    #: keys sit under).
+    blocks: list[tuple[str, Block, ConfigPath]] = field(default_factory=list)
+    #: Blocks meant as configs (a config language, or a config file) that
+    #: could not be read whole: reported, never judged.
+    unparseable: list[tuple[str, Block]] = field(default_factory=list)
+    #: ``config-files`` patterns that match no file.
+    missing_configs: list[str] = field(default_factory=list)
+    #: Example blocks and config files read, placed or not.
+    examples_read: int = 0
+    #: Keys the project marks removed or deprecated (registries, the
+    #: configuration, deprecated fields).
+    lifecycle: list[LifecycleEntry] = field(default_factory=list)
+    #: Pages (docs and others) by path, for the rules that read their text.
+    pages: list[str] = field(default_factory=list)
+    #: Python files outside the code view (tests, scripts, examples): where
+    #: CD202 looks for reads before it reports an option as unread.
+    other_python: list[str] = field(default_factory=list)
+    #: Example environment files (``.env.example``), judged by CD302 over
+    #: every surface (the first surface holds them, the others none).
+    env_examples: list[str] = field(default_factory=list)
+    #: The repository's config-like files (JSON, YAML, TOML ...), by path.
+    config_files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    #: The name of this configuration surface (``config``, ``settings``,
+    #: ``cli``, ``env``) and how it was found.
+    surface: str = "config"
+    how: str = ""
+    #: What ``surfaces`` names to configure this surface (not the first).
+    target: str = ""
+    #: Pages that generate this command line's reference from its parser
+    #: (``.. argparse::``): every option is documented there.
+    generated: list[Location] = field(default_factory=list)
+    #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
+    #: their fields are documented there.
+    autodoc: set[str] = field(default_factory=set)
+    #: The project's other surfaces, each judged on its own (on the first
+    #: analysis only).
+    surfaces: list[Analysis] = field(default_factory=list)
+
+    #: Roles pointing at keys no page documents (``:confval:`name```):
+    #: (role, key, where), on the first surface.
+    references: list[tuple[str, str, Location]] = field(default_factory=list)
+
+    #: The project's first surface, from another one.
+    first: Analysis | None = field(default=None, repr=False)
+    #: Paths this surface accepts whose doc entry another surface took: a
+    #: key two surfaces read is documented once.
+    documented_elsewhere: set[ConfigPath] = field(default_factory=set)
+
+    @property
+    def everything(self) -> list[Analysis]:
+        """This surface and the project's others."""
+        return [self, *self.surfaces]
+
+    @property
+    def project(self) -> Project:
+        return self.builder.project
+
+    @property
+    def objects(self) -> ObjectTypes:
+        """What config objects hold, built on first use (CD201, CD202)."""
+        return _objects(self)
+
+
+def _objects(analysis: Analysis) -> ObjectTypes:
+    # What objects hold depends on the code alone: the surfaces of one
+    # project share it.
+    builder = analysis.builder
+    cached = _OBJECTS.get(id(builder))
+    if cached is None or cached[0] is not builder:
+        cached = (builder, ObjectTypes(builder.project, builder))
+        _OBJECTS.clear()
+        _OBJECTS[id(builder)] = cached
+    return cached[1]
+
+
+_OBJECTS: dict[int, tuple[SchemaBuilder, ObjectTypes]] = {}
+
+
+def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
+    """The keys the schema declares (the summary's ``accepted``)."""
+    return [n for n in analysis.schema.walk() if n.path and n.location is not None]
+
+
+def summarised(analysis: Analysis) -> list[Analysis]:
+    """The surfaces the summary counts: each that has keys or entries, and
+    the first one when nothing was found for it beside the others."""
+    return [
+        s
+        for s in analysis.everything
+        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
+    ]

@@ -1,0 +1,217 @@
+"""Documented keys a schema lacks, and what to suggest for them: the
+shared ground of the rules on documented keys (CD101, CD102) and on
+examples (CD301, CD302)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import (
+    ConfigPath,
+    DocEntry,
+    Related,
+    SchemaNode,
+    format_path,
+    near_spelling,
+    resolve_path,
+)
+from configdrift.resolve.registrations import CLI_KINDS
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+
+def missing_entries(
+    analysis: Analysis, strict: bool
+) -> Iterator[tuple[DocEntry, ConfigPath, SchemaNode]]:
+    """Documented keys the schema lacks under a strict (or a lenient) node:
+    (entry, the first missing path, the node that lacks it), once per path,
+    and not again for the children of a documented missing key."""
+    seen: set[ConfigPath] = set()
+    documented = {e.path for e in analysis.entries}
+    foreign = _foreign_flag_sections(analysis)
+    prefixes = variable_prefixes(analysis.schema)
+    thin = _thin_sections(analysis)
+    for entry in analysis.entries:
+        node, missing, parent = resolve_path(analysis.schema, entry.path)
+        if node is not None or parent.strict is not strict:
+            continue
+        if (
+            (entry.location.path, entry.section) in thin
+            and entry.doc_type is None
+            and entry.default is None
+            and near_spelling(entry.path[missing], parent) is None
+        ):
+            # Two bare names in a list, one of them a key: too little to say
+            # the list documents the configuration (a page's meta keys,
+            # `image` and `illustration`).
+            continue
+        if parent.model_kind in ("env", "setting") and not entry.name.isupper():
+            continue  # a variable is spelt in capitals: a lowercase word is something else
+        key = entry.path[missing]
+        if "-" in key and not key.startswith("-") and parent.child(key.replace("-", "_")):
+            # ``heading-offset`` beside the option ``heading_offset``: the same
+            # setting in another syntax (a directive's argument, a flag).
+            continue
+        if (
+            parent is analysis.schema
+            and prefixes
+            and VARIABLE.fullmatch(entry.name)
+            and not entry.name.startswith(prefixes)
+        ):
+            # Another program's variable: ``LIBTMUX_...`` in tmuxp's docs,
+            # docling's ``DOCLING_DEVICE`` beside ``DOCLING_SERVE_*`` settings.
+            continue
+        if parent.model_kind in CLI_KINDS and (
+            not entry.name.startswith("-")
+            or (entry.location.path, entry.section) in foreign
+            or _abbreviates(parent, entry.name)
+        ):
+            continue  # no claim about this command line
+        rejected = entry.path[: missing + 1]
+        if rejected in seen or (rejected != entry.path and rejected in documented):
+            continue
+        seen.add(rejected)
+        yield entry, rejected, parent
+
+
+def _thin_sections(analysis: Analysis) -> set[tuple[str, str]]:
+    """Sections (page, title) of a list of fewer than three entries, none
+    with a type or a default, not all of whose keys the schema accepts."""
+    by_section: dict[tuple[str, str], list[DocEntry]] = {}
+    for entry in analysis.entries:
+        by_section.setdefault((entry.location.path, entry.section), []).append(entry)
+    return {
+        where
+        for where, entries in by_section.items()
+        if len(entries) < 3
+        and all(e.form == "list" and e.doc_type is None and e.default is None for e in entries)
+        and not all(resolve_path(analysis.schema, e.path)[0] is not None for e in entries)
+    }
+
+
+#: Surfaces whose keys are options read or registered by name, not fields.
+NAMED_KINDS = frozenset({"argparse", "click", "env", "setting", "table"})
+
+
+def variable_prefixes(root: SchemaNode) -> tuple[str, ...]:
+    """How the environment variables of a root begin: the prefix they all
+    share (a settings class's ``env_prefix``, ``SHOP_``), else the first
+    word of each (``DSTACK`` of ``DSTACK_SERVER_PORT``). Empty when the
+    root's keys are not spelt as variables."""
+    variables = [
+        spelling
+        for child in root.children.values()
+        for spelling in child.spellings or (child.key,)
+        if VARIABLE.fullmatch(spelling)
+    ]
+    if len(variables) < 2:
+        return ()
+    counts: Counter[str] = Counter()
+    for variable in set(variables):
+        parts = variable.split("_")
+        counts.update("_".join(parts[:n]) + "_" for n in range(1, len(parts)))
+    # The longest prefix nearly all share (an alias is spelt without it).
+    shared = [p for p, n in counts.items() if n >= 0.9 * len(set(variables))]
+    if shared:
+        return (max(shared, key=len),)
+    return tuple(sorted({v.split("_", 1)[0] + "_" for v in variables}))
+
+
+VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _abbreviates(parent: SchemaNode, flag: str) -> bool:
+    """argparse takes a unique prefix of a long option (``allow_abbrev``):
+    ``--coqui-model`` still reaches ``--coqui-models``."""
+    if parent.model_kind != "argparse" or not flag.startswith("--"):
+        return False
+    matches = {
+        node.key
+        for node in parent.children.values()
+        for spelling in node.spellings
+        if spelling.startswith(flag)
+    }
+    return len(matches) == 1
+
+
+def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
+    """Doc sections whose option entries are mostly not the project's: a
+    table of another tool's flags (``torchrun --nproc-per-node``)."""
+    if analysis.schema.model_kind not in CLI_KINDS:
+        return set()
+    # Options documented one heading each (``### --dry-run``) are each a
+    # section of their own: they are counted together, per page.
+    counts: dict[tuple[str, str], list[int]] = {}
+    headed: dict[str, set[str]] = {}
+    for entry in analysis.entries:
+        if entry.name.startswith("-"):
+            known = resolve_path(analysis.schema, entry.path)[0] is not None
+            group = _HEADINGS if entry.form == "heading" else entry.section
+            tally = counts.setdefault((entry.location.path, group), [0, 0])
+            tally[0 if known else 1] += 1
+            if entry.form == "heading":
+                headed.setdefault(entry.location.path, set()).add(entry.section)
+    out: set[tuple[str, str]] = set()
+    for (page, group), (seen, unseen) in counts.items():
+        if seen < unseen:
+            sections = headed.get(page, set()) if group == _HEADINGS else {group}
+            out.update((page, section) for section in sections)
+    return out
+
+
+#: The group of a page's option headings in ``_foreign_flag_sections``.
+_HEADINGS = "\0headings"
+
+
+def model_related(node: SchemaNode) -> tuple[Related, ...]:
+    out: list[Related] = []
+    if node.model_location is not None:
+        out.append(
+            Related(
+                node.model_location.path,
+                node.model_location.line,
+                f"{node.model} declares the accepted keys",
+            )
+        )
+    if node.strict_location is not None and node.strict_location != node.model_location:
+        owner = node.strict_owner or node.model
+        out.append(
+            Related(
+                node.strict_location.path,
+                node.strict_location.line,
+                f'{owner} forbids unknown keys (extra="forbid")',
+            )
+        )
+    return tuple(out)
+
+
+def _accepted_elsewhere(root: SchemaNode, key: str, not_under: ConfigPath) -> list[str]:
+    paths = []
+    for node in root.walk():
+        if node.path[:-1] != not_under and key in (node.spellings or (node.key,)):
+            paths.append(format_path(node.path[:-1]) or "the top level")
+    return sorted(set(paths))
+
+
+def hint_for(
+    root: SchemaNode, rejected: ConfigPath, parent: SchemaNode, close_word: str = "did you mean"
+) -> str | None:
+    """What to suggest for a key ``parent`` lacks: a near spelling there, and
+    the places the schema accepts the key itself."""
+    key = rejected[-1]
+    close = near_spelling(key, parent)
+    elsewhere = _accepted_elsewhere(root, key, rejected[:-1])
+    hints = []
+    if close:
+        hints.append(
+            f"did you mean `{close}`?"
+            if close_word == "did you mean"
+            else f"{close_word} `{close}`"
+        )
+    if 0 < len(elsewhere) <= 3:  # a generic key (`enabled`) is no hint
+        hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
+    return "; ".join(hints) or None

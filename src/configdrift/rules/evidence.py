@@ -1,0 +1,180 @@
+"""Where the project reads or names a key: the evidence the rules on
+reads weigh (CD102, CD201, CD202, CD302) before they say nothing reads it.
+
+Attribute loads of the whole code, reads the schema resolved, and byte
+searches of the other files (tests, scripts, pages) for a key's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from configdrift.discover import HISTORY_PAGES
+from configdrift.files import read_or_none
+from configdrift.model import ConfigPath, Related, SchemaNode, format_path
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+T = TypeVar("T")
+
+
+def once(analysis: Analysis, name: str, derive: Callable[[], T]) -> T:
+    """``derive()``, computed once for every surface of the project."""
+    derived = analysis.objects.derived
+    if name not in derived:
+        derived[name] = derive()
+    return derived[name]  # type: ignore[return-value]
+
+
+def loaded_names(analysis: Analysis) -> set[str]:
+    def derive() -> set[str]:
+        names: set[str] = set()
+        for info in analysis.project.modules.values():
+            names.update(info.facts.attr_loads)
+        return names
+
+    return once(analysis, "loaded", derive)
+
+
+def is_loaded(name: str, loaded: set[str]) -> bool:
+    """Is the attribute ``name`` loaded anywhere, on ``self`` or elsewhere?"""
+    return name in loaded or f"self.{name}" in loaded
+
+
+def function_called(loaded: set[str], function: str) -> bool | None:
+    """Is a method called anywhere? None for a module-level function, which
+    is called by its bare name: that leaves no trace in attribute loads."""
+    if "." not in function:
+        return None
+    return is_loaded(function.rsplit(".", 1)[-1], loaded)
+
+
+def keys_read(analysis: Analysis) -> int:
+    """How many accepted keys the code is seen to read: a dict lookup resolved
+    to the key, or, for a model field, an attribute load or a ``getattr`` of
+    its name (the evidence CD202 goes by)."""
+    seen = read_test(analysis)
+    return sum(1 for node in analysis.schema.walk() if node.location is not None and seen(node))
+
+
+def read_test(analysis: Analysis) -> Callable[[SchemaNode], bool]:
+    """Is an accepted key seen read (as ``keys_read`` counts it)?"""
+    loaded = loaded_names(analysis)
+
+    def seen(node: SchemaNode) -> bool:
+        return (
+            bool(node.reads)
+            or node.model_kind == "env"  # a variable is known by its read
+            or (node.origin.startswith(("field of", "option")) and is_loaded(node.key, loaded))
+        )
+
+    return seen
+
+
+#: How much of the Python the code view leaves out (scripts, tests,
+#: examples) is searched for the reads of candidate findings.
+MAX_OTHER_FILES = 5000
+
+
+MAX_OTHER_BYTES = 1024 * 1024
+
+
+def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names that the repository's config files (compose files, YAML, TOML,
+    JSON) spell as a whole word."""
+    return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
+
+
+def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
+    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
+
+
+def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
+    """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
+    spell whole, and ``spans`` they write as inline code (`` `name` ``), in
+    one pass over the pages; a changelog's mention or an issue template's
+    is no description."""
+    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
+    spans = spans or set()
+    if not names and not spans:
+        return set()
+    patterns = []
+    if names:
+        patterns.append(_WHOLE % _alternation(names))
+    if spans:
+        patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
+    return _search(analysis, pages, b"|".join(patterns), names | spans)
+
+
+def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names read as attributes (``.name``) or by name (``getattr(x,
+    "name")``, ``getini("name")``) in Python files outside the code view."""
+    pattern = rb"""(?:\.\s*|["'])(%b)\b""" % _alternation(names)
+    return _search(analysis, analysis.other_python, pattern, names)
+
+
+#: A name spelt whole: not part of a longer word or flag.
+_WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
+
+
+def _alternation(names: set[str]) -> bytes:
+    return b"|".join(re.escape(n.encode()) for n in sorted(names))
+
+
+def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str]) -> set[str]:
+    """The ``names`` that ``pattern``'s groups capture in ``files`` (bounded
+    in count and size), stopping once all are found."""
+    if not names:
+        return set()
+    compiled = re.compile(pattern)
+    found: set[str] = set()
+    for rel in files[:MAX_OTHER_FILES]:
+        # Only the tree's own regular files (a link may lead out of it).
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            continue
+        for match in compiled.findall(data):
+            for group in (match,) if isinstance(match, bytes) else match:
+                if group:
+                    found.add(group.decode())
+        if found >= names:
+            break
+    return found
+
+
+def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
+    """Why keys under ``path`` may be read unseen, if they may."""
+    for prefix, location, what in analysis.unknown_reads:
+        if path[: len(prefix)] == prefix:
+            return f"{location}: {what}"
+    return None
+
+
+def reader(node: SchemaNode) -> str:
+    """Who reads the keys of a lenient node."""
+    if node.model_kind in ("env", "setting"):
+        return "the code"
+    return f"{node.model} (extra keys ignored)" if node.model else "the code"
+
+
+def read_note(node: SchemaNode) -> tuple[Related, ...]:
+    """Where the section's keys are declared or read: the other side."""
+    if node.model_location is not None:
+        note = {
+            "env": "the code reads environment variables here",
+            "setting": "the code reads settings by name here",
+        }.get(node.model_kind or "", f"{node.model} declares the keys it reads")
+        return (Related(node.model_location.path, node.model_location.line, note),)
+    if node.location is not None and node.origin.startswith("the config dict"):
+        note = f"{node.origin} is read key by key"
+        return (Related(node.location.path, node.location.line, note),)
+    for child in node.children.values():
+        if child.reads:
+            site = child.reads[0]
+            note = f"`{format_path(child.path)}` is read here"
+            return (Related(site.location.path, site.location.line, note),)
+    return ()
