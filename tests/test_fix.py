@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from configdrift.fix import render_like
+from configdrift.edits.entries import render_like
 from helpers import make_project
 
 _MODEL = """
@@ -189,7 +189,7 @@ def test_a_suppressed_finding_is_not_fixed(cli, tmp_path) -> None:
 
 
 def test_a_page_changed_since_it_was_read_is_skipped(cli, tmp_path, monkeypatch) -> None:
-    from configdrift import fix
+    from configdrift.edits import fix
 
     root = _project(tmp_path, _MARKDOWN)
     page = root / "docs" / "configuration.md"
@@ -397,14 +397,14 @@ def test_a_code_span_that_is_a_command_is_no_entry_to_delete(cli, tmp_path) -> N
 
 
 def test_names_alone() -> None:
-    from configdrift.fix import _names_alone
+    from configdrift.edits.pages import names_alone
 
-    assert _names_alone("- `workers` (int): How many.\n", "workers")
-    assert _names_alone("<i>**grad_hooks**</i>: [boolean]\n", "grad_hooks")
-    assert _names_alone(".. confval:: server.keepalive\n", "server.keepalive")
-    assert _names_alone("| `banner` | A banner. |", "banner")
-    assert not _names_alone("* `--ctr 0.25 --rcfg 1.0` (default values)\n", "--ctr")
-    assert not _names_alone("- `bannerline` text\n", "banner")
+    assert names_alone("- `workers` (int): How many.\n", "workers")
+    assert names_alone("<i>**grad_hooks**</i>: [boolean]\n", "grad_hooks")
+    assert names_alone(".. confval:: server.keepalive\n", "server.keepalive")
+    assert names_alone("| `banner` | A banner. |", "banner")
+    assert not names_alone("* `--ctr 0.25 --rcfg 1.0` (default values)\n", "--ctr")
+    assert not names_alone("- `bannerline` text\n", "banner")
 
 
 def test_a_file_argument_fixes_that_file_alone(cli, tmp_path) -> None:
@@ -475,7 +475,7 @@ def test_a_deprecated_key_in_an_example_is_renamed_when_its_value_fits(cli, tmp_
 def test_the_entries_of_every_surface_bound_a_block() -> None:
     from types import SimpleNamespace
 
-    from configdrift.fix import _markdown_block, entry_lines
+    from configdrift.edits.entries import entry_lines, markdown_block
 
     def entry(line: int, path: str = "docs/a.md") -> SimpleNamespace:
         return SimpleNamespace(location=SimpleNamespace(path=path, line=line))
@@ -498,7 +498,7 @@ def test_the_entries_of_every_surface_bound_a_block() -> None:
     others = [n for n in entry_lines(analysis, "docs/a.md") if n != 3]
     # The command line's entry on line 7 ends the block, not the next
     # entry of the config on line 9.
-    assert _markdown_block(page, 3, "html-bold", others, "docs/a.md") == (3, 7)
+    assert markdown_block(page, 3, "html-bold", others, "docs/a.md") == (3, 7)
 
 
 _NEAR_PAGE = """\

@@ -297,7 +297,7 @@ def test_a_crlf_page_gets_crlf_entries(cli, tmp_path) -> None:
 def test_the_description_of_a_declaration_over_several_lines() -> None:
     import ast
 
-    from configdrift.missing import _described_at
+    from configdrift.edits.missing import _described_at
 
     source = (
         "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"

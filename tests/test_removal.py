@@ -339,17 +339,17 @@ def test_an_rst_entry_and_block_are_removed(cli, tmp_path) -> None:
 
 
 def test_a_file_changed_since_it_was_read_is_skipped(cli, tmp_path, monkeypatch) -> None:
-    from configdrift import fix
+    from configdrift.edits import pages
 
     root = _project(tmp_path)
-    real = fix.edited
+    real = pages.edited
 
     def touched(where: str, rel: str, edits):
         if rel == "configs/app.json":
             (Path(where) / rel).write_text('{"legacy_mode": false}\n')
         return real(where, rel, edits)
 
-    monkeypatch.setattr(fix, "edited", touched)
+    monkeypatch.setattr(pages, "edited", touched)
     result = cli("sweep", "legacy_mode", str(root), "--apply")
     assert "app.json: changed since it was read, skipped" in result.err
     assert (root / "configs/app.json").read_text() == '{"legacy_mode": false}\n'

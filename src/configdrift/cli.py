@@ -39,11 +39,11 @@ def _codes(text: str | None) -> tuple[str, ...] | None:
 def _stamps(config: Config, sources: Sources) -> dict[str, tuple[int, int] | None]:
     """What tells a later change of each file an analysis reads (taken
     before it reads them), for the commands that edit them."""
-    from configdrift import fix
+    from configdrift.edits import pages
 
     root = str(config.root)
     return {
-        rel: fix.stamp(root, rel)
+        rel: pages.stamp(root, rel)
         for rel in (*sources.read(), config.source_rel or "pyproject.toml")
     }
 
@@ -375,7 +375,7 @@ def _sweep_edits(
 ) -> int:
     """Show or write the mechanical edits of a key's removal, then list what
     is left to do by hand."""
-    from configdrift import fix, removal
+    from configdrift.edits import pages, removal
     from configdrift.escape import printable
     from configdrift.model import format_path
     from configdrift.output.display import prefix_for, rebase
@@ -389,7 +389,7 @@ def _sweep_edits(
     planned = removal.plan(analysis, result, reason)
     if planned.created is not None:
         stamps.setdefault(planned.created[0], None)
-    files = fix.by_file(planned.edits)
+    files = pages.by_file(planned.edits)
     written, made = _edit_files(root, prefix, files, stamps, apply, out, err, planned.created)
     left = sorted(planned.left, key=lambda item: (item[0].path, item[0].line))
     if left:
@@ -398,7 +398,9 @@ def _sweep_edits(
             text = f" {ref.text}" if ref.text else ""
             # After the edits, at the line the reference has moved to.
             line = (
-                fix.moved(ref.line, files[ref.path]) if ref.path in written and apply else ref.line
+                pages.moved(ref.line, files[ref.path])
+                if ref.path in written and apply
+                else ref.line
             )
             print(
                 printable(f"  {rebase(ref.path, prefix)}:{line}: {ref.kind}:{text} ({why})"),
@@ -465,8 +467,8 @@ def fix_tree(
     """Show (or with ``apply`` write) the doc edits that fix findings;
     with ``unsafe``, the unsafe fixes too (keys renamed to a near spelling);
     with ``add_missing``, a doc entry for each undocumented key."""
-    from configdrift import fix
     from configdrift.config import ConfigError
+    from configdrift.edits import fix, pages, renames
     from configdrift.escape import printable
     from configdrift.output.display import prefix_for, rebase
 
@@ -486,10 +488,10 @@ def fix_tree(
                 findings = [f for f in findings if f.location.path in only]
             planned = fix.plan_all(analysis, findings, unsafe, add_missing)
             if not unsafe:
-                hidden += sum(1 for f in findings if f.code in fix.UNSAFE and fix.near(f))
+                hidden += sum(1 for f in findings if f.code in renames.UNSAFE and renames.near(f))
             if not add_missing:
                 undocumented += sum(1 for f in findings if f.code == "CD103")
-            files = fix.by_file(planned.edits)
+            files = pages.by_file(planned.edits)
             for finding, why in planned.skipped:
                 where = rebase(finding.location.path, prefix)
                 print(
@@ -575,7 +577,7 @@ def _edit_files(
     (and create ``created``, a new file); a file that changed since it was
     read is skipped with a note. The files changed (or shown) and the
     edits made."""
-    from configdrift import fix
+    from configdrift.edits import pages
     from configdrift.escape import printable, printable_lines
     from configdrift.files import create_file, write_file
     from configdrift.output.display import rebase
@@ -583,12 +585,12 @@ def _edit_files(
     changed: list[str] = []
     made = 0
     if apply:
-        for rel in fix.dirty(root, sorted(files)):
+        for rel in pages.dirty(root, sorted(files)):
             print(printable(f"warning: {rebase(rel, prefix)} has uncommitted changes"), file=err)
     for rel, edits in sorted(files.items()):
         shown = rebase(rel, prefix)
-        now = fix.edited(root, rel, edits)
-        if now is None or fix.stamp(root, rel) != stamps.get(rel):
+        now = pages.edited(root, rel, edits)
+        if now is None or pages.stamp(root, rel) != stamps.get(rel):
             print(printable(f"{shown}: changed since it was read, skipped"), file=err)
             continue
         before, after = now
@@ -599,7 +601,7 @@ def _edit_files(
                 print(printable(f"{shown}: not written ({exc})"), file=err)
                 continue
         else:
-            out.write(printable_lines(fix.diff(shown, before, after)))
+            out.write(printable_lines(pages.diff(shown, before, after)))
         changed.append(rel)
         made += sum(edit.fixes for edit in edits)
     if created is not None:
@@ -612,7 +614,7 @@ def _edit_files(
                 print(printable(f"{shown}: not created ({exc})"), file=err)
                 return changed, made
         else:
-            out.write(printable_lines(fix.diff(shown, b"", text.encode("utf-8"), new=True)))
+            out.write(printable_lines(pages.diff(shown, b"", text.encode("utf-8"), new=True)))
         changed.append(rel)
         made += 1
     return changed, made

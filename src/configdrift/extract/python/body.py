@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import (
@@ -18,12 +18,25 @@ from configdrift.extract.python.facts import (
     DictSource,
     DictStore,
     Expr,
+    ModuleFacts,
     Placement,
     RegistrationCall,
 )
 
-if TYPE_CHECKING:
-    from configdrift.extract.python.extractor import ModuleExtractor
+
+class ModuleContext(Protocol):
+    """What a function body needs of the module it is in (the module's
+    extractor, ``extractor.ModuleExtractor``)."""
+
+    facts: ModuleFacts
+    source: str
+    declaring: frozenset[str]
+    #: Attribute names loaded anywhere in the module (``getattr`` with a
+    #: constant name included).
+    attr_loads: set[str]
+
+    def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None: ...
+
 
 _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 _READ_METHODS = frozenset({"get", "pop", "setdefault"})
@@ -144,7 +157,7 @@ class FunctionBody:
     keys are read, and which dicts are handed to other functions."""
 
     def __init__(
-        self, module: ModuleExtractor, qualname: str, params: set[str], annotated: set[str]
+        self, module: ModuleContext, qualname: str, params: set[str], annotated: set[str]
     ) -> None:
         self.module = module
         self.qualname = qualname

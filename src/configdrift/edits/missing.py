@@ -23,7 +23,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from configdrift import fix
+from configdrift.edits.entries import TITLES, entry_block, render_like
+from configdrift.edits.pages import UNREAD, Edit, Plan, names_alone, page, page_lines
 from configdrift.model import Finding, format_path
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ MAX_DESCRIPTION = 400
 _CELL = re.compile(r"(?<!\\)\|")
 
 
-def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
+def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
     """The entries to add for the CD103 findings among ``findings``."""
     from configdrift.model import resolve_path
     from configdrift.resolve.lifecycle import split_key
@@ -69,9 +70,9 @@ def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
             continue
         anchor, block = made
         inserts.setdefault(anchor, []).append((finding, block, surface))
-    edits: list[fix.Edit] = []
+    edits: list[Edit] = []
     for (rel, line), blocks in sorted(inserts.items()):
-        lines = fix.page(analysis, pages, rel)
+        lines = page(analysis, pages, rel)
         assert lines is not None  # read to plan the block
         old = lines[line - 1]
         new = old + "".join(block for _, block, _ in blocks)
@@ -80,9 +81,9 @@ def plan(analysis: Analysis, findings: list[Finding]) -> fix.Plan:
             skipped += [(f, why) for f, _, _ in blocks]
             continue
         edits.append(
-            fix.Edit(rel, line, old, new, "CD103", blocks[0][0].key, count=1, fixes=len(blocks))
+            Edit(rel, line, old, new, "CD103", blocks[0][0].key, count=1, fixes=len(blocks))
         )
-    return fix.Plan(edits, skipped)
+    return Plan(edits, skipped)
 
 
 def _still_whole(
@@ -135,7 +136,7 @@ def _entry(
     siblings = [
         e
         for e in surface.entries
-        if e.form not in fix._TITLES
+        if e.form not in TITLES
         and e.location.path.endswith((".md", ".mdx", ".markdown", ".rst"))
         and beside(e)
     ]
@@ -157,10 +158,10 @@ def _entry(
         if origins[node.origin] * 3 < sum(origins.values()) * 2:
             return "its page documents other commands' options: write it by hand"
     template = max((e for e in siblings if e.location.path == rel), key=lambda e: e.location.line)
-    lines = fix.page(analysis, pages, rel)
+    lines = page(analysis, pages, rel)
     if lines is None:
-        return fix._UNREAD
-    span = fix.entry_block(analysis, template, lines)
+        return UNREAD
+    span = entry_block(analysis, template, lines)
     if isinstance(span, str):
         return span
     first, end = span
@@ -262,13 +263,13 @@ def _instantiate(
             return "\0the key's default is not known: write the entry by hand"
         if node.default.value is None and core.lower() not in ("none", "null", "~"):
             return "\0the key has no default to write where the template writes one"
-        shown = fix.render_like(core, node.default.value) if core else None
+        shown = render_like(core, node.default.value) if core else None
         found = _once(new, written)
         if shown is None or found is None:
             return "\0the key's default cannot be written as the template writes its own"
         new[found] = _padded(new[found], written, written.replace(core, shown, 1))
     # The name, written once (in the entry's own line).
-    if sum(text.count(old_name) for text in new) != 1 or not fix._names_alone(new[head], old_name):
+    if sum(text.count(old_name) for text in new) != 1 or not names_alone(new[head], old_name):
         return "\0the template names its key more than once"
     new[head] = _padded(new[head], old_name, node.path[-1])
     text = "".join(new)
@@ -392,7 +393,7 @@ class _Descriptions:
 
     def _tree(self, rel: str) -> ast.Module | None:
         if rel not in self._trees:
-            lines = fix._lines(self.root, rel)
+            lines = page_lines(self.root, rel)
             try:
                 self._trees[rel] = ast.parse("".join(lines)) if lines is not None else None
             except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -31,7 +31,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from configdrift import fix
+from configdrift.edits.entries import entry_removal, rst_block
+from configdrift.edits.pages import UNREAD, Edit, apart, page, page_lines
 from configdrift.model import ConfigPath, format_path
 from configdrift.resolve.lifecycle import REMOVED, _unwrap
 
@@ -60,7 +61,7 @@ class Removal:
     """The edits of a removal, a configuration file to create, and the
     references left to do by hand, with why."""
 
-    edits: list[fix.Edit] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
     #: A file that does not exist yet: (path, text).
     created: tuple[str, str] | None = None
     left: list[tuple[Reference, str]] = field(default_factory=list)
@@ -78,7 +79,7 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     done: set[tuple[str, int]] = set()
     texts = {(r.path, r.line): r.text for r in result.references}
 
-    def edited(found: fix.Edit | str, ref: Reference) -> None:
+    def edited(found: Edit | str, ref: Reference) -> None:
         if isinstance(found, str):
             out.left.append((replace(ref, text=texts.get((ref.path, ref.line), "")), found))
         else:
@@ -89,7 +90,7 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
         for entry in surface.entries:
             if entry.path == key:
                 ref = Reference("doc entry", entry.location.path, entry.location.line, "")
-                edited(fix.entry_removal(analysis, entry, pages, "sweep", text), ref)
+                edited(entry_removal(analysis, entry, pages, "sweep", text), ref)
     for rel, block, base in analysis.blocks:
         for bkey in block.keys:
             if (*base, *bkey.path) == key:
@@ -98,7 +99,7 @@ def plan(analysis: Analysis, result: Sweep, reason: str) -> Removal:
     leaves = {key[-1], *result.derived}
     for ref in result.of("tutorial or sample output"):
         edited(_output_removal(analysis, pages, fences, ref, leaves, text), ref)
-    out.edits, overlapping = fix.apart(out.edits)
+    out.edits, overlapping = apart(out.edits)
     for edit in overlapping:
         done.discard((edit.path, edit.line))
         out.left.append(
@@ -144,11 +145,11 @@ def _example_removal(
     block: Block,
     bkey: BlockKey,
     key: str,
-) -> fix.Edit | str:
+) -> Edit | str:
     """The deletion of a key, its value and its separator from an example."""
-    lines = fix.page(analysis, pages, rel)
+    lines = page(analysis, pages, rel)
     if lines is None:
-        return fix._UNREAD
+        return UNREAD
     name = bkey.path[-1] if bkey.path else None
     form = _format(rel, block.lang)
     if not isinstance(name, str) or form is None:
@@ -182,7 +183,7 @@ def _example_removal(
     old = "".join(lines[first - 1 + top : first - 1 + bottom])
     offset = sum(len(line) for line in lines[first - 1 : first - 1 + top])
     new = old[: start - offset] + put + old[stop - offset :]
-    return fix.Edit(rel, first + top, old, new, "sweep", key, count=bottom - top)
+    return Edit(rel, first + top, old, new, "sweep", key, count=bottom - top)
 
 
 def _region(
@@ -241,7 +242,7 @@ def _rst_region(lines: list[str], line: int) -> tuple[int, int] | None:
             if _indent(text) == 0:
                 return None  # out of any directive
             continue
-        _, end = fix._rst_block(lines, number)
+        _, end = rst_block(lines, number)
         if end <= line:
             return None
         start = number + 1
@@ -504,12 +505,12 @@ def _output_removal(
     ref: Reference,
     names: set[str],
     key: str,
-) -> fix.Edit | str:
+) -> Edit | str:
     """The deletion of a line of sample output that prints the key (or a
     name made from it) with its value."""
-    lines = fix.page(analysis, pages, ref.path)
+    lines = page(analysis, pages, ref.path)
     if lines is None:
-        return fix._UNREAD
+        return UNREAD
     text = lines[ref.line - 1]
     match = _PRINTED.match(text)
     if match is None or match.group("name").rsplit(".", 1)[-1] not in names:
@@ -519,7 +520,7 @@ def _output_removal(
         for start, close, lang in _fences(fences, ref.path, lines)
     ):
         return "not in a block of sample output: update it by hand"
-    return fix.Edit(ref.path, ref.line, text, "", "sweep", key, count=1)
+    return Edit(ref.path, ref.line, text, "", "sweep", key, count=1)
 
 
 #: A line of sample output that prints a name and its value
@@ -561,7 +562,7 @@ def _register(analysis: Analysis, key: ConfigPath, reason: str, out: Removal) ->
         out.left.append(
             (Reference("registry", analysis.config.source_rel or ".", 1, ""), found_config)
         )
-    elif isinstance(found_config, fix.Edit):
+    elif isinstance(found_config, Edit):
         out.edits.append(found_config)
     else:
         out.created = found_config
@@ -582,14 +583,12 @@ def _registries(analysis: Analysis) -> list[tuple[str, str, int]]:
     return out
 
 
-def _registry_edit(
-    analysis: Analysis, rel: str, name: str, key: str, reason: str
-) -> fix.Edit | str:
+def _registry_edit(analysis: Analysis, rel: str, name: str, key: str, reason: str) -> Edit | str:
     """The key added to the literal of ``name`` in ``rel``, as its other
     entries are written (quotes, one per line or all on one)."""
-    lines = fix._lines(str(analysis.config.root), rel)
+    lines = page_lines(str(analysis.config.root), rel)
     if lines is None:
-        return fix._UNREAD
+        return UNREAD
     source = "".join(lines)
     try:
         tree = ast.parse(source)
@@ -655,12 +654,10 @@ def _registry_edit(
     lines_after[last.end_lineno - 1] = new
     if _module("".join(lines_after)) is None:
         return f"`{key}` could not be added to `{name}` without breaking it: add it by hand"
-    return fix.Edit(rel, last.end_lineno, old, new, "sweep", key, count=1)
+    return Edit(rel, last.end_lineno, old, new, "sweep", key, count=1)
 
 
-def _configuration_edit(
-    analysis: Analysis, key: str, reason: str
-) -> fix.Edit | tuple[str, str] | str:
+def _configuration_edit(analysis: Analysis, key: str, reason: str) -> Edit | tuple[str, str] | str:
     """``key = "reason"`` added to the ``removed`` table of the project's
     configuration file (pyproject.toml's ``[tool.configdrift.removed]``,
     configdrift.toml's ``[removed]``), or a configdrift.toml to create."""
@@ -682,9 +679,9 @@ def _configuration_edit(
             return "configdrift.toml", f"[removed]\n{entry}"
     else:
         table = "tool.configdrift.removed" if rel.endswith("pyproject.toml") else "removed"
-    lines = fix._lines(root, rel)
+    lines = page_lines(root, rel)
     if lines is None:
-        return fix._UNREAD
+        return UNREAD
     dotted = r"\s*\.\s*".join(re.escape(part) for part in table.split("."))
     header = re.compile(rf"^\s*\[\s*{dotted}\s*\]\s*(#.*)?$")
     at = next((n for n, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
@@ -720,4 +717,4 @@ def _configuration_edit(
         node = node.get(part, {}) if isinstance(node, dict) else {}
     if not isinstance(node, dict) or key not in node:
         return f"`{key}` could not be added to [{table}]: add it by hand"
-    return fix.Edit(rel, number, old, new, "sweep", key, count=1)
+    return Edit(rel, number, old, new, "sweep", key, count=1)
