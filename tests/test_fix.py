@@ -569,7 +569,7 @@ def test_the_first_row_of_a_table_is_deleted_too(cli, tmp_path) -> None:
 def test_the_check_after_the_edits_names_a_new_finding() -> None:
     import io
 
-    from configdrift.cli import _recheck
+    from configdrift.commands.writing import recheck as _recheck
     from configdrift.model import Finding, Location
 
     def finding(code: str, key: str, line: int) -> Finding:

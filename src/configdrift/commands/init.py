@@ -1,0 +1,194 @@
+"""``configdrift init``: write what discovery found into the configuration."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from configdrift.commands.common import ExitCode
+
+if TYPE_CHECKING:
+    from configdrift.commands.common import Subparsers
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def init(
+    path: str = ".",
+    *,
+    force: bool = False,
+    stdout: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Write the configuration auto-discovery found: into ``[tool.configdrift]``
+    of the project's pyproject.toml when it has one (appended; a table that
+    is already there is never replaced), else into ``configdrift.toml``;
+    ``stdout`` prints it instead."""
+    from configdrift.api import shown
+    from configdrift.config import Config, ConfigError, toml_key
+    from configdrift.engine import analyse
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    from configdrift.files import is_file, unreadable_dir
+
+    root = Path(path)
+    if (problem := unreadable_dir(root)) is not None:
+        print(f"configdrift: error: {shown(root)}: {problem}", file=err)
+        return ExitCode.USAGE
+    pyproject = root / "pyproject.toml"
+    into_pyproject = is_file(pyproject) and not os.path.lexists(root / "configdrift.toml")
+    target = pyproject if into_pyproject else root / "configdrift.toml"
+    if not stdout and target.is_symlink():
+        # Written in place, a link would be replaced by a file, or followed.
+        print(f"configdrift: error: {shown(target)} is a symbolic link: not written", file=err)
+        return ExitCode.USAGE
+    if into_pyproject and not stdout:
+        from configdrift.config import _our_table, _read_toml
+
+        try:
+            existing = _our_table(_read_toml(pyproject, (root,)), pyproject, True)
+        except ConfigError as exc:
+            print(f"configdrift: error: {exc}", file=err)
+            return ExitCode.USAGE
+        if existing is not None:
+            print(
+                f"configdrift: error: {shown(pyproject)} has a [tool.configdrift] table already "
+                "(`init --stdout` prints what discovery finds, to compare)",
+                file=err,
+            )
+            return ExitCode.USAGE
+    elif not stdout and (target.exists() or target.is_symlink()):
+        if not force:
+            print(
+                f"configdrift: error: {shown(target)} exists (use --force to overwrite)", file=err
+            )
+            return ExitCode.USAGE
+        if target.is_symlink() or not target.is_file():
+            print(f"configdrift: error: {shown(target)} is not a regular file", file=err)
+            return ExitCode.USAGE
+    try:
+        analysis = analyse(Config(root=root))
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    from configdrift.api import naming_pages
+
+    mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
+    packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})
+    # A path that is not UTF-8 cannot be written in TOML: left out.
+    packages = [p for p in packages if _utf8(p)]
+    docs: list[str] = []
+    why: list[str] = []
+    for source in analysis.doc_sources:
+        if _utf8(source.path):
+            docs.append(source.path)
+            why.append(f"# {source.path}: {source.entries} key(s) documented in it")
+    if not docs and analysis.schema.children:
+        # No page was recognised as documenting the keys: the pages that
+        # name most of them, for the user to confirm.
+        for page, hits in naming_pages(analysis, analysis, relative=False)[:1]:
+            if _utf8(page):
+                docs.append(page)
+                why.append(
+                    f"# {page}: names {hits} of the keys, though no entry was recognised "
+                    "in it (check that it documents them)"
+                )
+    lines = [
+        "# Written by `configdrift init` from what auto-discovery found; edit freely.",
+        "# Options are documented in docs/configuration.md of configdrift.",
+        "# The doc pages that document the configuration:",
+        *why,
+        "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",
+        "# The packages the config models and option declarations were found in:",
+        "code = [" + ", ".join(f'"{p}"' for p in packages) + "]",
+        'fail-on = "error"',
+        "",
+        "[mount]",
+        '# config path = "package.module:Model"; found in the code:',
+    ]
+    for mount in analysis.mounts:
+        path = ".".join(mount.path)
+        if mount.target:
+            lines.append(f"# {mount.how} at {mount.location}:")
+            lines.append(f'# "{path}" = "{mount.target}"')
+        else:
+            lines.append(
+                f"# {path or '(top level)'} = {mount.model} ({mount.how} at {mount.location})"
+            )
+    if analysis.surfaces:
+        lines += [
+            "",
+            "[surfaces]",
+            "# name = {mount = what it is, docs = the pages that document it}:",
+        ]
+    # With `surfaces` set, only the surfaces it names are judged: when one
+    # cannot be named (the traitlets classes, a table of options), the
+    # block is written as comments and discovery keeps finding them all.
+    nameable = all(surface.target for surface in analysis.surfaces)
+    if analysis.surfaces and not nameable:
+        lines.append("# (kept as comments: discovery found surfaces `surfaces` cannot name)")
+    for surface in analysis.surfaces:
+        pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
+        lines.append(f"# {surface.how}")
+        entry = f'{toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
+        lines.append(entry if nameable else f"# {entry}")
+    text = "\n".join(lines) + "\n"
+    if into_pyproject:
+        text = "\n[tool.configdrift]\n" + "".join(
+            f"[tool.configdrift.{line[1:]}\n" if line.startswith("[") else line + "\n"
+            for line in text.splitlines()
+        )
+    if stdout:
+        out.write(text)
+        return ExitCode.OK
+    from configdrift.config import MAX_CONFIG_FILE_BYTES
+    from configdrift.files import Unreadable, read_path, write_named
+
+    try:
+        # Written beside and renamed into place: never a half-written file,
+        # never opened if something else took its name meanwhile.
+        before = read_path(target, MAX_CONFIG_FILE_BYTES, (root,)) if into_pyproject else b""
+        if before and not before.endswith(b"\n"):
+            before += b"\n"
+        write_named(target, before + text.encode("utf-8", "backslashreplace"), (root,))
+    except Unreadable as exc:
+        print(f"configdrift: error: {shown(target)}: {exc}", file=err)
+        return ExitCode.USAGE
+    except OSError as exc:
+        print(f"configdrift: error: {shown(target)}: {exc.strerror or exc}", file=err)
+        return ExitCode.USAGE
+    out.write(
+        f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
+        f"{len(analysis.mounts)} mount(s), {len(analysis.surfaces)} more surface(s)\n"
+    )
+    return ExitCode.OK
+
+
+def register(sub: Subparsers) -> None:
+    """``init`` and its arguments."""
+    p_init = sub.add_parser(
+        "init",
+        help="write what auto-discovery finds into [tool.configdrift] of pyproject.toml "
+        "(configdrift.toml when there is none)",
+    )
+    p_init.add_argument("path", nargs="?", default=".", help="the project (default: .)")
+    p_init.add_argument("--force", action="store_true", help="overwrite configdrift.toml")
+    p_init.add_argument(
+        "--stdout", action="store_true", help="print the configuration instead of writing it"
+    )
+    p_init.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    return init(args.path, force=args.force, stdout=args.stdout)

@@ -1,0 +1,219 @@
+"""``configdrift map``: what was found, surface by surface: the config tree,
+the doc sections and how each was decided, and what could not be resolved."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from configdrift.commands.common import (
+    ExitCode,
+    analysed_projects,
+    paths_argument,
+    project_options,
+    text_or_json,
+)
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.commands.common import Subparsers
+    from configdrift.model import Location
+
+
+def map_tree(
+    paths: str | Sequence[str] = ".",
+    *,
+    config_file: str | None = None,
+    unresolved: bool = False,
+    output_format: str = "text",
+    jobs: int | None = None,
+    cache: bool = True,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Print the surfaces, each one's resolved config tree and how each doc
+    section was mapped, for each project the paths name (text or JSON)."""
+    from configdrift.config import ConfigError
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        maps = [
+            project_map(analysis, unresolved)
+            for analysis in analysed_projects(paths, config_file, jobs, cache)
+        ]
+    except ConfigError as exc:
+        print(f"configdrift: error: {exc}", file=err)
+        return ExitCode.USAGE
+    if output_format == "json":
+        out.write(json.dumps({"version": 1, "projects": maps}, indent=2) + "\n")
+        return ExitCode.OK
+    for index, project in enumerate(maps):
+        if len(maps) > 1:
+            out.write(f"{chr(10) if index else ''}== {project['root']} ==\n")
+        _map_text(project, out)
+    return ExitCode.OK
+
+
+def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
+    """What ``map`` shows of one project, as data (paths from the current
+    directory)."""
+    from configdrift.escape import printable
+    from configdrift.model import format_path
+    from configdrift.output.display import prefix_for, rebase
+
+    prefix = prefix_for(analysis.config.root)
+
+    def where(location: Location | None) -> str | None:
+        if location is None:
+            return None
+        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+
+    surfaces = []
+    for surface in analysis.everything:
+        mounts = {m.path: m for m in surface.mounts}
+        tree = []
+        root = mounts.get(())
+        for node in surface.schema.walk():
+            if not node.path or not (node.model or node.children):
+                continue
+            mount = mounts.get(node.path)
+            tree.append(
+                {
+                    "path": printable(format_path(node.path)),
+                    "aliases": [printable(s) for s in node.spellings if s != node.key],
+                    "model": node.model or None,
+                    "strict": {True: "strict", False: "lenient", None: "open"}[node.strict],
+                    "location": where(node.model_location),
+                    "mount": {"how": mount.how, "location": where(mount.location)}
+                    if mount
+                    else None,
+                }
+            )
+        surfaces.append(
+            {
+                "name": surface.surface,
+                "model": surface.schema.model or ("a dict" if surface.schema.children else None),
+                "how": surface.how or None,
+                "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
+                "root": {"model": root.model, "how": root.how, "location": where(root.location)}
+                if root
+                else None,
+                "tree": tree,
+                "sections": [
+                    {
+                        "location": where(section.location),
+                        "title": printable(section.title),
+                        "path": printable(format_path(section.path)),
+                        "model": section.model or None,
+                        "how": section.how,
+                    }
+                    for section in surface.sections
+                ],
+            }
+        )
+    surfaced = {s.schema.model for s in analysis.everything}
+    project: dict[str, Any] = {
+        "root": printable(prefix or "."),
+        "surfaces": surfaces,
+        "candidates": [
+            {"model": c.model, "location": where(c.location), "how": c.how}
+            for c in analysis.root_candidates
+            if c.model not in surfaced
+        ],
+    }
+    if unresolved:
+        project["unresolved"] = [
+            {"location": where(item.location), "what": printable(item.what)}
+            for item in analysis.unresolved
+        ] + [
+            {
+                "location": where(location),
+                "what": printable(
+                    f"keys under {format_path(prefix_path) or '(top level)'} may be read: {what}"
+                ),
+            }
+            for prefix_path, location, what in analysis.unknown_reads
+        ]
+    return project
+
+
+def _map_text(project: dict[str, Any], out: TextIO) -> None:
+    surfaces = project["surfaces"]
+    if len(surfaces) > 1:
+        out.write("Surfaces (each a configuration of its own, judged on its own):\n")
+        for surface in surfaces:
+            pages = ", ".join(surface["docs"]) or "no doc page"
+            found = f"; {surface['how']}" if surface["how"] else ""
+            out.write(
+                f"  {surface['name']}: {surface['model'] or 'nothing found'}{found}; "
+                f"documented in {pages}\n"
+            )
+        out.write("\n")
+    for index, surface in enumerate(surfaces):
+        title = f" of {surface['name']}" if len(surfaces) > 1 else ""
+        if index:
+            out.write("\n")
+        out.write(f"Config tree{title} (config path -> model, where it is built):\n")
+        root = surface["root"]
+        if root is not None:
+            out.write(f"  (top level) -> {root['model']}; {root['how']} at {root['location']}\n")
+        for node in surface["tree"]:
+            aliases = f" (also {', '.join(node['aliases'])})" if node["aliases"] else ""
+            model = (
+                f"{node['model']} [{node['strict']}]" if node["model"] else f"[{node['strict']}]"
+            )
+            at = f" {node['location']}" if node["location"] else ""
+            mount = node["mount"]
+            origin = f"; {mount['how']} at {mount['location']}" if mount else ""
+            out.write(f"  {node['path']}{aliases} -> {model}{at}{origin}\n")
+        out.write(f"\nDoc sections{title} (section -> config path: how it was decided):\n")
+        for section in surface["sections"]:
+            model = f" [{section['model']}]" if section["model"] else ""
+            out.write(
+                f"  {section['location']} {section['title']!r} -> "
+                f"{section['path'] or '(top level)'}{model}: {section['how']}\n"
+            )
+    if project["candidates"]:
+        out.write(
+            "\nModels built from a whole dict (not mounted; set `mount` to use one as the root):\n"
+        )
+        for cand in project["candidates"]:
+            out.write(f"  {cand['model']} at {cand['location']} ({cand['how']})\n")
+    if "unresolved" in project:
+        out.write("\nUnresolved (not analysed, never guessed):\n")
+        for item in project["unresolved"]:
+            out.write(f"  {item['location']}: {item['what']}\n")
+        if not project["unresolved"]:
+            out.write("  (none)\n")
+
+
+def register(sub: Subparsers) -> None:
+    """``map`` and its arguments."""
+    p_map = sub.add_parser(
+        "map",
+        help="print the config tree and the doc-section mapping",
+        description="Print what configdrift found: each configuration surface, its config tree "
+        "(config path -> model, where it is built) and how each doc section was mapped.",
+    )
+    paths_argument(p_map)
+    text_or_json(p_map)
+    p_map.add_argument(
+        "--unresolved", action="store_true", help="also list what could not be resolved"
+    )
+    project_options(p_map)
+    p_map.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    return map_tree(
+        args.paths,
+        config_file=args.config,
+        unresolved=args.unresolved,
+        output_format=args.output_format,
+        jobs=args.jobs,
+        cache=not args.no_cache,
+    )
