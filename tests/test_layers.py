@@ -29,17 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("engine",),
     ("rules",),
     # what follows the rules: filters, history, the other reports
-    (
-        "suppress",
-        "baseline",
-        "links",
-        "exact",
-        "history",
-        "provenance",
-        "coverage",
-        "replay",
-        "sweep",
-    ),
+    ("filter", "exact", "history", "coverage", "replay", "sweep"),
     ("output", "edits"),
     ("api",),
     ("commands", "cli", "__main__", "__init__"),

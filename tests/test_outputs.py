@@ -111,7 +111,7 @@ def test_machine_formats_keep_stdout_clean(cli, tmp_path, fmt) -> None:
 
 
 def test_findings_of_one_drift_point_at_each_other() -> None:
-    from configdrift.links import linked
+    from configdrift.rules.links import linked
 
     def make(code: str, key: str, path: str, line: int, suggestion: str | None = None) -> Finding:
         return Finding(

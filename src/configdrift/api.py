@@ -272,7 +272,7 @@ def _check_project(
         ]
     if provenance and analysis is not None:
         from configdrift.git import GitError
-        from configdrift.provenance import provenance as history
+        from configdrift.history.provenance import provenance as history
 
         try:
             findings = history(analysis, findings, progress or (lambda done, total: None))
@@ -334,9 +334,9 @@ def _analysed(
     """Rules, exact mode, suppressions, baseline, per-rule settings and
     links over an analysed project; None when a baseline was written (its
     notes go to ``report``)."""
-    from configdrift.links import linked
     from configdrift.replay import Stored
     from configdrift.rules.evidence import keys_read
+    from configdrift.rules.links import linked
     from configdrift.rules.run import allowed, run_rules, selected, with_severities
 
     config = analysis.config
@@ -539,10 +539,10 @@ def _known(
     health floor against the baseline; None when a baseline was written."""
     from collections import Counter
 
-    from configdrift.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
     from configdrift.config import ConfigError
+    from configdrift.filter.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
     from configdrift.git import GitError
-    from configdrift.history import analyse_ref, resolve_ref
+    from configdrift.history.refs import analyse_ref, resolve_ref
     from configdrift.model import fingerprint
     from configdrift.rules.run import run_rules
 
@@ -594,9 +594,9 @@ def _known(
 def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str]) -> list[Finding]:
     """The findings no inline suppression or per-file ignore silences; the
     suppressions that silence nothing become notes."""
+    from configdrift.filter.suppress import apply
     from configdrift.output.display import prefix_for, rebase
     from configdrift.rules.run import selected
-    from configdrift.suppress import apply
 
     config = analysis.config
     prefix = prefix_for(config.root)

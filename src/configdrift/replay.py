@@ -70,7 +70,7 @@ def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | 
     root = config.root
     files = sources.read()
     extra = [p for p in (config.source, Path(baseline) if baseline else None) if p is not None]
-    from configdrift.baseline import DEFAULT_NAME
+    from configdrift.filter.baseline import DEFAULT_NAME
 
     extra.append(root / DEFAULT_NAME)
     for name, path in [*((rel, root / rel) for rel in files), *((str(p), p) for p in extra)]:

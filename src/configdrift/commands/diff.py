@@ -31,7 +31,7 @@ def diff_refs(
     from configdrift.config import ConfigError, load
     from configdrift.engine import analyse
     from configdrift.git import GitError
-    from configdrift.history import (
+    from configdrift.history.refs import (
         analyse_ref,
         compare,
         default_base,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.files import is_file, write_cache
 from configdrift.git import GitError, lines, run
-from configdrift.history import repository
+from configdrift.history.refs import repository
 from configdrift.model import Finding
 
 if TYPE_CHECKING:
