@@ -40,7 +40,6 @@ MAX_LINES = 600
 LARGE: dict[str, str] = {
     "api": "to split: the library API and the per-project check",
     "edits.removal": "to split: the removal plan and its example editors",
-    "engine": "to split: placing docs, examples and config files into place/",
     "extract.docs.blocks": "to split: one reader per block language",
     "extract.docs.markdown": "to split: one module per entry form",
     "extract.docs.rst": "to split: directives and the walker",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from configdrift.config import Config
 from configdrift.extract.docs.markdown import Block
 from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode
-from configdrift.resolve.docs import SectionMap
+from configdrift.place.entries import SectionMap
 from configdrift.resolve.flow import ReadSite
 from configdrift.resolve.lifecycle import LifecycleEntry
 from configdrift.resolve.objects import ObjectTypes

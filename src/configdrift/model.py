@@ -265,3 +265,10 @@ def fingerprint(finding: Finding) -> str:
         )
     )
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+def spellings_of(schema: SchemaNode) -> set[str]:
+    """Every spelling of every key under ``schema`` (names and aliases)."""
+    return {
+        s for node in schema.walk() if node is not schema for s in node.spellings or (node.key,)
+    }

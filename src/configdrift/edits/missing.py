@@ -94,7 +94,7 @@ def _still_whole(
     None when it would."""
     from configdrift.extract.docs.markdown import extract_markdown
     from configdrift.extract.docs.rst import extract_rst
-    from configdrift.resolve.docs import DocPlacer
+    from configdrift.place.entries import DocPlacer
 
     def placed(text: str) -> Counter[str]:
         data = text.encode("utf-8")

@@ -30,6 +30,7 @@ from configdrift.extract.python.facts import Expr
 from configdrift.files import Unreadable, read_or_none, read_path
 from configdrift.model import ConfigPath, Location, SchemaNode
 from configdrift.resolve.project import Project
+from configdrift.resolve.schema import SchemaBuilder
 
 REMOVED, DEPRECATED = "removed", "deprecated"
 _WRAPPERS = frozenset({"set", "frozenset", "tuple", "list", "dict", "MappingProxyType"})
@@ -258,3 +259,15 @@ def dict_writes(
                 if kw.arg in names:
                     out.append((kw.value.lineno, kw.arg))
     return out
+
+
+def lifecycle_entries(
+    builder: SchemaBuilder, config: Config, schema: SchemaNode
+) -> tuple[list[LifecycleEntry], list[tuple[Location, str]]]:
+    """Removed and deprecated keys, from every source, and the registry
+    entries that could not be read statically."""
+    patterns = {REMOVED: config.removed_registries, DEPRECATED: config.deprecated_registries}
+    found, odd = registry_entries(builder.project, patterns)
+    entries = configured_entries(config) + found + schema_deprecations(schema)
+    # A registry that holds ``""`` names no key.
+    return [e for e in entries if e.path], odd

@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from configdrift.model import ConfigPath, DocEntry, SchemaNode, format_path
-from configdrift.resolve.docs import node_at
+from configdrift.place.entries import node_at
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder
 

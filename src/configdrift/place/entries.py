@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from configdrift.config import Config
 from configdrift.extract.docs.markdown import DocFacts, RawEntry
 from configdrift.model import (
     ANY_KEY,
@@ -437,3 +438,13 @@ class DocPlacer:
             # dictionary entry beside it is a sibling (tensorboard, wandb, ...).
             return (*context[:-1], name), "a dictionary entry beside the section's own"
         return (*context, name), "section context"
+
+
+def place_entries(
+    schema: SchemaNode, config: Config, pages: list[tuple[str, DocFacts]]
+) -> tuple[DocPlacer, list[DocEntry]]:
+    placer = DocPlacer(schema, config.sections)
+    entries: list[DocEntry] = []
+    for rel, doc in pages:
+        entries.extend(placer.place(rel, doc))
+    return placer, entries

@@ -1,0 +1,121 @@
+"""The repository's config files, each as one example block whose keys sit
+at the top of the config: those the configuration declares, and the JSON
+and YAML files shaped like a config (and confuse's defaults files)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_block
+from configdrift.extract.docs.markdown import Block
+from configdrift.extract.text import NotText, decode
+from configdrift.files import Unreadable, read_file
+from configdrift.resolve.defaults import DEFAULTS_FILES
+
+
+def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
+    """The keys of confuse's defaults files (``config_default.yaml``)."""
+    out: list[tuple[str, list[BlockKey]]] = []
+    for rel in rels:
+        if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
+            continue
+        try:
+            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
+        except (FileNotFoundError, Unreadable, NotText):
+            continue
+        read = read_block(text, "yaml")
+        if read.error is None:
+            out.append((rel, read.keys))
+    return out
+
+
+#: Larger JSON files are data, not configs: they are not read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def config_files(
+    root: Path, rels: list[str], spellings: set[str], declared: list[str]
+) -> list[tuple[str, Block]]:
+    """Config files of this project, each as one block (language ``file``)
+    whose keys sit at the top of the config: the files the configuration
+    declares (``config-files``), and the JSON and YAML files shaped like a
+    config: two top-level keys or more, at least half of them top-level keys
+    of the schema. A file that cannot be read whole keeps its error.
+
+    Most JSON and YAML files are data: byte searches for top-level keys and
+    the C JSON parser turn them away before a reader that keeps every key's
+    line looks at a config. ``spellings`` are the config's top-level keys."""
+    out: list[tuple[str, Block]] = []
+    for rel in declared:
+        block = _config_file(root, rel, spellings, shaped=False)
+        if block is not None:
+            out.append((rel, block))
+    if len(spellings) < 2:
+        return out
+    quoted = [f'"{s}"'.encode() for s in spellings]
+    for rel in rels:
+        block = _config_file(root, rel, spellings, shaped=True, quoted=quoted)
+        if block is not None:
+            out.append((rel, block))
+    return out
+
+
+def _config_file(
+    root: Path,
+    rel: str,
+    spellings: set[str],
+    *,
+    shaped: bool,
+    quoted: list[bytes] | None = None,
+) -> Block | None:
+    """One config file as a block; with ``shaped``, only if shaped like one."""
+    try:
+        data = read_file(root, rel, MAX_CONFIG_BYTES)
+    except FileNotFoundError:
+        return None if shaped else Block(0, 1, "file", [], "cannot read: no such file", 1)
+    except Unreadable as exc:
+        return None if shaped else Block(0, 1, "file", [], str(exc), 1)
+    yaml = rel.endswith((".yaml", ".yml"))
+    if shaped and quoted is not None:
+        if yaml:
+            hits = sum(
+                1
+                for s in spellings
+                if data.startswith(s.encode() + b":") or b"\n" + s.encode() + b":" in data
+            )
+        else:
+            hits = sum(1 for q in quoted if q in data)
+        if hits < 2:
+            return None
+    try:
+        text = decode(data)
+    except NotText as exc:
+        return None if shaped else Block(0, 1, "file", [], str(exc), 1)
+    read: BlockRead | None = None
+    tops: set[str]
+    if yaml:
+        read = read_block(text, "yaml")
+        tops = {k.path[0] for k in read.keys if len(k.path) == 1}
+    else:
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError, MemoryError):
+            # Comments, trailing commas: the tolerant reader decides.
+            read = read_block(text, "json")
+            tops = {k.path[0] for k in read.keys if len(k.path) == 1}
+        else:
+            if not isinstance(value, dict):
+                if shaped:
+                    return None
+                return Block(0, 1, "file", [], "not a mapping of config keys", 1)
+            tops = set(value)
+    if shaped:
+        known = len(tops & spellings)
+        if not (len(tops) >= 2 and known >= 2 and 2 * known >= len(tops)):
+            return None
+    if read is None:
+        read = read_block(text, "json")
+    keys = [k.at(1) for k in read.keys]
+    error_line = read.error_line + 1 if read.error is not None else 0
+    return Block(0, 1, "file", keys, read.error, error_line)

@@ -1,0 +1,118 @@
+"""Example configs placed with certainty: doc blocks whose top-level keys
+are the config's (a whole config, a few keys wrong), fragments the page's
+section places, and the dicts of tests and examples shaped like a whole
+config."""
+
+from __future__ import annotations
+
+from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.python.examples import PyExample
+from configdrift.model import ConfigPath, SchemaNode
+from configdrift.place.entries import DocPlacer
+
+
+def _misspelt(top: str, block: Block, schema: SchemaNode) -> bool:
+    """Is an unknown top-level key of an example a misspelling of one of
+    the config's: a near spelling whose value has the same shape (a list
+    under ``models`` is no misspelt ``model`` string)?"""
+    from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER
+    from configdrift.model import near_spelling
+
+    if schema.child(top) is not None:
+        return False
+    close = near_spelling(top, schema)
+    node = schema.child(close) if close is not None else None
+    if node is None:
+        return False
+    own = next((k for k in block.keys if k.path == (top,)), None)
+    nested = any(len(k.path) > 1 and k.path[0] == top for k in block.keys)
+    kind = DICT if nested else own.kind if own is not None else PLACEHOLDER
+    if kind == PLACEHOLDER:
+        return True
+    if node.children:
+        return kind == DICT
+    wanted = {DICT: {"dict"}, LIST: {"list"}}.get(kind, {"str", "int", "float", "bool", "null"})
+    return not node.type.kinds or bool(node.type.kinds & wanted)
+
+
+def _config_shaped(tops: int, known: int) -> bool:
+    """Is a mapping with ``tops`` top-level keys, ``known`` of them the
+    config's, a whole config with a few wrong keys? Two known keys or more,
+    and at least three quarters: an inference config that shares a couple
+    of section names with the training one is not taken for it."""
+    return known >= 2 and 4 * known >= 3 * tops
+
+
+def config_dicts(
+    facts: dict[str, list[PyExample]], tops: set[str]
+) -> list[tuple[str, Block, ConfigPath]]:
+    """Dicts of tests and examples shaped like a whole config
+    (``_config_shaped``), each a block whose keys sit at the top of the
+    config."""
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel, examples in facts.items():
+        for example in examples:
+            keys = {k.path[0] for k in example.keys if len(k.path) == 1}
+            if _config_shaped(len(keys), len(keys & tops)):
+                what = f"the config passed to `{example.callee}`"
+                out.append((rel, Block(0, example.line, "python", example.keys, what=what), ()))
+    return out
+
+
+def example_pages(
+    facts: dict[str, DocFacts], sources: list[tuple[str, DocFacts]]
+) -> list[tuple[str, DocFacts]]:
+    """Pages that are not doc sources but show example blocks (tutorials)."""
+    taken = {rel for rel, _ in sources}
+    return [
+        (rel, doc)
+        for rel, doc in facts.items()
+        if rel not in taken and doc.error is None and doc.blocks
+    ]
+
+
+def broken_blocks(
+    pages: list[tuple[str, DocFacts]], spellings: set[str]
+) -> list[tuple[str, Block]]:
+    """Blocks in a config language that could not be read whole, and that
+    name a key of the schema: meant as configs."""
+    return [
+        (rel, block)
+        for rel, doc in pages
+        for block in doc.blocks
+        if block.error is not None and any(k.path[-1] in spellings for k in block.keys)
+    ]
+
+
+def placed_blocks(
+    schema: SchemaNode,
+    pages: list[tuple[str, DocFacts]],
+    placer: DocPlacer | None,
+    former: set[str],
+) -> list[tuple[str, Block, ConfigPath]]:
+    """Example blocks placed with certainty: a block all of whose top-level
+    keys are top-level keys of the config (a whole config, or
+    ``{"zero_optimization": {...}}``), a whole config with a few wrong
+    top-level keys (``_config_shaped``), or a one-key fragment
+    (``"offload_param": {...}``) whose key the schema places under its
+    section (on doc sources, which ``placer`` has placed). Other fragments
+    are not judged. ``former`` top-level keys (removed or deprecated) count
+    as the config's."""
+    decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel, doc in pages:
+        for bid, block in enumerate(doc.blocks):
+            if block.error is not None:
+                continue  # past a broken bracket, where a key sits is a guess
+            tops = {key.path[0] for key in block.keys}
+            known = sum(1 for top in tops if top in former or schema.child(top) is not None)
+            # A misspelling of a top-level key is evidence of the config
+            # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
+            near = sum(1 for top in tops if top not in former and _misspelt(top, block, schema))
+            if tops and (
+                known == len(tops) or (known >= 2 and _config_shaped(len(tops), known + near))
+            ):
+                out.append((rel, block, ()))
+            elif (rel, bid) in decided:
+                out.append((rel, block, decided[(rel, bid)]))
+    return out

@@ -1,0 +1,190 @@
+"""Which pages document a surface: a reference page names several of its
+keys in entries (typed entries, key headings, key tables, lists of keys),
+a plugin's page its one option; a command line's pages list its flags or
+are generated from its parser. Also the pages rendered from the code, and
+references to keys no page documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from configdrift.discover import HISTORY_PAGES
+from configdrift.extract.docs.markdown import DocFacts
+from configdrift.extract.run import mentions
+from configdrift.files import CANNOT_READ, read_or_none
+from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode
+
+#: The entries a page needs when the schema has three keys or more.
+EARLY_NEEDED = 3
+
+
+def needed_entries(spellings: set[str]) -> int:
+    """How many schema keys a page's entries must name to be a doc source."""
+    return min(EARLY_NEEDED, len(spellings))
+
+
+def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
+    """Does a page document configuration keys of this schema?
+
+    A reference page names at least three schema keys in typed entries
+    (``**key**: [type]``) or key headings (fewer only when the schema has
+    fewer). A page that lists keys as code-span list items or key-table rows
+    qualifies when nearly all of them are schema keys, when half the rows of
+    its key tables (headed Key, Option, Variable ...) are, or when ten
+    key-table rows and two fifths of them are (a reference table that also
+    lists keys other code reads): a tutorial's list of functions or classes,
+    with a key or two among them, is not a doc source.
+    ``extract.run.may_document`` is the byte-level necessary condition.
+    """
+    if not spellings:
+        return False
+    needed = needed_entries(spellings)
+    typed = {
+        p
+        for e in facts.entries
+        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive", "word")
+        for p in e.parts
+    }
+    if len(typed & spellings) >= needed:
+        return True
+    listed = {part for e in facts.entries if e.form in ("list", "table") for part in e.parts}
+    hits = len(listed & spellings)
+    rows = {part for e in facts.entries if e.form == "table" for part in e.parts}
+    row_hits = len(rows & spellings)
+    if row_hits >= _LARGE_TABLE and 5 * row_hits >= 2 * len(rows):
+        return True  # a reference table of many keys, part of them for other code
+    if row_hits >= needed and 2 * row_hits >= len(rows):
+        return True  # a key table (Key, Option, Variable ...) half of whose rows are keys
+    return hits >= needed and hits >= 0.8 * len(listed)
+
+
+def parents_by_spelling(root: SchemaNode) -> dict[str, frozenset[ConfigPath]]:
+    """Where each spelling of a key sits: the paths of the nodes holding it."""
+    out: dict[str, set[ConfigPath]] = {}
+    for node in root.walk():
+        if node is not root:
+            for spelling in node.spellings or (node.key,):
+                out.setdefault(spelling, set()).add(node.path[:-1])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def is_small_doc(facts: DocFacts, parents: dict[str, frozenset[ConfigPath]]) -> bool:
+    """A page of one or two entries, each a key heading or an object
+    directive, that all name keys of one schema node: a plugin's page for
+    its one option. Lists and tables this short prove nothing."""
+    entries = facts.entries
+    if not 1 <= len(entries) <= 2 or any(
+        e.form not in ("heading", "directive", "word") for e in entries
+    ):
+        return False
+    common: frozenset[ConfigPath] | None = None
+    for entry in entries:
+        found = parents.get(entry.parts[-1], frozenset())
+        if len(entry.parts) > 1:
+            found = frozenset(p for p in found if p[-len(entry.parts) + 1 :] == entry.parts[:-1])
+        common = found if common is None else common & found
+    return bool(common)
+
+
+def listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
+    """Sections that list the options (``## Global options``: nearly all of
+    their list items name keys, three at least) on a page that lists other
+    things too: only their list items are the page's entries. For the
+    surfaces beside the first only: a tutorial's list of a config tree's
+    keys (DeepSpeed's sparse attention) is no reference page."""
+    needed = needed_entries(spellings)
+    by_section: dict[int, set[str]] = {}
+    for e in facts.entries:
+        if e.form == "list":
+            by_section.setdefault(e.section, set()).update(e.parts)
+    return frozenset(
+        facts.sections[sid].title
+        for sid, names in by_section.items()
+        if needed
+        and len(names & spellings) >= needed
+        and len(names & spellings) >= 0.8 * len(names)
+    )
+
+
+def only_listed(entries: list[DocEntry], restricted: dict[str, frozenset[str]]) -> list[DocEntry]:
+    """The entries of pages taken for a few sections: their list items
+    only in those sections."""
+    return [
+        e
+        for e in entries
+        if e.form != "list"
+        or e.location.path not in restricted
+        or e.section in restricted[e.location.path]
+    ]
+
+
+#: A page whose key-table rows name this many schema keys, and two fifths
+#: of its rows, is a reference page.
+_LARGE_TABLE = 10
+
+
+def relevant(
+    root: Path, facts: dict[str, DocFacts], spellings: set[str], needed: int
+) -> dict[str, DocFacts]:
+    """Auto-discovered pages worth a look: a page that could not be read is
+    reported only when its bytes name ``needed`` schema keys (a broken page
+    about something else is not this tool's business); the others are judged
+    by ``_is_config_doc`` on their entries."""
+    if not spellings:
+        # No keys to look for: the pages other surfaces may take.
+        return {
+            rel: doc
+            for rel, doc in facts.items()
+            if doc.error is None or doc.error.startswith(CANNOT_READ)
+        }
+    out: dict[str, DocFacts] = {}
+    for rel, doc in facts.items():
+        if doc.error is not None and not doc.error.startswith(CANNOT_READ):
+            # (A page the tree forbids reading is reported: what it holds
+            # cannot be told.)
+            data = read_or_none(root, rel) or b""
+            if not mentions(data, spellings, needed):
+                continue
+        out[rel] = doc
+    return out
+
+
+def dangling_references(
+    candidates: list[tuple[str, DocFacts]],
+) -> list[tuple[str, str, Location]]:
+    """References (``:confval:`name```) to keys no page documents, the
+    first on each page; history pages (changelogs) are left out."""
+    documented = {
+        p.replace("-", "_") for _, doc in candidates for e in doc.entries for p in e.parts
+    }
+    out: list[tuple[str, str, Location]] = []
+    for rel, doc in candidates:
+        if HISTORY_PAGES.search(rel):
+            continue
+        seen: set[str] = set()
+        for role, name, line in doc.references:
+            if name.replace("-", "_") in documented or name in seen:
+                continue
+            seen.add(name)
+            out.append((role, name, Location(rel, line)))
+    return out
+
+
+def lists_flags(doc: DocFacts, spellings: set[str], needed: int) -> bool:
+    """Does a page list a command line's options: ``needed`` entries spelt
+    as flags (``--port``) name options, and half of its flags at least?"""
+    flags = {e.name for e in doc.entries if e.name.startswith("-")}
+    hits = len(flags & spellings)
+    return hits >= needed and 2 * hits >= len(flags)
+
+
+def autodoc(doc: DocFacts, schema: SchemaNode) -> set[str]:
+    """The models of ``schema`` a page renders from the code."""
+    if not doc.autodoc:
+        return set()
+    names = {target.rsplit(".", 1)[-1] for target, _ in doc.autodoc}
+    return {n.model for n in schema.walk() if n.model in names}
+
+
+def generated_pages(pages: list[tuple[str, DocFacts]]) -> list[Location]:
+    return [Location(rel, line) for rel, doc in pages for _, line in doc.generated]
