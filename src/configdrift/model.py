@@ -272,3 +272,10 @@ def spellings_of(schema: SchemaNode) -> set[str]:
     return {
         s for node in schema.walk() if node is not schema for s in node.spellings or (node.key,)
     }
+
+
+@dataclass(slots=True)
+class DocSource:
+    path: str
+    entries: int
+    explicit: bool

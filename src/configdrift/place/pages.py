@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from configdrift.discover import HISTORY_PAGES
+from configdrift.discover import HISTORY_PAGES, matches
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.run import mentions
 from configdrift.files import CANNOT_READ, read_or_none
-from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode
+from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode, spellings_of
+from configdrift.resolve.registrations import CLI_KINDS
 
 #: The entries a page needs when the schema has three keys or more.
 EARLY_NEEDED = 3
@@ -188,3 +189,37 @@ def autodoc(doc: DocFacts, schema: SchemaNode) -> set[str]:
 
 def generated_pages(pages: list[tuple[str, DocFacts]]) -> list[Location]:
     return [Location(rel, line) for rel, doc in pages for _, line in doc.generated]
+
+
+def surface_pages(
+    schema: SchemaNode,
+    candidates: list[tuple[str, DocFacts]],
+    shared: set[str],
+    named: tuple[str, ...] | None,
+) -> tuple[list[tuple[str, DocFacts]], dict[str, frozenset[str]]]:
+    """The pages of a surface beside the first, and those taken for a few
+    sections only (``listing_sections``): the pages ``named`` in the
+    configuration, else those that document it (a reference page, a small
+    page of one option, a command line's generated or flag pages, a page
+    of ``shared`` reference pages that names enough of its keys)."""
+    spellings = spellings_of(schema)
+    cli = schema.model_kind in CLI_KINDS
+    restricted: dict[str, frozenset[str]] = {}
+    if named:
+        return [(rel, doc) for rel, doc in candidates if matches(rel, named)], restricted
+    needed = needed_entries(spellings)
+    parents = parents_by_spelling(schema)
+    pages = [
+        (rel, doc)
+        for rel, doc in candidates
+        if is_config_doc(doc, spellings)
+        or is_small_doc(doc, parents)
+        or (cli and (doc.generated or lists_flags(doc, spellings, needed)))
+        or (rel in shared and len({p for e in doc.entries for p in e.parts} & spellings) >= needed)
+    ]
+    taken = {rel for rel, _ in pages}
+    for rel, doc in candidates:
+        if rel not in taken and (listing := listing_sections(doc, spellings)):
+            pages.append((rel, doc))
+            restricted[rel] = listing
+    return pages, restricted

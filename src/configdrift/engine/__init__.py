@@ -1,0 +1,270 @@
+"""The engine: it sequences the stages and prints nothing.
+
+discover -> extract (per file, pure, cached) -> resolve (the schema from
+the mechanisms) -> place (doc pages, entries, examples, config files onto
+the surface) -> ``analysis.Analysis``, the first surface with the others
+(``surfaces``). The rules (``rules.run.run_rules``) turn it into findings.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+
+from configdrift.analysis import Analysis
+from configdrift.config import Config, ConfigError
+from configdrift.discover import Sources, discover, matches
+from configdrift.engine.surfaces import other_surfaces
+from configdrift.extract.cache import FactCache
+from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.run import Extractor
+from configdrift.model import (
+    ConfigPath,
+    DocSource,
+    Location,
+    SchemaNode,
+    spellings_of,
+)
+from configdrift.place.config_files import config_files
+from configdrift.place.entries import DocPlacer, place_entries
+from configdrift.place.examples import broken_blocks, config_dicts, example_pages, placed_blocks
+from configdrift.place.fit import mount_by_docs
+from configdrift.place.pages import (
+    EARLY_NEEDED,
+    autodoc,
+    dangling_references,
+    generated_pages,
+    is_config_doc,
+    is_small_doc,
+    needed_entries,
+    parents_by_spelling,
+    relevant,
+)
+from configdrift.place.renames import doc_renames
+from configdrift.place.sharing import share
+from configdrift.resolve.build import build_schema
+from configdrift.resolve.lifecycle import (
+    lifecycle_entries,
+)
+from configdrift.resolve.registrations import CLI_KINDS
+from configdrift.resolve.schema import Unresolved
+
+
+def analyse(
+    config: Config, *, jobs: int | None = None, cache: bool = True, sources: Sources | None = None
+) -> Analysis:
+    """Discover (unless ``sources`` says what was found), extract and
+    resolve the project under ``config.root``."""
+    sources = sources if sources is not None else discover(config)
+    try:
+        return _analyse(config, sources, jobs, cache)
+    finally:
+        gc.unfreeze()
+
+
+def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) -> Analysis:
+    root = config.root
+    declaring = frozenset(name.rsplit(".", 1)[-1] for name in config.registrations)
+    store = FactCache(root, salt=",".join(sorted(declaring))) if cache else None
+    explicit = sources.docs_explicit
+    with Extractor(
+        str(root), jobs, len(sources.python) + len(sources.docs), store, declaring
+    ) as extractor:
+        pending_py = extractor.python(sources.python)
+        # Doc pages are extracted while the schema is built: before the
+        # schema is known, only the byte test that needs no keys applies.
+        pending_md = extractor.docs(sources.docs, None if explicit else EARLY_NEEDED)
+        # Pages outside configured docs count only for their example blocks.
+        pending_examples = extractor.docs(sources.examples, 0)
+        py_facts = pending_py()
+        # The facts live until the end: the collector need not walk them
+        # again in every pass while the project is resolved.
+        gc.freeze()
+        pending_md = functools.cache(pending_md)
+
+        @functools.cache
+        def doc_names() -> frozenset[str]:
+            # The docs decide which dict read key by key (if any) holds the
+            # config where no model does; the pages are extracted meanwhile.
+            return frozenset(
+                p
+                for doc in pending_md().values()
+                for e in doc.entries
+                if e.form != "word"
+                for p in e.parts
+            )
+
+        @functools.cache
+        def doc_words() -> frozenset[str]:
+            # Beside the names, the titles of one word: evidence for a
+            # surface that has such keys (``timeout`` underlined).
+            words = {
+                e.name for doc in pending_md().values() for e in doc.entries if e.form == "word"
+            }
+            return doc_names() | words
+
+        schema, builder = build_schema(py_facts, sources.python, config, doc_names)
+        spellings = spellings_of(schema)
+        tops = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+        pending_dicts = extractor.py_examples(sources.py_examples, tops)
+        md_facts = dict(pending_md())
+        example_facts = pending_examples()
+        needed = needed_entries(spellings)
+        if not explicit and 0 < needed < EARLY_NEEDED:
+            # A schema of one or two keys: pages with fewer entries count too.
+            later = [rel for rel in sources.docs if rel not in md_facts]
+            md_facts.update(extractor.docs(later, needed)())
+        elif not explicit and needed:
+            # Pages of one or two entries that name schema keys (``_is_small_doc``).
+            later = [rel for rel in sources.docs if rel not in md_facts]
+            md_facts.update(extractor.docs(later, 1, frozenset(spellings))())
+        # The test dicts are read while the docs are placed and the config
+        # files read.
+        if not explicit:
+            md_facts = relevant(root, md_facts, spellings, needed)
+        parse_errors: list[tuple[Location, str]] = [
+            (Location(rel, facts.error_line), facts.error)
+            for rel, facts in sorted(py_facts.items())
+            if facts.error is not None
+        ]
+        pages = _doc_pages(sources, md_facts, schema, spellings, parse_errors)
+        placer, entries = place_entries(schema, config, pages)
+        if mount_by_docs(builder, schema, entries):
+            placer, entries = place_entries(schema, config, pages)
+        unused = sorted(set(config.sections) - placer.used)
+        if unused:
+            raise ConfigError(
+                f"sections: {unused[0]!r} names no section of the {len(pages)} doc page(s) read "
+                "(write `page.md#Title` or the heading's title)"
+            )
+        doc_sources = [
+            DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
+            for rel, _ in pages
+        ]
+        files = config_files(root, sources.configs, tops, sources.declared_configs)
+        # The pages configured surfaces name are read whatever they hold.
+        named = tuple(p for _, docs in config.surfaces.values() for p in docs)
+        unread = [
+            rel
+            for rel in (*sources.docs, *sources.examples)
+            if named and rel not in md_facts and matches(rel, named)
+        ]
+        if unread:
+            md_facts.update(extractor.docs(unread, None)())
+        dict_facts = pending_dicts()
+    shown = example_pages({**md_facts, **example_facts}, pages)
+    lifecycle, odd = lifecycle_entries(builder, config, schema)
+    lifecycle += doc_renames(md_facts, schema)
+    builder.unresolved.extend(Unresolved(where, what) for where, what in odd)
+    # Keys the project removed are still its config's keys to an example
+    # that holds them: such an example is placed, and its leftovers found.
+    former = {e.path[0] for e in lifecycle if len(e.path) == 1}
+    dicts = config_dicts(dict_facts, tops | former)
+    blocks_of, broken = _examples(schema, pages, shown, placer, former, files, dicts)
+    analysis = Analysis(
+        config=config,
+        schema=schema,
+        entries=entries,
+        doc_sources=doc_sources,
+        missing_docs=sources.missing_docs,
+        missing_configs=sources.missing_configs,
+        parse_errors=parse_errors,
+        mounts=builder.mounts,
+        root_candidates=builder.root_candidates,
+        unresolved=builder.unresolved,
+        sections=placer.maps,
+        reads=builder.reads,
+        unknown_reads=builder.unknown_reads,
+        dead_reads=builder.dead_reads,
+        builder=builder,
+        # Every Python file read, every page considered and every config file
+        # read: the same count whether facts came from the cache or not.
+        files=len(py_facts)
+        + len(sources.docs)
+        + len(sources.examples)
+        + len(files)
+        + len(dict_facts),
+        blocks=blocks_of,
+        examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
+        lifecycle=lifecycle,
+        pages=sorted({*sources.docs, *sources.examples}),
+        other_python=sources.py_examples,
+        env_examples=sources.env_examples,
+        config_files=[*sources.declared_configs, *sources.configs],
+        unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
+        surface=builder.primary,
+        how=builder.mounts[0].how if builder.mounts else "",
+    )
+    candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
+    analysis.references = dangling_references(candidates)
+    if schema.model_kind in CLI_KINDS:
+        analysis.generated = generated_pages(pages)
+    # A page rendered from the code documents what the code describes; its
+    # other lists (an enum's members) are no entries of the configuration.
+    analysis.autodoc = {m for _, doc in candidates for m in autodoc(doc, schema)}
+    other_surfaces(analysis, builder, sources, candidates, shown, doc_names, doc_words)
+    share(analysis.everything)
+    if not config.surfaces:
+        # A surface none of whose entries a page keeps after sharing has no
+        # evidence left that users write it.
+        analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
+    return analysis
+
+
+def _doc_pages(
+    sources: Sources,
+    facts: dict[str, DocFacts],
+    schema: SchemaNode,
+    spellings: set[str],
+    parse_errors: list[tuple[Location, str]],
+) -> list[tuple[str, DocFacts]]:
+    """The doc pages of the first surface (those configured, else those
+    that document it); a page that could not be read is a parse error."""
+
+    @functools.cache
+    def parents() -> dict[str, frozenset[ConfigPath]]:
+        return parents_by_spelling(schema)
+
+    pages: list[tuple[str, DocFacts]] = []
+    for rel in sources.docs:
+        doc = facts.get(rel)
+        if doc is None:
+            continue
+        if doc.error is not None:
+            parse_errors.append((Location(rel, doc.error_line), doc.error))
+            continue
+        if (
+            sources.docs_explicit
+            or is_config_doc(doc, spellings)
+            or (doc.generated and schema.model_kind in CLI_KINDS)
+            or is_small_doc(doc, parents())
+        ):
+            pages.append((rel, doc))
+    return pages
+
+
+def _examples(
+    schema: SchemaNode,
+    pages: list[tuple[str, DocFacts]],
+    shown: list[tuple[str, DocFacts]],
+    placer: DocPlacer,
+    former: set[str],
+    files: list[tuple[str, Block]],
+    dicts: list[tuple[str, Block, ConfigPath]],
+) -> tuple[list[tuple[str, Block, ConfigPath]], list[tuple[str, Block]]]:
+    """The example configs placed on the first surface, and those meant as
+    configs that could not be read whole."""
+    if schema.model_kind in CLI_KINDS:
+        # A command line is typed, not written as a JSON or YAML config:
+        # example blocks and config files say nothing about it.
+        return [], []
+    blocks = (
+        placed_blocks(schema, pages, placer, former)
+        + placed_blocks(schema, shown, None, former)
+        + [(rel, block, ()) for rel, block in files if block.error is None]
+        + dicts
+    )
+    broken = [(rel, b) for rel, b in files if b.error is not None] + broken_blocks(
+        pages + shown, spellings_of(schema)
+    )
+    return blocks, broken

@@ -1,0 +1,114 @@
+"""The project's surfaces beside the first: those the configuration
+names, else those discovery finds that a page documents, each analysed
+over the facts the first one read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from configdrift.analysis import Analysis
+from configdrift.discover import Sources, matches
+from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.model import ConfigPath, DocSource
+from configdrift.place.config_files import defaults_files
+from configdrift.place.entries import DocPlacer
+from configdrift.place.examples import placed_blocks
+from configdrift.place.pages import autodoc, generated_pages, only_listed, surface_pages
+from configdrift.resolve.registrations import CLI_KINDS
+from configdrift.resolve.schema import Mount, SchemaBuilder, Surface
+
+
+def _surface(
+    base: Analysis,
+    surface: Surface,
+    candidates: list[tuple[str, DocFacts]],
+    shown: list[tuple[str, DocFacts]],
+    named: tuple[str, ...] | None,
+) -> Analysis:
+    """The analysis of one more surface: its own pages, entries and
+    examples, over the facts the first one read. Parse errors, lifecycle
+    and source health are the project's, judged once, with the first."""
+    schema = surface.root
+    cli = schema.model_kind in CLI_KINDS
+    # A reference page of another surface documents this one too where its
+    # entries name three of this one's keys (a table of options and their
+    # variables).
+    shared = {d.path for d in base.doc_sources} | {
+        d.path for other in base.surfaces for d in other.doc_sources
+    }
+    pages, restricted = surface_pages(schema, candidates, shared, named)
+    placer = DocPlacer(schema, {})
+    entries = only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
+    blocks: list[tuple[str, Block, ConfigPath]] = []
+    if schema.model_kind not in CLI_KINDS and schema.model_kind not in ("env", "mkdocs"):
+        # A MkDocs plugin's options sit in ``mkdocs.yml`` under ``plugins: -
+        # name:``, where the examples show them: not at a root of their own.
+        own = {rel for rel, _ in pages}
+        blocks = placed_blocks(schema, pages, placer, set()) + placed_blocks(
+            schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()
+        )
+    assert schema.model_location is not None
+    return Analysis(
+        config=base.config,
+        schema=schema,
+        entries=entries,
+        doc_sources=[
+            DocSource(rel, sum(1 for e in entries if e.location.path == rel), bool(named))
+            for rel, _ in pages
+        ],
+        missing_docs=[],
+        parse_errors=[],
+        mounts=[Mount((), schema.model or surface.name, schema.model_location, surface.how)],
+        root_candidates=[],
+        unresolved=surface.unresolved,
+        sections=placer.maps,
+        reads=[],
+        unknown_reads=[],
+        dead_reads=[],
+        builder=base.builder,
+        files=base.files,
+        blocks=blocks,
+        pages=base.pages,
+        other_python=base.other_python,
+        config_files=base.config_files,
+        surface=surface.name,
+        how=surface.how,
+        target=surface.target,
+        generated=generated_pages(pages) if cli else [],
+        autodoc={m for _, doc in candidates for m in autodoc(doc, schema)},
+    )
+
+
+def other_surfaces(
+    analysis: Analysis,
+    builder: SchemaBuilder,
+    sources: Sources,
+    candidates: list[tuple[str, DocFacts]],
+    shown: list[tuple[str, DocFacts]],
+    doc_names: Callable[[], frozenset[str]],
+    doc_words: Callable[[], frozenset[str]],
+) -> None:
+    """The project's surfaces beside the first: those the configuration
+    names, else those discovery finds that a page documents."""
+    config = analysis.config
+    schema = analysis.schema
+    generated = any(doc.generated for _, doc in candidates)
+    if config.surfaces:
+        for surface in builder.configured(config.surfaces):
+            named = config.surfaces[surface.name][1]
+            analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
+            analysis.missing_docs.extend(
+                p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
+            )
+    else:
+        if builder.imported("confuse"):
+            builder.defaults_files = defaults_files(config.root, sources.configs)
+        for surface in builder.surfaces(
+            schema, None if config.mount else doc_names, generated, doc_words
+        ):
+            other = _surface(analysis, surface, candidates, shown, None)
+            if other.doc_sources or other.generated or other.autodoc:
+                # Evidence that users write it: a page documents it.
+                analysis.surfaces.append(other)
+    for other in analysis.surfaces:
+        other.first = analysis
