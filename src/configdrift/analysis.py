@@ -13,13 +13,21 @@ from dataclasses import dataclass, field
 
 from configdrift.config import Config
 from configdrift.extract.docs.markdown import Block
-from configdrift.model import ConfigPath, DocEntry, DocSource, Location, SchemaNode
-from configdrift.place.entries import SectionMap
-from configdrift.resolve.flow import ReadSite
-from configdrift.resolve.lifecycle import LifecycleEntry
+from configdrift.model import (
+    ConfigPath,
+    DocEntry,
+    DocSource,
+    LifecycleEntry,
+    Location,
+    Mount,
+    ReadSite,
+    SchemaNode,
+    SectionMap,
+    Unresolved,
+)
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import Project
-from configdrift.resolve.schema import Mount, SchemaBuilder, Unresolved
+from configdrift.resolve.schema import SchemaBuilder
 
 
 @dataclass(slots=True)

@@ -131,8 +131,8 @@ class SchemaNode:
     #: Does the code describe the key (a field's docstring, ``description=``,
     #: ``help=``): what a page rendered from the code shows.
     described: bool = False
-    #: Where the code reads this key from a config dict (``ReadSite`` objects).
-    reads: list[Any] = field(default_factory=list)
+    #: Where the code reads this key from a config dict.
+    reads: list[ReadSite] = field(default_factory=list)
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""
@@ -276,6 +276,88 @@ def spellings_of(schema: SchemaNode) -> set[str]:
 
 @dataclass(slots=True)
 class DocSource:
+    """A doc page of a surface, and how many of its entries it documents
+    (``explicit``: the configuration names it)."""
+
     path: str
     entries: int
     explicit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSite:
+    """A config key the code reads: its path, where, and in which function,
+    with the default it falls back to and the type a use makes certain,
+    where the code says."""
+
+    path: ConfigPath
+    location: Location
+    module: str
+    function: str
+    how: str
+    default: Value | None = None
+    kind: str | None = None
+
+
+#: The statuses of a key the project marks (``LifecycleEntry.status``).
+REMOVED, DEPRECATED = "removed", "deprecated"
+
+
+@dataclass(frozen=True, slots=True)
+class LifecycleEntry:
+    """A key the project marks removed or deprecated, and where it says so."""
+
+    path: ConfigPath
+    status: str
+    source: str
+    location: Location | None = None
+    reason: str | None = None
+    version: str | None = None
+    replacement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SectionMap:
+    """How one doc section was mapped (for ``configdrift map``)."""
+
+    location: Location
+    title: str
+    path: ConfigPath
+    how: str
+    model: str | None
+
+
+@dataclass(slots=True)
+class Mount:
+    """How a model came to sit at a config path (for ``configdrift map``)."""
+
+    path: ConfigPath
+    model: str
+    location: Location
+    how: str
+    #: What ``mount`` would name to place it by hand (``module:Model`` or
+    #: ``module:function.param``), where there is such a name.
+    target: str = ""
+
+
+@dataclass(slots=True)
+class Unresolved:
+    """A placement whose path could not be known statically."""
+
+    location: Location
+    what: str
+
+
+@dataclass(slots=True)
+class Surface:
+    """One configuration a user writes, with its own root: a config file's
+    tree, a settings class, the command line, the environment."""
+
+    name: str
+    root: SchemaNode
+    #: How discovery (or the configuration) decided it, for ``map``.
+    how: str
+    unresolved: list[Unresolved]
+    #: What ``surfaces`` would name to configure it (``module:Model``,
+    #: ``cli``, ``env``).
+    target: str = ""

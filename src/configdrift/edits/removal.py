@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 
 from configdrift.edits.entries import entry_removal, rst_block
 from configdrift.edits.pages import UNREAD, Edit, apart, page, page_lines
-from configdrift.model import ConfigPath, format_path
-from configdrift.resolve.lifecycle import REMOVED, _unwrap
+from configdrift.model import REMOVED, ConfigPath, format_path
+from configdrift.resolve.lifecycle import _unwrap
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis

@@ -23,8 +23,7 @@ def deprecated_rename(
     pages: dict[str, list[str] | None],
 ) -> Edit | str:
     """The rename of a deprecated key in an example, or why there is none."""
-    from configdrift.model import resolve_path
-    from configdrift.resolve.lifecycle import DEPRECATED
+    from configdrift.model import DEPRECATED, resolve_path
     from configdrift.rules.values import value_rejection
 
     where = finding.location

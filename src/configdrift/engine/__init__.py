@@ -23,6 +23,7 @@ from configdrift.model import (
     DocSource,
     Location,
     SchemaNode,
+    Unresolved,
     spellings_of,
 )
 from configdrift.place.config_files import config_files
@@ -43,11 +44,8 @@ from configdrift.place.pages import (
 from configdrift.place.renames import doc_renames
 from configdrift.place.sharing import share
 from configdrift.resolve.build import build_schema
-from configdrift.resolve.lifecycle import (
-    lifecycle_entries,
-)
+from configdrift.resolve.lifecycle import lifecycle_entries
 from configdrift.resolve.registrations import CLI_KINDS
-from configdrift.resolve.schema import Unresolved
 
 
 def analyse(

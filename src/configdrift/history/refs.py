@@ -16,8 +16,16 @@ from typing import TYPE_CHECKING
 
 from configdrift.config import Config
 from configdrift.git import GitError, run
-from configdrift.model import ConfigPath, Finding, Location, SchemaNode, Value, format_path
-from configdrift.resolve.lifecycle import DEPRECATED, REMOVED
+from configdrift.model import (
+    DEPRECATED,
+    REMOVED,
+    ConfigPath,
+    Finding,
+    Location,
+    SchemaNode,
+    Value,
+    format_path,
+)
 from configdrift.resolve.schema import same_value
 
 if TYPE_CHECKING:

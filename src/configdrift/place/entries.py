@@ -19,7 +19,6 @@ open dictionary entry whose schema accepts it, else by the section context.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from configdrift.config import Config
 from configdrift.extract.docs.markdown import DocFacts, RawEntry
@@ -30,6 +29,7 @@ from configdrift.model import (
     DocEntry,
     Location,
     SchemaNode,
+    SectionMap,
     format_path,
 )
 
@@ -41,17 +41,6 @@ _FOREIGN = "not this configuration's: none of its keys is accepted here (not jud
 #: The fewest keys of its own a section needs to be taken for another
 #: configuration's.
 _MIN_FOREIGN = 3
-
-
-@dataclass(frozen=True, slots=True)
-class SectionMap:
-    """How one doc section was mapped (for ``configdrift map``)."""
-
-    location: Location
-    title: str
-    path: ConfigPath
-    how: str
-    model: str | None
 
 
 def node_at(root: SchemaNode, path: ConfigPath) -> SchemaNode | None:

@@ -4,8 +4,8 @@ spellings of keys of the schema."""
 from __future__ import annotations
 
 from configdrift.extract.docs.markdown import DocFacts
-from configdrift.model import ConfigPath, Location, SchemaNode
-from configdrift.resolve.lifecycle import DEPRECATED, LifecycleEntry, split_key
+from configdrift.model import DEPRECATED, ConfigPath, LifecycleEntry, Location, SchemaNode
+from configdrift.resolve.lifecycle import split_key
 
 
 def doc_renames(facts: dict[str, DocFacts], schema: SchemaNode) -> list[LifecycleEntry]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from configdrift.extract.python.body import BUILTIN_CONSUMERS
 from configdrift.extract.python.facts import DictArg, DictStore, Expr
-from configdrift.model import ConfigPath, Location, Value
+from configdrift.model import ConfigPath, Location, ReadSite, Value
 from configdrift.resolve.project import Project, Symbol, render
 
 Scope = tuple[str, str, str]  # (module, function or class qualname, base)
@@ -53,21 +53,6 @@ MAX_HELPER_USES = 64
 def harmless(callee: str) -> bool:
     """A call that cannot read config keys from the dict handed to it."""
     return callee in HARMLESS or callee in BUILTIN_CONSUMERS or callee.startswith(HARMLESS_MODULES)
-
-
-@dataclass(frozen=True, slots=True)
-class ReadSite:
-    """A config key the code reads: its path, where, and in which function,
-    with the default it falls back to and the type a use makes certain,
-    where the code says."""
-
-    path: ConfigPath
-    location: Location
-    module: str
-    function: str
-    how: str
-    default: Value | None = None
-    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,26 +28,12 @@ from pathlib import Path
 from configdrift.config import MAX_CONFIG_FILE_BYTES, Config
 from configdrift.extract.python.facts import Expr
 from configdrift.files import Unreadable, read_or_none, read_path
-from configdrift.model import ConfigPath, Location, SchemaNode
+from configdrift.model import DEPRECATED, REMOVED, ConfigPath, LifecycleEntry, Location, SchemaNode
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import SchemaBuilder
 
-REMOVED, DEPRECATED = "removed", "deprecated"
 _WRAPPERS = frozenset({"set", "frozenset", "tuple", "list", "dict", "MappingProxyType"})
 _KEYLIKE = re.compile(r"^[A-Za-z_][\w.\-]*$")
-
-
-@dataclass(frozen=True, slots=True)
-class LifecycleEntry:
-    """A key the project marks removed or deprecated, and where it says so."""
-
-    path: ConfigPath
-    status: str
-    source: str
-    location: Location | None = None
-    reason: str | None = None
-    version: str | None = None
-    replacement: str | None = None
 
 
 def distinctive(key: str) -> bool:

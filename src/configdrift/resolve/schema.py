@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from configdrift.config import ConfigError
 from configdrift.extract.docs.blocks import BlockKey
@@ -20,12 +19,16 @@ from configdrift.model import (
     ANY_KEY,
     ConfigPath,
     Location,
+    Mount,
+    ReadSite,
     SchemaNode,
+    Surface,
     TypeInfo,
+    Unresolved,
     Value,
 )
 from configdrift.resolve.defaults import defaults_root, ensure_path
-from configdrift.resolve.flow import DictFlow, ReadSite, Scope, scope_of
+from configdrift.resolve.flow import DictFlow, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.registrations import (
@@ -94,42 +97,6 @@ def render_scope(scope: Scope) -> str:
     if base == LOADED:
         return f"{function}(a dict loaded from a file)"
     return f"{function}({base})"
-
-
-@dataclass(slots=True)
-class Mount:
-    """How a model came to sit at a config path (for ``configdrift map``)."""
-
-    path: ConfigPath
-    model: str
-    location: Location
-    how: str
-    #: What ``mount`` would name to place it by hand (``module:Model`` or
-    #: ``module:function.param``), where there is such a name.
-    target: str = ""
-
-
-@dataclass(slots=True)
-class Unresolved:
-    """A placement whose path could not be known statically."""
-
-    location: Location
-    what: str
-
-
-@dataclass(slots=True)
-class Surface:
-    """One configuration a user writes, with its own root: a config file's
-    tree, a settings class, the command line, the environment."""
-
-    name: str
-    root: SchemaNode
-    #: How discovery (or the configuration) decided it, for ``map``.
-    how: str
-    unresolved: list[Unresolved]
-    #: What ``surfaces`` would name to configure it (``module:Model``,
-    #: ``cli``, ``env``).
-    target: str = ""
 
 
 #: A declarative table of options has this many keys at least.

@@ -15,14 +15,18 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
-from configdrift.model import ConfigPath, Finding, Location, Related, format_path, resolve_path
-from configdrift.resolve.lifecycle import (
+from configdrift.model import (
     DEPRECATED,
     REMOVED,
+    ConfigPath,
+    Finding,
     LifecycleEntry,
-    code_uses,
-    distinctive,
+    Location,
+    Related,
+    format_path,
+    resolve_path,
 )
+from configdrift.resolve.lifecycle import code_uses, distinctive
 from configdrift.rules.registry import describe, make, register
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
-    from configdrift.resolve.flow import ReadSite
+    from configdrift.model import ReadSite
 
 
 @register("CD201")
