@@ -51,7 +51,7 @@ def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:
     assert root.children["help"].spellings == ("--help", "-h")
     # ``--version`` only prints: a documented spelling is accepted, and it is
     # no option to document or read.
-    from configdrift.resolve.registrations import BUILTIN
+    from configdrift.model import BUILTIN
 
     assert root.children["version"].origin == BUILTIN
     assert not any(key == "--version" for _, key in found)
@@ -345,7 +345,7 @@ def test_add_argument_on_another_librarys_object_declares_no_option(tmp_path) ->
 
 
 def test_the_options_click_and_argparse_add_are_accepted(tmp_path) -> None:
-    from configdrift.resolve.registrations import BUILTIN
+    from configdrift.model import BUILTIN
 
     code = """
 import click

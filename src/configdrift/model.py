@@ -361,3 +361,27 @@ class Surface:
     #: What ``surfaces`` would name to configure it (``module:Model``,
     #: ``cli``, ``env``).
     target: str = ""
+
+
+#: The origin of an option that only prints (``--version``, ``--help``).
+BUILTIN = "an action of the parser"
+
+
+#: The kinds of root a command line makes.
+CLI_KINDS = frozenset({"argparse", "click"})
+
+
+def same_value(a: object, b: object) -> bool:
+    """Are two static values equal as config values? ``1 == 1.0``, but a
+    bool equals only a bool."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return float(a) == float(b)
+    return type(a) is type(b) and a == b
+
+
+def read_defaults(node: SchemaNode) -> list[ReadSite]:
+    """The reads of a key that fall back to a known default other than
+    ``None`` (``None`` means computed later, or not set)."""
+    return [s for s in node.reads if s.default is not None and s.default.value is not None]

@@ -19,6 +19,7 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.markdown import Block, DocFacts
 from configdrift.extract.run import Extractor
 from configdrift.model import (
+    CLI_KINDS,
     ConfigPath,
     DocSource,
     Location,
@@ -45,7 +46,6 @@ from configdrift.place.renames import doc_renames
 from configdrift.place.sharing import share
 from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
-from configdrift.resolve.registrations import CLI_KINDS
 
 
 def analyse(

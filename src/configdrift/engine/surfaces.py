@@ -9,12 +9,11 @@ from collections.abc import Callable
 from configdrift.analysis import Analysis
 from configdrift.discover import Sources, matches
 from configdrift.extract.docs.markdown import Block, DocFacts
-from configdrift.model import ConfigPath, DocSource, Mount, Surface
+from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Mount, Surface
 from configdrift.place.config_files import defaults_files
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import autodoc, generated_pages, only_listed, surface_pages
-from configdrift.resolve.registrations import CLI_KINDS
 from configdrift.resolve.schema import SchemaBuilder
 
 

@@ -25,8 +25,8 @@ from configdrift.model import (
     SchemaNode,
     Value,
     format_path,
+    same_value,
 )
-from configdrift.resolve.schema import same_value
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis

@@ -12,8 +12,7 @@ from configdrift.discover import HISTORY_PAGES, matches
 from configdrift.extract.docs.markdown import DocFacts
 from configdrift.extract.run import mentions
 from configdrift.files import CANNOT_READ, read_or_none
-from configdrift.model import ConfigPath, DocEntry, Location, SchemaNode, spellings_of
-from configdrift.resolve.registrations import CLI_KINDS
+from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
 
 #: The entries a page needs when the schema has three keys or more.
 EARLY_NEEDED = 3

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from configdrift.extract.docs.markdown import Block
-from configdrift.model import ConfigPath, DocEntry, DocSource, SchemaNode, resolve_path
-from configdrift.resolve.registrations import CLI_KINDS
+from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, DocSource, SchemaNode, resolve_path
 
 
 class Placed(Protocol):

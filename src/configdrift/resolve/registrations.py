@@ -15,12 +15,10 @@ import re
 
 from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.model import Location, SchemaNode, TypeInfo, Value
+from configdrift.model import BUILTIN, Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.flow import harmless
 from configdrift.resolve.project import Project
 
-#: The origin of an option that only prints (``--version``, ``--help``).
-BUILTIN = "an action of the parser"
 #: What an ``action`` makes of an option: its default and its kind.
 _ACTIONS: dict[str, tuple[Value | None, str]] = {
     "store_true": (Value.of(False, "False"), "bool"),
@@ -36,8 +34,6 @@ _TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
 PARSER = "the argument parser"
 COMMAND = "the click command"
 REGISTERED = "the registered options"
-#: The kinds of root a command line makes.
-CLI_KINDS = frozenset({"argparse", "click"})
 
 
 #: Libraries whose ``option`` decorator declares a command's option.

@@ -17,6 +17,7 @@ from configdrift.extract.python.body import LOADED
 from configdrift.extract.python.facts import DictArg, DictRead, DictStore, Expr, Placement
 from configdrift.model import (
     ANY_KEY,
+    CLI_KINDS,
     ConfigPath,
     Location,
     Mount,
@@ -26,13 +27,14 @@ from configdrift.model import (
     TypeInfo,
     Unresolved,
     Value,
+    read_defaults,
+    same_value,
 )
 from configdrift.resolve.defaults import defaults_root, ensure_path
 from configdrift.resolve.flow import DictFlow, Scope, scope_of
 from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.registrations import (
-    CLI_KINDS,
     ENVIRONMENT,
     argparse_options,
     environment_variables,
@@ -52,22 +54,6 @@ ROOT_TRIALS = 12
 #: A command line of this many options is the configuration of a project
 #: that has no other.
 MIN_OPTIONS = 3
-
-
-def same_value(a: object, b: object) -> bool:
-    """Are two static values equal as config values? ``1 == 1.0``, but a
-    bool equals only a bool."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return float(a) == float(b)
-    return type(a) is type(b) and a == b
-
-
-def read_defaults(node: SchemaNode) -> list[ReadSite]:
-    """The reads of a key that fall back to a known default other than
-    ``None`` (``None`` means computed later, or not set)."""
-    return [s for s in node.reads if s.default is not None and s.default.value is not None]
 
 
 def _from_reads(node: SchemaNode) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import (
+    CLI_KINDS,
     ConfigPath,
     DocEntry,
     Related,
@@ -18,7 +19,6 @@ from configdrift.model import (
     near_spelling,
     resolve_path,
 )
-from configdrift.resolve.registrations import CLI_KINDS
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import (
     ANY_KEY,
+    BUILTIN,
     LIST_ITEM,
     DocEntry,
     Finding,
@@ -17,7 +18,6 @@ from configdrift.model import (
     resolve_path,
     step,
 )
-from configdrift.resolve.registrations import BUILTIN
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
     VARIABLE,

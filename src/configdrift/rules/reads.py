@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Related, format_path
-from configdrift.resolve.schema import read_defaults, same_value
+from configdrift.model import Finding, Related, format_path, read_defaults, same_value
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
