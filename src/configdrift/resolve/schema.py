@@ -32,17 +32,15 @@ from configdrift.model import (
 )
 from configdrift.resolve.defaults import defaults_root, ensure_path
 from configdrift.resolve.flow import DictFlow, Scope, scope_of
-from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
-from configdrift.resolve.project import Project, Symbol, render
-from configdrift.resolve.registrations import (
+from configdrift.resolve.mechanisms.environment import (
     ENVIRONMENT,
-    argparse_options,
     environment_variables,
     mount_environment,
-    mount_options,
-    mount_settings,
-    setting_reads,
 )
+from configdrift.resolve.mechanisms.options import argparse_options, mount_options
+from configdrift.resolve.mechanisms.settings_module import mount_settings, setting_reads
+from configdrift.resolve.models import SETTINGS_BASES, ModelReader, value_kind
+from configdrift.resolve.project import Project, Symbol, render
 
 #: A dict root needs this many documented keys read under it (and is tried
 #: only where the code reads or hands on the dict this many times).

@@ -131,7 +131,7 @@ def _from_network(arg: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id in _RESPONSE_NAMES
 
 
-#: Methods that declare an option by name (see ``resolve.registrations``).
+#: Methods that declare an option by name (see ``resolve.mechanisms.options``).
 REGISTRATION_METHODS = frozenset(
     {
         "add_argument",

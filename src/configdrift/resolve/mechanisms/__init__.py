@@ -1,0 +1,1 @@
+"""The mechanisms a project declares its configuration with, one module each."""

@@ -1,0 +1,104 @@
+"""click, cloup, rich-click and typer: options declared with ``@option``
+decorators or typer parameters, and click's builtin flags."""
+
+from __future__ import annotations
+
+from configdrift.extract.python.body import CLICK_BUILTINS
+from configdrift.extract.python.facts import RegistrationCall
+from configdrift.model import BUILTIN, Location, SchemaNode, Value
+from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
+from configdrift.resolve.project import Project
+
+#: Libraries whose ``option`` decorator declares a command's option.
+CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
+
+
+_CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
+
+
+def click_option(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    """``@click.option("-n", "--count", "name", default=1, type=int,
+    is_flag=..., multiple=..., type=click.Choice([...]))``: the parameter
+    the command receives is its destination."""
+    texts = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
+    if len(texts) != len(call.args):
+        return None
+    flags: list[str] = []
+    names: list[str] = []
+    for text in texts:
+        for part in text.split("/"):  # "--shout/--no-shout"
+            part = part.strip()
+            (flags if part.startswith("-") else names).append(part)
+    if not flags:
+        return None
+    longs = [f for f in flags if f.startswith("--")]
+    dest = names[0] if names else (longs or flags)[0].lstrip("-").replace("-", "_").lower()
+    flag_expr = call.kwargs.get("is_flag")
+    is_flag = flag_expr is not None and project.evaluate(module, flag_expr).value is True
+    default: Value | None = Value.of(False, "False") if is_flag else None
+    if "default" in call.kwargs:
+        default = project.evaluate(module, call.kwargs["default"])
+    kind = "bool" if is_flag else ""
+    choices: tuple[object, ...] | None = None
+    type_expr = call.kwargs.get("type")
+    if type_expr is not None and type_expr[0] == "n":
+        last = type_expr[1].rsplit(".", 1)[-1]
+        kind = TYPES.get(last) or _CLICK_TYPES.get(last, "")
+    elif (
+        type_expr is not None
+        and type_expr[0] == "call"
+        and type_expr[1][0] == "n"
+        and type_expr[1][1].rsplit(".", 1)[-1] == "Choice"
+        and type_expr[2]
+    ):
+        choices = sequence(project, module, type_expr[2][0])
+        if choices is not None:
+            kind = "str"
+    multiple = call.kwargs.get("multiple")
+    if multiple is not None and project.evaluate(module, multiple).value is True:
+        kind, choices = "list", None
+    # A command receives its options as parameters, not attributes: what
+    # reads them is not judged (CD202).
+    group = option_group(module, call.function)
+    return option_node(dest, flags, kind, default, where, group, "click", choices)
+
+
+def click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:
+    """An option click adds (``--version``, ``--help``, or the names a
+    command gives them): a documented spelling is accepted, with nothing to
+    configure or read."""
+    flags = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str) and a[1][:1] == "-"]
+    flags = flags or [CLICK_BUILTINS[call.method]]
+    key = call.method.removesuffix("_option")
+    node = option_node(key, flags, "", None, where, option_group(module, call.function), "click")
+    node.origin = BUILTIN
+    return node
+
+
+def typer_option(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    """A command's parameter declared as ``typer.Option(default, "--name")``
+    (or in ``Annotated``): spelt ``--param-name`` unless it names its flags;
+    a bool also takes ``--no-param-name``."""
+    param = call.kwargs["__param__"][1]
+    texts = [a[1] if a[0] == "c" and isinstance(a[1], str) else None for a in call.args]
+    flags = [t for t in texts if t is not None and t.startswith("-")]
+    default_expr = call.kwargs.get("default") or call.kwargs.get("__default__")
+    if call.args and not (texts[0] or "").startswith("-"):
+        default_expr = call.args[0]  # the older ``Option(default, *flags)``
+    default = None
+    if default_expr is not None and not (default_expr[0] == "src" and default_expr[1] == "..."):
+        default = project.evaluate(module, default_expr)
+    type_expr = call.kwargs.get("__type__")
+    kind = TYPES.get(type_expr[1], "") if type_expr is not None and type_expr[0] == "n" else ""
+    if not flags:
+        flags = ["--" + param.replace("_", "-")]
+        if kind == "bool":
+            flags.append("--no-" + param.replace("_", "-"))
+    # typer is built on click: its parameters arrive as the command's.
+    return option_node(
+        param, flags, kind, default, where, option_group(module, call.function), "click"
+    )

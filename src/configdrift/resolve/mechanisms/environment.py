@@ -1,0 +1,114 @@
+"""Environment variables the code reads by name (``os.environ.get``,
+``os.getenv``, a helper that reads the variable its parameter names): a
+surface of their own, lenient (an unknown variable is never read)."""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.model import Location, SchemaNode
+from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
+from configdrift.resolve.project import Project
+
+#: Variables every process has: the platform's, not the project's settings.
+_SYSTEM_VARIABLES = frozenset(
+    {
+        "HOME",
+        "PATH",
+        "USER",
+        "USERNAME",
+        "LOGNAME",
+        "PWD",
+        "SHELL",
+        "TERM",
+        "LANG",
+        "LC_ALL",
+        "TMPDIR",
+        "TEMP",
+        "TMP",
+        "HOSTNAME",
+        "PYTHONPATH",
+        "VIRTUAL_ENV",
+        "CI",
+        "XDG_CONFIG_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_DATA_HOME",
+        "APPDATA",
+        "LOCALAPPDATA",
+        "USERPROFILE",
+        "COLUMNS",
+        "NO_COLOR",
+    }
+)
+
+
+#: The keys of a WSGI or CGI request's ``environ``: a web app reads them
+#: from its request, not from the process environment.
+_CGI = re.compile(
+    r"^(?:HTTP_\w+|PATH_INFO|SCRIPT_NAME|QUERY_STRING|REQUEST_METHOD|REQUEST_URI|REMOTE_\w+"
+    r"|SERVER_(?:NAME|PORT|PROTOCOL|SOFTWARE)|CONTENT_(?:TYPE|LENGTH)|wsgi\.\w+)$"
+)
+
+
+#: How findings name the environment as a configuration.
+ENVIRONMENT = "the environment"
+
+
+def environment_variables(project: Project) -> list[SchemaNode]:
+    """The environment variables the code reads by name
+    (``os.environ.get("X", d)``, ``os.getenv``, ``os.environ["X"]``), one
+    node per name, with the first default a read gives."""
+    nodes: dict[str, SchemaNode] = {}
+    helpers = _env_helpers(project)
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        for call in info.facts.registrations:
+            suffixes = {""}
+            if call.method == "named_call":
+                symbol = project.resolve(name, call.callee)
+                if symbol is None or (symbol.module, symbol.qualname) not in helpers:
+                    continue
+                suffixes = helpers[(symbol.module, symbol.qualname)]
+            elif call.method != "env" or call.args[0][0] == "n":
+                continue
+            base = project.string(name, call.args[0])
+            if not base or base in _SYSTEM_VARIABLES or base.startswith("_"):
+                continue  # the platform's, or private (``_APP_TEST_HOOK``)
+            if _CGI.match(base):
+                continue  # a WSGI request's ``environ``, not the process's
+            default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
+            for suffix in sorted(suffixes):
+                variable = base + suffix
+                if variable not in nodes:
+                    nodes[variable] = option_node(
+                        variable,
+                        [variable],
+                        "",
+                        default if default is not None and default.known and not suffix else None,
+                        Location(info.path, call.line),
+                        name,  # grouped by module
+                        "env",
+                    )
+    return list(nodes.values())
+
+
+def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
+    """Functions that read the environment variable their first parameter
+    names (``def envbool(s, d): return os.getenv(s, d) == "1"``), with the
+    suffixes they add to it (``os.getenv(s + "_FILE")``; ``""`` for the
+    name itself)."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for name, info in project.modules.items():
+        for call in info.facts.registrations:
+            if call.method == "env" and call.args and call.args[0][0] == "n":
+                params = info.facts.functions.get(call.function, [])
+                if params and params[0] == call.args[0][1]:
+                    suffix = call.kwargs.get("suffix", ["c", ""])[1]
+                    out.setdefault((name, call.function), set()).add(str(suffix))
+    return out
+
+
+def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:
+    """The variables as the children of a lenient root: an unknown variable
+    is never read, and nothing says so."""
+    mount_by_name(root, variables, ENVIRONMENT, "env")

@@ -1,0 +1,63 @@
+"""The nodes of options declared by name: one per option (its flags or
+name, type, default, where), grouped by where they are declared, and a
+lenient root of keys read by name. Shared by the command-line,
+environment and settings mechanisms."""
+
+from __future__ import annotations
+
+from configdrift.extract.python.facts import Expr
+from configdrift.model import Location, SchemaNode, TypeInfo, Value
+from configdrift.resolve.project import Project
+
+TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
+
+
+def option_node(
+    key: str,
+    flags: list[str],
+    kind: str,
+    default: Value | None,
+    where: Location,
+    group: str,
+    model_kind: str | None = None,
+    choices: tuple[object, ...] | None = None,
+) -> SchemaNode:
+    """A registered option: the key is what the code reads, the path what
+    users write (a long flag first). ``group`` is the declaring function or
+    module: CD103 reports a group's undocumented options only where the docs
+    describe some of its others."""
+    spellings = tuple(dict.fromkeys([*(f for f in flags if f.startswith("--")), *flags]))
+    return SchemaNode(
+        key=key,
+        path=(spellings[0],),
+        spellings=spellings,
+        type=TypeInfo(kind, frozenset({kind}) if kind else frozenset(), choices),
+        default=default,
+        location=where,
+        origin=f"option of {group}",
+        model_kind=model_kind,
+    )
+
+
+def option_group(module: str, function: str) -> str:
+    return module if function == "<module>" else f"{module}:{function}"
+
+
+def sequence(project: Project, module: str, expr: Expr | None) -> tuple[object, ...] | None:
+    """The items of a list or tuple known statically (``choices=[...]``)."""
+    if expr is None:
+        return None
+    value = project.evaluate(module, expr)
+    if value.known and isinstance(value.value, list | tuple):
+        return tuple(value.value)
+    return None
+
+
+def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: str) -> None:
+    """Keys the code reads by name, as the children of a lenient root."""
+    for node in keys:
+        root.children[node.key] = node
+    root.model = model
+    root.model_kind = kind
+    root.model_location = keys[0].location
+    root.strict = False

@@ -1,0 +1,371 @@
+"""Options declared by registration calls: argparse's
+``parser.add_argument("--flag", default=..., type=..., dest=...)`` and
+click's ``@click.option("--flag", default=..., type=..., is_flag=...)``.
+
+Each option becomes a schema node: its key is the attribute the code reads
+(``dest``), its spellings are the option strings users write (``--flag``,
+``-f``), with the default and type the call gives. argparse rejects an
+option it does not know ("unrecognized arguments"), so the options form a
+strict section. Positional arguments are not options and are left out.
+"""
+
+from __future__ import annotations
+
+from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
+from configdrift.extract.python.facts import Expr, RegistrationCall
+from configdrift.model import BUILTIN, Location, SchemaNode, Value
+from configdrift.resolve.flow import harmless
+from configdrift.resolve.mechanisms.click import (
+    CLICK_LIKE,
+    click_builtin,
+    click_option,
+    typer_option,
+)
+from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
+from configdrift.resolve.project import Project
+
+#: What an ``action`` makes of an option: its default and its kind.
+_ACTIONS: dict[str, tuple[Value | None, str]] = {
+    "store_true": (Value.of(False, "False"), "bool"),
+    "store_false": (Value.of(True, "True"), "bool"),
+    "count": (None, "int"),
+    "append": (None, "list"),
+    "extend": (None, "list"),
+}
+#: Actions that take no value a user configures.
+_NOT_OPTIONS = frozenset({"help", "version"})
+#: How findings name the command line: argparse's parser, click's command.
+PARSER = "the argument parser"
+COMMAND = "the click command"
+REGISTERED = "the registered options"
+
+
+#: The libraries whose declaring calls (``body.DECLARING_CALLS``) declare a
+#: key: Tornado's ``define(name, default=None, ...)``, oslo.config's
+#: ``cfg.StrOpt(name, default=None)``.
+_CATALOGUE = ("tornado.options", "oslo_config")
+
+
+def _spec(
+    call: RegistrationCall, declared: dict[str, tuple[int | str, int | str]]
+) -> tuple[int | str | None, int | str | None]:
+    """(the key's argument, the default's) of a named registration."""
+    if call.method in _NAMED:
+        position, keyword = _NAMED[call.method]
+        return 0, keyword if position is None else position
+    for name, spec in declared.items():
+        if name.rsplit(".", 1)[-1] == call.method:
+            return spec
+    return 0, "default"
+
+
+def _kind(
+    project: Project,
+    module: str,
+    call: RegistrationCall,
+    declared: dict[str, tuple[int | str, int | str]] | None = None,
+) -> str | None:
+    """``argparse``, ``click`` or ``named`` for a call that declares an
+    option: pytest's ``addoption`` takes argparse's arguments; pytest's
+    ``addini(name, help, type=, default=)`` and Sphinx's
+    ``add_config_value(name, default, rebuild)`` name a key users set in a
+    file."""
+    if call.method in ("add_argument", "addoption", "_addoption"):
+        return None if _other_receiver(project, module, call) else "argparse"
+    if call.method in _NAMED:
+        return "named"
+    declared = declared or {}
+    for name in declared:
+        last = name.rsplit(".", 1)[-1]
+        if last != call.method:
+            continue
+        if "." not in name or name == call.callee:
+            return "named"
+        symbol = project.resolve(module, call.callee)
+        if symbol is not None and (
+            f"{symbol.module}.{symbol.qualname}" == name or symbol.qualname == name
+        ):
+            return "named"
+    if call.method in DECLARING_CALLS:
+        symbol = project.resolve(module, call.callee)
+        if (
+            symbol is not None
+            and symbol.kind == "external"
+            and symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE))
+        ):
+            return "named"
+    if call.method in CLICK_BUILTINS and call.callee:
+        symbol = project.resolve(module, call.callee)
+        if (
+            symbol is not None
+            and symbol.kind == "external"
+            and symbol.qualname.split(".")[0] in CLICK_LIKE
+        ):
+            return "click-builtin"
+    if call.method in ("option", "Option") and call.callee:
+        symbol = project.resolve(module, call.callee)
+        if symbol is not None and symbol.kind == "external":
+            head, _, last = symbol.qualname.rpartition(".")
+            if last == "option" and head.split(".")[0] in CLICK_LIKE:
+                return "click"
+            if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
+                return "typer"
+    return None
+
+
+#: Modules whose objects take ``add_argument`` as a parser does.
+_PARSER_MODULES = ("argparse", "configargparse", "jsonargparse", "pytest", "_pytest", "tap")
+
+
+def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bool:
+    """Is ``x.add_argument(...)`` called on an object built by another
+    library than a parser's (Selenium's ``webdriver.ChromeOptions()``)?"""
+    receiver = call.callee.rsplit(".", 1)[0] if "." in call.callee else ""
+    facts = project.modules[module].facts
+    built: str | None = None
+    if receiver.startswith("self.") and receiver.count(".") == 1 and "." in call.function:
+        owner = call.function.rsplit(".", 1)[0] + "."
+        attr = receiver[5:]
+        built = next(
+            (
+                callee
+                for function, name, how, callee, _ in facts.attr_assigns
+                if name == attr and how == "call" and function.startswith(owner)
+            ),
+            None,
+        )
+    elif receiver and "." not in receiver:
+        built = next(
+            (
+                callee
+                for function, name, callee in facts.local_types
+                if function == call.function and name == receiver
+            ),
+            None,
+        )
+    if built is None:
+        return False
+    symbol = project.resolve(module, built)
+    if symbol is None or symbol.kind != "external":
+        return False
+    name = symbol.qualname
+    return not (
+        name.split(".")[0] in _PARSER_MODULES
+        or name.endswith(("Parser", "_group", "add_parser", "getgroup"))
+    )
+
+
+def argparse_options(
+    project: Project, declared: dict[str, tuple[int | str, int | str]] | None = None
+) -> tuple[list[SchemaNode], list[Location]]:
+    """Every command-line option of the project (argparse's ``add_argument``,
+    click's ``@option``), one node per destination (an option declared twice
+    keeps the first, with both spellings), and the calls whose option
+    strings are not known statically (``add_argument(*names)``)."""
+    nodes: dict[str, SchemaNode] = {}
+    dynamic: list[Location] = []
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        for call in info.facts.registrations:
+            where = Location(info.path, call.line)
+            if call.method == "handed":
+                symbol = project.resolve(name, call.callee)
+                if (symbol is None or symbol.kind == "external") and not harmless(call.callee):
+                    # Code outside the project gets the parser: it may add
+                    # options (``shtab.add_argument_to(parser)``).
+                    dynamic.append(where)
+                continue
+            kind = _kind(project, name, call, declared or {})
+            if kind is None:
+                continue
+            node: SchemaNode | None
+            if kind == "click-builtin":
+                node = click_builtin(name, call, where)
+            elif kind != "typer" and _dynamic(call):
+                dynamic.append(where)
+                continue
+            elif kind == "argparse":
+                node = _option(project, name, call, where)
+            elif kind == "click":
+                node = click_option(project, name, call, where)
+            elif kind == "typer":
+                node = typer_option(project, name, call, where)
+            else:
+                node = _named(project, name, call, where, _spec(call, declared or {}))
+            if node is None:
+                continue
+            known = nodes.get(node.key)
+            if known is None:
+                nodes[node.key] = node
+            else:
+                known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
+                if not _same_default(known.default, node.default):
+                    # Two commands give the option different defaults: no
+                    # one default to compare the docs with.
+                    known.default = Value.unknown("depends on the command")
+    return list(nodes.values()), dynamic
+
+
+def _same_default(a: Value | None, b: Value | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.known == b.known and (a.value == b.value if a.known else a.text == b.text)
+
+
+def _dynamic(call: RegistrationCall) -> bool:
+    """Option strings built at runtime: a starred or computed first argument
+    (a positional argument's name is a plain string)."""
+    first = call.args[0] if call.args else call.kwargs.get("keys")
+    if first is not None and first[0] == "seq" and first[2]:
+        return any(item[0] != "c" for item in first[2])
+    return first is None or first[0] != "c"
+
+
+def _option(
+    project: Project, module: str, call: RegistrationCall, where: Location
+) -> SchemaNode | None:
+    flags = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
+    if not flags or len(flags) != len(call.args) or not all(f.startswith("-") for f in flags):
+        return None  # a positional argument, or option strings not known statically
+    action = project.string(module, call.kwargs["action"]) if "action" in call.kwargs else None
+    if action in _NOT_OPTIONS:
+        # ``--version`` prints and exits: a documented spelling is accepted,
+        # with nothing to configure or read.
+        node = option_node(action, flags, "", None, where, option_group(module, call.function))
+        node.origin = BUILTIN
+        return node
+    dest_expr = call.kwargs.get("dest")
+    dest = project.string(module, dest_expr) if dest_expr is not None else None
+    longs = [f for f in flags if f.startswith("--")]
+    if dest is None:
+        dest = (longs or flags)[0].lstrip("-").replace("-", "_")
+    if not dest:
+        return None
+    default, kind = _ACTIONS.get(action or "", (None, ""))
+    if "default" in call.kwargs:
+        default = project.evaluate(module, call.kwargs["default"])
+    # Without ``type=``, argparse hands the code the string the user typed:
+    # the default's type says nothing of it.
+    type_expr = call.kwargs.get("type")
+    if type_expr is not None and type_expr[0] == "n":
+        kind = TYPES.get(type_expr[1], "")
+    choices = sequence(project, module, call.kwargs.get("choices"))
+    return option_node(
+        dest, flags, kind, default, where, option_group(module, call.function), None, choices
+    )
+
+
+#: Calls that name a key and where its default is: (position, keyword).
+_NAMED = {
+    "addini": (None, "default"),
+    "add_config_value": (1, "default"),
+    # tox's ``add_config(keys, of_type, default, desc)``; a constant
+    # (``add_constant(keys, desc, value)``) is a key users read, never set.
+    "add_config": (2, "default"),
+    "add_constant": (None, ""),
+}
+#: pytest's ini ``type=`` values and the kind of value each takes.
+_INI_TYPES = {
+    "bool": "bool",
+    "string": "str",
+    "linelist": "list",
+    "args": "list",
+    "pathlist": "list",
+    "paths": "list",
+    "int": "int",
+    "float": "float",
+}
+
+
+def _argument(call: RegistrationCall, spec: int | str | None) -> Expr | None:
+    """The argument at a position or under a keyword."""
+    if isinstance(spec, int):
+        return call.args[spec] if len(call.args) > spec else None
+    if spec is None:
+        return None
+    return call.kwargs.get(spec)
+
+
+def _named(
+    project: Project,
+    module: str,
+    call: RegistrationCall,
+    where: Location,
+    spec: tuple[int | str | None, int | str | None] = (0, None),
+) -> SchemaNode | None:
+    """``parser.addini("timeout", "help", type="string", default="5")``,
+    ``app.add_config_value("autoapi_dirs", [], "html")``, a catalogue's
+    (``define("port", default=8888)``) or a configured registration."""
+    key_expr = _argument(call, spec[0])
+    if key_expr is None and call.method in ("add_config", "add_constant"):
+        key_expr = call.kwargs.get("keys")
+    names = [name] if key_expr is not None and (name := project.string(module, key_expr)) else []
+    if key_expr is not None and key_expr[0] == "seq":
+        # Several keys: the first is the key, the others its aliases.
+        names = [project.string(module, item) or "" for item in key_expr[2]]
+    if not names or not all(names) or names[0].startswith("-"):
+        return None
+    name = names[0]
+    if call.method in _NAMED:
+        position, keyword = _NAMED[call.method]
+        expr = call.kwargs.get(keyword) if keyword else None
+        if expr is None and position is not None and len(call.args) > position:
+            expr = call.args[position]
+    else:
+        expr = _argument(call, spec[1])
+        if expr is None and call.method == "define":
+            expr = _argument(call, 1)  # Tornado's ``define(name, default, ...)``
+    default = project.evaluate(module, expr) if expr is not None else None
+    kind = ""
+    if call.method == "addini" and "type" in call.kwargs:
+        kind = _INI_TYPES.get(project.string(module, call.kwargs["type"]) or "", "")
+    of_type = call.kwargs.get("of_type") or (
+        call.args[1] if call.method == "add_config" and len(call.args) > 1 else None
+    )
+    if of_type is not None:
+        kind = _declared_kind(of_type)
+    return option_node(
+        name, names, kind, default, where, option_group(module, call.function), "named"
+    )
+
+
+def _declared_kind(expr: Expr) -> str:
+    """The kind of value a type expression names: ``int``, ``bool``,
+    ``list[str]``; nothing for a union or a class of the project."""
+    if expr[0] == "sub":
+        expr = expr[1]
+    if expr[0] != "n":
+        return ""
+    name = expr[1].rsplit(".", 1)[-1]
+    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
+        return "list"
+    if name in ("dict", "Dict", "Mapping"):
+        return "dict"
+    return TYPES.get(name, "")
+
+
+def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -> None:
+    """Make the options the children of the root: strict when every option
+    is known (``complete``), open when some are declared at runtime."""
+    for node in options:
+        root.children[node.key] = node
+    kinds = [node.model_kind or "argparse" for node in options]
+    kind = max(("argparse", "click", "named"), key=kinds.count)
+    if kind in ("argparse", "click") and not any("--help" in node.spellings for node in options):
+        # Both add ``--help`` unless told not to (argparse ``-h`` too): a
+        # documented spelling is accepted, with nothing to read.
+        flags = ("--help", "-h") if kind == "argparse" else ("--help",)
+        root.children.setdefault(
+            "help", SchemaNode(key="help", path=(flags[0],), spellings=flags, origin=BUILTIN)
+        )
+    root.model = {"argparse": PARSER, "click": COMMAND, "named": REGISTERED}[kind]
+    root.model_kind = kind
+    first = options[0].location
+    root.model_location = first
+    # Keys named in a file (pytest's ini, Sphinx's conf.py) are warned
+    # about or ignored when unknown: the root then rejects nothing for sure.
+    complete = complete and not any(node.model_kind == "named" for node in options)
+    root.strict = True if complete else None
+    if complete:
+        root.strict_location = first
+        root.strict_owner = PARSER
