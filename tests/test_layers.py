@@ -46,7 +46,6 @@ LARGE: dict[str, str] = {
     "extract.python.body": "to split: reads, placements and registrations",
     "resolve.flow": "to split with the mechanisms",
     "resolve.models": "to split: one module per mechanism",
-    "resolve.schema": "to split: one module per mechanism",
 }
 
 

@@ -14,6 +14,8 @@ from configdrift.place.config_files import defaults_files
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import autodoc, generated_pages, only_listed, surface_pages
+from configdrift.resolve.build import configured_surfaces
+from configdrift.resolve.mechanisms.discovery import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
 
 
@@ -93,7 +95,7 @@ def other_surfaces(
     schema = analysis.schema
     generated = any(doc.generated for _, doc in candidates)
     if config.surfaces:
-        for surface in builder.configured(config.surfaces):
+        for surface in configured_surfaces(builder, config.surfaces):
             named = config.surfaces[surface.name][1]
             analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
             analysis.missing_docs.extend(
@@ -102,8 +104,8 @@ def other_surfaces(
     else:
         if builder.imported("confuse"):
             builder.defaults_files = defaults_files(config.root, sources.configs)
-        for surface in builder.surfaces(
-            schema, None if config.mount else doc_names, generated, doc_words
+        for surface in discover_surfaces(
+            builder, schema, None if config.mount else doc_names, generated, doc_words
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.doc_sources or other.generated or other.autodoc:

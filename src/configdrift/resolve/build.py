@@ -5,11 +5,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from configdrift.config import Config
+from configdrift.config import Config, ConfigError
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.model import SchemaNode
+from configdrift.model import CLI_KINDS, Mount, SchemaNode, Surface, Unresolved
+from configdrift.resolve.flow import Scope
+from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
+from configdrift.resolve.mechanisms.environment import (
+    ENVIRONMENT,
+    environment_variables,
+    mount_environment,
+)
+from configdrift.resolve.mechanisms.options import (
+    declared_options,
+    mount_options,
+    option_groups,
+    options_documented,
+)
+from configdrift.resolve.mechanisms.settings import settings_root
+from configdrift.resolve.mechanisms.settings_module import mount_settings, setting_reads
 from configdrift.resolve.project import ModuleInfo, Project, module_name
-from configdrift.resolve.schema import SchemaBuilder
+from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root, render_scope
 
 
 def build_schema(
@@ -27,6 +42,171 @@ def build_schema(
         name, is_package = module_name(rel, package_dirs)
         modules.append(ModuleInfo(name, rel, facts, is_package))
     builder = SchemaBuilder(Project(modules), config.registrations)
-    root = builder.build(config.mount, doc_names)
+    root = build_root(builder, config.mount, doc_names)
     builder.apply_reads(root)
     return root, builder
+
+
+def build_root(
+    builder: SchemaBuilder,
+    explicit: dict[str, str],
+    doc_names: Callable[[], frozenset[str]] | None = None,
+) -> SchemaNode:
+    """The schema tree: explicit mounts first, then those found in code.
+
+    ``doc_names`` gives the key names the doc pages document; it is
+    called unless ``mount`` names the root, to decide which dict read
+    key by key (if any) is the config's root where no model is.
+    """
+    root = new_root()
+    project = builder.project
+    dict_seeds: set[Scope] = set()
+    for path_text, target in explicit.items():
+        module, _, qualname = target.partition(":")
+        module = project.canonical(module) or module
+        symbol = project.resolve(module, qualname) if module in project.modules else None
+        if (
+            symbol is not None
+            and symbol.kind == "const"
+            and builder.mount_dict(root, path_text, symbol)
+        ):
+            continue
+        scope = builder.dict_scope(module, qualname)
+        if scope is not None and (symbol is None or builder.model(symbol) is None):
+            path = tuple(p for p in path_text.split(".") if p)
+            builder.flow.fixed[scope] = path
+            dict_seeds.add(scope)
+            builder.mounts.append(
+                Mount(path, render_scope(scope), builder.scope_location(scope), "configuration")
+            )
+            continue
+        if symbol is None or builder.model(symbol) is None:
+            raise ConfigError(
+                f"mount {path_text!r} = {target!r}: {builder.unmountable(module, qualname, symbol)}"
+            )
+        path = tuple(p for p in path_text.split(".") if p)
+        if not path:
+            builder.fill(root, symbol, direct=True)
+            root.model_location = builder.model(symbol).location  # type: ignore[union-attr]
+            builder.mounts.append(Mount((), symbol.qualname, root.model_location, "configuration"))
+        else:
+            loc = builder.model(symbol).location  # type: ignore[union-attr]
+            builder.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
+    explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
+    seeds = builder.seeds() | dict_seeds
+    builder.flow.mark(seeds)
+    if () not in explicit_paths and doc_names is not None:
+        chosen = dict_root(builder, seeds, doc_names)
+        if chosen is not None:
+            dict_seeds.add(chosen)
+            dict_seeds.update(overrides(builder, chosen))
+            builder.flow.mark(seeds | dict_seeds)
+            builder.root_origin = dict_origin(builder, chosen)
+    for scope in dict_seeds:
+        node = root
+        for key in builder.flow.fixed.get(scope, ()):
+            node = node.children.get(key) or node
+        if node.location is None:
+            node.location = builder.scope_location(scope)
+            node.origin = f"the config dict {render_scope(scope)}"
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        for placement in info.facts.placements:
+            builder.apply_placement(root, name, info.path, placement, explicit_paths)
+    # No model, no dict read key by key and no configured mount: the
+    # configuration may be a settings class, or the command line.
+    empty = not (root.children or root.model or explicit or dict_seeds)
+    empty = empty and not builder.flow.reads()[0]
+    if empty and doc_names is not None:
+        settings_root(builder, root, doc_names)
+    if not explicit and not dict_seeds and not root.model:
+        groups = option_groups(builder)
+        options = groups[0][1] if groups else []
+        dynamic = declared_options(builder)[1]
+        if len(options) >= MIN_OPTIONS and (
+            (empty and not root.children) or options_documented(builder, root, options, doc_names)
+        ):
+            if not empty:
+                # Models built from serialized data (a report, a message)
+                # that no doc describes are not the configuration.
+                root.children.clear()
+                builder.mounts.clear()
+                builder.flow.mark(set())
+            mount_options(root, options, complete=not dynamic)
+            how = (
+                f"{len(options)} options declared with add_argument or @option"
+                if groups[0][0] == "cli"
+                else f"{len(options)} keys registered by name"
+            )
+            # Keys a plugin registers by name (pytest's ini, Sphinx's
+            # conf.py) are a config file's, not a command line's.
+            builder.primary = "cli" if root.model_kind in CLI_KINDS else "config"
+            builder.primary_options = groups[0][0]
+            builder.unresolved.extend(Unresolved(where, DYNAMIC) for where in dynamic)
+            assert root.model_location is not None and root.model is not None
+            builder.mounts.append(Mount((), root.model, root.model_location, how))
+    if empty and not root.children and not root.model:
+        variables = environment_variables(project)
+        if len(variables) >= MIN_OPTIONS:
+            mount_environment(root, variables)
+            builder.primary = "env"
+            assert root.model_location is not None
+            how = f"{len(variables)} variables read with os.environ or os.getenv"
+            builder.mounts.append(Mount((), ENVIRONMENT, root.model_location, how))
+    return root
+
+
+def configured_surfaces(
+    builder: SchemaBuilder, wanted: dict[str, tuple[str, tuple[str, ...]]]
+) -> list[Surface]:
+    """The surfaces the configuration names (``surfaces``): a model, a
+    module-level dict of options, ``cli`` or ``env``."""
+    out: list[Surface] = []
+    project = builder.project
+    for name, (target, _docs) in wanted.items():
+        node = new_root()
+        unresolved: list[Unresolved] = []
+        if target in ("cli", "registered"):
+            options = [
+                o
+                for o in declared_options(builder)[0]
+                if (o.model_kind == "named") == (target != "cli")
+            ]
+            dynamic = declared_options(builder)[1]
+            if not options:
+                what = "command-line option" if target == "cli" else "key registered by name"
+                raise ConfigError(f"surfaces.{name}: the code declares no {what}")
+            mount_options(node, options, complete=not dynamic)
+            unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
+        elif target == "env":
+            variables = environment_variables(project)
+            if not variables:
+                raise ConfigError(f"surfaces.{name}: the code reads no environment variable")
+            mount_environment(node, variables)
+        elif target == "settings":
+            named = setting_reads(project)
+            if not named:
+                raise ConfigError(f"surfaces.{name}: the code reads no setting by name")
+            mount_settings(node, named)
+        else:
+            module, _, qualname = target.partition(":")
+            module = project.canonical(module) or module
+            symbol = project.resolve(module, qualname) if module in project.modules else None
+            kept = len(builder.mounts)
+            if symbol is not None and builder.model(symbol) is not None:
+                node = builder.model_root(symbol)
+            elif not (
+                symbol is not None
+                and symbol.kind == "const"
+                and builder.mount_dict(node, "", symbol)
+            ):
+                why = builder.unmountable(module, qualname, symbol)
+                if why.endswith("(module:function.param)"):
+                    why = (
+                        f"{qualname} is not a model (pydantic, a dataclass, attrs) or a "
+                        "module-level dict of options"
+                    )
+                raise ConfigError(f"surfaces.{name} = {target!r}: {why}")
+            del builder.mounts[kept:]  # the primary's mounts only
+        out.append(Surface(name, node, "configuration", unresolved, target))
+    return out

@@ -11,6 +11,8 @@ strict section. Positional arguments are not options and are left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
@@ -23,6 +25,7 @@ from configdrift.resolve.mechanisms.click import (
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
 from configdrift.resolve.project import Project
+from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
 
 #: What an ``action`` makes of an option: its default and its kind.
 _ACTIONS: dict[str, tuple[Value | None, str]] = {
@@ -369,3 +372,49 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
     if complete:
         root.strict_location = first
         root.strict_owner = PARSER
+
+
+def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
+    """The project's registered options and where options are built at
+    runtime (computed once)."""
+    if builder.options_found is None:
+        builder.options_found = argparse_options(builder.project, builder.declared)
+    return builder.options_found
+
+
+def option_groups(builder: SchemaBuilder) -> list[tuple[str, list[SchemaNode]]]:
+    """The options split by what users write: command-line flags
+    (``cli``) and keys registered by name for a file (``registered``:
+    pytest's ini, Sphinx's conf.py, tox's ``add_config``), larger first."""
+    options, _ = declared_options(builder)
+    named = [o for o in options if o.model_kind == "named"]
+    flags = [o for o in options if o.model_kind != "named"]
+    if min(len(named), len(flags)) < MIN_OPTIONS:
+        # A plugin's two flags and two ini keys: one surface, named by
+        # what most of them are.
+        return [("cli" if len(flags) >= len(named) else "registered", options)] if options else []
+    groups = [("cli", flags), ("registered", named)]
+    groups.sort(key=lambda g: -len(g[1]))
+    return groups
+
+
+def options_documented(
+    builder: SchemaBuilder,
+    root: SchemaNode,
+    options: list[SchemaNode],
+    doc_names: Callable[[], frozenset[str]] | None,
+) -> bool:
+    """Do the docs describe the command line rather than what the code
+    placed at the root? The options win when the docs name three of
+    them at least and none of the placed keys: a tree built from models
+    of serialized data (a report file, a transfer's metadata) that no
+    page documents is no configuration."""
+    if doc_names is None:
+        return False
+    names = doc_names()
+    placed = {s for node in root.walk() if node is not root for s in node.spellings or (node.key,)}
+    placed |= {key for site in builder.flow.reads()[0] for key in site.path}
+    if placed & names:
+        return False
+    spelt = {s for node in options for s in node.spellings}
+    return len(spelt & names) >= MIN_OPTIONS

@@ -1,0 +1,57 @@
+"""Config classes of option objects: MkDocs config classes (a plugin's
+``config_scheme``) and traitlets classes of traits tagged ``config=True``."""
+
+from __future__ import annotations
+
+from configdrift.model import SchemaNode, Surface
+from configdrift.resolve.project import Symbol
+from configdrift.resolve.schema import SchemaBuilder
+
+
+def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
+    """Config classes of option objects: each MkDocs config class that no
+    other one extends or nests (a plugin's options, ``plugins: - name:``
+    in ``mkdocs.yml``), and the traitlets classes together, one key per
+    class (``c.ServerApp.port``, ``--ServerApp.port``)."""
+    project = builder.project
+    found: dict[str, list[Symbol]] = {"mkdocs": [], "traitlets": []}
+    for name in sorted(project.modules):
+        for qualname in project.modules[name].classes:
+            symbol = Symbol("class", name, qualname)
+            info = builder.model(symbol)
+            if info is not None and info.kind in found and info.fields:
+                found[info.kind].append(symbol)
+    bases: set[Symbol] = set()
+    nested: set[str] = set()
+    roots: dict[Symbol, SchemaNode] = {}
+    for symbol in found["mkdocs"]:
+        bases.update(s for s in project.mro(symbol)[1:] if s.kind == "class")
+        roots[symbol] = node = builder.model_root(symbol)
+        nested.update(n.model for n in node.walk() if n is not node and n.model)
+    inner = bases | {s for s in found["mkdocs"] if s.qualname in nested}
+    out: list[Surface] = []
+    for symbol in found["mkdocs"]:
+        if symbol not in inner:
+            node = roots[symbol]
+            target = f"{symbol.module}:{symbol.qualname}"
+            how = "a MkDocs config class of options"
+            out.append(Surface(symbol.qualname, node, how, [], target))
+    if found["traitlets"]:
+        root = SchemaNode(key="", path=(), strict=False, origin="root")
+        root.model = "the traitlets classes"
+        root.model_kind = "traitlets"
+        for symbol in found["traitlets"]:
+            key = symbol.qualname.rsplit(".", 1)[-1]
+            if key in root.children:
+                continue
+            info = builder.model(symbol)
+            assert info is not None
+            # A namespace (``c.ServerApp.port``), not an option: no
+            # location of its own, so only its traits are reported.
+            child = SchemaNode(key=key, path=(key,), spellings=(key,), origin="class")
+            builder.fill(child, symbol, direct=True)
+            root.children[key] = child
+            root.model_location = root.model_location or info.location
+        how = f"{len(root.children)} classes of traits tagged config=True"
+        out.append(Surface("traitlets", root, how, [], ""))
+    return out

@@ -1,0 +1,186 @@
+"""Declarative tables of options: a dict literal whose values are all calls
+of one option class (``{"name": Opt(default, ...), ...}``) or whose name
+says it holds the defaults (``DEFAULT_CONFIG = {...}``), and tables of
+tuples (``CONFIG_FILE_OPTIONS = (("branch", "run:branch", ...), ...)``)."""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.extract.python.facts import Expr
+from configdrift.model import Location, SchemaNode, Surface, TypeInfo, Value
+from configdrift.resolve.defaults import ensure_path
+from configdrift.resolve.models import value_kind
+from configdrift.resolve.project import render
+from configdrift.resolve.schema import SchemaBuilder, new_root
+
+
+def option_tables(builder: SchemaBuilder) -> list[Surface]:
+    """Declarative tables of options: a dict literal of five string keys
+    or more whose values are all calls of one option class
+    (``{"name": Opt(default, ...), ...}``), or whose name says it holds
+    the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``). Each key is
+    an option with the call's first argument (or ``default=``) or the
+    value as its default; nothing is known of unknown keys."""
+    project = builder.project
+    out: list[Surface] = []
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        tables = [(q, e, info.facts.assign_lines.get(q, 1)) for q, e in info.facts.assigns.items()]
+        for cls in info.facts.classes:
+            for attr, value in cls.assigns.items():
+                if not attr.startswith("__line__"):
+                    marker = cls.assigns.get("__line__" + attr)
+                    at = marker[1] if marker else cls.line
+                    tables.append((f"{cls.name}.{attr}", value, at))
+        for qualname, expr, line in tables:
+            if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
+                node = tuple_table(builder, name, qualname, expr[2], line)
+            elif expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
+                continue
+            else:
+                node = option_table(builder, name, qualname, expr, line)
+            if node is not None:
+                leaves = sum(1 for n in node.walk() if n is not node and not n.children)
+                how = f"a table of {leaves} options"
+                out.append(Surface(qualname.rsplit(".", 1)[-1], node, how, [], ""))
+    return out
+
+
+def option_table(
+    builder: SchemaBuilder, module: str, qualname: str, expr: Expr, line: int
+) -> SchemaNode | None:
+    project = builder.project
+    values = [value for _, value in expr[1]]
+    callees = {render(v[1]) for v in values if v[0] == "call"}
+    calls = len(callees) == 1 and all(v[0] == "call" for v in values)
+    if not calls and not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+        return None
+    if calls and any(
+        v[2] and v[2][0][0] == "c" and str(v[2][0][1]).startswith("-") for v in values
+    ):
+        return None  # a table of command-line flags (``Arg("-v", "--verbose")``)
+    if not calls and 2 * sum(1 for v in values if v[0] == "dict") > len(values):
+        return None  # a table of records (worker templates), not of options
+    root, _, lines = table_root(builder, module, qualname, line)
+    for key_expr, value in expr[1]:
+        key = project.string(module, key_expr)
+        if key is None:
+            return None  # keys not known statically: not a table to judge by
+        if calls:
+            args, kwargs = value[2], value[3]
+            default_expr = args[0] if args else kwargs.get("default")
+        else:
+            default_expr = value
+        default = project.evaluate(module, default_expr) if default_expr else None
+        kinds = (
+            frozenset({value_kind(default.value)})
+            if default is not None and default.known
+            else frozenset()
+        )
+        root.children[key] = SchemaNode(
+            key=key,
+            path=(key,),
+            spellings=(key,),
+            type=TypeInfo(next(iter(kinds), ""), kinds),
+            default=default if default is not None and default.known else None,
+            location=project.location(module, lines.get(key, line)),
+            origin=f"option of {qualname}",
+        )
+    return root
+
+
+def table_root(
+    builder: SchemaBuilder, module: str, qualname: str, line: int
+) -> tuple[SchemaNode, Location, dict[str, int]]:
+    """The root of a table of options, where it is declared, and the
+    line of each of its keys."""
+    where = builder.project.location(module, line)
+    root = new_root()
+    root.model = qualname
+    root.model_kind = "table"
+    root.model_location = where
+    return root, where, builder.project.modules[module].facts.dict_key_lines.get(qualname, {})
+
+
+def tuple_table(
+    builder: SchemaBuilder, module: str, qualname: str, rows: list[Expr], line: int
+) -> SchemaNode | None:
+    """A table of options as tuples of strings whose name says it holds
+    options (``CONFIG_FILE_OPTIONS = (("branch", "run:branch",
+    "boolean"), ...)``): the column spelt ``section:option`` in every
+    row, else the first column of strings, names the keys; a dict in a
+    row may give the default (``("jobs", {"default": 4, ...})``)."""
+    if not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+        return None
+    if not all(r[0] == "seq" and r[1] == "tuple" and r[2] for r in rows):
+        return None
+    width = min(len(r[2]) for r in rows)
+    columns = [
+        i
+        for i in range(width)
+        if all(r[2][i][0] == "c" and isinstance(r[2][i][1], str) for r in rows)
+    ]
+    sectioned = [i for i in columns if all(_SECTIONED.fullmatch(r[2][i][1]) for r in rows)]
+    column = sectioned[0] if sectioned else columns[0] if columns else None
+    if column is None:
+        return None
+    keys = [r[2][column][1] for r in rows]
+    if len(set(keys)) < MIN_TABLE or not all(_TABLE_KEY.fullmatch(k) for k in keys):
+        return None
+    project = builder.project
+    root, where, lines = table_root(builder, module, qualname, line)
+    for row, key in zip(rows, keys, strict=True):
+        path = tuple(key.split(":")) if sectioned else (key,)
+        if path[-1].startswith("_"):
+            continue  # private, as a model's ``_name`` is
+        parent = ensure_path(root, path[:-1], where, f"section of {qualname}")
+        spec = next((item for item in row[2] if item[0] == "dict"), None)
+        default: Value | None = None
+        for k, v in spec[1] if spec is not None else []:
+            if k[0] == "c" and k[1] == "default":
+                found = project.evaluate(module, v)
+                default = found if found.known else None
+        kinds = frozenset({value_kind(default.value)}) if default is not None else frozenset()
+        parent.children[path[-1]] = SchemaNode(
+            key=path[-1],
+            path=path,
+            spellings=(path[-1],),
+            type=TypeInfo(next(iter(kinds), ""), kinds),
+            default=default,
+            location=project.location(module, lines.get(key, line)),
+            origin=f"option of {qualname}",
+        )
+    return root
+
+
+#: A declarative table of options has this many keys at least.
+MIN_TABLE = 5
+
+
+#: Names of dicts that hold a configuration's defaults.
+_DEFAULTS_NAME = re.compile(r"(?i)default|settings|options|config")
+
+
+#: A key of a table of tuples: ``branch``, ``run:branch`` (a section's option).
+_TABLE_KEY = re.compile(r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?")
+
+
+_SECTIONED = re.compile(r"[A-Za-z_][\w-]*:[A-Za-z_][\w.-]*")
+
+
+def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
+    """The tables whose keys no other table mostly shares: two tables of
+    defaults with the same keys (a parameter offload's and an optimizer
+    offload's ``device``, ``buffer_count`` ...) cannot tell which of them a
+    doc entry describes by its name."""
+    keys = [{n.key for n in s.root.walk() if not n.children} for s in surfaces]
+    out: list[Surface] = []
+    for i, surface in enumerate(surfaces):
+        shared = any(
+            j != i and 2 * len(keys[i] & other) >= min(len(keys[i]), len(other))
+            for j, other in enumerate(keys)
+        )
+        if not shared:
+            out.append(surface)
+    return out

@@ -1,0 +1,81 @@
+"""pydantic-settings: a settings class (built as ``Settings()``, from the
+environment) as the configuration's root, or as a surface of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from configdrift.model import Mount, SchemaNode
+from configdrift.resolve.models import SETTINGS_BASES
+from configdrift.resolve.project import Symbol
+from configdrift.resolve.schema import SchemaBuilder
+
+
+def settings_root(
+    builder: SchemaBuilder, root: SchemaNode, doc_names: Callable[[], frozenset[str]]
+) -> None:
+    """A project whose configuration is a pydantic-settings class (built
+    as ``Settings()``, from the environment) has it as the root."""
+    found = settings_class(builder, doc_names)
+    if found is not None:
+        fill_settings(builder, root, *found)
+        builder.primary = "settings"
+
+
+def fill_settings(builder: SchemaBuilder, root: SchemaNode, chosen: Symbol, how: str) -> Mount:
+    model = builder.model(chosen)
+    assert model is not None
+    builder.fill(root, chosen, direct=True)
+    root.model_location = model.location
+    mount = Mount((), chosen.qualname, model.location, how)
+    builder.mounts.append(mount)
+    return mount
+
+
+def settings_leaves(builder: SchemaBuilder) -> list[Symbol]:
+    """The settings classes no other one derives from or holds as a field."""
+    project = builder.project
+    settings: list[Symbol] = []
+    for name in sorted(project.modules):
+        for qualname in project.modules[name].classes:
+            symbol = Symbol("class", name, qualname)
+            if builder.model(symbol) is not None and project.inherits_external(
+                symbol, SETTINGS_BASES
+            ):
+                settings.append(symbol)
+    inner: set[Symbol] = set()
+    for symbol in settings:
+        inner.update(s for s in project.mro(symbol)[1:] if s.kind == "class")
+        model = builder.model(symbol)
+        assert model is not None
+        for module, fact in model.fields:
+            inner.update(s for _, s in builder.type_facts(module, fact.annotation).models)
+    return [s for s in settings if s not in inner]
+
+
+def settings_class(
+    builder: SchemaBuilder, doc_names: Callable[[], frozenset[str]], *, needed: int = 0
+) -> tuple[Symbol, str] | None:
+    """The settings class that no other one derives from or holds as a
+    field; of several, the one most of whose fields the docs document
+    (three at least, and no tie). With ``needed``, the docs must
+    document that many of its fields or their variables in any case."""
+    leaves = settings_leaves(builder)
+    if not leaves:
+        return None
+
+    def documented(symbol: Symbol) -> int:
+        # A field counts by its name or as its variable (``env_prefix``).
+        node = builder.model_root(symbol)
+        return sum(
+            1 for child in node.children.values() if doc_names() & {child.key, *child.spellings}
+        )
+
+    if len(leaves) == 1:
+        if needed and documented(leaves[0]) < needed:
+            return None
+        return leaves[0], "the project's one settings class"
+    scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
+    if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
+        return None
+    return scored[0][1], f"the settings class whose fields the docs name most ({scored[0][0]})"
