@@ -15,7 +15,7 @@ from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import autodoc, generated_pages, only_listed, surface_pages
 from configdrift.resolve.build import configured_surfaces
-from configdrift.resolve.mechanisms.discovery import discover_surfaces
+from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
 
 

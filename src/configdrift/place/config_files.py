@@ -11,7 +11,7 @@ from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_block
 from configdrift.extract.docs.markdown import Block
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file
-from configdrift.resolve.defaults import DEFAULTS_FILES
+from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
 def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:

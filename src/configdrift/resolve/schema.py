@@ -401,3 +401,25 @@ class SchemaBuilder(ModelReader):
             location,
             direct,
         )
+
+
+def ensure_path(
+    root: SchemaNode, path: tuple[str, ...], where: Location, origin: str
+) -> SchemaNode:
+    """The node at ``path`` under ``root``, made (open, declared at
+    ``where`` by ``origin``) with the nodes above it where missing."""
+    node = root
+    for depth, part in enumerate(path):
+        child = node.children.get(part)
+        if child is None:
+            child = SchemaNode(
+                key=part,
+                path=path[: depth + 1],
+                spellings=(part,),
+                strict=None,
+                location=where,
+                origin=origin,
+            )
+            node.children[part] = child
+        node = child
+    return node

@@ -1,1 +1,68 @@
-"""The mechanisms a project declares its configuration with, one module each."""
+"""The mechanisms a project declares its configuration with, one module each.
+
+Each module knows one way of declaring configuration keys: how to read it
+from the project's code and, for the surfaces beside the root, a function
+``surfaces(discovery)`` (the interface is ``base.Discovery``). ``SURFACES``
+lists the mechanisms whose surfaces are looked for, in the order they claim
+keys. The root itself is built by ``resolve.build``: models where the code
+builds them, a dict read key by key (``dict_roots``), else a settings class
+(``settings``), the options (``options``), the environment
+(``environment``).
+
+A new mechanism is a module here with its ``surfaces``, a line in
+``SURFACES``, and a fixture test with a case it must not take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from configdrift.model import SchemaNode, Surface
+from configdrift.resolve.mechanisms import (
+    confuse,
+    descriptors,
+    environment,
+    loaded_models,
+    option_tables,
+    options,
+    settings,
+    settings_module,
+)
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.schema import SchemaBuilder
+
+#: The mechanisms whose surfaces are looked for beside the root, in the
+#: order they claim keys.
+SURFACES = (
+    confuse,
+    loaded_models,
+    descriptors,
+    option_tables,
+    settings,
+    options,
+    settings_module,
+    environment,
+)
+
+
+def discover_surfaces(
+    builder: SchemaBuilder,
+    root: SchemaNode,
+    doc_names: Callable[[], frozenset[str]] | None,
+    generated: bool = False,
+    doc_words: Callable[[], frozenset[str]] | None = None,
+) -> list[Surface]:
+    """The configurations beside the root's, each with a root of its own,
+    each kept where the docs document three of its keys at least that the
+    surfaces before it do not hold (for a command line, a page
+    ``generated`` from its parser will do)."""
+    if doc_names is None:
+        return []
+    discovery = Discovery(builder, root, doc_names(), generated, doc_words)
+    discovery.taken.update(
+        s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
+    )
+    found: list[Surface] = []
+    for mechanism in SURFACES:
+        found.extend(mechanism.surfaces(discovery))
+    return found

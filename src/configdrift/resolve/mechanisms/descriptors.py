@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from configdrift.model import SchemaNode, Surface
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -55,3 +56,13 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
         how = f"{len(root.children)} classes of traits tagged config=True"
         out.append(Surface("traitlets", root, how, [], ""))
     return out
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """MkDocs config classes and the traitlets classes."""
+    found: list[Surface] = []
+    if discovery.builder.imported("mkdocs") or discovery.builder.imported("traitlets"):
+        for surface in descriptor_surfaces(discovery.builder):
+            if discovery.claim(surface.root):
+                found.append(surface)
+    return found

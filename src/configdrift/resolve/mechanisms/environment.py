@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
-from configdrift.model import Location, SchemaNode
+from configdrift.model import Location, SchemaNode, Surface
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
+from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
 #: Variables every process has: the platform's, not the project's settings.
 _SYSTEM_VARIABLES = frozenset(
@@ -112,3 +114,17 @@ def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:
     """The variables as the children of a lenient root: an unknown variable
     is never read, and nothing says so."""
     mount_by_name(root, variables, ENVIRONMENT, "env")
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The environment variables read by name, unless they are the root."""
+    found: list[Surface] = []
+    if discovery.builder.primary != "env":
+        variables = environment_variables(discovery.builder.project)
+        if len(variables) >= MIN_OPTIONS:
+            env = new_root()
+            mount_environment(env, variables)
+            if discovery.claim(env):
+                how = f"{len(variables)} variables read with os.environ or os.getenv"
+                found.append(Surface("env", env, how, [], "env"))
+    return found

@@ -9,10 +9,10 @@ import re
 
 from configdrift.extract.python.facts import Expr
 from configdrift.model import Location, SchemaNode, Surface, TypeInfo, Value
-from configdrift.resolve.defaults import ensure_path
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.models import value_kind
 from configdrift.resolve.project import render
-from configdrift.resolve.schema import SchemaBuilder, new_root
+from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
 
 
 def option_tables(builder: SchemaBuilder) -> list[Surface]:
@@ -184,3 +184,21 @@ def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
         if not shared:
             out.append(surface)
     return out
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """Tables of options the docs describe half of at least; the
+    table they describe most claims its keys first."""
+    found: list[Surface] = []
+    tables: list[tuple[int, int, Surface]] = []
+    for surface in distinct_tables(option_tables(discovery.builder)):
+        # A table of values is a configuration's only where the docs
+        # describe half of its keys at least; the table they describe
+        # most claims its keys first.
+        keys = {n.key for n in surface.root.walk() if not n.children}
+        if 2 * len(keys & discovery.names) >= len(keys):
+            tables.append((-len(keys & discovery.names), len(tables), surface))
+    for _, _, surface in sorted(tables, key=lambda t: t[:2]):
+        if discovery.claim(surface.root):
+            found.append(surface)
+    return found

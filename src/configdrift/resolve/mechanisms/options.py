@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.model import BUILTIN, Location, SchemaNode, Value
+from configdrift.model import BUILTIN, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow import harmless
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
     CLICK_LIKE,
     click_builtin,
@@ -25,7 +26,7 @@ from configdrift.resolve.mechanisms.click import (
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
 from configdrift.resolve.project import Project
-from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
+from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
 #: What an ``action`` makes of an option: its default and its kind.
 _ACTIONS: dict[str, tuple[Value | None, str]] = {
@@ -418,3 +419,27 @@ def options_documented(
         return False
     spelt = {s for node in options for s in node.spellings}
     return len(spelt & names) >= MIN_OPTIONS
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The groups of options the root is not: the command line's
+    flags, or the keys registered by name for a file; a command line
+    also when a page is generated from its parser."""
+    found: list[Surface] = []
+    for name, options in option_groups(discovery.builder):
+        if name == discovery.builder.primary_options or len(options) < MIN_OPTIONS:
+            continue
+        # Keys registered by name (pytest's ini, Sphinx's conf.py, tox's
+        # ``add_config``) are a file's; flags are the command line's.
+        dynamic = declared_options(discovery.builder)[1]
+        cli = new_root()
+        mount_options(cli, options, complete=not dynamic)
+        if discovery.claim(cli) or (discovery.generated and name == "cli"):
+            unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
+            how = (
+                f"{len(options)} options declared with add_argument or @option"
+                if name == "cli"
+                else f"{len(options)} keys registered by name"
+            )
+            found.append(Surface(name, cli, how, unresolved, name))
+    return found

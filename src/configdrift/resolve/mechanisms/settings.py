@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from configdrift.model import Mount, SchemaNode
+from configdrift.model import Mount, SchemaNode, Surface
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.models import SETTINGS_BASES
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder
@@ -79,3 +80,29 @@ def settings_class(
     if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
         return None
     return scored[0][1], f"the settings class whose fields the docs name most ({scored[0][0]})"
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """Each settings class the docs document (an app may have one for
+    itself and one for its server); one alone is named ``settings``."""
+    found: list[Surface] = []
+    if discovery.builder.imported("pydantic_settings") or discovery.builder.imported("pydantic"):
+        # Each settings class the docs document is a surface: an app may
+        # have one for itself and one for its server (``UVICORN_``).
+        mounted = discovery.mounted()
+        leaves = [s for s in settings_leaves(discovery.builder) if s.qualname not in mounted]
+        classes: list[Surface] = []
+        for symbol in leaves:
+            settings = discovery.builder.model_root(symbol)
+            if discovery.claim(settings):
+                how = (
+                    "the project's one settings class"
+                    if len(leaves) == 1
+                    else "a settings class the docs document"
+                )
+                target = f"{symbol.module}:{symbol.qualname}"
+                classes.append(Surface(symbol.qualname, settings, how, [], target))
+        if len(classes) == 1 and discovery.builder.primary != "settings":
+            classes[0].name = "settings"
+        found.extend(classes)
+    return found

@@ -4,9 +4,11 @@ the upper-case names a defaults module assigns: a lenient surface."""
 
 from __future__ import annotations
 
-from configdrift.model import Location, SchemaNode
+from configdrift.model import Location, SchemaNode, Surface
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
+from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
 #: Django's own settings: read by an app through ``django.conf.settings``,
 #: they are the site's configuration, documented by Django, not the app's.
@@ -169,3 +171,16 @@ def mount_settings(root: SchemaNode, settings: list[SchemaNode]) -> None:
     """The settings as the children of a lenient root: a settings object
     returns what it holds, and an unknown name is never asked for."""
     mount_by_name(root, settings, SETTINGS_OBJECT, "setting")
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The settings read by name from a settings object."""
+    found: list[Surface] = []
+    named = setting_reads(discovery.builder.project)
+    if len(named) >= MIN_OPTIONS:
+        node = new_root()
+        mount_settings(node, named)
+        if discovery.claim(node):
+            how = f"{len(named)} settings read by name from a settings object"
+            found.append(Surface("settings object", node, how, [], "settings"))
+    return found

@@ -14,9 +14,11 @@ import re
 
 from configdrift.extract.docs.blocks import LIST, VALUE, BlockKey
 from configdrift.extract.python.facts import Expr
-from configdrift.model import LIST_ITEM, Location, SchemaNode, TypeInfo, Value
+from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo, Value
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.models import value_kind
 from configdrift.resolve.project import Project
+from configdrift.resolve.schema import ensure_path
 
 #: The file confuse reads an application's defaults from, beside its package.
 DEFAULTS_FILES = frozenset({"config_default.yaml", "config_default.yml"})
@@ -89,28 +91,6 @@ def _add(
             _set_default(node, found)
 
 
-def ensure_path(
-    root: SchemaNode, path: tuple[str, ...], where: Location, origin: str
-) -> SchemaNode:
-    """The node at ``path`` under ``root``, made (open, declared at
-    ``where`` by ``origin``) with the nodes above it where missing."""
-    node = root
-    for depth, part in enumerate(path):
-        child = node.children.get(part)
-        if child is None:
-            child = SchemaNode(
-                key=part,
-                path=path[: depth + 1],
-                spellings=(part,),
-                strict=None,
-                location=where,
-                origin=origin,
-            )
-            node.children[part] = child
-        node = child
-    return node
-
-
 def _set_default(node: SchemaNode, value: Value) -> None:
     if node.default is not None:
         return  # the file's default comes first, as confuse layers it
@@ -118,3 +98,20 @@ def _set_default(node: SchemaNode, value: Value) -> None:
     kind = value_kind(value.value)
     if kind:
         node.type = TypeInfo(kind, frozenset({kind}))
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """confuse's defaults (its defaults file and ``config.add`` calls), claimed
+    with the doc titles of one word too."""
+    found: list[Surface] = []
+    if discovery.builder.imported("confuse"):
+        defaults = defaults_root(discovery.builder.project, discovery.builder.defaults_files)
+        words = discovery.words()
+        if defaults is not None and discovery.claim(defaults, words):
+            files = [rel for rel, _ in discovery.builder.defaults_files]
+            how = "confuse's defaults: " + (
+                ", ".join(files) + " and config.add calls" if files else "config.add calls"
+            )
+            name = "config" if discovery.builder.primary != "config" else "defaults"
+            found.append(Surface(name, defaults, how, [], ""))
+    return found

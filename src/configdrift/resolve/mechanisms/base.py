@@ -1,0 +1,59 @@
+"""The interface of a mechanism that finds surfaces beside the root.
+
+A mechanism is a module of this package with a function
+``surfaces(discovery: Discovery) -> list[Surface]``: the configurations of
+its kind the project declares (each a ``model.Surface``: a name, a root of
+schema nodes, how it was found for ``map``, what could not be resolved,
+and what ``surfaces`` in the configuration would name to configure it),
+each kept only when ``discovery.claim`` accepts its keys: evidence that
+users write it. The mechanisms are asked in the order of
+``configdrift.resolve.mechanisms.SURFACES``; a key claimed by one is not
+evidence for those after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from configdrift.model import SchemaNode
+from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
+
+
+@dataclass(slots=True)
+class Discovery:
+    """What a mechanism is handed: the builder (the project's code, its
+    models, options and reads), the root already built, the names the doc
+    pages document, whether a page is generated from a parser, and the
+    keys claimed so far."""
+
+    builder: SchemaBuilder
+    root: SchemaNode
+    #: The key names the doc pages document.
+    names: frozenset[str]
+    #: Is a page generated from a command line's parser (``.. argparse::``)?
+    generated: bool = False
+    #: The doc titles of one word besides the names (evidence for a
+    #: configuration declared by its defaults alone).
+    doc_words: Callable[[], frozenset[str]] | None = None
+    #: The spellings claimed so far: the root's, then each surface's.
+    taken: set[str] = field(default_factory=set)
+
+    def words(self) -> frozenset[str]:
+        """The names, with the doc titles of one word."""
+        return self.doc_words() if self.doc_words is not None else self.names
+
+    def mounted(self) -> set[str]:
+        """The models the root holds already."""
+        return {node.model for node in self.root.walk() if node.model}
+
+    def claim(self, node: SchemaNode, evidence: frozenset[str] | None = None) -> bool:
+        """Does ``evidence`` (the doc names by default) name three of the
+        keys under ``node`` that no surface before holds? If so, they are
+        this surface's."""
+        spelt = {s for n in node.walk() if n is not node for s in n.spellings or (n.key,)}
+        fresh = (spelt & (self.names if evidence is None else evidence)) - self.taken
+        if len(fresh) < MIN_OPTIONS:
+            return False
+        self.taken.update(spelt)
+        return True
