@@ -45,7 +45,6 @@ LARGE: dict[str, str] = {
     "extract.docs.rst": "to split: directives and the walker",
     "extract.python.body": "to split: reads, placements and registrations",
     "resolve.flow": "to split with the mechanisms",
-    "resolve.models": "to split: one module per mechanism",
 }
 
 

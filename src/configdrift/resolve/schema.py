@@ -24,7 +24,8 @@ from configdrift.model import (
     same_value,
 )
 from configdrift.resolve.flow import DictFlow, Scope, scope_of
-from configdrift.resolve.models import ModelReader, value_kind
+from configdrift.resolve.model_types import value_kind
+from configdrift.resolve.models import ModelReader
 from configdrift.resolve.project import Project, Symbol, render
 
 #: A command line of this many options is the configuration of a project

@@ -16,7 +16,7 @@ from configdrift.extract.docs.blocks import LIST, VALUE, BlockKey
 from configdrift.extract.python.facts import Expr
 from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.models import value_kind
+from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import ensure_path
 

@@ -10,7 +10,7 @@ import re
 from configdrift.extract.python.facts import Expr
 from configdrift.model import Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.models import value_kind
+from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import render
 from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
 

@@ -1,0 +1,203 @@
+"""Config classes of option objects: MkDocs config classes, whose options
+are ``config_options`` descriptors (``c.Type(int, default=3)``), and
+traitlets classes, whose traits are tagged ``config=True``; each option a
+field with its type, default and description."""
+
+from __future__ import annotations
+
+from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
+from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
+from configdrift.resolve.model_types import ModelInfo, TypeReader, described, last_name, string_of
+from configdrift.resolve.project import Symbol
+
+#: MkDocs' config classes: each option a class attribute built by a
+#: ``config_options`` constructor (``enabled = c.Type(bool, default=True)``).
+MKDOCS_BASES = frozenset({"mkdocs.config.base.Config", "mkdocs.config.Config"})
+
+
+#: A plugin that declares its options the old way: ``config_scheme = (("name",
+#: config_options.Type(...)), ...)``.
+MKDOCS_PLUGIN_BASES = frozenset({"mkdocs.plugins.BasePlugin"})
+
+
+_MKDOCS_OPTIONS = "mkdocs.config.config_options."
+
+
+#: Kinds of model whose fields are option objects (descriptors) assigned as
+#: class attributes, not annotated fields.
+DESCRIPTOR_KINDS = frozenset({"mkdocs", "traitlets"})
+
+
+_TRAIT_KINDS = {
+    "Unicode": "str",
+    "CUnicode": "str",
+    "Bytes": "str",
+    "ObjectName": "str",
+    "DottedObjectName": "str",
+    "Integer": "int",
+    "Int": "int",
+    "CInt": "int",
+    "Long": "int",
+    "CLong": "int",
+    "Float": "float",
+    "CFloat": "float",
+    "Bool": "bool",
+    "CBool": "bool",
+    "List": "list",
+    "Tuple": "list",
+    "Set": "list",
+    "Dict": "dict",
+    "Enum": "",
+    "CaselessStrEnum": "str",
+    "UseEnum": "",
+}
+
+
+_MKDOCS_KINDS = {
+    "File": "str",
+    "Dir": "str",
+    "FilesystemObject": "str",
+    "URL": "str",
+    "ListOfItems": "list",
+    "ListOfPaths": "list",
+    "DictOfItems": "dict",
+    "MarkdownExtensions": "list",
+    "Plugins": "list",
+}
+
+
+class DescriptorReader(TypeReader):
+    """The fields of config classes of option objects: a MkDocs config
+    class's ``config_options`` and traitlets' traits tagged ``config=True``."""
+
+    def fill(self, node: SchemaNode, symbol: Symbol, depth: int = 0, direct: bool = False) -> None:
+        raise NotImplementedError  # the model reader's
+
+    def _descriptor_fields(self, module: str, cls: ClassFact, kind: str) -> list[FieldFact]:
+        """Options assigned as class attributes: ``port = Integer(8888,
+        config=True)``, ``enabled = c.Type(bool, default=True)``."""
+        out: list[FieldFact] = []
+        scheme = cls.assigns.get("config_scheme") if kind == "mkdocs" else None
+        if scheme is not None and scheme[0] == "seq":
+            line_expr = cls.assigns.get("__line__config_scheme")
+            line = line_expr[1] if line_expr else cls.line
+            for item in scheme[2]:
+                if item[0] != "seq" or len(item[2]) != 2:
+                    continue
+                name = string_of(self.project, module, item[2][0])
+                if name and self._descriptor(module, kind, item[2][1]) is not None:
+                    out.append(FieldFact(name, line, ["src", ""], item[2][1]))
+        for name, value in cls.assigns.items():
+            if name.startswith("__line__") or self._descriptor(module, kind, value) is None:
+                continue
+            line_expr = cls.assigns.get("__line__" + name)
+            line = line_expr[1] if line_expr else cls.line
+            out.append(FieldFact(name, line, ["src", ""], value))
+        return out
+
+    def _descriptor(self, module: str, kind: str, value: Expr) -> str | None:
+        """The option constructor's name (``Type``, ``Unicode``) when
+        ``value`` builds an option of ``kind``: a ``config_options`` call
+        for MkDocs (``Private`` is not one users set); for traitlets, a
+        trait tagged ``config=True``."""
+        if value[0] != "call" or value[1][0] != "n":
+            return None
+        symbol = self.project.resolve(module, value[1][1])
+        if symbol is None:
+            return None
+        if symbol.kind != "external":
+            # A project's own option type (``log_level = _LogLevel(...)``,
+            # ``tags_allowed = TagSet()``, a custom trait).
+            if symbol.kind != "class":
+                return None
+            prefixes = (
+                (_MKDOCS_OPTIONS, "mkdocs.config.base.BaseConfigOption")
+                if kind == "mkdocs"
+                else ("traitlets.",)
+            )
+            if not any(
+                s.kind == "external" and s.qualname.startswith(prefixes)
+                for s in self.project.mro(symbol)
+            ):
+                return None
+            if kind == "traitlets" and value[3].get("config") != ["c", True]:
+                return None
+            return "custom"
+        name = last_name(symbol.qualname)
+        if kind == "mkdocs":
+            # ``config_options.Type``, or MkDocs' own option types elsewhere
+            # (``mkdocs.config.defaults._LogLevel``).
+            if (
+                symbol.qualname.startswith("mkdocs.config.")
+                and name not in ("Private", "Config")
+                and symbol.qualname not in MKDOCS_BASES
+            ):
+                return name
+            return None
+        config = value[3].get("config")
+        if symbol.qualname.startswith("traitlets.") and config == ["c", True]:
+            return name
+        return None
+
+    def _descriptor_node(
+        self, info: ModelInfo, module: str, fact: FieldFact, parent: ConfigPath, depth: int
+    ) -> SchemaNode:
+        """A field whose value is an option object: its type, choices and
+        default from the constructor's arguments."""
+        project = self.project
+        value = fact.value
+        assert value is not None
+        node = SchemaNode(
+            key=fact.name,
+            path=(*parent, fact.name),
+            spellings=(fact.name,),
+            location=project.location(module, fact.line),
+            origin=f"field of {info.symbol.qualname}",
+            described=described(value[3]) if value[0] == "call" else False,
+        )
+        self._describe(node, module, info.kind, value, depth)
+        return node
+
+    def _describe(self, node: SchemaNode, module: str, kind: str, call: Expr, depth: int) -> None:
+        name = self._descriptor(module, kind, call) or ""
+        args, kwargs = call[2], call[3]
+        project = self.project
+        if kind == "traitlets":
+            text = _TRAIT_KINDS.get(name)
+            if name in ("Enum", "CaselessStrEnum", "UseEnum") and args:
+                choices = project.evaluate(module, args[0])
+                if choices.known and isinstance(choices.value, list | tuple):
+                    node.type = TypeInfo(name, frozenset(), tuple(choices.value))
+                args = args[1:]
+            elif text:
+                node.type = TypeInfo(text, frozenset({text}))
+            expr = args[0] if args else kwargs.get("default_value")
+            if expr is not None:
+                node.default = project.evaluate(module, expr)
+            return
+        if name == "Deprecated":
+            node.deprecated = True
+            moved = kwargs.get("moved_to")
+            node.replacement = string_of(project, module, moved) if moved else None
+            return
+        if name in ("Optional",) and args:
+            if args[0][0] == "call":
+                self._describe(node, module, kind, args[0], depth)
+            node.default = Value.of(None, "None")
+            return
+        if name == "SubConfig" and args and args[0][0] == "n":
+            symbol = project.resolve(module, args[0][1])
+            if symbol is not None and self.model(symbol) is not None:
+                self.fill(node, symbol, depth + 1)
+        elif name == "Type" and args:
+            kinds = self.type_facts(module, args[0]).info
+            node.type = kinds
+        elif name == "Choice" and args:
+            choices = project.evaluate(module, args[0])
+            if choices.known and isinstance(choices.value, list | tuple):
+                node.type = TypeInfo("Choice", frozenset(), tuple(choices.value))
+        elif name in _MKDOCS_KINDS:
+            text = _MKDOCS_KINDS[name]
+            node.type = TypeInfo(text, frozenset({text}))
+        if "default" in kwargs:
+            node.default = project.evaluate(module, kwargs["default"])

@@ -1,0 +1,337 @@
+"""The types of a model's fields: an annotation read as the kinds of value
+it takes (``int``, ``list``, a nested model), its choices (``Literal``, an
+enum), and whether pydantic coerces it; and what a model is found to be
+(``ModelInfo``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from configdrift.extract.python.facts import Expr, FieldFact
+from configdrift.model import ANY_KEY, LIST_ITEM, Location, TypeInfo
+from configdrift.resolve.project import Project, Symbol, render
+
+ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
+
+
+_SCALAR_KINDS = {
+    "bool": "bool",
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bytes": "str",
+    "None": "null",
+    "NoneType": "null",
+    "dict": "dict",
+    "list": "list",
+    "tuple": "list",
+    "set": "list",
+    "frozenset": "list",
+}
+
+
+_TYPING_CONTAINERS = {
+    "Dict": "dict",
+    "dict": "dict",
+    "Mapping": "dict",
+    "MutableMapping": "dict",
+    "OrderedDict": "dict",
+    "DefaultDict": "dict",
+    "List": "list",
+    "list": "list",
+    "Sequence": "list",
+    "Tuple": "list",
+    "tuple": "list",
+    "Set": "list",
+    "set": "list",
+    "FrozenSet": "list",
+    "frozenset": "list",
+    "Iterable": "list",
+}
+
+
+_UNKNOWN_TYPES = frozenset({"Any", "object", "Callable", "Type", "type"})
+
+
+@dataclass(slots=True)
+class ModelInfo:
+    symbol: Symbol
+    kind: str
+    location: Location
+    strict: bool
+    strict_location: Location | None
+    strict_owner: str | None
+    populate_by_name: bool
+    fields: list[tuple[str, FieldFact]]
+    #: Fields a validator may change before their type is checked (``*``: all).
+    before_validated: frozenset[str] = frozenset()
+    #: A settings class's ``env_prefix`` ("" when it has none); None for
+    #: other models. Its fields are also spelt as environment variables.
+    env_prefix: str | None = None
+
+
+@dataclass(slots=True)
+class TypeFacts:
+    info: TypeInfo
+    models: list[tuple[str | None, Symbol]] = field(default_factory=list)
+
+
+def last_name(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def joined(left: list[Any] | None, right: list[Any] | None) -> list[Any] | None:
+    return None if left is None or right is None else left + right
+
+
+def value_kind(value: object) -> str:
+    """The category of a static value (``bool int float str dict list null``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, dict):
+        return "dict"
+    if isinstance(value, list | tuple):
+        return "list"
+    return "str"
+
+
+def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
+    return None if expr is None else project.string(module, expr)
+
+
+def parse_annotation(text: str) -> Expr | None:
+    import ast
+
+    from configdrift.extract.python.exprs import to_expr
+
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    return to_expr(node, text)
+
+
+class TypeReader:
+    """The types of fields: a model's annotation read as the kinds of value
+    it takes, the models it holds, its choices (``Literal``, an enum)."""
+
+    project: Project
+
+    def model(self, symbol: Symbol) -> ModelInfo | None:
+        raise NotImplementedError  # the model reader's
+
+    def type_facts(self, module: str, annotation: Expr | None) -> TypeFacts:
+        if annotation is None:
+            return TypeFacts(TypeInfo(""))
+        kinds: set[str] = set()
+        models: list[tuple[str | None, Symbol]] = []
+        unknown = self._kinds(module, annotation, kinds, models, None, 0)
+        text = render(annotation)
+        if unknown:
+            return TypeFacts(TypeInfo(text), models)
+        choices = self._choices(module, annotation, 0)
+        return TypeFacts(
+            TypeInfo(text, frozenset(kinds), None if choices is None else tuple(choices)), models
+        )
+
+    def _choices(self, module: str, expr: Expr, depth: int) -> list[Any] | None:
+        """The values a type allows when it is made of ``Literal``s, enums and
+        ``None`` only; None when any other type is part of it."""
+        if depth > 10:
+            return None
+        kind = expr[0]
+        if kind == "c" and expr[1] is None:
+            return [None]
+        if kind == "b" and expr[1] == "|":
+            return joined(
+                self._choices(module, expr[2], depth + 1),
+                self._choices(module, expr[3], depth + 1),
+            )
+        if kind == "n":
+            if last_name(expr[1]) in ("None", "NoneType"):
+                return [None]
+            symbol = self.project.resolve(module, expr[1])
+            if (
+                symbol is None
+                or symbol.kind != "class"
+                or not self.project.inherits_external(symbol, ENUM_BASES)
+            ):
+                return None
+            cls = self.project.class_fact(symbol)
+            values: list[Any] = []
+            for attr, value in cls.assigns.items() if cls else ():
+                if attr.startswith("_"):
+                    continue
+                evaluated = self.project.evaluate(symbol.module, value)
+                if not evaluated.known:
+                    return None
+                values.append(evaluated.value)
+            return values or None
+        if kind == "sub" and expr[1][0] == "n":
+            head = last_name(expr[1][1])
+            args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
+            if head == "Literal":
+                out: list[Any] = []
+                for arg in args:
+                    literal = self.project.evaluate(module, arg)
+                    if not literal.known:
+                        return None
+                    out.append(literal.value)
+                return out
+            if head == "Optional":
+                return joined([None], self._choices(module, args[0], depth + 1))
+            if head == "Union":
+                result: list[Any] | None = []
+                for arg in args:
+                    result = joined(result, self._choices(module, arg, depth + 1))
+                return result
+        return None
+
+    def _kinds(
+        self,
+        module: str,
+        expr: Expr,
+        kinds: set[str],
+        models: list[tuple[str | None, Symbol]],
+        marker: str | None,
+        depth: int,
+    ) -> bool:
+        """Add the categories of a type to ``kinds``; True if any part is unknown."""
+        if depth > 10:
+            return True
+        d = depth + 1
+        kind = expr[0]
+        if kind == "c":
+            if expr[1] is None:
+                kinds.add("null")
+                return False
+            if isinstance(expr[1], str):  # a forward reference
+                parsed = parse_annotation(expr[1])
+                return (
+                    True
+                    if parsed is None
+                    else self._kinds(module, parsed, kinds, models, marker, d)
+                )
+            return True
+        if kind == "b" and expr[1] == "|":
+            left = self._kinds(module, expr[2], kinds, models, marker, d)
+            right = self._kinds(module, expr[3], kinds, models, marker, d)
+            return left or right
+        if kind == "n":
+            return self._named_kind(module, expr[1], kinds, models, marker)
+        if kind == "sub" and expr[1][0] == "n":
+            head = last_name(expr[1][1])
+            args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
+            if head == "Optional":
+                kinds.add("null")
+                return self._kinds(module, args[0], kinds, models, marker, d)
+            if head == "Union":
+                unknown = False
+                for arg in args:
+                    unknown = self._kinds(module, arg, kinds, models, marker, d) or unknown
+                return unknown
+            if head == "Annotated":
+                return self._kinds(module, args[0], kinds, models, marker, d)
+            if head == "Literal":
+                for arg in args:
+                    if arg[0] == "c":
+                        kinds.add(value_kind(arg[1]))
+                    else:
+                        value = self.project.evaluate(module, arg)
+                        if not value.known:
+                            return True
+                        kinds.add(value_kind(value.value))
+                return False
+            container = _TYPING_CONTAINERS.get(head)
+            if container is not None:
+                kinds.add(container)
+                item = args[-1] if container == "dict" else args[0]
+                sub_marker = ANY_KEY if container == "dict" else LIST_ITEM
+                sub_models: list[tuple[str | None, Symbol]] = []
+                self._kinds(module, item, set(), sub_models, sub_marker, d)
+                models.extend((sub_marker, s) for _, s in sub_models)
+                return False
+            return True
+        return True
+
+    def _named_kind(
+        self,
+        module: str,
+        name: str,
+        kinds: set[str],
+        models: list[tuple[str | None, Symbol]],
+        marker: str | None,
+    ) -> bool:
+        last = last_name(name)
+        symbol = self.project.resolve(module, name)
+        if symbol is None or symbol.kind == "external":
+            if last in _SCALAR_KINDS:
+                kinds.add(_SCALAR_KINDS[last])
+                return False
+            if last in _TYPING_CONTAINERS:
+                kinds.add(_TYPING_CONTAINERS[last])
+                return False
+            if symbol is not None and symbol.qualname in ("pathlib.Path", "os.PathLike"):
+                kinds.add("str")
+                return False
+            return True
+        if symbol.kind != "class":
+            return True
+        if self.model(symbol) is not None:
+            kinds.add("dict")
+            models.append((marker, symbol))
+            # A model that turns other values into itself (v1's
+            # ``__get_validators__``, a core-schema hook, a root validator
+            # that runs first) accepts more than a dict: its type is unknown.
+            return self._coerces(symbol)
+        for ancestor in self.project.mro(symbol):
+            if ancestor.kind == "external" and ancestor.qualname in _SCALAR_KINDS:
+                kinds.add(_SCALAR_KINDS[ancestor.qualname])
+                return False
+        if self.project.inherits_external(symbol, ENUM_BASES):
+            cls = self.project.class_fact(symbol)
+            found = False
+            for attr, value in cls.assigns.items() if cls else ():
+                if attr.startswith("_"):
+                    continue
+                evaluated = self.project.evaluate(symbol.module, value)
+                if evaluated.known:
+                    kinds.add(value_kind(evaluated.value))
+                    found = True
+            return not found
+        return True
+
+    def _coerces(self, symbol: Symbol) -> bool:
+        info = self.model(symbol)
+        if info is not None and "*" in info.before_validated:
+            return True
+        for ancestor in self.project.mro(symbol):
+            if ancestor.kind != "class":
+                continue
+            functions = self.project.modules[ancestor.module].facts.functions
+            if any(
+                f"{ancestor.qualname}.{hook}" in functions
+                for hook in ("__get_validators__", "__get_pydantic_core_schema__")
+            ):
+                return True
+        return False
+
+
+def described(kwargs: dict[str, Expr]) -> bool:
+    """Does a field call describe its field (``Field(description=...)``,
+    ``field(metadata={"help": ...})``, ``help=``)?"""
+    if any(kwargs.get(k) for k in ("description", "help", "doc", "desc")):
+        return True
+    metadata = kwargs.get("metadata")
+    return bool(
+        metadata
+        and metadata[0] == "dict"
+        and any(k[0] == "c" and k[1] in ("help", "description") for k, _ in metadata[1])
+    )
