@@ -288,7 +288,8 @@ def test_cycles_and_chains_in_the_code_end(cli, tmp_path, files):
 
 
 def test_pages_of_markup_characters_or_oversized_are_not_parsed():
-    from configdrift.extract.docs.markdown import MAX_PAGE_BYTES, extract_markdown
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.page import MAX_PAGE_BYTES
     from configdrift.extract.docs.rst import extract_rst
 
     for char in "[<&\\":

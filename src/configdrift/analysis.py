@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configdrift.config import Config
-from configdrift.extract.docs.markdown import Block
+from configdrift.extract.docs.facts import Block
 from configdrift.model import (
     ConfigPath,
     DocEntry,

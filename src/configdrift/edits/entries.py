@@ -121,12 +121,13 @@ def markdown_block(
     lines: list[str], line: int, form: str, others: list[int], path: str
 ) -> tuple[int, int] | None:
     """The lines [first, end) of a Markdown entry's block (1-based)."""
-    from configdrift.extract.docs.markdown import _parser, mdx_markdown
+    from configdrift.extract.docs.markdown_tokens import parser
+    from configdrift.extract.docs.mdx import mdx_markdown
 
     text = "".join(lines)
     if path.endswith(".mdx"):
         text = mdx_markdown(text)
-    tokens = _parser().parse(text)
+    tokens = parser().parse(text)
     if form == "table":
         rows = [t for t in tokens if t.type == "tr_open" and t.map and t.map[0] == line - 1]
         in_body = any(

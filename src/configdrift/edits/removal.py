@@ -39,7 +39,7 @@ from configdrift.resolve.lifecycle import _unwrap
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.blocks import BlockKey
-    from configdrift.extract.docs.markdown import Block
+    from configdrift.extract.docs.facts import Block
     from configdrift.sweep import Reference, Sweep
 
 #: Fence languages of sample output (an untagged block, a console session).
@@ -212,7 +212,8 @@ Fences = dict[str, list[tuple[int, int, str]]]
 
 def _fences(fences: Fences, rel: str, lines: list[str]) -> list[tuple[int, int, str]]:
     """A Markdown page's fenced blocks, parsed once per page."""
-    from configdrift.extract.docs.markdown import _parser, mdx_markdown
+    from configdrift.extract.docs.markdown_tokens import parser
+    from configdrift.extract.docs.mdx import mdx_markdown
 
     if rel in fences:
         return fences[rel]
@@ -221,7 +222,7 @@ def _fences(fences: Fences, rel: str, lines: list[str]) -> list[tuple[int, int, 
         text = mdx_markdown(text)
     found = [
         (token.map[0], token.map[1], token.info.strip().split(" ")[0].lower())
-        for token in _parser().parse(text)
+        for token in parser().parse(text)
         if token.type == "fence" and token.map
     ]
     fences[rel] = found

@@ -16,7 +16,7 @@ from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover, matches
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.run import Extractor
 from configdrift.model import (
     CLI_KINDS,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from configdrift.analysis import Analysis
 from configdrift.discover import Sources, matches
-from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Mount, Surface
 from configdrift.place.config_files import defaults_files
 from configdrift.place.entries import DocPlacer

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from configdrift.extract.docs.blocks import BlockKey
-from configdrift.extract.docs.markdown import Block, DocFacts, RawEntry, Section
+from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import (
     ClassFact,

@@ -28,7 +28,8 @@ from configdrift.extract.cache import (
     py_examples_from_json,
     py_examples_to_json,
 )
-from configdrift.extract.docs.markdown import DocFacts, extract_markdown, extract_mdx
+from configdrift.extract.docs.facts import DocFacts
+from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
 from configdrift.extract.docs.rst import extract_rst
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import (

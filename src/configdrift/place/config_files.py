@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_block
-from configdrift.extract.docs.markdown import Block
+from configdrift.extract.docs.facts import Block
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES

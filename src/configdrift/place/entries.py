@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from configdrift.config import Config
-from configdrift.extract.docs.markdown import DocFacts, RawEntry
+from configdrift.extract.docs.facts import DocFacts, RawEntry
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,

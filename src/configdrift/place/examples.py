@@ -5,7 +5,7 @@ config."""
 
 from __future__ import annotations
 
-from configdrift.extract.docs.markdown import Block, DocFacts
+from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
 from configdrift.model import ConfigPath, SchemaNode
 from configdrift.place.entries import DocPlacer

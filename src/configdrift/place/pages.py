@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from configdrift.discover import HISTORY_PAGES, matches
-from configdrift.extract.docs.markdown import DocFacts
+from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.run import mentions
 from configdrift.files import CANNOT_READ, read_or_none
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of

@@ -3,7 +3,7 @@ spellings of keys of the schema."""
 
 from __future__ import annotations
 
-from configdrift.extract.docs.markdown import DocFacts
+from configdrift.extract.docs.facts import DocFacts
 from configdrift.model import DEPRECATED, ConfigPath, LifecycleEntry, Location, SchemaNode
 from configdrift.resolve.lifecycle import split_key
 

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from configdrift.extract.docs.markdown import Block
+from configdrift.extract.docs.facts import Block
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, DocSource, SchemaNode, resolve_path
 
 

@@ -29,28 +29,25 @@ from collections.abc import Iterator
 from typing import Any
 
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
-from configdrift.extract.docs.markdown import (
-    _CONFIG_LANGS,
-    _KEY,
-    _KEY_HEADERS,
+from configdrift.extract.docs.entry_text import (
+    CONFIG_LANGS,
     GENERATORS,
+    KEY,
+    KEY_HEADERS,
     KEY_ROLES,
-    Block,
-    DocFacts,
-    RawEntry,
-    Section,
-    _file_name,
-    _key_ok,
-    _split,
     balanced,
     continued,
+    file_name,
     ini_heading,
+    key_ok,
     lead_in,
-    page_text,
     rename_cell,
     rename_columns,
     role_target,
+    split_name,
 )
+from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
+from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
     PageTooLarge,
@@ -93,13 +90,13 @@ AUTODOC_DIRECTIVES = frozenset(
 #: Directives that show code: their first argument is the language.
 CODE_DIRECTIVES = frozenset({"code-block", "sourcecode", "code"})
 #: Languages of example blocks (Markdown's, and configparser's).
-_LANGS = _CONFIG_LANGS | {"ini", "cfg", "jsonc"}
+_LANGS = CONFIG_LANGS | {"ini", "cfg", "jsonc"}
 #: A page nested deeper than this is not read further.
 MAX_DEPTH = 100
 #: "Default: blue", "Defaults to 5", "The default is 5" inside prose.
 _EXPLICIT_DEFAULT = re.compile(r"\bdefault:\s*(\S+)", re.IGNORECASE)
 _INLINE_DEFAULT = re.compile(r"\b(?:default:|defaults to|default is)\s*(\S+)", re.IGNORECASE)
-_LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
+LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
 #: A default in prose that needs no literal markup: a number or a truth value.
 _PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
 #: A section title of one lowercase word (``timeout``): a key when the text
@@ -381,7 +378,7 @@ class _Walker:
         ]
         if len(literals) == 1 and isinstance(literals[0], nodes.literal):
             key = literals[0].astext().strip()
-            if _key_ok(key, strict_case=False) and not _file_name(key):
+            if key_ok(key, strict_case=False) and not file_name(key):
                 entry.heading_key = key
         elif (ini := ini_heading(_text(title) if title is not None else "")) is not None:
             # ``[run] branch`` underlined: an option of a configparser section.
@@ -411,7 +408,7 @@ class _Walker:
     def _add(
         self, name: str, line: int, section: int, form: str, doc_type: str | None = None
     ) -> int:
-        self.facts.entries.append(RawEntry(name, _split(name), line, section, form, doc_type))
+        self.facts.entries.append(RawEntry(name, split_name(name), line, section, form, doc_type))
         return len(self.facts.entries) - 1
 
     def _object(self, node: Any, section: int, depth: int) -> None:
@@ -434,7 +431,7 @@ class _Walker:
         # tox's ``.. conf::`` names its keys in an option (``:keys: a, b``).
         signature = node["arguments"] or str(options.get("keys") or options.get("name") or "")
         for name, sig_type in _signature(signature, directive):
-            if not _key_ok(name, strict_case=False):
+            if not key_ok(name, strict_case=False):
                 continue
             index = self._add(name, line, section, "directive", options.get("type") or sig_type)
             entry = self.facts.entries[index]
@@ -467,7 +464,7 @@ class _Walker:
         ):
             value = ""
         if self.word is not None and self.last_entry == self.word:
-            if value or lead_in(text) or any(_LABEL.match(line) for line in text.splitlines()[:10]):
+            if value or lead_in(text) or any(LABEL.match(line) for line in text.splitlines()[:10]):
                 # ``timeout`` underlined, then "Defaults to ``5``": a key.
                 entry = self.facts.entries[self.word]
                 entry.form = "heading"
@@ -489,7 +486,7 @@ class _Walker:
     def _labels(self, text: str) -> None:
         lines = text.splitlines()[:10]
         for index, line in enumerate(lines):
-            match = _LABEL.match(line)
+            match = LABEL.match(line)
             if match:
                 self._label(match.group(1), continued(match.group(2), lines[index + 1 :]))
 
@@ -528,7 +525,7 @@ class _Walker:
             if not parts or not isinstance(parts[0], nodes.literal):
                 continue
             key = parts[0].astext().strip()
-            if _key_ok(key, strict_case=False):
+            if key_ok(key, strict_case=False):
                 self.last_entry = self._add(key, _line(term, 1), section, "list")
                 definition = item.next_node(nodes.definition)
                 if definition is not None:
@@ -551,7 +548,7 @@ class _Walker:
                     if old and new and old != new:
                         self.facts.renames.append((old, new, _row_line(row, _line(node, 1))))
             return
-        if not header or header[0].split()[-1:] == [] or header[0].split()[-1] not in _KEY_HEADERS:
+        if not header or header[0].split()[-1:] == [] or header[0].split()[-1] not in KEY_HEADERS:
             return
         default_col = header.index("default") if "default" in header else None
         type_col = header.index("type") if "type" in header else None
@@ -561,7 +558,7 @@ class _Walker:
                 continue
             literal = cells[0].next_node(nodes.literal)
             key = (literal.astext() if literal is not None else _text(cells[0])).strip()
-            if not key or " " in key or not _key_ok(key, strict_case=False):
+            if not key or " " in key or not key_ok(key, strict_case=False):
                 continue
             index = self._add(key, _row_line(row, _line(node, 1)), section, "table")
             entry = self.facts.entries[index]
@@ -599,10 +596,10 @@ def _spelt_as_key(word: str) -> bool:
     """One word spelt as a key (``max_retries``, ``site.url``), not prose."""
     return (
         " " not in word
-        and bool(_KEY.match(word))
+        and bool(KEY.match(word))
         and ("_" in word or "." in word)
         and word[:1].isalpha()
-        and not _file_name(word)
+        and not file_name(word)
     )
 
 
@@ -619,7 +616,7 @@ def _opening_key(para: Any) -> str | None:
     rest = para.children[index + 1].astext() if index + 1 < len(para.children) else ""
     if rest.lstrip()[:1] not in (":", "-", "(", "\u2013", "\u2014"):
         return None
-    if not _key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or _file_name(key):
+    if not key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or file_name(key):
         return None
     return key
 

@@ -1,0 +1,344 @@
+"""The text rules every markup shares: what spells a key, which table
+headers name keys, which fence languages hold configs, a role's target, a
+documented type or default written in prose (``Default: 5``, ``(int)``),
+the headers of a table of renamed keys, and the tools that generate a
+reference at build time."""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.extract.docs.blocks import INI_LANGS, STRICT_LANGS
+
+# Applied to the text of one token (a key already isolated by the parser), not
+# to raw Markdown.
+# A command-line option (``--flag``, ``-f``, ``--4o``) is a key too.
+KEY = re.compile(
+    r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*|[A-Za-z_][A-Za-z0-9_\-]*(?:[.:][A-Za-z_][A-Za-z0-9_\-]*)*)$"
+)
+
+
+STOP_WORDS = frozenset(
+    [
+        "note",
+        "notes",
+        "warning",
+        "important",
+        "example",
+        "examples",
+        "default",
+        "deprecated",
+        "tip",
+        "caution",
+        "info",
+        "description",
+        "type",
+        "required",
+        "optional",
+        "usage",
+        "returns",
+        "parameters",
+        "options",
+        "see",
+        "todo",
+    ]
+)
+
+
+#: Headers of a second key column: the same key as a variable or a flag.
+SPELLING_HEADERS = frozenset(
+    ["env", "variable", "variables", "option", "flag", "flags", "argument", "setting", "key"]
+)
+
+
+KEY_HEADERS = frozenset(
+    [
+        "key",
+        "keys",
+        "field",
+        "fields",
+        "name",
+        "option",
+        "options",
+        "parameter",
+        "parameters",
+        "param",
+        "params",
+        "setting",
+        "settings",
+        "property",
+        "properties",
+        # Command-line references: | Argument | Description | Default |
+        "argument",
+        "arguments",
+        "flag",
+        "flags",
+        # Environment references: | Variable | Default | Description |
+        "variable",
+        "variables",
+        "env",
+    ]
+)
+
+
+CONFIG_LANGS = frozenset(
+    {
+        "json",
+        "jsonc",
+        "json5",
+        "hjson",
+        "javascript",
+        "js",
+        "python",
+        "py",
+        "",
+        *STRICT_LANGS,
+        *INI_LANGS,
+    }
+)
+
+
+MYST_ROLE = re.compile(r"\{(?:[a-z]+:)?([a-z]+)\}$")
+
+
+#: Headers of a table of renamed keys: the old spelling's column ...
+_OLD_HEADERS = frozenset(
+    {"old", "before", "previous", "deprecated", "removed", "legacy", "former", "was"}
+)
+
+
+#: ... and the new one's.
+_NEW_HEADERS = frozenset(
+    {
+        "new",
+        "after",
+        "current",
+        "replacement",
+        "replaced by",
+        "use",
+        "use instead",
+        "now",
+        "renamed to",
+    }
+)
+
+
+_RENAME_NOUNS = frozenset(
+    {"", "name", "names", "key", "keys", "option", "options", "setting", "settings", "spelling"}
+)
+
+
+def rename_columns(header: list[str]) -> tuple[int, int] | None:
+    """The (old, new) columns of a table of renamed keys, by its header
+    (``Old name | New name``, ``Deprecated | Replacement``)."""
+
+    def kind(cell: str) -> str | None:
+        words = cell.strip().strip("*_`").lower().split()
+        for size in (2, 1):
+            head, rest = " ".join(words[:size]), " ".join(words[size:])
+            if rest in _RENAME_NOUNS:
+                if head in _OLD_HEADERS:
+                    return "old"
+                if head in _NEW_HEADERS:
+                    return "new"
+        return None
+
+    kinds = [kind(cell) for cell in header]
+    if "old" not in kinds or "new" not in kinds:
+        return None
+    return kinds.index("old"), kinds.index("new")
+
+
+def rename_cell(text: str) -> str | None:
+    """The key a cell of a table of renamed keys names."""
+    text = text.strip().strip("`*_").strip()
+    return text if text and " " not in text and KEY.match(text) else None
+
+
+#: The roles whose target is a configuration key, a flag or a variable.
+KEY_ROLES = frozenset({"confval", "setting", "envvar", "option"})
+
+
+def role_target(text: str) -> str | None:
+    """The key a role's text points at: ``title <target>`` gives
+    ``target``, ``~name`` gives ``name``; None for ``!name`` and for a
+    name of another project (``other:name``, ``plugins.x:key``)."""
+    text = text.strip()
+    if text.startswith("!"):
+        return None
+    if text.endswith(">") and "<" in text:
+        text = text[text.rindex("<") + 1 : -1].strip()
+    text = text.lstrip("~")
+    if not text or ":" in text or " " in text:
+        return None
+    return text
+
+
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+#: Directives that document a command line from its parser, by the tool
+#: that renders them: reStructuredText (in a MyST ``{eval-rst}`` block) or
+#: MyST fences, and MkDocs blocks (``::: mkdocs-click``).
+GENERATORS = {
+    "argparse": "sphinx-argparse",
+    "autoprogram": "sphinxcontrib-autoprogram",
+    "click": "sphinx-click",
+    "typer": "sphinxcontrib-typer",
+    "mkdocs-click": "mkdocs-click",
+    "mkdocs-typer": "mkdocs-typer",
+}
+
+
+#: Literals that name a file, not a key (``tox.ini``, ``setup.cfg``).
+_FILE_SUFFIXES = frozenset(
+    {"ini", "toml", "cfg", "py", "yaml", "yml", "json", "txt", "md", "rst", "env", "lock", "conf"}
+)
+
+
+def file_name(key: str) -> bool:
+    return "." in key and key.rsplit(".", 1)[-1].lower() in _FILE_SUFFIXES
+
+
+def key_ok(text: str, strict_case: bool) -> bool:
+    # Stop words catch prose labels ("**Note**:"), which are capitalised; a
+    # lowercase `type` or `default` is a real key.
+    if not KEY.match(text) or (text[:1].isupper() and text.lower() in STOP_WORDS):
+        return False
+    return not (strict_case and text[:1].isupper() and "_" not in text)
+
+
+def split_name(name: str) -> tuple[str, ...]:
+    sep = ":" if ":" in name else "."
+    return tuple(p for p in name.split(sep) if p)
+
+
+def type_from_rest(rest: str) -> str | None:
+    rest = rest.strip()
+    if rest.startswith(":"):
+        rest = rest[1:].strip()
+    if rest.startswith("["):
+        end = rest.find("]", 1)
+        # Nested brackets such as ["a"|"b"] close at the last bracket of the run.
+        depth = 0
+        for k, ch in enumerate(rest):
+            if ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    end = k
+                    break
+        if end > 0:
+            return rest[1:end].strip() or None
+    if rest.startswith("("):
+        end = rest.find(")")
+        if end > 0:
+            inner = rest[1:end].split(",")[0].strip()
+            return inner or None
+    return None
+
+
+#: ``**key** (type): ...``: a type in parentheses before the colon or dash.
+TYPED_REST = re.compile(r"^\s*\([^()]{1,40}\)\s*[:\-\u2013\u2014]")
+
+
+#: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
+#: ``Default value: none``.
+LABEL = re.compile(
+    r"^\s*[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*(.+?)\s*$",
+    re.IGNORECASE,
+)
+
+
+#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
+#: label that opens a sentence: "Products per page. Default: `25`.".
+DEFAULT_PROSE = re.compile(
+    r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)"
+    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)",
+    re.IGNORECASE,
+)
+
+
+#: A parenthesised lead-in that types an entry: "(boolean, default False)
+#: Whether to ...", "(multi-string) The ...".
+_LEAD_IN = re.compile(
+    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*default(?::\s*|\s+)(?P<default>[^()]+?))?\)(?:\s|$)"
+)
+
+
+#: The last word of a lead-in's type, so that "(optional) ..." is no type.
+_LEAD_TYPES = frozenset(
+    {
+        "boolean",
+        "bool",
+        "string",
+        "str",
+        "integer",
+        "int",
+        "float",
+        "number",
+        "list",
+        "dict",
+        "dictionary",
+        "mapping",
+        "path",
+        "file",
+        "directory",
+        "regex",
+        "tuple",
+        "object",
+        "array",
+    }
+)
+
+
+def lead_in(text: str) -> tuple[str, str | None] | None:
+    """(type, default or None) of a paragraph that opens with
+    ``(boolean, default False)`` or ``(string)``."""
+    match = _LEAD_IN.match(text)
+    if match is None:
+        return None
+    kind = match.group("type").strip()
+    last = re.split(r"[\s-]+", kind.lower())[-1]
+    if last.rstrip("s") not in _LEAD_TYPES and last not in _LEAD_TYPES:
+        return None
+    default = match.group("default")
+    return kind, default.strip() if default else None
+
+
+_INI_HEADING = re.compile(r"^\[([A-Za-z_][\w.-]*)\](?:\s+([A-Za-z_][\w-]*))?$")
+
+
+def ini_heading(title: str) -> str | None:
+    """The key a configparser-style heading names: ``[run] branch`` is the
+    option ``run.branch``, ``[run]`` the section ``run``."""
+    match = _INI_HEADING.match(title.strip())
+    if match is None:
+        return None
+    section, option = match.groups()
+    return f"{section}.{option}" if option else section
+
+
+def continued(value: str, after: list[str]) -> str:
+    """A value whose brackets its line leaves open, with the lines that
+    close them (five at most): ``Default: [`` then ``'*migrations*']``;
+    nothing when they stay open (a value cut short is no value)."""
+    out = value
+    for line in after[:5]:
+        if balanced(out):
+            break
+        out = f"{out} {line.strip()}"
+    return out.rstrip(".") if balanced(out) else ""
+
+
+def balanced(text: str) -> bool:
+    """Are the brackets of a value closed (a default continued on the next
+    lines is read from its first line alone)?"""
+    depth = 0
+    for char in text:
+        depth += char in "[{("
+        depth -= char in "]})"
+        if depth < 0:
+            return False
+    return depth == 0

@@ -1,0 +1,71 @@
+"""What a doc page yields: its sections, its key entries (raw: the key as
+written, its form, type, default and description) and its example blocks
+with their key structure. The hand-over of every markup's extractor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from configdrift.extract.docs.blocks import BlockKey
+
+
+@dataclass(slots=True)
+class Section:
+    title: str
+    level: int
+    line: int
+    parent: int | None
+    heading_key: str | None = None
+
+
+@dataclass(slots=True)
+class RawEntry:
+    name: str
+    parts: tuple[str, ...]
+    line: int
+    section: int
+    form: str
+    doc_type: str | None = None
+    default: str | None = None
+    parent_entry: int | None = None
+
+
+@dataclass(slots=True)
+class Block:
+    section: int
+    line: int
+    lang: str
+    keys: list[BlockKey]
+    #: Why a block in a config language could not be read whole, and where.
+    error: str | None = None
+    error_line: int = 0
+    #: How findings name it, when not by its language (a dict in a test).
+    what: str = ""
+
+    def described(self) -> str:
+        if self.what:
+            return self.what
+        if self.lang == "file":
+            return "the config file"
+        return "the example"
+
+
+@dataclass(slots=True)
+class DocFacts:
+    sections: list[Section] = field(default_factory=list)
+    entries: list[RawEntry] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+    error: str | None = None
+    error_line: int = 0
+    #: Reference pages generated from the code's own option declarations
+    #: (sphinx-argparse, sphinx-click, mkdocs-click ...): (tool, line).
+    generated: list[tuple[str, int]] = field(default_factory=list)
+    #: Reference pages rendered from code objects (mkdocstrings' ``:::
+    #: package.module.Class``): (the object's dotted name, line).
+    autodoc: list[tuple[str, int]] = field(default_factory=list)
+    #: Roles that point at a key (``:confval:`name```, MyST's
+    #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
+    #: link wanted) and names of other projects (``other:name``) are not kept.
+    references: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Tables of renamed keys (| Old name | New name |): (old, new, line).
+    renames: list[tuple[str, str, int]] = field(default_factory=list)

@@ -1,0 +1,392 @@
+"""Markdown's token stream (markdown-it-py, with GFM tables and MkDocs
+admonitions) and what the walker asks of its tokens: a key emphasised or in
+a code span, a table's cells, a heading's key, labels and macros, and the
+guards that keep the parser linear on pages of markup characters."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+import re
+
+from configdrift.extract.docs.entry_text import (
+    DEFAULT_PROSE,
+    KEY,
+    LABEL,
+    TYPED_REST,
+    continued,
+    ini_heading,
+    key_ok,
+    lead_in,
+    type_from_rest,
+)
+
+# What may stand between the option spellings of one entry: `-u`, `--user`.
+ALIAS_GLUE = re.compile(r"^\s*(?:,|/|\bor\b)?\s*$")
+
+
+WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
+
+
+_PARSER: MarkdownIt | None = None
+
+
+def parser() -> MarkdownIt:
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+        from mdit_py_plugins.admon import admon_plugin
+
+        # MkDocs admonitions (``!!! note``, ``??? info``) hold Markdown,
+        # indented: without the plugin, entries in them read as code.
+        _PARSER = MarkdownIt("commonmark").enable("table").use(admon_plugin)
+    return _PARSER
+
+
+def strip_front_matter(text: str) -> str:
+    """Blank out a YAML front matter block, keeping line numbers."""
+    if not text.startswith("---"):
+        return text
+    lines = text.split("\n")
+    if lines[0].strip() != "---":
+        return text
+    for i in range(1, min(len(lines), 200)):
+        if lines[i].strip() in ("---", "..."):
+            return "\n" * (i + 1) + "\n".join(lines[i + 1 :])
+    return text
+
+
+def emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str, str] | None:
+    """(key, rest of the first line, form) for a paragraph that opens with a
+    key and a colon; without ``colon``, with a key and then prose (a table
+    cell: ``<i>**min_loss_scale**</i> is a **fp16** parameter ...``)."""
+    i = 0
+    wrapped = 0
+    html = False
+    n = len(children)
+    while i < n:
+        tok = children[i]
+        if tok.type in ("strong_open", "em_open"):
+            wrapped += 1
+        elif tok.type == "html_inline" and WRAPPER_TAGS.match(tok.content.strip()):
+            html = True
+        elif tok.type == "text" and not tok.content.strip():
+            pass  # empty, or the em-spaces (&emsp;) that indent a nested row
+        else:
+            break
+        i += 1
+    if i >= n or (wrapped == 0 and not html):
+        return None
+    tok = children[i]
+    if tok.type not in ("text", "code_inline"):
+        return None
+    key = tok.content.strip()
+    i += 1
+    while i < n and (
+        children[i].type in ("strong_close", "em_close")
+        or (children[i].type == "text" and not children[i].content)
+        or (children[i].type == "html_inline" and WRAPPER_TAGS.match(children[i].content.strip()))
+    ):
+        i += 1
+    rest = ""
+    if i < n and children[i].type == "text":
+        rest = children[i].content
+    if not wrapped:
+        return None
+    opens = rest.lstrip().startswith(":") or bool(colon and TYPED_REST.match(rest))
+    if colon != opens or (not colon and not rest[:1].isspace()):
+        return None
+    form = "html-bold" if html else ("bold-italic" if wrapped >= 2 else "bold")
+    return key, rest, form
+
+
+def flag_name(text: str) -> str:
+    """An option spelt with its value (``--model MODEL``, ``--out=PATH``)
+    is the option alone; a command line of several options (``--ctr 0.25
+    --rcfg 1.0``) and any other text are kept as they are."""
+    words = text.split()
+    if text.startswith("-") and words:
+        if sum(1 for w in words if OPTION_WORD.match(w)) > 1:
+            return text
+        return words[0].split("=", 1)[0]
+    return text
+
+
+OPTION_WORD = re.compile(r"^--?[A-Za-z]")
+
+
+def code_key(children: list[Token]) -> tuple[str, str] | None:
+    """(key, rest) for inline content that opens with a code span."""
+    found = code_keys(children)
+    return (found[0][0], found[1]) if found else None
+
+
+def code_keys(children: list[Token]) -> tuple[list[str], str] | None:
+    """(keys, rest) for inline content that opens with one code span, or
+    with option spellings joined by commas or slashes (`` `-u`, `--user` ``)."""
+    items = [c for c in children if not (c.type == "text" and not c.content.strip())]
+    if not items or items[0].type != "code_inline":
+        return None
+    keys = [flag_name(items[0].content.strip())]
+    idx = children.index(items[0])
+    rest = ""
+    while idx + 1 < len(children):
+        nxt = children[idx + 1]
+        if nxt.type != "text":
+            break
+        rest = nxt.content
+        after = children[idx + 2] if idx + 2 < len(children) else None
+        if (
+            keys[0].startswith("-")
+            and ALIAS_GLUE.match(rest)
+            and after is not None
+            and after.type == "code_inline"
+            and after.content.strip().startswith("-")
+        ):
+            keys.append(flag_name(after.content.strip()))
+            idx += 2
+            rest = ""
+            continue
+        break
+    return keys, rest
+
+
+def table_cells(tokens: list[Token], start: int) -> tuple[list[list[Token]], list[int], int]:
+    """Rows of a table as lists of inline tokens, their lines, and the index after it."""
+    rows: list[list[Token]] = []
+    lines: list[int] = []
+    i = start + 1
+    current: list[Token] | None = None
+    while i < len(tokens) and tokens[i].type != "table_close":
+        tok = tokens[i]
+        if tok.type == "tr_open":
+            current = []
+            lines.append((tok.map[0] + 1) if tok.map else 0)
+        elif tok.type == "inline" and current is not None:
+            current.append(tok)
+        elif tok.type == "tr_close" and current is not None:
+            rows.append(current)
+            current = None
+        i += 1
+    return rows, lines, i + 1
+
+
+def plain_text(tok: Token) -> str:
+    return tok.content.strip()
+
+
+def indent_of(children: list[Token]) -> int:
+    """Nesting of a table row: em-spaces (``&emsp;``) before its key."""
+    count = 0
+    for child in children:
+        if child.type == "text":
+            if child.content.strip():
+                break
+            count += child.content.count("\u2003")
+        elif child.type not in ("html_inline", "strong_open", "em_open"):
+            break
+    return count
+
+
+def cell_key(tok: Token) -> tuple[str, str | None, int] | None:
+    """(key, documented type, indent) for a key table's first cell."""
+    raw = tok.children or []
+    found = emphasised_key(raw)
+    if found is not None:
+        key = found[0].replace("\\_", "_")
+        if key_ok(key, strict_case=False):
+            return key, type_from_rest(found[1]), indent_of(raw)
+    children = [c for c in raw if not (c.type == "text" and not c.content.strip())]
+    if len(children) == 1 and children[0].type in ("code_inline", "text"):
+        text = flag_name(children[0].content.strip())
+        text = text.replace("\\_", "_")
+        if key_ok(text, strict_case=children[0].type == "text"):
+            return text, None, 0
+    return None
+
+
+#: Leading icon shortcodes of a heading (``:material-toggle-switch:``).
+SHORTCODES = re.compile(r"^(?:\s*:[\w+-]+:)*\s*$")
+
+
+#: A trailing attribute list (``{ #enabled }``, ``{: #ADMINS }``).
+ATTR_LIST = re.compile(r"\s*\{:?\s*[#.][^{}]*\}\s*$")
+
+
+def anchor_only(tokens: list[Token]) -> bool:
+    """Is a line only HTML tags and an anchor's ``#`` or ``¶``?"""
+    return (
+        bool(tokens)
+        and all(
+            t.type == "html_inline"
+            or (t.type == "text" and t.content.strip() in ("", "#", "\u00b6"))
+            for t in tokens
+        )
+        and any(t.type == "html_inline" for t in tokens)
+    )
+
+
+def heading_core(children: list[Token]) -> list[Token]:
+    """A heading's inline tokens without leading icons or HTML comments and
+    without a trailing attribute list."""
+    items = list(children)
+    while items and (
+        (items[0].type == "text" and SHORTCODES.match(items[0].content))
+        or (items[0].type == "html_inline" and items[0].content.startswith("<!--"))
+    ):
+        items.pop(0)
+    if items and items[-1].type == "text":
+        trimmed = ATTR_LIST.sub("", items[-1].content)
+        if trimmed != items[-1].content:
+            last = items[-1].copy()
+            last.content = trimmed
+            items[-1] = last
+    return items
+
+
+def heading_rest(rest: str) -> bool:
+    """Is the text after a heading's code span no prose of its own: nothing,
+    a description after a colon or dash, or ``and`` another key?"""
+    stripped = rest.strip()
+    return not stripped or stripped[0] in ":-\u2013\u2014" or stripped in ("and", ",", "/")
+
+
+def joined_keys(children: list[Token], rest: str) -> list[str]:
+    """``### `opening_tag` and `closing_tag` ``: the keys after the first."""
+    if rest.strip() not in ("and", ",", "/"):
+        return []
+    codes = [c.content.strip() for c in children if c.type == "code_inline"]
+    texts = [c.content.strip() for c in children if c.type == "text" and c.content.strip()]
+    if len(codes) < 2 or any(t not in ("and", ",", "/", ", and") for t in texts):
+        return []
+    return [k for k in codes[1:] if key_ok(k, strict_case=False)]
+
+
+def ini_heading_key(children: list[Token]) -> str | None:
+    if not children or any(c.type != "text" for c in children):
+        return None
+    return ini_heading("".join(c.content for c in children))
+
+
+#: A long option spelt alone: ``--dry-run``, ``--config-file``.
+LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+#: What follows an option in its heading: ``PATH``, ``CONFIG_KEY``, ``[N]``, ``<file>``.
+METAVAR = re.compile(r"[A-Z][A-Z0-9_]*|\[[^\]\s]+\]|<[^>\s]+>")
+
+
+def plain_heading(children: list[Token]) -> tuple[str, bool] | None:
+    """A heading that is one plain word: (the word, is it spelt as a key
+    for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
+    word (``parse``) may be; a capitalised word (``Usage``) is not."""
+    if not children or any(c.type not in ("text",) for c in children):
+        return None
+    words = "".join(c.content for c in children).split()
+    if (
+        words
+        and LONG_OPTION.fullmatch(words[0])
+        and all(METAVAR.fullmatch(w) for w in words[1:4])
+        and len(words) <= 4
+    ):
+        # ``### --dry-run``, ``### --config-file PATH``: an option's entry.
+        return words[0], True
+    if len(words) != 1 or not KEY.match(words[0]) or words[0].startswith("-"):
+        return None
+    word = words[0]
+    if any(ch in word for ch in "_.") and word[:1].isalpha():
+        return word, True
+    if word.islower() and word.isalpha():
+        return word, False
+    return None
+
+
+def line_texts(inline: Token) -> list[str]:
+    """The paragraph's lines as text, code spans kept in backticks."""
+    lines = [""]
+    for child in inline.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            lines.append("")
+        elif child.type == "code_inline":
+            lines[-1] += f"`{child.content}`"
+        elif child.type == "text":
+            lines[-1] += child.content
+    return lines
+
+
+def labels_of(inline: Token) -> list[tuple[str, str]]:
+    """(``default`` or ``type``, its value) of each label line, and a
+    default given in prose ("Defaults to `5`")."""
+    out: list[tuple[str, str]] = []
+    lines = line_texts(inline)
+    typed = lead_in(lines[0])
+    if typed is not None:
+        out.append(("type", typed[0]))
+        if typed[1] is not None:
+            out.append(("default", typed[1]))
+    for index, line in enumerate(lines[:20]):
+        match = LABEL.match(line)
+        if match:
+            label = "type" if match.group(1).lower() == "type" else "default"
+            value = continued(match.group(2), lines[index + 1 : 20]).rstrip(".")
+            if value:
+                out.append((label, value))
+            continue
+        prose = DEFAULT_PROSE.search(line)
+        if prose:
+            out.append(("default", prose.group(1) or prose.group(2)))
+    return out
+
+
+def find_macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
+    """An inline made of one HTML comment ``<!-- kind argument -->`` (a
+    documentation macro): (kind, argument)."""
+    children = [c for c in inline.children or [] if c.type != "text" or c.content.strip()]
+    if len(children) != 1 or children[0].type != "html_inline":
+        return None
+    body = children[0].content.strip()
+    if not (body.startswith("<!--") and body.endswith("-->")):
+        return None
+    words = body[4:-3].split(None, 1)
+    if len(words) != 2 or words[0] not in kinds:
+        return None
+    return words[0], words[1].strip()
+
+
+#: Opening brackets a page may hold before those of bracket-heavy lines are
+#: escaped: markdown-it looks for a link's end from each ``[``, so a page of
+#: many takes time that grows with their square.
+MAX_BRACKETS = 5_000
+
+
+#: A line outside code with more ``[`` than this is no prose with links.
+BRACKETS_PER_LINE = 8
+
+
+#: Pages larger than this are tested for their share of markup characters.
+DENSE_PAGE = 200_000
+
+
+def markup_share(text: str) -> float:
+    return sum(text.count(c) for c in "<&\\[]!*_`") / max(1, len(text))
+
+
+def inert_brackets(text: str) -> str:
+    """The page with the ``[`` of bracket-heavy lines outside code blocks
+    blanked: no link can start there, and parsing stays linear (an escaped
+    bracket would still cost a token each)."""
+    out: list[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        marker = stripped[:3]
+        if marker in ("```", "~~~"):
+            fence = "" if fence and marker == fence else fence or marker
+        elif not fence and line.count("[") > BRACKETS_PER_LINE:
+            line = line.replace("[", " ")
+        out.append(line)
+    return "\n".join(out)
