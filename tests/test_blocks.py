@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from configdrift.extract.docs.blocks import block_keys, read_block, read_json_like, top_keys
+from configdrift.extract.docs.block_model import top_keys
+from configdrift.extract.docs.blocks import read_block
+from configdrift.extract.docs.json_like import block_keys, read_json_like
 from configdrift.model import format_path
 
 

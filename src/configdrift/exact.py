@@ -24,7 +24,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from configdrift.extract.docs.blocks import DICT, LIST, VALUE, BlockKey
+from configdrift.extract.docs.block_model import DICT, LIST, VALUE, BlockKey
 from configdrift.model import LIST_ITEM, ConfigPath, Finding, Location, SchemaNode, format_path
 from configdrift.rules.registry import make
 from configdrift.rules.values import value_rejection

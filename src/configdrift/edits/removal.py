@@ -38,7 +38,7 @@ from configdrift.resolve.lifecycle import _unwrap
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
-    from configdrift.extract.docs.blocks import BlockKey
+    from configdrift.extract.docs.block_model import BlockKey
     from configdrift.extract.docs.facts import Block
     from configdrift.sweep import Reference, Sweep
 

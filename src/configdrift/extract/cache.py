@@ -27,7 +27,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from configdrift.extract.docs.blocks import BlockKey
+from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import (

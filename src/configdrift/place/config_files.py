@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from configdrift.extract.docs.blocks import BlockKey, BlockRead, read_block
+from configdrift.extract.docs.block_model import BlockKey, BlockRead
+from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file

@@ -15,7 +15,7 @@ def _misspelt(top: str, block: Block, schema: SchemaNode) -> bool:
     """Is an unknown top-level key of an example a misspelling of one of
     the config's: a near spelling whose value has the same shape (a list
     under ``models`` is no misspelt ``model`` string)?"""
-    from configdrift.extract.docs.blocks import DICT, LIST, PLACEHOLDER
+    from configdrift.extract.docs.block_model import DICT, LIST, PLACEHOLDER
     from configdrift.model import near_spelling
 
     if schema.child(top) is not None:

@@ -8,7 +8,7 @@ configuration says so.
 
 from __future__ import annotations
 
-from configdrift.extract.docs.blocks import BlockKey
+from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.python.body import LOADED
 from configdrift.extract.python.facts import Placement
 from configdrift.model import (

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from configdrift.extract.docs.blocks import DICT, LIST, VALUE
+from configdrift.extract.docs.block_model import DICT, LIST, VALUE
 from configdrift.model import (
     ConfigPath,
     Finding,

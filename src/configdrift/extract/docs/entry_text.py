@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from configdrift.extract.docs.blocks import INI_LANGS, STRICT_LANGS
+from configdrift.extract.docs.blocks import STRICT_LANGS
+from configdrift.extract.docs.toml_block import INI_LANGS
 
 # Applied to the text of one token (a key already isolated by the parser), not
 # to raw Markdown.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from configdrift.extract.docs.blocks import BlockKey
+from configdrift.extract.docs.block_model import BlockKey
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ import ast
 import warnings
 from dataclasses import dataclass, field
 
-from configdrift.extract.docs.blocks import (
+from configdrift.extract.docs.block_model import (
     DICT,
     LIST,
     MAX_LIST_ITEMS,

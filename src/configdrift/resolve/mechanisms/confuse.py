@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from configdrift.extract.docs.blocks import LIST, VALUE, BlockKey
+from configdrift.extract.docs.block_model import LIST, VALUE, BlockKey
 from configdrift.extract.python.facts import Expr
 from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery

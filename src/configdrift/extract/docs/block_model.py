@@ -1,0 +1,68 @@
+"""What an example block yields, whatever its language: its keys, each with
+a path from the block's top, a line, and what the block gives it.
+
+The readers (``json_like``, ``yaml_block``, ``toml_block``) each return a
+:class:`BlockRead`; ``blocks.read_block`` picks one by the fence language.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+#: What an example gives a key: a mapping, a list, a literal value, or a
+#: placeholder (``[true|false]``, ``<int>``, ``"auto"``, ``...``) that stands
+#: for a value and is never judged as one.
+DICT, LIST, VALUE, PLACEHOLDER = "dict", "list", "value", "placeholder"
+
+#: A list of literals longer than this is data: its values are not kept.
+MAX_LIST_ITEMS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class BlockKey:
+    """A key of an example block: its path from the block's top, its line,
+    and what the block gives it (``kind``, with ``value`` for a literal)."""
+
+    path: tuple[str, ...]
+    line: int
+    kind: str = PLACEHOLDER
+    value: Any = None
+
+    def at(self, offset: int) -> BlockKey:
+        """The same key with its line moved by ``offset``."""
+        return BlockKey(self.path, self.line + offset, self.kind, self.value)
+
+
+_CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
+
+
+def placeholder_text(text: str) -> bool:
+    """Is a quoted string a stand-in rather than a value: ``"[cpu|nvme]"``,
+    ``"<path>"``, ``"auto"``, ``"..."``, ``"$HOME"``, ``"YOUR_DIR"``, prose?"""
+    t = text.strip()
+    if not t or t.lower() == "auto" or t.startswith("$"):
+        return True
+    if "|" in t or "..." in t or "\u2026" in t or any(c.isspace() for c in t):
+        return True
+    return t[0] + t[-1] in ("<>", "[]", "{}") or bool(_CAPS_NAME.fullmatch(t))
+
+
+@dataclass(frozen=True, slots=True)
+class BlockRead:
+    """What a reader made of a block: its keys, and why it could not be read
+    whole (``error``, at 0-based ``error_line``), if it could not."""
+
+    keys: list[BlockKey]
+    error: str | None = None
+    error_line: int = 0
+
+
+def top_keys(keys: list[BlockKey]) -> list[str]:
+    """The distinct keys at the top of a block, in order."""
+    seen: list[str] = []
+    for key in keys:
+        if len(key.path) == 1 and key.path[0] not in seen:
+            seen.append(key.path[0])
+    return seen
