@@ -40,7 +40,6 @@ MAX_LINES = 600
 LARGE: dict[str, str] = {
     "api": "to split: the library API and the per-project check",
     "edits.removal": "to split: the removal plan and its example editors",
-    "extract.docs.rst": "to split: directives and the walker",
     "extract.python.body": "to split: reads, placements and registrations",
     "resolve.flow": "to split with the mechanisms",
 }
