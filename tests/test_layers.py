@@ -31,6 +31,8 @@ LAYERS: list[tuple[str, ...]] = [
     # what follows the rules: filters, history, the other reports
     ("filter", "exact", "history", "coverage", "replay", "sweep"),
     ("output", "edits"),
+    # one project's findings, and what to say when there are none to compare
+    ("findings", "unconfigured"),
     ("api",),
     ("commands", "cli", "__main__", "__init__"),
 ]
@@ -38,7 +40,6 @@ MAX_LINES = 600
 #: Modules allowed past MAX_LINES, each with why. (While the house is being
 #: rebuilt, those still to be split; the list only ever shrinks.)
 LARGE: dict[str, str] = {
-    "api": "to split: the library API and the per-project check",
     "edits.removal": "to split: the removal plan and its example editors",
     "extract.python.body": "to split: reads, placements and registrations",
     "resolve.flow": "to split with the mechanisms",

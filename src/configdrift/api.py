@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from configdrift.config import Config, ConfigError
 from configdrift.model import Finding, Severity, exit_code_for
 from configdrift.output.display import Place
+from configdrift.unconfigured import shown
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.model import Location
-    from configdrift.replay import Stored
 
 __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
 
@@ -170,7 +170,6 @@ def project_configs(
 ) -> list[tuple[Config, set[str] | None]]:
     """Each project the paths name, once, with the files to report on
     (None: the whole project)."""
-    import os
 
     from configdrift.config import load
     from configdrift.rules.registry import CATALOG
@@ -256,10 +255,17 @@ def _check_project(
     analysis = None
     if stored is None:
         from configdrift.engine import analyse
+        from configdrift.findings import settled
 
         analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
-        stored = _analysed(
-            analysis, report, import_timeout, given, write_baseline, update_baseline, diff_base
+        stored = settled(
+            analysis,
+            report.messages,
+            import_timeout,
+            given,
+            write_baseline,
+            update_baseline,
+            diff_base,
         )
         if stored is None:  # a baseline was written
             return None
@@ -320,336 +326,3 @@ def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
             }
         )
     return tables
-
-
-def _analysed(
-    analysis: Analysis,
-    report: Report,
-    import_timeout: float | None,
-    baseline: str | None,
-    write_baseline: bool,
-    update_baseline: bool,
-    diff_base: str | None,
-) -> Stored | None:
-    """Rules, exact mode, suppressions, baseline, per-rule settings and
-    links over an analysed project; None when a baseline was written (its
-    notes go to ``report``)."""
-    from configdrift.replay import Stored
-    from configdrift.rules.evidence import keys_read
-    from configdrift.rules.links import linked
-    from configdrift.rules.run import allowed, run_rules, selected, with_severities
-
-    config = analysis.config
-    messages: list[str] = []
-    findings = run_rules(analysis)
-    if analysis.files == 0:
-        # Nothing to check is no drift (as ruff says of an empty folder).
-        messages.append(
-            f"configdrift: nothing to check in {_where(config.root)}: "
-            "no Python file, doc page or config file"
-        )
-        findings = []
-    elif _unconfigured(analysis) and any(_setup_finding(f) for f in findings):
-        # Discovery found nothing to compare: a setup question, not drift.
-        findings = [f for f in findings if not _setup_finding(f)]
-        messages.append(_setup_message(analysis, config.root).rstrip("\n"))
-    if import_timeout is not None:
-        from configdrift.exact import ExactModeError, merge, run_exact
-
-        try:
-            exact, judged = run_exact(analysis, import_timeout)
-        except ExactModeError as exc:
-            raise ConfigError(f"--import: {exc}") from None
-        exact = [f for f in exact if selected(f.code, config.select, config.ignore)]
-        findings = merge(findings, exact, judged)
-    findings = allowed(findings, config)
-    notes: list[str] = []
-    findings = _unsuppressed(analysis, findings, notes)
-    sources = _source_counts(analysis, _accepted(analysis))
-    known = _known(
-        analysis, findings, sources, baseline, write_baseline, update_baseline, diff_base, notes
-    )
-    if known is None:  # a baseline was written
-        report.messages.extend(notes)
-        return None
-    from configdrift.analysis import summarised
-
-    return Stored(
-        findings=linked(with_severities(known, config)),
-        files=analysis.files,
-        surfaces=[
-            (s.surface, len(s.entries), _accepted(s), keys_read(s)) for s in summarised(analysis)
-        ],
-        examples=(
-            analysis.examples_read,
-            sum(len(s.blocks) for s in analysis.everything),
-            sum(1 for s in analysis.everything for _, _, base in s.blocks if base),
-            len(analysis.unparseable),
-        ),
-        notes=notes,
-        messages=messages,
-    )
-
-
-def shown(path: Path) -> str:
-    """A path the user gave, printable whatever its bytes."""
-    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _where(root: Path) -> str:
-    """A project's root as seen from the current directory."""
-    from configdrift.output.display import prefix_for
-
-    return shown(Path(prefix_for(root) or "."))
-
-
-#: The source-empty findings that only say discovery found nothing to compare.
-_SETUP_MESSAGES = ("no Markdown page documents", "no config model is mounted")
-
-
-def _setup_finding(finding: Finding) -> bool:
-    return finding.code == "CD501" and finding.message.startswith(_SETUP_MESSAGES)
-
-
-def _unconfigured(analysis: Analysis) -> bool:
-    """Did the user leave discovery to find the sources (no ``docs``,
-    ``mount`` or ``surfaces``)? Configured sources that yield nothing stay
-    CD501."""
-    config = analysis.config
-    return not (config.docs or config.mount or config.surfaces)
-
-
-def _setup_message(analysis: Analysis, path: Path) -> str:
-    """What discovery found and did not, and how to go on: for each
-    surface of the code, the pages that name its keys and the line of
-    configuration that would compare them; the models built from a whole
-    dict that ``mount`` could place."""
-    shown = _where(path)
-    lines = [f"configdrift: found no documented configuration in {shown}: nothing was compared."]
-    found = [s for s in analysis.everything if s.schema.children]
-    for surface in found:
-        keys = len(surface.schema.children)
-        what = surface.schema.model or surface.surface
-        how = f"{surface.how}; " if surface.how and surface.how != what else ""
-        lines.append(
-            f"  in the code: {what} ({how}{keys} top-level key(s)), documented by no page read"
-        )
-        pages = naming_pages(analysis, surface)
-        if not pages:
-            lines.append(
-                "    no page names three of its keys or more: document them, then name the page"
-            )
-            continue
-        named = ", ".join(f"{page} ({hits} keys)" for page, hits in pages)
-        lines.append(f"    pages that name its keys: {named}")
-        best = _toml_list([page for page, _ in pages[:1]])
-        if surface is analysis:
-            lines.append(f"    to compare them, in [tool.configdrift]: docs = {best}")
-        elif surface.target:
-            lines.append(
-                "    to compare them, in [tool.configdrift]: "
-                f'surfaces.{surface.surface} = {{mount = "{surface.target}", docs = {best}}}'
-            )
-    surfaced = {s.schema.model for s in analysis.everything}
-    candidates = [c for c in analysis.root_candidates if c.model not in surfaced and c.target]
-    if candidates:
-        lines.append("  models built from a whole dict, not placed in the config tree:")
-        for cand in candidates[:5]:
-            lines.append(
-                f'    [tool.configdrift.mount] "" = "{cand.target}"  '
-                f"({cand.model} at {cand.location}, {cand.how})"
-            )
-    if not found and not candidates:
-        lines.append(
-            "  in the code: no model, dict read key by key, command-line option, "
-            "settings class or environment variable"
-        )
-    lines.append(
-        f"  next: `configdrift map {shown}` shows what was found; `configdrift init {shown}` "
-        "writes it into pyproject.toml"
-    )
-    return "\n".join(lines) + "\n"
-
-
-#: The most pages suggested for one surface, and the fewest keys a page
-#: must name to be suggested.
-_MAX_SUGGESTED, _MIN_NAMED = 3, 3
-
-
-def naming_pages(
-    analysis: Analysis, surface: Analysis, relative: bool = True
-) -> list[tuple[str, int]]:
-    """The doc pages that name most of the surface's distinctive keys
-    (``max_retries``, ``--dry-run``, ``timeout_seconds``), best first;
-    paths from the current directory, or from the root (``relative``
-    False)."""
-    import re
-
-    from configdrift.discover import HISTORY_PAGES
-    from configdrift.files import read_or_none
-    from configdrift.output.display import prefix_for, rebase
-
-    keys = {
-        spelling
-        for node in surface.schema.walk()
-        if node.path
-        for spelling in (node.spellings or (node.key,))
-        if "_" in spelling.strip("_-") or "-" in spelling.strip("_-") or len(spelling) >= 8
-    }
-    if not keys:
-        return []
-    token = re.compile(r"[-\w]+")
-    counted = []
-    for rel in analysis.pages:
-        if HISTORY_PAGES.search(rel) or rel.rsplit("/", 1)[-1] in _AGENT_PAGES:
-            continue  # the record of changes, or instructions to a coding agent
-        data = read_or_none(analysis.config.root, rel, 2 * 1024 * 1024)
-        if data is None:
-            continue
-        words = set(token.findall(data.decode("utf-8", "replace")))
-        hits = len(keys & words)
-        if hits >= _MIN_NAMED:
-            shown = rebase(rel, prefix_for(analysis.config.root)) if relative else rel
-            counted.append((shown, hits))
-    counted.sort(key=lambda item: (-item[1], item[0]))
-    return counted[:_MAX_SUGGESTED]
-
-
-#: Pages written for coding agents, not for the project's users.
-_AGENT_PAGES = frozenset({"AGENTS.md", "CLAUDE.md", "GEMINI.md", "CONVENTIONS.md"})
-
-
-def _toml_list(items: list[str]) -> str:
-    import json
-
-    return "[" + ", ".join(json.dumps(item) for item in items) + "]"
-
-
-def _known(
-    analysis: Analysis,
-    findings: list[Finding],
-    sources: dict[str, int],
-    baseline: str | None,
-    write_baseline: bool,
-    update_baseline: bool,
-    diff_base: str | None,
-    notes: list[str],
-) -> list[Finding] | None:
-    """The findings a baseline or a diff base does not know, with the
-    health floor against the baseline; None when a baseline was written."""
-    from collections import Counter
-
-    from configdrift.config import ConfigError
-    from configdrift.filter.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
-    from configdrift.git import GitError
-    from configdrift.history.refs import analyse_ref, resolve_ref
-    from configdrift.model import fingerprint
-    from configdrift.rules.run import run_rules
-
-    root = analysis.config.root
-    where = Path(baseline) if baseline else root / DEFAULT_NAME
-    roots = (root,)
-    if write_baseline:
-        try:
-            Baseline.of(findings, sources).write(where, roots)
-        except OSError as exc:
-            raise ConfigError(f"{where}: not written: {exc.strerror or exc}") from None
-        notes.append(f"configdrift: wrote {len(findings)} finding(s) to {where}")
-        return None
-    if diff_base is not None:
-        try:
-            commit = resolve_ref(root, diff_base)
-            then = analyse_ref(analysis.config, commit, None)
-        except GitError as exc:
-            raise ConfigError(f"--diff-base: {exc}") from None
-        before = run_rules(then)
-        findings = only_new(findings, Counter(fingerprint(f) for f in before))
-        findings += _shrunk(_source_counts(then, _accepted(then)), sources, f"at {diff_base}")
-    if not baseline and not os.path.lexists(where):
-        return findings
-    try:
-        base = Baseline.load(where, roots)
-    except BaselineError as exc:
-        raise ConfigError(str(exc)) from None
-    stale = base.stale(findings)
-    floor = _shrunk(base.sources, sources, "when the baseline was written")
-    if update_baseline:
-        try:
-            base.updated(findings, sources).write(where, roots)
-        except OSError as exc:
-            raise ConfigError(f"{where}: not written: {exc.strerror or exc}") from None
-        notes.append(f"configdrift: dropped {len(stale)} stale entr(y/ies) from {where}")
-    elif stale:
-        notes.append(
-            f"Baseline {where.name}: {len(stale)} stale entr(y/ies), findings that are gone "
-            "(--update-baseline drops them):"
-        )
-        from configdrift.output.display import prefix_for, rebase
-
-        prefix = prefix_for(root)
-        notes.extend(f"  {rebase(str(e['path']), prefix)}: {e['code']} {e['key']}" for e in stale)
-    return base.new(findings) + floor
-
-
-def _unsuppressed(analysis: Analysis, findings: list[Finding], notes: list[str]) -> list[Finding]:
-    """The findings no inline suppression or per-file ignore silences; the
-    suppressions that silence nothing become notes."""
-    from configdrift.filter.suppress import apply
-    from configdrift.output.display import prefix_for, rebase
-    from configdrift.rules.run import selected
-
-    config = analysis.config
-    prefix = prefix_for(config.root)
-    files = {info.path for info in analysis.project.modules.values()} | set(analysis.pages)
-    kept, unused = apply(findings, config.root, files, config.per_file_ignores)
-    everything = not config.select and not config.ignore
-    for s in unused:
-        if (s.codes and all(selected(c, config.select, config.ignore) for c in s.codes)) or (
-            not s.codes and everything
-        ):
-            what = f"[{', '.join(s.codes)}]" if s.codes else ""
-            notes.append(
-                f"{rebase(s.path, prefix)}:{s.line}: unused suppression `configdrift: ignore{what}`"
-            )
-    return kept
-
-
-def _accepted(analysis: Analysis) -> int:
-    from configdrift.analysis import accepted_nodes
-
-    return len(accepted_nodes(analysis))
-
-
-def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:
-    """Keys per source, for the health floor: each doc page, each section
-    of one (``page#Heading``), and ``<schema>``."""
-    from collections import Counter
-
-    sections = Counter(f"{e.location.path}#{e.section}" for e in analysis.entries if e.section)
-    return (
-        {d.path: d.entries for d in analysis.doc_sources} | dict(sections) | {"<schema>": accepted}
-    )
-
-
-def _shrunk(before: dict[str, int], sources: dict[str, int], then: str) -> list[Finding]:
-    """CD501 for a source that yields less than half the keys it did
-    before (in the baseline, at the diff base): a parser that broke, or a
-    section emptied, must not pass silently."""
-    from configdrift.model import Location
-    from configdrift.rules.registry import make
-
-    out: list[Finding] = []
-    for source, count in sorted(before.items()):
-        now = sources.get(source, 0)
-        if count >= 4 and 2 * now < count:
-            place = "." if source == "<schema>" else source.split("#", 1)[0]
-            what = "the schema accepts" if source == "<schema>" else f"`{source}` yields"
-            out.append(
-                make(
-                    "CD501",
-                    "",
-                    Location(place, 1),
-                    f"{what} {now} key(s), down from {count} {then}",
-                )
-            )
-    return out

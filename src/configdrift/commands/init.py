@@ -34,9 +34,9 @@ def init(
     of the project's pyproject.toml when it has one (appended; a table that
     is already there is never replaced), else into ``configdrift.toml``;
     ``stdout`` prints it instead."""
-    from configdrift.api import shown
     from configdrift.config import Config, ConfigError, toml_key
     from configdrift.engine import analyse
+    from configdrift.unconfigured import shown
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -82,7 +82,7 @@ def init(
     except ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
-    from configdrift.api import naming_pages
+    from configdrift.unconfigured import naming_pages
 
     mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
     packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})

@@ -18,12 +18,12 @@ def reported(
 ) -> tuple[Analysis, list[Finding]]:
     """A project analysed, and the findings ``check`` reports for it (after
     ``select``, ``ignore`` and suppression comments)."""
-    from configdrift.api import _unsuppressed
     from configdrift.engine import analyse
+    from configdrift.findings import unsuppressed
     from configdrift.rules.run import allowed, run_rules
 
     analysis = analyse(config, jobs=jobs, cache=cache, sources=sources)
-    return analysis, _unsuppressed(analysis, allowed(run_rules(analysis), config), [])
+    return analysis, unsuppressed(analysis, allowed(run_rules(analysis), config), [])
 
 
 def recheck(before: list[Finding], after: list[Finding], prefix: str, err: TextIO) -> None:
