@@ -1,0 +1,171 @@
+"""The project's registry of removed keys, as ``sweep --apply`` adds a key
+to it: a module-level set, list, tuple or dict whose name matches
+``removed-registries``, edited as its other entries are written; or, when
+the code keeps none, ``[tool.configdrift.removed]`` in the configuration.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import re
+from typing import TYPE_CHECKING
+
+from configdrift.edits.key_deletion import python_module
+from configdrift.edits.pages import UNREAD, Edit, page_lines
+from configdrift.resolve.lifecycle import _unwrap
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+
+def registries_of(analysis: Analysis) -> list[tuple[str, str, int]]:
+    """(file, name, line) of the module-level registries of removed keys."""
+    patterns = analysis.config.removed_registries
+    out = []
+    for module in sorted(analysis.project.modules):
+        info = analysis.project.modules[module]
+        for name, expr in info.facts.assigns.items():
+            if any(fnmatch.fnmatchcase(name, g) for g in patterns) and _unwrap(expr)[0] in (
+                "seq",
+                "dict",
+            ):
+                out.append((info.path, name, info.facts.assign_lines.get(name, 1)))
+    return out
+
+
+def registry_edit(analysis: Analysis, rel: str, name: str, key: str, reason: str) -> Edit | str:
+    """The key added to the literal of ``name`` in ``rel``, as its other
+    entries are written (quotes, one per line or all on one)."""
+    lines = page_lines(str(analysis.config.root), rel)
+    if lines is None:
+        return UNREAD
+    source = "".join(lines)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return "the registry's module does not parse"
+    literal: ast.expr | None = None
+    for node in tree.body:
+        value: ast.expr | None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign):
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            literal = value
+    while isinstance(literal, ast.Call) and len(literal.args) == 1:
+        literal = literal.args[0]
+    if not isinstance(literal, ast.Set | ast.List | ast.Tuple | ast.Dict):
+        return f"`{name}` is no literal to add to: add `{key}` by hand"
+    items: list[ast.expr] = (
+        [k for k in literal.keys if k is not None]
+        if isinstance(literal, ast.Dict)
+        else list(literal.elts)
+    )
+    ends = list(literal.values) if isinstance(literal, ast.Dict) else items
+    if not items or not ends:
+        return f"`{name}` is empty: add `{key}` by hand"
+    first = ast.get_source_segment(source, items[0]) or '"'
+    quote = "'" if first.startswith("'") else '"'
+    if quote in key or "\\" in key or (quote in reason and isinstance(literal, ast.Dict)):
+        return f"`{key}` cannot be written in the registry's quotes: add it by hand"
+    entry = f"{quote}{key}{quote}"
+    if isinstance(literal, ast.Dict):
+        entry += f": {quote}{reason}{quote}"
+    last = ends[-1]
+    assert last.end_lineno is not None and last.end_col_offset is not None
+    line = lines[last.end_lineno - 1]
+    # ``end_col_offset`` counts UTF-8 bytes.
+    raw = line.encode("utf-8")
+    cut = len(raw[: last.end_col_offset].decode("utf-8", "replace"))
+    rest = line[cut:]
+    after_last = rest.strip()
+    own_lines = (
+        last.end_lineno > literal.lineno
+        and items[-1].lineno > literal.lineno
+        and (not after_last or after_last[0] in ",#")
+        and not after_last.lstrip(",").strip().startswith(("]", ")", "}"))
+    )
+    old = line
+    if own_lines:
+        # One entry per line: a new line under the last, with its indent,
+        # and the commas as the others have them.
+        eol = line[len(line.rstrip("\r\n")) :] or "\n"
+        indent = " " * items[-1].col_offset
+        if after_last.startswith(","):
+            new = line + f"{indent}{entry},{eol}"
+        else:
+            new = line[:cut] + "," + rest + f"{indent}{entry}{eol}"
+    else:
+        new = line[:cut] + f", {entry}" + rest
+    lines_after = [*lines]
+    lines_after[last.end_lineno - 1] = new
+    if python_module("".join(lines_after)) is None:
+        return f"`{key}` could not be added to `{name}` without breaking it: add it by hand"
+    return Edit(rel, last.end_lineno, old, new, "sweep", key, count=1)
+
+
+def configuration_edit(analysis: Analysis, key: str, reason: str) -> Edit | tuple[str, str] | str:
+    """``key = "reason"`` added to the ``removed`` table of the project's
+    configuration file (pyproject.toml's ``[tool.configdrift.removed]``,
+    configdrift.toml's ``[removed]``), or a configdrift.toml to create."""
+    import json
+    import os
+    import tomllib
+
+    from configdrift.config import toml_key
+
+    entry = f"{toml_key(key)} = {json.dumps(reason)}\n"
+    rel = analysis.config.source_rel
+    root = str(analysis.config.root)
+    if analysis.config.source is not None and rel is None:
+        return "the configuration file is outside the project: add the key by hand"
+    if rel is None:
+        if os.path.isfile(os.path.join(root, "pyproject.toml")):
+            rel, table = "pyproject.toml", "tool.configdrift.removed"
+        else:
+            return "configdrift.toml", f"[removed]\n{entry}"
+    else:
+        table = "tool.configdrift.removed" if rel.endswith("pyproject.toml") else "removed"
+    lines = page_lines(root, rel)
+    if lines is None:
+        return UNREAD
+    dotted = r"\s*\.\s*".join(re.escape(part) for part in table.split("."))
+    header = re.compile(rf"^\s*\[\s*{dotted}\s*\]\s*(#.*)?$")
+    at = next((n for n, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
+    if at is None:
+        last = lines[-1] if lines else ""
+        eol = "\r\n" if last.endswith("\r\n") else "\n"
+        old = last
+        new = (last if last.endswith("\n") or not last else last + eol) + (
+            f"{eol}[{table}]{eol}{entry.replace(chr(10), eol)}"
+        )
+        number = len(lines)
+    else:
+        # Under the table's last key, before the next table.
+        end = at + 1
+        while end < len(lines) and not lines[end].lstrip().startswith("["):
+            end += 1
+        while end - 1 > at and not lines[end - 1].strip():
+            end -= 1
+        number = end
+        old = lines[end - 1]
+        eol = "\r\n" if old.endswith("\r\n") else "\n"
+        new = (old if old.endswith("\n") else old + eol) + entry.replace("\n", eol)
+    after = [*lines]
+    if number == 0:
+        return "the configuration file is empty: add the key by hand"
+    after[number - 1] = new
+    try:
+        data = tomllib.loads("".join(after))
+    except (tomllib.TOMLDecodeError, ValueError):
+        return f"`{key}` could not be added to [{table}] without breaking it: add it by hand"
+    node = data
+    for part in table.split("."):
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+    if not isinstance(node, dict) or key not in node:
+        return f"`{key}` could not be added to [{table}]: add it by hand"
+    return Edit(rel, number, old, new, "sweep", key, count=1)
