@@ -41,7 +41,6 @@ MAX_LINES = 600
 #: rebuilt, those still to be split; the list only ever shrinks.)
 LARGE: dict[str, str] = {
     "extract.python.body": "to split: reads, placements and registrations",
-    "resolve.flow": "to split with the mechanisms",
 }
 
 

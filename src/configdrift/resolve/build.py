@@ -8,7 +8,7 @@ from collections.abc import Callable
 from configdrift.config import Config, ConfigError
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import CLI_KINDS, Mount, SchemaNode, Surface, Unresolved
-from configdrift.resolve.flow import Scope
+from configdrift.resolve.flow_graph import Scope
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
 from configdrift.resolve.mechanisms.environment import (
     ENVIRONMENT,

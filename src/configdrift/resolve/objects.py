@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from configdrift.extract.python.facts import DictArg, DictRead
 from configdrift.model import Location
-from configdrift.resolve.flow import scope_of
+from configdrift.resolve.flow_graph import scope_of
 from configdrift.resolve.model_descriptors import DESCRIPTOR_KINDS
 from configdrift.resolve.model_types import ModelInfo
 from configdrift.resolve.project import Project, Symbol

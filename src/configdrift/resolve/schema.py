@@ -23,7 +23,8 @@ from configdrift.model import (
     read_defaults,
     same_value,
 )
-from configdrift.resolve.flow import DictFlow, Scope, scope_of
+from configdrift.resolve.flow import DictFlow
+from configdrift.resolve.flow_graph import Scope, scope_of
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.models import ModelReader
 from configdrift.resolve.project import Project, Symbol, render

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from configdrift.extract.python.body import LOADED
 from configdrift.extract.python.facts import DictArg, DictRead, DictStore
 from configdrift.model import Location, Mount
-from configdrift.resolve.flow import Scope, scope_of
+from configdrift.resolve.flow_graph import Scope, scope_of
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder, render_scope
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import BUILTIN, Location, SchemaNode, Surface, Unresolved, Value
-from configdrift.resolve.flow import harmless
+from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
     CLICK_LIKE,
