@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from configdrift.extract.python.body import BUILTIN_CONSUMERS
+from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS
 from configdrift.extract.python.facts import DictArg, DictStore, Expr
 from configdrift.model import ConfigPath, Location
 from configdrift.resolve.project import Project, Symbol

@@ -9,7 +9,7 @@ configuration says so.
 from __future__ import annotations
 
 from configdrift.extract.docs.block_model import BlockKey
-from configdrift.extract.python.body import LOADED
+from configdrift.extract.python.dict_sources import LOADED
 from configdrift.extract.python.facts import Placement
 from configdrift.model import (
     ANY_KEY,

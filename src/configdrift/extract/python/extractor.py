@@ -14,13 +14,7 @@ import re
 import warnings
 from collections import Counter
 
-from configdrift.extract.python.body import (
-    OPTION_DECORATORS,
-    FunctionBody,
-    click_builtin,
-    env_read,
-    registration_call,
-)
+from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import (
@@ -29,6 +23,12 @@ from configdrift.extract.python.facts import (
     ImportFact,
     ModuleFacts,
     RegistrationCall,
+)
+from configdrift.extract.python.registration_calls import (
+    OPTION_DECORATORS,
+    click_builtin,
+    env_read,
+    registration_call,
 )
 from configdrift.extract.text import NotText, decode, too_dense
 

@@ -3,8 +3,8 @@ decorators or typer parameters, and click's builtin flags."""
 
 from __future__ import annotations
 
-from configdrift.extract.python.body import CLICK_BUILTINS
 from configdrift.extract.python.facts import RegistrationCall
+from configdrift.extract.python.registration_calls import CLICK_BUILTINS
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
 from configdrift.resolve.project import Project

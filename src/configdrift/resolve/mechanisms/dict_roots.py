@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from configdrift.extract.python.body import LOADED
+from configdrift.extract.python.dict_sources import LOADED
 from configdrift.extract.python.facts import DictArg, DictRead, DictStore
 from configdrift.model import Location, Mount
 from configdrift.resolve.flow_graph import Scope, scope_of

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from configdrift.extract.python.body import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.extract.python.facts import Expr, RegistrationCall
+from configdrift.extract.python.registration_calls import CLICK_BUILTINS, DECLARING_CALLS
 from configdrift.model import BUILTIN, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms.base import Discovery

@@ -1,0 +1,261 @@
+"""The facts of one call in a function: a model built from a dict
+(``Model(**d)``, ``Model.model_validate(d)``), an option declared, a key read
+with ``get``, a dict handed to another function, a constructor's arguments,
+``getattr`` and ``setattr`` by name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, DictSources
+from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.facts import DictArg, DictSource, Expr, Placement, RegistrationCall
+from configdrift.extract.python.registration_calls import registration_call
+
+#: Methods that read a key of a dict: ``d.get(K)``, ``d.pop(K)``.
+READ_METHODS = frozenset({"get", "pop", "setdefault"})
+_VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
+
+
+#: The methods of an argument parser (pytest's included) that add options.
+_PARSER_METHODS = frozenset({"add_argument", "addoption", "_addoption"})
+
+
+#: Calls that read an option by its name: ``config.getini("timeout")``.
+_NAMED_READS = frozenset({"getini", "getoption"})
+
+
+#: Argument nodes whose value may be static: a helper's default.
+_VALUE_NODES = frozenset(
+    {ast.Constant, ast.Name, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.List, ast.Tuple, ast.Dict}
+)
+
+
+def _is_self_dict(node: ast.expr) -> bool:
+    """``self.__dict__`` or ``vars(self)``."""
+    if type(node) is ast.Attribute:
+        return node.attr == "__dict__" and type(node.value) is ast.Name and node.value.id == "self"
+    return (
+        type(node) is ast.Call
+        and type(node.func) is ast.Name
+        and node.func.id == "vars"
+        and len(node.args) == 1
+        and type(node.args[0]) is ast.Name
+        and node.args[0].id == "self"
+    )
+
+
+def _pattern(node: ast.expr) -> str:
+    """A regular expression for the names an f-string can build; ``.*`` for
+    any other computed name."""
+
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                parts.append(re.escape(value.value))
+            else:
+                parts.append(".*")
+        return "".join(parts)
+    return ".*"
+
+
+class CallFacts(DictSources):
+    """What one call says: a model built from a dict, an option declared, a
+    key read by ``get``, a dict handed to another function."""
+
+    def _call(self, call: ast.Call) -> None:
+        src = self.module.source
+        func = call.func
+        registration = registration_call(call, src, self.qualname, declaring=self.module.declaring)
+        if registration is not None:
+            # ``parser.add_argument(*names, **kwargs)`` is no model built.
+            self.module.facts.registrations.append(registration)
+            return
+        starred = [k.value for k in call.keywords if k.arg is None]
+        model: Expr | None = None
+        feeds: list[ast.expr] = []
+        via = "kwargs"
+        if starred:
+            model = to_expr(func, src)
+            feeds = starred
+        elif isinstance(func, ast.Attribute) and func.attr in _VALIDATE_METHODS and call.args:
+            model = to_expr(func.value, src)
+            feeds = [call.args[0]]
+            via = func.attr
+        if model is not None and model[0] == "n":
+            sources = [s for f in feeds for s in self.sources(f)]
+            keyed = [s for s in sources if s.keys or s.is_param]
+            if keyed or not sources:
+                # No source at all: built from something that is not a dict
+                # lookup (a comprehension, a call); resolution reports it as
+                # unresolved if the callee is a model.
+                self.module.facts.placements.append(
+                    Placement(model, keyed, call.lineno, self.qualname, via)
+                )
+            return
+        kind = type(func)
+        last = func.id if kind is ast.Name else func.attr if kind is ast.Attribute else ""  # type: ignore[attr-defined]
+        if last[:1].isupper():
+            ctor = dotted(func)
+            if ctor is not None:
+                self._ctor_args(ctor, call)
+        if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
+            name_arg = call.args[1]
+            if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
+                self.module.attr_loads.add(name_arg.value)
+            else:
+                self.module.facts.dynamic_getattr.append(
+                    (call.lineno, self.qualname, _pattern(name_arg))
+                )
+        if (
+            type(func) is ast.Attribute
+            and func.attr in _NAMED_READS
+            and call.args
+            and type(call.args[0]) is ast.Constant
+            and isinstance(call.args[0].value, str)
+        ):
+            # ``config.getoption("--numprocesses")`` reads ``numprocesses``.
+            self.module.attr_loads.add(call.args[0].value.lstrip("-").replace("-", "_"))
+        elif type(func) is ast.Name and func.id == "vars" and len(call.args) == 1:
+            # ``vars(args)`` hands on every attribute of the object at once.
+            self.module.attr_loads.add("__dict__")
+        if type(func) is ast.Name and func.id == "setattr" and len(call.args) >= 2:
+            self._setattr(call)
+        elif (
+            type(func) is ast.Attribute
+            and func.attr == "update"
+            and _is_self_dict(func.value)
+            and "." in self.qualname
+        ):
+            self.module.facts.dynamic_setattr.append(self.qualname)
+        if type(func) is ast.Attribute and func.attr in READ_METHODS and call.args:
+            default = (
+                to_expr(call.args[1], src)
+                if len(call.args) > 1 and func.attr in ("get", "setdefault")
+                else None
+            )
+            self._read(
+                func.value, call.args[0], call.lineno, func.attr, default, self.kinds.get(id(call))
+            )
+            return
+        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
+            return
+        args: list[tuple[int | str, ast.expr]] = [
+            *enumerate(call.args),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        # Most calls hand over no config dict: find that out before building
+        # anything else.
+        handed: list[tuple[int | str, DictSource]] = [
+            (position, source)
+            for position, arg in args
+            if type(arg) is not ast.Starred
+            for source in self._param_sources(arg)
+        ]
+        if not handed:
+            return
+        key_args: dict[str, Expr] = {}
+        values: dict[str, Expr] = {}
+        for position, arg in args:
+            kind = type(arg)
+            if kind in _VALUE_NODES and not (
+                kind is ast.Name or (kind is ast.Constant and isinstance(arg.value, str))  # type: ignore[attr-defined]
+            ):
+                # Names and strings are kept once, as key arguments below.
+                values[str(position)] = to_expr(arg, src)
+            if kind is ast.Constant:
+                if isinstance(arg.value, str):  # type: ignore[attr-defined]
+                    key_args[str(position)] = ["c", arg.value]  # type: ignore[attr-defined]
+                continue
+            # A constant, or a parameter handed on (a helper calling a helper).
+            if kind is ast.Name and (arg.id.isupper() or arg.id in self.params):  # type: ignore[attr-defined]
+                key_args[str(position)] = ["n", arg.id]  # type: ignore[attr-defined]
+            if kind is ast.Attribute and arg.attr.isupper():  # type: ignore[attr-defined]
+                name = dotted(arg)
+                if name is not None:
+                    key_args[str(position)] = ["n", name]
+        for callee in self._callees(func):
+            for position, source in handed:
+                self.module.facts.dict_args.append(
+                    DictArg(
+                        callee,
+                        position,
+                        source,
+                        call.lineno,
+                        self.qualname,
+                        key_args,
+                        id(call) in self.consumed,
+                        values,
+                        self.kinds.get(id(call)),
+                    )
+                )
+
+    def _handed_parsers(self, calls: list[ast.Call]) -> None:
+        """A parser handed to other code (``shtab.add_argument_to(parser)``)
+        may get options there: recorded as a registration ``handed`` whose
+        callee is that code."""
+        receivers = {
+            name
+            for call in calls
+            if type(call.func) is ast.Attribute and call.func.attr in _PARSER_METHODS
+            for name in [dotted(call.func.value)]
+            if name is not None
+        }
+        if not receivers:
+            return
+        for call in calls:
+            func = call.func
+            if type(func) is ast.Attribute and dotted(func.value) in receivers:
+                continue  # the parser's own methods
+            callee = dotted(func)
+            if callee is None:
+                continue
+            if any(dotted(arg) in receivers for arg in call.args):
+                self.module.facts.registrations.append(
+                    RegistrationCall("handed", [], {}, call.lineno, self.qualname, callee)
+                )
+
+    def _setattr(self, call: ast.Call) -> None:
+        """``setattr(self, "name", v)`` assigns ``name``; with a computed
+        name, the class's attributes are not known statically."""
+        target, name = call.args[0], call.args[1]
+        if type(target) is not ast.Name or target.id != "self" or "." not in self.qualname:
+            return
+        if type(name) is ast.Constant and isinstance(name.value, str):
+            self.module.facts.attr_assigns.append(
+                (self.qualname, name.value, "other", "", call.lineno)
+            )
+        else:
+            self.module.facts.dynamic_setattr.append(self.qualname)
+
+    def _ctor_args(self, ctor: str, call: ast.Call) -> None:
+        """Which classes a constructor's arguments are built from."""
+        args: list[tuple[str, ast.expr]] = [
+            *((str(i), a) for i, a in enumerate(call.args)),
+            *((k.arg, k.value) for k in call.keywords if k.arg is not None),
+        ]
+        for position, arg in args:
+            values = [arg] if type(arg) is ast.Call else []
+            if type(arg) is ast.Name:
+                values = [v for v in self.locals.get(arg.id, ()) if type(v) is ast.Call]
+            callees = [c for c in (dotted(v.func) for v in values) if c is not None]
+            if callees:
+                self.module.facts.ctor_args.append((ctor, position, callees))
+
+    def _callees(self, func: ast.expr) -> list[Expr]:
+        """The callable a call names; a local bound to ``A if c else B`` is both."""
+        if type(func) is ast.Name and func.id in self.locals:
+            out: list[Expr] = []
+            for value in self.locals[func.id]:
+                options = [value.body, value.orelse] if type(value) is ast.IfExp else [value]
+                for option in options:
+                    name = dotted(option)
+                    if name is not None:
+                        out.append(["n", name])
+            if out:
+                return out
+        callee = to_expr(func, self.module.source)
+        return [callee] if callee[0] == "n" else []

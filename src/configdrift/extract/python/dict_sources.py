@@ -1,0 +1,305 @@
+"""Where a function's dicts come from, and the reads of their keys.
+
+A dict's source is a base (a parameter, an instance attribute shared by a
+class's methods, a file parsed by a loader) and the keys indexed from it
+(``d["zero"]["stage"]``, ``d.get("zero")``, the keys a called function
+returns a section by). Resolution follows the sources across functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Protocol
+
+from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.facts import DictRead, DictSource, Expr, ModuleFacts
+from configdrift.extract.python.walk import fast_walk
+
+
+class ModuleContext(Protocol):
+    """What a function body needs of the module it is in (the module's
+    extractor, ``extractor.ModuleExtractor``)."""
+
+    facts: ModuleFacts
+    source: str
+    declaring: frozenset[str]
+    #: Attribute names loaded anywhere in the module (``getattr`` with a
+    #: constant name included).
+    attr_loads: set[str]
+
+    def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None: ...
+
+
+#: Builtins that take a dict without reading a particular key from it
+#: (``len(d)``, ``isinstance(d, dict)``, ``list(d)``): no fact is recorded.
+BUILTIN_CONSUMERS = frozenset(
+    [
+        "len",
+        "isinstance",
+        "issubclass",
+        "print",
+        "str",
+        "repr",
+        "bool",
+        "type",
+        "id",
+        "hash",
+        "format",
+        "sorted",
+        "getattr",
+        "hasattr",
+        "setattr",
+        "delattr",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "zip",
+        "enumerate",
+        "range",
+        "min",
+        "max",
+        "sum",
+        "any",
+        "all",
+        "int",
+        "float",
+        "iter",
+        "next",
+        "map",
+        "filter",
+        "reversed",
+        "abs",
+        "round",
+        "super",
+        "vars",
+        "callable",
+        "open",
+    ]
+)
+
+
+_COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
+
+
+#: Calls that parse a whole file or string into a dict: where a
+#: configuration read from a file starts. Their result is a dict source of
+#: its own (base ``LOADED``), as a parameter is.
+LOADERS = frozenset(
+    {
+        "json.load",
+        "json.loads",
+        "hjson.load",
+        "hjson.loads",
+        "yaml.safe_load",
+        "yaml.load",
+        "yaml.full_load",
+        "tomllib.load",
+        "tomllib.loads",
+        "tomli.load",
+        "tomli.loads",
+        "toml.load",
+        "toml.loads",
+    }
+)
+
+
+LOADED = "<loaded>"
+
+
+#: What an HTTP response is usually called: ``json.loads(r.read())``.
+_RESPONSE_NAMES = frozenset({"r", "res", "resp", "response", "reply"})
+
+
+_HTTP_MODULES = frozenset({"requests", "httpx", "urllib", "aiohttp", "urllib3"})
+
+
+def _from_network(arg: ast.expr) -> bool:
+    """Is a loader's argument the body of an HTTP response
+    (``r.read().decode()``, ``response.text``, ``urlopen(url).read()``)?"""
+    node = arg
+    for _ in range(8):  # down the chain of calls and attributes to its root
+        if isinstance(node, ast.Call):
+            name = dotted(node.func) or ""
+            if name.split(".")[0] in _HTTP_MODULES or name.endswith("urlopen"):
+                return True
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            break
+    return isinstance(node, ast.Name) and node.id in _RESPONSE_NAMES
+
+
+class DictSources:
+    """Where the dicts of one function come from (a parameter, an instance
+    attribute, a file loaded, a key of another dict), and the reads of
+    their keys. ``FunctionBody`` fills ``locals``, ``loops``, ``kinds`` and
+    ``consumed`` as it walks the function."""
+
+    def __init__(
+        self, module: ModuleContext, qualname: str, params: set[str], annotated: set[str]
+    ) -> None:
+        self.module = module
+        self.qualname = qualname
+        self.params = params
+        self.annotated = annotated
+        self.locals: dict[str, list[ast.expr]] = {}
+        self._name_memo: dict[str, list[DictSource]] = {}
+        #: What each loop variable iterates over, by name.
+        self.loops: dict[str, list[ast.expr]] = {}
+        #: Expressions whose type a use makes certain (``_use_kinds``).
+        self.kinds: dict[int, str] = {}
+        #: Expressions whose value is followed (assigned, returned, read from).
+        self.consumed: set[int] = set()
+
+    def _param_sources(self, node: ast.expr) -> list[DictSource]:
+        """Sources of a dict that come from a parameter or an instance attribute."""
+        kind = type(node)
+        # Fast rejections: most arguments are constants, globals or attributes.
+        if kind is ast.Constant or kind is ast.JoinedStr or kind is ast.Lambda:
+            return []
+        if kind is ast.Name and node.id not in self.params and node.id not in self.locals:  # type: ignore[attr-defined]
+            return []
+        if kind is ast.Attribute and not (
+            type(node.value) is ast.Name and node.value.id == "self"  # type: ignore[attr-defined]
+        ):
+            return []
+        return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
+
+    def _read(
+        self,
+        container: ast.expr,
+        key_node: ast.expr,
+        line: int,
+        how: str,
+        default: Expr | None = None,
+        kind: str | None = None,
+    ) -> None:
+        sources = self._param_sources(container)
+        if not sources:
+            return
+        keys = self._loop_keys(key_node, sources)
+        if keys is None:
+            keys = [to_expr(key_node, self.module.source)]
+        for key in keys:
+            if key[0] == "c" and not isinstance(key[1], str):
+                continue  # d[0]: an index, not a key
+            for source in sources:
+                self.module.facts.dict_reads.append(
+                    DictRead(
+                        DictSource(source.base, [*source.keys, key], True),
+                        line,
+                        self.qualname,
+                        how,
+                        default,
+                        kind,
+                    )
+                )
+
+    def _loop_keys(self, key_node: ast.expr, sources: list[DictSource]) -> list[Expr] | None:
+        """Keys a loop variable takes: the items of a literal list of keys, or
+        none at all when the loop walks the dict's own keys (a generic pass
+        that consumes no key in particular). None when it is not a loop key."""
+        if type(key_node) is not ast.Name or key_node.id in self.params:
+            return None
+        iters = self.loops.get(key_node.id)
+        if not iters:
+            return None
+        out: list[Expr] = []
+        bases = {s.base.split(".")[-1] for s in sources}
+        for it in iters:
+            if type(it) in (ast.Tuple, ast.List, ast.Set) and all(
+                (type(e) is ast.Constant and isinstance(e.value, str)) or dotted(e) is not None
+                for e in it.elts  # type: ignore[attr-defined]
+            ):
+                out.extend(to_expr(e, self.module.source) for e in it.elts)  # type: ignore[attr-defined]
+                continue
+            if bases & self._names_in(it):
+                continue  # iterating over the dict's own keys
+            return None
+        return out
+
+    def _names_in(self, node: ast.expr, depth: int = 0) -> set[str]:
+        """Names (and attribute names) an expression uses, through locals."""
+        names: set[str] = set()
+        for sub in fast_walk([ast.Expr(node)]):
+            if isinstance(sub, ast.Name):
+                names.add(sub.id)
+                if depth < 2:
+                    for value in self.locals.get(sub.id, ()):
+                        names |= self._names_in(value, depth + 1)
+            elif isinstance(sub, ast.Attribute):
+                names.add(sub.attr)
+        return names
+
+    def sources(self, node: ast.expr, depth: int = 0) -> list[DictSource]:
+        """Where a dict expression comes from, as base name plus keys."""
+        if depth > 8:
+            return []
+        d = depth + 1
+        src = self.module.source
+        if isinstance(node, ast.Name) and node.id in self.params:
+            return [DictSource(node.id, [], True)]
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and "." in self.qualname
+        ):
+            # An instance attribute (``self._param_dict``) is a dict shared by
+            # the class's methods: resolution scopes it to the class.
+            return [DictSource(f"self.{node.attr}", [], True)]
+        if isinstance(node, ast.Name):
+            # A local is looked up once per function, whatever uses it.
+            cached = self._name_memo.get(node.id)
+            if cached is not None:
+                return cached
+            self._name_memo[node.id] = []  # guards ``x = f(x)`` cycles
+            out: list[DictSource] = []
+            for value in self.locals.get(node.id, ()):
+                out.extend(self.sources(value, d))
+            if not out and node.id not in self.locals:
+                out = [DictSource(node.id, [], False)]
+            self._name_memo[node.id] = out
+            return out
+        # A key that is not a literal or a name (an f-string, a call) is kept
+        # as source text: resolution reports it as unresolved, never guesses.
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            key = to_expr(node.slice, src)
+            return [
+                DictSource(s.base, [*s.keys, key], s.is_param) for s in self.sources(node.value, d)
+            ]
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("get", "pop") and node.args:
+                key = to_expr(node.args[0], src)
+                return [
+                    DictSource(s.base, [*s.keys, key], s.is_param)
+                    for s in self.sources(func.value, d)
+                ]
+            name = dotted(func)
+            if name in _COPY_FUNCS and len(node.args) == 1:
+                return self.sources(node.args[0], d)
+            if name in LOADERS:
+                if node.args and _from_network(node.args[0]):
+                    return []  # a response's body is data, not a config file
+                return [DictSource(LOADED, [], True)]
+            if name is not None and name not in _COPY_FUNCS:
+                # ``x = get_section(d)``: the result of a call on a dict; the
+                # ``ret`` segment is replaced by what the function returns.
+                out = []
+                for position, arg in enumerate(node.args):
+                    for s in self.sources(arg, d):
+                        if s.is_param:
+                            out.append(DictSource(s.base, [*s.keys, ["ret", name, position]], True))
+                return out
+            return []
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            out = []
+            for value in node.values:
+                out.extend(self.sources(value, d))
+            return out
+        if isinstance(node, ast.IfExp):
+            return self.sources(node.body, d) + self.sources(node.orelse, d)
+        return []

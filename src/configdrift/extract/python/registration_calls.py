@@ -1,0 +1,290 @@
+"""Calls that declare or read a configuration key by name: an option
+registered (``parser.add_argument("--x")``, ``define("port")``,
+``cfg.StrOpt("host")``, confuse's ``config.add({...})``), click's own
+options, and values read by name from the environment or a settings
+object (``os.environ.get("X")``, ``settings.getint("NAME")``). Each is kept
+as a ``RegistrationCall``; resolution decides what it declares.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.facts import Expr, RegistrationCall
+
+#: Methods that declare an option by name (see ``resolve.mechanisms.options``).
+REGISTRATION_METHODS = frozenset(
+    {
+        "add_argument",
+        "addoption",
+        "_addoption",
+        "addini",
+        "add_config_value",
+        "add_config",
+        "add_constant",
+    }
+)
+
+
+#: Declaring methods that may name their key by keyword alone
+#: (tox's ``add_config(keys=["env_list", "envlist"], ...)``).
+_KEYS_KEYWORD = frozenset({"add_config", "add_constant"})
+
+
+#: Calls that declare a configuration key by name, called bare or on any
+#: receiver, when their first argument is a string: Tornado's
+#: ``define("port", default=8888)``, oslo.config's ``cfg.StrOpt("host")``.
+#: Resolution keeps those whose callee is the library's.
+DECLARING_CALLS = frozenset(
+    {
+        "define",
+        "StrOpt",
+        "IntOpt",
+        "BoolOpt",
+        "FloatOpt",
+        "ListOpt",
+        "DictOpt",
+        "PortOpt",
+        "MultiStrOpt",
+        "HostAddressOpt",
+        "URIOpt",
+    }
+)
+
+
+def registration_call(
+    call: ast.Call,
+    source: str,
+    function: str,
+    methods: frozenset[str] = frozenset(),
+    declaring: frozenset[str] = frozenset(),
+) -> RegistrationCall | None:
+    """``x.add_argument("--flag", ...)`` and the other declaring methods
+    (``methods`` adds names called bare or on any receiver: decorators);
+    ``declaring`` adds the calls the configuration declares
+    (``registrations``), kept as the catalogue's are: when their first
+    argument is a string."""
+    func = call.func
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    if name == "add" and type(func) is ast.Attribute:
+        return _defaults_added(call, func.value, source, function)
+    if not call.args and not (
+        name in _KEYS_KEYWORD and any(k.arg == "keys" for k in call.keywords)
+    ):
+        return None
+    if not ((type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods):
+        if name not in DECLARING_CALLS and name not in declaring:
+            return None
+        first = call.args[0]
+        if type(first) is not ast.Constant or not isinstance(first.value, str):
+            return None
+    return RegistrationCall(
+        name,
+        [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
+        {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
+        call.lineno,
+        function,
+        dotted(func) or "",
+    )
+
+
+def _defaults_added(
+    call: ast.Call, receiver: ast.expr, source: str, function: str
+) -> RegistrationCall | None:
+    """confuse's defaults for a view of the configuration:
+    ``config.add({...})``, ``config["import"].add({...})``,
+    ``self.config.add({...})`` (a plugin's own section), as the
+    registration ``config.add`` whose first argument is the dict and whose
+    others are the view's keys."""
+    if len(call.args) != 1 or call.keywords or type(call.args[0]) is not ast.Dict:
+        return None
+    keys: list[Expr] = []
+    node = receiver
+    while type(node) is ast.Subscript:
+        index = node.slice
+        if type(index) is not ast.Constant or not isinstance(index.value, str):
+            return None
+        keys.append(["c", index.value])
+        node = node.value
+    last = node.attr if type(node) is ast.Attribute else node.id if type(node) is ast.Name else ""
+    if last != "config":
+        return None
+    return RegistrationCall(
+        "config.add",
+        [to_expr(call.args[0], source), *reversed(keys)],
+        {},
+        call.lineno,
+        function,
+        dotted(node) or "",
+    )
+
+
+#: Decorators that declare a command's option (``@click.option("--x")``).
+OPTION_DECORATORS = frozenset({"option"})
+
+
+#: click's decorators that add an option of its own, and its default flag.
+CLICK_BUILTINS = {"version_option": "--version", "help_option": "--help"}
+
+
+def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCall | None:
+    """``@click.version_option(...)``, ``@click.help_option(...)`` (called or
+    not), and a command's ``context_settings={"help_option_names": [...]}``:
+    the options click adds, as a call named ``version_option`` or
+    ``help_option``."""
+    call = deco if type(deco) is ast.Call else None
+    func = call.func if call is not None else deco
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    if name in CLICK_BUILTINS:
+        args = call.args if call is not None else []
+        keywords = call.keywords if call is not None else []
+        return RegistrationCall(
+            name,
+            [to_expr(a, source) for a in args if type(a) is not ast.Starred],
+            {k.arg: to_expr(k.value, source) for k in keywords if k.arg is not None},
+            deco.lineno,
+            function,
+            dotted(func) or "",
+        )
+    for keyword in call.keywords if call is not None else []:
+        if keyword.arg != "context_settings" or type(keyword.value) is not ast.Dict:
+            continue
+        for key, value in zip(keyword.value.keys, keyword.value.values, strict=True):
+            if (
+                type(key) is ast.Constant
+                and key.value == "help_option_names"
+                and type(value) in (ast.List, ast.Tuple)
+            ):
+                return RegistrationCall(
+                    "help_option",
+                    [to_expr(v, source) for v in value.elts],  # type: ignore[attr-defined]
+                    {},
+                    deco.lineno,
+                    function,
+                    dotted(func) or "",
+                )
+    return None
+
+
+#: Calls and mappings that read an environment variable by name.
+_ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
+
+
+_ENV_MAPPINGS = frozenset({"os.environ", "environ"})
+
+
+#: A settings object's getters (Scrapy's ``settings.getint("NAME")``).
+_SETTING_GETTERS = frozenset(
+    {"get", "getbool", "getint", "getfloat", "getlist", "getdict", "getwithbase", "getdictorlist"}
+)
+
+
+def _settings_object(node: ast.expr) -> str | None:
+    """``settings``, ``self.settings``, ``crawler.settings``: the dotted
+    name of what looks like a settings object."""
+    name = dotted(node)
+    if name is not None and (name == "settings" or name.endswith(".settings")):
+        return name
+    return None
+
+
+def _setting_name(node: ast.expr) -> bool:
+    """An upper-case name, as settings are spelt (``MYAPP_TIMEOUT``)."""
+    return (
+        type(node) is ast.Constant
+        and isinstance(node.value, str)
+        and len(node.value) > 1
+        and node.value.isupper()
+        and node.value.replace("_", "").isalnum()
+    )
+
+
+def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | None:
+    """A configuration value read by name: an environment variable
+    (``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``,
+    a registration ``env``) or a setting of a settings object
+    (``settings.NAME``, ``getattr(settings, "NAME", d)``,
+    ``settings.getint("NAME", d)``, ``settings["NAME"]``, a registration
+    ``setting`` whose callee is the object's dotted name)."""
+    # Cheap tests first: this runs on every call, subscript and attribute.
+    kind, callee, form = "env", "os.environ", ""
+    if type(node) is ast.Attribute:
+        attr = node.attr
+        if not attr.isupper() or len(attr) < 2 or _settings_object(node.value) is None:
+            return None
+        return RegistrationCall(
+            "setting",
+            [["c", attr]],
+            {"form": ["c", "attribute"]},
+            node.lineno,
+            function,
+            _settings_object(node.value) or "",
+        )
+    if type(node) is ast.Call:
+        func = node.func
+        last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        if not node.args:
+            return None
+        if last == "getattr" and type(func) is ast.Name and len(node.args) >= 2:
+            holder = _settings_object(node.args[0])
+            if holder is None or not _setting_name(node.args[1]):
+                return None
+            kind, callee, form = "setting", holder, "getattr"
+            name = node.args[1]
+            default = node.args[2] if len(node.args) > 2 else None
+        elif last in _SETTING_GETTERS and type(func) is ast.Attribute:
+            holder = _settings_object(func.value)
+            if holder is not None:
+                if not _setting_name(node.args[0]):
+                    return None
+                kind, callee, form = "setting", holder, "getter"
+            elif last != "get" or dotted(func) not in _ENV_CALLS:
+                return None
+            else:
+                callee = dotted(func.value) or callee  # ``environ`` or ``os.environ``
+            name = node.args[0]
+            default = node.args[1] if len(node.args) > 1 else None
+        elif last == "getenv" and dotted(func) in _ENV_CALLS:
+            name = node.args[0]
+            default = node.args[1] if len(node.args) > 1 else None
+        elif _setting_name(node.args[0]) and (helper := dotted(func)) is not None:
+            # ``envbool("DEBUG", False)``: a helper that may read a variable
+            # by its parameter (resolution decides).
+            kind, form, name, callee = "named_call", "", node.args[0], helper
+            default = node.args[1] if len(node.args) > 1 else None
+        else:
+            return None
+    elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
+        value = node.value
+        last = value.attr if type(value) is ast.Attribute else getattr(value, "id", "")
+        if last == "environ" and dotted(value) in _ENV_MAPPINGS:
+            name, default = node.slice, None
+            callee = dotted(value) or callee
+        elif (holder := _settings_object(value)) is not None and _setting_name(node.slice):
+            kind, callee, form = "setting", holder, "subscript"
+            name, default = node.slice, None
+        else:
+            return None
+    else:
+        return None
+    if kind == "env" and type(name) is ast.Name:
+        # ``os.getenv(name, d)`` with a parameter: the function is a helper
+        # that reads the variable its callers name.
+        return RegistrationCall("env", [["n", name.id]], {}, node.lineno, function, callee)
+    if (
+        kind == "env"
+        and type(name) is ast.BinOp
+        and type(name.op) is ast.Add
+        and type(name.left) is ast.Name
+        and type(name.right) is ast.Constant
+        and isinstance(name.right.value, str)
+    ):
+        # ``os.getenv(name + "_FILE")``: the variable with a suffix.
+        suffix = {"suffix": ["c", name.right.value]}
+        return RegistrationCall("env", [["n", name.left.id]], suffix, node.lineno, function, callee)
+    if type(name) is not ast.Constant or not isinstance(name.value, str):
+        return None
+    args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
+    kwargs = {"form": ["c", form]} if form else {}
+    return RegistrationCall(kind, args, kwargs, node.lineno, function, callee)
