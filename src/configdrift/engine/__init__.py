@@ -16,30 +16,29 @@ from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover, matches
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.run import Extractor
 from configdrift.model import (
     CLI_KINDS,
-    ConfigPath,
     DocSource,
     Location,
-    SchemaNode,
     Unresolved,
     spellings_of,
 )
 from configdrift.place.config_files import config_files
-from configdrift.place.entries import DocPlacer, place_entries
-from configdrift.place.examples import broken_blocks, config_dicts, example_pages, placed_blocks
+from configdrift.place.entries import place_entries
+from configdrift.place.examples import (
+    config_dicts,
+    example_pages,
+    placed_examples,
+)
 from configdrift.place.fit import mount_by_docs
 from configdrift.place.pages import (
     EARLY_NEEDED,
     autodoc,
+    config_pages,
     dangling_references,
     generated_pages,
-    is_config_doc,
-    is_small_doc,
     needed_entries,
-    parents_by_spelling,
     relevant,
 )
 from configdrift.place.renames import doc_renames
@@ -125,7 +124,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             for rel, facts in sorted(py_facts.items())
             if facts.error is not None
         ]
-        pages = _doc_pages(sources, md_facts, schema, spellings, parse_errors)
+        pages = config_pages(sources, md_facts, schema, spellings, parse_errors)
         placer, entries = place_entries(schema, config, pages)
         if mount_by_docs(builder, schema, entries):
             placer, entries = place_entries(schema, config, pages)
@@ -158,7 +157,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     # that holds them: such an example is placed, and its leftovers found.
     former = {e.path[0] for e in lifecycle if len(e.path) == 1}
     dicts = config_dicts(dict_facts, tops | former)
-    blocks_of, broken = _examples(schema, pages, shown, placer, former, files, dicts)
+    blocks_of, broken = placed_examples(schema, pages, shown, placer, former, files, dicts)
     analysis = Analysis(
         config=config,
         schema=schema,
@@ -207,62 +206,3 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # evidence left that users write it.
         analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
     return analysis
-
-
-def _doc_pages(
-    sources: Sources,
-    facts: dict[str, DocFacts],
-    schema: SchemaNode,
-    spellings: set[str],
-    parse_errors: list[tuple[Location, str]],
-) -> list[tuple[str, DocFacts]]:
-    """The doc pages of the first surface (those configured, else those
-    that document it); a page that could not be read is a parse error."""
-
-    @functools.cache
-    def parents() -> dict[str, frozenset[ConfigPath]]:
-        return parents_by_spelling(schema)
-
-    pages: list[tuple[str, DocFacts]] = []
-    for rel in sources.docs:
-        doc = facts.get(rel)
-        if doc is None:
-            continue
-        if doc.error is not None:
-            parse_errors.append((Location(rel, doc.error_line), doc.error))
-            continue
-        if (
-            sources.docs_explicit
-            or is_config_doc(doc, spellings)
-            or (doc.generated and schema.model_kind in CLI_KINDS)
-            or is_small_doc(doc, parents())
-        ):
-            pages.append((rel, doc))
-    return pages
-
-
-def _examples(
-    schema: SchemaNode,
-    pages: list[tuple[str, DocFacts]],
-    shown: list[tuple[str, DocFacts]],
-    placer: DocPlacer,
-    former: set[str],
-    files: list[tuple[str, Block]],
-    dicts: list[tuple[str, Block, ConfigPath]],
-) -> tuple[list[tuple[str, Block, ConfigPath]], list[tuple[str, Block]]]:
-    """The example configs placed on the first surface, and those meant as
-    configs that could not be read whole."""
-    if schema.model_kind in CLI_KINDS:
-        # A command line is typed, not written as a JSON or YAML config:
-        # example blocks and config files say nothing about it.
-        return [], []
-    blocks = (
-        placed_blocks(schema, pages, placer, former)
-        + placed_blocks(schema, shown, None, former)
-        + [(rel, block, ()) for rel, block in files if block.error is None]
-        + dicts
-    )
-    broken = [(rel, b) for rel, b in files if b.error is not None] + broken_blocks(
-        pages + shown, spellings_of(schema)
-    )
-    return blocks, broken

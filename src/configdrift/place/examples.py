@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
-from configdrift.model import ConfigPath, SchemaNode
+from configdrift.model import CLI_KINDS, ConfigPath, SchemaNode, spellings_of
 from configdrift.place.entries import DocPlacer
 
 
@@ -116,3 +116,30 @@ def placed_blocks(
             elif (rel, bid) in decided:
                 out.append((rel, block, decided[(rel, bid)]))
     return out
+
+
+def placed_examples(
+    schema: SchemaNode,
+    pages: list[tuple[str, DocFacts]],
+    shown: list[tuple[str, DocFacts]],
+    placer: DocPlacer,
+    former: set[str],
+    files: list[tuple[str, Block]],
+    dicts: list[tuple[str, Block, ConfigPath]],
+) -> tuple[list[tuple[str, Block, ConfigPath]], list[tuple[str, Block]]]:
+    """The example configs placed on the first surface, and those meant as
+    configs that could not be read whole."""
+    if schema.model_kind in CLI_KINDS:
+        # A command line is typed, not written as a JSON or YAML config:
+        # example blocks and config files say nothing about it.
+        return [], []
+    blocks = (
+        placed_blocks(schema, pages, placer, former)
+        + placed_blocks(schema, shown, None, former)
+        + [(rel, block, ()) for rel, block in files if block.error is None]
+        + dicts
+    )
+    broken = [(rel, b) for rel, b in files if b.error is not None] + broken_blocks(
+        pages + shown, spellings_of(schema)
+    )
+    return blocks, broken

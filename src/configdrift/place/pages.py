@@ -6,9 +6,10 @@ references to keys no page documents."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
-from configdrift.discover import HISTORY_PAGES, matches
+from configdrift.discover import HISTORY_PAGES, Sources, matches
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.run import mentions
 from configdrift.files import CANNOT_READ, read_or_none
@@ -222,3 +223,35 @@ def surface_pages(
             pages.append((rel, doc))
             restricted[rel] = listing
     return pages, restricted
+
+
+def config_pages(
+    sources: Sources,
+    facts: dict[str, DocFacts],
+    schema: SchemaNode,
+    spellings: set[str],
+    parse_errors: list[tuple[Location, str]],
+) -> list[tuple[str, DocFacts]]:
+    """The doc pages of the first surface (those configured, else those
+    that document it); a page that could not be read is a parse error."""
+
+    @functools.cache
+    def parents() -> dict[str, frozenset[ConfigPath]]:
+        return parents_by_spelling(schema)
+
+    pages: list[tuple[str, DocFacts]] = []
+    for rel in sources.docs:
+        doc = facts.get(rel)
+        if doc is None:
+            continue
+        if doc.error is not None:
+            parse_errors.append((Location(rel, doc.error_line), doc.error))
+            continue
+        if (
+            sources.docs_explicit
+            or is_config_doc(doc, spellings)
+            or (doc.generated and schema.model_kind in CLI_KINDS)
+            or is_small_doc(doc, parents())
+        ):
+            pages.append((rel, doc))
+    return pages
