@@ -1,10 +1,13 @@
 """The mechanisms' registry: every module of ``resolve/mechanisms`` that
-finds surfaces is registered, and none finds one where there is nothing."""
+finds surfaces is registered, and none finds one where there is nothing; every
+doc suffix discovered has its markup."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+
+import pytest
 
 import configdrift.resolve.mechanisms as mechanisms
 from configdrift.model import SchemaNode
@@ -44,3 +47,26 @@ def test_a_claim_needs_three_fresh_keys_the_docs_name():
     )
     assert discovery.claim(node)
     assert not discovery.claim(node)  # claimed already: no longer fresh
+
+
+def test_every_doc_suffix_discovered_has_its_markup():
+    from configdrift.discover import DOC_SUFFIXES
+    from configdrift.extract.docs.markups import MARKUPS
+
+    assert set(MARKUPS) == set(DOC_SUFFIXES)
+
+
+@pytest.mark.parametrize(
+    ("page", "entries"),
+    [
+        ("config.md", ["timeout"]),
+        ("config.markdown", ["timeout"]),
+        ("config.mdx", ["timeout"]),
+        ("config.rst", []),  # Markdown's form means nothing to reStructuredText
+    ],
+)
+def test_a_page_is_read_by_the_markup_of_its_suffix(page, entries):
+    from configdrift.extract.docs.markups import extractor_for
+
+    facts = extractor_for(page)(b"# Options\n\n- `timeout` (int, default 5): seconds.\n")
+    assert [e.name for e in facts.entries] == entries

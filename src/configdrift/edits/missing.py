@@ -92,16 +92,11 @@ def _still_whole(
     """Why the page with ``new`` for line ``line`` would not hold its
     entries, placed where they were, and one more per key of ``keys``, or
     None when it would."""
-    from configdrift.extract.docs.markdown import extract_markdown
-    from configdrift.extract.docs.rst import extract_rst
+    from configdrift.extract.docs.markups import extractor_for
     from configdrift.place.entries import DocPlacer
 
     def placed(text: str) -> Counter[str]:
-        data = text.encode("utf-8")
-        if rel.endswith(".rst"):
-            facts = extract_rst(data)
-        else:
-            facts = extract_markdown(data, mdx=rel.endswith(".mdx"))
+        facts = extractor_for(rel)(text.encode("utf-8"))
         placer = DocPlacer(surface.schema, surface.config.sections)
         return Counter(format_path(entry.path) for entry in placer.place(rel, facts))
 

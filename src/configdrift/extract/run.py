@@ -29,8 +29,7 @@ from configdrift.extract.cache import (
     py_examples_to_json,
 )
 from configdrift.extract.docs.facts import DocFacts
-from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
-from configdrift.extract.docs.rst import extract_rst
+from configdrift.extract.docs.markups import extractor_for
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import (
     extract_newer,
@@ -184,14 +183,7 @@ def _docs_chunk(
             continue
         if not doc_wanted(data, needed, words):
             continue
-        extract = (
-            extract_rst
-            if rel.endswith(".rst")
-            else extract_mdx
-            if rel.endswith(".mdx")
-            else extract_markdown
-        )
-        facts = _guard(DocFacts, extract, data)
+        facts = _guard(DocFacts, extractor_for(rel), data)
         out.append((rel, facts, content_key(data) if digest else "", b""))
     return _encoded(out, doc_to_json)
 

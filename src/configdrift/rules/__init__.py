@@ -58,6 +58,3 @@ class _Registry(MutableMapping[str, Rule]):
 
 
 RULES = _Registry()
-
-
-RULES = _Registry()

@@ -1,0 +1,29 @@
+"""Each doc markup's extractor, by the page's suffix.
+
+A markup is a module of ``extract/docs`` with a function from a page's
+bytes to its ``DocFacts`` (``extract_markdown``, ``extract_rst``); a new
+markup adds its module, a line here, and its suffix to
+``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A page of
+any other suffix is read as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from configdrift.extract.docs.facts import DocFacts
+from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
+from configdrift.extract.docs.rst import extract_rst
+
+MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
+    ".md": extract_markdown,
+    ".markdown": extract_markdown,
+    ".mdx": extract_mdx,
+    ".rst": extract_rst,
+}
+
+
+def extractor_for(rel: str) -> Callable[[bytes], DocFacts]:
+    """The extractor of the page at ``rel``, by its suffix."""
+    dot = rel.rfind(".")
+    return MARKUPS.get(rel[dot:] if dot >= 0 else "", extract_markdown)
