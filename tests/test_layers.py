@@ -197,3 +197,29 @@ def test_a_planted_upward_import_is_found(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(__import__(__name__), "PACKAGE", planted)
     assert upward(graph()) == ["model (layer 0) imports rules (layer 8)"]
+
+
+#: Modules that build the schema: the stages after ``analysis`` read what
+#: they made, never the builders themselves.
+BUILDERS = ("resolve.schema", "resolve.build", "resolve.models")
+READERS = ("analysis", "rules", "output", "findings", "filter", "coverage")
+
+
+def builder_imports(edges: dict[str, set[str]]) -> list[str]:
+    """Each import of a builder by a module that should see data only."""
+    return [
+        f"{module} imports {target}"
+        for module, targets in sorted(edges.items())
+        if any(module == r or module.startswith(r + ".") for r in READERS)
+        for target in sorted(targets)
+        if any(target == b or target.startswith(b + ".") for b in BUILDERS)
+    ]
+
+
+def test_the_rules_see_data_not_builders():
+    assert builder_imports(graph()) == []
+
+
+def test_a_rule_importing_the_builder_is_named():
+    edges = {"rules.reads": {"resolve.schema", "model"}, "engine": {"resolve.schema"}}
+    assert builder_imports(edges) == ["rules.reads imports resolve.schema"]

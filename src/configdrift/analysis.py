@@ -2,14 +2,17 @@
 
 The engine builds an ``Analysis`` per surface (``engine.analyse``); the rules
 (``rules/``) read it and yield findings. Besides the model's data (the
-schema tree, doc entries, reads, example blocks), it holds the project's
-index of code (``project``) and the model reader (``builder``), which some
-rules query.
+schema tree, doc entries, reads, example blocks), it holds what some rules
+ask of the project's code (``code``: its index of modules and the models
+it declares) and what config objects hold (``objects``), as queries: the
+rules never see the builder that made the schema.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from configdrift.config import Config
 from configdrift.extract.docs.facts import Block
@@ -25,9 +28,21 @@ from configdrift.model import (
     SectionMap,
     Unresolved,
 )
+from configdrift.resolve.model_types import ModelInfo
 from configdrift.resolve.objects import ObjectTypes
-from configdrift.resolve.project import Project
-from configdrift.resolve.schema import SchemaBuilder
+from configdrift.resolve.project import Project, Symbol
+
+
+class CodeQueries(Protocol):
+    """What the rules may ask of the project's code once it is resolved:
+    its index of modules and the models it declares."""
+
+    @property
+    def project(self) -> Project: ...
+
+    def model(self, symbol: Symbol) -> ModelInfo | None: ...
+
+    def known_models(self) -> list[ModelInfo]: ...
 
 
 @dataclass(slots=True)
@@ -49,7 +64,10 @@ class Analysis:
     #: name: a key that is not static, a dict handed to unseen code.
     unknown_reads: list[tuple[ConfigPath, Location, str]]
     dead_reads: list[tuple[ReadSite, SchemaNode]]
-    builder: SchemaBuilder
+    code: CodeQueries
+    #: What config objects hold, built on first use (CD201, CD202) and
+    #: shared by the surfaces of one project: the code is the same.
+    object_types: Callable[[], ObjectTypes]
     files: int
     #: Example configs whose place in the config is certain (blocks of doc
     #: pages and tutorials, config files): (file, block, the config path its
@@ -109,27 +127,12 @@ class Analysis:
 
     @property
     def project(self) -> Project:
-        return self.builder.project
+        return self.code.project
 
     @property
     def objects(self) -> ObjectTypes:
-        """What config objects hold, built on first use (CD201, CD202)."""
-        return _objects(self)
-
-
-def _objects(analysis: Analysis) -> ObjectTypes:
-    # What objects hold depends on the code alone: the surfaces of one
-    # project share it.
-    builder = analysis.builder
-    cached = _OBJECTS.get(id(builder))
-    if cached is None or cached[0] is not builder:
-        cached = (builder, ObjectTypes(builder.project, builder))
-        _OBJECTS.clear()
-        _OBJECTS[id(builder)] = cached
-    return cached[1]
-
-
-_OBJECTS: dict[int, tuple[SchemaBuilder, ObjectTypes]] = {}
+        """What config objects hold (CD201, CD202)."""
+        return self.object_types()
 
 
 def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:

@@ -45,6 +45,7 @@ from configdrift.place.renames import doc_renames
 from configdrift.place.sharing import share
 from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
+from configdrift.resolve.objects import ObjectTypes
 
 
 def analyse(
@@ -173,7 +174,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         reads=builder.reads,
         unknown_reads=builder.unknown_reads,
         dead_reads=builder.dead_reads,
-        builder=builder,
+        code=builder,
+        object_types=functools.cache(lambda: ObjectTypes(builder.project, builder)),
         # Every Python file read, every page considered and every config file
         # read: the same count whether facts came from the cache or not.
         files=len(py_facts)

@@ -31,7 +31,7 @@ def _is_settings(analysis: Analysis, node: SchemaNode) -> bool:
         return False
     from configdrift.resolve.project import Symbol
 
-    info = analysis.builder.model(Symbol("class", *node.model_symbol))
+    info = analysis.code.model(Symbol("class", *node.model_symbol))
     return info is not None and info.env_prefix is not None
 
 

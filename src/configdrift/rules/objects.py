@@ -238,7 +238,7 @@ def _used_in_bodies(analysis: Analysis, names: set[str]) -> set[str]:
     used: set[str] = set()
     if not names:
         return used
-    for model in analysis.builder.known_models():
+    for model in analysis.code.known_models():
         for _module, fact in model.fields:
             if fact.value is not None and fact.name not in names:
                 text = render(fact.value)
