@@ -223,3 +223,28 @@ def test_the_rules_see_data_not_builders():
 def test_a_rule_importing_the_builder_is_named():
     edges = {"rules.reads": {"resolve.schema", "model"}, "engine": {"resolve.schema"}}
     assert builder_imports(edges) == ["rules.reads imports resolve.schema"]
+
+
+def documented_layers(text: str) -> list[tuple[str, ...]]:
+    """The layer table of ``docs/architecture.md``: its rows of
+    ``| n | `module`, `module` |``, in order."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0].isdigit():
+            rows.append(tuple(name.strip(" `") for name in cells[1].split(",")))
+    return rows
+
+
+def test_the_architecture_page_draws_the_same_layers():
+    page = (PACKAGE.parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    # ``__init__`` is the package's own module: it sits on top, unlisted.
+    assert documented_layers(page) == [
+        tuple(n for n in names if n != "__init__") for names in LAYERS
+    ]
+
+
+def test_a_layer_table_out_of_date_is_seen():
+    page = "| layer | modules |\n| --- | --- |\n| 0 | `model` |\n| 1 | `config`, `rules` |\n"
+    assert documented_layers(page) == [("model",), ("config", "rules")]
+    assert documented_layers(page) != [("model",), ("config",)]
