@@ -118,6 +118,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         attr_counts=data["attr_counts"],
         attr_stores=data["attr_stores"],
         chains=[tuple(c) for c in data["chains"]],
+        narrowed=[(f, e) for f, e in data["narrowed"]],
         local_types=[tuple(t) for t in data["local_types"]],
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],
         return_calls=[tuple(r) for r in data["return_calls"]],

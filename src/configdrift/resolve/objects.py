@@ -81,6 +81,9 @@ class ObjectTypes:
         self.dynamic: set[Symbol] = set()
         #: Attribute names some code stores on an object from outside it.
         self.stored_outside: set[str] = set()
+        #: The expressions each function tests the type of: (module, function) -> texts.
+        self.narrowed: dict[tuple[str, str], set[str]] = {}
+        self._subclasses: dict[Symbol, set[Symbol]] | None = None
         self._index()
         self.config_classes = self._config_classes()
 
@@ -107,6 +110,8 @@ class ObjectTypes:
                 self.returns.setdefault((name, function), []).append(callee)
             for function, local, value in facts.local_types:
                 self.locals.setdefault((name, function, local), []).append(value)
+            for function, text in facts.narrowed:
+                self.narrowed.setdefault((name, function), set()).add(text)
 
     def _config_classes(self) -> set[Symbol]:
         """Plain classes that hold parsed config values: a method reads a
@@ -278,6 +283,35 @@ class ObjectTypes:
             return attr in MODEL_API or attr.startswith("model_")
         if dynamic or attr in self.stored_outside:
             return None  # set by code outside the class, or by computed names
+        return False
+
+    def is_narrowed(self, module: str, function: str, receiver: str) -> bool:
+        """Does the function test the type of ``receiver``, or of an
+        expression it is read through (``isinstance(cfg.backend, Special)``
+        before ``cfg.backend.depth``)? Its type there is the narrowed one."""
+        tested = self.narrowed.get((module, function), ())
+        return any(receiver == text or receiver.startswith(text + ".") for text in tested)
+
+    def declared_below(self, owner: Symbol, attr: str) -> bool:
+        """Does a subclass of ``owner`` in the project declare ``attr``? An
+        instance of it may stand wherever ``owner`` is expected."""
+        if self._subclasses is None:
+            self._subclasses = {}
+            for name, info in self.project.modules.items():
+                for qualname in info.classes:
+                    symbol = Symbol("class", name, qualname)
+                    for base in self.project.bases(symbol):
+                        self._subclasses.setdefault(base, set()).add(symbol)
+        seen: set[Symbol] = set()
+        stack = list(self._subclasses.get(owner, ()))
+        while stack and len(seen) < 256:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            if self.declares(current, attr) is not False:
+                return True
+            stack.extend(self._subclasses.get(current, ()))
         return False
 
     def is_config_object(self, owner: Symbol, mounted: set[str]) -> bool:

@@ -60,10 +60,14 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
         for index, receivers in enumerate(chain.receivers):
             if index == 0 and parts[0] == "self":
                 continue  # a class's own members are its business, not config
+            if objects.is_narrowed(chain.module, chain.function, ".".join(parts[: index + 1])):
+                break  # the type at the read is the one a test narrowed it to
             attr = parts[index + 1]
             verdicts = [objects.declares(owner, attr) for owner in receivers]
             if not verdicts or any(v is not False for v in verdicts):
                 continue
+            if any(objects.declared_below(owner, attr) for owner in receivers):
+                continue  # a subclass that declares it may be what is read
             if not all(objects.is_config_object(owner, mounted) for owner in receivers):
                 continue
             key = (chain.location.path, chain.location.line, attr)

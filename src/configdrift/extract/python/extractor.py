@@ -45,6 +45,9 @@ _ATTRIBUTE_STORE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)")
 _SELF_STORE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)")
 # ``self.a.b``: a chain of two attributes or more on ``self``.
 _SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
+#: A test of an expression's type: ``isinstance(x.y, C)``, ``hasattr(x, "a")``,
+#: ``type(x) is C``.
+_NARROWING = re.compile(r"\b(?:isinstance|issubclass|hasattr|type)\(\s*([A-Za-z_][\w.]*)\s*[,)]")
 
 
 #: How a file that ``ast`` rejects is reported until a newer grammar reads it.
@@ -162,6 +165,7 @@ class ModuleExtractor:
     def finish(self) -> None:
         self._drop_unstored_attributes()
         self._chains()
+        self._narrowings()
         # Attribute names from the text, in one pass of a compiled pattern:
         # visiting every Attribute node costs more than the rest together.
         names = set(self.attr_loads)
@@ -180,6 +184,26 @@ class ModuleExtractor:
             stores.subtract(_SELF_STORE.findall(source))
             self.facts.attr_stores = sorted(name for name, n in stores.items() if n > 0)
 
+    def _spans(self) -> tuple[list[tuple[str, tuple[int, int]]], list[int]]:
+        """The functions' line spans, by first line (outer before inner)."""
+        spans = sorted(
+            self.facts.function_lines.items(), key=lambda item: (item[1][0], -item[1][1])
+        )
+        return spans, [span[0] for _, span in spans]
+
+    @staticmethod
+    def _innermost(
+        spans: list[tuple[str, tuple[int, int]]], starts: list[int], line: int
+    ) -> str | None:
+        """The innermost function whose span holds the line."""
+        index = bisect.bisect_right(starts, line) - 1
+        while index >= 0:
+            name, (first, last) = spans[index]
+            if first <= line <= last:
+                return name
+            index -= 1
+        return None
+
     def _chains(self) -> None:
         """Attribute chains of two attributes or more on ``self``, by function.
 
@@ -190,22 +214,37 @@ class ModuleExtractor:
         source = self.source
         if not facts.function_lines or "self." not in source:
             return
-        spans = sorted(facts.function_lines.items(), key=lambda item: (item[1][0], -item[1][1]))
-        starts = [span[0] for _, span in spans]
+        spans, starts = self._spans()
         line = 1
         position = 0
         for match in _SELF_CHAIN.finditer(source):
             # Matches come in order: count the newlines since the last one.
             line += source.count("\n", position, match.start())
             position = match.start()
-            # The innermost function whose span holds the line.
-            index = bisect.bisect_right(starts, line) - 1
-            while index >= 0:
-                name, (first, last) = spans[index]
-                if first <= line <= last:
-                    facts.chains.append((line, name, match.group(0)))
-                    break
-                index -= 1
+            name = self._innermost(spans, starts, line)
+            if name is not None:
+                facts.chains.append((line, name, match.group(0)))
+
+    def _narrowings(self) -> None:
+        """The expressions each function tests the type of: a read through
+        one has the type the test narrowed it to, which is not followed."""
+        facts = self.facts
+        source = self.source
+        if not facts.function_lines or not (
+            "isinstance(" in source or "hasattr(" in source or "type(" in source
+        ):
+            return
+        spans, starts = self._spans()
+        seen: set[tuple[str, str]] = set()
+        line = 1
+        position = 0
+        for match in _NARROWING.finditer(source):
+            line += source.count("\n", position, match.start())
+            position = match.start()
+            name = self._innermost(spans, starts, line)
+            if name is not None and (name, match.group(1)) not in seen:
+                seen.add((name, match.group(1)))
+                facts.narrowed.append((name, match.group(1)))
 
     def _drop_unstored_attributes(self) -> None:
         """An instance attribute holds a config dict only if the class stores

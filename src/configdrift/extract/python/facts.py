@@ -188,6 +188,9 @@ class ModuleFacts:
     attr_stores: list[str] = field(default_factory=list)
     #: Attribute chains on ``self`` and on typed locals: (line, function, chain).
     chains: list[tuple[int, str, str]] = field(default_factory=list)
+    #: Expressions a function tests the type of (``isinstance(x.y, C)``,
+    #: ``hasattr``, ``type(x) is``): (function, expression).
+    narrowed: list[tuple[str, str]] = field(default_factory=list)
     #: Locals bound to calls and annotated parameters: (function, name, callee or type).
     local_types: list[tuple[str, str, str]] = field(default_factory=list)
     #: ``self.A = ...`` in a method: (function, A, "call" or "param", name, line).
@@ -303,6 +306,7 @@ def compact(facts: ModuleFacts, memo: Memo) -> ModuleFacts:
     facts.attr_counts = {intern(k): v for k, v in facts.attr_counts.items()} or _EMPTY_DICT
     facts.attr_stores = [intern(name) for name in facts.attr_stores] or _EMPTY_LIST
     facts.chains = [(line, intern(f), intern(c)) for line, f, c in facts.chains] or _EMPTY_LIST
+    facts.narrowed = [(intern(f), intern(e)) for f, e in facts.narrowed] or _EMPTY_LIST
     facts.local_types = [tuple(map(intern, t)) for t in facts.local_types] or _EMPTY_LIST  # type: ignore[misc]
     facts.functions = {
         intern(name): [intern(p) for p in params] or _EMPTY_LIST

@@ -1,0 +1,111 @@
+"""A read is judged against the type the code has narrowed it to: reads
+guarded by ``isinstance``, ``hasattr`` or ``type(...) is``, and reads of a
+field that a subclass declares, are not certain to fail (CD201 stays
+silent); the same read without the guard, or through an expression that was
+not tested, still is."""
+
+from __future__ import annotations
+
+from helpers import check_project
+
+_MODELS = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Backend(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = "local"
+
+
+class Remote(Backend):
+    url: str = ""
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    backend: Backend = Backend()
+    other: Backend = Backend()
+    epochs: int = 1
+"""
+
+_DOCS = """
+# Settings
+
+- `epochs` (int): passes.
+- `backend` (dict): where to run.
+- `backend.name` (str): the backend.
+- `other` (dict): another backend.
+- `other.name` (str): its name.
+"""
+
+_RUNNER = """
+from pkg.models import Config, Remote
+
+
+class Runner:
+    def __init__(self, d):
+        self.config = Config(**d)
+
+{methods}
+"""
+
+
+def _dead(tmp_path, methods: str) -> list[str]:
+    files = {
+        "pkg/models.py": _MODELS,
+        "pkg/run.py": _RUNNER.format(methods=methods),
+        "docs/settings.md": _DOCS,
+    }
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.models:Config"})
+    return sorted(f"{f.key}@{f.location.line}" for f in findings if f.code == "CD201")
+
+
+def test_a_read_of_a_field_no_class_declares_is_dead(tmp_path):
+    methods = "    def retries(self):\n        return self.config.backend.retries\n"
+    assert _dead(tmp_path, methods) == ["retries@10"]
+
+
+def test_a_read_guarded_by_isinstance_is_not_judged(tmp_path):
+    methods = (
+        "    def url(self):\n"
+        "        if isinstance(self.config.backend, Remote):\n"
+        "            return self.config.backend.url\n"
+        "        return None\n"
+    )
+    assert _dead(tmp_path, methods) == []
+
+
+def test_a_read_guarded_by_hasattr_or_type_is_not_judged(tmp_path):
+    methods = (
+        "    def retries(self):\n"
+        "        if hasattr(self.config.backend, 'retries'):\n"
+        "            return self.config.backend.retries\n"
+        "    def timeout(self):\n"
+        "        if type(self.config.other) is Remote:\n"
+        "            return self.config.other.timeout\n"
+    )
+    assert _dead(tmp_path, methods) == []
+
+
+def test_a_guard_on_another_expression_does_not_silence_the_read(tmp_path):
+    methods = (
+        "    def url(self):\n"
+        "        if isinstance(self.config.other, Remote):\n"
+        "            return self.config.backend.retries\n"
+    )
+    assert _dead(tmp_path, methods) == ["retries@11"]
+
+
+def test_a_guard_in_another_function_does_not_silence_the_read(tmp_path):
+    methods = (
+        "    def check(self):\n"
+        "        return isinstance(self.config.backend, Remote)\n"
+        "    def retries(self):\n"
+        "        return self.config.backend.retries\n"
+    )
+    assert _dead(tmp_path, methods) == ["retries@12"]
+
+
+def test_a_field_a_subclass_declares_is_not_certain_to_fail(tmp_path):
+    methods = "    def url(self):\n        return self.config.backend.url\n"
+    assert _dead(tmp_path, methods) == []
