@@ -56,3 +56,14 @@ def test_chunks_hold_every_file_once_largest_first(tmp_path) -> None:
     weights = [sum(sizes[rel] for rel in chunk) for chunk in chunks]
     assert all(total // 8 <= w < total // 8 + 7000 for w in weights[:-1])
     assert len(chunks[0]) < len(chunks[-2])
+
+
+def test_a_table_of_bare_keys_may_document_a_configuration() -> None:
+    from configdrift.extract.run import may_document
+
+    rows = b"# Settings\n\n| Variable | Default |\n|---|---|\n| ACCESS_LOG | True |\n"
+    three = rows + b"| **KEEP_ALIVE** | 5 |\n| TIMEOUT | 60 |\n"
+    assert may_document(three, 3)
+    # One row under its header, or rows whose first cell is a sentence, are not enough.
+    assert not may_document(rows, 3)
+    assert not may_document(rows + b"| Keep it | 5 |\n| Or not at all | 6 |\n", 3)

@@ -426,3 +426,28 @@ def test_two_bare_names_one_of_them_a_key_are_no_claim(tmp_path) -> None:
     # A near spelling, or a type, says the entries are the config's.
     assert ("CD101", "imagee") in found and ("CD101", "feed_tll") in found
     assert ("CD101", "logo") in found
+
+
+def test_a_key_table_whose_header_is_emphasised() -> None:
+    page = (
+        "# Builtin values\n\n"
+        "| **Variable** | **Default** | **Description** |\n|---|---|---|\n"
+        "| ACCESS_LOG | True | Log each request |\n"
+        "| KEEP_ALIVE | 5 | Seconds to keep a connection |\n"
+        "| MOTD | on | A constant's spelling, one word |\n"
+        "| Timeout | 5 | A capitalised word: prose |\n"
+    )
+    assert _entries(page) == [
+        ("ACCESS_LOG", "True", None),
+        ("KEEP_ALIVE", "5", None),
+        ("MOTD", "on", None),
+    ]
+
+
+def test_a_table_whose_emphasised_header_names_no_key_column_has_no_entries() -> None:
+    page = (
+        "# Results\n\n"
+        "| **Run** | **Default** | **Description** |\n|---|---|---|\n"
+        "| ACCESS_LOG | True | Log each request |\n"
+    )
+    assert _entries(page) == []

@@ -426,3 +426,24 @@ def test_a_settings_field_named_in_prose_is_described(tmp_path) -> None:
     _, findings = check_project(tmp_path, {"app/s.py": code, "docs/s.md": page}, "app")
     undocumented = {f.key for f in findings if f.code == "CD103"}
     assert undocumented == {"OUTPUT_DIR"}
+
+
+def test_a_private_key_of_a_table_of_defaults_is_no_option(tmp_path) -> None:
+    """``_FALLBACK`` in a dict of defaults is the project's own, as a
+    model's ``_name`` is: it is no option users set, and no doc owes it."""
+    code = (
+        "DEFAULT_CONFIG = {'_FALLBACK': 'html', 'ACCESS_LOG': True, 'KEEP_ALIVE': 5,\n"
+        "    'TIMEOUT': 60, 'MOTD': True, 'NO_COLOR': False}\n"
+    )
+    docs = (
+        "# Settings\n\n| Variable | Default |\n|---|---|\n| ACCESS_LOG | True |\n"
+        "| KEEP_ALIVE | 5 |\n| TIMEOUT | 60 |\n| MOTD | True |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": code, "docs/settings.md": docs}, "pkg"
+    )
+    tables = [s for s in analysis.everything if s.surface == "DEFAULT_CONFIG"]
+    assert [sorted(s.schema.children) for s in tables] == [
+        ["ACCESS_LOG", "KEEP_ALIVE", "MOTD", "NO_COLOR", "TIMEOUT"]
+    ]
+    assert [f.key for f in findings if f.code == "CD103"] == ["NO_COLOR"]

@@ -239,6 +239,8 @@ _TYPED_MARKERS = (
     b"``\n~~~",
     b"``\n^^^",
 )
+#: A table row whose first cell is one key-like word, bare or emphasised.
+_KEY_ROW = re.compile(rb"\n\|[ \t]*\**[A-Za-z_][\w.-]*\**[ \t]*\|")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
 
 
@@ -290,6 +292,9 @@ def may_document(data: bytes, needed: int) -> bool:
         # ``### --dry-run``.
         typed += len(_WORD_TITLE.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
+    if listed < needed and b"\n|" in data:
+        # Rows of a key table whose first cell is a bare key: | ACCESS_LOG | True |
+        listed += len(_KEY_ROW.findall(data))
     return typed >= needed or listed >= needed
 
 

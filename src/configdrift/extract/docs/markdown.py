@@ -46,6 +46,7 @@ from configdrift.extract.docs.markdown_tokens import (
     code_keys,
     emphasised_key,
     find_macro,
+    header_text,
     heading_core,
     heading_rest,
     inert_brackets,
@@ -315,7 +316,7 @@ class _Walker:
         rows, row_lines, end = table_cells(self.tokens, start)
         if not rows:
             return end
-        header = [plain_text(c).lower() for c in rows[0]]
+        header = [header_text(c).lower() for c in rows[0]]
         renamed = rename_columns(header)
         if renamed is not None:
             # | Old name | New name |: a renaming, not the keys' entries.

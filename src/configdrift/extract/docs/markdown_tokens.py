@@ -179,6 +179,13 @@ def plain_text(tok: Token) -> str:
     return tok.content.strip()
 
 
+def header_text(tok: Token) -> str:
+    """A header cell's words, without their emphasis (``**Variable**``)."""
+    if not tok.children:
+        return plain_text(tok)
+    return "".join(c.content for c in tok.children if c.type in ("text", "code_inline")).strip()
+
+
 def indent_of(children: list[Token]) -> int:
     """Nesting of a table row: em-spaces (``&emsp;``) before its key."""
     count = 0
@@ -204,7 +211,10 @@ def cell_key(tok: Token) -> tuple[str, str | None, int] | None:
     if len(children) == 1 and children[0].type in ("code_inline", "text"):
         text = flag_name(children[0].content.strip())
         text = text.replace("\\_", "_")
-        if key_ok(text, strict_case=children[0].type == "text"):
+        # A capitalised word in a key table is prose, unless it is spelt as
+        # a constant (``MOTD``, ``TIMEOUT``).
+        plain = children[0].type == "text" and not (text.isupper() and len(text) > 1)
+        if key_ok(text, strict_case=plain):
             return text, None, 0
     return None
 

@@ -67,6 +67,8 @@ def option_table(
         key = project.string(module, key_expr)
         if key is None:
             return None  # keys not known statically: not a table to judge by
+        if key.startswith("_"):
+            continue  # private, as a model's ``_name`` is
         if calls:
             args, kwargs = value[2], value[3]
             default_expr = args[0] if args else kwargs.get("default")
