@@ -181,6 +181,18 @@ def _in_test_dir(rel: str) -> bool:
     return any(p in TEST_DIRS for p in rel.split("/")[:-1])
 
 
+#: Folders that hold examples of the project's use, each with its own page.
+EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample"})
+
+
+def _beside_example(rel: str) -> bool:
+    """Is the page in an examples folder outside the docs (``examples/app/README.md``)?"""
+    folders = rel.split("/")[:-1]
+    return any(p in EXAMPLE_DIRS for p in folders) and not any(
+        p in ("docs", "doc") for p in folders
+    )
+
+
 def in_tests(rel: str) -> bool:
     """Is the file a test: in a test folder, or named ``test_*``?"""
     parts = rel.split("/")
@@ -218,8 +230,14 @@ def discover(config: Config) -> Sources:
                 missing.append(pattern)
     else:
         # Pages under a test folder are test data (a fixture, a recorded
-        # transcript), not the project's documentation.
-        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and not _in_test_dir(f)]
+        # transcript), not the project's documentation; a page beside an
+        # example outside the docs describes that example (its "defaults"
+        # are the example's values), and counts for its example blocks.
+        docs = [
+            f
+            for f in files
+            if f.endswith(DOC_SUFFIXES) and not _in_test_dir(f) and not _beside_example(f)
+        ]
     declared = [f for f in files if config.config_files and matches(f, config.config_files)]
     missing_configs = [
         p for p in config.config_files if not any(matches(f, (p,)) for f in declared)

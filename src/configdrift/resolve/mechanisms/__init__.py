@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms import (
+    class_registry,
     confuse,
     descriptors,
     environment,
@@ -37,6 +38,7 @@ SURFACES = (
     confuse,
     loaded_models,
     descriptors,
+    class_registry,
     option_tables,
     settings,
     options,

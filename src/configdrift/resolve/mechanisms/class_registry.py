@@ -1,0 +1,171 @@
+"""A registry made of classes: subclasses of one base, each an option whose
+class attributes name it and carry its default, help or type
+(``class Workers(Setting): name = "workers"; default = 1; cli = ["-w"]``),
+collected by a metaclass or a list.
+
+The family is found by its shape, not by a name: five subclasses of one
+project class or more, one attribute that holds a distinct key-like string
+in each (the key), and attributes that describe an option (``default``,
+``help``, ``validator``, ``type``, ``cli``, ...) in most of them. A key's
+default and type are the class's or the nearest base's attribute.
+"""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.extract.python.facts import ClassFact, Expr
+from configdrift.model import SchemaNode, Surface, TypeInfo, Value
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_root
+from configdrift.resolve.model_types import value_kind
+from configdrift.resolve.project import Project, Symbol
+from configdrift.resolve.schema import SchemaBuilder
+
+#: Attributes that say a class describes an option.
+OPTION_ATTRIBUTES = frozenset(
+    {
+        "default",
+        "help",
+        "desc",
+        "description",
+        "short_desc",
+        "doc",
+        "validator",
+        "validate",
+        "type",
+        "cli",
+        "flags",
+        "env",
+        "envvar",
+        "choices",
+        "meta",
+        "action",
+    }
+)
+#: Attributes that usually hold the key, preferred when several could.
+NAME_ATTRIBUTES = ("name", "key", "option", "setting", "config_name")
+#: Builtin types an option's ``type`` attribute may name.
+_TYPES = {
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bool": "bool",
+    "list": "list",
+    "dict": "dict",
+}
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")
+
+
+def families(project: Project) -> dict[Symbol, list[Symbol]]:
+    """The project's classes by the project class they derive from directly."""
+    out: dict[Symbol, list[Symbol]] = {}
+    for module in sorted(project.modules):
+        for qualname in project.modules[module].classes:
+            symbol = Symbol("class", module, qualname)
+            for base in project.bases(symbol):
+                if base.kind == "class":
+                    out.setdefault(base, []).append(symbol)
+    return out
+
+
+def _attribute(project: Project, symbol: Symbol, attr: str) -> tuple[str, Expr] | None:
+    """The nearest class attribute ``attr`` of ``symbol`` or a base: (module, value)."""
+    for ancestor in project.mro(symbol):
+        cls = project.class_fact(ancestor)
+        if cls is not None and attr in cls.assigns:
+            return ancestor.module, cls.assigns[attr]
+    return None
+
+
+def _own(cls: ClassFact) -> set[str]:
+    return {a for a in cls.assigns if not a.startswith("__")}
+
+
+def key_attribute(project: Project, members: list[Symbol]) -> str | None:
+    """The attribute that holds a distinct key-like string in four of five
+    members at least: the registry's key."""
+    classes = [project.class_fact(m) for m in members]
+    counts: dict[str, list[str]] = {}
+    for cls in classes:
+        if cls is None:
+            continue
+        for attr in _own(cls):
+            value = cls.assigns[attr]
+            if value[0] == "c" and isinstance(value[1], str) and _KEY.fullmatch(value[1]):
+                counts.setdefault(attr, []).append(value[1])
+    usable = [
+        attr
+        for attr, values in counts.items()
+        if 5 * len(values) >= 4 * len(members) and len(set(values)) == len(values)
+    ]
+    preferred = [a for a in NAME_ATTRIBUTES if a in usable]
+    return preferred[0] if preferred else (sorted(usable)[0] if len(usable) == 1 else None)
+
+
+def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -> SchemaNode | None:
+    """The options of one family of classes, or None when its shape is not
+    a registry's."""
+    project = builder.project
+    if len(members) < MIN_TABLE:
+        return None
+    key = key_attribute(project, members)
+    if key is None:
+        return None
+    base_cls = project.class_fact(base)
+    inherited = _own(base_cls) if base_cls is not None else set()
+    described = 0
+    for member in members:
+        cls = project.class_fact(member)
+        if cls is not None and (_own(cls) | inherited) & OPTION_ATTRIBUTES:
+            described += 1
+    if 2 * described < len(members):
+        return None  # classes with names (plugins, commands), not options
+    root, _, _ = table_root(builder, base.module, base.qualname, base_cls.line if base_cls else 1)
+    root.model_kind = "table"
+    for member in members:
+        cls = project.class_fact(member)
+        if cls is None or key not in cls.assigns:
+            continue
+        name = project.string(member.module, cls.assigns[key])
+        if name is None or name.startswith("_"):
+            continue
+        default: Value | None = None
+        found = _attribute(project, member, "default")
+        if found is not None:
+            value = project.evaluate(*found)
+            default = value if value.known else None
+        kind = ""
+        typed = _attribute(project, member, "type")
+        if typed is not None and typed[1][0] == "n":
+            kind = _TYPES.get(str(typed[1][1]), "")
+        if not kind and default is not None and default.value is not None:
+            kind = value_kind(default.value)
+        marker = cls.assigns.get("__line__" + key)
+        line = marker[1] if marker and isinstance(marker[1], int) else cls.line
+        root.children[name] = SchemaNode(
+            key=name,
+            path=(name,),
+            spellings=(name,),
+            type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
+            default=default,
+            location=project.location(member.module, line),
+            origin=f"option of {base.qualname}",
+        )
+    return root if len(root.children) >= MIN_TABLE else None
+
+
+def registries(builder: SchemaBuilder) -> list[Surface]:
+    """Every family of classes shaped as a registry of options."""
+    out: list[Surface] = []
+    for base, members in families(builder.project).items():
+        root = registry_root(builder, base, members)
+        if root is not None:
+            how = f"a registry of {len(root.children)} option classes deriving from {base.qualname}"
+            out.append(Surface(base.qualname, root, how, [], ""))
+    return out
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The registries of option classes the docs document (three fresh keys)."""
+    return [s for s in registries(discovery.builder) if discovery.claim(s.root)]

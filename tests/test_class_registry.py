@@ -1,0 +1,123 @@
+"""A registry made of classes: subclasses of one base, each naming its key
+and carrying its default (resolve/mechanisms/class_registry)."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.discover import discover
+from helpers import check_project, make_project
+
+_REGISTRY = """
+class Setting:
+    name = None
+    default = None
+    validator = None
+    type = None
+
+
+class Workers(Setting):
+    name = "workers"
+    default = 1
+    type = int
+
+
+class Bind(Setting):
+    name = "bind"
+    default = "127.0.0.1:8000"
+
+
+class Timeout(Setting):
+    name = "timeout"
+    default = 30
+
+
+class Backlog(Setting):
+    name = "backlog"
+    default = 2048
+
+
+class Daemon(Setting):
+    name = "daemon"
+    default = False
+
+
+class UploadDir(Setting):
+    name = "tmp_upload_dir"
+"""
+
+_DOCS = """
+# Settings
+
+## `workers`
+
+Default: `1`
+
+## `bind`
+
+Default: `127.0.0.1:8000`
+
+## `timeout`
+
+Default: `60`
+
+## `backlog`
+
+## `daemon`
+
+## `keepalive`
+
+Seconds.
+"""
+
+
+def _check(tmp_path, registry=_REGISTRY, docs=_DOCS, extra=None):
+    files = {"pkg/config.py": registry, "docs/settings.md": docs, **(extra or {})}
+    return check_project(tmp_path, files, "pkg")
+
+
+def test_a_family_of_option_classes_is_a_surface(tmp_path):
+    analysis, findings = _check(tmp_path)
+    (registry,) = [s for s in analysis.everything if s.surface == "Setting"]
+    keys = registry.schema.children
+    assert sorted(keys) == ["backlog", "bind", "daemon", "timeout", "tmp_upload_dir", "workers"]
+    assert keys["workers"].default.value == 1 and keys["workers"].type.kinds == {"int"}
+    # A class without its own default takes the base's.
+    assert keys["tmp_upload_dir"].default.value is None
+    assert keys["timeout"].location.line == 21  # its name
+    found = {(f.code, f.key) for f in findings}
+    assert ("CD104", "timeout") in found  # documented 60, the class says 30
+    assert ("CD103", "tmp_upload_dir") in found
+
+
+def test_classes_that_only_have_names_are_no_registry(tmp_path):
+    """Commands or plugins with a ``name`` each, and nothing of an option."""
+    plugins = "class Plugin:\n    pass\n\n" + "".join(
+        f"\nclass P{i}(Plugin):\n    name = 'p{i}'\n    def run(self):\n        return {i}\n"
+        for i in range(6)
+    )
+    docs = "# Plugins\n\n" + "".join(f"## `p{i}`\n\nRuns.\n\n" for i in range(6))
+    analysis, _ = _check(tmp_path, plugins, docs)
+    assert [s.surface for s in analysis.everything if s.surface == "Plugin"] == []
+
+
+def test_a_family_whose_names_repeat_is_no_registry(tmp_path):
+    same = _REGISTRY.replace('"bind"', '"workers"').replace('"timeout"', '"workers"')
+    analysis, _ = _check(tmp_path, same)
+    assert [s for s in analysis.everything if s.surface == "Setting"] == []
+
+
+def test_a_page_beside_an_example_describes_the_example(tmp_path):
+    """Its table of "defaults" holds the example's values: a page of the
+    example, read for its example blocks, not a doc of the defaults."""
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "docs/settings.md": "# S\n",
+            "examples/app/README.md": "# App\n",
+            "docs/examples/usage.md": "# Usage\n",
+        },
+    )
+    sources = discover(Config(root=tmp_path))
+    assert sources.docs == ["docs/examples/usage.md", "docs/settings.md"]
+    assert "examples/app/README.md" in sources.examples
