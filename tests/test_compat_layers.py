@@ -232,6 +232,25 @@ def test_a_name_two_folders_claim_is_not_guessed(tmp_path) -> None:
     assert project.canonical("a.app.models") is not None
 
 
+def test_a_module_inside_a_package_does_not_shadow_the_library_of_its_name(tmp_path) -> None:
+    """``pkg/pydantic.py`` (``pkg`` a package) is ``pkg.pydantic``: the
+    ``pydantic`` the code imports is still the library."""
+    models = (
+        "from pydantic import BaseModel, ConfigDict\n"
+        "class Zero(BaseModel):\n    model_config = ConfigDict(extra='forbid')\n    stage: int = 0\n"
+        "def get(d):\n    return Zero(**d.get('zero', {}))\n"
+    )
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/pydantic.py": "HELPER = 1\n", "pkg/models.py": models},
+    )
+    analysis = analyse(Config(root=tmp_path), jobs=1)
+    assert analysis.project.canonical("pydantic") is None
+    assert analysis.project.canonical("pkg.pydantic") == "pkg.pydantic"
+    zero = analysis.schema.child("zero")
+    assert zero is not None and zero.strict is True
+
+
 _HOLDER = (
     "from pydantic import BaseModel\n"
     "from pkg.models import Zero\n"

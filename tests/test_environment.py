@@ -164,3 +164,14 @@ def test_a_variables_string_default_equals_a_documented_boolean() -> None:
     assert values_equal(parse_doc_value("`True`"), "True") is True
     assert values_equal(parse_doc_value("`false`"), "1") is False
     assert values_equal(parse_doc_value("`true`"), "maybe") is False
+
+
+def test_a_variable_the_code_sets_for_a_child_is_not_unread(tmp_path) -> None:
+    """A page lists the variables the app sets for the processes it starts:
+    the code spells the name (``env["APP_CHILD_PORT"] = ...``), so it is no
+    documented variable nothing reads; one the code never spells still is."""
+    spawn = "def child_env(port):\n    env = {}\n    env['APP_CHILD_PORT'] = str(port)\n    return env\n"
+    docs = _DOCS + "| `APP_CHILD_PORT` | set for each child | |\n"
+    _, found = _run(tmp_path, {"app/main.py": _APP, "app/spawn.py": spawn, "docs/env.md": docs})
+    assert ("CD102", "APP_CHILD_PORT") not in found
+    assert ("CD102", "APP_TIMEOUT") in found

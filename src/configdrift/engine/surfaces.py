@@ -105,8 +105,21 @@ def other_surfaces(
     else:
         if builder.imported("confuse"):
             builder.defaults_files = defaults_files(config.root, sources.configs)
+
+        def written() -> frozenset[str]:
+            # ``c.Class.option = value`` in Python blocks: both names.
+            return frozenset(
+                part
+                for _, doc in (*candidates, *shown)
+                for block in doc.blocks
+                if block.lang in ("python", "py")
+                for key in block.keys
+                if len(key.path) == 2 and key.path[0][:1].isupper()
+                for part in key.path
+            )
+
         for surface in discover_surfaces(
-            builder, schema, None if config.mount else doc_names, generated, doc_words
+            builder, schema, None if config.mount else doc_names, generated, doc_words, written
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.doc_sources or other.generated or other.autodoc:

@@ -261,6 +261,9 @@ _GENERATOR_MARKERS = (
     # ``autoclass`` API docs is read when it shows entries or examples).
     b".. autopydantic_model::",
     b".. autopydantic_settings::",
+    # traitlets' configurable classes rendered with their traits.
+    b".. autoconfigurable::",
+    b"{autoconfigurable}",
 )
 
 

@@ -109,8 +109,14 @@ def placed_blocks(
             # A misspelling of a top-level key is evidence of the config
             # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
             near = sum(1 for top in tops if top not in former and _misspelt(top, block, schema))
+            # traitlets' classes are an open set (another package's class
+            # is configured beside the project's): one of the project's
+            # places the block.
+            open_set = schema.model_kind == "traitlets" and known >= 1
             if tops and (
-                known == len(tops) or (known >= 2 and _config_shaped(len(tops), known + near))
+                open_set
+                or known == len(tops)
+                or (known >= 2 and _config_shaped(len(tops), known + near))
             ):
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:

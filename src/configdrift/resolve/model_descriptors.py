@@ -5,6 +5,8 @@ field with its type, default and description."""
 
 from __future__ import annotations
 
+import re
+
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_types import ModelInfo, TypeReader, described, last_name, string_of
@@ -174,6 +176,12 @@ class DescriptorReader(TypeReader):
             expr = args[0] if args else kwargs.get("default_value")
             if expr is not None:
                 node.default = project.evaluate(module, expr)
+            helped = string_of(project, module, kwargs["help"]) if "help" in kwargs else None
+            if helped and _DEPRECATED_HELP.match(helped):
+                # ``help="DEPRECATED since 0.8: use ConfigurableHTTPProxy.api_url"``
+                node.deprecated = True
+                moved = _USE_INSTEAD.search(helped)
+                node.replacement = moved.group(1).rstrip(".") if moved else None
             return
         if name == "Deprecated":
             node.deprecated = True
@@ -201,3 +209,9 @@ class DescriptorReader(TypeReader):
             node.type = TypeInfo(text, frozenset({text}))
         if "default" in kwargs:
             node.default = project.evaluate(module, kwargs["default"])
+
+
+#: A help text that opens by saying the option is deprecated.
+_DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
+#: The option a deprecated one names instead (``use Authenticator.admin_users``).
+_USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")

@@ -123,10 +123,23 @@ class Project:
         #: name that only one module can take.
         self.aliases: dict[str, str] = {}
         claims: dict[str, set[str]] = {}
+        # A name that starts inside a package is no name the module can be
+        # imported by (``traitlets`` is not ``pkg/traitlets.py`` when ``pkg``
+        # has an ``__init__.py``): it would shadow the library of that name.
+        packages = {
+            info.path.rsplit("/", 1)[0] for info in self.modules.values() if info.is_package
+        }
         for name, info in self.modules.items():
             for alias in import_names(info.path):
-                if alias != name and alias not in self.modules:
-                    claims.setdefault(alias, set()).add(name)
+                if alias == name or alias in self.modules:
+                    continue
+                depth = len(info.path.split("/")) - len(alias.split("."))
+                if info.is_package:
+                    depth -= 1
+                folder = "/".join(info.path.split("/")[:depth])
+                if depth > 0 and folder in packages:
+                    continue
+                claims.setdefault(alias, set()).add(name)
         self.aliases = {
             alias: next(iter(names)) for alias, names in claims.items() if len(names) == 1
         }

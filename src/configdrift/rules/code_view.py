@@ -14,6 +14,7 @@ from configdrift.rules.evidence import (
     read_elsewhere,
     read_note,
     reader,
+    stored_in,
     unknown_under,
 )
 from configdrift.rules.registry import make, register
@@ -76,11 +77,15 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     settings = {rejected[-1] for _, rejected, _, environment in found if environment}
     elsewhere = read_elsewhere(analysis, settings) | named_in_files(analysis, settings)
     # A setting whose name the code spells may be read through it
-    # (``getattr(settings, self.setting_name)``).
+    # (``getattr(settings, self.setting_name)``); a variable the code stores
+    # as a key is set for a child process (``env["X"] = ...``), which is
+    # what its page documents.
     named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind == "setting"}
+    code = sorted({info.path for info in analysis.project.modules.values()})
     if named:
-        code = sorted({info.path for info in analysis.project.modules.values()})
         elsewhere |= quoted_in(analysis, code, named)
+    if settings:
+        elsewhere |= stored_in(analysis, code, settings)
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
         if (environment or parent.model_kind == "setting") and key in elsewhere:

@@ -12,6 +12,7 @@ from configdrift.model import (
     LIST_ITEM,
     DocEntry,
     Finding,
+    Location,
     Related,
     SchemaNode,
     format_path,
@@ -151,6 +152,18 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # A key marked removed is not to be documented: CD404 says it is still read.
     removed = {e.path for e in analysis.lifecycle if e.status == "removed"}
 
+    # A trait is configured on its class and every subclass alike
+    # (``c.Spawner.mem_limit`` holds for ``LocalProcessSpawner``): where one
+    # of them documents it, it is documented, and it is reported once.
+    traits = root.model_kind == "traitlets"
+    shared: set[tuple[Location | None, str]] = set()
+    if traits:
+        for cls in root.children.values():
+            rendered = cls.model in analysis.autodoc
+            shared.update(
+                (t.location, t.key) for t in cls.children.values() if rendered or id(t) in own
+            )
+
     def visit(node: SchemaNode) -> Iterator[Finding]:
         for child in node.children.values():
             if child.key in (ANY_KEY, LIST_ITEM):
@@ -160,6 +173,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 # Documented, or rendered from the code (its fields are judged).
                 yield from visit(child)
                 continue
+            if traits and len(child.path) == 2:
+                if (child.location, child.key) in shared:
+                    continue
+                shared.add((child.location, child.key))
             partly = id(child) in within
             if (
                 partly

@@ -93,6 +93,17 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
 
 
+def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names ``files`` store as a key: ``env["APP_X"] = ...``, ``{"APP_X": ...}``
+    (a variable set for a child process, a setting written out)."""
+    alternation = _alternation(names)
+    pattern = rb"""\[\s*["'](%b)["']\s*\]\s*=(?!=)|["'](%b)["']\s*:(?!:)""" % (
+        alternation,
+        alternation,
+    )
+    return _search(analysis, files, pattern, names)
+
+
 def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
     """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
     spell whole, and ``spans`` they write as inline code (`` `name` ``), in

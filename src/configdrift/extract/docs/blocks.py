@@ -1,11 +1,13 @@
 """Example blocks read by their fence language: YAML, TOML and INI by their
-own readers, everything else (JSON, JSONC, JSON5, Python, unlabelled) by the
-tolerant JSON-like reader. What a reader yields is in ``block_model``."""
+own readers, Python that sets options on a config object by
+``python_config``, everything else (JSON, JSONC, JSON5, Python's dicts,
+unlabelled) by the tolerant JSON-like reader. What a reader yields is in ``block_model``."""
 
 from __future__ import annotations
 
 from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.json_like import read_json_like
+from configdrift.extract.docs.python_config import read_config_statements
 from configdrift.extract.docs.toml_block import INI_LANGS, read_ini, read_toml
 from configdrift.extract.docs.yaml_block import read_yaml
 
@@ -46,4 +48,8 @@ def _read_block(text: str, lang: str) -> BlockRead:
         return read_toml(text)
     if lang in INI_LANGS:
         return read_ini(text)
-    return read_json_like(text, python=lang in ("python", "py"))
+    if lang in ("python", "py"):
+        # A config file's statements (``c.ServerApp.port = 8888``), else the
+        # dicts the code writes.
+        return read_config_statements(text) or read_json_like(text, python=True)
+    return read_json_like(text)

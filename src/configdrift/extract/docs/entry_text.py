@@ -52,6 +52,21 @@ SPELLING_HEADERS = frozenset(
 )
 
 
+#: Directives that render a class from the code (Sphinx autodoc,
+#: autodoc_pydantic, and traitlets' ``autoconfigurable``).
+AUTODOC_DIRECTIVES = frozenset(
+    {
+        "autopydantic_model",
+        "autopydantic_settings",
+        "autoclass",
+        "autodataclass",
+        "autoattrs",
+        "autoconfigurable",
+        "py:autoclass",
+    }
+)
+
+
 KEY_HEADERS = frozenset(
     [
         "key",

@@ -22,6 +22,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.entry_text import (
+    AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
     DOTTED,
     GENERATORS,
@@ -421,15 +422,21 @@ class _Walker:
         name = info.strip("{}")
         if info.startswith("{") and name in GENERATORS:
             self.facts.generated.append((GENERATORS[name], self._line(tok)))
+        elif info.startswith("{") and name in AUTODOC_DIRECTIVES:
+            # ```{autoconfigurable} pkg.Class
+            target = (tok.info or "").split()[1:2]
+            if target:
+                self.facts.autodoc.append((target[0], self._line(tok)))
         elif info in ("{eval-rst}", "{rst}"):
             for offset, line in enumerate(tok.content.splitlines()[:10_000]):
                 words = line.split()
                 if len(words) >= 2 and words[0] == ".." and words[1].endswith("::"):
                     name = words[1][:-2]
+                    at = self._line(tok) + 1 + offset
                     if name in GENERATORS:
-                        self.facts.generated.append(
-                            (GENERATORS[name], self._line(tok) + 1 + offset)
-                        )
+                        self.facts.generated.append((GENERATORS[name], at))
+                    elif name in AUTODOC_DIRECTIVES and len(words) >= 3:
+                        self.facts.autodoc.append((words[2], at))
 
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it

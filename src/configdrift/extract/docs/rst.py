@@ -26,6 +26,7 @@ from typing import Any
 
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.entry_text import (
+    AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
     GENERATORS,
     KEY,
@@ -67,18 +68,6 @@ ENTRY_DIRECTIVES = frozenset(
         "std:confval",
         "std:option",
         "std:envvar",
-    }
-)
-#: Directives that render a class from the code (Sphinx autodoc and
-#: autodoc_pydantic).
-AUTODOC_DIRECTIVES = frozenset(
-    {
-        "autopydantic_model",
-        "autopydantic_settings",
-        "autoclass",
-        "autodataclass",
-        "autoattrs",
-        "py:autoclass",
     }
 )
 #: Languages of example blocks (Markdown's, and configparser's).

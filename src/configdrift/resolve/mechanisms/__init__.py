@@ -53,6 +53,7 @@ def discover_surfaces(
     doc_names: Callable[[], frozenset[str]] | None,
     generated: bool = False,
     doc_words: Callable[[], frozenset[str]] | None = None,
+    written: Callable[[], frozenset[str]] | None = None,
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
@@ -60,7 +61,7 @@ def discover_surfaces(
     ``generated`` from its parser will do)."""
     if doc_names is None:
         return []
-    discovery = Discovery(builder, root, doc_names(), generated, doc_words)
+    discovery = Discovery(builder, root, doc_names(), generated, doc_words, written)
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
     )

@@ -36,12 +36,19 @@ class Discovery:
     #: The doc titles of one word besides the names (evidence for a
     #: configuration declared by its defaults alone).
     doc_words: Callable[[], frozenset[str]] | None = None
+    #: The options example config files and blocks set on a config object
+    #: (``c.Class.option = value``): evidence that users write them.
+    written: Callable[[], frozenset[str]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 
     def words(self) -> frozenset[str]:
         """The names, with the doc titles of one word."""
         return self.doc_words() if self.doc_words is not None else self.names
+
+    def set_in_examples(self) -> frozenset[str]:
+        """The names, with the options the examples set."""
+        return self.names | self.written() if self.written is not None else self.names
 
     def mounted(self) -> set[str]:
         """The models the root holds already."""

@@ -38,7 +38,9 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
             how = "a MkDocs config class of options"
             out.append(Surface(symbol.qualname, node, how, [], target))
     if found["traitlets"]:
-        root = SchemaNode(key="", path=(), strict=False, origin="root")
+        # A class the project does not declare may be another package's
+        # (``c.GitHubOAuthenticator``): the classes are an open set.
+        root = SchemaNode(key="", path=(), strict=None, origin="root")
         root.model = "the traitlets classes"
         root.model_kind = "traitlets"
         for symbol in found["traitlets"]:
@@ -59,10 +61,15 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """MkDocs config classes and the traitlets classes."""
+    """MkDocs config classes and the traitlets classes; the traitlets
+    classes are also claimed by the options examples set on ``c``
+    (``c.ServerApp.port = 8888``), the way their users write them."""
     found: list[Surface] = []
     if discovery.builder.imported("mkdocs") or discovery.builder.imported("traitlets"):
         for surface in descriptor_surfaces(discovery.builder):
-            if discovery.claim(surface.root):
+            evidence = (
+                discovery.set_in_examples() if surface.root.model_kind == "traitlets" else None
+            )
+            if discovery.claim(surface.root, evidence):
                 found.append(surface)
     return found

@@ -1,0 +1,118 @@
+"""traitlets' configuration as its users write it: ``c.Class.option =
+value`` blocks and config files are example configs and evidence for the
+surface; classes rendered by ``autoconfigurable`` are documented; a trait is
+documented once for its class and every subclass; a help text that says
+"DEPRECATED" marks the trait deprecated."""
+
+from __future__ import annotations
+
+from configdrift.extract.docs.blocks import read_block
+from configdrift.extract.docs.markdown import extract_markdown
+from configdrift.extract.docs.rst import extract_rst
+from helpers import by_key, check_project
+
+_APP = """
+from traitlets import Bool, Integer, Unicode
+from traitlets.config import Application, LoggingConfigurable
+
+
+class Spawner(LoggingConfigurable):
+    mem_limit = Integer(0, help="bytes").tag(config=True)
+    cmd = Unicode("run").tag(config=True)
+    start_timeout = Integer(60).tag(config=True)
+
+
+class LocalSpawner(Spawner):
+    shell = Unicode("/bin/sh").tag(config=True)
+
+
+class Hub(Application):
+    port = Integer(8000).tag(config=True)
+    ip = Unicode("").tag(config=True)
+    admin_users = Unicode(help="DEPRECATED since 2.0: use Authenticator.admins").tag(config=True)
+    quiet = Bool(False).tag(config=True)
+"""
+
+_GUIDE = """
+# Getting started
+
+```python
+c.Hub.port = 8001
+c.Hub.ip = "10.0.0.1"
+c.Spawner.mem_limit = 1000
+c.Hub.prot = 8002
+c.OtherPackageAuthenticator.client_id = "x"
+```
+"""
+
+_REFERENCE = """
+# API
+
+```{eval-rst}
+.. autoconfigurable:: Spawner
+```
+"""
+
+
+def test_a_block_of_config_statements_is_read_as_an_example() -> None:
+    read = read_block('c = get_config()\nc.Hub.port = 8001\nc.Spawner.env.append("X")\n', "python")
+    assert [(k.path, k.line, k.kind, k.value) for k in read.keys] == [
+        (("Hub",), 1, "dict", None),
+        (("Hub", "port"), 1, "value", 8001),
+        (("Spawner",), 2, "dict", None),
+        (("Spawner", "env"), 2, "placeholder", None),
+    ]
+
+
+def test_python_that_sets_nothing_on_c_is_read_for_its_dicts() -> None:
+    read = read_block('config = {"port": 1}\nc = make()\nc.run()\n', "python")
+    assert [k.path for k in read.keys] == [("port",)]
+    # ``c.port`` names no class: not a traitlets option.
+    assert [k.path for k in read_block("c.port = 1\n", "python").keys] == []
+
+
+def test_autoconfigurable_renders_a_class_in_every_markup() -> None:
+    md = extract_markdown(_REFERENCE.encode())
+    myst = extract_markdown(b"# API\n\n```{autoconfigurable} app.Spawner\n```\n")
+    rst = extract_rst(b"API\n===\n\n.. autoconfigurable:: app.Hub\n")
+    assert [t for t, _ in md.autodoc] == ["Spawner"]
+    assert [t for t, _ in myst.autodoc] == ["app.Spawner"]
+    assert [t for t, _ in rst.autodoc] == ["app.Hub"]
+
+
+def _check(tmp_path, files):
+    return check_project(tmp_path, {"app/hub.py": _APP, "docs/guide.md": _GUIDE, **files}, "app")
+
+
+def test_the_options_users_set_are_evidence_of_the_surface(tmp_path) -> None:
+    analysis, findings = _check(tmp_path, {"docs/api.md": _REFERENCE})
+    surface = next(s for s in analysis.everything if s.surface == "traitlets")
+    assert {"Hub", "Spawner", "LocalSpawner"} <= set(surface.schema.children)
+    found = by_key(findings)
+    assert ("CD302", "Hub.prot") in found
+    # Another package's class is no option of this project's.
+    assert not any(key.startswith("OtherPackage") for _, key in found)
+
+
+def test_a_trait_is_documented_once_for_its_class_and_subclasses(tmp_path) -> None:
+    _, findings = _check(tmp_path, {"docs/api.md": _REFERENCE})
+    undocumented = sorted(key for code, key in by_key(findings) if code == "CD103")
+    # Spawner's traits are rendered, and LocalSpawner inherits them (its
+    # own ``shell`` is not rendered); an example documents nothing; the
+    # deprecated trait is not owed a doc.
+    assert undocumented == ["Hub.ip", "Hub.port", "Hub.quiet", "LocalSpawner.shell"]
+
+
+def test_without_any_page_of_the_classes_nothing_is_taken(tmp_path) -> None:
+    guide = "# Guide\n\nRun it.\n\n```python\nprint('hello')\n```\n"
+    analysis, _ = check_project(tmp_path, {"app/hub.py": _APP, "docs/guide.md": guide}, "app")
+    assert all(s.surface != "traitlets" for s in analysis.everything)
+
+
+def test_a_help_that_says_deprecated_marks_the_trait(tmp_path) -> None:
+    analysis, _ = _check(tmp_path, {"docs/api.md": _REFERENCE})
+    surface = next(s for s in analysis.everything if s.surface == "traitlets")
+    hub = surface.schema.children["Hub"]
+    assert hub.children["admin_users"].deprecated
+    assert hub.children["admin_users"].replacement == "Authenticator.admins"
+    assert not hub.children["port"].deprecated
