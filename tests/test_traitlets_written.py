@@ -116,3 +116,14 @@ def test_a_help_that_says_deprecated_marks_the_trait(tmp_path) -> None:
     assert hub.children["admin_users"].deprecated
     assert hub.children["admin_users"].replacement == "Authenticator.admins"
     assert not hub.children["port"].deprecated
+
+
+def test_an_example_setting_a_deprecated_trait_is_cd402(tmp_path) -> None:
+    guide = _GUIDE.replace("c.Hub.prot = 8002\n", 'c.Hub.admin_users = "root"\n')
+    _, findings = check_project(
+        tmp_path, {"app/hub.py": _APP, "docs/guide.md": guide, "docs/api.md": _REFERENCE}, "app"
+    )
+    (deprecated,) = [f for f in findings if f.code == "CD402"]
+    assert deprecated.key == "Hub.admin_users" and deprecated.surface == "traitlets"
+    assert deprecated.suggestion == "use `Authenticator.admins`"
+    assert not [f for f in findings if f.code == "CD402" and f.key == "Hub.port"]

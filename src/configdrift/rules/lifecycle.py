@@ -8,6 +8,7 @@ docs still teach an old spelling.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
-from configdrift.resolve.lifecycle import code_uses, distinctive
+from configdrift.resolve.lifecycle import code_uses, distinctive, schema_deprecations
 from configdrift.rules.registry import describe, make, register
 
 if TYPE_CHECKING:
@@ -368,10 +369,24 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     Use the new spelling in the example and the entry, or mark the entry as
     deprecated in its text.
     """
-    marked = _entries(analysis, DEPRECATED)
-    if not marked:
-        return
     lines: dict[str, list[str]] = {}
+    # The project's lifecycle is the first surface's; the others mark their
+    # own fields deprecated (a trait whose help says so).
+    for surface in analysis.everything:
+        marked = (
+            _entries(analysis, DEPRECATED)
+            if surface is analysis
+            else {e.path: e for e in schema_deprecations(surface.schema)}
+        )
+        if marked:
+            for finding in _deprecated_in(surface, marked, lines):
+                yield dataclasses.replace(finding, surface=surface.surface)
+
+
+def _deprecated_in(
+    analysis: Analysis, marked: dict[ConfigPath, LifecycleEntry], lines: dict[str, list[str]]
+) -> Iterator[Finding]:
+    """CD402 on one surface: its entries and examples of marked keys."""
     for doc in analysis.entries:
         entry = marked.get(doc.path)
         if entry is None or _history_line(analysis, doc.location.path, doc.location.line, lines):

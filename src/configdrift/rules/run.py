@@ -45,7 +45,9 @@ def run_rules(analysis: Analysis) -> list[Finding]:
             for finding in rule.check(surface):
                 if (finding.code, finding.key, finding.location) not in seen:
                     seen.add((finding.code, finding.key, finding.location))
-                    findings.append(dataclasses.replace(finding, surface=surface.surface))
+                    # A project rule may name the surface a finding is on.
+                    named = finding.surface or surface.surface
+                    findings.append(dataclasses.replace(finding, surface=named))
     findings.sort(key=lambda f: (f.location.path, f.location.line, f.code, f.key))
     return findings
 
