@@ -121,3 +121,20 @@ def test_a_page_beside_an_example_describes_the_example(tmp_path):
     sources = discover(Config(root=tmp_path))
     assert sources.docs == ["docs/examples/usage.md", "docs/settings.md"]
     assert "examples/app/README.md" in sources.examples
+
+
+def test_a_changelog_is_neither_a_doc_nor_an_example(tmp_path):
+    """It tells what was: a default it names is a former one."""
+    make_project(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "docs/settings.md": "# S\n",
+            "docs/changelog.rst": "Changes\n=======\n",
+            "guide/release-notes/v2.md": "# v2\n",
+            "docs/releasing.md": "# How we release\n",
+        },
+    )
+    sources = discover(Config(root=tmp_path))
+    assert sources.docs == ["docs/releasing.md", "docs/settings.md"]
+    assert sources.examples == []

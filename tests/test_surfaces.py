@@ -447,3 +447,40 @@ def test_a_private_key_of_a_table_of_defaults_is_no_option(tmp_path) -> None:
         ["ACCESS_LOG", "KEEP_ALIVE", "MOTD", "NO_COLOR", "TIMEOUT"]
     ]
     assert [f.key for f in findings if f.code == "CD103"] == ["NO_COLOR"]
+
+
+def test_a_tuple_of_option_calls_is_a_table(tmp_path) -> None:
+    """``SETTINGS = (Setting("page_size", 100, "help"), ...)``: each call
+    names its key first and its default second."""
+    code = (
+        "import collections\n"
+        "Setting = collections.namedtuple('Setting', ('name', 'default', 'help'))\n"
+        "SETTINGS = (\n"
+        "    Setting('page_size', 100, 'rows per page'),\n"
+        "    Setting('time_limit_ms', 1000, 'query limit'),\n"
+        "    Setting('cache_ttl', 5, 'seconds'),\n"
+        "    Setting(\n        'allow_sql',\n        True,\n        'run SQL',\n    ),\n"
+        "    Setting('base_url', '/', 'prefix'),\n"
+        ")\n"
+    )
+    docs = (
+        "# Settings\n\n## `page_size`\n\nDefault: `100`\n\n## `time_limit_ms`\n\nDefault: `1000`\n\n"
+        "## `cache_ttl`\n\nDefault: `365`\n\n## `allow_sql`\n\nDefault: `True`\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/app.py": code, "docs/settings.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "SETTINGS"]
+    keys = table.schema.children
+    assert list(keys) == ["page_size", "time_limit_ms", "cache_ttl", "allow_sql", "base_url"]
+    assert keys["allow_sql"].default.value is True and keys["allow_sql"].location.line == 8
+    found = by_key(findings)
+    assert ("CD104", "cache_ttl") in found and ("CD103", "base_url") in found
+
+
+def test_calls_of_several_callees_or_without_keys_are_no_table(tmp_path) -> None:
+    mixed = "OPTIONS = [A('a', 1), B('b', 2), A('c', 3), A('d', 4), A('e', 5)]\n"
+    unnamed = "OPTIONS = [A(1), A(2), A(3), A(4), A(5)]\n"
+    for code in (mixed, unnamed):
+        analysis, _ = check_project(tmp_path, {"pkg/app.py": code}, "pkg")
+        assert [s for s in analysis.everything if s.surface == "OPTIONS"] == []

@@ -62,7 +62,8 @@ CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 #: Pages of history (changelogs, release notes) and the forge's own files:
 #: they name what once was, not what the docs describe now.
 HISTORY_PAGES = re.compile(
-    r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?)(?:/|[^/]*$))"
+    r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?|release[-_]?notes)"
+    r"(?:/|[^/]*$))"
 )
 
 
@@ -236,7 +237,10 @@ def discover(config: Config) -> Sources:
         docs = [
             f
             for f in files
-            if f.endswith(DOC_SUFFIXES) and not _in_test_dir(f) and not _beside_example(f)
+            if f.endswith(DOC_SUFFIXES)
+            and not _in_test_dir(f)
+            and not _beside_example(f)
+            and not HISTORY_PAGES.search(f)
         ]
     declared = [f for f in files if config.config_files and matches(f, config.config_files)]
     missing_configs = [
@@ -244,8 +248,14 @@ def discover(config: Config) -> Sources:
     ]
     configs = [f for f in files if f.endswith(CONFIG_SUFFIXES) and f not in declared]
     taken = set(docs)
+    # A changelog's blocks and entries tell what was, not what is.
     examples = [
-        f for f in files if f.endswith(DOC_SUFFIXES) and f not in taken and not _in_test_dir(f)
+        f
+        for f in files
+        if f.endswith(DOC_SUFFIXES)
+        and f not in taken
+        and not _in_test_dir(f)
+        and (config.docs or not HISTORY_PAGES.search(f))
     ]
     code = set(python)
     py_examples = [f for f in files if f.endswith(".py") and f not in code]

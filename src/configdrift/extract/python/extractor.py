@@ -130,8 +130,9 @@ def extract_newer(
 
 
 def _key_lines(value: ast.expr) -> dict[str, int] | None:
-    """The line of each string key of a dict literal, or of each string in
-    the rows of a table of tuples (``(("branch", "run:branch"), ...)``)."""
+    """The line of each string key of a dict literal, of each string in
+    the rows of a table of tuples (``(("branch", "run:branch"), ...)``), or
+    of the key a table of calls names first (``(Setting("name", 1), ...)``)."""
     if type(value) is ast.Dict:
         return {
             k.value: k.lineno
@@ -142,6 +143,12 @@ def _key_lines(value: ast.expr) -> dict[str, int] | None:
         return None
     out: dict[str, int] = {}
     for row in value.elts:  # type: ignore[attr-defined]
+        if type(row) is ast.Call:
+            # A table of calls naming their keys first: ``Setting("name", 1)``.
+            first = row.args[0] if row.args else None
+            if type(first) is ast.Constant and isinstance(first.value, str):
+                out.setdefault(first.value, first.lineno)
+            continue
         if type(row) is not ast.Tuple:
             return None
         for item in row.elts:

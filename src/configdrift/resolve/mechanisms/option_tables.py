@@ -35,7 +35,9 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                     tables.append((f"{cls.name}.{attr}", value, at))
         for qualname, expr, line in tables:
             if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
-                node = tuple_table(builder, name, qualname, expr[2], line)
+                node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
+                    builder, name, qualname, expr[2], line
+                )
             elif expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
                 continue
             else:
@@ -150,6 +152,47 @@ def tuple_table(
             spellings=(path[-1],),
             type=TypeInfo(next(iter(kinds), ""), kinds),
             default=default,
+            location=project.location(module, lines.get(key, line)),
+            origin=f"option of {qualname}",
+        )
+    return root
+
+
+def call_table(
+    builder: SchemaBuilder, module: str, qualname: str, rows: list[Expr], line: int
+) -> SchemaNode | None:
+    """A list or tuple of calls of one option class, each naming its key
+    first (``SETTINGS = (Setting("page_size", 100, "help"), ...)``): the
+    call's ``default=``, else its second argument, is the default. Taken
+    where the name says it holds options or a call says ``default=`` or
+    ``help=``."""
+    if not all(r[0] == "call" for r in rows):
+        return None
+    if len({render(r[1]) for r in rows}) != 1:
+        return None
+    described = any({"default", "help"} & set(r[3]) for r in rows)
+    if not described and not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+        return None
+    project = builder.project
+    keys = [project.string(module, r[2][0]) if r[2] else None for r in rows]
+    if any(k is None or not _TABLE_KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
+        return None
+    root, _, lines = table_root(builder, module, qualname, line)
+    for row, key in zip(rows, keys, strict=True):
+        assert key is not None
+        if key.startswith("_"):
+            continue
+        args, kwargs = row[2], row[3]
+        default_expr = kwargs.get("default") or (args[1] if len(args) > 1 else None)
+        default = project.evaluate(module, default_expr) if default_expr else None
+        known = default if default is not None and default.known else None
+        kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
+        root.children[key] = SchemaNode(
+            key=key,
+            path=(key,),
+            spellings=(key,),
+            type=TypeInfo(next(iter(kinds), ""), kinds),
+            default=known,
             location=project.location(module, lines.get(key, line)),
             origin=f"option of {qualname}",
         )
