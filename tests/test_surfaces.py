@@ -484,3 +484,42 @@ def test_calls_of_several_callees_or_without_keys_are_no_table(tmp_path) -> None
     for code in (mixed, unnamed):
         analysis, _ = check_project(tmp_path, {"pkg/app.py": code}, "pkg")
         assert [s for s in analysis.everything if s.surface == "OPTIONS"] == []
+
+
+_DEFAULTS = (
+    "DEFAULT_CONFIG = {'ACCESS_LOG': True, 'KEEP_ALIVE': 5, 'TIMEOUT': 60, 'MOTD': True,\n"
+    "    'NO_COLOR': False}\n"
+)
+_DEFAULTS_DOC = (
+    "# Settings\n\n| Variable | Default |\n|---|---|\n| ACCESS_LOG | True |\n"
+    "| KEEP_ALIVE | 5 |\n| TIMEOUT | 60 |\n| MOTD | True |\n| NO_COLOR | False |\n"
+    "| REGISTER | True |\n"
+)
+
+
+def test_a_key_a_table_of_defaults_lacks_and_nothing_reads_is_cd102(tmp_path) -> None:
+    _, findings = check_project(
+        tmp_path, {"pkg/config.py": _DEFAULTS, "docs/settings.md": _DEFAULTS_DOC}, "pkg"
+    )
+    assert ("CD102", "REGISTER") in by_key(findings)
+
+
+def test_a_key_the_code_loads_by_name_is_read(tmp_path) -> None:
+    app = "def run(app):\n    if app.config.REGISTER:\n        return 1\n"
+    _, findings = check_project(
+        tmp_path,
+        {"pkg/config.py": _DEFAULTS, "pkg/app.py": app, "docs/settings.md": _DEFAULTS_DOC},
+        "pkg",
+    )
+    assert ("CD102", "REGISTER") not in by_key(findings)
+
+
+def test_a_table_named_for_options_alone_may_be_data(tmp_path) -> None:
+    """``LANG_OPTIONS[language]`` looks a value up: a documented word it
+    lacks is no setting set to no effect."""
+    table = _DEFAULTS.replace("DEFAULT_CONFIG", "LANG_OPTIONS")
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": table, "docs/settings.md": _DEFAULTS_DOC}, "pkg"
+    )
+    assert [s.schema.strict for s in analysis.everything if s.surface == "LANG_OPTIONS"] == [None]
+    assert ("CD102", "REGISTER") not in by_key(findings)

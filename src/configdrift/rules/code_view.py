@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from configdrift.model import Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
+    is_loaded,
+    loaded_names,
     named_in_files,
     quoted_in,
     read_elsewhere,
@@ -80,15 +82,23 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     # (``getattr(settings, self.setting_name)``); a variable the code stores
     # as a key is set for a child process (``env["X"] = ...``), which is
     # what its page documents.
-    named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind == "setting"}
+    named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind in _BY_NAME}
     code = sorted({info.path for info in analysis.project.modules.values()})
     if named:
         elsewhere |= quoted_in(analysis, code, named)
+        # A table's key may be read as an attribute of the object that holds
+        # it (``app.config.REGISTER``).
+        loaded = loaded_names(analysis)
+        elsewhere |= {
+            rejected[-1]
+            for _, rejected, parent, _ in found
+            if parent.model_kind == "table" and is_loaded(rejected[-1], loaded)
+        }
     if settings:
         elsewhere |= stored_in(analysis, code, settings)
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
-        if (environment or parent.model_kind == "setting") and key in elsewhere:
+        if (environment or parent.model_kind in _BY_NAME) and key in elsewhere:
             continue
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
@@ -102,6 +112,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"the code reads `{close}`" if close else None,
         )
     yield from dangling_references(analysis)
+
+
+#: Surfaces whose keys the code may name or load outside the reads the
+#: flow follows: settings read by name, tables of options.
+_BY_NAME = frozenset({"setting", "table"})
 
 
 def _namespace(names: set[str]) -> str | None:

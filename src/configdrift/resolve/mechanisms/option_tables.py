@@ -101,6 +101,12 @@ def table_root(
     line of each of its keys."""
     where = builder.project.location(module, line)
     root = new_root()
+    # A key a table of defaults lacks is set to no effect unless the code
+    # reads it some other way (CD102 weighs the reads before it says so); a
+    # table named for options alone may be data looked up by a value
+    # (``XINDY_LANG_OPTIONS[language]``): nothing is said of what it lacks.
+    if _LENIENT_NAME.search(qualname.rsplit(".", 1)[-1]):
+        root.strict = False
     root.model = qualname
     root.model_kind = "table"
     root.model_location = where
@@ -205,6 +211,10 @@ MIN_TABLE = 5
 
 #: Names of dicts that hold a configuration's defaults.
 _DEFAULTS_NAME = re.compile(r"(?i)default|settings|options|config")
+
+
+#: Names of tables that hold a configuration's defaults, whole.
+_LENIENT_NAME = re.compile(r"(?i)default|settings|config")
 
 
 #: A key of a table of tuples: ``branch``, ``run:branch`` (a section's option).
