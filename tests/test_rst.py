@@ -388,3 +388,14 @@ def test_a_code_block_s_keys_are_on_their_own_lines() -> None:
         ("json", [(("a",), 8), (("b",), 9)]),
         ("yaml", [(("c",), 18)]),
     ]
+
+
+def test_an_option_directive_with_its_value_documents_the_option() -> None:
+    from configdrift.extract.docs.rst import extract_rst
+
+    page = (
+        b"Options\n=======\n\n.. option:: --exclude=<patterns>\n\n   Skip these.\n\n"
+        b".. option:: --jobs[=N]\n\n   Processes.\n\n.. option:: -o FILE, --output FILE\n\n   Out.\n"
+    )
+    names = [e.name for e in extract_rst(page).entries]
+    assert names == ["--exclude", "--jobs", "-o", "--output"]

@@ -463,6 +463,10 @@ def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None
         words = name.split()
         if not words:
             continue
+        if directive == "option":
+            # ``--exclude=<patterns>``, ``--jobs[=N]``: the option alone.
+            yield re.split(r"[=\[<]", words[0], maxsplit=1)[0], None
+            continue
         yield words[0], (sig_type.strip() or None)
 
 

@@ -75,7 +75,7 @@ def registration_call(
         return None
     if not ((type(func) is ast.Attribute and name in REGISTRATION_METHODS) or name in methods):
         if name not in DECLARING_CALLS and name not in declaring:
-            return None
+            return _flag_call(call, name, source, function)
         first = call.args[0]
         if type(first) is not ast.Constant or not isinstance(first.value, str):
             return None
@@ -86,6 +86,35 @@ def registration_call(
         call.lineno,
         function,
         dotted(func) or "",
+    )
+
+
+#: Keywords a call that declares a command-line flag carries.
+FLAG_KEYWORDS = frozenset({"help", "action", "default", "dest", "type", "metavar", "choices"})
+
+
+def _flag_call(call: ast.Call, name: str, source: str, function: str) -> RegistrationCall | None:
+    """A call of any name shaped as a flag's declaration: a flag first
+    (``"--show-source"``) and a keyword of argparse's (``help=``,
+    ``action=``): ``add_option("--x", help=...)`` through a name of the
+    project's. Resolution keeps the names the project calls so again and
+    again (``options.learned_flag_methods``)."""
+    first = call.args[0]
+    if (
+        not name
+        or type(first) is not ast.Constant
+        or not isinstance(first.value, str)
+        or not first.value.startswith("-")
+        or not any(k.arg in FLAG_KEYWORDS for k in call.keywords)
+    ):
+        return None
+    return RegistrationCall(
+        name,
+        [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
+        {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
+        call.lineno,
+        function,
+        dotted(call.func) or "",
     )
 
 

@@ -11,6 +11,7 @@ strict section. Positional arguments are not options and are left out.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
@@ -117,6 +118,32 @@ def _kind(
     return None
 
 
+#: How many flag-shaped calls of one name make it the project's way of
+#: declaring options.
+MIN_LEARNED = 5
+
+
+def learned_flag_methods(
+    project: Project, declared: dict[str, tuple[int | str, int | str]]
+) -> frozenset[str]:
+    """Names the project calls again and again with a flag first and
+    argparse's keywords (``add_option("--show-source", action="store_true",
+    help=...)``) and no library's known name: its own way of declaring
+    command-line options, taken as ``add_argument`` is."""
+    counts: Counter[str] = Counter()
+    for name, info in project.modules.items():
+        for call in info.facts.registrations:
+            first = call.args[0] if call.args else None
+            if (
+                first is not None
+                and first[0] == "c"
+                and str(first[1]).startswith("-")
+                and _kind(project, name, call, declared) is None
+            ):
+                counts[call.method] += 1
+    return frozenset(method for method, n in counts.items() if n >= MIN_LEARNED)
+
+
 #: Modules whose objects take ``add_argument`` as a parser does.
 _PARSER_MODULES = ("argparse", "configargparse", "jsonargparse", "pytest", "_pytest", "tap")
 
@@ -168,6 +195,7 @@ def argparse_options(
     strings are not known statically (``add_argument(*names)``)."""
     nodes: dict[str, SchemaNode] = {}
     dynamic: list[Location] = []
+    learned = learned_flag_methods(project, declared or {})
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
@@ -180,6 +208,8 @@ def argparse_options(
                     dynamic.append(where)
                 continue
             kind = _kind(project, name, call, declared or {})
+            if kind is None and call.method in learned:
+                kind = "argparse"
             if kind is None:
                 continue
             node: SchemaNode | None

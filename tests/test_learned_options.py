@@ -1,0 +1,63 @@
+"""Options declared through a name of the project's own: a call made
+again and again with a flag first and argparse's keywords is taken as
+``add_argument`` is (``options.learned_flag_methods``)."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_OPTIONS = """
+def register_default_options(option_manager):
+    add_option = option_manager.add_option
+    add_option("--count", action="store_true", help="Print the total.")
+    add_option("--exclude", default="", help="Skip these.")
+    add_option("--max-line-length", type=int, default=79, help="Longest line.")
+    add_option("--show-source", action="store_true", help="Show the line.")
+    add_option("--no-show-source", action="store_false", dest="show_source", help="Hide it.")
+    add_option("--jobs", default="auto", help="Processes.")
+"""
+
+_DOCS = """
+Options
+=======
+
+.. option:: --count
+
+   Print the total.
+
+.. option:: --exclude=<patterns>
+
+   Skip these.
+
+.. option:: --max-line-length=<n>
+
+   Longest line. Default: 100
+
+.. option:: --show-source
+
+   Show the line.
+"""
+
+
+def test_a_name_called_with_flags_again_and_again_declares_options(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"tool/options.py": _OPTIONS, "docs/options.rst": _DOCS}, "tool"
+    )
+    options = analysis.schema.children
+    # (and ``--help``, which a parser taken as argparse's has of its own)
+    assert set(options) == {"count", "exclude", "max_line_length", "show_source", "jobs", "help"}
+    assert options["show_source"].spellings == ("--show-source", "--no-show-source")
+    found = by_key(findings)
+    assert ("CD103", "--jobs") in found or ("CD103", "jobs") in found
+    assert any(code == "CD104" and "max" in key for code, key in found)
+
+
+def test_a_few_calls_or_calls_without_a_flags_keywords_declare_nothing(tmp_path) -> None:
+    few = "\n".join(_OPTIONS.splitlines()[:6]) + "\n"
+    plain = _OPTIONS.replace("help=", "note=").replace("action=", "how=")
+    plain = plain.replace("default=", "value=").replace("type=", "kind=").replace("dest=", "to=")
+    for code in (few, plain):
+        analysis, _ = check_project(
+            tmp_path, {"tool/options.py": code, "docs/options.rst": _DOCS}, "tool"
+        )
+        assert analysis.schema.children == {}
