@@ -109,3 +109,16 @@ def test_a_guard_in_another_function_does_not_silence_the_read(tmp_path):
 def test_a_field_a_subclass_declares_is_not_certain_to_fail(tmp_path):
     methods = "    def url(self):\n        return self.config.backend.url\n"
     assert _dead(tmp_path, methods) == []
+
+
+def test_only_the_tests_of_a_type_are_recorded() -> None:
+    from configdrift.extract.python.extractor import extract_python
+
+    code = (
+        b"def f(self):\n"
+        b"    if isinstance(self.a, B) or hasattr(self.b, 'x') or type(c) is D:\n"
+        b"        subtype(self.c)\n"
+        b"        q.type(self.d)\n"
+        b"        notisinstance(self.e, B)\n"
+    )
+    assert extract_python(code).narrowed == [("f", "self.a"), ("f", "self.b"), ("f", "c")]

@@ -47,7 +47,11 @@ _SELF_STORE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)"
 _SELF_CHAIN = re.compile(r"self(?<![\w.]self)(?:\.[A-Za-z_]\w*){2,}")
 #: A test of an expression's type: ``isinstance(x.y, C)``, ``hasattr(x, "a")``,
 #: ``type(x) is C``.
-_NARROWING = re.compile(r"\b(?:isinstance|issubclass|hasattr|type)\(\s*([A-Za-z_][\w.]*)\s*[,)]")
+_NAME_CHAR = re.compile(r"[\w.]")
+_NARROWINGS = tuple(
+    (f"{word}(", re.compile(rf"{word}\(\s*([A-Za-z_][\w.]*)\s*[,)]"))
+    for word in ("isinstance", "issubclass", "hasattr", "type")
+)
 
 
 #: How a file that ``ast`` rejects is reported until a newer grammar reads it.
@@ -242,16 +246,28 @@ class ModuleExtractor:
         ):
             return
         spans, starts = self._spans()
+        # One pattern per test, each found by its literal first: faster
+        # than one alternation over the whole text.
+        # (A lookbehind would cost that speed: the character before a match
+        # is tested by hand, so that ``obj.type(x)`` and ``subtype(x)`` are
+        # no tests.)
+        found = sorted(
+            (match.start(), match.group(1))
+            for word, pattern in _NARROWINGS
+            if word in source
+            for match in pattern.finditer(source)
+            if match.start() == 0 or not _NAME_CHAR.match(source, match.start() - 1)
+        )
         seen: set[tuple[str, str]] = set()
         line = 1
         position = 0
-        for match in _NARROWING.finditer(source):
-            line += source.count("\n", position, match.start())
-            position = match.start()
+        for start, text in found:
+            line += source.count("\n", position, start)
+            position = start
             name = self._innermost(spans, starts, line)
-            if name is not None and (name, match.group(1)) not in seen:
-                seen.add((name, match.group(1)))
-                facts.narrowed.append((name, match.group(1)))
+            if name is not None and (name, text) not in seen:
+                seen.add((name, text))
+                facts.narrowed.append((name, text))
 
     def _drop_unstored_attributes(self) -> None:
         """An instance attribute holds a config dict only if the class stores

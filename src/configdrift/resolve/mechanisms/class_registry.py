@@ -58,10 +58,13 @@ _KEY = re.compile(r"[A-Za-z_][\w.-]*")
 
 
 def families(project: Project) -> dict[Symbol, list[Symbol]]:
-    """The project's classes by the project class they derive from directly."""
+    """The project's classes that name something (a class attribute holding
+    a string), by the project class they derive from directly."""
     out: dict[Symbol, list[Symbol]] = {}
     for module in sorted(project.modules):
-        for qualname in project.modules[module].classes:
+        for qualname, cls in project.modules[module].classes.items():
+            if not any(v[0] == "c" and isinstance(v[1], str) for v in cls.assigns.values()):
+                continue  # no key of its own: resolving its bases is wasted
             symbol = Symbol("class", module, qualname)
             for base in project.bases(symbol):
                 if base.kind == "class":

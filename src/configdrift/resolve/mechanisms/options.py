@@ -15,7 +15,12 @@ from collections import Counter
 from collections.abc import Callable
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import CLICK_BUILTINS, DECLARING_CALLS
+from configdrift.extract.python.registration_calls import (
+    CLICK_BUILTINS,
+    DECLARING_CALLS,
+    OPTION_DECORATORS,
+    REGISTRATION_METHODS,
+)
 from configdrift.model import BUILTIN, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms.base import Discovery
@@ -130,15 +135,28 @@ def learned_flag_methods(
     argparse's keywords (``add_option("--show-source", action="store_true",
     help=...)``) and no library's known name: its own way of declaring
     command-line options, taken as ``add_argument`` is."""
+    # A library's name is never learned: ``add_argument`` on a browser's
+    # options object stays no option of the project's.
+    known = {
+        *REGISTRATION_METHODS,
+        *DECLARING_CALLS,
+        *OPTION_DECORATORS,
+        *CLICK_BUILTINS,
+        *_NAMED,
+        "Option",
+        "handed",
+        "config.add",
+        *(name.rsplit(".", 1)[-1] for name in declared),
+    }
     counts: Counter[str] = Counter()
-    for name, info in project.modules.items():
+    for info in project.modules.values():
         for call in info.facts.registrations:
             first = call.args[0] if call.args else None
             if (
-                first is not None
+                call.method not in known
+                and first is not None
                 and first[0] == "c"
                 and str(first[1]).startswith("-")
-                and _kind(project, name, call, declared) is None
             ):
                 counts[call.method] += 1
     return frozenset(method for method, n in counts.items() if n >= MIN_LEARNED)
