@@ -127,3 +127,60 @@ def test_an_example_setting_a_deprecated_trait_is_cd402(tmp_path) -> None:
     assert deprecated.key == "Hub.admin_users" and deprecated.surface == "traitlets"
     assert deprecated.suggestion == "use `Authenticator.admins`"
     assert not [f for f in findings if f.code == "CD402" and f.key == "Hub.port"]
+
+
+_OTHER = """
+from traitlets import Integer
+from traitlets.config import Configurable
+from somelib import Service
+
+
+class Worker(Service, Configurable):
+    threads = Integer(1).tag(config=True)
+    retries = Integer(3).tag(config=True)
+"""
+
+
+def test_a_python_config_file_is_an_example_config(tmp_path) -> None:
+    config = (
+        "c = get_config()  # noqa\n"
+        "c.Hub.port = 8001\n"
+        "c.Hub.log_level = 'DEBUG'\n"  # Application's own option
+        "c.Hub.prot = 8002\n"
+        "c.Worker.anything = 1\n"  # a class with another library's base is open
+    )
+    _, findings = check_project(
+        tmp_path,
+        {
+            "app/hub.py": _APP,
+            "app/worker.py": _OTHER,
+            "docs/guide.md": _GUIDE,
+            "docs/api.md": _REFERENCE,
+            "examples/demo/hub_config.py": config,
+        },
+        "app",
+    )
+    in_file = sorted(
+        (f.code, f.key, f.location.line)
+        for f in findings
+        if f.location.path == "examples/demo/hub_config.py"
+    )
+    assert in_file == [("CD302", "Hub.prot", 4)]
+    assert "the config file sets" in next(
+        f.message for f in findings if f.location.path.endswith("hub_config.py")
+    )
+
+
+def test_a_python_file_that_is_no_config_file_is_not_read_so(tmp_path) -> None:
+    script = "c = connect()\nc.Hub.prot = 1\n"
+    _, findings = check_project(
+        tmp_path,
+        {
+            "app/hub.py": _APP,
+            "docs/guide.md": _GUIDE,
+            "docs/api.md": _REFERENCE,
+            "examples/demo/run.py": script,
+        },
+        "app",
+    )
+    assert not [f for f in findings if f.location.path == "examples/demo/run.py"]

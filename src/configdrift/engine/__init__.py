@@ -24,7 +24,7 @@ from configdrift.model import (
     Unresolved,
     spellings_of,
 )
-from configdrift.place.config_files import config_files
+from configdrift.place.config_files import config_files, python_config_files
 from configdrift.place.entries import place_entries
 from configdrift.place.examples import (
     config_dicts,
@@ -150,7 +150,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         if unread:
             md_facts.update(extractor.docs(unread, None)())
         dict_facts = pending_dicts()
-    shown = example_pages({**md_facts, **example_facts}, pages)
+    shown = example_pages({**md_facts, **example_facts}, pages) + python_config_files(
+        root, sources.py_examples
+    )
     lifecycle, odd = lifecycle_entries(builder, config, schema)
     lifecycle += doc_renames(md_facts, schema)
     builder.unresolved.extend(Unresolved(where, what) for where, what in odd)

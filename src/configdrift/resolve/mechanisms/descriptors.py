@@ -53,6 +53,7 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
             # location of its own, so only its traits are reported.
             child = SchemaNode(key=key, path=(key,), spellings=(key,), origin="class")
             builder.fill(child, symbol, direct=True)
+            _inherit_library_traits(builder, symbol, child)
             root.children[key] = child
             root.model_location = root.model_location or info.location
         how = f"{len(root.children)} classes of traits tagged config=True"
@@ -73,3 +74,59 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if discovery.claim(surface.root, evidence):
                 found.append(surface)
     return found
+
+
+#: The options a class inherits from traitlets' (and Jupyter's) bases: none
+#: from a plain configurable, the logging options from an application.
+LIBRARY_TRAITS: dict[str, tuple[str, ...]] = {
+    "traitlets.HasTraits": (),
+    "traitlets.config.Configurable": (),
+    "traitlets.config.LoggingConfigurable": (),
+    "traitlets.config.SingletonConfigurable": (),
+    "traitlets.config.configurable.Configurable": (),
+    "traitlets.config.configurable.LoggingConfigurable": (),
+    "traitlets.config.configurable.SingletonConfigurable": (),
+    "traitlets.config.Application": (
+        "log_level",
+        "log_datefmt",
+        "log_format",
+        "logging_config",
+        "show_config",
+        "show_config_json",
+    ),
+    "traitlets.config.application.Application": (
+        "log_level",
+        "log_datefmt",
+        "log_format",
+        "logging_config",
+        "show_config",
+        "show_config_json",
+    ),
+}
+LIBRARY_TRAITS["jupyter_core.application.JupyterApp"] = (
+    *LIBRARY_TRAITS["traitlets.config.Application"],
+    "config_file",
+    "config_file_name",
+    "generate_config",
+    "answer_yes",
+)
+
+
+def _inherit_library_traits(builder: SchemaBuilder, symbol: Symbol, node: SchemaNode) -> None:
+    """The options ``symbol`` inherits from the library's bases, as keys of
+    its own (no location: they are the library's to document); a base of
+    another library may bring any: the class is then open."""
+    for base in builder.project.mro(symbol):
+        if base.kind != "external" or base.qualname == "object":
+            continue
+        traits = LIBRARY_TRAITS.get(base.qualname)
+        if traits is None:
+            node.strict = None  # another library's options are unknown
+            return
+        for name in traits:
+            node.children.setdefault(
+                name,
+                SchemaNode(
+                    key=name, path=(*node.path, name), spellings=(name,), origin=base.qualname
+                ),
+            )
