@@ -399,3 +399,18 @@ def test_an_option_directive_with_its_value_documents_the_option() -> None:
     )
     names = [e.name for e in extract_rst(page).entries]
     assert names == ["--exclude", "--jobs", "-o", "--output"]
+
+
+def test_arguments_in_a_description_are_no_keys() -> None:
+    """The terms of a definition list in an entry's body are its values or
+    its callable's arguments; a function's parameters are no keys either;
+    an option directive's own entry stays."""
+    from configdrift.extract.docs.rst import extract_rst
+
+    page = (
+        b"Templating\n==========\n\n"
+        b".. confval:: html_theme\n\n   The theme.\n\n   ``alabaster``\n      The default.\n\n"
+        b".. function:: toctree(**kwargs)\n\n   ``collapse``\n      Fold the tree.\n\n"
+        b"``maxdepth``\n   The depth, a key of its own here.\n"
+    )
+    assert [e.name for e in extract_rst(page).entries] == ["html_theme", "maxdepth"]

@@ -523,3 +523,35 @@ def test_a_table_named_for_options_alone_may_be_data(tmp_path) -> None:
     )
     assert [s.schema.strict for s in analysis.everything if s.surface == "LANG_OPTIONS"] == [None]
     assert ("CD102", "REGISTER") not in by_key(findings)
+
+
+def test_a_table_of_option_calls_takes_the_default_from_its_parameter(tmp_path) -> None:
+    """``ConfigItem(description, default)``: the default is the parameter
+    named so, not the first; the table may be an annotated class attribute."""
+    code = (
+        "import dataclasses\nfrom typing import Any, ClassVar\n\n"
+        "@dataclasses.dataclass\nclass ConfigItem:\n    description: str\n"
+        "    default: Any = None\n    env_var: str | None = None\n\n"
+        "class Config:\n    _config_map: ClassVar[dict[str, ConfigItem]] = {\n"
+        "        'cache_dir': ConfigItem('Where caches live', '/tmp/cache'),\n"
+        "        'check_update': ConfigItem('Check for updates', True),\n"
+        "        'log_dir': ConfigItem('Where logs go', '/tmp/logs'),\n"
+        "        'retries': ConfigItem('How often', default=3),\n"
+        "        'color': ConfigItem('Colour the output', env_var='X_COLOR'),\n"
+        "    }\n"
+    )
+    docs = (
+        "# Config\n\n| Key | Default |\n|---|---|\n| `cache_dir` | `/tmp/cache` |\n"
+        "| `check_update` | `False` |\n| `log_dir` | `/tmp/logs` |\n| `retries` | `3` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": code, "docs/config.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "_config_map"]
+    keys = table.schema.children
+    assert keys["cache_dir"].default.value == "/tmp/cache"
+    assert keys["retries"].default.value == 3 and keys["color"].default is None
+    assert keys["log_dir"].location.line == 14
+    found = by_key(findings)
+    assert ("CD104", "check_update") in found
+    assert not [key for code, key in found if code == "CD104" and key != "check_update"]

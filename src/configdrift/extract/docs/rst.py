@@ -160,6 +160,29 @@ def _line(node: Any, default: int) -> int:
     return _line(parent, default) if parent is not None else default
 
 
+#: Directives describing an API object whose body lists its parameters.
+_API_DIRECTIVES = frozenset(
+    {
+        "function",
+        "method",
+        "decorator",
+        "classmethod",
+        "staticmethod",
+        "py:function",
+        "py:method",
+        "py:decorator",
+        "py:classmethod",
+        "py:staticmethod",
+    }
+)
+
+
+def _literal_block() -> Any:
+    from docutils import nodes
+
+    return nodes.literal_block
+
+
 class _Walker:
     def __init__(self, facts: DocFacts) -> None:
         self.facts = facts
@@ -170,6 +193,8 @@ class _Walker:
         #: The entry of a section titled with one lowercase word, until the
         #: first paragraph under it.
         self.word: int | None = None
+        #: How many entry directives the walk is inside the body of.
+        self.in_entry = 0
 
     def walk(self, node: Any, section: int, depth: int) -> None:
         from docutils import nodes
@@ -253,6 +278,12 @@ class _Walker:
             # rendered from the code's descriptions.
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
+        if directive in _API_DIRECTIVES:
+            # A function's or a template variable's description: its
+            # keyword arguments are no configuration keys; its examples may be.
+            for block in node.findall(_literal_block()):
+                self._block(block, section)
+            return
         if directive not in ENTRY_DIRECTIVES:
             self.walk(node, section, depth + 1)
             return
@@ -270,8 +301,14 @@ class _Walker:
                 entry.default = str(options["default"])
             first = index if first is None else first
         self.last_entry = first
-        # The body: a field list (``:Default: 5``) or ``Default:`` lines.
-        self.walk(node, section, depth + 1)
+        # The body: a field list (``:Default: 5``) or ``Default:`` lines; the
+        # terms of a definition list in it are the entry's values or its
+        # callable's arguments (``.. data:: toctree``), not keys.
+        self.in_entry += 1
+        try:
+            self.walk(node, section, depth + 1)
+        finally:
+            self.in_entry -= 1
         for field_name, value in _fields(node):
             self._label(field_name, value)
         self.last_entry = None
@@ -347,6 +384,9 @@ class _Walker:
 
     def _definitions(self, node: Any, section: int) -> None:
         from docutils import nodes
+
+        if self.in_entry:
+            return
 
         for item in node.children:
             term = item.next_node(nodes.term)

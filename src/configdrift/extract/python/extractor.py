@@ -379,6 +379,10 @@ class ModuleExtractor:
                 self._module_env_reads(stmt.value)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = to_expr(stmt.value, self.source) if stmt.value is not None else None
+                lines = _key_lines(stmt.value) if stmt.value is not None else None
+                if lines is not None:
+                    # ``_config_map: ClassVar[dict[str, Item]] = {...}``
+                    self.facts.dict_key_lines[f"{qualname}.{stmt.target.id}"] = lines
                 after = body[index + 1] if index + 1 < len(body) else None
                 described = (
                     isinstance(after, ast.Expr)

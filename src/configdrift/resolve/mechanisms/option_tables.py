@@ -33,6 +33,11 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                     marker = cls.assigns.get("__line__" + attr)
                     at = marker[1] if marker else cls.line
                     tables.append((f"{cls.name}.{attr}", value, at))
+            for fact in cls.fields:
+                # An annotated class attribute holding a table of option
+                # calls (``_config_map: ClassVar[dict[str, Item]] = {...}``).
+                if fact.value is not None and fact.value[0] == "dict":
+                    tables.append((f"{cls.name}.{fact.name}", fact.value, fact.line))
         for qualname, expr, line in tables:
             if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
@@ -65,6 +70,9 @@ def option_table(
     if not calls and 2 * sum(1 for v in values if v[0] == "dict") > len(values):
         return None  # a table of records (worker templates), not of options
     root, _, lines = table_root(builder, module, qualname, line)
+    # Where the option class takes its default: its parameter ``default``,
+    # else its first.
+    position = default_position(builder, module, values[0][1]) if calls else None
     for key_expr, value in expr[1]:
         key = project.string(module, key_expr)
         if key is None:
@@ -73,7 +81,8 @@ def option_table(
             continue  # private, as a model's ``_name`` is
         if calls:
             args, kwargs = value[2], value[3]
-            default_expr = args[0] if args else kwargs.get("default")
+            at = position if position is not None else 0
+            default_expr = kwargs.get("default") or (args[at] if len(args) > at else None)
         else:
             default_expr = value
         default = project.evaluate(module, default_expr) if default_expr else None
@@ -92,6 +101,27 @@ def option_table(
             origin=f"option of {qualname}",
         )
     return root
+
+
+def default_position(builder: SchemaBuilder, module: str, callee: Expr) -> int | None:
+    """The position of the parameter named ``default`` of an option class:
+    its fields' order (a dataclass, attrs class or NamedTuple) or its
+    ``__init__``'s parameters. None when it is not known."""
+    project = builder.project
+    if callee[0] != "n":
+        return None
+    symbol = project.resolve(module, str(callee[1]))
+    if symbol is None or symbol.kind != "class":
+        return None
+    model = builder.model(symbol)
+    if model is not None:
+        names = [fact.name for _, fact in model.fields]
+    else:
+        params = project.modules[symbol.module].facts.functions.get(f"{symbol.qualname}.__init__")
+        if params is None:
+            return None
+        names = list(params[1:])  # without ``self``
+    return names.index("default") if "default" in names else None
 
 
 def table_root(
@@ -184,12 +214,14 @@ def call_table(
     if any(k is None or not _TABLE_KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
         return None
     root, _, lines = table_root(builder, module, qualname, line)
+    position = default_position(builder, module, rows[0][1])
     for row, key in zip(rows, keys, strict=True):
         assert key is not None
         if key.startswith("_"):
             continue
         args, kwargs = row[2], row[3]
-        default_expr = kwargs.get("default") or (args[1] if len(args) > 1 else None)
+        at = position if position is not None else 1
+        default_expr = kwargs.get("default") or (args[at] if len(args) > at else None)
         default = project.evaluate(module, default_expr) if default_expr else None
         known = default if default is not None and default.known else None
         kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
