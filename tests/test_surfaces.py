@@ -555,3 +555,26 @@ def test_a_table_of_option_calls_takes_the_default_from_its_parameter(tmp_path) 
     found = by_key(findings)
     assert ("CD104", "check_update") in found
     assert not [key for code, key in found if code == "CD104" and key != "check_update"]
+
+
+def test_a_table_of_defaults_wrapped_to_freeze_it_is_a_table(tmp_path) -> None:
+    """``default_config = ImmutableDict({...})`` as a class attribute."""
+    code = (
+        "from werkzeug.datastructures import ImmutableDict\n\n"
+        "class App:\n    default_config = ImmutableDict(\n        {\n"
+        "            'DEBUG': None, 'TESTING': False, 'SECRET_KEY': None,\n"
+        "            'SERVER_NAME': None, 'MAX_CONTENT_LENGTH': None,\n        }\n    )\n"
+    )
+    docs = (
+        "# Builtin values\n\n| Variable | Default |\n|---|---|\n| `DEBUG` | `None` |\n"
+        "| `TESTING` | `True` |\n| `SECRET_KEY` | `None` |\n| `SERVER_NAME` | `None` |\n"
+    )
+    analysis, findings = check_project(tmp_path, {"pkg/app.py": code, "docs/c.md": docs}, "pkg")
+    (table,) = [s for s in analysis.everything if s.surface == "default_config"]
+    assert len(table.schema.children) == 5
+    found = by_key(findings)
+    assert ("CD104", "TESTING") in found and ("CD103", "MAX_CONTENT_LENGTH") in found
+    # A call with more than the dict (``dict(base, **extra)``) is no table.
+    other = code.replace("ImmutableDict(\n        {", "merge(\n        base, {")
+    analysis, _ = check_project(tmp_path, {"pkg/app.py": other, "docs/c.md": docs}, "pkg")
+    assert [s for s in analysis.everything if s.surface == "default_config"] == []

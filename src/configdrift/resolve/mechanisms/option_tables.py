@@ -39,6 +39,9 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 if fact.value is not None and fact.value[0] == "dict":
                     tables.append((f"{cls.name}.{fact.name}", fact.value, fact.line))
         for qualname, expr, line in tables:
+            if expr[0] == "call" and len(expr[2]) == 1 and not expr[3] and expr[2][0][0] == "dict":
+                # A table wrapped to freeze it: ``ImmutableDict({...})``.
+                expr = expr[2][0]
             if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
                     builder, name, qualname, expr[2], line
