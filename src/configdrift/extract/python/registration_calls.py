@@ -79,13 +79,18 @@ def registration_call(
         first = call.args[0]
         if type(first) is not ast.Constant or not isinstance(first.value, str):
             return None
+    return _recorded(call, name, source, function)
+
+
+def _recorded(call: ast.Call, name: str, source: str, function: str) -> RegistrationCall:
+    """The call as a fact: its arguments as expressions."""
     return RegistrationCall(
         name,
         [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
         {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
         call.lineno,
         function,
-        dotted(func) or "",
+        dotted(call.func) or "",
     )
 
 
@@ -108,14 +113,7 @@ def _flag_call(call: ast.Call, name: str, source: str, function: str) -> Registr
         or not any(k.arg in FLAG_KEYWORDS for k in call.keywords)
     ):
         return None
-    return RegistrationCall(
-        name,
-        [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
-        {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
-        call.lineno,
-        function,
-        dotted(call.func) or "",
-    )
+    return _recorded(call, name, source, function)
 
 
 def _defaults_added(

@@ -76,6 +76,15 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     return found
 
 
+#: The options traitlets' ``Application`` declares.
+_APPLICATION_TRAITS = (
+    "log_level",
+    "log_datefmt",
+    "log_format",
+    "logging_config",
+    "show_config",
+    "show_config_json",
+)
 #: The options a class inherits from traitlets' (and Jupyter's) bases: none
 #: from a plain configurable, the logging options from an application.
 LIBRARY_TRAITS: dict[str, tuple[str, ...]] = {
@@ -86,25 +95,11 @@ LIBRARY_TRAITS: dict[str, tuple[str, ...]] = {
     "traitlets.config.configurable.Configurable": (),
     "traitlets.config.configurable.LoggingConfigurable": (),
     "traitlets.config.configurable.SingletonConfigurable": (),
-    "traitlets.config.Application": (
-        "log_level",
-        "log_datefmt",
-        "log_format",
-        "logging_config",
-        "show_config",
-        "show_config_json",
-    ),
-    "traitlets.config.application.Application": (
-        "log_level",
-        "log_datefmt",
-        "log_format",
-        "logging_config",
-        "show_config",
-        "show_config_json",
-    ),
+    "traitlets.config.Application": _APPLICATION_TRAITS,
+    "traitlets.config.application.Application": _APPLICATION_TRAITS,
 }
 LIBRARY_TRAITS["jupyter_core.application.JupyterApp"] = (
-    *LIBRARY_TRAITS["traitlets.config.Application"],
+    *_APPLICATION_TRAITS,
     "config_file",
     "config_file_name",
     "generate_config",
