@@ -578,3 +578,30 @@ def test_a_table_of_defaults_wrapped_to_freeze_it_is_a_table(tmp_path) -> None:
     other = code.replace("ImmutableDict(\n        {", "merge(\n        base, {")
     analysis, _ = check_project(tmp_path, {"pkg/app.py": other, "docs/c.md": docs}, "pkg")
     assert [s for s in analysis.everything if s.surface == "default_config"] == []
+
+
+def test_a_table_of_defaults_with_sections_is_read_to_its_leaves(tmp_path) -> None:
+    """``default_config = {"cache-dir": ..., "virtualenvs": {"create": True}}``:
+    a section's keys are options, documented as ``virtualenvs.create``."""
+    code = (
+        "from typing import Any, ClassVar\n\n"
+        "class Config:\n    default_config: ClassVar[dict[str, Any]] = {\n"
+        "        'cache-dir': '/tmp/cache',\n        'data-dir': '/tmp/data',\n"
+        "        'virtualenvs': {'create': True, 'in-project': None, 'prompt': '{name}'},\n"
+        "        'installer': {'parallel': True, 'max-workers': None},\n"
+        "        'keyring': {'enabled': True},\n    }\n"
+    )
+    docs = (
+        "# Configuration\n\n### `cache-dir`\n\n**Default**: `/tmp/cache`\n\n"
+        "### `virtualenvs.create`\n\n**Default**: `false`\n\n"
+        "### `virtualenvs.in-project`\n\n**Default**: `None`\n\n"
+        "### `installer.parallel`\n\n**Default**: `true`\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": code, "docs/configuration.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "default_config"]
+    assert table.schema.children["virtualenvs"].children["create"].default.value is True
+    found = by_key(findings)
+    assert ("CD104", "virtualenvs.create") in found
+    assert not any(code == "CD104" and key != "virtualenvs.create" for code, key in found)

@@ -11,7 +11,7 @@ from configdrift.extract.python.facts import Expr
 from configdrift.model import Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.model_types import value_kind
-from configdrift.resolve.project import render
+from configdrift.resolve.project import Project, render
 from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
 
 
@@ -70,7 +70,7 @@ def option_table(
         v[2] and v[2][0][0] == "c" and str(v[2][0][1]).startswith("-") for v in values
     ):
         return None  # a table of command-line flags (``Arg("-v", "--verbose")``)
-    if not calls and 2 * sum(1 for v in values if v[0] == "dict") > len(values):
+    if not calls and _records(project, module, values):
         return None  # a table of records (worker templates), not of options
     root, _, lines = table_root(builder, module, qualname, line)
     # Where the option class takes its default: its parameter ``default``,
@@ -94,7 +94,7 @@ def option_table(
             if default is not None and default.known
             else frozenset()
         )
-        root.children[key] = SchemaNode(
+        node = root.children[key] = SchemaNode(
             key=key,
             path=(key,),
             spellings=(key,),
@@ -103,7 +103,55 @@ def option_table(
             location=project.location(module, lines.get(key, line)),
             origin=f"option of {qualname}",
         )
+        if not calls and value[0] == "dict":
+            # A section of the defaults (``"virtualenvs": {"create": True}``):
+            # its keys are options under it, written ``virtualenvs.create``.
+            _section(builder, module, node, value, qualname, 1)
     return root
+
+
+#: How deep the sections of a table of defaults are followed.
+MAX_SECTION_DEPTH = 4
+
+
+def _section(
+    builder: SchemaBuilder, module: str, node: SchemaNode, expr: Expr, qualname: str, depth: int
+) -> None:
+    """The keys of a section of a table of defaults, each with its default."""
+    project = builder.project
+    if depth > MAX_SECTION_DEPTH:
+        return
+    for key_expr, value in expr[1]:
+        key = project.string(module, key_expr)
+        if key is None or key.startswith("_"):
+            continue
+        default = project.evaluate(module, value)
+        known = default if default.known else None
+        kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
+        child = node.children[key] = SchemaNode(
+            key=key,
+            path=(*node.path, key),
+            spellings=(key,),
+            type=TypeInfo(next(iter(kinds), ""), kinds),
+            default=known,
+            location=node.location,
+            origin=f"option of {qualname}",
+        )
+        if value[0] == "dict":
+            _section(builder, module, child, value, qualname, depth + 1)
+
+
+def _records(project: Project, module: str, values: list[Expr]) -> bool:
+    """Are most values dicts of the same keys (``{"pusher": {"app": ...},
+    "reader": {"app": ...}}``): records of one shape, not sections of a
+    configuration's defaults?"""
+    dicts = [v for v in values if v[0] == "dict"]
+    if 2 * len(dicts) <= len(values):
+        return False
+    shapes = [{project.string(module, k) for k, _ in d[1]} for d in dicts]
+    union = set().union(*shapes)
+    common = set.intersection(*shapes) if shapes else set()
+    return len(dicts) < 2 or 2 * len(common) >= len(union)
 
 
 def default_position(builder: SchemaBuilder, module: str, callee: Expr) -> int | None:
