@@ -7,6 +7,7 @@ The readers (``json_like``, ``yaml_block``, ``toml_block``) each return a
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -66,3 +67,33 @@ def top_keys(keys: list[BlockKey]) -> list[str]:
         if len(key.path) == 1 and key.path[0] not in seen:
             seen.append(key.path[0])
     return seen
+
+
+def literal_value(node: ast.expr) -> tuple[str, object]:
+    """What a Python expression gives a key: a dict, a list (with its
+    values when they are all literals), a literal, or a placeholder for
+    what is not known statically."""
+    if isinstance(node, ast.Dict):
+        return DICT, None
+    if isinstance(node, ast.List | ast.Tuple):
+        items = [literal_value(item) for item in node.elts[:MAX_LIST_ITEMS]]
+        if (
+            node.elts
+            and len(node.elts) <= MAX_LIST_ITEMS
+            and all(kind == VALUE for kind, _ in items)
+        ):
+            return LIST, [value for _, value in items]
+        return LIST, None
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool | int | float | str):
+        return VALUE, node.value
+    if isinstance(node, ast.Constant) and node.value is None:
+        return VALUE, None
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, int | float)
+        and not isinstance(node.operand.value, bool)
+    ):
+        return VALUE, -node.operand.value
+    return PLACEHOLDER, None  # a name, a call, an f-string: not known statically

@@ -16,6 +16,7 @@ from configdrift.extract.docs.block_model import (
     VALUE,
     BlockKey,
     BlockRead,
+    literal_value,
 )
 
 #: The name a config file's statements set options on.
@@ -40,27 +41,14 @@ def _option(target: ast.expr) -> tuple[str, str] | None:
 
 
 def _given(value: ast.expr) -> tuple[str, object]:
-    """What the statement gives the option: its kind, and a literal's value."""
-    if isinstance(value, ast.Dict):
-        return DICT, None
-    if isinstance(value, ast.List | ast.Tuple | ast.Set) and len(value.elts) > MAX_LIST_ITEMS:
+    """What the statement gives the option, as a dict in Python code gives
+    it (``literal_value``); a set is a list, in a stable order."""
+    if isinstance(value, ast.Set):
+        items = [literal_value(item) for item in value.elts[:MAX_LIST_ITEMS]]
+        if 0 < len(value.elts) <= MAX_LIST_ITEMS and all(kind == VALUE for kind, _ in items):
+            return LIST, sorted((v for _, v in items), key=repr)  # not the hash's order
         return LIST, None
-    try:
-        literal = ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return PLACEHOLDER, None
-    if isinstance(literal, set):
-        literal = sorted(literal, key=repr)  # a set's order is the hash's
-    if isinstance(literal, list | tuple):
-        items = list(literal)
-        return (LIST, items) if all(_plain(i) for i in items) else (LIST, None)
-    return (VALUE, literal) if _plain(literal) else (PLACEHOLDER, None)
-
-
-def _plain(value: object) -> bool:
-    """Is a literal one a config file can hold (and the cache can store)?
-    ``...``, bytes and complex numbers stand for something else."""
-    return value is None or isinstance(value, str | int | float | bool)
+    return literal_value(value)
 
 
 def read_config_statements(text: str) -> BlockRead | None:

@@ -15,14 +15,7 @@ import ast
 import warnings
 from dataclasses import dataclass, field
 
-from configdrift.extract.docs.block_model import (
-    DICT,
-    LIST,
-    MAX_LIST_ITEMS,
-    PLACEHOLDER,
-    VALUE,
-    BlockKey,
-)
+from configdrift.extract.docs.block_model import BlockKey, literal_value
 from configdrift.extract.python.exprs import dotted
 from configdrift.extract.text import NotText, decode, too_dense
 from configdrift.model import LIST_ITEM
@@ -155,7 +148,7 @@ def _dict_keys(node: ast.Dict, base: tuple[str, ...], keys: list[BlockKey], dept
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             continue  # ``**spread`` or a computed key: not known statically
         path = (*base, key.value)
-        kind, known = _value(value)
+        kind, known = literal_value(value)
         keys.append(BlockKey(path, key.lineno, kind, known))
         _nested(value, path, keys, depth + 1)
 
@@ -166,33 +159,6 @@ def _nested(value: ast.expr, path: tuple[str, ...], keys: list[BlockKey], depth:
     elif isinstance(value, ast.List | ast.Tuple):
         for item in value.elts:
             _nested(item, (*path, LIST_ITEM), keys, depth + 1)
-
-
-def _value(node: ast.expr) -> tuple[str, object]:
-    if isinstance(node, ast.Dict):
-        return DICT, None
-    if isinstance(node, ast.List | ast.Tuple):
-        items = [_value(item) for item in node.elts[:MAX_LIST_ITEMS]]
-        if (
-            node.elts
-            and len(node.elts) <= MAX_LIST_ITEMS
-            and all(kind == VALUE for kind, _ in items)
-        ):
-            return LIST, [value for _, value in items]
-        return LIST, None
-    if isinstance(node, ast.Constant) and isinstance(node.value, bool | int | float | str):
-        return VALUE, node.value
-    if isinstance(node, ast.Constant) and node.value is None:
-        return VALUE, None
-    if (
-        isinstance(node, ast.UnaryOp)
-        and isinstance(node.op, ast.USub)
-        and isinstance(node.operand, ast.Constant)
-        and isinstance(node.operand.value, int | float)
-        and not isinstance(node.operand.value, bool)
-    ):
-        return VALUE, -node.operand.value
-    return PLACEHOLDER, None  # a name, a call, an f-string: not known statically
 
 
 def _callee(func: ast.expr) -> str:
