@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.python.facts import ClassFact, Expr
-from configdrift.model import SchemaNode, Surface, TypeInfo, Value
+from configdrift.model import SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_root
+from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_option, table_root
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
@@ -146,14 +146,12 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
             kind = value_kind(default.value)
         marker = cls.assigns.get("__line__" + key)
         line = marker[1] if marker and isinstance(marker[1], int) else cls.line
-        root.children[name] = SchemaNode(
-            key=name,
-            path=(name,),
-            spellings=(name,),
-            type=TypeInfo(kind, frozenset({kind}) if kind else frozenset()),
-            default=default,
-            location=project.location(member.module, line),
-            origin=f"option of {base.qualname}",
+        root.children[name] = table_option(
+            (name,),
+            default,
+            project.location(member.module, line),
+            base.qualname,
+            frozenset({kind}) if kind else frozenset(),
         )
     return root if len(root.children) >= MIN_TABLE else None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.python.facts import Expr
-from configdrift.model import Location, SchemaNode, Surface, TypeInfo, Value
+from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project, render
@@ -89,19 +89,8 @@ def option_table(
         else:
             default_expr = value
         default = project.evaluate(module, default_expr) if default_expr else None
-        kinds = (
-            frozenset({value_kind(default.value)})
-            if default is not None and default.known
-            else frozenset()
-        )
-        node = root.children[key] = SchemaNode(
-            key=key,
-            path=(key,),
-            spellings=(key,),
-            type=TypeInfo(next(iter(kinds), ""), kinds),
-            default=default if default is not None and default.known else None,
-            location=project.location(module, lines.get(key, line)),
-            origin=f"option of {qualname}",
+        node = root.children[key] = table_option(
+            (key,), default, project.location(module, lines.get(key, line)), qualname
         )
         if not calls and value[0] == "dict":
             # A section of the defaults (``"virtualenvs": {"create": True}``):
@@ -125,17 +114,8 @@ def _section(
         key = project.string(module, key_expr)
         if key is None or key.startswith("_"):
             continue
-        default = project.evaluate(module, value)
-        known = default if default.known else None
-        kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
-        child = node.children[key] = SchemaNode(
-            key=key,
-            path=(*node.path, key),
-            spellings=(key,),
-            type=TypeInfo(next(iter(kinds), ""), kinds),
-            default=known,
-            location=node.location,
-            origin=f"option of {qualname}",
+        child = node.children[key] = table_option(
+            (*node.path, key), project.evaluate(module, value), node.location, qualname
         )
         if value[0] == "dict":
             _section(builder, module, child, value, qualname, depth + 1)
@@ -152,6 +132,29 @@ def _records(project: Project, module: str, values: list[Expr]) -> bool:
     union = set().union(*shapes)
     common = set.intersection(*shapes) if shapes else set()
     return len(dicts) < 2 or 2 * len(common) >= len(union)
+
+
+def table_option(
+    path: ConfigPath,
+    default: Value | None,
+    location: Location | None,
+    qualname: str,
+    kinds: frozenset[str] | None = None,
+) -> SchemaNode:
+    """An option of the table ``qualname``: its default when known, and its
+    type that of the default unless ``kinds`` says otherwise."""
+    known = default if default is not None and default.known else None
+    if kinds is None:
+        kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
+    return SchemaNode(
+        key=path[-1],
+        path=path,
+        spellings=(path[-1],),
+        type=TypeInfo(next(iter(kinds), ""), kinds),
+        default=known,
+        location=location,
+        origin=f"option of {qualname}",
+    )
 
 
 def default_position(builder: SchemaBuilder, module: str, callee: Expr) -> int | None:
@@ -232,15 +235,8 @@ def tuple_table(
             if k[0] == "c" and k[1] == "default":
                 found = project.evaluate(module, v)
                 default = found if found.known else None
-        kinds = frozenset({value_kind(default.value)}) if default is not None else frozenset()
-        parent.children[path[-1]] = SchemaNode(
-            key=path[-1],
-            path=path,
-            spellings=(path[-1],),
-            type=TypeInfo(next(iter(kinds), ""), kinds),
-            default=default,
-            location=project.location(module, lines.get(key, line)),
-            origin=f"option of {qualname}",
+        parent.children[path[-1]] = table_option(
+            path, default, project.location(module, lines.get(key, line)), qualname
         )
     return root
 
@@ -274,16 +270,8 @@ def call_table(
         at = position if position is not None else 1
         default_expr = kwargs.get("default") or (args[at] if len(args) > at else None)
         default = project.evaluate(module, default_expr) if default_expr else None
-        known = default if default is not None and default.known else None
-        kinds = frozenset({value_kind(known.value)}) if known is not None else frozenset()
-        root.children[key] = SchemaNode(
-            key=key,
-            path=(key,),
-            spellings=(key,),
-            type=TypeInfo(next(iter(kinds), ""), kinds),
-            default=known,
-            location=project.location(module, lines.get(key, line)),
-            origin=f"option of {qualname}",
+        root.children[key] = table_option(
+            (key,), default, project.location(module, lines.get(key, line)), qualname
         )
     return root
 
