@@ -83,7 +83,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     # as a key is set for a child process (``env["X"] = ...``), which is
     # what its page documents.
     named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind in _BY_NAME}
-    code = sorted({info.path for info in analysis.project.modules.values()})
+    code = (
+        sorted({info.path for info in analysis.project.modules.values()})
+        if named or settings
+        else []
+    )
     if named:
         elsewhere |= quoted_in(analysis, code, named)
         # A table's key may be read as an attribute of the object that holds

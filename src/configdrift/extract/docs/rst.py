@@ -177,12 +177,6 @@ _API_DIRECTIVES = frozenset(
 )
 
 
-def _literal_block() -> Any:
-    from docutils import nodes
-
-    return nodes.literal_block
-
-
 class _Walker:
     def __init__(self, facts: DocFacts) -> None:
         self.facts = facts
@@ -279,9 +273,11 @@ class _Walker:
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
         if directive in _API_DIRECTIVES:
-            # A function's or a template variable's description: its
-            # keyword arguments are no configuration keys; its examples may be.
-            for block in node.findall(_literal_block()):
+            from docutils import nodes
+
+            # A function's or a method's description: its keyword arguments
+            # are no configuration keys; its examples may be.
+            for block in node.findall(nodes.literal_block):
                 self._block(block, section)
             return
         if directive not in ENTRY_DIRECTIVES:

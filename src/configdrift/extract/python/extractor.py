@@ -241,9 +241,7 @@ class ModuleExtractor:
         one has the type the test narrowed it to, which is not followed."""
         facts = self.facts
         source = self.source
-        if not facts.function_lines or not (
-            "isinstance(" in source or "hasattr(" in source or "type(" in source
-        ):
+        if not facts.function_lines or not any(word in source for word, _ in _NARROWINGS):
             return
         spans, starts = self._spans()
         # One pattern per test, each found by its literal first: faster
