@@ -106,6 +106,9 @@ class Analysis:
     #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
     #: their fields are documented there.
     autodoc: set[str] = field(default_factory=set)
+    #: Why the code alone shows this surface is a configuration, where no
+    #: page documents it (``model.Surface.admitted``).
+    admitted: str = ""
     #: The project's other surfaces, each judged on its own (on the first
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)

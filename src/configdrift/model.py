@@ -361,6 +361,10 @@ class Surface:
     #: What ``surfaces`` would name to configure it (``module:Model``,
     #: ``cli``, ``env``).
     target: str = ""
+    #: Why the code alone shows it is a configuration (its options name
+    #: environment variables), where no page documents it: then its keys
+    #: are undocumented, not unknown.
+    admitted: str = ""
 
 
 #: The origin of an option that only prints (``--version``, ``--help``).

@@ -208,5 +208,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     if not config.surfaces:
         # A surface none of whose entries a page keeps after sharing has no
         # evidence left that users write it.
-        analysis.surfaces = [s for s in analysis.surfaces if s.entries or s.generated or s.autodoc]
+        analysis.surfaces = [
+            s for s in analysis.surfaces if s.entries or s.generated or s.autodoc or s.admitted
+        ]
     return analysis

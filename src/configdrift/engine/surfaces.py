@@ -13,7 +13,13 @@ from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Mount, Surface
 from configdrift.place.config_files import defaults_files
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
-from configdrift.place.pages import autodoc, generated_pages, only_listed, surface_pages
+from configdrift.place.pages import (
+    autodoc,
+    generated_pages,
+    only_listed,
+    rendered_by_bytes,
+    surface_pages,
+)
 from configdrift.resolve.build import configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
@@ -78,6 +84,7 @@ def _surface(
         target=surface.target,
         generated=generated_pages(pages) if cli else [],
         autodoc={m for _, doc in candidates for m in autodoc(doc, schema)},
+        admitted=surface.admitted,
     )
 
 
@@ -122,8 +129,28 @@ def other_surfaces(
             builder, schema, None if config.mount else doc_names, generated, doc_words, written
         ):
             other = _surface(analysis, surface, candidates, shown, None)
-            if other.doc_sources or other.generated or other.autodoc:
-                # Evidence that users write it: a page documents it.
+            if other.admitted and not other.autodoc:
+                other.autodoc = _rendered(analysis, builder, sources, surface)
+            if other.doc_sources or other.generated or other.autodoc or other.admitted:
+                # Evidence that users write it: a page documents it, or the
+                # code loads it from the environment.
                 analysis.surfaces.append(other)
     for other in analysis.surfaces:
         other.first = analysis
+
+
+def _rendered(
+    analysis: Analysis, builder: SchemaBuilder, sources: Sources, surface: Surface
+) -> set[str]:
+    """The model of a surface the code alone admitted, where a page renders
+    its module or class from the code: its described keys are documented
+    there."""
+    root = surface.root
+    if root.model is None or root.model_location is None:
+        return set()
+    path = root.model_location.path
+    modules = [name for name, info in builder.project.modules.items() if info.path == path]
+    for module in sorted(modules, key=len, reverse=True)[:2]:
+        if rendered_by_bytes(analysis.config.root, sources.docs, module, root.model):
+            return {root.model}
+    return set()

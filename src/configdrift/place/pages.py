@@ -184,7 +184,45 @@ def autodoc(doc: DocFacts, schema: SchemaNode) -> set[str]:
     if not doc.autodoc:
         return set()
     names = {target.rsplit(".", 1)[-1] for target, _ in doc.autodoc}
-    return {n.model for n in schema.walk() if n.model in names}
+    # ``.. automodule:: pkg.settings`` renders the models of that module.
+    modules = {"/" + target.replace(".", "/") for target, _ in doc.autodoc}
+    return {
+        n.model
+        for n in schema.walk()
+        if n.model in names
+        or (
+            n.model is not None
+            and n.model_location is not None
+            and _module_path(n.model_location.path).endswith(tuple(modules))
+        )
+    }
+
+
+def _module_path(rel: str) -> str:
+    """``/src/pkg/settings`` for ``src/pkg/settings.py``, to be matched by
+    its end against a module's dotted name (``pkg.settings``)."""
+    return "/" + rel.removesuffix(".py").removesuffix("/__init__")
+
+
+#: Directives that render a module or a class from the code, as a page's
+#: bytes spell them.
+_RENDERING = (b"automodule:: ", b"autoclass:: ", b"::: ")
+
+
+def rendered_by_bytes(root: Path, rels: list[str], module: str, qualname: str) -> list[str]:
+    """The pages that render the module ``module`` or its class ``qualname``
+    from the code (``.. automodule:: pkg.settings``, mkdocstrings'
+    ``::: pkg.settings.Settings``): a byte search, for a configuration the
+    code alone admitted, whose keys no page names (such pages are not
+    parsed)."""
+    targets = [f"{module}\n", f"{module} ", f"{module}\r", f"{module}.{qualname}"]
+    wanted = [d + t.encode() for d in _RENDERING for t in targets]
+    out: list[str] = []
+    for rel in rels:
+        data = read_or_none(root, rel)
+        if data is not None and any(w in data for w in wanted):
+            out.append(rel)
+    return out
 
 
 def generated_pages(pages: list[tuple[str, DocFacts]]) -> list[Location]:

@@ -139,7 +139,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    if not analysis.entries and not analysis.autodoc:
+    if not analysis.entries and not analysis.autodoc and not analysis.admitted:
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = _documented_nodes(analysis)
@@ -202,11 +202,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.location is None
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
-                or (
-                    node.model in analysis.autodoc
-                    and child.origin == f"field of {node.model}"
-                    and child.described
-                )
+                or (node.model in analysis.autodoc and _own_field(node, child) and child.described)
                 or child.path in analysis.documented_elsewhere
             ):
                 # A section the docs' own structure placed is documented there.
@@ -218,7 +214,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             ):
                 continue  # a dict of defaults the docs describe as one value
             if child.origin.startswith(grouped) and (
-                child.origin not in covered or analysis.generated
+                (child.origin not in covered and not analysis.admitted) or analysis.generated
             ):
                 continue  # a script's own flags, or a reference generated from the parser
             parent_entry = own.get(id(node))
@@ -249,7 +245,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     if not node.model
                     else f" (a section of {keys})"
                 )
-            if node.model in analysis.autodoc and child.origin == f"field of {node.model}":
+            if node.model in analysis.autodoc and _own_field(node, child):
                 message = (
                     f"`{format_path(child.path)}` is accepted by {owner}, whose page is rendered "
                     "from the code, but the field has no description (a docstring or description=)"
@@ -451,3 +447,9 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 else _use_note(node),
             ),
         )
+
+
+def _own_field(model: SchemaNode, child: SchemaNode) -> bool:
+    """Is ``child`` a field or an option the class ``model`` declares (what
+    a page rendered from the class shows)?"""
+    return child.origin in (f"field of {model.model}", f"option of {model.model}")

@@ -52,8 +52,8 @@ SPELLING_HEADERS = frozenset(
 )
 
 
-#: Directives that render a class from the code (Sphinx autodoc,
-#: autodoc_pydantic, and traitlets' ``autoconfigurable``).
+#: Directives that render a class or a module from the code (Sphinx
+#: autodoc, autodoc_pydantic, and traitlets' ``autoconfigurable``).
 AUTODOC_DIRECTIVES = frozenset(
     {
         "autopydantic_model",
@@ -63,6 +63,8 @@ AUTODOC_DIRECTIVES = frozenset(
         "autoattrs",
         "autoconfigurable",
         "py:autoclass",
+        "automodule",
+        "py:automodule",
     }
 )
 

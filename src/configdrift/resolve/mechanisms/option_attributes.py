@@ -1,0 +1,228 @@
+"""Options declared as attributes: a class body or a module whose
+attributes are calls of one option class again and again, each an option
+(``port: Setting[int] = Setting("port", "APP_PORT", default=5006,
+help=...)``; ``timeout = Param(30, aliases=("t",))``).
+
+Found by its shape, not by a name: five attributes or more of one class
+or module assigned calls of one callee, the callee a class of the project
+or the calls described (``help=``), and most calls carrying a default
+(``default=``, or the position of the callee's parameter ``default``),
+a help text or the key as their first string. The attribute is the name
+the code reads (``settings.port()``); the key users write is the first
+string argument where there is one, else the attribute; an upper-case
+string beside it (``"APP_PORT"``) or an ``env=`` keyword is the same
+option's variable, and ``aliases=`` are its other names. A class the
+model readers take (dataclass, attrs, pydantic) is theirs, not this.
+"""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.extract.python.facts import Expr
+from configdrift.model import SchemaNode, Surface
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.option_tables import (
+    MIN_TABLE,
+    default_position,
+    table_option,
+    table_root,
+)
+from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.schema import SchemaBuilder
+
+#: A key users write: ``port``, ``log-level``, ``array.chunk_size``.
+_KEY = re.compile(r"[A-Za-z_][\w.-]*")
+#: An environment variable named beside the key.
+_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+#: Keywords that say a call describes an option.
+_DESCRIBED = frozenset({"help", "doc", "description", "desc"})
+#: Keywords that name the option's variable, and its other names.
+_ENV_KEYWORDS = ("env", "envvar", "env_var", "environ")
+_ALIAS_KEYWORDS = ("aliases", "alias", "old", "old_names")
+
+
+def _attributes(
+    builder: SchemaBuilder, module: str
+) -> list[tuple[str, list[tuple[str, Expr, int]]]]:
+    """(owner, [(attribute, call, line)]) for the module and each class of
+    it that no model reader takes."""
+    project = builder.project
+    info = project.modules[module]
+    out: list[tuple[str, list[tuple[str, Expr, int]]]] = []
+    top = [
+        (q, e, info.facts.assign_lines.get(q, 1))
+        for q, e in info.facts.assigns.items()
+        if "." not in q and e[0] == "call"
+    ]
+    out.append(("", top))
+    for cls in info.facts.classes:
+        if builder.model(Symbol("class", module, cls.name)) is not None:
+            continue  # a model's fields are the model readers'
+        found: list[tuple[str, Expr, int]] = []
+        for attr, value in cls.assigns.items():
+            if attr.startswith("__") or value[0] != "call":
+                continue
+            marker = cls.assigns.get("__line__" + attr)
+            found.append((attr, value, marker[1] if marker else cls.line))
+        found.extend(
+            (f.name, f.value, f.line) for f in cls.fields if f.value and f.value[0] == "call"
+        )
+        out.append((cls.name, found))
+    return out
+
+
+def _strings(exprs: list[Expr]) -> list[str]:
+    return [e[1] for e in exprs if e[0] == "c" and isinstance(e[1], str)]
+
+
+def _spellings(key: str, call: Expr) -> tuple[str, ...]:
+    """The key, the variable named beside it and its other names."""
+    args, kwargs = call[2], call[3]
+    found = [key]
+    found += [s for s in _strings(args[1:]) if _VARIABLE.fullmatch(s)]
+    for keyword in (*_ENV_KEYWORDS, *_ALIAS_KEYWORDS):
+        value = kwargs.get(keyword)
+        if value is None:
+            continue
+        items = value[2] if value[0] == "seq" else [value]
+        found += [s for s in _strings(items) if _KEY.fullmatch(s)]
+    return tuple(dict.fromkeys(found))
+
+
+def _family(project: Project, module: str, callee: Expr) -> str:
+    """The option classes a call belongs with: the project class its
+    callee derives from at the top (``c.Type`` and ``c.Choice`` both derive
+    from one option base), else the callee as written."""
+    if callee[0] == "n":
+        symbol = project.resolve(module, str(callee[1]))
+        if symbol is not None and symbol.kind == "class":
+            ours = [s for s in project.mro(symbol) if s.kind == "class"]
+            return f"{ours[-1].module}:{ours[-1].qualname}"
+    return render(callee)
+
+
+def _singletons(project: Project) -> set[Symbol]:
+    """The classes of the objects a module makes once, with no arguments
+    (``settings = Settings()``): a configuration's holder, where a class
+    whose objects are made with values for its attributes is an API's."""
+    out: set[Symbol] = set()
+    for module in project.modules:
+        facts = project.modules[module].facts
+        for qualname, expr in facts.assigns.items():
+            if "." in qualname or qualname.startswith("_") or expr[0] != "call":
+                continue  # a private object is the module's own, not its users'
+            if expr[2] or expr[3]:
+                continue
+            if expr[1][0] == "n":
+                symbol = project.resolve(module, str(expr[1][1]))
+                if symbol is not None and symbol.kind == "class":
+                    out.add(symbol)
+    return out
+
+
+def _variable(call: Expr) -> bool:
+    """Does an option's call name its environment variable or its other
+    names (what users write, where an API's attributes have one name)?"""
+    return len(_spellings("", call)) > 1
+
+
+def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
+    """Every class or module whose attributes are options of one class."""
+    project = builder.project
+    out: list[Surface] = []
+    singletons = _singletons(project)
+    for module in sorted(project.modules):
+        for owner, attributes in _attributes(builder, module):
+            if owner and Symbol("class", module, owner) not in singletons:
+                attributes = [a for a in attributes if _variable(a[1])]
+            by_callee: dict[str, list[tuple[str, Expr, int]]] = {}
+            for attr, call, line in attributes:
+                by_callee.setdefault(_family(project, module, call[1]), []).append(
+                    (attr, call, line)
+                )
+            for rows in by_callee.values():
+                node = _table(builder, module, owner, rows)
+                if node is not None:
+                    name = owner or module.rsplit(".", 1)[-1]
+                    how = f"{len(node.children)} options declared as attributes of {name}"
+                    out.append(Surface(name, node, how, [], ""))
+    return out
+
+
+def _table(
+    builder: SchemaBuilder, module: str, owner: str, rows: list[tuple[str, Expr, int]]
+) -> SchemaNode | None:
+    if len(rows) < MIN_TABLE or any(attr.startswith("_") for attr, _, _ in rows):
+        return None
+    project = builder.project
+    positions: dict[str, int | None] = {}
+    for _, call, _ in rows:
+        callee = call[1]
+        symbol = project.resolve(module, str(callee[1])) if callee[0] == "n" else None
+        if symbol is None or symbol.kind not in ("class", "external"):
+            return None
+        if symbol.kind == "class" and builder.model(symbol) is not None:
+            return None  # a nested model (``sub = Sub()``), not an option
+        if symbol.kind == "external" and not _DESCRIBED & set(call[3]):
+            return None  # another library's objects (columns, widgets), not options
+        if render(callee) not in positions:
+            positions[render(callee)] = default_position(builder, module, callee)
+    described = sum(1 for _, call, _ in rows if _DESCRIBED & set(call[3]))
+    named = all(call[2] and call[2][0][0] == "c" for _, call, _ in rows)
+    keys = [project.string(module, call[2][0]) if named else attr for attr, call, _ in rows]
+    if any(k is None or not _KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
+        return None
+    defaulted = 0
+    for _, call, _ in rows:
+        args, kwargs = call[2], call[3]
+        position = positions[render(call[1])]
+        if "default" in kwargs or (position is not None and len(args) > position):
+            defaulted += 1
+    if 2 * max(defaulted, described) < len(rows) and not named:
+        return None  # objects built from names (a class's widgets), not options
+    line = min(r[2] for r in rows)
+    root, _, _ = table_root(builder, module, owner or module, line)
+    for (attr, call, at), key in zip(rows, keys, strict=True):
+        assert key is not None
+        args, kwargs = call[2], call[3]
+        position = positions[render(call[1])]
+        where = position if position is not None else (1 if named else 0)
+        default_expr = kwargs.get("default") or (args[where] if len(args) > where else None)
+        if (
+            position is None
+            and default_expr is not None
+            and default_expr[0] == "c"
+            and isinstance(default_expr[1], str)
+            and _VARIABLE.fullmatch(default_expr[1])
+        ):
+            default_expr = None  # the variable, not a default
+        default = project.evaluate(module, default_expr) if default_expr else None
+        node = table_option((attr,), default, project.location(module, at), owner or module)
+        node.spellings = _spellings(key, call)
+        node.described = bool(_DESCRIBED & set(kwargs))
+        root.children[attr] = node
+    return root
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The classes and modules of option attributes the docs document
+    (three fresh keys), and those whose options name their environment
+    variables, documented or not: the code reads them from the
+    environment, so users set them."""
+    found: list[Surface] = []
+    for surface in attribute_tables(discovery.builder):
+        options = list(surface.root.children.values())
+        variables = sum(1 for n in options if any(_VARIABLE.fullmatch(s) for s in n.spellings[1:]))
+        loaded = 2 * variables >= len(options)
+        if loaded:
+            surface.admitted = f"{variables} of its options name an environment variable"
+        if discovery.claim(surface.root) or (
+            loaded and discovery.claim(surface.root, _all(surface.root))
+        ):
+            found.append(surface)
+    return found
+
+
+def _all(root: SchemaNode) -> frozenset[str]:
+    return frozenset(s for n in root.walk() if n is not root for s in n.spellings or (n.key,))

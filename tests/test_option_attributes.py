@@ -1,0 +1,160 @@
+"""Options declared as attributes of a class or a module, a call of one
+option class each (resolve/mechanisms/option_attributes), and a
+configuration the code alone shows (its options name environment
+variables) admitted without a page."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_SETTINGS = """
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Setting(Generic[T]):
+    def __init__(self, name, env_var=None, default=None, help=""):
+        self.name = name
+        self.env_var = env_var
+        self.default = default
+        self.help = help
+
+
+class Settings:
+    browser: Setting[str | None] = Setting("browser", "APP_BROWSER", default=None, help="Browser.")
+    cdn_version: Setting[str | None] = Setting("version", "APP_CDN_VERSION", help="CDN.")
+    log_level: Setting[str] = Setting("log_level", "APP_LOG_LEVEL", default="info", help="Level.")
+    minified: Setting[bool] = Setting("minified", "APP_MINIFIED", default=True, help="Minify.")
+    port: Setting[int] = Setting("port", "APP_PORT", 5006, help="Port.")
+    secret: Setting[str | None] = Setting("secret_key", "APP_SECRET_KEY")
+
+
+settings = Settings()
+"""
+
+_READS = """
+from app.settings import settings
+
+
+def serve():
+    return settings.port, settings.browser, settings.log_level, settings.minified
+"""
+
+_DOCS = """
+# Settings
+
+## `browser`
+
+The browser.
+
+## `log_level`
+
+Default: `warn`
+
+## `port`
+
+Default: `5006`
+
+## `cdn_version`
+
+Which CDN.
+
+## `APP_MINIFIED`
+
+Minify the scripts.
+"""
+
+
+def _check(tmp_path, files):
+    return check_project(tmp_path, {"app/serve.py": _READS, **files}, "app")
+
+
+def test_attributes_calling_one_option_class_are_a_configuration(tmp_path) -> None:
+    analysis, findings = _check(tmp_path, {"app/settings.py": _SETTINGS, "docs/settings.md": _DOCS})
+    (surface,) = analysis.surfaces
+    options = surface.schema.children
+    assert set(options) == {"browser", "cdn_version", "log_level", "minified", "port", "secret"}
+    # The attribute is what the code reads; the first string is the key
+    # users write, the upper-case one its variable.
+    assert options["cdn_version"].spellings == ("version", "APP_CDN_VERSION")
+    assert options["port"].default is not None and options["port"].default.value == 5006
+    assert options["log_level"].default.value == "info"
+    found = by_key(findings)
+    assert ("CD104", "log_level") in found  # documented `warn`, declared "info"
+    # The doc names the attribute, which no config file or variable spells.
+    assert ("CD102", "cdn_version") in found
+    # The variable's entry documents ``minified``; ``secret`` has none.
+    assert not any(key == "minified" for _, key in found)
+    assert ("CD103", "secret") in found
+
+
+def test_a_model_of_an_api_is_no_configuration(tmp_path) -> None:
+    # Properties of a class its users build with values (``Band(lower=1)``),
+    # named by their attributes: no object of it made once, no variables.
+    model = """
+class Prop:
+    def __init__(self, default=None, help=""):
+        self.default = default
+
+
+class Band:
+    lower = Prop(default=0, help="Lower.")
+    upper = Prop(default=1, help="Upper.")
+    fill_color = Prop(default="grey", help="Fill.")
+    line_color = Prop(default="black", help="Line.")
+    level = Prop(default="underlay", help="Level.")
+
+_band = Band()
+"""
+    docs = "# Band\n\n## `lower`\n\n## `upper`\n\n## `fill_color`\n\nDefault: `red`\n"
+    analysis, findings = _check(tmp_path, {"app/models.py": model, "docs/band.md": docs})
+    assert analysis.surfaces == []
+    # Only the note that no configuration holds the page's keys.
+    assert {f.code for f in findings} == {"CD501"}
+
+
+def test_another_librarys_objects_without_help_are_no_options(tmp_path) -> None:
+    # Columns of a table: calls of an imported class, with no help text.
+    model = """
+from sqlalchemy import Column, Integer, String
+
+
+class User:
+    id = Column("id", Integer, default=0)
+    name = Column("name", String, default="")
+    email = Column("email", String, default="")
+    city = Column("city", String, default="")
+    zip_code = Column("zip_code", String, default="")
+
+users = User()
+"""
+    docs = "# Users\n\n## `id`\n\n## `name`\n\n## `email`\n\nDefault: `x`\n"
+    analysis, _ = _check(tmp_path, {"app/models.py": model, "docs/users.md": docs})
+    assert analysis.surfaces == []
+
+
+def test_options_that_name_variables_are_admitted_without_a_page(tmp_path) -> None:
+    analysis, findings = _check(tmp_path, {"app/settings.py": _SETTINGS})
+    (surface,) = analysis.surfaces
+    assert "environment variable" in surface.admitted
+    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    assert undocumented == {"browser", "cdn_version", "log_level", "minified", "port", "secret"}
+
+
+def test_without_variables_an_undocumented_class_is_not_admitted(tmp_path) -> None:
+    plain = _SETTINGS.replace('"APP_', '"app_')
+    analysis, findings = _check(tmp_path, {"app/settings.py": plain})
+    assert analysis.surfaces == []
+    assert not any(code == "CD103" for code, _ in by_key(findings))
+
+
+def test_a_page_that_renders_the_module_documents_its_described_options(tmp_path) -> None:
+    page = "Settings\n========\n\n.. automodule:: app.settings\n"
+    analysis, findings = _check(tmp_path, {"app/settings.py": _SETTINGS, "docs/settings.rst": page})
+    (surface,) = analysis.surfaces
+    assert surface.autodoc == {"Settings"}
+    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    # Rendered with its help text, each option is documented; ``secret``
+    # has none to render.
+    assert undocumented == {"secret"}
