@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -100,6 +101,10 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         }
     if settings:
         elsewhere |= stored_in(analysis, code, settings)
+    if named:
+        # A name built at runtime (``getattr(conf, f"{command}_{option}")``)
+        # may be any key its literal parts fit.
+        elsewhere |= {key for key in named if any(p.fullmatch(key) for p in _built_names(analysis))}
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
         if (environment or parent.model_kind in _BY_NAME) and key in elsewhere:
@@ -116,6 +121,18 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"the code reads `{close}`" if close else None,
         )
     yield from dangling_references(analysis)
+
+
+def _built_names(analysis: Analysis) -> list[re.Pattern[str]]:
+    """The names ``getattr`` builds from literal parts and computed ones
+    (``f"{command}_{option}"``); a name computed whole says nothing of
+    which keys it reads."""
+    return [
+        re.compile(pattern)
+        for info in analysis.project.modules.values()
+        for _line, _function, pattern in info.facts.dynamic_getattr
+        if pattern.replace(".*", "")
+    ]
 
 
 #: Surfaces whose keys the code may name or load outside the reads the

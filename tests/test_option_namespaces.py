@@ -1,0 +1,137 @@
+"""Nested namespaces of option objects, spelt as the docs spell them
+(resolve/mechanisms/option_namespaces)."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_DEFAULTS = """
+class Option:
+    def __init__(self, default=None, type=None, old=None):
+        self.default = default
+
+
+def Namespace(**options):
+    return options
+
+
+NAMESPACES = Namespace(
+    timezone=Option(type="string"),
+    enable_utc=Option(True, type="bool"),
+    task=Namespace(
+        acks_late=Option(False, type="bool"),
+        default_queue=Option("default"),
+        time_limit=Option(type="float"),
+    ),
+    broker=Namespace(
+        pool_limit=Option(10, type="int"),
+        heartbeat=Option(120, type="int"),
+    ),
+)
+"""
+
+_JOINED = """
+Configuration
+=============
+
+``timezone``
+~~~~~~~~~~~~
+
+Default: ``"UTC"``.
+
+``task_acks_late``
+~~~~~~~~~~~~~~~~~~
+
+Default: Disabled.
+
+``task_default_queue``
+~~~~~~~~~~~~~~~~~~~~~~
+
+Default: ``"default"``.
+
+``broker_pool_limit``
+~~~~~~~~~~~~~~~~~~~~~
+
+Default: 5.
+
+``broker_heartbeat``
+~~~~~~~~~~~~~~~~~~~~
+
+Default: 120.
+
+``worker_concurrency``
+~~~~~~~~~~~~~~~~~~~~~~
+
+Default: 4.
+"""
+
+
+def test_namespaces_of_options_are_joined_as_the_docs_write_them(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}, "app"
+    )
+    (surface,) = analysis.surfaces
+    keys = set(surface.schema.children)
+    assert "task_acks_late" in keys and "broker_pool_limit" in keys and "task" not in keys
+    assert surface.schema.children["enable_utc"].type.kinds == frozenset({"bool"})
+    found = by_key(findings)
+    assert ("CD104", "broker_pool_limit") in found  # documented 5, declared 10
+    assert ("CD103", "task_time_limit") in found
+    assert ("CD103", "enable_utc") in found
+    # Not a key of the namespaces; they are read by name, so unknown keys
+    # are ignored rather than rejected.
+    assert found[("CD102", "worker_concurrency")].severity.value == "warning"
+    assert not any(code == "CD104" and key == "broker_heartbeat" for code, key in found)
+
+
+def test_namespaces_documented_as_paths_stay_nested(tmp_path) -> None:
+    dotted = _JOINED.replace("task_", "task.").replace("broker_", "broker.")
+    analysis, _ = check_project(
+        tmp_path, {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": dotted}, "app"
+    )
+    (surface,) = analysis.surfaces
+    assert set(surface.schema.children["task"].children) == {
+        "acks_late",
+        "default_queue",
+        "time_limit",
+    }
+
+
+def test_calls_of_several_kinds_or_without_nesting_are_no_namespaces(tmp_path) -> None:
+    mixed = _DEFAULTS.replace('pool_limit=Option(10, type="int")', "pool_limit=Pool(10)")
+    mixed = "class Pool:\n    def __init__(self, size):\n        pass\n" + mixed
+    flat = """
+class Option:
+    def __init__(self, default=None):
+        self.default = default
+
+
+def build(**options):
+    return options
+
+
+WIDGETS = build(
+    timezone=Option(),
+    task_acks_late=Option(False),
+    task_default_queue=Option("default"),
+    broker_pool_limit=Option(10),
+    broker_heartbeat=Option(120),
+)
+"""
+    for code in (mixed, flat):
+        analysis, _ = check_project(
+            tmp_path, {"app/defaults.py": code, "docs/configuration.rst": _JOINED}, "app"
+        )
+        assert analysis.surfaces == []
+
+
+def test_a_name_getattr_builds_from_parts_may_read_a_documented_key(tmp_path) -> None:
+    # ``worker_concurrency`` is read as ``getattr(conf, f"{command}_{name}")``.
+    built = 'def daemon(conf, command, name):\n    return getattr(conf, f"{command}_{name}")\n'
+    whole = "def daemon(conf, name):\n    return getattr(conf, name)\n"
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    _, findings = check_project(tmp_path, {**files, "app/daemon.py": built}, "app")
+    assert ("CD102", "worker_concurrency") not in by_key(findings)
+    # A name computed whole says nothing of which key it reads.
+    _, findings = check_project(tmp_path, {**files, "app/daemon.py": whole}, "app")
+    assert ("CD102", "worker_concurrency") in by_key(findings)
