@@ -77,6 +77,9 @@ def test_namespaces_of_options_are_joined_as_the_docs_write_them(tmp_path) -> No
     found = by_key(findings)
     assert ("CD104", "broker_pool_limit") in found  # documented 5, declared 10
     assert ("CD103", "task_time_limit") in found
+    # Each option is found at its own keyword's line.
+    line = _DEFAULTS.splitlines().index('        time_limit=Option(type="float"),') + 1
+    assert found[("CD103", "task_time_limit")].location.line == line
     assert ("CD103", "enable_utc") in found
     # Not a key of the namespaces; they are read by name, so unknown keys
     # are ignored rather than rejected.

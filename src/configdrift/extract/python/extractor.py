@@ -133,10 +133,25 @@ def extract_newer(
     return out
 
 
+def _keyword_lines(call: ast.Call, prefix: str, depth: int, out: dict[str, int]) -> None:
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            continue
+        out[prefix + keyword.arg] = keyword.lineno
+        if type(keyword.value) is ast.Call and depth < 4:
+            _keyword_lines(keyword.value, f"{prefix}{keyword.arg}.", depth + 1, out)
+
+
 def _key_lines(value: ast.expr) -> dict[str, int] | None:
     """The line of each string key of a dict literal, of each string in
-    the rows of a table of tuples (``(("branch", "run:branch"), ...)``), or
-    of the key a table of calls names first (``(Setting("name", 1), ...)``)."""
+    the rows of a table of tuples (``(("branch", "run:branch"), ...)``), of
+    the key a table of calls names first (``(Setting("name", 1), ...)``), or
+    of each keyword of a call of keywords, nested ones by their path
+    (``Namespace(task=Namespace(acks_late=...))``: ``task.acks_late``)."""
+    if type(value) is ast.Call and len(value.keywords) >= 2:
+        found: dict[str, int] = {}
+        _keyword_lines(value, "", 0, found)
+        return found
     if type(value) is ast.Dict:
         return {
             k.value: k.lineno

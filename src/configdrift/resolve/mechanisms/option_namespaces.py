@@ -73,7 +73,7 @@ def namespace_tables(builder: SchemaBuilder, names: frozenset[str]) -> list[Surf
             dotted = sum(1 for path, _ in leaves if path[-1] in names and len(path) > 1)
             flat = joined > dotted
             line = info.facts.assign_lines.get(qualname, 1)
-            root, where, _ = table_root(builder, module, qualname, line)
+            root, where, lines = table_root(builder, module, qualname, line)
             root.strict = False  # a namespace's options are read by name
             for path, call in leaves:
                 key: ConfigPath = ("_".join(path),) if flat else path
@@ -85,7 +85,8 @@ def namespace_tables(builder: SchemaBuilder, names: frozenset[str]) -> list[Surf
                 if kind is not None and kind[0] == "c" and str(kind[1]) in _TYPES:
                     kinds = frozenset({_TYPES[str(kind[1])]})
                 parent = ensure_path(root, key[:-1], where, f"namespace of {qualname}")
-                parent.children[key[-1]] = table_option(key, default, where, qualname, kinds)
+                at = project.location(module, lines.get(".".join(path), line))
+                parent.children[key[-1]] = table_option(key, default, at, qualname, kinds)
             how = f"{len(leaves)} options in nested namespaces of {qualname}"
             out.append(Surface(qualname, root, how, [], ""))
     return out
