@@ -10,13 +10,14 @@ from configdrift.analysis import Analysis
 from configdrift.discover import Sources, matches
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Mount, Surface
-from configdrift.place.config_files import defaults_files
+from configdrift.place.config_files import defaults_files, package_defaults_files
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import (
     autodoc,
     generated_pages,
     only_listed,
+    pages_rendering_file,
     rendered_by_bytes,
     surface_pages,
 )
@@ -112,6 +113,9 @@ def other_surfaces(
     else:
         if builder.imported("confuse"):
             builder.defaults_files = defaults_files(config.root, sources.configs)
+        else:
+            code = sorted({info.path for info in builder.project.modules.values()})
+            builder.data_files = package_defaults_files(config.root, sources.configs, code)
 
         def written() -> frozenset[str]:
             # ``c.Class.option = value`` in Python blocks: both names.
@@ -129,7 +133,11 @@ def other_surfaces(
             builder, schema, None if config.mount else doc_names, generated, doc_words, written
         ):
             other = _surface(analysis, surface, candidates, shown, None)
-            if other.admitted and not other.autodoc:
+            if other.admitted and surface.root.model_kind == "defaults":
+                # A reference built from the file documents its keys.
+                name = surface.root.model.rsplit("/", 1)[-1] if surface.root.model else ""
+                other.generated = pages_rendering_file(config.root, sources.docs, name)
+            elif other.admitted and not other.autodoc:
                 other.autodoc = _rendered(analysis, builder, sources, surface)
             if other.doc_sources or other.generated or other.autodoc or other.admitted:
                 # Evidence that users write it: a page documents it, or the

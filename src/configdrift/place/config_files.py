@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from configdrift.extract.docs.block_model import BlockKey, BlockRead
+from configdrift.extract.docs.block_model import VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.docs.python_config import read_config_statements
 from configdrift.extract.text import NotText, decode
-from configdrift.files import Unreadable, read_file
+from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
@@ -32,6 +32,77 @@ def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey
         if read.error is None:
             out.append((rel, read.keys))
     return out
+
+
+#: How many Python files beside a defaults file are searched for its name.
+MAX_LOADERS = 50
+#: A defaults file gives this many values at least.
+MIN_DEFAULTS = 5
+
+
+def package_defaults_files(
+    root: Path, rels: list[str], code_paths: list[str]
+) -> list[tuple[str, list[BlockKey], frozenset[str]]]:
+    """YAML files of defaults shipped in a package and loaded by its code
+    (``dask.yaml`` beside ``config.py``, which names it): a mapping of five
+    values or more, not a JSON Schema, whose name a Python file of its
+    folder quotes. Each with its keys, and the dotted paths of its values
+    the code quotes (``config.get("array.chunk-size")``)."""
+    by_folder: dict[str, list[str]] = {}
+    for path in code_paths:
+        by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(path)
+    out: list[tuple[str, list[BlockKey], frozenset[str]]] = []
+    for rel in rels:
+        if not rel.endswith((".yaml", ".yml")):
+            continue
+        folder, _, name = rel.rpartition("/")
+        loaders = by_folder.get(folder, [])[:MAX_LOADERS]
+        if "schema" in name.lower() or not loaders:
+            continue
+        quoted = (f'"{name}"'.encode(), f"'{name}'".encode())
+        if not any(
+            q in data for path in loaders if (data := read_or_none(root, path)) for q in quoted
+        ):
+            continue
+        try:
+            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
+        except (FileNotFoundError, Unreadable, NotText):
+            continue
+        read = read_block(text, "yaml")
+        tops = {k.path[0] for k in read.keys if len(k.path) == 1}
+        values = sum(1 for k in read.keys if k.kind == VALUE)
+        if read.error is None and values >= MIN_DEFAULTS and not tops & _SCHEMA_KEYS:
+            keys = [k.at(1) for k in read.keys]
+            out.append((rel, keys, quoted_paths(root, code_paths, keys)))
+    return out
+
+
+def quoted_paths(root: Path, code_paths: list[str], keys: list[BlockKey]) -> frozenset[str]:
+    """The dotted paths of ``keys`` (of two parts or more) that the code
+    quotes, ``-`` and ``_`` taken as one."""
+    wanted: dict[bytes, str] = {}
+    for key in keys:
+        if len(key.path) < 2 or not all(isinstance(p, str) for p in key.path):
+            continue
+        dotted = ".".join(key.path)
+        for spelt in {dotted, dotted.replace("-", "_"), dotted.replace("_", "-")}:
+            for quote in ('"', "'"):
+                wanted[f"{quote}{spelt}{quote}".encode()] = dotted
+    found: set[str] = set()
+    for path in code_paths[:MAX_CODE_FILES]:
+        data = read_or_none(root, path)
+        if data is None or b"." not in data:
+            continue
+        found.update(dotted for needle, dotted in wanted.items() if needle in data)
+    return frozenset(found)
+
+
+#: How many code files are searched for the keys of a defaults file.
+MAX_CODE_FILES = 5000
+
+
+#: Top-level keys of a JSON Schema: a file that describes a config, not one.
+_SCHEMA_KEYS = frozenset({"$schema", "properties", "definitions", "$defs"})
 
 
 #: Larger JSON files are data, not configs: they are not read.

@@ -110,6 +110,8 @@ class SchemaBuilder(ModelReader):
         #: The keys of the defaults files a confuse application ships, by
         #: file (set by the engine before ``surfaces``).
         self.defaults_files: list[tuple[str, list[BlockKey]]] = []
+        #: YAML files of defaults a package ships and its code loads.
+        self.data_files: list[tuple[str, list[BlockKey], frozenset[str]]] = []
 
     def mount(
         self,

@@ -204,6 +204,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.origin == BUILTIN
                 or (node.model in analysis.autodoc and _own_field(node, child) and child.described)
                 or child.path in analysis.documented_elsewhere
+                or (partly and child.children and child.origin.startswith("default in "))
             ):
                 # A section the docs' own structure placed is documented there.
                 continue

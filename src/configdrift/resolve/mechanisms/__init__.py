@@ -21,6 +21,7 @@ from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms import (
     class_registry,
     confuse,
+    data_files,
     descriptors,
     environment,
     loaded_models,
@@ -38,6 +39,7 @@ from configdrift.resolve.schema import SchemaBuilder
 #: order they claim keys.
 SURFACES = (
     confuse,
+    data_files,
     loaded_models,
     descriptors,
     class_registry,

@@ -37,20 +37,7 @@ def defaults_root(project: Project, files: list[tuple[str, list[BlockKey]]]) -> 
     root.model = MODEL
     root.model_kind = "defaults"
     for rel, keys in files:
-        root.model_location = root.model_location or Location(rel, 1)
-        # A mapping keyed by anything but names (``replace: {'[<>:]': _}``)
-        # is data: one value, not keys.
-        data = {k.path[:-1] for k in keys if not _NAME.fullmatch(k.path[-1])}
-        for key in keys:
-            if LIST_ITEM in key.path or len(key.path) > _MAX_DEPTH:
-                continue  # what a list of records holds is not a key
-            if any(key.path[:i] in data for i in range(1, len(key.path))):
-                continue
-            node = ensure_path(root, key.path, Location(rel, key.line), f"default in {rel}")
-            if key.kind == VALUE:
-                _set_default(node, Value.of(key.value))
-            elif key.kind == LIST:
-                node.type = TypeInfo("list", frozenset({"list"}))
+        add_file_keys(root, rel, keys)
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
@@ -64,6 +51,25 @@ def defaults_root(project: Project, files: list[tuple[str, list[BlockKey]]]) -> 
             root.model_location = root.model_location or where
             _add(project, name, root, tuple(view), call.args[0], where, 0)
     return root if root.children else None
+
+
+def add_file_keys(root: SchemaNode, rel: str, keys: list[BlockKey]) -> None:
+    """The keys of a YAML file of defaults under ``root``, each with its
+    default (a value) or type (a list)."""
+    root.model_location = root.model_location or Location(rel, 1)
+    # A mapping keyed by anything but names (``replace: {'[<>:]': _}``)
+    # is data: one value, not keys.
+    data = {k.path[:-1] for k in keys if not _NAME.fullmatch(k.path[-1])}
+    for key in keys:
+        if LIST_ITEM in key.path or len(key.path) > _MAX_DEPTH:
+            continue  # what a list of records holds is not a key
+        if any(key.path[:i] in data for i in range(1, len(key.path))):
+            continue
+        node = ensure_path(root, key.path, Location(rel, key.line), f"default in {rel}")
+        if key.kind == VALUE:
+            _set_default(node, Value.of(key.value))
+        elif key.kind == LIST:
+            node.type = TypeInfo("list", frozenset({"list"}))
 
 
 def _add(

@@ -1,0 +1,126 @@
+"""A YAML file of defaults shipped in a package and loaded by its code is
+a configuration (resolve/mechanisms/data_files)."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_LOADER = """
+import os
+
+import yaml
+
+fn = os.path.join(os.path.dirname(__file__), "pkg.yaml")
+with open(fn) as f:
+    defaults = yaml.safe_load(f)
+
+
+def get(key, default=None):
+    return defaults.get(key, default)
+"""
+
+_DEFAULTS = """temporary-directory: null
+tokenize:
+  ensure-deterministic: false
+array:
+  chunk-size: 128MiB
+  backend: numpy
+  rechunk:
+    method: tasks
+dataframe:
+  backend: pandas
+  shuffle:
+    method: null
+    compression: null
+"""
+
+_DOCS = """
+Configuration
+=============
+
+``array.chunk-size``
+   The chunk size.
+
+``array.backend``
+   The backend.
+
+``dataframe.backend``
+   The backend of dataframes.
+
+``dataframe.shuffle.method``
+   How to shuffle.
+"""
+
+_READS = """
+from pkg import config
+
+
+def chunks():
+    return config.get("array.chunk_size"), config.get("array.backend")
+
+
+def shuffle():
+    return config.get("dataframe.shuffle.method"), config.get("tokenize.ensure-deterministic")
+"""
+
+
+def _files(**extra: str) -> dict[str, str]:
+    return {"pkg/config.py": _LOADER, "pkg/pkg.yaml": _DEFAULTS, **extra}
+
+
+def test_a_defaults_file_the_docs_document_is_a_configuration(tmp_path) -> None:
+    analysis, findings = check_project(tmp_path, _files(**{"docs/configuration.rst": _DOCS}), "pkg")
+    (surface,) = analysis.surfaces
+    assert surface.schema.children["array"].children["chunk-size"].default.value == "128MiB"
+    undocumented = {(key, f.location.line) for (code, key), f in by_key(findings).items()}
+    # Each at its line of the file; a section whose keys are documented is
+    # no key of its own.
+    assert undocumented == {
+        ("temporary-directory", 1),
+        ("tokenize", 2),
+        ("array.rechunk", 7),
+        ("dataframe.shuffle.compression", 13),
+    }
+
+
+def test_a_page_that_builds_its_reference_from_the_file_documents_it(tmp_path) -> None:
+    reference = "Reference\n=========\n\n.. pkg-config-block::\n   :config: ../pkg/pkg.yaml\n"
+    files = _files(**{"docs/configuration.rst": _DOCS, "docs/reference.rst": reference})
+    analysis, findings = check_project(tmp_path, files, "pkg")
+    (surface,) = analysis.surfaces
+    assert surface.generated
+    assert findings == []
+
+
+def test_keys_the_code_reads_by_dotted_path_admit_it_without_a_page(tmp_path) -> None:
+    analysis, findings = check_project(tmp_path, _files(**{"pkg/use.py": _READS}), "pkg")
+    (surface,) = analysis.surfaces
+    assert "4 of its keys read by their dotted path" in surface.how  # ``-`` and ``_`` as one
+    # No page documents a key under it: each section is reported once.
+    assert {key for _, key in by_key(findings)} == {
+        "temporary-directory",
+        "tokenize",
+        "array",
+        "dataframe",
+    }
+
+
+def test_a_file_no_code_names_or_a_schema_is_no_configuration(tmp_path) -> None:
+    unnamed = _LOADER.replace('"pkg.yaml"', '"other.yaml"')
+    schema = "$schema: x\nproperties:\n  a: 1\n  b: 2\n  c: 3\n  d: 4\n  e: 5\n"
+    for files in (
+        {"pkg/config.py": unnamed, "pkg/pkg.yaml": _DEFAULTS},
+        {"pkg/config.py": _LOADER, "pkg/pkg.yaml": schema},
+    ):
+        analysis, _ = check_project(
+            tmp_path, {**files, "docs/configuration.rst": _DOCS, "pkg/use.py": _READS}, "pkg"
+        )
+        assert analysis.surfaces == []
+
+
+def test_a_loaded_file_neither_documented_nor_read_by_path_is_not_admitted(tmp_path) -> None:
+    # A logging setup the code loads whole: no page names its keys and no
+    # code reads them one by one.
+    analysis, findings = check_project(tmp_path, _files(), "pkg")
+    assert analysis.surfaces == []
+    assert not any(code == "CD103" for code, _ in by_key(findings))
