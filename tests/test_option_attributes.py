@@ -158,3 +158,17 @@ def test_a_page_that_renders_the_module_documents_its_described_options(tmp_path
     # Rendered with its help text, each option is documented; ``secret``
     # has none to render.
     assert undocumented == {"secret"}
+
+
+def test_map_says_why_the_code_alone_makes_it_a_configuration(tmp_path) -> None:
+    from configdrift.commands.map import project_map
+
+    analysis, _ = _check(tmp_path, {"app/settings.py": _SETTINGS})
+    (surface,) = project_map(analysis, False)["surfaces"][1:]
+    assert surface["admitted"] == "6 of its options name an environment variable"
+    assert surface["docs"] == []
+    # Options that name no variable are a configuration by their docs alone.
+    plain = _SETTINGS.replace('"APP_', '"app_')
+    documented, _ = _check(tmp_path, {"app/settings.py": plain, "docs/settings.md": _DOCS})
+    surfaces = project_map(documented, False)["surfaces"]
+    assert [(s["name"], s["admitted"]) for s in surfaces][1:] == [("Settings", None)]

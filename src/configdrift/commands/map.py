@@ -98,6 +98,7 @@ def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
                 "name": surface.surface,
                 "model": surface.schema.model or ("a dict" if surface.schema.children else None),
                 "how": surface.how or None,
+                "admitted": printable(surface.admitted) if surface.admitted else None,
                 "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
                 "root": {"model": root.model, "how": root.how, "location": where(root.location)}
                 if root
@@ -147,6 +148,8 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         out.write("Surfaces (each a configuration of its own, judged on its own):\n")
         for surface in surfaces:
             pages = ", ".join(surface["docs"]) or "no doc page"
+            if surface["admitted"] and not surface["docs"]:
+                pages += f" (a configuration by the code alone: {surface['admitted']})"
             found = f"; {surface['how']}" if surface["how"] else ""
             out.write(
                 f"  {surface['name']}: {surface['model'] or 'nothing found'}{found}; "
