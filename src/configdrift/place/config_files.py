@@ -7,6 +7,7 @@ each a page of one block."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from configdrift.extract.docs.block_model import VALUE, BlockKey, BlockRead
@@ -51,18 +52,23 @@ def package_defaults_files(
     by_folder: dict[str, list[str]] = {}
     for path in code_paths:
         by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(path)
-    out: list[tuple[str, list[BlockKey], frozenset[str]]] = []
+    loaded: dict[str, list[bytes]] = {}
+    found: list[tuple[str, list[BlockKey]]] = []
     for rel in rels:
-        if not rel.endswith((".yaml", ".yml")):
-            continue
         folder, _, name = rel.rpartition("/")
-        loaders = by_folder.get(folder, [])[:MAX_LOADERS]
-        if "schema" in name.lower() or not loaders:
+        if not name.endswith((".yaml", ".yml")) or "schema" in name.lower():
             continue
+        if folder not in by_folder:
+            continue
+        if folder not in loaded:
+            # Each folder's modules are read once, for all its YAML files.
+            loaded[folder] = [
+                data
+                for path in by_folder[folder][:MAX_LOADERS]
+                if (data := read_or_none(root, path)) is not None
+            ]
         quoted = (f'"{name}"'.encode(), f"'{name}'".encode())
-        if not any(
-            q in data for path in loaders if (data := read_or_none(root, path)) for q in quoted
-        ):
+        if not any(q in data for data in loaded[folder] for q in quoted):
             continue
         try:
             text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
@@ -72,29 +78,35 @@ def package_defaults_files(
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
         values = sum(1 for k in read.keys if k.kind == VALUE)
         if read.error is None and values >= MIN_DEFAULTS and not tops & _SCHEMA_KEYS:
-            keys = [k.at(1) for k in read.keys]
-            out.append((rel, keys, quoted_paths(root, code_paths, keys)))
-    return out
+            found.append((rel, [k.at(1) for k in read.keys]))
+    strings = quoted_dotted(root, code_paths) if found else frozenset()
+    return [(rel, keys, _read_paths(keys, strings)) for rel, keys in found]
 
 
-def quoted_paths(root: Path, code_paths: list[str], keys: list[BlockKey]) -> frozenset[str]:
-    """The dotted paths of ``keys`` (of two parts or more) that the code
-    quotes, ``-`` and ``_`` taken as one."""
-    wanted: dict[bytes, str] = {}
-    for key in keys:
-        if len(key.path) < 2 or not all(isinstance(p, str) for p in key.path):
-            continue
-        dotted = ".".join(key.path)
-        for spelt in {dotted, dotted.replace("-", "_"), dotted.replace("_", "-")}:
-            for quote in ('"', "'"):
-                wanted[f"{quote}{spelt}{quote}".encode()] = dotted
-    found: set[str] = set()
+#: A quoted dotted name: ``"array.chunk-size"``.
+_DOTTED = re.compile(rb"""["']([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)["']""")
+
+
+def quoted_dotted(root: Path, code_paths: list[str]) -> frozenset[str]:
+    """Every quoted dotted name of the code, ``-`` spelt ``_``."""
+    out: set[str] = set()
     for path in code_paths[:MAX_CODE_FILES]:
         data = read_or_none(root, path)
-        if data is None or b"." not in data:
-            continue
-        found.update(dotted for needle, dotted in wanted.items() if needle in data)
-    return frozenset(found)
+        if data is not None:
+            out.update(m.decode().replace("-", "_") for m in _DOTTED.findall(data))
+    return frozenset(out)
+
+
+def _read_paths(keys: list[BlockKey], strings: frozenset[str]) -> frozenset[str]:
+    """The dotted paths of ``keys`` (two parts or more) among ``strings``,
+    ``-`` and ``_`` taken as one."""
+    out: set[str] = set()
+    for key in keys:
+        if len(key.path) >= 2 and all(isinstance(p, str) for p in key.path):
+            dotted = ".".join(key.path)
+            if dotted.replace("-", "_") in strings:
+                out.add(dotted)
+    return frozenset(out)
 
 
 #: How many code files are searched for the keys of a defaults file.

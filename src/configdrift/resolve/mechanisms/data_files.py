@@ -58,6 +58,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if quoted:
                 how += f", {len(quoted)} of its keys read by their dotted path"
             surface = Surface(rel.rsplit("/", 1)[-1], root, how, [], "")
-            surface.admitted = f"the code loads it from {rel}"
+            surface.admitted = (
+                f"the code reads {len(quoted)} of its keys by their dotted paths"
+                if len(quoted) >= MIN_READ
+                else "the code loads it and the docs name its keys"
+            )
             found.append(surface)
     return found
