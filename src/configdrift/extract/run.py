@@ -256,6 +256,8 @@ _GENERATOR_MARKERS = (
     b"{autoprogram}",
     b"::: mkdocs-click",
     b"::: mkdocs-typer",
+    # A command's ``--help`` output pasted into a page.
+    b"-h, --help",
     b"\n::: ",
     # Pages rendered from a model of the code (autodoc_pydantic; a page of
     # ``autoclass`` API docs is read when it shows entries or examples).

@@ -307,6 +307,10 @@ def config_pages(
             sources.docs_explicit
             or is_config_doc(doc, spellings)
             or (doc.generated and schema.model_kind in CLI_KINDS)
+            or (
+                schema.model_kind in CLI_KINDS
+                and lists_flags(doc, spellings, needed_entries(spellings))
+            )
             or is_small_doc(doc, parents())
         ):
             pages.append((rel, doc))

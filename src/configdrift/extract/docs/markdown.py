@@ -39,6 +39,7 @@ from configdrift.extract.docs.entry_text import (
     type_from_rest,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
+from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.markdown_tokens import (
     DENSE_PAGE,
     MAX_BRACKETS,
@@ -444,9 +445,13 @@ class _Walker:
             self._generator(tok)
             return
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
+        content = tok.content
+        first = self._line(tok) + (1 if tok.type == "fence" else 0)
+        for flag, number in help_flags(content):
+            # A command's ``--help`` output documents its flags.
+            self._add(flag, first + number, "help", None)
         if lang not in CONFIG_LANGS:
             return
-        content = tok.content
         if len(content) > 1_000_000:
             return
         if not lang and content.lstrip()[:1] not in ("{", '"', "'"):
@@ -457,7 +462,6 @@ class _Walker:
         read = read_block(content, lang)
         if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return
-        first = self._line(tok) + (1 if tok.type == "fence" else 0)
         shifted = [k.at(first) for k in read.keys]
         block = Block(self.section, first, lang, shifted)
         if read.error is not None and lang in STRICT_LANGS:

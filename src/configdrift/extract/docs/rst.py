@@ -43,6 +43,7 @@ from configdrift.extract.docs.entry_text import (
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
+from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
@@ -439,15 +440,18 @@ class _Walker:
         language = str(node.get("language", "")).lower()
         if not language and len(classes) >= 2 and classes[0] == "code":
             language = str(classes[1]).lower()  # docutils' own ``code`` directive
+        content = _text(node)
+        first = _line(node, 1)
+        for flag, number in help_flags(content):
+            # A command's ``--help`` output documents its flags.
+            self._add(flag, first + number, section, "help")
         if language not in _LANGS or not language:
             return
-        content = _text(node)
         if len(content) > 1_000_000:
             return
         read = read_block(content, language)
         if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return
-        first = _line(node, 1)
         block = Block(section, first, language, [k.at(first) for k in read.keys])
         if read.error is not None and language in STRICT_LANGS:
             block.error, block.error_line = read.error, read.error_line + first

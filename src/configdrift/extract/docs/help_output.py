@@ -1,0 +1,40 @@
+"""A command's ``--help`` output pasted into a page: each option line
+(``  -s, --simple   Run as a simple server``) documents that flag.
+
+A block is taken as help output when it lists ``--help`` among five option
+lines or more, each an indented flag (with its short form and metavar)
+followed by two spaces and a description, or alone on its line. The
+flags are read with a line pattern; nothing else of the block is.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: An option line of argparse's or click's help: the flags, an optional
+#: metavar or choice list, then a description after two spaces or nothing.
+_OPTION_LINE = re.compile(
+    r"[ \t]{1,12}(?:-[A-Za-z0-9](?:[ =][^\s,]+)?,[ \t]*)?(--[A-Za-z0-9][\w-]*)"
+    r"(?:[ =](?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\]))?(?:[ \t]{2,}\S.*)?[ \t]*"
+)
+#: Help output lists this many options at least.
+MIN_OPTIONS = 5
+#: The largest block searched.
+MAX_CHARS = 200_000
+
+
+def help_flags(text: str) -> list[tuple[str, int]]:
+    """The long flags a help output lists, each with its line in the block
+    (0-based); empty when the block is not a command's help."""
+    if "--help" not in text or len(text) > MAX_CHARS:
+        return []
+    found: list[tuple[str, int]] = []
+    for number, line in enumerate(text.splitlines()):
+        match = _OPTION_LINE.fullmatch(line)
+        if match is not None:
+            found.append((match.group(1), number))
+    flags = [flag for flag, _ in found]
+    if len(set(flags)) < MIN_OPTIONS or "--help" not in flags:
+        return []
+    seen: set[str] = set()
+    return [(f, n) for f, n in found if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]

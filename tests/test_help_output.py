@@ -1,0 +1,90 @@
+"""A command's ``--help`` output pasted into a page documents its flags
+(extract/docs/help_output)."""
+
+from __future__ import annotations
+
+from configdrift.extract.docs.help_output import help_flags
+from helpers import by_key, check_project
+
+_CLI = """
+import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="tune")
+    parser.add_argument("--nvme-dir", required=True, help="Where to test.")
+    parser.add_argument("--sweep-config", default=None, help="The sweep.")
+    parser.add_argument("--no-read", action="store_true", help="Skip reads.")
+    parser.add_argument("--no-write", action="store_true", help="Skip writes.")
+    parser.add_argument("--io-size", default="400M", help="How much.")
+    parser.add_argument("--no-sudo", action="store_true", help="Do not flush.")
+    parser.add_argument("--loops", type=int, default=1, help="Repetitions.")
+    return parser
+
+
+def main():
+    args = build_parser().parse_args()
+    print(args.nvme_dir, args.sweep_config, args.no_read, args.no_write, args.io_size)
+    print(args.no_sudo, args.loops)
+"""
+
+_HELP = """
+usage: tune [-h] --nvme-dir NVME_DIR [--sweep-config SWEEP_CONFIG]
+
+options:
+  -h, --help            show this help message and exit
+  --nvme-dir NVME_DIR   Where to test.
+  --sweep-config SWEEP_CONFIG
+                        The sweep.
+  --no-read             Skip reads.
+  --no-write            Skip writes.
+  --io-size IO_SIZE     How much.
+  --flush-page-cache    Flush the page cache (needs sudo).
+  --loops LOOPS         Repetitions.
+"""
+
+
+def _page(block: str) -> str:
+    return f"# Tuning\n\nThe options of `tune`:\n\n```text\n{block.strip()}\n```\n"
+
+
+def test_the_flags_of_a_help_output_and_their_lines() -> None:
+    flags = help_flags(_HELP)
+    assert [flag for flag, _ in flags][:3] == ["--help", "--nvme-dir", "--sweep-config"]
+    lines = _HELP.splitlines()
+    assert all(flag in lines[number] for flag, number in flags)
+
+
+def test_a_help_output_documents_the_command_line(tmp_path) -> None:
+    files = {"tool/cli.py": _CLI, "docs/tuning.md": _page(_HELP)}
+    analysis, findings = check_project(tmp_path, files, "tool")
+    assert analysis.schema.model_kind == "argparse"
+    found = by_key(findings)
+    # The page shows a flag the parser rejects, and leaves out one it has.
+    rejected = found[("CD101", "--flush-page-cache")]
+    assert rejected.severity.value == "error"
+    assert (
+        rejected.location.line
+        == _page(_HELP)
+        .splitlines()
+        .index("  --flush-page-cache    Flush the page cache (needs sudo).")
+        + 1
+    )
+    assert ("CD103", "--no-sudo") in found or ("CD103", "no_sudo") in found
+    assert not any(key in ("--loops", "loops") for _, key in found)
+
+
+def test_flag_lists_that_are_no_help_output_document_nothing() -> None:
+    without_help = _HELP.replace("  -h, --help            show this help message and exit\n", "")
+    few = "options:\n  -h, --help  show help\n  --loops LOOPS  Repetitions.\n"
+    prose = "Run it with --nvme-dir and --help, then --loops, --gpu, --gds and --verbose.\n"
+    for text in (without_help, few, prose):
+        assert help_flags(text) == []
+
+
+def test_another_tools_help_output_makes_no_claim(tmp_path) -> None:
+    other = _HELP.replace("--nvme-dir", "--torch-dir").replace("--sweep-config", "--nproc")
+    other = other.replace("--no-read", "--master-addr").replace("--no-write", "--master-port")
+    files = {"tool/cli.py": _CLI, "docs/tuning.md": _page(other)}
+    _, findings = check_project(tmp_path, files, "tool")
+    assert not any(f.code == "CD101" for f in findings)
