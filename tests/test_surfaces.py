@@ -605,3 +605,38 @@ def test_a_table_of_defaults_with_sections_is_read_to_its_leaves(tmp_path) -> No
     found = by_key(findings)
     assert ("CD104", "virtualenvs.create") in found
     assert not any(code == "CD104" and key != "virtualenvs.create" for code, key in found)
+
+
+def test_a_block_that_holds_a_table_under_its_own_name_is_an_example_of_it(tmp_path) -> None:
+    """``settings: {page_size: 50}`` in a page: the keys of ``SETTINGS``
+    under a key named as the table, as a config file holds them."""
+    code = (
+        "import collections\n"
+        "Setting = collections.namedtuple('Setting', ('name', 'default', 'help'))\n"
+        "SETTINGS = (\n"
+        "    Setting('page_size', 100, 'rows per page'),\n"
+        "    Setting('time_limit_ms', 1000, 'query limit'),\n"
+        "    Setting('cache_ttl', 5, 'seconds'),\n"
+        "    Setting('allow_sql', True, 'run SQL'),\n"
+        "    Setting('base_url', '/', 'prefix'),\n"
+        ")\n"
+        "def setting(settings, name):\n"
+        "    return settings.get(name)\n"
+    )
+    docs = (
+        "# Settings\n\n## `page_size`\n\n## `time_limit_ms`\n\n## `cache_ttl`\n\n"
+        "## `allow_sql`\n\n## `base_url`\n\n"
+        "```yaml\nsettings:\n  page_size: 50\n  time_limits_ms: 20\n  allow_sql: false\n"
+        "  cache_ttl: 1\n```\n\n"
+        "```yaml\nplugins:\n  page_size: 50\n  time_limits_ms: 20\n  allow_sql: false\n"
+        "  cache_ttl: 1\n```\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/app.py": code, "docs/settings.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "SETTINGS"]
+    (placed,) = table.blocks
+    assert placed[1].what == "the `settings` section"
+    ignored = [f for f in findings if f.code == "CD302"]
+    # Only the block under the table's name: ``plugins:`` is another key's.
+    assert [(f.key, f.location.line) for f in ignored] == [("time_limits_ms", 16)]

@@ -121,7 +121,27 @@ def placed_blocks(
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:
                 out.append((rel, block, decided[(rel, bid)]))
+            elif (inner := _under_its_name(schema, block, tops)) is not None:
+                out.append((rel, inner, ()))
     return out
+
+
+def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:
+    """A block that holds the configuration under one key named as the
+    table or class that declares it (``settings:`` over the keys of
+    ``SETTINGS``): the keys under it, as a whole config."""
+    if len(tops) != 1 or not schema.model:
+        return None
+    (top,) = tops
+    name = schema.model.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    if top.lower() != name.lower() or schema.child(top) is not None:
+        return None
+    inner = [k.under(1) for k in block.keys if len(k.path) > 1]
+    firsts = {k.path[0] for k in inner}
+    known = sum(1 for first in firsts if schema.child(first) is not None)
+    if not (known >= 2 and _config_shaped(len(firsts), known)):
+        return None
+    return Block(block.section, block.line, block.lang, inner, what=f"the `{top}` section")
 
 
 def placed_examples(

@@ -35,6 +35,10 @@ class BlockKey:
         """The same key with its line moved by ``offset``."""
         return BlockKey(self.path, self.line + offset, self.kind, self.value)
 
+    def under(self, depth: int) -> BlockKey:
+        """The same key seen from ``depth`` sections down its path."""
+        return BlockKey(self.path[depth:], self.line, self.kind, self.value)
+
 
 _CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 
