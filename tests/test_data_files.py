@@ -124,3 +124,25 @@ def test_a_loaded_file_neither_documented_nor_read_by_path_is_not_admitted(tmp_p
     analysis, findings = check_project(tmp_path, _files(), "pkg")
     assert analysis.surfaces == []
     assert not any(code == "CD103" for code, _ in by_key(findings))
+
+
+def test_a_toml_or_ini_file_of_defaults_is_read_as_well(tmp_path) -> None:
+    toml = (
+        'temporary-directory = ""\n\n[array]\nchunk-size = "128MiB"\nbackend = "numpy"\n\n'
+        '[dataframe]\nbackend = "pandas"\n\n[dataframe.shuffle]\nmethod = "tasks"\n'
+        'compression = "none"\n'
+    )
+    ini = (
+        "[array]\nchunk_size = 128MiB\nbackend = numpy\n\n[dataframe]\nbackend = pandas\n\n"
+        "[dataframe.shuffle]\nmethod = tasks\ncompression = none\n"
+    )
+    # An INI file's values are strings its code converts: no default known.
+    for name, text, default in (("pkg.toml", toml, "128MiB"), ("pkg.cfg", ini, None)):
+        loader = _LOADER.replace('"pkg.yaml"', f'"{name}"')
+        files = {"pkg/config.py": loader, f"pkg/{name}": text, "pkg/use.py": _READS}
+        analysis, _ = check_project(tmp_path / name, files, "pkg")
+        (surface,) = analysis.surfaces
+        array = surface.schema.children["array"].children
+        chunk = array.get("chunk-size") or array["chunk_size"]
+        assert (chunk.default and chunk.default.value) == default
+        assert surface.schema.model == f"pkg/{name}"

@@ -57,6 +57,9 @@ DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
 
 #: Files that may be configs of the project, read when shaped like one.
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
+#: Other files that may hold a package's defaults, read when its code names
+#: one (``default_config.cfg``).
+DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 
 
 #: Pages of history (changelogs, release notes) and the forge's own files:
@@ -90,6 +93,9 @@ class Sources:
     env_examples: list[str] = field(default_factory=list)
     #: Folders that could not be listed (no permission): skipped, with a note.
     unreadable: list[str] = field(default_factory=list)
+    #: TOML and INI files inside folders (not tests): with the JSON and YAML
+    #: files, the candidates for a package's file of defaults.
+    data_files: list[str] = field(default_factory=list)
 
     def read(self) -> list[str]:
         """Every file an analysis of these sources reads, once each, sorted."""
@@ -102,6 +108,7 @@ class Sources:
                 *self.declared_configs,
                 *self.py_examples,
                 *self.env_examples,
+                *self.data_files,
             }
         )
 
@@ -276,6 +283,7 @@ def discover(config: Config) -> Sources:
         py_examples,
         env_examples,
         sorted(set(unreadable)),
+        [f for f in files if "/" in f and f.endswith(DATA_SUFFIXES) and not _in_test_dir(f)],
     )
 
 

@@ -115,7 +115,8 @@ def other_surfaces(
             builder.defaults_files = defaults_files(config.root, sources.configs)
         else:
             code = sorted({info.path for info in builder.project.modules.values()})
-            builder.data_files = package_defaults_files(config.root, sources.configs, code)
+            files = [*sources.configs, *sources.data_files]
+            builder.data_files = package_defaults_files(config.root, files, code)
 
         def written() -> frozenset[str]:
             # ``c.Class.option = value`` in Python blocks: both names.

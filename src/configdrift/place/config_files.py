@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from configdrift.extract.docs.block_model import VALUE, BlockKey, BlockRead
+from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.docs.python_config import read_config_statements
@@ -44,8 +44,9 @@ MIN_DEFAULTS = 5
 def package_defaults_files(
     root: Path, rels: list[str], code_paths: list[str]
 ) -> list[tuple[str, list[BlockKey], frozenset[str]]]:
-    """YAML files of defaults shipped in a package and loaded by its code
-    (``dask.yaml`` beside ``config.py``, which names it): a mapping of five
+    """Files of defaults (YAML, JSON, TOML, INI) shipped in a package and
+    loaded by its code (``dask.yaml`` beside ``config.py``, which names it,
+    ``default_config.cfg``): a mapping of five
     values or more, not a JSON Schema, whose name a Python file of its
     folder quotes. Each with its keys, and the dotted paths of its values
     the code quotes (``config.get("array.chunk-size")``)."""
@@ -56,12 +57,13 @@ def package_defaults_files(
     found: list[tuple[str, list[BlockKey]]] = []
     for rel in rels:
         folder, _, name = rel.rpartition("/")
-        if not name.endswith((".yaml", ".yml")) or "schema" in name.lower():
+        lang = _DATA_LANGS.get(name.rsplit(".", 1)[-1])
+        if lang is None or "schema" in name.lower():
             continue
         if folder not in by_folder:
             continue
         if folder not in loaded:
-            # Each folder's modules are read once, for all its YAML files.
+            # Each folder's modules are read once, for all its files.
             loaded[folder] = [
                 data
                 for path in by_folder[folder][:MAX_LOADERS]
@@ -74,13 +76,27 @@ def package_defaults_files(
             text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
         except (FileNotFoundError, Unreadable, NotText):
             continue
-        read = read_block(text, "yaml")
+        read = read_block(text, lang)
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
-        values = sum(1 for k in read.keys if k.kind == VALUE)
+        # An INI file's values are strings the code converts: its options
+        # count, with no default known.
+        counted = (VALUE, PLACEHOLDER) if lang == "ini" else (VALUE,)
+        values = sum(1 for k in read.keys if k.kind in counted)
         if read.error is None and values >= MIN_DEFAULTS and not tops & _SCHEMA_KEYS:
             found.append((rel, [k.at(1) for k in read.keys]))
     strings = quoted_dotted(root, code_paths) if found else frozenset()
     return [(rel, keys, _read_paths(keys, strings)) for rel, keys in found]
+
+
+#: The reader of each kind of defaults file.
+_DATA_LANGS = {
+    "yaml": "yaml",
+    "yml": "yaml",
+    "json": "json",
+    "toml": "toml",
+    "cfg": "ini",
+    "ini": "ini",
+}
 
 
 #: A quoted dotted name: ``"array.chunk-size"``.

@@ -1,6 +1,6 @@
-"""A file of defaults that is the registry: a YAML file shipped in a
-package and loaded by its code (``dask.yaml``, named by the module beside
-it), each key with its default.
+"""A file of defaults that is the registry: a YAML, JSON, TOML or INI file
+shipped in a package and loaded by its code (``dask.yaml``, named by the
+module beside it), each key with its default.
 
 Users write these keys in their own files (or read them with dotted paths,
 ``config.get("array.chunk-size")``), so the configuration is open: nothing
