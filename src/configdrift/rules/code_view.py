@@ -104,7 +104,8 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     if named:
         # A name built at runtime (``getattr(conf, f"{command}_{option}")``)
         # may be any key its literal parts fit.
-        elsewhere |= {key for key in named if any(p.fullmatch(key) for p in _built_names(analysis))}
+        built = _built_names(analysis)
+        elsewhere |= {key for key in named if any(p.fullmatch(key) for p in built)}
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
         if (environment or parent.model_kind in _BY_NAME) and key in elsewhere:
