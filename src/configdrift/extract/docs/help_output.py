@@ -36,5 +36,7 @@ def help_flags(text: str) -> list[tuple[str, int]]:
     flags = [flag for flag, _ in found]
     if len(set(flags)) < MIN_OPTIONS or "--help" not in flags:
         return []
-    seen: set[str] = set()
-    return [(f, n) for f, n in found if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
+    first: dict[str, int] = {}
+    for flag, number in found:
+        first.setdefault(flag, number)  # a flag listed twice is documented once
+    return list(first.items())
