@@ -101,7 +101,8 @@ class Analysis:
     #: What ``surfaces`` names to configure this surface (not the first).
     target: str = ""
     #: Pages that generate this command line's reference from its parser
-    #: (``.. argparse::``): every option is documented there.
+    #: (``.. argparse::``), or a defaults file's from the file (a directive
+    #: that names it): every option is documented there.
     generated: list[Location] = field(default_factory=list)
     #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
     #: their fields are documented there.
