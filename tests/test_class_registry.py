@@ -138,3 +138,19 @@ def test_a_changelog_is_neither_a_doc_nor_an_example(tmp_path):
     sources = discover(Config(root=tmp_path))
     assert sources.docs == ["docs/releasing.md", "docs/settings.md"]
     assert sources.examples == []
+
+
+def test_a_config_file_that_assigns_settings_is_an_example_of_them(tmp_path):
+    """gunicorn's ``example_config.py``: ``workers = 2`` at the top of a
+    Python file named as a config file, hooks beside them."""
+    example = (
+        "import multiprocessing\n\nbind = '127.0.0.1:8000'\nworkers = 2\nbacklog = 64\n"
+        "timout = 30\n\n\ndef post_fork(server, worker):\n    pass\n"
+    )
+    analysis, findings = _check(tmp_path, extra={"examples/example_config.py": example})
+    (registry,) = [s for s in analysis.everything if s.surface == "Setting"]
+    assert [rel for rel, _, _ in registry.blocks] == ["examples/example_config.py"]
+    # How the registry's loader meets a name it lacks is not known: the
+    # configuration is open, and nothing is said of ``timout``.
+    assert registry.schema.strict is None
+    assert not [f for f in findings if f.key == "timout"]

@@ -150,3 +150,36 @@ def test_a_response_body_is_data_not_a_config_file(tmp_path) -> None:
         tmp_path / "net", {"app/io.py": _FETCH, "docs/c.md": _KEYS_DOC}, "app"
     )
     assert not analysis.schema.children
+
+
+def test_a_block_that_assigns_settings_is_an_example_of_them(tmp_path) -> None:
+    block = (
+        "\n## Example\n\n```python\n# settings.py\nimport os\n\nSHOP_TIMEOUT = 10\n"
+        'SHOP_CURRENCY = "USD"\nSHOP_LOCAL = "fr"\nSHOP_MODE = "test"\n```\n'
+    )
+    page = _DOC + block
+    analysis, findings = check_project(
+        tmp_path, {"shop/conf.py": _APP, "docs/settings.md": page}, "shop"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert len(surface.blocks) == 1
+    ignored = [(f.key, f.location.line) for f in findings if f.code == "CD302"]
+    line = page.splitlines().index('SHOP_LOCAL = "fr"') + 1
+    assert ignored == [("SHOP_LOCAL", line)]
+
+
+def test_statements_or_lowercase_names_make_no_settings_block() -> None:
+    from configdrift.extract.docs.python_config import read_settings_module
+
+    assert read_settings_module("SHOP_TIMEOUT = 10\nSHOP_MODE = 'test'\n") is not None
+    for text in (
+        "timeout = 10\nmode = 'test'\n",  # a script's variables
+        "SHOP_TIMEOUT = 10\nprint(SHOP_TIMEOUT)\n",  # code
+        "SHOP_TIMEOUT = 10\n",  # one assignment
+        "REST_FRAMEWORK = {'PAGE_SIZE': 10}\nDEBUG_TOOLBAR = {'X': 1}\n",  # the dicts' reader's
+    ):
+        assert read_settings_module(text) is None
+    # A config file names its settings in any case, beside its hooks.
+    hooks = "bind = '0.0.0.0:80'\nworkers = 4\n\ndef post_fork(server, worker):\n    pass\n"
+    read = read_settings_module(hooks, config_file=True)
+    assert read is not None and [k.path for k in read.keys] == [("bind",), ("workers",)]

@@ -13,7 +13,7 @@ from pathlib import Path
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.docs.facts import Block, DocFacts
-from configdrift.extract.docs.python_config import read_config_statements
+from configdrift.extract.docs.python_config import read_config_statements, read_settings_module
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
@@ -225,9 +225,10 @@ def _config_file(
 
 
 def python_config_files(root: Path, rels: list[str]) -> list[tuple[str, DocFacts]]:
-    """Python files outside the code named as config files
-    (``jupyterhub_config.py``) that set options on ``c``: each a page whose
-    one block is the file, read with ``ast`` and never run."""
+    """Python files outside the code named as config files that set
+    options on ``c`` (``jupyterhub_config.py``) or assign settings as a
+    module (gunicorn's ``workers = 4``): each a page whose one block is
+    the file, read with ``ast`` and never run."""
     out: list[tuple[str, DocFacts]] = []
     for rel in rels:
         if not rel.rsplit("/", 1)[-1].endswith("config.py"):
@@ -236,7 +237,7 @@ def python_config_files(root: Path, rels: list[str]) -> list[tuple[str, DocFacts
             text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
         except (FileNotFoundError, Unreadable, NotText):
             continue
-        read = read_config_statements(text)
+        read = read_config_statements(text) or read_settings_module(text, config_file=True)
         if read is None:
             continue
         keys = [k.at(1) for k in read.keys]

@@ -88,3 +88,48 @@ def read_config_statements(text: str) -> BlockRead | None:
             seen.add(key.path[0])
             tops.append(BlockKey(key.path[:1], key.line, DICT))
     return BlockRead(sorted(tops + keys, key=lambda k: (k.line, len(k.path))))
+
+
+#: Statements a settings module may hold besides its assignments.
+_QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
+
+
+def read_settings_module(text: str, *, config_file: bool = False) -> BlockRead | None:
+    """The settings a block of Python assigns, as a settings module does
+    (``CORS_ALLOW_CREDENTIALS = True``, gunicorn's ``workers = 4``): each
+    top-level name is a key with its value. None unless the block is only
+    that: two assignments or more, to single names, with imports and a
+    docstring beside them. In a page the names must be spelt in capitals
+    and a dict is left to the dict reader (``REST_FRAMEWORK = {...}``
+    gives the dict's keys); a config file (``config_file``) may name its
+    settings in any case and define hooks (functions) too."""
+    if "=" not in text or len(text) > MAX_BYTES:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    keys: list[BlockKey] = []
+    for statement in tree.body:
+        if isinstance(statement, _QUIET) or (
+            isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+        ):
+            continue
+        if config_file and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue  # a hook, not a value
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            return None  # code, not settings
+        name = statement.targets[0].id
+        if name.startswith("_") or not (config_file or name.isupper()):
+            return None
+        kind, value = literal_value(statement.value)
+        if kind == DICT and not config_file:
+            continue  # the dict reader gives its keys
+        keys.append(BlockKey((name,), statement.lineno - 1, kind, value))
+    if len(keys) < 2:
+        return None
+    return BlockRead(keys)
