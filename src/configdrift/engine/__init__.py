@@ -16,6 +16,7 @@ from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover, matches
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
+from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
 from configdrift.model import (
     CLI_KINDS,
@@ -24,7 +25,7 @@ from configdrift.model import (
     Unresolved,
     spellings_of,
 )
-from configdrift.place.config_files import config_files, python_config_files
+from configdrift.place.config_files import config_files
 from configdrift.place.entries import place_entries
 from configdrift.place.examples import (
     config_dicts,
@@ -74,6 +75,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         pending_md = extractor.docs(sources.docs, None if explicit else EARLY_NEEDED)
         # Pages outside configured docs count only for their example blocks.
         pending_examples = extractor.docs(sources.examples, 0)
+        # Python config files outside the code (``jupyterhub_config.py``).
+        pending_config_files = extractor.config_files(
+            [rel for rel in sources.py_examples if rel.endswith(CONFIG_FILE_SUFFIX)]
+        )
         py_facts = pending_py()
         # The facts live until the end: the collector need not walk them
         # again in every pass while the project is resolved.
@@ -150,9 +155,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         if unread:
             md_facts.update(extractor.docs(unread, None)())
         dict_facts = pending_dicts()
-    shown = example_pages({**md_facts, **example_facts}, pages) + python_config_files(
-        root, sources.py_examples
-    )
+    shown = example_pages({**md_facts, **example_facts}, pages) + [
+        (rel, doc) for rel, doc in pending_config_files().items() if doc.blocks
+    ]
     lifecycle, odd = lifecycle_entries(builder, config, schema)
     lifecycle += doc_renames(md_facts, schema)
     builder.unresolved.extend(Unresolved(where, what) for where, what in odd)

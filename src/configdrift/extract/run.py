@@ -30,6 +30,7 @@ from configdrift.extract.cache import (
 )
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.markups import extractor_for
+from configdrift.extract.docs.python_config import config_file_facts
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import (
     extract_newer,
@@ -163,6 +164,18 @@ def doc_wanted(data: bytes, needed: int | None, words: AbstractSet[str] | None =
     if words is not None:
         return may_document(data, needed) and mentions(data, words, 1)
     return (needed > 0 and may_document(data, needed)) or may_show_example(data)
+
+
+@_no_gc
+def _config_files_chunk(root: str, rels: list[str], digest: bool) -> list[Result[DocFacts]]:
+    out: list[Result[DocFacts]] = []
+    for rel in rels:
+        data = _read(root, rel)
+        if data is None or isinstance(data, str):
+            continue  # an example file that cannot be read is no example
+        facts = _guard(DocFacts, config_file_facts, data)
+        out.append((rel, facts, content_key(data) if digest else "", b""))
+    return _encoded(out, doc_to_json)
 
 
 @_no_gc
@@ -524,6 +537,13 @@ class Extractor:
         )
         collect = self._submit(_docs_chunk, misses, needed, words, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("md", collect()))
+
+    def config_files(self, rels: list[str]) -> Pending[DocFacts]:
+        """Start reading the Python config files outside the code
+        (``python_config.config_file_facts``)."""
+        hits, misses = self._cached("pycfg", rels, doc_from_json, lambda data: b"=" in data)
+        collect = self._submit(_config_files_chunk, misses, self.cache is not None)
+        return lambda: _in_order(rels, hits, self._store("pycfg", collect()))
 
     def py_examples(self, rels: list[str], top_keys: set[str]) -> Pending[list[PyExample]]:
         """Start reading the config dicts of Python tests and examples, in

@@ -1,8 +1,9 @@
 """The repository's config files, each as one example block whose keys sit
 at the top of the config: those the configuration declares, and the JSON
-and YAML files shaped like a config (and confuse's defaults files); and
-Python config files that set options on ``c`` (``jupyterhub_config.py``),
-each a page of one block."""
+and YAML files shaped like a config; and the files of defaults a package
+ships (confuse's, and those its code loads by name). Python config files
+outside the code are read by the extractor
+(``python_config.config_file_facts``)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
-from configdrift.extract.docs.facts import Block, DocFacts
-from configdrift.extract.docs.python_config import read_config_statements, read_settings_module
+from configdrift.extract.docs.facts import Block
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
@@ -222,24 +222,3 @@ def _config_file(
     keys = [k.at(1) for k in read.keys]
     error_line = read.error_line + 1 if read.error is not None else 0
     return Block(0, 1, "file", keys, read.error, error_line)
-
-
-def python_config_files(root: Path, rels: list[str]) -> list[tuple[str, DocFacts]]:
-    """Python files outside the code named as config files that set
-    options on ``c`` (``jupyterhub_config.py``) or assign settings as a
-    module (gunicorn's ``workers = 4``): each a page whose one block is
-    the file, read with ``ast`` and never run."""
-    out: list[tuple[str, DocFacts]] = []
-    for rel in rels:
-        if not rel.rsplit("/", 1)[-1].endswith("config.py"):
-            continue
-        try:
-            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
-        except (FileNotFoundError, Unreadable, NotText):
-            continue
-        read = read_config_statements(text) or read_settings_module(text, config_file=True)
-        if read is None:
-            continue
-        keys = [k.at(1) for k in read.keys]
-        out.append((rel, DocFacts(blocks=[Block(0, 1, "python", keys, what="the config file")])))
-    return out

@@ -18,6 +18,8 @@ from configdrift.extract.docs.block_model import (
     BlockRead,
     literal_value,
 )
+from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.text import NotText, decode
 
 #: The name a config file's statements set options on.
 CONFIG_OBJECT = "c"
@@ -133,3 +135,24 @@ def read_settings_module(text: str, *, config_file: bool = False) -> BlockRead |
     if len(keys) < 2:
         return None
     return BlockRead(keys)
+
+
+#: The name a Python config file outside the code ends with
+#: (``jupyterhub_config.py``, ``example_config.py``).
+CONFIG_FILE_SUFFIX = "config.py"
+
+
+def config_file_facts(data: bytes) -> DocFacts:
+    """A Python config file outside the code as a page whose one block is
+    the file: the options it sets on ``c``, else the settings it assigns as
+    a module (hooks beside them); no block when it is neither. Read with
+    ``ast``, never run."""
+    try:
+        text = decode(data)
+    except NotText:
+        return DocFacts()
+    read = read_config_statements(text) or read_settings_module(text, config_file=True)
+    if read is None:
+        return DocFacts()
+    keys = [k.at(1) for k in read.keys]
+    return DocFacts(blocks=[Block(0, 1, "python", keys, what="the config file")])
