@@ -7,6 +7,8 @@ is given. The block is parsed with ``ast``, never run.
 from __future__ import annotations
 
 import ast
+import re
+from itertools import islice
 
 from configdrift.extract.docs.block_model import (
     DICT,
@@ -92,6 +94,8 @@ def read_config_statements(text: str) -> BlockRead | None:
     return BlockRead(sorted(tops + keys, key=lambda k: (k.line, len(k.path))))
 
 
+#: A line that assigns a name in capitals: ``CORS_ALLOW_ALL = True``.
+_CAPS_ASSIGNMENT = re.compile(r"(?m)^[A-Z][A-Z0-9_]*[ \t]*=[^=]")
 #: Statements a settings module may hold besides its assignments.
 _QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
 
@@ -107,6 +111,8 @@ def read_settings_module(text: str, *, config_file: bool = False) -> BlockRead |
     settings in any case and define hooks (functions) too."""
     if "=" not in text or len(text) > MAX_BYTES:
         return None
+    if not config_file and len(list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))) < 2:
+        return None  # no two settings in capitals: not parsed
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
