@@ -88,3 +88,14 @@ def test_another_tools_help_output_makes_no_claim(tmp_path) -> None:
     files = {"tool/cli.py": _CLI, "docs/tuning.md": _page(other)}
     _, findings = check_project(tmp_path, files, "tool")
     assert not any(f.code == "CD101" for f in findings)
+
+
+def test_lines_built_to_make_the_pattern_backtrack_are_no_options() -> None:
+    # Each would take the pattern exponential time if it could backtrack.
+    for line in (
+        "            --a" + " " * 50_000 + "x",
+        "  " + "--a-" * 20_000,
+        "  -a " + "A" * 50_000 + ", --b",
+        "  --x {" + "," * 50_000,
+    ):
+        assert help_flags("  -h, --help  show help\n" + line) == []
