@@ -154,3 +154,20 @@ def test_a_config_file_that_assigns_settings_is_an_example_of_them(tmp_path):
     # configuration is open, and nothing is said of ``timout``.
     assert registry.schema.strict is None
     assert not [f for f in findings if f.key == "timout"]
+
+
+def test_many_config_files_are_read_by_the_workers(tmp_path):
+    """Enough example config files for the extractor to hand them to its
+    workers: their results are collected while the workers run."""
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+
+    example = "bind = '127.0.0.1:8000'\nworkers = {n}\nbacklog = 64\n"
+    files = {f"examples/site{n}/app_config.py": example.format(n=n) for n in range(60)}
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/config.py": _REGISTRY, "docs/settings.md": _DOCS, **files},
+    )
+    analysis = analyse(Config(root=tmp_path), jobs=2)
+    (registry,) = [s for s in analysis.everything if s.surface == "Setting"]
+    assert len(registry.blocks) == 60

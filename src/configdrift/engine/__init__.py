@@ -155,9 +155,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         if unread:
             md_facts.update(extractor.docs(unread, None)())
         dict_facts = pending_dicts()
-    shown = example_pages({**md_facts, **example_facts}, pages) + [
-        (rel, doc) for rel, doc in pending_config_files().items() if doc.blocks
-    ]
+        # Collected while the workers are still there.
+        python_configs = [(rel, doc) for rel, doc in pending_config_files().items() if doc.blocks]
+    shown = example_pages({**md_facts, **example_facts}, pages) + python_configs
     lifecycle, odd = lifecycle_entries(builder, config, schema)
     lifecycle += doc_renames(md_facts, schema)
     builder.unresolved.extend(Unresolved(where, what) for where, what in odd)
