@@ -12,12 +12,15 @@ default and type are the class's or the nearest base's attribute.
 
 from __future__ import annotations
 
-import re
-
 from configdrift.extract.python.facts import ClassFact, Expr
 from configdrift.model import SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_option, table_root
+from configdrift.resolve.mechanisms.option_tables import (
+    MIN_TABLE,
+    OPTION_KEY,
+    table_option,
+    table_root,
+)
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
@@ -54,7 +57,6 @@ _TYPES = {
     "list": "list",
     "dict": "dict",
 }
-_KEY = re.compile(r"[A-Za-z_][\w.-]*")
 
 
 def families(project: Project) -> dict[Symbol, list[Symbol]]:
@@ -95,7 +97,7 @@ def key_attribute(project: Project, members: list[Symbol]) -> str | None:
             continue
         for attr in _own(cls):
             value = cls.assigns[attr]
-            if value[0] == "c" and isinstance(value[1], str) and _KEY.fullmatch(value[1]):
+            if value[0] == "c" and isinstance(value[1], str) and OPTION_KEY.fullmatch(value[1]):
                 counts.setdefault(attr, []).append(value[1])
     usable = [
         attr

@@ -24,6 +24,7 @@ from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import (
     MIN_TABLE,
+    OPTION_KEY,
     default_position,
     table_option,
     table_root,
@@ -31,8 +32,6 @@ from configdrift.resolve.mechanisms.option_tables import (
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.schema import SchemaBuilder
 
-#: A key users write: ``port``, ``log-level``, ``array.chunk_size``.
-_KEY = re.compile(r"[A-Za-z_][\w.-]*")
 #: An environment variable named beside the key.
 _VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 #: Keywords that say a call describes an option.
@@ -86,7 +85,7 @@ def _spellings(key: str, call: Expr) -> tuple[str, ...]:
         if value is None:
             continue
         items = value[2] if value[0] == "seq" else [value]
-        found += [s for s in _strings(items) if _KEY.fullmatch(s)]
+        found += [s for s in _strings(items) if OPTION_KEY.fullmatch(s)]
     return tuple(dict.fromkeys(found))
 
 
@@ -171,7 +170,7 @@ def _table(
     described = sum(1 for _, call, _ in rows if _DESCRIBED & set(call[3]))
     named = all(call[2] and call[2][0][0] == "c" for _, call, _ in rows)
     keys = [project.string(module, call[2][0]) if named else attr for attr, call, _ in rows]
-    if any(k is None or not _KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
+    if any(k is None or not OPTION_KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
         return None
     defaulted = 0
     for _, call, _ in rows:

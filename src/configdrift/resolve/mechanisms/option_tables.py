@@ -292,6 +292,10 @@ _LENIENT_NAME = re.compile(r"(?i)default|settings|config")
 _TABLE_KEY = re.compile(r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?")
 
 
+#: A key an option names: ``workers``, ``log-level``, ``array.chunk_size``.
+OPTION_KEY = re.compile(r"[A-Za-z_][\w.-]*")
+
+
 _SECTIONED = re.compile(r"[A-Za-z_][\w-]*:[A-Za-z_][\w.-]*")
 
 
