@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from configdrift.model import SchemaNode
+from configdrift.model import SchemaNode, spellings_of
 from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
 
 
@@ -58,7 +58,7 @@ class Discovery:
         """Does ``evidence`` (the doc names by default) name three of the
         keys under ``node`` that no surface before holds? If so, they are
         this surface's."""
-        spelt = {s for n in node.walk() if n is not node for s in n.spellings or (n.key,)}
+        spelt = spellings_of(node)
         fresh = (spelt & (self.names if evidence is None else evidence)) - self.taken
         if len(fresh) < MIN_OPTIONS:
             return False

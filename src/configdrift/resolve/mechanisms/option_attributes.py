@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.python.facts import Expr
-from configdrift.model import SchemaNode, Surface
+from configdrift.model import SchemaNode, Surface, spellings_of
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import (
     MIN_TABLE,
@@ -217,11 +217,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if loaded:
             surface.admitted = f"{variables} of its options name an environment variable"
         if discovery.claim(surface.root) or (
-            loaded and discovery.claim(surface.root, _all(surface.root))
+            loaded and discovery.claim(surface.root, frozenset(spellings_of(surface.root)))
         ):
             found.append(surface)
     return found
-
-
-def _all(root: SchemaNode) -> frozenset[str]:
-    return frozenset(s for n in root.walk() if n is not root for s in n.spellings or (n.key,))
