@@ -99,13 +99,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             for _, rejected, parent, _ in found
             if parent.model_kind == "table" and is_loaded(rejected[-1], loaded)
         }
-    if settings:
-        elsewhere |= stored_in(analysis, code, settings)
-    if named:
         # A name built at runtime (``getattr(conf, f"{command}_{option}")``)
         # may be any key its literal parts fit.
         built = _built_names(analysis)
         elsewhere |= {key for key in named if any(p.fullmatch(key) for p in built)}
+    if settings:
+        elsewhere |= stored_in(analysis, code, settings)
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
         if (environment or parent.model_kind in _BY_NAME) and key in elsewhere:
