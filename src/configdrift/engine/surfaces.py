@@ -142,7 +142,7 @@ def other_surfaces(
                 other.autodoc = _rendered(analysis, builder, sources, surface)
             if other.doc_sources or other.generated or other.autodoc or other.admitted:
                 # Evidence that users write it: a page documents it, or the
-                # code loads it from the environment.
+                # code shows it is a configuration (``Surface.admitted``).
                 analysis.surfaces.append(other)
     for other in analysis.surfaces:
         other.first = analysis
@@ -158,8 +158,9 @@ def _rendered(
     if root.model is None or root.model_location is None:
         return set()
     path = root.model_location.path
-    modules = [name for name, info in builder.project.modules.items() if info.path == path]
-    for module in sorted(modules, key=len, reverse=True)[:2]:
-        if rendered_by_bytes(analysis.config.root, sources.docs, module, root.model):
-            return {root.model}
+    # The file's module by its longest names (a short alias as well).
+    names = [name for name, info in builder.project.modules.items() if info.path == path]
+    modules = sorted(names, key=len, reverse=True)[:2]
+    if rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model):
+        return {root.model}
     return set()

@@ -209,13 +209,17 @@ def _module_path(rel: str) -> str:
 _RENDERING = (b"automodule:: ", b"autoclass:: ", b"::: ")
 
 
-def rendered_by_bytes(root: Path, rels: list[str], module: str, qualname: str) -> list[str]:
-    """The pages that render the module ``module`` or its class ``qualname``
-    from the code (``.. automodule:: pkg.settings``, mkdocstrings'
-    ``::: pkg.settings.Settings``): a byte search, for a configuration the
-    code alone admitted, whose keys no page names (such pages are not
-    parsed)."""
-    targets = [f"{module}\n", f"{module} ", f"{module}\r", f"{module}.{qualname}"]
+def rendered_by_bytes(root: Path, rels: list[str], modules: list[str], qualname: str) -> list[str]:
+    """The pages that render a module of ``modules`` (the names of one
+    file) or its class ``qualname`` from the code (``.. automodule::
+    pkg.settings``, mkdocstrings' ``::: pkg.settings.Settings``): a byte
+    search, one pass over the pages, for a configuration the code alone
+    admitted, whose keys no page names (such pages are not parsed)."""
+    targets = [
+        target
+        for module in modules
+        for target in (f"{module}\n", f"{module} ", f"{module}\r", f"{module}.{qualname}")
+    ]
     wanted = [d + t.encode() for d in _RENDERING for t in targets]
     out: list[str] = []
     for rel in rels:
