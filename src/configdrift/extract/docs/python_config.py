@@ -1,7 +1,10 @@
-"""Python blocks that set options on a config object, as traitlets' config
-files do (``c.ServerApp.port = 8888``, ``c.Spawner.env_keep.append("X")``):
-each statement is a key ``(Class, option)`` of the block, with the value it
-is given. The block is parsed with ``ast``, never run.
+"""Python blocks and config files read as example configs, parsed with
+``ast`` and never run: those that set options on a config object, as
+traitlets' config files do (``c.ServerApp.port = 8888``,
+``c.Spawner.env_keep.append("X")``), each statement a key ``(Class,
+option)`` with the value it is given; and those that assign settings as a
+module does (``CORS_ALLOW_CREDENTIALS = True``, gunicorn's ``workers =
+4``), each name a key.
 """
 
 from __future__ import annotations
@@ -55,14 +58,21 @@ def _given(value: ast.expr) -> tuple[str, object]:
     return literal_value(value)
 
 
-def read_config_statements(text: str) -> BlockRead | None:
+def _parse(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def read_config_statements(text: str, tree: ast.Module | None = None) -> BlockRead | None:
     """The options a block of Python sets on ``c``, or None when it sets
-    none (it is then read as any other Python block)."""
+    none (it is then read as any other Python block). ``tree`` is the
+    block already parsed."""
     if f"{CONFIG_OBJECT}." not in text or len(text) > MAX_BYTES:
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = tree or _parse(text)
+    if tree is None:
         return None
     keys: list[BlockKey] = []
     for node in ast.walk(tree):
@@ -100,7 +110,9 @@ _CAPS_ASSIGNMENT = re.compile(r"(?m)^[A-Z][A-Z0-9_]*[ \t]*=[^=]")
 _QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
 
 
-def read_settings_module(text: str, *, config_file: bool = False) -> BlockRead | None:
+def read_settings_module(
+    text: str, *, config_file: bool = False, tree: ast.Module | None = None
+) -> BlockRead | None:
     """The settings a block of Python assigns, as a settings module does
     (``CORS_ALLOW_CREDENTIALS = True``, gunicorn's ``workers = 4``): each
     top-level name is a key with its value. None unless the block is only
@@ -108,14 +120,14 @@ def read_settings_module(text: str, *, config_file: bool = False) -> BlockRead |
     docstring beside them. In a page the names must be spelt in capitals
     and a dict is left to the dict reader (``REST_FRAMEWORK = {...}``
     gives the dict's keys); a config file (``config_file``) may name its
-    settings in any case and define hooks (functions) too."""
+    settings in any case and define hooks (functions) too. ``tree`` is the
+    block already parsed."""
     if "=" not in text or len(text) > MAX_BYTES:
         return None
     if not config_file and len(list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))) < 2:
         return None  # no two settings in capitals: not parsed
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = tree or _parse(text)
+    if tree is None:
         return None
     keys: list[BlockKey] = []
     for statement in tree.body:
@@ -157,7 +169,13 @@ def config_file_facts(data: bytes) -> DocFacts:
         text = decode(data)
     except NotText:
         return DocFacts()
-    read = read_config_statements(text) or read_settings_module(text, config_file=True)
+    tree = _parse(text) if len(text) <= MAX_BYTES else None
+    if tree is None:
+        return DocFacts()
+    # Parsed once for both readings.
+    read = read_config_statements(text, tree) or read_settings_module(
+        text, config_file=True, tree=tree
+    )
     if read is None:
         return DocFacts()
     keys = [k.at(1) for k in read.keys]

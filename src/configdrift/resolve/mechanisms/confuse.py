@@ -54,8 +54,9 @@ def defaults_root(project: Project, files: list[tuple[str, list[BlockKey]]]) -> 
 
 
 def add_file_keys(root: SchemaNode, rel: str, keys: list[BlockKey]) -> None:
-    """The keys of a YAML file of defaults under ``root``, each with its
-    default (a value) or type (a list)."""
+    """The keys of a file of defaults (confuse's YAML, a package's YAML,
+    JSON, TOML or INI) under ``root``, each with its default (a value) or
+    type (a list)."""
     root.model_location = root.model_location or Location(rel, 1)
     # A mapping keyed by anything but names (``replace: {'[<>:]': _}``)
     # is data: one value, not keys.
