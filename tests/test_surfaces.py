@@ -449,20 +449,23 @@ def test_a_private_key_of_a_table_of_defaults_is_no_option(tmp_path) -> None:
     assert [f.key for f in findings if f.code == "CD103"] == ["NO_COLOR"]
 
 
+_SETTINGS_TUPLE = (
+    "import collections\n"
+    "Setting = collections.namedtuple('Setting', ('name', 'default', 'help'))\n"
+    "SETTINGS = (\n"
+    "    Setting('page_size', 100, 'rows per page'),\n"
+    "    Setting('time_limit_ms', 1000, 'query limit'),\n"
+    "    Setting('cache_ttl', 5, 'seconds'),\n"
+    "    Setting(\n        'allow_sql',\n        True,\n        'run SQL',\n    ),\n"
+    "    Setting('base_url', '/', 'prefix'),\n"
+    ")\n"
+)
+
+
 def test_a_tuple_of_option_calls_is_a_table(tmp_path) -> None:
     """``SETTINGS = (Setting("page_size", 100, "help"), ...)``: each call
     names its key first and its default second."""
-    code = (
-        "import collections\n"
-        "Setting = collections.namedtuple('Setting', ('name', 'default', 'help'))\n"
-        "SETTINGS = (\n"
-        "    Setting('page_size', 100, 'rows per page'),\n"
-        "    Setting('time_limit_ms', 1000, 'query limit'),\n"
-        "    Setting('cache_ttl', 5, 'seconds'),\n"
-        "    Setting(\n        'allow_sql',\n        True,\n        'run SQL',\n    ),\n"
-        "    Setting('base_url', '/', 'prefix'),\n"
-        ")\n"
-    )
+    code = _SETTINGS_TUPLE
     docs = (
         "# Settings\n\n## `page_size`\n\nDefault: `100`\n\n## `time_limit_ms`\n\nDefault: `1000`\n\n"
         "## `cache_ttl`\n\nDefault: `365`\n\n## `allow_sql`\n\nDefault: `True`\n"
@@ -610,19 +613,7 @@ def test_a_table_of_defaults_with_sections_is_read_to_its_leaves(tmp_path) -> No
 def test_a_block_that_holds_a_table_under_its_own_name_is_an_example_of_it(tmp_path) -> None:
     """``settings: {page_size: 50}`` in a page: the keys of ``SETTINGS``
     under a key named as the table, as a config file holds them."""
-    code = (
-        "import collections\n"
-        "Setting = collections.namedtuple('Setting', ('name', 'default', 'help'))\n"
-        "SETTINGS = (\n"
-        "    Setting('page_size', 100, 'rows per page'),\n"
-        "    Setting('time_limit_ms', 1000, 'query limit'),\n"
-        "    Setting('cache_ttl', 5, 'seconds'),\n"
-        "    Setting('allow_sql', True, 'run SQL'),\n"
-        "    Setting('base_url', '/', 'prefix'),\n"
-        ")\n"
-        "def setting(settings, name):\n"
-        "    return settings.get(name)\n"
-    )
+    code = _SETTINGS_TUPLE
     docs = (
         "# Settings\n\n## `page_size`\n\n## `time_limit_ms`\n\n## `cache_ttl`\n\n"
         "## `allow_sql`\n\n## `base_url`\n\n"
