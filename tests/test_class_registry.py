@@ -171,3 +171,21 @@ def test_many_config_files_are_read_by_the_workers(tmp_path):
     analysis = analyse(Config(root=tmp_path), jobs=2)
     (registry,) = [s for s in analysis.everything if s.surface == "Setting"]
     assert len(registry.blocks) == 60
+
+
+def test_a_member_marked_deprecated_and_still_documented_is_cd402(tmp_path):
+    """``deprecated = True`` on a member, or a help text that opens with
+    "Deprecated", marks its key; a help text that only mentions the word
+    does not."""
+    registry = (
+        _REGISTRY.replace('name = "backlog"', 'name = "backlog"\n    deprecated = True')
+        .replace(
+            'name = "daemon"', 'name = "daemon"\n    help = "Deprecated: use `detach` instead."'
+        )
+        .replace('name = "bind"', 'name = "bind"\n    help = "Replaces the deprecated `listen`."')
+    )
+    analysis, findings = _check(tmp_path, registry=registry)
+    (registry_surface,) = [s for s in analysis.everything if s.surface == "Setting"]
+    assert registry_surface.schema.children["daemon"].replacement == "detach"
+    deprecated = {f.key for f in findings if f.code == "CD402"}
+    assert deprecated == {"backlog", "daemon"}

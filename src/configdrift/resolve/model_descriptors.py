@@ -5,11 +5,17 @@ field with its type, default and description."""
 
 from __future__ import annotations
 
-import re
-
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
-from configdrift.resolve.model_types import ModelInfo, TypeReader, described, last_name, string_of
+from configdrift.resolve.model_types import (
+    DEPRECATED_HELP,
+    USE_INSTEAD,
+    ModelInfo,
+    TypeReader,
+    described,
+    last_name,
+    string_of,
+)
 from configdrift.resolve.project import Symbol
 
 #: MkDocs' config classes: each option a class attribute built by a
@@ -177,10 +183,10 @@ class DescriptorReader(TypeReader):
             if expr is not None:
                 node.default = project.evaluate(module, expr)
             helped = string_of(project, module, kwargs["help"]) if "help" in kwargs else None
-            if helped and _DEPRECATED_HELP.match(helped):
+            if helped and DEPRECATED_HELP.match(helped):
                 # ``help="DEPRECATED since 0.8: use ConfigurableHTTPProxy.api_url"``
                 node.deprecated = True
-                moved = _USE_INSTEAD.search(helped)
+                moved = USE_INSTEAD.search(helped)
                 node.replacement = moved.group(1).rstrip(".") if moved else None
             return
         if name == "Deprecated":
@@ -209,9 +215,3 @@ class DescriptorReader(TypeReader):
             node.type = TypeInfo(text, frozenset({text}))
         if "default" in kwargs:
             node.default = project.evaluate(module, kwargs["default"])
-
-
-#: A help text that opens by saying the option is deprecated.
-_DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
-#: The option a deprecated one names instead (``use Authenticator.admin_users``).
-_USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")

@@ -5,11 +5,12 @@ enum), and whether pydantic coerces it; and what a model is found to be
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from configdrift.extract.python.facts import Expr, FieldFact
-from configdrift.model import ANY_KEY, LIST_ITEM, Location, TypeInfo
+from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo
 from configdrift.resolve.project import Project, Symbol, render
 
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
@@ -104,6 +105,40 @@ def value_kind(value: object) -> str:
 
 def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
     return None if expr is None else project.string(module, expr)
+
+
+#: A help text that opens by saying the option is deprecated.
+DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
+#: The option a deprecated one names instead (``use Authenticator.admin_users``).
+USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")
+
+#: The arguments an option call describes itself with.
+HELP_ARGUMENTS = ("help", "description", "doc", "help_text")
+
+
+def mark_deprecated(
+    project: Project, module: str, node: SchemaNode, described: dict[str, Expr]
+) -> None:
+    """Mark ``node`` deprecated where its declaration says so: a truthy
+    ``deprecated`` (``deprecated=True``, ``deprecated="use workers"``) or a
+    help text that opens with "Deprecated"; the option it names instead is
+    the replacement. ``described`` is a call's keywords or a class's
+    attributes."""
+    flag = described.get("deprecated")
+    if flag is not None:
+        value = project.evaluate(module, flag)
+        if not value.known or not value.value:
+            return
+        node.deprecated = True
+        text = value.value if isinstance(value.value, str) else ""
+    else:
+        helps = (string_of(project, module, described.get(w)) for w in HELP_ARGUMENTS)
+        text = next((h for h in helps if h), "")
+        if not DEPRECATED_HELP.match(text):
+            return
+        node.deprecated = True
+    moved = USE_INSTEAD.search(text)
+    node.replacement = moved.group(1).rstrip(".") if moved else None
 
 
 def parse_annotation(text: str) -> Expr | None:

@@ -93,6 +93,33 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
 
 
+def quoted_elsewhere(
+    analysis: Analysis, files: list[str], declared: dict[str, tuple[str, int]]
+) -> set[str]:
+    """Keys spelt as a whole string literal in ``files`` other than where
+    they are declared (``declared``: key -> path and line): a getter's read
+    (``settings.get("SECRET")``, ``get_option("workers")``)."""
+    if not declared:
+        return set()
+    homes = {path for path, _ in declared.values()}
+    compiled = re.compile(rb"""["'](%b)["']""" % _alternation(set(declared)))
+    found: set[str] = set()
+    for rel in files[:MAX_OTHER_FILES]:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            continue
+        for match in compiled.finditer(data):
+            key = match.group(1).decode()
+            if key in found:
+                continue
+            if rel in homes and declared[key] == (rel, data.count(b"\n", 0, match.start()) + 1):
+                continue  # the declaration itself
+            found.add(key)
+        if len(found) == len(declared):
+            break
+    return found
+
+
 def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names ``files`` store as a key: ``env["APP_X"] = ...``, ``{"APP_X": ...}``
     (a variable set for a child process, a setting written out)."""

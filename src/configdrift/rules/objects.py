@@ -19,6 +19,7 @@ from configdrift.rules.evidence import (
     is_loaded,
     loaded_names,
     once,
+    quoted_elsewhere,
     quoted_in,
     read_elsewhere,
 )
@@ -162,7 +163,22 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     fields = list(_fields(analysis.schema))
     # A model none of whose fields the code reads is used some other way
     # (serialised, handed on whole): its fields are not judged one by one.
-    consumed = {model.model for model, field in fields if is_loaded(field.key, loaded)}
+    # A table's key is read by name too: a getter's literal argument
+    # anywhere but the table itself (``settings.get("SECRET")``).
+    tabled = {
+        field.key: (field.location.path, field.location.line)
+        for model, field in fields
+        if model.model_kind == "table"
+        and field.location is not None
+        and not is_loaded(field.key, loaded)
+    }
+    code = sorted({info.path for info in analysis.project.modules.values()})
+    by_name = quoted_elsewhere(analysis, code, tabled)
+    consumed = {
+        model.model
+        for model, field in fields
+        if is_loaded(field.key, loaded) or field.key in by_name
+    }
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     candidates: list[tuple[SchemaNode, str, bool]] = []
@@ -205,8 +221,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         and field.model_kind is None
         and _parent_kind(analysis, field) in ("mkdocs", "argparse")
     }
+    used |= by_name
     if keyed:
-        code = sorted({info.path for info in analysis.project.modules.values()})
         used |= quoted_in(analysis, code, keyed)
     for field, message, unread in candidates:
         if unread and field.key in used:

@@ -145,13 +145,19 @@ def _keyword_lines(call: ast.Call, prefix: str, depth: int, out: dict[str, int])
 def _key_lines(value: ast.expr) -> dict[str, int] | None:
     """The line of each string key of a dict literal, of each string in
     the rows of a table of tuples (``(("branch", "run:branch"), ...)``), of
-    the key a table of calls names first (``(Setting("name", 1), ...)``), or
-    of each keyword of a call of keywords, nested ones by their path
+    the key a table of calls names first (``(Setting("name", 1), ...)``,
+    also where a call is handed the table), or of each keyword of a call of
+    keywords, nested ones by their path
     (``Namespace(task=Namespace(acks_late=...))``: ``task.acks_late``)."""
-    if type(value) is ast.Call and len(value.keywords) >= 2:
+    if type(value) is ast.Call:
         found: dict[str, int] = {}
-        _keyword_lines(value, "", 0, found)
-        return found
+        if len(value.keywords) >= 2:
+            _keyword_lines(value, "", 0, found)
+        for item in (*value.args, *(k.value for k in value.keywords)):
+            # A table of calls handed to a call: ``Settings(validators=[...])``.
+            if type(item) in (ast.List, ast.Tuple):
+                found.update(_key_lines(item) or {})
+        return found or None
     if type(value) is ast.Dict:
         return {
             k.value: k.lineno

@@ -21,7 +21,7 @@ from configdrift.resolve.mechanisms.option_tables import (
     table_option,
     table_root,
 )
-from configdrift.resolve.model_types import value_kind
+from configdrift.resolve.model_types import HELP_ARGUMENTS, mark_deprecated, value_kind
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -148,13 +148,21 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
             kind = value_kind(default.value)
         marker = cls.assigns.get("__line__" + key)
         line = marker[1] if marker and isinstance(marker[1], int) else cls.line
-        root.children[name] = table_option(
+        node = root.children[name] = table_option(
             (name,),
             default,
             project.location(member.module, line),
             base.qualname,
             frozenset({kind}) if kind else frozenset(),
         )
+        # ``deprecated = True``, or a help text that says so, on the class
+        # or a base.
+        said = {
+            word: found[1]
+            for word in ("deprecated", *HELP_ARGUMENTS)
+            if (found := _attribute(project, member, word)) is not None
+        }
+        mark_deprecated(project, member.module, node, said)
     return root if len(root.children) >= MIN_TABLE else None
 
 

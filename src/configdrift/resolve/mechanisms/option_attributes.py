@@ -29,6 +29,7 @@ from configdrift.resolve.mechanisms.option_tables import (
     table_option,
     table_root,
 )
+from configdrift.resolve.model_types import mark_deprecated
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -200,6 +201,7 @@ def _table(
         node = table_option((attr,), default, project.location(module, at), owner or module)
         node.spellings = _spellings(key, call)
         node.described = bool(_DESCRIBED & set(kwargs))
+        mark_deprecated(project, module, node, kwargs)
         root.children[attr] = node
     return root
 

@@ -15,6 +15,7 @@ from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_option, table_root
+from configdrift.resolve.model_types import mark_deprecated
 from configdrift.resolve.project import render
 from configdrift.resolve.schema import SchemaBuilder, ensure_path
 
@@ -86,7 +87,8 @@ def namespace_tables(builder: SchemaBuilder, names: frozenset[str]) -> list[Surf
                     kinds = frozenset({_TYPES[str(kind[1])]})
                 parent = ensure_path(root, key[:-1], where, f"namespace of {qualname}")
                 at = project.location(module, lines.get(".".join(path), line))
-                parent.children[key[-1]] = table_option(key, default, at, qualname, kinds)
+                node = parent.children[key[-1]] = table_option(key, default, at, qualname, kinds)
+                mark_deprecated(project, module, node, kwargs)
             how = f"{len(leaves)} options in nested namespaces of {qualname}"
             out.append(Surface(qualname, root, how, [], ""))
     return out

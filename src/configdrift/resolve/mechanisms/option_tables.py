@@ -10,7 +10,7 @@ import re
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.model_types import value_kind
+from configdrift.resolve.model_types import mark_deprecated, value_kind
 from configdrift.resolve.project import Project, render
 from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
 
@@ -42,7 +42,22 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
             if expr[0] == "call" and len(expr[2]) == 1 and not expr[3] and expr[2][0][0] == "dict":
                 # A table wrapped to freeze it: ``ImmutableDict({...})``.
                 expr = expr[2][0]
-            if expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
+            if expr[0] == "call":
+                # A table of option calls handed to the call that makes the
+                # settings object (``Settings(validators=[Validator("PORT",
+                # default=80), ...])``): what the callee does with other keys
+                # is not known, so none is judged absent.
+                node = next(
+                    (
+                        node
+                        for rows in handed_tables(expr)
+                        if (node := call_table(builder, name, qualname, rows, line)) is not None
+                    ),
+                    None,
+                )
+                if node is not None:
+                    node.strict = False
+            elif expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
                     builder, name, qualname, expr[2], line
                 )
@@ -55,6 +70,14 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 how = f"a table of {leaves} options"
                 out.append(Surface(qualname.rsplit(".", 1)[-1], node, how, [], ""))
     return out
+
+
+def handed_tables(call: Expr) -> list[list[Expr]]:
+    """The lists and tuples of five calls or more among a call's arguments."""
+    items = [*call[2], *call[3].values()]
+    return [
+        i[2] for i in items if i[0] == "seq" and len(i[2]) >= MIN_TABLE and i[2][0][0] == "call"
+    ]
 
 
 def option_table(
@@ -92,6 +115,8 @@ def option_table(
         node = root.children[key] = table_option(
             (key,), default, project.location(module, lines.get(key, line)), qualname
         )
+        if calls:
+            mark_deprecated(project, module, node, value[3])
         if not calls and value[0] == "dict":
             # A section of the defaults (``"virtualenvs": {"create": True}``):
             # its keys are options under it, written ``virtualenvs.create``.
@@ -270,9 +295,10 @@ def call_table(
         at = position if position is not None else 1
         default_expr = kwargs.get("default") or (args[at] if len(args) > at else None)
         default = project.evaluate(module, default_expr) if default_expr else None
-        root.children[key] = table_option(
+        node = root.children[key] = table_option(
             (key,), default, project.location(module, lines.get(key, line)), qualname
         )
+        mark_deprecated(project, module, node, kwargs)
     return root
 
 
