@@ -489,6 +489,98 @@ def test_calls_of_several_callees_or_without_keys_are_no_table(tmp_path) -> None
         assert [s for s in analysis.everything if s.surface == "OPTIONS"] == []
 
 
+_HANDED = (
+    "from conflib import Settings, Validator\n"
+    "settings = Settings(\n"
+    "    prefix='APP',\n"
+    "    validators=[\n"
+    "        Validator('PORT', default=8080),\n"
+    "        Validator('HOST', default='localhost'),\n"
+    "        Validator('WORKERS', default=4),\n"
+    "        Validator('TIMEOUT', default=30),\n"
+    "        Validator('LOG_LEVEL', default='info'),\n"
+    "    ],\n"
+    ")\n"
+)
+
+
+def test_a_table_of_option_calls_handed_to_a_call_is_a_lenient_table(tmp_path) -> None:
+    """``Settings(validators=[Validator("PORT", default=8080), ...])``: the
+    keys are options, each at its own line; a documented key the table lacks
+    is not rejected (the settings object may take any key), only unread."""
+    docs = (
+        "# Settings\n\n## `PORT`\n\nDefault: `8080`\n\n## `HOST`\n\nDefault: `localhost`\n\n"
+        "## `WORKERS`\n\nDefault: `8`\n\n## `RETRIES`\n\nDefault: `3`\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": _HANDED, "docs/settings.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "settings"]
+    assert list(table.schema.children) == ["PORT", "HOST", "WORKERS", "TIMEOUT", "LOG_LEVEL"]
+    assert table.schema.strict is False
+    assert table.schema.children["WORKERS"].location.line == 7
+    found = by_key(findings)
+    assert ("CD104", "WORKERS") in found and ("CD103", "LOG_LEVEL") in found
+    assert ("CD102", "RETRIES") in found and ("CD101", "RETRIES") not in found
+
+
+def test_a_table_key_read_by_a_getter_is_read(tmp_path) -> None:
+    """``settings.get("PORT")`` reads the table's ``PORT``; the key's own
+    string in the table is no read, so ``HOST`` stays inert."""
+    docs = "# Settings\n\n## `PORT`\n\n## `HOST`\n\n## `WORKERS`\n"
+    reader = "from pkg.config import settings\n\ndef port():\n    return settings.get('PORT')\n"
+    _, findings = check_project(
+        tmp_path,
+        {"pkg/config.py": _HANDED, "pkg/main.py": reader, "docs/settings.md": docs},
+        "pkg",
+    )
+    found = by_key(findings)
+    assert ("CD202", "PORT") not in found
+    assert ("CD202", "HOST") in found and found[("CD202", "HOST")].location.line == 6
+
+
+def test_an_option_call_that_says_it_is_deprecated_marks_its_key(tmp_path) -> None:
+    """``Setting("cache_ttl", 5, help="Deprecated, use ...")`` and
+    ``deprecated=True``: documented without a word of it, CD402."""
+    code = _SETTINGS_TUPLE.replace("'seconds'", "help='DEPRECATED: use cache_seconds'").replace(
+        "Setting('base_url', '/', 'prefix')", "Setting('base_url', '/', 'prefix', deprecated=True)"
+    )
+    docs = "# Settings\n\n## `page_size`\n\n## `time_limit_ms`\n\n## `cache_ttl`\n\n## `base_url`\n"
+    analysis, findings = check_project(
+        tmp_path, {"pkg/app.py": code, "docs/settings.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "SETTINGS"]
+    assert table.schema.children["cache_ttl"].replacement == "cache_seconds"
+    assert not table.schema.children["page_size"].deprecated
+    assert {f.key for f in findings if f.code == "CD402"} == {"cache_ttl", "base_url"}
+
+
+def test_map_counts_the_evidence_of_each_surface(tmp_path) -> None:
+    """``map`` says how many keys a surface accepts, how many doc entries
+    are placed on it and how many keys the code reads."""
+    from configdrift.commands.map import project_map
+
+    docs = "# Settings\n\n## `PORT`\n\n## `HOST`\n\n## `WORKERS`\n"
+    reader = "from pkg.config import settings\n\ndef port():\n    return settings.PORT\n"
+    analysis, _ = check_project(
+        tmp_path,
+        {"pkg/config.py": _HANDED, "pkg/main.py": reader, "docs/settings.md": docs},
+        "pkg",
+    )
+    (surface,) = [s for s in project_map(analysis, False)["surfaces"] if s["name"] == "settings"]
+    assert surface["evidence"] == {"keys": 5, "documented": 3, "read": 1}
+
+
+def test_calls_handed_to_a_call_without_defaults_are_no_table(tmp_path) -> None:
+    """Routes or views handed to an app name no options: no table."""
+    code = (
+        "app = App(views=[View('users'), View('groups'), View('roles'), View('tokens'),\n"
+        "    View('audit')])\n"
+    )
+    analysis, _ = check_project(tmp_path, {"pkg/app.py": code}, "pkg")
+    assert [s for s in analysis.everything if s.surface == "app"] == []
+
+
 _DEFAULTS = (
     "DEFAULT_CONFIG = {'ACCESS_LOG': True, 'KEEP_ALIVE': 5, 'TIMEOUT': 60, 'MOTD': True,\n"
     "    'NO_COLOR': False}\n"

@@ -61,9 +61,11 @@ def map_tree(
 def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
+    from configdrift.analysis import accepted_nodes
     from configdrift.escape import printable
     from configdrift.model import format_path
     from configdrift.output.display import prefix_for, rebase
+    from configdrift.rules.evidence import keys_read
 
     prefix = prefix_for(analysis.config.root)
 
@@ -99,6 +101,11 @@ def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
                 "model": surface.schema.model or ("a dict" if surface.schema.children else None),
                 "how": surface.how or None,
                 "admitted": printable(surface.admitted) if surface.admitted else None,
+                "evidence": {
+                    "keys": len(accepted_nodes(surface)),
+                    "documented": len(surface.entries),
+                    "read": keys_read(surface),
+                },
                 "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
                 "root": {"model": root.model, "how": root.how, "location": where(root.location)}
                 if root
@@ -161,6 +168,13 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         if index:
             out.write("\n")
         out.write(f"Config tree{title} (config path -> model, where it is built):\n")
+        evidence = surface["evidence"]
+        if surface["model"]:
+            out.write(
+                f"  evidence: {_count(evidence['keys'], 'key')} accepted, "
+                f"{_count(evidence['documented'], 'doc entry', 'doc entries')} placed on it, "
+                f"{_count(evidence['read'], 'key')} seen read by the code\n"
+            )
         root = surface["root"]
         if root is not None:
             out.write(f"  (top level) -> {root['model']}; {root['how']} at {root['location']}\n")
@@ -192,6 +206,10 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
             out.write(f"  {item['location']}: {item['what']}\n")
         if not project["unresolved"]:
             out.write("  (none)\n")
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def register(sub: Subparsers) -> None:
