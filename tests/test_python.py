@@ -514,3 +514,42 @@ def test_only_syntax_errors_that_may_be_newer_python_go_to_the_newer_parser() ->
         assert may_be_newer(f"x = 1\n{line}\n", 2), line
     for line in ["x = (", "def f(:", "return return", "print 'py2'", "except ValueError as e, f:"]:
         assert not may_be_newer(f"x = 1\n{line}\n", 2), line
+
+
+_LOOPED = """
+NAMES = ("bind", "workers")
+
+
+class Report:
+    FLAGS = ["daemon", "reload"]
+
+    def flags(self, cfg):
+        return [getattr(cfg, flag) for flag in self.FLAGS]
+
+
+def show(cfg):
+    keys = ["timeout", "backlog"]
+    for key in keys:
+        print(getattr(cfg, key))
+    for name in NAMES:
+        print(getattr(cfg, name))
+    for literal in ("threads",):
+        print(getattr(cfg, literal))
+
+
+def unknown(cfg, names):
+    for name in names:
+        print(getattr(cfg, name))
+"""
+
+
+def test_getattr_over_a_literal_list_reads_its_names() -> None:
+    """A loop over a literal list of names (written there, a local, a
+    module constant or a class attribute) reads those names; a loop over a
+    parameter's names may read any."""
+    facts = extract_python(textwrap.dedent(_LOOPED).encode())
+    for name in ("bind", "workers", "daemon", "reload", "timeout", "backlog", "threads"):
+        assert name in facts.attr_loads
+    assert [(line, function, pattern) for line, function, pattern in facts.dynamic_getattr] == [
+        (24, "unknown", ".*")
+    ]

@@ -62,9 +62,56 @@ def _pattern(node: ast.expr) -> str:
     return ".*"
 
 
+def _strings(expr: Expr | None) -> list[str] | None:
+    """The items of a literal list, tuple or set of strings."""
+    if expr is None or expr[0] != "seq":
+        return None
+    items = expr[2]
+    names = [i[1] for i in items if i[0] == "c" and isinstance(i[1], str)]
+    return names if len(names) == len(items) else None
+
+
 class CallFacts(DictSources):
     """What one call says: a model built from a dict, an option declared, a
     key read by ``get``, a dict handed to another function."""
+
+    def _loop_names(self, node: ast.expr) -> list[str] | None:
+        """The names a loop variable takes where every loop that binds it
+        walks a literal list of strings: written there, or held by a local,
+        a module constant or an attribute of the class (``for flag in
+        self._FLAGS``). None otherwise."""
+        if type(node) is not ast.Name or node.id in self.params:
+            return None
+        iters = self.loops.get(node.id)
+        if not iters:
+            return None
+        out: list[str] = []
+        src = self.module.source
+        for it in iters:
+            kind = type(it)
+            if kind is ast.Name and it.id in self.locals:  # type: ignore[attr-defined]
+                values = self.locals[it.id]  # type: ignore[attr-defined]
+                found = [_strings(to_expr(v, src)) for v in values]
+                names = (
+                    None if any(f is None for f in found) else [n for f in found for n in f or ()]
+                )
+            elif kind is ast.Name:
+                names = _strings(self.module.facts.assigns.get(it.id))  # type: ignore[attr-defined]
+            elif (
+                kind is ast.Attribute
+                and type(it.value) is ast.Name  # type: ignore[attr-defined]
+                and it.value.id in ("self", "cls")  # type: ignore[attr-defined]
+                and self.module.open_classes
+            ):
+                names = _strings(self.module.open_classes[-1].assigns.get(it.attr))  # type: ignore[attr-defined]
+            else:
+                names = (
+                    _strings(to_expr(it, src)) if kind in (ast.List, ast.Tuple, ast.Set) else None
+                )
+            if names is None:
+                return None
+            out.extend(names)
+        return out
 
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
@@ -104,8 +151,12 @@ class CallFacts(DictSources):
                 self._ctor_args(ctor, call)
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
+            names = self._loop_names(name_arg)
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
                 self.module.attr_loads.add(name_arg.value)
+            elif names is not None:
+                # ``for key in ("bind", "workers"): getattr(cfg, key)``
+                self.module.attr_loads.update(names)
             else:
                 self.module.facts.dynamic_getattr.append(
                     (call.lineno, self.qualname, _pattern(name_arg))

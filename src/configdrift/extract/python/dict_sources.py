@@ -12,7 +12,7 @@ import ast
 from typing import Protocol
 
 from configdrift.extract.python.exprs import dotted, to_expr
-from configdrift.extract.python.facts import DictRead, DictSource, Expr, ModuleFacts
+from configdrift.extract.python.facts import ClassFact, DictRead, DictSource, Expr, ModuleFacts
 from configdrift.extract.python.walk import fast_walk
 
 
@@ -26,6 +26,8 @@ class ModuleContext(Protocol):
     #: Attribute names loaded anywhere in the module (``getattr`` with a
     #: constant name included).
     attr_loads: set[str]
+    #: The classes whose bodies are being read, innermost last.
+    open_classes: list[ClassFact]
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None: ...
 

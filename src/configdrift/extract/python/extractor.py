@@ -190,6 +190,9 @@ class ModuleExtractor:
         self.source = source
         self.declaring = declaring
         self.attr_loads: set[str] = set()
+        #: The classes whose bodies are being read, innermost last: what
+        #: ``self.NAMES`` is in a method.
+        self.open_classes: list[ClassFact] = []
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
@@ -392,6 +395,7 @@ class ModuleExtractor:
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             fact.docstring = isinstance(body[0].value.value, str)
+        self.open_classes.append(fact)
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 # ``MAIL_SERVER = os.environ.get("MAIL_SERVER")`` in a config class.
@@ -438,6 +442,7 @@ class ModuleExtractor:
                 self._function(stmt, qualname + "." + stmt.name)
                 for deco in stmt.decorator_list:
                     fact.before_validated.extend(_before_validated(deco))
+        self.open_classes.pop()
         self.facts.classes.append(fact)
 
     def _parameter_options(
