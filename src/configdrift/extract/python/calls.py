@@ -80,9 +80,7 @@ class CallFacts(DictSources):
         walks a literal list of strings: written there, or held by a local,
         a module constant or an attribute of the class (``for flag in
         self._FLAGS``). None otherwise."""
-        if type(node) is not ast.Name or node.id in self.params:
-            return None
-        iters = self.loops.get(node.id)
+        iters = self.loop_iters(node)
         if not iters:
             return None
         out: list[str] = []

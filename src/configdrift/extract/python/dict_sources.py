@@ -199,13 +199,18 @@ class DictSources:
                     )
                 )
 
+    def loop_iters(self, node: ast.expr) -> list[ast.expr] | None:
+        """What the loops binding a local name walk (``for key in X``);
+        None for a parameter or a name no loop binds."""
+        if type(node) is not ast.Name or node.id in self.params:
+            return None
+        return self.loops.get(node.id)
+
     def _loop_keys(self, key_node: ast.expr, sources: list[DictSource]) -> list[Expr] | None:
         """Keys a loop variable takes: the items of a literal list of keys, or
         none at all when the loop walks the dict's own keys (a generic pass
         that consumes no key in particular). None when it is not a loop key."""
-        if type(key_node) is not ast.Name or key_node.id in self.params:
-            return None
-        iters = self.loops.get(key_node.id)
+        iters = self.loop_iters(key_node)
         if not iters:
             return None
         out: list[Expr] = []
