@@ -8,12 +8,11 @@ from __future__ import annotations
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_types import (
-    DEPRECATED_HELP,
-    USE_INSTEAD,
     ModelInfo,
     TypeReader,
     described,
     last_name,
+    mark_deprecated,
     string_of,
 )
 from configdrift.resolve.project import Symbol
@@ -182,12 +181,9 @@ class DescriptorReader(TypeReader):
             expr = args[0] if args else kwargs.get("default_value")
             if expr is not None:
                 node.default = project.evaluate(module, expr)
-            helped = string_of(project, module, kwargs["help"]) if "help" in kwargs else None
-            if helped and DEPRECATED_HELP.match(helped):
+            if "help" in kwargs:
                 # ``help="DEPRECATED since 0.8: use ConfigurableHTTPProxy.api_url"``
-                node.deprecated = True
-                moved = USE_INSTEAD.search(helped)
-                node.replacement = moved.group(1).rstrip(".") if moved else None
+                mark_deprecated(project, module, node, {"help": kwargs["help"]})
             return
         if name == "Deprecated":
             node.deprecated = True

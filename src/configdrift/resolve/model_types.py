@@ -108,9 +108,9 @@ def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
 
 
 #: A help text that opens by saying the option is deprecated.
-DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
+_DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
 #: The option a deprecated one names instead (``use Authenticator.admin_users``).
-USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")
+_USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")
 
 #: The arguments an option call describes itself with.
 HELP_ARGUMENTS = ("help", "description", "doc", "help_text")
@@ -134,10 +134,10 @@ def mark_deprecated(
     else:
         helps = (string_of(project, module, described.get(w)) for w in HELP_ARGUMENTS)
         text = next((h for h in helps if h), "")
-        if not DEPRECATED_HELP.match(text):
+        if not _DEPRECATED_HELP.match(text):
             return
         node.deprecated = True
-    moved = USE_INSTEAD.search(text)
+    moved = _USE_INSTEAD.search(text)
     node.replacement = moved.group(1).rstrip(".") if moved else None
 
 

@@ -99,25 +99,12 @@ def quoted_elsewhere(
     """Keys spelt as a whole string literal in ``files`` other than where
     they are declared (``declared``: key -> path and line): a getter's read
     (``settings.get("SECRET")``, ``get_option("workers")``)."""
-    if not declared:
-        return set()
-    homes = {path for path, _ in declared.values()}
-    compiled = re.compile(rb"""["'](%b)["']""" % _alternation(set(declared)))
-    found: set[str] = set()
-    for rel in files[:MAX_OTHER_FILES]:
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            continue
-        for match in compiled.finditer(data):
-            key = match.group(1).decode()
-            if key in found:
-                continue
-            if rel in homes and declared[key] == (rel, data.count(b"\n", 0, match.start()) + 1):
-                continue  # the declaration itself
-            found.add(key)
-        if len(found) == len(declared):
-            break
-    return found
+
+    def declaration(rel: str, data: bytes, at: int, key: str) -> bool:
+        return declared[key] == (rel, data.count(b"\n", 0, at) + 1)
+
+    names = set(declared)
+    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names, declaration)
 
 
 def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
@@ -163,9 +150,16 @@ def _alternation(names: set[str]) -> bytes:
     return b"|".join(re.escape(n.encode()) for n in sorted(names))
 
 
-def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str]) -> set[str]:
+def _search(
+    analysis: Analysis,
+    files: list[str],
+    pattern: bytes,
+    names: set[str],
+    skip: Callable[[str, bytes, int, str], bool] | None = None,
+) -> set[str]:
     """The ``names`` that ``pattern``'s groups capture in ``files`` (bounded
-    in count and size), stopping once all are found."""
+    in count and size), stopping once all are found; a capture ``skip``
+    (file, its bytes, the capture's offset, the name) refuses is not one."""
     if not names:
         return set()
     compiled = re.compile(pattern)
@@ -175,10 +169,15 @@ def _search(analysis: Analysis, files: list[str], pattern: bytes, names: set[str
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is None:
             continue
-        for match in compiled.findall(data):
-            for group in (match,) if isinstance(match, bytes) else match:
-                if group:
-                    found.add(group.decode())
+        for match in compiled.finditer(data):
+            for index, group in enumerate(match.groups(), 1):
+                if not group:
+                    continue
+                name = group.decode()
+                if name not in found and (
+                    skip is None or not skip(rel, data, match.start(index), name)
+                ):
+                    found.add(name)
         if found >= names:
             break
     return found

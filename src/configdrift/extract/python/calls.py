@@ -149,10 +149,9 @@ class CallFacts(DictSources):
                 self._ctor_args(ctor, call)
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
-            names = self._loop_names(name_arg)
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):
                 self.module.attr_loads.add(name_arg.value)
-            elif names is not None:
+            elif (names := self._loop_names(name_arg)) is not None:
                 # ``for key in ("bind", "workers"): getattr(cfg, key)``
                 self.module.attr_loads.update(names)
             else:
