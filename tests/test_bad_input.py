@@ -79,6 +79,22 @@ def test_a_configured_page_without_entries_is_cd501(cli, tmp_path) -> None:
     assert [(f["code"], f["path"]) for f in found] == [("CD501", "docs/config.md")]
 
 
+def test_configured_pages_without_entries_are_one_cd501_listing_them(cli, tmp_path) -> None:
+    pages = {f"docs/page{n}.md": f"# Page {n}\n\nProse only.\n" for n in (1, 2, 3)}
+    make_project(tmp_path, {**GOOD, **pages})
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "t"\n[tool.configdrift]\n'
+        'docs = ["docs/config.md", "docs/page1.md", "docs/page2.md", "docs/page3.md"]\n'
+    )
+    _, found, _ = findings(cli, tmp_path)
+    (only,) = [f for f in found if f["code"] == "CD501"]
+    assert only["path"] == "docs/page1.md"
+    assert "3 doc sources yield no config keys" in only["message"]
+    assert [r["path"] for r in only["related"]] == ["docs/page2.md", "docs/page3.md"]
+    # The page with entries is judged as before, and is not listed.
+    assert "docs/config.md" not in only["message"]
+
+
 def test_no_doc_page_at_all_is_a_setup_message_unless_docs_are_configured(cli, tmp_path) -> None:
     """Left to discovery, finding no page is a question of setup: a message
     that says what was found and how to go on, exit 0. Configured sources

@@ -451,3 +451,21 @@ def test_a_table_whose_emphasised_header_names_no_key_column_has_no_entries() ->
         "| ACCESS_LOG | True | Log each request |\n"
     )
     assert _entries(page) == []
+
+
+def test_a_default_stated_by_default_in_prose_and_no_conditional_one() -> None:
+    page = (
+        "# Options\n\n"
+        "## `alpha`\n\nTurns alpha on. This is set to `False` by default.\n\n"
+        "## `beta`\n\nThe level. Defaults to `3` on Windows.\n\n"  # conditional
+        "## `gamma`\n\nThe mode. It is `fast` by default when run in a terminal.\n\n"
+        "## `delta`\n\nEnables `zstd` by default.\n\n"  # no verb before the value
+        "## `epsilon`\n\nThe width. Defaults to `80`.\n\n"
+    )
+    assert _entries(page) == [
+        ("alpha", "`False`", None),
+        ("beta", None, None),
+        ("gamma", None, None),
+        ("delta", None, None),
+        ("epsilon", "`80`", None),
+    ]

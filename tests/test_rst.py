@@ -414,3 +414,24 @@ def test_arguments_in_a_description_are_no_keys() -> None:
         b"``maxdepth``\n   The depth, a key of its own here.\n"
     )
     assert [e.name for e in extract_rst(page).entries] == ["html_theme", "maxdepth"]
+
+
+def test_a_literal_titled_heading_is_an_entry_with_its_prose_default() -> None:
+    page = (
+        "Options\n=======\n\n"
+        "``worker_timeout``: Worker timeout\n----------------------------------\n\n"
+        "How long a worker may be silent. This is set to ``30`` by default.\n\n"
+        "``retries`` - Retries\n---------------------\n\n"
+        "How often to retry. Defaults to ``3`` on Windows.\n\n"  # conditional
+        "Using ``cache`` with care\n-------------------------\n\n"  # prose, no key
+        "Text. Defaults to ``4``.\n\n"
+        "``first`` and ``second``\n------------------------\n\n"  # two literals
+        "Text.\n\n"
+        ":mod:`pkg.ext` -- An extension\n------------------------------\n\n"  # a module
+        "Text.\n"
+    )
+    facts = extract_rst(page.encode())
+    assert [(e.name, e.form, e.default) for e in facts.entries] == [
+        ("worker_timeout", "heading", "30"),
+        ("retries", "heading", None),
+    ]

@@ -272,7 +272,7 @@ class TypeReader:
                 for arg in args:
                     unknown = self._kinds(module, arg, kinds, models, marker, d) or unknown
                 return unknown
-            if head == "Annotated":
+            if head == "Annotated" and args:
                 return self._kinds(module, args[0], kinds, models, marker, d)
             if head == "Literal":
                 for arg in args:
@@ -287,6 +287,9 @@ class TypeReader:
             container = _TYPING_CONTAINERS.get(head)
             if container is not None:
                 kinds.add(container)
+                if not args:
+                    # ``tuple[()]``: a container of nothing to follow.
+                    return False
                 item = args[-1] if container == "dict" else args[0]
                 sub_marker = ANY_KEY if container == "dict" else LIST_ITEM
                 sub_models: list[tuple[str | None, Symbol]] = []

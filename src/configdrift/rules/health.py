@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Location
+from configdrift.model import Finding, Location, Related
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -38,14 +38,7 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
     unmatched += [(p, "the config-files pattern", "file") for p in analysis.missing_configs]
     for pattern, what, kind in unmatched:
         yield make("CD501", "", Location(pattern, 1), f"{what} `{pattern}` matches no {kind}")
-    for source in (s for surface in analysis.everything for s in surface.doc_sources):
-        if source.explicit and source.entries == 0:
-            yield make(
-                "CD501",
-                "",
-                Location(source.path, 1),
-                f"the doc source `{source.path}` yields no config keys: no entry in a recognised form",
-            )
+    yield from _unread_sources(analysis)
     anchor = Location(_anchor(analysis), 1)
     documented = any(surface.doc_sources or surface.autodoc for surface in analysis.everything)
     if not documented and not analysis.missing_docs and analysis.schema.children:
@@ -64,6 +57,37 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
             anchor,
             "no config model is mounted under a config path and no dict read key by key fits the docs; "
             "set `mount` to a model or to the dict parameter that holds the config",
+        )
+
+
+def _unread_sources(analysis: Analysis) -> Iterator[Finding]:
+    """One finding for every configured page that yields no key, with the
+    others as its related places: pages of one layout the markups do not
+    read are one problem, not one error each."""
+    empty = sorted(
+        {
+            s.path
+            for surface in analysis.everything
+            for s in surface.doc_sources
+            if s.explicit and s.entries == 0
+        }
+    )
+    if len(empty) == 1:
+        yield make(
+            "CD501",
+            "",
+            Location(empty[0], 1),
+            f"the doc source `{empty[0]}` yields no config keys: no entry in a recognised form",
+        )
+    elif empty:
+        related = tuple(Related(path, 1, "yields no config keys either") for path in empty[1:])
+        yield make(
+            "CD501",
+            "",
+            Location(empty[0], 1),
+            f"{len(empty)} doc sources yield no config keys: no entry in a recognised form "
+            f"(`{empty[0]}` and the {len(empty) - 1} listed below)",
+            related,
         )
 
 

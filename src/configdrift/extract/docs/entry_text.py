@@ -261,6 +261,13 @@ def type_from_rest(rest: str) -> str | None:
 TYPED_REST = re.compile(r"^\s*\([^()]{1,40}\)\s*[:\-\u2013\u2014]")
 
 
+def heading_rest(rest: str) -> bool:
+    """Is the text after a heading's code span no prose of its own: nothing,
+    a description after a colon or dash, or ``and`` another key?"""
+    stripped = rest.strip()
+    return not stripped or stripped[0] in ":-\u2013\u2014" or stripped in ("and", ",", "/")
+
+
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
 #: ``Default value: none``.
 LABEL = re.compile(
@@ -271,11 +278,35 @@ LABEL = re.compile(
 
 #: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
 #: label that opens a sentence: "Products per page. Default: `25`.".
+#: "This is set to `False` by default" as well.
 DEFAULT_PROSE = re.compile(
     r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)"
-    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)",
+    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)"
+    r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b",
     re.IGNORECASE,
 )
+
+
+#: What makes a stated default hold only sometimes: "defaults to `x` on
+#: Windows", "is `true` by default when run in a terminal".
+_CONDITION = re.compile(
+    r"\s*(?:by default\s*)?,?\s*(?:if|when|unless|on|under|while|except|where|for|in)\b",
+    re.IGNORECASE,
+)
+
+
+def conditional(after: str) -> bool:
+    """Does the text after a stated default make it conditional?"""
+    return _CONDITION.match(after) is not None
+
+
+def prose_default(line: str) -> str | None:
+    """The default a line of prose states unconditionally ("Defaults to
+    `5`.", "This is set to `False` by default."), with its code span."""
+    for found in DEFAULT_PROSE.finditer(line):
+        if not conditional(line[found.end() :]):
+            return found.group(1) or found.group(2) or found.group(3)
+    return None
 
 
 #: A parenthesised lead-in that types an entry: "(boolean, default False)

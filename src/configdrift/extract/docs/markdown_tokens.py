@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 import re
 
 from configdrift.extract.docs.entry_text import (
-    DEFAULT_PROSE,
     KEY,
     LABEL,
     TYPED_REST,
@@ -22,6 +21,7 @@ from configdrift.extract.docs.entry_text import (
     ini_heading,
     key_ok,
     lead_in,
+    prose_default,
     type_from_rest,
 )
 
@@ -258,13 +258,6 @@ def heading_core(children: list[Token]) -> list[Token]:
     return items
 
 
-def heading_rest(rest: str) -> bool:
-    """Is the text after a heading's code span no prose of its own: nothing,
-    a description after a colon or dash, or ``and`` another key?"""
-    stripped = rest.strip()
-    return not stripped or stripped[0] in ":-\u2013\u2014" or stripped in ("and", ",", "/")
-
-
 def joined_keys(children: list[Token], rest: str) -> list[str]:
     """``### `opening_tag` and `closing_tag` ``: the keys after the first."""
     if rest.strip() not in ("and", ",", "/"):
@@ -346,9 +339,9 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
             if value:
                 out.append((label, value))
             continue
-        prose = DEFAULT_PROSE.search(line)
+        prose = prose_default(line)
         if prose:
-            out.append(("default", prose.group(1) or prose.group(2)))
+            out.append(("default", prose))
     return out
 
 

@@ -34,8 +34,10 @@ from configdrift.extract.docs.entry_text import (
     KEY_ROLES,
     balanced,
     continued,
+    conditional,
     file_name,
     ini_heading,
+    heading_rest,
     key_ok,
     lead_in,
     rename_cell,
@@ -78,7 +80,10 @@ _LANGS = CONFIG_LANGS | {"ini", "cfg", "jsonc"}
 MAX_DEPTH = 100
 #: "Default: blue", "Defaults to 5", "The default is 5" inside prose.
 _EXPLICIT_DEFAULT = re.compile(r"\bdefault:\s*(\S+)", re.IGNORECASE)
-_INLINE_DEFAULT = re.compile(r"\b(?:default:|defaults to|default is)\s*(\S+)", re.IGNORECASE)
+_INLINE_DEFAULT = re.compile(
+    r"\b(?:default:|defaults to|default is)\s*(\S+)|\b(?:is|are|to|be)\s+(\S+)\s+by default\b",
+    re.IGNORECASE,
+)
 LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
 #: A default in prose that needs no literal markup: a number or a truth value.
 _PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
@@ -228,7 +233,16 @@ class _Walker:
             for c in (title.children if title is not None else [])
             if c.tagname != "#text" or c.astext().strip()
         ]
-        if len(literals) == 1 and isinstance(literals[0], nodes.literal):
+        if literals and isinstance(literals[0], nodes.literal) and (
+            len(literals) == 1
+            or (
+                # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
+                len(literals) == 2
+                and not literals[0].get("role")
+                and _titled(literals[1].astext())
+            )
+        ):
+            # ````key```` underlined, or ````key``: Title``: the key's entry.
             key = literals[0].astext().strip()
             if key_ok(key, strict_case=False) and not file_name(key):
                 entry.heading_key = key
@@ -323,7 +337,9 @@ class _Walker:
         text = _text(node)
         # An explicit "Default:" wins over prose ("PIL defaults to 75").
         found = _EXPLICIT_DEFAULT.search(text) or _INLINE_DEFAULT.search(text)
-        value = found.group(1).rstrip(".,;") if found is not None else ""
+        value = ""
+        if found is not None and not conditional(text[found.end() :]):
+            value = (found.group(1) or found.group(2)).rstrip(".,;")
         if value and not (
             _PLAIN_VALUE.fullmatch(value)
             or any(lit.astext().strip() == value for lit in node.findall(nodes.literal))
@@ -468,6 +484,13 @@ class _Walker:
 #: Directives that generate a command line's reference (besides those
 #: Markdown's MyST fences name).
 _RST_GENERATORS = {"sphinx_argparse_cli": "sphinx-argparse-cli"}
+
+
+def _titled(rest: str) -> bool:
+    """The text after a heading's literal is a title of its own (``: Worker
+    timeout``, `` - the timeout``), not prose around the key ("``x`` and
+    you")."""
+    return heading_rest(rest) and rest.strip() not in ("and", ",", "/")
 
 
 def _spelt_as_key(word: str) -> bool:
