@@ -160,6 +160,36 @@ def test_a_page_that_renders_the_module_documents_its_described_options(tmp_path
     assert undocumented == {"secret"}
 
 
+def test_a_projects_own_directive_naming_the_module_renders_it(tmp_path) -> None:
+    from configdrift.commands.map import project_map
+
+    for page in (
+        "Settings\n========\n\n.. app-settings:: app.settings\n",
+        "# Settings\n\n```{app-settings} app.settings\n```\n",
+    ):
+        name = "docs/settings.rst" if page.startswith("Settings") else "docs/settings.md"
+        root = tmp_path / name.rsplit(".", 1)[1]
+        analysis, findings = _check(root, {"app/settings.py": _SETTINGS, name: page})
+        (surface,) = analysis.surfaces
+        assert surface.autodoc == {"Settings"}
+        assert {key for code, key in by_key(findings) if code == "CD103"} == {"secret"}
+        # ``map`` names the directive's place.
+        (shown,) = project_map(analysis, False)["surfaces"][1:]
+        (place,) = shown["rendered_by"]
+        assert place.endswith(f"{name}:{4 if name.endswith('rst') else 3}")
+
+
+def test_a_directive_that_only_names_the_module_renders_nothing(tmp_path) -> None:
+    # ``.. module::`` says what the page is about; ``.. app-settings::
+    # app.settingsx`` names another module.
+    page = "Settings\n========\n\n.. module:: app.settings\n\n.. app-settings:: app.settingsx\n"
+    analysis, findings = _check(tmp_path, {"app/settings.py": _SETTINGS, "docs/settings.rst": page})
+    (surface,) = analysis.surfaces
+    assert surface.autodoc == set() and surface.rendering == []
+    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    assert undocumented == {"browser", "cdn_version", "log_level", "minified", "port", "secret"}
+
+
 def test_map_says_why_the_code_alone_makes_it_a_configuration(tmp_path) -> None:
     from configdrift.commands.map import project_map
 

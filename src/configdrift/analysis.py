@@ -107,6 +107,8 @@ class Analysis:
     #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
     #: their fields are documented there.
     autodoc: set[str] = field(default_factory=set)
+    #: Where pages render this surface from the code (the directive's line).
+    rendering: list[Location] = field(default_factory=list)
     #: Why the code alone shows this surface is a configuration, where no
     #: page documents it (``model.Surface.admitted``).
     admitted: str = ""

@@ -107,6 +107,9 @@ def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
                     "read": keys_read(surface),
                 },
                 "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
+                # Pages that render it at build time (``.. argparse::``,
+                # ``.. automodule::``, a project's own directive).
+                "rendered_by": [where(loc) for loc in surface.rendering or surface.generated],
                 "root": {"model": root.model, "how": root.how, "location": where(root.location)}
                 if root
                 else None,
@@ -154,8 +157,11 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
     if len(surfaces) > 1:
         out.write("Surfaces (each a configuration of its own, judged on its own):\n")
         for surface in surfaces:
-            pages = ", ".join(surface["docs"]) or "no doc page"
-            if surface["admitted"] and not surface["docs"]:
+            rendered = [f"{r} (rendered from the code)" for r in surface["rendered_by"][:3]]
+            more = len(surface["rendered_by"]) - 3
+            rendered += [f"{more} more rendering pages"] if more > 0 else []
+            pages = ", ".join([*surface["docs"], *rendered]) or "no doc page"
+            if surface["admitted"] and not surface["docs"] and not rendered:
                 pages += f" (a configuration by the code alone: {surface['admitted']})"
             found = f"; {surface['how']}" if surface["how"] else ""
             out.write(

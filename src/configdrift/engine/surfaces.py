@@ -9,7 +9,7 @@ from collections.abc import Callable
 from configdrift.analysis import Analysis
 from configdrift.discover import Sources, matches
 from configdrift.extract.docs.facts import Block, DocFacts
-from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Mount, Surface
+from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
 from configdrift.place.config_files import defaults_files, package_defaults_files
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
@@ -139,7 +139,9 @@ def other_surfaces(
                 name = surface.root.model.rsplit("/", 1)[-1] if surface.root.model else ""
                 other.generated = pages_rendering_file(config.root, sources.docs, name)
             elif other.admitted and not other.autodoc:
-                other.autodoc = _rendered(analysis, builder, sources, surface)
+                other.rendering = _rendered(analysis, builder, sources, surface)
+                if other.rendering and surface.root.model is not None:
+                    other.autodoc = {surface.root.model}
             if other.doc_sources or other.generated or other.autodoc or other.admitted:
                 # Evidence that users write it: a page documents it, or the
                 # code shows it is a configuration (``Surface.admitted``).
@@ -150,17 +152,15 @@ def other_surfaces(
 
 def _rendered(
     analysis: Analysis, builder: SchemaBuilder, sources: Sources, surface: Surface
-) -> set[str]:
+) -> list[Location]:
     """The model of a surface the code alone admitted, where a page renders
     its module or class from the code: its described keys are documented
     there."""
     root = surface.root
     if root.model is None or root.model_location is None:
-        return set()
+        return []
     path = root.model_location.path
     # The file's module by its longest names (a short alias as well).
     names = [name for name, info in builder.project.modules.items() if info.path == path]
     modules = sorted(names, key=len, reverse=True)[:2]
-    if rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model):
-        return {root.model}
-    return set()
+    return rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model)

@@ -204,29 +204,56 @@ def _module_path(rel: str) -> str:
     return "/" + rel.removesuffix(".py").removesuffix("/__init__")
 
 
-#: Directives that render a module or a class from the code, as a page's
-#: bytes spell them.
-_RENDERING = (b"automodule:: ", b"autoclass:: ", b"::: ")
+#: Directives whose argument names the module a page is about without
+#: rendering anything of it.
+_NOT_RENDERING = frozenset(
+    {b"module", b"currentmodule", b"py:module", b"py:currentmodule", b"automodapi"}
+)
 
 
-def rendered_by_bytes(root: Path, rels: list[str], modules: list[str], qualname: str) -> list[str]:
+def rendered_by_bytes(
+    root: Path, rels: list[str], modules: list[str], qualname: str
+) -> list[Location]:
     """The pages that render a module of ``modules`` (the names of one
     file) or its class ``qualname`` from the code (``.. automodule::
-    pkg.settings``, mkdocstrings' ``::: pkg.settings.Settings``): a byte
-    search, one pass over the pages, for a configuration the code alone
-    admitted, whose keys no page names (such pages are not parsed)."""
-    targets = [
-        target
-        for module in modules
-        for target in (f"{module}\n", f"{module} ", f"{module}\r", f"{module}.{qualname}")
-    ]
-    wanted = [d + t.encode() for d in _RENDERING for t in targets]
-    out: list[str] = []
+    pkg.settings``, mkdocstrings' ``::: pkg.settings.Settings``, a
+    project's own ``.. x-settings:: pkg.settings``), at the directive's
+    line: a byte search, one pass over the pages, for a configuration the
+    code alone admitted, whose keys no page names (such pages are not
+    parsed)."""
+    targets = [target.encode() for module in modules for target in (module, f"{module}.{qualname}")]
+    out: list[Location] = []
     for rel in rels:
         data = read_or_none(root, rel)
-        if data is not None and any(w in data for w in wanted):
-            out.append(rel)
+        if data is None or not any(t in data for t in targets):
+            continue
+        for number, line in enumerate(data.splitlines(), start=1):
+            if _renders(line, targets):
+                out.append(Location(rel, number))
+                break
     return out
+
+
+def _renders(line: bytes, targets: list[bytes]) -> bool:
+    """Is ``line`` a directive whose argument is one of ``targets``:
+    ``.. automodule:: pkg.settings``, ``.. x-settings:: pkg.settings``,
+    MyST's ``{x-settings} pkg.settings`` fence, mkdocstrings' ``:::
+    pkg.settings.Settings``?"""
+    stripped = line.strip()
+    if stripped.startswith(b":::"):
+        name, rest = b":::", stripped[3:]
+    elif stripped.startswith(b".."):
+        name, sep, rest = stripped[2:].partition(b"::")
+        if not sep:
+            return False
+    elif stripped.startswith((b"```{", b"~~~{")):
+        name, sep, rest = stripped.lstrip(b"`~")[1:].partition(b"}")
+        if not sep:
+            return False
+    else:
+        return False
+    argument = rest.split()[:1]
+    return bool(argument) and argument[0] in targets and name.strip() not in _NOT_RENDERING
 
 
 def pages_rendering_file(root: Path, rels: list[str], name: str) -> list[Location]:

@@ -33,11 +33,11 @@ from configdrift.extract.docs.entry_text import (
     KEY_HEADERS,
     KEY_ROLES,
     balanced,
-    continued,
     conditional,
+    continued,
     file_name,
-    ini_heading,
     heading_rest,
+    ini_heading,
     key_ok,
     lead_in,
     rename_cell,
@@ -233,13 +233,17 @@ class _Walker:
             for c in (title.children if title is not None else [])
             if c.tagname != "#text" or c.astext().strip()
         ]
-        if literals and isinstance(literals[0], nodes.literal) and (
-            len(literals) == 1
-            or (
-                # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
-                len(literals) == 2
-                and not literals[0].get("role")
-                and _titled(literals[1].astext())
+        if (
+            literals
+            and isinstance(literals[0], nodes.literal)
+            and (
+                len(literals) == 1
+                or (
+                    # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
+                    len(literals) == 2
+                    and not literals[0].get("role")
+                    and _titled(literals[1].astext())
+                )
             )
         ):
             # ````key```` underlined, or ````key``: Title``: the key's entry.
