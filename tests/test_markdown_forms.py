@@ -469,3 +469,42 @@ def test_a_default_stated_by_default_in_prose_and_no_conditional_one() -> None:
         ("delta", None, None),
         ("epsilon", "`80`", None),
     ]
+
+
+def test_a_field_list_under_a_heading_names_its_key_and_default() -> None:
+    page = (
+        "# Virtual environments\n\n"
+        "## Python sources\n\n"
+        "**Config File Name:** `python-sources`\n\n"
+        "**CLI Flags:**\n\n- `--python-sources`\n\n"
+        "**Default:** `['external', 'internal']`\n\n"
+        "## Installer\n\n"
+        "**Option:** `installer`\n\n"
+        "What installs packages.\n\n"
+        "## Packaging\n\n"
+        "**Package name:** `virtualenv`\n\n"  # names a package, not a key
+        "**Command line:** `--system`\n\n"  # a command's flag in prose
+        "**Default:** `false`\n\n"
+    )
+    assert _entries(page) == [
+        ("python-sources", "`['external', 'internal']`", None),
+        ("--python-sources", "`['external', 'internal']`", None),
+        ("installer", None, None),
+    ]
+    forms = [e.form for e in extract_markdown(page.encode()).entries]
+    assert forms == ["field", "list", "field"]
+
+
+def test_a_field_lists_default_is_compared_with_the_code(tmp_path) -> None:
+    from helpers import mounted_config
+
+    files = mounted_config("retries: int = 3", "timeout: int = 0")
+    files["docs/config.md"] = (
+        "# Configuration\n\n"
+        "## Retries\n\n**Config key:** `retries`\n\n**Default:** `7`\n\n"
+        "## Timeout\n\n**Config key:** `timeout`\n\n**Default:** `0`\n"
+    )
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    found = by_key(findings)
+    assert ("CD104", "retries") in found
+    assert ("CD104", "timeout") not in found and ("CD103", "timeout") not in found

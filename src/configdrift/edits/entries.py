@@ -67,7 +67,9 @@ def entry_span(analysis: Analysis, entry: DocEntry, lines: int) -> range:
 
 
 #: Entry forms that title a section, and why such an entry is not deleted.
-TITLES = ("heading", "word", "section")
+#: Entries that are a section's title, or its field line (``**Config File
+#: Name:** `key` ``): the section is the entry.
+TITLES = ("heading", "word", "section", "field")
 
 
 TITLE = "the entry is a section's title: remove the section by hand"

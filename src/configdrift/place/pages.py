@@ -43,7 +43,7 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     typed = {
         p
         for e in facts.entries
-        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive", "word")
+        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive", "word", "field")
         for p in e.parts
     }
     if len(typed & spellings) >= needed:

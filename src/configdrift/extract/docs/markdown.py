@@ -48,6 +48,7 @@ from configdrift.extract.docs.markdown_tokens import (
     cell_key,
     code_keys,
     emphasised_key,
+    field_label_key,
     find_macro,
     header_text,
     heading_core,
@@ -111,6 +112,8 @@ class _Walker:
         #: A heading that is a plain word (``## parse``): an entry once a
         #: ``Default:`` or ``Type:`` line under it says it is a key.
         self.pending: int | None = None
+        #: The key a field line of this section names (``**Config File Name:**``).
+        self.field_entry: int | None = None
 
     def run(self) -> None:
         tokens = self.tokens
@@ -152,6 +155,7 @@ class _Walker:
         aliases: list[str] = []
         word: str | None = None
         self.pending = None
+        self.field_entry = None
         if codes is not None and heading_rest(codes[1]):
             keys = [k for k in codes[0] if key_ok(k, strict_case=False) and not file_name(k)]
             keys += joined_keys(children, codes[1])
@@ -231,11 +235,18 @@ class _Walker:
             self.facts.sections[self.section].heading_key = entry.name
         if entry is None or entry.section != self.section:
             return False
-        for label, value in found:
-            if label == "default" and entry.default is None:
-                entry.default = value
-            elif label == "type" and entry.doc_type is None:
-                entry.doc_type = value
+        entries = [entry]
+        if self.field_entry is not None and self.field_entry != self.last_entry:
+            # A field list (``**Config File Name:**``, ``**CLI Flags:**``,
+            # ``**Default:**``): the default is the named key's as well.
+            named = self.facts.entries[self.field_entry]
+            entries += [named] if named.section == self.section else []
+        for target in entries:
+            for label, value in found:
+                if label == "default" and target.default is None:
+                    target.default = value
+                elif label == "type" and target.doc_type is None:
+                    target.doc_type = value
         return True
 
     def _roles(self, inline: Token) -> None:
@@ -291,6 +302,13 @@ class _Walker:
             if child.type == "text" and not child.content and not first_line:
                 continue
             first_line.append(child)
+        field = field_label_key(first_line)
+        if field is not None and not file_name(field):
+            # ``**Config File Name:** `key` ``: the section's key; the
+            # ``**Default:**`` lines of the section are its too.
+            self.last_entry = self.field_entry = self._add(field, self._line(inline), "field", None)
+            self.last_entry_token = index
+            return
         found = emphasised_key(first_line)
         if found is not None:
             key, rest, form = found

@@ -60,6 +60,50 @@ def strip_front_matter(text: str) -> str:
     return text
 
 
+#: Words of a field label that names a configuration key: ``**Config File
+#: Name:**``, ``**Option:**``, ``**Setting name:**``, ``**TOML key:**``.
+_NAMING_WORDS = frozenset(
+    {
+        "config",
+        "configuration",
+        "file",
+        "setting",
+        "settings",
+        "option",
+        "key",
+        "toml",
+        "yaml",
+        "ini",
+    }
+)
+_NAMED_BY = frozenset({"name", "key", "option", "setting"})
+
+
+def field_label_key(children: list[Token]) -> str | None:
+    """The key a field line names: ``**Config File Name:** `python-sources` ``
+    (a strong label of naming words ending in a colon, then one code span
+    and nothing else). ``**Package name:** `x` `` and ``**Command line:**
+    `--x` `` name no configuration key."""
+    parts = [c for c in children if not (c.type == "text" and not c.content.strip())]
+    if len(parts) != 4 or [c.type for c in parts] != [
+        "strong_open",
+        "text",
+        "strong_close",
+        "code_inline",
+    ]:
+        return None
+    label = parts[1].content.strip()
+    if not label.endswith(":"):
+        return None
+    words = label[:-1].lower().split()
+    if not words or len(words) > 4 or words[-1] not in _NAMED_BY:
+        return None
+    if not set(words) <= _NAMING_WORDS | _NAMED_BY:
+        return None
+    key = parts[3].content.strip()
+    return key if key_ok(key, strict_case=False) else None
+
+
 def emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str, str] | None:
     """(key, rest of the first line, form) for a paragraph that opens with a
     key and a colon; without ``colon``, with a key and then prose (a table
