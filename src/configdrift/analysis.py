@@ -107,6 +107,9 @@ class Analysis:
     #: Models a page renders from the code (mkdocstrings' ``::: pkg.Model``):
     #: their fields are documented there.
     autodoc: set[str] = field(default_factory=set)
+    #: The doc pages parsed, with their count of entries in a recognised
+    #: form (``map --unread`` says why a page was not read).
+    page_entries: dict[str, int] = field(default_factory=dict)
     #: Where pages render this surface from the code (the directive's line).
     rendering: list[Location] = field(default_factory=list)
     #: Why the code alone shows this surface is a configuration, where no

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -28,6 +29,7 @@ def map_tree(
     *,
     config_file: str | None = None,
     unresolved: bool = False,
+    unread: bool = False,
     output_format: str = "text",
     jobs: int | None = None,
     cache: bool = True,
@@ -35,14 +37,16 @@ def map_tree(
     err: TextIO | None = None,
 ) -> int:
     """Print the surfaces, each one's resolved config tree and how each doc
-    section was mapped, for each project the paths name (text or JSON)."""
+    section was mapped, for each project the paths name (text or JSON);
+    with ``unread``, also the pages that look like configuration references
+    and were not read, with the reason."""
     from configdrift.config import ConfigError
 
     out = out or sys.stdout
     err = err or sys.stderr
     try:
         maps = [
-            project_map(analysis, unresolved)
+            project_map(analysis, unresolved, unread)
             for analysis in analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
@@ -58,7 +62,7 @@ def map_tree(
     return ExitCode.OK
 
 
-def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
+def project_map(analysis: Analysis, unresolved: bool, unread: bool = False) -> dict[str, Any]:
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
     from configdrift.analysis import accepted_nodes
@@ -149,7 +153,54 @@ def project_map(analysis: Analysis, unresolved: bool) -> dict[str, Any]:
             }
             for prefix_path, location, what in analysis.unknown_reads
         ]
+    if unread:
+        project["unread"] = [
+            {"path": printable(rebase(rel, prefix)), "reason": printable(reason)}
+            for rel, reason in unread_pages(analysis)
+        ]
     return project
+
+
+#: Words of a page's path that say it may be a configuration reference.
+_REFERENCE_WORDS = re.compile(
+    r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"
+    r"parameters?|flags?|usage)(?:$|[/_.-])",
+    re.IGNORECASE,
+)
+
+
+def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
+    """The doc pages that look like configuration references (by their
+    path) and that no surface reads, each with the reason."""
+    placed = {
+        location.path
+        for surface in analysis.everything
+        for location in (*surface.rendering, *surface.generated)
+    } | {
+        source.path
+        for surface in analysis.everything
+        for source in surface.doc_sources
+        if source.entries
+    }
+    broken = {location.path: message for location, message in analysis.parse_errors}
+    out: list[tuple[str, str]] = []
+    for rel in analysis.pages:
+        if rel in placed or not _REFERENCE_WORDS.search(rel.rsplit(".", 1)[0]):
+            continue
+        if not rel.endswith((".md", ".mdx", ".markdown", ".rst", ".txt")):
+            continue
+        count = analysis.page_entries.get(rel)
+        if rel in broken:
+            reason = f"could not be parsed: {broken[rel]}"
+        elif count is None:
+            reason = "not parsed: it names too few keys of any configuration"
+        elif count == 0:
+            reason = "no entry in a recognised form"
+        else:
+            entries = "1 entry, not" if count == 1 else f"{count} entries, none of them"
+            reason = f"{entries} a key of a configuration found"
+        out.append((rel, reason))
+    return out
 
 
 def _map_text(project: dict[str, Any], out: TextIO) -> None:
@@ -206,6 +257,12 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         )
         for cand in project["candidates"]:
             out.write(f"  {cand['model']} at {cand['location']} ({cand['how']})\n")
+    if "unread" in project:
+        out.write("\nPages that look like configuration references, not read:\n")
+        for page in project["unread"]:
+            out.write(f"  {page['path']}: {page['reason']}\n")
+        if not project["unread"]:
+            out.write("  (none)\n")
     if "unresolved" in project:
         out.write("\nUnresolved (not analysed, never guessed):\n")
         for item in project["unresolved"]:
@@ -231,6 +288,12 @@ def register(sub: Subparsers) -> None:
     p_map.add_argument(
         "--unresolved", action="store_true", help="also list what could not be resolved"
     )
+    p_map.add_argument(
+        "--unread",
+        action="store_true",
+        help="also list the pages that look like configuration references and were not read, "
+        "with the reason",
+    )
     project_options(p_map)
     p_map.set_defaults(run=_run)
 
@@ -240,6 +303,7 @@ def _run(args: argparse.Namespace) -> int:
         args.paths,
         config_file=args.config,
         unresolved=args.unresolved,
+        unread=args.unread,
         output_format=args.output_format,
         jobs=args.jobs,
         cache=not args.no_cache,

@@ -202,6 +202,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         how=builder.mounts[0].how if builder.mounts else "",
     )
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
+    analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.references = dangling_references(candidates)
     if schema.model_kind in CLI_KINDS:
         analysis.generated = generated_pages(pages)
