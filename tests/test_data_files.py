@@ -146,3 +146,85 @@ def test_a_toml_or_ini_file_of_defaults_is_read_as_well(tmp_path) -> None:
         chunk = array.get("chunk-size") or array["chunk_size"]
         assert (chunk.default and chunk.default.value) == default
         assert surface.schema.model == f"pkg/{name}"
+
+
+_SCHEMA = """$schema: http://json-schema.org/draft-07/schema#
+type: object
+properties:
+  temporary-directory:
+    type: [string, 'null']
+    description: Where temporary files go.
+  tokenize:
+    type: object
+    properties:
+      ensure-deterministic:
+        type: boolean
+        default: true
+        description: Fail when a token is not deterministic.
+  array:
+    type: object
+    properties:
+      chunk-size:
+        type: string
+        description: The chunk size.
+      backend:
+        type: integer
+        description: The backend.
+      rechunk:
+        type: object
+        properties:
+          method:
+            type: string
+            description: How to rechunk.
+  dataframe:
+    type: object
+    properties:
+      backend:
+        type: string
+        description: The backend of dataframes.
+      shuffle:
+        type: object
+        properties:
+          method:
+            type: [string, 'null']
+            description: How to shuffle.
+"""
+
+_BLOCK = (
+    "Reference\n=========\n\n.. pkg-config-block::\n"
+    "   :config: ../pkg/pkg.yaml\n   :schema: ../pkg/pkg-schema.yaml\n"
+)
+
+
+def test_a_reference_built_from_the_file_and_its_schema_is_judged_by_the_schema(
+    tmp_path,
+) -> None:
+    files = _files(**{"pkg/pkg-schema.yaml": _SCHEMA, "docs/reference.rst": _BLOCK})
+    analysis, findings = check_project(tmp_path, {**files, "pkg/use.py": _READS}, "pkg")
+    (surface,) = analysis.surfaces
+    assert [d.path for d in surface.doc_sources] == ["pkg/pkg-schema.yaml"]
+    assert [r.path for r in surface.rendering] == ["docs/reference.rst"]
+    found = {(code, key): f for (code, key), f in by_key(findings).items()}
+    # The schema leaves out one key of the file; its default and its type
+    # disagree with the file's for two others.
+    assert set(found) == {
+        ("CD103", "dataframe.shuffle.compression"),
+        ("CD104", "tokenize.ensure-deterministic"),
+        ("CD105", "array.backend"),
+    }
+    mismatch = found[("CD104", "tokenize.ensure-deterministic")]
+    assert (mismatch.location.path, mismatch.location.line) == ("pkg/pkg-schema.yaml", 10)
+
+
+def test_a_schema_beside_a_file_no_page_renders_documents_nothing(tmp_path) -> None:
+    # Without a directive that names the file, the schema is no page.
+    files = _files(**{"pkg/pkg-schema.yaml": _SCHEMA, "pkg/use.py": _READS})
+    analysis, findings = check_project(tmp_path, files, "pkg")
+    (surface,) = analysis.surfaces
+    assert surface.doc_sources == [] and surface.rendering == []
+    assert {key for code, key in by_key(findings) if code == "CD103"} == {
+        "temporary-directory",
+        "tokenize",
+        "array",
+        "dataframe",
+    }

@@ -208,7 +208,7 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
     if len(surfaces) > 1:
         out.write("Surfaces (each a configuration of its own, judged on its own):\n")
         for surface in surfaces:
-            rendered = [f"{r} (rendered from the code)" for r in surface["rendered_by"][:3]]
+            rendered = [f"{r} (rendered at build time)" for r in surface["rendered_by"][:3]]
             more = len(surface["rendered_by"]) - 3
             rendered += [f"{more} more rendering pages"] if more > 0 else []
             pages = ", ".join([*surface["docs"], *rendered]) or "no doc page"

@@ -10,7 +10,11 @@ from configdrift.analysis import Analysis
 from configdrift.discover import Sources, matches
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
-from configdrift.place.config_files import defaults_files, package_defaults_files
+from configdrift.place.config_files import (
+    defaults_files,
+    package_defaults_files,
+    schema_beside,
+)
 from configdrift.place.entries import DocPlacer
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import (
@@ -111,11 +115,11 @@ def other_surfaces(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
             )
     else:
+        files = [*sources.configs, *sources.data_files]
         if builder.imported("confuse"):
             builder.defaults_files = defaults_files(config.root, sources.configs)
         else:
             code = sorted({info.path for info in builder.project.modules.values()})
-            files = [*sources.configs, *sources.data_files]
             builder.data_files = package_defaults_files(config.root, files, code)
 
         def written() -> frozenset[str]:
@@ -135,9 +139,16 @@ def other_surfaces(
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.admitted and surface.root.model_kind == "defaults":
-                # A reference built from the file documents its keys.
-                name = surface.root.model.rsplit("/", 1)[-1] if surface.root.model else ""
-                other.generated = pages_rendering_file(config.root, sources.docs, name)
+                # A reference built from the file documents its keys: with
+                # the schema beside it, as that schema describes them.
+                model = surface.root.model or ""
+                rendering = pages_rendering_file(config.root, sources.docs, model.rsplit("/")[-1])
+                page = schema_beside(config.root, model, files) if rendering else None
+                if page is None:
+                    other.generated = rendering
+                else:
+                    other.rendering = rendering
+                    _add_page(other, *page)
             elif other.admitted and not other.autodoc:
                 other.rendering = _rendered(analysis, builder, sources, surface)
                 if other.rendering and surface.root.model is not None:
@@ -148,6 +159,16 @@ def other_surfaces(
                 analysis.surfaces.append(other)
     for other in analysis.surfaces:
         other.first = analysis
+
+
+def _add_page(analysis: Analysis, rel: str, doc: DocFacts) -> None:
+    """The entries of one more page (a schema the reference is built
+    from), placed on the surface."""
+    placer = DocPlacer(analysis.schema, {})
+    placed = placer.place(rel, doc)
+    analysis.entries.extend(placed)
+    analysis.sections.extend(placer.maps)
+    analysis.doc_sources.append(DocSource(rel, len(placed), False))
 
 
 def _rendered(

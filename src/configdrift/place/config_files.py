@@ -13,7 +13,8 @@ from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
-from configdrift.extract.docs.facts import Block
+from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.docs.json_schema import schema_facts
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
@@ -222,3 +223,29 @@ def _config_file(
     keys = [k.at(1) for k in read.keys]
     error_line = read.error_line + 1 if read.error is not None else 0
     return Block(0, 1, "file", keys, read.error, error_line)
+
+
+def schema_beside(root: Path, defaults: str, rels: list[str]) -> tuple[str, DocFacts] | None:
+    """The JSON Schema shipped beside a defaults file (``dask-schema.yaml``
+    beside ``dask.yaml``, ``config.schema.json`` beside ``config.json``),
+    read as the page a reference built from both renders: its properties
+    are the documented keys."""
+    folder, _, name = defaults.rpartition("/")
+    stem = name.rsplit(".", 1)[0].lower()
+    for rel in sorted(rels):
+        other_folder, _, other = rel.rpartition("/")
+        lower = other.lower()
+        lang = _DATA_LANGS.get(lower.rsplit(".", 1)[-1])
+        if other_folder != folder or lang not in ("yaml", "json") or "schema" not in lower:
+            continue
+        if not lower.startswith(stem):
+            continue
+        try:
+            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
+        except (FileNotFoundError, Unreadable, NotText):
+            continue
+        read = read_block(text, lang)
+        facts = schema_facts([k.at(1) for k in read.keys]) if read.error is None else None
+        if facts is not None:
+            return rel, facts
+    return None
