@@ -371,3 +371,38 @@ def main(count, name, loud):
     rejected = {key for code, key in found if code == "CD101"}
     assert rejected == {"--colour"}  # the built-ins are accepted, a missing option is not
     assert not any(key in ("--help", "-h", "--version") for _, key in found)
+
+
+def test_a_parser_a_framework_hands_to_a_hook_may_hold_options_of_its_own(tmp_path) -> None:
+    # Django builds a command's parser with --settings, --traceback ... and
+    # hands it to ``add_arguments``: a documented framework flag is no error.
+    command = """
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    def add_arguments(self, parser):
+        parser.add_argument("--name", default="app", help="The name.")
+        parser.add_argument("--user", help="The owner.")
+        parser.add_argument("--skip-authorization", action="store_true", help="Skip.")
+
+    def handle(self, *args, **options):
+        return options["name"], options["user"], options["skip_authorization"]
+"""
+    page = (
+        "# createapp\n\n"
+        "- `--name`: the name.\n- `--user`: the owner.\n"
+        "- `--skip-authorization`: skip the form.\n- `--settings`: the settings module.\n"
+    )
+    files = {"app/management/commands/createapp.py": command, "docs/commands.md": page}
+    _, findings = check_project(tmp_path / "hook", files, "app")
+    assert not any(f.code in ("CD101", "CD102") for f in findings)
+    # The same options on a parser the project builds are all it accepts.
+    own = command.replace(
+        "class Command(BaseCommand):\n    def add_arguments(self, parser):",
+        "class Command:\n    def add_arguments(self, parser):",
+    )
+    _, findings = check_project(
+        tmp_path / "own", {**files, "app/management/commands/createapp.py": own}, "app"
+    )
+    assert {(f.code, f.key) for f in findings if f.code == "CD101"} == {("CD101", "--settings")}

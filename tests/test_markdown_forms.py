@@ -461,6 +461,7 @@ def test_a_default_stated_by_default_in_prose_and_no_conditional_one() -> None:
         "## `gamma`\n\nThe mode. It is `fast` by default when run in a terminal.\n\n"
         "## `delta`\n\nEnables `zstd` by default.\n\n"  # no verb before the value
         "## `epsilon`\n\nThe width. Defaults to `80`.\n\n"
+        "## `zeta`\n\nDefaults to `a`, or when OIDC is on the default is `b`.\n\n"
     )
     assert _entries(page) == [
         ("alpha", "`False`", None),
@@ -468,6 +469,7 @@ def test_a_default_stated_by_default_in_prose_and_no_conditional_one() -> None:
         ("gamma", None, None),
         ("delta", None, None),
         ("epsilon", "`80`", None),
+        ("zeta", None, None),  # two defaults, each in its own case
     ]
 
 

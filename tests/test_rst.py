@@ -428,10 +428,14 @@ def test_a_literal_titled_heading_is_an_entry_with_its_prose_default() -> None:
         "``first`` and ``second``\n------------------------\n\n"  # two literals
         "Text.\n\n"
         ":mod:`pkg.ext` -- An extension\n------------------------------\n\n"  # a module
-        "Text.\n"
+        "Text.\n\n"
+        "``server_class``: Server\n------------------------\n\n"
+        "The server. It defaults\nto ``a.Server``, except when OIDC is on, when the\n"
+        "default is ``b.Server``.\n"  # two defaults, each in its own case
     )
     facts = extract_rst(page.encode())
     assert [(e.name, e.form, e.default) for e in facts.entries] == [
         ("worker_timeout", "heading", "30"),
         ("retries", "heading", None),
+        ("server_class", "heading", None),
     ]

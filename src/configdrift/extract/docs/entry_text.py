@@ -303,10 +303,12 @@ def conditional(after: str) -> bool:
 def prose_default(line: str) -> str | None:
     """The default a line of prose states unconditionally ("Defaults to
     `5`.", "This is set to `False` by default."), with its code span."""
-    for found in DEFAULT_PROSE.finditer(line):
-        if not conditional(line[found.end() :]):
-            return found.group(1) or found.group(2) or found.group(3)
-    return None
+    stated = list(DEFAULT_PROSE.finditer(line))
+    if len(stated) != 1 or conditional(line[stated[0].end() :]):
+        # Two defaults in one sentence hold each in its own case.
+        return None
+    found = stated[0]
+    return found.group(1) or found.group(2) or found.group(3)
 
 
 #: A parenthesised lead-in that types an entry: "(boolean, default False)

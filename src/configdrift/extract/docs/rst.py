@@ -339,10 +339,16 @@ class _Walker:
         from docutils import nodes
 
         text = _text(node)
-        # An explicit "Default:" wins over prose ("PIL defaults to 75").
-        found = _EXPLICIT_DEFAULT.search(text) or _INLINE_DEFAULT.search(text)
+        # An explicit "Default:" wins over prose ("PIL defaults to 75");
+        # prose that states two defaults ("defaults to ``a``, except when
+        # ..., when the default is ``b``") states none.
+        flat = " ".join(text.split())
+        found = _EXPLICIT_DEFAULT.search(flat)
+        if found is None:
+            stated = list(_INLINE_DEFAULT.finditer(flat))
+            found = stated[0] if len(stated) == 1 else None
         value = ""
-        if found is not None and not conditional(text[found.end() :]):
+        if found is not None and not conditional(flat[found.end() :]):
             value = (found.group(1) or found.group(2)).rstrip(".,;")
         if value and not (
             _PLAIN_VALUE.fullmatch(value)

@@ -238,6 +238,10 @@ def argparse_options(
                 continue
             elif kind == "argparse":
                 node = _option(project, name, call, where)
+                if node is not None and _framework_parser(project, name, call):
+                    # ``def add_arguments(self, parser)`` of a Django command:
+                    # the framework builds the parser, with options of its own.
+                    dynamic.append(where)
             elif kind == "click":
                 node = click_option(project, name, call, where)
             elif kind == "typer":
@@ -256,6 +260,28 @@ def argparse_options(
                     # one default to compare the docs with.
                     known.default = Value.unknown("depends on the command")
     return list(nodes.values()), dynamic
+
+
+def _framework_parser(project: Project, module: str, call: RegistrationCall) -> bool:
+    """Is the parser a call adds to handed to a method of a class that
+    extends a class outside the project (a framework's hook, such as
+    Django's ``BaseCommand.add_arguments(self, parser)``)? The framework
+    then builds it, with options the project never declares."""
+    owner, _, _ = call.function.rpartition(".")
+    receiver = call.callee.split(".", 1)[0]
+    facts = project.modules[module].facts
+    if not owner or receiver not in facts.functions.get(call.function, ()):
+        return False
+    cls = next((c for c in facts.classes if c.name == owner), None)
+    if cls is None:
+        return False
+    for base in cls.bases:
+        if base[0] != "n":
+            continue
+        symbol = project.resolve(module, base[1])
+        if symbol is None or symbol.kind == "external":
+            return True
+    return False
 
 
 def _same_default(a: Value | None, b: Value | None) -> bool:
