@@ -110,6 +110,9 @@ class Analysis:
     #: The doc pages parsed, with their count of entries in a recognised
     #: form (``map --unread`` says why a page was not read).
     page_entries: dict[str, int] = field(default_factory=dict)
+    #: The names of the function whose keyword arguments build this
+    #: surface's model, where they made it one (``Surface.calls``).
+    calls: tuple[str, ...] = ()
     #: Where pages render this surface from the code (the directive's line).
     rendering: list[Location] = field(default_factory=list)
     #: Why the code alone shows this surface is a configuration, where no
@@ -128,6 +131,13 @@ class Analysis:
     #: Paths this surface accepts whose doc entry another surface took: a
     #: key two surfaces read is documented once.
     documented_elsewhere: set[ConfigPath] = field(default_factory=set)
+
+    @property
+    def examples_only(self) -> bool:
+        """Is this surface known only by the calls that build it (a
+        function's keyword arguments), no page documenting it? It is then
+        judged on its examples alone, and left out of coverage."""
+        return bool(self.calls) and not self.entries
 
     @property
     def everything(self) -> list[Analysis]:
@@ -151,9 +161,11 @@ def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
 
 def summarised(analysis: Analysis) -> list[Analysis]:
     """The surfaces the summary counts: each that has keys or entries, and
-    the first one when nothing was found for it beside the others."""
+    the first one when nothing was found for it beside the others; not
+    those known by their call examples alone."""
     return [
         s
         for s in analysis.everything
-        if s.schema.children or s.entries or s is not analysis or not analysis.surfaces
+        if (s.schema.children or s.entries or s is not analysis or not analysis.surfaces)
+        and not s.examples_only
     ]

@@ -365,6 +365,10 @@ class Surface:
     #: environment variables), where no page documents it: then its keys
     #: are undocumented, not unknown.
     admitted: str = ""
+    #: The dotted names a call of the function whose keyword arguments build
+    #: it is written with (``deepspeed.init_inference``): such calls in the
+    #: docs are its examples.
+    calls: tuple[str, ...] = ()
 
 
 #: The origin of an option that only prints (``--version``, ``--help``).

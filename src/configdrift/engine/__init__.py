@@ -14,6 +14,7 @@ import gc
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, discover, matches
+from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
@@ -46,6 +47,7 @@ from configdrift.place.renames import doc_renames
 from configdrift.place.sharing import share
 from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
+from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
 
 
@@ -112,6 +114,16 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         pending_dicts = extractor.py_examples(sources.py_examples, tops)
         md_facts = dict(pending_md())
         example_facts = pending_examples()
+        # Calls in the docs of a function that builds a model from its
+        # keyword arguments: examples of that model, on any page.
+        targets = keyword_functions(builder)
+        calls_of = call_pages(
+            root,
+            [*sources.docs, *sources.examples],
+            {**md_facts, **example_facts},
+            lambda rels: extractor.docs(rels, None)(),
+            targets,
+        )
         needed = needed_entries(spellings)
         if not explicit and 0 < needed < EARLY_NEEDED:
             # A schema of one or two keys: pages with fewer entries count too.
@@ -209,12 +221,24 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     # A page rendered from the code documents what the code describes; its
     # other lists (an enum's members) are no entries of the configuration.
     analysis.autodoc = {m for _, doc in candidates for m in autodoc(doc, schema)}
-    other_surfaces(analysis, builder, sources, candidates, shown, doc_names, doc_words)
+    other_surfaces(
+        analysis,
+        builder,
+        sources,
+        candidates,
+        shown,
+        doc_names,
+        doc_words,
+        functools.cache(lambda: calls_made(calls_of)),
+    )
     share(analysis.everything)
     if not config.surfaces:
         # A surface none of whose entries a page keeps after sharing has no
         # evidence left that users write it.
         analysis.surfaces = [
-            s for s in analysis.surfaces if s.entries or s.generated or s.autodoc or s.admitted
+            s
+            for s in analysis.surfaces
+            if s.entries or s.generated or s.autodoc or s.admitted or s.calls
         ]
+    place_calls(analysis, builder.project, targets, calls_of)
     return analysis

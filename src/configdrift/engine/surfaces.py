@@ -90,6 +90,7 @@ def _surface(
         generated=generated_pages(pages) if cli else [],
         autodoc={m for _, doc in candidates for m in autodoc(doc, schema)},
         admitted=surface.admitted,
+        calls=surface.calls,
     )
 
 
@@ -101,6 +102,7 @@ def other_surfaces(
     shown: list[tuple[str, DocFacts]],
     doc_names: Callable[[], frozenset[str]],
     doc_words: Callable[[], frozenset[str]],
+    calls: Callable[[], dict[str, frozenset[str]]] | None = None,
 ) -> None:
     """The project's surfaces beside the first: those the configuration
     names, else those discovery finds that a page documents."""
@@ -135,7 +137,13 @@ def other_surfaces(
             )
 
         for surface in discover_surfaces(
-            builder, schema, None if config.mount else doc_names, generated, doc_words, written
+            builder,
+            schema,
+            None if config.mount else doc_names,
+            generated,
+            doc_words,
+            written,
+            calls,
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.admitted and surface.root.model_kind == "defaults":
@@ -153,7 +161,13 @@ def other_surfaces(
                 other.rendering = _rendered(analysis, builder, sources, surface)
                 if other.rendering and surface.root.model is not None:
                     other.autodoc = {surface.root.model}
-            if other.doc_sources or other.generated or other.autodoc or other.admitted:
+            if (
+                other.doc_sources
+                or other.generated
+                or other.autodoc
+                or other.admitted
+                or other.calls
+            ):
                 # Evidence that users write it: a page documents it, or the
                 # code shows it is a configuration (``Surface.admitted``).
                 analysis.surfaces.append(other)

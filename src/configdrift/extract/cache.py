@@ -123,6 +123,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],
         return_calls=[tuple(r) for r in data["return_calls"]],
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],
+        keyword_models=[(f, m, line, list(p)) for f, m, line, p in data["keyword_models"]],
         function_lines={k: (v[0], v[1]) for k, v in data["function_lines"].items()},
         dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],
         dynamic_setattr=data["dynamic_setattr"],
@@ -172,24 +173,27 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
     return DocFacts(
         sections=[Section(**s) for s in data["sections"]],
         entries=[RawEntry(**{**e, "parts": tuple(e["parts"])}) for e in data["entries"]],
-        blocks=[
-            Block(
-                b["section"],
-                b["line"],
-                b["lang"],
-                [_block_key(k) for k in b["keys"]],
-                b["error"],
-                b["error_line"],
-                b["what"],
-            )
-            for b in data["blocks"]
-        ],
+        blocks=[_block(b) for b in data["blocks"]],
+        calls=[_block(b) for b in data["calls"]],
         error=data["error"],
         error_line=data["error_line"],
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],
+    )
+
+
+def _block(b: dict[str, Any]) -> Block:
+    return Block(
+        b["section"],
+        b["line"],
+        b["lang"],
+        [_block_key(k) for k in b["keys"]],
+        b["error"],
+        b["error_line"],
+        b["what"],
+        b["call"],
     )
 
 

@@ -26,6 +26,12 @@ PROJECT_RULES = frozenset({"CD304", "CD401", "CD402", "CD403", "CD404", "CD501",
 _NO_OBJECTS = frozenset({"argparse", "click", "env", "setting"})
 
 
+#: What a surface known only by the calls that build it (a function's
+#: keyword arguments) is not judged on: its docs and its code's reads are
+#: the model's own business; its examples are judged.
+_NOT_BY_CALLS = frozenset({"CD103", "CD106", "CD201", "CD202"})
+
+
 def run_rules(analysis: Analysis) -> list[Finding]:
     """Every finding of the selected rules, sorted by place."""
     from configdrift.rules import RULES
@@ -40,6 +46,7 @@ def run_rules(analysis: Analysis) -> list[Finding]:
             if surface is not analysis and (
                 code in PROJECT_RULES
                 or (code == "CD201" and surface.schema.model_kind in _NO_OBJECTS)
+                or (code in _NOT_BY_CALLS and surface.examples_only)
             ):
                 continue
             for finding in rule.check(surface):

@@ -41,6 +41,9 @@ class Block:
     error_line: int = 0
     #: How findings name it, when not by its language (a dict in a test).
     what: str = ""
+    #: The function a call block calls (``deepspeed.init_inference``): its
+    #: keyword arguments are the keys.
+    call: str = ""
 
     def described(self) -> str:
         if self.what:
@@ -69,3 +72,7 @@ class DocFacts:
     references: list[tuple[str, str, int]] = field(default_factory=list)
     #: Tables of renamed keys (| Old name | New name |): (old, new, line).
     renames: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Calls in Python blocks that pass keyword arguments, each a block of
+    #: its own (``Block.call``): examples of the model a function builds
+    #: from them, never placed by their keys alone.
+    calls: list[Block] = field(default_factory=list)

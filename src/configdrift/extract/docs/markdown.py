@@ -65,7 +65,7 @@ from configdrift.extract.docs.markdown_tokens import (
 )
 from configdrift.extract.docs.mdx import mdx_markdown
 from configdrift.extract.docs.page import page_text
-from configdrift.extract.docs.python_config import read_settings_module
+from configdrift.extract.docs.python_config import python_blocks
 
 if TYPE_CHECKING:
     # Imported when the first page is parsed: a run whose pages are parsed
@@ -480,11 +480,11 @@ class _Walker:
             return
         if lang in ("python", "py"):
             # A settings module's assignments (``CORS_ALLOW_CREDENTIALS =
-            # True``): a block of their own, beside the dicts'.
-            settings = read_settings_module(content)
-            if settings is not None:
-                keys = [k.at(first) for k in settings.keys]
-                self.facts.blocks.append(Block(self.section, first, lang, keys))
+            # True``): a block of their own, beside the dicts'; and the
+            # calls that pass keyword arguments.
+            blocks, calls = python_blocks(content, first, self.section, lang)
+            self.facts.blocks.extend(blocks)
+            self.facts.calls.extend(calls)
         read = read_block(content, lang)
         if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return

@@ -180,3 +180,87 @@ def config_file_facts(data: bytes) -> DocFacts:
         return DocFacts()
     keys = [k.at(1) for k in read.keys]
     return DocFacts(blocks=[Block(0, 1, "python", keys, what="the config file")])
+
+
+#: Calls read from one Python block at most, and how deep a keyword's dict
+#: value is followed.
+MAX_CALLS = 50
+_MAX_NESTING = 4
+
+
+def read_calls(text: str, tree: ast.Module | None = None) -> list[tuple[str, int, list[BlockKey]]]:
+    """The calls of a Python block that pass keyword arguments by name
+    (``deepspeed.init_inference(model, mp_size=2, dtype=torch.half)``): the
+    callee's dotted name, the call's line in the block (0-based) and each
+    keyword as a key with its value, a dict's keys under it. Whether the
+    callee builds a configuration from them is decided with the code."""
+    if "=" not in text or "(" not in text or len(text) > MAX_BYTES:
+        return []
+    tree = tree or _parse(text)
+    if tree is None:
+        return []
+    out: list[tuple[str, int, list[BlockKey]]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _callee(node.func)
+        named = [k for k in node.keywords if k.arg is not None]
+        if callee is None or not named:
+            continue
+        keys: list[BlockKey] = []
+        for keyword in named:
+            assert keyword.arg is not None
+            _value_keys((keyword.arg,), keyword.value, keyword.value.lineno - 1, keys, 0)
+        out.append((callee, node.lineno - 1, keys))
+        if len(out) >= MAX_CALLS:
+            break
+    out.sort(key=lambda call: call[1])
+    return out
+
+
+def _callee(func: ast.expr) -> str | None:
+    """``a.b.c`` for a call of a dotted name, else None."""
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return None
+    parts.append(func.id)
+    return ".".join(reversed(parts))
+
+
+def _value_keys(
+    path: tuple[str, ...], value: ast.expr, line: int, out: list[BlockKey], depth: int
+) -> None:
+    kind, given = literal_value(value)
+    out.append(BlockKey(path, line, kind, given))
+    if not isinstance(value, ast.Dict) or depth >= _MAX_NESTING:
+        return
+    for key, item in islice(zip(value.keys, value.values, strict=True), MAX_LIST_ITEMS):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            _value_keys((*path, key.value), item, item.lineno - 1, out, depth + 1)
+
+
+def python_blocks(
+    content: str, first: int, section: int, lang: str
+) -> tuple[list[Block], list[Block]]:
+    """What a Python block of a page gives besides its dicts: the settings
+    it assigns as a settings module does (a block), and its calls with
+    keyword arguments (call blocks, ``Block.call``), at the page's lines."""
+    blocks: list[Block] = []
+    settings = read_settings_module(content)
+    if settings is not None:
+        blocks.append(Block(section, first, lang, [k.at(first) for k in settings.keys]))
+    calls = [
+        Block(
+            section,
+            first + line,
+            lang,
+            [k.at(first) for k in keys],
+            what=f"the call of `{callee}`",
+            call=callee,
+        )
+        for callee, line, keys in read_calls(content)
+    ]
+    return blocks, calls

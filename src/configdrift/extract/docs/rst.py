@@ -47,7 +47,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.page import page_text
-from configdrift.extract.docs.python_config import read_settings_module
+from configdrift.extract.docs.python_config import python_blocks
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
     PageTooLarge,
@@ -477,11 +477,11 @@ class _Walker:
         if len(content) > 1_000_000:
             return
         if language in ("python", "py"):
-            # A settings module's assignments: a block of their own.
-            settings = read_settings_module(content)
-            if settings is not None:
-                keys = [k.at(first) for k in settings.keys]
-                self.facts.blocks.append(Block(section, first, language, keys))
+            # A settings module's assignments: a block of their own; and the
+            # calls that pass keyword arguments.
+            blocks, calls = python_blocks(content, first, section, language)
+            self.facts.blocks.extend(blocks)
+            self.facts.calls.extend(calls)
         read = read_block(content, language)
         if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return

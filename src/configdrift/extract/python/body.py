@@ -193,6 +193,7 @@ class FunctionBody(CallFacts):
             and ast.dump(e.test.left) == ast.dump(e.body.slice)
         }
         self._handed_parsers(calls)
+        self.keyword_holders = _keyword_holders(node, calls, assigns)
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
                 self._call(call)
@@ -279,3 +280,49 @@ def _use_kinds(calls: list[ast.Call], attributes: list[ast.Attribute]) -> dict[i
         if attribute.attr in _STR_METHODS:
             out[id(attribute.value)] = "str"
     return out
+
+
+def _keyword_holders(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, calls: list[ast.Call], assigns: list[ast.Assign]
+) -> frozenset[str]:
+    """The names that hold a function's keyword arguments (``**kwargs``):
+    the parameter, and the dicts built from it or updated with it
+    (``d.update(kwargs)``, ``d = {**base, **kwargs}``, ``d = dict(kwargs)``)."""
+    if node.args.kwarg is None:
+        return frozenset()
+    held = {node.args.kwarg.arg}
+
+    def holds(value: ast.expr) -> bool:
+        if type(value) is ast.Name:
+            return value.id in held
+        if type(value) is ast.Dict:
+            return any(
+                k is None and holds(v) for k, v in zip(value.keys, value.values, strict=True)
+            )
+        if type(value) is ast.Call:
+            func = value.func
+            if type(func) is ast.Name and func.id == "dict":
+                return any(holds(a) for a in value.args) or any(
+                    k.arg is None and holds(k.value) for k in value.keywords
+                )
+            if type(func) is ast.Attribute and func.attr == "copy":
+                return holds(func.value)
+        return False
+
+    for _ in range(3):  # a chain of a few dicts, in any order
+        before = len(held)
+        for call in calls:
+            func = call.func
+            if (
+                type(func) is ast.Attribute
+                and func.attr == "update"
+                and type(func.value) is ast.Name
+                and any(holds(a) for a in call.args)
+            ):
+                held.add(func.value.id)
+        for assign in assigns:
+            if holds(assign.value):
+                held.update(t.id for t in assign.targets if type(t) is ast.Name)
+        if len(held) == before:
+            break
+    return frozenset(held)

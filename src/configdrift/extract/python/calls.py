@@ -131,6 +131,11 @@ class CallFacts(DictSources):
             feeds = [call.args[0]]
             via = func.attr
         if model is not None and model[0] == "n":
+            if via == "kwargs" and any(
+                type(f) is ast.Name and f.id in self.keyword_holders for f in feeds
+            ):
+                # ``Config(**kwargs)`` of the function's own keyword arguments.
+                self.module.facts.keyword_models.append((self.qualname, model, call.lineno, []))
             sources = [s for f in feeds for s in self.sources(f)]
             keyed = [s for s in sources if s.keys or s.is_param]
             if keyed or not sources:
@@ -147,6 +152,17 @@ class CallFacts(DictSources):
             ctor = dotted(func)
             if ctor is not None:
                 self._ctor_args(ctor, call)
+                passed = [
+                    k.arg
+                    for k in call.keywords
+                    if type(k.value) is ast.Name and k.value.id == k.arg and k.arg in self.params
+                ]
+                if len(passed) >= 2 and len(passed) == len(call.keywords):
+                    # ``Config(timeout=timeout, retries=retries)``: the
+                    # function's parameters are the model's fields.
+                    self.module.facts.keyword_models.append(
+                        (self.qualname, ["n", ctor], call.lineno, passed)
+                    )
         if type(func) is ast.Name and func.id == "getattr" and len(call.args) >= 2:
             name_arg = call.args[1]
             if type(name_arg) is ast.Constant and isinstance(name_arg.value, str):

@@ -154,6 +154,8 @@ class DictSources:
         self.kinds: dict[int, str] = {}
         #: Expressions whose value is followed (assigned, returned, read from).
         self.consumed: set[int] = set()
+        #: The names that hold the function's own keyword arguments (``**kwargs``).
+        self.keyword_holders: frozenset[str] = frozenset()
 
     def _param_sources(self, node: ast.expr) -> list[DictSource]:
         """Sources of a dict that come from a parameter or an instance attribute."""

@@ -200,6 +200,13 @@ class ModuleFacts:
     #: Calls of capitalised callees with call-valued arguments:
     #: (callee, position, callees of the argument's value).
     ctor_args: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    #: Models a function builds from its own keyword arguments (``def
+    #: init(**kwargs): Config(**kwargs)``, through a dict they update, or
+    #: ``Config(timeout=timeout, retries=retries)`` of its parameters): the
+    #: function, the model, the line, and the parameters passed on (none for
+    #: ``**kwargs``: every keyword but the function's own parameters). A call
+    #: of the function in the docs is an example of the model.
+    keyword_models: list[tuple[str, Expr, int, list[str]]] = field(default_factory=list)
     #: Line spans of functions: qualname -> (first, last).
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: Lines of ``getattr`` calls with a name built at runtime.

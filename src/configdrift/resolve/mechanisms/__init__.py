@@ -24,6 +24,7 @@ from configdrift.resolve.mechanisms import (
     data_files,
     descriptors,
     environment,
+    keyword_calls,
     loaded_models,
     option_attributes,
     option_namespaces,
@@ -41,6 +42,7 @@ SURFACES = (
     confuse,
     data_files,
     loaded_models,
+    keyword_calls,
     descriptors,
     class_registry,
     option_attributes,
@@ -60,6 +62,7 @@ def discover_surfaces(
     generated: bool = False,
     doc_words: Callable[[], frozenset[str]] | None = None,
     written: Callable[[], frozenset[str]] | None = None,
+    calls: Callable[[], dict[str, frozenset[str]]] | None = None,
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
@@ -67,7 +70,7 @@ def discover_surfaces(
     ``generated`` from its parser will do)."""
     if doc_names is None:
         return []
-    discovery = Discovery(builder, root, doc_names(), generated, doc_words, written)
+    discovery = Discovery(builder, root, doc_names(), generated, doc_words, written, calls)
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
     )

@@ -39,6 +39,10 @@ class Discovery:
     #: The options example config files and blocks set on a config object
     #: (``c.Class.option = value``): evidence that users write them.
     written: Callable[[], frozenset[str]] | None = None
+    #: The calls the docs' Python blocks make, each callee with the keyword
+    #: arguments it is given: evidence for a model a function builds from
+    #: them.
+    calls: Callable[[], dict[str, frozenset[str]]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 
