@@ -190,6 +190,48 @@ def test_a_directive_that_only_names_the_module_renders_nothing(tmp_path) -> Non
     assert undocumented == {"browser", "cdn_version", "log_level", "minified", "port", "secret"}
 
 
+def test_a_page_running_python_that_describes_the_options_renders_them(tmp_path) -> None:
+    describe = (
+        "from app.settings import Settings\n\n\n"
+        "def describe_all_settings():\n    return [Settings]\n"
+    )
+    direct = '.. program-output:: python -c "from app.settings import Settings; print(Settings)"\n'
+    through = (
+        ".. program-output:: python -c "
+        '"from app.describe import describe_all_settings; print(describe_all_settings())"\n'
+    )
+    for name, page in (("direct", direct), ("through", through)):
+        files = {
+            "app/settings.py": _SETTINGS,
+            "app/describe.py": describe,
+            "docs/settings.rst": "Settings\n========\n\n" + page,
+        }
+        analysis, findings = _check(tmp_path / name, files)
+        (surface,) = analysis.surfaces
+        assert surface.autodoc == {"Settings"}, name
+        assert [r.line for r in surface.rendering] == [4]
+        assert {key for code, key in by_key(findings) if code == "CD103"} == {"secret"}
+
+
+def test_a_page_running_other_python_renders_nothing(tmp_path) -> None:
+    # The module that imports the settings is run, but for something else;
+    # a shell command that only names the module runs no Python.
+    describe = "from app.settings import Settings\n\n\ndef version():\n    return 1\n"
+    for name, page in (
+        ("other", '.. program-output:: python -c "from app.describe import version; version()"\n'),
+        ("shell", ".. program-output:: cat app/settings.py\n"),
+    ):
+        files = {
+            "app/settings.py": _SETTINGS,
+            "app/describe.py": describe,
+            "docs/settings.rst": "Settings\n========\n\n" + page,
+        }
+        analysis, findings = _check(tmp_path / name, files)
+        (surface,) = analysis.surfaces
+        assert surface.rendering == [], name
+        assert len([key for code, key in by_key(findings) if code == "CD103"]) == 6
+
+
 def test_map_says_why_the_code_alone_makes_it_a_configuration(tmp_path) -> None:
     from configdrift.commands.map import project_map
 

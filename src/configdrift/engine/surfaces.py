@@ -196,6 +196,19 @@ def _rendered(
         return []
     path = root.model_location.path
     # The file's module by its longest names (a short alias as well).
-    names = [name for name, info in builder.project.modules.items() if info.path == path]
+    project = builder.project
+    names = [name for name, info in project.modules.items() if info.path == path]
     modules = sorted(names, key=len, reverse=True)[:2]
-    return rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model)
+    # The modules that import it: a command a page runs may describe the
+    # configuration through one of them.
+    importers = tuple(
+        sorted(
+            {
+                name
+                for name, info in project.modules.items()
+                for imp in info.facts.imports
+                if project.absolute(name, imp.module, imp.level) in names
+            }
+        )
+    )
+    return rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model, importers)

@@ -212,29 +212,32 @@ _NOT_RENDERING = frozenset(
 
 
 def rendered_by_bytes(
-    root: Path, rels: list[str], modules: list[str], qualname: str
+    root: Path, rels: list[str], modules: list[str], qualname: str, importers: tuple[str, ...] = ()
 ) -> list[Location]:
     """The pages that render a module of ``modules`` (the names of one
     file) or its class ``qualname`` from the code (``.. automodule::
     pkg.settings``, mkdocstrings' ``::: pkg.settings.Settings``, a
-    project's own ``.. x-settings:: pkg.settings``), at the directive's
-    line: a byte search, one pass over the pages, for a configuration the
-    code alone admitted, whose keys no page names (such pages are not
-    parsed)."""
+    project's own ``.. x-settings:: pkg.settings``, ``.. program-output::``
+    of Python that imports it, or that calls a describing function of a
+    module of ``importers``, the modules that import it), at the
+    directive's line: a byte search, one pass over the pages, for a
+    configuration the code alone admitted, whose keys no page names (such
+    pages are not parsed)."""
     targets = [target.encode() for module in modules for target in (module, f"{module}.{qualname}")]
+    names = [*targets, *(m.encode() for m in importers)]
     out: list[Location] = []
     for rel in rels:
         data = read_or_none(root, rel)
-        if data is None or not any(t in data for t in targets):
+        if data is None or not any(t in data for t in names):
             continue
         for number, line in enumerate(data.splitlines(), start=1):
-            if _renders(line, targets):
+            if _renders(line, targets, importers):
                 out.append(Location(rel, number))
                 break
     return out
 
 
-def _renders(line: bytes, targets: list[bytes]) -> bool:
+def _renders(line: bytes, targets: list[bytes], importers: tuple[str, ...] = ()) -> bool:
     """Is ``line`` a directive whose argument is one of ``targets``:
     ``.. automodule:: pkg.settings``, ``.. x-settings:: pkg.settings``,
     MyST's ``{x-settings} pkg.settings`` fence, mkdocstrings' ``:::
@@ -252,8 +255,57 @@ def _renders(line: bytes, targets: list[bytes]) -> bool:
             return False
     else:
         return False
+    if name.strip() in _RUNNING:
+        return _runs(rest.strip(), targets, importers)
     argument = rest.split()[:1]
     return bool(argument) and argument[0] in targets and name.strip() not in _NOT_RENDERING
+
+
+#: Directives that run a command at build time and show its output
+#: (sphinxcontrib-programoutput).
+_RUNNING = frozenset({b"program-output", b"command-output"})
+
+
+#: Words of a function that prints a configuration's description
+#: (``describe_all_parameters()``, ``printDefaultOptions()``).
+_DESCRIBING = ("describe", "config", "option", "param", "setting")
+
+
+def _runs(command: bytes, targets: list[bytes], importers: tuple[str, ...]) -> bool:
+    """Does a command run Python (``python -c "..."``) that imports a
+    target (``from pkg.solvers import Solver; Solver.printDefaultOptions()``),
+    or that calls a describing function of a module importing it
+    (``from pkg.cli.config import describe_all_parameters``)? The Python is
+    parsed, never run."""
+    import ast
+    import shlex
+
+    try:
+        words = shlex.split(command.decode("utf-8", "replace")[:4000])
+    except ValueError:
+        return False
+    code = next((words[i + 1] for i, w in enumerate(words[:-1]) if w == "-c"), None)
+    if code is None:
+        return False
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    imported: set[str] = set()
+    called: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called.add(func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", ""))
+    if any(name.encode() in targets for name in imported):
+        return True
+    describing = any(word in name.lower() for name in called for word in _DESCRIBING)
+    return describing and any(name in importers for name in imported)
 
 
 def pages_rendering_file(root: Path, rels: list[str], name: str) -> list[Location]:
