@@ -723,3 +723,24 @@ def test_a_block_that_holds_a_table_under_its_own_name_is_an_example_of_it(tmp_p
     ignored = [f for f in findings if f.code == "CD302"]
     # Only the block under the table's name: ``plugins:`` is another key's.
     assert [(f.key, f.location.line) for f in ignored] == [("time_limits_ms", 16)]
+
+
+def test_a_surface_the_docs_name_is_also_documented_by_a_page_rendering_it(tmp_path) -> None:
+    # Three variables written by hand, the rest on a page rendered from the
+    # module: a described field is documented there, one without is not.
+    settings = _SETTINGS.replace(
+        '    region: str = "eu"\n',
+        '    region: str = Field("eu", description="Where.")\n    zone: str = "a"\n',
+    ).replace("SettingsConfigDict\n", "SettingsConfigDict\nfrom pydantic import Field\n")
+    files = {
+        "app/config.py": _CONFIG,
+        "app/settings.py": settings,
+        "docs/config.md": _CONFIG_DOC,
+        "docs/env.md": _settings_doc("APP_TOKEN", "APP_PORT", "APP_WORKERS"),
+        "docs/api.rst": "API\n===\n\n.. automodule:: app.settings\n   :members:\n",
+    }
+    analysis, findings = check_project(tmp_path, files, "app")
+    settings_surface = _surfaces(analysis)["settings"]
+    assert [r.path for r in settings_surface.rendering] == ["docs/api.rst"]
+    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    assert "region" not in undocumented and "zone" in undocumented

@@ -157,7 +157,9 @@ def other_surfaces(
                 else:
                     other.rendering = rendering
                     _add_page(other, *page)
-            elif other.admitted and not other.autodoc:
+            elif not other.autodoc and surface.root.model_kind not in CLI_KINDS:
+                # A page that renders it documents its described keys, though
+                # other pages name some by hand.
                 other.rendering = _rendered(analysis, builder, sources, surface)
                 if other.rendering and surface.root.model is not None:
                     other.autodoc = {surface.root.model}
