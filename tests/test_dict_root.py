@@ -405,3 +405,40 @@ def test_three_documented_keys_do_not_confirm_a_dict_of_unknown_origin(tmp_path)
     code = _TOOL.replace("data = tomllib.load(fh)", "data = fetch(fh)")
     analysis, _ = _check(tmp_path, {"pkg/config.py": code, "docs/config.md": _TOOL_DOCS})
     assert analysis.schema.children == {}
+
+
+_UNSEEN = """
+import yaml
+
+def read_config(path):
+    with open(path) as fh:
+        cfg = yaml.safe_load(fh)
+    for key in sorted(cfg):
+        print(cfg[key])  # a key the code does not name: any key may be read
+    run(cfg)
+
+def run(cfg):
+    print(cfg["name"], cfg.get("epochs", 1), cfg.get("seed"), cfg.get("lr"), cfg.get("batch", 8))
+    print(cfg.get("prefer_larger_batch", True), cfg.get("color_mode", "auto"))
+"""
+
+_MISSPELT = _DOCS.replace(
+    "- `color` (str): documented, never read.\n",
+    "- `prefer_large_batch` (bool): a misspelling of a key the code reads.\n"
+    "- `colour_mode` (str): a near spelling of a key documented too.\n"
+    "- `color_mode` (str): the key the code reads, documented.\n"
+    "- `shuffle` (bool): no near spelling of any key.\n",
+)
+
+
+def test_a_misspelt_entry_beside_the_undocumented_key_it_misspells_is_reported(
+    tmp_path,
+) -> None:
+    # Reads the code cannot name silence "never read"; but a documented key
+    # whose near spelling the code reads, and no doc describes, is the
+    # entry's misspelling all the same.
+    _, findings = _check(tmp_path, {"pkg/load.py": _UNSEEN, "docs/settings.md": _MISSPELT})
+    not_read = {f.key: f for f in findings if f.code == "CD102"}
+    assert set(not_read) == {"prefer_large_batch"}
+    assert not_read["prefer_large_batch"].suggestion == "the code reads `prefer_larger_batch`"
+    assert ("CD103", "prefer_larger_batch") in _codes(findings)

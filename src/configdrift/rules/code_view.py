@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, SchemaNode, format_path, near_spelling
+from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     is_loaded,
@@ -54,7 +54,8 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     from a plain dict (or that a model with ``extra="ignore"`` validates), when
     nothing reads that key. It stays quiet where a key could be read in a way
     static analysis cannot follow (a key built at runtime, the section handed
-    whole to other code).
+    whole to other code), unless the code reads a near spelling of the key
+    beside it that no doc describes: the entry misspells that key.
 
     Why it matters
     It is the silent twin of a ValidationError: a config that sets the key
@@ -68,10 +69,14 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     Read the key where the section is parsed, or correct the docs to the
     spelling the code reads, or remove the entry.
     """
+    documented = {entry.path for entry in analysis.entries}
     found = [
         (entry, rejected, parent, _is_settings(analysis, parent))
         for entry, rejected, parent in missing_entries(analysis, strict=False)
-        if unknown_under(analysis, rejected[:-1]) is None
+        if (
+            unknown_under(analysis, rejected[:-1]) is None
+            or _misspelt(rejected, parent, documented) is not None
+        )
         and not _other_convention(parent, rejected[-1])
     ]
     # A settings class's variables are set for more than Python: a name
@@ -121,6 +126,20 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"the code reads `{close}`" if close else None,
         )
     yield from dangling_references(analysis)
+
+
+def _misspelt(rejected: ConfigPath, parent: SchemaNode, documented: set[ConfigPath]) -> str | None:
+    """The key the code reads beside a documented one that no doc
+    describes and that is a near spelling of it (``prefer_large_batch``
+    documented, ``prefer_larger_batch`` read): the entry misspells it, and
+    a read static analysis cannot see is no excuse for it."""
+    close = near_spelling(rejected[-1], parent)
+    if close is None:
+        return None
+    node = next((n for n in parent.children.values() if close in (n.spellings or (n.key,))), None)
+    if node is None or not node.reads or node.path in documented:
+        return None
+    return close
 
 
 def _built_names(analysis: Analysis) -> list[re.Pattern[str]]:
