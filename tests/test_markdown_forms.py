@@ -510,3 +510,34 @@ def test_a_field_lists_default_is_compared_with_the_code(tmp_path) -> None:
     found = by_key(findings)
     assert ("CD104", "retries") in found
     assert ("CD104", "timeout") not in found and ("CD103", "timeout") not in found
+
+
+def test_a_list_item_naming_a_key_in_prose_documents_it_only_where_it_is_a_key(
+    tmp_path,
+) -> None:
+    from helpers import mounted_config
+
+    page = (
+        "# Configuration\n\n"
+        "- `retry_count` sets how often a call is retried.\n"
+        "- `max_wait` is how long to wait, in seconds.\n"
+        "- `backoff_factor` grows the wait between calls.\n"
+        "- `os.environ` is read at startup.\n"  # no key: never a finding
+        "- `max_tries` is what older releases called it.\n"  # no key either
+        "- `pip install` installs the package.\n"  # a command, no mention
+    )
+    forms = [(e.name, e.form) for e in extract_markdown(page.encode()).entries]
+    assert forms == [
+        ("retry_count", "mention"),
+        ("max_wait", "mention"),
+        ("backoff_factor", "mention"),
+        ("os.environ", "mention"),
+        ("max_tries", "mention"),
+    ]
+    files = mounted_config(
+        "retry_count: int = 3", "max_wait: int = 5", "backoff_factor: int = 2", "timeout: int = 1"
+    )
+    files["docs/config.md"] = page
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    # The three keys are documented; the other names are no claims.
+    assert {(f.code, f.key) for f in findings} == {("CD103", "timeout")}

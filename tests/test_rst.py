@@ -439,3 +439,18 @@ def test_a_literal_titled_heading_is_an_entry_with_its_prose_default() -> None:
         ("retries", "heading", None),
         ("server_class", "heading", None),
     ]
+
+
+def test_a_bullet_naming_a_key_in_prose_is_a_mention() -> None:
+    page = (
+        "Options\n=======\n\n"
+        "* ``tool.options.timeout`` is equivalent to ``--timeout``.\n"
+        "* ``max_retries`` - how often to retry.\n"
+        "* ``pip install`` installs it.\n"
+        "* :mod:`pkg.settings` holds them.\n"
+    )
+    facts = extract_rst(page.encode())
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("tool.options.timeout", "mention"),
+        ("max_retries", "list"),
+    ]

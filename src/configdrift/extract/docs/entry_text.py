@@ -268,6 +268,22 @@ def heading_rest(rest: str) -> bool:
     return not stripped or stripped[0] in ":-\u2013\u2014" or stripped in ("and", ",", "/")
 
 
+def mentioned_key(key: str, rest: str) -> bool:
+    """Does a list item that opens with ``key`` in code and goes on with
+    ``rest`` in prose name a key (````tool.options.x`` is equivalent to
+    ...``, ```max_retries` sets ...``)? The code is spelt as a key, with a
+    ``_`` or a ``.`` inside and no call or path, and prose follows."""
+    words = rest.split()
+    return (
+        bool(KEY.fullmatch(key))
+        and ("_" in key.strip("_") or "." in key.strip("."))
+        and key[:1].isalpha()
+        and not file_name(key)
+        and bool(words)
+        and words[0][:1].islower()
+    )
+
+
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
 #: ``Default value: none``.
 LABEL = re.compile(

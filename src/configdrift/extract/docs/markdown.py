@@ -33,6 +33,7 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     heading_rest,
     key_ok,
+    mentioned_key,
     rename_cell,
     rename_columns,
     role_target,
@@ -328,6 +329,12 @@ class _Walker:
                         self.last_entry = self._add(
                             key, self._line(inline), "list", type_from_rest(rest)
                         )
+                    self.last_entry_token = index
+                    return
+                if len(keys) == 1 and rest[:1].isspace() and mentioned_key(keys[0], rest):
+                    # ``- `tool.options.x` is equivalent to ...``: a key
+                    # only where the schema has it.
+                    self.last_entry = self._add(keys[0], self._line(inline), "mention", None)
                     self.last_entry_token = index
                     return
         # A prose paragraph (a note, a description) does not end the entry:

@@ -40,6 +40,7 @@ from configdrift.extract.docs.entry_text import (
     ini_heading,
     key_ok,
     lead_in,
+    mentioned_key,
     rename_cell,
     rename_columns,
     split_name,
@@ -398,11 +399,12 @@ class _Walker:
 
         for item in node.children:
             para = item.next_node(nodes.paragraph)
-            key = _opening_key(para) if para is not None else None
-            if key is None:
+            opening = _opening_key(para) if para is not None else None
+            if opening is None:
                 self.walk(item, section, depth + 1)
                 continue
-            self.last_entry = self._add(key, _line(para, _line(node, 1)), section, "list")
+            key, form = opening
+            self.last_entry = self._add(key, _line(para, _line(node, 1)), section, form)
             self._describe(item)
         self.last_entry = None
 
@@ -514,9 +516,11 @@ def _spelt_as_key(word: str) -> bool:
     )
 
 
-def _opening_key(para: Any) -> str | None:
-    """The key a list item opens with: a literal or strong text followed by
-    a colon, a dash or a parenthesised type."""
+def _opening_key(para: Any) -> tuple[str, str] | None:
+    """The key a list item opens with, and the entry's form: a literal or
+    strong text followed by a colon, a dash or a parenthesised type
+    (``list``); a literal spelt as a key followed by prose (````tool.x`` is
+    equivalent to ...``), a ``mention``, a key only where the schema has it."""
     from docutils import nodes
 
     children = [c for c in para.children if c.tagname != "#text" or c.astext().strip()]
@@ -525,11 +529,15 @@ def _opening_key(para: Any) -> str | None:
     key = children[0].astext().strip().split("=", 1)[0].split(" ", 1)[0]
     index = para.children.index(children[0])
     rest = para.children[index + 1].astext() if index + 1 < len(para.children) else ""
+    form = "list"
     if rest.lstrip()[:1] not in (":", "-", "(", "\u2013", "\u2014"):
-        return None
+        literal = isinstance(children[0], nodes.literal) and not children[0].get("role")
+        if not (literal and rest[:1].isspace() and mentioned_key(key, rest)):
+            return None
+        form = "mention"
     if not key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or file_name(key):
         return None
-    return key
+    return key, form
 
 
 def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
