@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 
+
+#: Kinds of model whose fields a docstring or ``description=`` describes.
+_MODEL_KINDS = frozenset({"pydantic", "dataclass", "attrs", "typeddict", "namedtuple"})
+
 @register("CD101")
 def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
@@ -247,9 +251,16 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     else f" (a section of {keys})"
                 )
             if node.model in analysis.autodoc and _own_field(node, child):
+                # A model's field is described by a docstring or
+                # ``description=``; an option by its help text.
+                what = (
+                    "the field has no description (a docstring or description=)"
+                    if node.model_kind in _MODEL_KINDS
+                    else "the option has no help text to render"
+                )
                 message = (
                     f"`{format_path(child.path)}` is accepted by {owner}, whose page is rendered "
-                    "from the code, but the field has no description (a docstring or description=)"
+                    f"from the code, but {what}"
                 )
             elif partly:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}; the docs describe keys under it, but it has no doc entry of its own"
