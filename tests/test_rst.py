@@ -454,3 +454,49 @@ def test_a_bullet_naming_a_key_in_prose_is_a_mention() -> None:
         ("tool.options.timeout", "mention"),
         ("max_retries", "list"),
     ]
+
+
+_PARSER = """
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="tool")
+    parser.add_argument("-v", "--verbose", action="store_true", help="say more")
+    parser.add_argument("-o", "--output", help="where to write")
+    parser.add_argument("-r", "--recursive", action="store_true", help="walk folders")
+    parser.add_argument("--jobs", type=int, default=1, help="workers")
+    args = parser.parse_args()
+    print(args.verbose, args.output, args.recursive, args.jobs)
+"""
+
+
+def test_an_option_list_documents_a_commands_flags(tmp_path) -> None:
+    page = (
+        "tool\n====\n\nOPTIONS\n-------\n\n"
+        "  -v, --verbose         say more\n"
+        "  -o FILE, --output FILE\n"
+        "                        where to write\n"
+        "  -r, --recursive       walk folders\n"
+        "  --gone                removed long ago\n"
+    )
+    facts = extract_rst(page.encode())
+    assert [(e.name, e.line) for e in facts.entries if e.form == "help"] == [
+        ("-v", 7),
+        ("--verbose", 7),
+        ("-o", 8),
+        ("--output", 8),
+        ("-r", 10),
+        ("--recursive", 10),
+        ("--gone", 11),
+    ]
+    _, findings = check_project(
+        tmp_path / "a", {"app/cli.py": _PARSER, "docs/tool.rst": page}, "app"
+    )
+    assert {(f.code, f.key) for f in findings} == {("CD101", "--gone"), ("CD103", "--jobs")}
+    # Another program's options on a page of its own are not this parser's.
+    other = "pip\n===\n\n  --upgrade      upgrade\n  --user         per user\n  --pre          pre-releases\n"
+    _, findings = check_project(
+        tmp_path / "b", {"app/cli.py": _PARSER, "docs/pip.rst": other}, "app"
+    )
+    assert not any(f.code in ("CD101", "CD102") for f in findings)

@@ -255,6 +255,7 @@ _TYPED_MARKERS = (
 #: A table row whose first cell is one key-like word, bare or emphasised.
 _KEY_ROW = re.compile(rb"\n\|[ \t]*\**[A-Za-z_][\w.-]*\**[ \t]*\|")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
+_OPTION_LINE = re.compile(rb"\n[ \t]*(?:-[A-Za-z], )?--[a-z][\w-]*[ =,]")
 
 
 #: What a page that generates a command line's reference holds.
@@ -313,6 +314,10 @@ def may_document(data: bytes, needed: int) -> bool:
     if listed < needed and b"\n|" in data:
         # Rows of a key table whose first cell is a bare key: | ACCESS_LOG | True |
         listed += len(_KEY_ROW.findall(data))
+    if listed < needed and b"\n" in data:
+        # A command's options, one a line with its description (a man page's
+        # option list, a pasted ``--help``): ``  -r, --recursive   walk``.
+        listed += len(_OPTION_LINE.findall(data))
     return typed >= needed or listed >= needed
 
 

@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 
-
 #: Kinds of model whose fields a docstring or ``description=`` describes.
 _MODEL_KINDS = frozenset({"pydantic", "dataclass", "attrs", "typeddict", "namedtuple"})
+
 
 @register("CD101")
 def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:

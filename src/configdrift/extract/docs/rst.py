@@ -123,7 +123,7 @@ def extract_rst(data: bytes) -> DocFacts:
         if collect:
             gc.disable()
     facts.sections.append(Section("", 0, 1, None))
-    _Walker(facts).walk(tree, 0, 0)
+    _Walker(facts, text).walk(tree, 0, 0)
     _references(facts, tree)
     del tree
     release_parsed(len(data))
@@ -186,8 +186,11 @@ _API_DIRECTIVES = frozenset(
 
 
 class _Walker:
-    def __init__(self, facts: DocFacts) -> None:
+    def __init__(self, facts: DocFacts, text: str = "") -> None:
         self.facts = facts
+        #: The page's lines, for the places docutils gives no line
+        #: (an option list's options).
+        self.lines = text.splitlines()
         self.last_entry: int | None = None
         #: A setting directive with no body, and its entry: the section
         #: titled with its name that follows describes it (Scrapy's pages).
@@ -214,6 +217,8 @@ class _Walker:
                 self._definitions(child, section)
             elif isinstance(child, nodes.bullet_list):
                 self._bullets(child, section, depth)
+            elif isinstance(child, nodes.option_list):
+                self._option_list(child, section)
             elif isinstance(child, nodes.table):
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
@@ -407,6 +412,33 @@ class _Walker:
             self.last_entry = self._add(key, _line(para, _line(node, 1)), section, form)
             self._describe(item)
         self.last_entry = None
+
+    def _option_list(self, node: Any, section: int) -> None:
+        """A command's options written as reStructuredText's option list
+        (``-r, --recursive   find files in subdirectories``, as a man page
+        pastes ``--help``): each spelling documents the option, as a help
+        output does."""
+        from docutils import nodes
+
+        for item in node.children:
+            described = item.next_node(nodes.paragraph)
+            line = _line(described, _line(node, 1)) if described is not None else _line(node, 1)
+            first = item.next_node(nodes.option_string)
+            if first is not None:
+                # The description may start on the line after the options.
+                spelt = first.astext().strip()
+                line = next(
+                    (n for n in range(line, max(0, line - 4), -1) if spelt in self._line_text(n)),
+                    line,
+                )
+            for option in item.findall(nodes.option_string):
+                flag = option.astext().strip()
+                if flag.startswith("-") and key_ok(flag, strict_case=False):
+                    self._add(flag, line, section, "help")
+        self.last_entry = None
+
+    def _line_text(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def _definitions(self, node: Any, section: int) -> None:
         from docutils import nodes
