@@ -258,17 +258,17 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         for cand in project["candidates"]:
             out.write(f"  {cand['model']} at {cand['location']} ({cand['how']})\n")
     if "unread" in project:
-        out.write("\nPages that look like configuration references, not read:\n")
-        for page in project["unread"]:
-            out.write(f"  {page['path']}: {page['reason']}\n")
-        if not project["unread"]:
-            out.write("  (none)\n")
+        lines = [f"{page['path']}: {page['reason']}" for page in project["unread"]]
+        _listing(out, "Pages that look like configuration references, not read", lines)
     if "unresolved" in project:
-        out.write("\nUnresolved (not analysed, never guessed):\n")
-        for item in project["unresolved"]:
-            out.write(f"  {item['location']}: {item['what']}\n")
-        if not project["unresolved"]:
-            out.write("  (none)\n")
+        lines = [f"{item['location']}: {item['what']}" for item in project["unresolved"]]
+        _listing(out, "Unresolved (not analysed, never guessed)", lines)
+
+
+def _listing(out: TextIO, title: str, lines: list[str]) -> None:
+    out.write(f"\n{title}:\n")
+    for line in lines or ["(none)"]:
+        out.write(f"  {line}\n")
 
 
 def _count(n: int, one: str, many: str = "") -> str:

@@ -255,7 +255,9 @@ _TYPED_MARKERS = (
 #: A table row whose first cell is one key-like word, bare or emphasised.
 _KEY_ROW = re.compile(rb"\n\|[ \t]*\**[A-Za-z_][\w.-]*\**[ \t]*\|")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
-_OPTION_LINE = re.compile(rb"\n[ \t]*(?:-[A-Za-z], )?--[a-z][\w-]*[ =,]")
+#: An option with its description a column to its right, two spaces or
+#: more away (``  -r, --recursive   walk``), not a shell line's flag.
+_OPTION_LINE = re.compile(rb"\n[ \t]*(?:-[A-Za-z], )?--[a-z][\w-]*(?:[ =][^\s]+)?  +\S")
 
 
 #: What a page that generates a command line's reference holds.

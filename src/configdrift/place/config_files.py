@@ -20,15 +20,22 @@ from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
+def _text(root: Path, rel: str) -> str | None:
+    """A config file's text, or None when it cannot be read as text."""
+    try:
+        return decode(read_file(root, rel, MAX_CONFIG_BYTES))
+    except (FileNotFoundError, Unreadable, NotText):
+        return None
+
+
 def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
     """The keys of confuse's defaults files (``config_default.yaml``)."""
     out: list[tuple[str, list[BlockKey]]] = []
     for rel in rels:
         if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
             continue
-        try:
-            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
-        except (FileNotFoundError, Unreadable, NotText):
+        text = _text(root, rel)
+        if text is None:
             continue
         read = read_block(text, "yaml")
         if read.error is None:
@@ -73,9 +80,8 @@ def package_defaults_files(
         quoted = (f'"{name}"'.encode(), f"'{name}'".encode())
         if not any(q in data for data in loaded[folder] for q in quoted):
             continue
-        try:
-            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
-        except (FileNotFoundError, Unreadable, NotText):
+        text = _text(root, rel)
+        if text is None:
             continue
         read = read_block(text, lang)
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
@@ -240,9 +246,8 @@ def schema_beside(root: Path, defaults: str, rels: list[str]) -> tuple[str, DocF
             continue
         if not lower.startswith(stem):
             continue
-        try:
-            text = decode(read_file(root, rel, MAX_CONFIG_BYTES))
-        except (FileNotFoundError, Unreadable, NotText):
+        text = _text(root, rel)
+        if text is None:
             continue
         read = read_block(text, lang)
         facts = schema_facts([k.at(1) for k in read.keys]) if read.error is None else None

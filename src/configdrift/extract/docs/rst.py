@@ -29,18 +29,15 @@ from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
     GENERATORS,
-    KEY,
     KEY_HEADERS,
     KEY_ROLES,
     balanced,
     conditional,
     continued,
     file_name,
-    heading_rest,
     ini_heading,
     key_ok,
     lead_in,
-    mentioned_key,
     rename_cell,
     rename_columns,
     split_name,
@@ -54,6 +51,7 @@ from configdrift.extract.docs.rst_budget import (
     PageTooLarge,
     longest_paragraph,
 )
+from configdrift.extract.docs.rst_forms import opening_key, signature, spelt_as_key, titled
 from configdrift.extract.docs.rst_parse import LARGE_RST_BYTES, parse_rst, release_parsed
 
 #: Directives whose signature names a key.
@@ -248,7 +246,7 @@ class _Walker:
                     # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
                     len(literals) == 2
                     and not literals[0].get("role")
-                    and _titled(literals[1].astext())
+                    and titled(literals[1].astext())
                 )
             )
         ):
@@ -259,7 +257,7 @@ class _Walker:
         elif (ini := ini_heading(_text(title) if title is not None else "")) is not None:
             # ``[run] branch`` underlined: an option of a configparser section.
             entry.heading_key = ini
-        elif len(literals) == 1 and _spelt_as_key(literals[0].astext().strip()):
+        elif len(literals) == 1 and spelt_as_key(literals[0].astext().strip()):
             # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
             entry.heading_key = literals[0].astext().strip()
         self.facts.sections.append(entry)
@@ -313,8 +311,8 @@ class _Walker:
         line = _line(node, 1)
         first: int | None = None
         # tox's ``.. conf::`` names its keys in an option (``:keys: a, b``).
-        signature = node["arguments"] or str(options.get("keys") or options.get("name") or "")
-        for name, sig_type in _signature(signature, directive):
+        arguments = node["arguments"] or str(options.get("keys") or options.get("name") or "")
+        for name, sig_type in signature(arguments, directive):
             if not key_ok(name, strict_case=False):
                 continue
             index = self._add(name, line, section, "directive", options.get("type") or sig_type)
@@ -404,7 +402,7 @@ class _Walker:
 
         for item in node.children:
             para = item.next_node(nodes.paragraph)
-            opening = _opening_key(para) if para is not None else None
+            opening = opening_key(para) if para is not None else None
             if opening is None:
                 self.walk(item, section, depth + 1)
                 continue
@@ -528,66 +526,6 @@ class _Walker:
 #: Directives that generate a command line's reference (besides those
 #: Markdown's MyST fences name).
 _RST_GENERATORS = {"sphinx_argparse_cli": "sphinx-argparse-cli"}
-
-
-def _titled(rest: str) -> bool:
-    """The text after a heading's literal is a title of its own (``: Worker
-    timeout``, `` - the timeout``), not prose around the key ("``x`` and
-    you")."""
-    return heading_rest(rest) and rest.strip() not in ("and", ",", "/")
-
-
-def _spelt_as_key(word: str) -> bool:
-    """One word spelt as a key (``max_retries``, ``site.url``), not prose."""
-    return (
-        " " not in word
-        and bool(KEY.match(word))
-        and ("_" in word or "." in word)
-        and word[:1].isalpha()
-        and not file_name(word)
-    )
-
-
-def _opening_key(para: Any) -> tuple[str, str] | None:
-    """The key a list item opens with, and the entry's form: a literal or
-    strong text followed by a colon, a dash or a parenthesised type
-    (``list``); a literal spelt as a key followed by prose (````tool.x`` is
-    equivalent to ...``), a ``mention``, a key only where the schema has it."""
-    from docutils import nodes
-
-    children = [c for c in para.children if c.tagname != "#text" or c.astext().strip()]
-    if not children or not isinstance(children[0], nodes.literal | nodes.strong):
-        return None
-    key = children[0].astext().strip().split("=", 1)[0].split(" ", 1)[0]
-    index = para.children.index(children[0])
-    rest = para.children[index + 1].astext() if index + 1 < len(para.children) else ""
-    form = "list"
-    if rest.lstrip()[:1] not in (":", "-", "(", "\u2013", "\u2014"):
-        literal = isinstance(children[0], nodes.literal) and not children[0].get("role")
-        if not (literal and rest[:1].isspace() and mentioned_key(key, rest)):
-            return None
-        form = "mention"
-    if not key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or file_name(key):
-        return None
-    return key, form
-
-
-def _signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
-    """The names a directive's signature documents: ``name``, ``name : type``,
-    ``-o, --output FILE``, several lines."""
-    for line in arguments.replace("\n", ",").split(","):
-        text = line.strip()
-        if not text:
-            continue
-        name, _, sig_type = text.partition(":") if directive != "option" else (text, "", "")
-        words = name.split()
-        if not words:
-            continue
-        if directive == "option":
-            # ``--exclude=<patterns>``, ``--jobs[=N]``: the option alone.
-            yield re.split(r"[=\[<]", words[0], maxsplit=1)[0], None
-            continue
-        yield words[0], (sig_type.strip() or None)
 
 
 def _fields(node: Any) -> Iterator[tuple[str, str]]:

@@ -1,0 +1,78 @@
+"""The shapes of reStructuredText that name a key: a section title of a
+literal and its own title, a key spelt as one in a title, a list item that
+opens with a key, an object directive's signature. Pure functions of
+docutils nodes and text, shared by the page's walker (``rst.py``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from configdrift.extract.docs.entry_text import (
+    KEY,
+    file_name,
+    heading_rest,
+    key_ok,
+    mentioned_key,
+)
+
+
+def titled(rest: str) -> bool:
+    """The text after a heading's literal is a title of its own (``: Worker
+    timeout``, `` - the timeout``), not prose around the key ("``x`` and
+    you")."""
+    return heading_rest(rest) and rest.strip() not in ("and", ",", "/")
+
+
+def spelt_as_key(word: str) -> bool:
+    """One word spelt as a key (``max_retries``, ``site.url``), not prose."""
+    return (
+        " " not in word
+        and bool(KEY.match(word))
+        and ("_" in word or "." in word)
+        and word[:1].isalpha()
+        and not file_name(word)
+    )
+
+
+def opening_key(para: Any) -> tuple[str, str] | None:
+    """The key a list item opens with, and the entry's form: a literal or
+    strong text followed by a colon, a dash or a parenthesised type
+    (``list``); a literal spelt as a key followed by prose (````tool.x`` is
+    equivalent to ...``), a ``mention``, a key only where the schema has it."""
+    from docutils import nodes
+
+    children = [c for c in para.children if c.tagname != "#text" or c.astext().strip()]
+    if not children or not isinstance(children[0], nodes.literal | nodes.strong):
+        return None
+    key = children[0].astext().strip().split("=", 1)[0].split(" ", 1)[0]
+    index = para.children.index(children[0])
+    rest = para.children[index + 1].astext() if index + 1 < len(para.children) else ""
+    form = "list"
+    if rest.lstrip()[:1] not in (":", "-", "(", "\u2013", "\u2014"):
+        literal = isinstance(children[0], nodes.literal) and not children[0].get("role")
+        if not (literal and rest[:1].isspace() and mentioned_key(key, rest)):
+            return None
+        form = "mention"
+    if not key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or file_name(key):
+        return None
+    return key, form
+
+
+def signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
+    """The names a directive's signature documents: ``name``, ``name : type``,
+    ``-o, --output FILE``, several lines."""
+    for line in arguments.replace("\n", ",").split(","):
+        text = line.strip()
+        if not text:
+            continue
+        name, _, sig_type = text.partition(":") if directive != "option" else (text, "", "")
+        words = name.split()
+        if not words:
+            continue
+        if directive == "option":
+            # ``--exclude=<patterns>``, ``--jobs[=N]``: the option alone.
+            yield re.split(r"[=\[<]", words[0], maxsplit=1)[0], None
+            continue
+        yield words[0], (sig_type.strip() or None)
