@@ -126,6 +126,9 @@ class Analysis:
     #: (role, key, where), on the first surface.
     references: list[tuple[str, str, Location]] = field(default_factory=list)
 
+    #: Dotted names the docs' prose spells in code: (page, name, line), on
+    #: the first surface.
+    mentions: list[tuple[str, str, int]] = field(default_factory=list)
     #: The project's first surface, from another one.
     first: Analysis | None = field(default=None, repr=False)
     #: Paths this surface accepts whose doc entry another surface took: a

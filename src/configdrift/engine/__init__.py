@@ -215,6 +215,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     )
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
+    analysis.mentions = [
+        (rel, name, line) for rel, doc in candidates for name, line in doc.mentions
+    ]
     analysis.references = dangling_references(candidates)
     if schema.model_kind in CLI_KINDS:
         analysis.generated = generated_pages(pages)

@@ -181,6 +181,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         autodoc=[(name, line) for name, line in data["autodoc"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],
+        mentions=[(name, line) for name, line in data["mentions"]],
     )
 
 

@@ -20,6 +20,7 @@ from configdrift.rules.evidence import (
     stored_in,
     unknown_under,
 )
+from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -55,7 +56,10 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     nothing reads that key. It stays quiet where a key could be read in a way
     static analysis cannot follow (a key built at runtime, the section handed
     whole to other code), unless the code reads a near spelling of the key
-    beside it that no doc describes: the entry misspells that key.
+    beside it that no doc describes: the entry misspells that key. Also a
+    dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
+    that no configuration has, where one part is a near spelling of a key
+    of a lenient section and the code nowhere spells it.
 
     Why it matters
     It is the silent twin of a ValidationError: a config that sets the key
@@ -125,6 +129,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             read_note(parent),
             f"the code reads `{close}`" if close else None,
         )
+    yield from misspelt_mentions(analysis, strict=False)
     yield from dangling_references(analysis)
 
 

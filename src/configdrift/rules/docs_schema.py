@@ -26,6 +26,7 @@ from configdrift.rules.doc_gaps import (
     missing_entries,
     model_related,
 )
+from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
 
@@ -45,7 +46,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     schema does not declare under any spelling (field name or alias). A list
     of one or two bare names (no type, no default), not all of them keys,
     is no claim about the configuration (a page's meta keys) unless a name
-    is a near spelling of a key.
+    is a near spelling of a key. Also a dotted name the prose spells in code
+    (``server.prot``) that no configuration has, where one part is a near
+    spelling of a key of a strict section and the code nowhere spells it.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises
@@ -76,6 +79,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
             model_related(parent),
             hint_for(root, rejected, parent),
         )
+    yield from misspelt_mentions(analysis, strict=True)
 
 
 def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:

@@ -284,6 +284,21 @@ def mentioned_key(key: str, rest: str) -> bool:
     )
 
 
+#: A dotted name in code in prose: ``c.Class.trait``, ``section.key``.
+_DOTTED_MENTION = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_][\w-]*){1,6}")
+#: Mentions kept of one page at most.
+MAX_MENTIONS = 2000
+
+
+def dotted_mention(code: str) -> str | None:
+    """The dotted name a code span in prose spells, if it spells only one
+    (``c.ServerApp.port``), not a call, a file or an assignment."""
+    text = code.strip()
+    if not _DOTTED_MENTION.fullmatch(text) or file_name(text):
+        return None
+    return text
+
+
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
 #: ``Default value: none``.
 LABEL = re.compile(

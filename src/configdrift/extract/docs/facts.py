@@ -72,6 +72,10 @@ class DocFacts:
     references: list[tuple[str, str, int]] = field(default_factory=list)
     #: Tables of renamed keys (| Old name | New name |): (old, new, line).
     renames: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Dotted names in code in the prose (``c.ConfigurableHTTPProxy.api_url``,
+    #: ``zero_optimization.stage``): (name, line). Where one is a near
+    #: spelling of a key, the prose names a key that does not exist.
+    mentions: list[tuple[str, int]] = field(default_factory=list)
     #: Calls in Python blocks that pass keyword arguments, each a block of
     #: its own (``Block.call``): examples of the model a function builds
     #: from them, never placed by their keys alone.

@@ -28,8 +28,10 @@ from configdrift.extract.docs.entry_text import (
     GENERATORS,
     KEY_HEADERS,
     KEY_ROLES,
+    MAX_MENTIONS,
     MYST_ROLE,
     SPELLING_HEADERS,
+    dotted_mention,
     file_name,
     heading_rest,
     key_ok,
@@ -280,6 +282,18 @@ class _Walker:
                     entry.doc_type = value
         else:
             self._labelled(inline)
+            self._mentions(inline)
+
+    def _mentions(self, inline: Token) -> None:
+        """Dotted names in code in a prose paragraph, at their lines."""
+        line = self._line(inline)
+        for child in inline.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "code_inline" and len(self.facts.mentions) < MAX_MENTIONS:
+                name = dotted_mention(child.content)
+                if name is not None:
+                    self.facts.mentions.append((name, line))
 
     def _entries(self, inline: Token, in_list: bool, index: int) -> None:
         words = inline.content[:200].split()

@@ -31,9 +31,11 @@ from configdrift.extract.docs.entry_text import (
     GENERATORS,
     KEY_HEADERS,
     KEY_ROLES,
+    MAX_MENTIONS,
     balanced,
     conditional,
     continued,
+    dotted_mention,
     file_name,
     ini_heading,
     key_ok,
@@ -221,6 +223,7 @@ class _Walker:
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
                 self._describe(child)
+                self._mentions(child)
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
 
@@ -434,6 +437,21 @@ class _Walker:
                 if flag.startswith("-") and key_ok(flag, strict_case=False):
                     self._add(flag, line, section, "help")
         self.last_entry = None
+
+    def _mentions(self, para: Any) -> None:
+        """Dotted names in literals of a prose paragraph, at their lines
+        (a role's target is a reference, not prose)."""
+        from docutils import nodes
+
+        first = _line(para, 0)
+        raw = str(para.rawsource or "")
+        for literal in para.findall(nodes.literal):
+            if literal.get("role") or len(self.facts.mentions) >= MAX_MENTIONS:
+                continue
+            name = dotted_mention(literal.astext())
+            if name is not None and first:
+                at = raw.find(name)
+                self.facts.mentions.append((name, first + raw.count("\n", 0, max(at, 0))))
 
     def _line_text(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""

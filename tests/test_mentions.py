@@ -1,0 +1,97 @@
+"""Dotted names the docs' prose spells in code that no configuration has,
+where one part is a near spelling of a key (rules/mentions)."""
+
+from __future__ import annotations
+
+from helpers import check_project
+
+_MODEL = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    server: Server = Server()
+    debug: bool = False
+    name: str = "app"
+"""
+
+_PAGE = """# Configuration
+
+- `server.host` (str): the address.
+- `server.port` (int): the port.
+- `server.workers` (int): processes.
+- `debug` (bool): verbose errors.
+- `name` (str): the app's name.
+
+To listen elsewhere, set `server.prot` in the config file, or `server.Host`.
+The helpers live in `os.path.join` and `app.loader.read`; `server.port` is
+the one most change, and `server.timeout_seconds` is no key at all.
+"""
+
+
+def _check(tmp_path, **extra: str):
+    files = {"app/config.py": _MODEL, "docs/config.md": _PAGE, **extra}
+    return check_project(tmp_path, files, "app", {"": "app.config:Config"})
+
+
+def test_a_misspelt_key_in_prose_is_reported_with_the_key_it_misspells(tmp_path) -> None:
+    _, findings = _check(tmp_path)
+    named = {f.key: f for f in findings if f.message.startswith("the docs name")}
+    # A near spelling and the same letters in another case; a name that is
+    # a key, one of no configuration's shape and one with no near key are
+    # prose.
+    assert set(named) == {"server.prot", "server.Host"}
+    prot = named["server.prot"]
+    assert (prot.code, prot.location.path, prot.location.line) == ("CD101", "docs/config.md", 9)
+    assert prot.suggestion == "did you mean `server.port`?"
+    assert named["server.Host"].suggestion == "did you mean `server.host`?"
+
+
+def test_a_name_the_code_spells_is_no_misspelling(tmp_path) -> None:
+    _, findings = _check(tmp_path, **{"app/legacy.py": 'OLD = "server.prot"\n'})
+    assert {f.key for f in findings if f.message.startswith("the docs name")} == {"server.Host"}
+
+
+def test_mentions_are_read_from_prose_in_both_markups_at_their_lines() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    md = "# A\n\nFirst line,\nthen `c.Server.prot` and `a b` and `f()` and `x.yaml`.\n"
+    assert extract_markdown(md.encode()).mentions == [("c.Server.prot", 4)]
+    rst = "A\n=\n\nFirst line,\nthen ``c.Server.prot`` and :mod:`pkg.mod` and ``x.yaml``.\n"
+    assert extract_rst(rst.encode()).mentions == [("c.Server.prot", 5)]
+
+
+def test_a_misspelt_name_under_a_section_the_code_reads_freely_is_cd102(tmp_path) -> None:
+    code = """
+import yaml
+
+
+def read_config(path):
+    with open(path) as fh:
+        cfg = yaml.safe_load(fh)
+    run(cfg)
+
+
+def run(cfg):
+    cache = cfg.get("cache", {})
+    print(cfg["name"], cfg.get("seed"), cache.get("expiry", 60), cache.get("backend", "memory"))
+"""
+    page = (
+        "# Settings\n\n- `name` (str): the name.\n- `seed` (int): the seed.\n"
+        "- `cache.expiry` (int): seconds.\n- `cache.backend` (str): where.\n\n"
+        "Raise `cache.expirey` for slow disks.\n"
+    )
+    _, findings = check_project(tmp_path, {"app/load.py": code, "docs/s.md": page}, "app")
+    named = [(f.code, f.key, f.suggestion) for f in findings if f.message.startswith("the docs")]
+    assert named == [("CD102", "cache.expirey", "did you mean `cache.expiry`?")]
