@@ -6,7 +6,6 @@ CD102 (a lenient one)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -17,8 +16,6 @@ from configdrift.rules.registry import make
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: How close a part must be to a key's spelling to be its misspelling.
-_CUTOFF = 0.85
 #: Code files searched for a name before it is called a misspelling.
 _MAX_CODE_FILES = 5000
 
@@ -27,22 +24,76 @@ def _spellings(node: SchemaNode) -> tuple[str, ...]:
     return tuple(s for s in (node.spellings or (node.key,)) if isinstance(s, str))
 
 
-def _child(node: SchemaNode, part: str) -> SchemaNode | None:
-    return next((c for c in node.children.values() if part in _spellings(c)), None)
+class _Children:
+    """A node's children by spelling, by spelling in one case, and by
+    length: what a part of a name is looked up in, built once a node."""
+
+    def __init__(self, node: SchemaNode) -> None:
+        self.exact: dict[str, SchemaNode] = {}
+        self.folded: dict[str, list[SchemaNode]] = {}
+        self.by_length: dict[int, list[str]] = {}
+        for child in node.children.values():
+            for spelling in _spellings(child):
+                self.exact.setdefault(spelling, child)
+                self.folded.setdefault(spelling.casefold(), []).append(child)
+                self.by_length.setdefault(len(spelling), []).append(spelling)
+
+    def near(self, part: str) -> SchemaNode | None:
+        """The one child ``part`` misspells: the same letters in another
+        case, or one letter apart."""
+        folded = self.folded.get(part.casefold(), [])
+        if len(folded) == 1:
+            return folded[0]
+        size = len(part)
+        close = [
+            s
+            for n in (size - 1, size, size + 1)
+            for s in self.by_length.get(n, ())
+            if _one_edit(part, s)
+        ]
+        return self.exact[close[0]] if len(close) == 1 else None
 
 
-def _near(node: SchemaNode, part: str) -> SchemaNode | None:
-    """The one child of ``node`` ``part`` misspells: the same letters in
-    another case, or a close spelling."""
-    folded = [
-        c for c in node.children.values() if part.casefold() in map(str.casefold, _spellings(c))
-    ]
-    if len(folded) == 1:
-        return folded[0]
-    names = {s: c for c in node.children.values() for s in _spellings(c)}
-    close = [s for s in names if _one_edit(part, s)]
-    close += difflib.get_close_matches(part, [s for s in names if s not in close], 2, _CUTOFF)
-    return names[close[0]] if len(close) == 1 else None
+class _Index:
+    """The children of each node of a schema, built as they are asked for."""
+
+    def __init__(self) -> None:
+        self._by_node: dict[int, _Children] = {}
+
+    def children(self, node: SchemaNode) -> _Children:
+        found = self._by_node.get(id(node))
+        if found is None:
+            found = self._by_node[id(node)] = _Children(node)
+        return found
+
+    def resolve(
+        self, root: SchemaNode, parts: list[str]
+    ) -> tuple[SchemaNode, SchemaNode, str] | None:
+        """Where ``parts`` lands when one part, and one only, is misspelt:
+        the node it names, the parent of the misspelt part, and the
+        spelling; None when the parts name a key as they are, or no key
+        with one fix."""
+        node, fixed = root, None
+        for part in parts:
+            children = self.children(node)
+            child = children.exact.get(part)
+            if child is None:
+                if fixed is not None:
+                    return None
+                child = children.near(part)
+                if child is None:
+                    return None
+                fixed = (node, part)
+            node = child
+        if fixed is None:
+            return None
+        return node, fixed[0], fixed[1]
+
+    def exists(self, root: SchemaNode, parts: list[str]) -> bool:
+        node: SchemaNode | None = root
+        for part in parts:
+            node = self.children(node).exact.get(part) if node is not None else None
+        return node is not None
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -62,26 +113,6 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
-def resolve(root: SchemaNode, parts: list[str]) -> tuple[SchemaNode, SchemaNode, str] | None:
-    """Where ``parts`` lands when one part, and one only, is misspelt: the
-    node it names, the parent of the misspelt part, and the spelling; None
-    when the parts name a key as they are, or no key with one fix."""
-    node, fixed = root, None
-    for part in parts:
-        child = _child(node, part)
-        if child is None:
-            if fixed is not None:
-                return None
-            child = _near(node, part)
-            if child is None:
-                return None
-            fixed = (node, part)
-        node = child
-    if fixed is None:
-        return None
-    return node, fixed[0], fixed[1]
-
-
 def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
     """CD101 (``strict``) or CD102 for each name the prose spells that is a
     misspelling of a key of this surface and of no key of any surface."""
@@ -91,13 +122,14 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
     root = analysis.schema
     traits = root.model_kind == "traitlets"
     code: list[bytes] | None = None
+    index = _Index()
     for rel, name, line in first.mentions:
         parts = name.split(".")
         if traits and parts[0] == "c":
             parts = parts[1:]  # ``c.Class.trait`` in a traitlets config file
-        if len(parts) < 2 or any(_exists(s.schema, parts) for s in first.everything):
+        if len(parts) < 2 or any(index.exists(s.schema, parts) for s in first.everything):
             continue
-        found = resolve(root, parts)
+        found = index.resolve(root, parts)
         if found is None:
             continue
         node, parent, wrong = found
@@ -125,13 +157,6 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
             (),
             f"did you mean `{said}`?",
         )
-
-
-def _exists(root: SchemaNode, parts: list[str]) -> bool:
-    node: SchemaNode | None = root
-    for part in parts:
-        node = _child(node, part) if node is not None else None
-    return node is not None
 
 
 def _code(analysis: Analysis) -> list[bytes]:

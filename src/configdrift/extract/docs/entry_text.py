@@ -334,6 +334,8 @@ def conditional(after: str) -> bool:
 def prose_default(line: str) -> str | None:
     """The default a line of prose states unconditionally ("Defaults to
     `5`.", "This is set to `False` by default."), with its code span."""
+    if "efault" not in line:
+        return None  # every form says "default"
     stated = list(DEFAULT_PROSE.finditer(line))
     if len(stated) != 1 or conditional(line[stated[0].end() :]):
         # Two defaults in one sentence hold each in its own case.
