@@ -582,3 +582,26 @@ def test_the_check_after_the_edits_names_a_new_finding() -> None:
     assert err.getvalue() == (
         "Re-checked: 1 finding(s) gone, 1 new.\n  new: docs/c.md:12: CD105 CD105 of c\n"
     )
+
+
+def test_ruffs_spellings_check_fix_fix_diff_and_output_format(cli, tmp_path) -> None:
+    root = _project(tmp_path, _MARKDOWN)
+    page = root / "docs" / "configuration.md"
+    before = page.read_bytes()
+    # ``fix --diff`` is the default made explicit: a diff, nothing written.
+    shown = cli("fix", str(root), "--diff")
+    assert shown.code == 1 and "+| `verbose`" in shown.out and page.read_bytes() == before
+    assert cli("fix", str(root), "--diff", "--apply").code == 2  # one or the other
+    # ``--output-format`` is ``--format``.
+    report = json.loads(cli("check", str(root), "--output-format", "json").out)
+    assert {f["code"] for f in report["findings"]} == {"CD104"}
+    assert len(report["findings"]) == 5
+    # ``check --fix`` writes the fixes, then reports what is left: the two
+    # defaults no edit can write safely.
+    fixed = cli("check", str(root), "--fix", "--output-format", "json")
+    assert page.read_bytes() != before
+    left = {f["key"] for f in json.loads(fixed.out)["findings"]}
+    assert left == {"server.mode", "server.backlog"}
+    assert "Fixed 3 finding(s)" in fixed.err
+    # ``--unsafe-fixes`` alone is a usage error, as in ruff it does nothing.
+    assert cli("check", str(root), "--unsafe-fixes").code == 2

@@ -194,6 +194,7 @@ def register(sub: Subparsers) -> None:
     )
     p_check.add_argument(
         "--format",
+        "--output-format",
         choices=("text", "json", "sarif", "github", "junit", "html"),
         default="text",
         dest="output_format",
@@ -299,10 +300,36 @@ def register(sub: Subparsers) -> None:
         metavar="SECONDS",
         help="give up exact mode after this long (default: 60)",
     )
+    p_check.add_argument(
+        "--fix",
+        action="store_true",
+        help="write the doc edits that fix findings, as `fix --apply` does (ruff's spelling)",
+    )
+    p_check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix, also rename keys to the near spelling a finding suggests",
+    )
     p_check.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.fix or args.unsafe_fixes:
+        if not args.fix:
+            print("configdrift: error: --unsafe-fixes goes with --fix", file=sys.stderr)
+            return ExitCode.USAGE
+        from configdrift.commands.fix import fix_tree
+
+        # ``ruff check --fix``: write the fixes, then report what is left.
+        fix_tree(
+            args.paths,
+            config_file=args.config,
+            apply=True,
+            unsafe=args.unsafe_fixes,
+            add_missing=False,
+            jobs=args.jobs,
+            cache=not args.no_cache,
+        )
     return check(
         args.paths,
         select=codes(args.select),

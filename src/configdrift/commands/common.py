@@ -155,6 +155,7 @@ def paths_argument(parser: argparse.ArgumentParser) -> None:
 def text_or_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
+        "--output-format",
         choices=("text", "json"),
         default="text",
         dest="output_format",

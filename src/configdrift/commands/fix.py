@@ -118,7 +118,13 @@ def register(sub: Subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     paths_argument(p_fix)
-    p_fix.add_argument("--apply", action="store_true", help="write the fixes")
+    shown = p_fix.add_mutually_exclusive_group()
+    shown.add_argument("--apply", action="store_true", help="write the fixes")
+    shown.add_argument(
+        "--diff",
+        action="store_true",
+        help="show the fixes as a diff without writing them (the default; ruff's spelling)",
+    )
     p_fix.add_argument(
         "--add-missing",
         action="store_true",
