@@ -274,3 +274,33 @@ def test_the_setup_message_without_a_page_says_to_write_one(cli, tmp_path) -> No
     _, _, err = findings(cli, tmp_path)
     assert "no page names three of its keys or more" in err
     assert "to compare them" not in err
+
+
+def test_a_run_that_compared_too_little_says_so_and_can_fail(cli, tmp_path) -> None:
+    """Forty keys accepted, three of them on the page read: the run says on
+    stderr and in JSON that it compared too little; --fail-on-empty fails it."""
+    fields = "".join(f"    key_{n}: int = {n}\n" for n in range(40))
+    model = (
+        "from pydantic import BaseModel, ConfigDict\n\n\n"
+        'class Config(BaseModel):\n    model_config = ConfigDict(extra="forbid")\n' + fields
+    )
+    files = {
+        "app/__init__.py": "",
+        "app/config.py": model,
+        "docs/config.md": "# Config\n\n"
+        + "".join(f"- `key_{n}` (int): key {n}. Default: `{n}`.\n" for n in range(3)),
+        "pyproject.toml": '[project]\nname = "t"\n[tool.configdrift]\n'
+        'mount = {"" = "app.config:Config"}\n',
+    }
+    make_project(tmp_path, files)
+    plain = cli("check", str(tmp_path))
+    assert "compared 3 of the 40 keys the code accepts" in plain.err
+    assert "compared: 3." in plain.out
+    report = json.loads(cli("check", str(tmp_path), "--format", "json").out)
+    assert report["summary"]["thin"] is True and report["summary"]["keys"]["compared"] == 3
+    assert cli("check", str(tmp_path), "--fail-on-empty", "--ignore", "CD103").code == 1
+    # Documented through, it is no thin run.
+    entries = "".join(f"- `key_{n}` (int): key {n}. Default: `{n}`.\n" for n in range(40))
+    (tmp_path / "docs" / "config.md").write_text("# Config\n\n" + entries)
+    full = cli("check", str(tmp_path), "--fail-on-empty")
+    assert full.code == 0 and "compared" not in full.err

@@ -290,8 +290,9 @@ def test_summary_counts_the_keys_the_code_reads(cli, tmp_path) -> None:
     make_project(tmp_path, files)
     keys = json.loads(cli("check", str(tmp_path), "--format", "json").out)["summary"]["keys"]
     # ``m`` is read by ``d.get("m", {})``; ``a`` and ``b`` as attributes; ``c`` by nothing.
-    assert keys == {"documented": 0, "accepted": 4, "read": 3}
-    assert "accepted: 4, read: 3." in cli("check", str(tmp_path)).out
+    # No page documents them: nothing was compared.
+    assert keys == {"documented": 0, "accepted": 4, "read": 3, "compared": 0}
+    assert "accepted: 4, read: 3, compared: 0." in cli("check", str(tmp_path)).out
 
 
 @pytest.mark.parametrize(

@@ -32,12 +32,14 @@ __all__ = ["ConfigError", "Report", "SurfaceCount", "check"]
 
 @dataclass(frozen=True, slots=True)
 class SurfaceCount:
-    """One configuration surface's keys: documented, accepted, read."""
+    """One configuration surface's keys: documented, accepted, read, and
+    compared (accepted keys a doc entry describes)."""
 
     name: str
     documented: int
     accepted: int
     read: int
+    compared: int = 0
 
 
 @dataclass(slots=True)
@@ -54,6 +56,8 @@ class Report:
     documented: int = 0
     accepted: int = 0
     read: int = 0
+    #: Accepted keys a doc entry describes: what was compared.
+    compared: int = 0
     #: Example configs: read, checked, of them fragments placed by their
     #: section, unparseable.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -291,6 +295,7 @@ def _check_project(
     report.documented += sum(s.documented for s in surfaces)
     report.accepted += sum(s.accepted for s in surfaces)
     report.read += sum(s.read for s in surfaces)
+    report.compared += sum(s.compared for s in surfaces)
     report.examples = tuple(  # type: ignore[assignment]
         a + b for a, b in zip(report.examples, stored.examples, strict=True)
     )

@@ -80,7 +80,8 @@ def settled(
         findings=linked(with_severities(known, config)),
         files=analysis.files,
         surfaces=[
-            (s.surface, len(s.entries), _accepted(s), keys_read(s)) for s in summarised(analysis)
+            (s.surface, len(s.entries), _accepted(s), keys_read(s), _compared(s))
+            for s in summarised(analysis)
         ],
         examples=(
             analysis.examples_read,
@@ -186,6 +187,15 @@ def _accepted(analysis: Analysis) -> int:
     from configdrift.analysis import accepted_nodes
 
     return len(accepted_nodes(analysis))
+
+
+def _compared(analysis: Analysis) -> int:
+    """How many accepted keys a doc entry describes: the keys the docs and
+    the code were compared on."""
+    from configdrift.analysis import accepted_nodes
+
+    described = {entry.path for entry in analysis.entries}
+    return sum(1 for node in accepted_nodes(analysis) if node.path in described)
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

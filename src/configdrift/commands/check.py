@@ -38,6 +38,7 @@ def check(
     output_file: str | None = None,
     color: str = "auto",
     show_source: bool | None = None,
+    fail_on_empty: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -50,11 +51,13 @@ def check(
     report there instead of to standard output. ``color`` is ``auto`` (a
     terminal, ``NO_COLOR``, ``FORCE_COLOR``), ``always`` or ``never``;
     ``show_source`` prints each finding's line with a caret under its key
-    (default: when coloured)."""
+    (default: when coloured). A run that compared nothing, or too small a
+    share of the accepted keys, says so on standard error; with
+    ``fail_on_empty`` it then exits 1."""
     from configdrift import api
     from configdrift.output import REPORTERS
     from configdrift.output.display import Paint, use_colour
-    from configdrift.output.report import ReportData
+    from configdrift.output.report import ReportData, thin
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -104,7 +107,8 @@ def check(
         result.read,
         examples=result.examples,
         notes=result.notes if output_format == "text" else [],
-        surfaces=[(s.name, s.documented, s.accepted, s.read) for s in result.surfaces],
+        surfaces=[(s.name, s.documented, s.accepted, s.read, s.compared) for s in result.surfaces],
+        compared=result.compared,
         places=result.places,
         paint=Paint(colour),
         show_source=colour if show_source is None else show_source,
@@ -133,7 +137,23 @@ def check(
             return ExitCode.USAGE
     else:
         out.write(report)
-    return ExitCode.OK if exit_zero else result.status
+    compared_little = thin(result.compared, result.accepted)
+    if compared_little and not any("nothing was compared" in m for m in result.messages):
+        err.write(_thin_note(result.compared, result.accepted))
+    if exit_zero:
+        return ExitCode.OK
+    return ExitCode.FINDINGS if compared_little and fail_on_empty else result.status
+
+
+def _thin_note(compared: int, accepted: int) -> str:
+    """What standard error says of a run that compared too little."""
+    share = 100 * compared / accepted
+    return (
+        f"configdrift: compared {compared} of the {accepted} keys the code accepts with a doc "
+        f"entry ({share:.0f}%): the pages read may not be the configuration's reference. "
+        "`configdrift map --unread` lists the pages not read and why; `docs` in the "
+        "configuration names the right ones; `--fail-on-empty` makes such a run fail.\n"
+    )
 
 
 def _link_base(output_file: str | None) -> str:
@@ -301,6 +321,12 @@ def register(sub: Subparsers) -> None:
         help="give up exact mode after this long (default: 60)",
     )
     p_check.add_argument(
+        "--fail-on-empty",
+        action="store_true",
+        help="exit 1 when nothing, or under a tenth of the accepted keys, was compared with a "
+        "doc entry (a CI gate that cannot pass by reading nothing)",
+    )
+    p_check.add_argument(
         "--fix",
         action="store_true",
         help="write the doc edits that fix findings, as `fix --apply` does (ruff's spelling)",
@@ -353,4 +379,5 @@ def _run(args: argparse.Namespace) -> int:
         output_file=args.output_file,
         color=args.color,
         show_source=args.show_source,
+        fail_on_empty=args.fail_on_empty,
     )

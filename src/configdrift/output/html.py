@@ -195,14 +195,16 @@ def _summary(data: ReportData, counts: Counter[str]) -> str:
         f'<div class="card"><b>{data.documented}</b><span>keys documented</span></div>',
         f'<div class="card"><b>{data.accepted}</b><span>keys accepted</span></div>',
         f'<div class="card"><b>{data.read}</b><span>keys read</span></div>',
+        f'<div class="card"><b>{data.compared}</b><span>keys compared</span></div>',
     ]
     rows = "".join(
-        f"<tr><td>{_e(name)}</td><td>{d}</td><td>{a}</td><td>{r}</td></tr>"
-        for name, d, a, r in data.surfaces
+        f"<tr><td>{_e(name)}</td><td>{d}</td><td>{a}</td><td>{r}</td><td>{c}</td></tr>"
+        for name, d, a, r, c in data.surfaces
     )
     surfaces = (
         "<h3>Surfaces</h3><table><thead><tr><th>surface</th><th>documented</th>"
-        f"<th>accepted</th><th>read</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<th>accepted</th><th>read</th><th>compared</th></tr></thead><tbody>{rows}</tbody>"
+        "</table>"
         if data.surfaces
         else ""
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from configdrift.model import Severity
-from configdrift.output.report import ReportData, counts
+from configdrift.output.report import ReportData, counts, thin
 from configdrift.version import __version__
 
 
@@ -38,10 +38,19 @@ def render_json(data: ReportData) -> str:
         "summary": {
             **counts(data.findings),
             "files": data.files,
-            "keys": {"documented": data.documented, "accepted": data.accepted, "read": data.read},
+            "keys": {
+                "documented": data.documented,
+                "accepted": data.accepted,
+                "read": data.read,
+                "compared": data.compared,
+            },
+            "thin": thin(data.compared, data.accepted),
             "surfaces": [
-                {"name": name, "keys": {"documented": d, "accepted": a, "read": r}}
-                for name, d, a, r in data.surfaces
+                {
+                    "name": name,
+                    "keys": {"documented": d, "accepted": a, "read": r, "compared": c},
+                }
+                for name, d, a, r, c in data.surfaces
             ],
         },
     }

@@ -21,13 +21,16 @@ class ReportData:
     documented: int
     accepted: int
     read: int
+    #: Accepted keys a doc entry describes: what was compared.
+    compared: int = 0
     #: Example configs: (read, checked, of them fragments placed by their
     #: section, unparseable). Shown in text; the JSON summary is a contract.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: Lines for the end of the text report (stale baseline entries).
     notes: list[str] = field(default_factory=list)
-    #: Per configuration surface: (name, documented, accepted, read).
-    surfaces: list[tuple[str, int, int, int]] = field(default_factory=list)
+    #: Per configuration surface: (name, documented, accepted, read,
+    #: compared: accepted keys a doc entry describes).
+    surfaces: list[tuple[str, int, int, int, int]] = field(default_factory=list)
     #: Per finding, its fingerprint, column and line (``display.prepare``);
     #: when empty, fingerprints are taken of the findings as they are.
     places: list[Place] = field(default_factory=list)
@@ -58,6 +61,22 @@ def printable_finding(finding: Finding) -> Finding:
         ),
         suggestion=printable(finding.suggestion) if finding.suggestion is not None else None,
     )
+
+
+#: Below this share of the accepted keys compared with a doc entry, a run
+#: compared too little to stand for the project (discovery may have read
+#: the wrong pages, or none).
+THIN_SHARE = 0.1
+#: ... where there are this many accepted keys at least.
+THIN_KEYS = 10
+
+
+def thin(compared: int, accepted: int) -> bool:
+    """Did a run compare nothing, or too small a share of what the code
+    accepts?"""
+    if accepted == 0:
+        return False
+    return compared == 0 or (accepted >= THIN_KEYS and compared < THIN_SHARE * accepted)
 
 
 def counts(findings: list[Finding]) -> dict[str, int]:

@@ -36,14 +36,15 @@ def render_text(data: ReportData) -> str:
         lines.append("")
     lines.append(
         f"Found {tally['errors']} error(s), {tally['warnings']} warning(s), {tally['infos']} info(s) "
-        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, read: {data.read}."
+        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, "
+        f"read: {data.read}, compared: {data.compared}."
     )
     if several:
         lines.append(
             "Surfaces: "
             + "; ".join(
-                f"{name} (documented {d}, accepted {a}, read {r})"
-                for name, d, a, r in data.surfaces
+                f"{name} (documented {d}, accepted {a}, read {r}, compared {c})"
+                for name, d, a, r, c in data.surfaces
             )
             + "."
         )
