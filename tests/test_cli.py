@@ -215,6 +215,43 @@ def test_init_writes_what_it_discovered(cli, tmp_path) -> None:
     assert cli("check", str(tmp_path / "demo")).out == cli("check", str(DEMO)).out
 
 
+def test_init_writes_the_distributions_package_not_a_script(cli, tmp_path) -> None:
+    """The options discovery finds are a release script's: ``code`` names the
+    distribution's own package, never the script's folder or nothing."""
+    script = (
+        "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--tag", help="the tag")\n'
+        '    parser.add_argument("--sign", action="store_true", help="sign it")\n'
+        '    parser.add_argument("--upload", action="store_true", help="upload it")\n'
+        "    return parser.parse_args()\n"
+    )
+    page = "# Releasing\n\n- `--tag`: the tag.\n- `--sign`: sign.\n- `--upload`: upload.\n"
+    for layout, package in (("top", "shop_app"), ("src", "src/shop_app")):
+        root = tmp_path / layout
+        files = {
+            "pyproject.toml": '[project]\nname = "shop-app"\n',
+            f"{package}/__init__.py": "",
+            "release/build.py": script,
+            "docs/releasing.md": page,
+        }
+        make_project(root, files)
+        out = cli("init", str(root), "--stdout").out
+        assert f'code = ["{package}"]' in out, out
+        assert "outside it (release)" in out
+    # Where discovery's finds are the package's, they are kept.
+    inside = tmp_path / "inside"
+    make_project(
+        inside,
+        {
+            "pyproject.toml": '[project]\nname = "shop-app"\n',
+            "shop_app/__init__.py": "",
+            "shop_app/cli.py": script,
+            "docs/releasing.md": page,
+        },
+    )
+    assert 'code = ["shop_app"]' in cli("init", str(inside), "--stdout").out
+
+
 def test_init_writes_configdrift_toml_where_there_is_no_pyproject(cli, tmp_path) -> None:
     import shutil
 

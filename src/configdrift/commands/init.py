@@ -86,6 +86,16 @@ def init(
 
     mounts = [*analysis.mounts, *(m for s in analysis.surfaces for m in s.mounts)]
     packages = sorted({m.location.path.split("/")[0] for m in mounts if "/" in m.location.path})
+    own = distribution_packages(root)
+    code_why = "# The packages the config models and option declarations were found in:"
+    if own and not any(p == o.split("/")[0] for p in packages for o in own):
+        # What was found lies outside the distribution's package (a release
+        # script, an installer at the top): the package is the code.
+        code_why = (
+            "# The distribution's own package ([project].name); what discovery found lies "
+            f"outside it ({', '.join(packages) or 'top-level scripts'}):"
+        )
+        packages = own
     # A path that is not UTF-8 cannot be written in TOML: left out.
     packages = [p for p in packages if _utf8(p)]
     docs: list[str] = []
@@ -110,7 +120,7 @@ def init(
         "# The doc pages that document the configuration:",
         *why,
         "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",
-        "# The packages the config models and option declarations were found in:",
+        code_why,
         "code = [" + ", ".join(f'"{p}"' for p in packages) + "]",
         'fail-on = "error"',
         "",
@@ -192,3 +202,26 @@ def register(sub: Subparsers) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     return init(args.path, force=args.force, stdout=args.stdout)
+
+
+def distribution_packages(root: Path) -> list[str]:
+    """The package the distribution ships, by ``[project].name`` (``-``
+    and ``.`` as ``_``), at the top or under ``src/``: where its
+    configuration lives, rather than in its scripts."""
+    from configdrift.config import ConfigError, _read_toml
+
+    pyproject = root / "pyproject.toml"
+    try:
+        table = _read_toml(pyproject, (root,)) if pyproject.is_file() else {}
+    except ConfigError:
+        return []
+    project = table.get("project")
+    name = project.get("name") if isinstance(project, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        return []
+    module = name.strip().lower().replace("-", "_").replace(".", "_")
+    return [
+        rel
+        for rel in (module, f"src/{module}")
+        if (root / rel / "__init__.py").is_file() and not (root / rel).is_symlink()
+    ][:1]
