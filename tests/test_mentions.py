@@ -95,3 +95,30 @@ def run(cfg):
     _, findings = check_project(tmp_path, {"app/load.py": code, "docs/s.md": page}, "app")
     named = [(f.code, f.key, f.suggestion) for f in findings if f.message.startswith("the docs")]
     assert named == [("CD102", "cache.expirey", "did you mean `cache.expiry`?")]
+
+
+def test_a_section_whose_keys_are_all_documented_as_dotted_entries_is_documented(
+    tmp_path,
+) -> None:
+    page = (
+        "# Configuration\n\n"
+        "- `server.host` (str): the address.\n- `server.port` (int): the port.\n"
+        "- `server.workers` (int): processes.\n- `debug` (bool): verbose errors.\n"
+        "- `name` (str): the app's name.\n"
+    )
+    _, findings = check_project(
+        tmp_path / "all",
+        {"app/config.py": _MODEL, "docs/config.md": page},
+        "app",
+        {"": "app.config:Config"},
+    )
+    assert not any(f.code == "CD103" for f in findings)
+    # One key left out: it is undocumented, and so is the section as a whole.
+    partial = page.replace("- `server.workers` (int): processes.\n", "")
+    _, findings = check_project(
+        tmp_path / "some",
+        {"app/config.py": _MODEL, "docs/config.md": partial},
+        "app",
+        {"": "app.config:Config"},
+    )
+    assert {f.key for f in findings if f.code == "CD103"} == {"server.workers", "server"}

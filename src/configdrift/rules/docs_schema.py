@@ -34,6 +34,21 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 
+def _keys_documented(section: SchemaNode, own: dict[int, DocEntry]) -> bool:
+    """Is every key under a section documented by an entry of its own
+    (``database.url``, ``database.pool_size``)? The section is then
+    documented through its keys."""
+    for child in section.children.values():
+        if child.key in (ANY_KEY, LIST_ITEM):
+            return False
+        if child.children:
+            if id(child) not in own and not _keys_documented(child, own):
+                return False
+        elif id(child) not in own and not child.deprecated:
+            return False
+    return bool(section.children)
+
+
 #: Kinds of model whose fields a docstring or ``description=`` describes.
 _MODEL_KINDS = frozenset({"pydantic", "dataclass", "attrs", "typeddict", "namedtuple"})
 
@@ -213,6 +228,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or (node.model in analysis.autodoc and _own_field(node, child) and child.described)
                 or child.path in analysis.documented_elsewhere
                 or (partly and child.children and child.origin.startswith("default in "))
+                or (partly and child.children and _keys_documented(child, own))
             ):
                 # A section the docs' own structure placed is documented there.
                 continue
