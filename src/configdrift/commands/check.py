@@ -56,7 +56,7 @@ def check(
     ``fail_on_empty`` it then exits 1."""
     from configdrift import api
     from configdrift.output import REPORTERS
-    from configdrift.output.display import Paint, use_colour
+    from configdrift.output.display import Paint, source_shown, use_colour
     from configdrift.output.report import ReportData, thin
 
     out = out or sys.stdout
@@ -111,7 +111,11 @@ def check(
         compared=result.compared,
         places=result.places,
         paint=Paint(colour),
-        show_source=colour if show_source is None else show_source,
+        show_source=(
+            output_format == "text" and source_shown(color, None if output_file else out)
+            if show_source is None
+            else show_source
+        ),
         keys=result.keys,
         link_base=_link_base(output_file),
     )

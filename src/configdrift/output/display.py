@@ -159,6 +159,14 @@ def use_colour(
     return stream is not None and _tty(stream)
 
 
+def source_shown(choice: str, stream: TextIO | None) -> bool:
+    """Whether each finding's line is shown by default: on a terminal (or
+    with ``--color always``). ``NO_COLOR`` drops the colour, not the lines."""
+    if choice != "auto":
+        return choice == "always"
+    return stream is not None and _tty(stream)
+
+
 def _tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
