@@ -122,7 +122,7 @@ def test_clean_project_exits_0(cli, tmp_path) -> None:
     )
     result = cli("check", str(tmp_path))
     assert result.code == 0, result.out
-    assert "Found 0 error(s), 0 warning(s)" in result.out
+    assert "Found 0 errors, 0 warnings" in result.out
 
 
 @pytest.mark.parametrize(

@@ -162,7 +162,7 @@ def test_a_second_apply_changes_nothing(cli, tmp_path) -> None:
     page = root / "docs" / "configuration.md"
     once = page.read_bytes()
     again = cli("fix", str(root), "--apply")
-    assert again.code == 0 and "Fixed 0 finding(s)" in again.err
+    assert again.code == 0 and "Fixed 0 findings" in again.err
     assert page.read_bytes() == once
     assert cli("fix", str(root)).code == 0
 
@@ -322,7 +322,7 @@ def test_cd101_entries_are_deleted_with_their_blocks(cli, tmp_path, name) -> Non
     assert "| `host` | Where to listen. | `localhost` |\n| `motto`" in after
     assert [k for c, k in _codes(cli, root) if c == "CD101"] == ["server.motto", "server.workerz"]
     again = cli("fix", str(root), "--apply")
-    assert "Fixed 0 finding(s)" in again.err and page.read_text() == after
+    assert "Fixed 0 findings" in again.err and page.read_text() == after
 
 
 _ENTRIES_RST = """Configuration
@@ -415,7 +415,7 @@ def test_a_file_argument_fixes_that_file_alone(cli, tmp_path) -> None:
     config.write_text(config.read_text().replace('"docs/configuration.md"]', '"docs/*.md"]'))
     assert "docs/other.md" in cli("fix", str(root)).out
     result = cli("fix", str(other), "--apply")
-    assert result.code == 0 and "Fixed 1 finding(s) in 1 file(s)." in result.err
+    assert result.code == 0 and "Fixed 1 finding in 1 file." in result.err
     assert "Default: `0.25`" in other.read_text()
     assert (root / "docs" / "configuration.md").read_bytes() == _MARKDOWN.encode()
 
@@ -551,7 +551,7 @@ def test_unsafe_fixes_rename_a_key_to_its_near_spelling(cli, tmp_path) -> None:
     assert ("CD301", "server.baklog") in codes  # the one left, beside backlog
     again = cli("fix", str(root), "--unsafe-fixes", "--apply")
     assert page.read_text() == text
-    assert "Fixed 0 finding(s)" in again.err
+    assert "Fixed 0 findings" in again.err
 
 
 def test_the_first_row_of_a_table_is_deleted_too(cli, tmp_path) -> None:
@@ -580,7 +580,7 @@ def test_the_check_after_the_edits_names_a_new_finding() -> None:
     err = io.StringIO()
     _recheck(before, after, "", err)
     assert err.getvalue() == (
-        "Re-checked: 1 finding(s) gone, 1 new.\n  new: docs/c.md:12: CD105 CD105 of c\n"
+        "Re-checked: 1 finding gone, 1 new.\n  new: docs/c.md:12: CD105 CD105 of c\n"
     )
 
 
@@ -602,6 +602,6 @@ def test_ruffs_spellings_check_fix_fix_diff_and_output_format(cli, tmp_path) -> 
     assert page.read_bytes() != before
     left = {f["key"] for f in json.loads(fixed.out)["findings"]}
     assert left == {"server.mode", "server.backlog"}
-    assert "Fixed 3 finding(s)" in fixed.err
+    assert "Fixed 3 findings" in fixed.err
     # ``--unsafe-fixes`` alone is a usage error, as in ruff it does nothing.
     assert cli("check", str(root), "--unsafe-fixes").code == 2

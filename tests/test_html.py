@@ -126,8 +126,8 @@ def test_the_page_shows_the_findings_the_charts_and_the_key_matrix(cli, tmp_path
     assert re.search(r'<a href="p/app/config.py">app/config.py:\d+</a>', page)
     # The documented share per section, as `coverage` gives it.
     assert "Documented share per section" in page
-    assert "<b>server</b> (3 of 4 documented, 75.0%): 5 key(s)" in page
-    assert "<b>log</b> (2 of 2 documented, 100.0%): 2 key(s)" in page
+    assert "<b>server</b> (3 of 4 documented, 75.0%): 5 keys" in page
+    assert "<b>log</b> (2 of 2 documented, 100.0%): 2 keys" in page
 
 
 def test_every_text_of_the_project_is_escaped() -> None:

@@ -88,7 +88,7 @@ def test_a_table_section_gets_rows_written_like_its_own(cli, tmp_path) -> None:
     applied = cli("fix", str(root), "--add-missing", "--apply")
     assert applied.code == 0
     # The check after the edits: the two findings gone, none new.
-    assert "Re-checked: 2 finding(s) gone, 0 new." in applied.err
+    assert "Re-checked: 2 findings gone, 0 new." in applied.err
     text = (root / "docs/configuration.md").read_text()
     assert text.endswith(
         "| `verbose` | boolean | Log more. | `false` |\n"
@@ -101,7 +101,7 @@ def test_a_table_section_gets_rows_written_like_its_own(cli, tmp_path) -> None:
     # A second run adds nothing.
     again = cli("fix", str(root), "--add-missing", "--apply")
     assert (root / "docs/configuration.md").read_text() == text
-    assert "Fixed 0 finding(s)" in again.err
+    assert "Fixed 0 findings" in again.err
 
 
 _PARAGRAPHS = """\
@@ -195,7 +195,8 @@ def test_without_the_flag_nothing_is_added_and_the_count_is_named(cli, tmp_path)
     root = _project(tmp_path, _TABLE)
     result = cli("fix", str(root))
     assert "+| `backlog`" not in result.out
-    assert "undocumented key(s): --add-missing writes their entries." in result.err
+    assert "undocumented key" in result.err
+    assert ": --add-missing writes their entries." in result.err
 
 
 def test_a_section_without_an_entry_is_left_alone(cli, tmp_path) -> None:

@@ -45,7 +45,7 @@ def test_a_file_reports_the_findings_that_involve_it(cli, tmp_path) -> None:
     )
     # A file no finding involves: nothing to report, exit 0.
     result = cli("check", "minitrain/__init__.py", cwd=root)
-    assert result.code == 0 and "Found 0 error(s)" in result.out
+    assert result.code == 0 and "Found 0 errors" in result.out
 
 
 def test_files_of_one_project_are_analysed_once(cli, tmp_path) -> None:

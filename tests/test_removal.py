@@ -189,7 +189,7 @@ def test_a_second_apply_changes_nothing(cli, tmp_path) -> None:
     after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     again = cli("sweep", "legacy_mode", str(root), "--apply")
     assert again.code == 0
-    assert "Made 0 edit(s) in 0 file(s)." in again.err
+    assert "Made 0 edits in 0 files." in again.err
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == after
 
 

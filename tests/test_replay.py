@@ -45,7 +45,7 @@ def test_an_unchanged_project_replays_its_report(cli, tmp_path, monkeypatch) -> 
         text = cli("check", str(root))
         only = cli("check", "docs/tutorial.md", "--format", "json", cwd=root)
     assert (warm.code, warm.out, warm.err) == (cold.code, cold.out, cold.err)
-    assert "Found 5 error(s), 10 warning(s)" in text.out
+    assert "Found 5 errors, 10 warnings" in text.out
     paths = {f["path"] for f in json.loads(only.out)["findings"]}
     assert "docs/tutorial.md" in paths and len(paths) >= 1
 

@@ -225,7 +225,7 @@ def test_a_severity_override_changes_the_level_and_the_exit_status(cli, tmp_path
     assert levels["CD104"] == "info" and levels["CD303"] == "error"
     everything = _demo_with(tmp_path / "b", '[tool.configdrift]\nseverity = {CD = "info"}')
     result = cli("check", str(everything))
-    assert result.code == 0 and "0 error(s)" in result.out
+    assert result.code == 0 and "0 errors" in result.out
 
 
 def test_a_severity_that_is_not_one_is_a_usage_error(cli, tmp_path) -> None:

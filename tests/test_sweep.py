@@ -100,7 +100,7 @@ def test_a_sweep_follows_the_key_through_every_kind(cli, tmp_path) -> None:
 def test_the_text_report_groups_by_kind(cli, tmp_path) -> None:
     make_project(tmp_path, FILES)
     out = cli("sweep", "sparse", str(tmp_path)).out
-    assert out.startswith("sweep `sparse`: 11 reference(s)")
+    assert out.startswith("sweep `sparse`: 11 references")
     assert (
         "checkpoint field\n  pkg/engine.py:15: return dict(module=1, sparse_names=self.sparse_names)"
         in out
@@ -112,7 +112,7 @@ def test_a_key_nothing_references_exits_1(cli, tmp_path) -> None:
     make_project(tmp_path, FILES)
     result = cli("sweep", "nothing_here", str(tmp_path))
     assert result.code == 1
-    assert result.out.startswith("sweep `nothing_here`: 0 reference(s)")
+    assert result.out.startswith("sweep `nothing_here`: 0 references")
     assert cli("sweep", "...", str(tmp_path)).code == 2
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from configdrift.config import Config, ConfigError
 from configdrift.files import exists
+from configdrift.wording import counted
 
 #: Folders that hold no part of a project's own schema or config docs.
 SKIP_DIRS = frozenset(
@@ -164,7 +165,10 @@ def unreadable_note(folders: list[str]) -> str | None:
     if not folders:
         return None
     shown = ", ".join(sorted(folders)[:5]) + (", ..." if len(folders) > 5 else "")
-    return f"configdrift: {len(folders)} folder(s) could not be read and were skipped: {shown}"
+    return (
+        f"configdrift: {counted(len(folders), 'folder')} could not be read and were skipped: "
+        f"{shown}"
+    )
 
 
 def _skipped(rel: str) -> bool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from configdrift.config import ConfigError
 from configdrift.model import Finding
 from configdrift.unconfigured import setup_finding, setup_message, unconfigured, where
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -123,7 +124,7 @@ def new_findings(
             Baseline.of(findings, sources).write(where, roots)
         except OSError as exc:
             raise ConfigError(f"{where}: not written: {exc.strerror or exc}") from None
-        notes.append(f"configdrift: wrote {len(findings)} finding(s) to {where}")
+        notes.append(f"configdrift: wrote {counted(len(findings), 'finding')} to {where}")
         return None
     if diff_base is not None:
         try:

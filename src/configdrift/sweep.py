@@ -27,6 +27,7 @@ from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
 from configdrift.model import ANY_KEY, ConfigPath, Location, SchemaNode, format_path
 from configdrift.resolve.lifecycle import dict_writes, distinctive, split_key
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -399,7 +400,7 @@ def checklist(result: Sweep) -> list[str]:
 
 def render_text(result: Sweep) -> str:
     key = format_path(result.key)
-    lines = [f"sweep `{key}`: {len(result.references)} reference(s)", ""]
+    lines = [f"sweep `{key}`: {counted(len(result.references), 'reference')}", ""]
     for kind in KINDS:
         refs = result.of(kind)
         if not refs:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from configdrift.commands.common import ExitCode, positive
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.commands.common import Subparsers
@@ -99,7 +100,8 @@ def diff_refs(
                 out.write(f"  {c.kind}: {c.message}{where}\n")
             out.write("\n")
         out.write(
-            f"{len(findings)} key(s) removed without a removal path, {len(changes)} change(s).\n"
+            f"{counted(len(findings), 'key')} removed without a removal path, "
+            f"{counted(len(changes), 'change')}.\n"
         )
     return exit_code_for(findings, config.fail_on)
 

@@ -16,6 +16,7 @@ from configdrift.commands.common import (
     targets,
 )
 from configdrift.commands.writing import edit_files, recheck, reported
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.commands.common import Subparsers
@@ -80,19 +81,24 @@ def fix_tree(
         return ExitCode.USAGE
     if hidden:
         print(
-            f"{hidden} more fix(es) (keys renamed to a near spelling) with --unsafe-fixes.",
+            f"{counted(hidden, 'more fix', 'more fixes')} (keys renamed to a near spelling) "
+            "with --unsafe-fixes.",
             file=err,
         )
     if undocumented:
         print(
-            f"{undocumented} undocumented key(s): --add-missing writes their entries.",
+            f"{counted(undocumented, 'undocumented key')}: --add-missing writes their entries.",
             file=err,
         )
     if apply:
-        print(f"Fixed {fixed} finding(s) in {changed} file(s).", file=err)
+        print(f"Fixed {counted(fixed, 'finding')} in {counted(changed, 'file')}.", file=err)
         return ExitCode.OK
     if fixed:
-        print(f"{fixed} fix(es) in {changed} file(s); run with --apply to write them.", file=err)
+        print(
+            f"{counted(fixed, 'fix', 'fixes')} in {counted(changed, 'file')}; "
+            "run with --apply to write them.",
+            file=err,
+        )
         return ExitCode.FINDINGS
     print("Nothing to fix.", file=err)
     return ExitCode.OK

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from configdrift.commands.common import ExitCode
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.commands.common import Subparsers
@@ -179,8 +180,9 @@ def init(
         print(f"configdrift: error: {shown(target)}: {exc.strerror or exc}", file=err)
         return ExitCode.USAGE
     out.write(
-        f"wrote {target}: {len(docs)} doc source(s), {len(packages)} package(s), "
-        f"{len(analysis.mounts)} mount(s), {len(analysis.surfaces)} more surface(s)\n"
+        f"wrote {target}: {counted(len(docs), 'doc source')}, {counted(len(packages), 'package')}, "
+        f"{counted(len(analysis.mounts), 'mount')}, "
+        f"{counted(len(analysis.surfaces), 'more surface')}\n"
     )
     return ExitCode.OK
 

@@ -17,6 +17,7 @@ from configdrift.commands.common import (
     project_options,
     text_or_json,
 )
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -228,9 +229,9 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         evidence = surface["evidence"]
         if surface["model"]:
             out.write(
-                f"  evidence: {_count(evidence['keys'], 'key')} accepted, "
-                f"{_count(evidence['documented'], 'doc entry', 'doc entries')} placed on it, "
-                f"{_count(evidence['read'], 'key')} seen read by the code\n"
+                f"  evidence: {counted(evidence['keys'], 'key')} accepted, "
+                f"{counted(evidence['documented'], 'doc entry', 'doc entries')} placed on it, "
+                f"{counted(evidence['read'], 'key')} seen read by the code\n"
             )
         root = surface["root"]
         if root is not None:
@@ -269,10 +270,6 @@ def _listing(out: TextIO, title: str, lines: list[str]) -> None:
     out.write(f"\n{title}:\n")
     for line in lines or ["(none)"]:
         out.write(f"  {line}\n")
-
-
-def _count(n: int, one: str, many: str = "") -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def register(sub: Subparsers) -> None:

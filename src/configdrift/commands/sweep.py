@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from configdrift.commands.common import ExitCode, analysed_project, project_options
 from configdrift.commands.writing import edit_files
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -112,10 +113,13 @@ def _sweep_edits(
             )
     changed = len(written)
     if apply:
-        print(f"Made {made} edit(s) in {changed} file(s).", file=err)
+        print(f"Made {counted(made, 'edit')} in {counted(changed, 'file')}.", file=err)
         return ExitCode.OK
     if made:
-        print(f"{made} edit(s) in {changed} file(s); run with --apply to make them.", file=err)
+        print(
+            f"{counted(made, 'edit')} in {counted(changed, 'file')}; run with --apply to make them.",
+            file=err,
+        )
         return ExitCode.FINDINGS
     print(f"Nothing to edit for `{key}`.", file=err)
     return ExitCode.OK

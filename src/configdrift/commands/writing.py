@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TextIO
 
+from configdrift.wording import counted
+
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.config import Config
@@ -39,7 +41,8 @@ def recheck(before: list[Finding], after: list[Finding], prefix: str, err: TextI
 
     gone = Counter(map(ident, before)) - Counter(map(ident, after))
     new = Counter(map(ident, after)) - Counter(map(ident, before))
-    print(f"Re-checked: {sum(gone.values())} finding(s) gone, {sum(new.values())} new.", file=err)
+    gone_count, new_count = sum(gone.values()), sum(new.values())
+    print(f"Re-checked: {counted(gone_count, 'finding')} gone, {new_count} new.", file=err)
     for f in after:
         if new[ident(f)] > 0:
             new[ident(f)] -= 1

@@ -26,6 +26,7 @@ from urllib.parse import quote
 from configdrift.escape import printable_lines
 from configdrift.model import Severity
 from configdrift.version import __version__
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.output.report import ReportData
@@ -170,8 +171,8 @@ def render_html(data: ReportData) -> str:
         "</head>",
         "<body>",
         "<header><h1>configdrift report</h1>"
-        f"<p>configdrift {_e(__version__)}: {len(data.findings)} finding(s) in "
-        f"{data.files} file(s)</p></header>",
+        f"<p>configdrift {_e(__version__)}: {counted(len(data.findings), 'finding')} in "
+        f"{counted(data.files, 'file')}</p></header>",
         "<main>",
         _summary(data, counts),
         _charts(data),
@@ -211,7 +212,7 @@ def _summary(data: ReportData, counts: Counter[str]) -> str:
     read, checked, placed, broken = data.examples
     examples = (
         f'<p class="count">Example configs: {read} read, {checked} checked '
-        f"({placed} fragment(s) placed by their section), {read - checked} not placed, "
+        f"({counted(placed, 'fragment')} placed by their section), {read - checked} not placed, "
         f"{broken} unparseable.</p>"
     )
     return (
@@ -379,7 +380,7 @@ def _keys(data: ReportData) -> str:
             )
             parts.append(
                 f'<details class="section" open><summary><b>{_e(name)}</b>{_e(told)}: '
-                f"{len(rows)} key(s)</summary>"
+                f"{counted(len(rows), 'key')}</summary>"
                 '<table class="matrix"><thead><tr><th>key</th><th>documented</th><th>accepted</th>'
                 f"<th>read</th></tr></thead><tbody>{body}</tbody></table></details>"
             )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from configdrift.model import Severity
 from configdrift.output.display import excerpt
 from configdrift.output.report import ReportData, counts
+from configdrift.wording import counted
 
 
 def render_text(data: ReportData) -> str:
@@ -35,8 +36,9 @@ def render_text(data: ReportData) -> str:
     if data.findings:
         lines.append("")
     lines.append(
-        f"Found {tally['errors']} error(s), {tally['warnings']} warning(s), {tally['infos']} info(s) "
-        f"in {data.files} files; keys documented: {data.documented}, accepted: {data.accepted}, "
+        f"Found {counted(tally['errors'], 'error')}, {counted(tally['warnings'], 'warning')}, "
+        f"{counted(tally['infos'], 'info', 'info')} "
+        f"in {counted(data.files, 'file')}; keys documented: {data.documented}, accepted: {data.accepted}, "
         f"read: {data.read}, compared: {data.compared}."
     )
     if several:
@@ -52,7 +54,7 @@ def render_text(data: ReportData) -> str:
     read, checked, fragments, unparseable = data.examples
     if read:
         lines.append(
-            f"Example configs: {read} read, {checked} checked ({fragments} fragment(s) placed "
+            f"Example configs: {read} read, {checked} checked ({counted(fragments, 'fragment')} placed "
             f"by their section), {read - checked - unparseable} not placed, {unparseable} unparseable."
         )
     return "\n".join(lines) + "\n"
