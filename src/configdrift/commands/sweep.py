@@ -133,7 +133,9 @@ def register(sub: Subparsers) -> None:
         description="List every reference to a config key (declaration, constants, reads, "
         "accessors, docs, examples, config files, tests) with a checklist for removing it. "
         "Exit 0 when something references the key, 1 when nothing does. With --diff or "
-        "--apply, show or make the removal's mechanical edits and list the rest.",
+        "--apply, show or make the removal's mechanical edits and list the rest: --diff "
+        "exits 1 when there are edits to make (as fix and ruff's --diff do), 0 when none; "
+        "--apply exits 0 once they are made.",
         epilog="examples:\n  configdrift sweep server.keepalive\n"
         "  configdrift sweep server.keepalive --diff\n"
         "  configdrift sweep server.keepalive --apply --reason 'use server.idle_timeout'\n",
@@ -143,6 +145,7 @@ def register(sub: Subparsers) -> None:
     p_sweep.add_argument("path", nargs="?", default=".", help="the project (default: .)")
     p_sweep.add_argument(
         "--format",
+        "--output-format",
         choices=("text", "json"),
         default="text",
         dest="output_format",
