@@ -385,3 +385,31 @@ def test_a_crlf_page_keeps_its_line_endings(cli, tmp_path) -> None:
     assert b'{\r\n  "batch": 2\r\n}' in data
     assert b"```yaml\r\nbatch: 2\r\n```" in data
     assert b"```toml\r\nbatch = 2\r\n```" in data
+
+
+def test_a_markdown_heading_entry_goes_with_its_section(cli, tmp_path) -> None:
+    page = (
+        "# Configuration\n\n"
+        "### `legacy_mode`\n\nUse the old mode.\n\n```json\n# not a heading\n```\n\n"
+        "Default: `false`\n\n"
+        "### `batch`\n\nBatch size. Default: `1`.\n\n"
+        "## Examples\n\nNone.\n"
+    )
+    root = _with_page(tmp_path, "docs/config.md", page)
+    assert cli("sweep", "legacy_mode", str(root), "--apply").code == 0
+    text = (root / "docs/config.md").read_text()
+    assert text == (
+        "# Configuration\n\n### `batch`\n\nBatch size. Default: `1`.\n\n## Examples\n\nNone.\n"
+    )
+
+
+def test_a_heading_whose_section_holds_another_entry_is_left_by_hand(cli, tmp_path) -> None:
+    page = (
+        "# Configuration\n\n"
+        "## `legacy_mode`\n\nUse the old mode.\n\n- `batch` (int): batch size.\n\n"
+        "## `zero`\n\nThe ZeRO settings.\n"
+    )
+    root = _with_page(tmp_path, "docs/config.md", page)
+    shown = cli("sweep", "legacy_mode", str(root), "--diff")
+    assert "the entry's section holds another entry" in shown.err + shown.out
+    assert "## `legacy_mode`" in (root / "docs/config.md").read_text()

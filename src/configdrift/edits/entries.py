@@ -101,7 +101,20 @@ def entry_block(analysis: Analysis, entry: DocEntry, lines: list[str]) -> tuple[
     paragraphs or directive), or why it cannot be told from its neighbours."""
     path = entry.location.path
     if entry.form in TITLES:
-        return TITLE
+        section = (
+            heading_section(lines, entry.location.line)
+            if entry.form == "heading" and not path.endswith(".rst")
+            else None
+        )
+        if section is None:
+            return TITLE
+        # ``### `key` `` and what it holds, up to the next heading of its
+        # level or above: the section is the entry.
+        first, end = section
+        others = [n for n in entry_lines(analysis, path) if n != entry.location.line]
+        if any(first <= line < end for line in others):
+            return "the entry's section holds another entry: remove it by hand"
+        return first, end
     if not names_alone(lines[entry.location.line - 1], entry.name):
         # ``--ctr 0.25 --rcfg 1.0``: a command or a value, not the key's entry.
         return "the key is not written alone on the entry's line"
@@ -178,3 +191,27 @@ def rst_block(lines: list[str], line: int) -> tuple[int, int]:
             break
         end += 1
     return line, end + 1
+
+
+def heading_section(lines: list[str], line: int) -> tuple[int, int] | None:
+    """The lines [first, end) of a Markdown section whose ATX heading
+    (``### `key` ``) is at ``line``: up to the next heading of its level or
+    above, outside code fences; None for any other heading."""
+    heading = lines[line - 1].lstrip(" ")
+    level = len(heading) - len(heading.lstrip("#"))
+    if not 1 <= level <= 6 or heading[level : level + 1] not in (" ", "\t"):
+        return None
+    fence = ""
+    for number in range(line + 1, len(lines) + 1):
+        text = lines[number - 1].lstrip(" ")
+        if fence:
+            if text.startswith(fence):
+                fence = ""
+            continue
+        if text.startswith(("```", "~~~")):
+            fence = text[:3]
+            continue
+        hashes = len(text) - len(text.lstrip("#"))
+        if 1 <= hashes <= level and text[hashes : hashes + 1] in (" ", "\t", "\n", ""):
+            return line, number
+    return line, len(lines) + 1
