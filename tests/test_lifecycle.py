@@ -88,3 +88,28 @@ def test_a_malformed_removed_table_is_a_usage_error(cli, tmp_path) -> None:
     result = cli("check", str(tmp_path))
     assert result.code == 2
     assert "`removed.a` must be a reason, or a table of" in result.err
+
+
+def test_a_deprecation_comment_above_a_field_marks_it_deprecated(tmp_path) -> None:
+    from helpers import by_key, check_project
+
+    model = (
+        "from pydantic import BaseModel\n\n\n"
+        "class Config(BaseModel):\n"
+        "    new_mode: bool = False\n"
+        "    # Deprecated: use `new_mode` instead.\n"
+        "    old_mode: bool = False\n"
+        "    # The deprecated spelling of this was removed in 2.0.\n"
+        "    level: int = 1\n"
+    )
+    page = (
+        "# Config\n\n- `new_mode` (bool): the mode.\n- `old_mode` (bool): the old mode.\n"
+        "- `level` (int): the level.\n"
+    )
+    _, findings = check_project(
+        tmp_path, {"pkg/config.py": model, "docs/config.md": page}, "pkg", {"": "pkg.config:Config"}
+    )
+    found = by_key(findings)
+    assert found[("CD402", "old_mode")].suggestion == "use `new_mode`"
+    # A comment that only mentions the word is no deprecation.
+    assert ("CD402", "level") not in found

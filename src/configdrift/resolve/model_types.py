@@ -137,8 +137,13 @@ def mark_deprecated(
         if not _DEPRECATED_HELP.match(text):
             return
         node.deprecated = True
+    node.replacement = replacement_named(text)
+
+
+def replacement_named(text: str) -> str | None:
+    """The option a deprecation's text names instead (``use `lint.args```)."""
     moved = _USE_INSTEAD.search(text)
-    node.replacement = moved.group(1).rstrip(".") if moved else None
+    return moved.group(1).rstrip(".") if moved else None
 
 
 def parse_annotation(text: str) -> Expr | None:

@@ -15,7 +15,14 @@ from configdrift.resolve.model_descriptors import (
     MKDOCS_PLUGIN_BASES,
     DescriptorReader,
 )
-from configdrift.resolve.model_types import ModelInfo, TypeFacts, described, last_name, string_of
+from configdrift.resolve.model_types import (
+    ModelInfo,
+    TypeFacts,
+    described,
+    last_name,
+    replacement_named,
+    string_of,
+)
 from configdrift.resolve.project import Project, Symbol, render
 
 PYDANTIC_BASES = frozenset(
@@ -314,6 +321,9 @@ class ModelReader(DescriptorReader):
             spellings.extend(e for e in env if e not in spellings)
         default = self._default(module, fact, call)
         deprecated, replacement = self._deprecation(module, kwargs)
+        if not deprecated and fact.deprecation:
+            # ``# Deprecated: use `lint.args` instead.`` above the field.
+            deprecated, replacement = True, replacement_named(fact.deprecation)
         types = self.type_facts(module, fact.annotation)
         if "converter" in kwargs:
             # attrs converts the value first: what it accepts is not its type.

@@ -189,6 +189,8 @@ class ModuleExtractor:
         self.facts = facts
         self.source = source
         self.declaring = declaring
+        #: The source's lines, split when a comment above a field is read.
+        self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
         #: The classes whose bodies are being read, innermost last: what
         #: ``self.NAMES`` is in a method.
@@ -419,6 +421,7 @@ class ModuleExtractor:
                         to_expr(stmt.annotation, self.source),
                         value,
                         described,
+                        self._deprecation_comment(stmt.lineno),
                     )
                 )
             elif isinstance(stmt, ast.Assign):
@@ -480,6 +483,24 @@ class ModuleExtractor:
             if annotation is not None:
                 option.kwargs["__type__"] = to_expr(annotation, self.source)
             self.facts.registrations.append(option)
+
+    def _deprecation_comment(self, line: int) -> str:
+        """The comment lines right above ``line`` when they say deprecated
+        (``# Deprecated: use `lint.args` instead.``), else nothing."""
+        if "eprecated" not in self.source:
+            return ""
+        if self._lines is None:
+            self._lines = self.source.splitlines()
+        said: list[str] = []
+        number = line - 2
+        while number >= 0 and len(said) < 3:
+            text = self._lines[number].strip()
+            if not text.startswith("#"):
+                break
+            said.insert(0, text.lstrip("#").strip())
+            number -= 1
+        comment = " ".join(said)
+        return comment if comment.lower().startswith("deprecated") else ""
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
         for deco in node.decorator_list:

@@ -32,6 +32,9 @@ class FieldFact:
     value: Expr | None
     #: A string right after the field (an attribute docstring) describes it.
     docstring: bool = False
+    #: The comment right above the field when it says the field is
+    #: deprecated (``# Deprecated: use `lint.args` instead.``).
+    deprecation: str = ""
 
 
 @dataclass(slots=True)
