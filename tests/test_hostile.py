@@ -114,7 +114,7 @@ def test_no_command_runs_anything_of_the_tree(trapped, tmp_path):
     assert not failures, "\n".join(failures)
 
 
-def test_the_library_in_the_tree_spawning_its_workers(trapped, monkeypatch, tmp_path):
+def test_the_library_in_the_tree_spawning_its_workers(monkeypatch, tmp_path):
     """From inside the tree, with workers spawned (as on macOS and Windows)
     rather than forked: each starts an interpreter, which must not look in
     the working directory."""
@@ -123,7 +123,10 @@ def test_the_library_in_the_tree_spawning_its_workers(trapped, monkeypatch, tmp_
     import configdrift
     from configdrift import isolate
 
-    root, markers = trapped
+    # A tree of its own: the commands above write to theirs (fix and sweep
+    # with --apply remove the drift this one must still find).
+    markers = tmp_path / "markers"
+    root = build(tmp_path / "project", markers)
     monkeypatch.setattr(isolate, "_context", lambda: multiprocessing.get_context("spawn"))
     monkeypatch.chdir(root)
     report = configdrift.check(["."], jobs=2, cache=False)
