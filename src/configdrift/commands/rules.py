@@ -38,6 +38,33 @@ def show_rules(
     return ExitCode.OK
 
 
+#: The sections of a rule's documentation, in order.
+SECTIONS = ("What it finds", "Why it matters", "Example", "How to fix")
+
+
+def rule_page(code: str) -> str:
+    """A rule's page for the docs site, in Markdown, from the same text
+    ``configdrift rule`` prints: its code, name, severity and sections."""
+    from configdrift.rules import RULES
+
+    rule = RULES[code]
+    lines = [
+        f"# {rule.code} {rule.slug}",
+        "",
+        f"Severity **{rule.severity.value}** by default ({rule.status}). "
+        f"{rule.summary[:1].upper()}{rule.summary[1:]}.",
+        "",
+    ]
+    for line in _dedent(rule.doc).replace("``", "`").splitlines():
+        lines += [f"## {line}", ""] if line in SECTIONS else [line]
+    lines += [
+        "",
+        f"`configdrift rule {rule.code}` prints this page. Where a finding is wrong, "
+        "[Suppressions and baselines](../suppressions.md) says how to silence it there.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def _plain(text: str) -> str:
     """A rule's documentation as plain text: ````x```` reads as ``x``."""
     return text.replace("``", "")
