@@ -121,8 +121,8 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         return
     root = analysis.schema
     traits = root.model_kind == "traitlets"
-    code: list[bytes] | None = None
     index = _Index()
+    candidates: list[tuple[str, str, int, SchemaNode, SchemaNode, str]] = []
     for rel, name, line in first.mentions:
         parts = name.split(".")
         if traits and parts[0] == "c":
@@ -130,15 +130,13 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         if len(parts) < 2 or any(index.exists(s.schema, parts) for s in first.everything):
             continue
         found = index.resolve(root, parts)
-        if found is None:
+        if found is not None and (found[1].strict is True) == strict:
+            candidates.append((rel, name, line, *found))
+    # The code spells it: something real, not a misspelling.
+    spelt = _spelt_in_code(analysis, {name for _, name, *_ in candidates})
+    for rel, name, line, node, parent, wrong in candidates:
+        if name in spelt:
             continue
-        node, parent, wrong = found
-        if (parent.strict is True) != strict:
-            continue
-        if code is None:
-            code = _code(analysis)
-        if any(name.encode() in data for data in code):
-            continue  # the code spells it: something real, not a misspelling
         right = ".".join(node.path)
         said = f"c.{right}" if traits and name.startswith("c.") else right
         if strict:
@@ -159,9 +157,18 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         )
 
 
-def _code(analysis: Analysis) -> list[bytes]:
+def _spelt_in_code(analysis: Analysis, names: set[str]) -> set[str]:
+    """The ``names`` some code file of the project spells, read one file at
+    a time, stopping once all are found."""
+    found: set[str] = set()
+    if not names:
+        return found
     root = analysis.config.root
     paths = sorted({info.path for info in analysis.project.modules.values()})
-    return [
-        data for path in paths[:_MAX_CODE_FILES] if (data := read_or_none(root, path)) is not None
-    ]
+    for path in paths[:_MAX_CODE_FILES]:
+        data = read_or_none(root, path)
+        if data is not None:
+            found |= {name for name in names - found if name.encode() in data}
+            if found == names:
+                break
+    return found
