@@ -249,7 +249,10 @@ def python_blocks(
     it assigns as a settings module does (a block), and its calls with
     keyword arguments (call blocks, ``Block.call``), at the page's lines."""
     blocks: list[Block] = []
-    settings = read_settings_module(content)
+    # Parsed once for both readings, where a call with keywords may be.
+    calls_possible = "=" in content and "(" in content and len(content) <= MAX_BYTES
+    tree = _parse(content) if calls_possible else None
+    settings = read_settings_module(content, tree=tree)
     if settings is not None:
         blocks.append(Block(section, first, lang, [k.at(first) for k in settings.keys]))
     calls = [
@@ -261,6 +264,6 @@ def python_blocks(
             what=f"the call of `{callee}`",
             call=callee,
         )
-        for callee, line, keys in read_calls(content)
+        for callee, line, keys in (read_calls(content, tree) if tree is not None else [])
     ]
     return blocks, calls

@@ -188,9 +188,10 @@ _API_DIRECTIVES = frozenset(
 class _Walker:
     def __init__(self, facts: DocFacts, text: str = "") -> None:
         self.facts = facts
-        #: The page's lines, for the places docutils gives no line
-        #: (an option list's options).
-        self.lines = text.splitlines()
+        #: The page's text, split into lines when a place docutils gives no
+        #: line is looked for (an option list's options).
+        self.text = text
+        self.lines: list[str] | None = None
         self.last_entry: int | None = None
         #: A setting directive with no body, and its entry: the section
         #: titled with its name that follows describes it (Scrapy's pages).
@@ -454,6 +455,8 @@ class _Walker:
                 self.facts.mentions.append((name, first + raw.count("\n", 0, max(at, 0))))
 
     def _line_text(self, number: int) -> str:
+        if self.lines is None:
+            self.lines = self.text.splitlines()
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def _definitions(self, node: Any, section: int) -> None:
