@@ -38,7 +38,6 @@ def settled(
     links over an analysed project; None when a baseline was written (its
     notes go to ``written``)."""
     from configdrift.replay import Stored
-    from configdrift.rules.evidence import keys_read
     from configdrift.rules.links import linked
     from configdrift.rules.run import allowed, run_rules, selected, with_severities
 
@@ -80,10 +79,7 @@ def settled(
     return Stored(
         findings=linked(with_severities(known, config)),
         files=analysis.files,
-        surfaces=[
-            (s.surface, len(s.entries), _accepted(s), keys_read(s), _compared(s))
-            for s in summarised(analysis)
-        ],
+        surfaces=[_surface_counts(s) for s in summarised(analysis)],
         examples=(
             analysis.examples_read,
             sum(len(s.blocks) for s in analysis.everything),
@@ -190,13 +186,16 @@ def _accepted(analysis: Analysis) -> int:
     return len(accepted_nodes(analysis))
 
 
-def _compared(analysis: Analysis) -> int:
-    """How many accepted keys a doc entry describes: the keys the docs and
-    the code were compared on."""
+def _surface_counts(analysis: Analysis) -> tuple[str, int, int, int, int]:
+    """One surface's summary: its name, doc entries, accepted keys, keys
+    read, and keys compared (accepted keys a doc entry describes)."""
     from configdrift.analysis import accepted_nodes
+    from configdrift.rules.evidence import keys_read
 
+    accepted = accepted_nodes(analysis)
     described = {entry.path for entry in analysis.entries}
-    return sum(1 for node in accepted_nodes(analysis) if node.path in described)
+    compared = sum(1 for node in accepted if node.path in described)
+    return (analysis.surface, len(analysis.entries), len(accepted), keys_read(analysis), compared)
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

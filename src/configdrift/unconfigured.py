@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 
+#: What the setup message says when no page documents the configuration
+#: (``check`` then says nothing more of what was compared).
+NOTHING_COMPARED = "nothing was compared"
+
+
 def shown(path: Path) -> str:
     """A path the user gave, printable whatever its bytes."""
     return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
@@ -49,7 +54,7 @@ def setup_message(analysis: Analysis, path: Path) -> str:
     configuration that would compare them; the models built from a whole
     dict that ``mount`` could place."""
     shown = where(path)
-    lines = [f"configdrift: found no documented configuration in {shown}: nothing was compared."]
+    lines = [f"configdrift: found no documented configuration in {shown}: {NOTHING_COMPARED}."]
     found = [s for s in analysis.everything if s.schema.children]
     for surface in found:
         keys = len(surface.schema.children)

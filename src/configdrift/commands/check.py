@@ -58,6 +58,7 @@ def check(
     from configdrift.output import REPORTERS
     from configdrift.output.display import Paint, source_shown, use_colour
     from configdrift.output.report import ReportData, thin
+    from configdrift.unconfigured import NOTHING_COMPARED
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -142,7 +143,7 @@ def check(
     else:
         out.write(report)
     compared_little = thin(result.compared, result.accepted)
-    if compared_little and not any("nothing was compared" in m for m in result.messages):
+    if compared_little and not any(NOTHING_COMPARED in m for m in result.messages):
         err.write(_thin_note(result.compared, result.accepted))
     if exit_zero:
         return ExitCode.OK
