@@ -172,7 +172,8 @@ _REFERENCE_WORDS = re.compile(
 
 def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     """The doc pages that look like configuration references (by their
-    path) and that no surface reads, each with the reason."""
+    path) and that no surface reads, each with the reason (the pages are
+    doc pages, by their suffix, whatever their folder)."""
     placed = {
         location.path
         for surface in analysis.everything
@@ -187,8 +188,6 @@ def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for rel in analysis.pages:
         if rel in placed or not _REFERENCE_WORDS.search(rel.rsplit(".", 1)[0]):
-            continue
-        if not rel.endswith((".md", ".mdx", ".markdown", ".rst", ".txt")):
             continue
         count = analysis.page_entries.get(rel)
         if rel in broken:
