@@ -102,7 +102,7 @@ def entry_block(analysis: Analysis, entry: DocEntry, lines: list[str]) -> tuple[
     path = entry.location.path
     if entry.form in TITLES:
         section = (
-            heading_section(lines, entry.location.line)
+            markdown_block(lines, entry.location.line, entry.form, [], path)
             if entry.form == "heading" and not path.endswith(".rst")
             else None
         )
@@ -143,6 +143,21 @@ def markdown_block(
     if path.endswith(".mdx"):
         text = mdx_markdown(text)
     tokens = parser().parse(text)
+    if form == "heading":
+        # A section: up to the next heading of its level or above.
+        opening = [t for t in tokens if t.type == "heading_open" and t.map and t.map[0] == line - 1]
+        if not opening or not lines[line - 1].lstrip(" ").startswith("#"):
+            return None  # a setext heading (underlined) is left alone
+        level = int(opening[0].tag[1:])
+        later = [
+            t.map[0] + 1
+            for t in tokens
+            if t.type == "heading_open"
+            and t.map
+            and t.map[0] + 1 > line
+            and int(t.tag[1:]) <= level
+        ]
+        return line, min([*later, len(lines) + 1])
     if form == "table":
         rows = [t for t in tokens if t.type == "tr_open" and t.map and t.map[0] == line - 1]
         in_body = any(
@@ -191,27 +206,3 @@ def rst_block(lines: list[str], line: int) -> tuple[int, int]:
             break
         end += 1
     return line, end + 1
-
-
-def heading_section(lines: list[str], line: int) -> tuple[int, int] | None:
-    """The lines [first, end) of a Markdown section whose ATX heading
-    (``### `key` ``) is at ``line``: up to the next heading of its level or
-    above, outside code fences; None for any other heading."""
-    heading = lines[line - 1].lstrip(" ")
-    level = len(heading) - len(heading.lstrip("#"))
-    if not 1 <= level <= 6 or heading[level : level + 1] not in (" ", "\t"):
-        return None
-    fence = ""
-    for number in range(line + 1, len(lines) + 1):
-        text = lines[number - 1].lstrip(" ")
-        if fence:
-            if text.startswith(fence):
-                fence = ""
-            continue
-        if text.startswith(("```", "~~~")):
-            fence = text[:3]
-            continue
-        hashes = len(text) - len(text.lstrip("#"))
-        if 1 <= hashes <= level and text[hashes : hashes + 1] in (" ", "\t", "\n", ""):
-            return line, number
-    return line, len(lines) + 1
