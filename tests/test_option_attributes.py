@@ -190,6 +190,16 @@ def test_a_directive_that_only_names_the_module_renders_nothing(tmp_path) -> Non
     assert undocumented == {"browser", "cdn_version", "log_level", "minified", "port", "secret"}
 
 
+def _running(describe: str, directive: str) -> dict[str, str]:
+    """The settings, a module that imports them, and a page that runs a
+    command at build time."""
+    return {
+        "app/settings.py": _SETTINGS,
+        "app/describe.py": describe,
+        "docs/settings.rst": "Settings\n========\n\n" + directive,
+    }
+
+
 def test_a_page_running_python_that_describes_the_options_renders_them(tmp_path) -> None:
     describe = (
         "from app.settings import Settings\n\n\n"
@@ -201,12 +211,7 @@ def test_a_page_running_python_that_describes_the_options_renders_them(tmp_path)
         '"from app.describe import describe_all_settings; print(describe_all_settings())"\n'
     )
     for name, page in (("direct", direct), ("through", through)):
-        files = {
-            "app/settings.py": _SETTINGS,
-            "app/describe.py": describe,
-            "docs/settings.rst": "Settings\n========\n\n" + page,
-        }
-        analysis, findings = _check(tmp_path / name, files)
+        analysis, findings = _check(tmp_path / name, _running(describe, page))
         (surface,) = analysis.surfaces
         assert surface.autodoc == {"Settings"}, name
         assert [r.line for r in surface.rendering] == [4]
@@ -221,12 +226,7 @@ def test_a_page_running_other_python_renders_nothing(tmp_path) -> None:
         ("other", '.. program-output:: python -c "from app.describe import version; version()"\n'),
         ("shell", ".. program-output:: cat app/settings.py\n"),
     ):
-        files = {
-            "app/settings.py": _SETTINGS,
-            "app/describe.py": describe,
-            "docs/settings.rst": "Settings\n========\n\n" + page,
-        }
-        analysis, findings = _check(tmp_path / name, files)
+        analysis, findings = _check(tmp_path / name, _running(describe, page))
         (surface,) = analysis.surfaces
         assert surface.rendering == [], name
         assert len([key for code, key in by_key(findings) if code == "CD103"]) == 6
