@@ -162,6 +162,28 @@ def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
     return [n for n in analysis.schema.walk() if n.path and n.location is not None]
 
 
+def rendered_nodes(analysis: Analysis) -> list[SchemaNode]:
+    """The accepted keys no doc entry describes that a page renders from
+    the code at build time: every option of a command line whose reference
+    is generated from its parser, and the described fields of a model a
+    page renders (mkdocstrings' ``:::``, a project's own directive)."""
+    described = {entry.path for entry in analysis.entries}
+    out: list[SchemaNode] = []
+    for node in analysis.schema.walk():
+        models = node.model and node.model in analysis.autodoc
+        cli = node is analysis.schema and analysis.generated
+        if not (models or cli):
+            continue
+        out.extend(
+            child
+            for child in node.children.values()
+            if child.location is not None
+            and child.path not in described
+            and (cli or child.described)
+        )
+    return out
+
+
 def summarised(analysis: Analysis) -> list[Analysis]:
     """The surfaces the summary counts: each that has keys or entries, and
     the first one when nothing was found for it beside the others; not

@@ -40,6 +40,9 @@ class SurfaceCount:
     accepted: int
     read: int
     compared: int = 0
+    #: Accepted keys no doc entry describes that a page renders from the
+    #: code at build time (a generated command-line reference).
+    rendered: int = 0
 
 
 @dataclass(slots=True)
@@ -58,6 +61,8 @@ class Report:
     read: int = 0
     #: Accepted keys a doc entry describes: what was compared.
     compared: int = 0
+    #: Accepted keys a page renders from the code at build time instead.
+    rendered: int = 0
     #: Example configs: read, checked, of them fragments placed by their
     #: section, unparseable.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -296,6 +301,7 @@ def _check_project(
     report.accepted += sum(s.accepted for s in surfaces)
     report.read += sum(s.read for s in surfaces)
     report.compared += sum(s.compared for s in surfaces)
+    report.rendered += sum(s.rendered for s in surfaces)
     report.examples = tuple(  # type: ignore[assignment]
         a + b for a, b in zip(report.examples, stored.examples, strict=True)
     )

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from configdrift.config import ConfigError
 from configdrift.model import Finding
-from configdrift.unconfigured import setup_finding, setup_message, unconfigured, where
+from configdrift.unconfigured import (
+    setup_finding,
+    setup_message,
+    unconfigured,
+    unread_note,
+    where,
+)
 from configdrift.wording import counted
 
 if TYPE_CHECKING:
@@ -55,6 +61,8 @@ def settled(
         # Discovery found nothing to compare: a setup question, not drift.
         findings = [f for f in findings if not setup_finding(f)]
         messages.append(setup_message(analysis, config.root).rstrip("\n"))
+    elif unconfigured(analysis) and (note := unread_note(analysis)) is not None:
+        messages.append(note)
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact
 
@@ -186,16 +194,25 @@ def _accepted(analysis: Analysis) -> int:
     return len(accepted_nodes(analysis))
 
 
-def _surface_counts(analysis: Analysis) -> tuple[str, int, int, int, int]:
+def _surface_counts(analysis: Analysis) -> tuple[str, int, int, int, int, int]:
     """One surface's summary: its name, doc entries, accepted keys, keys
-    read, and keys compared (accepted keys a doc entry describes)."""
-    from configdrift.analysis import accepted_nodes
+    read, keys compared (accepted keys a doc entry describes), and keys
+    rendered (those a page renders from the code at build time instead)."""
+    from configdrift.analysis import accepted_nodes, rendered_nodes
     from configdrift.rules.evidence import keys_read
 
     accepted = accepted_nodes(analysis)
     described = {entry.path for entry in analysis.entries}
     compared = sum(1 for node in accepted if node.path in described)
-    return (analysis.surface, len(analysis.entries), len(accepted), keys_read(analysis), compared)
+    rendered = len(rendered_nodes(analysis))
+    return (
+        analysis.surface,
+        len(analysis.entries),
+        len(accepted),
+        keys_read(analysis),
+        compared,
+        rendered,
+    )
 
 
 def _source_counts(analysis: Analysis, accepted: int) -> dict[str, int]:

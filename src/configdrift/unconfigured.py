@@ -6,10 +6,12 @@ that name its keys, and the line of configuration that would compare them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding
+from configdrift.wording import counted
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -152,3 +154,73 @@ def toml_list(items: list[str]) -> str:
     import json
 
     return "[" + ", ".join(json.dumps(item) for item in items) + "]"
+
+
+#: Words of a page's path that say it may be a configuration reference.
+_REFERENCE_WORDS = re.compile(
+    r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"
+    r"parameters?|flags?|usage)(?:$|[/_.-])",
+    re.IGNORECASE,
+)
+
+
+def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
+    """The doc pages that look like configuration references (by their
+    path) and that no surface reads, each with the reason (the pages are
+    doc pages, by their suffix, whatever their folder)."""
+    placed = {
+        location.path
+        for surface in analysis.everything
+        for location in (*surface.rendering, *surface.generated)
+    } | {
+        source.path
+        for surface in analysis.everything
+        for source in surface.doc_sources
+        if source.entries
+    }
+    broken = {location.path: message for location, message in analysis.parse_errors}
+    out: list[tuple[str, str]] = []
+    for rel in analysis.pages:
+        if rel in placed or not _REFERENCE_WORDS.search(rel.rsplit(".", 1)[0]):
+            continue
+        count = analysis.page_entries.get(rel)
+        if rel in broken:
+            reason = f"could not be parsed: {broken[rel]}"
+        elif count is None:
+            reason = "not parsed: it names too few keys of any configuration"
+        elif count == 0:
+            reason = "no entry in a recognised form"
+        else:
+            entries = "1 entry, not" if count == 1 else f"{count} entries, none of them"
+            reason = f"{entries} a key of a configuration found"
+        out.append((rel, reason))
+    return out
+
+
+#: Unread reference pages holding this many entries in all make ``check``
+#: say that their configuration was not compared.
+UNREAD_ENTRIES = 5
+
+
+def unread_note(analysis: Analysis) -> str | None:
+    """What standard error says when pages that look like configuration
+    references hold entries in a recognised form that name no key of any
+    configuration found: a configuration the code holds in a way not
+    followed, left uncompared."""
+    unread = [
+        (rel, analysis.page_entries.get(rel, 0))
+        for rel, reason in unread_pages(analysis)
+        if analysis.page_entries.get(rel)
+    ]
+    total = sum(count for _, count in unread)
+    if total < UNREAD_ENTRIES:
+        return None
+    named = ", ".join(f"{rel} ({counted(count, 'entry', 'entries')})" for rel, count in unread[:3])
+    more = f" and {len(unread) - 3} more" if len(unread) > 3 else ""
+    return (
+        f"configdrift: {counted(total, 'entry', 'entries')} of pages that look like "
+        f"configuration references name no key of a configuration found in the code: "
+        f"{named}{more}. Their configuration was not compared; "
+        "`configdrift map --unread` lists the pages, and `mount` or `surfaces` in the "
+        "configuration names what reads it."
+    )

@@ -108,8 +108,12 @@ def check(
         result.read,
         examples=result.examples,
         notes=result.notes if output_format == "text" else [],
-        surfaces=[(s.name, s.documented, s.accepted, s.read, s.compared) for s in result.surfaces],
+        surfaces=[
+            (s.name, s.documented, s.accepted, s.read, s.compared, s.rendered)
+            for s in result.surfaces
+        ],
         compared=result.compared,
+        rendered=result.rendered,
         places=result.places,
         paint=Paint(colour),
         show_source=(
@@ -142,7 +146,7 @@ def check(
             return ExitCode.USAGE
     else:
         out.write(report)
-    compared_little = thin(result.compared, result.accepted)
+    compared_little = thin(result.compared, result.accepted, result.rendered)
     if compared_little and not any(NOTHING_COMPARED in m for m in result.messages):
         err.write(_thin_note(result.compared, result.accepted))
     if exit_zero:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -17,6 +16,7 @@ from configdrift.commands.common import (
     project_options,
     text_or_json,
 )
+from configdrift.unconfigured import unread_pages
 from configdrift.wording import counted
 
 if TYPE_CHECKING:
@@ -160,47 +160,6 @@ def project_map(analysis: Analysis, unresolved: bool, unread: bool = False) -> d
             for rel, reason in unread_pages(analysis)
         ]
     return project
-
-
-#: Words of a page's path that say it may be a configuration reference.
-_REFERENCE_WORDS = re.compile(
-    r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"
-    r"parameters?|flags?|usage)(?:$|[/_.-])",
-    re.IGNORECASE,
-)
-
-
-def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
-    """The doc pages that look like configuration references (by their
-    path) and that no surface reads, each with the reason (the pages are
-    doc pages, by their suffix, whatever their folder)."""
-    placed = {
-        location.path
-        for surface in analysis.everything
-        for location in (*surface.rendering, *surface.generated)
-    } | {
-        source.path
-        for surface in analysis.everything
-        for source in surface.doc_sources
-        if source.entries
-    }
-    broken = {location.path: message for location, message in analysis.parse_errors}
-    out: list[tuple[str, str]] = []
-    for rel in analysis.pages:
-        if rel in placed or not _REFERENCE_WORDS.search(rel.rsplit(".", 1)[0]):
-            continue
-        count = analysis.page_entries.get(rel)
-        if rel in broken:
-            reason = f"could not be parsed: {broken[rel]}"
-        elif count is None:
-            reason = "not parsed: it names too few keys of any configuration"
-        elif count == 0:
-            reason = "no entry in a recognised form"
-        else:
-            entries = "1 entry, not" if count == 1 else f"{count} entries, none of them"
-            reason = f"{entries} a key of a configuration found"
-        out.append((rel, reason))
-    return out
 
 
 def _map_text(project: dict[str, Any], out: TextIO) -> None:

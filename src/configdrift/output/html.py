@@ -197,14 +197,20 @@ def _summary(data: ReportData, counts: Counter[str]) -> str:
         f'<div class="card"><b>{data.accepted}</b><span>keys accepted</span></div>',
         f'<div class="card"><b>{data.read}</b><span>keys read</span></div>',
         f'<div class="card"><b>{data.compared}</b><span>keys compared</span></div>',
+        *(
+            [f'<div class="card"><b>{data.rendered}</b><span>keys rendered</span></div>']
+            if data.rendered
+            else []
+        ),
     ]
     rows = "".join(
-        f"<tr><td>{_e(name)}</td><td>{d}</td><td>{a}</td><td>{r}</td><td>{c}</td></tr>"
-        for name, d, a, r, c in data.surfaces
+        f"<tr><td>{_e(name)}</td><td>{d}</td><td>{a}</td><td>{r}</td><td>{c}</td><td>{g}</td></tr>"
+        for name, d, a, r, c, g in data.surfaces
     )
     surfaces = (
         "<h3>Surfaces</h3><table><thead><tr><th>surface</th><th>documented</th>"
-        f"<th>accepted</th><th>read</th><th>compared</th></tr></thead><tbody>{rows}</tbody>"
+        "<th>accepted</th><th>read</th><th>compared</th><th>rendered</th></tr></thead>"
+        f"<tbody>{rows}</tbody>"
         "</table>"
         if data.surfaces
         else ""

@@ -43,14 +43,21 @@ def render_json(data: ReportData) -> str:
                 "accepted": data.accepted,
                 "read": data.read,
                 "compared": data.compared,
+                "rendered": data.rendered,
             },
-            "thin": thin(data.compared, data.accepted),
+            "thin": thin(data.compared, data.accepted, data.rendered),
             "surfaces": [
                 {
                     "name": name,
-                    "keys": {"documented": d, "accepted": a, "read": r, "compared": c},
+                    "keys": {
+                        "documented": d,
+                        "accepted": a,
+                        "read": r,
+                        "compared": c,
+                        "rendered": g,
+                    },
                 }
-                for name, d, a, r, c in data.surfaces
+                for name, d, a, r, c, g in data.surfaces
             ],
         },
     }

@@ -23,14 +23,17 @@ class ReportData:
     read: int
     #: Accepted keys a doc entry describes: what was compared.
     compared: int = 0
+    #: Accepted keys no doc entry describes that a page renders from the
+    #: code at build time (a reference generated from a parser).
+    rendered: int = 0
     #: Example configs: (read, checked, of them fragments placed by their
     #: section, unparseable). Shown in text; the JSON summary is a contract.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: Lines for the end of the text report (stale baseline entries).
     notes: list[str] = field(default_factory=list)
     #: Per configuration surface: (name, documented, accepted, read,
-    #: compared: accepted keys a doc entry describes).
-    surfaces: list[tuple[str, int, int, int, int]] = field(default_factory=list)
+    #: compared: accepted keys a doc entry describes, rendered).
+    surfaces: list[tuple[str, int, int, int, int, int]] = field(default_factory=list)
     #: Per finding, its fingerprint, column and line (``display.prepare``);
     #: when empty, fingerprints are taken of the findings as they are.
     places: list[Place] = field(default_factory=list)
@@ -71,10 +74,12 @@ THIN_SHARE = 0.1
 THIN_KEYS = 10
 
 
-def thin(compared: int, accepted: int) -> bool:
+def thin(compared: int, accepted: int, rendered: int = 0) -> bool:
     """Did a run compare nothing, or too small a share of what the code
-    accepts?"""
-    if accepted == 0:
+    accepts? Keys a page renders from the code at build time need no
+    comparison."""
+    accepted -= rendered
+    if accepted <= 0:
         return False
     return compared == 0 or (accepted >= THIN_KEYS and compared < THIN_SHARE * accepted)
 

@@ -39,14 +39,16 @@ def render_text(data: ReportData) -> str:
         f"Found {counted(tally['errors'], 'error')}, {counted(tally['warnings'], 'warning')}, "
         f"{counted(tally['infos'], 'info', 'info')} "
         f"in {counted(data.files, 'file')}; keys documented: {data.documented}, accepted: {data.accepted}, "
-        f"read: {data.read}, compared: {data.compared}."
+        f"read: {data.read}, compared: {data.compared}"
+        + (f", rendered at build time: {data.rendered}." if data.rendered else ".")
     )
     if several:
         lines.append(
             "Surfaces: "
             + "; ".join(
-                f"{name} (documented {d}, accepted {a}, read {r}, compared {c})"
-                for name, d, a, r, c in data.surfaces
+                f"{name} (documented {d}, accepted {a}, read {r}, compared {c}"
+                + (f", rendered {g})" if g else ")")
+                for name, d, a, r, c, g in data.surfaces
             )
             + "."
         )

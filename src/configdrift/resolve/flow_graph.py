@@ -105,6 +105,8 @@ class FlowGraph:
         #: Dicts kept in instance attributes: (attribute scope, the store).
         self.kept: list[tuple[Scope, Edge]] = []
         self.config: set[Scope] = set()
+        #: The scopes the last ``mark`` started from.
+        self.seeds: set[Scope] = set()
         #: Dicts the configuration mounts at a config path: their prefix.
         self.fixed: dict[Scope, ConfigPath] = {}
         self._prefix_memo: dict[Scope, list[ConfigPath] | None] = {}
@@ -284,6 +286,7 @@ class FlowGraph:
         code (``get_scalar_param``) does not make its other callers' dicts
         configuration.
         """
+        self.seeds = set(seeds)
         ancestors = set(seeds)
         queue = deque(seeds)
         while queue:

@@ -95,6 +95,9 @@ class SchemaBuilder(ModelReader):
         #: Reads of a key a strict model does not declare: (site, model node).
         self.dead_reads: list[tuple[ReadSite, SchemaNode]] = []
         self.forwarded: list[tuple[str, Placement, Location]] = []
+        #: Functions where a dict is annotated with an extension of a
+        #: mounted TypedDict: the node's path and the keys the extension adds.
+        self.typed_extras: dict[tuple[str, str], tuple[ConfigPath, frozenset[str]]] = {}
         #: A dict root found by the docs whose origin the code does not show.
         self.root_origin: Location | None = None
         self.override_memo: dict[Scope, set[Scope]] = {}
@@ -187,6 +190,8 @@ class SchemaBuilder(ModelReader):
                     continue
                 what = f"forwarded as **kwargs to {placement.model[1]}"
                 self.unknown_reads.extend(((*p, *keys), location, what) for p in prefixes)
+        if self.typed_extras:
+            sites = [site for site in sites if not extension_read(site, self.typed_extras)]
         self.reads = sites
         for site in sites:
             node = root
@@ -427,3 +432,16 @@ def ensure_path(
             node.children[part] = child
         node = child
     return node
+
+
+def extension_read(
+    site: ReadSite, extras: dict[tuple[str, str], tuple[ConfigPath, frozenset[str]]]
+) -> bool:
+    """Is ``site`` a read of a key only an extension of the mounted
+    TypedDict declares, made where a dict is annotated with it?"""
+    found = extras.get((site.module, site.function))
+    if found is None:
+        return False
+    prefix, extra = found
+    depth = len(prefix)
+    return len(site.path) > depth and site.path[:depth] == prefix and site.path[depth] in extra

@@ -177,15 +177,15 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     consumed = {
         model.model
         for model, field in fields
-        if is_loaded(field.key, loaded) or field.key in by_name
+        if is_loaded(field.key, loaded) or field.key in by_name or field.reads
     }
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     candidates: list[tuple[SchemaNode, str, bool]] = []
     for model, field in fields:
         name = field.key
-        if field.deprecated or field.location is None or model.model in dumped:
-            continue
+        if field.deprecated or field.location is None or model.model in dumped or field.reads:
+            continue  # a TypedDict's key is read as a dict's (``settings["path"]``)
         if model.model_kind == "argparse" and is_loaded("__dict__", loaded):
             continue  # ``vars(args)`` hands every option on at once
         if field.model_kind in ("click", "env", "setting"):
@@ -213,13 +213,13 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     used = read_elsewhere(analysis, wanted) | _used_in_bodies(analysis, wanted)
     # A MkDocs config is a dict: ``self.config[key]`` reads a key some call
     # names (``self._config("archive_toc", default)``); a Django command's
-    # options arrive as a dict (``options["days"]``).
+    # options arrive as a dict (``options["days"]``); so does a TypedDict.
     keyed = {
         field.key
         for field, _, unread in candidates
         if unread
         and field.model_kind is None
-        and _parent_kind(analysis, field) in ("mkdocs", "argparse")
+        and _parent_kind(analysis, field) in ("mkdocs", "argparse", "typeddict")
     }
     used |= by_name
     if keyed:

@@ -116,3 +116,48 @@ def source_segment(source: str, node: ast.AST) -> str:
         raw = b"".join([lines[start - 1][col:], *lines[start : end - 1], lines[end - 1][:end_col]])
     text = raw.decode("utf-8", "replace")
     return text if len(text) <= 200 else text[:197] + "..."
+
+
+def is_main_guard(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``: the module runs as a script."""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+_VALIDATORS = frozenset({"field_validator", "validator", "model_validator", "root_validator"})
+
+
+def before_validated(deco: ast.expr) -> list[str]:
+    """The fields a validator decorator may change before type checking.
+
+    Read by name, not resolved: a decorator that only looks like pydantic's
+    makes the rules quieter, never louder."""
+    call = deco if isinstance(deco, ast.Call) else None
+    func = call.func if call is not None else deco
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name not in _VALIDATORS:
+        return []
+    kwargs = {kw.arg: kw.value for kw in call.keywords if kw.arg} if call is not None else {}
+    mode = kwargs.get("mode")
+    mode_text = mode.value if isinstance(mode, ast.Constant) else None
+    pre = kwargs.get("pre")
+    pre_true = isinstance(pre, ast.Constant) and pre.value is True
+    if name in ("model_validator", "root_validator"):
+        return ["*"] if mode_text in ("before", "wrap") or pre_true else []
+    if name == "field_validator":
+        runs_first = mode is not None and mode_text != "after"
+    else:
+        runs_first = pre is not None and not (isinstance(pre, ast.Constant) and pre.value is False)
+    if not runs_first or call is None:
+        return []
+    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(names) != len(call.args) or "*" in names:
+        return ["*"]
+    return names

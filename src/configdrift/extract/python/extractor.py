@@ -16,7 +16,7 @@ from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
-from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.exprs import before_validated, dotted, is_main_guard, to_expr
 from configdrift.extract.python.facts import (
     ClassFact,
     FieldFact,
@@ -341,6 +341,10 @@ class ModuleExtractor:
                 self._module_assign(stmt.targets, stmt.value, stmt.lineno)
             elif isinstance(stmt, ast.AnnAssign) and top and stmt.value is not None:
                 self._module_assign([stmt.target], stmt.value, stmt.lineno)
+                annotation = dotted(stmt.annotation)
+                if isinstance(stmt.target, ast.Name) and annotation is not None:
+                    # ``SETTINGS: UserSettings = {}``: a module's typed global.
+                    self.facts.local_types.append(("", stmt.target.id, annotation))
             elif isinstance(stmt, ast.ClassDef):
                 self._class(stmt, prefix="")
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -353,6 +357,7 @@ class ModuleExtractor:
                 if registration is not None:
                     self.facts.registrations.append(registration)
             elif isinstance(stmt, ast.If | ast.Try | ast.With):
+                self.facts.main_guard |= top and is_main_guard(stmt)
                 # Conditional imports and definitions (version checks, optional
                 # dependencies) still define names the rest of the project uses.
                 for block in _sub_bodies(stmt):
@@ -444,7 +449,7 @@ class ModuleExtractor:
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function(stmt, qualname + "." + stmt.name)
                 for deco in stmt.decorator_list:
-                    fact.before_validated.extend(_before_validated(deco))
+                    fact.before_validated.extend(before_validated(deco))
         self.open_classes.pop()
         self.facts.classes.append(fact)
 
@@ -560,35 +565,3 @@ def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
     if isinstance(stmt, ast.Try):
         return [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
     return [stmt.body]
-
-
-_VALIDATORS = frozenset({"field_validator", "validator", "model_validator", "root_validator"})
-
-
-def _before_validated(deco: ast.expr) -> list[str]:
-    """The fields a validator decorator may change before type checking.
-
-    Read by name, not resolved: a decorator that only looks like pydantic's
-    makes the rules quieter, never louder."""
-    call = deco if isinstance(deco, ast.Call) else None
-    func = call.func if call is not None else deco
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if name not in _VALIDATORS:
-        return []
-    kwargs = {kw.arg: kw.value for kw in call.keywords if kw.arg} if call is not None else {}
-    mode = kwargs.get("mode")
-    mode_text = mode.value if isinstance(mode, ast.Constant) else None
-    pre = kwargs.get("pre")
-    pre_true = isinstance(pre, ast.Constant) and pre.value is True
-    if name in ("model_validator", "root_validator"):
-        return ["*"] if mode_text in ("before", "wrap") or pre_true else []
-    if name == "field_validator":
-        runs_first = mode is not None and mode_text != "after"
-    else:
-        runs_first = pre is not None and not (isinstance(pre, ast.Constant) and pre.value is False)
-    if not runs_first or call is None:
-        return []
-    names = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    if len(names) != len(call.args) or "*" in names:
-        return ["*"]
-    return names

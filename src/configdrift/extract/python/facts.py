@@ -221,6 +221,8 @@ class ModuleFacts:
     #: Values used in place of an option when it is falsy: ``x.opt or V``,
     #: ``if x.opt: ... else: y = V`` (option's attribute, V, line).
     fallbacks: list[tuple[str, Expr, int]] = field(default_factory=list)
+    #: Does the module run itself (``if __name__ == "__main__":``)?
+    main_guard: bool = False
     error: str | None = None
     error_line: int = 0
 

@@ -31,7 +31,7 @@ from configdrift.resolve.mechanisms.click import (
     typer_option,
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
-from configdrift.resolve.project import Project
+from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
 #: What an ``action`` makes of an option: its default and its kind.
@@ -210,11 +210,38 @@ def argparse_options(
     """Every command-line option of the project (argparse's ``add_argument``,
     click's ``@option``), one node per destination (an option declared twice
     keeps the first, with both spellings), and the calls whose option
-    strings are not known statically (``add_argument(*names)``)."""
+    strings are not known statically (``add_argument(*names)``).
+
+    A script outside every package that runs itself
+    (``release/build_pkg.py``) is a program of its own: its options count only
+    when the packages declare too few to be a command line."""
+    learned = learned_flag_methods(project, declared or {})
+    packaged = [name for name in sorted(project.modules) if not _script(project.modules[name])]
+    nodes, dynamic = _options_of(project, packaged, declared or {}, learned)
+    if len(nodes) < MIN_OPTIONS:
+        nodes, dynamic = _options_of(project, sorted(project.modules), declared or {}, learned)
+    return list(nodes.values()), dynamic
+
+
+def _script(info: ModuleInfo) -> bool:
+    """Is the module a script: a file in no package that runs itself
+    (``if __name__ == "__main__":``), as ``release/macos/build_pkg.py``
+    does? A plugin of a namespace package (``beetsplug/export.py``) is
+    imported, not run."""
+    return "." not in info.name and not info.is_package and info.facts.main_guard
+
+
+def _options_of(
+    project: Project,
+    names: list[str],
+    declared: dict[str, tuple[int | str, int | str]],
+    learned: frozenset[str],
+) -> tuple[dict[str, SchemaNode], list[Location]]:
+    """The options the modules ``names`` declare, by destination, and the
+    calls that declare options not known statically."""
     nodes: dict[str, SchemaNode] = {}
     dynamic: list[Location] = []
-    learned = learned_flag_methods(project, declared or {})
-    for name in sorted(project.modules):
+    for name in names:
         info = project.modules[name]
         for call in info.facts.registrations:
             where = Location(info.path, call.line)
@@ -225,7 +252,7 @@ def argparse_options(
                     # options (``shtab.add_argument_to(parser)``).
                     dynamic.append(where)
                 continue
-            kind = _kind(project, name, call, declared or {})
+            kind = _kind(project, name, call, declared)
             if kind is None and call.method in learned:
                 kind = "argparse"
             if kind is None:
@@ -247,7 +274,7 @@ def argparse_options(
             elif kind == "typer":
                 node = typer_option(project, name, call, where)
             else:
-                node = _named(project, name, call, where, _spec(call, declared or {}))
+                node = _named(project, name, call, where, _spec(call, declared))
             if node is None:
                 continue
             known = nodes.get(node.key)
@@ -259,7 +286,7 @@ def argparse_options(
                     # Two commands give the option different defaults: no
                     # one default to compare the docs with.
                     known.default = Value.unknown("depends on the command")
-    return list(nodes.values()), dynamic
+    return nodes, dynamic
 
 
 def _framework_parser(project: Project, module: str, call: RegistrationCall) -> bool:

@@ -1,0 +1,191 @@
+"""What a user learns in the second hour on a real project: the command
+line is the package's, not a release script's; a reference rendered from
+the parser needs no comparison; reference pages no configuration explains
+are named; a TypedDict's keys are read as a dict's."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import by_key, check_project, make_project
+
+_PACKAGE_CLI = """
+import click
+
+
+@click.command()
+@click.option("--host", default="localhost", help="The address.")
+@click.option("--port", default=8000, help="The port.")
+@click.option("--reload", is_flag=True, help="Reload on change.")
+@click.option("--workers", default=1, help="Worker processes.")
+def main(host, port, reload, workers):
+    return host, port, reload, workers
+"""
+
+_RELEASE_SCRIPT = """
+import click
+
+
+@click.command()
+@click.option("--sign", is_flag=True)
+@click.option("--notarize", is_flag=True)
+@click.option("--upload", is_flag=True)
+def build(sign, notarize, upload):
+    return sign, notarize, upload
+"""
+
+_RUNS = '\n\nif __name__ == "__main__":\n    build()\n'
+
+
+def test_a_script_outside_the_packages_is_no_part_of_the_command_line(tmp_path) -> None:
+    analysis, _ = check_project(
+        tmp_path,
+        {"release/build_pkg.py": _RELEASE_SCRIPT + _RUNS, "app/cli.py": _PACKAGE_CLI},
+        "app",
+    )
+    keys = set(analysis.schema.children)
+    assert {"host", "port", "reload", "workers"} <= keys
+    assert not keys & {"sign", "notarize", "upload"}
+    assert analysis.schema.model_location.path == "app/cli.py"
+
+
+def test_a_plugin_of_a_namespace_package_is_no_script(tmp_path) -> None:
+    """Negative case: ``plugins/`` holds no ``__init__.py`` and the module
+    does not run itself: it is imported (by name, at runtime)."""
+    analysis, _ = check_project(
+        tmp_path, {"plugins/release.py": _RELEASE_SCRIPT, "app/cli.py": _PACKAGE_CLI}, "app"
+    )
+    assert {"host", "sign", "upload"} <= set(analysis.schema.children)
+
+
+def test_a_script_counts_where_the_packages_declare_no_command_line(tmp_path) -> None:
+    """Negative case: the script is the only command line there is."""
+    analysis, _ = check_project(
+        tmp_path, {"release/build_pkg.py": _RELEASE_SCRIPT + _RUNS, "app/core.py": "X = 1\n"}, "app"
+    )
+    assert {"sign", "notarize", "upload"} <= set(analysis.schema.children)
+
+
+_GENERATED = "# Command line\n\n::: mkdocs-click\n    :module: app.cli\n    :command: main\n"
+
+
+def test_a_rendered_reference_is_counted_and_no_thin_run(cli, tmp_path) -> None:
+    options = "".join(
+        f'@click.option("--opt-{n}", default={n}, help="Option {n}.")\n' for n in range(12)
+    )
+    code = f"import click\n\n\n@click.command()\n{options}def main(**kw):\n    return kw\n"
+    make_project(tmp_path, {"app/__init__.py": "", "app/cli.py": code, "docs/cli.md": _GENERATED})
+    result = cli("check", str(tmp_path))
+    assert "rendered at build time: 12" in result.out
+    assert "compared" not in result.err
+    report = json.loads(cli("check", str(tmp_path), "--format", "json").out)
+    assert report["summary"]["keys"]["rendered"] == 12
+    assert report["summary"]["thin"] is False
+    # Negative case: without the rendering page nothing is rendered.
+    (tmp_path / "docs" / "cli.md").write_text("# Command line\n\nRun `app`.\n")
+    plain = json.loads(cli("check", str(tmp_path), "--format", "json").out)
+    assert plain["summary"]["keys"]["rendered"] == 0
+
+
+_PAGES_NO_CODE_EXPLAINS = {
+    "app/__init__.py": "",
+    "app/config.py": """
+        import json
+
+        from pydantic import BaseModel, ConfigDict
+
+
+        class Config(BaseModel):
+            model_config = ConfigDict(extra="forbid")
+            name: str = "app"
+            debug: bool = False
+            port: int = 80
+
+
+        def load(path):
+            return Config(**json.load(open(path)))
+        """,
+    "docs/config.md": (
+        "# Config\n\n- `name` (str): the name.\n- `debug` (bool): debug.\n"
+        "- `port` (int): the port.\n"
+    ),
+    "docs/build-config.md": "# Build options\n\n"
+    + "".join(f"- `target_{n}` (str): target {n}.\n" for n in range(6)),
+}
+
+
+def test_reference_pages_no_configuration_explains_are_named(cli, tmp_path) -> None:
+    make_project(tmp_path, _PAGES_NO_CODE_EXPLAINS)
+    result = cli("check", str(tmp_path))
+    assert "6 entries of pages that look like configuration references" in result.err
+    assert "docs/build-config.md (6 entries)" in result.err
+    # Negative case: a page of two entries is too little to say so.
+    (tmp_path / "docs" / "build-config.md").write_text(
+        "# Build options\n\n- `target_1` (str): one.\n- `target_2` (str): two.\n"
+    )
+    assert "look like configuration references" not in cli("check", str(tmp_path)).err
+
+
+_TYPED = """
+from typing import TypedDict
+
+
+class UserSettings(TypedDict, total=False):
+    logLevel: str
+    \"\"\"The log level.\"\"\"
+
+    path: list[str]
+    \"\"\"The executable.\"\"\"
+
+    showErrors: bool
+    \"\"\"Show syntax errors.\"\"\"
+
+    unused: bool
+    \"\"\"Nothing reads it.\"\"\"
+
+
+class WorkspaceSettings(UserSettings):
+    cwd: str
+"""
+
+_TYPED_READS = """
+from app.settings import UserSettings, WorkspaceSettings
+
+GLOBAL_SETTINGS: UserSettings = {}
+
+
+def defaults():
+    return GLOBAL_SETTINGS.get("logLevel", "error")
+
+
+def lint(settings: WorkspaceSettings):
+    if settings.get("showErrors", True):
+        return settings["path"], settings["cwd"]
+"""
+
+_TYPED_DOC = """
+# Settings
+
+- `logLevel` (str): the log level. Default: `error`.
+- `path` (list): the executable.
+- `showErrors` (bool): show syntax errors. Default: `true`.
+- `unused` (bool): nothing reads it.
+"""
+
+
+def test_a_typed_dicts_keys_are_read_as_a_dicts(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path,
+        {"app/settings.py": _TYPED, "app/server.py": _TYPED_READS, "docs/settings.md": _TYPED_DOC},
+        "app",
+        mount={"": "app.settings:UserSettings"},
+    )
+    found = by_key(findings)
+    # Read through an annotated parameter and an annotated global.
+    for key in ("logLevel", "path", "showErrors"):
+        assert ("CD202", key) not in found
+    # Negative case: a key nothing reads is still inert.
+    assert ("CD202", "unused") in found
+    # A key only the extending TypedDict declares is not the settings'.
+    assert "cwd" not in analysis.schema.children
+    assert ("CD103", "cwd") not in found
