@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("filter", "exact", "history", "coverage", "replay", "sweep"),
     ("output", "edits"),
     # one project's findings, and what to say when there are none to compare
-    ("findings", "unconfigured"),
+    ("findings", "unconfigured", "contradictions"),
     ("api",),
     ("commands", "cli", "__main__", "__init__"),
 ]

@@ -113,3 +113,46 @@ def test_a_default_label_inside_a_list_item_is_read(tmp_path) -> None:
     )
     defaults = {e.name: e.default for e in facts.entries}
     assert defaults == {"page_size": "`25`", "currency": "`EUR`", "theme": None}
+
+
+def _fixture_with(tmp_path: Path, table: str) -> Path:
+    root = tmp_path / "shop"
+    shutil.copytree(FIXTURE, root)
+    (root / "expected.txt").unlink()
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + table)
+    return root
+
+
+def test_a_mount_that_contradicts_discovery_gets_a_note(cli, tmp_path) -> None:
+    """The dataclass the code loads from its own YAML file, mounted by
+    hand under ``catalog`` of the main configuration."""
+    root = _fixture_with(
+        tmp_path, '[tool.configdrift.mount]\n"catalog" = "shop.catalog:CatalogConfig"\n'
+    )
+    err = cli("check", str(root)).err
+    assert (
+        'note: mount "catalog" = "shop.catalog:CatalogConfig" places CatalogConfig at '
+        "`catalog` of the config configuration; without it, discovery places it at the top "
+        "of the CatalogConfig configuration: built from a loaded file's contents "
+        "(src/shop/catalog.py:16)." in err
+    )
+    assert "1 example block that discovery places is left unplaced" in err
+
+
+def test_a_section_sent_against_discovery_gets_a_note(cli, tmp_path) -> None:
+    root = _fixture_with(
+        tmp_path, '[tool.configdrift.sections]\n"docs/configuration.md#Catalog" = "payments"\n'
+    )
+    err = cli("check", str(root)).err
+    assert (
+        'note: sections "docs/configuration.md#Catalog" = "payments" sends the section at '
+        "docs/configuration.md:18 to `payments`; discovery maps it to the top of CatalogConfig."
+    ) in err
+
+
+def test_the_configuration_init_writes_gets_no_note(cli, tmp_path) -> None:
+    """Negative case: what ``init`` writes is what discovery found."""
+    root = _fixture_with(tmp_path, "")
+    assert cli("init", str(root)).code == 0
+    assert "note:" not in cli("check", str(root)).err

@@ -278,6 +278,11 @@ def _check_project(
         )
         if stored is None:  # a baseline was written
             return None
+        from configdrift.contradictions import contradictions
+
+        stored.messages.extend(
+            printable(note) for note in contradictions(analysis, jobs=jobs, cache=cache)
+        )
         if key is not None:
             replay.save(config.root, key, stored)
     findings = stored.findings

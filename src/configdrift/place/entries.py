@@ -37,7 +37,7 @@ _DICT_TYPES = frozenset({"dictionary", "dict", "object", "mapping", "table"})
 _LIST_TYPES = frozenset({"list", "array"})
 _FALLBACK = "example block"
 #: How a section is mapped whose keys are none of this configuration's.
-_FOREIGN = "not this configuration's: none of its keys is accepted here (not judged)"
+FOREIGN = "not this configuration's: none of its keys is accepted here (not judged)"
 #: The fewest keys of its own a section needs to be taken for another
 #: configuration's.
 _MIN_FOREIGN = 3
@@ -338,7 +338,7 @@ class DocPlacer:
             # section documents another configuration (a dict the code hands
             # around), not drift here.
             self.foreign.add((rel, sid))
-            return parent, _FOREIGN, None
+            return parent, FOREIGN, None
         return parent, "parent section" if parent else "top level", None
 
     def _page_path(self, block_path: tuple[str, ...], parent: ConfigPath) -> ConfigPath:
