@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, ...]] = [
     # one project's findings, and what to say when there are none to compare
     ("findings", "unconfigured", "contradictions"),
     ("api",),
-    ("commands", "cli", "__main__", "__init__"),
+    ("commands", "cli", "__main__", "__init__", "docs_build", "sphinx", "mkdocs"),
 ]
 #: The most lines a module may hold: past it, a module holds more than one
 #: concern, and a newcomer reads more than they need.

@@ -73,9 +73,7 @@ def _mount_notes(analysis: Analysis, plain: Analysis) -> list[str]:
             continue
         surface, mount = mine[0]
         entry = f'mount "{path_text}" = "{target}"'
-        elsewhere = [
-            (s, m) for s, m in found if m.model == mount.model and (m.path != path or s != surface)
-        ]
+        elsewhere = [(s, m) for s, m in found if m.model == mount.model and m.path != path]
         if elsewhere:
             s, m = elsewhere[0]
             notes.append(

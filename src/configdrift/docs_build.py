@@ -1,0 +1,84 @@
+"""The check as a docs build runs it (the Sphinx extension, the MkDocs
+plugin): the project's findings, each at a doc page and line where it
+has one, and whether it fails the check (at or above ``fail-on``), so
+that the build reports it as a warning and a strict build (``-W``,
+``strict: true``) fails on it.
+
+The build runs configdrift in its own process, as the command line does:
+nothing of the project is imported or run by configdrift, whatever the
+build itself runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from configdrift.model import Finding, Severity
+
+#: Files whose presence marks a project's root, walking up from the docs.
+_ROOT_MARKERS = ("pyproject.toml", "configdrift.toml", ".git")
+
+
+@dataclass(frozen=True, slots=True)
+class BuildFinding:
+    """One finding as a docs build reports it."""
+
+    #: Absolute path of the place reported: the doc page where the
+    #: finding has one (its own place or a related one), else its place.
+    path: Path
+    line: int
+    #: ``CODE [severity] message (slug)``, with the other side's place.
+    text: str
+    #: Is it at or above the project's ``fail-on``? Those are warnings of
+    #: the build; the others are logged as information.
+    fails: bool
+
+
+def project_root(start: Path, root: str | None = None) -> Path:
+    """The project a docs build belongs to: ``root`` (relative to
+    ``start``) when given, else the first folder from ``start`` up that
+    holds a ``pyproject.toml``, a ``configdrift.toml`` or ``.git``."""
+    start = start.resolve()
+    if root:
+        return (start / root).resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in _ROOT_MARKERS):
+            return folder
+    return start
+
+
+def build_findings(root: Path, docs: Path) -> tuple[list[BuildFinding], list[str]]:
+    """The findings of the project at ``root``, each placed at a page
+    under ``docs`` where it has one, and what ``check`` says on standard
+    error. Raises ``ConfigError`` for a bad configuration."""
+    from configdrift.api import check
+    from configdrift.config import load
+
+    config = load(root)
+    threshold = None if config.fail_on == "never" else Severity(config.fail_on).rank
+    report = check(root)
+    here = Path.cwd()
+    docs = docs.resolve()
+    out: list[BuildFinding] = []
+    for finding in report.findings:
+        severity = finding.severity or Severity.INFO
+        places = [(finding.location.path, finding.location.line)]
+        places += [(r.path, r.line) for r in finding.related]
+        absolute = [((here / path).resolve(), line) for path, line in places]
+        on_page = [(path, line) for path, line in absolute if path.is_relative_to(docs)]
+        path, line = on_page[0] if on_page else absolute[0]
+        fails = threshold is not None and severity.rank >= threshold
+        out.append(BuildFinding(path, max(1, line), _text(finding, here), fails))
+    return out, report.messages
+
+
+def _text(finding: Finding, here: Path) -> str:
+    from configdrift.rules.registry import slug
+
+    severity = (finding.severity or Severity.INFO).value
+    text = f"{finding.code} [{severity}] {finding.message} ({slug(finding.code)})"
+    places = [(finding.location.path, finding.location.line, "")]
+    places += [(r.path, r.line, r.note) for r in finding.related]
+    others = [f"{path}:{line}" + (f" ({note})" if note else "") for path, line, note in places]
+    return text + "; " + "; ".join(others) if others else text
