@@ -35,7 +35,50 @@ def run_cli(*argv: str, cwd: Path | None = None) -> Result:
             code = main(list(argv))
         except SystemExit as exc:  # argparse usage errors
             code = int(exc.code or 0)
-    return Result(code, out.getvalue(), err.getvalue())
+    result = Result(code, out.getvalue(), err.getvalue())
+    _validate_json(argv, result)
+    return result
+
+
+#: The commands whose ``--format json`` output has a schema, and its name.
+_JSON_SCHEMAS = {"check": "report", "diff": "report", "map": "map"}
+
+
+def _validate_json(argv: tuple[str, ...], result: Result) -> None:
+    """Every JSON document a test gets from the command line is valid
+    against the schema configdrift ships for it, and names it."""
+    import json
+
+    args = list(argv)
+    command = next((a for a in args if not a.startswith("-")), None)
+    name = _JSON_SCHEMAS.get(command or "")
+    wants_json = any(
+        a in ("--format", "--output-format") and b == "json" for a, b in zip(args, args[1:])
+    ) or any(a in ("--format=json", "--output-format=json") for a in args)
+    if name is None or not wants_json or result.code not in (0, 1) or "--output-file" in args:
+        return
+    document = json.loads(result.out)
+    validator = _validator(name)
+    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
+    assert not errors, f"{name} schema: {errors[0].message} at {list(errors[0].path)}"
+    from configdrift.schemas import SCHEMA_IDS
+
+    assert document["$schema"] == SCHEMA_IDS[name]
+
+
+_VALIDATORS: dict[str, object] = {}
+
+
+def _validator(name: str):
+    if name not in _VALIDATORS:
+        from jsonschema import Draft202012Validator
+
+        from configdrift.schemas import load_schema
+
+        schema = load_schema(name)
+        Draft202012Validator.check_schema(schema)
+        _VALIDATORS[name] = Draft202012Validator(schema)
+    return _VALIDATORS[name]
 
 
 @pytest.fixture(autouse=True)

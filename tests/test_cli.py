@@ -32,7 +32,7 @@ def test_demo_reports_both_sides_and_exits_1(cli) -> None:
 def test_json_output_is_the_contract_and_nothing_else(cli) -> None:
     result = cli("check", str(DEMO), "--format", "json")
     document = json.loads(result.out)  # stdout holds exactly one JSON document
-    assert set(document) == {"version", "tool", "root", "findings", "summary"}
+    assert set(document) == {"$schema", "version", "tool", "root", "findings", "summary"}
     assert document["version"] == 1 and document["tool"]["name"] == "configdrift"
     finding = next(f for f in document["findings"] if f["code"] == "CD101")
     assert set(finding) == {
@@ -328,7 +328,7 @@ def test_summary_counts_the_keys_the_code_reads(cli, tmp_path) -> None:
     keys = json.loads(cli("check", str(tmp_path), "--format", "json").out)["summary"]["keys"]
     # ``m`` is read by ``d.get("m", {})``; ``a`` and ``b`` as attributes; ``c`` by nothing.
     # No page documents them: nothing was compared.
-    assert keys == {"documented": 0, "accepted": 4, "read": 3, "compared": 0}
+    assert keys == {"documented": 0, "accepted": 4, "read": 3, "compared": 0, "rendered": 0}
     assert "accepted: 4, read: 3, compared: 0." in cli("check", str(tmp_path)).out
 
 

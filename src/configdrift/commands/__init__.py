@@ -5,6 +5,6 @@ arguments (``register``), and the call from parsed arguments (``_run``).
 
 from __future__ import annotations
 
-from configdrift.commands import check, coverage, diff, fix, init, map, rules, sweep
+from configdrift.commands import check, coverage, diff, fix, init, map, rules, schema, sweep
 
-COMMANDS = (check, diff, sweep, map, fix, coverage, init, rules)
+COMMANDS = (check, diff, sweep, map, fix, coverage, init, rules, schema)

@@ -54,7 +54,10 @@ def map_tree(
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE
     if output_format == "json":
-        out.write(json.dumps({"version": 1, "projects": maps}, indent=2) + "\n")
+        from configdrift.schemas import SCHEMA_IDS
+
+        document = {"$schema": SCHEMA_IDS["map"], "version": 1, "projects": maps}
+        out.write(json.dumps(document, indent=2) + "\n")
         return ExitCode.OK
     for index, project in enumerate(maps):
         if len(maps) > 1:

@@ -6,6 +6,7 @@ import json
 
 from configdrift.model import Severity
 from configdrift.output.report import ReportData, counts, thin
+from configdrift.schemas import SCHEMA_IDS
 from configdrift.version import __version__
 
 
@@ -31,6 +32,7 @@ def render_json(data: ReportData) -> str:
         for index, f in enumerate(data.findings)
     ]
     document = {
+        "$schema": SCHEMA_IDS["report"],
         "version": 1,
         "tool": {"name": "configdrift", "version": __version__},
         "root": ".",
