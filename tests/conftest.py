@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def _validate_json(argv: tuple[str, ...], result: Result) -> None:
     command = next((a for a in args if not a.startswith("-")), None)
     name = _JSON_SCHEMAS.get(command or "")
     wants_json = any(
-        a in ("--format", "--output-format") and b == "json" for a, b in zip(args, args[1:])
+        a in ("--format", "--output-format") and b == "json" for a, b in itertools.pairwise(args)
     ) or any(a in ("--format=json", "--output-format=json") for a in args)
     if name is None or not wants_json or result.code not in (0, 1) or "--output-file" in args:
         return
@@ -79,6 +80,18 @@ def _validator(name: str):
         Draft202012Validator.check_schema(schema)
         _VALIDATORS[name] = Draft202012Validator(schema)
     return _VALIDATORS[name]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, the slowest (``slow(seconds)``) before
+    the others: spread over the workers from the start, they do not hold
+    the run up at its end."""
+
+    def seconds(item: pytest.Item) -> float:
+        marker = item.get_closest_marker("slow")
+        return 0.0 if marker is None else float(marker.args[0] if marker.args else 10)
+
+    items.sort(key=lambda item: -seconds(item))
 
 
 @pytest.fixture(autouse=True)

@@ -112,6 +112,7 @@ def _git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True, env=env)
 
 
+@pytest.mark.slow
 def test_provenance_holds_one_line_of_the_history_not_all_of_it(tmp_path):
     """The schema file's history is read as it comes: forty commits that
     each rewrite a megabyte of it cost what one line costs."""

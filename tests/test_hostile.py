@@ -88,6 +88,7 @@ def test_the_traps_are_armed(tmp_path):
     assert "ext-transport" in got
 
 
+@pytest.mark.slow(30)
 def test_no_command_runs_anything_of_the_tree(trapped, tmp_path):
     root, markers = trapped
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}

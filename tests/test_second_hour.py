@@ -189,3 +189,59 @@ def test_a_typed_dicts_keys_are_read_as_a_dicts(tmp_path) -> None:
     # A key only the extending TypedDict declares is not the settings'.
     assert "cwd" not in analysis.schema.children
     assert ("CD103", "cwd") not in found
+
+
+_GATEWAY = """
+def make_gateway(options: dict):
+    provider = options.get("provider", "stripe")
+    retries = options.get("retries", 3)
+    return provider, retries, configure(options)
+
+
+def configure(options):
+    return options.get("sandbox", True)
+
+
+def unused(options):
+    return options
+"""
+
+_GATEWAY_DOC = """
+# Payments
+
+- `provider` (str): the provider. Default: `stripe`.
+- `retries` (int): retries of a failed call. Default: `5`.
+- `sandbox` (bool): test mode. Default: `true`.
+"""
+
+
+def test_a_surface_can_be_a_dict_a_function_reads_key_by_key(tmp_path) -> None:
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+    from configdrift.rules.run import run_rules
+
+    make_project(
+        tmp_path,
+        {"app/__init__.py": "", "app/payments.py": _GATEWAY, "docs/payments.md": _GATEWAY_DOC},
+    )
+    wanted = {"payments": ("app.payments:make_gateway.options", ("docs/payments.md",))}
+    analysis = analyse(Config(root=tmp_path, surfaces=wanted), jobs=1)
+    payments = next(s for s in analysis.everything if s.surface == "payments")
+    # Read in the function and in the helper it hands the dict to.
+    assert set(payments.schema.children) == {"provider", "retries", "sandbox"}
+    found = by_key(f for f in run_rules(analysis) if f.surface == "payments")
+    assert ("CD104", "retries") in found
+    assert ("CD102", "sandbox") not in found
+
+
+def test_a_dict_surface_that_reads_nothing_is_a_configuration_error(tmp_path) -> None:
+    """Negative case: the parameter is handed on whole, never read."""
+    import pytest
+
+    from configdrift.config import Config, ConfigError
+    from configdrift.engine import analyse
+
+    make_project(tmp_path, {"app/__init__.py": "", "app/payments.py": _GATEWAY})
+    wanted = {"payments": ("app.payments:unused.options", ())}
+    with pytest.raises(ConfigError, match="the code reads no key of it"):
+        analyse(Config(root=tmp_path, surfaces=wanted), jobs=1)

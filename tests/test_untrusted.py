@@ -47,6 +47,7 @@ def test_one_file_nested_past_the_parser_is_its_own_cd503_and_the_run_goes_on(cl
     assert ("CD104", "docs/config.md") in found  # the rest of the project is judged
 
 
+@pytest.mark.slow
 def test_blocks_nested_or_sized_past_every_reader_are_unreadable_not_fatal(cli, tmp_path):
     page = (
         '# Examples\n\n```json\n{"alpha": ' + "9" * 5000 + "}\n```\n\n"

@@ -168,7 +168,8 @@ def configured_surfaces(
     builder: SchemaBuilder, wanted: dict[str, tuple[str, tuple[str, ...]]]
 ) -> list[Surface]:
     """The surfaces the configuration names (``surfaces``): a model, a
-    module-level dict of options, ``cli`` or ``env``."""
+    module-level dict of options, a dict a function reads key by key
+    (``module:function.param``), ``cli`` or ``env``."""
     out: list[Surface] = []
     project = builder.project
     for name, (target, _docs) in wanted.items():
@@ -201,8 +202,20 @@ def configured_surfaces(
             module = project.canonical(module) or module
             symbol = project.resolve(module, qualname) if module in project.modules else None
             kept = len(builder.mounts)
+            scope = builder.dict_scope(module, qualname)
             if symbol is not None and builder.model(symbol) is not None:
                 node = builder.model_root(symbol)
+            elif symbol is None and scope is not None:
+                # A dict read key by key (``options.get("retries", 3)``):
+                # its reads, followed through the code, are its keys.
+                reader = SchemaBuilder(project, builder.declared)
+                reader.flow.fixed[scope] = ()
+                reader.flow.mark({scope})
+                reader.apply_reads(node)
+                node.model = f"the dict {render_scope(scope)}"
+                node.model_location = builder.scope_location(scope)
+                if not node.children:
+                    raise ConfigError(f"surfaces.{name} = {target!r}: the code reads no key of it")
             elif not (
                 symbol is not None
                 and symbol.kind == "const"
