@@ -228,6 +228,23 @@ def test_a_reason_is_written_to_the_registry(cli, tmp_path) -> None:
     )
 
 
+def test_the_registry_in_an_inline_table_keeps_the_files_comments(cli, tmp_path) -> None:
+    """tomlkit edits the file: an inline ``removed = {...}`` grows, and the
+    comments and the other tables stay as they were."""
+    pyproject = (
+        '[project]\nname = "t"  # the name\n\n[tool.configdrift]\n'
+        '# keys we dropped\nremoved = { old_key = "gone" }\n\n[tool.other]\nx = 1  # keep\n'
+    )
+    root = _project(tmp_path, **{"pyproject.toml": pyproject})
+    assert cli("sweep", "legacy_mode", str(root), "--apply", "--reason", "use batch").code == 0
+    text = (root / "pyproject.toml").read_text()
+    changed = [line for line in text.splitlines() if line not in pyproject.splitlines()]
+    assert len(changed) == 1 and changed[0].startswith('removed = { old_key = "gone", ')
+    assert 'legacy_mode = "use batch"' in changed[0]
+    assert text.splitlines()[:5] == pyproject.splitlines()[:5]
+    assert text.splitlines()[6:] == pyproject.splitlines()[6:]
+
+
 def test_without_a_pyproject_a_configdrift_toml_is_created(cli, tmp_path) -> None:
     root = _project(tmp_path)
     (root / "pyproject.toml").unlink()

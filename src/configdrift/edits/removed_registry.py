@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from configdrift.edits.key_deletion import python_module
 from configdrift.edits.pages import UNREAD, Edit, page_lines
@@ -114,7 +113,6 @@ def configuration_edit(analysis: Analysis, key: str, reason: str) -> Edit | tupl
     configdrift.toml's ``[removed]``), or a configdrift.toml to create."""
     import json
     import os
-    import tomllib
 
     from configdrift.config import toml_key
 
@@ -133,39 +131,62 @@ def configuration_edit(analysis: Analysis, key: str, reason: str) -> Edit | tupl
     lines = page_lines(root, rel)
     if lines is None:
         return UNREAD
-    dotted = r"\s*\.\s*".join(re.escape(part) for part in table.split("."))
-    header = re.compile(rf"^\s*\[\s*{dotted}\s*\]\s*(#.*)?$")
-    at = next((n for n, line in enumerate(lines) if header.match(line.rstrip("\r\n"))), None)
-    if at is None:
-        last = lines[-1] if lines else ""
-        eol = "\r\n" if last.endswith("\r\n") else "\n"
-        old = last
-        new = (last if last.endswith("\n") or not last else last + eol) + (
-            f"{eol}[{table}]{eol}{entry.replace(chr(10), eol)}"
-        )
-        number = len(lines)
-    else:
-        # Under the table's last key, before the next table.
-        end = at + 1
-        while end < len(lines) and not lines[end].lstrip().startswith("["):
-            end += 1
-        while end - 1 > at and not lines[end - 1].strip():
-            end -= 1
-        number = end
-        old = lines[end - 1]
-        eol = "\r\n" if old.endswith("\r\n") else "\n"
-        new = (old if old.endswith("\n") else old + eol) + entry.replace("\n", eol)
-    after = [*lines]
-    if number == 0:
+    if not lines:
         return "the configuration file is empty: add the key by hand"
-    after[number - 1] = new
-    try:
-        data = tomllib.loads("".join(after))
-    except (tomllib.TOMLDecodeError, ValueError):
+    after = _with_entry("".join(lines), table, key, reason)
+    if after is None:
         return f"`{key}` could not be added to [{table}] without breaking it: add it by hand"
-    node = data
-    for part in table.split("."):
-        node = node.get(part, {}) if isinstance(node, dict) else {}
-    if not isinstance(node, dict) or key not in node:
+    edit = _line_edit(lines, after.splitlines(keepends=True))
+    if edit is None:
         return f"`{key}` could not be added to [{table}]: add it by hand"
+    number, new = edit
+    old = lines[number - 1]
     return Edit(rel, number, old, new, "sweep", key, count=1)
+
+
+def _with_entry(text: str, table: str, key: str, reason: str) -> str | None:
+    """``text`` with ``key = "reason"`` in ``table`` (dotted), through
+    tomlkit: comments, layout and the other tables kept as they are;
+    None when the file is no TOML or the table is no table."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        document = tomlkit.parse(text)
+        container: Any = document
+        for depth, part in enumerate(table.split(".")):
+            if part not in container:
+                container[part] = tomlkit.table(is_super_table=depth < table.count("."))
+            container = container[part]
+            if not isinstance(container, dict):
+                return None
+        container[key] = reason
+        return tomlkit.dumps(document)
+    except (TOMLKitError, ValueError, TypeError):
+        return None
+
+
+def _line_edit(before: list[str], after: list[str]) -> tuple[int, str] | None:
+    """``after`` as an edit of one line of ``before`` (line endings kept):
+    the line's number (1-based) and its new text, when ``after`` only
+    changes that line (an inline table grown) or inserts lines after it;
+    None for any other change."""
+    old = [line.rstrip("\r\n") for line in before]
+    new = [line.rstrip("\r\n") for line in after]
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    changed = len(old) - head - tail
+    if changed == 1:
+        number, lines = head + 1, new[head : len(new) - tail]
+    elif changed == 0 and head > 0:
+        number, lines = head, [old[head - 1], *new[head : len(new) - tail]]
+    else:
+        return None
+    line = before[number - 1]
+    eol = "\r\n" if line.endswith("\r\n") else "\n"
+    ending = eol if line.endswith("\n") or number < len(before) else ""
+    return number, eol.join(lines) + (ending or eol)
