@@ -78,7 +78,7 @@ def test_a_source_that_shrinks_is_cd501(cli, tmp_path) -> None:
     code, found, _, out = _check(cli, root)
     assert code == 1 and ("CD501", "") in found
     messages = [f["message"] for f in json.loads(out)["findings"] if f["code"] == "CD501"]
-    assert any("docs/config.md#M` yields 0 key(s), down from 5" in m for m in messages)
+    assert any("docs/config.md#M` yields 0 keys, down from 5" in m for m in messages)
 
 
 def test_bad_baselines_are_usage_errors(cli, tmp_path) -> None:

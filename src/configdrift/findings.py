@@ -244,7 +244,7 @@ def _shrunk(before: dict[str, int], sources: dict[str, int], then: str) -> list[
                     "CD501",
                     "",
                     Location(place, 1),
-                    f"{what} {now} key(s), down from {count} {then}",
+                    f"{what} {counted(now, 'key')}, down from {count} {then}",
                 )
             )
     return out

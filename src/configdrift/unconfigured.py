@@ -63,7 +63,7 @@ def setup_message(analysis: Analysis, path: Path) -> str:
         what = surface.schema.model or surface.surface
         how = f"{surface.how}; " if surface.how and surface.how != what else ""
         lines.append(
-            f"  in the code: {what} ({how}{keys} top-level key(s)), documented by no page read"
+            f"  in the code: {what} ({how}{counted(keys, 'top-level key')}), documented by no page read"
         )
         pages = naming_pages(analysis, surface)
         if not pages:

@@ -104,7 +104,7 @@ def init(
     for source in analysis.doc_sources:
         if _utf8(source.path):
             docs.append(source.path)
-            why.append(f"# {source.path}: {source.entries} key(s) documented in it")
+            why.append(f"# {source.path}: {counted(source.entries, 'key')} documented in it")
     if not docs and analysis.schema.children:
         # No page was recognised as documenting the keys: the pages that
         # name most of them, for the user to confirm.
