@@ -40,6 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMANDS:
         module.register(sub)
+    # ``completion`` reads the whole command line from the parser itself.
+    parser.set_defaults(root_parser=parser)
     return parser
 
 

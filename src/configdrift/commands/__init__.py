@@ -5,6 +5,17 @@ arguments (``register``), and the call from parsed arguments (``_run``).
 
 from __future__ import annotations
 
-from configdrift.commands import check, coverage, diff, fix, init, map, rules, schema, sweep
+from configdrift.commands import (
+    check,
+    completion,
+    coverage,
+    diff,
+    fix,
+    init,
+    map,
+    rules,
+    schema,
+    sweep,
+)
 
-COMMANDS = (check, diff, sweep, map, fix, coverage, init, rules, schema)
+COMMANDS = (check, diff, sweep, map, fix, coverage, init, rules, schema, completion)
