@@ -247,7 +247,9 @@ def _check_project(
     from configdrift.discover import discover, unreadable_note
     from configdrift.escape import printable
     from configdrift.files import cache_note
+    from configdrift.progress import stage
 
+    stage(f"finding the files of {printable(str(config.root))}")
     sources = discover(config)
     if cache and (note := cache_note(config.root)) is not None:
         report.messages.append(note)

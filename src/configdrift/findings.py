@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.config import ConfigError
 from configdrift.model import Finding
+from configdrift.progress import stage
 from configdrift.unconfigured import (
     setup_finding,
     setup_message,
@@ -49,6 +50,7 @@ def settled(
 
     config = analysis.config
     messages: list[str] = []
+    stage("running the rules")
     findings = run_rules(analysis)
     if analysis.files == 0:
         # Nothing to check is no drift (as ruff says of an empty folder).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -70,26 +71,31 @@ def check(
             if done == total:
                 err.write("\n")
 
+    from configdrift.output.status import status_line
+
     try:
-        result = api.check(
-            [paths] if isinstance(paths, str) else paths,
-            select=select,
-            ignore=ignore,
-            extend_select=extend_select,
-            extend_ignore=extend_ignore,
-            fail_on=fail_on,
-            config_file=config_file,
-            jobs=jobs,
-            cache=cache,
-            import_timeout=import_timeout,
-            baseline=baseline,
-            write_baseline=write_baseline,
-            update_baseline=update_baseline,
-            diff_base=diff_base,
-            provenance=with_provenance,
-            progress=progress,
-            keys=output_format == "html",
-        )
+        # Provenance writes its own progress; otherwise a status line on a
+        # terminal for a run past two seconds.
+        with contextlib.nullcontext() if show_progress else status_line(err):
+            result = api.check(
+                [paths] if isinstance(paths, str) else paths,
+                select=select,
+                ignore=ignore,
+                extend_select=extend_select,
+                extend_ignore=extend_ignore,
+                fail_on=fail_on,
+                config_file=config_file,
+                jobs=jobs,
+                cache=cache,
+                import_timeout=import_timeout,
+                baseline=baseline,
+                write_baseline=write_baseline,
+                update_baseline=update_baseline,
+                diff_base=diff_base,
+                provenance=with_provenance,
+                progress=progress,
+                keys=output_format == "html",
+            )
     except api.ConfigError as exc:
         print(f"configdrift: error: {exc}", file=err)
         return ExitCode.USAGE

@@ -45,10 +45,12 @@ from configdrift.place.pages import (
 )
 from configdrift.place.renames import doc_renames
 from configdrift.place.sharing import share
+from configdrift.progress import stage
 from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
 from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
+from configdrift.wording import counted
 
 
 def analyse(
@@ -68,6 +70,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     declaring = frozenset(name.rsplit(".", 1)[-1] for name in config.registrations)
     store = FactCache(root, salt=",".join(sorted(declaring))) if cache else None
     explicit = sources.docs_explicit
+    stage(f"reading {counted(len(sources.read()), 'file')}")
     with Extractor(
         str(root), jobs, len(sources.python) + len(sources.docs), store, declaring
     ) as extractor:
@@ -108,6 +111,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             }
             return doc_names() | words
 
+        stage("resolving the code")
         schema, builder = build_schema(py_facts, sources.python, config, doc_names)
         spellings = spellings_of(schema)
         tops = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
