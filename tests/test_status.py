@@ -44,4 +44,3 @@ def test_no_status_line_in_a_pipe_or_in_ci(monkeypatch) -> None:
     terminal = _Terminal()
     _run_until_shown(terminal, seconds=0.5)
     assert terminal.getvalue() == ""
-

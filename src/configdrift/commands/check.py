@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from configdrift.commands.common import EXIT_CODES, ExitCode, codes, positive
+from configdrift.output.links import Links, web_url
 
 if TYPE_CHECKING:
     from configdrift.commands.common import Subparsers
@@ -40,6 +42,7 @@ def check(
     color: str = "auto",
     show_source: bool | None = None,
     fail_on_empty: bool = False,
+    links: Links | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
@@ -54,7 +57,8 @@ def check(
     ``show_source`` prints each finding's line with a caret under its key
     (default: when coloured). A run that compared nothing, or too small a
     share of the accepted keys, says so on standard error; with
-    ``fail_on_empty`` it then exits 1."""
+    ``fail_on_empty`` it then exits 1. ``links`` says where the rule pages
+    and the files are on the web, for the reports' links."""
     from configdrift import api
     from configdrift.output import REPORTERS
     from configdrift.output.display import Paint, source_shown, use_colour
@@ -128,7 +132,9 @@ def check(
             else show_source
         ),
         keys=result.keys,
-        link_base=_link_base(output_file),
+        link_base=(links.files if links and links.files else _link_base(output_file)),
+        docs_url=links.docs if links else "",
+        show_links=bool(links and links.show),
     )
     if statistics and output_format == "text":
         report = _statistics(data.findings)
@@ -351,6 +357,27 @@ def register(sub: Subparsers) -> None:
         action="store_true",
         help="with --fix, also rename keys to the near spelling a finding suggests",
     )
+    p_check.add_argument(
+        "--docs-url",
+        type=web_url,
+        default=os.environ.get("CONFIGDRIFT_DOCS_URL") or None,
+        metavar="URL",
+        help="where configdrift's docs site is published (default: $CONFIGDRIFT_DOCS_URL): "
+        "the rule pages are linked from SARIF's helpUri, the HTML report and --show-links",
+    )
+    p_check.add_argument(
+        "--show-links",
+        action="store_true",
+        help="print each finding's rule page under it (text): its URL with --docs-url, "
+        "else the command that prints it",
+    )
+    p_check.add_argument(
+        "--link-base",
+        type=web_url,
+        metavar="URL",
+        help="link the HTML report's files to URL/path#Lline (a repository's files at a "
+        "commit), for a report kept as a CI artifact",
+    )
     p_check.set_defaults(run=_run)
 
 
@@ -395,4 +422,5 @@ def _run(args: argparse.Namespace) -> int:
         color=args.color,
         show_source=args.show_source,
         fail_on_empty=args.fail_on_empty,
+        links=Links(args.docs_url or "", args.link_base or "", args.show_links),
     )

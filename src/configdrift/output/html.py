@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from configdrift.escape import printable_lines
 from configdrift.model import Severity
+from configdrift.output.links import file_url, is_web, rule_url
 from configdrift.version import __version__
 from configdrift.wording import counted
 
@@ -150,9 +151,20 @@ def _place(text: str, base: str) -> str:
     the page's folder to the paths' folder)."""
     if not text:
         return ""
-    path = text.rsplit(":", 1)[0] if text.rsplit(":", 1)[-1].isdigit() else text
+    numbered = text.rsplit(":", 1)[-1].isdigit()
+    path = text.rsplit(":", 1)[0] if numbered else text
+    if is_web(base):
+        href = file_url(base, path, int(text.rsplit(":", 1)[-1]) if numbered else None)
+        return f'<a href="{_e(href)}">{_e(text)}</a>'
     href = quote(f"{base}{path}" if base else path)
     return f'<a href="{_e(href)}">{_e(text)}</a>'
+
+
+def _rule(code: str, docs: str) -> str:
+    """A finding's rule code, linked to its page when the docs site is known."""
+    if not docs:
+        return f"<code>{_e(code)}</code>"
+    return f'<a href="{_e(rule_url(docs, code))}"><code>{_e(code)}</code></a>'
 
 
 def render_html(data: ReportData) -> str:
@@ -326,7 +338,7 @@ def _findings(data: ReportData) -> str:
             f'<tr class="finding" data-rule="{_e(f.code)}" data-severity="{severity}" '
             f'data-file="{_e(f.location.path)}">'
             f'<td><span class="sev {severity}">{severity}</span></td>'
-            f"<td><code>{_e(f.code)}</code></td>"
+            f"<td>{_rule(f.code, data.docs_url)}</td>"
             f'<td class="key">{_e(f.key)}</td>'
             f'<td class="where">{_place(place, data.link_base)}</td>'
             f"<td>{_e(f.message)}{extra}</td></tr>"

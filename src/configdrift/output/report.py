@@ -44,7 +44,12 @@ class ReportData:
     #: (``api.Report.keys``), and the way from the page's folder to the
     #: folder the paths are written from (``""`` or ``../``).
     keys: list[dict[str, Any]] = field(default_factory=list)
+    #: HTML: the way to the files (``../``), or their base URL (``--link-base``).
     link_base: str = ""
+    #: The docs site's base URL, for links to the rule pages ("" for none).
+    docs_url: str = ""
+    #: Text: each finding's rule page under it.
+    show_links: bool = False
 
     def place(self, index: int) -> Place:
         if self.places:

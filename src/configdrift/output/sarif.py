@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from configdrift.model import Severity
+from configdrift.output.links import rule_url
 from configdrift.output.report import ReportData, annotated_line, severity_of
 from configdrift.version import __version__
 
@@ -34,6 +35,7 @@ def render_sarif(data: ReportData) -> str:
                 "shortDescription": {"text": rule.summary},
                 "fullDescription": {"text": doc.split("\n\n", 1)[0].replace("\n", " ")},
                 "help": {"text": doc, "markdown": doc},
+                **({"helpUri": rule_url(data.docs_url, code)} if data.docs_url else {}),
                 "defaultConfiguration": {"level": _SARIF_LEVEL[rule.severity]},
                 "properties": {"slug": rule.slug, "status": rule.status},
             }

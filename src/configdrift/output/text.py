@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from configdrift.model import Severity
 from configdrift.output.display import excerpt
+from configdrift.output.links import rule_url
 from configdrift.output.report import ReportData, counts
 from configdrift.wording import counted
 
@@ -30,6 +31,11 @@ def render_text(data: ReportData) -> str:
             lines.append(f"    {rel.path}:{rel.line}: {rel.note}")
         if f.suggestion:
             lines.append(f"    {paint('help:', 'help')} {f.suggestion}")
+        if data.show_links:
+            page = (
+                rule_url(data.docs_url, f.code) if data.docs_url else f"configdrift rule {f.code}"
+            )
+            lines.append(f"    {paint('docs:', 'help')} {page}")
         if f.provenance:
             lines.extend(f"    history: {line}" for line in f.provenance.get("summary", []))
     tally = counts(data.findings)
