@@ -123,7 +123,9 @@ def test_the_page_shows_the_findings_the_charts_and_the_key_matrix(cli, tmp_path
         '<span class="no">no</span>'
     )
     # Each place is a link to its file, from the page's folder.
-    assert re.search(r'<a href="p/app/config.py">app/config.py:\d+</a>', page)
+    assert re.search(
+        r'<a href="p/app/config.py">app/config.py<span class="line">:\d+</span></a>', page
+    )
     # The documented share per section, as `coverage` gives it.
     assert "Documented share per section" in page
     assert "<b>server</b> (3 of 4 documented, 75.0%): 5 keys" in page
@@ -154,7 +156,10 @@ def test_links_follow_the_page_to_its_folder(cli, tmp_path) -> None:
     argv = ("check", "p", "--format", "html", "--output-file", "out/report.html")
     assert cli(*argv, cwd=tmp_path).code == 1
     page = (tmp_path / "out" / "report.html").read_text()
-    assert '<a href="../p/docs/configuration.md">p/docs/configuration.md:3</a>' in page
+    assert (
+        '<a href="../p/docs/configuration.md">p/docs/configuration.md<span class="line">:3</span></a>'
+        in page
+    )
     # Written to standard output, the links are the paths as printed.
     assert '<a href="p/docs/configuration.md">' in cli(*argv[:4], cwd=tmp_path).out
 
@@ -241,3 +246,11 @@ def test_in_a_headless_browser_the_page_loads_and_its_filters_work(cli, tmp_path
         assert not [entry for entry in logs if entry["level"] == "SEVERE"], logs
     finally:
         driver.quit()
+
+
+def test_a_messages_backtick_spans_are_code_and_stay_escaped() -> None:
+    from configdrift.output.html import _message
+
+    assert _message("`a<b>` is documented") == "<code>a&lt;b&gt;</code> is documented"
+    # Negative case: an unpaired backtick is shown as it is.
+    assert _message("a ` alone") == "a ` alone"

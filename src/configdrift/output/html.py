@@ -65,6 +65,8 @@ td.where, td.place { font-family: ui-monospace, SFMono-Regular, Menlo, monospace
 code, .key { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 td.where, td.key { max-width: 280px; overflow-wrap: anywhere; }
 td.place { overflow-wrap: anywhere; }
+/* A path may break anywhere; its line number never does. */
+.line { white-space: nowrap; }
 .related { color: var(--muted); margin: 2px 0 0; padding-left: 16px; }
 .sev { font-weight: 600; text-transform: uppercase; font-size: 11px; }
 .yes { color: #2e7d32; } .no { color: #c62828; font-weight: 600; }
@@ -153,11 +155,27 @@ def _place(text: str, base: str) -> str:
         return ""
     numbered = text.rsplit(":", 1)[-1].isdigit()
     path = text.rsplit(":", 1)[0] if numbered else text
+    shown = (
+        f'{_e(path)}<span class="line">:{_e(text.rsplit(":", 1)[-1])}</span>'
+        if numbered
+        else _e(text)
+    )
     if is_web(base):
         href = file_url(base, path, int(text.rsplit(":", 1)[-1]) if numbered else None)
-        return f'<a href="{_e(href)}">{_e(text)}</a>'
+        return f'<a href="{_e(href)}">{shown}</a>'
     href = quote(f"{base}{path}" if base else path)
-    return f'<a href="{_e(href)}">{_e(text)}</a>'
+    return f'<a href="{_e(href)}">{shown}</a>'
+
+
+def _message(text: str) -> str:
+    """A finding's message with its backtick spans as code (escaped like
+    every other text of the project)."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: shown as it is
+        return _e(text)
+    return "".join(
+        _e(part) if i % 2 == 0 else f"<code>{_e(part)}</code>" for i, part in enumerate(parts)
+    )
 
 
 def _rule(code: str, docs: str) -> str:
@@ -341,7 +359,7 @@ def _findings(data: ReportData) -> str:
             f"<td>{_rule(f.code, data.docs_url)}</td>"
             f'<td class="key">{_e(f.key)}</td>'
             f'<td class="where">{_place(place, data.link_base)}</td>'
-            f"<td>{_e(f.message)}{extra}</td></tr>"
+            f"<td>{_message(f.message)}{extra}</td></tr>"
         )
     table = (
         "<table><thead><tr><th>severity</th><th>rule</th><th>key</th><th>where</th>"
