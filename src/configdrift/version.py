@@ -1,3 +1,3 @@
 """configdrift's version (the package's, and the reports')."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
