@@ -245,3 +245,29 @@ def test_a_dict_surface_that_reads_nothing_is_a_configuration_error(tmp_path) ->
     wanted = {"payments": ("app.payments:unused.options", ())}
     with pytest.raises(ConfigError, match="the code reads no key of it"):
         analyse(Config(root=tmp_path, surfaces=wanted), jobs=1)
+
+
+def test_a_typed_dict_the_docs_document_is_a_surface_without_configuration(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path,
+        {"app/settings.py": _TYPED, "app/server.py": _TYPED_READS, "docs/settings.md": _TYPED_DOC},
+        "app",
+    )
+    surface = next(s for s in analysis.everything if s.surface == "UserSettings")
+    assert "a TypedDict the code reads as a dict" in surface.how
+    found = by_key(f for f in findings if f.surface == "UserSettings")
+    assert ("CD202", "unused") in found and ("CD202", "logLevel") not in found
+    assert "cwd" not in surface.schema.children
+
+
+def test_a_typed_dict_no_page_documents_or_no_code_reads_is_no_surface(tmp_path) -> None:
+    """Negative cases: the same TypedDict without its page, and with its
+    page but annotated nowhere."""
+    undocumented, _ = check_project(
+        tmp_path / "a", {"app/settings.py": _TYPED, "app/server.py": _TYPED_READS}, "app"
+    )
+    assert all(s.surface != "UserSettings" for s in undocumented.everything)
+    unread, _ = check_project(
+        tmp_path / "b", {"app/settings.py": _TYPED, "docs/settings.md": _TYPED_DOC}, "app"
+    )
+    assert all(s.surface != "UserSettings" for s in unread.everything)

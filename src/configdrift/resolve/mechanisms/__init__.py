@@ -32,6 +32,7 @@ from configdrift.resolve.mechanisms import (
     options,
     settings,
     settings_module,
+    typed_dicts,
 )
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.schema import SchemaBuilder
@@ -42,6 +43,7 @@ SURFACES = (
     confuse,
     data_files,
     loaded_models,
+    typed_dicts,
     keyword_calls,
     descriptors,
     class_registry,

@@ -11,8 +11,9 @@ reads are the node's reads. The keys only the extending TypedDict declares
 
 from __future__ import annotations
 
-from configdrift.model import ConfigPath, Location, SchemaNode
+from configdrift.model import ConfigPath, Location, SchemaNode, Surface
 from configdrift.resolve.flow_graph import Scope, scope_of
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -72,3 +73,57 @@ def _mounted_path(
             extra = frozenset(fact.name for _, fact in info.fields if fact.name not in own)
             return mounted[found.location], extra
     return None
+
+
+def follow_reads(builder: SchemaBuilder, node: SchemaNode) -> None:
+    """Add to ``node``'s tree the reads of the dicts annotated with the
+    TypedDicts it holds (a flow of its own: the root's is not this one)."""
+    reader = SchemaBuilder(builder.project, builder.declared)
+    typed = typed_dict_scopes(reader, node)
+    for scope, (path, extra) in typed.items():
+        reader.flow.fixed.setdefault(scope, path)
+        if extra:
+            reader.typed_extras[scope[:2]] = (path, extra)
+    reader.flow.mark(set(typed))
+    reader.apply_reads(node)
+
+
+def annotated(builder: SchemaBuilder) -> list[tuple[Symbol, Location]]:
+    """The TypedDicts parameters or globals are annotated with, each with
+    its first such place; an extension only where its base is not."""
+    project = builder.project
+    found: dict[Symbol, Location] = {}
+    for name in sorted(project.modules):
+        info = project.modules[name]
+        for function, _local, annotation in info.facts.local_types:
+            symbol = project.resolve(name, annotation)
+            if symbol is None or symbol.kind != "class" or symbol in found:
+                continue
+            model = builder.model(symbol)
+            if model is not None and model.kind == "typeddict":
+                line = info.facts.function_lines.get(function, (1, 1))[0] if function else 1
+                found[symbol] = Location(info.path, line)
+    return [
+        (symbol, where)
+        for symbol, where in found.items()
+        if not any(base in found for base in project.mro(symbol) if base != symbol)
+    ]
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """A TypedDict the code reads as a dict through annotated parameters
+    or globals (an editor's settings, ``settings: UserSettings``), that the
+    docs document and the root does not hold: a surface of its own."""
+    builder = discovery.builder
+    mounted = discovery.mounted()
+    found: list[Surface] = []
+    for symbol, where in annotated(builder):
+        if symbol.qualname in mounted:
+            continue
+        node = builder.model_root(symbol)
+        if not discovery.claim(node):
+            continue
+        follow_reads(builder, node)
+        how = f"a TypedDict the code reads as a dict ({where.path}:{where.line})"
+        found.append(Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}"))
+    return found
