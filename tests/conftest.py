@@ -37,7 +37,7 @@ def run_cli(*argv: str, cwd: Path | None = None) -> Result:
         except SystemExit as exc:  # argparse usage errors
             code = int(exc.code or 0)
     result = Result(code, out.getvalue(), err.getvalue())
-    _validate_json(argv, result)
+    _validate_json(argv, result, cwd or Path.cwd())
     return result
 
 
@@ -45,7 +45,7 @@ def run_cli(*argv: str, cwd: Path | None = None) -> Result:
 _JSON_SCHEMAS = {"check": "report", "diff": "report", "map": "map"}
 
 
-def _validate_json(argv: tuple[str, ...], result: Result) -> None:
+def _validate_json(argv: tuple[str, ...], result: Result, cwd: Path) -> None:
     """Every JSON document a test gets from the command line is valid
     against the schema configdrift ships for it, and names it."""
     import json
@@ -56,9 +56,18 @@ def _validate_json(argv: tuple[str, ...], result: Result) -> None:
     wants_json = any(
         a in ("--format", "--output-format") and b == "json" for a, b in itertools.pairwise(args)
     ) or any(a in ("--format=json", "--output-format=json") for a in args)
-    if name is None or not wants_json or result.code not in (0, 1) or "--output-file" in args:
+    if name is None or not wants_json or result.code not in (0, 1):
         return
-    document = json.loads(result.out)
+    written = next((b for a, b in itertools.pairwise(args) if a in ("--output-file", "-o")), None)
+    if written is not None:
+        target = Path(written)
+        if not target.is_absolute():
+            target = cwd / target
+        if not target.is_file():
+            return  # written somewhere the test moved or removed
+        document = json.loads(target.read_text(encoding="utf-8"))
+    else:
+        document = json.loads(result.out)
     validator = _validator(name)
     errors = sorted(validator.iter_errors(document), key=lambda e: list(e.path))
     assert not errors, f"{name} schema: {errors[0].message} at {list(errors[0].path)}"
