@@ -261,8 +261,12 @@ def _check_project(
         and import_timeout is None
         and not (write_baseline or update_baseline or diff_base or provenance or keys)
     )
-    key = replay.inputs_key(config, sources, given) if replayable else None
-    stored = replay.load(config.root, key) if key is not None else None
+    found = None
+    stored = None
+    if replayable:
+        kept = replay.entry(config.root)
+        found = replay.inputs(config, sources, given, replay.stamps_of(kept))
+        stored = replay.load(kept, found.key)
     analysis = None
     if stored is None:
         from configdrift.engine import analyse
@@ -285,8 +289,8 @@ def _check_project(
         stored.messages.extend(
             printable(note) for note in contradictions(analysis, jobs=jobs, cache=cache)
         )
-        if key is not None:
-            replay.save(config.root, key, stored)
+        if found is not None:
+            replay.save(config.root, found, stored)
     findings = stored.findings
     if only is not None:
         findings = [

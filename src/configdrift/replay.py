@@ -3,8 +3,11 @@ its stored report is replayed instead of analysed again.
 
 The inputs are configdrift's own code, the interpreter's version, the
 options in force (the configuration and the command line's), the list of
-files discovery finds and each file's size, modification time and inode, and
-the baseline's. Any difference, and the project is analysed as before (and
+files discovery finds and each file's content, and the baseline's. A file's
+content is known by a digest, which is read again only when its stat
+(size, times, inode) differs from the one stored beside the report, or is
+too recent to tell a change: a touched file replays, and a report is
+stored whenever the files were last modified. Any difference, and the project is analysed as before (and
 the report stored anew). Runs that consult git (``--diff-base``,
 ``--provenance``), import the project (``--import``) or write a baseline are
 never replayed.
@@ -49,19 +52,36 @@ class Stored:
 
 #: A file modified less than this long before a run (in nanoseconds) may
 #: be modified again within the file system's timestamp granularity without
-#: its time changing: a report that read it is not stored (as git treats
-#: "racily clean" index entries).
+#: its time changing (as git treats "racily clean" index entries): its
+#: stat never stands for its content, which is read and digested.
 RACY_NS = 2_000_000_000
+#: A file larger than this is known by its stat alone (extraction reads no
+#: more of a file than its bounds either).
+MAX_DIGESTED = 64 * 1024 * 1024
+
+#: What a file's stat said when its content had a digest: name -> [stat
+#: stamp, digest]. Stored with the report; a file whose stamp still
+#: matches is not read again.
+Stamps = dict[str, list[str]]
 
 
-def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | None:
-    """A digest of everything the project's report depends on; None when
-    an input is too recent for its modification time to tell a later
-    change (then nothing is stored)."""
+@dataclass(slots=True)
+class Inputs:
+    """A digest of everything a project's report depends on, and the stamps
+    to store with it."""
+
+    key: str
+    stamps: Stamps
+
+
+def inputs(config: Config, sources: Sources, baseline: str | None, known: Stamps) -> Inputs:
+    """The inputs' digest: each file by the digest of its content, read
+    unless ``known`` holds its stat's stamp from an earlier run (and it is
+    not too recent for its stat to tell a change). A touched file is the
+    same input; an edited one is another, whenever it was edited."""
     import time
 
     recent = time.time_ns() - RACY_NS
-    newest = 0
     digest = hashlib.sha256()
     digest.update(
         f"{FORMAT}\0{code_digest(Path(__file__).parent)}\0{sys.version_info[:3]}\0".encode()
@@ -73,11 +93,33 @@ def inputs_key(config: Config, sources: Sources, baseline: str | None) -> str | 
     from configdrift.filter.baseline import DEFAULT_NAME
 
     extra.append(root / DEFAULT_NAME)
+    stamps: Stamps = {}
     for name, path in [*((rel, root / rel) for rel in files), *((str(p), p) for p in extra)]:
-        stamp, mtime = _stat(path)
-        newest = max(newest, mtime)
-        digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + stamp)
-    return digest.hexdigest() if newest < recent else None
+        stamp, mtime, size = _stat(path)
+        seen = known.get(name)
+        if seen is not None and len(seen) == 2 and seen[0] == stamp and mtime < recent:
+            content = seen[1]
+        else:
+            content = _content_digest(path, size, root) or stamp
+        if mtime < recent:
+            stamps[name] = [stamp, content]
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + content.encode() + b"\0")
+    return Inputs(digest.hexdigest(), stamps)
+
+
+def _content_digest(path: Path, size: int, root: Path) -> str | None:
+    """A digest of the file's bytes; None when it cannot be read as a
+    regular file of a bounded size inside ``root`` (when it lies there),
+    and its stat then stands for it."""
+    from configdrift.files import Unreadable, read_path
+
+    if size > MAX_DIGESTED:
+        return None
+    try:
+        data = read_path(path, MAX_DIGESTED, (root,))
+    except (Unreadable, OSError):
+        return None
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _options(config: Config) -> tuple[Any, ...]:
@@ -86,14 +128,14 @@ def _options(config: Config) -> tuple[Any, ...]:
     return (os.path.realpath(config.root), *values)
 
 
-def _stat(path: Path) -> tuple[bytes, int]:
-    """What tells a file's change, and its modification time."""
+def _stat(path: Path) -> tuple[str, int, int]:
+    """What tells a file's change, its modification time and its size."""
     try:
         info = os.stat(path, follow_symlinks=False)
     except OSError:
-        return b"-", 0
+        return "-", 0, 0
     stamp = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}:{info.st_mode}"
-    return stamp.encode(), info.st_mtime_ns
+    return stamp, info.st_mtime_ns, info.st_size
 
 
 #: The largest stored report read.
@@ -110,30 +152,54 @@ def _entry(root: Path) -> Path | None:
     return directory / "reports" / f"{name[:32]}.json"
 
 
-def load(root: Path, key: str) -> Stored | None:
-    """The stored report of ``root`` when its inputs are ``key``."""
+def entry(root: Path) -> dict[str, Any]:
+    """``root``'s stored entry (empty when there is none, or it cannot be
+    read): its inputs' key, stamps and report."""
     from configdrift.files import read_cache
 
-    entry = _entry(root)
-    raw = read_cache(entry, MAX_STORED_BYTES) if entry is not None else None
+    path = _entry(root)
+    raw = read_cache(path, MAX_STORED_BYTES) if path is not None else None
     if raw is None:
-        return None
+        return {}
     try:
         data = json.loads(raw)
-        if data.get("key") != key:
-            return None
-        return _stored_from_json(data["report"])
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def stamps_of(stored: dict[str, Any]) -> Stamps:
+    """The stamps of a stored entry (empty when malformed)."""
+    stamps = stored.get("stamps")
+    if not isinstance(stamps, dict):
+        return {}
+    return {
+        name: value
+        for name, value in stamps.items()
+        if isinstance(value, list) and all(isinstance(v, str) for v in value)
+    }
+
+
+def load(stored: dict[str, Any], key: str) -> Stored | None:
+    """The stored report when its inputs are ``key``."""
+    if stored.get("key") != key:
+        return None
+    try:
+        return _stored_from_json(stored["report"])
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
 
 
-def save(root: Path, key: str, stored: Stored) -> None:
-    """Store ``root``'s report (best effort: a failure stores nothing)."""
+def save(root: Path, found: Inputs, stored: Stored) -> None:
+    """Store ``root``'s report with its inputs (best effort: a failure
+    stores nothing)."""
     target = _entry(root)
     if target is None:
         return
     try:
-        text = json.dumps({"key": key, "report": _stored_to_json(stored)})
+        text = json.dumps(
+            {"key": found.key, "stamps": found.stamps, "report": _stored_to_json(stored)}
+        )
     except ValueError:
         return
     write_cache(target, [text.encode("ascii")])
