@@ -32,6 +32,13 @@ then the median ratio to the floor with its spread (lowest to highest).
 git repository in a temporary directory) and compares a cold check of it
 with one of REPO.
 
+``--edits`` times what one changed file costs, on a copy of REPO's text
+files, after a run that stored its report: ``touch`` (a new time, the same
+bytes), ``doc`` (a line added to ``--doc-page``), ``code`` (a comment added
+to ``--code-module``) and ``schema`` (a comment added to
+``--schema-module``); each the run after the change and, as ``KIND+1``, the
+run after that (which replays the report the first one stored).
+
 Every side runs with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` is
 dropped from the environment), as after ``pip install``.
 """
@@ -195,6 +202,63 @@ def _scaled(repo: Path, copies: int, into: Path) -> Path:
     return root
 
 
+def _copy(repo: Path, into: Path) -> Path:
+    """A git repository of REPO's tracked text files, as they are."""
+    names = subprocess.run(
+        ["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True
+    ).stdout.decode("utf-8", "surrogateescape")
+    root = into / "copy"
+    for rel in (n for n in names.split("\0") if n.endswith(TEXT_SUFFIXES)):
+        source = repo / rel
+        if source.is_file() and not source.is_symlink():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    subprocess.run(["git", "-C", str(root), "add", "-A"], check=True)
+    return root
+
+
+def _edit(path: Path, kind: str, index: int) -> None:
+    """Change one file as ``kind`` says (``touch`` keeps its bytes)."""
+    if kind == "touch":
+        os.utime(path)
+        return
+    line = f"\n<!-- bench edit {index} -->\n" if kind == "doc" else f"\n# bench edit {index}\n"
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(line)
+
+
+def _edits(args: argparse.Namespace, repo: Path, scratch: str, floors: list[Run]) -> None:
+    """The cost of one changed file of each kind, as ratios to the floor."""
+    copy = _copy(repo, Path(scratch))
+    env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, "edits")}
+    check = [sys.executable, "-m", "configdrift", "check", str(copy), "--format", "json"]
+    measure(check, env)  # fills the cache and stores the report
+    targets = {
+        "touch": args.code_module,
+        "doc": args.doc_page,
+        "code": args.code_module,
+        "schema": args.schema_module,
+    }
+    sides: dict[str, list[Run]] = {}
+    for index in range(args.rounds):
+        for kind, rel in targets.items():
+            if rel is None:
+                continue
+            _edit(copy / rel, kind, index)
+            sides.setdefault(kind, []).append(measure(check, env))
+            sides.setdefault(f"{kind}+1", []).append(measure(check, env))
+        print(
+            f"edit round {index + 1}: "
+            + "  ".join(f"{k} {v[-1].wall:.2f}s/{v[-1].cpu:.2f}cpu" for k, v in sides.items()),
+            flush=True,
+        )
+    print("one changed file, ratios to the floor (median, lowest-highest):")
+    for name, runs in sides.items():
+        print(_summary(name, runs, floors[: len(runs)]))
+
+
 def _summary(name: str, runs: list[Run], floors: list[Run]) -> str:
     walls = [r.wall / f.wall for r, f in zip(runs, floors, strict=True)]
     cpus = [r.cpu / f.cpu for r, f in zip(runs, floors, strict=True)]
@@ -218,6 +282,10 @@ def main() -> None:
     parser.add_argument(
         "--against", help="another Python with configdrift installed, timed side by side"
     )
+    parser.add_argument("--edits", action="store_true", help="time one changed file of each kind")
+    parser.add_argument("--doc-page", help="with --edits: the doc page to change (REPO-relative)")
+    parser.add_argument("--code-module", help="with --edits: a module that declares no schema")
+    parser.add_argument("--schema-module", help="with --edits: a module that declares a model")
     args = parser.parse_args()
     repo = args.repo.resolve()
     check = [sys.executable, "-m", "configdrift", "check", str(repo), "--format", "json"]
@@ -272,6 +340,8 @@ def main() -> None:
                     f"{name} / {name} of --against: CPU {statistics.median(cpus):.3f}x "
                     f"({min(cpus):.3f}-{max(cpus):.3f})"
                 )
+        if args.edits:
+            _edits(args, repo, scratch, sides["floor"])
         if args.scale > 1:
             scaled = _scaled(repo, args.scale, Path(scratch))
             big = [sys.executable, "-m", "configdrift", "check", str(scaled), "--format", "json"]
