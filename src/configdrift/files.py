@@ -263,11 +263,22 @@ _WRITE_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 @functools.lru_cache(maxsize=4)
 def code_digest(folder: Path) -> str:
     """A digest of configdrift's own source files under ``folder``: what
-    it stored with another version of the code is never used."""
+    it stored with another version of the code is never used. Each file
+    by its size and modification time (an install or a checkout sets them
+    anew, an edit changes them), unless it was modified in the last two
+    seconds, when its bytes are read: a warm run need not read its own
+    code."""
+    import time
+
+    recent = time.time_ns() - 2_000_000_000
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*.py")):
-        digest.update(path.relative_to(folder).as_posix().encode())
-        digest.update(path.read_bytes())
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        info = path.stat()
+        if info.st_mtime_ns < recent:
+            digest.update(f"{info.st_size}:{info.st_mtime_ns}\0".encode())
+        else:
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

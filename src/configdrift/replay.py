@@ -94,7 +94,11 @@ def inputs(config: Config, sources: Sources, baseline: str | None, known: Stamps
 
     extra.append(root / DEFAULT_NAME)
     stamps: Stamps = {}
-    for name, path in [*((rel, root / rel) for rel in files), *((str(p), p) for p in extra)]:
+    base = str(root)
+    for name, path in [
+        *((rel, os.path.join(base, rel)) for rel in files),
+        *((str(p), str(p)) for p in extra),
+    ]:
         stamp, mtime, size = _stat(path)
         seen = known.get(name)
         if seen is not None and len(seen) == 2 and seen[0] == stamp and mtime < recent:
@@ -107,7 +111,7 @@ def inputs(config: Config, sources: Sources, baseline: str | None, known: Stamps
     return Inputs(digest.hexdigest(), stamps)
 
 
-def _content_digest(path: Path, size: int, root: Path) -> str | None:
+def _content_digest(path: str, size: int, root: Path) -> str | None:
     """A digest of the file's bytes; None when it cannot be read as a
     regular file of a bounded size inside ``root`` (when it lies there),
     and its stat then stands for it."""
@@ -128,7 +132,7 @@ def _options(config: Config) -> tuple[Any, ...]:
     return (os.path.realpath(config.root), *values)
 
 
-def _stat(path: Path) -> tuple[str, int, int]:
+def _stat(path: str) -> tuple[str, int, int]:
     """What tells a file's change, its modification time and its size."""
     try:
         info = os.stat(path, follow_symlinks=False)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -93,6 +92,11 @@ def _line(root: Path, path: str, line: int, cache: dict[str, list[str] | None]) 
     return text[line - 1]
 
 
+def _word(char: str) -> bool:
+    """Does ``char`` continue a key (``\\w`` or ``-``)?"""
+    return bool(char) and (char.isalnum() or char in "_-")
+
+
 def _column(text: str | None, key: str) -> tuple[int, int]:
     """Where the key's last segment is on the line (1-based), and its
     length; the first non-blank character when the key is not there."""
@@ -100,9 +104,15 @@ def _column(text: str | None, key: str) -> tuple[int, int]:
         return 1, 1
     last = key.rsplit(".", 1)[-1].replace("[]", "") if key else ""
     if last:
-        match = re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", text)
-        if match is not None:
-            return match.start() + 1, len(last)
+        # The first whole-word occurrence: found with ``str.find``, not a
+        # regular expression compiled per key (a report has hundreds).
+        at = text.find(last)
+        while at != -1:
+            before = text[at - 1] if at else ""
+            after = text[at + len(last)] if at + len(last) < len(text) else ""
+            if not _word(before) and not _word(after):
+                return at + 1, len(last)
+            at = text.find(last, at + 1)
     stripped = len(text) - len(text.lstrip())
     return (stripped + 1, 1) if stripped < len(text) else (1, 1)
 

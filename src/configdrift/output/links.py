@@ -5,9 +5,7 @@ never runs anything in the page that shows it."""
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
-from urllib.parse import quote, urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +20,9 @@ class Links:
 
 def web_url(text: str) -> str:
     """An ``http(s)://`` URL, for argparse (anything else is a usage error)."""
+    import argparse
+    from urllib.parse import urlsplit
+
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise argparse.ArgumentTypeError(f"not an http(s) URL: {text!r}")
@@ -30,6 +31,8 @@ def web_url(text: str) -> str:
 
 def rule_url(docs: str, code: str) -> str:
     """The rule's page on the docs site at ``docs`` (MkDocs' URLs)."""
+    from urllib.parse import quote
+
     return f"{docs.rstrip('/')}/rules/{quote(code)}/"
 
 
@@ -39,5 +42,7 @@ def is_web(base: str) -> bool:
 
 def file_url(base: str, path: str, line: int | None) -> str:
     """``path`` (at ``line``) under the files' base URL."""
+    from urllib.parse import quote
+
     anchor = f"#L{line}" if line else ""
     return f"{base.rstrip('/')}/{quote(path)}{anchor}"

@@ -6,7 +6,6 @@ prints one, for an editor or a validator."""
 from __future__ import annotations
 
 import json
-from importlib.resources import files
 from typing import Any
 
 #: Schema name -> its ``$id``, which the output's ``$schema`` names.
@@ -19,6 +18,8 @@ SCHEMA_IDS = {
 
 def schema_text(name: str) -> str:
     """The schema ``name`` (``report``, ``map`` or ``config``) as shipped."""
+    from importlib.resources import files
+
     return files(__name__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
 
 
