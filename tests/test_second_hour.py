@@ -271,3 +271,42 @@ def test_a_typed_dict_no_page_documents_or_no_code_reads_is_no_surface(tmp_path)
         tmp_path / "b", {"app/settings.py": _TYPED, "docs/settings.md": _TYPED_DOC}, "app"
     )
     assert all(s.surface != "UserSettings" for s in unread.everything)
+
+
+_SITE = """
+site_name: app
+markdown_extensions:
+  - pymdownx.superfences:
+      custom_fences:
+        - name: mermaid
+          format: !!python/name:pymdownx.superfences.fence_code_format
+nav:
+  - Home: index.md
+  - Reference:
+      - reference/cli.md
+      - reference/configuration.md
+  - Changelog: changelog.md
+  - Sponsor: https://example.org/sponsor.md
+"""
+
+
+def test_reference_pages_built_with_the_site_are_named(cli, tmp_path) -> None:
+    """The nav lists pages the tree does not hold (a hook writes them when
+    the site is built): the run says they were not compared."""
+    make_project(
+        tmp_path,
+        {
+            "mkdocs.yml": _SITE,
+            "docs/index.md": "# App\n",
+            "docs/reference/cli.md": "# CLI\n",
+            "app/__init__.py": "",
+        },
+    )
+    err = cli("check", str(tmp_path)).err
+    assert (
+        "configdrift: docs/reference/configuration.md is in mkdocs.yml's nav but not in the "
+        "tree: a page generated when the site is built is not compared." in err
+    )
+    # Negative cases: a page that is there (cli.md), a missing page that is
+    # no reference (changelog.md), a link out of the site.
+    assert "cli.md is" not in err and "changelog" not in err and "sponsor" not in err

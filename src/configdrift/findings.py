@@ -19,6 +19,7 @@ from configdrift.config import ConfigError
 from configdrift.model import Finding
 from configdrift.progress import stage
 from configdrift.unconfigured import (
+    built_note,
     setup_finding,
     setup_message,
     unconfigured,
@@ -65,6 +66,8 @@ def settled(
         messages.append(setup_message(analysis, config.root).rstrip("\n"))
     elif unconfigured(analysis) and (note := unread_note(analysis)) is not None:
         messages.append(note)
+    if unconfigured(analysis) and (built := built_note(config.root)) is not None:
+        messages.append(built)
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact
 

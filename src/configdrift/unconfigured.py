@@ -224,3 +224,64 @@ def unread_note(analysis: Analysis) -> str | None:
         "`configdrift map --unread` lists the pages, and `mount` or `surfaces` in the "
         "configuration names what reads it."
     )
+
+
+#: The most nodes of mkdocs.yml's nav looked at.
+MAX_NAV_NODES = 5000
+
+
+def built_pages(root: Path) -> list[str]:
+    """Pages mkdocs.yml's nav lists that the tree does not hold, under
+    names that look like configuration references: made when the site is
+    built (a hook, a plugin, a script), so never compared. The file is
+    composed, not constructed: no tag of it runs anything."""
+    import yaml
+
+    from configdrift.files import read_or_none
+
+    raw = read_or_none(root, "mkdocs.yml", 1024 * 1024)
+    if raw is None:
+        return []
+    try:
+        node = yaml.compose(raw.decode("utf-8", "replace"), Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        return []
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    top = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
+    docs_dir = top.get("docs_dir")
+    folder = docs_dir.value if isinstance(docs_dir, yaml.ScalarNode) else "docs"
+    pages: list[str] = []
+    stack = [top["nav"]] if "nav" in top else []
+    seen = 0
+    while stack and seen < MAX_NAV_NODES:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, yaml.ScalarNode):
+            value = str(item.value)
+            if value.endswith(".md") and "://" not in value:
+                pages.append(f"{folder.strip('/')}/{value.lstrip('/')}")
+        elif isinstance(item, yaml.SequenceNode):
+            stack.extend(reversed(item.value))
+        elif isinstance(item, yaml.MappingNode):
+            stack.extend(value for _, value in reversed(item.value))
+    return [
+        page
+        for page in pages
+        if _REFERENCE_WORDS.search(page.rsplit(".", 1)[0])
+        and read_or_none(root, page, 1) is None
+        and not (root / page).exists()
+    ]
+
+
+def built_note(root: Path) -> str | None:
+    """What standard error says of reference pages built with the site."""
+    pages = built_pages(root)
+    if not pages:
+        return None
+    shown = [*pages[:3], f"{len(pages) - 3} more"] if len(pages) > 3 else pages
+    named = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    return (
+        f"configdrift: {named} {'is' if len(pages) == 1 else 'are'} in mkdocs.yml's nav but "
+        "not in the tree: a page generated when the site is built is not compared."
+    )
