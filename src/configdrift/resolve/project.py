@@ -144,6 +144,7 @@ class Project:
             alias: next(iter(names)) for alias, names in claims.items() if len(names) == 1
         }
         self._cache: dict[tuple[str, str], Symbol | None] = {}
+        self._resolved: dict[tuple[str, str], Symbol | None] = {}
         self._eval_cache: dict[tuple[str, str], Value] = {}
 
     # -- names -------------------------------------------------------------
@@ -234,7 +235,16 @@ class Project:
         return None
 
     def resolve(self, module: str, dotted: str) -> Symbol | None:
-        """Resolve ``a.b.c`` from inside ``module``."""
+        """Resolve ``a.b.c`` from inside ``module`` (remembered: the
+        project does not change once indexed)."""
+        key = (module, dotted)
+        if key in self._resolved:
+            return self._resolved[key]
+        found = self._resolve(module, dotted)
+        self._resolved[key] = found
+        return found
+
+    def _resolve(self, module: str, dotted: str) -> Symbol | None:
         parts = dotted.split(".")
         symbol = self.lookup(module, parts[0])
         for i, part in enumerate(parts[1:], start=1):
