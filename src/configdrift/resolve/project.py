@@ -145,6 +145,7 @@ class Project:
         }
         self._cache: dict[tuple[str, str], Symbol | None] = {}
         self._resolved: dict[tuple[str, str], Symbol | None] = {}
+        self._mros: dict[Symbol, list[Symbol]] = {}
         self._eval_cache: dict[tuple[str, str], Value] = {}
 
     # -- names -------------------------------------------------------------
@@ -298,7 +299,14 @@ class Project:
         return out
 
     def mro(self, symbol: Symbol) -> list[Symbol]:
-        """The class and its ancestors, depth first, without repeats."""
+        """The class and its ancestors, depth first, without repeats (a
+        copy of what was worked out once)."""
+        known = self._mros.get(symbol)
+        if known is None:
+            known = self._mros[symbol] = self._mro(symbol)
+        return list(known)
+
+    def _mro(self, symbol: Symbol) -> list[Symbol]:
         seen: list[Symbol] = []
         stack = [symbol]
         while stack and len(seen) < 64:
