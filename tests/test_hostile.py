@@ -106,7 +106,12 @@ def test_no_command_runs_anything_of_the_tree(trapped, tmp_path):
             check=False,
         )
         text = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
-        if proc.returncode not in (0, 1) or "Traceback" in text:
+        # The base commit's missing blob sends git to the partial clone's
+        # promisor remote, whose transport is refused: git mostly reads the
+        # blob as missing, yet now and then (under load) fails the command,
+        # which is then a usage error naming the refusal. Safe either way.
+        refused = proc.returncode == 2 and "transport 'ext' not allowed" in text
+        if (proc.returncode not in (0, 1) and not refused) or "Traceback" in text:
             failures.append(f"{' '.join(argv)}: exit {proc.returncode}: {text[-800:]}")
         if got := fired(markers):
             failures.append(f"{' '.join(argv)} fired {got}")
