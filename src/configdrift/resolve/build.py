@@ -23,7 +23,7 @@ from configdrift.resolve.mechanisms.options import (
 )
 from configdrift.resolve.mechanisms.settings import settings_root
 from configdrift.resolve.mechanisms.settings_module import mount_settings, setting_reads
-from configdrift.resolve.mechanisms.typed_dicts import typed_dict_scopes
+from configdrift.resolve.mechanisms.typed_dicts import seed_typed_dicts
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root, render_scope
 
@@ -44,13 +44,7 @@ def build_schema(
         modules.append(ModuleInfo(name, rel, facts, is_package))
     builder = SchemaBuilder(Project(modules), config.registrations)
     root = build_root(builder, config.mount, doc_names)
-    typed = typed_dict_scopes(builder, root)
-    if typed:
-        for scope, (path, extra) in typed.items():
-            builder.flow.fixed.setdefault(scope, path)
-            if extra:
-                builder.typed_extras[scope[:2]] = (path, extra)
-        builder.flow.mark(builder.flow.seeds | set(typed))
+    seed_typed_dicts(builder, root)
     builder.apply_reads(root)
     return root, builder
 

@@ -75,16 +75,26 @@ def _mounted_path(
     return None
 
 
+def seed_typed_dicts(builder: SchemaBuilder, root: SchemaNode) -> None:
+    """Make the dicts annotated with the TypedDicts ``root``'s tree mounts
+    configuration of ``builder``'s flow, at their nodes' paths (the reads
+    of keys only an extension declares set apart), beside the scopes its
+    last ``mark`` started from."""
+    typed = typed_dict_scopes(builder, root)
+    if not typed:
+        return
+    for scope, (path, extra) in typed.items():
+        builder.flow.fixed.setdefault(scope, path)
+        if extra:
+            builder.typed_extras[scope[:2]] = (path, extra)
+    builder.flow.mark(builder.flow.seeds | set(typed))
+
+
 def follow_reads(builder: SchemaBuilder, node: SchemaNode) -> None:
     """Add to ``node``'s tree the reads of the dicts annotated with the
     TypedDicts it holds (a flow of its own: the root's is not this one)."""
     reader = SchemaBuilder(builder.project, builder.declared)
-    typed = typed_dict_scopes(reader, node)
-    for scope, (path, extra) in typed.items():
-        reader.flow.fixed.setdefault(scope, path)
-        if extra:
-            reader.typed_extras[scope[:2]] = (path, extra)
-    reader.flow.mark(set(typed))
+    seed_typed_dicts(reader, node)
     reader.apply_reads(node)
 
 
