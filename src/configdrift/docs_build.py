@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from configdrift.model import Finding, Severity
+from configdrift.model import Finding, Severity, exit_code_for
 
 #: Files whose presence marks a project's root, walking up from the docs.
 _ROOT_MARKERS = ("pyproject.toml", "configdrift.toml", ".git")
@@ -55,20 +55,18 @@ def build_findings(root: Path, docs: Path) -> tuple[list[BuildFinding], list[str
     from configdrift.api import check
     from configdrift.config import load
 
-    config = load(root)
-    threshold = None if config.fail_on == "never" else Severity(config.fail_on).rank
+    fail_on = load(root).fail_on
     report = check(root)
     here = Path.cwd()
     docs = docs.resolve()
     out: list[BuildFinding] = []
     for finding in report.findings:
-        severity = finding.severity or Severity.INFO
         places = [(finding.location.path, finding.location.line)]
         places += [(r.path, r.line) for r in finding.related]
         absolute = [((here / path).resolve(), line) for path, line in places]
         on_page = [(path, line) for path, line in absolute if path.is_relative_to(docs)]
         path, line = on_page[0] if on_page else absolute[0]
-        fails = threshold is not None and severity.rank >= threshold
+        fails = exit_code_for([finding], fail_on) == 1
         out.append(BuildFinding(path, max(1, line), _text(finding, here), fails))
     return out, report.messages
 
