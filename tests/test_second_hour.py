@@ -310,3 +310,12 @@ def test_reference_pages_built_with_the_site_are_named(cli, tmp_path) -> None:
     # Negative cases: a page that is there (cli.md), a missing page that is
     # no reference (changelog.md), a link out of the site.
     assert "cli.md is" not in err and "changelog" not in err and "sponsor" not in err
+
+
+def test_a_list_of_names_is_written_out_with_how_many_more() -> None:
+    from configdrift.wording import listed
+
+    assert listed(["a"]) == "a"
+    assert listed(["a", "b"]) == "a and b"
+    assert listed(["a", "b", "c"]) == "a, b and c"
+    assert listed(["a", "b", "c", "d", "e"]) == "a, b, c and 2 more"

@@ -6,12 +6,13 @@ that name its keys, and the line of configuration that would compare them.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding
-from configdrift.wording import counted
+from configdrift.wording import counted, listed
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -208,19 +209,18 @@ def unread_note(analysis: Analysis) -> str | None:
     configuration found: a configuration the code holds in a way not
     followed, left uncompared."""
     unread = [
-        (rel, analysis.page_entries.get(rel, 0))
-        for rel, reason in unread_pages(analysis)
-        if analysis.page_entries.get(rel)
+        (rel, count)
+        for rel, _ in unread_pages(analysis)
+        if (count := analysis.page_entries.get(rel, 0))
     ]
     total = sum(count for _, count in unread)
     if total < UNREAD_ENTRIES:
         return None
-    named = ", ".join(f"{rel} ({counted(count, 'entry', 'entries')})" for rel, count in unread[:3])
-    more = f" and {len(unread) - 3} more" if len(unread) > 3 else ""
+    named = listed([f"{rel} ({counted(count, 'entry', 'entries')})" for rel, count in unread])
     return (
         f"configdrift: {counted(total, 'entry', 'entries')} of pages that look like "
         f"configuration references name no key of a configuration found in the code: "
-        f"{named}{more}. Their configuration was not compared; "
+        f"{named}. Their configuration was not compared; "
         "`configdrift map --unread` lists the pages, and `mount` or `surfaces` in the "
         "configuration names what reads it."
     )
@@ -268,9 +268,7 @@ def built_pages(root: Path) -> list[str]:
     return [
         page
         for page in pages
-        if _REFERENCE_WORDS.search(page.rsplit(".", 1)[0])
-        and read_or_none(root, page, 1) is None
-        and not (root / page).exists()
+        if _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) and not os.path.lexists(root / page)
     ]
 
 
@@ -279,9 +277,7 @@ def built_note(root: Path) -> str | None:
     pages = built_pages(root)
     if not pages:
         return None
-    shown = [*pages[:3], f"{len(pages) - 3} more"] if len(pages) > 3 else pages
-    named = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     return (
-        f"configdrift: {named} {'is' if len(pages) == 1 else 'are'} in mkdocs.yml's nav but "
+        f"configdrift: {listed(pages)} {'is' if len(pages) == 1 else 'are'} in mkdocs.yml's nav but "
         "not in the tree: a page generated when the site is built is not compared."
     )
