@@ -153,15 +153,12 @@ def _place(text: str, base: str) -> str:
     the page's folder to the paths' folder)."""
     if not text:
         return ""
-    numbered = text.rsplit(":", 1)[-1].isdigit()
-    path = text.rsplit(":", 1)[0] if numbered else text
-    shown = (
-        f'{_e(path)}<span class="line">:{_e(text.rsplit(":", 1)[-1])}</span>'
-        if numbered
-        else _e(text)
-    )
+    parts = text.rsplit(":", 1)
+    numbered = parts[-1].isdigit()
+    path = parts[0] if numbered else text
+    shown = f'{_e(path)}<span class="line">:{_e(parts[-1])}</span>' if numbered else _e(text)
     if is_web(base):
-        href = file_url(base, path, int(text.rsplit(":", 1)[-1]) if numbered else None)
+        href = file_url(base, path, int(parts[-1]) if numbered else None)
         return f'<a href="{_e(href)}">{shown}</a>'
     href = quote(f"{base}{path}" if base else path)
     return f'<a href="{_e(href)}">{shown}</a>'
