@@ -70,10 +70,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     declaring = frozenset(name.rsplit(".", 1)[-1] for name in config.registrations)
     store = FactCache(root, salt=",".join(sorted(declaring))) if cache else None
     explicit = sources.docs_explicit
-    stage(f"reading {counted(len(sources.read()), 'file')}")
-    with Extractor(
-        str(root), jobs, len(sources.python) + len(sources.docs), store, declaring
-    ) as extractor:
+    extracted = len(sources.python) + len(sources.docs)
+    stage(f"reading {counted(extracted, 'file')}")
+    with Extractor(str(root), jobs, extracted, store, declaring) as extractor:
         pending_py = extractor.python(sources.python)
         # Doc pages are extracted while the schema is built: before the
         # schema is known, only the byte test that needs no keys applies.
