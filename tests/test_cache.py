@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from configdrift.extract.cache import FactCache
 from configdrift.files import cache_dir
 
@@ -119,7 +121,7 @@ def test_facts_are_written_as_asdict_would_write_them() -> None:
     import json
     from pathlib import Path
 
-    from configdrift.extract.cache import plain
+    from configdrift.extract.cache import encoded
     from configdrift.extract.docs.markdown import extract_markdown
     from configdrift.extract.python.extractor import extract_python
 
@@ -132,7 +134,8 @@ def test_facts_are_written_as_asdict_would_write_them() -> None:
             facts = extract_markdown(path.read_bytes())
         else:
             continue
-        assert json.dumps(plain(facts)) == json.dumps(dataclasses.asdict(facts))  # type: ignore[call-overload]
+        asdict = dataclasses.asdict(facts)  # type: ignore[call-overload]
+        assert encoded(facts) == json.dumps(asdict, separators=(",", ":"))
         checked += 1
     assert checked >= 10
 
@@ -300,3 +303,16 @@ def test_the_cache_directory_is_the_one_platformdirs_names(monkeypatch, tmp_path
         assert cache_dir() == Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert cache_dir() == Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
+
+
+def test_only_facts_are_encoded() -> None:
+    from configdrift.extract.cache import encoded
+    from configdrift.extract.docs.facts import Section
+
+    assert encoded([Section("a", 1, 2, None), ("x", 1)]) == (
+        '[{"title":"a","level":1,"line":2,"parent":null,"heading_key":null},["x",1]]'
+    )
+    with pytest.raises(TypeError, match="set is not a fact"):
+        encoded({"keys": {"a"}})
+    with pytest.raises(TypeError, match="type is not a fact"):
+        encoded(Section)

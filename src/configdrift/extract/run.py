@@ -21,10 +21,8 @@ from configdrift.extract.cache import (
     FactCache,
     content_key,
     doc_from_json,
-    doc_to_json,
     entry_json,
     module_from_json,
-    module_to_json,
     py_examples_from_json,
     py_examples_to_json,
 )
@@ -122,14 +120,17 @@ def _python_chunk(
     memo = Memo()
     for _, facts, _, _ in out:
         compact(facts, memo)
-    return _encoded(out, module_to_json)
+    return _encoded(out)
 
 
-def _encoded(results: list[Result[T]], dump: Callable[[T], dict[str, Any]]) -> list[Result[T]]:
+def _encoded(
+    results: list[Result[T]], dump: Callable[[T], object] | None = None
+) -> list[Result[T]]:
     """The results with each digested file's facts encoded for the cache,
     here in the worker rather than in the process that saves the cache."""
     return [
-        (rel, facts, key, entry_json(dump(facts)) if key else b"") for rel, facts, key, _ in results
+        (rel, facts, key, entry_json(facts if dump is None else dump(facts)) if key else b"")
+        for rel, facts, key, _ in results
     ]
 
 
@@ -175,7 +176,7 @@ def _config_files_chunk(root: str, rels: list[str], digest: bool) -> list[Result
             continue  # an example file that cannot be read is no example
         facts = _guard(DocFacts, config_file_facts, data)
         out.append((rel, facts, content_key(data) if digest else "", b""))
-    return _encoded(out, doc_to_json)
+    return _encoded(out)
 
 
 @_no_gc
@@ -198,7 +199,7 @@ def _docs_chunk(
             continue
         facts = _guard(DocFacts, extractor_for(rel), data)
         out.append((rel, facts, content_key(data) if digest else "", b""))
-    return _encoded(out, doc_to_json)
+    return _encoded(out)
 
 
 @_no_gc
