@@ -316,3 +316,37 @@ def test_only_facts_are_encoded() -> None:
         encoded({"keys": {"a"}})
     with pytest.raises(TypeError, match="type is not a fact"):
         encoded(Section)
+
+
+def test_a_byte_test_is_asked_again_only_of_changed_bytes(tmp_path, monkeypatch) -> None:
+    import configdrift
+    from configdrift.extract import run
+
+    root = _copy(tmp_path)
+    notes = root / "docs" / "notes.md"
+    notes.write_text("# Notes\n\nNothing about keys here.\n")
+    asked: list[bytes] = []
+    real = run.doc_wanted
+
+    def spy(data, *rest):
+        asked.append(data)
+        return real(data, *rest)
+
+    monkeypatch.setattr(run, "doc_wanted", spy)
+    cold = configdrift.check([root], jobs=1, cache=True)
+    page = root / "docs" / "configuration.md"
+    page.write_text(page.read_text() + "\n")  # a second run: the answers are stored
+    configdrift.check([root], jobs=1)
+    page.write_text(page.read_text() + "\n")
+    asked.clear()
+    third = configdrift.check([root], jobs=1)
+    assert [f.message for f in third.findings] == [f.message for f in cold.findings]
+    assert asked and all(b"Nothing about keys" not in data for data in asked)
+    # The notes become a page of keys: the test is asked again, and its new
+    # answer counts.
+    notes.write_text(page.read_text())
+    asked.clear()
+    fourth = configdrift.check([root], jobs=1)
+    assert any(data == notes.read_bytes() for data in asked)
+    assert any(f.location.path.endswith("docs/notes.md") for f in fourth.findings)
+    assert not any(f.location.path.endswith("docs/notes.md") for f in third.findings)

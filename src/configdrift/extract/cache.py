@@ -284,6 +284,13 @@ class FactCache:
             return None
         return facts if isinstance(facts, dict) else None
 
+    def verdict(self, name: str, digest: str) -> bool | None:
+        """A byte test's answer stored as ``name`` for the same bytes."""
+        hit = self.entries.get(name)
+        if hit is None or hit[0] != digest or hit[1] not in (b"0", b"1"):
+            return None
+        return hit[1] == b"1"
+
     def put(self, rel: str, digest: str, facts: bytes) -> None:
         """Keep ``facts`` (from ``entry_json``) for ``rel`` with its bytes' digest."""
         self.entries[rel] = (digest, facts)

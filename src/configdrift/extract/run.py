@@ -400,6 +400,11 @@ def _chunks(root: str, items: list[str], n: int) -> list[list[str]]:
     return out
 
 
+def _digest_of(words: AbstractSet[str]) -> str:
+    """A short name for a set of words, to name a byte test that uses them."""
+    return content_key("\0".join(sorted(words)).encode())[:16]
+
+
 def _in_order(rels: list[str], *parts: dict[str, T]) -> dict[str, T]:
     """Facts in the order the files were given, however they were found."""
     out: dict[str, T] = {}
@@ -489,11 +494,13 @@ class Extractor:
         rels: list[str],
         load: Callable[[dict[str, Any]], T],
         wanted: Callable[[bytes], bool] | None = None,
+        test: str = "",
     ) -> tuple[dict[str, T], list[str]]:
         """Facts found in the cache, and the files still to extract (a file
         that is not ``wanted`` is neither: the byte test a worker would
         apply is applied here to the bytes read for the digest, and no
-        worker is sent a file only to turn it down)."""
+        worker is sent a file only to turn it down). A ``test`` names the
+        byte test, whose answer is then kept with the file's digest."""
         self.seen.update(f"{kind}:{rel}" for rel in rels)
         if self.cache is None or not self.cache.entries:
             return {}, rels  # nothing to reuse: do not read every file twice
@@ -501,13 +508,13 @@ class Extractor:
         misses: list[str] = []
         for rel in rels:
             data = _read(self.root, rel)
-            if wanted is not None and isinstance(data, bytes) and not wanted(data):
+            if not isinstance(data, bytes):
+                misses.append(rel)
                 continue
-            stored = (
-                self.cache.get(f"{kind}:{rel}", content_key(data))
-                if isinstance(data, bytes)
-                else None
-            )
+            digest = content_key(data)
+            if wanted is not None and not self._wanted(test, rel, digest, data, wanted):
+                continue
+            stored = self.cache.get(f"{kind}:{rel}", digest)
             if stored is None:
                 misses.append(rel)
                 continue
@@ -518,6 +525,22 @@ class Extractor:
                 continue
             hits[rel] = facts
         return hits, misses
+
+    def _wanted(
+        self, test: str, rel: str, digest: str, data: bytes, wanted: Callable[[bytes], bool]
+    ) -> bool:
+        """``wanted(data)``, answered from the cache when the test has a
+        name and was asked of these bytes before."""
+        assert self.cache is not None
+        if not test:
+            return wanted(data)
+        name = f"{test}:{rel}"
+        self.seen.add(name)
+        said = self.cache.verdict(name, digest)
+        if said is None:
+            said = wanted(data)
+            self.cache.put(name, digest, b"1" if said else b"0")
+        return said
 
     def _store(self, kind: str, results: list[Result[T]]) -> dict[str, T]:
         out: dict[str, T] = {}
@@ -540,8 +563,9 @@ class Extractor:
         result to wait for them."""
         # A cached page passes the same byte test as a page read afresh: a
         # warm run sees the pages a cold one does.
+        test = f"md?{needed}" + (f":{_digest_of(words)}" if words is not None else "")
         hits, misses = self._cached(
-            "md", rels, doc_from_json, lambda data: doc_wanted(data, needed, words)
+            "md", rels, doc_from_json, lambda data: doc_wanted(data, needed, words), test
         )
         collect = self._submit(_docs_chunk, misses, needed, words, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("md", collect()))
@@ -561,7 +585,11 @@ class Extractor:
             return dict
         # As for docs, only files that passed the byte test are cached.
         hits, misses = self._cached(
-            "pyx", rels, py_examples_from_json, lambda data: may_hold_config(data, quoted)
+            "pyx",
+            rels,
+            py_examples_from_json,
+            lambda data: may_hold_config(data, quoted),
+            f"pyx?{_digest_of(top_keys)}",
         )
         collect = self._submit(_py_examples_chunk, misses, quoted, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("pyx", collect()))
