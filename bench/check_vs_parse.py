@@ -11,12 +11,13 @@ runs as fresh interpreters (start-up and imports included):
 - ``cold``: a first run with an empty cache directory, which writes the
   fact cache and the stored report (what a user's first check and a CI job
   with a fresh cache pay);
+- ``jobs-1``: ``cold`` in one process (``--jobs 1``);
 - ``no-cache``: ``check --no-cache``;
 - ``warm``: a run with nothing changed since the last one (the stored
   report is replayed);
 - ``vulture``: vulture on ``--vulture-path`` (default: REPO), installed into
   a virtual environment of its own in the user's cache directory when it
-  is missing (skipped when it cannot be installed);
+  is missing (skipped when it cannot be installed); ``pyflakes`` the same;
 - with ``--against PYTHON``: ``cold`` and ``no-cache`` again with another
   installation of configdrift (an earlier commit's, in a virtual
   environment of its own), so that a change is measured side by side with
@@ -30,7 +31,8 @@ count it in every process,
 then the median ratio to the floor with its spread (lowest to highest).
 ``--scale N`` also builds a repository of N copies of REPO's text files (a
 git repository in a temporary directory) and compares a cold check of it
-with one of REPO.
+with one of REPO, and, with ``--doc-page``, the run after a line is added
+to that page in the first copy with the floor of the N copies.
 
 ``--edits`` times what one changed file costs, on a copy of REPO's text
 files, after a run that stored its report: ``touch`` (a new time, the same
@@ -158,28 +160,28 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, ok: tuple[int, ..
     return Run(wall, cpu, peak / 1024, rss / 1024)
 
 
-def _vulture() -> list[str] | None:
-    """A command that runs vulture, installing it into a venv of its own
-    when the running Python lacks it; None when it cannot be had."""
+def _tool(name: str) -> list[str] | None:
+    """A command that runs the linter ``name`` (vulture, pyflakes),
+    installing it into a venv of its own when the running Python lacks it;
+    None when it cannot be had."""
     try:
-        import vulture  # noqa: F401
-
-        return [sys.executable, "-m", "vulture"]
+        __import__(name)
+        return [sys.executable, "-m", name]
     except ImportError:
         pass
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "configdrift-bench"
-    python = home / "vulture-venv" / "bin" / "python"
+    python = home / f"{name}-venv" / "bin" / "python"
     if not python.exists():
         try:
             subprocess.run([sys.executable, "-m", "venv", str(python.parent.parent)], check=True)
             subprocess.run(
-                [str(python), "-m", "pip", "install", "--quiet", "vulture"],
+                [str(python), "-m", "pip", "install", "--quiet", name],
                 check=True,
                 timeout=300,
             )
         except (OSError, subprocess.SubprocessError):
             return None
-    return [str(python), "-m", "vulture"]
+    return [str(python), "-m", name]
 
 
 def _scaled(repo: Path, copies: int, into: Path) -> Path:
@@ -293,20 +295,30 @@ def main() -> None:
         check += ["--jobs", str(args.jobs)]
     other = [args.against, *check[1:]] if args.against else None
     floor_cmd = [sys.executable, "-c", PARSE_SCRIPT, str(repo)]
-    vulture = _vulture()
+    vulture, pyflakes = _tool("vulture"), _tool("pyflakes")
     vulture_target = str(repo / args.vulture_path) if args.vulture_path else str(repo)
     with tempfile.TemporaryDirectory() as scratch:
         warm_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, "warm")}
         measure(check, warm_env)  # fills the cache and stores the report
-        sides: dict[str, list[Run]] = {"floor": [], "cold": [], "no-cache": [], "warm": []}
+        sides: dict[str, list[Run]] = {
+            "floor": [],
+            "cold": [],
+            "jobs-1": [],
+            "no-cache": [],
+            "warm": [],
+        }
         if other:
             sides["cold-other"], sides["no-cache-other"] = [], []
         if vulture:
             sides["vulture"] = []
+        if pyflakes:
+            sides["pyflakes"] = []
         for index in range(args.rounds):
             cold_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"cold{index}")}
             sides["floor"].append(measure(floor_cmd))
             sides["cold"].append(measure(check, cold_env))
+            one_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"one{index}")}
+            sides["jobs-1"].append(measure([*check, "--jobs", "1"], one_env))
             sides["no-cache"].append(measure([*check, "--no-cache"]))
             sides["warm"].append(measure(check, warm_env))
             if other:
@@ -316,6 +328,9 @@ def main() -> None:
             if vulture:
                 # vulture exits 3 when it reports dead code.
                 sides["vulture"].append(measure([*vulture, vulture_target], ok=(0, 3)))
+            if pyflakes:
+                # pyflakes exits 1 when it reports a problem.
+                sides["pyflakes"].append(measure([*pyflakes, vulture_target], ok=(0, 1)))
             print(
                 f"round {index + 1}: "
                 + "  ".join(
@@ -331,6 +346,13 @@ def main() -> None:
         if vulture:
             walls = [c.wall / v.wall for c, v in zip(sides["cold"], sides["vulture"], strict=True)]
             print(f"cold check / vulture: {statistics.median(walls):.2f}x")
+        for tool in ("vulture", "pyflakes"):
+            if tool in sides:
+                cpus = [c.cpu / v.cpu for c, v in zip(sides["cold"], sides[tool], strict=True)]
+                print(
+                    f"cold check / {tool}, CPU: {statistics.median(cpus):.2f}x "
+                    f"({min(cpus):.2f}-{max(cpus):.2f})"
+                )
         if other:
             for name in ("cold", "no-cache"):
                 cpus = [
@@ -346,12 +368,18 @@ def main() -> None:
             scaled = _scaled(repo, args.scale, Path(scratch))
             big = [sys.executable, "-m", "configdrift", "check", str(scaled), "--format", "json"]
             times = []
+            edited: list[tuple[Run, Run]] = []
+            big_floor = [sys.executable, "-c", PARSE_SCRIPT, str(scaled)]
             for index in range(max(1, args.rounds // 2)):
                 one = measure(
                     check, {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"s1-{index}")}
                 )
-                many = measure(big, {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"sN-{index}")})
+                big_env = {**ENV, "XDG_CACHE_HOME": os.path.join(scratch, f"sN-{index}")}
+                many = measure(big, big_env)
                 times.append((one, many))
+                if args.doc_page:
+                    _edit(scaled / "copy0" / args.doc_page, "doc", index)
+                    edited.append((measure(big, big_env), measure(big_floor)))
                 print(
                     f"scale round {index + 1}: 1x {one.wall:.2f}s {one.peak_mib:.0f}MiB, "
                     f"{args.scale}x {many.wall:.2f}s {many.peak_mib:.0f}MiB "
@@ -359,12 +387,21 @@ def main() -> None:
                     flush=True,
                 )
             ratio = statistics.median(m.wall / o.wall for o, m in times)
+            cpu = statistics.median(m.cpu / o.cpu for o, m in times)
             peak = statistics.median(m.peak_mib for _, m in times)
             rss = statistics.median(m.rss_mib for _, m in times)
             print(
-                f"{args.scale}x repository: {ratio:.2f}x the time of 1x, "
+                f"{args.scale}x repository: {ratio:.2f}x the time of 1x ({cpu:.2f}x CPU), "
                 f"peak {peak:.0f} MiB (rss sum {rss:.0f} MiB)"
             )
+            if edited:
+                cpus = [e.cpu / f.cpu for e, f in edited]
+                peaks = [e.peak_mib for e, _ in edited]
+                print(
+                    f"{args.scale}x repository, one page changed: CPU "
+                    f"{statistics.median(cpus):.2f}x its floor ({min(cpus):.2f}-{max(cpus):.2f}), "
+                    f"peak {statistics.median(peaks):.0f} MiB"
+                )
 
 
 if __name__ == "__main__":
