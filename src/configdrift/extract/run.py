@@ -553,6 +553,12 @@ class Extractor:
     def python(self, rels: list[str]) -> Pending[ModuleFacts]:
         """Start extracting Python modules; call the result to wait for them."""
         hits, misses = self._cached("py", rels, module_from_json)
+        # Facts read from the cache share their leaves as extracted ones do
+        # (a large tree's facts, decoded, would otherwise hold each one
+        # once per file).
+        memo = Memo()
+        for facts in hits.values():
+            compact(facts, memo)
         collect = self._submit(_python_chunk, misses, self.cache is not None, self.declaring)
         return lambda: _in_order(rels, hits, self._store("py", collect()))
 
