@@ -59,7 +59,7 @@ def test_chunks_hold_every_file_once_largest_first(tmp_path) -> None:
 
 
 def test_a_table_of_bare_keys_may_document_a_configuration() -> None:
-    from configdrift.extract.run import may_document
+    from configdrift.extract.byte_tests import may_document
 
     rows = b"# Settings\n\n| Variable | Default |\n|---|---|\n| ACCESS_LOG | True |\n"
     three = rows + b"| **KEEP_ALIVE** | 5 |\n| TIMEOUT | 60 |\n"

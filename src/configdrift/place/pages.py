@@ -10,8 +10,8 @@ import functools
 from pathlib import Path
 
 from configdrift.discover import HISTORY_PAGES, Sources, matches
+from configdrift.extract.byte_tests import mentions
 from configdrift.extract.docs.facts import DocFacts
-from configdrift.extract.run import mentions
 from configdrift.files import CANNOT_READ, read_or_none
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
 
@@ -35,7 +35,7 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     key-table rows and two fifths of them are (a reference table that also
     lists keys other code reads): a tutorial's list of functions or classes,
     with a key or two among them, is not a doc source.
-    ``extract.run.may_document`` is the byte-level necessary condition.
+    ``extract.byte_tests.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
         return False
