@@ -350,3 +350,17 @@ def test_a_byte_test_is_asked_again_only_of_changed_bytes(tmp_path, monkeypatch)
     assert any(data == notes.read_bytes() for data in asked)
     assert any(f.location.path.endswith("docs/notes.md") for f in fourth.findings)
     assert not any(f.location.path.endswith("docs/notes.md") for f in third.findings)
+
+
+def test_only_byte_tests_that_can_turn_a_page_down_keep_answers(tmp_path) -> None:
+    from configdrift.extract.run import Extractor
+
+    root = _copy(tmp_path)
+    rels = ["docs/configuration.md", "docs/tutorial.md"]
+    store = FactCache(root, directory=tmp_path / "cache")
+    store.entries["md:unrelated.md"] = ("0", b"")  # a cache that is not empty
+    with Extractor(str(root), 1, len(rels), store) as extractor:
+        extractor.docs(rels, None)()
+        extractor.docs(rels, 1)()
+    kept = sorted(name for name in store.entries if "?" in name)
+    assert kept == ["md?1:docs/configuration.md", "md?1:docs/tutorial.md"]

@@ -401,10 +401,15 @@ class Extractor:
         """Start extracting the doc pages ``doc_wanted`` keeps. Call the
         result to wait for them."""
         # A cached page passes the same byte test as a page read afresh: a
-        # warm run sees the pages a cold one does.
+        # warm run sees the pages a cold one does. Every page is wanted
+        # without a ``needed`` count: there is no answer to keep.
         test = f"md?{needed}" + (f":{_digest_of(words)}" if words is not None else "")
         hits, misses = self._cached(
-            "md", rels, doc_from_json, lambda data: doc_wanted(data, needed, words), test
+            "md",
+            rels,
+            doc_from_json,
+            None if needed is None else lambda data: doc_wanted(data, needed, words),
+            test,
         )
         collect = self._submit(_docs_chunk, misses, needed, words, self.cache is not None)
         return lambda: _in_order(rels, hits, self._store("md", collect()))
