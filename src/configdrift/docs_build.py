@@ -79,4 +79,4 @@ def _text(finding: Finding, here: Path) -> str:
     places = [(finding.location.path, finding.location.line, "")]
     places += [(r.path, r.line, r.note) for r in finding.related]
     others = [f"{path}:{line}" + (f" ({note})" if note else "") for path, line, note in places]
-    return text + "; " + "; ".join(others) if others else text
+    return text + "; " + "; ".join(others)

@@ -50,6 +50,7 @@ def settled(
     from configdrift.rules.run import allowed, run_rules, selected, with_severities
 
     config = analysis.config
+    discovered = unconfigured(analysis)
     messages: list[str] = []
     stage("running the rules")
     findings = run_rules(analysis)
@@ -60,13 +61,13 @@ def settled(
             "no Python file, doc page or config file"
         )
         findings = []
-    elif unconfigured(analysis) and any(setup_finding(f) for f in findings):
+    elif discovered and any(setup_finding(f) for f in findings):
         # Discovery found nothing to compare: a setup question, not drift.
         findings = [f for f in findings if not setup_finding(f)]
         messages.append(setup_message(analysis, config.root).rstrip("\n"))
-    elif unconfigured(analysis) and (note := unread_note(analysis)) is not None:
+    elif discovered and (note := unread_note(analysis)) is not None:
         messages.append(note)
-    if unconfigured(analysis) and (built := built_note(config.root)) is not None:
+    if discovered and (built := built_note(config.root)) is not None:
         messages.append(built)
     if import_timeout is not None:
         from configdrift.exact import ExactModeError, merge, run_exact

@@ -165,6 +165,12 @@ _REFERENCE_WORDS = re.compile(
 )
 
 
+def _looks_like_reference(page: str) -> bool:
+    """Does the page's path, without its suffix, say it may be a
+    configuration reference (``docs/configuration.md``, ``cli.rst``)?"""
+    return _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) is not None
+
+
 def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     """The doc pages that look like configuration references (by their
     path) and that no surface reads, each with the reason (the pages are
@@ -182,7 +188,7 @@ def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     broken = {location.path: message for location, message in analysis.parse_errors}
     out: list[tuple[str, str]] = []
     for rel in analysis.pages:
-        if rel in placed or not _REFERENCE_WORDS.search(rel.rsplit(".", 1)[0]):
+        if rel in placed or not _looks_like_reference(rel):
             continue
         count = analysis.page_entries.get(rel)
         if rel in broken:
@@ -266,9 +272,7 @@ def built_pages(root: Path) -> list[str]:
         elif isinstance(item, yaml.MappingNode):
             stack.extend(value for _, value in reversed(item.value))
     return [
-        page
-        for page in pages
-        if _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) and not os.path.lexists(root / page)
+        page for page in pages if _looks_like_reference(page) and not os.path.lexists(root / page)
     ]
 
 

@@ -159,8 +159,8 @@ def _place(text: str, base: str) -> str:
     shown = f'{_e(path)}<span class="line">:{_e(parts[-1])}</span>' if numbered else _e(text)
     if is_web(base):
         href = file_url(base, path, int(parts[-1]) if numbered else None)
-        return f'<a href="{_e(href)}">{shown}</a>'
-    href = quote(f"{base}{path}" if base else path)
+    else:
+        href = quote(f"{base}{path}" if base else path)
     return f'<a href="{_e(href)}">{shown}</a>'
 
 
