@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("resolve",),
     ("place",),
     ("analysis",),
-    ("engine",),
+    ("engine", "link"),
     ("rules",),
     # what follows the rules: filters, history, the other reports
     ("filter", "exact", "history", "coverage", "replay", "sweep"),

@@ -30,6 +30,8 @@ DESIGN_TABLE = {
     "CD501": "source-empty",
     "CD502": "unmapped-section",
     "CD503": "parse-error",
+    "CD601": "setting-default-mismatch",
+    "CD602": "setting-type-mismatch",
 }
 
 

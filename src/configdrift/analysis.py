@@ -26,6 +26,7 @@ from configdrift.model import (
     ReadSite,
     SchemaNode,
     SectionMap,
+    Setting,
     Unresolved,
 )
 from configdrift.resolve.model_types import ModelInfo
@@ -134,6 +135,9 @@ class Analysis:
     #: Paths this surface accepts whose doc entry another surface took: a
     #: key two surfaces read is documented once.
     documented_elsewhere: set[ConfigPath] = field(default_factory=set)
+    #: The project's settings with more than one spelling (``link``), made
+    #: on first use, on the first surface.
+    linked: list[Setting] | None = None
 
     @property
     def examples_only(self) -> bool:

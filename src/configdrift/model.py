@@ -393,3 +393,54 @@ def read_defaults(node: SchemaNode) -> list[ReadSite]:
     """The reads of a key that fall back to a known default other than
     ``None`` (``None`` means computed later, or not set)."""
     return [s for s in node.reads if s.default is not None and s.default.value is not None]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Spelling:
+    """One way a user writes a setting: a config key (``timeout``), an
+    environment variable (``APP_TIMEOUT``) or a flag (``--timeout``), with
+    its own declaration, default, type and doc entry."""
+
+    #: ``key``, ``env`` or ``flag``.
+    kind: str
+    name: str
+    #: The surface that declares it (``config``, ``settings``, ``cli``, ``env``).
+    surface: str
+    #: Its path in that surface's tree.
+    path: ConfigPath
+    location: Location
+    default: Value | None = None
+    type: TypeInfo = TypeInfo("")
+    #: Where a page documents it, with the default the page names.
+    doc: Location | None = None
+    doc_default: str | None = None
+    #: What declares it, as ``map`` shows it (``field of Settings``).
+    declared_by: str = ""
+    #: The flag whose call declares this variable (``envvar=``), if one does.
+    flag: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SettingLink:
+    """Why two spellings are one setting: ``explicit`` evidence in the code
+    (``envvar=``, a flag whose default reads the variable, one name read
+    in two places) or the project's ``convention`` (its prefix and the
+    upper-cased key, ``--kebab-case`` for ``snake_case``)."""
+
+    a: Spelling
+    b: Spelling
+    how: str
+    why: str
+    location: Location | None = None
+    #: The name both spell by the convention (``log_level``).
+    common: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Setting:
+    """One setting of a project with every spelling it has, and the links
+    that make them one."""
+
+    name: str
+    spellings: tuple[Spelling, ...]
+    links: tuple[SettingLink, ...] = ()

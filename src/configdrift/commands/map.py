@@ -31,6 +31,7 @@ def map_tree(
     config_file: str | None = None,
     unresolved: bool = False,
     unread: bool = False,
+    settings: bool = False,
     output_format: str = "text",
     jobs: int | None = None,
     cache: bool = True,
@@ -40,14 +41,15 @@ def map_tree(
     """Print the surfaces, each one's resolved config tree and how each doc
     section was mapped, for each project the paths name (text or JSON);
     with ``unread``, also the pages that look like configuration references
-    and were not read, with the reason."""
+    and were not read, with the reason; with ``settings``, the table of
+    settings (each setting with every spelling) instead of the trees."""
     from configdrift.config import ConfigError
 
     out = out or sys.stdout
     err = err or sys.stderr
     try:
         maps = [
-            project_map(analysis, unresolved, unread)
+            project_map(analysis, unresolved, unread, settings)
             for analysis in analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
@@ -62,11 +64,18 @@ def map_tree(
     for index, project in enumerate(maps):
         if len(maps) > 1:
             out.write(f"{chr(10) if index else ''}== {project['root']} ==\n")
-        _map_text(project, out)
+        if settings:
+            from configdrift.commands.map_settings import settings_text
+
+            settings_text(project["settings"], out)
+        else:
+            _map_text(project, out)
     return ExitCode.OK
 
 
-def project_map(analysis: Analysis, unresolved: bool, unread: bool = False) -> dict[str, Any]:
+def project_map(
+    analysis: Analysis, unresolved: bool, unread: bool = False, settings: bool = False
+) -> dict[str, Any]:
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
     from configdrift.analysis import accepted_nodes
@@ -162,6 +171,10 @@ def project_map(analysis: Analysis, unresolved: bool, unread: bool = False) -> d
             {"path": printable(rebase(rel, prefix)), "reason": printable(reason)}
             for rel, reason in unread_pages(analysis)
         ]
+    if settings:
+        from configdrift.commands.map_settings import settings_map
+
+        project["settings"] = settings_map(analysis, where)
     return project
 
 
@@ -252,6 +265,13 @@ def register(sub: Subparsers) -> None:
         help="also list the pages that look like configuration references and were not read, "
         "with the reason",
     )
+    p_map.add_argument(
+        "--settings",
+        action="store_true",
+        help="print the table of settings instead: each setting with every spelling "
+        "(config key, environment variable, flag), its default, type and doc entry, "
+        "and what links them",
+    )
     project_options(p_map)
     p_map.set_defaults(run=_run)
 
@@ -262,6 +282,7 @@ def _run(args: argparse.Namespace) -> int:
         config_file=args.config,
         unresolved=args.unresolved,
         unread=args.unread,
+        settings=args.settings,
         output_format=args.output_format,
         jobs=args.jobs,
         cache=not args.no_cache,

@@ -21,6 +21,7 @@ def load() -> None:
         lifecycle,
         objects,
         reads,
+        settings,
     )
 
 

@@ -103,6 +103,16 @@ CATALOG: dict[str, tuple[str, Severity, str]] = {
         Severity.ERROR,
         "a key marked removed is still declared or read",
     ),
+    "CD601": (
+        "setting-default-mismatch",
+        Severity.WARNING,
+        "two spellings of one setting (key, variable, flag) have different defaults",
+    ),
+    "CD602": (
+        "setting-type-mismatch",
+        Severity.WARNING,
+        "two spellings of one setting accept different types or choices",
+    ),
     "CD501": ("source-empty", Severity.ERROR, "a doc or schema source yields no keys"),
     "CD502": ("unmapped-section", Severity.INFO, "a doc section's keys match no schema node"),
     "CD503": ("parse-error", Severity.WARNING, "a file could not be parsed"),

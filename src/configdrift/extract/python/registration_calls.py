@@ -195,7 +195,7 @@ def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCal
 
 
 #: Calls and mappings that read an environment variable by name.
-_ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
+ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 
 
 _ENV_MAPPINGS = frozenset({"os.environ", "environ"})
@@ -266,13 +266,13 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
                 if not _setting_name(node.args[0]):
                     return None
                 kind, callee, form = "setting", holder, "getter"
-            elif last != "get" or dotted(func) not in _ENV_CALLS:
+            elif last != "get" or dotted(func) not in ENV_CALLS:
                 return None
             else:
                 callee = dotted(func.value) or callee  # ``environ`` or ``os.environ``
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
-        elif last == "getenv" and dotted(func) in _ENV_CALLS:
+        elif last == "getenv" and dotted(func) in ENV_CALLS:
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
         elif _setting_name(node.args[0]) and (helper := dotted(func)) is not None:

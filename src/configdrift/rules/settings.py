@@ -1,0 +1,257 @@
+"""Rules about one setting across its spellings (CD601, CD602): the
+config key, the environment variable and the flag that set the same thing
+(``link``) must agree on its default, its type and its choices."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from configdrift.link import settings_of
+from configdrift.model import Finding, Related, Setting, Spelling, same_value
+from configdrift.rules.registry import make, register
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: A string read from the environment or the command line, as a bool.
+_TRUTH = {"true": True, "1": True, "yes": True, "on": True}
+_FALSEHOOD = {"false": False, "0": False, "no": False, "off": False}
+
+#: The kinds a string converts to when a setting's value is parsed.
+_PARSED = ("int", "float", "bool")
+
+
+@register("CD601")
+def setting_default_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    Two spellings of one setting (a config key, an environment variable, a
+    flag, linked by ``envvar=``, by a default read from the environment,
+    by one variable read twice, or by the project's convention of prefix
+    and kebab case) whose defaults differ, after the conversion the
+    project makes: a flag's string default ``"2"`` is the key's ``2``.
+
+    Why it matters
+    Which default a user gets depends on how they set the rest: the same
+    program starts on port 8000 from the environment and on 8080 from the
+    command line. The docs of one spelling are then wrong for the other.
+
+    Example
+    ``port: int = 8000`` in a settings class with ``env_prefix="APP_"``,
+    and ``parser.add_argument("--port", type=int, default=8080)``.
+
+    How to fix
+    Give both spellings the same default, best by reading it from one
+    place (``default=settings.port``).
+    """
+    for setting in settings_of(analysis):
+        values = _defaults(setting)
+        for odd, majority in _odd_ones_out(values, same_value):
+            value = dict((id(sp), sp.default) for sp, _ in values)
+            here = value[id(odd)]
+            there = value[id(majority[0])]
+            assert here is not None and there is not None
+            others = _names(majority, odd)
+            verb = "defaults" if len(majority) == 1 else "default"
+            message = (
+                f"{_named(odd, majority)} defaults to {here.text}, but {others}, "
+                f"the same setting, {verb} to {there.text}"
+            )
+            yield _finding("CD601", odd, majority, setting, message)
+
+
+@register("CD602")
+def setting_type_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    Two spellings of one setting (linked as for CD601) that accept
+    different values: their choices differ (``--log-level`` takes
+    ``error``, ``APP_LOG_LEVEL`` does not), or their types cannot hold
+    each other's values (a flag that takes an int, a key that takes a
+    bool). A string converts to the others, so a flag without ``type=``
+    agrees with any key.
+
+    Why it matters
+    A value one spelling takes fails, or means something else, through the
+    other: a user who moves a working flag into the environment gets an
+    error at start-up.
+
+    Example
+    ``log_level: Literal["debug", "info", "warning"]`` in a settings class,
+    and ``--log-level`` with ``choices=["debug", "info", "warning", "error"]``.
+
+    How to fix
+    Declare the choices once (an ``Enum`` both use) or make both lists
+    equal; give both spellings one type.
+    """
+    for setting in settings_of(analysis):
+        choices = [
+            (sp, frozenset(c for c in sp.type.choices if c is not None))
+            for sp in setting.spellings
+            if sp.type.choices
+        ]
+        for odd, majority in _odd_ones_out(choices, lambda a, b: a == b):
+            message = _choices(odd, majority[0])
+            if message:
+                yield _finding("CD602", odd, majority, setting, message)
+        reported: set[int] = set()
+        for here, there in _kind_clashes(setting):
+            if id(here) not in reported:
+                reported.add(id(here))
+                message = _kinds(here, there)
+                if message:
+                    yield _finding("CD602", here, [there], setting, message)
+
+
+def _choices(here: Spelling, there: Spelling) -> str | None:
+    mine = here.type.choices
+    theirs = there.type.choices
+    if mine is None or theirs is None:
+        return None
+    only_here = [c for c in mine if c is not None and not any(same_value(c, t) for t in theirs)]
+    only_there = [c for c in theirs if c is not None and not any(same_value(c, m) for m in mine)]
+    if not (only_here or only_there):
+        return None
+    if only_here:
+        text = f"`{here.name}` takes {_listed(only_here)}, but `{there.name}`, the same setting, "
+        text += f"rejects {_them(only_here)}"
+        if only_there:
+            text += f"; it takes {_listed(only_there)}, which `{here.name}` rejects"
+        return text
+    return (
+        f"`{there.name}` takes {_listed(only_there)}, but `{here.name}`, the same setting, "
+        f"rejects {_them(only_there)}"
+    )
+
+
+def _kinds(here: Spelling, there: Spelling) -> str | None:
+    mine = here.type.kinds - {"null"}
+    theirs = there.type.kinds - {"null"}
+    if not mine or not theirs or mine & theirs or "str" in mine | theirs:
+        return None
+    if mine | theirs <= {"int", "float"}:
+        return None
+    return (
+        f"`{here.name}` takes {here.type.text or _listed(sorted(mine))}, but `{there.name}`, "
+        f"the same setting, takes {there.type.text or _listed(sorted(theirs))}"
+    )
+
+
+def _parse(text: str, like: Any) -> Any:
+    low = text.strip().lower()
+    if isinstance(like, bool):
+        return _TRUTH.get(low, _FALSEHOOD.get(low))
+    for kind in (int, float):
+        if isinstance(like, int | float):
+            try:
+                return kind(text.strip())
+            except ValueError:
+                continue
+    return None
+
+
+def _rank(spelling: Spelling) -> tuple[int, str, int]:
+    """Which spelling overrides which: a flag (or a variable a flag
+    declares) over a variable over a key, else the later declaration."""
+    kind = 2 if spelling.flag else {"key": 0, "env": 1, "flag": 2}[spelling.kind]
+    return (kind, spelling.location.path, spelling.location.line)
+
+
+def _odd_ones_out(
+    values: list[tuple[Spelling, Any]], same: Callable[[Any, Any], bool]
+) -> Iterator[tuple[Spelling, list[Spelling]]]:
+    """The spellings whose value differs from the most spellings', each with
+    those; on a tie, the one that overrides (a flag) is the odd one."""
+    clusters: list[list[tuple[Spelling, Any]]] = []
+    for spelling, value in values:
+        for cluster in clusters:
+            if same(cluster[0][1], value):
+                cluster.append((spelling, value))
+                break
+        else:
+            clusters.append([(spelling, value)])
+    if len(clusters) < 2:
+        return
+    clusters.sort(key=lambda c: (-len(c), max(_rank(sp) for sp, _ in c)))
+    majority = [sp for sp, _ in clusters[0]]
+    for cluster in clusters[1:]:
+        for spelling, _ in cluster:
+            yield spelling, majority
+
+
+def _defaults(setting: Setting) -> list[tuple[Spelling, Any]]:
+    """The spellings' known defaults, a string parsed as the type of the
+    setting's others (``"2"`` as ``2``): the conversion the project makes.
+    A string that does not parse is left out: nothing is certain then."""
+    known = [
+        (sp, sp.default.value)
+        for sp in setting.spellings
+        if sp.default is not None and sp.default.known and sp.default.value is not None
+    ]
+    typed = [value for _, value in known if isinstance(value, int | float | bool)]
+    out: list[tuple[Spelling, Any]] = []
+    for spelling, value in known:
+        if isinstance(value, str) and typed:
+            value = _parse(value, typed[0])
+            if value is None:
+                continue
+        out.append((spelling, value))
+    return out
+
+
+def _kind_clashes(setting: Setting) -> Iterator[tuple[Spelling, Spelling]]:
+    """Pairs of spellings whose types hold none of each other's values,
+    the overriding one first."""
+    typed = [sp for sp in setting.spellings if sp.type.kinds - {"null"}]
+    for i, a in enumerate(typed):
+        for b in typed[i + 1 :]:
+            if _kinds(a, b) is not None:
+                yield (a, b) if _rank(a) >= _rank(b) else (b, a)
+
+
+def _finding(
+    code: str,
+    here: Spelling,
+    others: list[Spelling],
+    setting: Setting,
+    message: str,
+) -> Finding:
+    related = [
+        Related(sp.location.path, sp.location.line, f"`{sp.name}` is declared here")
+        for sp in others
+    ]
+    related += [
+        Related(sp.doc.path, sp.doc.line, f"`{sp.name}` is documented here")
+        for sp in (here, *others)
+        if sp.doc is not None
+    ]
+    link = next((k for k in setting.links if here in (k.a, k.b)), setting.links[0])
+    if link.location is not None and link.location != here.location:
+        related.append(Related(link.location.path, link.location.line, link.why))
+    text = f"{message} ({link.how}: {link.why})"
+    finding = make(code, here.name, here.location, text, tuple(related))
+    return dataclasses.replace(finding, surface=here.surface)
+
+
+def _named(spelling: Spelling, others: list[Spelling]) -> str:
+    """A spelling by its name, and by what declares it where another
+    spelling has the same name (one variable read in two places)."""
+    if all(spelling.name != other.name for other in others):
+        return f"`{spelling.name}`"
+    if spelling.flag:
+        return f"`{spelling.name}` as `{spelling.flag}` reads it"
+    return f"`{spelling.name}` ({spelling.declared_by or spelling.surface})"
+
+
+def _names(spellings: list[Spelling], odd: Spelling) -> str:
+    """The spellings named in a sentence: `a`, `b` and `c`."""
+    names = [_named(sp, [odd]) for sp in spellings]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _them(values: list[Any]) -> str:
+    return "it" if len(values) == 1 else "them"
+
+
+def _listed(values: list[Any]) -> str:
+    return ", ".join(f"`{v}`" for v in values)

@@ -1,0 +1,178 @@
+"""One setting across its spellings (``link``, CD601, CD602, ``map
+--settings``): what links a config key, a variable and a flag, and what
+does not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from configdrift.link.convention import normal, prefixes
+from configdrift.model import Location, Spelling, TypeInfo, Value
+from conftest import FIXTURES, run_cli
+from helpers import make_project
+
+
+def _settings(case: str | Path) -> list[dict]:
+    root = case if isinstance(case, Path) else FIXTURES / case
+    result = run_cli("map", str(root), "--settings", "--format", "json", "--jobs", "1")
+    assert result.code == 0, result.err
+    return json.loads(result.out)["projects"][0]["settings"]
+
+
+def _spelt(settings: list[dict]) -> dict[str, set[str]]:
+    return {s["name"]: {sp["name"] for sp in s["spellings"]} for s in settings}
+
+
+def _findings(root: Path, code: str) -> dict[str, str]:
+    result = run_cli("check", str(root), "--format", "json", "--jobs", "1", "--select", "CD6")
+    return {f["key"]: f["message"] for f in json.loads(result.out)["findings"] if f["code"] == code}
+
+
+def test_a_settings_class_and_flags_are_linked_by_the_prefix_and_kebab_case() -> None:
+    spelt = _spelt(_settings("settings_link"))
+    assert spelt["port"] == {"RELAY_PORT", "--port"}
+    assert spelt["log_level"] == {"RELAY_LOG_LEVEL", "--log-level"}
+    assert spelt["workers"] == {"RELAY_WORKERS", "--workers"}
+
+
+def test_a_flag_whose_default_reads_a_variable_is_that_variable() -> None:
+    (setting,) = [s for s in _settings("settings_link") if s["name"] == "RELAY_CACHE_DIR"]
+    assert {(sp["kind"], sp["name"], sp["surface"]) for sp in setting["spellings"]} == {
+        ("env", "RELAY_CACHE_DIR", "cli"),
+        ("env", "RELAY_CACHE_DIR", "settings"),
+        ("flag", "--cache", "cli"),
+    }
+    explicit = [link["why"] for link in setting["links"] if link["how"] == "explicit"]
+    assert "`--cache` defaults to what `RELAY_CACHE_DIR` holds" in explicit
+
+
+def test_names_that_share_a_word_are_not_one_setting() -> None:
+    # ``--log`` beside ``RELAY_LOG_FILE`` and ``RELAY_LOG_LEVEL``;
+    # ``--verbose`` has no other spelling.
+    names = {name for spelt in _spelt(_settings("settings_link")).values() for name in spelt}
+    assert "--log" not in names
+    assert "--verbose" not in names
+    assert "RELAY_LOG_FILE" not in names
+
+
+def test_defaults_that_differ_are_found_and_converted_ones_agree() -> None:
+    found = _findings(FIXTURES / "settings_link", "CD601")
+    assert set(found) == {"--port", "RELAY_CACHE_DIR"}
+    assert "`--port` defaults to 8080, but `RELAY_PORT`" in found["--port"]
+    # ``--workers`` "2" is the field's 2; ``--timeout`` 30 its 30.0.
+    assert "--workers" not in found and "--timeout" not in found
+
+
+def test_choices_that_differ_are_found() -> None:
+    found = _findings(FIXTURES / "settings_link", "CD602")
+    assert set(found) == {"--log-level"}
+    assert "`--log-level` takes `error`, but `RELAY_LOG_LEVEL`" in found["--log-level"]
+
+
+def test_click_envvar_links_explicitly_and_the_odd_default_is_reported_once() -> None:
+    settings = {s["name"]: s for s in _settings("settings_click")}
+    host = settings["host"]
+    assert any(
+        link["how"] == "explicit" and "declares `BEACON_HOST` with envvar=" in link["why"]
+        for link in host["links"]
+    )
+    found = _findings(FIXTURES / "settings_click", "CD601")
+    # Three spellings say 0.0.0.0, the read in net.py says localhost: one finding there.
+    assert set(found) == {"BEACON_HOST", "--retries"}
+    assert "defaults to 'localhost'" in found["BEACON_HOST"]
+
+
+def test_a_variable_read_as_a_string_agrees_with_an_int_default() -> None:
+    # ``int(os.environ.get("BEACON_PORT", "9000"))`` beside ``default=9000``.
+    settings = {s["name"]: s for s in _settings("settings_click")}
+    assert "'9000'" in {sp["default"] for sp in settings["port"]["spellings"]}
+    assert "BEACON_PORT" not in _findings(FIXTURES / "settings_click", "CD601")
+
+
+def test_one_flag_of_a_command_named_as_a_key_is_a_coincidence() -> None:
+    # ``ping --banner`` beside the config's ``banner``: one flag of ``ping``
+    # mirrors a key, not the two ``serve`` does; ``--proxy`` beside
+    # ``HTTPS_PROXY``: not the project's prefix.
+    names = {n for spelt in _spelt(_settings("settings_click")).values() for n in spelt}
+    assert "--banner" not in names
+    assert "banner" not in names
+    assert "--proxy" not in names and "HTTPS_PROXY" not in names
+
+
+def test_map_settings_prints_each_spelling_with_its_place(tmp_path: Path) -> None:
+    result = run_cli("map", str(FIXTURES / "settings_link"), "--settings", "--jobs", "1")
+    assert result.code == 0
+    assert "5 settings with more than one spelling" in result.out
+    port = result.out[result.out.index("\n  port\n") :]
+    assert "RELAY_PORT  variable (settings)  default 8000" in port
+    assert "linked (convention): `RELAY_PORT` and `--port` both spell `port`" in port
+
+
+def test_types_that_hold_none_of_each_others_values_clash(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/settings.py": """\
+                from pydantic_settings import BaseSettings, SettingsConfigDict
+
+                class Settings(BaseSettings):
+                    model_config = SettingsConfigDict(env_prefix="APP_")
+                    debug: bool = False
+                    port: int = 1
+                    name: str = "x"
+            """,
+            "app/cli.py": """\
+                import argparse
+
+                def main():
+                    p = argparse.ArgumentParser()
+                    p.add_argument("--debug", type=int, default=0)
+                    p.add_argument("--port", type=str, default="1")
+                    p.add_argument("--name", default="x")
+                    print(p.parse_args())
+            """,
+            "docs/settings.md": """\
+                # Settings
+
+                - `APP_DEBUG`: debug.
+                - `APP_PORT`: the port.
+                - `APP_NAME`: the name.
+            """,
+            "docs/cli.md": """\
+                # Command line
+
+                - `--debug`: debug.
+                - `--port`: the port.
+                - `--name`: the name.
+            """,
+        },
+    )
+    found = _findings(root, "CD602")
+    # An int flag for a bool field clashes; a str flag converts to an int.
+    assert set(found) == {"--debug"}
+    assert "`--debug` takes int, but `APP_DEBUG`, the same setting, takes bool" in found["--debug"]
+
+
+def _spelling(kind: str, name: str, path: tuple[str, ...], surface: str = "s") -> Spelling:
+    return Spelling(kind, name, surface, path, Location("a.py", 1), Value.of(1), TypeInfo(""))
+
+
+def test_the_convention_needs_the_projects_prefix() -> None:
+    field = _spelling("env", "SHOP_PORT", ("port",))
+    known = prefixes([field], [])
+    assert known == {"SHOP_"}
+    assert normal(_spelling("env", "SHOP_LOG_LEVEL", ("SHOP_LOG_LEVEL",)), known) == "log_level"
+    assert normal(_spelling("env", "OTHER_PORT", ("OTHER_PORT",)), known) is None
+    assert normal(_spelling("flag", "--log-level", ("--log-level",)), known) == "log_level"
+    assert normal(_spelling("flag", "-v", ("-v",)), known) is None
+    assert normal(
+        _spelling("key", "tool.shop.page_size", ("tool", "shop", "page_size")), known
+    ) == ("page_size")
+
+
+def test_a_word_most_variables_share_is_a_prefix_and_a_rare_one_is_not() -> None:
+    shared = [_spelling("env", f"SHOP_{k}", (f"SHOP_{k}",)) for k in ("A", "B", "C")]
+    assert prefixes([*shared, _spelling("env", "HOME_DIR", ("HOME_DIR",))], []) == {"SHOP_"}
+    assert prefixes(shared[:2], []) == set()
