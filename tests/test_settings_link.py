@@ -176,3 +176,72 @@ def test_a_word_most_variables_share_is_a_prefix_and_a_rare_one_is_not() -> None
     shared = [_spelling("env", f"SHOP_{k}", (f"SHOP_{k}",)) for k in ("A", "B", "C")]
     assert prefixes([*shared, _spelling("env", "HOME_DIR", ("HOME_DIR",))], []) == {"SHOP_"}
     assert prefixes(shared[:2], []) == set()
+
+
+_LAUNCHER = {
+    "app/__init__.py": "",
+    "app/launch.py": """\
+        import argparse
+        import os
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--master-port", type=int, default=29501)
+            p.add_argument("--master-addr", default="127.0.0.1")
+            p.add_argument("--nodes", type=int, default=1)
+            args = p.parse_args()
+            env = dict(os.environ)
+            env["MASTER_PORT"] = str(args.master_port)
+            env["MASTER_ADDR"] = args.master_addr
+            return env
+    """,
+    "app/comm.py": """\
+        import os
+
+        def init():
+            port = os.environ.get("MASTER_PORT", "29500")
+            addr = os.environ.get("MASTER_ADDR", "127.0.0.1")
+            nodes = os.environ.get("NODES", "1")
+            return port, addr, nodes
+    """,
+    "docs/launch.md": """\
+        # Launching
+
+        - `--master-port`: the port of the first node.
+        - `--master-addr`: the address of the first node.
+        - `--nodes`: how many nodes.
+    """,
+}
+
+
+def test_a_flag_copied_into_a_variable_is_that_variable(tmp_path: Path) -> None:
+    root = make_project(tmp_path, _LAUNCHER)
+    settings = {s["name"]: s for s in _settings(root)}
+    assert {sp["name"] for sp in settings["MASTER_PORT"]["spellings"]} == {
+        "MASTER_PORT",
+        "--master-port",
+    }
+    (link,) = settings["MASTER_PORT"]["links"]
+    assert link["how"] == "explicit"
+    assert link["why"] == "`env['MASTER_PORT']` is set from `args.master_port` (`--master-port`)"
+    found = _findings(root, "CD601")
+    # The launcher's 29501 against the read's "29500"; the address agrees,
+    # and ``--nodes`` is copied nowhere: ``NODES`` is not the project's prefix.
+    assert set(found) == {"--master-port"}
+    assert "NODES" not in settings
+
+
+def test_a_copy_away_from_the_flags_file_links_nothing(tmp_path: Path) -> None:
+    # ``args`` in another file could be any command's: the copy is no evidence.
+    files = dict(_LAUNCHER)
+    files["app/spawn.py"] = """\
+        def spawn(env, args):
+            env["MASTER_PORT"] = str(args.master_port)
+    """
+    files["app/launch.py"] = files["app/launch.py"].replace(
+        'env["MASTER_PORT"] = str(args.master_port)', "pass"
+    )
+    root = make_project(tmp_path, files)
+    settings = {s["name"]: s for s in _settings(root)}
+    assert "MASTER_PORT" not in settings
+    assert "MASTER_ADDR" in settings

@@ -418,6 +418,8 @@ class Spelling:
     declared_by: str = ""
     #: The flag whose call declares this variable (``envvar=``), if one does.
     flag: str | None = None
+    #: A flag's destination: the attribute the code reads (``log_level``).
+    dest: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)

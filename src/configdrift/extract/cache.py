@@ -124,6 +124,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         dynamic_getattr=[(line, fn, pattern) for line, fn, pattern in data["dynamic_getattr"]],
         dynamic_setattr=data["dynamic_setattr"],
         fallbacks=[(attr, expr, line) for attr, expr, line in data["fallbacks"]],
+        copies=[tuple(c) for c in data["copies"]],
         main_guard=bool(data["main_guard"]),
         param_defaults=data["param_defaults"],
         placements=[

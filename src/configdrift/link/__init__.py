@@ -14,6 +14,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from configdrift.link.convention import normal, prefixes
+from configdrift.link.copies import copy_links
 from configdrift.link.spellings import spellings
 from configdrift.model import Setting, SettingLink, Spelling
 
@@ -53,6 +54,7 @@ def link(analysis: Analysis) -> list[Setting]:
             SettingLink(a, b, "explicit", f"both are the variable `{name}`")
             for a, b in itertools.pairwise(same)
         )
+    explicit += copy_links(analysis.project, unique)
     known = prefixes(unique, [(flag, env) for flag, env, _, _ in declared])
     groups = _Groups(unique)
     links = [link_ for link_ in explicit if groups.join(link_.a, link_.b)]

@@ -109,6 +109,7 @@ def _spelling(
         doc[0],
         doc[1],
         _declared_by(surface, node),
+        dest=node.key if cli else "",
     )
 
 

@@ -129,6 +129,10 @@ class FunctionBody(CallFacts):
                             facts.attr_assigns.append(
                                 (self.qualname, element.attr, "other", "", assign.lineno)
                             )
+        for assign in assigns:
+            copied = _copy(assign)
+            if copied is not None:
+                facts.copies.append(copied)
         for ret in returns:
             returned = ret.value
             if isinstance(returned, ast.Call):
@@ -326,3 +330,55 @@ def _keyword_holders(
         if len(held) == before:
             break
     return frozenset(held)
+
+
+#: Calls that convert a copied value without changing what it is.
+_COPY_CONVERSIONS = frozenset({"str", "int", "float", "bool"})
+
+
+def _copy(assign: ast.Assign) -> tuple[int, str, str, str, str, str] | None:
+    """``d["K"] = owner.attr`` or ``owner.attr = d["K"]`` (a conversion
+    such as ``str(...)`` around the value, ``d.get("K", ...)`` and
+    ``os.environ.get("K")`` too): a value copied between an option and a
+    key (``ModuleFacts.copies``)."""
+    if len(assign.targets) != 1:
+        return None
+    target, value = assign.targets[0], assign.value
+    if (
+        type(value) is ast.Call
+        and type(value.func) is ast.Name
+        and value.func.id in _COPY_CONVERSIONS
+    ):
+        if len(value.args) != 1 or value.keywords:
+            return None
+        value = value.args[0]
+    if type(target) is ast.Subscript and type(value) is ast.Attribute:
+        key, container = _keyed(target)
+        owner = dotted(value.value)
+        if key is not None and container is not None and owner is not None:
+            return (assign.lineno, "key", container, key, owner, value.attr)
+    elif type(target) is ast.Attribute:
+        key, container = _keyed(value)
+        owner = dotted(target.value)
+        if key is not None and container is not None and owner is not None:
+            return (assign.lineno, "attr", container, key, owner, target.attr)
+    return None
+
+
+def _keyed(node: ast.expr) -> tuple[str | None, str | None]:
+    """The constant key and the dict of ``d["K"]`` or ``d.get("K", ...)``."""
+    if type(node) is ast.Subscript:
+        index = node.slice
+        if type(index) is ast.Constant and isinstance(index.value, str):
+            return index.value, dotted(node.value)
+    elif (
+        type(node) is ast.Call
+        and type(node.func) is ast.Attribute
+        and node.func.attr in ("get", "getenv")
+        and node.args
+        and type(node.args[0]) is ast.Constant
+        and isinstance(node.args[0].value, str)
+    ):
+        getenv = node.func.attr == "getenv"
+        return node.args[0].value, "os.environ" if getenv else dotted(node.func.value)
+    return None, None

@@ -221,6 +221,11 @@ class ModuleFacts:
     #: Values used in place of an option when it is falsy: ``x.opt or V``,
     #: ``if x.opt: ... else: y = V`` (option's attribute, V, line).
     fallbacks: list[tuple[str, Expr, int]] = field(default_factory=list)
+    #: A value copied between an attribute and a key (``env["PORT"] =
+    #: str(args.port)``, ``args.port = cfg.get("port")``): (line, ``key``
+    #: when the key is written or ``attr`` when the attribute is, the dict's
+    #: dotted name, the key, the attribute's owner, the attribute).
+    copies: list[tuple[int, str, str, str, str, str]] = field(default_factory=list)
     #: Does the module run itself (``if __name__ == "__main__":``)?
     main_guard: bool = False
     error: str | None = None
