@@ -32,6 +32,7 @@ DESIGN_TABLE = {
     "CD503": "parse-error",
     "CD601": "setting-default-mismatch",
     "CD602": "setting-type-mismatch",
+    "CD603": "setting-doc-default-mismatch",
 }
 
 

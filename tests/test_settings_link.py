@@ -70,6 +70,16 @@ def test_choices_that_differ_are_found() -> None:
     assert "`--log-level` takes `error`, but `RELAY_LOG_LEVEL`" in found["--log-level"]
 
 
+def test_a_flag_without_a_default_documented_with_another_than_the_settings() -> None:
+    found = _findings(FIXTURES / "settings_link", "CD603")
+    # ``--queue`` says 50 where ``RELAY_QUEUE`` holds 100; ``--batch`` says
+    # the 10 ``RELAY_BATCH`` holds; ``--port`` has a default of its own.
+    assert set(found) == {"--queue"}
+    assert found["--queue"].startswith(
+        "`--queue` is documented with default `50`, but it declares none, and `RELAY_QUEUE`"
+    )
+
+
 def test_click_envvar_links_explicitly_and_the_odd_default_is_reported_once() -> None:
     settings = {s["name"]: s for s in _settings("settings_click")}
     host = settings["host"]
@@ -103,7 +113,7 @@ def test_one_flag_of_a_command_named_as_a_key_is_a_coincidence() -> None:
 def test_map_settings_prints_each_spelling_with_its_place(tmp_path: Path) -> None:
     result = run_cli("map", str(FIXTURES / "settings_link"), "--settings", "--jobs", "1")
     assert result.code == 0
-    assert "5 settings with more than one spelling" in result.out
+    assert "7 settings with more than one spelling" in result.out
     port = result.out[result.out.index("\n  port\n") :]
     assert "RELAY_PORT  variable (settings)  default 8000" in port
     assert "linked (convention): `RELAY_PORT` and `--port` both spell `port`" in port

@@ -113,6 +113,11 @@ CATALOG: dict[str, tuple[str, Severity, str]] = {
         Severity.WARNING,
         "two spellings of one setting accept different types or choices",
     ),
+    "CD603": (
+        "setting-doc-default-mismatch",
+        Severity.WARNING,
+        "a spelling with no default of its own is documented with another than the setting's",
+    ),
     "CD501": ("source-empty", Severity.ERROR, "a doc or schema source yields no keys"),
     "CD502": ("unmapped-section", Severity.INFO, "a doc section's keys match no schema node"),
     "CD503": ("parse-error", Severity.WARNING, "a file could not be parsed"),

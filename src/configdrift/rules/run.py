@@ -20,7 +20,19 @@ def selected(code: str, select: tuple[str, ...], ignore: tuple[str, ...]) -> boo
 #: Rules on the project as a whole, judged with its first surface only:
 #: parse errors, source health, removals and deprecations.
 PROJECT_RULES = frozenset(
-    {"CD304", "CD401", "CD402", "CD403", "CD404", "CD501", "CD502", "CD503", "CD601", "CD602"}
+    {
+        "CD304",
+        "CD401",
+        "CD402",
+        "CD403",
+        "CD404",
+        "CD501",
+        "CD502",
+        "CD503",
+        "CD601",
+        "CD602",
+        "CD603",
+    }
 )
 
 

@@ -1,4 +1,4 @@
-"""Rules about one setting across its spellings (CD601, CD602): the
+"""Rules about one setting across its spellings (CD601-CD603): the
 config key, the environment variable and the flag that set the same thing
 (``link``) must agree on its default, its type and its choices."""
 
@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from configdrift.link import settings_of
-from configdrift.model import Finding, Related, Setting, Spelling, same_value
+from configdrift.model import Finding, Location, Related, Setting, Spelling, same_value
 from configdrift.rules.registry import make, register
+from configdrift.rules.values import parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -101,6 +102,68 @@ def setting_type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 message = _kinds(here, there)
                 if message:
                     yield _finding("CD602", here, [there], setting, message)
+
+
+@register("CD603")
+def setting_doc_default_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A spelling of a setting documented with a default although it declares
+    none of its own (a flag with no ``default=``, or one computed at run
+    time), where the setting's other spellings agree on a different one:
+    the value a user gets when they leave it unset.
+
+    Why it matters
+    The docs of the flag promise one value and the program runs with
+    another; nothing in the flag's own declaration shows it, so a check of
+    the flag alone (CD104) cannot see it.
+
+    Example
+    ``--port`` documented as "Defaults to `8080`." while
+    ``parser.add_argument("--port", type=int)`` declares no default and
+    ``APP_PORT`` (``port: int = 8000``) gives it one.
+
+    How to fix
+    Document the default the setting has, or give the flag the one the
+    docs name.
+    """
+    for setting in settings_of(analysis):
+        values = _defaults(setting)
+        for spelling in setting.spellings:
+            others = _documented_clash(spelling, values)
+            if others is None:
+                continue
+            holder = others[0]
+            assert holder.default is not None and spelling.doc is not None
+            own = (
+                "declares none"
+                if spelling.default is None
+                else f"takes `{spelling.default.text}` at run time"
+            )
+            verb = "defaults" if len(others) == 1 else "default"
+            message = (
+                f"`{spelling.name}` is documented with default {spelling.doc_default}, but it "
+                f"{own}, and {_names(others, spelling)}, the same setting, {verb} to "
+                f"{holder.default.text}"
+            )
+            yield _finding("CD603", spelling, others, setting, message, at=spelling.doc)
+
+
+def _documented_clash(
+    spelling: Spelling, values: list[tuple[Spelling, Any]]
+) -> list[Spelling] | None:
+    """The other spellings, agreeing on one default, that a spelling with
+    no default of its own is documented against; None where nothing
+    clashes for certain."""
+    if spelling.doc is None or spelling.doc_default is None:
+        return None
+    if spelling.default is not None and spelling.default.known:
+        return None  # a default of its own: CD104 compares the two
+    others = [(sp, value) for sp, value in values if sp is not spelling]
+    if not others or not all(same_value(others[0][1], value) for _, value in others):
+        return None  # no default, or several: nothing is certain
+    if values_equal(parse_doc_value(spelling.doc_default), others[0][1]) is not False:
+        return None
+    return [sp for sp, _ in others]
 
 
 def _choices(here: Spelling, there: Spelling) -> str | None:
@@ -215,21 +278,25 @@ def _finding(
     others: list[Spelling],
     setting: Setting,
     message: str,
+    at: Location | None = None,
 ) -> Finding:
+    """A finding on ``here`` (at its declaration, or ``at``) naming every
+    other spelling's place, the docs of each and the evidence of the link."""
     related = [
         Related(sp.location.path, sp.location.line, f"`{sp.name}` is declared here")
-        for sp in others
+        for sp in (*others, here)
+        if at is not None or sp is not here
     ]
     related += [
         Related(sp.doc.path, sp.doc.line, f"`{sp.name}` is documented here")
         for sp in (here, *others)
-        if sp.doc is not None
+        if sp.doc is not None and sp.doc != at
     ]
     link = next((k for k in setting.links if here in (k.a, k.b)), setting.links[0])
     if link.location is not None and link.location != here.location:
         related.append(Related(link.location.path, link.location.line, link.why))
     text = f"{message} ({link.how}: {link.why})"
-    finding = make(code, here.name, here.location, text, tuple(related))
+    finding = make(code, here.name, at or here.location, text, tuple(related))
     return dataclasses.replace(finding, surface=here.surface)
 
 
