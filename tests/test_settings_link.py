@@ -255,3 +255,42 @@ def test_a_copy_away_from_the_flags_file_links_nothing(tmp_path: Path) -> None:
     settings = {s["name"]: s for s in _settings(root)}
     assert "MASTER_PORT" not in settings
     assert "MASTER_ADDR" in settings
+
+
+def test_the_html_report_has_a_row_per_setting_and_a_column_per_surface(tmp_path: Path) -> None:
+    import re
+
+    out = tmp_path / "report.html"
+    result = run_cli(
+        "check", str(FIXTURES / "settings_link"), "--format", "html", "-o", str(out), "--jobs", "1"
+    )
+    assert result.code == 0, result.err  # warnings only
+    page = out.read_text(encoding="utf-8")
+    section = page[page.index('<section id="settings">') :]
+    assert "<thead><tr><th>setting</th><th>cli</th><th>settings</th></tr></thead>" in section
+    rows = {
+        name: kind
+        for kind, name in re.findall(
+            r'<tr class="(key(?: gap)?)"><td class="key"[^>]*>([^<]+)</td>', section
+        )
+    }
+    assert set(rows) == {
+        "RELAY_CACHE_DIR",
+        "batch",
+        "log_level",
+        "port",
+        "queue",
+        "timeout",
+        "workers",
+    }
+    # Spellings that disagree mark their setting; those that agree do not.
+    assert rows["port"] == "key gap" and rows["queue"] == "key gap"
+    assert rows["timeout"] == "key" and rows["batch"] == "key"
+    port = re.search(r">port</td>(.*?)</tr>", section).group(1)
+    assert "<code>--port</code> = 8080" in port and "<code>RELAY_PORT</code> = 8000" in port
+
+
+def test_a_project_with_no_setting_of_two_spellings_has_no_settings_view(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    run_cli("check", str(FIXTURES / "surfaces"), "--format", "html", "-o", str(out), "--jobs", "1")
+    assert '<section id="settings">' not in out.read_text(encoding="utf-8")

@@ -80,6 +80,9 @@ class Report:
     #: With ``check(keys=True)``: per surface, its coverage and its key
     #: table (``coverage.key_table``).
     keys: list[dict[str, Any]] = field(default_factory=list)
+    #: With ``check(keys=True)``: the settings with more than one spelling
+    #: (``link.table``), of every project.
+    settings: list[dict[str, Any]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """Findings per severity: ``errors``, ``warnings``, ``infos``."""
@@ -319,6 +322,7 @@ def _check_project(
     report.surfaces += surfaces
     if keys and analysis is not None:
         report.keys += _key_tables(analysis)
+        report.settings += _settings_table(analysis)
     return findings
 
 
@@ -348,3 +352,20 @@ def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
             }
         )
     return tables
+
+
+def _settings_table(analysis: Analysis) -> list[dict[str, Any]]:
+    """The settings with more than one spelling, with places as the
+    command line prints them."""
+    from configdrift.escape import printable
+    from configdrift.link.table import settings_map
+    from configdrift.output.display import prefix_for, rebase
+
+    prefix = prefix_for(analysis.config.root)
+
+    def where(location: Location | None) -> str | None:
+        if location is None:
+            return None
+        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+
+    return settings_map(analysis, where)

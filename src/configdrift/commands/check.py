@@ -132,6 +132,7 @@ def check(
             else show_source
         ),
         keys=result.keys,
+        settings=result.settings,
         link_base=(links.files if links and links.files else _link_base(output_file)),
         docs_url=links.docs if links else "",
         show_links=bool(links and links.show),

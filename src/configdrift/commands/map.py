@@ -172,7 +172,7 @@ def project_map(
             for rel, reason in unread_pages(analysis)
         ]
     if settings:
-        from configdrift.commands.map_settings import settings_map
+        from configdrift.link.table import settings_map
 
         project["settings"] = settings_map(analysis, where)
     return project

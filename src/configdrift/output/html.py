@@ -205,6 +205,7 @@ def render_html(data: ReportData) -> str:
         _charts(data),
         _findings(data),
         _keys(data),
+        _settings(data),
         "</main>",
         f"<script>{_SCRIPT}</script>",
         "</body>",
@@ -420,3 +421,46 @@ def _keys(data: ReportData) -> str:
         blocks.append("".join(parts))
     content = "".join(blocks) if blocks else '<p class="count">No configuration keys found.</p>'
     return f'<section id="keys"><h2>Keys by surface and section</h2>{filters}{content}</section>'
+
+
+def _settings(data: ReportData) -> str:
+    """One row per setting with more than one spelling, one column per
+    surface: each spelling there with its default, declaration and doc."""
+    if not data.settings:
+        return ""
+    surfaces = list(dict.fromkeys(s["surface"] for row in data.settings for s in row["spellings"]))
+    clashing = {f.key for f in data.findings if f.code.startswith("CD6")}
+    head = "".join(f"<th>{_e(name)}</th>" for name in surfaces)
+    rows = []
+    for setting in data.settings:
+        cells = []
+        for surface in surfaces:
+            spelt = [s for s in setting["spellings"] if s["surface"] == surface]
+            cells.append(
+                '<td class="place">'
+                + "<br>".join(_spelling_cell(s, data.link_base) for s in spelt)
+                + "</td>"
+            )
+        odd = any(s["name"] in clashing for s in setting["spellings"])
+        how = "; ".join(link["why"] for link in setting["links"])
+        rows.append(
+            f'<tr class="key{" gap" if odd else ""}"><td class="key" title="{_e(how)}">'
+            f"{_e(setting['name'])}</td>{''.join(cells)}</tr>"
+        )
+    return (
+        '<section id="settings"><h2>Settings and their spellings</h2>'
+        f'<p class="count">{counted(len(data.settings), "setting")} with more than one '
+        "spelling (a config key, an environment variable, a flag); a setting whose spellings "
+        "disagree is marked.</p>"
+        f'<table class="matrix"><thead><tr><th>setting</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
+def _spelling_cell(spelling: dict[str, Any], base: str) -> str:
+    default = spelling["default"]
+    told = f" = {_e(default)}" if default is not None else ""
+    doc = (
+        _place(spelling["doc"], base) if spelling["doc"] else '<span class="no">undocumented</span>'
+    )
+    return f"<code>{_e(spelling['name'])}</code>{told} {_place(spelling['declared'], base)} {doc}"

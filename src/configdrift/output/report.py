@@ -44,6 +44,8 @@ class ReportData:
     #: (``api.Report.keys``), and the way from the page's folder to the
     #: folder the paths are written from (``""`` or ``../``).
     keys: list[dict[str, Any]] = field(default_factory=list)
+    #: HTML only: the settings with more than one spelling (``link.table``).
+    settings: list[dict[str, Any]] = field(default_factory=list)
     #: HTML: the way to the files (``../``), or their base URL (``--link-base``).
     link_base: str = ""
     #: The docs site's base URL, for links to the rule pages ("" for none).
