@@ -39,7 +39,7 @@ def test_a_settings_class_and_flags_are_linked_by_the_prefix_and_kebab_case() ->
 def test_a_flag_whose_default_reads_a_variable_is_that_variable() -> None:
     (setting,) = [s for s in _settings("settings_link") if s["name"] == "RELAY_CACHE_DIR"]
     assert {(sp["kind"], sp["name"], sp["surface"]) for sp in setting["spellings"]} == {
-        ("env", "RELAY_CACHE_DIR", "cli"),
+        ("env", "RELAY_CACHE_DIR", "env"),  # the read in the flag's default
         ("env", "RELAY_CACHE_DIR", "settings"),
         ("flag", "--cache", "cli"),
     }
@@ -267,7 +267,9 @@ def test_the_html_report_has_a_row_per_setting_and_a_column_per_surface(tmp_path
     assert result.code == 0, result.err  # warnings only
     page = out.read_text(encoding="utf-8")
     section = page[page.index('<section id="settings">') :]
-    assert "<thead><tr><th>setting</th><th>cli</th><th>settings</th></tr></thead>" in section
+    # Config files, then the environment, then the command lines.
+    head = "<thead><tr><th>setting</th><th>env</th><th>settings</th><th>cli</th></tr></thead>"
+    assert head in section
     rows = {
         name: kind
         for kind, name in re.findall(
@@ -294,3 +296,91 @@ def test_a_project_with_no_setting_of_two_spellings_has_no_settings_view(tmp_pat
     out = tmp_path / "report.html"
     run_cli("check", str(FIXTURES / "surfaces"), "--format", "html", "-o", str(out), "--jobs", "1")
     assert '<section id="settings">' not in out.read_text(encoding="utf-8")
+
+
+_REGISTRY = {
+    "app/__init__.py": "",
+    "app/options.py": """\
+        import os
+
+        class Option:
+            name = None
+            cli = None
+            default = None
+            desc = ""
+
+        class Bind(Option):
+            name = "bind"
+            cli = ["-b", "--bind"]
+            default = "127.0.0.1:8000"
+            desc = "where to listen"
+
+        class Workers(Option):
+            name = "workers"
+            cli = ["-w", "--workers"]
+            default = int(os.environ.get("WEB_CONCURRENCY", 1))
+            desc = "how many workers"
+
+        class Timeout(Option):
+            name = "timeout"
+            cli = ["-t", "--timeout"]
+            env = "APP_TIMEOUT"
+            default = 30
+            desc = "seconds to wait"
+
+        class Backlog(Option):
+            name = "backlog"
+            default = 2048
+            desc = "connections to queue"
+
+        class Umask(Option):
+            name = "umask"
+            default = 0
+            desc = "the file mode mask"
+    """,
+    "app/worker.py": """\
+        import os
+
+        def timeout():
+            return int(os.environ.get("APP_TIMEOUT", "60"))
+    """,
+    "docs/settings.md": """\
+        # Settings
+
+        - `bind`: where to listen.
+        - `workers`: how many workers.
+        - `timeout`: seconds to wait.
+        - `backlog`: connections to queue.
+        - `umask`: the file mode mask.
+    """,
+}
+
+
+def test_a_registry_entry_that_lists_its_flag_and_variable_is_one_setting(tmp_path: Path) -> None:
+    root = make_project(tmp_path, _REGISTRY)
+    settings = {s["name"]: s for s in _settings(root)}
+    assert {sp["name"] for sp in settings["bind"]["spellings"]} == {"bind", "--bind"}
+    assert {sp["name"] for sp in settings["workers"]["spellings"]} == {
+        "workers",
+        "--workers",
+        "WEB_CONCURRENCY",
+    }
+    whys = {link["why"] for link in settings["workers"]["links"]}
+    assert "`workers` lists the flag `--workers`" in whys
+    assert "`workers` defaults to what `WEB_CONCURRENCY` holds" in whys
+    # A short flag is its long flag's: no spelling of its own.
+    assert "-b" not in {sp["name"] for sp in settings["bind"]["spellings"]}
+    # An entry that names nothing else stays one spelling.
+    assert "backlog" not in settings
+
+
+def test_the_one_read_whose_default_differs_from_the_registrys_is_reported(tmp_path: Path) -> None:
+    root = make_project(tmp_path, _REGISTRY)
+    result = run_cli("check", str(root), "--format", "json", "--jobs", "1", "--select", "CD6")
+    (finding,) = json.loads(result.out)["findings"]
+    assert (finding["code"], finding["key"], finding["path"]) == (
+        "CD601",
+        "APP_TIMEOUT",
+        "app/worker.py",
+    )
+    assert "defaults to '60'" in finding["message"] and "default to 30" in finding["message"]

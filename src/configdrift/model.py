@@ -133,6 +133,11 @@ class SchemaNode:
     described: bool = False
     #: Where the code reads this key from a config dict.
     reads: list[ReadSite] = field(default_factory=list)
+    #: Other spellings of this option that its declaration names for other
+    #: surfaces: (name, why), a flag (``cli = ["-b", "--bind"]``: ``cli``)
+    #: or a variable (``env = "APP_BIND"``: ``env``; a default read from it:
+    #: ``default``). ``link`` makes them one setting with the key.
+    also: tuple[tuple[str, str], ...] = ()
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""

@@ -42,8 +42,8 @@ def link(analysis: Analysis) -> list[Setting]:
     found, declared = spellings(analysis)
     unique = list({(s.kind, s.name, s.surface, s.path, s.location): s for s in found}.values())
     explicit = [
-        SettingLink(flag, env, "explicit", _declared(flag, env, why), where)
-        for flag, env, why, where in declared
+        SettingLink(owner, other, "explicit", _declared(owner, other, why), where)
+        for owner, other, why, where in declared
     ]
     by_variable: dict[str, list[Spelling]] = {}
     for s in unique:
@@ -55,7 +55,7 @@ def link(analysis: Analysis) -> list[Setting]:
             for a, b in itertools.pairwise(same)
         )
     explicit += copy_links(analysis.project, unique)
-    known = prefixes(unique, [(flag, env) for flag, env, _, _ in declared])
+    known = prefixes(unique, [(owner, other) for owner, other, _, _ in declared])
     groups = _Groups(unique)
     links = [link_ for link_ in explicit if groups.join(link_.a, link_.b)]
     # The convention links only what no explicit evidence joins already.
@@ -132,10 +132,15 @@ class _Groups:
         return out
 
 
-def _declared(flag: Spelling, env: Spelling, why: str) -> str:
+def _declared(owner: Spelling, other: Spelling, why: str) -> str:
+    """Why a declaration's two spellings are one setting."""
     if why == "default":
-        return f"`{flag.name}` defaults to what `{env.name}` holds"
-    return f"`{flag.name}` declares `{env.name}` with {why}"
+        return f"`{owner.name}` defaults to what `{other.name}` holds"
+    if why == "cli":
+        return f"`{owner.name}` lists the flag `{other.name}`"
+    if why == "env":
+        return f"`{owner.name}` names the variable `{other.name}`"
+    return f"`{owner.name}` declares `{other.name}` with {why}"
 
 
 def _name(group: list[Spelling], links: list[SettingLink]) -> str:

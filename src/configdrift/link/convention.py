@@ -25,9 +25,11 @@ def prefixes(spellings: list[Spelling], declared: list[tuple[Spelling, Spelling]
         key = s.path[-1].upper() if s.kind == "env" and s.path else ""
         if key and s.name != key and s.name.endswith("_" + key):
             out.add(s.name[: -len(key)])
-    for flag, env in declared:
-        name = flag.name.lstrip("-").replace("-", "_").upper()
-        if env.name != name and env.name.endswith("_" + name):
+    for owner, env in declared:
+        # ``--port`` declaring ``APP_PORT``, a key ``bind`` naming ``APP_BIND``.
+        base = owner.name.lstrip("-") if owner.kind == "flag" else owner.path[-1]
+        name = base.replace("-", "_").upper()
+        if env.kind == "env" and env.name != name and env.name.endswith("_" + name):
             out.add(env.name[: -len(name)])
     words = Counter(
         s.name.split("_", 1)[0] + "_" for s in spellings if s.kind == "env" and "_" in s.name

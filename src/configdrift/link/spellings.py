@@ -9,12 +9,12 @@ call, and linked to it explicitly (``declared``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import ENV_CALLS
+from configdrift.extract.python.facts import RegistrationCall
 from configdrift.model import (
     BUILTIN,
     CLI_KINDS,
@@ -22,10 +22,9 @@ from configdrift.model import (
     Location,
     SchemaNode,
     Spelling,
-    Value,
     resolve_path,
 )
-from configdrift.resolve.mechanisms.environment import environment_variables
+from configdrift.resolve.mechanisms.environment import environment_variables, variable_read
 from configdrift.resolve.project import Project
 
 if TYPE_CHECKING:
@@ -34,61 +33,106 @@ if TYPE_CHECKING:
 #: How an environment variable is written: upper case, digits, underscores.
 ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Z0-9]{2,}")
 
-#: A link a flag's own call makes: (flag, variable, why, where).
+#: A link a declaration makes between its spellings: (the spelling it
+#: declares, another it names, why, where).
 Declared = tuple[Spelling, Spelling, str, Location]
 
 
 def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
-    """Every spelling the project's surfaces declare, and the variables
-    flags declare beside themselves (with their links)."""
+    """Every spelling the project's surfaces declare, and the others each
+    declaration names (with their links)."""
     out: list[Spelling] = []
     declared: list[Declared] = []
+    #: Variables a default reads: (the flag or key, the variable, its node).
+    reading: list[tuple[Spelling, str, SchemaNode]] = []
     calls = _calls_by_place(analysis.project)
     for surface in analysis.everything:
-        docs: dict[int, DocEntry] = {}
+        docs: dict[int, list[DocEntry]] = {}
         for entry in surface.entries:
             found = resolve_path(surface.schema, entry.path)[0]
             if found is not None:
-                docs.setdefault(id(found), entry)
+                docs.setdefault(id(found), []).append(entry)
         cli = surface.schema.model_kind in CLI_KINDS
         for node in surface.schema.walk():
             if node.location is None or not node.path or node.origin == BUILTIN:
                 continue
             if node.children and not cli:
                 continue  # a section: its keys are the settings
-            documented = docs.get(id(node))
-            doc = (documented.location, documented.default) if documented else (None, None)
-            spelling = _spelling(surface.surface, node, cli, doc)
+            spelling = _spelling(surface.surface, node, cli)
+            # Only an entry of the spelling itself: ``-l, --follow-links``
+            # of one command is no entry of another's ``-l, --language``.
+            own = [e for e in docs.get(id(node), ()) if e.path[-1] in (spelling.name, node.key)]
+            if own:
+                spelling = dataclasses.replace(
+                    spelling, doc=own[0].location, doc_default=own[0].default
+                )
             out.append(spelling)
+            named = list(node.also)
             if cli:
-                module, call = calls.get((node.location.path, node.location.line), ("", None))
-                for variable, why in _flag_variables(call):
-                    env = Spelling(
-                        "env",
-                        variable,
-                        surface.surface,
-                        node.path,
-                        node.location,
-                        _variable_default(analysis.project, module, node, call),
-                        node.type,
-                        declared_by=f"`{spelling.name}`'s {why}",
-                        flag=spelling.name,
-                    )
-                    out.append(env)
-                    declared.append((spelling, env, why, node.location))
+                call = calls.get((node.location.path, node.location.line))
+                named += _flag_variables(call)
+            for name, why in named:
+                if why == "default":
+                    # The read itself is the variable's spelling, with the
+                    # default it falls back to.
+                    reading.append((spelling, name, node))
+                    continue
+                other = _named_spelling(spelling, node, name, why)
+                out.append(other)
+                declared.append((spelling, other, why, node.location))
     if not any(surface.surface == "env" for surface in analysis.everything):
         # Variables read by name are spellings even where they are too few
         # to be a surface of their own.
-        named = {env.name for _, env, _, _ in declared}
-        for node in environment_variables(analysis.project):
-            if node.key not in named:
-                out.append(_spelling("env", node, False, (None, None)))
+        out += [_spelling("env", node, False) for node in environment_variables(analysis.project)]
+    for owner, name, node in reading:
+        assert node.location is not None
+        index = _read_of(out, name, node.location)
+        if index is not None:
+            # Ranked as the flag whose default it is.
+            read = out[index] = dataclasses.replace(
+                out[index], flag=owner.name if owner.kind == "flag" else None
+            )
+        else:
+            read = _named_spelling(owner, node, name, "default")
+            out.append(read)
+        declared.append((owner, read, "default", node.location))
     return out, declared
 
 
-def _spelling(
-    surface: str, node: SchemaNode, cli: bool, doc: tuple[Location | None, str | None]
-) -> Spelling:
+def _read_of(spelt: list[Spelling], name: str, where: Location) -> int | None:
+    """The index of the read of variable ``name`` that a default declared
+    at ``where`` makes: the first read of it after ``where`` in its file."""
+    reads = [
+        (s.location.line, i)
+        for i, s in enumerate(spelt)
+        if s.kind == "env"
+        and s.name == name
+        and s.location.path == where.path
+        and s.location.line >= where.line
+        and s.declared_by.startswith("read in ")
+    ]
+    return min(reads)[1] if reads else None
+
+
+def _named_spelling(spelling: Spelling, node: SchemaNode, name: str, why: str) -> Spelling:
+    """A spelling a declaration names besides its own: a variable
+    (``envvar="APP_PORT"``), or a flag (a registry's ``cli``)."""
+    kind = "flag" if name.startswith("-") else "env"
+    return Spelling(
+        kind,
+        name,
+        spelling.surface,
+        spelling.path,
+        spelling.location,
+        None if why == "default" else spelling.default,
+        spelling.type,
+        declared_by=f"`{spelling.name}`'s {why}",
+        flag=spelling.name if spelling.kind == "flag" else None,
+        dest=node.key if kind == "flag" else "",
+    )
+
+
+def _spelling(surface: str, node: SchemaNode, cli: bool) -> Spelling:
     assert node.location is not None
     if cli:
         kind, name = "flag", node.path[0]
@@ -106,9 +150,7 @@ def _spelling(
         node.location,
         node.default,
         node.type,
-        doc[0],
-        doc[1],
-        _declared_by(surface, node),
+        declared_by=_declared_by(surface, node),
         dest=node.key if cli else "",
     )
 
@@ -121,13 +163,13 @@ def _declared_by(surface: str, node: SchemaNode) -> str:
     return node.origin
 
 
-def _calls_by_place(project: Project) -> dict[tuple[str, int], tuple[str, RegistrationCall]]:
-    """The calls that declare options, by file and line, with their module."""
-    out: dict[tuple[str, int], tuple[str, RegistrationCall]] = {}
-    for name, info in project.modules.items():
+def _calls_by_place(project: Project) -> dict[tuple[str, int], RegistrationCall]:
+    """The calls that declare options, by file and line."""
+    out: dict[tuple[str, int], RegistrationCall] = {}
+    for info in project.modules.values():
         for call in info.facts.registrations:
             if call.method not in ("env", "named_call"):
-                out.setdefault((info.path, call.line), (name, call))
+                out.setdefault((info.path, call.line), call)
     return out
 
 
@@ -142,30 +184,6 @@ def _flag_variables(call: RegistrationCall | None) -> Iterator[tuple[str, str]]:
         for item in items:
             if item[0] == "c" and isinstance(item[1], str) and item[1]:
                 yield item[1], "envvar="
-    variable = env_read(call.kwargs.get("default"))
+    variable = variable_read(call.kwargs.get("default"))
     if variable is not None:
         yield variable, "default"
-
-
-def env_read(expr: Expr | None) -> str | None:
-    """The variable ``os.environ.get("X", d)`` or ``os.getenv("X")`` reads."""
-    if expr is None or expr[0] != "call" or expr[1][0] != "n" or expr[1][1] not in ENV_CALLS:
-        return None
-    args = expr[2]
-    if args and args[0][0] == "c" and isinstance(args[0][1], str) and args[0][1]:
-        return str(args[0][1])
-    return None
-
-
-def _variable_default(
-    project: Project, module: str, node: SchemaNode, call: RegistrationCall | None
-) -> Value | None:
-    """What the variable declared beside a flag defaults to: the flag's
-    default for ``envvar=``; the read's fallback for a default that reads
-    the environment (``os.environ.get("X", d)``: ``d``, None without one)."""
-    expr = call.kwargs.get("default") if call is not None else None
-    if expr is None or env_read(expr) is None:
-        return node.default
-    if len(expr[2]) < 2:
-        return Value.of(None)
-    return project.evaluate(module, expr[2][1])

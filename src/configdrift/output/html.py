@@ -428,7 +428,13 @@ def _settings(data: ReportData) -> str:
     surface: each spelling there with its default, declaration and doc."""
     if not data.settings:
         return ""
-    surfaces = list(dict.fromkeys(s["surface"] for row in data.settings for s in row["spellings"]))
+    # Config files first, then the environment, then the command lines.
+    rank: dict[str, int] = {}
+    for row in data.settings:
+        for s in row["spellings"]:
+            kind = ("key", "env", "flag").index(s["kind"])
+            rank[s["surface"]] = min(rank.get(s["surface"], kind), kind)
+    surfaces = sorted(rank, key=lambda name: (rank[name], name))
     clashing = {f.key for f in data.findings if f.code.startswith("CD6")}
     head = "".join(f"<th>{_e(name)}</th>" for name in surfaces)
     rows = []

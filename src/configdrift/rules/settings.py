@@ -201,15 +201,18 @@ def _kinds(here: Spelling, there: Spelling) -> str | None:
 
 
 def _parse(text: str, like: Any) -> Any:
+    """A string as the number or bool ``like`` is; None for any other type
+    (a list, a dict, an object), or a string that does not parse."""
     low = text.strip().lower()
     if isinstance(like, bool):
         return _TRUTH.get(low, _FALSEHOOD.get(low))
+    if not isinstance(like, int | float):
+        return None
     for kind in (int, float):
-        if isinstance(like, int | float):
-            try:
-                return kind(text.strip())
-            except ValueError:
-                continue
+        try:
+            return kind(text.strip())
+        except ValueError:
+            continue
     return None
 
 
@@ -251,10 +254,12 @@ def _defaults(setting: Setting) -> list[tuple[Spelling, Any]]:
         for sp in setting.spellings
         if sp.default is not None and sp.default.known and sp.default.value is not None
     ]
-    typed = [value for _, value in known if isinstance(value, int | float | bool)]
+    typed = [value for _, value in known if not isinstance(value, str)]
     out: list[tuple[Spelling, Any]] = []
     for spelling, value in known:
         if isinstance(value, str) and typed:
+            # A flag's ``"[]"`` beside a key's ``()``: what the project
+            # parses a string into is not known beyond numbers and bools.
             value = _parse(value, typed[0])
             if value is None:
                 continue

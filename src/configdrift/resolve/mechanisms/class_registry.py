@@ -15,6 +15,7 @@ from __future__ import annotations
 from configdrift.extract.python.facts import ClassFact, Expr
 from configdrift.model import SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.environment import variable_read
 from configdrift.resolve.mechanisms.option_tables import (
     MIN_TABLE,
     OPTION_KEY,
@@ -155,6 +156,7 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
             base.qualname,
             frozenset({kind}) if kind else frozenset(),
         )
+        node.also = _also(project, member.module, cls)
         # ``deprecated = True``, or a help text that says so, on the class
         # or a base.
         said = {
@@ -164,6 +166,32 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
         }
         mark_deprecated(project, member.module, node, said)
     return root if len(root.children) >= MIN_TABLE else None
+
+
+#: Attributes of an option class that spell it for another surface.
+_ALSO = {"cli": "cli", "flags": "cli", "env": "env", "envvar": "env", "env_var": "env"}
+
+
+def _also(project: Project, module: str, cls: ClassFact) -> tuple[tuple[str, str], ...]:
+    """The flags and variables an option class names besides its key
+    (``cli = ["-b", "--bind"]``, ``env = "APP_BIND"``), and a variable its
+    default reads (``default = int(os.environ.get("WEB_CONCURRENCY", 1))``);
+    only the class's own attributes: a base's are its family's."""
+    out: list[tuple[str, str]] = []
+    for attr, why in _ALSO.items():
+        value = cls.assigns.get(attr)
+        if value is None:
+            continue
+        items = value[2] if value[0] == "seq" else [value]
+        names = [n for n in (project.string(module, item) for item in items) if n]
+        if why == "cli":
+            # One flag stands for its short forms: ``--bind`` for ``-b``.
+            names = [n for n in names if n.startswith("--")][:1] or names[:1]
+        out += [(name, why) for name in names]
+    variable = variable_read(cls.assigns.get("default"))
+    if variable is not None:
+        out.append((variable, "default"))
+    return tuple(dict.fromkeys(out))
 
 
 def registries(builder: SchemaBuilder) -> list[Surface]:
