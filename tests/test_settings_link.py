@@ -37,7 +37,7 @@ def test_a_settings_class_and_flags_are_linked_by_the_prefix_and_kebab_case() ->
 
 
 def test_a_flag_whose_default_reads_a_variable_is_that_variable() -> None:
-    (setting,) = [s for s in _settings("settings_link") if s["name"] == "RELAY_CACHE_DIR"]
+    (setting,) = [s for s in _settings("settings_link") if s["name"] == "cache"]
     assert {(sp["kind"], sp["name"], sp["surface"]) for sp in setting["spellings"]} == {
         ("env", "RELAY_CACHE_DIR", "env"),  # the read in the flag's default
         ("env", "RELAY_CACHE_DIR", "settings"),
@@ -227,11 +227,11 @@ _LAUNCHER = {
 def test_a_flag_copied_into_a_variable_is_that_variable(tmp_path: Path) -> None:
     root = make_project(tmp_path, _LAUNCHER)
     settings = {s["name"]: s for s in _settings(root)}
-    assert {sp["name"] for sp in settings["MASTER_PORT"]["spellings"]} == {
+    assert {sp["name"] for sp in settings["master_port"]["spellings"]} == {
         "MASTER_PORT",
         "--master-port",
     }
-    (link,) = settings["MASTER_PORT"]["links"]
+    (link,) = settings["master_port"]["links"]
     assert link["how"] == "explicit"
     assert link["why"] == "`env['MASTER_PORT']` is set from `args.master_port` (`--master-port`)"
     found = _findings(root, "CD601")
@@ -253,8 +253,8 @@ def test_a_copy_away_from_the_flags_file_links_nothing(tmp_path: Path) -> None:
     )
     root = make_project(tmp_path, files)
     settings = {s["name"]: s for s in _settings(root)}
-    assert "MASTER_PORT" not in settings
-    assert "MASTER_ADDR" in settings
+    assert "master_port" not in settings
+    assert "master_addr" in settings
 
 
 def test_the_html_report_has_a_row_per_setting_and_a_column_per_surface(tmp_path: Path) -> None:
@@ -277,7 +277,7 @@ def test_the_html_report_has_a_row_per_setting_and_a_column_per_surface(tmp_path
         )
     }
     assert set(rows) == {
-        "RELAY_CACHE_DIR",
+        "cache",
         "batch",
         "log_level",
         "port",
@@ -384,3 +384,87 @@ def test_the_one_read_whose_default_differs_from_the_registrys_is_reported(tmp_p
         "app/worker.py",
     )
     assert "defaults to '60'" in finding["message"] and "default to 30" in finding["message"]
+
+
+def test_clicks_automatic_variables_are_spellings_of_their_options(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "tally/__init__.py": "",
+            "tally/cli.py": """\
+                import click
+
+                SETTINGS = {"auto_envvar_prefix": "tally"}
+
+                @click.command(context_settings=SETTINGS)
+                @click.option("--port", default=7000, type=int, help="the port")
+                @click.option("--host", envvar="TALLY_BIND", default="x", help="the host")
+                @click.option("--limit", default=5, type=int, help="the limit")
+                def serve(port, host, limit):
+                    print(port, host, limit)
+
+                @click.command()
+                @click.option("--depth", default=1, type=int, help="the depth")
+                @click.option("--width", default=1, type=int, help="the width")
+                @click.option("--name", default="n", help="the name")
+                def draw(depth, width, name):
+                    print(depth, width, name)
+            """,
+            "tally/net.py": """\
+                import os
+
+                def port():
+                    return int(os.environ.get("TALLY_PORT", "7001"))
+            """,
+            "docs/cli.md": """\
+                # Command line
+
+                - `--port`: the port.
+                - `--host`: the host.
+                - `--limit`: the limit.
+                - `--depth`: the depth.
+                - `--width`: the width.
+                - `--name`: the name.
+            """,
+        },
+    )
+    spelt = _spelt(_settings(root))
+    assert spelt["port"] == {"--port", "TALLY_PORT"}
+    assert spelt["limit"] == {"--limit", "TALLY_LIMIT"}
+    # An explicit ``envvar`` wins over the automatic one.
+    assert spelt["host"] == {"--host", "TALLY_BIND"}
+    # A command without the prefix reads no variable.
+    assert "depth" not in spelt and "width" not in spelt
+    found = _findings(root, "CD601")
+    assert set(found) == {"TALLY_PORT"}
+    assert "defaults to '7001'" in found["TALLY_PORT"]
+
+
+def test_configargparses_env_var_names_the_flags_variable(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "swarm/__init__.py": "",
+            "swarm/cli.py": """\
+                import configargparse
+
+                def parse():
+                    p = configargparse.ArgumentParser()
+                    p.add_argument("--users", env_var="SWARM_USERS", type=int, default=1)
+                    p.add_argument("--rate", env_var="SWARM_RATE", type=float, default=1.0)
+                    p.add_argument("--host", default="h")
+                    return p.parse_args()
+            """,
+            "docs/cli.md": """\
+                # Command line
+
+                - `--users`: how many users.
+                - `--rate`: users started per second.
+                - `--host`: the host.
+            """,
+        },
+    )
+    spelt = _spelt(_settings(root))
+    assert spelt["users"] == {"--users", "SWARM_USERS"}
+    assert spelt["rate"] == {"--rate", "SWARM_RATE"}
+    assert "host" not in spelt

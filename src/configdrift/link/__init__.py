@@ -140,13 +140,16 @@ def _declared(owner: Spelling, other: Spelling, why: str) -> str:
         return f"`{owner.name}` lists the flag `{other.name}`"
     if why == "env":
         return f"`{owner.name}` names the variable `{other.name}`"
+    if why == "auto_envvar_prefix":
+        return f"`{owner.name}` is read from `{other.name}` (its command's auto_envvar_prefix)"
     return f"`{owner.name}` declares `{other.name}` with {why}"
 
 
 def _name(group: list[Spelling], links: list[SettingLink]) -> str:
     """A setting's name: its config key, else the name its spellings share
-    by the convention, else its variable."""
+    by the convention, else its flag's destination, else its variable."""
     if group[0].kind == "key":
         return group[0].name
     common = sorted(link_.common for link_ in links if link_.common)
-    return common[0] if common else group[0].name
+    dests = [s.dest for s in group if s.dest]
+    return common[0] if common else dests[0] if dests else group[0].name

@@ -46,6 +46,7 @@ def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
     #: Variables a default reads: (the flag or key, the variable, its node).
     reading: list[tuple[Spelling, str, SchemaNode]] = []
     calls = _calls_by_place(analysis.project)
+    automatic = _AutomaticVariables(analysis.project)
     for surface in analysis.everything:
         docs: dict[int, list[DocEntry]] = {}
         for entry in surface.entries:
@@ -71,6 +72,10 @@ def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
             if cli:
                 call = calls.get((node.location.path, node.location.line))
                 named += _flag_variables(call)
+                if call is not None and not any(why != "default" for _, why in named):
+                    prefix = automatic(node.location.path, call.function)
+                    if prefix:
+                        named.append((f"{prefix}_{node.key.upper()}", "auto_envvar_prefix"))
             for name, why in named:
                 if why == "default":
                     # The read itself is the variable's spelling, with the
@@ -163,12 +168,43 @@ def _declared_by(surface: str, node: SchemaNode) -> str:
     return node.origin
 
 
+class _AutomaticVariables:
+    """click's automatic variables: a command whose ``context_settings``
+    give an ``auto_envvar_prefix`` reads each option it has no ``envvar``
+    for from ``PREFIX_NAME`` (its parameter's name, upper-cased)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.modules = {info.path: name for name, info in project.modules.items()}
+        self.found: dict[tuple[str, str], str | None] = {}
+
+    def __call__(self, path: str, function: str) -> str | None:
+        """The prefix of the command ``function`` of the file ``path``."""
+        module = self.modules.get(path)
+        if module is None:
+            return None
+        if (module, function) not in self.found:
+            self.found[(module, function)] = self._prefix(module, function)
+        return self.found[(module, function)]
+
+    def _prefix(self, module: str, function: str) -> str | None:
+        for call in self.project.modules[module].facts.registrations:
+            if call.method != "context_settings" or call.function != function:
+                continue
+            settings = self.project.evaluate(module, call.args[0])
+            if settings.known and isinstance(settings.value, dict):
+                prefix = settings.value.get("auto_envvar_prefix")
+                if isinstance(prefix, str) and prefix:
+                    return prefix.upper().replace("-", "_")
+        return None
+
+
 def _calls_by_place(project: Project) -> dict[tuple[str, int], RegistrationCall]:
     """The calls that declare options, by file and line."""
     out: dict[tuple[str, int], RegistrationCall] = {}
     for info in project.modules.values():
         for call in info.facts.registrations:
-            if call.method not in ("env", "named_call"):
+            if call.method not in ("env", "named_call", "context_settings"):
                 out.setdefault((info.path, call.line), call)
     return out
 
@@ -178,12 +214,14 @@ def _flag_variables(call: RegistrationCall | None) -> Iterator[tuple[str, str]]:
     list of them), or a default read from the environment."""
     if call is None:
         return
-    envvar = call.kwargs.get("envvar")
-    if envvar is not None:
-        items = envvar[2] if envvar[0] == "seq" else [envvar]
+    for keyword in ("envvar", "env_var"):  # click and typer; configargparse
+        named = call.kwargs.get(keyword)
+        if named is None:
+            continue
+        items = named[2] if named[0] == "seq" else [named]
         for item in items:
             if item[0] == "c" and isinstance(item[1], str) and item[1]:
-                yield item[1], "envvar="
+                yield item[1], f"{keyword}="
     variable = variable_read(call.kwargs.get("default"))
     if variable is not None:
         yield variable, "default"

@@ -27,6 +27,7 @@ from configdrift.extract.python.facts import (
 from configdrift.extract.python.registration_calls import (
     OPTION_DECORATORS,
     click_builtin,
+    context_settings,
     env_read,
     registration_call,
 )
@@ -516,6 +517,9 @@ class ModuleExtractor:
             builtin = click_builtin(deco, self.source, qualname)
             if builtin is not None:
                 self.facts.registrations.append(builtin)
+            settings = context_settings(deco, self.source, qualname)
+            if settings is not None:
+                self.facts.registrations.append(settings)
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params

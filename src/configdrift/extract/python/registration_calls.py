@@ -194,6 +194,26 @@ def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCal
     return None
 
 
+def context_settings(deco: ast.expr, source: str, function: str) -> RegistrationCall | None:
+    """A command's ``context_settings`` (``@click.command(context_settings=
+    {"auto_envvar_prefix": "APP"})``, or a name bound to such a dict): where
+    click's automatic variables come from, as a call named
+    ``context_settings``."""
+    if type(deco) is not ast.Call:
+        return None
+    for keyword in deco.keywords:
+        if keyword.arg == "context_settings":
+            return RegistrationCall(
+                "context_settings",
+                [to_expr(keyword.value, source)],
+                {},
+                deco.lineno,
+                function,
+                dotted(deco.func) or "",
+            )
+    return None
+
+
 #: Calls and mappings that read an environment variable by name.
 ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 
