@@ -468,3 +468,52 @@ def test_configargparses_env_var_names_the_flags_variable(tmp_path: Path) -> Non
     assert spelt["users"] == {"--users", "SWARM_USERS"}
     assert spelt["rate"] == {"--rate", "SWARM_RATE"}
     assert "host" not in spelt
+
+
+def test_automatic_variables_given_where_the_parser_or_command_is_made(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "pair/__init__.py": "",
+            "pair/args.py": """\
+                import configargparse
+
+                def parser():
+                    p = configargparse.ArgumentParser(auto_env_var_prefix="PAIR_")
+                    p.add_argument("--model", default="big", help="the model")
+                    p.add_argument("--log-file", default="pair.log", help="the log")
+                    p.add_argument("--map-tokens", type=int, default=1024, help="tokens")
+                    return p
+            """,
+            "pair/tool.py": """\
+                import click
+
+                @click.group()
+                @click.option("--depth", default=1, type=int, help="the depth")
+                @click.option("--width", default=2, type=int, help="the width")
+                @click.option("--name", default="n", help="the name")
+                def cli(depth, width, name):
+                    print(depth, width, name)
+
+                if __name__ == "__main__":
+                    cli(auto_envvar_prefix="tool")
+            """,
+            "docs/cli.md": """\
+                # Command line
+
+                - `--model`: the model.
+                - `--log-file`: the log.
+                - `--map-tokens`: tokens.
+                - `--depth`: the depth.
+                - `--width`: the width.
+                - `--name`: the name.
+            """,
+        },
+    )
+    spelt = _spelt(_settings(root))
+    assert spelt["log_file"] == {"--log-file", "PAIR_LOG_FILE"}
+    assert spelt["map_tokens"] == {"--map-tokens", "PAIR_MAP_TOKENS"}
+    assert spelt["depth"] == {"--depth", "TOOL_DEPTH"}
+    # Each prefix is its own parser's: no ``TOOL_MODEL``, no ``PAIR_DEPTH``.
+    assert spelt["model"] == {"--model", "PAIR_MODEL"}
+    assert spelt["name"] == {"--name", "TOOL_NAME"}

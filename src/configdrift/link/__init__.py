@@ -140,8 +140,8 @@ def _declared(owner: Spelling, other: Spelling, why: str) -> str:
         return f"`{owner.name}` lists the flag `{other.name}`"
     if why == "env":
         return f"`{owner.name}` names the variable `{other.name}`"
-    if why == "auto_envvar_prefix":
-        return f"`{owner.name}` is read from `{other.name}` (its command's auto_envvar_prefix)"
+    if why == "automatic":
+        return f"`{owner.name}` is read from `{other.name}` (an automatic variable of its parser)"
     return f"`{owner.name}` declares `{other.name}` with {why}"
 
 

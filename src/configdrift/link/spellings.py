@@ -73,9 +73,9 @@ def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
                 call = calls.get((node.location.path, node.location.line))
                 named += _flag_variables(call)
                 if call is not None and not any(why != "default" for _, why in named):
-                    prefix = automatic(node.location.path, call.function)
-                    if prefix:
-                        named.append((f"{prefix}_{node.key.upper()}", "auto_envvar_prefix"))
+                    variable = automatic(node.location.path, call.function, node.path[0], node.key)
+                    if variable:
+                        named.append((variable, "automatic"))
             for name, why in named:
                 if why == "default":
                     # The read itself is the variable's spelling, with the
@@ -169,34 +169,58 @@ def _declared_by(surface: str, node: SchemaNode) -> str:
 
 
 class _AutomaticVariables:
-    """click's automatic variables: a command whose ``context_settings``
-    give an ``auto_envvar_prefix`` reads each option it has no ``envvar``
-    for from ``PREFIX_NAME`` (its parameter's name, upper-cased)."""
+    """Variables every option of a command or parser is read from: click's
+    ``auto_envvar_prefix`` (in the command's ``context_settings``, or
+    handed to the command when it is called: ``PREFIX_NAME`` for the
+    parameter ``name``) and configargparse's ``auto_env_var_prefix`` (the
+    prefix and the long flag, upper-cased: ``APP_`` and ``--log-file`` make
+    ``APP_LOG_FILE``)."""
 
     def __init__(self, project: Project) -> None:
         self.project = project
         self.modules = {info.path: name for name, info in project.modules.items()}
-        self.found: dict[tuple[str, str], str | None] = {}
+        self.found: dict[tuple[str, str], tuple[str, str] | None] = {}
 
-    def __call__(self, path: str, function: str) -> str | None:
-        """The prefix of the command ``function`` of the file ``path``."""
+    def __call__(self, path: str, function: str, flag: str, dest: str) -> str | None:
+        """The variable of the option ``flag`` (``dest``) of the command or
+        parser ``function`` of the file ``path``."""
         module = self.modules.get(path)
         if module is None:
             return None
         if (module, function) not in self.found:
             self.found[(module, function)] = self._prefix(module, function)
-        return self.found[(module, function)]
+        found = self.found[(module, function)]
+        if found is None:
+            return None
+        prefix, style = found
+        if style == "click":
+            return f"{prefix}_{dest.upper()}"
+        return (prefix + flag.lstrip("-")).upper().replace("-", "_")
 
-    def _prefix(self, module: str, function: str) -> str | None:
+    def _prefix(self, module: str, function: str) -> tuple[str, str] | None:
+        command = function.rsplit(".", 1)[-1]
         for call in self.project.modules[module].facts.registrations:
-            if call.method != "context_settings" or call.function != function:
-                continue
-            settings = self.project.evaluate(module, call.args[0])
-            if settings.known and isinstance(settings.value, dict):
-                prefix = settings.value.get("auto_envvar_prefix")
+            prefix: object = None
+            if call.method == "context_settings" and call.function == function:
+                settings = self.project.evaluate(module, call.args[0])
+                if settings.known and isinstance(settings.value, dict):
+                    prefix = settings.value.get("auto_envvar_prefix")
+            elif call.method == "auto_envvar_prefix" and call.callee.endswith(command):
+                prefix = self.project.evaluate(module, call.args[0]).value
+            elif call.method == "auto_env_var_prefix":
+                # A parser's: every option the module adds to it.
+                prefix = self.project.evaluate(module, call.args[0]).value
                 if isinstance(prefix, str) and prefix:
-                    return prefix.upper().replace("-", "_")
+                    return prefix, "configargparse"
+            if isinstance(prefix, str) and prefix:
+                return prefix.upper().replace("-", "_"), "click"
         return None
+
+
+#: Calls recorded beside the options that declare none.
+_NOT_OPTIONS = frozenset(
+    {"env", "named_call", "context_settings", "auto_envvar_prefix", "auto_env_var_prefix"}
+)
 
 
 def _calls_by_place(project: Project) -> dict[tuple[str, int], RegistrationCall]:
@@ -204,7 +228,7 @@ def _calls_by_place(project: Project) -> dict[tuple[str, int], RegistrationCall]
     out: dict[tuple[str, int], RegistrationCall] = {}
     for info in project.modules.values():
         for call in info.facts.registrations:
-            if call.method not in ("env", "named_call", "context_settings"):
+            if call.method not in _NOT_OPTIONS:
                 out.setdefault((info.path, call.line), call)
     return out
 

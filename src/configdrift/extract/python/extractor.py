@@ -26,6 +26,7 @@ from configdrift.extract.python.facts import (
 )
 from configdrift.extract.python.registration_calls import (
     OPTION_DECORATORS,
+    automatic_prefixes,
     click_builtin,
     context_settings,
     env_read,
@@ -117,6 +118,8 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
+    if "auto_env" in source:  # rare: a walk of its own costs nothing elsewhere
+        facts.registrations += automatic_prefixes(tree, source)
     return facts
 
 

@@ -214,6 +214,35 @@ def context_settings(deco: ast.expr, source: str, function: str) -> Registration
     return None
 
 
+#: Keywords that give every option of a parser or command a variable:
+#: click's (``cli(auto_envvar_prefix="APP")``) and configargparse's
+#: (``ArgumentParser(auto_env_var_prefix="APP_")``).
+_AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix"})
+
+
+def automatic_prefixes(tree: ast.Module, source: str) -> list[RegistrationCall]:
+    """The calls that give options automatic variables, as calls named by
+    their keyword (``auto_envvar_prefix``) with the prefix as argument and
+    the callee (the command, or the parser class) as ``callee``."""
+    out: list[RegistrationCall] = []
+    for node in ast.walk(tree):
+        if type(node) is not ast.Call:
+            continue
+        for keyword in node.keywords:
+            if keyword.arg in _AUTOMATIC:
+                out.append(
+                    RegistrationCall(
+                        keyword.arg,
+                        [to_expr(keyword.value, source)],
+                        {},
+                        node.lineno,
+                        "<module>",
+                        dotted(node.func) or "",
+                    )
+                )
+    return out
+
+
 #: Calls and mappings that read an environment variable by name.
 ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 
