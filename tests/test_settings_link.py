@@ -517,3 +517,36 @@ def test_automatic_variables_given_where_the_parser_or_command_is_made(tmp_path:
     # Each prefix is its own parser's: no ``TOOL_MODEL``, no ``PAIR_DEPTH``.
     assert spelt["model"] == {"--model", "PAIR_MODEL"}
     assert spelt["name"] == {"--name", "TOOL_NAME"}
+
+
+def test_typers_envvar_in_either_form_names_the_options_variable(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {
+            "ty/__init__.py": "",
+            "ty/cli.py": """\
+                from typing import Annotated
+
+                import typer
+
+                app = typer.Typer()
+
+                @app.command()
+                def serve(
+                    port: int = typer.Option(8000, "--port", envvar="TY_PORT", help="the port"),
+                    host: Annotated[str, typer.Option(envvar="TY_HOST", help="the host")] = "h",
+                    workers: int = typer.Option(1, help="workers"),
+                ):
+                    print(port, host, workers)
+            """,
+            "docs/cli.md": """\
+                # Command line
+
+                - `--port`: the port.
+                - `--host`: the host.
+                - `--workers`: workers.
+            """,
+        },
+    )
+    spelt = _spelt(_settings(root))
+    assert spelt == {"port": {"--port", "TY_PORT"}, "host": {"--host", "TY_HOST"}}

@@ -482,9 +482,10 @@ class ModuleExtractor:
             if call is None:
                 continue
             option = registration_call(call, self.source, qualname, _PARAMETER_OPTIONS)
-            if option is None:
+            if option is None:  # ``typer.Option(envvar="X", help="...")``: keywords only
+                keywords = {k.arg: to_expr(k.value, self.source) for k in call.keywords if k.arg}
                 option = RegistrationCall(
-                    "Option", [], {}, call.lineno, qualname, dotted(call.func) or ""
+                    "Option", [], keywords, call.lineno, qualname, dotted(call.func) or ""
                 )
             option.kwargs["__param__"] = ["c", a.arg]
             if default is not None and default is not call:
