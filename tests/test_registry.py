@@ -33,6 +33,7 @@ DESIGN_TABLE = {
     "CD601": "setting-default-mismatch",
     "CD602": "setting-type-mismatch",
     "CD603": "setting-doc-default-mismatch",
+    "CD604": "setting-docs-disagree",
 }
 
 

@@ -80,6 +80,17 @@ def test_a_flag_without_a_default_documented_with_another_than_the_settings() ->
     )
 
 
+def test_docs_of_two_spellings_naming_different_defaults_disagree() -> None:
+    found = _findings(FIXTURES / "settings_link", "CD604")
+    # ``--threads`` says 8, ``RELAY_THREADS`` 4, and the code computes it;
+    # ``--shards`` and ``RELAY_SHARDS`` both say 2; ``--queue`` is CD603's.
+    assert set(found) == {"--threads"}
+    assert found["--threads"].startswith(
+        "`--threads` is documented with default `8`, but `RELAY_THREADS`, the same setting, "
+        "with `4`: one of the two pages is wrong"
+    )
+
+
 def test_click_envvar_links_explicitly_and_the_odd_default_is_reported_once() -> None:
     settings = {s["name"]: s for s in _settings("settings_click")}
     host = settings["host"]
@@ -113,7 +124,7 @@ def test_one_flag_of_a_command_named_as_a_key_is_a_coincidence() -> None:
 def test_map_settings_prints_each_spelling_with_its_place(tmp_path: Path) -> None:
     result = run_cli("map", str(FIXTURES / "settings_link"), "--settings", "--jobs", "1")
     assert result.code == 0
-    assert "7 settings with more than one spelling" in result.out
+    assert "9 settings with more than one spelling" in result.out
     port = result.out[result.out.index("\n  port\n") :]
     assert "RELAY_PORT  variable (settings)  default 8000" in port
     assert "linked (convention): `RELAY_PORT` and `--port` both spell `port`" in port
@@ -277,6 +288,8 @@ def test_the_html_report_has_a_row_per_setting_and_a_column_per_surface(tmp_path
         )
     }
     assert set(rows) == {
+        "threads",
+        "shards",
         "cache",
         "batch",
         "log_level",

@@ -118,6 +118,11 @@ CATALOG: dict[str, tuple[str, Severity, str]] = {
         Severity.WARNING,
         "a spelling with no default of its own is documented with another than the setting's",
     ),
+    "CD604": (
+        "setting-docs-disagree",
+        Severity.WARNING,
+        "the doc entries of two spellings of one setting name different defaults",
+    ),
     "CD501": ("source-empty", Severity.ERROR, "a doc or schema source yields no keys"),
     "CD502": ("unmapped-section", Severity.INFO, "a doc section's keys match no schema node"),
     "CD503": ("parse-error", Severity.WARNING, "a file could not be parsed"),

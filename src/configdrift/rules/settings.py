@@ -1,4 +1,4 @@
-"""Rules about one setting across its spellings (CD601-CD603): the
+"""Rules about one setting across its spellings (CD601-CD604): the
 config key, the environment variable and the flag that set the same thing
 (``link``) must agree on its default, its type and its choices."""
 
@@ -146,6 +146,58 @@ def setting_doc_default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 f"{holder.default.text}"
             )
             yield _finding("CD603", spelling, others, setting, message, at=spelling.doc)
+
+
+@register("CD604")
+def setting_docs_disagree(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    Two spellings of one setting whose doc entries name different defaults
+    where the code gives neither a default that can be read (a flag
+    without ``default=``, a variable read without a fallback, a default
+    computed at run time): one of the two pages is wrong.
+
+    Why it matters
+    A user reads one page or the other; which default they believe
+    depends on which. Where the code gives a default, CD104 and CD603 say
+    which page is wrong; here only the disagreement is certain.
+
+    Example
+    ``docs/cli.md`` says `--workers` defaults to `4`; ``docs/env.md`` says
+    `APP_WORKERS` defaults to `2`; the code computes it from the CPU count.
+
+    How to fix
+    Find the default the code computes and write it on both pages, or
+    say on both that it is computed.
+    """
+    for setting in settings_of(analysis):
+        documented = [
+            (sp, parse_doc_value(sp.doc_default))
+            for sp in setting.spellings
+            if sp.doc is not None and sp.doc_default and not _own_default(sp)
+        ]
+        documented = [(sp, value) for sp, value in documented if value.known]
+        reported: set[int] = set()
+        for i, (a, doc_a) in enumerate(documented):
+            for b, doc_b in documented[i + 1 :]:
+                if a.doc == b.doc or id(b) in reported or doc_b.word:
+                    continue
+                if values_equal(doc_a, doc_b.value) is not False:
+                    continue
+                here, there = (a, b) if _rank(a) >= _rank(b) else (b, a)
+                assert here.doc is not None and there.doc is not None
+                reported.add(id(here))
+                message = (
+                    f"`{here.name}` is documented with default {here.doc_default}, but "
+                    f"`{there.name}`, the same setting, with {there.doc_default}: one of the "
+                    "two pages is wrong (the code gives neither a default that can be read)"
+                )
+                yield _finding("CD604", here, [there], setting, message, at=here.doc)
+
+
+def _own_default(spelling: Spelling) -> bool:
+    """Does the code give the spelling a default that can be read?"""
+    default = spelling.default
+    return default is not None and default.known and default.value is not None
 
 
 def _documented_clash(
