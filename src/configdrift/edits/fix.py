@@ -23,6 +23,9 @@ The fixes so far:
 - CD104: a documented default set to the code's, written in the doc's own
   notation (``5e7`` stays scientific, ``True`` keeps its capital, a quoted
   string keeps its quotes). Values that are no scalar are left alone.
+- CD603: the same, for a spelling with no default of its own documented
+  with another than its setting's: set to the one the setting's other
+  spellings agree on.
 
 The unsafe fixes (``--unsafe-fixes``): a doc entry's key (CD101, CD102) or
 an example's (CD301, CD302) renamed to the near spelling its finding
@@ -38,7 +41,7 @@ from typing import TYPE_CHECKING
 from configdrift.edits.entries import TITLE, TITLES, entry_removal, entry_span, render_like
 from configdrift.edits.pages import UNREAD, Edit, Plan, apart, page
 from configdrift.edits.renames import UNSAFE, deprecated_rename, near
-from configdrift.model import Finding, format_path
+from configdrift.model import DocEntry, Finding, format_path
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -105,20 +108,51 @@ def _default(
     node = resolve_path(surface.schema, entry.path)[0] if entry is not None else None
     if entry is None or entry.default is None or node is None or node.default is None:
         return "the entry or the default was not found again"
+    return _rewritten_default(analysis, entry, node.default.value, finding, pages)
+
+
+def _setting_default(
+    analysis: Analysis,
+    surface: Analysis,
+    finding: Finding,
+    pages: dict[str, list[str] | None],
+) -> Edit | str:
+    """The CD603 edit: the documented default of a spelling with none of
+    its own set to the one its setting's other spellings agree on."""
+    from configdrift.rules.settings import setting_default_for
+
+    entry = next((e for e in surface.entries if e.location == finding.location), None)
+    value = setting_default_for(analysis, finding.key, finding.location)
+    if entry is None or entry.default is None or value is None:
+        return "the entry or the setting's default was not found again"
+    return _rewritten_default(analysis, entry, value, finding, pages)
+
+
+def _rewritten_default(
+    analysis: Analysis,
+    entry: DocEntry,
+    value: object,
+    finding: Finding,
+    pages: dict[str, list[str] | None],
+) -> Edit | str:
+    """An entry's documented default rewritten as ``value``, in the doc's
+    own notation."""
+    assert entry.default is not None
     path = entry.location.path
     lines = page(analysis, pages, path)
     if lines is None:
         return UNREAD
     written = entry.default.strip()
     core = written.strip("`").strip()
-    new_core = render_like(core, node.default.value)
+    new_core = render_like(core, value)
     if not core or new_core is None:
         return "the code's default has no safe spelling in the doc"
     span = entry_span(analysis, entry, len(lines))
     places = [n for n in span if lines[n - 1].count(written) == 1]
     if len(places) != 1 or sum(lines[n - 1].count(written) for n in span) != 1:
         return f"`{written}` is not written once in the entry"
-    return Edit(path, places[0], written, written.replace(core, new_core, 1), "CD104", finding.key)
+    new = written.replace(core, new_core, 1)
+    return Edit(path, places[0], written, new, finding.code, finding.key)
 
 
 def _removal(
@@ -152,4 +186,5 @@ _FIXES: dict[
     "CD101": _removal,
     "CD104": _default,
     "CD402": deprecated_rename,
+    "CD603": _setting_default,
 }

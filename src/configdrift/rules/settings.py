@@ -200,6 +200,19 @@ def _own_default(spelling: Spelling) -> bool:
     return default is not None and default.known and default.value is not None
 
 
+def setting_default_for(analysis: Analysis, key: str, doc: Location) -> Any:
+    """The default a CD603 finding's spelling (``key``, documented at
+    ``doc``) has through its setting's other spellings, or None (``fix``)."""
+    for setting in settings_of(analysis):
+        values = _defaults(setting)
+        for spelling in setting.spellings:
+            if spelling.name == key and spelling.doc == doc:
+                others = _documented_clash(spelling, values)
+                if others:
+                    return dict((id(sp), v) for sp, v in values)[id(others[0])]
+    return None
+
+
 def _documented_clash(
     spelling: Spelling, values: list[tuple[Spelling, Any]]
 ) -> list[Spelling] | None:
