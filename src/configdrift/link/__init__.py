@@ -140,6 +140,8 @@ def _declared(owner: Spelling, other: Spelling, why: str) -> str:
         return f"`{owner.name}` lists the flag `{other.name}`"
     if why == "env":
         return f"`{owner.name}` names the variable `{other.name}`"
+    if why == "config file":
+        return f"`{owner.name}` is read from the key `{other.name}` of its parser's config files"
     if why == "automatic":
         return f"`{owner.name}` is read from `{other.name}` (an automatic variable of its parser)"
     return f"`{owner.name}` declares `{other.name}` with {why}"

@@ -47,6 +47,9 @@ def normal(spelling: Spelling, prefixes: set[str]) -> str | None:
     if spelling.kind == "flag":
         if not spelling.name.startswith("--"):
             return None
+        if spelling.dest:
+            # What the code reads: ``--no-cache`` with ``dest="cache"``.
+            return spelling.dest.replace("-", "_").lower()
         return spelling.name[2:].replace("-", "_").lower()
     if spelling.kind == "env":
         for prefix in sorted(prefixes, key=len, reverse=True):

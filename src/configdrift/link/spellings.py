@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import RegistrationCall
+from configdrift.extract.python.registration_calls import AUTOMATIC
 from configdrift.model import (
     BUILTIN,
     CLI_KINDS,
@@ -76,6 +77,10 @@ def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
                     variable = automatic(node.location.path, call.function, node.path[0], node.key)
                     if variable:
                         named.append((variable, "automatic"))
+                if call is not None and automatic.config_files(node.location.path):
+                    # configargparse reads ``--map-tokens`` as ``map-tokens``
+                    # of its config files too.
+                    named.append((node.path[0].lstrip("-"), "config file"))
             for name, why in named:
                 if why == "default":
                     # The read itself is the variable's spelling, with the
@@ -122,7 +127,7 @@ def _read_of(spelt: list[Spelling], name: str, where: Location) -> int | None:
 def _named_spelling(spelling: Spelling, node: SchemaNode, name: str, why: str) -> Spelling:
     """A spelling a declaration names besides its own: a variable
     (``envvar="APP_PORT"``), or a flag (a registry's ``cli``)."""
-    kind = "flag" if name.startswith("-") else "env"
+    kind = "flag" if name.startswith("-") else "key" if why == "config file" else "env"
     return Spelling(
         kind,
         name,
@@ -197,6 +202,15 @@ class _AutomaticVariables:
             return f"{prefix}_{dest.upper()}"
         return (prefix + flag.lstrip("-")).upper().replace("-", "_")
 
+    def config_files(self, path: str) -> bool:
+        """Does the file ``path`` make a parser that reads config files
+        (configargparse's ``default_config_files``)?"""
+        module = self.modules.get(path)
+        return module is not None and any(
+            call.method == "default_config_files"
+            for call in self.project.modules[module].facts.registrations
+        )
+
     def _prefix(self, module: str, function: str) -> tuple[str, str] | None:
         command = function.rsplit(".", 1)[-1]
         for call in self.project.modules[module].facts.registrations:
@@ -218,9 +232,7 @@ class _AutomaticVariables:
 
 
 #: Calls recorded beside the options that declare none.
-_NOT_OPTIONS = frozenset(
-    {"env", "named_call", "context_settings", "auto_envvar_prefix", "auto_env_var_prefix"}
-)
+_NOT_OPTIONS = frozenset({"env", "named_call", "context_settings", *AUTOMATIC})
 
 
 def _calls_by_place(project: Project) -> dict[tuple[str, int], RegistrationCall]:

@@ -118,7 +118,8 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
-    if "auto_env" in source:  # rare: a walk of its own costs nothing elsewhere
+    if "auto_env" in source or "default_config_files" in source:
+        # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)
     return facts
 

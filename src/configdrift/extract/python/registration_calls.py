@@ -214,22 +214,23 @@ def context_settings(deco: ast.expr, source: str, function: str) -> Registration
     return None
 
 
-#: Keywords that give every option of a parser or command a variable:
-#: click's (``cli(auto_envvar_prefix="APP")``) and configargparse's
-#: (``ArgumentParser(auto_env_var_prefix="APP_")``).
-_AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix"})
+#: Keywords that give every option of a parser or command another
+#: spelling: a variable, click's (``cli(auto_envvar_prefix="APP")``) and
+#: configargparse's (``ArgumentParser(auto_env_var_prefix="APP_")``), or a
+#: key of the config files configargparse reads (``default_config_files``).
+AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix", "default_config_files"})
 
 
 def automatic_prefixes(tree: ast.Module, source: str) -> list[RegistrationCall]:
-    """The calls that give options automatic variables, as calls named by
-    their keyword (``auto_envvar_prefix``) with the prefix as argument and
+    """The calls that give options automatic spellings, as calls named by
+    their keyword (``auto_envvar_prefix``) with its value as argument and
     the callee (the command, or the parser class) as ``callee``."""
     out: list[RegistrationCall] = []
     for node in ast.walk(tree):
         if type(node) is not ast.Call:
             continue
         for keyword in node.keywords:
-            if keyword.arg in _AUTOMATIC:
+            if keyword.arg in AUTOMATIC:
                 out.append(
                     RegistrationCall(
                         keyword.arg,
