@@ -160,9 +160,14 @@ def main(args, cfg):
     env["PORT"] = str(args.port)
     args.host = cfg.get("host", "h")
     return cfg["timeout"]
+
+def load(config, prefix="APP_"):
+    for key, value in os.environ.items():
+        if key.startswith(prefix):
+            config[key] = value
 """
     facts = extract_python(source)
-    assert facts.copies  # the source has some of the rarer facts
+    assert facts.copies and facts.env_prefix_loops  # some of the rarer facts
     decoded = module_from_json(json.loads(encoded(facts)))
     for field in dataclasses.fields(facts):
         assert getattr(decoded, field.name) == getattr(facts, field.name), field.name

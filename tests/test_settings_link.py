@@ -578,3 +578,102 @@ def test_fix_sets_a_flags_documented_default_to_its_settings(tmp_path: Path) -> 
     assert "+- `--threads`" not in result.out
     assert run_cli("fix", str(root), "--apply", "--jobs", "1").code == 0
     assert "CD603" not in run_cli("check", str(root), "--jobs", "1").out
+
+
+def _loader_project(tmp_path: Path, loop: str) -> Path:
+    return make_project(
+        tmp_path,
+        {
+            "svc/__init__.py": "",
+            "svc/config.py": f"""\
+                import os
+
+                PREFIX = "SVC_"
+                DEFAULTS = {{
+                    "TIMEOUT": 30,
+                    "WORKERS": 2,
+                    "DEBUG": False,
+                    "HOST": "localhost",
+                    "PORT": 8000,
+                }}
+
+                class Config(dict):
+                    def load(self, prefix=PREFIX):
+                        {loop}
+
+                def get(config):
+                    return config.get("TIMEOUT", 30), config.get("WORKERS", 2), config.get("DEBUG", False)
+            """,
+            "svc/worker.py": """\
+                import os
+
+                def timeout():
+                    return int(os.environ.get("SVC_TIMEOUT", "60"))
+            """,
+            "docs/config.md": """\
+                # Configuration
+
+                - `TIMEOUT`: seconds to wait.
+                - `WORKERS`: worker processes.
+                - `DEBUG`: say more.
+                - `HOST`: the host.
+                - `PORT`: the port.
+            """,
+        },
+    )
+
+
+def test_a_loop_that_reads_every_prefixed_variable_spells_each_key_so(tmp_path: Path) -> None:
+    loop = (
+        "for key, value in os.environ.items():\n"
+        "                            if key.startswith(prefix):\n"
+        "                                self[key[len(prefix):]] = value"
+    )
+    root = _loader_project(tmp_path, loop)
+    spelt = _spelt(_settings(root))
+    assert spelt["TIMEOUT"] == {"TIMEOUT", "SVC_TIMEOUT"}
+    assert spelt["WORKERS"] == {"WORKERS", "SVC_WORKERS"}
+    # The read in worker.py falls back to "60" where the key says 30.
+    found = _findings(root, "CD601")
+    assert set(found) == {"SVC_TIMEOUT"} and "defaults to '60'" in found["SVC_TIMEOUT"]
+
+
+def test_a_prefix_joined_in_the_function_is_read_and_an_unknown_one_links_nothing(
+    tmp_path: Path,
+) -> None:
+    joined = (
+        'prefix = f"{prefix}_"\n'
+        "                        for key in sorted(os.environ):\n"
+        "                            if key.startswith(prefix):\n"
+        "                                self[key[len(prefix):]] = os.environ[key]"
+    )
+    root = _loader_project(tmp_path / "joined", joined)
+    text = (root / "svc/config.py").read_text().replace("prefix=PREFIX", 'prefix="SVC"')
+    (root / "svc/config.py").write_text(text)
+    assert _spelt(_settings(root))["WORKERS"] == {"WORKERS", "SVC_WORKERS"}
+    unknown = (
+        "for key in os.environ:\n"
+        "                            if key.startswith(self.prefix):\n"
+        "                                self[key] = os.environ[key]"
+    )
+    root = _loader_project(tmp_path / "unknown", unknown)
+    assert "WORKERS" not in _spelt(_settings(root))
+
+
+def test_a_comprehension_over_the_environment_is_a_loop_too() -> None:
+    from configdrift.extract.python.extractor import extract_python
+
+    facts = extract_python(
+        b"import os\n\n"
+        b"def load():\n"
+        b"    return {\n"
+        b"        k: v\n"
+        b"        for k, v in os.environ.items()\n"
+        b"        if k.startswith('APP_')\n"
+        b"    }\n"
+        b"\n"
+        b"def other():\n"
+        b"    return {k: v for k, v in os.environ.items() if k not in ('A', 'B')}\n"
+    )
+    assert facts.error is None
+    assert facts.env_prefix_loops == [("load", 6, ["c", "APP_"])]

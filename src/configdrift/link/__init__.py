@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.link.convention import normal, prefixes
 from configdrift.link.copies import copy_links
+from configdrift.link.loaders import loader_spellings
 from configdrift.link.spellings import spellings
 from configdrift.model import Setting, SettingLink, Spelling
 
@@ -55,6 +56,9 @@ def link(analysis: Analysis) -> list[Setting]:
             for a, b in itertools.pairwise(same)
         )
     explicit += copy_links(analysis.project, unique)
+    for key, variable, why, where in loader_spellings(analysis.project, unique):
+        unique.append(variable)
+        explicit.append(SettingLink(key, variable, "explicit", why, where))
     known = prefixes(unique, [(owner, other) for owner, other, _, _ in declared])
     groups = _Groups(unique)
     links = [link_ for link_ in explicit if groups.join(link_.a, link_.b)]

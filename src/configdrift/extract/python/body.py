@@ -11,7 +11,7 @@ import ast
 
 from configdrift.extract.python.calls import READ_METHODS, CallFacts
 from configdrift.extract.python.exprs import dotted, to_expr
-from configdrift.extract.python.facts import DictStore
+from configdrift.extract.python.facts import DictStore, Expr
 from configdrift.extract.python.registration_calls import env_read
 from configdrift.extract.python.walk import fast_walk
 
@@ -32,6 +32,8 @@ class FunctionBody(CallFacts):
         attributes: list[ast.Attribute] = []
         ifexps: list[ast.IfExp] = []
         refused: set[int] = set()
+        #: Names that loop over the environment's variables, by line.
+        environ_keys: dict[str, int] = {}
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body, leaves=False):
@@ -55,6 +57,10 @@ class FunctionBody(CallFacts):
                 target = sub.target  # type: ignore[attr-defined]
                 if type(target) is name_type:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
+                variable = _environ_key(target, sub.iter)  # type: ignore[attr-defined]
+                if variable is not None:
+                    # A comprehension has no line of its own: its iterable's.
+                    environ_keys[variable] = sub.iter.lineno  # type: ignore[attr-defined]
             elif kind is ast.Attribute and type(sub.ctx) is load:  # type: ignore[attr-defined]
                 attributes.append(sub)  # type: ignore[arg-type]
             elif kind is ast.IfExp:
@@ -129,6 +135,8 @@ class FunctionBody(CallFacts):
                             facts.attr_assigns.append(
                                 (self.qualname, element.attr, "other", "", assign.lineno)
                             )
+        if environ_keys:
+            _prefix_loops(self, calls, environ_keys)
         for assign in assigns:
             copied = _copy(assign)
             if copied is not None:
@@ -382,3 +390,75 @@ def _keyed(node: ast.expr) -> tuple[str | None, str | None]:
         getenv = node.func.attr == "getenv"
         return node.args[0].value, "os.environ" if getenv else dotted(node.func.value)
     return None, None
+
+
+def _environ_key(target: ast.expr, iterated: ast.expr) -> str | None:
+    """The name a loop binds to each environment variable's name: ``for k,
+    v in os.environ.items()``, ``for k in os.environ``, ``for k in
+    sorted(os.environ)``."""
+    if type(target) is ast.Tuple and target.elts and type(target.elts[0]) is ast.Name:
+        name = target.elts[0].id
+        items = (
+            type(iterated) is ast.Call
+            and type(iterated.func) is ast.Attribute
+            and iterated.func.attr == "items"
+            and _is_environ(iterated.func.value)
+        )
+        return name if items else None
+    if type(target) is not ast.Name:
+        return None
+    if type(iterated) is ast.Call and type(iterated.func) is ast.Name and iterated.args:
+        iterated = iterated.args[0]  # ``sorted(os.environ)``
+    return target.id if _is_environ(iterated) else None
+
+
+def _is_environ(node: ast.expr) -> bool:
+    name = dotted(node)
+    return name is not None and (name == "environ" or name.endswith(".environ"))
+
+
+def _prefix_loops(body: FunctionBody, calls: list[ast.Call], environ_keys: dict[str, int]) -> None:
+    """``k.startswith(prefix)`` on a name that loops over the environment:
+    the function takes every variable with that prefix. A prefix bound once
+    in the function is kept as bound (``prefix = f"{prefix}_"``)."""
+    for call in calls:
+        func = call.func
+        if (
+            type(func) is ast.Attribute
+            and func.attr == "startswith"
+            and type(func.value) is ast.Name
+            and func.value.id in environ_keys
+            and len(call.args) == 1
+        ):
+            prefix = call.args[0]
+            bound = body.locals.get(prefix.id, []) if type(prefix) is ast.Name else []
+            if len(bound) == 1:
+                prefix = bound[0]
+            line = environ_keys[func.value.id]
+            body.module.facts.env_prefix_loops.append(
+                (body.qualname, line, _joined(prefix, body.module.source))
+            )
+
+
+def _joined(node: ast.expr, source: str) -> Expr:
+    """An f-string of names and text as the sum it is (``f"{prefix}_"`` is
+    ``prefix + "_"``), other expressions as ``to_expr`` keeps them."""
+    if type(node) is not ast.JoinedStr or not node.values:
+        return to_expr(node, source)
+    parts: list[Expr] = []
+    for value in node.values:
+        if type(value) is ast.Constant and isinstance(value.value, str):
+            parts.append(["c", value.value])
+        elif (
+            type(value) is ast.FormattedValue
+            and value.conversion == -1
+            and value.format_spec is None
+            and type(value.value) is ast.Name
+        ):
+            parts.append(["n", value.value.id])
+        else:
+            return to_expr(node, source)
+    out = parts[0]
+    for part in parts[1:]:
+        out = ["b", "+", out, part]
+    return out

@@ -226,6 +226,10 @@ class ModuleFacts:
     #: when the key is written or ``attr`` when the attribute is, the dict's
     #: dotted name, the key, the attribute's owner, the attribute).
     copies: list[tuple[int, str, str, str, str, str]] = field(default_factory=list)
+    #: Loops that take every environment variable with a prefix
+    #: (``for k, v in os.environ.items(): if k.startswith(prefix): ...``):
+    #: (function, line, the prefix as written).
+    env_prefix_loops: list[tuple[str, int, Expr]] = field(default_factory=list)
     #: Does the module run itself (``if __name__ == "__main__":``)?
     main_guard: bool = False
     error: str | None = None
