@@ -34,6 +34,7 @@ class FunctionBody(CallFacts):
         refused: set[int] = set()
         #: Names that loop over the environment's variables, by line.
         environ_keys: dict[str, int] = {}
+        environ = self.module.mentions_environ
         call_type, assign_type, name_type = ast.Call, ast.Assign, ast.Name
         subscript_type, compare_type, load = ast.Subscript, ast.Compare, ast.Load
         for sub in fast_walk(node.body, leaves=False):
@@ -57,7 +58,11 @@ class FunctionBody(CallFacts):
                 target = sub.target  # type: ignore[attr-defined]
                 if type(target) is name_type:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
-                variable = _environ_key(target, sub.iter)  # type: ignore[attr-defined]
+                variable = (
+                    _environ_key(target, sub.iter)  # type: ignore[attr-defined]
+                    if environ
+                    else None
+                )
                 if variable is not None:
                     # A comprehension has no line of its own: its iterable's.
                     environ_keys[variable] = sub.iter.lineno  # type: ignore[attr-defined]
@@ -138,9 +143,11 @@ class FunctionBody(CallFacts):
         if environ_keys:
             _prefix_loops(self, calls, environ_keys)
         for assign in assigns:
-            copied = _copy(assign)
-            if copied is not None:
-                facts.copies.append(copied)
+            # Most assignments bind a name: no copy between a key and an option.
+            if type(assign.targets[0]) in _COPY_TARGETS:
+                copied = _copy(assign)
+                if copied is not None:
+                    facts.copies.append(copied)
         for ret in returns:
             returned = ret.value
             if isinstance(returned, ast.Call):
@@ -339,6 +346,9 @@ def _keyword_holders(
             break
     return frozenset(held)
 
+
+#: What a copy between an option and a key assigns to.
+_COPY_TARGETS = (ast.Subscript, ast.Attribute)
 
 #: Calls that convert a copied value without changing what it is.
 _COPY_CONVERSIONS = frozenset({"str", "int", "float", "bool"})

@@ -28,6 +28,8 @@ class ModuleContext(Protocol):
     attr_loads: set[str]
     #: The classes whose bodies are being read, innermost last.
     open_classes: list[ClassFact]
+    #: Can a loop of the module go over the environment's variables?
+    mentions_environ: bool
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None: ...
 

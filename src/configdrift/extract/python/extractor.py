@@ -194,6 +194,8 @@ class ModuleExtractor:
         self.facts = facts
         self.source = source
         self.declaring = declaring
+        #: Can a loop of the module go over the environment's variables?
+        self.mentions_environ = "environ" in source
         #: The source's lines, split when a comment above a field is read.
         self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
