@@ -144,8 +144,26 @@ def test_every_text_of_the_project_is_escaped() -> None:
         severity=Severity.ERROR,
         provenance={"commit": hostile},
     )
-    data = ReportData([finding], 1, 1, 1, 1)
+    spelling = {
+        "kind": "env",
+        "name": hostile,
+        "surface": hostile,
+        "declared": f"{hostile}.py:1",
+        "declared_by": hostile,
+        "default": hostile,
+        "type": hostile,
+        "choices": None,
+        "doc": f"{hostile}.md:2",
+        "doc_default": hostile,
+    }
+    setting = {
+        "name": hostile,
+        "spellings": [spelling, dict(spelling, kind="flag")],
+        "links": [{"how": "explicit", "why": hostile, "spellings": [0, 1], "location": None}],
+    }
+    data = ReportData([finding], 1, 1, 1, 1, settings=[setting])
     page = render_html(data)
+    assert '<section id="settings">' in page
     assert hostile not in page
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
 
