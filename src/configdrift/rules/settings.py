@@ -11,17 +11,14 @@ from typing import TYPE_CHECKING, Any
 from configdrift.link import settings_of
 from configdrift.model import Finding, Location, Related, Setting, Spelling, same_value
 from configdrift.rules.registry import make, register
-from configdrift.rules.values import parse_doc_value, values_equal
+from configdrift.rules.values import TRUTH, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: A string read from the environment or the command line, as a bool.
-_TRUTH = {"true": True, "1": True, "yes": True, "on": True}
-_FALSEHOOD = {"false": False, "0": False, "no": False, "off": False}
-
-#: The kinds a string converts to when a setting's value is parsed.
-_PARSED = ("int", "float", "bool")
+#: A string read from the environment or the command line, as a bool: the
+#: words a doc writes, and a switch's ``on`` and ``off``.
+_BOOLS = {**TRUTH, "on": True, "off": False}
 
 
 @register("CD601")
@@ -47,11 +44,8 @@ def setting_default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     place (``default=settings.port``).
     """
     for setting in settings_of(analysis):
-        values = _defaults(setting)
-        for odd, majority in _odd_ones_out(values, same_value):
-            value = dict((id(sp), sp.default) for sp, _ in values)
-            here = value[id(odd)]
-            there = value[id(majority[0])]
+        for odd, majority in _odd_ones_out(_defaults(setting), same_value):
+            here, there = odd.default, majority[0].default
             assert here is not None and there is not None
             others = _names(majority, odd)
             verb = "defaults" if len(majority) == 1 else "default"
@@ -129,9 +123,10 @@ def setting_doc_default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     for setting in settings_of(analysis):
         values = _defaults(setting)
         for spelling in setting.spellings:
-            others = _documented_clash(spelling, values)
-            if others is None:
+            clash = _documented_clash(spelling, values)
+            if clash is None:
                 continue
+            others, _ = clash
             holder = others[0]
             assert holder.default is not None and spelling.doc is not None
             own = (
@@ -207,18 +202,18 @@ def setting_default_for(analysis: Analysis, key: str, doc: Location) -> Any:
         values = _defaults(setting)
         for spelling in setting.spellings:
             if spelling.name == key and spelling.doc == doc:
-                others = _documented_clash(spelling, values)
-                if others:
-                    return dict((id(sp), v) for sp, v in values)[id(others[0])]
+                clash = _documented_clash(spelling, values)
+                if clash is not None:
+                    return clash[1]
     return None
 
 
 def _documented_clash(
     spelling: Spelling, values: list[tuple[Spelling, Any]]
-) -> list[Spelling] | None:
+) -> tuple[list[Spelling], Any] | None:
     """The other spellings, agreeing on one default, that a spelling with
-    no default of its own is documented against; None where nothing
-    clashes for certain."""
+    no default of its own is documented against, and that default; None
+    where nothing clashes for certain."""
     if spelling.doc is None or spelling.doc_default is None:
         return None
     if spelling.default is not None and spelling.default.known:
@@ -226,9 +221,10 @@ def _documented_clash(
     others = [(sp, value) for sp, value in values if sp is not spelling]
     if not others or not all(same_value(others[0][1], value) for _, value in others):
         return None  # no default, or several: nothing is certain
-    if values_equal(parse_doc_value(spelling.doc_default), others[0][1]) is not False:
+    agreed = others[0][1]
+    if values_equal(parse_doc_value(spelling.doc_default), agreed) is not False:
         return None
-    return [sp for sp, _ in others]
+    return [sp for sp, _ in others], agreed
 
 
 def _choices(here: Spelling, there: Spelling) -> str | None:
@@ -270,7 +266,7 @@ def _parse(text: str, like: Any) -> Any:
     (a list, a dict, an object), or a string that does not parse."""
     low = text.strip().lower()
     if isinstance(like, bool):
-        return _TRUTH.get(low, _FALSEHOOD.get(low))
+        return _BOOLS.get(low)
     if not isinstance(like, int | float):
         return None
     for kind in (int, float):

@@ -95,7 +95,8 @@ def _size(text: str) -> float | None:
     return float(match.group(1)) * float(1024**power)
 
 
-_TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+#: The words a documented or configured bool is written with.
+TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 
 
 def values_equal(doc: DocValue, code: Any) -> bool | None:
@@ -107,17 +108,17 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         # A bare word is a string only where the code's default is one.
         if isinstance(code, str):
             return str(value).lower() == code.lower()
-        if isinstance(code, bool) and str(value).lower() in _TRUTH:
-            return _TRUTH[str(value).lower()] == code  # YAML's ``yes`` and ``no``
+        if isinstance(code, bool) and str(value).lower() in TRUTH:
+            return TRUTH[str(value).lower()] == code  # YAML's ``yes`` and ``no``
         return None
     if isinstance(value, bool) or isinstance(code, bool):
         if isinstance(value, bool) and isinstance(code, bool):
             return value == code
         other = code if isinstance(value, bool) else value
         flag = value if isinstance(value, bool) else code
-        if isinstance(other, str) and other.strip().lower() in _TRUTH:
+        if isinstance(other, str) and other.strip().lower() in TRUTH:
             # ``"True"`` read from the environment where the docs say true.
-            return _TRUTH[other.strip().lower()] == flag
+            return TRUTH[other.strip().lower()] == flag
         if value is None or code is None:
             return value is code
         return False
