@@ -630,8 +630,14 @@ def test_a_loop_that_reads_every_prefixed_variable_spells_each_key_so(tmp_path: 
         "                                self[key[len(prefix):]] = value"
     )
     root = _loader_project(tmp_path, loop)
-    spelt = _spelt(_settings(root))
+    settings = _settings(root)
+    spelt = _spelt(settings)
     assert spelt["TIMEOUT"] == {"TIMEOUT", "SVC_TIMEOUT"}
+    # The read in worker.py is the loader's variable: one name, explicitly.
+    (timeout,) = [s for s in settings if s["name"] == "TIMEOUT"]
+    assert {"how": "explicit", "why": "both are the variable `SVC_TIMEOUT`"}.items() <= next(
+        link for link in timeout["links"] if "both are" in link["why"]
+    ).items()
     assert spelt["WORKERS"] == {"WORKERS", "SVC_WORKERS"}
     # The read in worker.py falls back to "60" where the key says 30.
     found = _findings(root, "CD601")

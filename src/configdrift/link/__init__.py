@@ -46,6 +46,12 @@ def link(analysis: Analysis) -> list[Setting]:
         SettingLink(owner, other, "explicit", _declared(owner, other, why), where)
         for owner, other, why, where in declared
     ]
+    # Copies name one key or variable for certain: before the variables a
+    # loader spells beside the reads of the same names.
+    copies = copy_links(analysis.project, unique)
+    for key, variable, why, where in loader_spellings(analysis.project, unique):
+        unique.append(variable)
+        explicit.append(SettingLink(key, variable, "explicit", why, where))
     by_variable: dict[str, list[Spelling]] = {}
     for s in unique:
         if s.kind == "env":
@@ -55,10 +61,7 @@ def link(analysis: Analysis) -> list[Setting]:
             SettingLink(a, b, "explicit", f"both are the variable `{name}`")
             for a, b in itertools.pairwise(same)
         )
-    explicit += copy_links(analysis.project, unique)
-    for key, variable, why, where in loader_spellings(analysis.project, unique):
-        unique.append(variable)
-        explicit.append(SettingLink(key, variable, "explicit", why, where))
+    explicit += copies
     known = prefixes(unique, [(owner, other) for owner, other, _, _ in declared])
     groups = _Groups(unique)
     links = [link_ for link_ in explicit if groups.join(link_.a, link_.b)]
