@@ -1,10 +1,13 @@
 """One setting across its spellings: the config key, the environment
 variable and the flag that set the same thing, linked by evidence.
 
-Explicit evidence comes first: a flag that declares its variable
-(``envvar=``, a default read from the environment) and one variable read
-in two places. The project's convention (``convention.py``) links the
-rest, only where both spellings exist. Each link keeps its evidence; the
+Explicit evidence comes first: a declaration that names its other
+spellings (``envvar=``, automatic variables, a registry entry's ``cli``, a
+default read from the environment: ``spellings.py``), a value copied
+between a flag and a key (``copies.py``), a loop that reads every prefixed
+variable (``loaders.py``), and one variable read in two places. The
+project's convention (``convention.py``) links the rest, only where both
+spellings exist. Each link keeps its evidence; the
 settings band of rules (``rules/settings.py``) and ``map --settings`` read
 the result."""
 

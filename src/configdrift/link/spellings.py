@@ -2,10 +2,13 @@
 flag of a command line, every environment variable (read by name, a
 settings class's field, a flag's ``envvar=``), every config key.
 
-A flag can declare a variable beside itself: click's and typer's
-``envvar="APP_PORT"``, or argparse's ``default=os.environ.get("APP_PORT",
-8000)``. Such a variable is a spelling of its own, declared by the flag's
-call, and linked to it explicitly (``declared``)."""
+A declaration can name other spellings beside its own: click's and
+typer's ``envvar="APP_PORT"``, a command's or parser's automatic
+variables, configargparse's config-file keys, a registry entry's ``cli``
+and ``env``. Each is a spelling of its own, declared there, and linked to
+it explicitly (``declared``). A default read from the environment
+(``default=os.environ.get("APP_PORT", 8000)``) links to the read itself,
+which falls back to that default."""
 
 from __future__ import annotations
 
@@ -185,6 +188,12 @@ class _AutomaticVariables:
         self.project = project
         self.modules = {info.path: name for name, info in project.modules.items()}
         self.found: dict[tuple[str, str], tuple[str, str] | None] = {}
+        #: The files that make a parser reading config files.
+        self.reading = {
+            info.path
+            for info in project.modules.values()
+            if any(call.method == "default_config_files" for call in info.facts.registrations)
+        }
 
     def __call__(self, path: str, function: str, flag: str, dest: str) -> str | None:
         """The variable of the option ``flag`` (``dest``) of the command or
@@ -205,11 +214,7 @@ class _AutomaticVariables:
     def config_files(self, path: str) -> bool:
         """Does the file ``path`` make a parser that reads config files
         (configargparse's ``default_config_files``)?"""
-        module = self.modules.get(path)
-        return module is not None and any(
-            call.method == "default_config_files"
-            for call in self.project.modules[module].facts.registrations
-        )
+        return path in self.reading
 
     def _prefix(self, module: str, function: str) -> tuple[str, str] | None:
         command = function.rsplit(".", 1)[-1]
