@@ -357,15 +357,7 @@ def _key_tables(analysis: Analysis) -> list[dict[str, Any]]:
 def _settings_table(analysis: Analysis) -> list[dict[str, Any]]:
     """The settings with more than one spelling, with places as the
     command line prints them."""
-    from configdrift.escape import printable
     from configdrift.link.table import settings_map
-    from configdrift.output.display import prefix_for, rebase
+    from configdrift.output.display import places, prefix_for
 
-    prefix = prefix_for(analysis.config.root)
-
-    def where(location: Location | None) -> str | None:
-        if location is None:
-            return None
-        return printable(f"{rebase(location.path, prefix)}:{location.line}")
-
-    return settings_map(analysis, where)
+    return settings_map(analysis, places(prefix_for(analysis.config.root)))

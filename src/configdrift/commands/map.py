@@ -22,7 +22,6 @@ from configdrift.wording import counted
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.commands.common import Subparsers
-    from configdrift.model import Location
 
 
 def map_tree(
@@ -81,15 +80,11 @@ def project_map(
     from configdrift.analysis import accepted_nodes
     from configdrift.escape import printable
     from configdrift.model import format_path
-    from configdrift.output.display import prefix_for, rebase
+    from configdrift.output.display import places, prefix_for, rebase
     from configdrift.rules.evidence import keys_read
 
     prefix = prefix_for(analysis.config.root)
-
-    def where(location: Location | None) -> str | None:
-        if location is None:
-            return None
-        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+    where = places(prefix)
 
     surfaces = []
     for surface in analysis.everything:

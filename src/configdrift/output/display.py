@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from configdrift.model import Finding, Severity
+from configdrift.model import Finding, Location, Severity
 
 #: A source line longer than this is cut around the key in an excerpt.
 MAX_EXCERPT = 160
@@ -48,6 +48,19 @@ def rebase(path: str, prefix: str) -> str:
     if not prefix:
         return path
     return posixpath.normpath(posixpath.join(prefix, path))
+
+
+def places(prefix: str) -> Callable[[Location | None], str | None]:
+    """How a report writes a place of the tree rooted at ``prefix``:
+    ``path:line`` from the current directory, printable (None for none)."""
+    from configdrift.escape import printable
+
+    def where(location: Location | None) -> str | None:
+        if location is None:
+            return None
+        return printable(f"{rebase(location.path, prefix)}:{location.line}")
+
+    return where
 
 
 def prepare(findings: list[Finding], root: Path, prefix: str) -> tuple[list[Finding], list[Place]]:
