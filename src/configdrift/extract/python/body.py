@@ -12,7 +12,7 @@ import ast
 from configdrift.extract.python.calls import READ_METHODS, CallFacts
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import DictStore, Expr
-from configdrift.extract.python.registration_calls import env_read
+from configdrift.extract.python.registration_calls import CONVERSIONS, env_read
 from configdrift.extract.python.walk import fast_walk
 
 
@@ -301,6 +301,15 @@ def _use_kinds(calls: list[ast.Call], attributes: list[ast.Attribute]) -> dict[i
     return out
 
 
+def _receiver(call: ast.Call, method: str) -> str | None:
+    """The name ``method`` is called on (``d`` of ``d.update(...)``), or
+    None for another call."""
+    func = call.func
+    if type(func) is ast.Attribute and func.attr == method and type(func.value) is ast.Name:
+        return func.value.id
+    return None
+
+
 def _keyword_holders(
     node: ast.FunctionDef | ast.AsyncFunctionDef, calls: list[ast.Call], assigns: list[ast.Assign]
 ) -> frozenset[str]:
@@ -331,14 +340,9 @@ def _keyword_holders(
     for _ in range(3):  # a chain of a few dicts, in any order
         before = len(held)
         for call in calls:
-            func = call.func
-            if (
-                type(func) is ast.Attribute
-                and func.attr == "update"
-                and type(func.value) is ast.Name
-                and any(holds(a) for a in call.args)
-            ):
-                held.add(func.value.id)
+            updated = _receiver(call, "update")
+            if updated is not None and any(holds(a) for a in call.args):
+                held.add(updated)
         for assign in assigns:
             if holds(assign.value):
                 held.update(t.id for t in assign.targets if type(t) is ast.Name)
@@ -350,9 +354,6 @@ def _keyword_holders(
 #: What a copy between an option and a key assigns to.
 _COPY_TARGETS = (ast.Subscript, ast.Attribute)
 
-#: Calls that convert a copied value without changing what it is.
-_COPY_CONVERSIONS = frozenset({"str", "int", "float", "bool"})
-
 
 def _copy(assign: ast.Assign) -> tuple[int, str, str, str, str, str] | None:
     """``d["K"] = owner.attr`` or ``owner.attr = d["K"]`` (a conversion
@@ -362,11 +363,7 @@ def _copy(assign: ast.Assign) -> tuple[int, str, str, str, str, str] | None:
     if len(assign.targets) != 1:
         return None
     target, value = assign.targets[0], assign.value
-    if (
-        type(value) is ast.Call
-        and type(value.func) is ast.Name
-        and value.func.id in _COPY_CONVERSIONS
-    ):
+    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in CONVERSIONS:
         if len(value.args) != 1 or value.keywords:
             return None
         value = value.args[0]
@@ -432,19 +429,13 @@ def _prefix_loops(body: FunctionBody, calls: list[ast.Call], environ_keys: dict[
     the function takes every variable with that prefix. A prefix bound once
     in the function is kept as bound (``prefix = f"{prefix}_"``)."""
     for call in calls:
-        func = call.func
-        if (
-            type(func) is ast.Attribute
-            and func.attr == "startswith"
-            and type(func.value) is ast.Name
-            and func.value.id in environ_keys
-            and len(call.args) == 1
-        ):
+        name = _receiver(call, "startswith")
+        if name in environ_keys and len(call.args) == 1:
             prefix = call.args[0]
             bound = body.locals.get(prefix.id, []) if type(prefix) is ast.Name else []
             if len(bound) == 1:
                 prefix = bound[0]
-            line = environ_keys[func.value.id]
+            line = environ_keys[name]
             body.module.facts.env_prefix_loops.append(
                 (body.qualname, line, _joined(prefix, body.module.source))
             )

@@ -203,14 +203,7 @@ def context_settings(deco: ast.expr, source: str, function: str) -> Registration
         return None
     for keyword in deco.keywords:
         if keyword.arg == "context_settings":
-            return RegistrationCall(
-                "context_settings",
-                [to_expr(keyword.value, source)],
-                {},
-                deco.lineno,
-                function,
-                dotted(deco.func) or "",
-            )
+            return _keyword_given(keyword.arg, deco, keyword.value, source, function)
     return None
 
 
@@ -225,27 +218,31 @@ def automatic_prefixes(tree: ast.Module, source: str) -> list[RegistrationCall]:
     """The calls that give options automatic spellings, as calls named by
     their keyword (``auto_envvar_prefix``) with its value as argument and
     the callee (the command, or the parser class) as ``callee``."""
-    out: list[RegistrationCall] = []
-    for node in ast.walk(tree):
-        if type(node) is not ast.Call:
-            continue
-        for keyword in node.keywords:
-            if keyword.arg in AUTOMATIC:
-                out.append(
-                    RegistrationCall(
-                        keyword.arg,
-                        [to_expr(keyword.value, source)],
-                        {},
-                        node.lineno,
-                        "<module>",
-                        dotted(node.func) or "",
-                    )
-                )
-    return out
+    return [
+        _keyword_given(keyword.arg, node, keyword.value, source, "<module>")
+        for node in ast.walk(tree)
+        if type(node) is ast.Call
+        for keyword in node.keywords
+        if keyword.arg in AUTOMATIC
+    ]
+
+
+def _keyword_given(
+    keyword: str, call: ast.Call, value: ast.expr, source: str, function: str
+) -> RegistrationCall:
+    """One keyword of a call as a fact: a call named by the keyword, with
+    the keyword's value as its argument and the callee as ``callee``."""
+    return RegistrationCall(
+        keyword, [to_expr(value, source)], {}, call.lineno, function, dotted(call.func) or ""
+    )
 
 
 #: Calls and mappings that read an environment variable by name.
 ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
+
+#: Calls that convert a value without changing what it holds
+#: (``int(os.getenv("PORT", "80"))``, ``env["PORT"] = str(args.port)``).
+CONVERSIONS = frozenset({"int", "float", "str", "bool"})
 
 
 _ENV_MAPPINGS = frozenset({"os.environ", "environ"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.python.facts import Expr
-from configdrift.extract.python.registration_calls import ENV_CALLS
+from configdrift.extract.python.registration_calls import CONVERSIONS, ENV_CALLS
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
@@ -58,16 +58,12 @@ _CGI = re.compile(
 ENVIRONMENT = "the environment"
 
 
-#: Calls that convert a value without changing what it holds.
-_CONVERSIONS = frozenset({"int", "float", "str", "bool"})
-
-
 def variable_read(expr: Expr | None) -> str | None:
     """The variable an expression reads: ``os.environ.get("X", d)``,
     ``os.getenv("X")``, also inside a conversion (``int(...)``)."""
     if expr is None or expr[0] != "call" or expr[1][0] != "n":
         return None
-    if expr[1][1] in _CONVERSIONS and len(expr[2]) == 1:
+    if expr[1][1] in CONVERSIONS and len(expr[2]) == 1:
         return variable_read(expr[2][0])
     args = expr[2]
     if expr[1][1] in ENV_CALLS and args and args[0][0] == "c" and isinstance(args[0][1], str):
