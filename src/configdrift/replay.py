@@ -7,10 +7,10 @@ files discovery finds and each file's content, and the baseline's. A file's
 content is known by a digest, which is read again only when its stat
 (size, times, inode) differs from the one stored beside the report, or is
 too recent to tell a change: a touched file replays, and a report is
-stored whenever the files were last modified. Any difference, and the project is analysed as before (and
-the report stored anew). Runs that consult git (``--diff-base``,
-``--provenance``), import the project (``--import``) or write a baseline are
-never replayed.
+stored whenever the files were last modified. Any difference, and the
+project is analysed as before (and the report stored anew). Runs that
+consult git (``--diff-base``, ``--provenance``), import the project
+(``--import``) or write a baseline are never replayed.
 
 Like the fact cache, the store is JSON in the user's cache directory, not
 used when that directory lies in the checked tree, bounded in size, and

@@ -113,7 +113,8 @@ def register(sub: Subparsers) -> None:
         "mechanical; --apply writes them. So far: CD101, the entry of a key the schema does "
         "not accept deleted with its block; CD402, a deprecated key of an example renamed to "
         "its replacement; CD104, a documented default set to the code's, in the doc's own "
-        "notation; CD603, a flag's or variable's documented default set to its setting's. With --unsafe-fixes, CD101, CD102, CD301 and CD302: a key renamed to the "
+        "notation; CD603, a flag's or variable's documented default set to its setting's. "
+        "With --unsafe-fixes, CD101, CD102, CD301 and CD302: a key renamed to the "
         "near spelling the finding suggests. Only the lines concerned change.",
         epilog="examples:\n  configdrift fix                 the diff for this project\n"
         "  configdrift fix --apply         write the fixes\n"
