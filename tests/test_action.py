@@ -169,3 +169,26 @@ def test_the_arguments_are_never_globbed_against_the_workspace(runner: dict[str,
     assert proc.returncode == 2
     assert "sarif=" not in outputs
     assert "*" in proc.stderr
+
+
+def _pins() -> list[tuple[str, str]]:
+    pins = []
+    for page in sorted([*(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]):
+        text = page.read_text(encoding="utf-8")
+        pins += [(page.name, ref) for ref in re.findall(r"OWNER/configdrift@(\S+)", text)]
+    return pins
+
+
+def test_the_docs_pin_the_action_to_a_version_that_exists() -> None:
+    pins = _pins()
+    assert pins, "the docs show the action pinned to a version"
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the pinned commits cannot be looked up")
+    for page, ref in pins:
+        name = ref if re.fullmatch(r"[0-9a-f]{40}", ref) else f"refs/tags/{ref}"
+        found = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"],
+            capture_output=True,
+            check=False,
+        )
+        assert found.returncode == 0, f"{page}: OWNER/configdrift@{ref} is no tag or commit here"
