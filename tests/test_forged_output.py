@@ -139,3 +139,21 @@ def test_the_github_format_writes_its_own_commands():
     buffer = io.StringIO()
     Guarded(buffer, commands=True).write("::error file=a::b\n")
     assert buffer.getvalue() == "::error file=a::b\n"
+
+
+@pytest.mark.parametrize("command", ["check", "map", "coverage", "fix", "sweep"])
+def test_an_exit_2_message_is_one_line_whatever_the_configuration_holds(cli, tmp_path, command):
+    # An unknown option's name is the project's text: its newline is shown
+    # escaped, as its carriage return is, never as a line of its own.
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(
+        '[tool.configdrift]\n"a\\n::error file=ci.yml::forged" = 1\n"b\\rc" = 2\n',
+        encoding="utf-8",
+    )
+    argv = ["sweep", "alpha", str(root)] if command == "sweep" else [command, str(root)]
+    result = cli(*argv, "--no-cache")
+    assert result.code == 2
+    assert result.err.count("\n") == 1, result.err
+    assert "a\\x0a::error file=ci.yml::forged" in result.err
+    assert "b\\x0dc" in result.err

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from configdrift.commands.common import EXIT_CODES, ExitCode, codes, positive
+from configdrift.commands.common import EXIT_CODES, ExitCode, codes, positive, usage_error
 from configdrift.output.links import Links, web_url
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def check(
                 keys=output_format == "html",
             )
     except api.ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     for message in result.messages:
         err.write(message + "\n")
@@ -155,7 +155,7 @@ def check(
         try:
             write_named(output_file, text.encode("utf-8", "backslashreplace"), result.roots)
         except OSError as exc:
-            print(f"configdrift: error: {output_file}: {exc.strerror or exc}", file=err)
+            usage_error(f"{output_file}: {exc.strerror or exc}", err)
             return ExitCode.USAGE
     else:
         out.write(report)
@@ -385,7 +385,7 @@ def register(sub: Subparsers) -> None:
 def _run(args: argparse.Namespace) -> int:
     if args.fix or args.unsafe_fixes:
         if not args.fix:
-            print("configdrift: error: --unsafe-fixes goes with --fix", file=sys.stderr)
+            usage_error("--unsafe-fixes goes with --fix")
             return ExitCode.USAGE
         from configdrift.commands.fix import fix_tree
 

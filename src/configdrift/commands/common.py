@@ -32,6 +32,15 @@ class ExitCode(IntEnum):
     INTERNAL = 3
 
 
+def usage_error(message: str, err: TextIO | None = None) -> None:
+    """Print an exit-2 message on one line: every control character of the
+    project's text in it (a key, a path, a newline) shown escaped, as in a
+    finding, so that no part of it can pass for a line of its own."""
+    from configdrift.escape import printable
+
+    print(f"configdrift: error: {printable(message)}", file=err or sys.stderr)
+
+
 def codes(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
@@ -72,7 +81,7 @@ def analysed_project(
             stamps.update(file_stamps(config, sources))
         return analyse(config, jobs=jobs, cache=cache, sources=sources)
     except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return None
 
 

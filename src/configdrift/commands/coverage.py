@@ -15,6 +15,7 @@ from configdrift.commands.common import (
     percent,
     project_options,
     text_or_json,
+    usage_error,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def coverage_report(
             for analysis in analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     surfaces = [s for _, found in projects for s in found]
     percent = coverage.total(surfaces)
@@ -63,7 +64,7 @@ def coverage_report(
         try:
             write_named(badge, coverage.badge(percent).encode(), [root for root, _ in projects])
         except OSError as exc:
-            print(f"configdrift: error: cannot write {badge}: {exc.strerror or exc}", file=err)
+            usage_error(f"cannot write {badge}: {exc.strerror or exc}", err)
             return ExitCode.USAGE
     if output_format == "json":
         document = {

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from configdrift.commands.common import ExitCode, positive
+from configdrift.commands.common import ExitCode, positive, usage_error
 from configdrift.wording import counted
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def diff_refs(
             head_analysis = analyse(config, jobs=jobs)
             head_name = "the work tree"
     except (ConfigError, GitError) as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     from configdrift.output.display import prefix_for, prepare, rebase
     from configdrift.output.report import ReportData, printable_finding

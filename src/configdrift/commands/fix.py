@@ -14,6 +14,7 @@ from configdrift.commands.common import (
     paths_argument,
     project_options,
     targets,
+    usage_error,
 )
 from configdrift.commands.writing import edit_files, recheck, reported
 from configdrift.wording import counted
@@ -77,7 +78,7 @@ def fix_tree(
             if apply and written:
                 recheck(before, reported(config, jobs, cache)[1], prefix, err)
     except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     if hidden:
         print(

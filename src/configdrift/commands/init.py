@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from configdrift.commands.common import ExitCode
+from configdrift.commands.common import ExitCode, usage_error
 from configdrift.wording import counted
 
 if TYPE_CHECKING:
@@ -45,14 +45,14 @@ def init(
 
     root = Path(path)
     if (problem := unreadable_dir(root)) is not None:
-        print(f"configdrift: error: {shown(root)}: {problem}", file=err)
+        usage_error(f"{shown(root)}: {problem}", err)
         return ExitCode.USAGE
     pyproject = root / "pyproject.toml"
     into_pyproject = is_file(pyproject) and not os.path.lexists(root / "configdrift.toml")
     target = pyproject if into_pyproject else root / "configdrift.toml"
     if not stdout and target.is_symlink():
         # Written in place, a link would be replaced by a file, or followed.
-        print(f"configdrift: error: {shown(target)} is a symbolic link: not written", file=err)
+        usage_error(f"{shown(target)} is a symbolic link: not written", err)
         return ExitCode.USAGE
     if into_pyproject and not stdout:
         from configdrift.config import _our_table, _read_toml
@@ -60,28 +60,26 @@ def init(
         try:
             existing = _our_table(_read_toml(pyproject, (root,)), pyproject, True)
         except ConfigError as exc:
-            print(f"configdrift: error: {exc}", file=err)
+            usage_error(str(exc), err)
             return ExitCode.USAGE
         if existing is not None:
-            print(
-                f"configdrift: error: {shown(pyproject)} has a [tool.configdrift] table already "
+            usage_error(
+                f"{shown(pyproject)} has a [tool.configdrift] table already "
                 "(`init --stdout` prints what discovery finds, to compare)",
-                file=err,
+                err,
             )
             return ExitCode.USAGE
     elif not stdout and (target.exists() or target.is_symlink()):
         if not force:
-            print(
-                f"configdrift: error: {shown(target)} exists (use --force to overwrite)", file=err
-            )
+            usage_error(f"{shown(target)} exists (use --force to overwrite)", err)
             return ExitCode.USAGE
         if target.is_symlink() or not target.is_file():
-            print(f"configdrift: error: {shown(target)} is not a regular file", file=err)
+            usage_error(f"{shown(target)} is not a regular file", err)
             return ExitCode.USAGE
     try:
         analysis = analyse(Config(root=root))
     except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     from configdrift.unconfigured import naming_pages
 
@@ -174,10 +172,10 @@ def init(
             before += b"\n"
         write_named(target, before + text.encode("utf-8", "backslashreplace"), (root,))
     except Unreadable as exc:
-        print(f"configdrift: error: {shown(target)}: {exc}", file=err)
+        usage_error(f"{shown(target)}: {exc}", err)
         return ExitCode.USAGE
     except OSError as exc:
-        print(f"configdrift: error: {shown(target)}: {exc.strerror or exc}", file=err)
+        usage_error(f"{shown(target)}: {exc.strerror or exc}", err)
         return ExitCode.USAGE
     out.write(
         f"wrote {target}: {counted(len(docs), 'doc source')}, {counted(len(packages), 'package')}, "

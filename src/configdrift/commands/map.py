@@ -15,6 +15,7 @@ from configdrift.commands.common import (
     paths_argument,
     project_options,
     text_or_json,
+    usage_error,
 )
 from configdrift.unconfigured import unread_pages
 from configdrift.wording import counted
@@ -52,7 +53,7 @@ def map_tree(
             for analysis in analysed_projects(paths, config_file, jobs, cache)
         ]
     except ConfigError as exc:
-        print(f"configdrift: error: {exc}", file=err)
+        usage_error(str(exc), err)
         return ExitCode.USAGE
     if output_format == "json":
         from configdrift.schemas import SCHEMA_IDS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from configdrift.commands.common import ExitCode
+from configdrift.commands.common import ExitCode, usage_error
 
 if TYPE_CHECKING:
     from configdrift.commands.common import Subparsers
@@ -31,7 +31,7 @@ def show_rules(
         (rule for rule in RULES.values() if rule.slug == code.lower()), None
     )
     if found is None:
-        print(f"configdrift: error: unknown rule {code!r} (a code or a name)", file=err)
+        usage_error(f"unknown rule {code!r} (a code or a name)", err)
         return ExitCode.USAGE
     out.write(f"{found.code} {found.slug} ({found.severity.value}, {found.status})\n\n")
     out.write(_plain(_dedent(found.doc)) if found.doc else found.summary + "\n")
