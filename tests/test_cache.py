@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -294,6 +295,76 @@ def test_a_cache_directory_inside_the_checked_tree_is_never_used(cli, tmp_path, 
     assert sorted(p.name for p in (inside / "configdrift").iterdir()) == [store.path.name]
     for command in (["map", str(root)], ["coverage", str(root)]):
         assert "not used" in cli(*command).err
+
+
+def _plant(cli, root: Path, elsewhere: Path, cache_home: Path) -> None:
+    """Facts of the page from before its drift, filed under the digest of
+    the drifted page, in ``cache_home``'s cache directory."""
+    import hashlib
+
+    page = root / "docs" / "configuration.md"
+    drifted = page.read_bytes()
+    clean = drifted.replace(b"<i>**grad_hooks**</i>", b"<i>**stage**</i>")
+    page.write_bytes(clean)
+    os.environ["XDG_CACHE_HOME"] = str(elsewhere)
+    cli("check", str(root))
+    store = FactCache(root)
+    rel = "md:docs/configuration.md"
+    store.entries[rel] = (hashlib.sha256(drifted).hexdigest(), store.entries[rel][1])
+    store.changed = True
+    store.save()
+    planted = store.path.read_bytes()
+    page.write_bytes(drifted)
+    (cache_home / "configdrift").mkdir(parents=True)
+    (cache_home / "configdrift" / store.path.name).write_bytes(planted)
+    os.environ["XDG_CACHE_HOME"] = str(cache_home)
+
+
+@pytest.mark.parametrize(
+    ("where", "named"),
+    [
+        ("work-tree", "the git work tree of the checked tree"),
+        ("cwd", "the folder configdrift runs in"),
+        ("workspace", "GITHUB_WORKSPACE"),
+    ],
+)
+def test_a_cache_directory_anywhere_the_pull_request_writes_is_never_used(
+    cli, tmp_path, monkeypatch, where, named
+):
+    """CI checks a sub-project (``check proj``, the action's ``path:``) with
+    the cache in the workspace: the pull request controls all of it."""
+    monkeypatch.setenv("XDG_CACHE_HOME", os.environ.get("XDG_CACHE_HOME", ""))
+    workspace = tmp_path / "workspace"
+    root = workspace / "proj"
+    root.parent.mkdir()
+    shutil.copytree(DEMO, root)
+    if where == "work-tree":
+        (workspace / ".git").mkdir()
+    if where == "workspace":
+        monkeypatch.setenv("GITHUB_WORKSPACE", str(workspace))
+    _plant(cli, root, tmp_path / "elsewhere", workspace / ".cache")
+    result = cli("check", str(root), "--format", "json", cwd=workspace if where == "cwd" else root)
+    keys = {f["key"] for f in json.loads(result.out)["findings"]}
+    assert "zero_optimization.grad_hooks" in keys
+    assert f"lies inside {named}: not used" in result.err
+
+
+def test_a_cache_beside_the_workspace_is_used(cli, tmp_path, monkeypatch):
+    # The near miss: ``workspace-cache`` shares its name's start with
+    # ``workspace``, not its folder. The planted facts are read there
+    # (which is why the refusals above matter).
+    monkeypatch.setenv("XDG_CACHE_HOME", os.environ.get("XDG_CACHE_HOME", ""))
+    workspace = tmp_path / "workspace"
+    root = workspace / "proj"
+    root.parent.mkdir()
+    shutil.copytree(DEMO, root)
+    (workspace / ".git").mkdir()
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(workspace))
+    _plant(cli, root, tmp_path / "elsewhere", tmp_path / "workspace-cache")
+    result = cli("check", str(root), "--format", "json", cwd=workspace)
+    keys = {f["key"] for f in json.loads(result.out)["findings"]}
+    assert "zero_optimization.grad_hooks" not in keys
+    assert "not used" not in result.err
 
 
 def test_a_compressed_bomb_in_the_cache_is_a_miss(cli, tmp_path) -> None:

@@ -298,23 +298,63 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
 
 
+def _within(path: str, folder: str) -> bool:
+    """Is the resolved ``path`` the resolved ``folder`` or inside it (by
+    whole components: ``/a/repo-cache`` is not inside ``/a/repo``)?"""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _work_tree(root: str) -> str | None:
+    """The git work tree that holds ``root``: the nearest folder from
+    ``root`` up that has a ``.git`` (a folder, a file or a link)."""
+    folder = os.path.realpath(root)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _controlled(root: str | Path) -> list[tuple[str, str]]:
+    """The folders a pull request may write when ``root`` is checked, each
+    with how a note names it: the tree, the git work tree that holds it,
+    the folder the run started in, and a CI job's workspace."""
+    places = [(str(root), "the checked tree")]
+    if (work := _work_tree(str(root))) is not None:
+        places.append((work, "the git work tree of the checked tree"))
+    with contextlib.suppress(OSError):
+        places.append((os.getcwd(), "the folder configdrift runs in"))
+    if workspace := os.environ.get("GITHUB_WORKSPACE", "").strip():
+        places.append((workspace, "GITHUB_WORKSPACE"))
+    return places
+
+
+def _cache_inside(root: str | Path) -> str | None:
+    """How a note names the folder a pull request controls that holds the
+    cache directory when checking ``root``, or None when none does."""
+    real = os.path.realpath(cache_dir())
+    for folder, name in _controlled(root):
+        if _within(real, os.path.realpath(folder)):
+            return name
+    return None
+
+
 def cache_for(root: str | Path) -> Path | None:
     """The cache directory for checking ``root``, or None when it lies
-    inside ``root``: a cache in the checked tree (a CI cache path in the
-    workspace) is the tree's to write, so its facts could hide a finding."""
-    directory = cache_dir()
-    real, base = os.path.realpath(directory), _real_root(str(root))
-    if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-        return None
-    return directory
+    inside a folder a pull request controls (``_controlled``): there its
+    facts could have been planted to hide a finding."""
+    return cache_dir() if _cache_inside(root) is None else None
 
 
 def cache_note(root: str | Path) -> str | None:
     """What to say when the cache is not used for ``root`` (``cache_for``)."""
-    if cache_for(root) is not None:
+    where = _cache_inside(root)
+    if where is None:
         return None
     return (
-        f"configdrift: the cache directory {cache_dir()} lies inside the checked tree: "
+        f"configdrift: the cache directory {cache_dir()} lies inside {where}: "
         "not used (set XDG_CACHE_HOME to a directory outside it)"
     )
 
