@@ -46,7 +46,9 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
     markers.mkdir()
     for name in SHADOWED:
         trap = f"open({str(markers / name)!r}, 'w').close()\n"
-        path = root / name / "__init__.py" if name in ("configdrift", "yaml") else root / f"{name}.py"
+        path = (
+            root / name / "__init__.py" if name in ("configdrift", "yaml") else root / f"{name}.py"
+        )
         path.parent.mkdir(exist_ok=True)
         path.write_text(trap, encoding="utf-8")
     return root, markers

@@ -19,7 +19,18 @@ PACKAGE = Path(__file__).parent.parent / "src" / "configdrift"
 #: of its name listed here.
 LAYERS: list[tuple[str, ...]] = [
     # infrastructure and the model every stage shares
-    ("version", "escape", "files", "git", "isolate", "model", "wording", "schemas", "progress"),
+    (
+        "version",
+        "escape",
+        "files",
+        "writes",
+        "git",
+        "isolate",
+        "model",
+        "wording",
+        "schemas",
+        "progress",
+    ),
     ("config",),
     ("discover",),
     ("extract",),

@@ -4,6 +4,7 @@ listed rather than edited, and a second run a no-op."""
 
 from __future__ import annotations
 
+import errno
 import json
 from pathlib import Path
 
@@ -367,10 +368,14 @@ def test_a_file_changed_since_it_was_read_is_skipped(cli, tmp_path, monkeypatch)
         return real(where, rel, edits)
 
     monkeypatch.setattr(pages, "edited", touched)
+    page = (root / "docs/config.md").read_text()
     result = cli("sweep", "legacy_mode", str(root), "--apply")
+    assert result.code == 1
     assert "app.json: changed since it was read, skipped" in result.err
+    assert "nothing was written" in result.err
     assert (root / "configs/app.json").read_text() == '{"legacy_mode": false}\n'
-    assert "legacy_mode**" not in (root / "docs/config.md").read_text()
+    # A removal is made whole or not at all: the page keeps its entry.
+    assert (root / "docs/config.md").read_text() == page
 
 
 def test_an_mdx_page_loses_the_entry_and_the_example_key(cli, tmp_path) -> None:
@@ -430,3 +435,32 @@ def test_a_heading_whose_section_holds_another_entry_is_left_by_hand(cli, tmp_pa
     shown = cli("sweep", "legacy_mode", str(root), "--diff")
     assert "the entry's section holds another entry" in shown.err + shown.out
     assert "## `legacy_mode`" in (root / "docs/config.md").read_text()
+
+
+def test_sweep_apply_keeps_no_page_edit_when_the_registry_cannot_be_written(
+    cli, tmp_path: Path, monkeypatch
+) -> None:
+    from configdrift import writes
+
+    root = _project(tmp_path)
+    (root / "pyproject.toml").unlink()
+    page = (root / "docs" / "config.md").read_bytes()
+    real = writes.write_all
+
+    def full_for_the_registry(fd: int, data: bytes) -> None:
+        if b"[removed]" in data:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd, data)
+
+    monkeypatch.setattr(writes, "write_all", full_for_the_registry)
+    result = cli("sweep", "legacy_mode", str(root), "--apply", "--no-cache")
+    assert result.code == 2, result.err
+    assert "No space left on device" in result.err
+    assert (root / "docs" / "config.md").read_bytes() == page
+    assert not (root / "configdrift.toml").exists()
+    assert sorted(root.rglob("*.tmp")) == []
+    # The same sweep with room on the disk makes both.
+    monkeypatch.setattr(writes, "write_all", real)
+    assert cli("sweep", "legacy_mode", str(root), "--apply", "--no-cache").code == 0
+    assert b"legacy_mode**" not in (root / "docs" / "config.md").read_bytes()
+    assert "legacy_mode" in (root / "configdrift.toml").read_text()

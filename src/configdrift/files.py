@@ -7,11 +7,10 @@ inside the tree (its content, and where it points, are never read or
 printed otherwise), and no read returns more than a fixed number of bytes,
 whatever ``st_size`` says (a device reports 0).
 
-Every write is atomic (a new file beside the target, renamed into place),
-never through a symbolic link, and never into a folder a link leads to out
-of the tree. A file the user names (``--config``, ``--baseline``,
-``--output-file``, ``--badge``) is taken as named, unless it lies in a
-checked tree: then the same rules hold for it as for the tree's own files.
+A file the user names (``--config``, ``--baseline``) is taken as named,
+unless it lies in a checked tree: then the same rules hold for it as for
+the tree's own files. Writes into a tree are ``writes.py``'s; this module
+writes only outside every tree (the cache, a report named outside).
 """
 
 from __future__ import annotations
@@ -156,11 +155,11 @@ def read_path(path: str | Path, limit: int | None = None, roots: Iterable[Path] 
     """A file the user names (a configuration file, a baseline): regular
     and bounded like the tree's; when it lies in one of ``roots`` (lexically),
     it must resolve inside that root, as the tree's own files do."""
-    _check_named(path, roots, "read")
+    check_named(path, roots, "read")
     return _read(str(path), MAX_FILE_BYTES if limit is None else limit)
 
 
-def _check_named(path: str | Path, roots: Iterable[Path], what: str, parent: bool = False) -> None:
+def check_named(path: str | Path, roots: Iterable[Path], what: str, parent: bool = False) -> None:
     """``Unreadable`` when ``path`` lies in one of ``roots`` but a symbolic
     link takes it (or, with ``parent``, its folder) out of that root."""
     absolute = os.path.abspath(path)
@@ -203,13 +202,19 @@ def _read(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
+def temporary_name(name: str) -> str:
+    """The name of a new file written beside ``name`` before it takes its
+    place (hidden, unique to this process, short whatever ``name`` is)."""
+    return f".{name[:64]}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+
+
 def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> None:
     """Write ``parts`` to ``target`` whole or not at all: into a new file
     beside it (created, never one that already exists), renamed into place
     (so a symbolic link at ``target`` is replaced, never followed).
     Raises ``OSError``, after removing what it wrote. ``mode`` is the new
     file's permissions before the umask (``0o600`` for the cache)."""
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    temporary = target.with_name(temporary_name(target.name))
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _WRITE_FLAGS, mode)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -220,41 +225,6 @@ def write_atomic(target: Path, parts: Iterable[bytes], mode: int = 0o666) -> Non
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-
-
-def write_file(root: str | Path, rel: str, data: bytes) -> None:
-    """Replace a file of the tree, whole or not at all, keeping its
-    permissions: ``OSError`` when it is a symbolic link or lies outside."""
-    target = os.path.join(root, rel)
-    if os.path.islink(target) or not inside(root, rel):
-        raise OSError("a symbolic link or outside the project: not edited")
-    mode = os.stat(target).st_mode & 0o7777
-    write_atomic(Path(target), [data], mode=mode)
-    os.chmod(target, mode)
-
-
-def create_file(root: str | Path, rel: str, data: bytes) -> None:
-    """Create a file of the tree that does not exist yet: ``OSError`` when
-    it does (a dangling link included), or when its folder lies outside."""
-    target = os.path.join(root, rel)
-    if os.path.lexists(target) or not inside(root, os.path.dirname(rel) or "."):
-        raise OSError("it exists already, or it would be outside the project")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _WRITE_FLAGS
-    fd = os.open(target, flags, 0o666)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-
-
-def write_named(path: str | Path, data: bytes, roots: Iterable[Path] = ()) -> None:
-    """Write a file the user names (a report, a badge, a baseline), whole
-    or not at all. A symbolic link at ``path`` is replaced, never followed;
-    when ``path`` lies in one of ``roots``, a link that takes its folder out
-    of that root is ``OSError``."""
-    try:
-        _check_named(path, roots, "written", parent=True)
-    except Unreadable as exc:
-        raise OSError(str(exc)) from None
-    write_atomic(Path(path), [data])
 
 
 _WRITE_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)

@@ -149,7 +149,7 @@ def check(
             )
     if output_file is not None:
         from configdrift.escape import guarded_text
-        from configdrift.files import write_named
+        from configdrift.writes import write_named
 
         text = guarded_text(report, output_format)
         try:

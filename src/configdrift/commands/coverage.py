@@ -40,8 +40,8 @@ def coverage_report(
     from configdrift import coverage
     from configdrift.config import ConfigError
     from configdrift.escape import printable, printable_lines
-    from configdrift.files import write_named
     from configdrift.output.display import prefix_for
+    from configdrift.writes import write_named
 
     out = out or sys.stdout
     err = err or sys.stderr

@@ -45,7 +45,7 @@ def fix_tree(
 
     out = out or sys.stdout
     err = err or sys.stderr
-    changed = fixed = hidden = undocumented = 0
+    changed = fixed = hidden = undocumented = unmade = 0
     try:
         for config, only in targets(paths, config_file):
             root = str(config.root)
@@ -72,7 +72,8 @@ def fix_tree(
                     ),
                     file=err,
                 )
-            written, made = edit_files(root, prefix, files, stamps, apply, out, err)
+            written, made, status = edit_files(root, prefix, files, stamps, apply, out, err)
+            unmade = max(unmade, status)
             changed += len(written)
             fixed += made
             if apply and written:
@@ -93,7 +94,7 @@ def fix_tree(
         )
     if apply:
         print(f"Fixed {counted(fixed, 'finding')} in {counted(changed, 'file')}.", file=err)
-        return ExitCode.OK
+        return ExitCode(unmade)
     if fixed:
         print(
             f"{counted(fixed, 'fix', 'fixes')} in {counted(changed, 'file')}; "

@@ -162,7 +162,8 @@ def init(
         out.write(text)
         return ExitCode.OK
     from configdrift.config import MAX_CONFIG_FILE_BYTES
-    from configdrift.files import Unreadable, read_path, write_named
+    from configdrift.files import Unreadable, read_path
+    from configdrift.writes import write_named
 
     try:
         # Written beside and renamed into place: never a half-written file,

@@ -95,7 +95,9 @@ def _sweep_edits(
     if planned.created is not None:
         stamps.setdefault(planned.created[0], None)
     files = pages.by_file(planned.edits)
-    written, made = edit_files(root, prefix, files, stamps, apply, out, err, planned.created)
+    written, made, status = edit_files(
+        root, prefix, files, stamps, apply, out, err, planned.created, whole=True
+    )
     left = sorted(planned.left, key=lambda item: (item[0].path, item[0].line))
     if left:
         print("left to do by hand:", file=out if apply else err)
@@ -114,7 +116,7 @@ def _sweep_edits(
     changed = len(written)
     if apply:
         print(f"Made {counted(made, 'edit')} in {counted(changed, 'file')}.", file=err)
-        return ExitCode.OK
+        return ExitCode(status)
     if made:
         print(
             f"{counted(made, 'edit')} in {counted(changed, 'file')}; run with --apply to make them.",

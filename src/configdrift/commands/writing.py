@@ -59,49 +59,76 @@ def edit_files(
     out: TextIO,
     err: TextIO,
     created: tuple[str, str] | None = None,
-) -> tuple[list[str], int]:
+    whole: bool = False,
+) -> tuple[list[str], int, int]:
     """Show the edits of each file as a diff, or with ``apply`` write them
-    (and create ``created``, a new file); a file that changed since it was
-    read is skipped with a note. The files changed (or shown) and the
-    edits made."""
+    (and create ``created``, a new file). A file that changed since it was
+    read is skipped with a note. Every file is written in full beside its
+    target first, then all take their places together (``writes``): with
+    ``whole`` (a key's removal, whose page edits need the registry entry)
+    nothing is written unless every edit can be; otherwise the files that
+    can be are. The files changed (or shown), the edits made, and the exit
+    status the edits leave: 0 when every planned edit was made (or shown),
+    1 when a file was skipped, 2 when one could not be written."""
     from configdrift.edits import pages
     from configdrift.escape import printable, printable_lines
-    from configdrift.files import create_file, write_file
     from configdrift.output.display import rebase
+    from configdrift.writes import Staged, commit_all, stage
 
     changed: list[str] = []
     made = 0
+    status = 0
+    staged: list[Staged] = []
+    before_bytes: dict[str, bytes] = {}
     if apply:
         for rel in pages.dirty(root, sorted(files)):
             print(printable(f"warning: {rebase(rel, prefix)} has uncommitted changes"), file=err)
-    for rel, edits in sorted(files.items()):
-        shown = rebase(rel, prefix)
-        now = pages.edited(root, rel, edits)
-        if now is None or pages.stamp(root, rel) != stamps.get(rel):
-            print(printable(f"{shown}: changed since it was read, skipped"), file=err)
-            continue
-        before, after = now
-        if apply:
-            try:
-                write_file(root, rel, after)
-            except OSError as exc:
-                print(printable(f"{shown}: not written ({exc})"), file=err)
-                continue
-        else:
-            out.write(printable_lines(pages.diff(shown, before, after)))
-        changed.append(rel)
-        made += sum(edit.fixes for edit in edits)
+    planned: list[tuple[str, list[Any], str | None]] = [
+        (rel, edits, None) for rel, edits in sorted(files.items())
+    ]
     if created is not None:
-        rel, text = created
+        planned.append((created[0], [], created[1]))
+    for rel, edits, new_text in planned:
         shown = rebase(rel, prefix)
+        if new_text is None:
+            now = pages.edited(root, rel, edits)
+            if now is None or pages.stamp(root, rel) != stamps.get(rel):
+                print(printable(f"{shown}: changed since it was read, skipped"), file=err)
+                status = max(status, 1)
+                continue
+            before, after = now
+        else:
+            before, after = b"", new_text.encode("utf-8")
         if apply:
             try:
-                create_file(root, rel, text.encode("utf-8"))
+                staged.append(stage(root, rel, after, "create" if new_text is not None else "edit"))
             except OSError as exc:
-                print(printable(f"{shown}: not created ({exc})"), file=err)
-                return changed, made
+                verb = "created" if new_text is not None else "written"
+                print(printable(f"{shown}: not {verb} ({_reason(exc)})"), file=err)
+                status = 2
+                continue
+            before_bytes[rel] = before
         else:
-            out.write(printable_lines(pages.diff(shown, b"", text.encode("utf-8"), new=True)))
+            out.write(printable_lines(pages.diff(shown, before, after, new=new_text is not None)))
         changed.append(rel)
-        made += 1
-    return changed, made
+        made += sum(edit.fixes for edit in edits) if new_text is None else 1
+    if not apply:
+        return changed, made, status
+    if whole and status:
+        for write in staged:
+            write.discard()
+        print("nothing was written: the edits are made together or not at all", file=err)
+        return [], 0, status
+    try:
+        commit_all(staged, before_bytes)
+    except OSError as exc:
+        print(
+            printable(f"nothing was written: {_reason(exc)}; every file is as it was"),
+            file=err,
+        )
+        return [], 0, 2
+    return changed, made, status
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)

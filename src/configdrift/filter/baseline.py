@@ -13,8 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from configdrift.files import Unreadable, read_path, write_named
+from configdrift.files import Unreadable, read_path
 from configdrift.model import Finding, fingerprint
+from configdrift.writes import write_named
 
 DEFAULT_NAME = "configdrift-baseline.json"
 VERSION = 1
