@@ -131,9 +131,11 @@ def check(
     they know; ``provenance`` adds each finding's git history; ``keys``
     fills ``Report.keys`` with each surface's key table (what the HTML
     report shows)."""
+    from configdrift import git
     from configdrift.output.display import prefix_for, prepare
     from configdrift.output.report import printable_finding
 
+    git.new_run()
     given = [paths] if isinstance(paths, str | Path) else list(paths)
     if not given:
         raise ConfigError("no path given")

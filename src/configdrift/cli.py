@@ -113,8 +113,10 @@ def run() -> NoReturn:
 def _dispatch(argv: list[str] | None) -> int:
     import contextlib
 
+    from configdrift import git
     from configdrift.escape import Guarded, for_format
 
+    git.new_run()
     args = build_parser().parse_args(argv)
     # Everything printed passes a guard (escape.py): no line of the
     # tree's text can forge a line, a workflow command or a terminal's

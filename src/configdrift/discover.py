@@ -141,18 +141,31 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
         names = [n for n in listing.decode("utf-8", "surrogateescape").split("\0") if n]
         return sorted({n for n in names if not _skipped(n)})
     out: list[str] = []
-
-    def refused(error: OSError) -> None:
-        if unreadable is not None and error.filename is not None:
-            rel = os.path.relpath(error.filename, root).replace(os.sep, "/")
-            unreadable.append("" if rel == "." else rel + "/")
-
-    for dirpath, dirnames, filenames in os.walk(root, onerror=refused, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
-        rel_dir = os.path.relpath(dirpath, root)
-        for name in filenames:
-            rel = name if rel_dir == "." else f"{rel_dir}/{name}".replace(os.sep, "/")
-            out.append(rel)
+    # Folder by folder from a list, not by recursion: a tree of a thousand
+    # nested folders is walked like any other.
+    pending = [""]
+    while pending:
+        rel_dir = pending.pop()
+        try:
+            with os.scandir(os.path.join(root, rel_dir) if rel_dir else root) as scan:
+                entries = list(scan)
+        except OSError:
+            if unreadable is not None:
+                unreadable.append(rel_dir + "/" if rel_dir else "")
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                folder = entry.is_dir()
+            except OSError:
+                folder = False
+            if folder:
+                # A link to a folder is not followed (nor listed).
+                named = entry.name not in SKIP_DIRS and not entry.name.startswith(".")
+                if named and not entry.is_symlink():
+                    pending.append(rel)
+            else:
+                out.append(rel)
     return sorted(out)
 
 

@@ -274,7 +274,7 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _work_tree(root: str) -> str | None:
+def work_tree(root: str) -> str | None:
     """The git work tree that holds ``root``: the nearest folder from
     ``root`` up that has a ``.git`` (a folder, a file or a link)."""
     folder = os.path.realpath(root)
@@ -292,7 +292,7 @@ def _controlled(root: str | Path) -> list[tuple[str, str]]:
     with how a note names it: the tree, the git work tree that holds it,
     the folder the run started in, and a CI job's workspace."""
     places = [(str(root), "the checked tree")]
-    if (work := _work_tree(str(root))) is not None:
+    if (work := work_tree(str(root))) is not None:
         places.append((work, "the git work tree of the checked tree"))
     with contextlib.suppress(OSError):
         places.append((os.getcwd(), "the folder configdrift runs in"))

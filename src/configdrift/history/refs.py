@@ -42,6 +42,14 @@ def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
 
 def repository(root: Path) -> Path:
     """The top of the git work tree holding ``root``."""
+    from configdrift.git import repository as checked
+
+    try:
+        checked(root)
+    except GitError as exc:
+        # No repository at all, or one refused (the note said why).
+        why = "is not in a git repository" if str(exc) == "not a git repository" else str(exc)
+        raise GitError(f"{root.resolve()}: {why}" if why != str(exc) else why) from None
     try:
         top = _git(root, "rev-parse", "--show-toplevel").decode().strip()
     except GitError:
