@@ -120,11 +120,25 @@ def extended(select: tuple[str, ...], extend: tuple[str, ...]) -> tuple[str, ...
     return (*(select or ("",)), *extend)
 
 
+#: The most entries a list or table of the configuration may hold: each
+#: glob of ``exclude`` is matched against every file, and a pull request
+#: can write the configuration (past this, a run would take minutes).
+MAX_GLOBS = 1_000
+
+
 def _check(name: str, value: Any, where: Path) -> None:
     default = DEFAULTS[name]
     if type(value) is not type(default):
         raise ConfigError(
             f"{where}: `{name}` must be a {type(default).__name__}, not {type(value).__name__}"
+        )
+    sizes = [len(value)] if isinstance(value, list | dict) else []
+    if isinstance(value, dict):
+        sizes += [len(v) for v in value.values() if isinstance(v, list | dict)]
+    if sizes and max(sizes) > MAX_GLOBS:
+        raise ConfigError(
+            f"{where}: `{name}` holds {max(sizes):,} entries, more than the {MAX_GLOBS:,} "
+            "a configuration may hold"
         )
     if isinstance(value, list) and any(type(v) is not str for v in value):
         raise ConfigError(f"{where}: `{name}` must be a list of strings")

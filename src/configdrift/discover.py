@@ -8,6 +8,7 @@ following directory links (no symlink loops).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -188,14 +189,51 @@ def _skipped(rel: str) -> bool:
     return any(part in SKIP_DIRS for part in rel.split("/")[:-1])
 
 
+class Globs:
+    """Paths matched against a list of globs, compiled once: a path matches
+    a pattern it equals, lies under (a folder), or that its glob matches
+    (``*`` crosses ``/``; ``**/x`` also matches ``x`` at the top). Patterns
+    without a wildcard are a set looked up for the path and each of its
+    folders; the others are one regular expression, so a path costs one
+    match whatever the number of globs (the configuration caps it,
+    ``config.MAX_GLOBS``)."""
+
+    __slots__ = ("literal", "pattern")
+
+    def __init__(self, patterns: tuple[str, ...] | list[str]) -> None:
+        self.literal: set[str] = set()
+        wild: list[str] = []
+        for pattern in patterns:
+            pattern = pattern.rstrip("/")
+            self.literal.add(pattern)
+            if any(ch in pattern for ch in "*?["):
+                wild.append(fnmatch.translate(pattern))
+                if pattern.startswith("**/"):
+                    wild.append(fnmatch.translate(pattern[3:]))
+        self.pattern = re.compile("|".join(f"(?:{w})" for w in wild)) if wild else None
+
+    def __call__(self, rel: str) -> bool:
+        literal = self.literal
+        if literal:
+            if rel in literal:
+                return True
+            cut = rel.find("/")
+            while cut >= 0:
+                if rel[:cut] in literal:
+                    return True
+                cut = rel.find("/", cut + 1)
+        return self.pattern is not None and self.pattern.match(rel) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _globs(patterns: tuple[str, ...]) -> Globs:
+    return Globs(patterns)
+
+
 def matches(rel: str, patterns: tuple[str, ...]) -> bool:
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        if fnmatch.fnmatch(rel, pattern) or rel.startswith(pattern + "/") or rel == pattern:
-            return True
-        if pattern.startswith("**/") and fnmatch.fnmatch(rel, pattern[3:]):
-            return True
-    return False
+    """Does ``rel`` match one of ``patterns`` (``Globs``)? For a few
+    patterns; a long list is made into ``Globs`` once by its user."""
+    return _globs(tuple(patterns))(rel)
 
 
 #: Folders whose Python files are tests.
@@ -236,9 +274,11 @@ def discover(config: Config) -> Sources:
         if not any(ch in pattern for ch in "*?[") and not exists(root / pattern):
             raise ConfigError(f"configured path {pattern!r} does not exist under {root}")
     unreadable: list[str] = []
-    files = [f for f in list_files(root, unreadable) if not matches(f, config.exclude)]
+    excluded = Globs(config.exclude)
+    files = [f for f in list_files(root, unreadable) if not excluded(f)]
     if config.code:
-        python = [f for f in files if f.endswith(".py") and matches(f, config.code)]
+        coded = Globs(config.code)
+        python = [f for f in files if f.endswith(".py") and coded(f)]
     else:
         python = [
             f
@@ -249,7 +289,8 @@ def discover(config: Config) -> Sources:
         ]
     missing: list[str] = []
     if config.docs:
-        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and matches(f, config.docs)]
+        named = Globs(config.docs)
+        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and named(f)]
         for pattern in config.docs:
             if not any(matches(f, (pattern,)) for f in docs):
                 missing.append(pattern)
@@ -266,7 +307,8 @@ def discover(config: Config) -> Sources:
             and not _beside_example(f)
             and not HISTORY_PAGES.search(f)
         ]
-    declared = [f for f in files if config.config_files and matches(f, config.config_files)]
+    declared_files = Globs(config.config_files)
+    declared = [f for f in files if config.config_files and declared_files(f)]
     missing_configs = [
         p for p in config.config_files if not any(matches(f, (p,)) for f in declared)
     ]
