@@ -33,7 +33,16 @@ if TYPE_CHECKING:
 
 #: Files a ref is read for: code, docs, config files, the configuration.
 READ_SUFFIXES = (".py", ".md", ".markdown", ".json", ".yaml", ".yml", ".toml")
+#: The most bytes a reader takes of a file with each suffix (a larger
+#: blob is never written: its reader would refuse it).
 MAX_BLOB_BYTES = 8 * 1024 * 1024
+_CAPS = {".md": 2 << 20, ".markdown": 2 << 20, ".json": 1 << 20, ".yaml": 1 << 20}
+_CAPS |= {".yml": 1 << 20, ".toml": 4 << 20, ".py": MAX_BLOB_BYTES}
+#: What a ref's files may take in all on the scratch disk, and how many
+#: there may be: past either, the ref is not read (``GitError``), since a
+#: tree can name one large blob many times for a few bytes of objects.
+MAX_REF_BYTES = 256 * 1024 * 1024
+MAX_REF_FILES = 50_000
 
 
 def _git(root: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
@@ -102,6 +111,7 @@ def materialise(root: Path, commit: str, into: Path) -> None:
     prefix = "" if prefix == "." else prefix + "/"
     listing = _git(top, "ls-tree", "-r", "-z", "--long", commit, "--", prefix or ".")
     wanted: list[tuple[str, str, int]] = []
+    total = 0
     for record in listing.split(b"\0"):
         if not record:
             continue
@@ -110,11 +120,18 @@ def materialise(root: Path, commit: str, into: Path) -> None:
         name = name_bytes.decode("utf-8", "surrogateescape")
         if kind != "blob" or mode == "120000" or not name.endswith(READ_SUFFIXES):
             continue
-        if not size.isdigit() or int(size) > MAX_BLOB_BYTES:  # "-", or "BAD": missing
+        cap = _CAPS[name[name.rfind(".") :].lower()] if "." in name else MAX_BLOB_BYTES
+        if not size.isdigit() or int(size) > cap:  # "-", or "BAD": missing
             continue
         if not name.startswith(prefix) or not _plain_path(name):
             continue
         wanted.append((sha, name[len(prefix) :], int(size)))
+        total += int(size)
+        if total > MAX_REF_BYTES or len(wanted) > MAX_REF_FILES:
+            raise GitError(
+                f"the files configdrift reads at {commit[:12]} pass "
+                f"{MAX_REF_BYTES >> 20} MiB or {MAX_REF_FILES:,} files: not read"
+            )
     # The blobs in batches of a bounded size: memory holds one batch.
     batch: list[tuple[str, str, int]] = []
     for item in wanted:
