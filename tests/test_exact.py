@@ -95,3 +95,77 @@ def test_without_import_no_project_code_runs(cli, tmp_path) -> None:
     assert not marker.exists()
     _found(cli, tmp_path, "--import")
     assert marker.exists()
+
+
+def _peak(argv: list[str], cwd) -> tuple[int, int]:
+    """The exit status of the command line run in a fresh process, and
+    that process's peak resident memory in MiB."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            from configdrift.cli import main
+            os._exit(main(sys.argv[1:]))
+        _, status, usage = os.wait4(pid, 0)
+        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024, file=sys.stderr)
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *argv], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+    code, peak = proc.stderr.split()[-2:]
+    return int(code), int(peak)
+
+
+def test_a_model_that_prints_without_end_costs_a_bounded_memory(tmp_path) -> None:
+    # Half a gibibyte printed on import: kept whole, it took gigabytes.
+    prelude = "import sys\nfor _ in range(512):\n    sys.stdout.write('x' * (1 << 20))"
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/m.py": MODEL.format(prelude=prelude), "docs/c.md": PAGE},
+    )
+    code, peak = _peak(["check", str(tmp_path), "--import", "--no-cache"], tmp_path)
+    assert code == 1
+    assert peak < 300, f"{peak} MiB"
+
+
+def test_the_processes_a_model_starts_end_with_the_timeout(cli, tmp_path) -> None:
+    marker = tmp_path / "grandchild-lived-on"
+    later = f"import time; time.sleep(3); open({str(marker)!r}, 'w').close()"
+    prelude = (
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen([sys.executable, '-c', {later!r}])\n"
+        "time.sleep(60)"
+    )
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/m.py": MODEL.format(prelude=prelude), "docs/c.md": PAGE},
+    )
+    code, _, err = _found(cli, tmp_path, "--import", "--import-timeout", "1")
+    assert code == 2 and "longer than 1 s" in err
+    import time
+
+    time.sleep(4)
+    assert not marker.exists()
+
+
+def test_results_past_their_cap_are_not_read(cli, tmp_path) -> None:
+    prelude = (
+        "import atexit, sys\n"
+        "def _flood():\n"
+        "    with open(sys.argv[2], 'w') as fh:\n"
+        "        fh.write('[' + '0,' * (40 << 20) + '0]')\n"
+        "atexit.register(_flood)"
+    )
+    make_project(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/m.py": MODEL.format(prelude=prelude), "docs/c.md": PAGE},
+    )
+    code, _, err = _found(cli, tmp_path, "--import")
+    assert code == 2
+    assert "the validating interpreter failed" in err

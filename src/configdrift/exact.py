@@ -16,15 +16,18 @@ parts it validated; everything else stays static.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configdrift.extract.docs.block_model import DICT, LIST, VALUE, BlockKey
+from configdrift.files import read_cache
 from configdrift.model import LIST_ITEM, ConfigPath, Finding, Location, SchemaNode, format_path
 from configdrift.rules.registry import make
 from configdrift.rules.values import value_rejection
@@ -177,7 +180,6 @@ def run_exact(analysis: Analysis, timeout: float) -> tuple[list[Finding], set[tu
         for i, job in enumerate(jobs)
         if job.node.model_symbol is not None
     ]
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     with tempfile.TemporaryDirectory(prefix="configdrift-") as scratch:
         result_file = os.path.join(scratch, "results.json")
         command = [
@@ -187,31 +189,16 @@ def run_exact(analysis: Analysis, timeout: float) -> tuple[list[Finding], set[tu
             json.dumps(_search_path(analysis, jobs)),
             result_file,
         ]
+        status, said = _run_child(command, json.dumps(payload).encode(), timeout, analysis)
+        data = read_cache(Path(result_file), MAX_RESULTS_BYTES)
         try:
-            proc = subprocess.run(
-                command,
-                input=json.dumps(payload),
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                cwd=str(analysis.config.root),
-                env=env,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
+            results = json.loads(data) if data is not None else None
+        except ValueError:
+            results = None
+        if not isinstance(results, list):
+            last = (said.strip() or "no output").splitlines()[-1]
             raise ExactModeError(
-                f"importing and validating the project's models took longer than {timeout:g} s "
-                "(raise --import-timeout, or leave out --import)"
-            ) from None
-        except OSError as exc:
-            raise ExactModeError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
-        try:
-            with open(result_file, encoding="utf-8") as fh:
-                results = json.load(fh)
-        except (OSError, ValueError):
-            said = (proc.stderr.strip() or proc.stdout.strip() or "no output").splitlines()[-1]
-            raise ExactModeError(
-                f"the validating interpreter failed (exit status {proc.returncode}): {said}"
+                f"the validating interpreter failed (exit status {status}): {last}"
             ) from None
     failures = sorted({r["failed"] for r in results if "failed" in r})
     if failures:
@@ -223,6 +210,76 @@ def run_exact(analysis: Analysis, timeout: float) -> tuple[list[Finding], set[tu
         judged.update((job.rel, line) for line in job.lines.values())
         findings.extend(_findings(job, result["errors"]))
     return findings, judged
+
+
+#: What the child may print that is kept (the end of it, for a message),
+#: and the most bytes of results read back.
+MAX_OUTPUT_BYTES = 64 * 1024
+MAX_RESULTS_BYTES = 64 * 1024 * 1024
+
+
+def _run_child(
+    command: list[str], payload: bytes, timeout: float, analysis: Analysis
+) -> tuple[int, str]:
+    """Run the validating child in a session of its own: its exit status
+    and the last ``MAX_OUTPUT_BYTES`` of what it printed (a model module
+    may print without end). Past ``timeout`` its whole process group is
+    killed, the processes it started included."""
+    import signal
+    import threading
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=str(analysis.config.root),
+            env=env,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise ExactModeError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
+    assert proc.stdin is not None and proc.stdout is not None
+    stream = proc.stdout
+    tail = bytearray()
+
+    def drain() -> None:
+        while chunk := os.read(stream.fileno(), MAX_OUTPUT_BYTES):
+            tail.extend(chunk)
+            del tail[: max(0, len(tail) - MAX_OUTPUT_BYTES)]
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(payload)  # type: ignore[union-attr]
+            proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass  # the child stopped reading: its status says why
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        status = proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:
+                proc.kill()
+        proc.wait()
+        raise ExactModeError(
+            f"importing and validating the project's models took longer than {timeout:g} s "
+            "(raise --import-timeout, or leave out --import)"
+        ) from None
+    finally:
+        reader.join(5)
+        with contextlib.suppress(OSError):
+            stream.close()
+    return status, bytes(tail).decode("utf-8", "replace")
 
 
 def _findings(job: _Job, errors: list[dict[str, Any]]) -> list[Finding]:
