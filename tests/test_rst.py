@@ -4,6 +4,7 @@ lines, code blocks; roles and plain words are mentions, not entries."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from configdrift.extract.docs.rst import extract_rst
@@ -500,3 +501,36 @@ def test_an_option_list_documents_a_commands_flags(tmp_path) -> None:
         tmp_path / "b", {"app/cli.py": _PARSER, "docs/pip.rst": other}, "app"
     )
     assert not any(f.code in ("CD101", "CD102") for f in findings)
+
+
+def test_a_directive_another_library_registered_is_read_as_generic(cli, tmp_path, monkeypatch):
+    """Inside a docs build, Sphinx (or another extension) may have
+    registered ``toctree`` with docutils: a directive that needs its own
+    environment. A page read there reads as everywhere, not as a CD503."""
+    from docutils.parsers.rst import Directive, directives
+
+    from helpers import make_project, mounted_config
+
+    class NeedsAnEnvironment(Directive):
+        has_content = True
+
+        def run(self):
+            return self.state.document.settings.env.found_docs  # AttributeError here
+
+    page = (
+        "Config\n======\n\n.. toctree::\n   :maxdepth: 2\n\n   other\n\n"
+        "``alpha``\n   The a. Default: ``1``\n\n``omega``\n   Gone.\n"
+    )
+    files = {**mounted_config(), "docs/config.rst": page}
+    files["configdrift.toml"] = 'docs = ["docs/config.rst"]\n' + files["configdrift.toml"]
+    root = make_project(tmp_path, files)
+
+    def found() -> set[tuple[str, str, int]]:
+        result = cli("check", str(root), "--no-cache", "--format", "json")
+        return {(f["code"], f["key"], f["line"]) for f in json.loads(result.out)["findings"]}
+
+    alone = found()
+    assert ("CD101", "omega", 12) in alone
+    monkeypatch.setitem(directives._directives, "toctree", NeedsAnEnvironment)
+    assert found() == alone
+    assert directives._directives["toctree"] is NeedsAnEnvironment

@@ -87,7 +87,12 @@ def parse_rst(text: str) -> Any:
         found, messages = lookup_role(name, language, lineno, reporter)
         return (found or _literal_role), messages
 
-    # docutils looks both up through its modules at each use.
+    # docutils looks both up through its modules at each use. What another
+    # library registered in this process (Sphinx's ``toctree``, which needs
+    # a Sphinx environment) is set aside: docutils' own directives and roles
+    # are found in its registries, every other one is generic.
+    registered = directives._directives, roles._roles  # type: ignore[attr-defined]
+    directives._directives, roles._roles = {}, {}  # type: ignore[attr-defined]
     directives.directive = any_directive  # type: ignore[assignment]
     roles.role = any_role  # type: ignore[assignment]
     try:
@@ -99,6 +104,7 @@ def parse_rst(text: str) -> Any:
         return document
     finally:
         directives.directive, roles.role = lookup_directive, lookup_role
+        directives._directives, roles._roles = registered  # type: ignore[attr-defined]
 
 
 _REGISTERED = False
