@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
@@ -111,7 +111,9 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         # A name built at runtime (``getattr(conf, f"{command}_{option}")``)
         # may be any key its literal parts fit.
         built = _built_names(analysis)
-        elsewhere |= {key for key in named if any(p.fullmatch(key) for p in built)}
+        elsewhere |= {
+            key for key in named if any(built_name_matches(parts, key) for parts in built)
+        }
     if settings:
         elsewhere |= stored_in(analysis, code, settings)
     for entry, rejected, parent, environment in found:
@@ -147,15 +149,15 @@ def _misspelt(rejected: ConfigPath, parent: SchemaNode, documented: set[ConfigPa
     return close
 
 
-def _built_names(analysis: Analysis) -> list[re.Pattern[str]]:
+def _built_names(analysis: Analysis) -> list[tuple[str, ...]]:
     """The names ``getattr`` builds from literal parts and computed ones
-    (``f"{command}_{option}"``); a name computed whole says nothing of
-    which keys it reads."""
+    (``f"{command}_{option}"``), as their literal parts; a name computed
+    whole says nothing of which keys it reads."""
     return [
-        re.compile(pattern)
+        parts
         for info in analysis.project.modules.values()
-        for _line, _function, pattern in info.facts.dynamic_getattr
-        if pattern.replace(".*", "")
+        for _line, _function, parts in info.facts.dynamic_getattr
+        if any(parts)
     ]
 
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -154,10 +155,10 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     register the removal so that old configs get a clear error).
     """
     loaded = loaded_names(analysis)
-    patterns = [
-        re.compile(pattern)
+    built = [
+        parts
         for info in analysis.project.modules.values()
-        for _line, _function, pattern in info.facts.dynamic_getattr
+        for _line, _function, parts in info.facts.dynamic_getattr
     ]
     dumped = _dumped_models(analysis)
     fields = list(_fields(analysis.schema))
@@ -192,7 +193,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue  # a command's parameter, or a variable or setting the code reads
         if model.model not in consumed:
             continue
-        if any(p.fullmatch(name) for p in patterns):
+        if any(built_name_matches(parts, name) for parts in built):
             continue
         readers = accessors.get((model.model or "", name))
         key = format_path(field.path)

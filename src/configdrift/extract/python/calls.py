@@ -7,7 +7,6 @@ with ``get``, a dict handed to another function, a constructor's arguments,
 from __future__ import annotations
 
 import ast
-import re
 
 from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, DictSources
 from configdrift.extract.python.exprs import dotted, to_expr
@@ -47,19 +46,19 @@ def _is_self_dict(node: ast.expr) -> bool:
     )
 
 
-def _pattern(node: ast.expr) -> str:
-    """A regular expression for the names an f-string can build; ``.*`` for
-    any other computed name."""
-
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append(re.escape(value.value))
-            else:
-                parts.append(".*")
-        return "".join(parts)
-    return ".*"
+def _name_parts(node: ast.expr) -> tuple[str, ...]:
+    """The literal parts of the names an f-string can build, a computed
+    hole between each two (``f"{x}_size"``: ``("", "_size")``); ``("", "")``
+    for any other computed name (``built_name_matches`` reads them)."""
+    if not isinstance(node, ast.JoinedStr):
+        return ("", "")
+    parts = [""]
+    for value in node.values:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts[-1] += value.value
+        elif parts[-1] or len(parts) == 1:
+            parts.append("")
+    return tuple(parts)
 
 
 def _strings(expr: Expr | None) -> list[str] | None:
@@ -172,7 +171,7 @@ class CallFacts(DictSources):
                 self.module.attr_loads.update(names)
             else:
                 self.module.facts.dynamic_getattr.append(
-                    (call.lineno, self.qualname, _pattern(name_arg))
+                    (call.lineno, self.qualname, _name_parts(name_arg))
                 )
         if (
             type(func) is ast.Attribute

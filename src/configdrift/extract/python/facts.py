@@ -212,8 +212,9 @@ class ModuleFacts:
     keyword_models: list[tuple[str, Expr, int, list[str]]] = field(default_factory=list)
     #: Line spans of functions: qualname -> (first, last).
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Lines of ``getattr`` calls with a name built at runtime.
-    dynamic_getattr: list[tuple[int, str, str]] = field(default_factory=list)
+    #: ``getattr`` calls with a name built at runtime: their line, function
+    #: and the literal parts of the name (``built_name_matches``).
+    dynamic_getattr: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
     #: Functions that set attributes of ``self`` by a name built at runtime
     #: (``setattr(self, name, v)``, ``self.__dict__.update(d)``): what such a
     #: class holds is not known statically.
@@ -349,3 +350,23 @@ def compact(facts: ModuleFacts, memo: Memo) -> ModuleFacts:
             f.annotation = expr(f.annotation)
             f.value = expr(f.value)
     return facts
+
+
+def built_name_matches(parts: tuple[str, ...], name: str) -> bool:
+    """Can a name built from ``parts``, anything in each hole between two
+    of them, be ``name``? The parts are found in order with ``str.find``
+    (the leftmost place of each leaves the most room for the rest): linear
+    in the name, whatever the f-string holds. ``("", "")`` matches any."""
+    if len(parts) == 1:
+        return name == parts[0]
+    first, last = parts[0], parts[-1]
+    end = len(name) - len(last)
+    if end < len(first) or not name.startswith(first) or not name.endswith(last):
+        return False
+    at = len(first)
+    for part in parts[1:-1]:
+        found = name.find(part, at, end)
+        if found < 0:
+            return False
+        at = found + len(part)
+    return True
