@@ -15,7 +15,7 @@ from typing import Any
 
 from configdrift.model import TypeInfo
 
-_NUMBER = re.compile(r"^[+-]?(\d[\d_,]*\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?(\d[\d_,]*+\.?\d*+|\.\d++)([eE][+-]?\d++)?$")
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
 _NO_VALUE = frozenset(
     {

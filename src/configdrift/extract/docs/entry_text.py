@@ -192,7 +192,9 @@ def role_target(text: str) -> str | None:
     return text
 
 
-DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+# (Linear in every use: a name begins where no word character precedes it,
+# and its parts are taken possessively.)
+DOTTED = re.compile(r"(?<!\w)[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)+")
 
 
 #: Directives that document a command line from its parser, by the tool
@@ -285,7 +287,7 @@ def mentioned_key(key: str, rest: str) -> bool:
 
 
 #: A dotted name in code in prose: ``c.Class.trait``, ``section.key``.
-_DOTTED_MENTION = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_][\w-]*){1,6}")
+_DOTTED_MENTION = re.compile(r"(?<!\w)[A-Za-z_]\w*+(?:\.[A-Za-z_][\w-]*+){1,6}")
 #: Mentions kept of one page at most.
 MAX_MENTIONS = 2000
 
@@ -301,8 +303,11 @@ def dotted_mention(code: str) -> str | None:
 
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
 #: ``Default value: none``.
+#: (The value runs from its first character that is no blank to its last:
+#: no lazy repetition before trailing blanks, which made a long line of
+#: blanks cost its square.)
 LABEL = re.compile(
-    r"^\s*[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*[:=]\s*[*_]{0,2}\s*(.+?)\s*$",
+    r"^\s*+[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*+[:=]\s*+[*_]{0,2}+\s*+(\S(?:.*\S)?)\s*$",
     re.IGNORECASE,
 )
 
@@ -321,7 +326,7 @@ DEFAULT_PROSE = re.compile(
 #: What makes a stated default hold only sometimes: "defaults to `x` on
 #: Windows", "is `true` by default when run in a terminal".
 _CONDITION = re.compile(
-    r"\s*(?:by default\s*)?,?\s*(?:if|when|unless|on|under|while|except|where|for|in)\b",
+    r"(?<!\s)\s*+(?:by default\s*+)?,?\s*+(?:if|when|unless|on|under|while|except|where|for|in)\b",
     re.IGNORECASE,
 )
 
@@ -347,7 +352,7 @@ def prose_default(line: str) -> str | None:
 #: A parenthesised lead-in that types an entry: "(boolean, default False)
 #: Whether to ...", "(multi-string) The ...".
 _LEAD_IN = re.compile(
-    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*default(?::\s*|\s+)(?P<default>[^()]+?))?\)(?:\s|$)"
+    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*+default(?::\s*+|\s++)(?P<default>[^()]+?))?\)(?:\s|$)"
 )
 
 

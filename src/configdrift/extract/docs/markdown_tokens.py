@@ -26,7 +26,7 @@ from configdrift.extract.docs.entry_text import (
 )
 
 # What may stand between the option spellings of one entry: `-u`, `--user`.
-ALIAS_GLUE = re.compile(r"^\s*(?:,|/|\bor\b)?\s*$")
+ALIAS_GLUE = re.compile(r"^\s*+(?:(?:,|/|\bor\b)\s*+)?$")
 
 
 WRAPPER_TAGS = re.compile(r"^</?(i|em|b|strong|code|span)\b[^>]*>$", re.IGNORECASE)
@@ -276,7 +276,7 @@ SHORTCODES = re.compile(r"^(?:\s*:[\w+-]+:)*\s*$")
 
 
 #: A trailing attribute list (``{ #enabled }``, ``{: #ADMINS }``).
-ATTR_LIST = re.compile(r"\s*\{:?\s*[#.][^{}]*\}\s*$")
+ATTR_LIST = re.compile(r"(?<!\s)\s*+\{:?\s*+[#.][^{}]*+\}\s*+$")
 
 
 def anchor_only(tokens: list[Token]) -> bool:
@@ -332,7 +332,8 @@ LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
 
 #: What follows an option in its heading: ``PATH``, ``CONFIG_KEY``, ``[N]``, ``<file>``.
-METAVAR = re.compile(r"[A-Z][A-Z0-9_]*|\[[^\]\s]+\]|<[^>\s]+>")
+#: (A bracket does not hold another of its kind: so each one is read once.)
+METAVAR = re.compile(r"[A-Z][A-Z0-9_]*+|\[[^\[\]\s]++\]|<[^<>\s]++>")
 
 
 def plain_heading(children: list[Token]) -> tuple[str, bool] | None:

@@ -85,7 +85,22 @@ _INLINE_DEFAULT = re.compile(
     r"\b(?:default:|defaults to|default is)\s*(\S+)|\b(?:is|are|to|be)\s+(\S+)\s+by default\b",
     re.IGNORECASE,
 )
-LABEL = re.compile(r"^\s*(default(?: value)?|type)\s*[:=]\s*(.+?)\s*\.?$", re.IGNORECASE)
+LABEL = re.compile(r"^\s*+(default(?: value)?|type)\s*+[:=]\s*+(\S(?:.*\S)?)\s*$", re.IGNORECASE)
+
+
+def label(line: str) -> tuple[str, str] | None:
+    """A label line (``Default: 5.``): the label and its value, blanks
+    around it and a full stop that ends the line left out (by string
+    methods: a lazy pattern before them cost a long line its square)."""
+    match = LABEL.match(line)
+    if match is None:
+        return None
+    value = match.group(2)
+    if line.endswith(".") and len(value) > 1:
+        value = value[:-1].rstrip()
+    return match.group(1), value
+
+
 #: A default in prose that needs no literal markup: a number or a truth value.
 _PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
 #: A section title of one lowercase word (``timeout``): a key when the text
@@ -364,7 +379,7 @@ class _Walker:
         ):
             value = ""
         if self.word is not None and self.last_entry == self.word:
-            if value or lead_in(text) or any(LABEL.match(line) for line in text.splitlines()[:10]):
+            if value or lead_in(text) or any(label(line) for line in text.splitlines()[:10]):
                 # ``timeout`` underlined, then "Defaults to ``5``": a key.
                 entry = self.facts.entries[self.word]
                 entry.form = "heading"
@@ -386,9 +401,9 @@ class _Walker:
     def _labels(self, text: str) -> None:
         lines = text.splitlines()[:10]
         for index, line in enumerate(lines):
-            match = LABEL.match(line)
-            if match:
-                self._label(match.group(1), continued(match.group(2), lines[index + 1 :]))
+            found = label(line)
+            if found:
+                self._label(found[0], continued(found[1], lines[index + 1 :]))
 
     def _label(self, label: str, value: str) -> None:
         if self.last_entry is None or not value or not balanced(value):

@@ -26,7 +26,7 @@ MAX_RST_PARSES = 20_000
 
 #: A line that starts a block of its own: a list item, a field, an option.
 _BLOCK_START = re.compile(
-    r"[ \t]*(?:[-*+\u2022]\s|#\.|\(?[0-9a-zA-Z]{1,3}[.)]\s|:[^:\s][^:]*:|--?\w)"
+    r"(?<![ \t])[ \t]*+(?:[-*+\u2022]\s|#\.|\(?[0-9a-zA-Z]{1,3}[.)]\s|:[^:\s][^:]*+:|--?\w)"
 )
 
 

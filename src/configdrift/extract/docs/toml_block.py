@@ -17,7 +17,9 @@ from configdrift.extract.docs.block_model import (
 )
 from configdrift.model import LIST_ITEM
 
-_TOML_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+#: ``[table]`` or ``[[array]]``, the name from its first character that is
+#: no blank to its last (no lazy repetition before blanks).
+_TOML_HEADER = re.compile(r"^\s*+\[\[?\s*+([^\]\s](?:[^\]]*[^\]\s])?)\s*+\]\]?\s*+(?:#.*)?$")
 
 
 _TOML_KEY = re.compile(

@@ -1,0 +1,246 @@
+"""Every module-level regular expression of ``extract/`` and ``rules/`` runs
+in linear time over a stranger's text.
+
+Each pattern meets generated pathological inputs: a prefix taken from its
+own literal text (``Default:``, ``{#``), then a long run of one unit (blanks,
+separators, brackets, backticks, words, the pattern's own characters), then
+a suffix that spoils a match. Each is screened at two lengths; the inputs
+whose time grows most are then run at 200,000 characters with ``search``,
+``fullmatch`` and ``findall``, and one over half a second fails the test."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import signal
+import time
+
+import pytest
+
+import configdrift.extract
+import configdrift.rules
+
+#: Units repeated into a long run.
+UNITS = (
+    " ",
+    "\t",
+    "\xa0",
+    "a",
+    "a ",
+    "A_",
+    "1",
+    "-",
+    "--a, ",
+    ", ",
+    "``",
+    "`",
+    ".",
+    ":",
+    "\n",
+    "|",
+    "[",
+    "{",
+    "(",
+    "\\a",
+    "_",
+    "a:",
+    "= ",
+    "*",
+    "#",
+    "'",
+    '"',
+    "<a",
+    "/",
+)
+#: What follows the run, to spoil a match at its end.
+SUFFIXES = ("", "x", "!", "\n", "}", ")", "`", "\x00")
+SMALL, LARGE, HUGE = 500, 2000, 200_000
+LIMIT = 0.5
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str] | re.Pattern[bytes]]]:
+    found: dict[int, tuple[str, re.Pattern[str] | re.Pattern[bytes]]] = {}
+    for package in (configdrift.extract, configdrift.rules):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            for name, value in vars(module).items():
+                values = [value]
+                if isinstance(value, dict):
+                    values = list(value.values())
+                elif isinstance(value, tuple | list):
+                    values = list(value)
+                for item in values:
+                    if isinstance(item, re.Pattern) and id(item) not in found:
+                        found[id(item)] = (f"{info.name}:{name}", item)
+    return sorted(found.values(), key=lambda pair: pair[0])
+
+
+PATTERNS = _patterns()
+
+
+def _witness(items: object, once: bool) -> list[str]:
+    """Strings that the parsed pattern ``items`` begins to match, one at
+    each place before a repetition, inside groups too (where a long run of
+    one unit does its harm), and the whole: a repetition taken its least
+    number of times (or once, with ``once``), a class by its first
+    character, a branch by its first way."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    out, text = [], ""
+    for op, arg in items:  # type: ignore[attr-defined]
+        inner: list[str] = []
+        if op is c.LITERAL:
+            piece = chr(arg)
+        elif op is c.NOT_LITERAL:
+            piece = "a" if arg != ord("a") else "b"
+        elif op is c.IN:
+            first = next((a for a in arg if a[0] in (c.LITERAL, c.RANGE)), None)
+            if first is not None:
+                piece = chr(first[1] if first[0] is c.LITERAL else first[1][0])
+            elif any(a == (c.CATEGORY, c.CATEGORY_SPACE) for a in arg):
+                piece = " "
+            else:
+                piece = "a"
+        elif op is c.ANY:
+            piece = "a"
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            low, _, body = arg
+            times = min(max(low, 1 if once else 0), 3)
+            inner = _witness(body, once)
+            piece = (inner[-1] if inner else "") * times
+            inner = inner if times else []
+        elif op is c.SUBPATTERN:
+            inner = _witness(arg[-1], once)
+            piece = inner[-1] if inner else ""
+        elif op is c.ATOMIC_GROUP:
+            inner = _witness(arg, once)
+            piece = inner[-1] if inner else ""
+        elif op is c.BRANCH:
+            inner = _witness(arg[1][0], once)
+            piece = inner[-1] if inner else ""
+        else:
+            piece = ""
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            out.append(text)
+        out.extend(text + cut for cut in inner[:-1])
+        text += piece
+    out.append(text)
+    return out
+
+
+def _prefixes(pattern: re.Pattern) -> list[str]:
+    """Beginnings of a match of ``pattern`` (``_witness``), the empty one
+    first, the longest kept."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    source = pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode()
+    try:
+        parsed = _parser.parse(source, pattern.flags & ~re.UNICODE & ~re.ASCII)
+    except re.error:
+        return [""]
+    found = sorted({w for once in (False, True) for w in _witness(parsed, once) if w}, key=len)
+    step = max(1, len(found) // 16)
+    return ["", *found[::step][:16]]
+
+
+class _Slow(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Slow
+
+
+def _time(pattern: re.Pattern, text: str | bytes, limit: float = 5.0) -> float:
+    """The slowest of search, fullmatch and findall over ``text`` (the
+    ``limit`` when one runs past it)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    worst = 0.0
+    try:
+        for run in (pattern.search, pattern.fullmatch, pattern.findall):
+            signal.setitimer(signal.ITIMER_REAL, limit)
+            start = time.perf_counter()
+            try:
+                run(text)
+                took = time.perf_counter() - start
+            except _Slow:
+                took = limit
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            worst = max(worst, took)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    return worst
+
+
+def _text(pattern: re.Pattern, prefix: str, unit: str, size: int, suffix: str) -> str | bytes:
+    text = prefix + unit * max(1, size // len(unit)) + suffix
+    if isinstance(pattern.pattern, bytes):
+        return text.encode("utf-8")
+    return text
+
+
+def test_every_pattern_is_found():
+    # The collection is no formality: the readers' patterns are among them.
+    names = {name for name, _ in PATTERNS}
+    assert len(PATTERNS) > 40
+    assert any(name.startswith("configdrift.extract.docs.markdown") for name in names)
+    assert any(name.startswith("configdrift.rules.") for name in names)
+
+
+def test_a_quadratic_pattern_is_caught():
+    # The screen below finds what it is for: a nested repetition.
+    hazard = re.compile(r"(?:\s*,\s*)*x")
+    assert _worst(hazard)[0] > LIMIT
+
+
+def _worst(pattern: re.Pattern) -> tuple[float, str]:
+    grown: list[tuple[float, str, str, str]] = []
+    for prefix in _prefixes(pattern):
+        for unit in UNITS:
+            for suffix in SUFFIXES:
+                small = _time(pattern, _text(pattern, prefix, unit, SMALL, suffix), 1.0)
+                large = _time(pattern, _text(pattern, prefix, unit, LARGE, suffix), 1.0)
+                if large >= 1.0:
+                    return large, f"{prefix!r} + {unit!r} * {LARGE} + {suffix!r}"
+                grown.append((large - 4 * small, prefix, unit, suffix))
+    grown.sort(reverse=True)
+    worst, shown = 0.0, ""
+    for _, prefix, unit, suffix in grown[:2]:
+        took = _time(pattern, _text(pattern, prefix, unit, HUGE, suffix), 2 * LIMIT)
+        if took > worst:
+            worst, shown = took, f"{prefix!r} + {unit!r} * {HUGE} + {suffix!r}"
+    return worst, shown
+
+
+@pytest.mark.parametrize(("name", "pattern"), PATTERNS, ids=[name for name, _ in PATTERNS])
+def test_no_pattern_takes_more_than_half_a_second_on_200k_characters(name, pattern):
+    took, text = _worst(pattern)
+    assert took <= LIMIT, f"{name} took {took:.2f} s on {text}"
+
+
+def test_a_built_name_is_matched_by_its_parts_in_order_as_the_pattern_would():
+    import itertools
+
+    from configdrift.extract.python.facts import built_name_matches
+
+    pieces = ("", "a", "b", "ab", "_")
+    names = ["", "a", "b", "ab", "ba", "aab", "a_b", "_a_", "abab", "bab_"]
+    for size in (1, 2, 3, 4):
+        for parts in itertools.product(pieces, repeat=size):
+            regex = re.compile(".*".join(re.escape(p) for p in parts))
+            for name in names:
+                assert built_name_matches(parts, name) == bool(regex.fullmatch(name)), (parts, name)
+
+
+def test_a_name_built_from_many_holes_costs_linear_time():
+    # getattr(cfg, f"{x}a{x}a...{x}b"): as a pattern ``.*a.*a...b`` its cost
+    # grows as C(n, k); by its parts in order, with the length of the name.
+    from configdrift.extract.python.facts import built_name_matches
+
+    parts = ("", *["a"] * 12, "b")
+    name = "a" * 200_000 + "c"
+    start = time.perf_counter()
+    assert not built_name_matches(parts, name)
+    assert time.perf_counter() - start < LIMIT
