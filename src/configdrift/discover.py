@@ -326,9 +326,7 @@ def discover(config: Config) -> Sources:
     code = set(python)
     py_examples = [f for f in files if f.endswith(".py") and f not in code]
     env_examples = [
-        f
-        for f in files
-        if ENV_EXAMPLE.fullmatch(f.rsplit("/", 1)[-1].lower()) and not _in_test_dir(f)
+        f for f in files if env_example(f.rsplit("/", 1)[-1].lower()) and not _in_test_dir(f)
     ]
     return Sources(
         python,
@@ -346,10 +344,37 @@ def discover(config: Config) -> Sources:
     )
 
 
-#: The names of example environment files: ``.env.example``,
-#: ``secrets.env.template``, ``.env.docker.sample``, ``example.env`` (never
-#: ``.env`` itself, which holds a deployment's secrets).
-ENV_EXAMPLE = re.compile(
-    r"(?:[\w-]+\.)*\.?env(?:\.[\w-]+)*[.-](?:example|sample|template|dist)"
-    r"|(?:example|sample)\.env"
+#: What ends the name of an example environment file.
+_ENV_ENDINGS = tuple(
+    f"{sep}{word}" for word in ("example", "sample", "template", "dist") for sep in ".-"
 )
+_ENV_SEGMENT = re.compile(r"[\w-]+")
+
+
+def env_example(name: str) -> bool:
+    """Is ``name`` an example environment file: ``.env.example``,
+    ``secrets.env.template``, ``.env.docker.sample``, ``example.env`` (never
+    ``.env`` itself, which holds a deployment's secrets)? Before its ending,
+    dot-separated words with ``env`` among them (the one before it may be
+    empty: ``.env``). By its segments, so in time linear in the name."""
+    if name in ("example.env", "sample.env"):
+        return True
+    return any(name.endswith(end) and _env_head(name[: -len(end)]) for end in _ENV_ENDINGS)
+
+
+def _env_head(head: str) -> bool:
+    parts = head.split(".")
+    good = [_ENV_SEGMENT.fullmatch(p) is not None for p in parts]
+    # before[i]: every part before i is a word; after[i]: every part after i.
+    before, after = [True] * (len(parts) + 1), [True] * (len(parts) + 1)
+    for i, ok in enumerate(good):
+        before[i + 1] = before[i] and ok
+    for i in range(len(parts) - 1, -1, -1):
+        after[i] = after[i + 1] and good[i]
+    for i, part in enumerate(parts):
+        if part != "env" or not after[i + 1]:
+            continue
+        # The part just before ``env`` may be empty (``.env``, ``a..env``).
+        if before[i] or (i > 0 and parts[i - 1] == "" and before[i - 1]):
+            return True
+    return False

@@ -257,7 +257,7 @@ def _declared(analysis: Analysis, key: ConfigPath) -> list[tuple[SchemaNode, Sch
     return out
 
 
-_FIELD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*:")
+_FIELD = re.compile(r"(?<!\s)\s*+(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*+)\s*+:")
 
 
 def _attribute_reads(

@@ -144,7 +144,7 @@ def fences_of(fences: Fences, rel: str, lines: list[str]) -> list[tuple[int, int
     return found
 
 
-_CODE_DIRECTIVE = re.compile(r"\s*\.\.\s+(?:code-block|sourcecode|code)::")
+_CODE_DIRECTIVE = re.compile(r"(?<!\s)\s*+\.\.\s++(?:code-block|sourcecode|code)::")
 
 
 def _rst_region(lines: list[str], line: int) -> tuple[int, int] | None:

@@ -299,7 +299,9 @@ def _rstrip_blank(lines: list[str]) -> list[str]:
 
 
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?")
-_SEPARATOR = re.compile(r"\s*(?::|：|\s[-–—]\s)\s*")
+#: (Blanks are taken whole, a match begins where no blank precedes it: so
+#: a long run of blanks is read once, not from each of its places.)
+_SEPARATOR = re.compile(r"(?<!\s)(?:\s*+(?::|：)|\s++[-–—]\s)\s*+")
 
 
 def _inline_description(line: str, name: str) -> int | None:
@@ -309,11 +311,13 @@ def _inline_description(line: str, name: str) -> int | None:
     start = line.find(name)
     if start < 0:
         return None
-    for match in _SEPARATOR.finditer(line, start + len(name)):
-        rest = line[match.end() :].strip().rstrip("\\").strip()
-        if len(rest.split()) >= 2:
-            return match.end()
-    return None
+    # Only the first separator can do: what follows a later one is a part
+    # of what follows the first, so it holds no more words.
+    match = _SEPARATOR.search(line, start + len(name))
+    if match is None:
+        return None
+    rest = line[match.end() :].strip().rstrip("\\").strip()
+    return match.end() if len(rest.split()) >= 2 else None
 
 
 def _ending(line: str) -> str:

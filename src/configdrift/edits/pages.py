@@ -117,7 +117,7 @@ def edited(root: str, rel: str, edits: list[Edit]) -> tuple[bytes, bytes] | None
     return data, "".join(lines).encode("utf-8")
 
 
-_CELL_END = re.compile(r"( +)\|")
+_CELL_END = re.compile(r"(?<! )( ++)\|")
 
 
 def replaced(text: str, old: str, new: str) -> str:

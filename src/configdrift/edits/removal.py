@@ -132,7 +132,9 @@ def _output_removal(
 
 #: A line of sample output that prints a name and its value
 #: (``worker-0:   name ..... value``, ``name: value``, ``name = value``).
-_PRINTED = re.compile(r"^\s*(?:[\w.\-\[\]]+:\s+)?(?P<name>[A-Za-z_][\w.]*)\s*(?:\.{2,}|:|=)\s*\S")
+_PRINTED = re.compile(
+    r"^\s*+(?:[\w.\-\[\]]++:\s++)?(?P<name>[A-Za-z_]\w*+(?:\.\w++)*+)\s*+(?:\.{2,}|:|=)\s*+\S"
+)
 
 
 # -- the registry of removed keys ------------------------------------------

@@ -108,7 +108,7 @@ def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
 
 
 #: A help text that opens by saying the option is deprecated.
-_DEPRECATED_HELP = re.compile(r"\W*deprecated\b", re.IGNORECASE)
+_DEPRECATED_HELP = re.compile(r"(?<!\W)\W*+deprecated\b", re.IGNORECASE)
 #: The option a deprecated one names instead (``use Authenticator.admin_users``).
 _USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")
 

@@ -322,7 +322,7 @@ _TABLE_KEY = re.compile(r"[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?")
 OPTION_KEY = re.compile(r"[A-Za-z_][\w.-]*")
 
 
-_SECTIONED = re.compile(r"[A-Za-z_][\w-]*:[A-Za-z_][\w.-]*")
+_SECTIONED = re.compile(r"(?<![\w-])[A-Za-z_][\w-]*+:[A-Za-z_][\w.-]*+")
 
 
 def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
