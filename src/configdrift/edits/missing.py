@@ -283,7 +283,7 @@ def _padded(line: str, old: str, new: str) -> str:
     align its column, the padding takes up the change of width."""
     start = line.index(old)
     rest = line[start + len(old) :]
-    pad = re.match(r"([`*_~]*)( {2,})\|", rest)
+    pad = re.match(r"([`*_~]*+)( {2,}+)\|", rest)
     if pad is None:
         return line.replace(old, new, 1)
     spaces = max(1, len(pad.group(2)) - (len(new) - len(old)))
@@ -334,7 +334,7 @@ def _cells(row: str) -> list[str] | None:
 def _data_rows(lines: list[str], table: list[int], default: str | None) -> list[int]:
     """The rows of a table in the block that hold data (the one with the
     default first)."""
-    separator = re.compile(r"^\s*\|?\s*:?-{3,}")
+    separator = re.compile(r"^\s*+(?:\|\s*+)?:?-{3,}")
     rows = [i for i in table if not separator.match(lines[i]) and i - 1 in table]
     rows = [i for i in rows if i - 1 not in table or not _is_header(lines, i, table)]
     if default:
@@ -344,7 +344,7 @@ def _data_rows(lines: list[str], table: list[int], default: str | None) -> list[
 
 def _is_header(lines: list[str], index: int, table: list[int]) -> bool:
     """Is the row at ``index`` a header (a separator row follows it)?"""
-    return index + 1 in table and bool(re.match(r"^\s*\|?\s*:?-{3,}", lines[index + 1]))
+    return index + 1 in table and bool(re.match(r"^\s*+(?:\|\s*+)?:?-{3,}", lines[index + 1]))
 
 
 def _once(lines: list[str], text: str) -> int | None:
@@ -386,7 +386,7 @@ class _Descriptions:
         text = _described_at(tree, node.location.line)
         if not text:
             return None
-        first = re.split(r"\n\s*\n", text.strip())[0]
+        first = re.split(r"\n[^\S\n]*\n", text.strip(), maxsplit=1)[0]
         clean = " ".join(first.split())
         return clean if clean and len(clean) <= MAX_DESCRIPTION and clean.isprintable() else None
 

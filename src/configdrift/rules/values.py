@@ -193,7 +193,9 @@ def doc_kinds(text: str | None) -> frozenset[str] | None:
     if t.startswith('"') or t.startswith("'"):
         return frozenset({"str"})  # a list of quoted choices
     kinds: set[str] = set()
-    for part in re.split(r"\s*(?:\||/|,|\bor\b)\s*", t):
+    # (Each part is stripped: the blanks around a separator are not part of
+    # the pattern, whose run of blanks would be read from each of its places.)
+    for part in re.split(r"\||/|,|\bor\b", t):
         part = part.strip()
         if not part:
             continue
