@@ -500,7 +500,7 @@ def test_reads_inside_a_new_fstring_are_still_reads() -> None:
 
 
 def test_only_syntax_errors_that_may_be_newer_python_go_to_the_newer_parser() -> None:
-    from configdrift.extract.python.extractor import may_be_newer
+    from configdrift.extract.python.compat import may_be_newer
 
     newer_lines = [
         "type Vector = list[float]",

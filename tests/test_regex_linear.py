@@ -101,13 +101,7 @@ def _witness(items: object, once: bool) -> list[str]:
         elif op is c.NOT_LITERAL:
             piece = "a" if arg != ord("a") else "b"
         elif op is c.IN:
-            first = next((a for a in arg if a[0] in (c.LITERAL, c.RANGE)), None)
-            if first is not None:
-                piece = chr(first[1] if first[0] is c.LITERAL else first[1][0])
-            elif any(a == (c.CATEGORY, c.CATEGORY_SPACE) for a in arg):
-                piece = " "
-            else:
-                piece = "a"
+            piece = _member(arg, c)
         elif op is c.ANY:
             piece = "a"
         elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
@@ -123,7 +117,10 @@ def _witness(items: object, once: bool) -> list[str]:
             inner = _witness(arg, once)
             piece = inner[-1] if inner else ""
         elif op is c.BRANCH:
-            inner = _witness(arg[1][0], once)
+            ways = [_witness(way, once) for way in arg[1]]
+            for way in ways[1:]:
+                out.extend(text + cut for cut in way)
+            inner = ways[0]
             piece = inner[-1] if inner else ""
         else:
             piece = ""
@@ -133,6 +130,34 @@ def _witness(items: object, once: bool) -> list[str]:
         text += piece
     out.append(text)
     return out
+
+
+def _member(items: list, c: object) -> str:
+    """A character of a class (``[...]``, ``\\d``): its first literal or
+    range, or one of its category."""
+    if items and items[0][0] is c.NEGATE:  # type: ignore[attr-defined]
+        chars = "".join(chr(a[1]) for a in items if a[0] is c.LITERAL)  # type: ignore[attr-defined]
+        excluded = re.compile("[" + re.escape(chars) + "]") if chars else None
+        for char in "a!1 ":
+            if excluded is None or not excluded.match(char):
+                return char
+        return "\x01"
+    category = {
+        c.CATEGORY_DIGIT: "1",  # type: ignore[attr-defined]
+        c.CATEGORY_NOT_DIGIT: "a",  # type: ignore[attr-defined]
+        c.CATEGORY_SPACE: " ",  # type: ignore[attr-defined]
+        c.CATEGORY_NOT_SPACE: "a",  # type: ignore[attr-defined]
+        c.CATEGORY_WORD: "a",  # type: ignore[attr-defined]
+        c.CATEGORY_NOT_WORD: "!",  # type: ignore[attr-defined]
+    }
+    for op, arg in items:
+        if op is c.LITERAL:  # type: ignore[attr-defined]
+            return chr(arg)
+        if op is c.RANGE:  # type: ignore[attr-defined]
+            return chr(arg[0])
+        if op is c.CATEGORY and arg in category:  # type: ignore[attr-defined]
+            return category[arg]
+    return "a"
 
 
 def _prefixes(pattern: re.Pattern) -> list[str]:
@@ -146,8 +171,8 @@ def _prefixes(pattern: re.Pattern) -> list[str]:
     except re.error:
         return [""]
     found = sorted({w for once in (False, True) for w in _witness(parsed, once) if w}, key=len)
-    step = max(1, len(found) // 16)
-    return ["", *found[::step][:16]]
+    step = max(1, len(found) // 20)
+    return ["", *found[::step][:20]]
 
 
 class _Slow(Exception):
@@ -251,3 +276,33 @@ def test_a_name_built_from_many_holes_costs_linear_time():
     start = time.perf_counter()
     assert not built_name_matches(parts, name)
     assert time.perf_counter() - start < LIMIT
+
+
+def test_the_lines_of_many_matches_are_counted_once():
+    # An example environment file of 200,000 assignments, and a file whose
+    # one line quotes a name 200,000 times: counted from the start of the
+    # file for each, they cost minutes.
+    from configdrift.rules.examples import env_assignments
+
+    data = b"".join(b"NAME_%d=1\n" % i for i in range(200_000))
+    start = time.perf_counter()
+    found = list(env_assignments(data))
+    assert found[-1] == ("NAME_199999", 200_000) and found[0] == ("NAME_0", 1)
+    assert time.perf_counter() - start < 10 * LIMIT
+
+
+def test_a_name_quoted_many_times_on_its_declaration_line_is_read_in_linear_time(tmp_path):
+    from types import SimpleNamespace
+
+    from configdrift.rules.evidence import quoted_elsewhere
+
+    (tmp_path / "a.py").write_bytes(b"X = 1\nKEYS = [" + b'"secret", ' * 100_000 + b"]\n")
+    (tmp_path / "b.py").write_bytes(b'print("other")\nget("secret")\n')
+    analysis = SimpleNamespace(config=SimpleNamespace(root=tmp_path))
+    start = time.perf_counter()
+    # Declared on line 2 of a.py: every capture there is the declaration;
+    # the read in b.py is another place.
+    assert quoted_elsewhere(analysis, ["a.py", "b.py"], {"secret": ("a.py", 2)}) == {"secret"}
+    assert quoted_elsewhere(analysis, ["a.py"], {"secret": ("a.py", 2)}) == set()
+    assert quoted_elsewhere(analysis, ["a.py"], {"secret": ("a.py", 1)}) == {"secret"}
+    assert time.perf_counter() - start < 10 * LIMIT

@@ -29,12 +29,12 @@ from configdrift.extract.cache import (
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.markups import extractor_for
 from configdrift.extract.docs.python_config import config_file_facts
+from configdrift.extract.python.compat import may_be_newer
 from configdrift.extract.python.examples import PyExample, extract_py_examples
 from configdrift.extract.python.extractor import (
     extract_newer,
     extract_python,
     is_syntax_error,
-    may_be_newer,
 )
 from configdrift.extract.python.facts import Memo, ModuleFacts, compact
 from configdrift.extract.text import decode

@@ -7,6 +7,7 @@ searches of the other files (tests, scripts, pages) for a key's name.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -100,8 +101,16 @@ def quoted_elsewhere(
     they are declared (``declared``: key -> path and line): a getter's read
     (``settings.get("SECRET")``, ``get_option("workers")``)."""
 
+    # Where each file's lines start, found once a file (a capture's line is
+    # then a bisection, not a count from the file's start).
+    starts: dict[str, list[int]] = {}
+
     def declaration(rel: str, data: bytes, at: int, key: str) -> bool:
-        return declared[key] == (rel, data.count(b"\n", 0, at) + 1)
+        if declared[key][0] != rel:
+            return False
+        if rel not in starts:
+            starts[rel] = [m.start() for m in re.finditer(b"\n", data)]
+        return declared[key][1] == bisect.bisect_left(starts[rel], at) + 1
 
     names = set(declared)
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names, declaration)

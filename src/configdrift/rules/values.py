@@ -82,7 +82,7 @@ def parse_doc_value(text: str | None) -> DocValue:
     return DocValue(False)
 
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*$", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*+(\d++(?:\.\d++)?)\s*+([KMGT]?)(?:i?B)?\s*+$", re.IGNORECASE)
 
 
 def _size(text: str) -> float | None:

@@ -331,9 +331,14 @@ _CONDITION = re.compile(
 )
 
 
+#: The most characters of one line of prose a pattern reads: the patterns
+#: are linear, and past this a line says nothing more of a default.
+MAX_PROSE_LINE = 64 * 1024
+
+
 def conditional(after: str) -> bool:
     """Does the text after a stated default make it conditional?"""
-    return _CONDITION.match(after) is not None
+    return _CONDITION.match(after[:MAX_PROSE_LINE]) is not None
 
 
 def prose_default(line: str) -> str | None:
@@ -341,6 +346,7 @@ def prose_default(line: str) -> str | None:
     `5`.", "This is set to `False` by default."), with its code span."""
     if "efault" not in line:
         return None  # every form says "default"
+    line = line[:MAX_PROSE_LINE]
     stated = list(DEFAULT_PROSE.finditer(line))
     if len(stated) != 1 or conditional(line[stated[0].end() :]):
         # Two defaults in one sentence hold each in its own case.
@@ -385,7 +391,7 @@ _LEAD_TYPES = frozenset(
 def lead_in(text: str) -> tuple[str, str | None] | None:
     """(type, default or None) of a paragraph that opens with
     ``(boolean, default False)`` or ``(string)``."""
-    match = _LEAD_IN.match(text)
+    match = _LEAD_IN.match(text[:MAX_PROSE_LINE])
     if match is None:
         return None
     kind = match.group("type").strip()

@@ -15,7 +15,7 @@ import re
 #: metavar or choice list, then a description after two spaces or nothing.
 _OPTION_LINE = re.compile(
     r"[ \t]{1,12}(?:-[A-Za-z0-9](?:[ =][^\s,]+)?,[ \t]*)?(--[A-Za-z0-9][\w-]*)"
-    r"(?:[ =](?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\]))?(?:[ \t]{2,}\S.*)?[ \t]*"
+    r"(?:[ =](?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\]))?(?:[ \t]{2,}+\S.*+)?[ \t]*+"
 )
 #: Help output lists this many options at least.
 MIN_OPTIONS = 5

@@ -16,6 +16,7 @@ import re
 from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
+    MAX_PROSE_LINE,
     TYPED_REST,
     continued,
     ini_heading,
@@ -385,7 +386,7 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
         if typed[1] is not None:
             out.append(("default", typed[1]))
     for index, line in enumerate(lines[:20]):
-        match = LABEL.match(line)
+        match = LABEL.match(line[:MAX_PROSE_LINE])
         if match:
             label = "type" if match.group(1).lower() == "type" else "default"
             value = continued(match.group(2), lines[index + 1 : 20]).rstrip(".")

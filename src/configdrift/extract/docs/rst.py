@@ -32,6 +32,7 @@ from configdrift.extract.docs.entry_text import (
     KEY_HEADERS,
     KEY_ROLES,
     MAX_MENTIONS,
+    MAX_PROSE_LINE,
     balanced,
     conditional,
     continued,
@@ -92,6 +93,7 @@ def label(line: str) -> tuple[str, str] | None:
     """A label line (``Default: 5.``): the label and its value, blanks
     around it and a full stop that ends the line left out (by string
     methods: a lazy pattern before them cost a long line its square)."""
+    line = line[:MAX_PROSE_LINE]
     match = LABEL.match(line)
     if match is None:
         return None

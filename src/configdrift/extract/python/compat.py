@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Any, cast
@@ -229,3 +230,43 @@ def _main() -> None:
 
 if __name__ == "__main__":
     _main()
+
+
+#: What newer Python (3.12 and later) writes that 3.11's parser refuses:
+#: ``type`` statements, type parameters, nested quotes in f-strings,
+#: t-strings, ``except A, B:`` without parentheses (3.14). A syntax error
+#: elsewhere is an error, not newer syntax.
+_NEWER = re.compile(
+    r"^\s*+type\s++\w|\b(?:def|class)\s++\w++\s*+\[|\bt[\"']|^\s*+except\*?\s++[\w.]++\s*+,"
+)
+#: Where an f-string begins (its quotes nested in a field are found by
+#: ``_nested_quote``, with string methods: as a pattern, ``.*\{[^}]*"``
+#: cost a long line its cube).
+_FSTRING = re.compile(r"[rRbB]?[fF][\"']")
+
+
+def _nested_quote(text: str) -> bool:
+    """Does a replacement field after an f-string's start hold a quote
+    (``f"{d["key"]}"``)? Each ``{`` to the ``}`` after it, once."""
+    start = _FSTRING.search(text)
+    if start is None:
+        return False
+    at = text.find("{", start.end())
+    while at >= 0:
+        close = text.find("}", at)
+        if close < 0:
+            return False
+        field = text[at + 1 : close]
+        if '"' in field or "'" in field:
+            return True
+        at = text.find("{", close)
+    return False
+
+
+def may_be_newer(source: str, line: int) -> bool:
+    """Could the syntax error at ``line`` be newer Python's syntax? (Only
+    such files are worth the slower parser of newer syntax.)"""
+    lines = source.splitlines()
+    return any(
+        _NEWER.search(text) or _nested_quote(text) for text in lines[max(0, line - 3) : line + 2]
+    )

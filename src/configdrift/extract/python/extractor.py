@@ -86,23 +86,6 @@ def is_syntax_error(facts: ModuleFacts) -> bool:
     return facts.error is not None and facts.error.startswith(SYNTAX_ERROR)
 
 
-#: What newer Python (3.12 and later) writes that 3.11's parser refuses:
-#: ``type`` statements, type parameters, nested quotes in f-strings,
-#: t-strings, ``except A, B:`` without parentheses (3.14). A syntax error
-#: elsewhere is an error, not newer syntax.
-_NEWER = re.compile(
-    r"^\s*type\s+\w+|\b(?:def|class)\s+\w+\s*\[|\bt[\"']|[rRbB]?[fF][\"'].*\{[^}]*[\"'][^}]*\}"
-    r"|^\s*except\*?\s+[\w.]+\s*,"
-)
-
-
-def may_be_newer(source: str, line: int) -> bool:
-    """Could the syntax error at ``line`` be newer Python's syntax? (Only
-    such files are worth the slower parser of newer syntax.)"""
-    lines = source.splitlines()
-    return any(_NEWER.search(text) for text in lines[max(0, line - 3) : line + 2])
-
-
 def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> ModuleFacts:
     """Facts of one Python module's text; ``declaring`` names the calls the
     configuration declares as registrations."""
