@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -62,3 +64,29 @@ def check_project(root: Path, files: dict[str, str], package: str, mount=None):
 def by_key(findings) -> dict:
     """Findings by (code, key)."""
     return {(f.code, f.key): f for f in findings}
+
+
+def peak_of(argv: list[str], cwd: Path) -> tuple[int, str, int]:
+    """Run the command line in a fresh process: its exit status, its
+    standard output and its peak resident memory in MiB."""
+    script = textwrap.dedent(
+        """
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            from configdrift.cli import main
+            os._exit(main(sys.argv[1:]))
+        _, status, usage = os.wait4(pid, 0)
+        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024, file=sys.stderr)
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    code, peak = proc.stderr.split()[-2:]
+    return int(code), proc.stdout, int(peak)

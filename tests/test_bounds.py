@@ -7,44 +7,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from helpers import make_project, mounted_config
+from helpers import make_project, mounted_config, peak_of
 
 MODEL = {
     **mounted_config(),
     "docs/config.md": "# Config\n\n## `alpha`\n\nDefault: `2`\n\n## `omega`\n\nGone.\n",
 }
-
-
-def _peak_of(argv: list[str], cwd: Path) -> tuple[int, str, int]:
-    """Run the command line in a fresh process: its exit status, its
-    standard output and its peak resident memory in MiB."""
-    script = textwrap.dedent(
-        """
-        import os, sys
-        pid = os.fork()
-        if pid == 0:
-            from configdrift.cli import main
-            os._exit(main(sys.argv[1:]))
-        _, status, usage = os.wait4(pid, 0)
-        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024, file=sys.stderr)
-        """
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", script, *argv],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    code, peak = proc.stderr.split()[-2:]
-    return int(code), proc.stdout, int(peak)
 
 
 def _findings(out: str) -> dict[tuple[str, str], str]:
@@ -55,7 +27,7 @@ def test_a_python_file_too_dense_to_parse_is_a_note_not_a_gigabyte(tmp_path):
     """A megabyte of ``1,`` would take half a gigabyte of syntax tree."""
     dense = "x = [" + "1," * (1 << 19) + "]\n"
     root = make_project(tmp_path, {**MODEL, "pkg/data.py": dense, "tests/test_data.py": dense})
-    code, out, peak = _peak_of(["check", str(root), "--no-cache", "--format", "json"], tmp_path)
+    code, out, peak = peak_of(["check", str(root), "--no-cache", "--format", "json"], tmp_path)
     assert code == 1
     found = _findings(out)
     assert "tokens, more than configdrift parses" in found["CD503", "pkg/data.py"]
@@ -125,7 +97,7 @@ def test_provenance_holds_one_line_of_the_history_not_all_of_it(tmp_path):
         schema.write_text(base + filler, encoding="utf-8")
         _git(root, "add", "-A")
         _git(root, "commit", "-q", "-m", f"c{commit}")
-    code, out, peak = _peak_of(
+    code, out, peak = peak_of(
         ["check", str(root), "--no-cache", "--provenance", "--format", "json"], tmp_path
     )
     assert code == 1

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from conftest import FIXTURES
-from helpers import make_project
+from helpers import make_project, peak_of
 
 pytest.importorskip("pydantic")
 
@@ -97,31 +97,6 @@ def test_without_import_no_project_code_runs(cli, tmp_path) -> None:
     assert marker.exists()
 
 
-def _peak(argv: list[str], cwd) -> tuple[int, int]:
-    """The exit status of the command line run in a fresh process, and
-    that process's peak resident memory in MiB."""
-    import subprocess
-    import sys
-    import textwrap
-
-    script = textwrap.dedent(
-        """
-        import os, sys
-        pid = os.fork()
-        if pid == 0:
-            from configdrift.cli import main
-            os._exit(main(sys.argv[1:]))
-        _, status, usage = os.wait4(pid, 0)
-        print(os.waitstatus_to_exitcode(status), usage.ru_maxrss // 1024, file=sys.stderr)
-        """
-    )
-    proc = subprocess.run(
-        [sys.executable, "-c", script, *argv], cwd=cwd, capture_output=True, text=True, timeout=600
-    )
-    code, peak = proc.stderr.split()[-2:]
-    return int(code), int(peak)
-
-
 def test_a_model_that_prints_without_end_costs_a_bounded_memory(tmp_path) -> None:
     # Half a gibibyte printed on import: kept whole, it took gigabytes.
     prelude = "import sys\nfor _ in range(512):\n    sys.stdout.write('x' * (1 << 20))"
@@ -129,7 +104,7 @@ def test_a_model_that_prints_without_end_costs_a_bounded_memory(tmp_path) -> Non
         tmp_path,
         {"pkg/__init__.py": "", "pkg/m.py": MODEL.format(prelude=prelude), "docs/c.md": PAGE},
     )
-    code, peak = _peak(["check", str(tmp_path), "--import", "--no-cache"], tmp_path)
+    code, _, peak = peak_of(["check", str(tmp_path), "--import", "--no-cache"], tmp_path)
     assert code == 1
     assert peak < 300, f"{peak} MiB"
 

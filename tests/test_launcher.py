@@ -67,8 +67,8 @@ def test_the_command_is_the_launcher() -> None:
     # Not a generated entry-point script, whose first lines import by name
     # (``import re`` in older pip's, ``from configdrift.cli import run``).
     text = LAUNCHER.read_text(encoding="utf-8")
-    assert "os.execv(sys.executable, argv)" in text
-    assert "from configdrift" not in text.split("if sys.flags.ignore_environment", 1)[0]
+    assert "os.execv(sys.executable, [sys.executable, *flags, script" in text
+    assert "from configdrift" not in text.split("\n_start()\n", 1)[0]
 
 
 def test_the_traps_fire_in_an_ordinary_start(tree: tuple[Path, Path], tmp_path: Path) -> None:
@@ -104,3 +104,67 @@ def test_the_command_imports_nothing_of_a_tree_on_the_path(
     assert sorted(p.name for p in markers.iterdir()) == []
     if argv[0] == "check":
         assert "CD101" in proc.stdout
+
+
+def test_without_such_variables_the_tree_it_runs_in_is_not_imported(
+    tree: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # No variable that reaches the path: the command runs without starting
+    # again, from inside the tree, and still imports nothing of it.
+    root, markers = tree
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    proc = subprocess.run(
+        [str(LAUNCHER), "check", "."],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(p.name for p in markers.iterdir()) == []
+
+
+def test_a_bytecode_cache_planted_in_the_tree_is_not_loaded(tmp_path: Path) -> None:
+    # PYTHONPYCACHEPREFIX into the tree: a planted compiled ``json`` whose
+    # header matches the standard library's source would be loaded by an
+    # interpreter that honours the variable; the launcher's does not.
+    import importlib.util
+    import json
+    import marshal
+
+    prefix = tmp_path / "tree" / ".pycache"
+    marker = tmp_path / "loaded"
+    source = Path(json.__file__)
+    info = source.stat()
+    code = compile(f"open({str(marker)!r}, 'w').close()\n", str(source), "exec")
+    find = "import importlib.util, sys; print(importlib.util.cache_from_source(sys.argv[1]))"
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(prefix)}
+    cached = subprocess.run(
+        [sys.executable, "-c", find, str(source)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(cached).parent.mkdir(parents=True, exist_ok=True)
+    header = importlib.util.MAGIC_NUMBER + (0).to_bytes(4, "little")
+    header += (int(info.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+    header += (info.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    Path(cached).write_bytes(header + marshal.dumps(code))
+    # The trap is armed: an ordinary start with the variable loads it.
+    subprocess.run([sys.executable, "-c", "import json"], env=env, check=False)
+    assert marker.exists()
+    marker.unlink()
+    proc = subprocess.run(
+        [str(LAUNCHER), "check", str(ROOT / "demo"), "--format", "json", "--no-cache"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert not marker.exists()
