@@ -191,3 +191,33 @@ def test_all_git_calls_of_a_run_share_a_budget(cli, tree, monkeypatch):
     assert result.code == 2, result.err
     assert "git took the 0 s this run allows it" in result.err
     assert result.err.count("git took the") == 1
+
+
+def test_a_fifo_for_an_ignore_file_in_the_tree_means_walking_not_a_stall(tmp_path, tree):
+    _git(tree, "init", "-q", "-b", "main")
+    _git(tree, "add", "-A")
+    _git(tree, "commit", "-q", "-m", "first")
+    os.mkfifo(tree / "docs" / ".gitignore")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.run(
+        ["configdrift", "check", "."],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "docs/.gitignore is not a regular file: git is not used" in proc.stderr
+    # Nor by the commands that would read it later (git status).
+    proc = subprocess.run(
+        ["configdrift", "check", ".", "--provenance"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+    assert proc.returncode == 2 and ".gitignore is not a regular file" in proc.stderr

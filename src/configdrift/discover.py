@@ -118,10 +118,12 @@ class Sources:
 def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
     """Relative paths (with ``/``) of the files under ``root``; the folders
     that could not be listed go into ``unreadable`` (``docs/private/``)."""
-    from configdrift.git import GitError, run
+    from configdrift.git import GitError, run, untracked_listing_safe
 
     said: list[str] = []
     try:
+        if not untracked_listing_safe(root):
+            raise GitError("an ignore file git would stall on")
         listing = run(
             root,
             "ls-files",

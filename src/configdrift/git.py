@@ -96,6 +96,8 @@ class _Run:
         self.deadline = time.monotonic() + BUDGET
         self.repositories: dict[str, tuple[str, str] | str] = {}
         self.said: set[str] = set()
+        #: Work trees found to hold a file git would stall on: no git there.
+        self.stalling: dict[str, str] = {}
 
 
 _RUN = _Run()
@@ -187,6 +189,8 @@ def repository(root: Path | str) -> tuple[str, str]:
         if known:
             _note(f"configdrift: {known}: git is not used (no history; files found by walking)")
         raise GitError(known or "not a git repository")
+    if known[0] in _RUN.stalling:
+        raise GitError(_RUN.stalling[known[0]])
     return known
 
 
@@ -321,6 +325,39 @@ def _checked_config(top: str, folder: str, config: str, depth: int) -> str | Non
             if (problem := _checked_config(top, folder, target, depth + 1)) is not None:
                 return problem
     return None
+
+
+def untracked_listing_safe(root: Path | str) -> bool:
+    """May ``git ls-files --others --exclude-standard`` run on ``root``?
+    It reads the ``.gitignore`` of each folder it visits, and a FIFO there
+    would stall it: every folder that holds a tracked file, and each one
+    from ``root`` up to the work tree, must have none but a regular file or
+    a link (which git does not follow) by that name. False, with a note,
+    otherwise."""
+    top, _ = repository(root)
+    tracked = run(root, "ls-files", "-z", "--cached", timeout=60)
+    folders = {
+        os.path.dirname(name) for name in tracked.decode("utf-8", "surrogateescape").split("\0")
+    }
+    places = {os.path.join(str(root), folder) for folder in folders}
+    here = os.path.realpath(root)
+    while True:
+        places.add(here)
+        if here == top or os.path.dirname(here) == here:
+            break
+        here = os.path.dirname(here)
+    for place in sorted(places):
+        path = os.path.join(place, ".gitignore")
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            reason = f"{path} is not a regular file"
+            _note(f"configdrift: {reason}: git is not used (no history; files found by walking)")
+            _RUN.stalling[top] = reason
+            return False
+    return True
 
 
 def _overrides(pairs: list[tuple[str, str]]) -> list[str]:
