@@ -33,15 +33,33 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+def _command(tree: Path, cache: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    """The installed command run in ``tree`` (a stalled git would run into
+    its timeout: a minute and more)."""
+    return subprocess.run(
+        ["configdrift", *argv],
+        cwd=tree,
+        env={**os.environ, "XDG_CACHE_HOME": str(cache)},
+        capture_output=True,
+        text=True,
+        timeout=50,
+        check=False,
+    )
+
+
+def _committed(tree: Path, message: str = "first") -> None:
+    _git(tree, "init", "-q", "-b", "main")
+    _git(tree, "add", "-A")
+    _git(tree, "commit", "-q", "-m", message)
+
+
 @pytest.fixture
 def elsewhere(tmp_path: Path) -> Path:
     """Another repository, holding the demo's files in two commits whose
     messages and authors are a secret."""
     other = tmp_path / "other"
     shutil.copytree(DEMO, other)
-    _git(other, "init", "-q", "-b", "main")
-    _git(other, "add", "-A")
-    _git(other, "commit", "-q", "-m", f"{SECRET} first")
+    _committed(other, f"{SECRET} first")
     page = other / "docs" / "configuration.md"
     page.write_text(page.read_text() + f"\n<!-- {SECRET} -->\n")
     _git(other, "commit", "-q", "-am", f"{SECRET} second")
@@ -75,9 +93,7 @@ def _leads_elsewhere(shape: str, root: Path, other: Path) -> None:
     elif shape == "link":
         (root / ".git").symlink_to(other / ".git")
     else:
-        _git(root, "init", "-q", "-b", "main")
-        _git(root, "add", "-A")
-        _git(root, "commit", "-q", "-m", "ours")
+        _committed(root, "ours")
         dotgit = root / ".git"
         if shape == "commondir":
             (dotgit / "commondir").write_text(str(other / ".git") + "\n")
@@ -104,9 +120,7 @@ def test_a_git_that_leads_out_of_the_tree_is_not_used(cli, tree, elsewhere, shap
 
 def test_the_trees_own_repository_is_used(cli, tree):
     # The near miss: a repository of the tree's own, with its history read.
-    _git(tree, "init", "-q", "-b", "main")
-    _git(tree, "add", "-A")
-    _git(tree, "commit", "-q", "-m", f"{SECRET} first")
+    _committed(tree, f"{SECRET} first")
     page = tree / "docs" / "configuration.md"
     page.write_text(page.read_text() + "\nMore.\n")
     _git(tree, "commit", "-q", "-am", "second")
@@ -123,26 +137,14 @@ def test_a_git_variable_of_the_environment_is_not_followed(cli, tree, elsewhere,
 
 @pytest.mark.parametrize("where", ["info/exclude", "HEAD", "config", "refs/heads/stalled"])
 def test_a_fifo_where_git_opens_a_file_means_no_git_not_a_stall(tmp_path, tree, where):
-    _git(tree, "init", "-q", "-b", "main")
-    _git(tree, "add", "-A")
-    _git(tree, "commit", "-q", "-m", "first")
+    _committed(tree)
     fifo = tree / ".git" / where
     fifo.parent.mkdir(parents=True, exist_ok=True)
     if fifo.exists():
         fifo.unlink()
     os.mkfifo(fifo)
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     for argv in (["check", "."], ["check", ".", "--provenance"]):
-        # Stalled, git would run into its timeout (a minute and more).
-        proc = subprocess.run(
-            ["configdrift", *argv],
-            cwd=tree,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=50,
-            check=False,
-        )
+        proc = _command(tree, tmp_path / "cache", *argv)
         # check goes on without git; --provenance needs it, and says why not.
         assert proc.returncode == (1 if "--provenance" not in argv else 2), proc.stderr
         assert f"{where} is not a regular file" in proc.stderr
@@ -183,9 +185,7 @@ def _flatten(root: Path) -> None:
 
 
 def test_all_git_calls_of_a_run_share_a_budget(cli, tree, monkeypatch):
-    _git(tree, "init", "-q", "-b", "main")
-    _git(tree, "add", "-A")
-    _git(tree, "commit", "-q", "-m", "first")
+    _committed(tree)
     monkeypatch.setattr(git, "BUDGET", 0.0)
     result = cli("check", str(tree), "--diff-base", "HEAD", "--no-cache", cwd=tree)
     assert result.code == 2, result.err
@@ -194,30 +194,11 @@ def test_all_git_calls_of_a_run_share_a_budget(cli, tree, monkeypatch):
 
 
 def test_a_fifo_for_an_ignore_file_in_the_tree_means_walking_not_a_stall(tmp_path, tree):
-    _git(tree, "init", "-q", "-b", "main")
-    _git(tree, "add", "-A")
-    _git(tree, "commit", "-q", "-m", "first")
+    _committed(tree)
     os.mkfifo(tree / "docs" / ".gitignore")
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    proc = subprocess.run(
-        ["configdrift", "check", "."],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=50,
-        check=False,
-    )
+    proc = _command(tree, tmp_path / "cache", "check", ".")
     assert proc.returncode == 1, proc.stderr
     assert "docs/.gitignore is not a regular file: git is not used" in proc.stderr
     # Nor by the commands that would read it later (git status).
-    proc = subprocess.run(
-        ["configdrift", "check", ".", "--provenance"],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=50,
-        check=False,
-    )
+    proc = _command(tree, tmp_path / "cache", "check", ".", "--provenance")
     assert proc.returncode == 2 and ".gitignore is not a regular file" in proc.stderr

@@ -54,6 +54,18 @@ def tree(tmp_path: Path) -> tuple[Path, Path]:
     return root, markers
 
 
+def _launch(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LAUNCHER), *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
 def _environment(tree: Path, tmp: Path) -> dict[str, str]:
     return {
         **os.environ,
@@ -90,15 +102,7 @@ def test_the_command_imports_nothing_of_a_tree_on_the_path(
     tree: tuple[Path, Path], tmp_path: Path, argv: list[str]
 ) -> None:
     root, markers = tree
-    proc = subprocess.run(
-        [str(LAUNCHER), *argv],
-        cwd=root,
-        env=_environment(root, tmp_path),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    proc = _launch([*argv], root, _environment(root, tmp_path))
     assert proc.returncode in (0, 1), proc.stderr
     assert "Traceback" not in proc.stderr
     assert sorted(p.name for p in markers.iterdir()) == []
@@ -114,15 +118,7 @@ def test_without_such_variables_the_tree_it_runs_in_is_not_imported(
     root, markers = tree
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
-    proc = subprocess.run(
-        [str(LAUNCHER), "check", "."],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    proc = _launch(["check", "."], root, env)
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in markers.iterdir()) == []
 
@@ -158,13 +154,6 @@ def test_a_bytecode_cache_planted_in_the_tree_is_not_loaded(tmp_path: Path) -> N
     subprocess.run([sys.executable, "-c", "import json"], env=env, check=False)
     assert marker.exists()
     marker.unlink()
-    proc = subprocess.run(
-        [str(LAUNCHER), "check", str(ROOT / "demo"), "--format", "json", "--no-cache"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    proc = _launch(["check", str(ROOT / "demo"), "--format", "json", "--no-cache"], tmp_path, env)
     assert proc.returncode == 1, proc.stderr
     assert not marker.exists()
