@@ -46,6 +46,14 @@ def _real_root(root: str) -> str:
     return os.path.realpath(root)
 
 
+def within(path: str, folder: str) -> bool:
+    """Is ``path`` the ``folder`` or inside it, by whole components
+    (``/a/repo-secret`` is not inside ``/a/repo``)? Both as they are given:
+    resolve them first where links matter. The one test of containment
+    every guard of the tree uses."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def inside(root: str | Path, rel: str) -> bool:
     """Does ``rel`` resolve, symbolic links followed, inside ``root``?
     (Directories are resolved once each: the files of a folder share its
@@ -57,7 +65,7 @@ def inside(root: str | Path, rel: str) -> bool:
     except OSError:
         link = True  # gone or unreachable: resolve it to say where it points
     real = os.path.realpath(path) if link else os.path.join(_real_dir(os.path.dirname(path)), "")
-    return real.rstrip(os.sep) == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return within(real, base)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -165,7 +173,7 @@ def check_named(path: str | Path, roots: Iterable[Path], what: str, parent: bool
     absolute = os.path.abspath(path)
     for root in roots:
         base = os.path.abspath(root)
-        if absolute != base and not absolute.startswith(base.rstrip(os.sep) + os.sep):
+        if not within(absolute, base):
             continue
         rel = os.path.relpath(absolute, base)
         if not inside(base, (os.path.dirname(rel) or ".") if parent else rel):
@@ -268,12 +276,6 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("configdrift", appauthor=False))
 
 
-def _within(path: str, folder: str) -> bool:
-    """Is the resolved ``path`` the resolved ``folder`` or inside it (by
-    whole components: ``/a/repo-cache`` is not inside ``/a/repo``)?"""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 def work_tree(root: str) -> str | None:
     """The git work tree that holds ``root``: the nearest folder from
     ``root`` up that has a ``.git`` (a folder, a file or a link)."""
@@ -306,7 +308,7 @@ def _cache_inside(root: str | Path) -> str | None:
     cache directory when checking ``root``, or None when none does."""
     real = os.path.realpath(cache_dir())
     for folder, name in _controlled(root):
-        if _within(real, os.path.realpath(folder)):
+        if within(real, os.path.realpath(folder)):
             return name
     return None
 

@@ -219,8 +219,9 @@ def _find(real_root: str) -> tuple[str, str] | str:
 
 
 def _within(path: str, top: str) -> bool:
-    real = os.path.realpath(path)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+    from configdrift.files import within
+
+    return within(os.path.realpath(path), top)
 
 
 def _checked_folder(top: str, folder: str, common: bool) -> str | None:

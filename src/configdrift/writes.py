@@ -24,7 +24,14 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from configdrift.files import Unreadable, check_named, inside, temporary_name, write_atomic
+from configdrift.files import (
+    Unreadable,
+    check_named,
+    inside,
+    temporary_name,
+    within,
+    write_atomic,
+)
 
 #: Whether folders can be walked by descriptor here (not on Windows).
 BY_DESCRIPTOR = os.open in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
@@ -255,7 +262,7 @@ def write_named(path: str | Path, data: bytes, roots: Iterable[Path] = ()) -> No
     absolute = os.path.abspath(path)
     for root in roots:
         base = os.path.abspath(root)
-        if absolute.startswith(base.rstrip(os.sep) + os.sep):
+        if absolute != base and within(absolute, base):
             if BY_DESCRIPTOR:
                 commit_all([stage(base, os.path.relpath(absolute, base), data, "named")])
                 return
