@@ -121,27 +121,24 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
     from configdrift.git import GitError, run, untracked_listing_safe
 
     said: list[str] = []
+    names: list[str] | None = None
     try:
-        if not untracked_listing_safe(root):
+        # The tracked files first: the folders whose ignore files the
+        # untracked ones' listing reads are checked before it runs.
+        names = _names(run(root, "ls-files", "-z", "--cached", timeout=60))
+        if not untracked_listing_safe(root, names):
             raise GitError("an ignore file git would stall on")
-        listing = run(
-            root,
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-            timeout=60,
-            said=said,
+        others = run(
+            root, "ls-files", "-z", "--others", "--exclude-standard", timeout=60, said=said
         )
+        names += _names(others)
     except GitError:
-        listing = None
-    if listing is not None:
+        names = None
+    if names is not None:
         if unreadable is not None:
             unreadable.extend(
                 m.group(1) for line in said if (m := _GIT_UNREADABLE.search(line)) is not None
             )
-        names = [n for n in listing.decode("utf-8", "surrogateescape").split("\0") if n]
         return sorted({n for n in names if not _skipped(n)})
     out: list[str] = []
     # Folder by folder from a list, not by recursion: a tree of a thousand
@@ -170,6 +167,11 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
             else:
                 out.append(rel)
     return sorted(out)
+
+
+def _names(listing: bytes) -> list[str]:
+    """The paths of a ``git ls-files -z`` listing."""
+    return [n for n in listing.decode("utf-8", "surrogateescape").split("\0") if n]
 
 
 #: How git says it could not list a folder (``ls-files --others``).

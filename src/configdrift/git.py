@@ -328,19 +328,15 @@ def _checked_config(top: str, folder: str, config: str, depth: int) -> str | Non
     return None
 
 
-def untracked_listing_safe(root: Path | str) -> bool:
-    """May ``git ls-files --others --exclude-standard`` run on ``root``?
-    It reads the ``.gitignore`` of each folder it visits, and a FIFO there
-    would stall it: every folder that holds a tracked file, and each one
-    from ``root`` up to the work tree, must have none but a regular file or
-    a link (which git does not follow) by that name. False, with a note,
-    otherwise."""
+def untracked_listing_safe(root: Path | str, tracked: list[str]) -> bool:
+    """May ``git ls-files --others --exclude-standard`` run on ``root``,
+    whose ``tracked`` files (``ls-files --cached``) are known? It reads the
+    ``.gitignore`` of each folder it visits, and a FIFO there would stall
+    it: every folder that holds a tracked file, and each one from ``root``
+    up to the work tree, must have none but a regular file or a link (which
+    git does not follow) by that name. False, with a note, otherwise."""
     top, _ = repository(root)
-    tracked = run(root, "ls-files", "-z", "--cached", timeout=60)
-    folders = {
-        os.path.dirname(name) for name in tracked.decode("utf-8", "surrogateescape").split("\0")
-    }
-    places = {os.path.join(str(root), folder) for folder in folders}
+    places = {os.path.join(str(root), folder) for folder in {os.path.dirname(n) for n in tracked}}
     here = os.path.realpath(root)
     while True:
         places.add(here)
