@@ -90,9 +90,10 @@ def parse_rst(text: str) -> Any:
     # docutils looks both up through its modules at each use. What another
     # library registered in this process (Sphinx's ``toctree``, which needs
     # a Sphinx environment) is set aside: docutils' own directives and roles
-    # are found in its registries, every other one is generic.
+    # are found in its registries (and kept in tables of configdrift's own
+    # from one page to the next), every other one is generic.
     registered = directives._directives, roles._roles  # type: ignore[attr-defined]
-    directives._directives, roles._roles = {}, {}  # type: ignore[attr-defined]
+    directives._directives, roles._roles = _OWN_DIRECTIVES, _OWN_ROLES  # type: ignore[attr-defined]
     directives.directive = any_directive  # type: ignore[assignment]
     roles.role = any_role  # type: ignore[assignment]
     try:
@@ -108,6 +109,10 @@ def parse_rst(text: str) -> Any:
 
 
 _REGISTERED = False
+#: docutils' own directives and roles, as its lookups find them while a
+#: page is parsed (nothing another library registers is ever among them).
+_OWN_DIRECTIVES: dict[str, Any] = {}
+_OWN_ROLES: dict[str, Any] = {}
 
 
 _Generic: Any = None
