@@ -6,9 +6,14 @@ For each truth file, runs a zero-config ``configdrift check --format json``
 in ``CLONES/NAME`` (the clone of ``OWNER/NAME``, checked out at the file's
 commit) and prints, per project and per half:
 
-- recall: the drift items found, an item being found when a finding names
-  its key (its last part, ``-`` and ``_`` alike, any case) at one of its two
-  places (the finding's own or a related one);
+- recall: the drift items found, an item being found when a finding's rule
+  fits the item's kind (``FITS``) and the finding either names the item's
+  whole key (``-`` and ``_`` alike, any case; a longer path ending with it
+  counts) in one of the item's files, or sits at one of its two places
+  (the finding's own place or a related one, within two lines);
+- for each missed item, the stage where it is lost, from ``configdrift map``'s
+  keys and entries: no surface holds its key, its doc entry is not placed,
+  or both are there and no rule fires;
 - error findings: those matching an item or judged real in the file's
   ``judged`` list, those judged false, and those not judged yet (listed, to
   be judged from the code and recorded).
@@ -30,29 +35,176 @@ from typing import Any
 TRUTH = Path(__file__).parent / "truth"
 
 
-def norm_key(key: str) -> str:
-    """A key's last part, as the matching compares it."""
-    key = key.strip().lstrip("-")
-    for sep in (".", ":", "/"):
-        key = key.rsplit(sep, 1)[-1]
-    return key.replace("-", "_").lower()
+#: The rules whose finding reports drift of each kind: the rule named,
+#: and the ones that report the same disagreement in other words (a key
+#: documented that the schema does not take is CD101 or CD102 as the
+#: schema is strict or lenient; a setting's spellings band says it of one
+#: setting's several spellings).
+FITS: dict[str, set[str]] = {
+    "documented-not-accepted": {"documented-not-accepted", "documented-not-read"},
+    "documented-not-read": {"documented-not-accepted", "documented-not-read"},
+    "undocumented": {"undocumented"},
+    "default-mismatch": {
+        "default-mismatch",
+        "setting-default-mismatch",
+        "setting-doc-default-mismatch",
+        "setting-docs-disagree",
+    },
+    "type-mismatch": {"type-mismatch", "setting-type-mismatch"},
+    "read-default-conflict": {"read-default-conflict", "setting-default-mismatch"},
+    "dead-accessor": {"dead-accessor"},
+    "inert-option": {"inert-option"},
+    "example-rejected": {"example-rejected", "example-ignored"},
+    "example-ignored": {"example-rejected", "example-ignored"},
+    "example-invalid-value": {"example-invalid-value"},
+    "removed-key-leftover": {"removed-key-leftover", "deprecated-key-documented"},
+    "deprecated-key-documented": {"deprecated-key-documented", "removed-key-leftover"},
+    "removed-key-accepted": {"removed-key-accepted"},
+}
+
+#: How far (in lines) a finding may sit from an item's place and still be
+#: at it: a truth file may point at an entry's heading, the finding at its
+#: first line.
+NEAR = 2
+
+
+def key_parts(key: str) -> tuple[str, ...]:
+    """A key's parts as the matching compares them: ``-`` and ``_`` alike,
+    any case, split at ``.``, ``:`` and ``/``, a flag's dashes dropped."""
+    key = key.strip().lstrip("-").replace("-", "_").lower()
+    for sep in (":", "/"):
+        key = key.replace(sep, ".")
+    return tuple(part for part in key.split(".") if part)
+
+
+def names_key(item_key: str, key: str) -> bool:
+    """Whether ``key`` names the whole of ``item_key``: equal, or ending with
+    it part by part (``tool.isort.skip`` names ``skip``; ``skip`` does not
+    name ``tool.isort.skip``)."""
+    want, have = key_parts(item_key), key_parts(key)
+    return bool(want) and have[-len(want) :] == want
+
+
+def split_place(place: str | None) -> tuple[str, int | None] | None:
+    if not place:
+        return None
+    path, _, line = place.rpartition(":")
+    if path and line.isdigit():
+        return path, int(line)
+    return place, None
 
 
 def place_path(place: str | None) -> str | None:
-    if not place:
-        return None
-    return place.rsplit(":", 1)[0] if place.rsplit(":", 1)[-1].isdigit() else place
+    split = split_place(place)
+    return split[0] if split else None
+
+
+def finding_places(finding: dict[str, Any]) -> list[tuple[str, int]]:
+    return [
+        (finding["path"], finding["line"]),
+        *((r["path"], r["line"]) for r in finding.get("related") or ()),
+    ]
 
 
 def finding_paths(finding: dict[str, Any]) -> set[str]:
-    return {finding["path"], *(r["path"] for r in finding.get("related") or ())}
+    return {path for path, _ in finding_places(finding)}
+
+
+def at_place(item: dict[str, Any], finding: dict[str, Any]) -> bool:
+    """Whether the finding sits at one of the item's two places, line and all."""
+    for place in (item.get("doc"), item.get("code")):
+        split = split_place(place)
+        if split is None or split[1] is None:
+            continue
+        path, line = split
+        if any(p == path and abs(n - line) <= NEAR for p, n in finding_places(finding)):
+            return True
+    return False
 
 
 def matches(item: dict[str, Any], finding: dict[str, Any]) -> bool:
-    if norm_key(item["key"]) != norm_key(finding.get("key") or ""):
+    """A finding reports an item when its rule fits the item's kind and it
+    names the item's whole key at one of the item's files, or sits at one
+    of its places."""
+    if finding.get("rule") not in FITS.get(item["kind"], {item["kind"]}):
+        return False
+    if at_place(item, finding):
+        return True
+    if not names_key(item["key"], finding.get("key") or ""):
         return False
     places = {p for p in (place_path(item.get("doc")), place_path(item.get("code"))) if p}
     return not places or bool(places & finding_paths(finding))
+
+
+def norm_key(key: str) -> str:
+    """A key's last part (how a judgment names a finding's key)."""
+    parts = key_parts(key)
+    return parts[-1] if parts else ""
+
+
+#: The kinds whose key the schema declares (the code side is the key's own
+#: declaration); for the others the code side is where its siblings are.
+DECLARED = {
+    "undocumented",
+    "default-mismatch",
+    "type-mismatch",
+    "read-default-conflict",
+    "inert-option",
+    "removed-key-accepted",
+    "deprecated-key-documented",
+}
+#: The kinds whose doc side is an entry that describes the key.
+ENTRY = {
+    "documented-not-accepted",
+    "documented-not-read",
+    "default-mismatch",
+    "type-mismatch",
+    "deprecated-key-documented",
+}
+
+STAGES = ("no surface", "entry not placed", "no rule")
+
+
+def near(place: str | None, location: str | None) -> bool:
+    want, have = split_place(place), split_place(location)
+    if want is None or have is None or want[0] != have[0]:
+        return False
+    return want[1] is None or have[1] is None or abs(want[1] - have[1]) <= NEAR
+
+
+def stage(item: dict[str, Any], project: dict[str, Any]) -> str:
+    """Where a missed item is lost, from ``map``'s keys and entries: no
+    surface holds its key (or, for a key nothing declares, any key of the
+    file that declares its siblings); its doc entry is not placed; or both
+    sides are there and no rule fires."""
+    surfaces = project.get("surfaces", [])
+    keys = [k for s in surfaces for k in s.get("keys", ())]
+    entries = [e for s in surfaces for e in s.get("entries", ())]
+    code = item.get("code")
+    if item["kind"] in DECLARED:
+        declared = any(names_key(item["key"], k["path"]) or near(code, k["location"]) for k in keys)
+    elif code:
+        declared = any(place_path(k["location"]) == place_path(code) for k in keys)
+    else:
+        declared = bool(keys)
+    if not declared:
+        return STAGES[0]
+    doc = item.get("doc")
+    if item["kind"] in ENTRY:
+        placed = any(
+            names_key(item["key"], e["path"])
+            or names_key(item["key"], e["name"])
+            or near(doc, e["location"])
+            for e in entries
+        )
+    elif doc:
+        pages = {d for s in surfaces for d in s.get("docs", ())}
+        placed = place_path(doc) in pages or any(
+            place_path(e["location"]) == place_path(doc) for e in entries
+        )
+    else:
+        placed = True
+    return STAGES[2] if placed else STAGES[1]
 
 
 def judged(truth: dict[str, Any], finding: dict[str, Any]) -> str | None:
@@ -78,10 +230,11 @@ class Score:
     false: int = 0
     unjudged: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
+    lost: dict[str, int] = field(default_factory=dict)
     problem: str | None = None
 
 
-def score(truth: dict[str, Any], report: dict[str, Any]) -> Score:
+def score(truth: dict[str, Any], report: dict[str, Any], project: dict[str, Any]) -> Score:
     name = truth["repo"].split("/")[1]
     result = Score(name, truth.get("half", "tune"))
     findings = report["findings"]
@@ -90,8 +243,10 @@ def score(truth: dict[str, Any], report: dict[str, Any]) -> Score:
         if any(matches(item, f) for f in findings):
             result.found += 1
         else:
+            lost = stage(item, project)
+            result.lost[lost] = result.lost.get(lost, 0) + 1
             result.missed.append(
-                f"{item['kind']} {item['key']} ({item.get('doc') or item.get('code')})"
+                f"[{lost}] {item['kind']} {item['key']} ({item.get('doc') or item.get('code')})"
             )
     for finding in findings:
         if finding["severity"] != "error":
@@ -112,10 +267,10 @@ def score(truth: dict[str, Any], report: dict[str, Any]) -> Score:
     return result
 
 
-def run_check(python: str, clone: Path, timeout: int) -> dict[str, Any]:
+def run_check(python: str, clone: Path, timeout: int, command: str = "check") -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run(
-        [python, "-m", "configdrift", "check", ".", "--format", "json", "--no-cache"],
+        [python, "-m", "configdrift", command, ".", "--format", "json", "--no-cache"],
         cwd=clone,
         capture_output=True,
         env=env,
@@ -163,10 +318,11 @@ def main() -> int:
             continue
         try:
             report = run_check(args.python, clone, args.timeout)
+            (project,) = run_check(args.python, clone, args.timeout, "map")["projects"]
         except (RuntimeError, subprocess.TimeoutExpired, ValueError) as exc:
             scores.append(Score(name, truth.get("half", "tune"), problem=str(exc)))
             continue
-        scores.append(score(truth, report))
+        scores.append(score(truth, report, project))
     if args.json:
         print(json.dumps([s.__dict__ for s in scores], indent=1))
         return 0
@@ -186,6 +342,12 @@ def main() -> int:
     run = [s for s in scores if not s.problem]
     found, items = sum(s.found for s in run), sum(s.items for s in run)
     real, false = sum(s.real for s in run), sum(s.false for s in run)
+    for half in ("tune", "report"):
+        part = [s for s in run if s.half == half]
+        if part and len({s.half for s in run}) > 1:
+            print(f"{half}: recall {ratio(sum(s.found for s in part), sum(s.items for s in part))}")
+    lost = {name: sum(s.lost.get(name, 0) for s in run) for name in STAGES}
+    print("misses lost at: " + ", ".join(f"{name} {count}" for name, count in lost.items()))
     print(
         f"overall ({len(run)} projects): recall {ratio(found, items)}; error findings "
         f"{sum(s.errors for s in run)}: {real} real, {false} false, "

@@ -109,6 +109,13 @@ def test_map_json_is_the_tree_and_the_sections(cli) -> None:
     sections = {s["title"]: s for s in surface["sections"]}
     assert any(s["path"] == "zero_optimization" for s in sections.values())
     assert isinstance(project["unresolved"], list)
+    # Every accepted key and every placed entry, with their places.
+    keys = {k["path"]: k["location"] for k in surface["keys"]}
+    assert keys["zero_optimization.stage"].startswith("minitrain/zero/config.py:")
+    entries = {e["path"]: e for e in surface["entries"]}
+    assert entries["zero_optimization.stage"]["location"].startswith("docs/configuration.md:")
+    assert len(keys) == surface["evidence"]["keys"]
+    assert len(surface["entries"]) == surface["evidence"]["documented"]
     # The text report is a rendering of the same data.
     text = cli("map", str(DEMO)).out
     assert (

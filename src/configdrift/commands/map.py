@@ -127,6 +127,21 @@ def project_map(
                 if root
                 else None,
                 "tree": tree,
+                # Every accepted key and every placed doc entry, so that a
+                # script can tell where a key was lost: not on any surface,
+                # its entry not placed, or both there and no rule fired.
+                "keys": [
+                    {"path": printable(format_path(node.path)), "location": where(node.location)}
+                    for node in accepted_nodes(surface)
+                ],
+                "entries": [
+                    {
+                        "name": printable(entry.name),
+                        "path": printable(format_path(entry.path)),
+                        "location": where(entry.location),
+                    }
+                    for entry in surface.entries
+                ],
                 "sections": [
                     {
                         "location": where(section.location),
