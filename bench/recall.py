@@ -128,6 +128,12 @@ def matches(item: dict[str, Any], finding: dict[str, Any]) -> bool:
     of its places."""
     if finding.get("rule") not in FITS.get(item["kind"], {item["kind"]}):
         return False
+    return names_item(item, finding)
+
+
+def names_item(item: dict[str, Any], finding: dict[str, Any]) -> bool:
+    """Whether the finding names the item's whole key in one of its files,
+    or sits at one of its places (whatever its rule)."""
     if at_place(item, finding):
         return True
     if not names_key(item["key"], finding.get("key") or ""):

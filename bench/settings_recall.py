@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from recall import head, matches, ratio
+from recall import head, names_item, ratio
 
 TRUTH = Path(__file__).parent / "truth_settings"
 
@@ -46,7 +46,7 @@ RULES = {
 def found_by(item: dict[str, Any], findings: list[dict[str, Any]]) -> bool:
     """Does a finding of a rule that reports the item's kind name it?"""
     rules = RULES[item["kind"]]
-    return any(f["code"] in rules and matches(item, f) for f in findings)
+    return any(f["code"] in rules and names_item(item, f) for f in findings)
 
 
 def spelt(setting: dict[str, Any]) -> list[tuple[str, str]]:

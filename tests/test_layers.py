@@ -34,6 +34,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("config",),
     ("discover",),
     ("extract",),
+    ("index",),
     ("resolve",),
     ("place",),
     ("analysis",),
@@ -207,7 +208,7 @@ def test_a_planted_upward_import_is_found(tmp_path, monkeypatch):
         encoding="utf-8",
     )
     monkeypatch.setattr(__import__(__name__), "PACKAGE", planted)
-    assert upward(graph()) == ["model (layer 0) imports rules (layer 8)"]
+    assert upward(graph()) == ["model (layer 0) imports rules (layer 9)"]
 
 
 #: Modules that build the schema: the stages after ``analysis`` read what

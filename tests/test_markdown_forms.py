@@ -541,3 +541,30 @@ def test_a_list_item_naming_a_key_in_prose_documents_it_only_where_it_is_a_key(
     _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
     # The three keys are documented; the other names are no claims.
     assert {(f.code, f.key) for f in findings} == {("CD103", "timeout")}
+
+
+def test_a_heading_wrapped_whole_in_emphasis_is_a_key() -> None:
+    page = (
+        "# Options\n\n"
+        "### **auto_cast**\n\nCast.\n\n"
+        "### *core_loaders*\n\nLoaders.\n\n"
+        "### **Note** on max_size\n\nOnly part of it is bold: not a key.\n\n"
+        "### **Usage**\n\nA word, capitalised: not a key.\n"
+    )
+    assert [e.name for e in extract_markdown(page.encode()).entries] == [
+        "auto_cast",
+        "core_loaders",
+    ]
+
+
+def test_two_labels_on_one_line_each_give_their_value() -> None:
+    page = (
+        "# Options\n\n"
+        "### `auto_cast`\n\n> type=`bool`, default=`False`\n\nCast.\n\n"
+        "### `retries`\n\nDefault: `3`, or `5` on slow links\n"
+    )
+    assert _entries(page) == [
+        ("auto_cast", "`False`", "`bool`"),
+        # One label: its value runs to the end of the line.
+        ("retries", "`3`, or `5` on slow links", None),
+    ]

@@ -1,5 +1,7 @@
 """The recall bench's scoring (``bench/recall.py``): an item is found only
-by a finding on its key at one of its places; errors are judged or listed."""
+by a finding whose rule fits its kind, on its whole key in one of its files
+or at one of its places; a miss says where it was lost; errors are judged
+or listed."""
 
 from __future__ import annotations
 
@@ -23,12 +25,20 @@ ITEM = {
 }
 
 
-def _finding(key: str, path: str, severity: str = "error", related: tuple[str, ...] = ()) -> dict:
+def _finding(
+    key: str,
+    path: str,
+    severity: str = "error",
+    related: tuple[str, ...] = (),
+    rule: str = "documented-not-accepted",
+    line: int = 1,
+) -> dict:
     return {
         "code": "CD101",
+        "rule": rule,
         "key": key,
         "path": path,
-        "line": 1,
+        "line": line,
         "severity": severity,
         "message": "m",
         "related": [{"path": p, "line": 1, "note": ""} for p in related],
@@ -43,6 +53,46 @@ def test_an_item_is_found_by_its_key_at_one_of_its_places():
 def test_an_item_is_not_found_by_another_key_or_another_place():
     assert not recall.matches(ITEM, _finding("worker_timeouts", "docs/s.rst"))
     assert not recall.matches(ITEM, _finding("worker_timeout", "docs/other.rst"))
+
+
+def test_an_item_is_found_only_by_a_rule_that_fits_its_kind():
+    # A key documented that the schema does not take: CD101 or CD102 alike.
+    assert recall.matches(
+        ITEM, _finding("worker_timeout", "docs/s.rst", rule="documented-not-read")
+    )
+    assert not recall.matches(ITEM, _finding("worker_timeout", "docs/s.rst", rule="undocumented"))
+
+
+def test_a_finding_on_the_last_part_of_a_longer_key_does_not_name_it():
+    item = {**ITEM, "key": "rules:references.ignore_words", "kind": "undocumented"}
+    other = _finding("ignore_words", "docs/s.rst", rule="undocumented")
+    assert not recall.matches(item, other)
+    assert recall.matches(item, {**other, "key": "rules.references.ignore-words"})
+
+
+def test_a_finding_at_the_items_place_reports_it_whatever_key_it_names():
+    assert recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=11))
+    assert not recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=20))
+
+
+def _project(keys=(), entries=(), docs=()):
+    return {
+        "surfaces": [
+            {
+                "keys": [{"path": k, "location": w} for k, w in keys],
+                "entries": [{"name": n, "path": n, "location": w} for n, w in entries],
+                "docs": list(docs),
+            }
+        ]
+    }
+
+
+def test_a_miss_is_lost_where_map_shows_it_stops():
+    item = {"key": "port", "kind": "default-mismatch", "doc": "d.md:4", "code": "c.py:9"}
+    assert recall.stage(item, _project()) == "no surface"
+    assert recall.stage(item, _project(keys=[("port", "c.py:9")])) == "entry not placed"
+    placed = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4")])
+    assert recall.stage(item, placed) == "no rule"
 
 
 def test_errors_are_real_by_an_item_or_a_judgment_and_listed_otherwise():
@@ -60,7 +110,7 @@ def test_errors_are_real_by_an_item_or_a_judgment_and_listed_otherwise():
             _finding("z", "c.md", severity="warning"),
         ]
     }
-    s = recall.score(truth, report)
+    s = recall.score(truth, report, _project())
     assert (s.items, s.found, s.errors, s.real, s.false) == (1, 1, 3, 1, 1)
     assert len(s.unjudged) == 1 and s.unjudged[0].startswith("CD101 y b.md:1")
 

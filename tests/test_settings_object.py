@@ -183,3 +183,56 @@ def test_statements_or_lowercase_names_make_no_settings_block() -> None:
     hooks = "bind = '0.0.0.0:80'\nworkers = 4\n\ndef post_fork(server, worker):\n    pass\n"
     read = read_settings_module(hooks, config_file=True)
     assert read is not None and [k.path for k in read.keys] == [("bind",), ("workers",)]
+
+
+_ENV_DEFAULTS = """
+from app.loaders import lookup
+
+
+def get(key, default=None):
+    value = lookup(key.upper())
+    return value if value is not None else default
+
+
+AUTO_CAST_FOR_DYNACONF = get("AUTO_CAST_FOR_DYNACONF", True)
+CORE_LOADERS_FOR_DYNACONF = get("CORE_LOADERS_FOR_DYNACONF", ["YAML", "TOML"])
+SKIP_FILES_FOR_DYNACONF = get("SKIP_FILES_FOR_DYNACONF", [])
+MAIN_ENV_FOR_DYNACONF = get("MAIN_ENV_FOR_DYNACONF", "MAIN")
+REDIS_URL_FOR_DYNACONF = get("REDIS_URL_FOR_DYNACONF", None)
+ROOT_PATH_FOR_DYNACONF = get("SOMETHING_ELSE", "here")
+"""
+
+_PLAIN_DOC = (
+    "# Configuration\n\n"
+    "### **auto_cast**\n\n> type=`bool`, default=`True`\n\nCast values.\n\n"
+    "### **core_loaders**\n\n> type=`list`, default=`['YAML', 'TOML']`\n\nLoaders.\n\n"
+    "### **skip_files**\n\n> type=`list`, default=`None`\n\nFiles to skip.\n\n"
+    "### **redis_enabled**\n\n> type=`bool`, default=`False`\n\nUse redis.\n\n"
+    "### **root_path**\n\n> type=`str`, default=`elsewhere`\n\nThe root.\n"
+)
+
+
+def test_a_defaults_module_of_getters_is_documented_without_its_affix(tmp_path) -> None:
+    """``X_FOR_APP = get("X_FOR_APP", d)``: the getter's default is the
+    setting's, and the page's plain ``x`` spells it."""
+    analysis, findings = check_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/default_settings.py": _ENV_DEFAULTS,
+            "docs/config.md": _PLAIN_DOC,
+        },
+        "app",
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    node = surface.schema.children["SKIP_FILES_FOR_DYNACONF"]
+    assert "skip_files" in node.spellings and node.default.value == []
+    found = by_key(findings)
+    assert ("CD104", "skip_files") in found  # None documented, [] in the code
+    assert ("CD104", "auto_cast") not in found and ("CD104", "core_loaders") not in found
+    # Undocumented although no documented key begins like it: its affix
+    # makes it the project's own.
+    assert ("CD103", "REDIS_URL_FOR_DYNACONF") in found
+    # A getter called with another name gives no default of the setting's.
+    assert surface.schema.children["ROOT_PATH_FOR_DYNACONF"].default is None
+    assert ("CD104", "root_path") not in found

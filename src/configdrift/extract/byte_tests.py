@@ -105,7 +105,8 @@ _INI_TITLE = re.compile(
 
 
 _WORD_TITLE = re.compile(
-    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [a-z][a-z0-9_]*\r?$|#+ --[a-z])", re.MULTILINE
+    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [*_]{0,2}[a-z][a-z0-9_]*[*_]{0,2}\r?$|#+ --[a-z])",
+    re.MULTILINE,
 )
 
 

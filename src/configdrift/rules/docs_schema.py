@@ -6,6 +6,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import normal
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
@@ -292,8 +293,14 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     if root.model_kind in ("env", "setting"):
         # A variable or setting no documented one begins like is another
         # program's (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
-        words = {e.name.split("_", 1)[0] for e in analysis.entries}
-        findings = [f for f in findings if f.key.split("_", 1)[0] in words]
+        # Each spelling counts (``main_env`` for ``MAIN_ENV_FOR_DYNACONF``).
+        words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
+        spellings = {format_path(n.path): n.spellings for n in root.children.values()}
+        findings = [
+            f
+            for f in findings
+            if any(normal(s).split("_", 1)[0] in words for s in spellings.get(f.key, (f.key,)))
+        ]
     flags = {
         f.key
         for f in findings

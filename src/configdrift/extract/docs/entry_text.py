@@ -312,6 +312,22 @@ LABEL = re.compile(
 )
 
 
+#: Where a second label follows the first on its line: ``type=`bool`,
+#: default=`False```.
+_NEXT_LABEL = re.compile(
+    r"[,;]\s*+(?=[*_]{0,2}(?:default(?: value)?|type)[*_]{0,2}\s*+[:=])", re.IGNORECASE
+)
+
+
+def label_segments(line: str) -> list[str]:
+    """A line that opens with a label, cut before each label that follows
+    it on the line; any other line whole."""
+    line = line[:MAX_PROSE_LINE]
+    if LABEL.match(line) is None:
+        return [line]
+    return _NEXT_LABEL.split(line)
+
+
 #: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
 #: label that opens a sentence: "Products per page. Default: `25`.".
 #: "This is set to `False` by default" as well.

@@ -16,11 +16,11 @@ import re
 from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
-    MAX_PROSE_LINE,
     TYPED_REST,
     continued,
     ini_heading,
     key_ok,
+    label_segments,
     lead_in,
     prose_default,
     type_from_rest,
@@ -294,14 +294,26 @@ def anchor_only(tokens: list[Token]) -> bool:
 
 
 def heading_core(children: list[Token]) -> list[Token]:
-    """A heading's inline tokens without leading icons or HTML comments and
-    without a trailing attribute list."""
+    """A heading's inline tokens without leading icons or HTML comments,
+    without a trailing attribute list, and out of the emphasis that wraps
+    it whole (``### **auto_cast**``)."""
     items = list(children)
     while items and (
         (items[0].type == "text" and SHORTCODES.match(items[0].content))
         or (items[0].type == "html_inline" and items[0].content.startswith("<!--"))
     ):
         items.pop(0)
+    while items and items[0].type == "text" and not items[0].content.strip():
+        items.pop(0)
+    while items and items[-1].type == "text" and not items[-1].content.strip():
+        items.pop()
+    while (
+        len(items) > 2
+        and items[0].type in ("strong_open", "em_open")
+        and items[-1].type == items[0].type.replace("_open", "_close")
+        and not any(t.type == items[0].type for t in items[1:-1])
+    ):
+        items = items[1:-1]
     if items and items[-1].type == "text":
         trimmed = ATTR_LIST.sub("", items[-1].content)
         if trimmed != items[-1].content:
@@ -386,12 +398,19 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
         if typed[1] is not None:
             out.append(("default", typed[1]))
     for index, line in enumerate(lines[:20]):
-        match = LABEL.match(line[:MAX_PROSE_LINE])
-        if match:
+        segments = label_segments(line)
+        for segment in segments:
+            match = LABEL.match(segment)
+            if match is None:
+                continue
             label = "type" if match.group(1).lower() == "type" else "default"
-            value = continued(match.group(2), lines[index + 1 : 20]).rstrip(".")
+            value = match.group(2)
+            if segment is segments[-1]:
+                value = continued(value, lines[index + 1 : 20])
+            value = value.rstrip(".")
             if value:
                 out.append((label, value))
+        if len(segments) > 1 or LABEL.match(segments[0]):
             continue
         prose = prose_default(line)
         if prose:

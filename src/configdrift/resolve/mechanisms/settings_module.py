@@ -4,6 +4,8 @@ the upper-case names a defaults module assigns: a lenient surface."""
 
 from __future__ import annotations
 
+from configdrift.extract.python.facts import Expr
+from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
@@ -116,16 +118,20 @@ def setting_reads(project: Project) -> list[SchemaNode]:
         info = project.modules[name]
         stem = name.rsplit(".", 1)[-1]
         if stem in _DEFAULTS_MODULES:
-            for qualname, expr in info.facts.assigns.items():
-                if "." in qualname or not qualname.isupper() or qualname in nodes:
-                    continue
-                default = project.evaluate(name, expr)
+            names = [
+                q for q in info.facts.assigns if "." not in q and q.isupper() and q not in nodes
+            ]
+            affixes = shared_affixes(names)
+            for qualname in names:
+                expr = own_default(qualname, info.facts.assigns[qualname])
+                default = project.evaluate(name, expr) if expr is not None else None
                 line = info.facts.assign_lines.get(qualname, 1)
+                plain = bare(qualname, affixes)
                 nodes[qualname] = option_node(
                     qualname,
-                    [qualname],
+                    [qualname, *([plain] if plain else [])],
                     "",
-                    default if default.known else None,
+                    default if default is not None and default.known else None,
                     Location(info.path, line),
                     name,
                     "setting",
@@ -165,6 +171,19 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 "setting",
             )
     return list(nodes.values())
+
+
+def own_default(name: str, expr: Expr) -> Expr | None:
+    """The default a name is assigned: its value, or, where the value is
+    a getter called with the name itself (``X = get("X", False)``, read from
+    the environment), the getter's default (None when it gives none)."""
+    if not (expr and expr[0] == "call" and expr[2] and expr[2][0] == ["c", name]):
+        return expr
+    args, kwargs = expr[2], expr[3]
+    if len(args) > 1:
+        return list(args[1])
+    default: Expr | None = kwargs.get("default")
+    return default
 
 
 def mount_settings(root: SchemaNode, settings: list[SchemaNode]) -> None:

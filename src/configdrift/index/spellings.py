@@ -1,0 +1,72 @@
+"""How one key is spelt on each side, and the affixes a container's keys
+share.
+
+A settings module writes ``AUTO_CAST_FOR_DYNACONF``, an environment
+``MYAPP_AUTO_CAST``, a page ``auto_cast`` or ``--auto-cast``: one key.
+``normal`` compares spellings whatever their case, separators or a flag's
+dashes; ``shared_affixes`` finds the prefix and suffix nearly all of one
+container's keys carry (its spelling convention, not part of any key), and
+``bare`` strips them, so that the docs' plain spelling can be an alias of
+the code's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+#: The least share of a container's keys that must carry an affix for it
+#: to be the container's convention rather than a word some keys share.
+AFFIX_SHARE = 0.75
+#: The fewest keys a container holds for its affixes to be learned: in
+#: fewer, a shared word (``MAX_``) is as likely as a convention.
+AFFIX_MIN_KEYS = 5
+
+
+def normal(spelling: str) -> str:
+    """A spelling as comparisons read it: no flag dashes, ``-`` as ``_``,
+    lower case (``--Auto-Cast`` and ``auto_cast`` are one)."""
+    return spelling.strip().lstrip("-").replace("-", "_").lower()
+
+
+def _most_shared(candidates: Iterable[str], total: int) -> str:
+    counts = Counter(candidates)
+    best = ""
+    for affix, count in counts.items():
+        if count >= AFFIX_SHARE * total and len(affix) > len(best):
+            best = affix
+    return best
+
+
+def shared_affixes(names: Iterable[str]) -> tuple[str, str]:
+    """(prefix, suffix) that at least three quarters of ``names`` carry, each
+    whole words between underscores (``MYAPP_``, ``_FOR_DYNACONF``), the
+    longest such; ``""`` where there is none. A name that is only the
+    affix does not count for it."""
+    names = [n for n in names if "_" in n.strip("_")]
+    if len(names) < AFFIX_MIN_KEYS:
+        return "", ""
+    prefixes: list[str] = []
+    suffixes: list[str] = []
+    for name in names:
+        words = name.split("_")
+        for cut in range(1, len(words)):
+            prefixes.append("_".join(words[:cut]) + "_")
+            suffixes.append("_" + "_".join(words[cut:]))
+    total = len(names)
+    return _most_shared(prefixes, total), _most_shared(suffixes, total)
+
+
+def bare(name: str, affixes: tuple[str, str]) -> str | None:
+    """``name`` without the container's affixes, in lower case, when it
+    carries one and something is left (``AUTO_CAST_FOR_DYNACONF`` ->
+    ``auto_cast``); else None."""
+    prefix, suffix = affixes
+    core = name
+    if prefix and core.startswith(prefix):
+        core = core[len(prefix) :]
+    if suffix and core.endswith(suffix):
+        core = core[: -len(suffix)]
+    if core == name or not core.strip("_"):
+        return None
+    return core.lower()
