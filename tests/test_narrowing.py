@@ -122,3 +122,32 @@ def test_only_the_tests_of_a_type_are_recorded() -> None:
         b"        notisinstance(self.e, B)\n"
     )
     assert extract_python(code).narrowed == [("f", "self.a"), ("f", "self.b"), ("f", "c")]
+
+
+_TYPED = """
+from typing import TypedDict
+
+
+class ServiceConfig(TypedDict, total=False):
+    workers: int
+    timeout: int
+    name: str
+"""
+
+
+def test_a_typeddicts_attributes_are_a_dicts_methods_not_its_keys(tmp_path) -> None:
+    """A TypedDict's instance is a dict: ``.get`` and ``.setdefault`` are
+    its own (CD201 stays quiet on them), while a key read as an attribute
+    fails."""
+    files = {
+        "pkg/models.py": _TYPED,
+        "docs/settings.md": "# Settings\n\n- `workers` (int): w.\n- `timeout` (int): t.\n",
+    }
+    analysis, _ = check_project(tmp_path, files, "pkg")
+    objects = analysis.object_types()
+    symbol = analysis.project.resolve("pkg.models", "ServiceConfig")
+    assert symbol is not None
+    assert objects.declares(symbol, "get") is True
+    assert objects.declares(symbol, "setdefault") is True
+    assert objects.declares(symbol, "workers") is False
+    assert objects.declares(symbol, "model_dump") is False

@@ -22,6 +22,9 @@ from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
 #: Attributes every pydantic model or dataclass instance has.
+#: What a dict instance has as attributes (a TypedDict's instances are dicts).
+_DICT_API = frozenset(name for name in dir(dict) if not name.startswith("__"))
+
 MODEL_API = frozenset(
     {
         "model_dump",
@@ -254,6 +257,10 @@ class ObjectTypes:
     def declares(self, owner: Symbol, attr: str) -> bool | None:
         """Does an instance of ``owner`` have ``attr``? None when unknowable."""
         info = self.model(owner)
+        if info is not None and info.kind == "typeddict":
+            # An instance is a plain dict: its attributes are the dict's
+            # methods (``cfg.get``), never its keys.
+            return attr in _DICT_API
         project = self.project
         dynamic = False
         for ancestor in project.mro(owner):
