@@ -99,7 +99,7 @@ def place_path(place: str | None) -> str | None:
     return split[0] if split else None
 
 
-def finding_places(finding: dict[str, Any]) -> list[tuple[str, int]]:
+def finding_places(finding: dict[str, Any]) -> list[tuple[str, int | None]]:
     return [
         (finding["path"], finding["line"]),
         *((r["path"], r["line"]) for r in finding.get("related") or ()),
@@ -110,16 +110,27 @@ def finding_paths(finding: dict[str, Any]) -> set[str]:
     return {path for path, _ in finding_places(finding)}
 
 
+def close(want: tuple[str, int | None] | None, have: tuple[str, int | None] | None) -> bool:
+    """Whether two places are one file within ``NEAR`` lines (a place with
+    no line is anywhere in its file)."""
+    if want is None or have is None or want[0] != have[0]:
+        return False
+    return want[1] is None or have[1] is None or abs(want[1] - have[1]) <= NEAR
+
+
+def near(place: str | None, location: str | None) -> bool:
+    return close(split_place(place), split_place(location))
+
+
 def at_place(item: dict[str, Any], finding: dict[str, Any]) -> bool:
     """Whether the finding sits at one of the item's two places, line and all."""
-    for place in (item.get("doc"), item.get("code")):
-        split = split_place(place)
-        if split is None or split[1] is None:
-            continue
-        path, line = split
-        if any(p == path and abs(n - line) <= NEAR for p, n in finding_places(finding)):
-            return True
-    return False
+    wanted = [split_place(p) for p in (item.get("doc"), item.get("code"))]
+    return any(
+        close(want, have)
+        for want in wanted
+        if want is not None and want[1] is not None
+        for have in finding_places(finding)
+    )
 
 
 def matches(item: dict[str, Any], finding: dict[str, Any]) -> bool:
@@ -169,13 +180,6 @@ ENTRY = {
 }
 
 STAGES = ("no surface", "entry not placed", "no rule")
-
-
-def near(place: str | None, location: str | None) -> bool:
-    want, have = split_place(place), split_place(location)
-    if want is None or have is None or want[0] != have[0]:
-        return False
-    return want[1] is None or have[1] is None or abs(want[1] - have[1]) <= NEAR
 
 
 def stage(item: dict[str, Any], project: dict[str, Any]) -> str:

@@ -21,10 +21,10 @@ from configdrift.resolve.model_types import ModelInfo
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
-#: Attributes every pydantic model or dataclass instance has.
 #: What a dict instance has as attributes (a TypedDict's instances are dicts).
 _DICT_API = frozenset(name for name in dir(dict) if not name.startswith("__"))
 
+#: Attributes every pydantic model or dataclass instance has.
 MODEL_API = frozenset(
     {
         "model_dump",

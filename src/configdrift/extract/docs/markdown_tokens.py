@@ -399,10 +399,12 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
             out.append(("default", typed[1]))
     for index, line in enumerate(lines[:20]):
         segments = label_segments(line)
+        labelled = False
         for segment in segments:
             match = LABEL.match(segment)
             if match is None:
                 continue
+            labelled = True
             label = "type" if match.group(1).lower() == "type" else "default"
             value = match.group(2)
             if segment is segments[-1]:
@@ -410,7 +412,7 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
             value = value.rstrip(".")
             if value:
                 out.append((label, value))
-        if len(segments) > 1 or LABEL.match(segments[0]):
+        if labelled:
             continue
         prose = prose_default(line)
         if prose:

@@ -175,14 +175,12 @@ def setting_reads(project: Project) -> list[SchemaNode]:
 
 def own_default(name: str, expr: Expr) -> Expr | None:
     """The default a name is assigned: its value, or, where the value is
-    a getter called with the name itself (``X = get("X", False)``, read from
-    the environment), the getter's default (None when it gives none)."""
+    a getter called with the name itself (``X = get("X", False)``), the
+    getter's default (None when it gives none)."""
     if not (expr and expr[0] == "call" and expr[2] and expr[2][0] == ["c", name]):
         return expr
     args, kwargs = expr[2], expr[3]
-    if len(args) > 1:
-        return list(args[1])
-    default: Expr | None = kwargs.get("default")
+    default: Expr | None = args[1] if len(args) > 1 else kwargs.get("default")
     return default
 
 
