@@ -110,6 +110,9 @@ _WORD_TITLE = re.compile(
 )
 
 
+_BARE_TERM = re.compile(rb"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*\r?\n[ \t]+\S", re.MULTILINE)
+
+
 def may_document(data: bytes, needed: int) -> bool:
     """Could the page qualify as a doc source? A page with fewer typed-entry
     markers and fewer list markers than the entries it would need cannot,
@@ -126,6 +129,10 @@ def may_document(data: bytes, needed: int) -> bool:
         # Titles of one key-like word: ``timeout`` underlined, ``## timeout``,
         # ``### --dry-run``.
         typed += len(_WORD_TITLE.findall(data))
+    if typed < needed and b"\n " in data:
+        # reStructuredText's bare key terms: ``timeout``, its description
+        # indented on the next line.
+        typed += len(_BARE_TERM.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
     if listed < needed and b"\n|" in data:
         # Rows of a key table whose first cell is a bare key: | ACCESS_LOG | True |

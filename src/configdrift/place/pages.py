@@ -34,7 +34,9 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     its key tables (headed Key, Option, Variable ...) are, or when ten
     key-table rows and two fifths of them are (a reference table that also
     lists keys other code reads): a tutorial's list of functions or classes,
-    with a key or two among them, is not a doc source.
+    with a key or two among them, is not a doc source. A configuration of
+    fewer than six keys is listed by a page whose list names two of them,
+    half of the list and half of the configuration.
     ``extract.byte_tests.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
@@ -59,7 +61,20 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
         return True  # a reference table of many keys, part of them for other code
     if row_hits >= needed and 2 * row_hits >= len(rows):
         return True  # a key table (Key, Option, Variable ...) half of whose rows are keys
-    return hits >= needed and hits >= 0.8 * len(listed)
+    if hits >= needed and hits >= 0.8 * len(listed):
+        return True
+    # A small configuration (a model of three keys) and a short list that
+    # overlap by half of each, two keys at least: the page lists it.
+    return (
+        len(spellings) < 2 * EARLY_NEEDED
+        and hits >= _SMALL_LEAST
+        and 2 * hits >= len(listed)
+        and 2 * hits >= len(spellings)
+    )
+
+
+#: The keys a short list must name of a small configuration.
+_SMALL_LEAST = 2
 
 
 def parents_by_spelling(root: SchemaNode) -> dict[str, frozenset[ConfigPath]]:

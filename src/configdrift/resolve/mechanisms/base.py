@@ -58,13 +58,17 @@ class Discovery:
         """The models the root holds already."""
         return {node.model for node in self.root.walk() if node.model}
 
-    def claim(self, node: SchemaNode, evidence: frozenset[str] | None = None) -> bool:
+    def claim(
+        self, node: SchemaNode, evidence: frozenset[str] | None = None, least: int = MIN_OPTIONS
+    ) -> bool:
         """Does ``evidence`` (the doc names by default) name three of the
-        keys under ``node`` that no surface before holds? If so, they are
-        this surface's."""
+        keys under ``node`` (``least``, and half of its keys) that no
+        surface before holds? If so, they are this surface's."""
         spelt = spellings_of(node)
         fresh = (spelt & (self.names if evidence is None else evidence)) - self.taken
-        if len(fresh) < MIN_OPTIONS:
+        if len(fresh) < min(least, MIN_OPTIONS) or 2 * len(fresh) < min(
+            len(node.children), 2 * MIN_OPTIONS
+        ):
             return False
         self.taken.update(spelt)
         return True

@@ -7,6 +7,9 @@ from __future__ import annotations
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 
+#: The documented keys that confirm a model loaded whole from a file.
+LOADED_LEAST = 2
+
 
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Models built from a whole dict loaded from a file
@@ -19,7 +22,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if symbol.qualname in mounted:
             continue
         node = discovery.builder.model_root(symbol)
-        if discovery.claim(node):
+        # Loaded from a file whole, the model is that file's schema by
+        # construction: two documented keys, half of its own, will do.
+        if discovery.claim(node, least=LOADED_LEAST):
             how = f"built from a loaded file's contents ({location.path}:{location.line})"
             target = f"{symbol.module}:{symbol.qualname}"
             found.append(Surface(symbol.qualname, node, how, [], target))

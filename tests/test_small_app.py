@@ -1,0 +1,112 @@
+"""A small application: a strict pydantic model filled from a JSON file
+whole, documented by a reStructuredText definition list of bare terms.
+Each gate that lets it through has a case it must keep out."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_CONFIG = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "localhost"
+    port: int = 8000
+    debug: bool = False
+"""
+
+_MAIN = """
+import json
+
+from app.config import Settings
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    return Settings(**data)
+
+
+def serve(path):
+    settings = load(path)
+    print(settings.host, settings.port, settings.debug)
+"""
+
+_PAGE = """
+Configuration
+=============
+
+The settings file is a JSON object with these keys:
+
+host
+    The address to bind. Default: ``localhost``.
+
+port
+    The port to listen on. Default: ``8080``.
+
+workers
+    How many worker processes to start.
+"""
+
+
+def _app(**replace: str) -> dict[str, str]:
+    files = {"app/config.py": _CONFIG, "app/main.py": _MAIN, "docs/configuration.rst": _PAGE}
+    return {**files, **replace}
+
+
+def test_a_small_app_is_checked_against_its_definition_list(tmp_path) -> None:
+    _, findings = check_project(tmp_path, _app(), "app")
+    found = by_key(findings)
+    workers = found[("CD101", "workers")]
+    assert workers.severity is not None and workers.severity.value == "error"
+    assert (workers.location.path, workers.location.line) == ("docs/configuration.rst", 13)
+    assert "forbids unknown keys" in workers.message
+    assert "8000" in found[("CD104", "port")].message
+    assert ("CD103", "debug") in found
+    assert ("CD104", "host") not in found
+
+
+def test_a_glossary_is_no_list_of_keys() -> None:
+    from configdrift.extract.docs.rst import extract_rst
+
+    glossary = b"Terms\n=====\n\nWorker\n    A process.\n\nAPI server\n    The server.\n"
+    assert extract_rst(glossary).entries == []
+    # One term that is not a bare key: the list is prose, none is a key.
+    mixed = b"Keys\n====\n\nhost\n    The host.\n\nport number\n    The port.\n"
+    assert extract_rst(mixed).entries == []
+    keys = b"Keys\n====\n\nhost\n    The host.\n\nport\n    The port.\n"
+    assert [e.name for e in extract_rst(keys).entries] == ["host", "port"]
+
+
+def test_bare_terms_pass_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    page = _PAGE.encode()
+    assert may_document(page, 3)
+    assert not may_document(page.replace(b"\n    ", b"\n"), 3)
+
+
+def test_a_model_not_loaded_from_a_file_needs_three_documented_keys(tmp_path) -> None:
+    # The same model built from keyword arguments: two keys named are not
+    # enough to take it for a configuration.
+    main = _MAIN.replace("data = json.load(f)", "data = {'host': f.name}")
+    analysis, findings = check_project(tmp_path, _app(**{"app/main.py": main}), "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert [f.code for f in findings if f.code != "CD501"] == []
+
+
+def test_two_keys_of_a_larger_model_are_not_enough(tmp_path) -> None:
+    # Two documented keys are half of three fields, not of six.
+    config = _CONFIG + "    timeout: int = 5\n    retries: int = 3\n    user: str = 'x'\n"
+    analysis, findings = check_project(tmp_path, _app(**{"app/config.py": config}), "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert [f.code for f in findings if f.code != "CD501"] == []
+
+
+def test_a_list_one_of_whose_three_terms_is_a_key_is_not_its_page(tmp_path) -> None:
+    page = _PAGE + "\nlogs\n    Where logs go.\n\nuser\n    Who runs it.\n"
+    _, findings = check_project(tmp_path, _app(**{"docs/configuration.rst": page}), "app")
+    assert not any(f.code == "CD101" for f in findings)
