@@ -4,6 +4,7 @@ examples (CD301, CD302)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -13,6 +14,8 @@ from configdrift.model import (
     CLI_KINDS,
     ConfigPath,
     DocEntry,
+    Finding,
+    Location,
     Related,
     SchemaNode,
     format_path,
@@ -215,3 +218,67 @@ def hint_for(
     if 0 < len(elsewhere) <= 3:  # a generic key (`enabled`) is no hint
         hints.append("accepted under " + ", ".join(f"`{p}`" for p in elsewhere))
     return "; ".join(hints) or None
+
+
+#: The entries a page needs to be a surface's reference page.
+REFERENCE_ENTRIES = 10
+
+
+def reference_page(analysis: Analysis) -> str | None:
+    """The page that is the surface's reference: it holds most of its doc
+    entries, ten at least (a settings page beside guides that each name a
+    setting or two)."""
+    counts = Counter(e.location.path for e in analysis.entries)
+    if not counts:
+        return None
+    (page, count), *_ = counts.most_common(1)
+    if count < REFERENCE_ENTRIES or 2 * count < len(analysis.entries):
+        return None
+    return page
+
+
+#: How an undocumented key's message ends.
+_NO_DOC = ", but no doc describes it"
+
+
+def outside_reference(
+    analysis: Analysis,
+    findings: list[Finding],
+    named: dict[str, Location],
+    spans: set[str],
+) -> Iterator[Finding]:
+    """Of the undocumented-key findings a page names the key of (described
+    in prose there, so not said), those whose name is only outside the
+    surface's reference page (``reference_page``): said in those words."""
+    if analysis.schema.model_kind in (*CLI_KINDS, "env"):
+        # A command line's flags are spread over a page per command, the
+        # environment's variables over the programs that read them: no one
+        # page is the reference of all.
+        return
+    page = reference_page(analysis)
+    if page is None:
+        return
+    from configdrift.rules.evidence import named_in_pages
+
+    # Only a key no doc describes at all: not one whose page is rendered
+    # from the code, nor a section whose keys the docs describe.
+    keys = {f.key for f in findings if f.key in named and f.message.endswith(_NO_DOC)}
+    there = named_in_pages(analysis, keys - spans, keys & spans, pages=[page])
+    first = min((e.location.line for e in analysis.entries if e.location.path == page), default=1)
+    for finding in findings:
+        if finding.key not in keys or finding.key in there:
+            continue
+        where = named[finding.key]
+        yield dataclasses.replace(
+            finding,
+            message=finding.message.removesuffix(_NO_DOC)
+            + (
+                f", and {where.path}:{where.line} names it, but the reference page {page} "
+                "has no entry for it"
+            ),
+            related=(
+                *finding.related,
+                Related(where.path, where.line, "named here, outside the reference"),
+                Related(page, first, "the reference documents its siblings"),
+            ),
+        )

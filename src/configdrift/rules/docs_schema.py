@@ -26,6 +26,7 @@ from configdrift.rules.doc_gaps import (
     hint_for,
     missing_entries,
     model_related,
+    outside_reference,
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
@@ -149,7 +150,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     the section's key is reported, not each of its fields. Deprecated fields
     and keys marked removed (CD404 reports those the code still reads) are
     not reported, nor the command-line options of a parser none of whose
-    options the docs describe (a script's own flags).
+    options the docs describe (a script's own flags). A key a page names in
+    prose is described there, unless the surface has a reference page (one
+    that holds most of its entries, ten at least) and only other pages name
+    it: then the reference is said to lack it.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -313,8 +317,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # is described there, if not as an entry.
         from configdrift.rules.evidence import named_in_pages
 
-        named = named_in_pages(analysis, flags, spans)
-        findings = [f for f in findings if f.key not in named]
+        where: dict[str, Location] = {}
+        named = named_in_pages(analysis, flags, spans, where=where)
+        # Named only beside the surface's reference page, which documents
+        # its siblings: said so (DRF's DEFAULT_METADATA_CLASS, named in a
+        # guide and missing from the settings page).
+        outside = list(outside_reference(analysis, findings, where, spans))
+        findings = [f for f in findings if f.key not in named] + outside
     # A settings class's field is also written as its variable: named in
     # prose ("you must set `GOOGLE_API_KEY`"), it is described there.
     variables: dict[str, set[str]] = {}

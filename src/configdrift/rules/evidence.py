@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.discover import HISTORY_PAGES
 from configdrift.files import read_or_none
-from configdrift.model import ConfigPath, Related, SchemaNode, format_path
+from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_path
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -127,12 +127,20 @@ def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, pattern, names)
 
 
-def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None = None) -> set[str]:
+def named_in_pages(
+    analysis: Analysis,
+    names: set[str],
+    spans: set[str] | None = None,
+    pages: list[str] | None = None,
+    where: dict[str, Location] | None = None,
+) -> set[str]:
     """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
-    spell whole, and ``spans`` they write as inline code (`` `name` ``), in
-    one pass over the pages; a changelog's mention or an issue template's
-    is no description."""
-    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
+    (or ``pages``) spell whole, and ``spans`` they write as inline code
+    (`` `name` ``), in one pass over the pages; a changelog's mention or an
+    issue template's is no description. ``where`` gets the first place of
+    each."""
+    if pages is None:
+        pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
     spans = spans or set()
     if not names and not spans:
         return set()
@@ -141,7 +149,7 @@ def named_in_pages(analysis: Analysis, names: set[str], spans: set[str] | None =
         patterns.append(_WHOLE % _alternation(names))
     if spans:
         patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
-    return _search(analysis, pages, b"|".join(patterns), names | spans)
+    return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
@@ -165,10 +173,12 @@ def _search(
     pattern: bytes,
     names: set[str],
     skip: Callable[[str, bytes, int, str], bool] | None = None,
+    where: dict[str, Location] | None = None,
 ) -> set[str]:
     """The ``names`` that ``pattern``'s groups capture in ``files`` (bounded
     in count and size), stopping once all are found; a capture ``skip``
-    (file, its bytes, the capture's offset, the name) refuses is not one."""
+    (file, its bytes, the capture's offset, the name) refuses is not one.
+    ``where`` gets the place of each name's first capture."""
     if not names:
         return set()
     compiled = re.compile(pattern)
@@ -187,6 +197,9 @@ def _search(
                     skip is None or not skip(rel, data, match.start(index), name)
                 ):
                     found.add(name)
+                    if where is not None:
+                        line = data.count(b"\n", 0, match.start(index)) + 1
+                        where[name] = Location(rel, line)
         if found >= names:
             break
     return found
