@@ -110,3 +110,78 @@ def test_a_list_one_of_whose_three_terms_is_a_key_is_not_its_page(tmp_path) -> N
     page = _PAGE + "\nlogs\n    Where logs go.\n\nuser\n    Who runs it.\n"
     _, findings = check_project(tmp_path, _app(**{"docs/configuration.rst": page}), "app")
     assert not any(f.code == "CD101" for f in findings)
+
+
+_ADJUSTMENTS = """
+def asoctal(s):
+    return int(s, 8)
+
+
+class Adjustments:
+    _params = (
+        ("host", str),
+        ("port", int),
+        ("threads", int),
+        ("backlog", int),
+        ("perms", asoctal),
+    )
+
+    host = "0.0.0.0"
+    port = 8080
+    threads = 4
+    backlog = 1024
+    perms = 0o600
+
+    def __init__(self, **kw):
+        for key, value in kw.items():
+            setattr(self, key, dict(self._params)[key](value))
+"""
+
+_ARGUMENTS = """
+Arguments
+=========
+
+host
+    The host.
+
+    Default: ``0.0.0.0``
+
+port
+    The port.
+
+    Default: ``8000``
+
+threads
+    Threads.
+
+    Default: ``4``
+
+backlog
+    Backlog.
+
+    Default: ``1024``
+
+perms
+    Permissions.
+
+    Default: ``600``
+"""
+
+
+def test_a_table_of_names_and_casts_takes_its_class_s_defaults(tmp_path) -> None:
+    files = {"app/adjust.py": _ADJUSTMENTS, "docs/arguments.rst": _ARGUMENTS}
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert "Adjustments" in [s.surface for s in analysis.everything]
+    found = by_key(findings)
+    assert "8080" in found[("CD104", "port")].message
+    # ``asoctal`` turns the written "600" into 384: not compared.
+    assert ("CD104", "perms") not in found
+    assert {k for k in found if k[0] != "CD501"} == {("CD104", "port")}
+
+
+def test_a_table_of_names_and_casts_the_docs_do_not_describe_is_nothing(tmp_path) -> None:
+    page = _ARGUMENTS.replace("threads", "workers").replace("backlog", "queue")
+    page = page.replace("perms", "mode")
+    files = {"app/adjust.py": _ADJUSTMENTS, "docs/arguments.rst": page}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]

@@ -642,7 +642,7 @@ def test_a_table_of_option_calls_takes_the_default_from_its_parameter(tmp_path) 
     analysis, findings = check_project(
         tmp_path, {"pkg/config.py": code, "docs/config.md": docs}, "pkg"
     )
-    (table,) = [s for s in analysis.everything if s.surface == "_config_map"]
+    (table,) = [s for s in analysis.everything if s.surface == "Config"]
     keys = table.schema.children
     assert keys["cache_dir"].default.value == "/tmp/cache"
     assert keys["retries"].default.value == 3 and keys["color"].default is None

@@ -68,7 +68,10 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
             if node is not None:
                 leaves = sum(1 for n in node.walk() if n is not node and not n.children)
                 how = f"a table of {leaves} options"
-                out.append(Surface(qualname.rsplit(".", 1)[-1], node, how, [], ""))
+                owner, _, last = qualname.rpartition(".")
+                # A class's private table is the class's (``Adjustments._params``).
+                named = owner.rsplit(".", 1)[-1] if owner and last.startswith("_") else last
+                out.append(Surface(named, node, how, [], ""))
     return out
 
 
@@ -225,12 +228,20 @@ def table_root(
 def tuple_table(
     builder: SchemaBuilder, module: str, qualname: str, rows: list[Expr], line: int
 ) -> SchemaNode | None:
-    """A table of options as tuples of strings whose name says it holds
-    options (``CONFIG_FILE_OPTIONS = (("branch", "run:branch",
-    "boolean"), ...)``): the column spelt ``section:option`` in every
-    row, else the first column of strings, names the keys; a dict in a
-    row may give the default (``("jobs", {"default": 4, ...})``)."""
-    if not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+    """A table of options as tuples of strings, named for options
+    (``CONFIG_FILE_OPTIONS = (("branch", "run:branch", "boolean"), ...)``)
+    or pairs of a name and a conversion whatever its name (``_params =
+    (("port", int), ...)``; ``surfaces`` keeps either only where the docs
+    describe half of its keys): the column spelt ``section:option``
+    in every row, else the first column of strings, names the keys; a
+    dict in a row may give the default (``("jobs", {"default": 4,
+    ...})``), else the class that holds the table, by an attribute of the
+    key's name (``port = 8080`` beside ``_params``)."""
+    casts = all(len(r[2]) == 2 and r[2][1][0] == "n" for r in rows if r[0] == "seq")
+    if not casts and not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
+        # Pairs of a name and a conversion (``("port", int)``) are a schema
+        # whatever the table's name; other tuples of strings are options
+        # only where the name says so (``CHOICES`` may be values).
         return None
     if not all(r[0] == "seq" and r[1] == "tuple" and r[2] for r in rows):
         return None
@@ -249,6 +260,7 @@ def tuple_table(
         return None
     project = builder.project
     root, where, lines = table_root(builder, module, qualname, line)
+    attributes = _class_attributes(project, module, qualname)
     for row, key in zip(rows, keys, strict=True):
         path = tuple(key.split(":")) if sectioned else (key,)
         if path[-1].startswith("_"):
@@ -260,10 +272,29 @@ def tuple_table(
             if k[0] == "c" and k[1] == "default":
                 found = project.evaluate(module, v)
                 default = found if found.known else None
+        casts = {item[1] for item in row[2] if item[0] == "n"}
+        if spec is None and key in attributes and casts <= _PLAIN_CASTS:
+            # A default the table converts with a function of its own
+            # (``asoctal``: ``"600"`` is written, 384 is held) is not
+            # the text users write, and is not compared.
+            found = project.evaluate(module, attributes[key])
+            default = found if found.known else None
         parent.children[path[-1]] = table_option(
             path, default, project.location(module, lines.get(key, line)), qualname
         )
     return root
+
+
+def _class_attributes(project: Project, module: str, qualname: str) -> dict[str, Expr]:
+    """The attributes the class holding ``qualname`` (``Class._params``)
+    assigns in its body, by name; none for a module's table."""
+    owner, dot, _ = qualname.rpartition(".")
+    if not dot:
+        return {}
+    cls = next((c for c in project.modules[module].facts.classes if c.name == owner), None)
+    if cls is None:
+        return {}
+    return {k: v for k, v in cls.assigns.items() if not k.startswith("__line__")}
 
 
 def call_table(
@@ -300,6 +331,10 @@ def call_table(
         )
         mark_deprecated(project, module, node, kwargs)
     return root
+
+
+#: Conversions in a table's row that keep the value as users write it.
+_PLAIN_CASTS = frozenset({"int", "float", "str", "bool"})
 
 
 #: A declarative table of options has this many keys at least.
