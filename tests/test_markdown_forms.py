@@ -568,3 +568,21 @@ def test_two_labels_on_one_line_each_give_their_value() -> None:
         # One label: its value runs to the end of the line.
         ("retries", "`3`, or `5` on slow links", None),
     ]
+
+
+def test_a_naming_label_later_in_a_field_paragraph_names_the_key() -> None:
+    # isort's generated options page: type and default first, then the key
+    # bare after a label of naming words.
+    page = (
+        "# Options\n\n## Virtual Env\n\nThe environment to use.\n\n"
+        "**Type:** String  \n**Default:** `venv`  \n**Config default:** `x`  \n"
+        "**Python & Config File Name:** virtual_env  \n**CLI Flags:**\n\n- --virtual-env\n\n"
+        "## Notes\n\n**Type:** String  \n**Written by:** Somebody Else\n\n"
+        "## Shown\n\n**Type:** String  \n**Config File Name:** Not A Key\n"
+    )
+    entries = [
+        (e.name, e.line, e.default, e.doc_type, e.form)
+        for e in extract_markdown(page.encode()).entries
+    ]
+    assert ("virtual_env", 10, "`venv`", "String", "field") in entries
+    assert not any(name in ("Somebody Else", "Not A Key", "Not") for name, *_ in entries)

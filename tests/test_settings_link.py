@@ -5,6 +5,7 @@ does not."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from configdrift.link.convention import normal, prefixes
@@ -683,3 +684,29 @@ def test_a_comprehension_over_the_environment_is_a_loop_too() -> None:
     )
     assert facts.error is None
     assert facts.env_prefix_loops == [("load", 6, ["c", "APP_"])]
+
+
+def test_a_switch_s_state_when_not_given_is_no_default(tmp_path: Path) -> None:
+    # ``--compress`` is False only until it is given, and a program that
+    # merges the given flags over its settings drops it; ``--strict`` says
+    # ``default=False`` in so many words.
+    root = tmp_path / "relay"
+    shutil.copytree(FIXTURES / "settings_link", root)
+    settings = root / "relay" / "settings.py"
+    settings.write_text(
+        settings.read_text().replace(
+            "    shards: int", "    compress: bool = True\n    strict: bool = True\n    shards: int"
+        )
+    )
+    cli = root / "relay" / "cli.py"
+    cli.write_text(
+        cli.read_text().replace(
+            '    parser.add_argument("--log", ',
+            '    parser.add_argument("--compress", action="store_true", help="compress")\n'
+            '    parser.add_argument("--strict", action="store_true", default=False, help="s")\n'
+            '    parser.add_argument("--log", ',
+        )
+    )
+    found = _findings(root, "CD601")
+    assert "--compress" not in found
+    assert "`--strict` defaults to False, but `RELAY_STRICT`" in found["--strict"]

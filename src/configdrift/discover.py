@@ -64,6 +64,20 @@ CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 
 
+#: Words of a page's path that say it may be a configuration reference.
+_REFERENCE_WORDS = re.compile(
+    r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"
+    r"parameters?|flags?|usage)(?:$|[/_.-])",
+    re.IGNORECASE,
+)
+
+
+def looks_like_reference(page: str) -> bool:
+    """Does the page's path, without its suffix, say it may be a
+    configuration reference (``docs/configuration.md``, ``cli.rst``)?"""
+    return _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) is not None
+
+
 #: Pages of history (changelogs, release notes) and the forge's own files:
 #: they name what once was, not what the docs describe now.
 HISTORY_PAGES = re.compile(

@@ -74,6 +74,11 @@ class Value:
         return Value(text, False, None)
 
 
+#: How the text of a switch's default ends: the state it is in when not
+#: given (``action="store_true"``), not a default anyone wrote.
+IMPLIED = " (when not given)"
+
+
 @dataclass(frozen=True, slots=True)
 class TypeInfo:
     """A field's type reduced to the categories a doc can name.

@@ -7,10 +7,10 @@ that name its keys, and the line of configuration that would compare them.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from configdrift.discover import looks_like_reference
 from configdrift.model import Finding
 from configdrift.wording import counted, listed
 
@@ -157,20 +157,6 @@ def toml_list(items: list[str]) -> str:
     return "[" + ", ".join(json.dumps(item) for item in items) + "]"
 
 
-#: Words of a page's path that say it may be a configuration reference.
-_REFERENCE_WORDS = re.compile(
-    r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"
-    r"parameters?|flags?|usage)(?:$|[/_.-])",
-    re.IGNORECASE,
-)
-
-
-def _looks_like_reference(page: str) -> bool:
-    """Does the page's path, without its suffix, say it may be a
-    configuration reference (``docs/configuration.md``, ``cli.rst``)?"""
-    return _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) is not None
-
-
 def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     """The doc pages that look like configuration references (by their
     path) and that no surface reads, each with the reason (the pages are
@@ -188,7 +174,7 @@ def unread_pages(analysis: Analysis) -> list[tuple[str, str]]:
     broken = {location.path: message for location, message in analysis.parse_errors}
     out: list[tuple[str, str]] = []
     for rel in analysis.pages:
-        if rel in placed or not _looks_like_reference(rel):
+        if rel in placed or not looks_like_reference(rel):
             continue
         count = analysis.page_entries.get(rel)
         if rel in broken:
@@ -272,7 +258,7 @@ def built_pages(root: Path) -> list[str]:
         elif isinstance(item, yaml.MappingNode):
             stack.extend(value for _, value in reversed(item.value))
     return [
-        page for page in pages if _looks_like_reference(page) and not os.path.lexists(root / page)
+        page for page in pages if looks_like_reference(page) and not os.path.lexists(root / page)
     ]
 
 

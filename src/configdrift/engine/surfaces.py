@@ -4,10 +4,11 @@ over the facts the first one read."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from configdrift.analysis import Analysis
-from configdrift.discover import Sources, matches
+from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
 from configdrift.place.config_files import (
@@ -136,6 +137,19 @@ def other_surfaces(
                 for part in key.path
             )
 
+        @functools.cache
+        def references() -> frozenset[str]:
+            # The names the pages that look like configuration references
+            # document: evidence for a model nothing else shows is one.
+            return frozenset(
+                part
+                for rel, doc in candidates
+                if looks_like_reference(rel)
+                for e in doc.entries
+                if e.form not in ("word", "mention")
+                for part in e.parts
+            )
+
         for surface in discover_surfaces(
             builder,
             schema,
@@ -144,6 +158,7 @@ def other_surfaces(
             doc_words,
             written,
             calls,
+            references,
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.admitted and surface.root.model_kind == "defaults":

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from configdrift.link import settings_of
-from configdrift.model import Finding, Location, Related, Setting, Spelling, same_value
+from configdrift.model import IMPLIED, Finding, Location, Related, Setting, Spelling, same_value
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import TRUTH, parse_doc_value, values_equal
 
@@ -310,10 +310,15 @@ def _defaults(setting: Setting) -> list[tuple[Spelling, Any]]:
     """The spellings' known defaults, a string parsed as the type of the
     setting's others (``"2"`` as ``2``): the conversion the project makes.
     A string that does not parse is left out: nothing is certain then."""
+    # A switch's state when not given is no default to compare: a program
+    # that merges the flags it was given over its configuration drops it.
     known = [
         (sp, sp.default.value)
         for sp in setting.spellings
-        if sp.default is not None and sp.default.known and sp.default.value is not None
+        if sp.default is not None
+        and sp.default.known
+        and sp.default.value is not None
+        and not sp.default.text.endswith(IMPLIED)
     ]
     typed = [value for _, value in known if not isinstance(value, str)]
     out: list[tuple[Spelling, Any]] = []

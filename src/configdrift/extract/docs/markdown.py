@@ -51,7 +51,7 @@ from configdrift.extract.docs.markdown_tokens import (
     cell_key,
     code_keys,
     emphasised_key,
-    field_label_key,
+    field_line,
     find_macro,
     header_text,
     heading_core,
@@ -317,11 +317,12 @@ class _Walker:
             if child.type == "text" and not child.content and not first_line:
                 continue
             first_line.append(child)
-        field = field_label_key(first_line)
+        field, offset = field_line(children, first_line)
         if field is not None and not file_name(field):
             # ``**Config File Name:** `key` ``: the section's key; the
             # ``**Default:**`` lines of the section are its too.
-            self.last_entry = self.field_entry = self._add(field, self._line(inline), "field", None)
+            line = self._line(inline) + offset
+            self.last_entry = self.field_entry = self._add(field, line, "field", None)
             self.last_entry_token = index
             return
         found = emphasised_key(first_line)

@@ -83,6 +83,10 @@ _NAMING_WORDS = frozenset(
         "toml",
         "yaml",
         "ini",
+        # ``**Python & Config File Name:**``: the name in code and in files.
+        "python",
+        "&",
+        "and",
     }
 )
 _NAMED_BY = frozenset({"name", "key", "option", "setting"})
@@ -90,27 +94,59 @@ _NAMED_BY = frozenset({"name", "key", "option", "setting"})
 
 def field_label_key(children: list[Token]) -> str | None:
     """The key a field line names: ``**Config File Name:** `python-sources` ``
-    (a strong label of naming words ending in a colon, then one code span
-    and nothing else). ``**Package name:** `x` `` and ``**Command line:**
-    `--x` `` name no configuration key."""
+    (a strong label of naming words ending in a colon, then one code span,
+    or one bare lowercase key, and nothing else: ``**Python & Config File
+    Name:** virtual_env``). ``**Package name:** `x` `` and ``**Command
+    line:** `--x` `` name no configuration key."""
     parts = [c for c in children if not (c.type == "text" and not c.content.strip())]
-    if len(parts) != 4 or [c.type for c in parts] != [
-        "strong_open",
-        "text",
-        "strong_close",
-        "code_inline",
-    ]:
+    if len(parts) != 4 or [c.type for c in parts[:3]] != ["strong_open", "text", "strong_close"]:
         return None
     label = parts[1].content.strip()
     if not label.endswith(":"):
         return None
     words = label[:-1].lower().split()
-    if not words or len(words) > 4 or words[-1] not in _NAMED_BY:
+    if not words or len(words) > _LABEL_WORDS or words[-1] not in _NAMED_BY:
         return None
     if not set(words) <= _NAMING_WORDS | _NAMED_BY:
         return None
     key = parts[3].content.strip()
+    if parts[3].type == "text" and _BARE_KEY.fullmatch(key) is None:
+        return None
+    if parts[3].type not in ("code_inline", "text"):
+        return None
     return key if key_ok(key, strict_case=False) else None
+
+
+def field_line(children: list[Token], first: list[Token]) -> tuple[str | None, int]:
+    """The key a field line of the paragraph names (``field_label_key``),
+    its first line (``first``) or one of its label lines after it (``**Type:**
+    String``, then ``**Python & Config File Name:** virtual_env``), with
+    the line's offset in the paragraph."""
+    key = field_label_key(first)
+    if key is not None:
+        return key, 0
+    line: list[Token] = []
+    offset = 0
+    for child in [*children, None][:MAX_FIELD_TOKENS]:
+        if child is None or child.type in ("softbreak", "hardbreak"):
+            if offset and (key := field_label_key(line)) is not None:
+                return key, offset
+            line = []
+            offset += 1
+        else:
+            line.append(child)
+    return None, 0
+
+
+#: The tokens of a paragraph searched for a field line.
+MAX_FIELD_TOKENS = 200
+
+
+#: The most words of a field label that names a key.
+_LABEL_WORDS = 5
+
+#: A key written bare after a naming label: lowercase, ``_`` or ``-`` joined.
+_BARE_KEY = re.compile(r"[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*")
 
 
 def emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str, str] | None:

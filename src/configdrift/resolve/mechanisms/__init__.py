@@ -23,6 +23,7 @@ from configdrift.resolve.mechanisms import (
     confuse,
     data_files,
     descriptors,
+    documented_models,
     environment,
     keyword_calls,
     loaded_models,
@@ -54,6 +55,8 @@ SURFACES = (
     options,
     settings_module,
     environment,
+    # Last: a model taken by its page alone claims what no mechanism did.
+    documented_models,
 )
 
 
@@ -65,6 +68,7 @@ def discover_surfaces(
     doc_words: Callable[[], frozenset[str]] | None = None,
     written: Callable[[], frozenset[str]] | None = None,
     calls: Callable[[], dict[str, frozenset[str]]] | None = None,
+    references: Callable[[], frozenset[str]] | None = None,
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
@@ -72,7 +76,9 @@ def discover_surfaces(
     ``generated`` from its parser will do)."""
     if doc_names is None:
         return []
-    discovery = Discovery(builder, root, doc_names(), generated, doc_words, written, calls)
+    discovery = Discovery(
+        builder, root, doc_names(), generated, doc_words, written, calls, references
+    )
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
     )

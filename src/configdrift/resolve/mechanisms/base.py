@@ -43,6 +43,9 @@ class Discovery:
     #: arguments it is given: evidence for a model a function builds from
     #: them.
     calls: Callable[[], dict[str, frozenset[str]]] | None = None
+    #: The key names the pages that look like configuration references
+    #: (by their path: ``docs/options.md``) document.
+    references: Callable[[], frozenset[str]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

@@ -272,8 +272,8 @@ def tuple_table(
             if k[0] == "c" and k[1] == "default":
                 found = project.evaluate(module, v)
                 default = found if found.known else None
-        casts = {item[1] for item in row[2] if item[0] == "n"}
-        if spec is None and key in attributes and casts <= _PLAIN_CASTS:
+        converters = {item[1] for item in row[2] if item[0] == "n"}
+        if spec is None and key in attributes and converters <= _PLAIN_CASTS:
             # A default the table converts with a function of its own
             # (``asoctal``: ``"600"`` is written, 384 is held) is not
             # the text users write, and is not compared.

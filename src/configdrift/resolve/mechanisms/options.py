@@ -21,7 +21,7 @@ from configdrift.extract.python.registration_calls import (
     OPTION_DECORATORS,
     REGISTRATION_METHODS,
 )
-from configdrift.model import BUILTIN, Location, SchemaNode, Surface, Unresolved, Value
+from configdrift.model import BUILTIN, IMPLIED, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
@@ -34,10 +34,12 @@ from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, opt
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
-#: What an ``action`` makes of an option: its default and its kind.
+#: What an ``action`` makes of an option: its default and its kind. A
+#: switch's default is its state when not given (``IMPLIED``), which a
+#: program that merges flags over a configuration often drops.
 _ACTIONS: dict[str, tuple[Value | None, str]] = {
-    "store_true": (Value.of(False, "False"), "bool"),
-    "store_false": (Value.of(True, "True"), "bool"),
+    "store_true": (Value.of(False, f"False{IMPLIED}"), "bool"),
+    "store_false": (Value.of(True, f"True{IMPLIED}"), "bool"),
     "count": (None, "int"),
     "append": (None, "list"),
     "extend": (None, "list"),

@@ -1,0 +1,67 @@
+"""Models whose fields the docs document, wherever the code fills them.
+
+A dataclass, a pydantic or an attrs model can be filled where the code
+cannot be followed statically (a merge of files, flags and defaults
+handed on as ``Config(**merged)``; a subclass's own ``__init__``). When
+the pages document most of its fields, five at least, the model is a
+configuration by that evidence alone: the page says what users write,
+the model what the code accepts.
+
+The bar is the page's, never the model's name: at least ``MIN_FIELDS``
+of its keys, and half of them, are documented on pages whose path says
+they are a configuration reference (``options.md``, ``settings.rst``; a
+page of a view's template context or an API's records is not). Two models that hold the
+same keys (a base and a subclass that adds none) are one configuration,
+taken once; two with different keys and the same
+evidence are never guessed between. A model found so is lenient: the
+code may take keys the model does not declare before it is built, so a
+documented key it lacks is said to be ignored, never to fail.
+"""
+
+from __future__ import annotations
+
+from configdrift.model import Surface
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.project import Symbol
+
+#: The documented keys a model needs to be a surface by the docs alone.
+MIN_FIELDS = 5
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """The models the docs document most of the keys of (``MIN_FIELDS`` at
+    least, and half), best documented first, one per set of keys."""
+    builder = discovery.builder
+    mounted = discovery.mounted()
+    if discovery.references is None:
+        return []
+    names = discovery.references()
+    best: dict[frozenset[str], tuple[int, Symbol]] = {}
+    for module in sorted(builder.project.modules):
+        info = builder.project.modules[module]
+        for qualname in info.classes:
+            symbol = Symbol("class", module, qualname)
+            model = builder.model(symbol)
+            if model is None or qualname in mounted or model.kind == "attrs":
+                continue
+            keys = frozenset(fact.name for _, fact in model.fields)
+            documented = len(keys & names)
+            if documented < MIN_FIELDS or 2 * documented < len(keys):
+                continue
+            # Models of the same keys (a base and a subclass that adds
+            # none) are one configuration: the first found stands for it.
+            best.setdefault(keys, (documented, symbol))
+    ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
+    found: list[Surface] = []
+    for index, (documented, symbol) in enumerate(ranked):
+        others = [t for j, t in enumerate(ranked) if j != index and t[0] == documented]
+        if others:
+            continue  # two models of other keys with the same evidence: never guessed
+        node = builder.model_root(symbol)
+        node.strict = False
+        if discovery.claim(node):
+            how = f"its page documents {documented} of its {len(node.children)} keys"
+            found.append(
+                Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}")
+            )
+    return found

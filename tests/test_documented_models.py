@@ -1,0 +1,66 @@
+"""A model the code fills where static analysis cannot follow (a merge of
+files and flags) is a surface when a configuration reference page
+documents most of its fields; never on a page of other things, never by
+guessing between two models, and never strict."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_FIELDS = ("line_length", "profile", "skip_gitignore", "force_sort", "atomic", "quiet")
+
+_SETTINGS = (
+    "from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass _Config:\n"
+    + "".join(f"    {name}: int = {i}\n" for i, name in enumerate(_FIELDS))
+    + "\n\nclass Config(_Config):\n    def __init__(self, **overrides):\n"
+    "        merged = dict(read_files(), **overrides)\n        super().__init__(**merged)\n"
+)
+
+
+def _page(names: tuple[str, ...]) -> str:
+    return "# Options\n\n" + "".join(
+        f"## {name}\n\n**Type:** Integer  \n**Default:** `{i}`\n\n" for i, name in enumerate(names)
+    )
+
+
+def test_a_model_its_reference_page_documents_is_a_surface(tmp_path) -> None:
+    page = _page((*_FIELDS[:5], "wrap_length")).replace("**Default:** `1`", "**Default:** `9`")
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": _SETTINGS, "docs/options.md": page}, "app"
+    )
+    surfaces = {s.surface: s for s in analysis.everything}
+    assert "Config" not in surfaces  # its private base holds the same keys
+    surface = surfaces["_Config"]
+    assert surface.schema.strict is False
+    found = by_key(findings)
+    assert "9" in found[("CD104", "profile")].message
+    # A documented key the model lacks may be taken before the model is
+    # built: ignored, a warning, never an error.
+    assert found[("CD102", "wrap_length")].severity.value == "warning"
+    assert ("CD101", "wrap_length") not in found
+    assert ("CD103", "quiet") in found
+
+
+def test_a_page_that_is_no_configuration_reference_makes_no_surface(tmp_path) -> None:
+    files = {"app/settings.py": _SETTINGS, "docs/template_context.md": _page(_FIELDS)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+    assert [f.code for f in findings if f.code != "CD501"] == []
+
+
+def test_four_documented_fields_are_not_enough(tmp_path) -> None:
+    files = {"app/settings.py": _SETTINGS, "docs/options.md": _page(_FIELDS[:4])}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+
+
+def test_two_models_of_other_keys_the_page_documents_alike_are_not_guessed(tmp_path) -> None:
+    other = _SETTINGS.replace("_Config", "_Other").replace("Config(", "Other(")
+    other = other.replace("    quiet: int = 5\n", "    verbose: int = 5\n")
+    files = {
+        "app/settings.py": _SETTINGS,
+        "app/other.py": other,
+        "docs/options.md": _page(_FIELDS[:5]),
+    }
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
