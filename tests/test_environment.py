@@ -175,3 +175,32 @@ def test_a_variable_the_code_sets_for_a_child_is_not_unread(tmp_path) -> None:
     _, found = _run(tmp_path, {"app/main.py": _APP, "app/spawn.py": spawn, "docs/env.md": docs})
     assert ("CD102", "APP_CHILD_PORT") not in found
     assert ("CD102", "APP_TIMEOUT") in found
+
+
+def test_a_suffixed_variable_does_not_inherit_its_base_variable_s_default(tmp_path) -> None:
+    code = """
+    import os
+
+
+    def envsecret(s, d):
+        path = os.getenv(s + "_FILE")
+        if path:
+            return open(path).read()
+        return os.getenv(s, d)
+
+
+    TOKEN = envsecret("APP_TOKEN", "dev-token")
+    KEY = envsecret("APP_KEY", "dev-key")
+    HOST = os.getenv("APP_HOST", "localhost")
+    """
+    page = (
+        "# Settings\n\n| Variable | Default |\n| --- | --- |\n| `APP_TOKEN` | `dev-token` |\n"
+        "| `APP_TOKEN_FILE` | `tokenfile` |\n| `APP_KEY` | `other` |\n"
+        "| `APP_KEY_FILE` | `keyfile` |\n| `APP_HOST` | `localhost` |\n"
+    )
+    _, findings = check_project(tmp_path, {"app/settings.py": code, "docs/s.md": page}, "app")
+    found = by_key(findings)
+    # The file's path has no default of the code's: the token's is not its.
+    assert ("CD104", "APP_TOKEN_FILE") not in found
+    assert ("CD104", "APP_KEY_FILE") not in found
+    assert "dev-key" in found[("CD104", "APP_KEY")].message

@@ -586,3 +586,19 @@ def test_a_naming_label_later_in_a_field_paragraph_names_the_key() -> None:
     ]
     assert ("virtual_env", 10, "`venv`", "String", "field") in entries
     assert not any(name in ("Somebody Else", "Not A Key", "Not") for name, *_ in entries)
+
+
+def test_a_hyphenated_key_beside_its_underscored_field_is_that_field(tmp_path) -> None:
+    # ``heading-offset`` is how a directive's option spells ``heading_offset``.
+    from helpers import mounted_config
+
+    files = mounted_config("heading_offset: int = 0", "title: str = 'x'", "depth: int = 2")
+    files["docs/config.md"] = (
+        "# Configuration\n\n- `heading-offset`: shift the headings.\n"
+        "- `title`: the title.\n- `depth`: how deep.\n- `max-width`: the width.\n"
+    )
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    found = by_key(findings)
+    assert ("CD101", "heading-offset") not in found
+    # A hyphenated key with no underscored field beside it is still rejected.
+    assert ("CD101", "max-width") in found

@@ -6,7 +6,7 @@ not tested, still is."""
 
 from __future__ import annotations
 
-from helpers import check_project
+from helpers import by_key, check_project
 
 _MODELS = """
 from pydantic import BaseModel, ConfigDict
@@ -151,3 +151,20 @@ def test_a_typeddicts_attributes_are_a_dicts_methods_not_its_keys(tmp_path) -> N
     assert objects.declares(symbol, "setdefault") is True
     assert objects.declares(symbol, "workers") is False
     assert objects.declares(symbol, "model_dump") is False
+
+
+def test_a_model_dumped_whole_may_use_every_field(tmp_path) -> None:
+    from helpers import mounted_config
+
+    files = mounted_config("alpha: int = 1", "beta: int = 2", "gamma: int = 3")
+    files["docs/config.md"] = "# Configuration\n\n- `alpha`: a.\n- `beta`: b.\n- `gamma`: c.\n"
+    reads = (
+        "from pkg.config import Config\n\n\ndef run(cfg: Config):\n    print(cfg.alpha, cfg.beta)\n"
+    )
+    files["pkg/run.py"] = reads
+    _, findings = check_project(tmp_path / "a", files, "pkg", {"": "pkg.config:Config"})
+    assert ("CD202", "gamma") in by_key(findings)
+    # Dumped whole, every field may be used through the dump.
+    files["pkg/run.py"] = reads + "    send(cfg.model_dump())\n"
+    _, findings = check_project(tmp_path / "b", files, "pkg", {"": "pkg.config:Config"})
+    assert ("CD202", "gamma") not in by_key(findings)
