@@ -119,6 +119,8 @@ class Analysis:
     #: Why the code alone shows this surface is a configuration, where no
     #: page documents it (``model.Surface.admitted``).
     admitted: str = ""
+    #: The dotted paths of keys no code names (``model.Surface.unread``).
+    unread: frozenset[str] = frozenset()
     #: The project's other surfaces, each judged on its own (on the first
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)

@@ -379,6 +379,9 @@ class Surface:
     #: it is written with (``deepspeed.init_inference``): such calls in the
     #: docs are its examples.
     calls: tuple[str, ...] = ()
+    #: The dotted paths of its keys no code names in any way, where the
+    #: code reads the others by their dotted paths (a defaults file).
+    unread: frozenset[str] = frozenset()
 
 
 #: The origin of an option that only prints (``--version``, ``--help``).

@@ -92,6 +92,7 @@ def _surface(
         autodoc={m for _, doc in candidates for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         calls=surface.calls,
+        unread=surface.unread,
     )
 
 

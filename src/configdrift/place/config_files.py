@@ -51,13 +51,16 @@ MIN_DEFAULTS = 5
 
 def package_defaults_files(
     root: Path, rels: list[str], code_paths: list[str]
-) -> list[tuple[str, list[BlockKey], frozenset[str]]]:
+) -> list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]]:
     """Files of defaults (YAML, JSON, TOML, INI) shipped in a package and
     loaded by its code (``dask.yaml`` beside ``config.py``, which names it,
     ``default_config.cfg``): a mapping of five
     values or more, not a JSON Schema, whose name a Python file of its
-    folder quotes. Each with its keys, and the dotted paths of its values
-    the code quotes (``config.get("array.chunk-size")``)."""
+    folder quotes. Each with its keys, the dotted paths of its values the
+    code quotes (``config.get("array.chunk-size")``), and the dotted paths
+    of its keys the code may read at all: quoted, under a quoted path (a
+    section read whole), or after a quoted beginning the code completes
+    (``"parquet.task-size-" + kind``, ``f"array.{name}"``)."""
     by_folder: dict[str, list[str]] = {}
     for path in code_paths:
         by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(path)
@@ -91,8 +94,11 @@ def package_defaults_files(
         values = sum(1 for k in read.keys if k.kind in counted)
         if read.error is None and values >= MIN_DEFAULTS and not tops & _SCHEMA_KEYS:
             found.append((rel, [k.at(1) for k in read.keys]))
-    strings = quoted_dotted(root, code_paths) if found else frozenset()
-    return [(rel, keys, _read_paths(keys, strings)) for rel, keys in found]
+    strings, starts = quoted_dotted(root, code_paths) if found else (frozenset(), frozenset())
+    return [
+        (rel, keys, _read_paths(keys, strings), _covered(keys, strings, starts))
+        for rel, keys in found
+    ]
 
 
 #: The reader of each kind of defaults file.
@@ -108,15 +114,43 @@ _DATA_LANGS = {
 
 #: A quoted dotted name: ``"array.chunk-size"``.
 _DOTTED = re.compile(rb"""["']([A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)["']""")
+#: The quoted beginning of a dotted name the code completes: a string
+#: that a ``+`` follows, or an f-string's text before its first field.
+_STARTED = re.compile(
+    rb"""(?:["']([A-Za-z_][\w-]*\.[\w.-]*)["']\s*\+|f["']([A-Za-z_][\w-]*\.[\w.-]*)\{)"""
+)
 
 
-def quoted_dotted(root: Path, code_paths: list[str]) -> frozenset[str]:
-    """Every quoted dotted name of the code, ``-`` spelt ``_``."""
+def quoted_dotted(root: Path, code_paths: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """Every quoted dotted name of the code, and every quoted beginning of
+    one it completes, ``-`` spelt ``_``."""
     out: set[str] = set()
+    starts: set[str] = set()
     for path in code_paths[:MAX_CODE_FILES]:
         data = read_or_none(root, path)
         if data is not None:
             out.update(m.decode().replace("-", "_") for m in _DOTTED.findall(data))
+            for plain, formatted in _STARTED.findall(data):
+                starts.add((plain or formatted).decode().replace("-", "_"))
+    return frozenset(out), frozenset(starts)
+
+
+def _covered(
+    keys: list[BlockKey], strings: frozenset[str], starts: frozenset[str]
+) -> frozenset[str]:
+    """The dotted paths of ``keys`` the code may read: quoted whole, under
+    a quoted path, or beginning with a quoted beginning."""
+    out: set[str] = set()
+    for key in keys:
+        if not all(isinstance(p, str) for p in key.path):
+            continue
+        dotted = ".".join(str(p) for p in key.path)
+        spelt = dotted.replace("-", "_")
+        parts = spelt.split(".")
+        if any(".".join(parts[:i]) in strings for i in range(1, len(parts) + 1)) or any(
+            spelt.startswith(start) for start in starts
+        ):
+            out.add(dotted)
     return frozenset(out)
 
 

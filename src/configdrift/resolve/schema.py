@@ -114,7 +114,7 @@ class SchemaBuilder(ModelReader):
         #: file (set by the engine before ``surfaces``).
         self.defaults_files: list[tuple[str, list[BlockKey]]] = []
         #: YAML files of defaults a package ships and its code loads.
-        self.data_files: list[tuple[str, list[BlockKey], frozenset[str]]] = []
+        self.data_files: list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]] = []
 
     def mount(
         self,

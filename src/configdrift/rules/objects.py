@@ -10,6 +10,8 @@ from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
+    ConfigPath,
+    DocEntry,
     Finding,
     Related,
     SchemaNode,
@@ -241,6 +243,32 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             ),
         )
     yield from _inert_copies(analysis, loaded)
+    yield from _inert_file_keys(analysis, documented)
+
+
+def _inert_file_keys(
+    analysis: Analysis, documented: dict[ConfigPath, DocEntry]
+) -> Iterator[Finding]:
+    """Keys of a defaults file the code reads by dotted path
+    (``config.get("array.chunk-size")``) that no code names in any way
+    (``model.Surface.unread``)."""
+    root = analysis.schema
+    for node in root.walk():
+        dotted = ".".join(node.path)
+        if dotted not in analysis.unread or node.deprecated or node.location is None:
+            continue
+        yield make(
+            "CD202",
+            dotted,
+            node.location,
+            f"`{dotted}` is set in {root.model}, but no code reads it by its dotted path "
+            "(nor a section above it): setting it does nothing",
+            tuple(
+                Related(e.location.path, e.location.line, "documented here")
+                for e in [documented.get(node.path)]
+                if e is not None
+            ),
+        )
 
 
 def _parent_kind(analysis: Analysis, field: SchemaNode) -> str | None:

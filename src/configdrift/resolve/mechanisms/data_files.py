@@ -38,7 +38,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     the file."""
     found: list[Surface] = []
     words = discovery.words()
-    for rel, keys, quoted in discovery.builder.data_files:
+    for rel, keys, quoted, covered in discovery.builder.data_files:
         root = file_root(rel, keys)
         named = frozenset(
             s
@@ -63,5 +63,20 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 if len(quoted) >= MIN_READ
                 else "the code loads it and the docs name its keys"
             )
+            surface.unread = _unread(root, quoted, covered)
             found.append(surface)
     return found
+
+
+#: The share of a defaults file's dotted keys the code must name before one
+#: it never names is taken for read by nothing.
+NAMED_SHARE = 0.5
+
+
+def _unread(root: SchemaNode, quoted: frozenset[str], covered: frozenset[str]) -> frozenset[str]:
+    """The dotted keys (two parts or more) no code names, where the code
+    reads ``MIN_READ`` of them by their dotted paths and names half."""
+    dotted = {".".join(n.path) for n in root.walk() if len(n.path) >= 2 and not n.children}
+    if len(quoted) < MIN_READ or len(dotted & covered) < NAMED_SHARE * len(dotted):
+        return frozenset()
+    return frozenset(dotted - covered)
