@@ -236,3 +236,58 @@ def test_a_defaults_module_of_getters_is_documented_without_its_affix(tmp_path) 
     # A getter called with another name gives no default of the setting's.
     assert surface.schema.children["ROOT_PATH_FOR_DYNACONF"].default is None
     assert ("CD104", "root_path") not in found
+
+
+def test_a_variable_with_the_container_s_affix_is_the_project_s(tmp_path) -> None:
+    # ``MAIN_ENV_FOR_DYNACONF``: no documented key begins with ``main``, yet
+    # the affix its siblings share makes it the project's own; ``AWS_REGION``
+    # carries no affix and no documented key begins like it: another
+    # program's variable.
+    defaults = _ENV_DEFAULTS + 'AWS_REGION = get("AWS_REGION", "eu")\n'
+    _, findings = check_project(
+        tmp_path,
+        {"app/default_settings.py": defaults, "docs/config.md": _PLAIN_DOC},
+        "app",
+    )
+    found = by_key(findings)
+    assert ("CD103", "MAIN_ENV_FOR_DYNACONF") in found
+    assert ("CD103", "AWS_REGION") not in found
+
+
+def test_a_variable_s_plain_spelling_in_a_guide_names_it(tmp_path) -> None:
+    guide = "# Loading\n\n```py\nsettings = Settings(main_env='PROD')\n```\n"
+    _, findings = check_project(
+        tmp_path,
+        {
+            "app/default_settings.py": _ENV_DEFAULTS,
+            "docs/config.md": _PLAIN_DOC,
+            "docs/loading.md": guide,
+        },
+        "app",
+    )
+    # Named by its plain spelling; no page holds ten entries, so the guide
+    # describes it.
+    assert ("CD103", "MAIN_ENV_FOR_DYNACONF") not in by_key(findings)
+
+
+def test_a_plain_spelling_on_the_reference_page_describes_the_variable(tmp_path) -> None:
+    words = ["ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMBDA"]
+    ends = ["SIZE", "COUNT", "PATH", "MODE", "RATE", "NAME", "FLAG", "DEPTH", "URL", "WIDTH", "LEVEL"]
+    names = [f"{w}_{e}_FOR_APP" for w, e in zip(words, ends, strict=True)]
+    names.append("MAIN_ENV_FOR_APP")
+    defaults = "from app.loaders import lookup\n\n\ndef get(key, default=None):\n"
+    defaults += "    value = lookup(key)\n    return value if value is not None else default\n\n\n"
+    defaults += "".join(f'{n} = get("{n}", 1)\n' for n in names)
+    page = "# Configuration\n\n" + "".join(
+        f"### **{n[:-8].lower()}**\n\n> type=`int`, default=`1`\n\nWhat it does.\n\n"
+        for n in names[:-1]
+    )
+    guide = "# Loading\n\nStart with `main_env` set to `PROD`.\n"
+    files = {"app/default_settings.py": defaults, "docs/config.md": page, "docs/load.md": guide}
+    _, findings = check_project(tmp_path / "a", files, "app")
+    finding = by_key(findings)[("CD103", "MAIN_ENV_FOR_APP")]
+    assert "docs/load.md:3 names it" in finding.message
+    # Named on the reference page itself (its plain spelling): described.
+    files["docs/config.md"] = page + "Set `main_env` to choose the environment.\n"
+    _, findings = check_project(tmp_path / "b", files, "app")
+    assert ("CD103", "MAIN_ENV_FOR_APP") not in by_key(findings)

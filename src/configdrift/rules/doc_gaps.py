@@ -246,10 +246,12 @@ def outside_reference(
     findings: list[Finding],
     named: dict[str, Location],
     spans: set[str],
+    aliases: dict[str, str],
 ) -> Iterator[Finding]:
     """Of the undocumented-key findings a page names the key of (described
     in prose there, so not said), those whose name is only outside the
-    surface's reference page (``reference_page``): said in those words."""
+    surface's reference page (``reference_page``): said in those words.
+    ``aliases`` maps other spellings that name a key to it."""
     if analysis.schema.model_kind in (*CLI_KINDS, "env"):
         # A command line's flags are spread over a page per command, the
         # environment's variables over the programs that read them: no one
@@ -263,7 +265,9 @@ def outside_reference(
     # Only a key no doc describes at all: not one whose page is rendered
     # from the code, nor a section whose keys the docs describe.
     keys = {f.key for f in findings if f.key in named and f.message.endswith(_NO_DOC)}
-    there = named_in_pages(analysis, keys - spans, keys & spans, pages=[page])
+    spelt = {alias for alias, key in aliases.items() if key in keys}
+    found = named_in_pages(analysis, (keys - spans) | spelt, keys & spans, pages=[page])
+    there = found | {aliases[alias] for alias in found & spelt}
     first = min((e.location.line for e in analysis.entries if e.location.path == page), default=1)
     for finding in findings:
         if finding.key not in keys or finding.key in there:

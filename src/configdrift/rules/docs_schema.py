@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.index.spellings import normal
+from configdrift.index.spellings import bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
@@ -298,12 +298,18 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # A variable or setting no documented one begins like is another
         # program's (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
         # Each spelling counts (``main_env`` for ``MAIN_ENV_FOR_DYNACONF``).
+        # A variable that carries the affix most of the container's share
+        # (``MAIN_ENV_FOR_DYNACONF``) is the project's, whatever its words.
         words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
         spellings = {format_path(n.path): n.spellings for n in root.children.values()}
+        affixes = shared_affixes(n.key for n in root.children.values())
         findings = [
             f
             for f in findings
-            if any(normal(s).split("_", 1)[0] in words for s in spellings.get(f.key, (f.key,)))
+            if any(
+                normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
+                for s in spellings.get(f.key, (f.key,))
+            )
         ]
     flags = {
         f.key
@@ -317,12 +323,27 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # is described there, if not as an entry.
         from configdrift.rules.evidence import named_in_pages
 
+        # A variable's other spellings with an underscore name it too
+        # (``ignore_unknown_envvars=True`` for IGNORE_UNKNOWN_ENVVARS_FOR_DYNACONF).
+        aliases = {
+            alias: f.key
+            for f in findings
+            if f.key in flags and not f.key.startswith("--")
+            for node in [resolve_path(root, (f.key,))[0]]
+            if node is not None
+            for alias in node.spellings
+            if alias != f.key and "_" in alias
+        }
         where: dict[str, Location] = {}
-        named = named_in_pages(analysis, flags, spans, where=where)
+        named = named_in_pages(analysis, flags | set(aliases), spans, where=where)
+        for alias, key in aliases.items():
+            if alias in named and key not in named:
+                named.add(key)
+                where[key] = where[alias]
         # Named only beside the surface's reference page, which documents
         # its siblings: said so (DRF's DEFAULT_METADATA_CLASS, named in a
         # guide and missing from the settings page).
-        outside = list(outside_reference(analysis, findings, where, spans))
+        outside = list(outside_reference(analysis, findings, where, spans, aliases))
         findings = [f for f in findings if f.key not in named] + outside
     # A settings class's field is also written as its variable: named in
     # prose ("you must set `GOOGLE_API_KEY`"), it is described there.
