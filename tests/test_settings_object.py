@@ -271,8 +271,32 @@ def test_a_variable_s_plain_spelling_in_a_guide_names_it(tmp_path) -> None:
 
 
 def test_a_plain_spelling_on_the_reference_page_describes_the_variable(tmp_path) -> None:
-    words = ["ALPHA", "BETA", "GAMMA", "DELTA", "EPSILON", "ZETA", "ETA", "THETA", "IOTA", "KAPPA", "LAMBDA"]
-    ends = ["SIZE", "COUNT", "PATH", "MODE", "RATE", "NAME", "FLAG", "DEPTH", "URL", "WIDTH", "LEVEL"]
+    words = [
+        "ALPHA",
+        "BETA",
+        "GAMMA",
+        "DELTA",
+        "EPSILON",
+        "ZETA",
+        "ETA",
+        "THETA",
+        "IOTA",
+        "KAPPA",
+        "LAMBDA",
+    ]
+    ends = [
+        "SIZE",
+        "COUNT",
+        "PATH",
+        "MODE",
+        "RATE",
+        "NAME",
+        "FLAG",
+        "DEPTH",
+        "URL",
+        "WIDTH",
+        "LEVEL",
+    ]
     names = [f"{w}_{e}_FOR_APP" for w, e in zip(words, ends, strict=True)]
     names.append("MAIN_ENV_FOR_APP")
     defaults = "from app.loaders import lookup\n\n\ndef get(key, default=None):\n"
