@@ -550,6 +550,4 @@ def test_getattr_over_a_literal_list_reads_its_names() -> None:
     facts = extract_python(textwrap.dedent(_LOOPED).encode())
     for name in ("bind", "workers", "daemon", "reload", "timeout", "backlog", "threads"):
         assert name in facts.attr_loads
-    assert [(line, function, pattern) for line, function, pattern in facts.dynamic_getattr] == [
-        (24, "unknown", ("", ""))
-    ]
+    assert facts.dynamic_getattr == [(24, "unknown", ("", ""), "name:cfg")]

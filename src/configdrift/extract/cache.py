@@ -121,7 +121,10 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],
         keyword_models=[(f, m, line, list(p)) for f, m, line, p in data["keyword_models"]],
         function_lines={k: (v[0], v[1]) for k, v in data["function_lines"].items()},
-        dynamic_getattr=[(line, fn, tuple(parts)) for line, fn, parts in data["dynamic_getattr"]],
+        dynamic_getattr=[
+            (line, fn, tuple(parts), receiver)
+            for line, fn, parts, receiver in data["dynamic_getattr"]
+        ],
         dynamic_setattr=data["dynamic_setattr"],
         fallbacks=[(attr, expr, line) for attr, expr, line in data["fallbacks"]],
         copies=[tuple(c) for c in data["copies"]],

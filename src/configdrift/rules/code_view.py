@@ -156,7 +156,7 @@ def _built_names(analysis: Analysis) -> list[tuple[str, ...]]:
     return [
         parts
         for info in analysis.project.modules.values()
-        for _line, _function, parts in info.facts.dynamic_getattr
+        for _line, _function, parts, _receiver in info.facts.dynamic_getattr
         if any(parts)
     ]
 

@@ -18,6 +18,7 @@ from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.resolve.project import Project
 
 T = TypeVar("T")
 
@@ -94,6 +95,18 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
 
 
+def read_by_key(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names the code reads as a dict's keys in ``files``: ``d["name"]``,
+    ``d.get("name")``, ``"name" in d`` (a field whose value may arrive
+    through the dict a model is built from)."""
+    alternation = _alternation(names)
+    pattern = (
+        rb"""(?:\[\s*["'](%b)["']\s*\]|\.(?:get|setdefault)\(\s*["'](%b)["']|["'](%b)["']\s+in\b)"""
+        % (alternation, alternation, alternation)
+    )
+    return _search(analysis, files, pattern, names)
+
+
 def quoted_elsewhere(
     analysis: Analysis, files: list[str], declared: dict[str, tuple[str, int]]
 ) -> set[str]:
@@ -154,8 +167,14 @@ def named_in_pages(
 
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     """Names read as attributes (``.name``) or by name (``getattr(x,
-    "name")``, ``getini("name")``) in Python files outside the code view."""
-    pattern = rb"""(?:\.\s*|["'])(%b)\b""" % _alternation(names)
+    "name")``, ``getini("name")``, ``config["name"]``) in Python files
+    outside the code view. A name quoted in a list or as a dict display's
+    key (a test's table of settings, a dict it writes) is no read."""
+    alternation = _alternation(names)
+    pattern = rb"""(?:\.\s*(%b)\b|(?:[(\[]|getattr\([^(),\n]{1,80},)[ \t]*["'](%b)["'])""" % (
+        alternation,
+        alternation,
+    )
     return _search(analysis, analysis.other_python, pattern, names)
 
 
@@ -237,3 +256,88 @@ def read_note(node: SchemaNode) -> tuple[Related, ...]:
             note = f"`{format_path(child.path)}` is read here"
             return (Related(site.location.path, site.location.line, note),)
     return ()
+
+
+def built_names(analysis: Analysis) -> list[tuple[str, str, tuple[str, ...], str]]:
+    """Each name ``getattr`` builds at runtime: (module, function, its
+    literal parts with the project's constants filled in, what it reads
+    from). Once per analysis."""
+
+    def build() -> list[tuple[str, str, tuple[str, ...], str]]:
+        project = analysis.project
+        return [
+            (module, function, _filled(project, module, parts), receiver)
+            for module, info in project.modules.items()
+            for _line, function, parts, receiver in info.facts.dynamic_getattr
+        ]
+
+    return once(analysis, "built names", build)
+
+
+def _filled(project: Project, module: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """``parts`` with each constant's text in place of its name; one that is
+    not known statically is a hole."""
+    from configdrift.extract.python.calls import CONSTANT_PART
+
+    out: list[str] = []
+    for part in parts:
+        pieces = part.split(CONSTANT_PART)
+        current = pieces[0]
+        for name, text in zip(pieces[1::2], pieces[2::2], strict=False):
+            value = project.string(module, ["n", name])
+            if value is None:
+                out.append(current)
+                current = text
+            else:
+                current += value + text
+        out.append(current)
+    return tuple(out)
+
+
+def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...]]:
+    """The built names ``getattr`` may read from ``model``'s object: from
+    ``self`` in a class of the model's line (itself, a base, a subclass),
+    from a name or an expression that may hold it; never from a module the
+    function imports, nor from a name that is one of the project's modules,
+    classes or functions other than the model."""
+    from configdrift.resolve.project import Symbol
+
+    project = analysis.project
+    name = model.model or ""
+    line = _model_line(analysis, model)
+    out: list[tuple[str, ...]] = []
+    for module, function, parts, receiver in built_names(analysis):
+        if receiver == "module":
+            continue
+        if receiver == "self":
+            owner = function.rsplit(".", 1)[0] if "." in function else ""
+            mro = (
+                {s.qualname for s in project.mro(Symbol("class", module, owner))}
+                if owner
+                else set()
+            )
+            if name not in mro and owner not in line:
+                continue
+        elif receiver.startswith("name:"):
+            symbol = project.resolve(module, receiver[5:])
+            if (
+                symbol is not None
+                and symbol.kind in ("module", "class", "function")
+                and symbol.qualname != name
+            ):
+                continue
+        out.append(parts)
+    return out
+
+
+def _model_line(analysis: Analysis, model: SchemaNode) -> set[str]:
+    """The qualified names of the model's class and its bases."""
+    from configdrift.resolve.project import Symbol
+
+    if model.model is None or model.model_location is None:
+        return set()
+    project = analysis.project
+    for module, info in project.modules.items():
+        if info.path == model.model_location.path and model.model in info.classes:
+            return {s.qualname for s in project.mro(Symbol("class", module, model.model))}
+    return set()

@@ -18,12 +18,14 @@ from configdrift.model import (
     format_path,
 )
 from configdrift.rules.evidence import (
+    built_reads_of,
     function_called,
     is_loaded,
     loaded_names,
     once,
     quoted_elsewhere,
     quoted_in,
+    read_by_key,
     read_elsewhere,
 )
 from configdrift.rules.registry import make, register
@@ -157,11 +159,6 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     register the removal so that old configs get a clear error).
     """
     loaded = loaded_names(analysis)
-    built = [
-        parts
-        for info in analysis.project.modules.values()
-        for _line, _function, parts in info.facts.dynamic_getattr
-    ]
     dumped = _dumped_models(analysis)
     fields = list(_fields(analysis.schema))
     # A model none of whose fields the code reads is used some other way
@@ -185,6 +182,13 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     candidates: list[tuple[SchemaNode, str, bool]] = []
+    scoped: dict[int, list[tuple[str, ...]]] = {}
+
+    def built_of(model: SchemaNode) -> list[tuple[str, ...]]:
+        if id(model) not in scoped:
+            scoped[id(model)] = built_reads_of(analysis, model)
+        return scoped[id(model)]
+
     for model, field in fields:
         name = field.key
         if field.deprecated or field.location is None or model.model in dumped or field.reads:
@@ -195,8 +199,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue  # a command's parameter, or a variable or setting the code reads
         if model.model not in consumed:
             continue
-        if any(built_name_matches(parts, name) for parts in built):
-            continue
+        if any(built_name_matches(parts, name) for parts in built_of(model)):
+            continue  # ``getattr(cfg, f"{section}_{option}")`` may read it
         readers = accessors.get((model.model or "", name))
         key = format_path(field.path)
         unread = not readers
@@ -214,6 +218,9 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     # it (``url: str = f"redis://{host}"``), scripts and tests.
     wanted = {field.key for field, _, unread in candidates if unread}
     used = read_elsewhere(analysis, wanted) | _used_in_bodies(analysis, wanted)
+    # A key the code reads from a dict by its name (``merged["formatter"]``)
+    # may reach the field through the dict the model is built from.
+    used |= read_by_key(analysis, code, wanted - used)
     # A MkDocs config is a dict: ``self.config[key]`` reads a key some call
     # names (``self._config("archive_toc", default)``); a Django command's
     # options arrive as a dict (``options["days"]``); so does a TypedDict.

@@ -7,6 +7,7 @@ with ``get``, a dict handed to another function, a constructor's arguments,
 from __future__ import annotations
 
 import ast
+import re
 
 from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, DictSources
 from configdrift.extract.python.exprs import dotted, to_expr
@@ -46,19 +47,98 @@ def _is_self_dict(node: ast.expr) -> bool:
     )
 
 
+#: Encloses, in a part of a built name, the name of a module's constant
+#: that holds that text (``f"{KNOWN_PREFIX}{x}"``), filled in where
+#: constants are known (``rules.evidence.built_names``).
+CONSTANT_PART = "\0"
+
+#: What ``%`` puts in a string: a hole in the name it builds.
+_PERCENT_HOLE = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdirf]")
+
+
 def _name_parts(node: ast.expr) -> tuple[str, ...]:
-    """The literal parts of the names an f-string can build, a computed
-    hole between each two (``f"{x}_size"``: ``("", "_size")``); ``("", "")``
-    for any other computed name (``built_name_matches`` reads them)."""
+    """The literal parts of the names an expression can build, a computed
+    hole between each two: ``f"{x}_size"`` and ``"%s_size" % x`` give
+    ``("", "_size")``, ``"handle_" + x`` gives ``("handle_", "")``; a
+    constant's name in a hole (``f"{PREFIX}{x}"``) is kept in its part,
+    enclosed in ``CONSTANT_PART``; ``("", "")`` for any other computed name
+    (``built_name_matches`` reads them)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (node.value,)
+    if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+        text = node.left.value
+        if isinstance(text, str) and isinstance(node.op, ast.Add):
+            return (text, "")
+        if isinstance(text, str) and isinstance(node.op, ast.Mod):
+            pieces = _PERCENT_HOLE.split(text)
+            return tuple(pieces) if len(pieces) > 1 else ("", "")
     if not isinstance(node, ast.JoinedStr):
         return ("", "")
     parts = [""]
     for value in node.values:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             parts[-1] += value.value
+            continue
+        inner = value.value if isinstance(value, ast.FormattedValue) else None
+        if isinstance(inner, ast.Name) and inner.id.isupper():
+            # ``f"{KNOWN_PREFIX}..."``: a constant, known where it is defined.
+            parts[-1] += f"{CONSTANT_PART}{inner.id}{CONSTANT_PART}"
         elif parts[-1] or len(parts) == 1:
             parts.append("")
     return tuple(parts)
+
+
+def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function: str) -> str:
+    """What ``getattr`` reads from: ``self`` (or what a ``__getattr__``
+    hands its attributes on to: ``self.sock``), a module the function
+    imports (``importlib.import_module(name)``, ``sys.modules[name]``), a
+    name (``name:cfg``, resolved where imports are known), or ``""`` for
+    anything else."""
+    if function.rsplit(".", 1)[-1] in _PROXIES and _on_self(node):
+        return "self"
+    if type(node) is not ast.Name:
+        return ""
+    if node.id == "self":
+        return "self"
+    values = local_values.get(node.id, ())
+    if values and all(_imports_module(v) for v in values):
+        return "module"
+    return "" if values else f"name:{node.id}"
+
+
+#: Methods through which a class hands attribute reads on to another object.
+_PROXIES = frozenset({"__getattr__", "__getattribute__"})
+
+
+def _on_self(node: ast.expr) -> bool:
+    """Is it an attribute of ``self`` (``self.sock``, ``self._obj.inner``)?"""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _imports_module(node: ast.expr) -> bool:
+    """Is it ``importlib.import_module(...)``, ``__import__(...)`` or
+    ``sys.modules[...]``?"""
+    if isinstance(node, ast.Subscript):
+        base = node.value
+        return (
+            isinstance(base, ast.Attribute)
+            and base.attr == "modules"
+            and isinstance(base.value, ast.Name)
+            and base.value.id == "sys"
+        )
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
+    return name in ("import_module", "__import__")
 
 
 def _strings(expr: Expr | None) -> list[str] | None:
@@ -170,9 +250,14 @@ class CallFacts(DictSources):
                 # ``for key in ("bind", "workers"): getattr(cfg, key)``
                 self.module.attr_loads.update(names)
             else:
-                self.module.facts.dynamic_getattr.append(
-                    (call.lineno, self.qualname, _name_parts(name_arg))
-                )
+                receiver = _receiver(call.args[0], self.locals, self.qualname)
+                bound = self.locals.get(name_arg.id, ()) if isinstance(name_arg, ast.Name) else ()
+                # A local the function binds to built names: each of them
+                # (``key = f"{PREFIX}{x}"``; ``getattr(self, key)``).
+                for built in bound or (name_arg,):
+                    self.module.facts.dynamic_getattr.append(
+                        (call.lineno, self.qualname, _name_parts(built), receiver)
+                    )
         if (
             type(func) is ast.Attribute
             and func.attr in _NAMED_READS

@@ -214,7 +214,7 @@ class ModuleFacts:
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: ``getattr`` calls with a name built at runtime: their line, function
     #: and the literal parts of the name (``built_name_matches``).
-    dynamic_getattr: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+    dynamic_getattr: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)
     #: Functions that set attributes of ``self`` by a name built at runtime
     #: (``setattr(self, name, v)``, ``self.__dict__.update(d)``): what such a
     #: class holds is not known statically.

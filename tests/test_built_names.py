@@ -1,0 +1,73 @@
+"""A name ``getattr`` builds at runtime silences "nothing reads it" only
+for the configuration it may read from: the model's own methods, a name
+or an expression that may hold the model; never a module the function
+imports, nor another class's own attributes. Its literal parts are
+anchored, the project's constants filled in."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import by_key, check_project, mounted_config
+
+_READS = "from pkg.config import Config\n\n\ndef run(cfg: Config):\n    print(cfg.alpha)\n"
+
+
+def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
+    files = mounted_config("alpha: int = 1", "known_beta: int = 2", "gamma: int = 3")
+    files["docs/config.md"] = (
+        "# Configuration\n\n- `alpha`: a.\n- `known_beta`: b.\n- `gamma`: c.\n"
+    )
+    files["pkg/run.py"] = _READS
+    files[name] = extra
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    return {key for code, key in by_key(findings) if code == "CD202"}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # Another class's own attributes.
+        "class Arbiter:\n    def run(self, sig):\n        return getattr(self, 'handle_%s' % sig)\n",
+        # A module the function imports.
+        "import importlib\n\n\ndef load(path, attr):\n"
+        "    mod = importlib.import_module(path)\n    return getattr(mod, attr)\n",
+        "import sys\n\n\ndef load(path, attr):\n    mod = sys.modules[path]\n    return getattr(mod, attr)\n",
+        # A proxy that hands its reads on to what it wraps.
+        "class Wrapper:\n    def __getattr__(self, name):\n        return getattr(self.sock, name)\n",
+        # One of the project's classes, not the configuration (an enum).
+        "class Modes:\n    A = 1\n\n\ndef get(name):\n    return getattr(Modes, name)\n",
+        # Built from a beginning that no field has.
+        "def get(cfg, name):\n    return getattr(cfg, 'handle_' + name)\n",
+        "def get(cfg, sig):\n    return getattr(cfg, 'handle_%s' % sig)\n",
+    ],
+)
+def test_a_built_name_that_cannot_read_the_configuration_silences_nothing(tmp_path, code) -> None:
+    assert _inert(tmp_path, code) == {"known_beta", "gamma"}
+
+
+def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_path) -> None:
+    # Nothing says what ``cfg`` holds: any field may be read.
+    assert _inert(tmp_path, "def get(cfg, name):\n    return getattr(cfg, name)\n") == set()
+
+
+def test_a_constant_in_a_built_name_is_filled_in(tmp_path) -> None:
+    code = (
+        "PREFIX = 'known_'\n\n\nclass Helper:\n    pass\n\n\n"
+        "def get(cfg, name):\n    key = f'{PREFIX}{name}'\n    return getattr(cfg, key)\n"
+    )
+    # ``known_beta`` may be read; ``gamma`` may not.
+    assert _inert(tmp_path, code) == {"gamma"}
+
+
+def test_a_test_s_table_of_setting_names_is_no_read(tmp_path) -> None:
+    table = "NAMES = [\n    'gamma',\n]\nVALUES = {'gamma': 1}\n"
+    assert "gamma" in _inert(tmp_path, table, "tests/test_names.py")
+    assert "gamma" not in _inert(
+        tmp_path / "b", "def test(c):\n    assert c['gamma']\n", "tests/test_x.py"
+    )
+
+
+def test_a_key_read_from_a_dict_by_its_name_may_reach_the_field(tmp_path) -> None:
+    code = "def build(merged):\n    if 'gamma' in merged:\n        print(merged['gamma'])\n"
+    assert _inert(tmp_path, code) == {"known_beta"}
