@@ -42,7 +42,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         for qualname in info.classes:
             symbol = Symbol("class", module, qualname)
             model = builder.model(symbol)
-            if model is None or qualname in mounted or model.kind == "attrs":
+            if model is None or qualname in mounted:
                 continue
             keys = frozenset(fact.name for _, fact in model.fields)
             documented = len(keys & names)
