@@ -602,3 +602,23 @@ def test_a_hyphenated_key_beside_its_underscored_field_is_that_field(tmp_path) -
     assert ("CD101", "heading-offset") not in found
     # A hyphenated key with no underscored field beside it is still rejected.
     assert ("CD101", "max-width") in found
+
+
+def test_a_default_rewritten_after_init_is_not_compared(tmp_path) -> None:
+    from helpers import mounted_config
+
+    files = mounted_config(
+        "version: str = '3'",
+        "width: int = 80",
+        "def model_post_init(self, context):",
+        "    object.__setattr__(self, 'version', 'py' + self.version)",
+    )
+    files["docs/config.md"] = (
+        "# Configuration\n\n## Version\n\n**Config key:** `version`\n\n**Default:** `py3`\n\n"
+        "## Width\n\n**Config key:** `width`\n\n**Default:** `79`\n"
+    )
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    found = by_key(findings)
+    # A page made from an instance shows what the hook made of the default.
+    assert ("CD104", "version") not in found
+    assert ("CD104", "width") in found

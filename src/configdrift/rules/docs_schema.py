@@ -399,6 +399,17 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                     out.setdefault(attr, []).append(value.value)
         return out
 
+    @functools.cache
+    def hooks() -> set[tuple[str, str]]:
+        """(class, attribute) a model's after-init hook assigns
+        (``object.__setattr__(self, "py_version", f"py{v}")``)."""
+        return {
+            (function.rsplit(".", 1)[0].rsplit(".", 1)[-1], attr)
+            for info in analysis.project.modules.values()
+            for function, attr, *_ in info.facts.attr_assigns
+            if function.rsplit(".", 1)[-1] in _AFTER_INIT
+        }
+
     for entry in analysis.entries:
         if entry.default is None:
             continue
@@ -433,6 +444,9 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             continue
         if not code and any(values_equal(doc, v) for v in fallbacks().get(node.key, [])):
             continue  # ``cfg.ignore or DEFAULT_IGNORE``: the falsy default stands for another
+        owner = resolve_path(root, entry.path[:-1])[0]
+        if owner is not None and (str(owner.model).rsplit(".", 1)[-1], node.key) in hooks():
+            continue  # rewritten after init: a page made from an instance shows the result
         yield make(
             "CD104",
             format_path(entry.path),
@@ -459,6 +473,10 @@ def _use_note(node: SchemaNode) -> Related:
 
 
 _NUMERIC = frozenset({"int", "float", "number"})
+
+#: Hooks a model runs after its fields are set: what they assign is the
+#: value users see, not the declared default.
+_AFTER_INIT = frozenset({"__post_init__", "model_post_init", "__attrs_post_init__"})
 
 
 def _show(value: object, text: str) -> str:

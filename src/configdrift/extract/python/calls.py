@@ -274,6 +274,15 @@ class CallFacts(DictSources):
             self._setattr(call)
         elif (
             type(func) is ast.Attribute
+            and func.attr == "__setattr__"
+            and type(func.value) is ast.Name
+            and func.value.id == "object"
+            and len(call.args) >= 2
+        ):
+            # A frozen dataclass's ``object.__setattr__(self, "name", v)``.
+            self._setattr(call)
+        elif (
+            type(func) is ast.Attribute
             and func.attr == "update"
             and _is_self_dict(func.value)
             and "." in self.qualname
