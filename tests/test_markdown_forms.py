@@ -622,3 +622,21 @@ def test_a_default_rewritten_after_init_is_not_compared(tmp_path) -> None:
     # A page made from an instance shows what the hook made of the default.
     assert ("CD104", "version") not in found
     assert ("CD104", "width") in found
+
+
+def test_a_bare_number_or_truth_value_that_ends_its_clause_is_a_prose_default() -> None:
+    page = (
+        "# Options\n\n"
+        "* `--num-workers <n>`: defaults to 2.\n"
+        "* `--burst`: defaults to true, which stops when the queue is empty.\n"
+        "* `--pool`: defaults to 2 workers per CPU.\n"
+        "* `--limit`: defaults to 2.5GB.\n"
+        "* `--path`: defaults to the current folder.\n"
+    )
+    assert _entries(page) == [
+        ("--num-workers", "2", None),
+        ("--burst", "true", None),
+        ("--pool", None, None),
+        ("--limit", None, None),
+        ("--path", None, None),
+    ]

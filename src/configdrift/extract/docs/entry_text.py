@@ -330,9 +330,13 @@ def label_segments(line: str) -> list[str]:
 
 #: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
 #: label that opens a sentence: "Products per page. Default: `25`.".
-#: "This is set to `False` by default" as well.
+#: "This is set to `False` by default" as well; "defaults to 2." with a
+#: bare number or truth value that ends its clause.
 DEFAULT_PROSE = re.compile(
-    r"\b(?:defaults? (?:to|is)|default value is)\s+(`[^`]+`)"
+    r"\b(?:defaults? (?:to|is)|default value is)\s+"
+    # A code span, or a bare number or truth value that ends the clause
+    # ("defaults to 2.", "defaults to true,"); never a word of prose.
+    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)](?:\s|$)|\s*$))"
     r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)"
     r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b",
     re.IGNORECASE,
