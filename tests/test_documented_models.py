@@ -64,3 +64,11 @@ def test_two_models_of_other_keys_the_page_documents_alike_are_not_guessed(tmp_p
     }
     analysis, _ = check_project(tmp_path, files, "app")
     assert [s.surface for s in analysis.everything] == ["config"]
+
+
+def test_a_function_s_signature_on_a_reference_page_is_no_evidence(tmp_path) -> None:
+    arguments = ", ".join(f"{name}={i}" for i, name in enumerate(_FIELDS))
+    page = f"Reference\n=========\n\n.. function:: sort(paths, {arguments})\n\n   Sort.\n"
+    files = {"app/settings.py": _SETTINGS, "docs/reference.rst": page}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything] == ["config"]

@@ -185,3 +185,62 @@ def test_a_table_of_names_and_casts_the_docs_do_not_describe_is_nothing(tmp_path
     files = {"app/adjust.py": _ADJUSTMENTS, "docs/arguments.rst": page}
     analysis, _ = check_project(tmp_path, files, "app")
     assert [s.surface for s in analysis.everything] == ["config"]
+
+
+_API = """
+API
+===
+
+.. function:: serve(app, host='0.0.0.0', port=8000, threads=4, debug=True)
+
+   Serve ``app``.
+"""
+
+
+def test_a_hand_written_signature_s_defaults_are_compared(tmp_path) -> None:
+    files = {"app/adjust.py": _ADJUSTMENTS, "docs/arguments.rst": _ARGUMENTS, "docs/api.rst": _API}
+    _, findings = check_project(tmp_path, files, "app")
+    signature = [f for f in findings if f.location.path == "docs/api.rst"]
+    # ``port=8000`` against 8080; ``debug`` is the function's own argument,
+    # no key: nothing is said of it.
+    assert [(f.code, f.key) for f in signature] == [("CD104", "port")]
+    assert signature[0].location.line == 5
+
+
+def test_signature_defaults_are_read_as_python_never_run() -> None:
+    from configdrift.extract.docs.rst_forms import signature_defaults
+
+    assert signature_defaults("serve(app, port=8080, *, debug=False, quiet)") == [
+        ("port", "8080"),
+        ("debug", "False"),
+    ]
+    assert signature_defaults("serve(app, port=8080") == []
+    assert signature_defaults("serve(app, port=[unclosed)") == []
+    assert signature_defaults("Server") == []
+
+
+def test_a_signature_alone_is_no_evidence_of_a_configuration(tmp_path) -> None:
+    api = "API\n===\n\n.. function:: load(host='x', port=1, debug=False)\n\n   Load.\n"
+    analysis, _ = check_project(tmp_path, _app(**{"docs/configuration.rst": api}), "app")
+    assert [s.surface for s in analysis.everything] == ["config"]
+
+
+def test_a_page_of_one_signature_passes_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    assert may_document(_API.encode(), 3)
+    assert not may_document(_API.replace("port=8000, threads=4, ", "").encode(), 3)
+
+
+def test_a_signature_s_other_arguments_are_never_said_to_be_rejected(tmp_path) -> None:
+    from helpers import mounted_config
+
+    files = mounted_config("host: str = 'h'", "port: int = 80", "threads: int = 2")
+    files["docs/config.md"] = "# Configuration\n\n- `host`: h.\n- `port`: p.\n- `threads`: t.\n"
+    files["docs/api.rst"] = (
+        "API\n===\n\n.. function:: serve(app, host='h', port=8080, threads=2, debug=True)\n"
+    )
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    assert [(f.code, f.key) for f in findings if f.location.path == "docs/api.rst"] == [
+        ("CD104", "port")
+    ]

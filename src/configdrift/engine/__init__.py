@@ -97,7 +97,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 p
                 for doc in pending_md().values()
                 for e in doc.entries
-                if e.form not in ("word", "mention")
+                if e.form not in ("word", "mention", "signature")
                 for p in e.parts
             )
 

@@ -112,6 +112,10 @@ _WORD_TITLE = re.compile(
 )
 
 
+_SIGNATURE = re.compile(rb"^\.\. (?:py:)?(?:function|method|class):: [^\n]*", re.MULTILINE)
+#: The signatures of a page counted for the byte test.
+MAX_SIGNATURES = 50
+
 _BARE_TERM = re.compile(rb"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*\r?\n[ \t]+\S", re.MULTILINE)
 
 
@@ -131,6 +135,10 @@ def may_document(data: bytes, needed: int) -> bool:
         # Titles of one key-like word: ``timeout`` underlined, ``## timeout``,
         # ``### --dry-run``.
         typed += len(_WORD_TITLE.findall(data))
+    if typed < needed and b":: " in data:
+        # A hand-written signature's keyword arguments with their defaults
+        # (``.. function:: serve(app, port=8080)``).
+        typed += sum(m.count(b"=") for m in _SIGNATURE.findall(data)[:MAX_SIGNATURES])
     if typed < needed and b"\n " in data:
         # reStructuredText's bare key terms: ``timeout``, its description
         # indented on the next line.

@@ -233,12 +233,14 @@ class DocPlacer:
                 path, how = self._entry_path(
                     entry, context, scopes, block_paths, paths, names_section
                 )
-                if entry.form == "mention":
-                    # A key named in a list item's prose is a key only where
-                    # the schema has it: never one the docs get wrong.
+                if entry.form in ("mention", "signature"):
+                    # A key named in a list item's prose, or a function's
+                    # keyword argument, is a key only where the schema has
+                    # it: never one the docs get wrong.
                     if node_at(self.root, path) is None:
                         continue
-                    entry = dataclasses.replace(entry, form="list")
+                    if entry.form == "mention":
+                        entry = dataclasses.replace(entry, form="list")
                 paths[idx] = path
                 kind = (entry.doc_type or "").lower()
                 if path == context and kind in _DICT_TYPES:

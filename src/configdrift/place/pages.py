@@ -50,7 +50,10 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     }
     if len(typed & spellings) >= needed:
         return True
-    listed = {part for e in facts.entries if e.form in ("list", "table") for part in e.parts}
+    # A signature's keyword arguments list keys as a list does.
+    listed = {
+        part for e in facts.entries if e.form in ("list", "table", "signature") for part in e.parts
+    }
     # Keys named in list items' prose count where they are keys; the other
     # names there are prose, not a list of something else.
     listed |= {p for e in facts.entries if e.form == "mention" for p in e.parts} & spellings

@@ -54,7 +54,13 @@ from configdrift.extract.docs.rst_budget import (
     PageTooLarge,
     longest_paragraph,
 )
-from configdrift.extract.docs.rst_forms import opening_key, signature, spelt_as_key, titled
+from configdrift.extract.docs.rst_forms import (
+    opening_key,
+    signature,
+    signature_defaults,
+    spelt_as_key,
+    titled,
+)
 from configdrift.extract.docs.rst_parse import LARGE_RST_BYTES, parse_rst, release_parsed
 
 #: Directives whose signature names a key.
@@ -340,7 +346,13 @@ class _Walker:
             from docutils import nodes
 
             # A function's or a method's description: its keyword arguments
-            # are no configuration keys; its examples may be.
+            # are no entries of a configuration, but their defaults are
+            # compared where they are its keys (``serve(app, port=8080)``);
+            # its examples may be configuration.
+            line = _line(node, 1)
+            for name, default in signature_defaults(str(node["arguments"])):
+                self._add(name, line, section, "signature")
+                self.facts.entries[-1].default = default
             for block in node.findall(nodes.literal_block):
                 self._block(block, section)
             return

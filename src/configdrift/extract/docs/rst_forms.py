@@ -76,3 +76,36 @@ def signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]
             yield re.split(r"[=\[<]", words[0], maxsplit=1)[0], None
             continue
         yield words[0], (sig_type.strip() or None)
+
+
+#: The longest signature read for its keyword defaults.
+MAX_SIGNATURE = 4000
+
+
+def signature_defaults(arguments: str) -> list[tuple[str, str]]:
+    """The keyword arguments a hand-written function signature gives a
+    default, each with the default's source text (``serve(app,
+    port=8080)``: ``port``, ``8080``). Parsed as Python, never run; a
+    signature that is not Python gives none."""
+    import ast
+
+    text = arguments.strip().split("\n", 1)[0][:MAX_SIGNATURE]
+    start, end = text.find("("), text.rfind(")")
+    if start < 0 or end < start:
+        return []
+    try:
+        tree = ast.parse(f"def _{text[start : end + 1]}: pass")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    args = function.args
+    named = [*args.posonlyargs, *args.args]
+    pairs = list(zip(named[len(named) - len(args.defaults) :], args.defaults, strict=True))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    source = f"def _{text[start : end + 1]}: pass"
+    return [
+        (arg.arg, segment)
+        for arg, default in pairs
+        if (segment := ast.get_source_segment(source, default)) is not None
+    ]
