@@ -55,6 +55,7 @@ from configdrift.extract.docs.rst_budget import (
     longest_paragraph,
 )
 from configdrift.extract.docs.rst_forms import (
+    bare_terms,
     opening_key,
     signature,
     signature_defaults,
@@ -181,25 +182,6 @@ def _row_line(row: Any, default: int) -> int:
 
     para = row.next_node(nodes.paragraph)
     return _line(para, default) if para is not None else default
-
-
-#: A bare term that is a key: one lowercase word, ``_``, ``-`` or ``.`` joined.
-_BARE_KEY = re.compile(r"[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*")
-
-#: The fewest bare terms that make a definition list a list of keys.
-_BARE_LEAST = 2
-
-
-def _bare_terms(node: Any) -> bool:
-    """Is every term of the definition list one bare key (two at least)?"""
-    terms = [item.children[0] for item in node.children if item.children]
-    return len(terms) >= _BARE_LEAST and all(
-        term.tagname == "term"
-        and len(term.children) == 1
-        and term.children[0].tagname == "#text"
-        and _BARE_KEY.fullmatch(term.astext().strip()) is not None
-        for term in terms
-    )
 
 
 def _line(node: Any, default: int) -> int:
@@ -516,7 +498,7 @@ class _Walker:
         # A list whose every term is one bare lowercase key (``host`` then
         # its description, indented) lists keys as a literal term would; a
         # glossary's terms are words and phrases in their own case.
-        bare = _bare_terms(node)
+        bare = bare_terms(node)
         for item in node.children:
             term = item.next_node(nodes.term)
             if term is None:

@@ -109,3 +109,22 @@ def signature_defaults(arguments: str) -> list[tuple[str, str]]:
         for arg, default in pairs
         if (segment := ast.get_source_segment(source, default)) is not None
     ]
+
+
+#: A bare term that is a key: one lowercase word, ``_``, ``-`` or ``.`` joined.
+_BARE_KEY = re.compile(r"[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*")
+
+#: The fewest bare terms that make a definition list a list of keys.
+_BARE_LEAST = 2
+
+
+def bare_terms(node: Any) -> bool:
+    """Is every term of the definition list one bare key (two at least)?"""
+    terms = [item.children[0] for item in node.children if item.children]
+    return len(terms) >= _BARE_LEAST and all(
+        term.tagname == "term"
+        and len(term.children) == 1
+        and term.children[0].tagname == "#text"
+        and _BARE_KEY.fullmatch(term.astext().strip()) is not None
+        for term in terms
+    )
