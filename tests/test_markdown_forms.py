@@ -640,3 +640,10 @@ def test_a_bare_number_or_truth_value_that_ends_its_clause_is_a_prose_default() 
         ("--limit", None, None),
         ("--path", None, None),
     ]
+
+
+def test_a_default_value_column_gives_defaults() -> None:
+    page = (
+        "# Options\n\n| Key | Default value |\n| --- | --- |\n| `port` | `80` |\n| `host` | `x` |\n"
+    )
+    assert _entries(page) == [("port", "`80`", None), ("host", "`x`", None)]

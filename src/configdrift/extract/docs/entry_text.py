@@ -457,3 +457,12 @@ def balanced(text: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
+
+
+def default_column(header: list[str]) -> int | None:
+    """The column of a key table that holds defaults: ``Default``,
+    ``Default value``."""
+    return next(
+        (i for i, name in enumerate(header) if name in ("default", "default value", "defaults")),
+        None,
+    )

@@ -31,6 +31,7 @@ from configdrift.extract.docs.entry_text import (
     MAX_MENTIONS,
     MYST_ROLE,
     SPELLING_HEADERS,
+    default_column,
     dotted_mention,
     file_name,
     heading_rest,
@@ -398,7 +399,7 @@ class _Walker:
                 w.strip('"') for w in first[:-1] if w.startswith('"') and w.endswith('"')
             )
             type_col = header.index("type") if "type" in header else None
-            default_col = header.index("default") if "default" in header else None
+            default_col = default_column(header)
             # Rows indented with em-spaces nest under the row above them.
             parents: dict[int, int | None] = {0: owner}
             # Other columns that spell the row's key another way: | CLI

@@ -36,6 +36,7 @@ from configdrift.extract.docs.entry_text import (
     balanced,
     conditional,
     continued,
+    default_column,
     dotted_mention,
     file_name,
     ini_heading,
@@ -532,7 +533,7 @@ class _Walker:
             return
         if not header or header[0].split()[-1:] == [] or header[0].split()[-1] not in KEY_HEADERS:
             return
-        default_col = header.index("default") if "default" in header else None
+        default_col = default_column(header)
         type_col = header.index("type") if "type" in header else None
         for row in rows[1:]:
             cells = list(row.children)

@@ -27,6 +27,7 @@ from configdrift.resolve.mechanisms import (
     environment,
     keyword_calls,
     loaded_models,
+    module_constants,
     option_attributes,
     option_namespaces,
     option_tables,
@@ -55,6 +56,7 @@ SURFACES = (
     options,
     settings_module,
     environment,
+    module_constants,
     # Last: a model taken by its page alone claims what no mechanism did.
     documented_models,
 )
