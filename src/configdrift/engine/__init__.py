@@ -17,6 +17,7 @@ from configdrift.discover import Sources, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
+from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
 from configdrift.model import (
@@ -97,7 +98,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
                 p
                 for doc in pending_md().values()
                 for e in doc.entries
-                if e.form not in ("word", "mention", "signature")
+                if e.form not in NO_EVIDENCE_FORMS
                 for p in e.parts
             )
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from configdrift.analysis import Analysis
 from configdrift.discover import Sources, looks_like_reference, matches
-from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, Block, DocFacts
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
 from configdrift.place.config_files import (
     defaults_files,
@@ -147,7 +147,7 @@ def other_surfaces(
                 for rel, doc in candidates
                 if looks_like_reference(rel)
                 for e in doc.entries
-                if e.form not in ("word", "mention")
+                if e.form not in NO_EVIDENCE_FORMS
                 for part in e.parts
             )
 

@@ -144,7 +144,7 @@ def _covered(
     for key in keys:
         if not all(isinstance(p, str) for p in key.path):
             continue
-        dotted = ".".join(str(p) for p in key.path)
+        dotted = ".".join(key.path)
         spelt = dotted.replace("-", "_")
         parts = spelt.split(".")
         if any(".".join(parts[:i]) in strings for i in range(1, len(parts) + 1)) or any(

@@ -10,6 +10,7 @@ from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
+    built_names,
     is_loaded,
     loaded_names,
     named_in_files,
@@ -153,12 +154,7 @@ def _built_names(analysis: Analysis) -> list[tuple[str, ...]]:
     """The names ``getattr`` builds from literal parts and computed ones
     (``f"{command}_{option}"``), as their literal parts; a name computed
     whole says nothing of which keys it reads."""
-    return [
-        parts
-        for info in analysis.project.modules.values()
-        for _line, _function, parts, _receiver in info.facts.dynamic_getattr
-        if any(parts)
-    ]
+    return [parts for _, _, parts, _ in built_names(analysis) if any(parts)]
 
 
 #: Surfaces whose keys the code may name or load outside the reads the

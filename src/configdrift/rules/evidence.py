@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.discover import HISTORY_PAGES
+from configdrift.extract.python.facts import CONSTANT_PART
 from configdrift.files import read_or_none
 from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_path
 
@@ -277,8 +278,6 @@ def built_names(analysis: Analysis) -> list[tuple[str, str, tuple[str, ...], str
 def _filled(project: Project, module: str, parts: tuple[str, ...]) -> tuple[str, ...]:
     """``parts`` with each constant's text in place of its name; one that is
     not known statically is a hole."""
-    from configdrift.extract.python.calls import CONSTANT_PART
-
     out: list[str] = []
     for part in parts:
         pieces = part.split(CONSTANT_PART)

@@ -18,6 +18,12 @@ class Section:
     heading_key: str | None = None
 
 
+#: Entry forms that are no evidence a configuration exists: a title of one
+#: word, a name in prose, a function's keyword argument. Each is a key only
+#: where a surface found otherwise has it.
+NO_EVIDENCE_FORMS = frozenset({"word", "mention", "signature"})
+
+
 @dataclass(slots=True)
 class RawEntry:
     name: str

@@ -93,8 +93,9 @@ def signature_defaults(arguments: str) -> list[tuple[str, str]]:
     start, end = text.find("("), text.rfind(")")
     if start < 0 or end < start:
         return []
+    source = f"def _{text[start : end + 1]}: pass"
     try:
-        tree = ast.parse(f"def _{text[start : end + 1]}: pass")
+        tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     function = tree.body[0]
@@ -103,7 +104,6 @@ def signature_defaults(arguments: str) -> list[tuple[str, str]]:
     named = [*args.posonlyargs, *args.args]
     pairs = list(zip(named[len(named) - len(args.defaults) :], args.defaults, strict=True))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
-    source = f"def _{text[start : end + 1]}: pass"
     return [
         (arg.arg, segment)
         for arg, default in pairs

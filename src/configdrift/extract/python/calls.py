@@ -10,8 +10,15 @@ import ast
 import re
 
 from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, DictSources
-from configdrift.extract.python.exprs import dotted, to_expr
-from configdrift.extract.python.facts import DictArg, DictSource, Expr, Placement, RegistrationCall
+from configdrift.extract.python.exprs import dotted, last_name, to_expr
+from configdrift.extract.python.facts import (
+    CONSTANT_PART,
+    DictArg,
+    DictSource,
+    Expr,
+    Placement,
+    RegistrationCall,
+)
 from configdrift.extract.python.registration_calls import registration_call
 
 #: Methods that read a key of a dict: ``d.get(K)``, ``d.pop(K)``.
@@ -46,11 +53,6 @@ def _is_self_dict(node: ast.expr) -> bool:
         and node.args[0].id == "self"
     )
 
-
-#: Encloses, in a part of a built name, the name of a module's constant
-#: that holds that text (``f"{KNOWN_PREFIX}{x}"``), filled in where
-#: constants are known (``rules.evidence.built_names``).
-CONSTANT_PART = "\0"
 
 #: What ``%`` puts in a string: a hole in the name it builds.
 _PERCENT_HOLE = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdirf]")
@@ -130,15 +132,7 @@ def _imports_module(node: ast.expr) -> bool:
         )
     if not isinstance(node, ast.Call):
         return False
-    func = node.func
-    name = (
-        func.id
-        if isinstance(func, ast.Name)
-        else func.attr
-        if isinstance(func, ast.Attribute)
-        else ""
-    )
-    return name in ("import_module", "__import__")
+    return last_name(node.func) in ("import_module", "__import__")
 
 
 def _strings(expr: Expr | None) -> list[str] | None:
@@ -225,8 +219,7 @@ class CallFacts(DictSources):
                     Placement(model, keyed, call.lineno, self.qualname, via)
                 )
             return
-        kind = type(func)
-        last = func.id if kind is ast.Name else func.attr if kind is ast.Attribute else ""  # type: ignore[attr-defined]
+        last = last_name(func)
         if last[:1].isupper():
             ctor = dotted(func)
             if ctor is not None:

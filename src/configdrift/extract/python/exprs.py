@@ -32,6 +32,16 @@ def dotted(node: ast.expr) -> str | None:
     return None
 
 
+def last_name(node: ast.expr) -> str:
+    """The last name an expression spells: ``b`` of ``a.b``, ``f`` of
+    ``f``; ``""`` for anything else (a callee's name, read fast)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
 def to_expr(node: ast.expr, source: str, depth: int = 0) -> Expr:
     """Convert an AST expression to the JSON-able ``Expr`` form."""
     if depth > 20:
@@ -141,7 +151,7 @@ def before_validated(deco: ast.expr) -> list[str]:
     makes the rules quieter, never louder."""
     call = deco if isinstance(deco, ast.Call) else None
     func = call.func if call is not None else deco
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = last_name(func)
     if name not in _VALIDATORS:
         return []
     kwargs = {kw.arg: kw.value for kw in call.keywords if kw.arg} if call is not None else {}

@@ -16,7 +16,13 @@ from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
-from configdrift.extract.python.exprs import before_validated, dotted, is_main_guard, to_expr
+from configdrift.extract.python.exprs import (
+    before_validated,
+    dotted,
+    is_main_guard,
+    last_name,
+    to_expr,
+)
 from configdrift.extract.python.facts import (
     ClassFact,
     FieldFact,
@@ -548,8 +554,7 @@ def _option_call(node: ast.expr | None) -> ast.Call | None:
     """``typer.Option(...)`` as a default, or inside ``Annotated[T, ...]``."""
     if isinstance(node, ast.Call):
         func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return node if name in _PARAMETER_OPTIONS else None
+        return node if last_name(func) in _PARAMETER_OPTIONS else None
     return None
 
 

@@ -352,6 +352,12 @@ def compact(facts: ModuleFacts, memo: Memo) -> ModuleFacts:
     return facts
 
 
+#: Encloses, in a part of a built name, the name of a module's constant
+#: that holds that text (``f"{KNOWN_PREFIX}{x}"``), filled in where
+#: constants are known (``rules.evidence.built_names``).
+CONSTANT_PART = "\0"
+
+
 def built_name_matches(parts: tuple[str, ...], name: str) -> bool:
     """Can a name built from ``parts``, anything in each hole between two
     of them, be ``name``? The parts are found in order with ``str.find``

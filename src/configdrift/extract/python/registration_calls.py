@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from configdrift.extract.python.exprs import dotted, to_expr
+from configdrift.extract.python.exprs import dotted, last_name, to_expr
 from configdrift.extract.python.facts import Expr, RegistrationCall
 
 #: Methods that declare an option by name (see ``resolve.mechanisms.options``).
@@ -66,7 +66,7 @@ def registration_call(
     (``registrations``), kept as the catalogue's are: when their first
     argument is a string."""
     func = call.func
-    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    name = last_name(func)
     if name == "add" and type(func) is ast.Attribute:
         return _defaults_added(call, func.value, source, function)
     if not call.args and not (
@@ -162,7 +162,7 @@ def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCal
     ``help_option``."""
     call = deco if type(deco) is ast.Call else None
     func = call.func if call is not None else deco
-    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    name = last_name(func)
     if name in CLICK_BUILTINS:
         args = call.args if call is not None else []
         keywords = call.keywords if call is not None else []
@@ -297,7 +297,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         )
     if type(node) is ast.Call:
         func = node.func
-        last = func.attr if type(func) is ast.Attribute else getattr(func, "id", "")
+        last = last_name(func)
         if not node.args:
             return None
         if last == "getattr" and type(func) is ast.Name and len(node.args) >= 2:

@@ -20,6 +20,8 @@ documented key it lacks is said to be ignored, never to fail.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
@@ -52,10 +54,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             # none) are one configuration: the first found stands for it.
             best.setdefault(keys, (documented, symbol))
     ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
+    evidence = Counter(documented for documented, _ in ranked)
     found: list[Surface] = []
-    for index, (documented, symbol) in enumerate(ranked):
-        others = [t for j, t in enumerate(ranked) if j != index and t[0] == documented]
-        if others:
+    for documented, symbol in ranked:
+        if evidence[documented] > 1:
             continue  # two models of other keys with the same evidence: never guessed
         node = builder.model_root(symbol)
         node.strict = False

@@ -291,7 +291,7 @@ def _class_attributes(project: Project, module: str, qualname: str) -> dict[str,
     owner, dot, _ = qualname.rpartition(".")
     if not dot:
         return {}
-    cls = next((c for c in project.modules[module].facts.classes if c.name == owner), None)
+    cls = project.modules[module].classes.get(owner)
     if cls is None:
         return {}
     return {k: v for k, v in cls.assigns.items() if not k.startswith("__line__")}
