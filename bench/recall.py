@@ -40,9 +40,15 @@ TRUTH = Path(__file__).parent / "truth"
 #: documented that the schema does not take is CD101 or CD102 as the
 #: schema is strict or lenient; a setting's spellings band says it of one
 #: setting's several spellings).
+#: A key the docs name that the code lacks is one disagreement however the
+#: docs name it: an entry, or a config example that sets it (CD301, CD302);
+#: a removed key still documented is reported as a documented key nothing
+#: accepts or reads.
+_NOT_TAKEN = {"documented-not-accepted", "documented-not-read", "example-rejected", "example-ignored"}
+
 FITS: dict[str, set[str]] = {
-    "documented-not-accepted": {"documented-not-accepted", "documented-not-read"},
-    "documented-not-read": {"documented-not-accepted", "documented-not-read"},
+    "documented-not-accepted": _NOT_TAKEN,
+    "documented-not-read": _NOT_TAKEN,
     "undocumented": {"undocumented"},
     "default-mismatch": {
         "default-mismatch",
@@ -54,10 +60,10 @@ FITS: dict[str, set[str]] = {
     "read-default-conflict": {"read-default-conflict", "setting-default-mismatch"},
     "dead-accessor": {"dead-accessor"},
     "inert-option": {"inert-option"},
-    "example-rejected": {"example-rejected", "example-ignored"},
-    "example-ignored": {"example-rejected", "example-ignored"},
+    "example-rejected": _NOT_TAKEN,
+    "example-ignored": _NOT_TAKEN,
     "example-invalid-value": {"example-invalid-value"},
-    "removed-key-leftover": {"removed-key-leftover", "deprecated-key-documented"},
+    "removed-key-leftover": {"removed-key-leftover", "deprecated-key-documented", *_NOT_TAKEN},
     "deprecated-key-documented": {"deprecated-key-documented", "removed-key-leftover"},
     "removed-key-accepted": {"removed-key-accepted"},
 }
