@@ -44,7 +44,12 @@ TRUTH = Path(__file__).parent / "truth"
 #: docs name it: an entry, or a config example that sets it (CD301, CD302);
 #: a removed key still documented is reported as a documented key nothing
 #: accepts or reads.
-_NOT_TAKEN = {"documented-not-accepted", "documented-not-read", "example-rejected", "example-ignored"}
+_NOT_TAKEN = {
+    "documented-not-accepted",
+    "documented-not-read",
+    "example-rejected",
+    "example-ignored",
+}
 
 FITS: dict[str, set[str]] = {
     "documented-not-accepted": _NOT_TAKEN,

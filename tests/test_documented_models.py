@@ -72,3 +72,84 @@ def test_a_function_s_signature_on_a_reference_page_is_no_evidence(tmp_path) -> 
     files = {"app/settings.py": _SETTINGS, "docs/reference.rst": page}
     analysis, _ = check_project(tmp_path, files, "app")
     assert [s.surface for s in analysis.everything] == ["config"]
+
+
+#: The inner model's documented keys: as many as the outer model's own.
+_INNER = ("packages", "index_url", "no_index", "wheels", "pip_args")
+_OUTER = ("service", "description", "labels", "include", "exclude")
+
+_BUILD = (
+    "from dataclasses import dataclass, field\n\n\n"
+    "@dataclass\nclass EnvVar:\n    name: str\n    value: str = ''\n    stage: str = 'all'\n\n\n"
+    "@dataclass\nclass PythonOptions:\n"
+    + "".join(f"    {name}: int = {i}\n" for i, name in enumerate(_INNER))
+    + "    is_src_layout: bool = False\n\n\n"
+    "@dataclass\nclass BuildConfig:\n"
+    + "".join(
+        f"    {name}: int = {i}\n"
+        for i, name in enumerate(("service", "description", "labels", "include", "exclude"))
+    )
+    + "    name: str = ''\n"
+    "    python: PythonOptions = field(default_factory=PythonOptions)\n"
+    "    envs: list[EnvVar] = field(default_factory=list)\n"
+)
+
+
+def _build_page(envs_prose: str, labels_prose: str = "") -> str:
+    outer = "".join(
+        f"## {name}\n\n**Default:** `{i}`\n\n{labels_prose if name == 'labels' else ''}\n\n"
+        for i, name in enumerate(_OUTER)
+    )
+    inner = "".join(f"### {name}\n\n**Default:** `{i}`\n\n" for i, name in enumerate(_INNER))
+    return f"# Build options\n\n{outer}## python\n\n{inner}## envs\n\n{envs_prose}\n"
+
+
+def test_a_model_another_holds_is_part_of_its_configuration(tmp_path) -> None:
+    # The outer model and the one it holds in ``python`` document five keys
+    # each: one configuration, taken by the outer model, not two to guess
+    # between.
+    files = {
+        "app/build.py": _BUILD,
+        "docs/build-options.md": _build_page("Each variable has `name` and `value` keys."),
+    }
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert [s.surface for s in analysis.everything][1:] == ["BuildConfig"]
+    found = by_key(findings)
+    assert ("CD103", "python.is_src_layout") in found
+    assert ("CD103", "name") in found
+    assert ("CD103", "envs[].stage") in found
+    # Written as code in the ``envs`` section, they are described there.
+    assert ("CD103", "envs[].name") not in found
+    assert ("CD103", "envs[].value") not in found
+
+
+def test_a_name_written_as_code_in_another_section_describes_nothing_there(tmp_path) -> None:
+    files = {
+        "app/build.py": _BUILD,
+        "docs/build-options.md": _build_page(
+            "Environment variables.", "Each label has a `name` and a `value`."
+        ),
+    }
+    _, findings = check_project(tmp_path, files, "app")
+    found = by_key(findings)
+    assert ("CD103", "envs[].name") in found
+    assert ("CD103", "envs[].value") in found
+
+
+def test_keys_a_surface_found_before_holds_are_no_other_model_s_evidence(tmp_path) -> None:
+    # ``Defaults`` holds the keys of DEFAULT_CONFIG, a surface of its own:
+    # they are no evidence for it, so ``_Config`` is not guessed away.
+    table = ("alpha", "beta", "gamma", "delta", "epsilon")
+    defaults = "DEFAULT_CONFIG = {\n" + "".join(f'    "{k}": 1,\n' for k in table) + "}\n"
+    decoy = "from dataclasses import dataclass\n\n\n@dataclass\nclass Defaults:\n" + "".join(
+        f"    {k}: int = 1\n" for k in table
+    )
+    files = {
+        "app/settings.py": _SETTINGS,
+        "app/defaults.py": defaults + "\n\ndef get(key):\n    return DEFAULT_CONFIG[key]\n",
+        "app/decoy.py": decoy,
+        "docs/options.md": _page((*_FIELDS[:5], *table)),
+    }
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert "_Config" in [s.surface for s in analysis.everything]
+    assert "Defaults" not in [s.surface for s in analysis.everything]

@@ -4,12 +4,14 @@ does not."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
 
 from configdrift.link.convention import normal, prefixes
 from configdrift.model import Location, Spelling, TypeInfo, Value
+from configdrift.rules.settings import _kinds
 from conftest import FIXTURES, run_cli
 from helpers import make_project
 
@@ -144,6 +146,7 @@ def test_types_that_hold_none_of_each_others_values_clash(tmp_path: Path) -> Non
                     debug: bool = False
                     port: int = 1
                     name: str = "x"
+                    labels: dict[str, str] = {}
             """,
             "app/cli.py": """\
                 import argparse
@@ -153,6 +156,7 @@ def test_types_that_hold_none_of_each_others_values_clash(tmp_path: Path) -> Non
                     p.add_argument("--debug", type=int, default=0)
                     p.add_argument("--port", type=str, default="1")
                     p.add_argument("--name", default="x")
+                    p.add_argument("--labels", action="append", metavar="KEY=VALUE")
                     print(p.parse_args())
             """,
             "docs/settings.md": """\
@@ -161,6 +165,7 @@ def test_types_that_hold_none_of_each_others_values_clash(tmp_path: Path) -> Non
                 - `APP_DEBUG`: debug.
                 - `APP_PORT`: the port.
                 - `APP_NAME`: the name.
+                - `APP_LABELS`: the labels.
             """,
             "docs/cli.md": """\
                 # Command line
@@ -168,11 +173,13 @@ def test_types_that_hold_none_of_each_others_values_clash(tmp_path: Path) -> Non
                 - `--debug`: debug.
                 - `--port`: the port.
                 - `--name`: the name.
+                - `--labels`: the labels.
             """,
         },
     )
     found = _findings(root, "CD602")
-    # An int flag for a bool field clashes; a str flag converts to an int.
+    # An int flag for a bool field clashes; a str flag converts to an int;
+    # a flag given again and again (``--labels KEY=VALUE``) builds a dict.
     assert set(found) == {"--debug"}
     assert "`--debug` takes int, but `APP_DEBUG`, the same setting, takes bool" in found["--debug"]
 
@@ -710,3 +717,27 @@ def test_a_switch_s_state_when_not_given_is_no_default(tmp_path: Path) -> None:
     found = _findings(root, "CD601")
     assert "--compress" not in found
     assert "`--strict` defaults to False, but `RELAY_STRICT`" in found["--strict"]
+
+
+def test_a_list_and_a_dict_clash_where_neither_is_a_flag() -> None:
+    listed = Spelling(
+        "key",
+        "labels",
+        "s",
+        ("labels",),
+        Location("a.py", 1),
+        Value.of([]),
+        TypeInfo("list", frozenset({"list"})),
+    )
+    mapped = Spelling(
+        "env",
+        "APP_LABELS",
+        "s",
+        ("APP_LABELS",),
+        Location("a.py", 2),
+        Value.of({}),
+        TypeInfo("dict", frozenset({"dict"})),
+    )
+    assert _kinds(listed, mapped) is not None
+    flag = dataclasses.replace(listed, kind="flag", name="--labels")
+    assert _kinds(flag, mapped) is None

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import (
     CLI_KINDS,
+    LIST_ITEM,
     ConfigPath,
     DocEntry,
     Finding,
@@ -286,3 +287,54 @@ def outside_reference(
                 Related(page, first, "the reference documents its siblings"),
             ),
         )
+
+
+#: What follows a name the prose calls a key, in its sentence: other names
+#: (``name`` and ``value`` keys), then the word.
+_CALLED_KEY = (
+    rb"(?:[ \t]*(?:,|and|or)[ \t]+`+[\w.-]+`+)*[ \t]+"
+    rb"(?:keys?|options?|fields?|settings?|parameters?|arguments?)\b"
+)
+
+
+def shown_on_pages(analysis: Analysis, paths: list[ConfigPath]) -> set[ConfigPath]:
+    """The ``paths`` the surface's pages describe without an entry of their
+    own: the prose writes the key's name as code and calls it a key, an
+    option or a field, in a section mapped to the key's parent ("each
+    variable has ``name`` and ``value`` keys" in the ``envs`` section). A
+    name the prose only uses ("always set `secret_key`") and an example that
+    sets a key describe nothing."""
+    from configdrift.files import read_or_none
+    from configdrift.rules.evidence import MAX_OTHER_BYTES
+
+    wanted: dict[str, set[ConfigPath]] = {}
+    for path in paths:
+        plain = plain_path(path)
+        if plain:
+            wanted.setdefault(plain[-1], set()).add(plain[:-1])
+    heads: dict[str, list[tuple[int, ConfigPath]]] = {}
+    for section in analysis.sections:
+        heads.setdefault(section.location.path, []).append((section.location.line, section.path))
+    if not wanted or not heads:
+        return set()
+    span = re.compile(
+        rb"`(%b)`+%b"
+        % (b"|".join(re.escape(name.encode()) for name in sorted(wanted)), _CALLED_KEY)
+    )
+    shown: set[ConfigPath] = set()
+    for rel in sorted(heads):
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            continue
+        for match in span.finditer(data):
+            line = data.count(b"\n", 0, match.start()) + 1
+            before = [head for head in heads[rel] if head[0] <= line]
+            parent = plain_path(max(before)[1]) if before else None
+            for name in re.findall(rb"`+([\w.-]+)`+", match.group(0)):
+                if parent is not None and parent in wanted.get(name.decode(), ()):
+                    shown.add((*parent, name.decode()))
+    return shown
+
+
+def plain_path(path: ConfigPath) -> ConfigPath:
+    return tuple(key for key in path if key != LIST_ITEM)

@@ -11,6 +11,7 @@ from configdrift.model import (
     ANY_KEY,
     BUILTIN,
     LIST_ITEM,
+    ConfigPath,
     DocEntry,
     Finding,
     Location,
@@ -27,6 +28,8 @@ from configdrift.rules.doc_gaps import (
     missing_entries,
     model_related,
     outside_reference,
+    plain_path,
+    shown_on_pages,
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
@@ -192,6 +195,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 (t.location, t.key) for t in cls.children.values() if rendered or id(t) in own
             )
 
+    paths_of: dict[str, ConfigPath] = {}
+
     def visit(node: SchemaNode) -> Iterator[Finding]:
         for child in node.children.values():
             if child.key in (ANY_KEY, LIST_ITEM):
@@ -291,9 +296,14 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}; the docs describe keys under it, but it has no doc entry of its own"
             else:
                 message = f"`{format_path(child.path)}`{section} is accepted by {owner}, but no doc describes it"
+            paths_of[format_path(child.path)] = child.path
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
 
     findings = list(visit(root))
+    # A key the prose writes as code in its parent's section (``name`` in
+    # the ``envs`` section) is described there, if not as an entry.
+    shown = shown_on_pages(analysis, list(paths_of.values()))
+    findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
     if root.model_kind in ("env", "setting"):
         # A variable or setting no documented one begins like is another
         # program's (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).

@@ -255,6 +255,8 @@ def _kinds(here: Spelling, there: Spelling) -> str | None:
         return None
     if mine | theirs <= {"int", "float"}:
         return None
+    if mine | theirs == {"list", "dict"} and "flag" in (here.kind, there.kind):
+        return None  # a command line writes a dict as repeated ``KEY=VALUE`` items
     return (
         f"`{here.name}` takes {here.type.text or _listed(sorted(mine))}, but `{there.name}`, "
         f"the same setting, takes {there.type.text or _listed(sorted(theirs))}"

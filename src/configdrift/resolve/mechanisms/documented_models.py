@@ -47,19 +47,26 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if model is None or qualname in mounted:
                 continue
             keys = frozenset(fact.name for _, fact in model.fields)
-            documented = len(keys & names)
+            # Keys a surface found before holds are its evidence, not this one's.
+            documented = len(keys & names - discovery.taken)
             if documented < MIN_FIELDS or 2 * documented < len(keys):
                 continue
             # Models of the same keys (a base and a subclass that adds
             # none) are one configuration: the first found stands for it.
             best.setdefault(keys, (documented, symbol))
+    # A model another one holds in a field (``PythonOptions`` in
+    # ``BuildConfig.python``) is part of that configuration, not one of its
+    # own to guess between.
+    trees = {symbol: builder.model_root(symbol) for _, symbol in best.values()}
+    nested = {n.model for node in trees.values() for n in node.walk() if n is not node and n.model}
+    best = {keys: found for keys, found in best.items() if found[1].qualname not in nested}
     ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
     evidence = Counter(documented for documented, _ in ranked)
     found: list[Surface] = []
     for documented, symbol in ranked:
         if evidence[documented] > 1:
             continue  # two models of other keys with the same evidence: never guessed
-        node = builder.model_root(symbol)
+        node = trees[symbol]
         node.strict = False
         if discovery.claim(node):
             how = f"its page documents {documented} of its {len(node.children)} keys"
