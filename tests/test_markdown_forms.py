@@ -647,3 +647,16 @@ def test_a_default_value_column_gives_defaults() -> None:
         "# Options\n\n| Key | Default value |\n| --- | --- |\n| `port` | `80` |\n| `host` | `x` |\n"
     )
     assert _entries(page) == [("port", "`80`", None), ("host", "`x`", None)]
+
+
+def test_a_block_after_default_alone_is_the_default() -> None:
+    page = (
+        "# Settings\n\n## `middlewares`\n\n**Type:** dict\n\n**Default:**\n\n"
+        '```python\n{"a.B": 1, "c.D": 2}\n```\n\n'
+        "## `other`\n\n**Type:** dict\n\nDefault:\n\nSome prose, not a block.\n\n"
+        '```python\n{"x": 1}\n```\n'
+    )
+    defaults = {e.name: e.default for e in extract_markdown(page.encode()).entries}
+    assert defaults["middlewares"] == '{"a.B": 1, "c.D": 2}'
+    # Prose between the label and the block: the block is an example.
+    assert defaults["other"] is None

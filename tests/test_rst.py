@@ -534,3 +534,16 @@ def test_a_directive_another_library_registered_is_read_as_generic(cli, tmp_path
     monkeypatch.setitem(directives._directives, "toctree", NeedsAnEnvironment)
     assert found() == alone
     assert directives._directives["toctree"] is NeedsAnEnvironment
+
+
+def test_a_block_after_default_alone_is_the_default() -> None:
+    page = (
+        "Settings\n========\n\n.. setting:: MIDDLEWARES\n\nMIDDLEWARES\n-----------\n\n"
+        'Default:\n\n.. code-block:: python\n\n    {\n        "a.B": 1,\n    }\n\n'
+        ".. setting:: OTHER\n\nOTHER\n-----\n\nDefault:\n\nSome prose.\n\n"
+        '.. code-block:: python\n\n    {"x": 1}\n'
+    )
+    defaults = {e.name: e.default for e in extract_rst(page.encode()).entries}
+    assert defaults["MIDDLEWARES"] == '{ "a.B": 1, }'
+    # Prose between the label and the block: the block is an example.
+    assert defaults["OTHER"] is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.docs.blocks import STRICT_LANGS
+from configdrift.extract.docs.facts import RawEntry
 from configdrift.extract.docs.toml_block import INI_LANGS
 
 # Applied to the text of one token (a key already isolated by the parser), not
@@ -466,3 +467,40 @@ def default_column(header: list[str]) -> int | None:
         (i for i, name in enumerate(header) if name in ("default", "default value", "defaults")),
         None,
     )
+
+
+LABEL = re.compile(r"^\s*+(default(?: value)?|type)\s*+[:=]\s*+(\S(?:.*\S)?)\s*$", re.IGNORECASE)
+
+
+def label(line: str) -> tuple[str, str] | None:
+    """A label line (``Default: 5.``): the label and its value, blanks
+    around it and a full stop that ends the line left out (by string
+    methods: a lazy pattern before them cost a long line its square)."""
+    line = line[:MAX_PROSE_LINE]
+    match = LABEL.match(line)
+    if match is None:
+        return None
+    value = match.group(2)
+    if line.endswith(".") and len(value) > 1:
+        value = value[:-1].rstrip()
+    return match.group(1), value
+
+
+#: A paragraph that only announces the block after it as the default
+#: ("Default:", "**Default value:**").
+_DEFAULT_ALONE = re.compile(r"(?i)[*_]*default(?: value)?[*_]*\s*:[*_]*")
+#: The longest block taken as a default.
+MAX_BLOCK_DEFAULT = 4000
+
+
+def announces_default(text: str) -> bool:
+    """Is a paragraph "Default:" alone, the default in the block after it?"""
+    return _DEFAULT_ALONE.fullmatch(text.strip()[:64]) is not None
+
+
+def block_default(entry: RawEntry, text: str) -> None:
+    """The block after "Default:" alone is the entry's default (a dict of
+    middlewares and their orders), on one line, when the entry has none."""
+    flat = " ".join(text[: 4 * MAX_BLOCK_DEFAULT].split())
+    if entry.default is None and flat and len(flat) <= MAX_BLOCK_DEFAULT and balanced(flat):
+        entry.default = flat

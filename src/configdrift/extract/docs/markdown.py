@@ -31,6 +31,8 @@ from configdrift.extract.docs.entry_text import (
     MAX_MENTIONS,
     MYST_ROLE,
     SPELLING_HEADERS,
+    announces_default,
+    block_default,
     default_column,
     dotted_mention,
     file_name,
@@ -123,9 +125,23 @@ class _Walker:
         tokens = self.tokens
         i = 0
         in_list = 0
+        # The entry a "Default:" paragraph alone announces a block for.
+        awaiting: int | None = None
         while i < len(tokens):
             tok = tokens[i]
             kind = tok.type
+            if kind in ("fence", "code_block") and awaiting is not None:
+                block_default(self.facts.entries[awaiting], tok.content)
+            if kind.endswith("_open") or kind in ("fence", "code_block"):
+                awaiting = None
+            if kind == "paragraph_open" and i + 1 < len(tokens):
+                current = self._current_entry()
+                if (
+                    current is not None
+                    and self.facts.entries[current].section == self.section
+                    and announces_default(tokens[i + 1].content)
+                ):
+                    awaiting = current
             if kind == "heading_open":
                 self._heading(tok, tokens[i + 1])
                 i += 3
@@ -214,6 +230,20 @@ class _Walker:
                 if entry is not None and entry.form == "heading" and entry.section == self.section:
                     entry.default = words[1].strip()
 
+    def _current_entry(self) -> int | None:
+        """The entry the text of the section is about: the last one, else
+        the key its heading names."""
+        if self.last_entry is not None:
+            return self.last_entry
+        heading = self.facts.sections[self.section].heading_key
+        for index in range(len(self.facts.entries) - 1, -1, -1):
+            candidate = self.facts.entries[index]
+            if candidate.section != self.section:
+                break
+            if candidate.form == "heading" and candidate.name == heading:
+                return index
+        return None
+
     def _labelled(self, inline: Token) -> bool:
         """``Default: 5``, ``**Type**: int``, "Defaults to `5`." lines under
         an entry give its default and type; a plain-word heading they
@@ -221,17 +251,8 @@ class _Walker:
         found = labels_of(inline)
         if not found:
             return False
-        entry: RawEntry | None = None
-        if self.last_entry is not None:
-            entry = self.facts.entries[self.last_entry]
-        else:
-            heading = self.facts.sections[self.section].heading_key
-            for candidate in reversed(self.facts.entries):
-                if candidate.section != self.section:
-                    break
-                if candidate.form == "heading" and candidate.name == heading:
-                    entry = candidate
-                    break
+        current = self._current_entry()
+        entry = None if current is None else self.facts.entries[current]
         if entry is None and self.pending is not None:
             entry = self.facts.entries[self.pending]
             self.pending = None

@@ -32,8 +32,9 @@ from configdrift.extract.docs.entry_text import (
     KEY_HEADERS,
     KEY_ROLES,
     MAX_MENTIONS,
-    MAX_PROSE_LINE,
+    announces_default,
     balanced,
+    block_default,
     conditional,
     continued,
     default_column,
@@ -41,6 +42,7 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     ini_heading,
     key_ok,
+    label,
     lead_in,
     rename_cell,
     rename_columns,
@@ -94,21 +96,6 @@ _INLINE_DEFAULT = re.compile(
     r"\b(?:default:|defaults to|default is)\s*(\S+)|\b(?:is|are|to|be)\s+(\S+)\s+by default\b",
     re.IGNORECASE,
 )
-LABEL = re.compile(r"^\s*+(default(?: value)?|type)\s*+[:=]\s*+(\S(?:.*\S)?)\s*$", re.IGNORECASE)
-
-
-def label(line: str) -> tuple[str, str] | None:
-    """A label line (``Default: 5.``): the label and its value, blanks
-    around it and a full stop that ends the line left out (by string
-    methods: a lazy pattern before them cost a long line its square)."""
-    line = line[:MAX_PROSE_LINE]
-    match = LABEL.match(line)
-    if match is None:
-        return None
-    value = match.group(2)
-    if line.endswith(".") and len(value) > 1:
-        value = value[:-1].rstrip()
-    return match.group(1), value
 
 
 #: A default in prose that needs no literal markup: a number or a truth value.
@@ -232,12 +219,16 @@ class _Walker:
 
         if depth > MAX_DEPTH:
             return
+        # The entry a "Default:" paragraph alone announces a block for.
+        awaiting: int | None = None
         for child in list(node.children):
             if isinstance(child, nodes.section):
                 self._section(child, section, depth)
             elif child.tagname == "ObjectNode":
                 self._object(child, section, depth)
             elif isinstance(child, nodes.literal_block):
+                if awaiting is not None:
+                    block_default(self.facts.entries[awaiting], _text(child))
                 self._block(child, section)
             elif isinstance(child, nodes.definition_list):
                 self._definitions(child, section)
@@ -252,6 +243,8 @@ class _Walker:
                 self._mentions(child)
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
+            announced = isinstance(child, nodes.paragraph) and announces_default(_text(child))
+            awaiting = self.last_entry if announced else None
 
     def _section(self, node: Any, parent: int, depth: int) -> None:
         from docutils import nodes
