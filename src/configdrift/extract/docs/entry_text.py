@@ -487,15 +487,16 @@ def label(line: str) -> tuple[str, str] | None:
 
 
 #: A paragraph that only announces the block after it as the default
-#: ("Default:", "**Default value:**").
-_DEFAULT_ALONE = re.compile(r"(?i)[*_]*default(?: value)?[*_]*\s*:[*_]*")
+#: ("Default:", "**Default value:**" once emphasis is left out).
+_DEFAULT_ALONE = re.compile(r"(?i)default(?: value)?\s*+:")
 #: The longest block taken as a default.
 MAX_BLOCK_DEFAULT = 4000
 
 
 def announces_default(text: str) -> bool:
     """Is a paragraph "Default:" alone, the default in the block after it?"""
-    return _DEFAULT_ALONE.fullmatch(text.strip()[:64]) is not None
+    plain = text.strip()[:64].replace("*", "").replace("_", "")
+    return _DEFAULT_ALONE.fullmatch(plain) is not None
 
 
 def block_default(entry: RawEntry, text: str) -> None:
