@@ -469,8 +469,6 @@ def default_column(header: list[str]) -> int | None:
     )
 
 
-LABEL = re.compile(r"^\s*+(default(?: value)?|type)\s*+[:=]\s*+(\S(?:.*\S)?)\s*$", re.IGNORECASE)
-
 
 def label(line: str) -> tuple[str, str] | None:
     """A label line (``Default: 5.``): the label and its value, blanks
