@@ -122,3 +122,104 @@ def test_a_section_whose_keys_are_all_documented_as_dotted_entries_is_documented
         {"": "app.config:Config"},
     )
     assert {f.key for f in findings if f.code == "CD103"} == {"server.workers", "server"}
+
+
+_SECTIONS = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Server(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+
+class Client(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    timeout: int = 5
+    retries: int = 1
+
+
+class Proxy(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    retries: int = 2
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    server: Server = Server()
+    client: Client = Client()
+    proxy: Proxy = Proxy()
+"""
+
+_SECTIONS_PAGE = """# Configuration
+
+- `server.host` (str): the address.
+- `server.port` (int): the port.
+- `client.timeout` (int): seconds.
+- `client.retries` (int): tries.
+- `proxy.retries` (int): tries.
+
+Slow networks want a longer `[server] timeout`; flaky ones more `[server] retries`.
+"""
+
+
+def test_a_key_named_under_another_section_is_reported_with_its_own(tmp_path) -> None:
+    files = {"app/config.py": _SECTIONS, "docs/config.md": _SECTIONS_PAGE}
+    _, findings = check_project(tmp_path, files, "app", {"": "app.config:Config"})
+    named = {f.key: f for f in findings if f.message.startswith("the docs name")}
+    # ``retries`` is a key of two other sections: which one was meant is
+    # not known.
+    assert set(named) == {"server.timeout"}
+    found = named["server.timeout"]
+    assert (found.code, found.location.line) == ("CD101", 9)
+    assert "`timeout` is a key of `client`, not of `server`" in found.message
+    assert found.suggestion == "did you mean `client.timeout`?"
+
+
+def test_a_section_of_unknown_strictness_is_not_said_to_lack_a_key() -> None:
+    from configdrift.model import SchemaNode
+    from configdrift.rules.mentions import _known_strictness
+
+    root = SchemaNode(key="", path=())
+    section = SchemaNode(key="convert", path=("convert",))
+    root.children["convert"] = section
+    assert _known_strictness(root, section) is None
+    root.strict = False
+    assert _known_strictness(root, section) is False
+    section.strict = True
+    assert _known_strictness(root, section) is True
+
+
+def test_an_ini_section_and_key_in_prose_is_a_mention() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    md = "# A\n\nFirst line,\nthen the `[run] branch` setting and `[run]`.\n"
+    assert extract_markdown(md.encode()).mentions == [("run.branch", 4)]
+    rst = "A\n=\n\nFirst line,\nthen the ``[run] branch`` setting.\n"
+    assert extract_rst(rst.encode()).mentions == [("run.branch", 5)]
+
+
+def test_a_key_under_another_section_of_a_configuration_of_unknown_strictness_is_not_reported(
+    tmp_path,
+) -> None:
+    # confuse reads any key its code names, beyond the defaults: ``audio``
+    # may well take a ``codec`` the defaults do not list.
+    app = (
+        "import confuse\n\nconfig = confuse.LazyConfig('player', __name__)\n\n\n"
+        "def volume():\n    return config['audio']['volume'].get(int)\n"
+    )
+    defaults = "audio:\n    volume: 80\n    device: default\nvideo:\n    codec: h264\n"
+    page = (
+        "Configuration\n=============\n\n- ``audio.volume``: loudness.\n"
+        "- ``audio.device``: where.\n- ``video.codec``: which codec.\n\n"
+        "Set ``audio.codec`` for lossless sound.\n"
+    )
+    files = {
+        "player/__init__.py": app,
+        "player/config_default.yaml": defaults,
+        "docs/config.rst": page,
+    }
+    _, findings = check_project(tmp_path, files, "player")
+    assert not [f for f in findings if "is a key of" in f.message]

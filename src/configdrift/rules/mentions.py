@@ -89,6 +89,27 @@ class _Index:
             return None
         return node, fixed[0], fixed[1]
 
+    def moved(self, root: SchemaNode, parts: list[str]) -> tuple[SchemaNode, SchemaNode] | None:
+        """Where ``parts`` lands when its last key is a key of another
+        section beside the one named (``run.exclude_also`` for
+        ``report.exclude_also``): the key's node and the section that
+        lacks it; None unless exactly one section beside holds it."""
+        node: SchemaNode | None = root
+        for part in parts[:-2]:
+            node = self.children(node).exact.get(part) if node is not None else None
+        if node is None or len(parts) < 2:
+            return None
+        section = self.children(node).exact.get(parts[-2])
+        key = parts[-1]
+        if section is None or not section.children or key in self.children(section).exact:
+            return None
+        homes = [
+            self.children(other).exact[key]
+            for other in node.children.values()
+            if other is not section and key in self.children(other).exact
+        ]
+        return (homes[0], section) if len(homes) == 1 else None
+
     def exists(self, root: SchemaNode, parts: list[str]) -> bool:
         node: SchemaNode | None = root
         for part in parts:
@@ -115,7 +136,9 @@ def _one_edit(a: str, b: str) -> bool:
 
 def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
     """CD101 (``strict``) or CD102 for each name the prose spells that is a
-    misspelling of a key of this surface and of no key of any surface."""
+    misspelling of a key of this surface and of no key of any surface, or
+    that puts a key of one section under another (``[run] exclude_also``
+    for ``[report]``'s)."""
     first = analysis.first or analysis
     if not first.mentions:
         return
@@ -130,6 +153,12 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         if len(parts) < 2 or any(index.exists(s.schema, parts) for s in first.everything):
             continue
         found = index.resolve(root, parts)
+        moved = index.moved(root, parts) if found is None else None
+        if moved is not None and _known_strictness(root, moved[1]) is not None:
+            # No part misspelt: the key sits in another section of a
+            # configuration whose strictness is known (a table that lists
+            # every option), so that nothing else reads it there.
+            found = (*moved, "")
         if found is not None and (found[1].strict is True) == strict:
             candidates.append((rel, name, line, *found))
     # The code spells it: something real, not a misspelling.
@@ -139,22 +168,47 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
             continue
         right = ".".join(node.path)
         said = f"c.{right}" if traits and name.startswith("c.") else right
+        section = ".".join(parent.path)
+        if not wrong:
+            wrong = node.key
+            what = (
+                f"the docs name `{name}`, but `{wrong}` is a key of "
+                f"`{'.'.join(node.path[:-1])}`, not of `{section}`"
+            )
+        else:
+            what = f"the docs name `{name}`, which no configuration has"
         if strict:
             owner = parent.model or "the schema"
             consequence = (
                 f"{owner} forbids unknown keys, so following the docs {parent.rejection()}"
             )
         else:
-            where = f"under `{'.'.join(parent.path)}`" if parent.path else "at the top level"
+            where = f"under `{section}`" if parent.path else "at the top level"
             consequence = f"nothing reads `{wrong}` {where}, so setting it does nothing"
         yield make(
             "CD101" if strict else "CD102",
             name,
             Location(rel, line),
-            f"the docs name `{name}`, which no configuration has: {consequence}",
+            f"{what}: {consequence}",
             (),
             f"did you mean `{said}`?",
         )
+
+
+def _known_strictness(root: SchemaNode, node: SchemaNode) -> bool | None:
+    """Whether ``node`` rejects unknown keys, as it or its nearest ancestor
+    says; None where nothing says (a section defaults define, which code
+    may read beyond)."""
+    known = root.strict
+    current = root
+    for key in node.path:
+        nxt = current.children.get(key)
+        if nxt is None:
+            break
+        current = nxt
+        if current.strict is not None:
+            known = current.strict
+    return known
 
 
 def _spelt_in_code(analysis: Analysis, names: set[str]) -> set[str]:

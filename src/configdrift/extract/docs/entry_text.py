@@ -293,10 +293,18 @@ _DOTTED_MENTION = re.compile(r"(?<!\w)[A-Za-z_]\w*+(?:\.[A-Za-z_][\w-]*+){1,6}")
 MAX_MENTIONS = 2000
 
 
+#: An INI file's section and key, as prose writes them: ``[run] branch``.
+_INI_MENTION = re.compile(r"\[([A-Za-z_][\w.-]{0,80})\]\s?([A-Za-z_][\w-]{0,80})")
+
+
 def dotted_mention(code: str) -> str | None:
     """The dotted name a code span in prose spells, if it spells only one
-    (``c.ServerApp.port``), not a call, a file or an assignment."""
+    (``c.ServerApp.port``; ``[run] branch`` as ``run.branch``), not a call,
+    a file or an assignment."""
     text = code.strip()
+    ini = _INI_MENTION.fullmatch(text)
+    if ini is not None:
+        return f"{ini.group(1)}.{ini.group(2)}"
     if not _DOTTED_MENTION.fullmatch(text) or file_name(text):
         return None
     return text
@@ -467,7 +475,6 @@ def default_column(header: list[str]) -> int | None:
         (i for i, name in enumerate(header) if name in ("default", "default value", "defaults")),
         None,
     )
-
 
 
 def label(line: str) -> tuple[str, str] | None:

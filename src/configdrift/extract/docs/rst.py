@@ -475,7 +475,7 @@ class _Walker:
                 continue
             name = dotted_mention(literal.astext())
             if name is not None and first:
-                at = raw.find(name)
+                at = raw.find(literal.astext())
                 self.facts.mentions.append((name, first + raw.count("\n", 0, max(at, 0))))
 
     def _line_text(self, number: int) -> str:
