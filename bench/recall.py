@@ -225,7 +225,35 @@ def stage(item: dict[str, Any], project: dict[str, Any]) -> str:
         )
     else:
         placed = True
-    return STAGES[2] if placed else STAGES[1]
+    if not placed:
+        return STAGES[1]
+    if item["kind"] == "default-mismatch":
+        return f"{STAGES[2]}: {_default_gap(item, keys, entries)}"
+    return STAGES[2]
+
+
+def _default_gap(item: dict[str, Any], keys: list[Any], entries: list[Any]) -> str:
+    """Why no default mismatch was found where both sides are there: the
+    page states no default configdrift reads, the code's is not known
+    statically, or both are known and compare equal (or not at all)."""
+    doc, code = item.get("doc"), item.get("code")
+    stated = [
+        e.get("default")
+        for e in entries
+        if names_key(item["key"], e["path"])
+        or names_key(item["key"], e["name"])
+        or near(doc, e["location"])
+    ]
+    known = [
+        k.get("default")
+        for k in keys
+        if names_key(item["key"], k["path"]) or near(code, k["location"])
+    ]
+    if not any(stated):
+        return "doc default not read"
+    if not any(known):
+        return "code default not known"
+    return "defaults compared alike"
 
 
 def judged(truth: dict[str, Any], finding: dict[str, Any]) -> str | None:
@@ -366,9 +394,11 @@ def main() -> int:
     for half in ("tune", "report"):
         part = [s for s in run if s.half == half]
         if part and len({s.half for s in run}) > 1:
-            print(f"{half}: recall {ratio(sum(s.found for s in part), sum(s.items for s in part))}")
-    lost = {name: sum(s.lost.get(name, 0) for s in run) for name in STAGES}
-    print("misses lost at: " + ", ".join(f"{name} {count}" for name, count in lost.items()))
+            print(
+                f"{half}: recall {ratio(sum(s.found for s in part), sum(s.items for s in part))}; "
+                f"misses lost at: {_lost(part)}"
+            )
+    print(f"misses lost at: {_lost(run)}")
     print(
         f"overall ({len(run)} projects): recall {ratio(found, items)}; error findings "
         f"{sum(s.errors for s in run)}: {real} real, {false} false, "
@@ -376,6 +406,24 @@ def main() -> int:
         f"{ratio(real, real + false)}"
     )
     return 0
+
+
+def _lost(run: list[Score]) -> str:
+    """The misses by stage, and a stage's parts where it has them (``no
+    rule: doc default not read``)."""
+    counts: dict[str, int] = {}
+    for score in run:
+        for name, count in score.lost.items():
+            counts[name] = counts.get(name, 0) + count
+    out = []
+    for name in STAGES:
+        total = sum(c for n, c in counts.items() if n == name or n.startswith(name + ":"))
+        parts = sorted(
+            (n.split(": ", 1)[1], c) for n, c in counts.items() if n.startswith(name + ":")
+        )
+        detail = f" ({', '.join(f'{p} {c}' for p, c in parts)})" if parts else ""
+        out.append(f"{name} {total}{detail}")
+    return ", ".join(out)
 
 
 if __name__ == "__main__":

@@ -114,6 +114,12 @@ def test_map_json_is_the_tree_and_the_sections(cli) -> None:
     assert keys["zero_optimization.stage"].startswith("minitrain/zero/config.py:")
     entries = {e["path"]: e for e in surface["entries"]}
     assert entries["zero_optimization.stage"]["location"].startswith("docs/configuration.md:")
+    # With the default each side states (a computed one is none).
+    defaults = {k["path"]: k["default"] for k in surface["keys"]}
+    assert defaults["checkpoint.save_interval"] == "1000"
+    assert entries["fp16.enabled"]["default"] == "`false`"
+    assert entries["checkpoint.keep_last"]["default"] is None
+    assert defaults["train_batch_size"] is None
     assert len(keys) == surface["evidence"]["keys"]
     assert len(surface["entries"]) == surface["evidence"]["documented"]
     # The text report is a rendering of the same data.

@@ -130,8 +130,16 @@ def project_map(
                 # Every accepted key and every placed doc entry, so that a
                 # script can tell where a key was lost: not on any surface,
                 # its entry not placed, or both there and no rule fired.
+                # With the defaults each side states: a key's where the code
+                # knows it, an entry's where the page gives one.
                 "keys": [
-                    {"path": printable(format_path(node.path)), "location": where(node.location)}
+                    {
+                        "path": printable(format_path(node.path)),
+                        "location": where(node.location),
+                        "default": printable(node.default.text)
+                        if node.default is not None and node.default.known
+                        else None,
+                    }
                     for node in accepted_nodes(surface)
                 ],
                 "entries": [
@@ -139,6 +147,7 @@ def project_map(
                         "name": printable(entry.name),
                         "path": printable(format_path(entry.path)),
                         "location": where(entry.location),
+                        "default": printable(entry.default) if entry.default is not None else None,
                     }
                     for entry in surface.entries
                 ],
