@@ -44,7 +44,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("filter", "exact", "history", "coverage", "replay", "sweep"),
     ("output", "edits"),
     # one project's findings, and what to say when there are none to compare
-    ("findings", "unconfigured", "contradictions"),
+    ("findings", "unconfigured", "pairs", "contradictions"),
     ("api",),
     ("commands", "cli", "__main__", "__init__", "docs_build", "sphinx", "mkdocs"),
 ]

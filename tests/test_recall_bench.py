@@ -76,15 +76,24 @@ def test_a_finding_at_the_items_place_reports_it_whatever_key_it_names():
 
 
 def _project(keys=(), entries=(), docs=()):
+    """A map of one surface: keys and entries as (name, place) or (name,
+    place, default)."""
     return {
         "surfaces": [
             {
-                "keys": [{"path": k, "location": w} for k, w in keys],
-                "entries": [{"name": n, "path": n, "location": w} for n, w in entries],
+                "keys": [{"path": k[0], "location": k[1], "default": _third(k)} for k in keys],
+                "entries": [
+                    {"name": e[0], "path": e[0], "location": e[1], "default": _third(e)}
+                    for e in entries
+                ],
                 "docs": list(docs),
             }
         ]
     }
+
+
+def _third(row):
+    return row[2] if len(row) > 2 else None
 
 
 def test_a_miss_is_lost_where_map_shows_it_stops():
@@ -92,7 +101,14 @@ def test_a_miss_is_lost_where_map_shows_it_stops():
     assert recall.stage(item, _project()) == "no surface"
     assert recall.stage(item, _project(keys=[("port", "c.py:9")])) == "entry not placed"
     placed = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4")])
-    assert recall.stage(item, placed) == "no rule"
+    assert recall.stage(item, placed) == "no rule: doc default not read"
+    stated = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4", "80")])
+    assert recall.stage(item, stated) == "no rule: code default not known"
+    both = _project(keys=[("port", "c.py:9", "8080")], entries=[("port", "d.md:4", "80")])
+    assert recall.stage(item, both) == "no rule: defaults compared alike"
+    # A kind with no default is lost at the stage alone.
+    other = {**item, "kind": "type-mismatch"}
+    assert recall.stage(other, both) == "no rule"
 
 
 def test_errors_are_real_by_an_item_or_a_judgment_and_listed_otherwise():

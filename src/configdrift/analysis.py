@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from configdrift.config import Config
-from configdrift.extract.docs.facts import Block
+from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import (
     ConfigPath,
     DocEntry,
@@ -111,6 +111,9 @@ class Analysis:
     #: The doc pages parsed, with their count of entries in a recognised
     #: form (``map --unread`` says why a page was not read).
     page_entries: dict[str, int] = field(default_factory=dict)
+    #: The facts of every doc page parsed, by path (``map --unread`` pairs
+    #: the pages no surface reads with the code that holds their keys).
+    doc_facts: dict[str, DocFacts] = field(default_factory=dict)
     #: The names of the function whose keyword arguments build this
     #: surface's model, where they made it one (``Surface.calls``).
     calls: tuple[str, ...] = ()

@@ -187,9 +187,24 @@ def project_map(
             for prefix_path, location, what in analysis.unknown_reads
         ]
     if unread:
+        from configdrift.pairs import unread_pairs
+
         project["unread"] = [
             {"path": printable(rebase(rel, prefix)), "reason": printable(reason)}
             for rel, reason in unread_pages(analysis)
+        ]
+        project["pairs"] = [
+            {
+                "page": printable(rebase(pair.page, prefix)),
+                "entries": pair.entries,
+                "container": printable(pair.container),
+                "kind": pair.kind,
+                "location": where(pair.location),
+                "keys": pair.keys,
+                "shared": pair.shared,
+                "configuration": printable(pair.configuration()),
+            }
+            for pair in unread_pairs(analysis)
         ]
     if settings:
         from configdrift.link.table import settings_map
@@ -255,6 +270,13 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
     if "unread" in project:
         lines = [f"{page['path']}: {page['reason']}" for page in project["unread"]]
         _listing(out, "Pages that look like configuration references, not read", lines)
+        lines = [
+            f"{pair['page']} ~ {pair['container']} at {pair['location']}: "
+            f"{pair['shared']} of the page's {pair['entries']} keys are among its {pair['keys']}; "
+            f"to compare them, in [tool.configdrift]: {pair['configuration']}"
+            for pair in project["pairs"]
+        ]
+        _listing(out, "Pages no surface reads, with the code that holds their keys", lines)
     if "unresolved" in project:
         lines = [f"{item['location']}: {item['what']}" for item in project["unresolved"]]
         _listing(out, "Unresolved (not analysed, never guessed)", lines)

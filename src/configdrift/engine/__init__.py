@@ -219,6 +219,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     )
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
+    analysis.doc_facts = dict(candidates)
     analysis.mentions = [
         (rel, name, line) for rel, doc in candidates for name, line in doc.mentions
     ]
