@@ -61,3 +61,21 @@ def test_four_constants_are_no_configuration(tmp_path) -> None:
     stats = _STATS.replace("CSV_FLUSH_INTERVAL_SEC = 5\n", "")
     analysis, _ = _check(tmp_path, **{"app/stats.py": stats})
     assert [s.surface for s in analysis.everything] == ["config"]
+
+
+def test_an_api_page_that_lists_a_module_s_attributes_is_no_evidence(tmp_path) -> None:
+    # The page renders the module and lists its constants: an interface.
+    api = ":mod:`app.stats`\n----------------\n\n.. automodule:: app.stats\n\n" + "".join(
+        f".. attribute:: {name}\n"
+        for name in ("CONSOLE_INTERVAL_SEC", "HISTORY_INTERVAL_SEC", "CSV_INTERVAL_SEC")
+    )
+    analysis, _ = _check(
+        tmp_path, **{"docs/configuration.rst": "Nothing\n=======\n", "docs/api.rst": api}
+    )
+    assert [s.surface for s in analysis.everything] == ["config"]
+    # The same list on a page of its own is the configuration's.
+    hand = api.replace(".. automodule:: app.stats\n\n", "")
+    analysis, _ = _check(
+        tmp_path, **{"docs/configuration.rst": "Nothing\n=======\n", "docs/api.rst": hand}
+    )
+    assert "app.stats" in [s.surface for s in analysis.everything]

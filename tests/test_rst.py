@@ -547,3 +547,12 @@ def test_a_block_after_default_alone_is_the_default() -> None:
     assert defaults["MIDDLEWARES"] == '{ "a.B": 1, }'
     # Prose between the label and the block: the block is an example.
     assert defaults["OTHER"] is None
+
+
+def test_a_title_that_names_a_module_by_its_role_is_no_key() -> None:
+    page = (
+        ":mod:`pkg.config`\n-----------------\n\nText.\n\n"
+        "``workers``\n-----------\n\nDefault: ``4``.\n\n"
+        ":confval:`timeout`\n------------------\n\nDefault: ``5``.\n"
+    )
+    assert [e.name for e in extract_rst(page.encode()).entries] == ["workers", "timeout"]

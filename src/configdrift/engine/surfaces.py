@@ -151,6 +151,19 @@ def other_surfaces(
                 for part in e.parts
             )
 
+        @functools.cache
+        def hand_written() -> frozenset[str]:
+            # The names documented on pages that render no code: an API
+            # page (``.. automodule::``) lists a module's attributes.
+            return frozenset(
+                part
+                for _, doc in candidates
+                if not doc.autodoc
+                for e in doc.entries
+                if e.form not in NO_EVIDENCE_FORMS
+                for part in e.parts
+            )
+
         for surface in discover_surfaces(
             builder,
             schema,
@@ -160,6 +173,7 @@ def other_surfaces(
             written,
             calls,
             references,
+            hand_written,
         ):
             other = _surface(analysis, surface, candidates, shown, None)
             if other.admitted and surface.root.model_kind == "defaults":

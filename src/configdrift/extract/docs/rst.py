@@ -100,6 +100,8 @@ _INLINE_DEFAULT = re.compile(
 
 #: A default in prose that needs no literal markup: a number or a truth value.
 _PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
+#: Roles that name an object of the code (a module, a class, a function).
+_CODE_ROLES = frozenset({"mod", "class", "func", "meth", "attr", "obj", "data", "exc", "py"})
 #: A section title of one lowercase word (``timeout``): a key when the text
 #: under it gives a default or a type.
 _WORD_TITLE = re.compile(r"[a-z][a-z0-9]*")
@@ -260,6 +262,12 @@ class _Walker:
             if c.tagname != "#text" or c.astext().strip()
         ]
         if (
+            literals
+            and isinstance(literals[0], nodes.literal)
+            and str(literals[0].get("role", "")).rsplit(":", 1)[-1] in _CODE_ROLES
+        ):
+            pass  # ``:mod:`pkg.config``` underlined: a module's page, not a key
+        elif (
             literals
             and isinstance(literals[0], nodes.literal)
             and (

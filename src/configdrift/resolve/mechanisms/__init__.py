@@ -71,6 +71,7 @@ def discover_surfaces(
     written: Callable[[], frozenset[str]] | None = None,
     calls: Callable[[], dict[str, frozenset[str]]] | None = None,
     references: Callable[[], frozenset[str]] | None = None,
+    hand_written: Callable[[], frozenset[str]] | None = None,
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
@@ -79,7 +80,7 @@ def discover_surfaces(
     if doc_names is None:
         return []
     discovery = Discovery(
-        builder, root, doc_names(), generated, doc_words, written, calls, references
+        builder, root, doc_names(), generated, doc_words, written, calls, references, hand_written
     )
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)

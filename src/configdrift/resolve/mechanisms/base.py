@@ -46,6 +46,9 @@ class Discovery:
     #: The key names the pages that look like configuration references
     #: (by their path: ``docs/options.md``) document.
     references: Callable[[], frozenset[str]] | None = None
+    #: The key names documented on pages that render no code (an API page's
+    #: ``.. attribute::`` of a module is no configuration's entry).
+    hand_written: Callable[[], frozenset[str]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

@@ -1,6 +1,8 @@
 """A module whose upper-case constants users override
 (``locust.stats.CSV_STATS_INTERVAL_SEC = 5``): a configuration where the
-docs document three of them, each constant's value its default.
+docs document three of them, each constant's value its default. An API
+page that renders the module (``.. automodule::``) and lists its
+attributes documents an interface, not a configuration: it is no evidence.
 
 Only a module another module of the package imports: a sample
 configuration (``samples/pelican.conf.py``) holds example values, not
@@ -41,7 +43,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             value = project.evaluate(module, own_default(name, expr))
             if value.known:
                 constants[name] = value
-        if len(constants) < MIN_CONSTANTS or not (set(constants) & discovery.names):
+        evidence = discovery.hand_written() if discovery.hand_written else discovery.names
+        if len(constants) < MIN_CONSTANTS or not (set(constants) & evidence):
             continue
         root, _, _ = table_root(builder, module, module, 1)
         root.strict = None  # a name it lacks may be assigned where it is not seen
@@ -50,7 +53,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             root.children[name] = table_option(
                 (name,), value, project.location(module, line), module
             )
-        if discovery.claim(root):
+        if discovery.claim(root, evidence):
             how = f"{len(constants)} constants of the module {module}"
             found.append(Surface(module, root, how, [], ""))
     return found
