@@ -68,3 +68,16 @@ def test_doc_kinds(text: str | None, kinds: set[str] | None) -> None:
 )
 def test_kinds_compatible(doc: set[str], code: set[str], ok: bool) -> None:
     assert kinds_compatible(frozenset(doc), frozenset(code)) is ok
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [(":code-py:`30`", 30), (':code:`"x"`', "x"), (":py:obj:`False`", False), ("`30`", 30)],
+)
+def test_a_value_wrapped_in_a_role_is_the_role_s_text(text: str, value: object) -> None:
+    parsed = parse_doc_value(text)
+    assert parsed.known and parsed.value == value
+
+
+def test_a_role_around_prose_is_no_value() -> None:
+    assert not parse_doc_value(":ref:`the defaults <defaults>`").known

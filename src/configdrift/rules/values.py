@@ -46,12 +46,18 @@ class DocValue:
     word: bool = False
 
 
+#: A value written as a role's text: ``:code-py:`30```, ``:code:`"x"```.
+_ROLE = re.compile(r":[\w.:+-]{1,40}:`([^`]*+)`")
+
+
 def parse_doc_value(text: str | None) -> DocValue:
     if text is None:
         return DocValue(False)
     if text.strip() == "none":
         return DocValue(False)  # a bare lowercase word: no value, not Python's None
-    t = text.strip().strip("`").strip()
+    # A value wrapped in a role (``:code-py:`False```): the role's text.
+    role = _ROLE.fullmatch(text.strip())
+    t = (role.group(1) if role else text).strip().strip("`").strip()
     if t.endswith(".") and not _NUMBER.match(t):
         t = t[:-1]
     low = t.lower()
