@@ -556,3 +556,18 @@ def test_a_title_that_names_a_module_by_its_role_is_no_key() -> None:
         ":confval:`timeout`\n------------------\n\nDefault: ``5``.\n"
     )
     assert [e.name for e in extract_rst(page.encode()).entries] == ["workers", "timeout"]
+
+
+def test_a_link_that_opens_a_list_item_is_no_entry_of_its_own(tmp_path) -> None:
+    from helpers import check_project, mounted_config
+
+    page = (
+        "Configuration\n=============\n\n- ``alpha`` (int): how much.\n"
+        "- ``beta`` (int): how many.\n- :ref:`gamma-tuning` (the tuning guide).\n"
+    )
+    files = {**mounted_config("alpha: int = 1", "beta: int = 2"), "docs/config.rst": page}
+    _, findings = check_project(tmp_path, files, "pkg", {"": "pkg.config:Config"})
+    assert {f.code for f in findings} <= {"CD501"}
+    assert not [f for f in findings if f.code in ("CD101", "CD102")]
+    forms = {e.name: e.form for e in extract_rst(page.encode()).entries}
+    assert forms == {"alpha": "list", "beta": "list", "gamma-tuning": "mention"}

@@ -57,6 +57,11 @@ def opening_key(para: Any) -> tuple[str, str] | None:
         form = "mention"
     if not key_ok(key, strict_case=isinstance(children[0], nodes.strong)) or file_name(key):
         return None
+    if children[0].get("role"):
+        # A link (``:ref:`label```, ``:setting:`NAME```) to an entry
+        # elsewhere: a key only where the schema has it, never one the docs
+        # get wrong here.
+        form = "mention"
     return key, form
 
 
