@@ -406,3 +406,35 @@ class Command(BaseCommand):
         tmp_path / "own", {**files, "app/management/commands/createapp.py": own}, "app"
     )
     assert {(f.code, f.key) for f in findings if f.code == "CD101"} == {("CD101", "--settings")}
+
+
+def test_a_flag_declared_apart_with_one_destination_is_undocumented_until_named(tmp_path) -> None:
+    # ``--no-verbose`` is its own declaration into ``verbose``; ``-l`` is
+    # one spelling of ``--learning-rate``'s own declaration.
+    cli = _CLI.replace(
+        '    parser.add_argument("--verbose", action="store_true")\n',
+        '    parser.add_argument("--verbose", action="store_true")\n'
+        '    parser.add_argument("--no-verbose", dest="verbose", action="store_false")\n',
+    )
+    analysis, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})
+    assert analysis.schema.children["verbose"].spellings == ("--verbose", "--no-verbose")
+    apart = found[("CD103", "--no-verbose")]
+    assert apart.location.line == 11
+    assert "declared apart from `--verbose`" in apart.message
+    assert ("CD103", "-l") not in found and ("CD103", "--verbose") not in found
+    # Named anywhere in the pages, it is told of.
+    docs = _DOCS + "\nPass `--no-verbose` to silence it again.\n"
+    _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
+    assert ("CD103", "--no-verbose") not in found
+
+
+def test_a_flag_of_another_file_s_parser_is_not_taken_for_a_twin(tmp_path) -> None:
+    # Another program's parser (a helper that parses curl command lines)
+    # may well use the same destination.
+    other = (
+        "import argparse\n\n\ndef curl_parser():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--quiet-mode", dest="verbose", action="store_false")\n'
+        "    return p\n"
+    )
+    _, found = _run(tmp_path, {"tool/cli.py": _CLI, "tool/curl.py": other, "docs/cli.md": _DOCS})
+    assert not [f for (code, key), f in found.items() if "declared apart" in f.message]

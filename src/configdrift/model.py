@@ -143,6 +143,10 @@ class SchemaNode:
     #: or a variable (``env = "APP_BIND"``: ``env``; a default read from it:
     #: ``default``). ``link`` makes them one setting with the key.
     also: tuple[tuple[str, str], ...] = ()
+    #: Spellings a declaration of their own adds to this option, one
+    #: destination (``--no-color`` beside ``--color``): each a flag users
+    #: write, documented or not on its own, with where it is declared.
+    apart: tuple[tuple[str, Location], ...] = ()
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""

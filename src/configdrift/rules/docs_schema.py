@@ -10,6 +10,7 @@ from configdrift.index.spellings import bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
+    CLI_KINDS,
     LIST_ITEM,
     ConfigPath,
     DocEntry,
@@ -370,6 +371,45 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         named = named_in_pages(analysis, {v for vs in variables.values() for v in vs})
         findings = [f for f in findings if not (variables.get(f.key, set()) & named)]
     yield from findings
+    yield from _flags_apart(analysis)
+
+
+def _flags_apart(analysis: Analysis) -> Iterator[Finding]:
+    """A flag declared apart from the option's documented flag, with one
+    destination (``--no-show-source`` beside ``--show-source``), that no
+    page names: users can write it, and nothing tells them of it."""
+    from configdrift.rules.evidence import named_in_pages
+
+    root = analysis.schema
+    if root.model_kind not in CLI_KINDS or analysis.generated:
+        return
+    entries = {e.name: e for e in analysis.entries}
+    apart: dict[str, tuple[Location, DocEntry]] = {}
+    for node in root.children.values():
+        sibling = next((entries[s] for s in node.spellings if s in entries), None)
+        if sibling is None:
+            continue  # the option itself is undocumented: said of the option
+        for spelling, location in node.apart:
+            if spelling not in entries:
+                apart[spelling] = (location, sibling)
+    named = named_in_pages(analysis, set(apart))
+    for spelling, (location, sibling) in sorted(apart.items()):
+        if spelling in named:
+            continue
+        yield make(
+            "CD103",
+            spelling,
+            location,
+            f"`{spelling}` is accepted by {root.model or 'the parser'}, declared apart from "
+            f"`{sibling.name}` (one destination), but no doc names it",
+            (
+                Related(
+                    sibling.location.path,
+                    sibling.location.line,
+                    f"`{sibling.name}` is documented here",
+                ),
+            ),
+        )
 
 
 @register("CD104")

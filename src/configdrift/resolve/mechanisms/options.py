@@ -283,6 +283,17 @@ def _options_of(
             if known is None:
                 nodes[node.key] = node
             else:
+                fresh = [s for s in node.spellings if s not in known.spellings]
+                if (
+                    fresh
+                    and node.location is not None
+                    and known.location is not None
+                    and node.location.path == known.location.path
+                ):
+                    # ``--no-color`` declared apart from ``--color``, in one
+                    # file (another file's parser may be another program's):
+                    # a flag of its own that the docs may leave out.
+                    known.apart += tuple((s, node.location) for s in fresh if s.startswith("--"))
                 known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
                 if not _same_default(known.default, node.default):
                     # Two commands give the option different defaults: no
