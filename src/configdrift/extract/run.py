@@ -146,12 +146,17 @@ def _guard(empty: Callable[[], T], extract: Callable[..., T], data: bytes, **opt
         return facts
 
 
+#: How the reason of a file configdrift itself failed on ends: its own
+#: fault, reported whatever the file holds.
+OWN_FAULT = "in configdrift: please report it"
+
+
 def _reason(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "nested too deeply"
     if isinstance(exc, MemoryError):
         return "too large to hold in memory"
-    return f"{type(exc).__name__} in configdrift: please report it"
+    return f"{type(exc).__name__} {OWN_FAULT}"
 
 
 @_no_gc

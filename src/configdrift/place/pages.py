@@ -12,6 +12,7 @@ from pathlib import Path
 from configdrift.discover import HISTORY_PAGES, Sources, matches
 from configdrift.extract.byte_tests import mentions
 from configdrift.extract.docs.facts import DocFacts
+from configdrift.extract.run import OWN_FAULT
 from configdrift.files import CANNOT_READ, read_or_none
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
 
@@ -161,9 +162,14 @@ def relevant(
         }
     out: dict[str, DocFacts] = {}
     for rel, doc in facts.items():
-        if doc.error is not None and not doc.error.startswith(CANNOT_READ):
+        if (
+            doc.error is not None
+            and not doc.error.startswith(CANNOT_READ)
+            and OWN_FAULT not in doc.error
+        ):
             # (A page the tree forbids reading is reported: what it holds
-            # cannot be told.)
+            # cannot be told; so is a page configdrift itself failed on,
+            # whatever it holds: never silently left out.)
             data = read_or_none(root, rel) or b""
             if not mentions(data, spellings, needed):
                 continue
