@@ -315,3 +315,46 @@ def test_a_plain_spelling_on_the_reference_page_describes_the_variable(tmp_path)
     files["docs/config.md"] = page + "Set `main_env` to choose the environment.\n"
     _, findings = check_project(tmp_path / "b", files, "app")
     assert ("CD103", "MAIN_ENV_FOR_APP") not in by_key(findings)
+
+
+def test_a_setting_read_around_the_defaults_module_is_reported(tmp_path) -> None:
+    defaults = "".join(
+        f"BOT_{name} = {value!r}\n"
+        for name, value in (
+            ("NAME", "bot"),
+            ("DELAY", 0),
+            ("RETRIES", 2),
+            ("AGENT", "a"),
+            ("DEPTH", 3),
+        )
+    )
+    reader = (
+        "def start(crawler):\n    settings = crawler.settings\n"
+        '    return settings.getint("BOT_DELAY", 0), settings.getbool("BOT_DEBUG", True)\n'
+    )
+    # A test project of its own defaults and reads: another program.
+    fixture = (
+        "def run(crawler):\n    settings = crawler.settings\n"
+        '    return settings.get("DEMO_COLOR")\n'
+    )
+    doc = "# Settings\n\n" + "".join(
+        f"### `BOT_{name}`\n\nA setting.\n\n" for name in ("NAME", "DELAY", "RETRIES", "DEBUG")
+    )
+    _, findings = check_project(
+        tmp_path,
+        {
+            "bot/default_settings.py": defaults,
+            "bot/core.py": reader,
+            "demo/__init__.py": "",
+            "demo/global_settings.py": "DEMO_A = 1\nDEMO_B = 2\n",
+            "demo/run.py": fixture,
+            "docs/settings.md": doc,
+        },
+        "bot",
+    )
+    found = by_key(findings)
+    around = found[("CD201", "BOT_DEBUG")]
+    assert around.severity.value == "warning"
+    assert "bot.default_settings does not declare it" in around.message
+    assert "(True)" in around.message
+    assert ("CD201", "BOT_DELAY") not in found and ("CD201", "DEMO_COLOR") not in found

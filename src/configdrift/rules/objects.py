@@ -43,6 +43,10 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     where the model behind ``server`` has no field ``X``, or
     ``params["server"]["X"]`` under a model that forbids ``X``.
     The finding says whether anything calls the function that holds the read.
+    Also, as a warning, a setting the package reads by name from its
+    settings object (``settings.getint("PER_IP")``) that its defaults module
+    does not declare: the read bypasses the registry, with a default of its
+    own.
 
     Why it matters
     The read can only fail (an ``AttributeError``), or it reads a key that a
@@ -57,6 +61,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     Declare the field if the option is meant to exist; otherwise delete the
     accessor and its callers.
     """
+    yield from _read_around_registry(analysis)
     objects = analysis.objects
     loaded = loaded_names(analysis)
     mounted = {node.model for node in analysis.schema.walk() if node.model}
@@ -400,3 +405,43 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
             f"`{format_path(path)}` is read into `{attr}`, which no code reads: setting it does nothing",
             (Related(where, line, f"stored as `{attr}` here"),),
         )
+
+
+def _read_around_registry(analysis: Analysis) -> Iterator[Finding]:
+    """A setting read by name from the settings object that the defaults
+    module does not declare (``settings.getint("PER_IP")``): it bypasses the
+    registry, its default the read's own. A warning: the object is lenient,
+    the read gets its default."""
+    import dataclasses
+
+    from configdrift.model import Severity
+    from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, read_around
+
+    root = analysis.schema
+    if root.model != SETTINGS_OBJECT:
+        return
+    registry, around = read_around(root)
+    if registry is None or registry.location is None:
+        return
+    module = registry.origin.removeprefix("option of ")
+    for node in around:
+        if node.location is None:
+            continue
+        default = (
+            f" ({node.default.text})" if node.default is not None and node.default.known else ""
+        )
+        finding = make(
+            "CD201",
+            format_path(node.path),
+            node.location,
+            f"`{node.key}` is read by name from the settings object, but {module} does not declare "
+            f"it: it bypasses the defaults module, with the read's own default{default}",
+            (
+                Related(
+                    registry.location.path,
+                    registry.location.line,
+                    f"{module} declares the settings",
+                ),
+            ),
+        )
+        yield dataclasses.replace(finding, severity=Severity.WARNING)

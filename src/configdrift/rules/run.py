@@ -36,10 +36,6 @@ PROJECT_RULES = frozenset(
 )
 
 
-#: Surfaces read by name, not through config objects: no dead accessor.
-_NO_OBJECTS = frozenset({"argparse", "click", "env", "setting"})
-
-
 #: What a surface known only by the calls that build it (a function's
 #: keyword arguments) is not judged on: its docs and its code's reads are
 #: the model's own business; its examples are judged.
@@ -58,9 +54,7 @@ def run_rules(analysis: Analysis) -> list[Finding]:
             if rule.check is None or not selected(code, config.select, config.ignore):
                 continue
             if surface is not analysis and (
-                code in PROJECT_RULES
-                or (code == "CD201" and surface.schema.model_kind in _NO_OBJECTS)
-                or (code in _NOT_BY_CALLS and surface.examples_only)
+                code in PROJECT_RULES or (code in _NOT_BY_CALLS and surface.examples_only)
             ):
                 continue
             for finding in rule.check(surface):

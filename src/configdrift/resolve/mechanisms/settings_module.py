@@ -173,6 +173,43 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     return list(nodes.values())
 
 
+def read_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
+    """The settings the package reads by name that its defaults module (the
+    registry) does not declare, with a node of that module: none where no
+    defaults module declares ``MIN_OPTIONS`` settings. Only the package of
+    the defaults module that declares most counts (a test project's
+    ``global_settings.py`` is another program's)."""
+
+    def module(node: SchemaNode) -> str:
+        return node.origin.removeprefix("option of ")
+
+    declared = [
+        node
+        for node in root.children.values()
+        if node.origin.startswith("option of ")
+        and module(node).rsplit(".", 1)[-1] in _DEFAULTS_MODULES
+    ]
+    if not declared:
+        return None, []
+    by_package: dict[str, list[SchemaNode]] = {}
+    for node in declared:
+        by_package.setdefault(module(node).split(".", 1)[0], []).append(node)
+    package, own = max(by_package.items(), key=lambda item: (len(item[1]), item[0]))
+    if len(own) < MIN_OPTIONS:
+        return None, []
+    registry = {node.origin for node in own}
+    first = min(own, key=lambda n: n.location.line if n.location else 0)
+    around = [
+        node
+        for node in root.children.values()
+        if node.origin not in registry
+        and node.origin.startswith("option of ")
+        and module(node).split(".", 1)[0] == package
+        and module(node).rsplit(".", 1)[-1] not in _DEFAULTS_MODULES
+    ]
+    return first, around
+
+
 def own_default(name: str, expr: Expr) -> Expr | None:
     """The default a name is assigned: its value, or, where the value is
     a getter called with the name itself (``X = get("X", False)``), the
