@@ -25,6 +25,7 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
+from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.evidence import read_note, reader, unknown_under
 from configdrift.rules.registry import make, register
@@ -68,11 +69,16 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A key in a config example of the docs (a JSON block) under a part of the
     config whose schema forbids unknown keys, and that the schema does not
-    accept under any spelling.
+    accept under any spelling. Also a call in the docs' Python blocks of the
+    project's own function or class with a keyword its signature does not
+    take (``App(__name__, load_env=False)``), where the callee is certain (a
+    name the package exports, one of that name in the project) and its
+    signature complete (no ``**kwargs``, no decorator that may change it).
 
     Why it matters
     Readers copy examples. A config built from this one cannot be loaded:
-    pydantic raises ``ValidationError: Extra inputs are not permitted``.
+    pydantic raises ``ValidationError: Extra inputs are not permitted``; the
+    call raises ``TypeError: unexpected keyword argument``.
 
     Example
     The quick-start example shows ``"keepalive": true`` inside
@@ -83,6 +89,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     Remove the key from the example, or declare it in the model if it is
     meant to exist.
     """
+    yield from doc_call_keywords(analysis)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(
             "CD301",

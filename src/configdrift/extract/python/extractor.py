@@ -519,6 +519,10 @@ class ModuleExtractor:
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
+        if args.kwarg is not None or any(
+            last_name(d) not in _PLAIN_DECORATORS for d in node.decorator_list
+        ):
+            self.facts.open_signatures.append(qualname)
         self.facts.function_lines[qualname] = (node.lineno, node.end_lineno or node.lineno)
         annotated: set[str] = set()
         for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
@@ -548,6 +552,10 @@ class ModuleExtractor:
 
 
 _PARAMETER_OPTIONS = frozenset({"Option"})
+#: Decorators that leave a function's keyword arguments as its parameters.
+_PLAIN_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "overload", "abstractmethod", "override", "final"}
+)
 
 
 def _option_call(node: ast.expr | None) -> ast.Call | None:

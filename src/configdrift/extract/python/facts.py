@@ -212,6 +212,9 @@ class ModuleFacts:
     keyword_models: list[tuple[str, Expr, int, list[str]]] = field(default_factory=list)
     #: Line spans of functions: qualname -> (first, last).
     function_lines: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Functions whose keyword arguments are not all their parameters: a
+    #: ``**kwargs``, or a decorator that may change the signature.
+    open_signatures: list[str] = field(default_factory=list)
     #: ``getattr`` calls with a name built at runtime: their line, function
     #: and the literal parts of the name (``built_name_matches``).
     dynamic_getattr: list[tuple[int, str, tuple[str, ...], str]] = field(default_factory=list)

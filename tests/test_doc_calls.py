@@ -1,0 +1,102 @@
+"""A call in the docs of the project's own function or class with a
+keyword its signature does not take is CD301: following the docs raises
+TypeError. Only where the callee is certain and its signature complete."""
+
+from __future__ import annotations
+
+from helpers import check_project
+
+_INIT = "from app.server import serve, start, wrapped\nfrom app.core import App, Base, Settings\n"
+_SERVER = """
+import functools
+
+
+def serve(app, port=8000, host="127.0.0.1"):
+    return app
+
+
+def start(app, **options):
+    return app
+
+
+def retry(f):
+    @functools.wraps(f)
+    def inner(*a, **k):
+        return f(*a, **k)
+    return inner
+
+
+@retry
+def wrapped(app, port=1):
+    return app
+
+
+def to_dict(data):
+    return dict(data)
+"""
+_CORE = """
+from dataclasses import dataclass
+
+
+class Base:
+    def __init__(self, name, env_prefix="APP_"):
+        self.name = name
+
+
+class App(Base):
+    def __init__(self, name, env_prefix="APP_", strict=False):
+        super().__init__(name, env_prefix)
+
+
+class Plain(Base):
+    pass
+
+
+@dataclass
+class Settings:
+    debug: bool = False
+"""
+
+
+def _calls(tmp_path, block: str, **extra: str):
+    page = f"# Use\n\n```python\n{block}\n```\n"
+    files = {
+        "app/__init__.py": _INIT,
+        "app/server.py": _SERVER,
+        "app/core.py": _CORE,
+        "docs/use.md": page,
+        **extra,
+    }
+    _, findings = check_project(tmp_path, files, "app")
+    return {f.key: f for f in findings if f.code == "CD301"}
+
+
+def test_a_keyword_the_callee_does_not_take_is_an_error(tmp_path) -> None:
+    found = _calls(
+        tmp_path,
+        "from app import App, serve\napp = App(__name__, load_env=False)\n"
+        "serve(app, port=8080, colour='red')\napp.server.serve(app, host='h')",
+    )
+    assert set(found) == {"App(load_env=)", "serve(colour=)"}
+    app = found["App(load_env=)"]
+    assert app.severity.value == "error" and app.location.line == 5
+    assert "raises TypeError" in app.message
+    assert "App.__init__ takes env_prefix, name, strict" in app.related[0].note
+
+
+def test_an_open_or_uncertain_signature_is_not_judged(tmp_path) -> None:
+    found = _calls(
+        tmp_path,
+        # **options, a decorator, no __init__ of its own, a model, a method
+        # of another object, another library, a name no package exports.
+        "start(app, anything=1)\nwrapped(app, port=2, other=3)\nPlain('x', more=1)\n"
+        "Settings(debug=True, extra=1)\nsettings.to_dict(env='dev')\n"
+        "requests.get('u', timeout=3)\nto_dict(data, deep=True)",
+    )
+    assert found == {}
+
+
+def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:
+    twin = "def serve(app, size=1):\n    return app\n"
+    found = _calls(tmp_path, "serve(app, colour='red')", **{"app/other.py": twin})
+    assert found == {}
