@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from configdrift.model import ReadSite
 
 
+#: Surfaces read by name, not through config objects.
+_READ_BY_NAME = frozenset({"argparse", "click", "env", "setting"})
+
+
 @register("CD201")
 def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
@@ -62,6 +66,10 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     accessor and its callers.
     """
     yield from _read_around_registry(analysis)
+    if analysis.first is not None and analysis.schema.model_kind in _READ_BY_NAME:
+        # A surface read by name holds no config objects of its own: the
+        # chains were judged with the first surface (a shortcut, no verdict).
+        return
     objects = analysis.objects
     loaded = loaded_names(analysis)
     mounted = {node.model for node in analysis.schema.walk() if node.model}
