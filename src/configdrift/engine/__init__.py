@@ -17,7 +17,7 @@ from configdrift.discover import Sources, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
-from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS
+from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
 from configdrift.model import (
@@ -94,13 +94,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         def doc_names() -> frozenset[str]:
             # The docs decide which dict read key by key (if any) holds the
             # config where no model does; the pages are extracted meanwhile.
-            return frozenset(
-                p
-                for doc in pending_md().values()
-                for e in doc.entries
-                if e.form not in NO_EVIDENCE_FORMS
-                for p in e.parts
-            )
+            return claimed_names(pending_md().values())
 
         @functools.cache
         def doc_words() -> frozenset[str]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from configdrift.analysis import Analysis
 from configdrift.discover import Sources, looks_like_reference, matches
-from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, Block, DocFacts
+from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
 from configdrift.place.config_files import (
     defaults_files,
@@ -142,27 +142,13 @@ def other_surfaces(
         def references() -> frozenset[str]:
             # The names the pages that look like configuration references
             # document: evidence for a model nothing else shows is one.
-            return frozenset(
-                part
-                for rel, doc in candidates
-                if looks_like_reference(rel)
-                for e in doc.entries
-                if e.form not in NO_EVIDENCE_FORMS
-                for part in e.parts
-            )
+            return claimed_names(doc for rel, doc in candidates if looks_like_reference(rel))
 
         @functools.cache
         def hand_written() -> frozenset[str]:
             # The names documented on pages that render no code: an API
             # page (``.. automodule::``) lists a module's attributes.
-            return frozenset(
-                part
-                for _, doc in candidates
-                if not doc.autodoc
-                for e in doc.entries
-                if e.form not in NO_EVIDENCE_FORMS
-                for part in e.parts
-            )
+            return claimed_names(doc for _, doc in candidates if not doc.autodoc)
 
         for surface in discover_surfaces(
             builder,

@@ -4,6 +4,7 @@ with their key structure. The hand-over of every markup's extractor."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from configdrift.extract.docs.block_model import BlockKey
@@ -86,3 +87,16 @@ class DocFacts:
     #: its own (``Block.call``): examples of the model a function builds
     #: from them, never placed by their keys alone.
     calls: list[Block] = field(default_factory=list)
+
+
+def claimed_names(docs: Iterable[DocFacts]) -> frozenset[str]:
+    """The key names the pages' entries document, as evidence that a
+    configuration exists: every part of each entry's name, but of the
+    forms that are no evidence (``NO_EVIDENCE_FORMS``)."""
+    return frozenset(
+        part
+        for doc in docs
+        for entry in doc.entries
+        if entry.form not in NO_EVIDENCE_FORMS
+        for part in entry.parts
+    )
