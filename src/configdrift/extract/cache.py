@@ -84,10 +84,11 @@ def encoded(facts: object) -> str:
     return json.dumps(facts, separators=(",", ":"), default=_fields_of, check_circular=False)
 
 
-def module_from_json(data: dict[str, Any]) -> ModuleFacts:
-    def source(d: dict[str, Any]) -> DictSource:
-        return DictSource(d["base"], d["keys"], d["is_param"])
+def _source(d: dict[str, Any]) -> DictSource:
+    return DictSource(d["base"], d["keys"], d["is_param"])
 
+
+def module_from_json(data: dict[str, Any]) -> ModuleFacts:
     return ModuleFacts(
         imports=[ImportFact(**i) for i in data["imports"]],
         star_imports=[(m, line) for m, line in data["star_imports"]],
@@ -133,7 +134,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         param_defaults=data["param_defaults"],
         placements=[
             Placement(
-                p["model"], [source(s) for s in p["sources"]], p["line"], p["function"], p["via"]
+                p["model"], [_source(s) for s in p["sources"]], p["line"], p["function"], p["via"]
             )
             for p in data["placements"]
         ],
@@ -141,7 +142,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             DictArg(
                 a["callee"],
                 a["position"],
-                source(a["source"]),
+                _source(a["source"]),
                 a["line"],
                 a["function"],
                 a["key_args"],
@@ -152,18 +153,20 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             for a in data["dict_args"]
         ],
         dict_stores=[
-            DictStore(d["target"], source(d["source"]), d["line"], d["function"])
+            DictStore(d["target"], _source(d["source"]), d["line"], d["function"])
             for d in data["dict_stores"]
         ],
         registrations=[RegistrationCall(**r) for r in data["registrations"]],
-        dict_reads=[
-            DictRead(
-                source(r["source"]), r["line"], r["function"], r["how"], r["default"], r["kind"]
-            )
-            for r in data["dict_reads"]
-        ],
+        dict_reads=[_read(r) for r in data["dict_reads"]],
+        held_reads=[_read(r) for r in data["held_reads"]],
         error=data["error"],
         error_line=data["error_line"],
+    )
+
+
+def _read(r: dict[str, Any]) -> DictRead:
+    return DictRead(
+        _source(r["source"]), r["line"], r["function"], r["how"], r["default"], r["kind"]
     )
 
 

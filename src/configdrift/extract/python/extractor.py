@@ -305,6 +305,7 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
+        facts.held_reads = [r for r in facts.dict_reads if not keep(r.function, r.source.base)]
         facts.dict_reads = [r for r in facts.dict_reads if keep(r.function, r.source.base)]
         facts.dict_stores = [s for s in facts.dict_stores if keep(s.function, s.source.base)]
 

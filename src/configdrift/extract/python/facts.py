@@ -177,6 +177,10 @@ class ModuleFacts:
     placements: list[Placement] = field(default_factory=list)
     dict_args: list[DictArg] = field(default_factory=list)
     dict_reads: list[DictRead] = field(default_factory=list)
+    #: Reads of a dict a class holds on ``self`` without storing it there
+    #: (a property or a base class provides it: ``self.config.get("k", 1)``),
+    #: kept apart from the dicts the flow follows.
+    held_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
     registrations: list[RegistrationCall] = field(default_factory=list)
     #: Attribute names used in the file, as ``name`` when some use is on a

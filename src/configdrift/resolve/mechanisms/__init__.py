@@ -25,6 +25,7 @@ from configdrift.resolve.mechanisms import (
     descriptors,
     documented_models,
     environment,
+    held_dicts,
     keyword_calls,
     loaded_models,
     module_constants,
@@ -57,6 +58,7 @@ SURFACES = (
     settings_module,
     environment,
     module_constants,
+    held_dicts,
     # Last: a model taken by its page alone claims what no mechanism did.
     documented_models,
 )

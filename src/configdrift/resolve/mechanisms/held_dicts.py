@@ -1,0 +1,91 @@
+"""A dict a class holds on ``self`` and reads key by key
+(``self.config.get("dev-mode", True)``): its keys are a configuration's
+where the docs document most of them.
+
+Plugin and builder classes often keep their section of a configuration
+file as a plain dict and read each key in a method of its own, with its
+default beside it. No model declares the keys; the reads do. A class's
+dict is a surface when the docs name ``MIN_KEYS`` of the keys its
+methods read by a literal name (five at least, and half), with
+``MIN_DEFAULTS`` of them read with a default: a request's or a
+response's dict is read by name too, but with nothing to fall back on
+(no default, or ``None``). Each key's default is the one it is read with, when every read
+of it that gives one agrees and it is known statically.
+
+Whether a documented key it does not read is ignored is not known: the
+dict may be handed whole to code that reads it, or read by a base class
+(whose own keys are another page's). Nothing is said of it; a key it reads
+that no page documents is undocumented.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from configdrift.extract.python.facts import Expr
+from configdrift.model import Surface
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.option_tables import table_option, table_root
+
+#: The keys the docs must name of one class's dict.
+MIN_KEYS = 5
+#: Of those read, how many must be read with a default.
+MIN_DEFAULTS = 3
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """Each dict a class holds and reads by ``MIN_KEYS`` literal keys or
+    more, where the docs document ``MIN_KEYS`` of them and half."""
+    builder = discovery.builder
+    project = builder.project
+    found: list[Surface] = []
+    for module in sorted(project.modules):
+        info = project.modules[module]
+        # (class, attribute) -> key -> [(line, default expression)]
+        held: dict[tuple[str, str], dict[str, list[tuple[int, Expr | None]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        for read in info.facts.held_reads:
+            base = read.source.base
+            owner = read.function.rpartition(".")[0]
+            if not base.startswith("self.") or base.count(".") != 1 or owner not in info.classes:
+                continue
+            if len(read.source.keys) != 1:
+                continue
+            name = project.evaluate(module, read.source.keys[0])
+            if not name.known or not isinstance(name.value, str) or not name.value:
+                continue
+            held[(owner, base[5:])][name.value].append((read.line, read.default))
+        for (owner, attribute), keys in sorted(held.items()):
+            if len(keys) < MIN_KEYS:
+                continue
+            documented = set(keys) & discovery.names - discovery.taken
+            if len(documented) < MIN_KEYS or 2 * len(documented) < len(keys):
+                continue
+            defaults = sum(any(_fallback(d) for _, d in reads) for reads in keys.values())
+            if defaults < MIN_DEFAULTS:
+                continue
+            qualname = f"{owner}.{attribute}"
+            first = min(line for reads in keys.values() for line, _ in reads)
+            root, _, _ = table_root(builder, module, qualname, first)
+            # A key it does not read may be read where the dict is handed
+            # whole, or by a base class: nothing is said of it.
+            root.strict = None
+            for key, reads in sorted(keys.items()):
+                given = {str(d) for _, d in reads if d is not None}
+                default = None
+                if len(given) == 1:
+                    default = project.evaluate(module, next(d for _, d in reads if d is not None))
+                line = min(line for line, _ in reads)
+                root.children[key] = table_option(
+                    (key,), default, project.location(module, line), qualname
+                )
+            if discovery.claim(root):
+                how = f"{len(keys)} keys the methods of {owner} read from self.{attribute}"
+                found.append(Surface(qualname, root, how, [], f"{module}:{qualname}"))
+    return found
+
+
+def _fallback(default: Expr | None) -> bool:
+    """Is a read's default one to fall back on (``None`` is not)?"""
+    return default is not None and default != ["c", None]
