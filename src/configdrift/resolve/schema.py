@@ -105,6 +105,8 @@ class SchemaBuilder(ModelReader):
         #: Models built from a whole dict loaded from a file
         #: (``Config(**yaml.safe_load(fh))``): a config file's schema.
         self.loaded_models: dict[Symbol, Location] = {}
+        #: Models built from a whole dict, loaded or not (``Config(**raw)``).
+        self.whole_models: dict[Symbol, Location] = {}
         #: The name of the root's surface (``config``, ``settings``, ``cli``,
         #: ``env``), set by ``build``.
         self.primary = "config"
@@ -374,6 +376,7 @@ class SchemaBuilder(ModelReader):
         if not primary:
             if any(source.base == LOADED for source in placement.sources):
                 self.loaded_models.setdefault(symbol, location)
+            self.whole_models.setdefault(symbol, location)
             self.root_candidates.append(
                 Mount(
                     (),

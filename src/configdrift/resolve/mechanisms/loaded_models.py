@@ -1,6 +1,14 @@
-"""Models built from a whole dict loaded from a file
-(``Config(**yaml.safe_load(fh))``): a config file's schema, a surface of
-its own when the root does not hold it."""
+"""Models built from a whole dict (``Config(**yaml.safe_load(fh))``,
+``AppConfig(**raw)``): a configuration's schema, a surface of its own when
+the root does not hold it.
+
+Loaded whole from a file, the model is that file's schema by
+construction: two documented keys, half of its own, will do. Built from
+a dict the code does not show the origin of (a function's parameter), it
+may as well be a record of data (an event, a request's payload): only a
+page whose path says it is a configuration reference counts as evidence
+then, and the usual three keys, half of the model's.
+"""
 
 from __future__ import annotations
 
@@ -12,20 +20,28 @@ LOADED_LEAST = 2
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """Models built from a whole dict loaded from a file
-    (``Config(**yaml.safe_load(fh))``) that the root does not hold."""
+    """Models built from a whole dict that the root does not hold, where
+    the docs document their keys."""
     found: list[Surface] = []
     mounted = discovery.mounted()
+    builder = discovery.builder
     for symbol, location in sorted(
-        discovery.builder.loaded_models.items(), key=lambda i: (i[1].path, i[1].line)
+        builder.whole_models.items(), key=lambda i: (i[1].path, i[1].line)
     ):
         if symbol.qualname in mounted:
             continue
-        node = discovery.builder.model_root(symbol)
-        # Loaded from a file whole, the model is that file's schema by
-        # construction: two documented keys, half of its own, will do.
-        if discovery.claim(node, least=LOADED_LEAST):
+        node = builder.model_root(symbol)
+        if symbol in builder.loaded_models:
+            if not discovery.claim(node, least=LOADED_LEAST):
+                continue
             how = f"built from a loaded file's contents ({location.path}:{location.line})"
-            target = f"{symbol.module}:{symbol.qualname}"
-            found.append(Surface(symbol.qualname, node, how, [], target))
+        else:
+            if discovery.references is None or not discovery.claim(node, discovery.references()):
+                continue
+            how = (
+                f"built from a whole dict ({location.path}:{location.line}); "
+                "a configuration reference page documents its keys"
+            )
+        target = f"{symbol.module}:{symbol.qualname}"
+        found.append(Surface(symbol.qualname, node, how, [], target))
     return found

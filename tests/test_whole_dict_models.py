@@ -1,0 +1,70 @@
+"""A model built from a whole dict the code does not show the origin of
+(``AppConfig(**raw)``) is a configuration where a configuration reference
+page documents three of its keys and half: never on a page whose path
+says nothing of configuration (an event's fields), never on two keys."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_MODEL = """
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    port: int = 8000
+    workers: int = 1
+    debug: bool = False
+
+
+def load(raw: dict) -> AppConfig:
+    return AppConfig(**raw)
+"""
+
+_PAGE = """
+Configuration
+=============
+
+host
+   The host to bind. Default: ``localhost``.
+
+port
+   The port. Default: ``8080``.
+
+workers
+   How many workers. Default: ``1``.
+
+timeout
+   Seconds before a request is dropped. Default: ``30``.
+"""
+
+
+def _check(tmp_path, page: str = "docs/configuration.rst", text: str = _PAGE):
+    return check_project(tmp_path, {"app/config.py": _MODEL, page: text}, "app")
+
+
+def test_a_model_built_from_a_whole_dict_is_the_configuration_its_page_documents(
+    tmp_path,
+) -> None:
+    analysis, findings = _check(tmp_path)
+    assert "AppConfig" in [s.surface for s in analysis.everything]
+    found = by_key(findings)
+    assert found[("CD101", "timeout")].severity.value == "error"
+    assert "raises a ValidationError" in found[("CD101", "timeout")].message
+    assert "the code's default is 8000" in found[("CD104", "port")].message
+    assert ("CD103", "debug") in found
+
+
+def test_a_page_that_is_no_configuration_reference_is_no_evidence(tmp_path) -> None:
+    # The same fields on a page of events: the model may be a record of data.
+    analysis, findings = _check(tmp_path, page="docs/events.rst")
+    assert "AppConfig" not in [s.surface for s in analysis.everything]
+    assert not any(f.key == "timeout" for f in findings)
+
+
+def test_two_documented_keys_are_no_evidence(tmp_path) -> None:
+    page = _PAGE.replace("workers\n   How many workers. Default: ``1``.\n", "")
+    analysis, _ = _check(tmp_path, text=page)
+    assert "AppConfig" not in [s.surface for s in analysis.everything]
