@@ -64,6 +64,18 @@ CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 
 
+#: The suffixes of every file a run may read: code, pages, config files,
+#: data files. A ref's files are written for the same (``--diff-base``,
+#: ``diff``), so that both sides are read alike.
+READ_SUFFIXES = (".py", *DOC_SUFFIXES, *CONFIG_SUFFIXES, *DATA_SUFFIXES)
+
+
+def may_read(rel: str) -> bool:
+    """Is the file at ``rel`` of a kind a run reads (by its suffix, or an
+    example environment file by its name)?"""
+    return rel.endswith(READ_SUFFIXES) or env_example(rel.rsplit("/", 1)[-1].lower())
+
+
 #: Words of a page's path that say it may be a configuration reference.
 _REFERENCE_WORDS = re.compile(
     r"(?:^|[/_.-])(?:config\w*|settings?|options?|reference|env(?:vars?|ironment)?|cli|"

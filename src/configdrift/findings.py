@@ -122,7 +122,7 @@ def new_findings(
     from configdrift.config import ConfigError
     from configdrift.filter.baseline import DEFAULT_NAME, Baseline, BaselineError, only_new
     from configdrift.git import GitError
-    from configdrift.history.refs import analyse_ref, resolve_ref
+    from configdrift.history.refs import analysed_ref, resolve_ref
     from configdrift.model import fingerprint
     from configdrift.rules.run import run_rules
 
@@ -139,10 +139,10 @@ def new_findings(
     if diff_base is not None:
         try:
             commit = resolve_ref(root, diff_base)
-            then = analyse_ref(analysis.config, commit, None)
+            with analysed_ref(analysis.config, commit, None) as then:
+                before = run_rules(then)
         except GitError as exc:
             raise ConfigError(f"--diff-base: {exc}") from None
-        before = run_rules(then)
         findings = only_new(findings, Counter(fingerprint(f) for f in before))
         findings += _shrunk(_source_counts(then, _accepted(then)), sources, f"at {diff_base}")
     if not baseline and not os.path.lexists(where):

@@ -29,11 +29,13 @@ def diff_refs(
 ) -> int:
     """Compare the config surface at two git refs (HEAD: the work tree when
     not given); CD403 for keys removed without a removal path."""
+    from contextlib import ExitStack
+
     from configdrift.config import ConfigError, load
     from configdrift.engine import analyse
     from configdrift.git import GitError
     from configdrift.history.refs import (
-        analyse_ref,
+        analysed_ref,
         compare,
         default_base,
         repository,
@@ -50,20 +52,22 @@ def diff_refs(
         repository(config.root)
         base_commit = resolve_ref(config.root, base) if base else default_base(config.root)
         base_name = base or f"merge-base {base_commit[:10]}"
-        base_analysis = analyse_ref(config, base_commit, jobs)
-        if head:
-            head_analysis = analyse_ref(config, resolve_ref(config.root, head), jobs)
-            head_name = head
-        else:
-            head_analysis = analyse(config, jobs=jobs)
-            head_name = "the work tree"
+        with ExitStack() as scratch:
+            base_analysis = scratch.enter_context(analysed_ref(config, base_commit, jobs))
+            if head:
+                head_ref = resolve_ref(config.root, head)
+                head_analysis = scratch.enter_context(analysed_ref(config, head_ref, jobs))
+                head_name = head
+            else:
+                head_analysis = analyse(config, jobs=jobs)
+                head_name = "the work tree"
+            findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
     except (ConfigError, GitError) as exc:
         usage_error(str(exc), err)
         return ExitCode.USAGE
     from configdrift.output.display import prefix_for, prepare, rebase
     from configdrift.output.report import ReportData, printable_finding
 
-    findings, changes = compare(base_analysis, head_analysis, base_name, head_name)
     findings = with_severities(findings, config)
     prefix = prefix_for(config.root)
     shown, places = prepare([printable_finding(f) for f in findings], config.root, prefix)

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from configdrift.config import Config
+from configdrift.discover import DOC_SUFFIXES, may_read
+from configdrift.extract.docs.page import MAX_PAGE_BYTES
+from configdrift.files import MAX_FILE_BYTES
 from configdrift.git import GitError, run
 from configdrift.model import (
     DEPRECATED,
@@ -31,13 +36,12 @@ from configdrift.model import (
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: Files a ref is read for: code, docs, config files, the configuration.
-READ_SUFFIXES = (".py", ".md", ".markdown", ".json", ".yaml", ".yml", ".toml")
 #: The most bytes a reader takes of a file with each suffix (a larger
-#: blob is never written: its reader would refuse it).
-MAX_BLOB_BYTES = 8 * 1024 * 1024
-_CAPS = {".md": 2 << 20, ".markdown": 2 << 20, ".json": 1 << 20, ".yaml": 1 << 20}
-_CAPS |= {".yml": 1 << 20, ".toml": 4 << 20, ".py": MAX_BLOB_BYTES}
+#: blob is never written: its reader would refuse it); any other file the
+#: run reads (``discover.may_read``), the most any file is read for.
+MAX_BLOB_BYTES = MAX_FILE_BYTES
+_CAPS = {suffix: MAX_PAGE_BYTES for suffix in DOC_SUFFIXES}
+_CAPS |= {".json": 1 << 20, ".yaml": 1 << 20, ".yml": 1 << 20, ".toml": 4 << 20}
 #: What a ref's files may take in all on the scratch disk, and how many
 #: there may be: past either, the ref is not read (``GitError``), since a
 #: tree can name one large blob many times for a few bytes of objects.
@@ -118,9 +122,9 @@ def materialise(root: Path, commit: str, into: Path) -> None:
         meta, _, name_bytes = record.partition(b"\t")
         mode, kind, sha, size = meta.decode().split()
         name = name_bytes.decode("utf-8", "surrogateescape")
-        if kind != "blob" or mode == "120000" or not name.endswith(READ_SUFFIXES):
+        if kind != "blob" or mode == "120000" or not may_read(name):
             continue
-        cap = _CAPS[name[name.rfind(".") :].lower()] if "." in name else MAX_BLOB_BYTES
+        cap = _CAPS.get(name[name.rfind(".") :].lower(), MAX_BLOB_BYTES)
         if not size.isdigit() or int(size) > cap:  # "-", or "BAD": missing
             continue
         if not name.startswith(prefix) or not _plain_path(name):
@@ -290,15 +294,18 @@ def compare(
     return findings, changes
 
 
-def analyse_ref(config: Config, commit: str, jobs: int | None) -> Analysis:
-    """The analysis of the project as it is at ``commit``."""
+@contextmanager
+def analysed_ref(config: Config, commit: str, jobs: int | None) -> Iterator[Analysis]:
+    """The analysis of the project as it is at ``commit``, its files kept
+    until the block ends: the rules read some of them again (which
+    registry of removed keys a function checks)."""
     from configdrift.engine import analyse
 
     scratch = Path(tempfile.mkdtemp(prefix="configdrift-ref-"))
     try:
         materialise(config.root, commit, scratch)
         moved = replace(config, root=scratch, source=_moved(config, scratch))
-        return analyse(moved, jobs=jobs, cache=False)
+        yield analyse(moved, jobs=jobs, cache=False)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
