@@ -115,9 +115,10 @@ def check(
 ) -> Report:
     """Check the projects ``paths`` name and return what was found.
 
-    A directory is a project (its configuration is found from it, walking
-    up); a file is checked within its project, and only findings that
-    involve it (at either end) are kept, as pre-commit passes files.
+    A directory that is a project (``project_of``) is checked whole; a
+    file, or a folder inside a project, is checked within its project, and
+    only findings that involve it (at either end) are kept, as pre-commit
+    passes files.
     Several paths of one project are analysed once. ``select`` and
     ``ignore`` replace the configuration's, ``extend_select`` and
     ``extend_ignore`` add to them. Raises ``ConfigError``
@@ -195,17 +196,21 @@ def project_configs(
         if (problem := unreachable(path)) is not None:
             raise ConfigError(f"{shown(path)}: {problem}")
         is_file = not is_dir(path)
-        config = load(_project_of(path) if is_file else path, explicit)
+        # A folder inside a project (``docs/``) is checked within it, as a
+        # file is: the project is the nearest folder up that is one.
+        start = project_of(path) if is_file or explicit is None else path
+        config = load(start, explicit)
         config = config.with_overrides(**overrides)
         for code in (*config.select, *config.ignore, *config.severity):
             if not any(c.startswith(code) for c in CATALOG):
                 raise ConfigError(f"no rule code starts with {code!r}")
         key = config.root.resolve()
         first, only = projects.setdefault(key, (config, set()))
-        if not is_file:
+        if not is_file and path.resolve() == key:
             only = None
         elif only is not None:
-            only = only | {os.path.relpath(path.resolve(), key).replace(os.sep, "/")}
+            rel = os.path.relpath(path.resolve(), key).replace(os.sep, "/")
+            only = only | {rel if is_file else rel + "/"}
         projects[key] = (first, only)
     return list(projects.values())
 
@@ -214,19 +219,26 @@ def project_configs(
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
-def _project_of(file: Path) -> Path:
-    """The project a file belongs to: the nearest directory above it with
-    configdrift's configuration or a project's marker (pyproject.toml,
-    setup.py, setup.cfg, .git), else the file's own directory."""
-    from configdrift.files import exists, is_file
+def project_of(path: Path) -> Path:
+    """The project a file or a folder belongs to: the nearest directory
+    from it up with configdrift's configuration or a project's marker
+    (pyproject.toml, setup.py, setup.cfg, .git), else the file's own
+    directory, or the folder itself."""
+    from configdrift.files import exists, is_dir, is_file
 
-    folder = file.resolve().parent
+    folder = path.resolve() if is_dir(path) else path.resolve().parent
     for directory in (folder, *folder.parents):
         if is_file(directory / "configdrift.toml") or any(
             exists(directory / marker) for marker in _PROJECT_MARKERS
         ):
             return directory
     return folder
+
+
+def _involves(path: str, only: set[str]) -> bool:
+    """Is ``path`` one of the files ``only`` names, or inside one of its
+    folders (written with a trailing ``/``)?"""
+    return path in only or any(p.endswith("/") and path.startswith(p) for p in only)
 
 
 def _check_project(
@@ -299,7 +311,9 @@ def _check_project(
     findings = stored.findings
     if only is not None:
         findings = [
-            f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
+            f
+            for f in findings
+            if _involves(f.location.path, only) or any(_involves(r.path, only) for r in f.related)
         ]
     if provenance and analysis is not None:
         from configdrift.git import GitError

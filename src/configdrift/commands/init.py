@@ -35,6 +35,7 @@ def init(
     of the project's pyproject.toml when it has one (appended; a table that
     is already there is never replaced), else into ``configdrift.toml``;
     ``stdout`` prints it instead."""
+    from configdrift.api import project_of
     from configdrift.config import Config, ConfigError, toml_key
     from configdrift.engine import analyse
     from configdrift.unconfigured import shown
@@ -47,6 +48,8 @@ def init(
     if (problem := unreadable_dir(root)) is not None:
         usage_error(f"{shown(root)}: {problem}", err)
         return ExitCode.USAGE
+    # From a folder inside a project (``docs/``), the project's root.
+    root = project_of(root)
     pyproject = root / "pyproject.toml"
     into_pyproject = is_file(pyproject) and not os.path.lexists(root / "configdrift.toml")
     target = pyproject if into_pyproject else root / "configdrift.toml"

@@ -47,7 +47,15 @@ def rebase(path: str, prefix: str) -> str:
     """A root-relative ``path`` from the current directory."""
     if not prefix:
         return path
-    return posixpath.normpath(posixpath.join(prefix, path))
+    joined = posixpath.normpath(posixpath.join(prefix, path))
+    if joined.startswith("../"):
+        # From a folder inside the root (``docs/``): ``config.py``, not
+        # ``../app/config.py`` when the current directory is ``app``.
+        try:
+            return os.path.relpath(joined).replace(os.sep, "/")
+        except ValueError:
+            return joined
+    return joined
 
 
 def places(prefix: str) -> Callable[[Location | None], str | None]:

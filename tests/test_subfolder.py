@@ -1,0 +1,77 @@
+"""From a folder inside a project (``cd docs``), configdrift finds the
+project as ruff and mypy do: the nearest folder up that is one. ``check``
+reports what involves the folder; ``init`` writes at the project's root."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from helpers import make_project
+
+_MODEL = """
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    port: int = 8000
+    workers: int = 1
+    debug: bool = False
+
+
+def load(raw: dict) -> AppConfig:
+    return AppConfig(**raw)
+"""
+
+_PAGE = "Configuration\n=============\n\n" + "".join(
+    f"{k}\n   The {k}.\n\n" for k in ("host", "port", "workers", "timeout")
+)
+
+
+def _project(tmp_path: Path) -> Path:
+    return make_project(
+        tmp_path / "proj",
+        {
+            "pyproject.toml": '[project]\nname = "app"\n',
+            "app/__init__.py": "",
+            "app/config.py": _MODEL,
+            "docs/configuration.rst": _PAGE,
+        },
+    )
+
+
+def _found(folder: Path) -> set[tuple[str, str, str]]:
+    result = run_cli("check", "--format", "json", "--no-cache", cwd=folder)
+    return {(f["code"], f["key"], f["path"]) for f in json.loads(result.out)["findings"]}
+
+
+def test_a_folder_inside_a_project_is_checked_within_it(tmp_path) -> None:
+    root = _project(tmp_path)
+    everything = _found(root)
+    assert ("CD101", "timeout", "docs/configuration.rst") in everything
+    assert ("CD103", "debug", "app/config.py") in everything
+    # From docs/: the page's finding (its code end lies elsewhere), not the
+    # code's own.
+    docs = _found(root / "docs")
+    assert ("CD101", "timeout", "configuration.rst") in docs
+    assert not any(key == "debug" for _, key, _ in docs)
+    code = _found(root / "app")
+    assert ("CD103", "debug", "config.py") in code
+
+
+def test_a_folder_that_is_a_project_of_its_own_stays_one(tmp_path) -> None:
+    root = _project(tmp_path)
+    (root / "docs" / "pyproject.toml").write_text('[project]\nname = "docs"\n', encoding="utf-8")
+    assert _found(root / "docs") == set()
+
+
+def test_init_from_a_folder_writes_at_the_project_s_root(tmp_path) -> None:
+    root = _project(tmp_path)
+    result = run_cli("init", cwd=root / "docs")
+    assert result.code == 0, result.err
+    assert not (root / "docs" / "configdrift.toml").exists()
+    assert not (root / "docs" / "pyproject.toml").exists()
+    assert "[tool.configdrift]" in (root / "pyproject.toml").read_text(encoding="utf-8")
