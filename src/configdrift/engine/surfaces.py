@@ -8,9 +8,18 @@ import functools
 from collections.abc import Callable
 
 from configdrift.analysis import Analysis
+from configdrift.config import ConfigError
 from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
-from configdrift.model import CLI_KINDS, ConfigPath, DocSource, Location, Mount, Surface
+from configdrift.model import (
+    CLI_KINDS,
+    ConfigPath,
+    DocSource,
+    Location,
+    Mount,
+    Surface,
+    format_path,
+)
 from configdrift.place.config_files import (
     defaults_files,
     package_defaults_files,
@@ -112,8 +121,18 @@ def other_surfaces(
     schema = analysis.schema
     generated = any(doc.generated for _, doc in candidates)
     if config.surfaces:
+        held = {node.model: node.path for node in schema.walk() if node.model}
         for surface in configured_surfaces(builder, config.surfaces):
             named = config.surfaces[surface.name][1]
+            model = surface.root.model
+            if model in held and surface.root.model_kind not in CLI_KINDS:
+                where = format_path(held[model]) or "its root"
+                raise ConfigError(
+                    f"surfaces.{surface.name}: {model} is part of the configuration "
+                    f"{analysis.surface!r} already (at {where}), whose pages document it; "
+                    "a surface of its own would be judged twice: leave it out, or name "
+                    "its pages with `sections`"
+                )
             analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
             analysis.missing_docs.extend(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)

@@ -43,7 +43,8 @@ def build_schema(
         name, is_package = module_name(rel, package_dirs)
         modules.append(ModuleInfo(name, rel, facts, is_package))
     builder = SchemaBuilder(Project(modules), config.registrations)
-    root = build_root(builder, config.mount, doc_names)
+    named = frozenset(target for target, _ in config.surfaces.values())
+    root = build_root(builder, config.mount, doc_names, named)
     seed_typed_dicts(builder, root)
     builder.apply_reads(root)
     return root, builder
@@ -53,12 +54,16 @@ def build_root(
     builder: SchemaBuilder,
     explicit: dict[str, str],
     doc_names: Callable[[], frozenset[str]] | None = None,
+    named: frozenset[str] = frozenset(),
 ) -> SchemaNode:
     """The schema tree: explicit mounts first, then those found in code.
 
     ``doc_names`` gives the key names the doc pages document; it is
     called unless ``mount`` names the root, to decide which dict read
-    key by key (if any) is the config's root where no model is.
+    key by key (if any) is the config's root where no model is. A
+    command line, keys registered by name or environment variables the
+    ``surfaces`` of the configuration name (``cli``, ``registered``,
+    ``env``) are that surface's, never the root's as well.
     """
     root = new_root()
     project = builder.project
@@ -122,7 +127,7 @@ def build_root(
     if empty and doc_names is not None:
         settings_root(builder, root, doc_names)
     if not explicit and not dict_seeds and not root.model:
-        groups = option_groups(builder)
+        groups = [(kind, options) for kind, options in option_groups(builder) if kind not in named]
         options = groups[0][1] if groups else []
         dynamic = declared_options(builder)[1]
         if len(options) >= MIN_OPTIONS and (
@@ -147,7 +152,7 @@ def build_root(
             builder.unresolved.extend(Unresolved(where, DYNAMIC) for where in dynamic)
             assert root.model_location is not None and root.model is not None
             builder.mounts.append(Mount((), root.model, root.model_location, how))
-    if empty and not root.children and not root.model:
+    if empty and not root.children and not root.model and "env" not in named:
         variables = environment_variables(project)
         if len(variables) >= MIN_OPTIONS:
             mount_environment(root, variables)
