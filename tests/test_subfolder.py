@@ -1,10 +1,12 @@
 """From a folder inside a project (``cd docs``), configdrift finds the
-project as ruff and mypy do: the nearest folder up that is one. ``check``
-reports what involves the folder; ``init`` writes at the project's root."""
+project as ruff and mypy do, the nearest folder up that is one, and says
+so: ``check`` reports what it reports from the root; ``init`` writes at
+the project's root."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from conftest import run_cli
@@ -48,18 +50,17 @@ def _found(folder: Path) -> set[tuple[str, str, str]]:
     return {(f["code"], f["key"], f["path"]) for f in json.loads(result.out)["findings"]}
 
 
-def test_a_folder_inside_a_project_is_checked_within_it(tmp_path) -> None:
+def test_a_folder_inside_a_project_checks_the_project(tmp_path) -> None:
     root = _project(tmp_path)
     everything = _found(root)
     assert ("CD101", "timeout", "docs/configuration.rst") in everything
     assert ("CD103", "debug", "app/config.py") in everything
-    # From docs/: the page's finding (its code end lies elsewhere), not the
-    # code's own.
+    # From docs/: the same findings, printed from there.
     docs = _found(root / "docs")
-    assert ("CD101", "timeout", "configuration.rst") in docs
-    assert not any(key == "debug" for _, key, _ in docs)
-    code = _found(root / "app")
-    assert ("CD103", "debug", "config.py") in code
+    assert docs == {(c, k, os.path.relpath(root / p, root / "docs")) for c, k, p in everything}
+    result = run_cli("check", "--no-cache", cwd=root / "docs")
+    assert f"inside the project at {root.resolve()}" in result.err
+    assert "inside the project" not in run_cli("check", "--no-cache", cwd=root).err
 
 
 def test_a_folder_that_is_a_project_of_its_own_stays_one(tmp_path) -> None:

@@ -115,10 +115,10 @@ def check(
 ) -> Report:
     """Check the projects ``paths`` name and return what was found.
 
-    A directory that is a project (``project_of``) is checked whole; a
-    file, or a folder inside a project, is checked within its project, and
-    only findings that involve it (at either end) are kept, as pre-commit
-    passes files.
+    A directory is its project (``project_of``: itself, or the nearest
+    folder up that is one, which a message names); a file is checked
+    within its project, and only findings that involve it (at either end)
+    are kept, as pre-commit passes files.
     Several paths of one project are analysed once. ``select`` and
     ``ignore`` replace the configuration's, ``extend_select`` and
     ``extend_ignore`` add to them. Raises ``ConfigError``
@@ -152,6 +152,19 @@ def check(
     if (write_baseline or update_baseline or baseline) and len(targets) > 1:
         raise ConfigError("a baseline belongs to one project: the paths name several")
     report = Report()
+    from configdrift.escape import printable
+    from configdrift.files import is_dir
+
+    roots = {config.root.resolve() for config, _ in targets}
+    for given_path in (Path(p) for p in given):
+        if is_dir(given_path) and given_path.resolve() not in roots:
+            root = project_of(given_path)
+            report.messages.append(
+                printable(
+                    f"configdrift: {given_path} is inside the project at {root}: "
+                    "checking the whole project"
+                )
+            )
     for config, only in targets:
         part = _check_project(
             config,
@@ -196,8 +209,8 @@ def project_configs(
         if (problem := unreachable(path)) is not None:
             raise ConfigError(f"{shown(path)}: {problem}")
         is_file = not is_dir(path)
-        # A folder inside a project (``docs/``) is checked within it, as a
-        # file is: the project is the nearest folder up that is one.
+        # A folder inside a project (``docs/``) stands for its project, the
+        # nearest folder up that is one, as with ruff and mypy.
         start = project_of(path) if is_file or explicit is None else path
         config = load(start, explicit)
         config = config.with_overrides(**overrides)
@@ -206,11 +219,10 @@ def project_configs(
                 raise ConfigError(f"no rule code starts with {code!r}")
         key = config.root.resolve()
         first, only = projects.setdefault(key, (config, set()))
-        if not is_file and path.resolve() == key:
+        if not is_file:
             only = None
         elif only is not None:
-            rel = os.path.relpath(path.resolve(), key).replace(os.sep, "/")
-            only = only | {rel if is_file else rel + "/"}
+            only = only | {os.path.relpath(path.resolve(), key).replace(os.sep, "/")}
         projects[key] = (first, only)
     return list(projects.values())
 
@@ -233,12 +245,6 @@ def project_of(path: Path) -> Path:
         ):
             return directory
     return folder
-
-
-def _involves(path: str, only: set[str]) -> bool:
-    """Is ``path`` one of the files ``only`` names, or inside one of its
-    folders (written with a trailing ``/``)?"""
-    return path in only or any(p.endswith("/") and path.startswith(p) for p in only)
 
 
 def _check_project(
@@ -311,9 +317,7 @@ def _check_project(
     findings = stored.findings
     if only is not None:
         findings = [
-            f
-            for f in findings
-            if _involves(f.location.path, only) or any(_involves(r.path, only) for r in f.related)
+            f for f in findings if f.location.path in only or any(r.path in only for r in f.related)
         ]
     if provenance and analysis is not None:
         from configdrift.git import GitError
