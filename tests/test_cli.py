@@ -128,7 +128,9 @@ def test_clean_project_exits_0(cli, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        ("[tool.configdrift]\nbogus = 1\n", "unknown option(s) bogus"),
+        ("[tool.configdrift]\nbogus = 1\n", "unknown option(s) bogus (known: "),
+        ('[tool.configdrift]\nfail_on = "warning"\n', "fail_on (did you mean `fail-on`?)"),
+        ("[tool.configdrift]\nselcet = []\n", "selcet (did you mean `select`?)"),
         ('[tool.configdrift]\ndocs = "docs"\n', "`docs` must be a list"),
         ("[tool.configdrift]\nfail-on = 1\n", "`fail-on` must be a str"),
         ('[tool.configdrift]\nfail-on = "sometimes"\n', "`fail-on` must be one of"),
@@ -154,6 +156,12 @@ def test_a_path_that_does_not_exist_exits_2(cli, tmp_path) -> None:
 def test_unknown_rule_prefix_exits_2(cli) -> None:
     result = cli("check", str(DEMO), "--select", "XY9")
     assert result.code == 2 and "no rule code starts with 'XY9'" in result.err
+    assert "did you mean" not in result.err
+    # A code mistyped, or a rule's slug, is answered with the code meant.
+    typo = cli("check", str(DEMO), "--select", "CD1O1")
+    assert typo.code == 2 and "'CD1O1' (did you mean `CD101`?)" in typo.err
+    named = cli("check", str(DEMO), "--ignore", "documented-not-accepted")
+    assert named.code == 2 and "(did you mean `CD101`?)" in named.err
 
 
 def test_argparse_errors_exit_2(cli) -> None:

@@ -531,6 +531,10 @@ def test_unsafe_fixes_rename_a_key_to_its_near_spelling(cli, tmp_path) -> None:
     safe = cli("fix", str(root))
     assert "verbos" not in safe.out and "baklog" not in safe.out
     assert "(--unsafe-fixes renames it)" in safe.err
+    assert (
+        "not deleted: the entry may name a real key wrongly (did you mean `verbose`?); "
+        "correct it by hand (--unsafe-fixes renames it)"
+    ) in safe.err
     assert "with --unsafe-fixes" in safe.err
     shown = cli("fix", str(root), "--unsafe-fixes")
     assert shown.code == 1

@@ -28,4 +28,6 @@ def test_a_page_the_extractor_fails_on_is_a_parse_error(tmp_path, monkeypatch) -
     findings = run_rules(analyse(config, jobs=1, cache=False))
     (error,) = [f for f in findings if f.code == "CD503"]
     assert error.location.path == "docs/options.rst"
-    assert "AttributeError in configdrift: please report it" in error.message
+    assert "AttributeError: a fault of configdrift's, in configdrift: please report it" in (
+        error.message
+    )

@@ -182,7 +182,7 @@ def test_an_internal_error_is_exit_3_with_one_line_and_no_output(cli, tmp_path, 
     from configdrift.rules import RULES
 
     def broken(analysis):
-        raise KeyError("boom")
+        raise KeyError("boom\nsecond line")
         yield
 
     monkeypatch.setitem(RULES, "CD104", dataclasses.replace(RULES["CD104"], check=broken))
@@ -191,6 +191,8 @@ def test_an_internal_error_is_exit_3_with_one_line_and_no_output(cli, tmp_path, 
     assert result.code == 3
     assert result.out == ""
     assert result.err.count("\n") == 1 and "internal error" in result.err
+    # The exception's message is kept, on the one line.
+    assert "KeyError: 'boom\\nsecond line'" in result.err
 
 
 def test_a_worker_that_dies_has_its_files_read_again_in_process(tmp_path):

@@ -201,6 +201,7 @@ def project_configs(
 
     from configdrift.config import load
     from configdrift.rules.registry import CATALOG
+    from configdrift.wording import suggestion
 
     projects: dict[Path, tuple[Config, set[str] | None]] = {}
     from configdrift.files import is_dir, unreachable
@@ -216,7 +217,13 @@ def project_configs(
         config = config.with_overrides(**overrides)
         for code in (*config.select, *config.ignore, *config.severity):
             if not any(c.startswith(code) for c in CATALOG):
-                raise ConfigError(f"no rule code starts with {code!r}")
+                by_slug = {entry[0]: c for c, entry in CATALOG.items()}
+                hint = (
+                    f" (did you mean `{by_slug[code.lower()]}`?)"
+                    if code.lower() in by_slug
+                    else suggestion(code, CATALOG)
+                )
+                raise ConfigError(f"no rule code starts with {code!r}{hint}")
         key = config.root.resolve()
         first, only = projects.setdefault(key, (config, set()))
         if not is_file:

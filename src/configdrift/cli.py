@@ -81,11 +81,15 @@ def _main(argv: list[str] | None) -> int:
     except Exception as exc:
         if os.environ.get("CONFIGDRIFT_DEBUG"):
             raise
+        from configdrift.escape import printable
         from configdrift.files import last_read
 
         where = f" (last file read: {last_read()})" if last_read() else ""
+        message = str(exc).strip()
+        said = f": {message[:200]}" if message else ""
         print(
-            f"configdrift: internal error, a bug: {type(exc).__name__}{where}; "
+            printable(f"configdrift: internal error, a bug: {type(exc).__name__}{said}{where}; ")
+            + "please report it (CONFIGDRIFT_DEBUG=1 shows the traceback)",
             "please report it (CONFIGDRIFT_DEBUG=1 shows the traceback)",
             file=sys.stderr,
         )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from configdrift.files import Unreadable, is_file, read_path, unreadable_dir
+from configdrift.wording import suggestion
 
 FAIL_ON_CHOICES = ("error", "warning", "info", "never")
 SEVERITIES = ("error", "warning", "info")
@@ -229,7 +230,8 @@ def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
     unknown = sorted(set(table) - set(DEFAULTS))
     if unknown:
         known = ", ".join(sorted(DEFAULTS))
-        raise ConfigError(f"{where}: unknown option(s) {', '.join(unknown)} (known: {known})")
+        hint = suggestion(unknown[0], DEFAULTS) if len(unknown) == 1 else ""
+        raise ConfigError(f"{where}: unknown option(s) {', '.join(unknown)}{hint} (known: {known})")
     out = dict(DEFAULTS)
     for name, value in table.items():
         _check(name, value, where)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def counted(n: int, one: str, many: str = "") -> str:
     """``n`` and the noun that goes with it: ``one`` for one, else ``many``
@@ -14,3 +16,19 @@ def listed(items: list[str], most: int = 3) -> str:
     """``a, b and c``: the first ``most`` items, then how many more."""
     shown = [*items[:most], f"{len(items) - most} more"] if len(items) > most else items
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def suggestion(word: str, choices: Iterable[str]) -> str:
+    """``" (did you mean `x`?)"`` for the choice closest to ``word``, its
+    case and separators aside (``fail_on`` for ``fail-on``); ``""`` when
+    none is close."""
+    import difflib
+
+    def norm(text: str) -> str:
+        return text.lower().replace("_", "-")
+
+    by_norm = {norm(c): c for c in choices}
+    if norm(word) in by_norm:
+        return f" (did you mean `{by_norm[norm(word)]}`?)"
+    close = difflib.get_close_matches(norm(word), list(by_norm), n=1, cutoff=0.75)
+    return f" (did you mean `{by_norm[close[0]]}`?)" if close else ""

@@ -166,7 +166,10 @@ def _removal(
         # A near spelling or the key's place elsewhere: the entry documents
         # a real key under a wrong name, and deleting it would lose that.
         how = " (--unsafe-fixes renames it)" if near(finding) else ""
-        return f"not deleted, since {finding.suggestion}: correct the entry by hand{how}"
+        return (
+            "not deleted: the entry may name a real key wrongly "
+            f"({finding.suggestion.rstrip('.')}); correct it by hand{how}"
+        )
     entry = next((e for e in surface.entries if e.location == finding.location), None)
     if entry is None:
         return "the entry was not found again"

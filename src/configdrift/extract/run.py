@@ -156,7 +156,20 @@ def _reason(exc: BaseException) -> str:
         return "nested too deeply"
     if isinstance(exc, MemoryError):
         return "too large to hold in memory"
-    return f"{type(exc).__name__} {OWN_FAULT}"
+    return f"{_named(exc)} {OWN_FAULT}"
+
+
+#: The most characters of an exception's message a report keeps.
+MAX_MESSAGE = 200
+
+
+def _named(exc: BaseException) -> str:
+    """The exception's type with its message, cut to ``MAX_MESSAGE``
+    characters (the message may quote the file: reports escape it)."""
+    message = str(exc).strip()
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "..."
+    return f"{type(exc).__name__}: {message}," if message else type(exc).__name__
 
 
 @_no_gc
