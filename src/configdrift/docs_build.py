@@ -11,6 +11,7 @@ build itself runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,15 +25,29 @@ _ROOT_MARKERS = ("pyproject.toml", "configdrift.toml", ".git")
 class BuildFinding:
     """One finding as a docs build reports it."""
 
-    #: Absolute path of the place reported: the doc page where the
-    #: finding has one (its own place or a related one), else its place.
+    #: Absolute path of the place a build that reports at pages only
+    #: (Sphinx) gives: the doc page where the finding has one (its own
+    #: place or a related one), else its own place.
     path: Path
     line: int
-    #: ``CODE [severity] message (slug)``, with the other side's place.
-    text: str
+    #: ``CODE [severity] message (slug)``.
+    head: str
+    #: Every place of the finding, absolute, with its note: its own first,
+    #: then the related ones.
+    places: tuple[tuple[Path, int, str], ...]
     #: Is it at or above the project's ``fail-on``? Those are warnings of
     #: the build; the others are logged as information.
     fails: bool
+
+    def text(self, at: tuple[Path, int], shown: Callable[[Path], str]) -> str:
+        """The head, with every place but ``at`` (where the build reports
+        it), each as ``shown`` names it: no place said twice."""
+        others = [
+            f"{shown(path)}:{line}" + (f" ({note})" if note else "")
+            for path, line, note in self.places
+            if (path, line) != at
+        ]
+        return self.head + ("; " + "; ".join(others) if others else "")
 
 
 def project_root(start: Path, root: str | None = None) -> Path:
@@ -61,22 +76,30 @@ def build_findings(root: Path, docs: Path) -> tuple[list[BuildFinding], list[str
     docs = docs.resolve()
     out: list[BuildFinding] = []
     for finding in report.findings:
-        places = [(finding.location.path, finding.location.line)]
-        places += [(r.path, r.line) for r in finding.related]
-        absolute = [((here / path).resolve(), line) for path, line in places]
-        on_page = [(path, line) for path, line in absolute if path.is_relative_to(docs)]
-        path, line = on_page[0] if on_page else absolute[0]
+        places = [(finding.location.path, finding.location.line, "")]
+        places += [(r.path, r.line, r.note) for r in finding.related]
+        absolute = tuple(
+            ((here / path).resolve(), max(1, line), note) for path, line, note in places
+        )
+        on_page = [(path, line) for path, line, _ in absolute if path.is_relative_to(docs)]
+        path, line = on_page[0] if on_page else absolute[0][:2]
         fails = exit_code_for([finding], fail_on) == 1
-        out.append(BuildFinding(path, max(1, line), _text(finding, here), fails))
+        out.append(BuildFinding(path, line, _head(finding), absolute, fails))
     return out, report.messages
 
 
-def _text(finding: Finding, here: Path) -> str:
+def _head(finding: Finding) -> str:
     from configdrift.rules.registry import slug
 
     severity = (finding.severity or Severity.INFO).value
-    text = f"{finding.code} [{severity}] {finding.message} ({slug(finding.code)})"
-    places = [(finding.location.path, finding.location.line, "")]
-    places += [(r.path, r.line, r.note) for r in finding.related]
-    others = [f"{path}:{line}" + (f" ({note})" if note else "") for path, line, note in places]
-    return text + "; " + "; ".join(others)
+    return f"{finding.code} [{severity}] {finding.message} ({slug(finding.code)})"
+
+
+def relative_to(root: Path) -> Callable[[Path], str]:
+    """How a build names a place: from the project's root, else whole."""
+    root = root.resolve()
+
+    def shown(path: Path) -> str:
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+    return shown

@@ -12,6 +12,7 @@ not the first folder up from there that holds a ``pyproject.toml``, a
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ class ConfigdriftPlugin(BasePlugin[ConfigdriftConfig]):  # type: ignore[no-untyp
 
     def on_pre_build(self, *, config: Any) -> None:
         from configdrift.config import ConfigError
-        from configdrift.docs_build import build_findings, project_root
+        from configdrift.docs_build import build_findings, project_root, relative_to
 
         if not self.config.enabled:
             return
@@ -46,15 +47,22 @@ class ConfigdriftPlugin(BasePlugin[ConfigdriftConfig]):  # type: ignore[no-untyp
             return
         for message in messages:
             log.info(message)
+        named = _shown(docs.resolve(), relative_to(root))
         for finding in findings:
-            shown = _shown(finding.path, docs.resolve())
-            text = f"{shown}:{finding.line}: {finding.text}"
+            # At its own place, said once; the other places follow it.
+            own, line, _ = finding.places[0]
+            text = f"{named(own)}:{line}: {finding.text((own, line), named)}"
             if finding.fails:
                 log.warning(text)
             else:
                 log.info(text)
 
 
-def _shown(path: Path, docs: Path) -> str:
-    """A page as MkDocs names it (relative to ``docs_dir``), else the path."""
-    return path.relative_to(docs).as_posix() if path.is_relative_to(docs) else str(path)
+def _shown(docs: Path, elsewhere: Callable[[Path], str]) -> Callable[[Path], str]:
+    """A page as MkDocs names it (relative to ``docs_dir``), any other
+    file from the project's root."""
+
+    def shown(path: Path) -> str:
+        return path.relative_to(docs).as_posix() if path.is_relative_to(docs) else elsewhere(path)
+
+    return shown

@@ -29,7 +29,7 @@ def _check(app: Any, env: Any) -> None:
     from sphinx.util import logging
 
     from configdrift.config import ConfigError
-    from configdrift.docs_build import build_findings, project_root
+    from configdrift.docs_build import build_findings, project_root, relative_to
 
     logger = logging.getLogger("configdrift")
     if not app.config.configdrift_enabled:
@@ -42,10 +42,20 @@ def _check(app: Any, env: Any) -> None:
         return
     for message in messages:
         logger.info(message)
+    shown = relative_to(root)
     for finding in findings:
         docname = env.path2doc(str(finding.path))
-        location: Any = (docname, finding.line) if docname else f"{finding.path}:{finding.line}"
-        if finding.fails:
-            logger.warning(finding.text, location=location, type="configdrift", subtype="drift")
+        location: Any = (
+            (docname, finding.line) if docname else f"{shown(finding.path)}:{finding.line}"
+        )
+        text = finding.text((finding.path, finding.line), shown)
+        if finding.fails or finding.head.startswith(_PARSE_PROBLEM):
+            # A page configdrift could not read is said whatever fail-on
+            # is: a build that reads nothing must not pass in silence.
+            logger.warning(text, location=location, type="configdrift", subtype="drift")
         else:
-            logger.info(finding.text, location=location)
+            logger.info(text, location=location)
+
+
+#: The code of a file that could not be read.
+_PARSE_PROBLEM = "CD503 "
