@@ -174,3 +174,84 @@ def test_a_section_moved_from_dict_reads_to_a_model_keeps_its_keys(cli, repo) ->
     changes = {(c["kind"], c["key"]): c["message"] for c in report["changes"]}
     assert set(changes) == {("turned strict", "zero"), ("default changed", "zero.bucket")}
     assert "from 500 to 500000000.0 (5e8)" in changes[("default changed", "zero.bucket")]
+
+
+_CLI = """\
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+{flags}    return parser.parse_args()
+"""
+
+_FLAGS = ("--host", "--port", "--workers", "--verbose", "--recreate")
+
+_CLI_PAGE = "# Command line\n\n" + "".join(f"- `{flag}`: the {flag[2:]}.\n" for flag in _FLAGS)
+
+_MODEL = """\
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = "app"
+    retries: int = 3
+    timeout: float = 1.0
+
+
+def load(param_dict):
+    return AppConfig(**param_dict.get("app", {}))
+"""
+
+_MODEL_PAGE = (
+    "# Configuration\n\n- `app.name`: the name.\n- `app.retries`: retries.\n"
+    "- `app.timeout`: the timeout.\n"
+)
+
+
+def _flags(*flags: str) -> str:
+    return "".join(f'    parser.add_argument("{flag}")\n' for flag in flags)
+
+
+def _release(root: Path, files: dict[str, str], message: str) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    _git(root, "add", "-A")
+    _git(root, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", message)
+
+
+@pytest.fixture
+def cli_repo(tmp_path: Path) -> Path:
+    root = make_project(tmp_path / "tool", {"tool/__init__.py": ""})
+    _git(root, "init", "-q", "-b", "main")
+    _release(
+        root, {"tool/cli.py": _CLI.format(flags=_flags(*_FLAGS)), "docs/cli.md": _CLI_PAGE}, "1.0"
+    )
+    return root
+
+
+def test_surfaces_are_paired_by_name_when_the_first_one_changes(cli, cli_repo) -> None:
+    # 2.0 adds a configuration model, which becomes the first surface; the
+    # flags are all still there, a surface of their own.
+    _release(cli_repo, {"tool/config.py": _MODEL, "docs/config.md": _MODEL_PAGE}, "2.0")
+    code, report = _diff(cli, cli_repo, "HEAD~1", "HEAD")
+    assert report["findings"] == [], report
+    assert code == 0
+    assert ("surface added", "config") in {(c["kind"], c["key"]) for c in report["changes"]}
+    # Backwards, the model's surface is gone: said so, not each of its keys
+    # removed.
+    code, report = _diff(cli, cli_repo, "HEAD", "HEAD~1")
+    assert report["findings"] == [] and code == 0
+    assert ("surface gone", "config") in {(c["kind"], c["key"]) for c in report["changes"]}
+
+
+def test_a_flag_removed_fails_the_command_line(cli, cli_repo) -> None:
+    _release(cli_repo, {"tool/cli.py": _CLI.format(flags=_flags(*_FLAGS[:-1]))}, "2.0")
+    code, report = _diff(cli, cli_repo, "HEAD~1", "HEAD")
+    assert code == 1
+    ((key, message),) = [(f["key"], f["message"]) for f in report["findings"]]
+    assert key == "--recreate"
+    assert "an unrecognized argument: the command fails" in message
+    assert "silently ignored" not in message

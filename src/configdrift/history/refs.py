@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -203,17 +203,73 @@ def compare(
 ) -> tuple[list[Finding], list[Change]]:
     """CD403 for keys accepted at BASE that HEAD neither accepts nor marks
     removed or deprecated; renames, changed defaults and newly strict nodes
-    as changes."""
-    from configdrift.model import resolve_path
-    from configdrift.rules.registry import make
-
-    base, head = base_analysis.schema, head_analysis.schema
-    before, after = _declared(base), _declared(head)
+    as changes. Surfaces are paired by name and each pair compared; a
+    surface found on one side only is a change of its own, never every
+    one of its keys removed."""
     marked = {
         e.path: e
         for e in [*head_analysis.lifecycle, *base_analysis.lifecycle]
         if e.status in (REMOVED, DEPRECATED)
     }
+    before = {a.surface: a for a in base_analysis.everything if a.schema.children}
+    after = {a.surface: a for a in head_analysis.everything if a.schema.children}
+    findings: list[Finding] = []
+    changes: list[Change] = []
+    for name in sorted(before.keys() | after.keys()):
+        old, new = before.get(name), after.get(name)
+        if old is not None and new is not None:
+            pair = _compare_pair(old.schema, new.schema, marked, base_name, head_name)
+            findings += [replace(f, surface=name) for f in pair[0]]
+            changes += pair[1]
+        elif old is not None:
+            changes.append(
+                Change(
+                    "surface gone",
+                    name,
+                    f"the configuration `{name}` ({old.how or old.schema.model}) is not "
+                    f"found at {head_name}: its keys are not compared",
+                    old.schema.model_location,
+                )
+            )
+        elif new is not None:
+            changes.append(
+                Change(
+                    "surface added",
+                    name,
+                    f"the configuration `{name}` ({new.how or new.schema.model}) is new "
+                    f"at {head_name}",
+                    new.schema.model_location,
+                )
+            )
+    findings.sort(key=lambda f: (f.location.path, f.location.line, f.key))
+    return findings, changes
+
+
+def _effect(head: SchemaNode, path: ConfigPath) -> str:
+    """What becomes of a config that still sets a key gone at HEAD, by the
+    mechanism that would read it."""
+    from configdrift.model import CLI_KINDS, resolve_path
+
+    if head.model_kind in CLI_KINDS:
+        return "an unrecognized argument: the command fails"
+    parent = resolve_path(head, path[:-1])[0] if path[:-1] else head
+    if parent is not None and parent.strict is True:
+        return "now rejected: it fails to load"
+    return "now silently ignored"
+
+
+def _compare_pair(
+    base: SchemaNode,
+    head: SchemaNode,
+    marked: Mapping[ConfigPath, object],
+    base_name: str,
+    head_name: str,
+) -> tuple[list[Finding], list[Change]]:
+    """The comparison of one surface at BASE and at HEAD."""
+    from configdrift.model import resolve_path
+    from configdrift.rules.registry import make
+
+    before, after = _declared(base), _declared(head)
     findings: list[Finding] = []
     changes: list[Change] = []
     gone = {p for p in before if resolve_path(head, p)[0] is None}
@@ -225,11 +281,7 @@ def compare(
         node = before[path]
         if node.deprecated:
             continue
-        parent = resolve_path(head, path[:-1])[0] if path[:-1] else head
-        if parent is not None and parent.strict is True:
-            effect = "now rejected"
-        else:
-            effect = "now silently ignored"
+        effect = _effect(head, path)
         where = node.location
         assert where is not None
         findings.append(
@@ -290,7 +342,6 @@ def compare(
                     node.strict_location or node.location,
                 )
             )
-    findings.sort(key=lambda f: (f.location.path, f.location.line, f.key))
     return findings, changes
 
 
