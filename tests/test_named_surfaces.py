@@ -96,3 +96,48 @@ def test_named_environment_variables_are_one_surface(tmp_path) -> None:
     report = json.loads(result.out)
     assert report["summary"]["keys"]["accepted"] == 5
     assert {(f["code"], f["key"]) for f in report["findings"]} >= {("CD103", "APP_LOG")}
+
+
+_MODEL = """
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = "app"
+    retries: int = 3
+    timeout: float = 1.0
+
+
+def load(param_dict):
+    return AppConfig(**param_dict.get("app", {}))
+"""
+
+_MODEL_PAGE = (
+    "# Configuration\n\n- `app.name`: the name.\n- `app.retries`: retries.\n"
+    "- `app.timeout`: the timeout.\n"
+)
+
+
+def test_a_configured_page_that_feeds_another_surface_is_not_empty(tmp_path) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "app"\n\n[tool.configdrift]\n'
+        'docs = ["docs/cli.md", "docs/config.md"]\n',
+        "app/__init__.py": "",
+        "app/main.py": _MAIN.replace(
+            '    parser.add_argument("--debug", action="store_true")\n', ""
+        ),
+        "app/config.py": _MODEL,
+        "docs/cli.md": _PAGE.replace("- `--timeout`: seconds.\n", ""),
+        "docs/config.md": _MODEL_PAGE,
+    }
+    root = make_project(tmp_path / "proj", files)
+    report = json.loads(run_cli("check", str(root), "--format", "json", "--no-cache").out)
+    assert {s["name"] for s in report["summary"]["surfaces"]} >= {"config", "cli"}
+    assert not any(f["code"] == "CD501" for f in report["findings"])
+    # A configured page that feeds no surface still is.
+    (root / "docs" / "cli.md").write_text("# Command line\n\nNothing here.\n", encoding="utf-8")
+    report = json.loads(run_cli("check", str(root), "--format", "json", "--no-cache").out)
+    assert [(f["code"], f["path"]) for f in report["findings"] if f["code"] == "CD501"] == [
+        ("CD501", "docs/cli.md")
+    ]

@@ -64,12 +64,17 @@ def _unread_sources(analysis: Analysis) -> Iterator[Finding]:
     """One finding for every configured page that yields no key, with the
     others as its related places: pages of one layout the markups do not
     read are one problem, not one error each."""
+    # A page yields for the project when it feeds any surface (its entries,
+    # or the reference a build renders there), not for each surface apart.
+    yielding = {
+        s.path for surface in analysis.everything for s in surface.doc_sources if s.entries
+    } | {where.path for surface in analysis.everything for where in surface.generated}
     empty = sorted(
         {
             s.path
             for surface in analysis.everything
             for s in surface.doc_sources
-            if s.explicit and s.entries == 0
+            if s.explicit and s.entries == 0 and s.path not in yielding
         }
     )
     if len(empty) == 1:
