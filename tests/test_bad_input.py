@@ -263,10 +263,12 @@ def test_the_setup_message_names_the_pages_that_name_the_keys(cli, tmp_path) -> 
     assert "pages that name its keys: docs/usage.md (3 keys)" in err
     assert 'to compare them, in [tool.configdrift]: docs = ["docs/usage.md"]' in err
     assert "CHANGELOG" not in err and "other.md" not in err  # a history page; too few keys
-    # init writes the page down, saying how it was chosen.
+    # init writes the page down as a comment, saying how it was chosen:
+    # named, a page that yields no entry would fail the next check (CD501).
     written = cli("init", str(tmp_path), "--stdout").out
-    assert 'docs = ["docs/usage.md"]' in written
-    assert "# docs/usage.md: names 3 of the keys, though no entry was recognised" in written
+    assert '\n# docs = ["docs/usage.md"]' in written
+    assert '\ndocs = ["docs/usage.md"]' not in written
+    assert "# docs/usage.md names 3 of the keys, though no entry was recognised" in written
 
 
 def test_the_setup_message_without_a_page_says_to_write_one(cli, tmp_path) -> None:

@@ -31,7 +31,7 @@ def test_the_quick_start_keeps_what_discovery_found(cli, tmp_path) -> None:
     written = (root / "pyproject.toml").read_text()
     assert written.startswith('[project]\nname = "shop"')
     assert 'docs = ["docs/configuration.md"]' in written
-    assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
+    assert 'cli = {mount = "discovered", docs = ["docs/cli.md"]}' in written
     # 2. map shows the three configurations and where each section went.
     shown = cli("map", str(root)).out
     assert "  settings: Settings; the project's one settings class" in shown

@@ -282,16 +282,21 @@ def _configured(tmp_path, surfaces: str):
     return run_cli("check", str(root), "--format", "json", "--jobs", "1", "--no-cache")
 
 
-def test_configured_surfaces_replace_the_discovered_ones(tmp_path) -> None:
-    result = _configured(
-        tmp_path,
+def test_configured_surfaces_keep_discovery_of_the_others_unless_turned_off(tmp_path) -> None:
+    named = (
         "[surfaces]\n"
         'catalog = {mount = "shop.catalog:CatalogConfig", docs = ["docs/catalog.md"]}\n'
-        'flags = "cli"\n',
+        'flags = "cli"\n'
     )
-    document = json.loads(result.out)
+    document = json.loads(_configured(tmp_path / "on", named).out)
     names = [s["name"] for s in document["summary"]["surfaces"]]
-    assert names == ["config", "catalog", "flags"]  # no settings: not configured
+    assert names[:3] == ["config", "catalog", "flags"] and "settings" in names
+    found = {(f["code"], f["key"]): f["surface"] for f in document["findings"]}
+    assert found[("CD301", "tax_rte")] == "catalog"
+    assert any(key.startswith("SHOP_") for _, key in found)  # the discovered settings'
+    document = json.loads(_configured(tmp_path / "off", "discover = false\n\n" + named).out)
+    names = [s["name"] for s in document["summary"]["surfaces"]]
+    assert names == ["config", "catalog", "flags"]  # no settings: discovery is off
     found = {(f["code"], f["key"]): f["surface"] for f in document["findings"]}
     assert found[("CD301", "tax_rte")] == "catalog"
     assert not any(key.startswith("SHOP_") for _, key in found)
@@ -327,8 +332,11 @@ def test_init_writes_the_surfaces_it_found_and_the_check_agrees(tmp_path) -> Non
     assert run_cli("init", str(root)).code == 0
     where = root / "pyproject.toml"
     written = (where if where.exists() else root / "configdrift.toml").read_text(encoding="utf-8")
-    assert 'settings = {mount = "shop.settings:Settings", docs = ["docs/settings.md"]}' in written
-    assert 'cli = {mount = "cli", docs = ["docs/cli.md"]}' in written
+    # Each surface as discovery found it, with its own target in a comment.
+    assert 'settings = {mount = "discovered", docs = ["docs/settings.md"]}' in written
+    assert 'its own target: mount = "shop.settings:Settings"' in written
+    assert 'cli = {mount = "discovered", docs = ["docs/cli.md"]}' in written
+    assert 'its own target: mount = "cli"' in written
     assert "# the project's one settings class" in written
     assert run_cli("check", str(root), "--jobs", "1", "--no-cache").out == before
 

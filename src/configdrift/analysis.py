@@ -114,6 +114,9 @@ class Analysis:
     #: The facts of every doc page parsed, by path (``map --unread`` pairs
     #: the pages no surface reads with the code that holds their keys).
     doc_facts: dict[str, DocFacts] = field(default_factory=dict)
+    #: The facts of the pages outside the docs read for their examples
+    #: (a tutorial beside configured docs), history pages left out.
+    example_facts: dict[str, DocFacts] = field(default_factory=dict)
     #: The names of the function whose keyword arguments build this
     #: surface's model, where they made it one (``Surface.calls``).
     calls: tuple[str, ...] = ()

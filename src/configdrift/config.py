@@ -33,6 +33,7 @@ DEFAULTS: dict[str, Any] = {
     "fail-on": "error",
     "mount": {},
     "surfaces": {},
+    "discover": True,
     "registrations": {},
     "sections": {},
     "config-files": [],
@@ -70,8 +71,11 @@ class Config:
     mount: dict[str, str] = field(default_factory=dict)
     #: Configured surfaces beside the root's: name -> (what it is, the doc
     #: pages that document it). What it is: ``module:Model``, a module-level
-    #: dict of options, ``cli`` or ``env``.
+    #: dict of options, ``cli``, ``registered``, ``env``, ``settings``, or
+    #: ``discovered`` (the surface discovery finds under that name).
     surfaces: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: Does discovery look for the surfaces ``surfaces`` does not name?
+    discover: bool = True
     #: The project's own calls that declare a key: callable name -> (the
     #: key's argument, the default's), each a position or a keyword.
     registrations: dict[str, tuple[int | str, int | str]] = field(default_factory=dict)
@@ -184,12 +188,13 @@ def _check(name: str, value: Any, where: Path) -> None:
 
 
 #: What a surface can be besides a model or a dict of options.
-SURFACE_KINDS = ("cli", "registered", "env", "settings")
+SURFACE_KINDS = ("cli", "registered", "env", "settings", "discovered")
 
 
 def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     """A ``surfaces`` entry: ``name = "module:Model"`` (or ``"cli"``,
-    ``"registered"``, ``"env"``, ``"settings"``), or a table with ``mount`` and ``docs``."""
+    ``"registered"``, ``"env"``, ``"settings"``, ``"discovered"``), or a
+    table with ``mount`` and ``docs``."""
     if type(entry) is str:
         entry = {"mount": entry}
     if type(entry) is not dict or set(entry) - {"mount", "docs"} or "mount" not in entry:
@@ -345,6 +350,7 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
         sections=dict(values["sections"]),
         config_files=tuple(values["config-files"]),
+        discover=values["discover"],
         removed=dict(values["removed"]),
         deprecated=dict(values["deprecated"]),
         per_file_ignores={k: list(v) for k, v in values["per-file-ignores"].items()},

@@ -12,6 +12,7 @@ from configdrift.commands.common import ExitCode, usage_error
 from configdrift.wording import counted
 
 if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
     from configdrift.commands.common import Subparsers
 
 
@@ -102,28 +103,36 @@ def init(
     packages = [p for p in packages if _utf8(p)]
     docs: list[str] = []
     why: list[str] = []
-    for source in analysis.doc_sources:
-        if _utf8(source.path):
-            docs.append(source.path)
-            why.append(f"# {source.path}: {counted(source.entries, 'key')} documented in it")
+    entries = {source.path: source.entries for source in analysis.doc_sources}
+    for page in _pages(analysis, analysis):
+        docs.append(page)
+        said = (
+            f"{counted(entries[page], 'key')} documented in it"
+            if page in entries
+            else "renders the configuration at build time"
+        )
+        why.append(f"# {page}: {said}")
+    confirm: list[str] = []
     if not docs and analysis.schema.children:
-        # No page was recognised as documenting the keys: the pages that
-        # name most of them, for the user to confirm.
+        # No page was recognised as documenting the keys: the page that
+        # names most of them, as a comment for the user to confirm (named,
+        # a page that yields no entry fails the next check with CD501).
         for page, hits in naming_pages(analysis, analysis, relative=False)[:1]:
             if _utf8(page):
-                docs.append(page)
-                why.append(
-                    f"# {page}: names {hits} of the keys, though no entry was recognised "
-                    "in it (check that it documents them)"
+                confirm.append(
+                    f"# {page} names {hits} of the keys, though no entry was recognised in "
+                    f'it; if it documents them in a form configdrift reads:\n# docs = ["{page}"]'
                 )
+    code_line = "code = [" + ", ".join(f'"{p}"' for p in packages) + "]"
     lines = [
         "# Written by `configdrift init` from what auto-discovery found; edit freely.",
         "# Options are documented in docs/configuration.md of configdrift.",
         "# The doc pages that document the configuration:",
         *why,
         "docs = [" + ", ".join(f'"{d}"' for d in docs) + "]",
+        *confirm,
         code_why,
-        "code = [" + ", ".join(f'"{p}"' for p in packages) + "]",
+        code_line,
         'fail-on = "error"',
         "",
         "[mount]",
@@ -144,23 +153,25 @@ def init(
             "[surfaces]",
             "# name = {mount = what it is, docs = the pages that document it}:",
         ]
-    # With `surfaces` set, only the surfaces it names are judged: when one
-    # cannot be named (the traitlets classes, a table of options), the
-    # block is written as comments and discovery keeps finding them all.
-    nameable = all(surface.target for surface in analysis.surfaces)
-    if analysis.surfaces and not nameable:
-        lines.append("# (kept as comments: discovery found surfaces `surfaces` cannot name)")
+    # Each surface as discovery found it (`discovered`: by its name), so
+    # that the next check compares what this one did; the target of its
+    # own, where it has one, for the user to switch to.
     for surface in analysis.surfaces:
-        pages = ", ".join(f'"{d.path}"' for d in surface.doc_sources)
-        lines.append(f"# {surface.how}")
-        entry = f'{toml_key(surface.surface)} = {{mount = "{surface.target}", docs = [{pages}]}}'
-        lines.append(entry if nameable else f"# {entry}")
-    text = "\n".join(lines) + "\n"
-    if into_pyproject:
-        text = "\n[tool.configdrift]\n" + "".join(
-            f"[tool.configdrift.{line[1:]}\n" if line.startswith("[") else line + "\n"
-            for line in text.splitlines()
-        )
+        pages = ", ".join(f'"{page}"' for page in _pages(analysis, surface))
+        switch = f'; its own target: mount = "{surface.target}"' if surface.target else ""
+        lines.append(f"# {surface.how}{switch}")
+        lines.append(f'{toml_key(surface.surface)} = {{mount = "discovered", docs = [{pages}]}}')
+    text = _rendered(lines, into_pyproject)
+    if packages and _loses(root, analysis, text, into_pyproject):
+        # Narrowed to the package, the code compares less than discovery did
+        # (the configuration is read outside it): left for the user to
+        # confirm.
+        at = lines.index(code_line)
+        lines[at : at + 1] = [
+            "# Narrowed to these, the next check would compare less than discovery did:",
+            "# " + code_line,
+        ]
+        text = _rendered(lines, into_pyproject)
     if stdout:
         out.write(text)
         return ExitCode.OK
@@ -206,6 +217,55 @@ def register(sub: Subparsers) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     return init(args.path, force=args.force, stdout=args.stdout)
+
+
+def _rendered(lines: list[str], into_pyproject: bool) -> str:
+    """The configuration's text, as ``configdrift.toml`` or as the
+    ``[tool.configdrift]`` tables of ``pyproject.toml``."""
+    text = "\n".join(lines) + "\n"
+    if into_pyproject:
+        text = "\n[tool.configdrift]\n" + "".join(
+            f"[tool.configdrift.{line[1:]}\n" if line.startswith("[") else line + "\n"
+            for line in text.splitlines()
+        )
+    return text
+
+
+def _loses(root: Path, analysis: Analysis, text: str, into_pyproject: bool) -> bool:
+    """Would a check with ``text`` as the configuration miss a finding the
+    zero-config ``analysis`` has? Read from a scratch file outside the
+    tree; nothing is written in it."""
+    import tempfile
+
+    from configdrift.config import ConfigError, load
+    from configdrift.engine import analyse
+    from configdrift.model import fingerprint
+    from configdrift.rules.run import run_rules
+
+    with tempfile.TemporaryDirectory(prefix="configdrift-init-") as scratch:
+        path = Path(scratch) / ("pyproject.toml" if into_pyproject else "configdrift.toml")
+        path.write_text(text, encoding="utf-8")
+        try:
+            configured = analyse(load(root, path))
+        except ConfigError:
+            return True
+    before = {fingerprint(f) for f in run_rules(analysis)}
+    return not before <= {fingerprint(f) for f in run_rules(configured)}
+
+
+def _pages(first: Analysis, surface: Analysis) -> list[str]:
+    """Every page a surface was compared with, for the configuration to
+    name: the pages that document it, and those that render it at build
+    time (a reference generated from a parser, a page of autodoc, a page
+    built from its module), as discovery found them."""
+    from configdrift.place.pages import autodoc
+
+    # A page that yields no entry is never written: the next check would
+    # say so (CD501). Its examples are read whether it is named or not.
+    pages = [source.path for source in surface.doc_sources if source.entries]
+    pages += [where.path for where in (*surface.generated, *surface.rendering)]
+    pages += [rel for rel, doc in sorted(first.doc_facts.items()) if autodoc(doc, surface.schema)]
+    return [page for page in dict.fromkeys(pages) if _utf8(page)]
 
 
 def distribution_packages(root: Path) -> list[str]:

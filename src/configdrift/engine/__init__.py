@@ -13,7 +13,7 @@ import gc
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, discover, matches
+from configdrift.discover import HISTORY_PAGES, Sources, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
@@ -78,8 +78,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # Doc pages are extracted while the schema is built: before the
         # schema is known, only the byte test that needs no keys applies.
         pending_md = extractor.docs(sources.docs, None if explicit else EARLY_NEEDED)
-        # Pages outside configured docs count only for their example blocks.
-        pending_examples = extractor.docs(sources.examples, 0)
+        # Pages outside configured docs count only for their example blocks;
+        # beside configured docs, a page that may document keys is read too:
+        # evidence of which code holds the configuration (``doc_names``).
+        pending_examples = extractor.docs(sources.examples, EARLY_NEEDED if explicit else 0)
         # Python config files outside the code (``jupyterhub_config.py``).
         pending_config_files = extractor.config_files(
             [rel for rel in sources.py_examples if rel.endswith(CONFIG_FILE_SUFFIX)]
@@ -89,12 +91,22 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # again in every pass while the project is resolved.
         gc.freeze()
         pending_md = functools.cache(pending_md)
+        pending_examples = functools.cache(pending_examples)
 
         @functools.cache
         def doc_names() -> frozenset[str]:
             # The docs decide which dict read key by key (if any) holds the
             # config where no model does; the pages are extracted meanwhile.
-            return claimed_names(pending_md().values())
+            # Configured pages say what is compared; which code holds the
+            # configuration, every page tells, as without a configuration.
+            pages = list(pending_md().values())
+            if explicit:
+                pages += [
+                    doc
+                    for rel, doc in pending_examples().items()
+                    if not HISTORY_PAGES.search(rel) and len(doc.entries) >= EARLY_NEEDED
+                ]
+            return claimed_names(pages)
 
         @functools.cache
         def doc_words() -> frozenset[str]:
@@ -214,6 +226,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.doc_facts = dict(candidates)
+    analysis.example_facts = {
+        rel: doc
+        for rel, doc in example_facts.items()
+        if doc.error is None and rel not in analysis.doc_facts and not HISTORY_PAGES.search(rel)
+    }
     analysis.mentions = [
         (rel, name, line) for rel, doc in candidates for name, line in doc.mentions
     ]
@@ -234,13 +251,17 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         functools.cache(lambda: calls_made(calls_of)),
     )
     share(analysis.everything)
-    if not config.surfaces:
-        # A surface none of whose entries a page keeps after sharing has no
-        # evidence left that users write it.
-        analysis.surfaces = [
-            s
-            for s in analysis.surfaces
-            if s.entries or s.generated or s.autodoc or s.admitted or s.calls
-        ]
+    # A surface none of whose entries a page keeps after sharing has no
+    # evidence left that users write it, unless the configuration names it.
+    analysis.surfaces = [
+        s
+        for s in analysis.surfaces
+        if s.surface in config.surfaces
+        or s.entries
+        or s.generated
+        or s.autodoc
+        or s.admitted
+        or s.calls
+    ]
     place_calls(analysis, builder.project, targets, calls_of)
     return analysis

@@ -19,6 +19,7 @@ from configdrift.model import (
     Mount,
     Surface,
     format_path,
+    spellings_of,
 )
 from configdrift.place.config_files import (
     defaults_files,
@@ -116,10 +117,14 @@ def other_surfaces(
     calls: Callable[[], dict[str, frozenset[str]]] | None = None,
 ) -> None:
     """The project's surfaces beside the first: those the configuration
-    names, else those discovery finds that a page documents."""
+    names, and (unless ``discover = false``) those discovery finds that a
+    page documents, a surface named ``discovered`` with the configuration's
+    pages."""
     config = analysis.config
     schema = analysis.schema
     generated = any(doc.generated for _, doc in candidates)
+    targets = {name: target for name, (target, _) in config.surfaces.items()}
+    claimed: set[str] = set()
     if config.surfaces:
         held = {node.model: node.path for node in schema.walk() if node.model}
         for surface in configured_surfaces(builder, config.surfaces):
@@ -133,81 +138,126 @@ def other_surfaces(
                     "a surface of its own would be judged twice: leave it out, or name "
                     "its pages with `sections`"
                 )
+            claimed |= spellings_of(surface.root)
             analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
             analysis.missing_docs.extend(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
             )
+    if not config.discover:
+        return _first(analysis)
+    files = [*sources.configs, *sources.data_files]
+    if builder.imported("confuse"):
+        builder.defaults_files = defaults_files(config.root, sources.configs)
     else:
-        files = [*sources.configs, *sources.data_files]
-        if builder.imported("confuse"):
-            builder.defaults_files = defaults_files(config.root, sources.configs)
-        else:
-            code = sorted({info.path for info in builder.project.modules.values()})
-            builder.data_files = package_defaults_files(config.root, files, code)
+        code = sorted({info.path for info in builder.project.modules.values()})
+        builder.data_files = package_defaults_files(config.root, files, code)
 
-        def written() -> frozenset[str]:
-            # ``c.Class.option = value`` in Python blocks: both names.
-            return frozenset(
-                part
-                for _, doc in (*candidates, *shown)
-                for block in doc.blocks
-                if block.lang in ("python", "py")
-                for key in block.keys
-                if len(key.path) == 2 and key.path[0][:1].isupper()
-                for part in key.path
-            )
+    def written() -> frozenset[str]:
+        # ``c.Class.option = value`` in Python blocks: both names.
+        return frozenset(
+            part
+            for _, doc in (*candidates, *shown)
+            for block in doc.blocks
+            if block.lang in ("python", "py")
+            for key in block.keys
+            if len(key.path) == 2 and key.path[0][:1].isupper()
+            for part in key.path
+        )
+
+    @functools.cache
+    def references() -> frozenset[str]:
+        # The names the pages that look like configuration references
+        # document: evidence for a model nothing else shows is one.
+        return claimed_names(doc for rel, doc in candidates if looks_like_reference(rel))
+
+    @functools.cache
+    def hand_written() -> frozenset[str]:
+        # The names documented on pages that render no code: an API
+        # page (``.. automodule::``) lists a module's attributes.
+        return claimed_names(doc for _, doc in candidates if not doc.autodoc)
+
+    # The pages the configuration names for its surfaces are evidence too,
+    # though ``docs`` does not list them; where it names a surface
+    # discovery finds, every page is, as without a configuration.
+    named_pages = tuple(p for _, pages in config.surfaces.values() for p in pages)
+    if named_pages or "discovered" in targets.values():
+        given_names, given_words = doc_names, doc_words
+        evidence = [doc for rel, doc in candidates if matches(rel, named_pages)]
+        if "discovered" in targets.values():
+            evidence += analysis.example_facts.values()
 
         @functools.cache
-        def references() -> frozenset[str]:
-            # The names the pages that look like configuration references
-            # document: evidence for a model nothing else shows is one.
-            return claimed_names(doc for rel, doc in candidates if looks_like_reference(rel))
+        def doc_names() -> frozenset[str]:
+            return given_names() | claimed_names(evidence)
 
         @functools.cache
-        def hand_written() -> frozenset[str]:
-            # The names documented on pages that render no code: an API
-            # page (``.. automodule::``) lists a module's attributes.
-            return claimed_names(doc for _, doc in candidates if not doc.autodoc)
+        def doc_words() -> frozenset[str]:
+            words = {e.name for doc in evidence for e in doc.entries if e.form == "word"}
+            return given_words() | doc_names() | words
 
-        for surface in discover_surfaces(
-            builder,
-            schema,
-            None if config.mount else doc_names,
-            generated,
-            doc_words,
-            written,
-            calls,
-            references,
-            hand_written,
+    found: set[str] = set()
+    for surface in discover_surfaces(
+        builder,
+        schema,
+        None if config.mount else doc_names,
+        generated,
+        doc_words,
+        written,
+        calls,
+        references,
+        hand_written,
+        frozenset(claimed),
+    ):
+        target = targets.get(surface.name)
+        if target is not None and target != "discovered":
+            continue  # named by its own target: judged above
+        if target is None and surface.target and surface.target in targets.values():
+            continue  # named under another name
+        named = config.surfaces[surface.name][1] if target is not None else ()
+        other = _surface(analysis, surface, candidates, shown, named or None)
+        other.target = surface.target or "discovered"
+        if other.admitted and surface.root.model_kind == "defaults":
+            # A reference built from the file documents its keys: with
+            # the schema beside it, as that schema describes them.
+            model = surface.root.model or ""
+            rendering = pages_rendering_file(config.root, sources.docs, model.rsplit("/")[-1])
+            page = schema_beside(config.root, model, files) if rendering else None
+            if page is None:
+                other.generated = rendering
+            else:
+                other.rendering = rendering
+                _add_page(other, *page)
+        elif not other.autodoc and surface.root.model_kind not in CLI_KINDS:
+            # A page that renders it documents its described keys, though
+            # other pages name some by hand.
+            other.rendering = _rendered(analysis, builder, sources, surface)
+            if other.rendering and surface.root.model is not None:
+                other.autodoc = {surface.root.model}
+        if (
+            target is not None
+            or other.doc_sources
+            or other.generated
+            or other.autodoc
+            or other.admitted
+            or other.calls
         ):
-            other = _surface(analysis, surface, candidates, shown, None)
-            if other.admitted and surface.root.model_kind == "defaults":
-                # A reference built from the file documents its keys: with
-                # the schema beside it, as that schema describes them.
-                model = surface.root.model or ""
-                rendering = pages_rendering_file(config.root, sources.docs, model.rsplit("/")[-1])
-                page = schema_beside(config.root, model, files) if rendering else None
-                if page is None:
-                    other.generated = rendering
-                else:
-                    other.rendering = rendering
-                    _add_page(other, *page)
-            elif not other.autodoc and surface.root.model_kind not in CLI_KINDS:
-                # A page that renders it documents its described keys, though
-                # other pages name some by hand.
-                other.rendering = _rendered(analysis, builder, sources, surface)
-                if other.rendering and surface.root.model is not None:
-                    other.autodoc = {surface.root.model}
-            if (
-                other.doc_sources
-                or other.generated
-                or other.autodoc
-                or other.admitted
-                or other.calls
-            ):
-                # Evidence that users write it: a page documents it, or the
-                # code shows it is a configuration (``Surface.admitted``).
-                analysis.surfaces.append(other)
+            # Evidence that users write it: a page documents it, the code
+            # shows it is a configuration (``Surface.admitted``), or the
+            # configuration names it.
+            found.add(surface.name)
+            analysis.surfaces.append(other)
+    lost = sorted(n for n, t in targets.items() if t == "discovered" and n not in found)
+    if lost:
+        seen = ", ".join(sorted(found)) or "none"
+        raise ConfigError(
+            f"surfaces.{lost[0]}: discovery finds no surface of that name "
+            f"(it finds: {seen}; `configdrift map` lists them)"
+        )
+    return _first(analysis)
+
+
+def _first(analysis: Analysis) -> None:
+    """Each other surface knows the first one."""
     for other in analysis.surfaces:
         other.first = analysis
 

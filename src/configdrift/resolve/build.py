@@ -172,6 +172,8 @@ def configured_surfaces(
     out: list[Surface] = []
     project = builder.project
     for name, (target, _docs) in wanted.items():
+        if target == "discovered":
+            continue  # the surface discovery finds under that name
         node = new_root()
         unresolved: list[Unresolved] = []
         if target in ("cli", "registered"):

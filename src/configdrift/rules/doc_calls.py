@@ -66,12 +66,15 @@ def _names_callee(parts: list[str], module: str, exported: dict[str, set[str]]) 
 def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     """CD301 for each keyword a doc call gives the project's own callee
     that its signature does not take."""
-    if analysis.first is not None or not analysis.doc_facts:
+    pages = {**analysis.example_facts, **analysis.doc_facts}
+    if analysis.first is not None or not pages:
         return  # the project's docs, judged once
     project = analysis.project
     callables = _callables(analysis)
     exported = _exported(analysis)
-    for rel, doc in sorted(analysis.doc_facts.items()):
+    # The docs and the pages read for their examples (a tutorial beside
+    # configured docs) alike: a reader follows either.
+    for rel, doc in sorted(pages.items()):
         for block in doc.calls:
             parts = block.call.split(".")
             name = parts[-1]

@@ -65,10 +65,20 @@ def _unread_sources(analysis: Analysis) -> Iterator[Finding]:
     others as its related places: pages of one layout the markups do not
     read are one problem, not one error each."""
     # A page yields for the project when it feeds any surface (its entries,
-    # or the reference a build renders there), not for each surface apart.
-    yielding = {
-        s.path for surface in analysis.everything for s in surface.doc_sources if s.entries
-    } | {where.path for surface in analysis.everything for where in surface.generated}
+    # or the reference a build renders there from the code), not for each
+    # surface apart.
+    from configdrift.place.pages import autodoc
+
+    surfaces = analysis.everything
+    yielding = {s.path for surface in surfaces for s in surface.doc_sources if s.entries}
+    yielding |= {
+        where.path for surface in surfaces for where in (*surface.generated, *surface.rendering)
+    }
+    yielding |= {
+        rel
+        for rel, doc in analysis.doc_facts.items()
+        if any(autodoc(doc, surface.schema) for surface in surfaces)
+    }
     empty = sorted(
         {
             s.path

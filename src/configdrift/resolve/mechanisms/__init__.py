@@ -74,11 +74,13 @@ def discover_surfaces(
     calls: Callable[[], dict[str, frozenset[str]]] | None = None,
     references: Callable[[], frozenset[str]] | None = None,
     hand_written: Callable[[], frozenset[str]] | None = None,
+    claimed: frozenset[str] = frozenset(),
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
     surfaces before it do not hold (for a command line, a page
-    ``generated`` from its parser will do)."""
+    ``generated`` from its parser will do); the ``claimed`` spellings are
+    configured surfaces', no evidence for another."""
     if doc_names is None:
         return []
     discovery = Discovery(
@@ -87,6 +89,8 @@ def discover_surfaces(
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
     )
+    # The keys of the surfaces the configuration names are theirs.
+    discovery.taken.update(claimed)
     found: list[Surface] = []
     for mechanism in SURFACES:
         found.extend(mechanism.surfaces(discovery))

@@ -82,7 +82,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 )
             if discovery.claim(root):
                 how = f"{len(keys)} keys the methods of {owner} read from self.{attribute}"
-                found.append(Surface(qualname, root, how, [], f"{module}:{qualname}"))
+                found.append(Surface(qualname, root, how, [], ""))
     return found
 
 
