@@ -5,8 +5,8 @@ Usage: python bench/init_superset.py CLONES [--python PY] [--jobs N]
 For each project folder under CLONES: runs a zero-config ``configdrift
 check``, then ``configdrift init --stdout`` into a scratch configuration
 outside the tree, then ``check --config`` that file, and prints what the
-configured run lost of the zero-config findings (rule, key, place) and the
-CD501 findings it raised. The tree itself is never written. Exit status 1
+configured run lost of the zero-config findings (rule, key, place) and what
+it added (to judge: a CD501 is a failure, any other an answer to read). The tree itself is never written. Exit status 1
 when any project lost a finding or raised CD501.
 """
 
@@ -52,10 +52,12 @@ def _one(python: str, project: Path, scratch: Path) -> tuple[str, str, bool]:
     if isinstance(before, str) or isinstance(after, str):
         return project.name, f"not run: {before if isinstance(before, str) else after}", False
     lost = sorted(before - after)
-    empty = sorted(f for f in after if f[0] == "CD501")
-    line = f"{len(before)} -> {len(after)} findings, {len(lost)} lost, {len(empty)} CD501"
-    for code, key, path, at in [*lost[:5], *empty[:3]]:
-        line += f"\n    {'lost' if code != 'CD501' else 'new '} {code} {key} {path}:{at}"
+    added = sorted(after - before)
+    empty = [f for f in added if f[0] == "CD501"]
+    line = f"{len(before)} -> {len(after)} findings, {len(lost)} lost, {len(added)} added"
+    for what, found in (("lost", lost[:5]), ("added", added[:5])):
+        for code, key, path, at in found:
+            line += f"\n    {what} {code} {key} {path}:{at}"
     return project.name, line, not lost and not empty
 
 

@@ -64,6 +64,12 @@ def share(part: int, whole: int) -> float:
     return 100.0 * part / whole if whole else 100.0
 
 
+def shown_share(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as the text says it: a percentage, or ``n/a``
+    when there is nothing to cover (never a 100% that reads as a pass)."""
+    return f"{share(part, whole):.1f}%" if whole else "n/a"
+
+
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     """The coverage of one analysed surface."""
     from configdrift.analysis import accepted_nodes
@@ -195,9 +201,9 @@ def text(surfaces: list[SurfaceCoverage], verbose: bool) -> str:
     for surface in surfaces:
         lines.append(
             f"{surface.name}: {surface.documented} of {surface.accepted} accepted keys documented "
-            f"({share(surface.documented, surface.accepted):.1f}%), "
+            f"({shown_share(surface.documented, surface.accepted)}), "
             f"{surface.entries_accepted} of {surface.entries} doc entries accepted "
-            f"({share(surface.entries_accepted, surface.entries):.1f}%)"
+            f"({shown_share(surface.entries_accepted, surface.entries)})"
         )
         if surface.sections:
             width = max(len("section"), *(len(s.name) for s in surface.sections))
@@ -205,7 +211,7 @@ def text(surfaces: list[SurfaceCoverage], verbose: bool) -> str:
             for s in surface.sections:
                 lines.append(
                     f"  {s.name:<{width}}  {s.accepted:>8}  {s.documented:>10}  "
-                    f"{share(s.documented, s.accepted):>5.1f}%"
+                    f"{shown_share(s.documented, s.accepted):>6}"
                 )
         if verbose:
             lines += [f"  undocumented: {key}" for key in surface.undocumented]

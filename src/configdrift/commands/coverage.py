@@ -88,7 +88,8 @@ def coverage_report(
         out.write(printable_lines(coverage.text(found, verbose)))
     accepted = sum(s.accepted for s in surfaces)
     documented = sum(s.documented for s in surfaces)
-    out.write(f"Documented: {documented} of {accepted} accepted keys ({percent:.1f}%){verdict}.\n")
+    said = coverage.shown_share(documented, accepted)
+    out.write(f"Documented: {documented} of {accepted} accepted keys ({said}){verdict}.\n")
     return status
 
 

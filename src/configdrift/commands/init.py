@@ -256,15 +256,13 @@ def _loses(root: Path, analysis: Analysis, text: str, into_pyproject: bool) -> b
 def _pages(first: Analysis, surface: Analysis) -> list[str]:
     """Every page a surface was compared with, for the configuration to
     name: the pages that document it, and those that render it at build
-    time (a reference generated from a parser, a page of autodoc, a page
-    built from its module), as discovery found them."""
-    from configdrift.place.pages import autodoc
-
+    time (a reference generated from a parser, a page built from its
+    module), as discovery found them. A page of autodoc is not compared:
+    what it renders counts as documented wherever it is."""
     # A page that yields no entry is never written: the next check would
     # say so (CD501). Its examples are read whether it is named or not.
     pages = [source.path for source in surface.doc_sources if source.entries]
     pages += [where.path for where in (*surface.generated, *surface.rendering)]
-    pages += [rel for rel, doc in sorted(first.doc_facts.items()) if autodoc(doc, surface.schema)]
     return [page for page in dict.fromkeys(pages) if _utf8(page)]
 
 

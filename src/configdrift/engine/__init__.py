@@ -239,7 +239,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         analysis.generated = generated_pages(pages)
     # A page rendered from the code documents what the code describes; its
     # other lists (an enum's members) are no entries of the configuration.
-    analysis.autodoc = {m for _, doc in candidates for m in autodoc(doc, schema)}
+    # Pages outside configured docs render models too: what they render
+    # is documented, though they are not compared.
+    rendering = [*(doc for _, doc in candidates), *analysis.example_facts.values()]
+    analysis.autodoc = {m for doc in rendering for m in autodoc(doc, schema)}
     other_surfaces(
         analysis,
         builder,

@@ -47,10 +47,12 @@ def _surface(
     candidates: list[tuple[str, DocFacts]],
     shown: list[tuple[str, DocFacts]],
     named: tuple[str, ...] | None,
+    among: list[tuple[str, DocFacts]] | None = None,
 ) -> Analysis:
-    """The analysis of one more surface: its own pages, entries and
-    examples, over the facts the first one read. Parse errors, lifecycle
-    and source health are the project's, judged once, with the first."""
+    """The analysis of one more surface: its own pages (chosen ``among``
+    the candidates, when given), entries and examples, over the facts the
+    first one read. Parse errors, lifecycle and source health are the
+    project's, judged once, with the first."""
     schema = surface.root
     cli = schema.model_kind in CLI_KINDS
     # A reference page of another surface documents this one too where its
@@ -59,7 +61,7 @@ def _surface(
     shared = {d.path for d in base.doc_sources} | {
         d.path for other in base.surfaces for d in other.doc_sources
     }
-    pages, restricted = surface_pages(schema, candidates, shared, named)
+    pages, restricted = surface_pages(schema, candidates if among is None else among, shared, named)
     placer = DocPlacer(schema, {})
     entries = only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
     blocks: list[tuple[str, Block, ConfigPath]] = []
@@ -99,7 +101,11 @@ def _surface(
         how=surface.how,
         target=surface.target,
         generated=generated_pages(pages) if cli else [],
-        autodoc={m for _, doc in candidates for m in autodoc(doc, schema)},
+        autodoc={
+            m
+            for doc in (*(doc for _, doc in candidates), *base.example_facts.values())
+            for m in autodoc(doc, schema)
+        },
         admitted=surface.admitted,
         calls=surface.calls,
         unread=surface.unread,
@@ -214,7 +220,10 @@ def other_surfaces(
         if target is None and surface.target and surface.target in targets.values():
             continue  # named under another name
         named = config.surfaces[surface.name][1] if target is not None else ()
-        other = _surface(analysis, surface, candidates, shown, named or None)
+        # A surface named as discovered takes its pages as discovery does,
+        # from those the configuration names for it.
+        among = [c for c in candidates if matches(c[0], named)] if named else None
+        other = _surface(analysis, surface, candidates, shown, None, among)
         other.target = surface.target or "discovered"
         if other.admitted and surface.root.model_kind == "defaults":
             # A reference built from the file documents its keys: with
