@@ -122,3 +122,17 @@ def test_a_key_read_with_two_defaults_has_none_to_compare(tmp_path) -> None:
     analysis, findings = _check(tmp_path, **{"app/wheel.py": wheel})
     assert "WheelConfig.target_config" in _surfaces(analysis)
     assert ("CD104", "core-metadata-version") not in by_key(findings)
+
+
+def test_extraction_keeps_the_reads_of_a_dict_read_by_five_keys_or_more() -> None:
+    from configdrift.extract.python.extractor import extract_source
+
+    def reads(count: int) -> int:
+        methods = "".join(
+            f"    def k{i}(self):\n        return self.options.get('k{i}', {i})\n"
+            for i in range(count)
+        )
+        return len(extract_source(f"class C:\n{methods}").held_reads)
+
+    assert reads(4) == 0  # a few reads: a record's, not kept
+    assert reads(5) == 5

@@ -24,6 +24,7 @@ from configdrift.extract.python.exprs import (
     to_expr,
 )
 from configdrift.extract.python.facts import (
+    HELD_MIN_KEYS,
     ClassFact,
     FieldFact,
     ImportFact,
@@ -305,7 +306,18 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
-        facts.held_reads = [r for r in facts.dict_reads if not keep(r.function, r.source.base)]
+        held = [r for r in facts.dict_reads if not keep(r.function, r.source.base)]
+        # Only a dict a class reads by ``HELD_MIN_KEYS`` keys or more may
+        # be a configuration (``held_dicts``): the others are not kept.
+        keys: dict[tuple[str, str], set[str]] = {}
+        for read in held:
+            if len(read.source.keys) == 1:
+                keys.setdefault(owner(read.function, read.source.base), set()).add(
+                    repr(read.source.keys[0])
+                )
+        facts.held_reads = [
+            r for r in held if len(keys.get(owner(r.function, r.source.base), ())) >= HELD_MIN_KEYS
+        ]
         facts.dict_reads = [r for r in facts.dict_reads if keep(r.function, r.source.base)]
         facts.dict_stores = [s for s in facts.dict_stores if keep(s.function, s.source.base)]
 

@@ -122,6 +122,10 @@ class DictRead:
     kind: str | None = None
 
 
+#: The keys a class must read of a dict it holds for the reads to be kept.
+HELD_MIN_KEYS = 5
+
+
 @dataclass(slots=True)
 class DictStore:
     """A dict kept where other code reaches it: ``self.X = d[K]`` (``target``
@@ -179,7 +183,8 @@ class ModuleFacts:
     dict_reads: list[DictRead] = field(default_factory=list)
     #: Reads of a dict a class holds on ``self`` without storing it there
     #: (a property or a base class provides it: ``self.config.get("k", 1)``),
-    #: kept apart from the dicts the flow follows.
+    #: kept apart from the dicts the flow follows, where the class reads
+    #: ``HELD_MIN_KEYS`` keys of it or more.
     held_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
     registrations: list[RegistrationCall] = field(default_factory=list)

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import HELD_MIN_KEYS, Expr
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
 
-#: The keys the docs must name of one class's dict.
-MIN_KEYS = 5
+#: The keys the docs must name of one class's dict (extraction keeps the
+#: reads of a dict a class reads so many keys of).
+MIN_KEYS = HELD_MIN_KEYS
 #: Of those read, how many must be read with a default.
 MIN_DEFAULTS = 3
 
