@@ -90,3 +90,37 @@ def peak_of(argv: list[str], cwd: Path) -> tuple[int, str, int]:
     )
     code, peak = proc.stderr.split()[-2:]
     return int(code), proc.stdout, int(peak)
+
+
+#: A strict pydantic model built from a whole dict (``AppConfig(**raw)``).
+APP_CONFIG = """
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    host: str = "localhost"
+    port: int = 8000
+    workers: int = 1
+    debug: bool = False
+
+
+def load(raw: dict) -> AppConfig:
+    return AppConfig(**raw)
+"""
+
+#: A strict pydantic model built from the ``app`` section of a dict.
+APP_SECTION = """
+from pydantic import BaseModel, ConfigDict
+
+
+class AppConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = "app"
+    retries: int = 3
+    timeout: float = 1.0
+
+
+def load(param_dict):
+    return AppConfig(**param_dict.get("app", {}))
+"""

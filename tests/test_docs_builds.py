@@ -24,7 +24,9 @@ def _site(tmp_path: Path, name: str) -> Path:
     return root
 
 
-def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run(
+    *args: str | Path, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", *map(str, args)],
         cwd=cwd,
@@ -32,6 +34,7 @@ def _run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
         check=False,
+        env=env,
     )
 
 
@@ -151,26 +154,10 @@ def test_the_sphinx_build_reads_what_check_reads_on_the_same_cache(tmp_path) -> 
     with (root / "docs" / "conf.py").open("a") as conf:
         conf.write(_OWN_DIRECTIVE + "\n\ndef setup(app):\n    _setup(app)\n")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    built = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "html", "docs", str(root / "_build")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=env,
-    )
+    built = _run("sphinx", "-b", "html", "docs", root / "_build", cwd=root, env=env)
     assert "CD101 [error] `workers` is documented" in built.stderr
     assert "CD503" not in built.stderr and "CD501" not in built.stderr
-    checked = subprocess.run(
-        [sys.executable, "-m", "configdrift", "check", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=env,
-    )
+    checked = _run("configdrift", "check", ".", cwd=root, env=env)
     assert "CD101 [error] `workers` is documented" in checked.stdout
     assert "CD503" not in checked.stdout and "CD501" not in checked.stdout
     assert list((tmp_path / "cache").rglob("*")), "the two runs shared no cache"

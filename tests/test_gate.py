@@ -13,23 +13,9 @@ import pytest
 
 from configdrift.discover import DOC_SUFFIXES
 from conftest import FIXTURES, run_cli
+from helpers import APP_CONFIG
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "pyproject.toml").exists())
-
-_MODEL = """
-from pydantic import BaseModel, ConfigDict
-
-
-class AppConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    host: str = "localhost"
-    port: int = 8000
-    workers: int = 1
-
-
-def load(raw: dict) -> AppConfig:
-    return AppConfig(**raw)
-"""
 
 #: One page per markup, each documenting a key the model lacks.
 _PAGES = {
@@ -76,7 +62,7 @@ def test_an_unchanged_page_of_each_markup_adds_nothing(suffix: str, tmp_path) ->
     for rel, text in {
         "pyproject.toml": '[project]\nname = "app"\n',
         "app/__init__.py": "",
-        "app/config.py": _MODEL,
+        "app/config.py": APP_CONFIG,
         f"docs/configuration{suffix}": _PAGES[suffix],
     }.items():
         (tree / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import make_project
+from helpers import APP_SECTION, make_project
 
 CODE = """\
 from pydantic import BaseModel, ConfigDict, Field
@@ -189,21 +189,6 @@ _FLAGS = ("--host", "--port", "--workers", "--verbose", "--recreate")
 
 _CLI_PAGE = "# Command line\n\n" + "".join(f"- `{flag}`: the {flag[2:]}.\n" for flag in _FLAGS)
 
-_MODEL = """\
-from pydantic import BaseModel, ConfigDict
-
-
-class AppConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = "app"
-    retries: int = 3
-    timeout: float = 1.0
-
-
-def load(param_dict):
-    return AppConfig(**param_dict.get("app", {}))
-"""
-
 _MODEL_PAGE = (
     "# Configuration\n\n- `app.name`: the name.\n- `app.retries`: retries.\n"
     "- `app.timeout`: the timeout.\n"
@@ -235,7 +220,7 @@ def cli_repo(tmp_path: Path) -> Path:
 def test_surfaces_are_paired_by_name_when_the_first_one_changes(cli, cli_repo) -> None:
     # 2.0 adds a configuration model, which becomes the first surface; the
     # flags are all still there, a surface of their own.
-    _release(cli_repo, {"tool/config.py": _MODEL, "docs/config.md": _MODEL_PAGE}, "2.0")
+    _release(cli_repo, {"tool/config.py": APP_SECTION, "docs/config.md": _MODEL_PAGE}, "2.0")
     code, report = _diff(cli, cli_repo, "HEAD~1", "HEAD")
     assert report["findings"] == [], report
     assert code == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, run_cli
-from helpers import make_project
+from helpers import APP_SECTION, make_project
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "pyproject.toml").exists())
 
@@ -79,21 +79,6 @@ def _table_project(tmp_path: Path, config: str = "") -> Path:
     )
 
 
-_MODEL = """
-from pydantic import BaseModel, ConfigDict
-
-
-class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = "app"
-    retries: int = 3
-    timeout: float = 1.0
-
-
-def load(param_dict):
-    return Config(**param_dict.get("app", {}))
-"""
-
 _MODEL_PAGE = (
     "# Configuration\n\n- `app.name`: the name.\n- `app.retries`: retries.\n- `app.port`: p.\n"
 )
@@ -103,7 +88,7 @@ def test_a_surface_with_no_target_of_its_own_is_named_discovered(tmp_path) -> No
     root = _table_project(tmp_path)
     # A first surface with a page of its own: init writes ``docs``, and the
     # named surface's page is evidence beside it.
-    (root / "app" / "config.py").write_text(_MODEL, encoding="utf-8")
+    (root / "app" / "config.py").write_text(APP_SECTION, encoding="utf-8")
     (root / "docs" / "configuration.md").write_text(_MODEL_PAGE, encoding="utf-8")
     before = _found(root)
     assert ("CD104", "width", "docs/options.md") in before

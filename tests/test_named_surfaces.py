@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from conftest import run_cli
-from helpers import make_project
+from helpers import APP_SECTION, make_project
 
 _MAIN = """
 import argparse
@@ -98,21 +98,6 @@ def test_named_environment_variables_are_one_surface(tmp_path) -> None:
     assert {(f["code"], f["key"]) for f in report["findings"]} >= {("CD103", "APP_LOG")}
 
 
-_MODEL = """
-from pydantic import BaseModel, ConfigDict
-
-
-class AppConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = "app"
-    retries: int = 3
-    timeout: float = 1.0
-
-
-def load(param_dict):
-    return AppConfig(**param_dict.get("app", {}))
-"""
-
 _MODEL_PAGE = (
     "# Configuration\n\n- `app.name`: the name.\n- `app.retries`: retries.\n"
     "- `app.timeout`: the timeout.\n"
@@ -127,7 +112,7 @@ def test_a_configured_page_that_feeds_another_surface_is_not_empty(tmp_path) -> 
         "app/main.py": _MAIN.replace(
             '    parser.add_argument("--debug", action="store_true")\n', ""
         ),
-        "app/config.py": _MODEL,
+        "app/config.py": APP_SECTION,
         "docs/cli.md": _PAGE.replace("- `--timeout`: seconds.\n", ""),
         "docs/config.md": _MODEL_PAGE,
     }

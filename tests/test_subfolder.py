@@ -10,23 +10,7 @@ import os
 from pathlib import Path
 
 from conftest import run_cli
-from helpers import make_project
-
-_MODEL = """
-from pydantic import BaseModel, ConfigDict
-
-
-class AppConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    host: str = "localhost"
-    port: int = 8000
-    workers: int = 1
-    debug: bool = False
-
-
-def load(raw: dict) -> AppConfig:
-    return AppConfig(**raw)
-"""
+from helpers import APP_CONFIG, make_project
 
 _PAGE = "Configuration\n=============\n\n" + "".join(
     f"{k}\n   The {k}.\n\n" for k in ("host", "port", "workers", "timeout")
@@ -39,7 +23,7 @@ def _project(tmp_path: Path) -> Path:
         {
             "pyproject.toml": '[project]\nname = "app"\n',
             "app/__init__.py": "",
-            "app/config.py": _MODEL,
+            "app/config.py": APP_CONFIG,
             "docs/configuration.rst": _PAGE,
         },
     )

@@ -5,23 +5,7 @@ says nothing of configuration (an event's fields), never on two keys."""
 
 from __future__ import annotations
 
-from helpers import by_key, check_project
-
-_MODEL = """
-from pydantic import BaseModel, ConfigDict
-
-
-class AppConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    host: str = "localhost"
-    port: int = 8000
-    workers: int = 1
-    debug: bool = False
-
-
-def load(raw: dict) -> AppConfig:
-    return AppConfig(**raw)
-"""
+from helpers import APP_CONFIG, by_key, check_project
 
 _PAGE = """
 Configuration
@@ -42,7 +26,7 @@ timeout
 
 
 def _check(tmp_path, page: str = "docs/configuration.rst", text: str = _PAGE):
-    return check_project(tmp_path, {"app/config.py": _MODEL, page: text}, "app")
+    return check_project(tmp_path, {"app/config.py": APP_CONFIG, page: text}, "app")
 
 
 def test_a_model_built_from_a_whole_dict_is_the_configuration_its_page_documents(
