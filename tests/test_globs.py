@@ -63,6 +63,24 @@ def test_one_matcher_means_what_the_patterns_mean_one_by_one(size):
             assert matcher(rel) == _one_by_one(rel, chosen), (chosen, rel)
 
 
+@pytest.mark.parametrize(
+    ("pattern", "path", "matched"),
+    [
+        # ``**/``, as in ``.gitignore``, matches no folder too: anywhere.
+        ("docs/**/*.md", "docs/a.md", True),
+        ("docs/**/*.md", "docs/x/y/a.md", True),
+        ("**/*.md", "a.md", True),
+        ("a/**/b/**/c.md", "a/b/c.md", True),
+        ("a/**/b/**/c.md", "a/x/b/y/c.md", True),
+        ("a/**/b/**/c.md", "a/c.md", False),
+        ("docs/**/*.md", "docsa.md", False),  # the folder's ``/`` stays
+        ("x**/y", "xy", False),  # not a ``**/`` of its own
+    ],
+)
+def test_double_star_slash_matches_zero_folders_or_more(pattern, path, matched):
+    assert Globs((pattern,))(path) is matched
+
+
 def test_a_folder_matches_its_files_but_not_a_sibling_sharing_its_name_start():
     matcher = Globs(("docs",))
     assert matcher("docs/a/b.md")

@@ -222,7 +222,8 @@ def _skipped(rel: str) -> bool:
 class Globs:
     """Paths matched against a list of globs, compiled once: a path matches
     a pattern it equals, lies under (a folder), or that its glob matches
-    (``*`` crosses ``/``; ``**/x`` also matches ``x`` at the top). Patterns
+    (``*`` crosses ``/``; ``**/``, as in ``.gitignore``, also matches no
+    folder: ``docs/**/*.md`` matches ``docs/a.md``). Patterns
     without a wildcard are a set looked up for the path and each of its
     folders; the others are one regular expression, so a path costs one
     match whatever the number of globs (the configuration caps it,
@@ -237,9 +238,7 @@ class Globs:
             pattern = pattern.rstrip("/")
             self.literal.add(pattern)
             if any(ch in pattern for ch in "*?["):
-                wild.append(fnmatch.translate(pattern))
-                if pattern.startswith("**/"):
-                    wild.append(fnmatch.translate(pattern[3:]))
+                wild += [fnmatch.translate(form) for form in _zero_folders(pattern)]
         self.pattern = re.compile("|".join(f"(?:{w})" for w in wild)) if wild else None
 
     def __call__(self, rel: str) -> bool:
@@ -253,6 +252,35 @@ class Globs:
                     return True
                 cut = rel.find("/", cut + 1)
         return self.pattern is not None and self.pattern.match(rel) is not None
+
+
+#: The ``**/`` of one pattern whose zero-folder forms are written out.
+_MAX_ZERO_FOLDERS = 3
+
+
+def _zero_folders(pattern: str) -> list[str]:
+    """The pattern, and its forms where some ``**/`` (at the start or after
+    a ``/``) matches no folder: the first ``_MAX_ZERO_FOLDERS`` of them;
+    past those, ``*`` crossing ``/`` still matches one folder or more."""
+    pieces = [""]
+    tokens = 0
+    at = 0
+    while at < len(pattern):
+        if (
+            tokens < _MAX_ZERO_FOLDERS
+            and pattern.startswith("**/", at)
+            and (at == 0 or pattern[at - 1] == "/")
+        ):
+            pieces.append("")
+            tokens += 1
+            at += 3
+        else:
+            pieces[-1] += pattern[at]
+            at += 1
+    forms = [pieces[0]]
+    for piece in pieces[1:]:
+        forms = [form + joint + piece for form in forms for joint in ("**/", "")]
+    return forms
 
 
 @functools.lru_cache(maxsize=256)
