@@ -183,7 +183,8 @@ def config_files(
 ) -> list[tuple[str, Block]]:
     """Config files of this project, each as one block (language ``file``)
     whose keys sit at the top of the config: the files the configuration
-    declares (``config-files``), and the JSON and YAML files shaped like a
+    declares (``config-files``: JSON, YAML, TOML or INI), and the JSON and
+    YAML files shaped like a
     config: two top-level keys or more, at least half of them top-level keys
     of the schema. A file that cannot be read whole keeps its error.
 
@@ -238,8 +239,11 @@ def _config_file(
         return None if shaped else Block(0, 1, "file", [], str(exc), 1)
     read: BlockRead | None = None
     tops: set[str]
-    if yaml:
-        read = read_block(text, "yaml")
+    lang = _DATA_LANGS.get(rel.rsplit(".", 1)[-1].lower(), "json")
+    if lang in ("yaml", "toml", "ini"):
+        # TOML and INI files are read where the configuration declares
+        # them (``config-files``); ``[section] key`` is ``section.key``.
+        read = read_block(text, lang)
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
     else:
         try:
