@@ -155,6 +155,12 @@ class Analysis:
         return bool(self.calls) and not self.entries
 
     @property
+    def pages_read(self) -> dict[str, DocFacts]:
+        """Every page read, by path: the docs and the pages read for their
+        examples (a tutorial beside configured docs)."""
+        return {**self.example_facts, **self.doc_facts}
+
+    @property
     def everything(self) -> list[Analysis]:
         """This surface and the project's others."""
         return [self, *self.surfaces]

@@ -241,8 +241,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     # other lists (an enum's members) are no entries of the configuration.
     # Pages outside configured docs render models too: what they render
     # is documented, though they are not compared.
-    rendering = [*(doc for _, doc in candidates), *analysis.example_facts.values()]
-    analysis.autodoc = {m for doc in rendering for m in autodoc(doc, schema)}
+    analysis.autodoc = {m for doc in analysis.pages_read.values() for m in autodoc(doc, schema)}
     other_surfaces(
         analysis,
         builder,

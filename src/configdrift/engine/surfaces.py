@@ -101,11 +101,7 @@ def _surface(
         how=surface.how,
         target=surface.target,
         generated=generated_pages(pages) if cli else [],
-        autodoc={
-            m
-            for doc in (*(doc for _, doc in candidates), *base.example_facts.values())
-            for m in autodoc(doc, schema)
-        },
+        autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         calls=surface.calls,
         unread=surface.unread,
@@ -150,7 +146,8 @@ def other_surfaces(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
             )
     if not config.discover:
-        return _first(analysis)
+        _know_first(analysis)
+        return
     files = [*sources.configs, *sources.data_files]
     if builder.imported("confuse"):
         builder.defaults_files = defaults_files(config.root, sources.configs)
@@ -186,10 +183,11 @@ def other_surfaces(
     # though ``docs`` does not list them; where it names a surface
     # discovery finds, every page is, as without a configuration.
     named_pages = tuple(p for _, pages in config.surfaces.values() for p in pages)
-    if named_pages or "discovered" in targets.values():
+    naming_discovered = "discovered" in targets.values()
+    if named_pages or naming_discovered:
         given_names, given_words = doc_names, doc_words
         evidence = [doc for rel, doc in candidates if matches(rel, named_pages)]
-        if "discovered" in targets.values():
+        if naming_discovered:
             evidence += analysis.example_facts.values()
 
         @functools.cache
@@ -262,10 +260,10 @@ def other_surfaces(
             f"surfaces.{lost[0]}: discovery finds no surface of that name "
             f"(it finds: {seen}; `configdrift map` lists them)"
         )
-    return _first(analysis)
+    _know_first(analysis)
 
 
-def _first(analysis: Analysis) -> None:
+def _know_first(analysis: Analysis) -> None:
     """Each other surface knows the first one."""
     for other in analysis.surfaces:
         other.first = analysis

@@ -66,14 +66,14 @@ def _names_callee(parts: list[str], module: str, exported: dict[str, set[str]]) 
 def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     """CD301 for each keyword a doc call gives the project's own callee
     that its signature does not take."""
-    pages = {**analysis.example_facts, **analysis.doc_facts}
+    # The docs and the pages read for their examples (a tutorial beside
+    # configured docs) alike: a reader follows either.
+    pages = analysis.pages_read
     if analysis.first is not None or not pages:
         return  # the project's docs, judged once
     project = analysis.project
     callables = _callables(analysis)
     exported = _exported(analysis)
-    # The docs and the pages read for their examples (a tutorial beside
-    # configured docs) alike: a reader follows either.
     for rel, doc in sorted(pages.items()):
         for block in doc.calls:
             parts = block.call.split(".")
