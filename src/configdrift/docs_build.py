@@ -30,6 +30,8 @@ class BuildFinding:
     #: place or a related one), else its own place.
     path: Path
     line: int
+    #: The rule's code (``CD101``).
+    code: str
     #: ``CODE [severity] message (slug)``.
     head: str
     #: Every place of the finding, absolute, with its note: its own first,
@@ -84,7 +86,7 @@ def build_findings(root: Path, docs: Path) -> tuple[list[BuildFinding], list[str
         on_page = [(path, line) for path, line, _ in absolute if path.is_relative_to(docs)]
         path, line = on_page[0] if on_page else absolute[0][:2]
         fails = exit_code_for([finding], fail_on) == 1
-        out.append(BuildFinding(path, line, _head(finding), absolute, fails))
+        out.append(BuildFinding(path, line, finding.code, _head(finding), absolute, fails))
     return out, report.messages
 
 
