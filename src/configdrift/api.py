@@ -155,10 +155,12 @@ def check(
     from configdrift.escape import printable
     from configdrift.files import is_dir
 
-    roots = {config.root.resolve() for config, _ in targets}
+    roots = [config.root.resolve() for config, _ in targets]
     for given_path in (Path(p) for p in given):
-        if is_dir(given_path) and given_path.resolve() not in roots:
-            root = project_of(given_path)
+        folder = given_path.resolve()
+        if is_dir(given_path) and folder not in roots:
+            # The project found for it, the nearest root above it.
+            root = max((r for r in roots if folder.is_relative_to(r)), key=lambda r: len(r.parts))
             report.messages.append(
                 printable(
                     f"configdrift: {given_path} is inside the project at {root}: "
