@@ -191,8 +191,9 @@ def test_an_internal_error_is_exit_3_with_one_line_and_no_output(cli, tmp_path, 
     assert result.code == 3
     assert result.out == ""
     assert result.err.count("\n") == 1 and "internal error" in result.err
-    # The exception's message is kept, on the one line.
+    # The exception's message is kept, on the one line, said once.
     assert "KeyError: 'boom\\nsecond line'" in result.err
+    assert result.err.count("please report it") == 1
 
 
 def test_a_worker_that_dies_has_its_files_read_again_in_process(tmp_path):

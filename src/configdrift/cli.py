@@ -83,14 +83,14 @@ def _main(argv: list[str] | None) -> int:
             raise
         from configdrift.escape import printable
         from configdrift.files import last_read
+        from configdrift.wording import exception_message
 
         where = f" (last file read: {last_read()})" if last_read() else ""
-        message = str(exc).strip()
-        said = f": {message[:200]}" if message else ""
+        message = exception_message(exc)
+        said = f": {message}" if message else ""
         print(
             printable(f"configdrift: internal error, a bug: {type(exc).__name__}{said}{where}; ")
             + "please report it (CONFIGDRIFT_DEBUG=1 shows the traceback)",
-            "please report it (CONFIGDRIFT_DEBUG=1 shows the traceback)",
             file=sys.stderr,
         )
         return ExitCode.INTERNAL

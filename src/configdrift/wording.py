@@ -32,3 +32,15 @@ def suggestion(word: str, choices: Iterable[str]) -> str:
         return f" (did you mean `{by_norm[norm(word)]}`?)"
     close = difflib.get_close_matches(norm(word), list(by_norm), n=1, cutoff=0.75)
     return f" (did you mean `{by_norm[close[0]]}`?)" if close else ""
+
+
+#: The most characters of an exception's message a report keeps.
+MAX_MESSAGE = 200
+
+
+def exception_message(exc: BaseException) -> str:
+    """The exception's message, cut to ``MAX_MESSAGE`` characters (it may
+    quote a stranger's file: whoever prints it escapes it); ``""`` when
+    it has none."""
+    message = str(exc).strip()
+    return message[:MAX_MESSAGE] + "..." if len(message) > MAX_MESSAGE else message

@@ -40,6 +40,7 @@ from configdrift.extract.python.facts import Memo, ModuleFacts, compact
 from configdrift.extract.text import decode
 from configdrift.files import Unreadable, read_file
 from configdrift.isolate import Pool
+from configdrift.wording import exception_message
 
 #: Below this many files, starting worker processes costs more than it saves.
 PARALLEL_THRESHOLD = 200
@@ -159,16 +160,9 @@ def _reason(exc: BaseException) -> str:
     return f"{_named(exc)} {OWN_FAULT}"
 
 
-#: The most characters of an exception's message a report keeps.
-MAX_MESSAGE = 200
-
-
 def _named(exc: BaseException) -> str:
-    """The exception's type with its message, cut to ``MAX_MESSAGE``
-    characters (the message may quote the file: reports escape it)."""
-    message = str(exc).strip()
-    if len(message) > MAX_MESSAGE:
-        message = message[:MAX_MESSAGE] + "..."
+    """The exception's type with its message (reports escape it)."""
+    message = exception_message(exc)
     return f"{type(exc).__name__}: {message}," if message else type(exc).__name__
 
 
