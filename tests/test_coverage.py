@@ -129,7 +129,7 @@ def test_the_text_table_and_verbose_keys(cli, tmp_path) -> None:
     out = cli("coverage", str(root), "-v").out
     lines = out.splitlines()
     assert lines[0].startswith(
-        "config: 6 of 8 accepted keys documented (75.0%), 6 of 7 doc entries"
+        "config: 6 of 8 accepted keys documented (75.0%: 6 compared), 6 of 7 doc entries"
     )
     assert any(line.split() == ["cache", "3", "2", "66.7%"] for line in lines)
     assert "  undocumented: cache.size" in lines and "  not accepted: server.backlog" in lines

@@ -576,7 +576,15 @@ def test_map_counts_the_evidence_of_each_surface(tmp_path) -> None:
         "pkg",
     )
     (surface,) = [s for s in project_map(analysis, False)["surfaces"] if s["name"] == "settings"]
-    assert surface["evidence"] == {"keys": 5, "documented": 3, "read": 1}
+    assert surface["evidence"] == {
+        "keys": 5,
+        "documented": 3,
+        "read": 1,
+        "compared": 3,
+        "rendered": 0,
+        "exempt": 0,
+        "undocumented": 2,
+    }
 
 
 def test_calls_handed_to_a_call_without_defaults_are_no_table(tmp_path) -> None:

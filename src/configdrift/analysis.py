@@ -17,6 +17,7 @@ from typing import Protocol
 from configdrift.config import Config
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.model import (
+    Census,
     ConfigPath,
     DocEntry,
     DocSource,
@@ -146,6 +147,9 @@ class Analysis:
     #: The project's settings with more than one spelling (``link``), made
     #: on first use, on the first surface.
     linked: list[Setting] | None = None
+    #: Each accepted key's state as the docs go (``coverage.census``), taken
+    #: on first use: what check's summary, coverage and map count.
+    census: Census | None = None
 
     @property
     def examples_only(self) -> bool:

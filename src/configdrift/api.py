@@ -43,6 +43,9 @@ class SurfaceCount:
     #: Accepted keys no doc entry describes that a page renders from the
     #: code at build time (a generated command-line reference).
     rendered: int = 0
+    #: Accepted keys no doc describes (CD103's, and the keys of a section
+    #: it reports).
+    undocumented: int = 0
 
 
 @dataclass(slots=True)
@@ -63,6 +66,8 @@ class Report:
     compared: int = 0
     #: Accepted keys a page renders from the code at build time instead.
     rendered: int = 0
+    #: Accepted keys no doc describes.
+    undocumented: int = 0
     #: Example configs: read, checked, of them fragments placed by their
     #: section, unparseable.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -345,6 +350,7 @@ def _check_project(
     report.read += sum(s.read for s in surfaces)
     report.compared += sum(s.compared for s in surfaces)
     report.rendered += sum(s.rendered for s in surfaces)
+    report.undocumented += sum(s.undocumented for s in surfaces)
     report.examples = tuple(  # type: ignore[assignment]
         a + b for a, b in zip(report.examples, stored.examples, strict=True)
     )

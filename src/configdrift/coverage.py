@@ -25,7 +25,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from configdrift.model import Location, format_path
+from configdrift.model import (
+    COMPARED,
+    EXEMPT,
+    RENDERED,
+    UNDOCUMENTED,
+    Census,
+    ConfigPath,
+    Location,
+    format_path,
+)
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -50,7 +59,13 @@ class SurfaceCoverage:
     accepted: int
     documented: int
     entries: int
+    #: Of ``documented``: keys a doc entry of their own describes, and keys
+    #: a page renders from the code (the rest need no entry).
+    compared: int = 0
+    rendered: int = 0
     undocumented: list[str] = field(default_factory=list)
+    #: What CD103 reports of ``undocumented`` (a section for its keys).
+    reported: list[str] = field(default_factory=list)
     unaccepted: list[str] = field(default_factory=list)
     sections: list[SectionCoverage] = field(default_factory=list)
 
@@ -70,19 +85,54 @@ def shown_share(part: int, whole: int) -> str:
     return f"{share(part, whole):.1f}%" if whole else "n/a"
 
 
+def census(analysis: Analysis) -> Census:
+    """The surface's census (``model.Census``), taken on first use."""
+    if analysis.census is None:
+        analysis.census = _take_census(analysis)
+    return analysis.census
+
+
+def _take_census(analysis: Analysis) -> Census:
+    from configdrift.analysis import accepted_nodes, rendered_nodes
+    from configdrift.rules.docs_schema import documented_nodes, undocumented
+
+    accepted = accepted_nodes(analysis)
+    own, within = documented_nodes(analysis)
+    rendered = {node.path for node in rendered_nodes(analysis)}
+    by_key = {format_path(node.path): node for node in accepted}
+    reported = tuple(f.key for f in undocumented(analysis))
+    if analysis.entries or analysis.autodoc or analysis.generated:
+        # A section reported whole stands for the keys under it; one the
+        # docs describe keys under has those reported one by one.
+        gaps = [by_key[key] for key in reported if key in by_key]
+        whole = [gap.path for gap in gaps if id(gap) not in within]
+        missing = {gap.path for gap in gaps} | {
+            node.path for node in accepted if any(node.path[: len(w)] == w for w in whole)
+        }
+    else:
+        missing = {node.path for node in accepted}  # no page documents the surface
+    states: dict[ConfigPath, str] = {}
+    for node in accepted:
+        if id(node) in own:
+            states[node.path] = COMPARED
+        elif node.path in missing:
+            states[node.path] = UNDOCUMENTED
+        elif node.path in rendered:
+            states[node.path] = RENDERED
+        else:
+            states[node.path] = EXEMPT
+    return Census(states, reported)
+
+
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     """The coverage of one analysed surface."""
     from configdrift.analysis import accepted_nodes
     from configdrift.rules.code_view import documented_not_read
-    from configdrift.rules.docs_schema import documented_not_accepted, undocumented
+    from configdrift.rules.docs_schema import documented_not_accepted
 
+    taken = census(analysis)
     accepted = accepted_nodes(analysis)
-    if analysis.entries or analysis.autodoc:
-        reported = {f.key for f in undocumented(analysis)}
-        gaps = [node.path for node in accepted if format_path(node.path) in reported]
-    else:
-        gaps = [()]  # no page documents the surface: none of its keys is documented
-    missing = {node.path for node in accepted if any(node.path[: len(gap)] == gap for gap in gaps)}
+    missing = set(taken.paths(UNDOCUMENTED))
     rejected = {
         f.key for rule in (documented_not_accepted, documented_not_read) for f in rule(analysis)
     }
@@ -96,9 +146,12 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
     return SurfaceCoverage(
         name=analysis.surface,
         accepted=len(accepted),
-        documented=len(accepted) - len(missing),
+        documented=taken.documented,
         entries=len(analysis.entries),
+        compared=taken.count(COMPARED),
+        rendered=taken.count(RENDERED),
         undocumented=sorted(format_path(path) for path in missing),
+        reported=sorted(taken.reported),
         unaccepted=sorted(rejected),
         sections=sorted(sections.values(), key=lambda s: (s.name == TOP_LEVEL, s.name)),
     )
@@ -178,10 +231,13 @@ def as_json(surface: SurfaceCoverage) -> dict[str, Any]:
         "accepted": surface.accepted,
         "documented": surface.documented,
         "documented_share": round(share(surface.documented, surface.accepted), 1),
+        "compared": surface.compared,
+        "rendered": surface.rendered,
         "entries": surface.entries,
         "entries_accepted": surface.entries_accepted,
         "accepted_share": round(share(surface.entries_accepted, surface.entries), 1),
         "undocumented": surface.undocumented,
+        "reported": surface.reported,
         "unaccepted": surface.unaccepted,
         "sections": [
             {
@@ -199,9 +255,16 @@ def text(surfaces: list[SurfaceCoverage], verbose: bool) -> str:
     """The coverage table of one project's surfaces."""
     lines: list[str] = []
     for surface in surfaces:
+        spare = surface.documented - surface.compared - surface.rendered
+        parts = [
+            f"{surface.compared} compared",
+            *([f"{surface.rendered} rendered at build time"] if surface.rendered else []),
+            *([f"{spare} needing no entry"] if spare else []),
+        ]
+        breakdown = f": {', '.join(parts)}" if surface.documented else ""
         lines.append(
             f"{surface.name}: {surface.documented} of {surface.accepted} accepted keys documented "
-            f"({shown_share(surface.documented, surface.accepted)}), "
+            f"({shown_share(surface.documented, surface.accepted)}{breakdown}), "
             f"{surface.entries_accepted} of {surface.entries} doc entries accepted "
             f"({shown_share(surface.entries_accepted, surface.entries)})"
         )
@@ -214,7 +277,12 @@ def text(surfaces: list[SurfaceCoverage], verbose: bool) -> str:
                     f"{shown_share(s.documented, s.accepted):>6}"
                 )
         if verbose:
-            lines += [f"  undocumented: {key}" for key in surface.undocumented]
+            reported = set(surface.reported)
+            lines += [
+                f"  undocumented: {key}"
+                + ("" if key in reported else " (in a section reported whole)")
+                for key in surface.undocumented
+            ]
             lines += [f"  not accepted: {key}" for key in surface.unaccepted]
     return "\n".join(lines) + ("\n" if lines else "")
 

@@ -200,24 +200,25 @@ def _accepted(analysis: Analysis) -> int:
     return len(accepted_nodes(analysis))
 
 
-def _surface_counts(analysis: Analysis) -> tuple[str, int, int, int, int, int]:
+def _surface_counts(analysis: Analysis) -> tuple[str, int, int, int, int, int, int]:
     """One surface's summary: its name, doc entries, accepted keys, keys
-    read, keys compared (accepted keys a doc entry describes), and keys
-    rendered (those a page renders from the code at build time instead)."""
-    from configdrift.analysis import accepted_nodes, rendered_nodes
+    read, and of the accepted keys those compared (a doc entry of their own
+    describes them), rendered (a page renders them from the code at build
+    time instead) and undocumented, as the census counts them
+    (``coverage.census``: coverage and map count the same)."""
+    from configdrift.coverage import census
+    from configdrift.model import COMPARED, RENDERED, UNDOCUMENTED
     from configdrift.rules.evidence import keys_read
 
-    accepted = accepted_nodes(analysis)
-    described = {entry.path for entry in analysis.entries}
-    compared = sum(1 for node in accepted if node.path in described)
-    rendered = len(rendered_nodes(analysis))
+    taken = census(analysis)
     return (
         analysis.surface,
         len(analysis.entries),
-        len(accepted),
+        len(taken.states),
         keys_read(analysis),
-        compared,
-        rendered,
+        taken.count(COMPARED),
+        taken.count(RENDERED),
+        taken.count(UNDOCUMENTED),
     )
 
 

@@ -463,3 +463,38 @@ class Setting:
     name: str
     spellings: tuple[Spelling, ...]
     links: tuple[SettingLink, ...] = ()
+
+
+#: What each key the schema accepts is, as the docs go. One census, taken
+#: once per surface (``coverage.census``), is what ``check``'s summary,
+#: ``coverage`` and ``map`` count, so that their figures agree.
+#: A doc entry (or a doc section) of its own describes it: compared.
+COMPARED = "compared"
+#: A page renders it from the code at build time (a generated reference).
+RENDERED = "rendered"
+#: No entry, and none is asked for: deprecated or removed, named in the
+#: prose, a script's own flags, another program's variable.
+EXEMPT = "exempt"
+#: CD103 reports it, or it sits in a section CD103 reports.
+UNDOCUMENTED = "undocumented"
+STATES = (COMPARED, RENDERED, EXEMPT, UNDOCUMENTED)
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """Each accepted key's state (``STATES``), in the schema's order, and
+    the keys CD103 reports (a section stands for the keys under it)."""
+
+    states: dict[ConfigPath, str]
+    reported: tuple[str, ...] = ()
+
+    def count(self, state: str) -> int:
+        return sum(1 for s in self.states.values() if s == state)
+
+    def paths(self, state: str) -> list[ConfigPath]:
+        return [path for path, s in self.states.items() if s == state]
+
+    @property
+    def documented(self) -> int:
+        """Accepted keys the docs leave nothing to ask of."""
+        return len(self.states) - self.count(UNDOCUMENTED)

@@ -44,7 +44,7 @@ class Stored:
 
     findings: list[Finding]
     files: int
-    surfaces: list[tuple[str, int, int, int, int, int]]
+    surfaces: list[tuple[str, int, int, int, int, int, int]]
     examples: tuple[int, int, int, int]
     notes: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
@@ -225,8 +225,8 @@ def _stored_from_json(data: dict[str, Any]) -> Stored:
         findings=[_finding_from_json(f) for f in data["findings"]],
         files=int(data["files"]),
         surfaces=[
-            (str(n), int(d), int(a), int(r), int(c), int(g))
-            for n, d, a, r, c, g in data["surfaces"]
+            (str(n), int(d), int(a), int(r), int(c), int(g), int(u))
+            for n, d, a, r, c, g, u in data["surfaces"]
         ],
         examples=tuple(int(x) for x in data["examples"]),  # type: ignore[arg-type]
         notes=[str(n) for n in data["notes"]],

@@ -119,11 +119,12 @@ def check(
         examples=result.examples,
         notes=result.notes if output_format == "text" else [],
         surfaces=[
-            (s.name, s.documented, s.accepted, s.read, s.compared, s.rendered)
+            (s.name, s.documented, s.accepted, s.read, s.compared, s.rendered, s.undocumented)
             for s in result.surfaces
         ],
         compared=result.compared,
         rendered=result.rendered,
+        undocumented=result.undocumented,
         places=result.places,
         paint=Paint(colour),
         show_source=(

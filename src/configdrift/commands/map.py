@@ -79,8 +79,9 @@ def project_map(
     """What ``map`` shows of one project, as data (paths from the current
     directory)."""
     from configdrift.analysis import accepted_nodes
+    from configdrift.coverage import census
     from configdrift.escape import printable
-    from configdrift.model import format_path
+    from configdrift.model import STATES, format_path
     from configdrift.output.display import places, prefix_for, rebase
     from configdrift.rules.evidence import keys_read
 
@@ -90,6 +91,7 @@ def project_map(
     surfaces = []
     for surface in analysis.everything:
         mounts = {m.path: m for m in surface.mounts}
+        states = census(surface).states
         tree = []
         root = mounts.get(())
         for node in surface.schema.walk():
@@ -115,9 +117,11 @@ def project_map(
                 "how": surface.how or None,
                 "admitted": printable(surface.admitted) if surface.admitted else None,
                 "evidence": {
-                    "keys": len(accepted_nodes(surface)),
+                    "keys": len(states),
                     "documented": len(surface.entries),
                     "read": keys_read(surface),
+                    # What check's summary and coverage count of the keys.
+                    **{state: list(states.values()).count(state) for state in STATES},
                 },
                 "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
                 # Pages that render it at build time (``.. argparse::``,
@@ -139,6 +143,7 @@ def project_map(
                         "default": printable(node.default.text)
                         if node.default is not None and node.default.known
                         else None,
+                        "state": states[node.path],
                     }
                     for node in accepted_nodes(surface)
                 ],
@@ -237,8 +242,17 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
         out.write(f"Config tree{title} (config path -> model, where it is built):\n")
         evidence = surface["evidence"]
         if surface["model"]:
+            spare = evidence["exempt"]
             out.write(
-                f"  evidence: {counted(evidence['keys'], 'key')} accepted, "
+                f"  evidence: {counted(evidence['keys'], 'key')} accepted "
+                f"({evidence['compared']} compared with a doc entry, "
+                + (
+                    f"{evidence['rendered']} rendered at build time, "
+                    if evidence["rendered"]
+                    else ""
+                )
+                + (f"{spare} needing no entry, " if spare else "")
+                + f"{evidence['undocumented']} undocumented), "
                 f"{counted(evidence['documented'], 'doc entry', 'doc entries')} placed on it, "
                 f"{counted(evidence['read'], 'key')} seen read by the code\n"
             )

@@ -221,8 +221,9 @@ def _summary(data: ReportData, counts: Counter[str]) -> str:
             for s in _SEVERITIES
         ),
         f'<div class="card"><b>{data.files}</b><span>files</span></div>',
-        f'<div class="card"><b>{data.documented}</b><span>keys documented</span></div>',
         f'<div class="card"><b>{data.accepted}</b><span>keys accepted</span></div>',
+        f'<div class="card"><b>{data.accepted - data.undocumented}</b>'
+        "<span>keys documented</span></div>",
         f'<div class="card"><b>{data.read}</b><span>keys read</span></div>',
         f'<div class="card"><b>{data.compared}</b><span>keys compared</span></div>',
         *(
@@ -230,14 +231,17 @@ def _summary(data: ReportData, counts: Counter[str]) -> str:
             if data.rendered
             else []
         ),
+        f'<div class="card"><b>{data.documented}</b><span>doc entries</span></div>',
     ]
     rows = "".join(
-        f"<tr><td>{_e(name)}</td><td>{d}</td><td>{a}</td><td>{r}</td><td>{c}</td><td>{g}</td></tr>"
-        for name, d, a, r, c, g in data.surfaces
+        f"<tr><td>{_e(name)}</td><td>{a}</td><td>{a - u}</td><td>{c}</td><td>{g}</td>"
+        f"<td>{r}</td><td>{d}</td></tr>"
+        for name, d, a, r, c, g, u in data.surfaces
     )
     surfaces = (
-        "<h3>Surfaces</h3><table><thead><tr><th>surface</th><th>documented</th>"
-        "<th>accepted</th><th>read</th><th>compared</th><th>rendered</th></tr></thead>"
+        "<h3>Surfaces</h3><table><thead><tr><th>surface</th><th>accepted</th>"
+        "<th>documented</th><th>compared</th><th>rendered</th><th>read</th>"
+        "<th>doc entries</th></tr></thead>"
         f"<tbody>{rows}</tbody>"
         "</table>"
         if data.surfaces

@@ -46,6 +46,8 @@ def render_json(data: ReportData) -> str:
                 "read": data.read,
                 "compared": data.compared,
                 "rendered": data.rendered,
+                "undocumented": data.undocumented,
+                "entries": data.documented,
             },
             "thin": thin(data.compared, data.accepted, data.rendered),
             "surfaces": [
@@ -57,9 +59,11 @@ def render_json(data: ReportData) -> str:
                         "read": r,
                         "compared": c,
                         "rendered": g,
+                        "undocumented": u,
+                        "entries": d,
                     },
                 }
-                for name, d, a, r, c, g in data.surfaces
+                for name, d, a, r, c, g, u in data.surfaces
             ],
         },
     }

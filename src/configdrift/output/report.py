@@ -26,14 +26,16 @@ class ReportData:
     #: Accepted keys no doc entry describes that a page renders from the
     #: code at build time (a reference generated from a parser).
     rendered: int = 0
+    #: Accepted keys no doc describes (what ``coverage`` counts missing).
+    undocumented: int = 0
     #: Example configs: (read, checked, of them fragments placed by their
     #: section, unparseable). Shown in text; the JSON summary is a contract.
     examples: tuple[int, int, int, int] = (0, 0, 0, 0)
     #: Lines for the end of the text report (stale baseline entries).
     notes: list[str] = field(default_factory=list)
-    #: Per configuration surface: (name, documented, accepted, read,
-    #: compared: accepted keys a doc entry describes, rendered).
-    surfaces: list[tuple[str, int, int, int, int, int]] = field(default_factory=list)
+    #: Per configuration surface: (name, doc entries, accepted, read, and
+    #: of the accepted keys: compared, rendered, undocumented).
+    surfaces: list[tuple[str, int, int, int, int, int, int]] = field(default_factory=list)
     #: Per finding, its fingerprint, column and line (``display.prepare``);
     #: when empty, fingerprints are taken of the findings as they are.
     places: list[Place] = field(default_factory=list)
@@ -109,3 +111,22 @@ def severity_of(finding: Finding) -> Severity:
 def annotated_line(line: int) -> int:
     """A finding's line as SARIF and annotations take it: 1 at least."""
     return max(1, line)
+
+
+def key_counts(
+    entries: int, accepted: int, read: int, compared: int, rendered: int, undocumented: int
+) -> str:
+    """The text's count of a run's keys, or one surface's: the accepted
+    keys as ``coverage`` counts them (documented: all but the undocumented;
+    of them compared, rendered, and those needing no entry), the keys read,
+    and the doc entries."""
+    spare = accepted - undocumented - compared - rendered
+    parts = [f"compared: {compared}"]
+    if rendered:
+        parts.append(f"rendered at build time: {rendered}")
+    if spare:
+        parts.append(f"needing no entry: {spare}")
+    return (
+        f"keys accepted: {accepted}, documented: {accepted - undocumented} ({', '.join(parts)}), "
+        f"read: {read}; doc entries: {entries}"
+    )

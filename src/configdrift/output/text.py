@@ -6,7 +6,7 @@ from __future__ import annotations
 from configdrift.model import Severity
 from configdrift.output.display import excerpt
 from configdrift.output.links import rule_url
-from configdrift.output.report import ReportData, counts
+from configdrift.output.report import ReportData, counts, key_counts
 from configdrift.wording import counted
 
 
@@ -44,19 +44,21 @@ def render_text(data: ReportData) -> str:
     lines.append(
         f"Found {counted(tally['errors'], 'error')}, {counted(tally['warnings'], 'warning')}, "
         f"{counted(tally['infos'], 'info', 'info')} "
-        f"in {counted(data.files, 'file')}; keys documented: {data.documented}, accepted: {data.accepted}, "
-        f"read: {data.read}, compared: {data.compared}"
-        + (f", rendered at build time: {data.rendered}." if data.rendered else ".")
+        f"in {counted(data.files, 'file')}; "
+        + key_counts(
+            data.documented,
+            data.accepted,
+            data.read,
+            data.compared,
+            data.rendered,
+            data.undocumented,
+        )
+        + "."
     )
     if several:
-        lines.append(
-            "Surfaces: "
-            + "; ".join(
-                f"{name} (documented {d}, accepted {a}, read {r}, compared {c}"
-                + (f", rendered {g})" if g else ")")
-                for name, d, a, r, c, g in data.surfaces
-            )
-            + "."
+        lines.append("Surfaces:")
+        lines.extend(
+            f"  {name}: {key_counts(d, a, r, c, g, u)}." for name, d, a, r, c, g, u in data.surfaces
         )
     lines.extend(data.notes)
     read, checked, fragments, unparseable = data.examples

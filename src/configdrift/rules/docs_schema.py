@@ -103,7 +103,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from misspelt_mentions(analysis, strict=True)
 
 
-def _documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
+def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
     """Nodes with their own doc entry, and nodes with a documented descendant."""
     own: dict[int, DocEntry] = {}
     within: set[int] = set()
@@ -174,7 +174,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     if not analysis.entries and not analysis.autodoc and not analysis.admitted:
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
-    own, within = _documented_nodes(analysis)
+    own, within = documented_nodes(analysis)
     # Options of a parser none of whose options the docs describe (a script's
     # own flags) are not reported one by one.
     # So are the keys of a dict of defaults (a plugin's ``config.add``) none
