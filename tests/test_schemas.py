@@ -106,3 +106,26 @@ def test_the_schema_command_prints_each_schema(cli) -> None:
         result = cli("schema", name)
         assert result.code == 0 and json.loads(result.out)["$id"] == ident
     assert cli("schema", "nothing").code == 2
+
+
+def _surfaces_example() -> dict:
+    """The TOML example of ``docs/configuration.md``'s ``surfaces`` section."""
+    text = (REPO / "docs" / "configuration.md").read_text(encoding="utf-8")
+    section = text.split("### `surfaces`", 1)[1].split("\n### ", 1)[0]
+    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    return tomllib.loads(block)["tool"]["configdrift"]
+
+
+def test_the_docs_show_every_surface_target_the_loader_and_the_schema_take() -> None:
+    from configdrift.config import SURFACE_KINDS
+
+    table = _surfaces_example()
+    parse_table(table, Path("configuration.md"))  # the loader takes it whole
+    _config_validator().validate(table)  # and so does the schema
+    targets = {entry["mount"] for entry in table["surfaces"].values()}
+    assert set(SURFACE_KINDS) <= targets
+    # a model, a module-level dict and a dict parameter, each once at least
+    assert len([t for t in targets if ":" in t]) >= 3
+    enum = load_schema("config")["$defs"]["surface-target"]["anyOf"][1]["enum"]
+    assert enum == list(SURFACE_KINDS)
+    assert any("open" in entry for entry in table["surfaces"].values())

@@ -69,6 +69,11 @@ class Config:
     allow_undocumented: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "error"
     mount: dict[str, str] = field(default_factory=dict)
+    #: Mounts and surfaces that say whether unknown keys are an error:
+    #: ``open = true`` (silently ignored) or ``open = false`` (rejected), by
+    #: mount path (``""`` for the root) or ``surfaces.NAME``. Where absent,
+    #: the mechanism decides.
+    open: dict[str, bool] = field(default_factory=dict)
     #: Configured surfaces beside the root's: name -> (what it is, the doc
     #: pages that document it). What it is: ``module:Model``, a module-level
     #: dict of options, ``cli``, ``registered``, ``env``, ``settings``, or
@@ -161,6 +166,9 @@ def _check(name: str, value: Any, where: Path) -> None:
     elif name == "surfaces":
         for key, entry in value.items():
             _surface(key, entry, where)
+    elif name == "mount":
+        for key, entry in value.items():
+            _mount(key, entry, where)
     elif name == "registrations":
         for key, entry in value.items():
             _registration(key, entry, where)
@@ -179,28 +187,41 @@ def _check(name: str, value: Any, where: Path) -> None:
         raise ConfigError(f"{where}: every value of `{name}` must be a string")
     if name == "fail-on" and value not in FAIL_ON_CHOICES:
         raise ConfigError(f"{where}: `fail-on` must be one of {', '.join(FAIL_ON_CHOICES)}")
-    if name == "mount":
-        for key, target in value.items():
-            if ":" not in target:
-                raise ConfigError(
-                    f"{where}: mount {key!r} must name a model as 'package.module:Class'"
-                )
 
 
 #: What a surface can be besides a model or a dict of options.
 SURFACE_KINDS = ("cli", "registered", "env", "settings", "discovered")
 
 
+def _mount(path: str, entry: Any, where: Path) -> tuple[str, bool | None]:
+    """A ``mount`` entry: ``path = "module:Class"``, or a table with
+    ``target`` and ``open``."""
+    if type(entry) is str:
+        entry = {"target": entry}
+    if type(entry) is not dict or set(entry) - {"target", "open"} or "target" not in entry:
+        raise ConfigError(
+            f"{where}: mount {path!r} must be a target or a table of `target` and `open`"
+        )
+    target, open_ = entry["target"], entry.get("open")
+    if type(target) is not str or ":" not in target:
+        raise ConfigError(f"{where}: mount {path!r} must name a model as 'package.module:Class'")
+    if open_ is not None and type(open_) is not bool:
+        raise ConfigError(f"{where}: mount {path!r}: `open` must be true or false")
+    return target, open_
+
+
 def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     """A ``surfaces`` entry: ``name = "module:Model"`` (or ``"cli"``,
     ``"registered"``, ``"env"``, ``"settings"``, ``"discovered"``), or a
-    table with ``mount`` and ``docs``."""
+    table with ``mount``, ``docs`` and ``open``."""
     if type(entry) is str:
         entry = {"mount": entry}
-    if type(entry) is not dict or set(entry) - {"mount", "docs"} or "mount" not in entry:
+    if type(entry) is not dict or set(entry) - {"mount", "docs", "open"} or "mount" not in entry:
         raise ConfigError(
-            f"{where}: `surfaces.{name}` must be a target or a table of `mount` and `docs`"
+            f"{where}: `surfaces.{name}` must be a target or a table of `mount`, `docs` and `open`"
         )
+    if type(entry.get("open", False)) is not bool:
+        raise ConfigError(f"{where}: `surfaces.{name}.open` must be true or false")
     target, docs = entry["mount"], entry.get("docs", [])
     if type(target) is not str or (":" not in target and target not in SURFACE_KINDS):
         raise ConfigError(
@@ -210,6 +231,21 @@ def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     if type(docs) is not list or any(type(d) is not str for d in docs):
         raise ConfigError(f"{where}: `surfaces.{name}.docs` must be a list of strings")
     return target, tuple(docs)
+
+
+def _openness(mounts: dict[str, Any], surfaces: dict[str, Any]) -> dict[str, bool]:
+    """The ``open`` each mount and surface states (``Config.open``)."""
+    out = {
+        path: entry["open"]
+        for path, entry in mounts.items()
+        if type(entry) is dict and "open" in entry
+    }
+    out |= {
+        f"surfaces.{name}": entry["open"]
+        for name, entry in surfaces.items()
+        if type(entry) is dict and "open" in entry
+    }
+    return out
 
 
 def _registration(name: str, entry: Any, where: Path) -> tuple[int | str, int | str]:
@@ -345,7 +381,8 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         severity={k.upper(): v for k, v in values["severity"].items()},
         allow_undocumented={k: tuple(v) for k, v in values["allow-undocumented"].items()},
         fail_on=values["fail-on"],
-        mount=dict(values["mount"]),
+        mount={k: _mount(k, v, source)[0] for k, v in values["mount"].items()},
+        open=_openness(values["mount"], values["surfaces"]),
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
         registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
         sections=dict(values["sections"]),

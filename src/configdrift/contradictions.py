@@ -34,7 +34,9 @@ def contradictions(analysis: Analysis, jobs: int | None = None, cache: bool = Tr
         return []
     from configdrift.engine import analyse
 
-    plain = analyse(replace(config, mount={}, sections={}, surfaces={}), jobs=jobs, cache=cache)
+    plain = analyse(
+        replace(config, mount={}, open={}, sections={}, surfaces={}), jobs=jobs, cache=cache
+    )
     notes = [*_mount_notes(analysis, plain), *_section_notes(analysis, plain)]
     placed = _placed(analysis)
     found = _placed(plain)

@@ -92,6 +92,7 @@ def project_map(
     for surface in analysis.everything:
         mounts = {m.path: m for m in surface.mounts}
         states = census(surface).states
+        strictness = {True: "strict", False: "lenient", None: "open"}
         tree = []
         root = mounts.get(())
         for node in surface.schema.walk():
@@ -103,7 +104,7 @@ def project_map(
                     "path": printable(format_path(node.path)),
                     "aliases": [printable(s) for s in node.spellings if s != node.key],
                     "model": node.model or None,
-                    "strict": {True: "strict", False: "lenient", None: "open"}[node.strict],
+                    "strict": strictness[node.strict],
                     "location": where(node.model_location),
                     "mount": {"how": mount.how, "location": where(mount.location)}
                     if mount
@@ -127,7 +128,12 @@ def project_map(
                 # Pages that render it at build time (``.. argparse::``,
                 # ``.. automodule::``, a project's own directive).
                 "rendered_by": [where(loc) for loc in surface.rendering or surface.generated],
-                "root": {"model": root.model, "how": root.how, "location": where(root.location)}
+                "root": {
+                    "model": root.model,
+                    "how": root.how,
+                    "location": where(root.location),
+                    "strict": strictness[surface.schema.strict],
+                }
                 if root
                 else None,
                 "tree": tree,
@@ -258,7 +264,10 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
             )
         root = surface["root"]
         if root is not None:
-            out.write(f"  (top level) -> {root['model']}; {root['how']} at {root['location']}\n")
+            out.write(
+                f"  (top level) -> {root['model']} [{root['strict']}]; {root['how']} "
+                f"at {root['location']}\n"
+            )
         for node in surface["tree"]:
             aliases = f" (also {', '.join(node['aliases'])})" if node["aliases"] else ""
             model = (

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 
 from configdrift.analysis import Analysis
-from configdrift.config import ConfigError
+from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.model import (
@@ -36,9 +36,16 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
-from configdrift.resolve.build import configured_surfaces
+from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
+
+
+def _open(config: Config, surface: Surface) -> None:
+    """A named surface's ``open``, where the configuration states one."""
+    key = f"surfaces.{surface.name}"
+    if key in config.open:
+        configured_openness(surface.root, config, key, config.open[key])
 
 
 def _surface(
@@ -141,6 +148,7 @@ def other_surfaces(
                     "its pages with `sections`"
                 )
             claimed |= spellings_of(surface.root)
+            _open(config, surface)
             analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
             analysis.missing_docs.extend(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
@@ -221,6 +229,8 @@ def other_surfaces(
         # A surface named as discovered takes its pages as discovery does,
         # from those the configuration names for it.
         among = [c for c in candidates if matches(c[0], named)] if named else None
+        if target is not None:
+            _open(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among)
         other.target = surface.target or "discovered"
         if other.admitted and surface.root.model_kind == "defaults":

@@ -47,7 +47,29 @@ def build_schema(
     root = build_root(builder, config.mount, doc_names, named)
     seed_typed_dicts(builder, root)
     builder.apply_reads(root)
+    for path_text, open_ in config.open.items():
+        if not path_text.startswith("surfaces."):
+            node = root
+            for part in (p for p in path_text.split(".") if p):
+                node = node.children.get(part) or node
+            configured_openness(node, config, path_text, open_)
     return root, builder
+
+
+def configured_openness(node: SchemaNode, config: Config, key: str, open_: bool) -> None:
+    """What a mount's or a surface's ``open`` says: unknown keys under
+    ``node`` are silently ignored (``open = true``: lenient), or an error
+    the configuration declares (``open = false``: strict), whatever the
+    mechanism made of them."""
+    from configdrift.model import Location
+    from configdrift.resolve.lifecycle import config_lines, line_of
+
+    node.strict = not open_
+    node.strict_owner = None if open_ else "the configuration (`open = false`)"
+    rel = config.source_rel
+    name = key.removeprefix("surfaces.") if key.startswith("surfaces.") else key
+    where = Location(rel, line_of(config_lines(config), name)) if rel else None
+    node.strict_location = None if open_ else where
 
 
 def build_root(

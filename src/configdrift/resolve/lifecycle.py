@@ -102,7 +102,7 @@ def registry_entries(
     return entries, unresolved
 
 
-def _config_lines(config: Config) -> list[str]:
+def config_lines(config: Config) -> list[str]:
     if config.source is None:
         return []
     try:
@@ -112,7 +112,7 @@ def _config_lines(config: Config) -> list[str]:
         return []
 
 
-def _line_of(lines: list[str], key: str) -> int:
+def line_of(lines: list[str], key: str) -> int:
     """The line of the configuration file that names ``key`` (1 if none)."""
     for number, line in enumerate(lines, start=1):
         if (
@@ -127,7 +127,7 @@ def _line_of(lines: list[str], key: str) -> int:
 def configured_entries(config: Config) -> list[LifecycleEntry]:
     out: list[LifecycleEntry] = []
     rel = config.source_rel
-    lines = _config_lines(config) if rel and (config.removed or config.deprecated) else []
+    lines = config_lines(config) if rel and (config.removed or config.deprecated) else []
     for status, table in ((REMOVED, config.removed), (DEPRECATED, config.deprecated)):
         for key, value in table.items():
             if isinstance(value, str):
@@ -136,7 +136,7 @@ def configured_entries(config: Config) -> list[LifecycleEntry]:
                 reason = value.get("reason")
                 version = value.get("version")
                 replacement = value.get("replacement")
-            where = Location(rel, _line_of(lines, key)) if rel else None
+            where = Location(rel, line_of(lines, key)) if rel else None
             out.append(
                 LifecycleEntry(
                     split_key(key), status, "configuration", where, reason, version, replacement

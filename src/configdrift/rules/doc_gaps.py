@@ -183,11 +183,14 @@ def model_related(node: SchemaNode) -> tuple[Related, ...]:
         )
     if node.strict_location is not None and node.strict_location != node.model_location:
         owner = node.strict_owner or node.model
+        # The configuration's ``open = false`` says so of any mechanism.
+        configured = owner is not None and owner.startswith("the configuration")
+        how = "" if configured else ' (extra="forbid")'
         out.append(
             Related(
                 node.strict_location.path,
                 node.strict_location.line,
-                f'{owner} forbids unknown keys (extra="forbid")',
+                f"{owner} forbids unknown keys{how}",
             )
         )
     return tuple(out)
