@@ -13,7 +13,7 @@ import pytest
 from configdrift.coverage import census
 from configdrift.model import COMPARED, EXEMPT, RENDERED, UNDOCUMENTED
 from conftest import FIXTURES, run_cli
-from helpers import check_project
+from helpers import check_project, make_project
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
 
@@ -24,7 +24,37 @@ def _json(*args: str) -> dict:
 
 @pytest.mark.parametrize("case", CASES)
 def test_check_coverage_and_map_agree(case: str) -> None:
-    tree = str(FIXTURES / case)
+    _agree(FIXTURES / case)
+
+
+def test_two_command_lines_with_one_flag_count_it_twice_everywhere(tmp_path: Path) -> None:
+    # Two scripts' parsers, each with its own ``--verbose``: one path, two keys.
+    script = (
+        "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("-v", "--verbose", dest="%s", action="store_true")\n'
+        '    parser.add_argument("--%s", default="x")\n'
+        "    return parser.parse_args()\n"
+    )
+    make_project(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "tool"\n\n[project.scripts]\n'
+            'tool = "tool.main:main"\nthemes = "tool.themes:main"\n',
+            "tool/__init__.py": "",
+            "tool/main.py": script % ("verbosity", "output"),
+            "tool/themes.py": script % ("verbose", "theme"),
+            "docs/cli.md": "# Command line\n\n- `--verbose`: say more.\n- `--output`: where.\n"
+            "- `--theme`: which theme.\n",
+        },
+    )
+    surfaces = _agree(tmp_path)
+    assert surfaces["cli"]["accepted"] == 4
+
+
+def _agree(tree_path: Path) -> dict:
+    """Check that check, coverage and map count alike; coverage's surfaces."""
+    case = tree_path.name
+    tree = str(tree_path)
     report = _json("check", tree, "--fail-on", "never")
     checked = {s["name"]: s["keys"] for s in report["summary"]["surfaces"]}
     (covered_project,) = _json("coverage", tree)["projects"]
@@ -50,6 +80,7 @@ def test_check_coverage_and_map_agree(case: str) -> None:
         assert keys["entries"] == cov["entries"] == surface["evidence"]["documented"]
         # what check reports is what coverage counts reported
         assert sorted(k for (s, k) in reported if s == name) == cov["reported"], (case, name)
+    return covered
 
 
 _MODEL = """\
@@ -96,7 +127,7 @@ def _analysis(tmp_path: Path):
 
 def _states(tmp_path: Path) -> dict[str, str]:
     analysis = _analysis(tmp_path)
-    return {".".join(path): state for path, state in census(analysis).states.items()}
+    return {".".join(path): state for path, state in census(analysis).states}
 
 
 def test_each_key_has_the_state_the_docs_give_it(tmp_path: Path) -> None:

@@ -111,17 +111,18 @@ def _take_census(analysis: Analysis) -> Census:
         }
     else:
         missing = {node.path for node in accepted}  # no page documents the surface
-    states: dict[ConfigPath, str] = {}
+    states: list[tuple[ConfigPath, str]] = []
     for node in accepted:
         if id(node) in own:
-            states[node.path] = COMPARED
+            state = COMPARED
         elif node.path in missing:
-            states[node.path] = UNDOCUMENTED
+            state = UNDOCUMENTED
         elif node.path in rendered:
-            states[node.path] = RENDERED
+            state = RENDERED
         else:
-            states[node.path] = EXEMPT
-    return Census(states, reported)
+            state = EXEMPT
+        states.append((node.path, state))
+    return Census(tuple(states), reported)
 
 
 def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
@@ -132,7 +133,8 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
 
     taken = census(analysis)
     accepted = accepted_nodes(analysis)
-    missing = set(taken.paths(UNDOCUMENTED))
+    missing = taken.paths(UNDOCUMENTED)
+    gaps = set(missing)
     rejected = {
         f.key for rule in (documented_not_accepted, documented_not_read) for f in rule(analysis)
     }
@@ -142,10 +144,10 @@ def surface_coverage(analysis: Analysis) -> SurfaceCoverage:
             top = node.path[0] if len(node.path) > 1 or node.children else TOP_LEVEL
             section = sections.setdefault(top, SectionCoverage(top))
             section.accepted += 1
-            section.documented += node.path not in missing
+            section.documented += node.path not in gaps
     return SurfaceCoverage(
         name=analysis.surface,
-        accepted=len(accepted),
+        accepted=len(taken.states),
         documented=taken.documented,
         entries=len(analysis.entries),
         compared=taken.count(COMPARED),

@@ -482,17 +482,18 @@ STATES = (COMPARED, RENDERED, EXEMPT, UNDOCUMENTED)
 
 @dataclass(frozen=True, slots=True)
 class Census:
-    """Each accepted key's state (``STATES``), in the schema's order, and
-    the keys CD103 reports (a section stands for the keys under it)."""
+    """Each accepted key's path and state (``STATES``), in the schema's
+    order (two command lines' options may share a path: each is counted),
+    and the keys CD103 reports (a section stands for the keys under it)."""
 
-    states: dict[ConfigPath, str]
+    states: tuple[tuple[ConfigPath, str], ...]
     reported: tuple[str, ...] = ()
 
     def count(self, state: str) -> int:
-        return sum(1 for s in self.states.values() if s == state)
+        return sum(1 for _, s in self.states if s == state)
 
     def paths(self, state: str) -> list[ConfigPath]:
-        return [path for path, s in self.states.items() if s == state]
+        return [path for path, s in self.states if s == state]
 
     @property
     def documented(self) -> int:

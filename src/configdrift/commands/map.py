@@ -91,7 +91,7 @@ def project_map(
     surfaces = []
     for surface in analysis.everything:
         mounts = {m.path: m for m in surface.mounts}
-        states = census(surface).states
+        states = [state for _, state in census(surface).states]
         strictness = {True: "strict", False: "lenient", None: "open"}
         tree = []
         root = mounts.get(())
@@ -122,7 +122,7 @@ def project_map(
                     "documented": len(surface.entries),
                     "read": keys_read(surface),
                     # What check's summary and coverage count of the keys.
-                    **{state: list(states.values()).count(state) for state in STATES},
+                    **{state: states.count(state) for state in STATES},
                 },
                 "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
                 # Pages that render it at build time (``.. argparse::``,
@@ -149,9 +149,9 @@ def project_map(
                         "default": printable(node.default.text)
                         if node.default is not None and node.default.known
                         else None,
-                        "state": states[node.path],
+                        "state": state,
                     }
-                    for node in accepted_nodes(surface)
+                    for node, state in zip(accepted_nodes(surface), states, strict=True)
                 ],
                 "entries": [
                     {
