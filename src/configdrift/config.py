@@ -84,7 +84,12 @@ class Config:
     #: The project's own calls that declare a key: callable name -> (the
     #: key's argument, the default's), each a position or a keyword.
     registrations: dict[str, tuple[int | str, int | str]] = field(default_factory=dict)
+    #: Doc section (``page#Title``, ``page#Parent/Child``, or the title)
+    #: -> the config path it documents.
     sections: dict[str, str] = field(default_factory=dict)
+    #: The ``sections`` entries that name a surface of ``surfaces``: the
+    #: section documents that surface, at its path, and no other.
+    section_surfaces: dict[str, str] = field(default_factory=dict)
     config_files: tuple[str, ...] = ()
     #: Keys the project removed or deprecated: key -> reason, or a table with
     #: ``reason``, ``version`` and ``replacement``.
@@ -95,6 +100,20 @@ class Config:
     removed_registries: tuple[str, ...] = ("*REMOVED*KEYS*",)
     deprecated_registries: tuple[str, ...] = ("*DEPRECATED*KEYS*",)
     source: Path | None = None
+
+    def sections_of(self, surface: str | None) -> dict[str, str]:
+        """The ``sections`` entries of one named surface (``None``: the
+        first surface's, those that name none)."""
+        return {
+            key: path
+            for key, path in self.sections.items()
+            if self.section_surfaces.get(key) == surface
+        }
+
+    def sections_elsewhere(self, surface: str | None) -> frozenset[str]:
+        """The sections the configuration gives to a surface other than
+        ``surface``: not placed on it."""
+        return frozenset(k for k, s in self.section_surfaces.items() if s != surface)
 
     @property
     def source_rel(self) -> str | None:
@@ -169,6 +188,9 @@ def _check(name: str, value: Any, where: Path) -> None:
     elif name == "mount":
         for key, entry in value.items():
             _mount(key, entry, where)
+    elif name == "sections":
+        for key, entry in value.items():
+            _section(key, entry, where)
     elif name == "registrations":
         for key, entry in value.items():
             _registration(key, entry, where)
@@ -191,6 +213,24 @@ def _check(name: str, value: Any, where: Path) -> None:
 
 #: What a surface can be besides a model or a dict of options.
 SURFACE_KINDS = ("cli", "registered", "env", "settings", "discovered")
+
+
+def _section(key: str, entry: Any, where: Path) -> tuple[str, str | None]:
+    """A ``sections`` entry: ``"page#Title" = "config.path"``, or a table
+    with ``surface`` (a name of ``surfaces``) and ``path``."""
+    if type(entry) is str:
+        return entry, None
+    if (
+        type(entry) is not dict
+        or set(entry) - {"surface", "path"}
+        or type(entry.get("surface")) is not str
+        or type(entry.get("path", "")) is not str
+    ):
+        raise ConfigError(
+            f"{where}: `sections.{key}` must be a config path, or a table of `surface` "
+            "(a name of `surfaces`) and `path`"
+        )
+    return entry.get("path", ""), entry["surface"]
 
 
 def _mount(path: str, entry: Any, where: Path) -> tuple[str, bool | None]:
@@ -277,6 +317,15 @@ def parse_table(table: dict[str, Any], where: Path) -> dict[str, Any]:
     for name, value in table.items():
         _check(name, value, where)
         out[name] = value
+    for key, entry in out["sections"].items():
+        surface = _section(key, entry, where)[1]
+        if surface is not None and surface not in out["surfaces"]:
+            hint = suggestion(surface, out["surfaces"])
+            raise ConfigError(
+                f"{where}: `sections.{key}` names the surface {surface!r}{hint}, which "
+                '`surfaces` does not name (name it there, with `mount = "discovered"` for '
+                "one discovery finds)"
+            )
     return out
 
 
@@ -385,7 +434,12 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         open=_openness(values["mount"], values["surfaces"]),
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
         registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
-        sections=dict(values["sections"]),
+        sections={k: _section(k, v, source)[0] for k, v in values["sections"].items()},
+        section_surfaces={
+            k: surface
+            for k, v in values["sections"].items()
+            if (surface := _section(k, v, source)[1]) is not None
+        },
         config_files=tuple(values["config-files"]),
         discover=values["discover"],
         removed=dict(values["removed"]),

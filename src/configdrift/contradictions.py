@@ -98,7 +98,7 @@ def _mount_notes(analysis: Analysis, plain: Analysis) -> list[str]:
 def _section_notes(analysis: Analysis, plain: Analysis) -> list[str]:
     config = analysis.config
     notes: list[str] = []
-    for name, path_text in sorted(config.sections.items()):
+    for name, path_text in sorted(config.sections_of(None).items()):
         page, _, heading = name.rpartition("#")
         path = tuple(p for p in path_text.split(".") if p)
         for section in (s for surface in plain.everything for s in surface.sections):

@@ -97,7 +97,13 @@ def _still_whole(
 
     def placed(text: str) -> Counter[str]:
         facts = extractor_for(rel)(text.encode("utf-8"))
-        placer = DocPlacer(surface.schema, surface.config.sections)
+        config = surface.config
+        own = surface.surface in config.surfaces
+        placer = DocPlacer(
+            surface.schema,
+            config.sections_of(surface.surface if own else None),
+            config.sections_elsewhere(surface.surface if own else None),
+        )
         return Counter(format_path(entry.path) for entry in placer.place(rel, facts))
 
     after = [*lines]

@@ -156,11 +156,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         placer, entries = place_entries(schema, config, pages)
         if mount_by_docs(builder, schema, entries):
             placer, entries = place_entries(schema, config, pages)
-        unused = sorted(set(config.sections) - placer.used)
+        unused = sorted(set(config.sections_of(None)) - placer.used)
         if unused:
             raise ConfigError(
                 f"sections: {unused[0]!r} names no section of the {len(pages)} doc page(s) read "
-                "(write `page.md#Title` or the heading's title)"
+                "(write `page.md#Title`, `page.md#Parent/Title` or the heading's title)"
             )
         doc_sources = [
             DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)

@@ -26,7 +26,7 @@ from configdrift.place.config_files import (
     package_defaults_files,
     schema_beside,
 )
-from configdrift.place.entries import DocPlacer
+from configdrift.place.entries import DocPlacer, section_names
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import (
     autodoc,
@@ -69,8 +69,34 @@ def _surface(
         d.path for other in base.surfaces for d in other.doc_sources
     }
     pages, restricted = surface_pages(schema, candidates if among is None else among, shared, named)
-    placer = DocPlacer(schema, {})
+    # Sections the configuration gives this surface (``sections`` entries
+    # naming it) are read wherever they are; those it gives another are not.
+    config = base.config
+    named_here = surface.name in config.surfaces
+    mine = config.sections_of(surface.name) if named_here else {}
+    taken = {rel for rel, _ in pages}
+    extra = [
+        (rel, doc)
+        for rel, doc in candidates
+        if mine
+        and rel not in taken
+        and any(n in mine for sid in range(len(doc.sections)) for n in section_names(rel, doc, sid))
+    ]
+    pages = [*pages, *extra]
+    placer = DocPlacer(
+        schema,
+        mine,
+        config.sections_elsewhere(surface.name if named_here else None),
+        frozenset(rel for rel, _ in extra),
+    )
     entries = only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
+    unused = sorted(set(mine) - placer.used)
+    if unused:
+        raise ConfigError(
+            f"sections: {unused[0]!r} names no section of the {len(pages)} doc page(s) "
+            f"read for the surface {surface.name!r} (write `page.md#Title`, "
+            "`page.md#Parent/Title` or the heading's title)"
+        )
     blocks: list[tuple[str, Block, ConfigPath]] = []
     if schema.model_kind not in CLI_KINDS and schema.model_kind not in ("env", "mkdocs"):
         # A MkDocs plugin's options sit in ``mkdocs.yml`` under ``plugins: -

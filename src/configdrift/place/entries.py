@@ -75,9 +75,40 @@ def _overlap(base: ConfigPath, parts: tuple[str, ...]) -> ConfigPath:
     return (*base, *parts)
 
 
+def section_names(rel: str, facts: DocFacts, sid: int) -> list[str]:
+    """The names ``sections`` may give a page's section, the most precise
+    first: its heading path on the page (``page#Server/Options``, any
+    tail of it down to ``page#Options``), then the same without the page
+    (two headings with one title are told apart by their parents)."""
+    chain: list[str] = []
+    at: int | None = sid
+    while at is not None:
+        section = facts.sections[at]
+        if section.title:
+            chain.append(section.title)
+        at = section.parent
+    chain.reverse()
+    tails = ["/".join(chain[i:]) for i in range(len(chain))]
+    if not tails or tails[-1] != facts.sections[sid].title:
+        tails.append(facts.sections[sid].title)
+    return [f"{rel}#{tail}" for tail in tails] + tails
+
+
 class DocPlacer:
-    def __init__(self, root: SchemaNode, sections: dict[str, str]) -> None:
+    def __init__(
+        self,
+        root: SchemaNode,
+        sections: dict[str, str],
+        elsewhere: frozenset[str] = frozenset(),
+        only_named: frozenset[str] = frozenset(),
+    ) -> None:
+        """``sections`` maps doc sections to config paths on this surface;
+        the sections ``elsewhere`` names document another surface (their
+        entries are not placed here); on the pages ``only_named``, only the
+        sections ``sections`` names are (a page read for them alone)."""
         self.root = root
+        self.elsewhere = elsewhere
+        self.only_named = only_named
         self.index = _index_by_key(root)
         #: A schema of leaves only (registered options, variables, a flat
         #: settings class): an example's tables are the file's own sections
@@ -97,6 +128,25 @@ class DocPlacer:
         #: Sections (page, index) that document another configuration:
         #: their entries are not judged here.
         self.foreign: set[tuple[str, int]] = set()
+
+    def _claims(self, rel: str, facts: DocFacts) -> None:
+        """The sections of the page another surface's ``sections`` entry
+        takes (with their subsections, unless one is named here), and on a
+        page read for its named sections alone, every other one: not
+        placed here."""
+        if not self.elsewhere and rel not in self.only_named:
+            return
+        mine: dict[int, bool | None] = {}
+        for sid, section in enumerate(facts.sections):
+            names = section_names(rel, facts, sid)
+            if any(name in self.explicit for name in names):
+                mine[sid] = True
+            elif any(name in self.elsewhere for name in names):
+                mine[sid] = False
+            else:
+                mine[sid] = mine.get(section.parent) if section.parent is not None else None
+            if mine[sid] is False or (rel in self.only_named and not mine[sid]):
+                self.foreign.add((rel, sid))
 
     def _locate(
         self, key: str, parent: ConfigPath, page_blocks: dict[str, ConfigPath]
@@ -211,6 +261,7 @@ class DocPlacer:
                     )
                 )
 
+        self._claims(rel, facts)
         out: list[DocEntry] = []
         paths: dict[int, ConfigPath] = {}
         for sid, section in enumerate(sections):
@@ -274,7 +325,7 @@ class DocPlacer:
         nested_in_page: dict[str, tuple[str, ...]],
     ) -> tuple[ConfigPath, str, tuple[ConfigPath, int] | None]:
         section = facts.sections[sid]
-        for key in (f"{rel}#{section.title}", section.title):
+        for key in section_names(rel, facts, sid):
             if key in self.explicit:
                 self.used.add(key)
                 return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
@@ -440,7 +491,7 @@ class DocPlacer:
 def place_entries(
     schema: SchemaNode, config: Config, pages: list[tuple[str, DocFacts]]
 ) -> tuple[DocPlacer, list[DocEntry]]:
-    placer = DocPlacer(schema, config.sections)
+    placer = DocPlacer(schema, config.sections_of(None), config.sections_elsewhere(None))
     entries: list[DocEntry] = []
     for rel, doc in pages:
         entries.extend(placer.place(rel, doc))
