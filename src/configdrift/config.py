@@ -74,6 +74,9 @@ class Config:
     #: mount path (``""`` for the root) or ``surfaces.NAME``. Where absent,
     #: the mechanism decides.
     open: dict[str, bool] = field(default_factory=dict)
+    #: Named surfaces whose keys the docs write under a config path
+    #: (``tool.mytool``, ``extractor.*``): surface name -> that path.
+    under: dict[str, str] = field(default_factory=dict)
     #: Configured surfaces beside the root's: name -> (what it is, the doc
     #: pages that document it). What it is: ``module:Model``, a module-level
     #: dict of options, ``cli``, ``registered``, ``env``, ``settings``, or
@@ -253,15 +256,30 @@ def _mount(path: str, entry: Any, where: Path) -> tuple[str, bool | None]:
 def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     """A ``surfaces`` entry: ``name = "module:Model"`` (or ``"cli"``,
     ``"registered"``, ``"env"``, ``"settings"``, ``"discovered"``), or a
-    table with ``mount``, ``docs`` and ``open``."""
+    table with ``mount``, ``docs``, ``open`` and ``under``."""
     if type(entry) is str:
         entry = {"mount": entry}
-    if type(entry) is not dict or set(entry) - {"mount", "docs", "open"} or "mount" not in entry:
+    if (
+        type(entry) is not dict
+        or set(entry) - {"mount", "docs", "open", "under"}
+        or "mount" not in entry
+    ):
         raise ConfigError(
-            f"{where}: `surfaces.{name}` must be a target or a table of `mount`, `docs` and `open`"
+            f"{where}: `surfaces.{name}` must be a target or a table of `mount`, `docs`, "
+            "`open` and `under`"
         )
     if type(entry.get("open", False)) is not bool:
         raise ConfigError(f"{where}: `surfaces.{name}.open` must be true or false")
+    under = entry.get("under", "")
+    if type(under) is not str or (under and not all(under.split("."))):
+        raise ConfigError(
+            f"{where}: `surfaces.{name}.under` must be a config path (`tool.mytool`, `extractor.*`)"
+        )
+    if under and entry["mount"] in ("cli", "env", "registered", "settings"):
+        raise ConfigError(
+            f"{where}: `surfaces.{name}.under`: a {entry['mount']} surface sits under no "
+            "config path"
+        )
     target, docs = entry["mount"], entry.get("docs", [])
     if type(target) is not str or (":" not in target and target not in SURFACE_KINDS):
         raise ConfigError(
@@ -432,6 +450,11 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         fail_on=values["fail-on"],
         mount={k: _mount(k, v, source)[0] for k, v in values["mount"].items()},
         open=_openness(values["mount"], values["surfaces"]),
+        under={
+            name: entry["under"]
+            for name, entry in values["surfaces"].items()
+            if type(entry) is dict and entry.get("under")
+        },
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
         registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
         sections={k: _section(k, v, source)[0] for k, v in values["sections"].items()},

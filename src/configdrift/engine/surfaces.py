@@ -36,7 +36,7 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
-from configdrift.resolve.build import configured_openness, configured_surfaces
+from configdrift.resolve.build import configured_openness, configured_surfaces, placed_under
 from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
 
@@ -45,7 +45,10 @@ def _open(config: Config, surface: Surface) -> None:
     """A named surface's ``open``, where the configuration states one."""
     key = f"surfaces.{surface.name}"
     if key in config.open:
-        configured_openness(surface.root, config, key, config.open[key])
+        node = surface.root
+        for part in config.under.get(surface.name, "").split("."):
+            node = node.children.get(part, node) if part else node
+        configured_openness(node, config, key, config.open[key])
 
 
 def _surface(
@@ -162,7 +165,7 @@ def other_surfaces(
     claimed: set[str] = set()
     if config.surfaces:
         held = {node.model: node.path for node in schema.walk() if node.model}
-        for surface in configured_surfaces(builder, config.surfaces):
+        for surface in configured_surfaces(builder, config.surfaces, config.under):
             named = config.surfaces[surface.name][1]
             model = surface.root.model
             if model in held and surface.root.model_kind not in CLI_KINDS:
@@ -256,6 +259,8 @@ def other_surfaces(
         # from those the configuration names for it.
         among = [c for c in candidates if matches(c[0], named)] if named else None
         if target is not None:
+            if surface.name in config.under:
+                surface.root = placed_under(surface.root, config.under[surface.name])
             _open(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among)
         other.target = surface.target or "discovered"

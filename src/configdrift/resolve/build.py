@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from configdrift.config import Config, ConfigError
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.model import CLI_KINDS, Mount, SchemaNode, Surface, Unresolved
+from configdrift.model import ANY_KEY, CLI_KINDS, Mount, SchemaNode, Surface, Unresolved
 from configdrift.resolve.flow_graph import Scope
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
 from configdrift.resolve.mechanisms.environment import (
@@ -186,7 +186,9 @@ def build_root(
 
 
 def configured_surfaces(
-    builder: SchemaBuilder, wanted: dict[str, tuple[str, tuple[str, ...]]]
+    builder: SchemaBuilder,
+    wanted: dict[str, tuple[str, tuple[str, ...]]],
+    under: dict[str, str] | None = None,
 ) -> list[Surface]:
     """The surfaces the configuration names (``surfaces``): a model, a
     module-level dict of options, a dict a function reads key by key
@@ -252,5 +254,28 @@ def configured_surfaces(
                     )
                 raise ConfigError(f"surfaces.{name} = {target!r}: {why}")
             del builder.mounts[kept:]  # the primary's mounts only
+        if under and name in under:
+            node = placed_under(node, under[name])
         out.append(Surface(name, node, "configuration", unresolved, target))
     return out
+
+
+def placed_under(root: SchemaNode, under: str) -> SchemaNode:
+    """A surface's tree set under the config path its docs write its keys
+    below (``tool.mytool``; ``*`` for any key: ``extractor.*``). The path's
+    own steps are no keys of the surface: nothing is judged of them."""
+    parts = tuple(ANY_KEY if part == "*" else part for part in under.split(".") if part)
+    if not parts:
+        return root
+    for node in root.walk():
+        node.path = (*parts, *node.path)
+    root.key = parts[-1]
+    top = new_root()
+    top.model, top.model_location = root.model, root.model_location
+    node = top
+    for depth, part in enumerate(parts[:-1], start=1):
+        step = SchemaNode(key=part, path=parts[:depth], strict=None, origin=f"under {under}")
+        node.children[part] = step
+        node = step
+    node.children[parts[-1]] = root
+    return top

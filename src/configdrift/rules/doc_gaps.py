@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import (
+    ANY_KEY,
     CLI_KINDS,
     LIST_ITEM,
     ConfigPath,
@@ -42,6 +43,12 @@ def missing_entries(
     for entry in analysis.entries:
         node, missing, parent = resolve_path(analysis.schema, entry.path)
         if node is not None or parent.strict is not strict:
+            continue
+        if ANY_KEY in entry.path[missing:]:
+            # A ``*`` the schema does not hold there (``extractor.*.proxy``
+            # where the keys under ``extractor`` are named one by one, or a
+            # surface documented under a path it is not set under): which
+            # key it stands for is unknown.
             continue
         if (
             (entry.location.path, entry.section) in thin
