@@ -316,7 +316,10 @@ def test_a_configured_surface_that_names_nothing_is_a_configuration_error(tmp_pa
         ),
         ('[surfaces]\nx = "shop.catalog:price"\n', "is not a model"),
         ('[surfaces]\nx = "everything"\n', "must be 'package.module:Name'"),
-        ('[surfaces]\nx = {mount = "cli", pages = []}\n', "a table of `mount`, `docs`, `open` and `under`"),
+        (
+            '[surfaces]\nx = {mount = "cli", pages = []}\n',
+            "a table of `mount`, `docs`, `open` and `under`",
+        ),
     )
     for index, (text, why) in enumerate(cases):
         result = _configured(tmp_path / str(index), text)

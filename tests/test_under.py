@@ -174,3 +174,44 @@ def test_a_malformed_under_is_a_usage_error(tmp_path, entry: str, said: str) -> 
     code, _, err = _findings(tmp_path, f"[tool.configdrift.surfaces]\nextractor = {entry}\n")
     assert code == 2
     assert said in err
+
+
+_TABLE = """
+DEFAULT_CONFIG = {
+    "color": True,
+    "width": 80,
+    "pager": "less",
+    "theme": "dark",
+    "wrap": False,
+}
+
+
+def setting(name):
+    return DEFAULT_CONFIG[name]
+"""
+
+_UI_PAGE = """# Options
+
+- `ui.color`: colour the output. Default: `true`.
+- `ui.width`: the width. Default: `100`.
+- `ui.pager`: the pager. Default: `less`.
+- `ui.theme`: the theme. Default: `dark`.
+"""
+
+
+@pytest.mark.parametrize("under", ["", ', under = "ui"'])
+def test_a_discovered_surface_sits_under_the_path_it_is_given(tmp_path, under: str) -> None:
+    root = make_project(
+        tmp_path / "proj",
+        {
+            "pyproject.toml": '[project]\nname = "app"\n\n[tool.configdrift.surfaces]\n'
+            f'DEFAULT_CONFIG = {{mount = "discovered", docs = ["docs/options.md"]{under}}}\n',
+            "app/__init__.py": "",
+            "app/options.py": _TABLE,
+            "docs/options.md": _UI_PAGE,
+        },
+    )
+    result = run_cli("check", str(root), "--format", "json", "--no-cache")
+    assert result.code in (0, 1), result.err
+    found = {(f["code"], f["key"]) for f in json.loads(result.out)["findings"]}
+    assert (("CD104", "ui.width") in found) is bool(under), found
