@@ -177,3 +177,41 @@ def test_init_names_the_page_that_renders_the_flags_at_build_time(tmp_path) -> N
     assert "docs/cli.rst" in shown.split("\ncode = ")[0]
     assert run_cli("init", str(root)).code == 0
     assert before <= _found(root)
+
+
+def test_init_names_the_pages_whose_shared_entries_another_surface_took(tmp_path) -> None:
+    # Both surfaces accept `timeout` and `retries`; the guide's section goes
+    # to the first. The second knows them documented there: a configuration
+    # that names its pages must name the guide too, or they read undocumented.
+    from configdrift.commands.init import _pages
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+
+    make_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/config.py": (
+                "from pydantic import BaseModel\n\n\nclass Config(BaseModel):\n"
+                "    timeout: int = 30\n    retries: int = 1\n    debug: bool = False\n"
+            ),
+            "app/pay.py": (
+                "def make_gateway(options: dict):\n"
+                '    return options.get("timeout", 5), options.get("retries", 3), '
+                'options.get("currency", "EUR")\n'
+            ),
+            "docs/configuration.md": "# Configuration\n\n- `debug`: debug mode.\n",
+            "docs/guide.md": "# Guide\n\n## Timing\n\n- `timeout`: seconds.\n- `retries`: n.\n",
+            "docs/payments.md": "# Payments\n\n- `currency`: the currency.\n",
+        },
+    )
+    config = Config(
+        root=tmp_path,
+        docs=("docs/configuration.md", "docs/guide.md"),
+        mount={"": "app.config:Config"},
+        surfaces={"payments": ("app.pay:make_gateway.options", ("docs/*.md",))},
+    )
+    analysis = analyse(config, jobs=1, cache=False)
+    (payments,) = [s for s in analysis.surfaces if s.surface == "payments"]
+    assert payments.pages_elsewhere == {"docs/guide.md"}
+    assert {"docs/payments.md", "docs/guide.md"} <= set(_pages(analysis, payments))

@@ -144,6 +144,10 @@ class Analysis:
     #: Paths this surface accepts whose doc entry another surface took: a
     #: key two surfaces read is documented once.
     documented_elsewhere: set[ConfigPath] = field(default_factory=set)
+    #: The pages those entries are on: a configuration that names this
+    #: surface's pages names them too (``init``), or the keys would read as
+    #: undocumented.
+    pages_elsewhere: set[str] = field(default_factory=set)
     #: The project's settings with more than one spelling (``link``), made
     #: on first use, on the first surface.
     linked: list[Setting] | None = None

@@ -108,7 +108,9 @@ def init(
         docs.append(page)
         said = (
             f"{counted(entries[page], 'key')} documented in it"
-            if page in entries
+            if entries.get(page)
+            else "documents keys another surface shares with it"
+            if page in analysis.pages_elsewhere
             else "renders the configuration at build time"
         )
         why.append(f"# {page}: {said}")
@@ -263,6 +265,9 @@ def _pages(first: Analysis, surface: Analysis) -> list[str]:
     # say so (CD501). Its examples are read whether it is named or not.
     pages = [source.path for source in surface.doc_sources if source.entries]
     pages += [where.path for where in (*surface.generated, *surface.rendering)]
+    # Pages whose entries of keys it accepts another surface took: read,
+    # they say the keys are documented there (``documented_elsewhere``).
+    pages += sorted(surface.pages_elsewhere)
     return [page for page in dict.fromkeys(pages) if _utf8(page)]
 
 

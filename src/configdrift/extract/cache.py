@@ -132,6 +132,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         env_prefix_loops=[(f, line, e) for f, line, e in data["env_prefix_loops"]],
         main_guard=bool(data["main_guard"]),
         param_defaults=data["param_defaults"],
+        open_signatures=data["open_signatures"],
         placements=[
             Placement(
                 p["model"], [_source(s) for s in p["sources"]], p["line"], p["function"], p["via"]

@@ -20,6 +20,7 @@ class Placed(Protocol):
     doc_sources: list[DocSource]
     blocks: list[tuple[str, Block, ConfigPath]]
     documented_elsewhere: set[ConfigPath]
+    pages_elsewhere: set[str]
 
 
 def share(analyses: Sequence[Placed]) -> None:
@@ -79,6 +80,7 @@ def share(analyses: Sequence[Placed]) -> None:
                     kept.append(entry)
                 else:
                     analysis.documented_elsewhere.add(entry.path)
+                    analysis.pages_elsewhere.add(entry.location.path)
                 continue
             if any(key in accepts[i] for i in placed[key]):
                 continue  # another surface accepts it
