@@ -194,3 +194,15 @@ def test_the_mkdocs_plugin_says_each_finding_once_at_its_own_place(tmp_path) -> 
         assert str(tmp_path) not in line  # no absolute path
         place = line.split(": CD", 1)[0].rsplit(" ", 1)[-1]
         assert line.count(place) == 1, line  # no place said twice
+
+
+def test_a_docs_build_finds_the_project_check_finds(tmp_path) -> None:
+    from configdrift.api import project_of
+    from configdrift.docs_build import project_root
+
+    # A project known by its setup.py alone: the docs folder is not it.
+    (tmp_path / "proj" / "docs" / "source").mkdir(parents=True)
+    (tmp_path / "proj" / "setup.py").write_text("", encoding="utf-8")
+    docs = tmp_path / "proj" / "docs" / "source"
+    assert project_root(docs) == project_of(docs) == (tmp_path / "proj").resolve()
+    assert project_root(docs, "../..") == (tmp_path / "proj").resolve()

@@ -18,7 +18,6 @@ from pathlib import Path
 from configdrift.model import Finding, Severity, exit_code_for
 
 #: Files whose presence marks a project's root, walking up from the docs.
-_ROOT_MARKERS = ("pyproject.toml", "configdrift.toml", ".git")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +53,14 @@ class BuildFinding:
 
 def project_root(start: Path, root: str | None = None) -> Path:
     """The project a docs build belongs to: ``root`` (relative to
-    ``start``) when given, else the first folder from ``start`` up that
-    holds a ``pyproject.toml``, a ``configdrift.toml`` or ``.git``."""
+    ``start``) when given, else the project ``check`` finds from the
+    folder (``api.project_of``)."""
+    from configdrift.api import project_of
+
     start = start.resolve()
     if root:
         return (start / root).resolve()
-    for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in _ROOT_MARKERS):
-            return folder
-    return start
+    return project_of(start)
 
 
 def build_findings(root: Path, docs: Path) -> tuple[list[BuildFinding], list[str]]:
