@@ -124,3 +124,35 @@ class AppConfig(BaseModel):
 def load(param_dict):
     return AppConfig(**param_dict.get("app", {}))
 """
+
+
+#: A module-level dict of options read by name: a surface of its own,
+#: named ``DEFAULT_CONFIG`` by discovery where a page documents its keys.
+DEFAULT_CONFIG_TABLE = """
+DEFAULT_CONFIG = {
+    "color": True,
+    "width": 80,
+    "pager": "less",
+    "theme": "dark",
+    "wrap": False,
+}
+
+
+def setting(name):
+    return DEFAULT_CONFIG[name]
+"""
+
+#: Two surfaces that both accept ``timeout`` and ``retries``, with other
+#: defaults: a model at the root and a gateway's options (``app.pay``).
+SHARED_KEYS = {
+    "app/__init__.py": "",
+    "app/config.py": (
+        "from pydantic import BaseModel\n\n\nclass Config(BaseModel):\n"
+        "    timeout: int = 30\n    retries: int = 1\n    debug: bool = False\n"
+    ),
+    "app/pay.py": (
+        "def make_gateway(options: dict):\n"
+        '    return options.get("timeout", 5), options.get("retries", 3), '
+        'options.get("currency", "EUR")\n'
+    ),
+}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, run_cli
-from helpers import APP_SECTION, make_project
+from helpers import APP_SECTION, DEFAULT_CONFIG_TABLE, SHARED_KEYS, make_project
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "pyproject.toml").exists())
 
@@ -45,19 +45,7 @@ def test_init_then_check_finds_what_zero_config_found(case: str, tmp_path) -> No
     assert not any(code == "CD501" for code, _, _ in after)
 
 
-_TABLE = """
-DEFAULT_CONFIG = {
-    "color": True,
-    "width": 80,
-    "pager": "less",
-    "theme": "dark",
-    "wrap": False,
-}
-
-
-def setting(name):
-    return DEFAULT_CONFIG[name]
-"""
+_TABLE = DEFAULT_CONFIG_TABLE
 
 _PAGE = """# Options
 
@@ -190,16 +178,7 @@ def test_init_names_the_pages_whose_shared_entries_another_surface_took(tmp_path
     make_project(
         tmp_path,
         {
-            "app/__init__.py": "",
-            "app/config.py": (
-                "from pydantic import BaseModel\n\n\nclass Config(BaseModel):\n"
-                "    timeout: int = 30\n    retries: int = 1\n    debug: bool = False\n"
-            ),
-            "app/pay.py": (
-                "def make_gateway(options: dict):\n"
-                '    return options.get("timeout", 5), options.get("retries", 3), '
-                'options.get("currency", "EUR")\n'
-            ),
+            **SHARED_KEYS,
             "docs/configuration.md": "# Configuration\n\n- `debug`: debug mode.\n",
             "docs/guide.md": "# Guide\n\n## Timing\n\n- `timeout`: seconds.\n- `retries`: n.\n",
             "docs/payments.md": "# Payments\n\n- `currency`: the currency.\n",

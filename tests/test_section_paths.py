@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conftest import run_cli
-from helpers import make_project
+from helpers import SHARED_KEYS, make_project
 
 _MODEL = """\
 from pydantic import BaseModel, ConfigDict
@@ -178,15 +178,7 @@ def test_a_section_given_to_a_surface_wins_over_the_count_of_its_keys(tmp_path) 
     # Both surfaces accept `timeout` and `retries`: left to discovery, the
     # section goes to the first, whose defaults differ from the page's.
     files = {
-        "app/__init__.py": "",
-        "app/config.py": (
-            "from pydantic import BaseModel\n\n\nclass Config(BaseModel):\n"
-            "    timeout: int = 30\n    retries: int = 1\n    debug: bool = False\n"
-        ),
-        "app/pay.py": (
-            "def make_gateway(options: dict):\n"
-            '    return options.get("timeout", 5), options.get("retries", 3)\n'
-        ),
+        **SHARED_KEYS,
         "docs/configuration.md": "# Configuration\n\n- `debug`: debug mode.\n",
         "docs/guide.md": (
             "# Guide\n\n## Payments\n\n- `timeout`: seconds. Default: `5`.\n"

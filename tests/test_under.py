@@ -10,7 +10,7 @@ import json
 import pytest
 
 from conftest import run_cli
-from helpers import make_project
+from helpers import DEFAULT_CONFIG_TABLE, make_project
 
 _CODE = """\
 from pydantic import BaseModel, ConfigDict
@@ -176,20 +176,6 @@ def test_a_malformed_under_is_a_usage_error(tmp_path, entry: str, said: str) -> 
     assert said in err
 
 
-_TABLE = """
-DEFAULT_CONFIG = {
-    "color": True,
-    "width": 80,
-    "pager": "less",
-    "theme": "dark",
-    "wrap": False,
-}
-
-
-def setting(name):
-    return DEFAULT_CONFIG[name]
-"""
-
 _UI_PAGE = """# Options
 
 - `ui.color`: colour the output. Default: `true`.
@@ -207,7 +193,7 @@ def test_a_discovered_surface_sits_under_the_path_it_is_given(tmp_path, under: s
             "pyproject.toml": '[project]\nname = "app"\n\n[tool.configdrift.surfaces]\n'
             f'DEFAULT_CONFIG = {{mount = "discovered", docs = ["docs/options.md"]{under}}}\n',
             "app/__init__.py": "",
-            "app/options.py": _TABLE,
+            "app/options.py": DEFAULT_CONFIG_TABLE,
             "docs/options.md": _UI_PAGE,
         },
     )
