@@ -325,7 +325,7 @@ class DocPlacer:
         nested_in_page: dict[str, tuple[str, ...]],
     ) -> tuple[ConfigPath, str, tuple[ConfigPath, int] | None]:
         section = facts.sections[sid]
-        for key in section_names(rel, facts, sid):
+        for key in section_names(rel, facts, sid) if self.explicit else ():
             if key in self.explicit:
                 self.used.add(key)
                 return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
