@@ -69,11 +69,12 @@ class Config:
     allow_undocumented: dict[str, tuple[str, ...]] = field(default_factory=dict)
     fail_on: str = "error"
     mount: dict[str, str] = field(default_factory=dict)
-    #: Mounts and surfaces that say whether unknown keys are an error:
-    #: ``open = true`` (silently ignored) or ``open = false`` (rejected), by
-    #: mount path (``""`` for the root) or ``surfaces.NAME``. Where absent,
-    #: the mechanism decides.
-    open: dict[str, bool] = field(default_factory=dict)
+    #: Mounts that say whether unknown keys under them are an error: mount
+    #: path (``""`` for the root) -> ``open`` (true: silently ignored;
+    #: false: rejected). Where absent, the mechanism decides.
+    open_mounts: dict[str, bool] = field(default_factory=dict)
+    #: The same of named surfaces: surface name -> ``open``.
+    open_surfaces: dict[str, bool] = field(default_factory=dict)
     #: Named surfaces whose keys the docs write under a config path
     #: (``tool.mytool``, ``extractor.*``): surface name -> that path.
     under: dict[str, str] = field(default_factory=dict)
@@ -275,7 +276,7 @@ def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
         raise ConfigError(
             f"{where}: `surfaces.{name}.under` must be a config path (`tool.mytool`, `extractor.*`)"
         )
-    if under and entry["mount"] in ("cli", "env", "registered", "settings"):
+    if under and entry["mount"] in SURFACE_KINDS and entry["mount"] != "discovered":
         raise ConfigError(
             f"{where}: `surfaces.{name}.under`: a {entry['mount']} surface sits under no "
             "config path"
@@ -289,21 +290,6 @@ def _surface(name: str, entry: Any, where: Path) -> tuple[str, tuple[str, ...]]:
     if type(docs) is not list or any(type(d) is not str for d in docs):
         raise ConfigError(f"{where}: `surfaces.{name}.docs` must be a list of strings")
     return target, tuple(docs)
-
-
-def _openness(mounts: dict[str, Any], surfaces: dict[str, Any]) -> dict[str, bool]:
-    """The ``open`` each mount and surface states (``Config.open``)."""
-    out = {
-        path: entry["open"]
-        for path, entry in mounts.items()
-        if type(entry) is dict and "open" in entry
-    }
-    out |= {
-        f"surfaces.{name}": entry["open"]
-        for name, entry in surfaces.items()
-        if type(entry) is dict and "open" in entry
-    }
-    return out
 
 
 def _registration(name: str, entry: Any, where: Path) -> tuple[int | str, int | str]:
@@ -438,6 +424,9 @@ def load(path: Path, explicit: Path | None = None) -> Config:
     table = _our_table(data, source, source.name == "pyproject.toml") or {}
     values = parse_table(table, source)
     root = source.parent if explicit is None else path
+    mounts = {k: _mount(k, v, source) for k, v in values["mount"].items()}
+    sections = {k: _section(k, v, source) for k, v in values["sections"].items()}
+    tables = {k: v for k, v in values["surfaces"].items() if type(v) is dict}
     return Config(
         root=root,
         docs=tuple(values["docs"]),
@@ -448,21 +437,14 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         severity={k.upper(): v for k, v in values["severity"].items()},
         allow_undocumented={k: tuple(v) for k, v in values["allow-undocumented"].items()},
         fail_on=values["fail-on"],
-        mount={k: _mount(k, v, source)[0] for k, v in values["mount"].items()},
-        open=_openness(values["mount"], values["surfaces"]),
-        under={
-            name: entry["under"]
-            for name, entry in values["surfaces"].items()
-            if type(entry) is dict and entry.get("under")
-        },
+        mount={k: target for k, (target, _) in mounts.items()},
+        open_mounts={k: open_ for k, (_, open_) in mounts.items() if open_ is not None},
+        open_surfaces={k: v["open"] for k, v in tables.items() if "open" in v},
+        under={k: v["under"] for k, v in tables.items() if v.get("under")},
         surfaces={k: _surface(k, v, source) for k, v in values["surfaces"].items()},
         registrations={k: _registration(k, v, source) for k, v in values["registrations"].items()},
-        sections={k: _section(k, v, source)[0] for k, v in values["sections"].items()},
-        section_surfaces={
-            k: surface
-            for k, v in values["sections"].items()
-            if (surface := _section(k, v, source)[1]) is not None
-        },
+        sections={k: path for k, (path, _) in sections.items()},
+        section_surfaces={k: surface for k, (_, surface) in sections.items() if surface},
         config_files=tuple(values["config-files"]),
         discover=values["discover"],
         removed=dict(values["removed"]),

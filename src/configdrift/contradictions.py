@@ -35,7 +35,9 @@ def contradictions(analysis: Analysis, jobs: int | None = None, cache: bool = Tr
     from configdrift.engine import analyse
 
     plain = analyse(
-        replace(config, mount={}, open={}, sections={}, surfaces={}), jobs=jobs, cache=cache
+        replace(config, mount={}, open_mounts={}, sections={}, surfaces={}),
+        jobs=jobs,
+        cache=cache,
     )
     notes = [*_mount_notes(analysis, plain), *_section_notes(analysis, plain)]
     placed = _placed(analysis)

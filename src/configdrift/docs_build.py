@@ -17,8 +17,6 @@ from pathlib import Path
 
 from configdrift.model import Finding, Severity, exit_code_for
 
-#: Files whose presence marks a project's root, walking up from the docs.
-
 
 @dataclass(frozen=True, slots=True)
 class BuildFinding:

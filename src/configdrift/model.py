@@ -388,6 +388,11 @@ class Surface:
     unread: frozenset[str] = frozenset()
 
 
+#: Who forbids unknown keys where the configuration says so (``open =
+#: false`` on a mount or a surface): ``SchemaNode.strict_owner``.
+CONFIGURED_STRICT = "the configuration (`open = false`)"
+
+
 #: The origin of an option that only prints (``--version``, ``--help``).
 BUILTIN = "an action of the parser"
 

@@ -93,17 +93,12 @@ def _still_whole(
     entries, placed where they were, and one more per key of ``keys``, or
     None when it would."""
     from configdrift.extract.docs.markups import extractor_for
-    from configdrift.place.entries import DocPlacer
+    from configdrift.place.entries import DocPlacer, configured_sections
 
     def placed(text: str) -> Counter[str]:
         facts = extractor_for(rel)(text.encode("utf-8"))
-        config = surface.config
-        own = surface.surface in config.surfaces
-        placer = DocPlacer(
-            surface.schema,
-            config.sections_of(surface.surface if own else None),
-            config.sections_elsewhere(surface.surface if own else None),
-        )
+        sections = configured_sections(surface.config, surface.surface, surface.first is None)
+        placer = DocPlacer(surface.schema, *sections)
         return Counter(format_path(entry.path) for entry in placer.place(rel, facts))
 
     after = [*lines]

@@ -26,7 +26,7 @@ from configdrift.place.config_files import (
     package_defaults_files,
     schema_beside,
 )
-from configdrift.place.entries import DocPlacer, section_names
+from configdrift.place.entries import DocPlacer, configured_sections, section_names
 from configdrift.place.examples import placed_blocks
 from configdrift.place.pages import (
     autodoc,
@@ -41,14 +41,14 @@ from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.schema import SchemaBuilder
 
 
-def _open(config: Config, surface: Surface) -> None:
-    """A named surface's ``open``, where the configuration states one."""
-    key = f"surfaces.{surface.name}"
-    if key in config.open:
-        node = surface.root
-        for part in config.under.get(surface.name, "").split("."):
-            node = node.children.get(part, node) if part else node
-        configured_openness(node, config, key, config.open[key])
+def _as_named(config: Config, surface: Surface) -> None:
+    """What the configuration says of a surface it names: whether unknown
+    keys are an error (``open``), and the path it sits ``under``."""
+    if surface.name in config.open_surfaces:
+        open_ = config.open_surfaces[surface.name]
+        configured_openness(surface.root, config, surface.name, open_)
+    if surface.name in config.under:
+        surface.root = placed_under(surface.root, config.under[surface.name])
 
 
 def _surface(
@@ -74,9 +74,7 @@ def _surface(
     pages, restricted = surface_pages(schema, candidates if among is None else among, shared, named)
     # Sections the configuration gives this surface (``sections`` entries
     # naming it) are read wherever they are; those it gives another are not.
-    config = base.config
-    named_here = surface.name in config.surfaces
-    mine = config.sections_of(surface.name) if named_here else {}
+    mine, elsewhere = configured_sections(base.config, surface.name, first=False)
     taken = {rel for rel, _ in pages}
     extra = [
         (rel, doc)
@@ -86,12 +84,7 @@ def _surface(
         and any(n in mine for sid in range(len(doc.sections)) for n in section_names(rel, doc, sid))
     ]
     pages = [*pages, *extra]
-    placer = DocPlacer(
-        schema,
-        mine,
-        config.sections_elsewhere(surface.name if named_here else None),
-        frozenset(rel for rel, _ in extra),
-    )
+    placer = DocPlacer(schema, mine, elsewhere, frozenset(rel for rel, _ in extra))
     entries = only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
     unused = sorted(set(mine) - placer.used)
     if unused:
@@ -165,7 +158,8 @@ def other_surfaces(
     claimed: set[str] = set()
     if config.surfaces:
         held = {node.model: node.path for node in schema.walk() if node.model}
-        for surface in configured_surfaces(builder, config.surfaces, config.under):
+        for surface in configured_surfaces(builder, config.surfaces):
+            _as_named(config, surface)
             named = config.surfaces[surface.name][1]
             model = surface.root.model
             if model in held and surface.root.model_kind not in CLI_KINDS:
@@ -177,7 +171,6 @@ def other_surfaces(
                     "its pages with `sections`"
                 )
             claimed |= spellings_of(surface.root)
-            _open(config, surface)
             analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
             analysis.missing_docs.extend(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
@@ -259,9 +252,7 @@ def other_surfaces(
         # from those the configuration names for it.
         among = [c for c in candidates if matches(c[0], named)] if named else None
         if target is not None:
-            if surface.name in config.under:
-                surface.root = placed_under(surface.root, config.under[surface.name])
-            _open(config, surface)
+            _as_named(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among)
         other.target = surface.target or "discovered"
         if other.admitted and surface.root.model_kind == "defaults":

@@ -94,6 +94,20 @@ def section_names(rel: str, facts: DocFacts, sid: int) -> list[str]:
     return [f"{rel}#{tail}" for tail in tails] + tails
 
 
+def configured_sections(
+    config: Config, surface: str, first: bool
+) -> tuple[dict[str, str], frozenset[str]]:
+    """The ``sections`` entries a surface's pages are placed by, and the
+    sections the configuration gives another surface (not placed on it):
+    the first surface takes the entries that name no surface, one
+    ``surfaces`` names those that name it, any other none."""
+    if first:
+        return config.sections_of(None), config.sections_elsewhere(None)
+    if surface in config.surfaces:
+        return config.sections_of(surface), config.sections_elsewhere(surface)
+    return {}, config.sections_elsewhere(None)
+
+
 class DocPlacer:
     def __init__(
         self,
@@ -491,7 +505,7 @@ class DocPlacer:
 def place_entries(
     schema: SchemaNode, config: Config, pages: list[tuple[str, DocFacts]]
 ) -> tuple[DocPlacer, list[DocEntry]]:
-    placer = DocPlacer(schema, config.sections_of(None), config.sections_elsewhere(None))
+    placer = DocPlacer(schema, *configured_sections(config, "", first=True))
     entries: list[DocEntry] = []
     for rel, doc in pages:
         entries.extend(placer.place(rel, doc))

@@ -7,7 +7,15 @@ from collections.abc import Callable
 
 from configdrift.config import Config, ConfigError
 from configdrift.extract.python.facts import ModuleFacts
-from configdrift.model import ANY_KEY, CLI_KINDS, Mount, SchemaNode, Surface, Unresolved
+from configdrift.model import (
+    ANY_KEY,
+    CLI_KINDS,
+    CONFIGURED_STRICT,
+    Mount,
+    SchemaNode,
+    Surface,
+    Unresolved,
+)
 from configdrift.resolve.flow_graph import Scope
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
 from configdrift.resolve.mechanisms.environment import (
@@ -47,28 +55,26 @@ def build_schema(
     root = build_root(builder, config.mount, doc_names, named)
     seed_typed_dicts(builder, root)
     builder.apply_reads(root)
-    for path_text, open_ in config.open.items():
-        if not path_text.startswith("surfaces."):
-            node = root
-            for part in (p for p in path_text.split(".") if p):
-                node = node.children.get(part) or node
-            configured_openness(node, config, path_text, open_)
+    for path_text, open_ in config.open_mounts.items():
+        node = root
+        for part in (p for p in path_text.split(".") if p):
+            node = node.children.get(part) or node
+        configured_openness(node, config, path_text, open_)
     return root, builder
 
 
 def configured_openness(node: SchemaNode, config: Config, key: str, open_: bool) -> None:
-    """What a mount's or a surface's ``open`` says: unknown keys under
-    ``node`` are silently ignored (``open = true``: lenient), or an error
-    the configuration declares (``open = false``: strict), whatever the
-    mechanism made of them."""
+    """What the ``open`` of the mount or surface ``key`` names says:
+    unknown keys under ``node`` are silently ignored (``open = true``:
+    lenient), or an error the configuration declares (``open = false``:
+    strict), whatever the mechanism made of them."""
     from configdrift.model import Location
     from configdrift.resolve.lifecycle import config_lines, line_of
 
     node.strict = not open_
-    node.strict_owner = None if open_ else "the configuration (`open = false`)"
+    node.strict_owner = None if open_ else CONFIGURED_STRICT
     rel = config.source_rel
-    name = key.removeprefix("surfaces.") if key.startswith("surfaces.") else key
-    where = Location(rel, line_of(config_lines(config), name)) if rel else None
+    where = Location(rel, line_of(config_lines(config), key)) if rel else None
     node.strict_location = None if open_ else where
 
 
@@ -188,7 +194,6 @@ def build_root(
 def configured_surfaces(
     builder: SchemaBuilder,
     wanted: dict[str, tuple[str, tuple[str, ...]]],
-    under: dict[str, str] | None = None,
 ) -> list[Surface]:
     """The surfaces the configuration names (``surfaces``): a model, a
     module-level dict of options, a dict a function reads key by key
@@ -254,8 +259,6 @@ def configured_surfaces(
                     )
                 raise ConfigError(f"surfaces.{name} = {target!r}: {why}")
             del builder.mounts[kept:]  # the primary's mounts only
-        if under and name in under:
-            node = placed_under(node, under[name])
         out.append(Surface(name, node, "configuration", unresolved, target))
     return out
 

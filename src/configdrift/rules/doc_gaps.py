@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from configdrift.model import (
     ANY_KEY,
     CLI_KINDS,
+    CONFIGURED_STRICT,
     LIST_ITEM,
     ConfigPath,
     DocEntry,
@@ -191,8 +192,7 @@ def model_related(node: SchemaNode) -> tuple[Related, ...]:
     if node.strict_location is not None and node.strict_location != node.model_location:
         owner = node.strict_owner or node.model
         # The configuration's ``open = false`` says so of any mechanism.
-        configured = owner is not None and owner.startswith("the configuration")
-        how = "" if configured else ' (extra="forbid")'
+        how = "" if owner == CONFIGURED_STRICT else ' (extra="forbid")'
         out.append(
             Related(
                 node.strict_location.path,
