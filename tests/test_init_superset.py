@@ -193,4 +193,4 @@ def test_init_names_the_pages_whose_shared_entries_another_surface_took(tmp_path
     analysis = analyse(config, jobs=1, cache=False)
     (payments,) = [s for s in analysis.surfaces if s.surface == "payments"]
     assert payments.pages_elsewhere == {"docs/guide.md"}
-    assert {"docs/payments.md", "docs/guide.md"} <= set(_pages(analysis, payments))
+    assert {"docs/payments.md", "docs/guide.md"} <= set(_pages(payments))

@@ -104,7 +104,7 @@ def init(
     docs: list[str] = []
     why: list[str] = []
     entries = {source.path: source.entries for source in analysis.doc_sources}
-    for page in _pages(analysis, analysis):
+    for page in _pages(analysis):
         docs.append(page)
         said = (
             f"{counted(entries[page], 'key')} documented in it"
@@ -159,7 +159,7 @@ def init(
     # that the next check compares what this one did; the target of its
     # own, where it has one, for the user to switch to.
     for surface in analysis.surfaces:
-        pages = ", ".join(f'"{page}"' for page in _pages(analysis, surface))
+        pages = ", ".join(f'"{page}"' for page in _pages(surface))
         switch = f'; its own target: mount = "{surface.target}"' if surface.target else ""
         lines.append(f"# {surface.how}{switch}")
         lines.append(f'{toml_key(surface.surface)} = {{mount = "discovered", docs = [{pages}]}}')
@@ -255,7 +255,7 @@ def _loses(root: Path, analysis: Analysis, text: str, into_pyproject: bool) -> b
     return not before <= {fingerprint(f) for f in run_rules(configured)}
 
 
-def _pages(first: Analysis, surface: Analysis) -> list[str]:
+def _pages(surface: Analysis) -> list[str]:
     """Every page a surface was compared with, for the configuration to
     name: the pages that document it, and those that render it at build
     time (a reference generated from a parser, a page built from its
