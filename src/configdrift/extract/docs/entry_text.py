@@ -12,11 +12,10 @@ from configdrift.extract.docs.blocks import STRICT_LANGS
 from configdrift.extract.docs.facts import RawEntry
 from configdrift.extract.docs.toml_block import INI_LANGS
 
-# Applied to the text of one token (a key already isolated by the parser), not
-# to raw Markdown.
-# A command-line option (``--flag``, ``-f``, ``--4o``) is a key too.
-#: A key as docs write it: a flag, or a dotted path whose later parts may
-#: be ``*``, any key (``extractor.*.username``).
+#: A key as docs write it: a command-line option (``--flag``, ``-f``,
+#: ``--4o``), or a dotted path whose later parts may be ``*``, any key
+#: (``extractor.*.username``). Applied to the text of one token (a key
+#: already isolated by the parser), not to raw Markdown.
 KEY = re.compile(
     r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*"
     r"|[A-Za-z_][A-Za-z0-9_\-]*(?:[.:](?:[A-Za-z_][A-Za-z0-9_\-]*|\*))*)$"

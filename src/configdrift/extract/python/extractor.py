@@ -26,6 +26,7 @@ from configdrift.extract.python.exprs import (
 from configdrift.extract.python.facts import (
     HELD_MIN_KEYS,
     ClassFact,
+    DictRead,
     FieldFact,
     ImportFact,
     ModuleFacts,
@@ -306,7 +307,10 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
-        held = [r for r in facts.dict_reads if not keep(r.function, r.source.base)]
+        kept: list[DictRead] = []
+        held: list[DictRead] = []
+        for read in facts.dict_reads:
+            (kept if keep(read.function, read.source.base) else held).append(read)
         # Only a dict a class reads by ``HELD_MIN_KEYS`` keys or more may
         # be a configuration (``held_dicts``): the others are not kept.
         keys: dict[tuple[str, str], set[str]] = {}
@@ -318,7 +322,7 @@ class ModuleExtractor:
         facts.held_reads = [
             r for r in held if len(keys.get(owner(r.function, r.source.base), ())) >= HELD_MIN_KEYS
         ]
-        facts.dict_reads = [r for r in facts.dict_reads if keep(r.function, r.source.base)]
+        facts.dict_reads = kept
         facts.dict_stores = [s for s in facts.dict_stores if keep(s.function, s.source.base)]
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None:
