@@ -163,6 +163,15 @@ class Analysis:
         return bool(self.calls) and not self.entries
 
     @property
+    def pages_compared(self) -> list[str]:
+        """The pages this surface is compared with: those it has entries
+        on, and those that render it at build time (a reference generated
+        from a parser, a page built from its module)."""
+        pages = [source.path for source in self.doc_sources if source.entries]
+        pages += [where.path for where in (*self.generated, *self.rendering)]
+        return list(dict.fromkeys(pages))
+
+    @property
     def pages_read(self) -> dict[str, DocFacts]:
         """Every page read, by path: the docs and the pages read for their
         examples (a tutorial beside configured docs)."""

@@ -262,12 +262,10 @@ def _pages(surface: Analysis) -> list[str]:
     module), as discovery found them. A page of autodoc is not compared:
     what it renders counts as documented wherever it is."""
     # A page that yields no entry is never written: the next check would
-    # say so (CD501). Its examples are read whether it is named or not.
-    pages = [source.path for source in surface.doc_sources if source.entries]
-    pages += [where.path for where in (*surface.generated, *surface.rendering)]
-    # Pages whose entries of keys it accepts another surface took: read,
-    # they say the keys are documented there (``documented_elsewhere``).
-    pages += sorted(surface.pages_elsewhere)
+    # say so (CD501). Its examples are read whether it is named or not. The
+    # pages whose entries of keys it accepts another surface took are, read,
+    # where those keys are documented (``documented_elsewhere``).
+    pages = [*surface.pages_compared, *sorted(surface.pages_elsewhere)]
     return [page for page in dict.fromkeys(pages) if _utf8(page)]
 
 

@@ -70,10 +70,7 @@ def _unread_sources(analysis: Analysis) -> Iterator[Finding]:
     from configdrift.place.pages import autodoc
 
     surfaces = analysis.everything
-    yielding = {s.path for surface in surfaces for s in surface.doc_sources if s.entries}
-    yielding |= {
-        where.path for surface in surfaces for where in (*surface.generated, *surface.rendering)
-    }
+    yielding = {page for surface in surfaces for page in surface.pages_compared}
     yielding |= {
         rel
         for rel, doc in analysis.doc_facts.items()
