@@ -5,8 +5,8 @@ Each finding at or above the project's ``fail-on`` is a build warning
 that names its doc page and line (``strict: true`` then fails the build
 on drift); the others are logged as information. The option ``root``
 (relative to the folder of ``mkdocs.yml``) names the project when it is
-not the first folder up from there that holds a ``pyproject.toml``, a
-``configdrift.toml`` or ``.git``; ``enabled: false`` turns the check off.
+not the one ``configdrift check`` finds from there (``api.project_of``);
+``enabled: false`` turns the check off.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@
 Each finding at or above the project's ``fail-on`` is a build warning at
 its doc page and line (``sphinx-build -W`` then fails on drift); the
 others are logged as information. ``configdrift_root`` (relative to the
-folder of ``conf.py``) names the project when it is not the first folder
-up from there that holds a ``pyproject.toml``, a ``configdrift.toml`` or
-``.git``; ``configdrift_enabled = False`` turns the check off.
+folder of ``conf.py``) names the project when it is not the one
+``configdrift check`` finds from there (``api.project_of``);
+``configdrift_enabled = False`` turns the check off.
 """
 
 from __future__ import annotations
