@@ -1,10 +1,14 @@
 """A dict a class holds on ``self`` and reads key by key, each with its
 default, is a configuration where the docs document five of its keys and
-half: never a request's dict read with nothing to fall back on, never on
-four documented keys, and a default only where the reads agree."""
+half, or one page three and half, or the examples set three and half
+below one path (where it is then placed): never a request's dict read
+with nothing to fall back on, never on keys no page is about, and a
+default only where the reads agree."""
 
 from __future__ import annotations
 
+from configdrift.coverage import census
+from configdrift.model import ANY_KEY, UNDOCUMENTED
 from helpers import by_key, check_project
 
 _BASE = """
@@ -98,9 +102,113 @@ def test_a_dict_read_with_nothing_to_fall_back_on_is_no_configuration(tmp_path) 
     assert not any(f.key == "core-metadata-version" for f in findings)
 
 
-def test_four_documented_keys_are_no_configuration(tmp_path) -> None:
+def test_four_keys_on_one_page_make_a_configuration(tmp_path) -> None:
+    # Fewer than five names over all pages, but one page is about the dict.
     page = _PAGE.replace("| `sbom-files` | | SBOM files to ship |\n", "")
     analysis, _ = _check(tmp_path, **{"docs/builder/wheel.md": page})
+    assert "WheelConfig.target_config" in _surfaces(analysis)
+
+
+def test_keys_no_one_page_names_three_of_are_no_configuration(tmp_path) -> None:
+    # Four names, but two pages name two each: no page is about the dict.
+    rows = _PAGE.split("\n")
+    head, body = rows[:5], [r for r in rows[5:] if r.startswith("| `")]
+    first = "\n".join([*head, *body[:2]]) + "\n"
+    second = "\n".join([*head, *body[2:4]]) + "\n"
+    analysis, _ = _check(
+        tmp_path, **{"docs/builder/wheel.md": first, "docs/builder/more.md": second}
+    )
+    assert _surfaces(analysis) == ["config"]
+
+
+_ENVIRONMENTS = """# Environments
+
+## Skip install
+
+```toml
+[tool.app.envs.lint]
+skip-install = true
+```
+
+## Dependencies
+
+```toml
+[tool.app.envs.test]
+dependencies = ["pytest"]
+features = ["cli"]
+```
+
+## Platforms
+
+```toml
+[tool.app.envs.docs]
+platforms = ["linux"]
+```
+"""
+
+_ENVIRONMENT = """
+class Environment:
+    def __init__(self, config):
+        self._config = config
+
+    @property
+    def config(self):
+        return self._config
+
+    @property
+    def skip_install(self):
+        return self.config.get("skip-install", False)
+
+    @property
+    def dependencies(self):
+        return self.config.get("dependencies", [])
+
+    @property
+    def features(self):
+        return self.config.get("features", [])
+
+    @property
+    def platforms(self):
+        return self.config.get("platforms", [])
+
+    @property
+    def builder(self):
+        return self.config.get("builder", False)
+"""
+
+
+def _environments(tmp_path, page: str = _ENVIRONMENTS):
+    return check_project(
+        tmp_path, {"app/env.py": _ENVIRONMENT, "docs/config/environments.md": page}, "app"
+    )
+
+
+def test_a_dict_the_examples_set_is_placed_where_they_set_it(tmp_path) -> None:
+    # No entry names a key; the examples set four below one path, the
+    # environment's name differing: ``tool.app.envs.*``.
+    analysis, findings = _environments(tmp_path)
+    surface = next(s for s in analysis.everything if s.surface == "Environment.config")
+    keys = {node.path for node in surface.schema.walk() if node.path}
+    assert ("tool", "app", "envs", ANY_KEY, "skip-install") in keys
+    assert ("skip-install",) not in keys
+    found = by_key(findings)
+    # A key no example sets is undocumented; one an example sets is not.
+    assert ("CD103", "tool.app.envs.*.builder") in found
+    assert not [k for c, k in found if c == "CD103" and not k.endswith("builder")]
+    # ``check``, ``coverage`` and ``map`` count the same: four keys set in
+    # the examples, one undocumented.
+    counted = census(surface)
+    assert counted.documented == 4
+    assert counted.paths(UNDOCUMENTED) == [("tool", "app", "envs", ANY_KEY, "builder")]
+
+
+def test_examples_set_at_different_paths_are_no_configuration(tmp_path) -> None:
+    # The same four keys, but each set below a path of its own: blocks of
+    # other configurations that share names.
+    page = _ENVIRONMENTS.replace("[tool.app.envs.test]", "[project]").replace(
+        "[tool.app.envs.docs]", "[tool.other]"
+    )
+    analysis, _ = _environments(tmp_path, page)
     assert _surfaces(analysis) == ["config"]
 
 
@@ -124,7 +232,7 @@ def test_a_key_read_with_two_defaults_has_none_to_compare(tmp_path) -> None:
     assert ("CD104", "core-metadata-version") not in by_key(findings)
 
 
-def test_extraction_keeps_the_reads_of_a_dict_read_by_five_keys_or_more() -> None:
+def test_extraction_keeps_the_reads_of_a_dict_read_by_three_keys_or_more() -> None:
     from configdrift.extract.python.extractor import extract_source
 
     def reads(count: int) -> int:
@@ -134,5 +242,23 @@ def test_extraction_keeps_the_reads_of_a_dict_read_by_five_keys_or_more() -> Non
         )
         return len(extract_source(f"class C:\n{methods}").held_reads)
 
-    assert reads(4) == 0  # a few reads: a record's, not kept
-    assert reads(5) == 5
+    assert reads(2) == 0  # a few reads: a record's, not kept
+    assert reads(3) == 3
+
+
+def test_the_path_examples_set_keys_under() -> None:
+    from configdrift.index.pages import ANY, EXAMPLE, Spelt, under
+
+    def spelt(*paths: str) -> list[Spelt]:
+        return [Spelt(tuple(p.split(".")), 1, EXAMPLE) for p in paths]
+
+    # A part that differs, or a placeholder, stands for any key.
+    assert under(spelt("tool.app.envs.a.x", "tool.app.envs.b.y")) == ("tool", "app", "envs", ANY)
+    assert under(spelt("tool.app.ENV_NAME.x", "tool.app.ENV_NAME.y")) == ("tool", "app", ANY)
+    assert under(spelt("tool.app.x", "tool.app.y")) == ("tool", "app")
+    # Set at the top, at paths of different depths, below a first part that
+    # differs, or with two parts that differ: no one path.
+    assert under(spelt("x", "y")) == ()
+    assert under(spelt("a.x", "b.c.y", "d.e.f.z")) == ()
+    assert under(spelt("a.x", "b.y")) == ()
+    assert under(spelt("t.build.targets.wheel.x", "t.build.hooks.vcs.y")) == ()

@@ -126,6 +126,9 @@ class Analysis:
     #: Why the code alone shows this surface is a configuration, where no
     #: page documents it (``model.Surface.admitted``).
     admitted: str = ""
+    #: Documented by the examples that set its keys below its path
+    #: (``model.Surface.exemplified``): its placed blocks are its evidence.
+    exemplified: bool = False
     #: The dotted paths of keys no code names (``model.Surface.unread``).
     unread: frozenset[str] = frozenset()
     #: The project's other surfaces, each judged on its own (on the first

@@ -386,6 +386,9 @@ class Surface:
     #: The dotted paths of its keys no code names in any way, where the
     #: code reads the others by their dotted paths (a defaults file).
     unread: frozenset[str] = frozenset()
+    #: Documented by the examples that set its keys below the path it sits
+    #: under, rather than by entries: every page's examples are its.
+    exemplified: bool = False
 
 
 #: Who forbids unknown keys where the configuration says so (``open =

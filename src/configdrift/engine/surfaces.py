@@ -11,6 +11,7 @@ from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
+from configdrift.index.pages import page_keys
 from configdrift.model import (
     CLI_KINDS,
     ConfigPath,
@@ -36,9 +37,9 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
-from configdrift.resolve.build import configured_openness, configured_surfaces, placed_under
+from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
-from configdrift.resolve.schema import SchemaBuilder
+from configdrift.resolve.schema import SchemaBuilder, placed_under
 
 
 def _as_named(config: Config, surface: Surface) -> None:
@@ -101,6 +102,12 @@ def _surface(
         blocks = placed_blocks(schema, pages, placer, set()) + placed_blocks(
             schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()
         )
+        if surface.exemplified:
+            # Its keys are set below its path wherever an example sets them.
+            seen = own | {rel for rel, _ in shown}
+            blocks += placed_blocks(
+                schema, [(rel, doc) for rel, doc in candidates if rel not in seen], None, set()
+            )
     assert schema.model_location is not None
     return Analysis(
         config=base.config,
@@ -132,6 +139,7 @@ def _surface(
         generated=generated_pages(pages) if cli else [],
         autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
+        exemplified=surface.exemplified,
         calls=surface.calls,
         unread=surface.unread,
     )
@@ -241,6 +249,7 @@ def other_surfaces(
         references,
         hand_written,
         frozenset(claimed),
+        functools.cache(lambda: tuple(page_keys(rel, doc) for rel, doc in candidates)),
     ):
         target = targets.get(surface.name)
         if target is not None and target != "discovered":
@@ -279,6 +288,7 @@ def other_surfaces(
             or other.autodoc
             or other.admitted
             or other.calls
+            or (other.exemplified and other.blocks)
         ):
             # Evidence that users write it: a page documents it, the code
             # shows it is a configuration (``Surface.admitted``), or the

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from configdrift.config import Config, ConfigError
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import (
-    ANY_KEY,
     CLI_KINDS,
     CONFIGURED_STRICT,
     Mount,
@@ -261,24 +260,3 @@ def configured_surfaces(
             del builder.mounts[kept:]  # the primary's mounts only
         out.append(Surface(name, node, "configuration", unresolved, target))
     return out
-
-
-def placed_under(root: SchemaNode, under: str) -> SchemaNode:
-    """A surface's tree set under the config path its docs write its keys
-    below (``tool.mytool``; ``*`` for any key: ``extractor.*``). The path's
-    own steps are no keys of the surface: nothing is judged of them."""
-    parts = tuple(ANY_KEY if part == "*" else part for part in under.split(".") if part)
-    if not parts:
-        return root
-    for node in root.walk():
-        node.path = (*parts, *node.path)
-    root.key = parts[-1]
-    top = new_root()
-    top.model, top.model_location = root.model, root.model_location
-    node = top
-    for depth, part in enumerate(parts[:-1], start=1):
-        step = SchemaNode(key=part, path=parts[:depth], strict=None, origin=f"under {under}")
-        node.children[part] = step
-        node = step
-    node.children[parts[-1]] = root
-    return top

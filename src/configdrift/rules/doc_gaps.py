@@ -24,6 +24,7 @@ from configdrift.model import (
     format_path,
     near_spelling,
     resolve_path,
+    step,
 )
 
 if TYPE_CHECKING:
@@ -348,3 +349,21 @@ def shown_on_pages(analysis: Analysis, paths: list[ConfigPath]) -> set[ConfigPat
 
 def plain_path(path: ConfigPath) -> ConfigPath:
     return tuple(key for key in path if key != LIST_ITEM)
+
+
+def example_entries(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]:
+    """Of a surface its examples document (``Analysis.exemplified``), each
+    key an example sets, with an entry that stands for the example."""
+    if not analysis.exemplified:
+        return
+    root = analysis.schema
+    for rel, block, base in analysis.blocks:
+        for spelt in block.keys:
+            node: SchemaNode | None = root
+            for part in (*base, *spelt.path):
+                node = step(node, part)[0] if node is not None else None
+            if node is not None and node is not root:
+                entry = DocEntry(
+                    spelt.path[-1], node.path, Location(rel, spelt.line), "", form="example"
+                )
+                yield node, entry

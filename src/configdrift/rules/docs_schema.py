@@ -25,6 +25,7 @@ from configdrift.model import (
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
     VARIABLE,
+    example_entries,
     hint_for,
     missing_entries,
     model_related,
@@ -129,6 +130,8 @@ def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]
                         form="section",
                     ),
                 )
+    for node, example in example_entries(analysis):
+        own.setdefault(id(node), example)
     for entry in analysis.entries:
         node = root
         trail = [root]
@@ -171,7 +174,12 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    if not analysis.entries and not analysis.autodoc and not analysis.admitted:
+    if (
+        not analysis.entries
+        and not analysis.autodoc
+        and not analysis.admitted
+        and not (analysis.exemplified and analysis.blocks)
+    ):
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = documented_nodes(analysis)

@@ -123,7 +123,7 @@ class DictRead:
 
 
 #: The keys a class must read of a dict it holds for the reads to be kept.
-HELD_MIN_KEYS = 5
+HELD_MIN_KEYS = 3
 
 
 @dataclass(slots=True)

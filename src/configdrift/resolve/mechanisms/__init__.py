@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from configdrift.index.pages import PageKeys
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms import (
     class_registry,
@@ -75,6 +76,7 @@ def discover_surfaces(
     references: Callable[[], frozenset[str]] | None = None,
     hand_written: Callable[[], frozenset[str]] | None = None,
     claimed: frozenset[str] = frozenset(),
+    pages: Callable[[], tuple[PageKeys, ...]] | None = None,
 ) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
@@ -84,7 +86,16 @@ def discover_surfaces(
     if doc_names is None:
         return []
     discovery = Discovery(
-        builder, root, doc_names(), generated, doc_words, written, calls, references, hand_written
+        builder,
+        root,
+        doc_names(),
+        generated,
+        doc_words,
+        written,
+        calls,
+        references,
+        hand_written,
+        pages,
     )
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)

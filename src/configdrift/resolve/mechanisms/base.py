@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from configdrift.index.pages import PageKeys
 from configdrift.model import SchemaNode, spellings_of
 from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
 
@@ -49,6 +50,9 @@ class Discovery:
     #: The key names documented on pages that render no code (an API page's
     #: ``.. attribute::`` of a module is no configuration's entry).
     hand_written: Callable[[], frozenset[str]] | None = None
+    #: The keys each page spells, by role (the doc side of the key index):
+    #: evidence for a container whose keys one page documents or sets.
+    pages: Callable[[], tuple[PageKeys, ...]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

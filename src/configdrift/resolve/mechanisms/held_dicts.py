@@ -22,16 +22,21 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from configdrift.extract.python.facts import HELD_MIN_KEYS, Expr
+from configdrift.extract.python.facts import Expr
+from configdrift.index.pages import ENTRY, under
+from configdrift.index.spellings import normal
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
+from configdrift.resolve.schema import placed_under
 
-#: The keys the docs must name of one class's dict (extraction keeps the
-#: reads of a dict a class reads so many keys of).
-MIN_KEYS = HELD_MIN_KEYS
+#: The keys the docs must name, over all pages, of one class's dict.
+MIN_KEYS = 5
 #: Of those read, how many must be read with a default.
 MIN_DEFAULTS = 3
+#: The keys one page must spell of a class's dict (and half of them),
+#: by entries or by the keys its examples set: a page about the dict.
+PAGE_MIN_KEYS = 3
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -58,13 +63,11 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 continue
             held[(owner, base[5:])][name.value].append((read.line, read.default))
         for (owner, attribute), keys in sorted(held.items()):
-            if len(keys) < MIN_KEYS:
-                continue
-            documented = set(keys) & discovery.names - discovery.taken
-            if len(documented) < MIN_KEYS or 2 * len(documented) < len(keys):
-                continue
             defaults = sum(any(_fallback(d) for _, d in reads) for reads in keys.values())
-            if defaults < MIN_DEFAULTS:
+            if defaults < min(MIN_DEFAULTS, len(keys) - 1):
+                continue
+            path = _documented(discovery, set(keys))
+            if path is None:
                 continue
             qualname = f"{owner}.{attribute}"
             first = min(line for reads in keys.values() for line, _ in reads)
@@ -81,10 +84,48 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 root.children[key] = table_option(
                     (key,), default, project.location(module, line), qualname
                 )
-            if discovery.claim(root):
+            if discovery.claim(root, _spelt(discovery, set(keys)), PAGE_MIN_KEYS):
                 how = f"{len(keys)} keys the methods of {owner} read from self.{attribute}"
-                found.append(Surface(qualname, root, how, [], ""))
+                if path:
+                    root = placed_under(root, ".".join(path))
+                    how += f", set under {'.'.join(path)} in the docs' examples"
+                found.append(Surface(qualname, root, how, [], "", exemplified=bool(path)))
     return found
+
+
+def _documented(discovery: Discovery, keys: set[str]) -> tuple[str, ...] | None:
+    """Is a class's dict documented, and under which path? ``()`` where the
+    docs name ``MIN_KEYS`` of its keys and half, or where one page's
+    entries spell ``PAGE_MIN_KEYS`` of them and half; the path the docs'
+    examples set them under where they set ``PAGE_MIN_KEYS`` of them and
+    half, all below one path (``tool.app.envs.*``); None where no evidence
+    is enough."""
+    if len(keys) >= MIN_KEYS:
+        documented = keys & discovery.names - discovery.taken
+        if len(documented) >= MIN_KEYS and 2 * len(documented) >= len(keys):
+            return ()
+    if discovery.pages is None or len(keys) < PAGE_MIN_KEYS:
+        return None
+    fresh = {normal(k) for k in keys - discovery.taken}
+    pages = discovery.pages()
+    for page in pages:
+        spelt = fresh & page.names(ENTRY)
+        if len(spelt) >= PAGE_MIN_KEYS and 2 * len(spelt) >= len(keys):
+            return ()
+    examples = [s for page in pages for s in page.examples(fresh)]
+    set_ = {normal(s.path[-1]) for s in examples}
+    if len(set_) < PAGE_MIN_KEYS or 2 * len(set_) < len(keys):
+        return None
+    # Set at no one path: blocks of other configurations that share names.
+    return under(examples) or None
+
+
+def _spelt(discovery: Discovery, keys: set[str]) -> frozenset[str]:
+    """The keys the docs spell, on any page, entries and examples alike:
+    a surface's evidence."""
+    pages = discovery.pages() if discovery.pages is not None else ()
+    named = {n for page in pages for n in page.names()}
+    return frozenset(k for k in keys if k in discovery.names or normal(k) in named)
 
 
 def _fallback(default: Expr | None) -> bool:

@@ -1,0 +1,106 @@
+"""The doc side of the key index: every key one page spells, by role.
+
+A page documents a configuration in two ways: entries (a table row, a
+definition, a heading that names the key) and example blocks that set it
+(``[tool.app.envs.test]`` then ``skip-install = true``). Both are evidence
+that a code container holding the same keys is that configuration; the
+examples also say the path users write it under (``tool.app.envs.*``).
+``PageKeys`` holds, per page, each key's spellings by the last part of its
+path, in ``normal`` form, with the role and the whole path as written.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from configdrift.extract.docs.entry_text import CONFIG_LANGS
+from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
+from configdrift.index.spellings import normal
+
+#: A key the page documents with an entry of its own.
+ENTRY = "entry"
+#: A key an example block of the page sets.
+EXAMPLE = "example"
+#: The part of a path standing for any key (``tool.app.envs.*``).
+ANY = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Spelt:
+    """One spelling of a key on a page: its whole path as written, its
+    line and its role (``ENTRY`` or ``EXAMPLE``)."""
+
+    path: tuple[str, ...]
+    line: int
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageKeys:
+    """The keys one page spells, by the ``normal`` form of their last part."""
+
+    page: str
+    spelt: Mapping[str, tuple[Spelt, ...]]
+
+    def names(self, role: str | None = None) -> frozenset[str]:
+        """The keys spelt (in ``normal`` form), of one role or of any."""
+        return frozenset(
+            key
+            for key, found in self.spelt.items()
+            if role is None or any(s.role == role for s in found)
+        )
+
+    def examples(self, keys: Iterable[str]) -> list[Spelt]:
+        """The spellings of ``keys`` the page's examples set."""
+        return [s for key in keys for s in self.spelt.get(key, ()) if s.role == EXAMPLE]
+
+
+def under(spellings: Iterable[Spelt]) -> tuple[str, ...]:
+    """The path examples set their keys below, a part that differs between
+    them (or is a placeholder, ``ENV_NAME``) as ``ANY``; ``()`` where most
+    are set at the top, at paths of different depths, below a first part
+    that differs or with two parts that differ."""
+    prefixes = [s.path[:-1] for s in spellings]
+    if not prefixes:
+        return ()
+    depth, count = Counter(len(p) for p in prefixes).most_common(1)[0]
+    if depth == 0 or 2 * count <= len(prefixes):
+        return ()
+    same = [p for p in prefixes if len(p) == depth]
+    parts: list[str] = []
+    for i in range(depth):
+        seen = {p[i] for p in same}
+        only = next(iter(seen))
+        parts.append(only if len(seen) == 1 and not _placeholder(only) else ANY)
+    if parts[0] == ANY or parts.count(ANY) > 1:
+        # Nothing fixed to place it by, or keys of several configurations
+        # that share names (``build.targets.*`` beside ``build.hooks.*``).
+        return ()
+    return tuple(parts)
+
+
+def _placeholder(part: str) -> bool:
+    """Is a path part a name the reader replaces (``ENV_NAME``, ``<name>``)?"""
+    bare = part.strip("<>{}")
+    return bare != part or (bare.isupper() and "_" in bare)
+
+
+def page_keys(page: str, doc: DocFacts) -> PageKeys:
+    """The keys ``doc`` spells: its entries (but those that are no
+    evidence, ``NO_EVIDENCE_FORMS``) and its config examples' keys."""
+    spelt: dict[str, list[Spelt]] = {}
+    for entry in doc.entries:
+        if entry.form in NO_EVIDENCE_FORMS or not entry.parts:
+            continue
+        spelt.setdefault(normal(entry.parts[-1]), []).append(Spelt(entry.parts, entry.line, ENTRY))
+    for block in doc.blocks:
+        if block.lang not in CONFIG_LANGS or block.call:
+            continue
+        for key in block.keys:
+            if key.path:
+                spelt.setdefault(normal(key.path[-1]), []).append(
+                    Spelt(key.path, key.line, EXAMPLE)
+                )
+    return PageKeys(page, {k: tuple(v) for k, v in spelt.items()})
