@@ -141,8 +141,25 @@ features = ["cli"]
 ## Platforms
 
 ```toml
-[tool.app.envs.docs]
+[tool.app.envs.<ENV_NAME>]
 platforms = ["linux"]
+```
+
+## Description
+
+```toml
+[project]
+name = "app"
+
+[tool.app.envs.test]
+description = "Run the tests"
+```
+
+## Workspace
+
+```toml
+[tool.app.envs.test]
+workspace.members = ["packages/*"]
 ```
 """
 
@@ -174,6 +191,14 @@ class Environment:
     @property
     def builder(self):
         return self.config.get("builder", False)
+
+    @property
+    def description(self):
+        return self.config.get("description", "")
+
+    @property
+    def workspace(self):
+        return self.config.get("workspace", {})
 """
 
 
@@ -192,21 +217,24 @@ def test_a_dict_the_examples_set_is_placed_where_they_set_it(tmp_path) -> None:
     assert ("tool", "app", "envs", ANY_KEY, "skip-install") in keys
     assert ("skip-install",) not in keys
     found = by_key(findings)
-    # A key no example sets is undocumented; one an example sets is not.
+    # A key no example sets is undocumented; one an example sets is not,
+    # though the example is past a broken bracket (``<ENV_NAME>`` is no
+    # TOML), sets another configuration's keys beside it (``[project]``) or
+    # sets a key inside its value (``workspace.members``).
     assert ("CD103", "tool.app.envs.*.builder") in found
     assert not [k for c, k in found if c == "CD103" and not k.endswith("builder")]
-    # ``check``, ``coverage`` and ``map`` count the same: four keys set in
+    # ``check``, ``coverage`` and ``map`` count the same: six keys set in
     # the examples, one undocumented.
     counted = census(surface)
-    assert counted.documented == 4
+    assert counted.documented == 6
     assert counted.paths(UNDOCUMENTED) == [("tool", "app", "envs", ANY_KEY, "builder")]
 
 
 def test_examples_set_at_different_paths_are_no_configuration(tmp_path) -> None:
     # The same four keys, but each set below a path of its own: blocks of
     # other configurations that share names.
-    page = _ENVIRONMENTS.replace("[tool.app.envs.test]", "[project]").replace(
-        "[tool.app.envs.docs]", "[tool.other]"
+    page = _ENVIRONMENTS.replace("[tool.app.envs.test]", "[project.x]").replace(
+        "[tool.app.envs.<ENV_NAME>]", "[tool.other]"
     )
     analysis, _ = _environments(tmp_path, page)
     assert _surfaces(analysis) == ["config"]

@@ -129,6 +129,11 @@ class Analysis:
     #: Documented by the examples that set its keys below its path
     #: (``model.Surface.exemplified``): its placed blocks are its evidence.
     exemplified: bool = False
+    #: Of such a surface, the examples not placed on it: where they set its
+    #: keys at its path, beside other configurations' keys or past a broken
+    #: bracket (``[tool.app.envs.<NAME>]`` is no TOML), they document
+    #: them, and are never judged.
+    other_examples: list[tuple[str, Block]] = field(default_factory=list)
     #: The dotted paths of keys no code names (``model.Surface.unread``).
     unread: frozenset[str] = frozenset()
     #: The project's other surfaces, each judged on its own (on the first

@@ -38,6 +38,11 @@ SKIP_DIRS = frozenset(
         ".eggs",
     }
 )
+#: Of ``SKIP_DIRS``, the names a package of the project may take too
+#: (``app/env/``, ``app/build/``): such a folder that holds an
+#: ``__init__.py`` is the project's (a virtual environment or a build's
+#: output holds none at its top).
+PACKAGE_NAMES = frozenset({"env", "venv", "build", "dist"})
 #: Folders whose Python is not where a schema lives (their docs still count).
 NON_SCHEMA_DIRS = frozenset(
     {
@@ -165,7 +170,8 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
             unreadable.extend(
                 m.group(1) for line in said if (m := _GIT_UNREADABLE.search(line)) is not None
             )
-        return sorted({n for n in names if not _skipped(n)})
+        packages = {n[: -len("/__init__.py")] for n in names if n.endswith("/__init__.py")}
+        return sorted({n for n in names if not _skipped(n, packages)})
     out: list[str] = []
     # Folder by folder from a list, not by recursion: a tree of a thousand
     # nested folders is walked like any other.
@@ -187,7 +193,10 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
                 folder = False
             if folder:
                 # A link to a folder is not followed (nor listed).
-                named = entry.name not in SKIP_DIRS and not entry.name.startswith(".")
+                named = not entry.name.startswith(".") and (
+                    entry.name not in SKIP_DIRS
+                    or (entry.name in PACKAGE_NAMES and exists(Path(entry.path, "__init__.py")))
+                )
                 if named and not entry.is_symlink():
                     pending.append(rel)
             else:
@@ -215,8 +224,14 @@ def unreadable_note(folders: list[str]) -> str | None:
     )
 
 
-def _skipped(rel: str) -> bool:
-    return any(part in SKIP_DIRS for part in rel.split("/")[:-1])
+def _skipped(rel: str, packages: set[str]) -> bool:
+    """Does ``rel`` lie in a folder not read (``SKIP_DIRS``, but a package
+    of the project named as one, among ``packages``)?"""
+    parts = rel.split("/")[:-1]
+    return any(
+        part in SKIP_DIRS and not (part in PACKAGE_NAMES and "/".join(parts[: i + 1]) in packages)
+        for i, part in enumerate(parts)
+    )
 
 
 class Globs:

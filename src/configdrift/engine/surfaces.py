@@ -95,6 +95,7 @@ def _surface(
             "`page.md#Parent/Title` or the heading's title)"
         )
     blocks: list[tuple[str, Block, ConfigPath]] = []
+    unjudged: list[tuple[str, Block]] = []
     if schema.model_kind not in CLI_KINDS and schema.model_kind not in ("env", "mkdocs"):
         # A MkDocs plugin's options sit in ``mkdocs.yml`` under ``plugins: -
         # name:``, where the examples show them: not at a root of their own.
@@ -108,6 +109,15 @@ def _surface(
             blocks += placed_blocks(
                 schema, [(rel, doc) for rel, doc in candidates if rel not in seen], None, set()
             )
+            # The others set its keys too, beside keys of other
+            # configurations: they document those keys, never judged.
+            judged = {id(block) for _, block, _ in blocks}
+            unjudged = [
+                (rel, block)
+                for rel, doc in sorted(dict([*candidates, *shown]).items())
+                for block in doc.blocks
+                if id(block) not in judged
+            ]
     assert schema.model_location is not None
     return Analysis(
         config=base.config,
@@ -140,6 +150,7 @@ def _surface(
         autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         exemplified=surface.exemplified,
+        other_examples=unjudged,
         calls=surface.calls,
         unread=surface.unread,
     )

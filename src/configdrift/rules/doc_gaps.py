@@ -353,15 +353,25 @@ def plain_path(path: ConfigPath) -> ConfigPath:
 
 def example_entries(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]:
     """Of a surface its examples document (``Analysis.exemplified``), each
-    key an example sets, with an entry that stands for the example."""
+    key an example sets at its path, with an entry that stands for the
+    example. A block not placed on the surface counts too (it is not
+    judged): beside other configurations' keys or past a broken bracket,
+    the keys it sets at the surface's path are written there
+    (``[tool.app.envs.<NAME>]`` is no TOML, yet documents the key below)."""
     if not analysis.exemplified:
         return
     root = analysis.schema
-    for rel, block, base in analysis.blocks:
+    documenting = [
+        *analysis.blocks,
+        *((rel, block, ()) for rel, block in analysis.other_examples),
+    ]
+    for rel, block, base in documenting:
         for spelt in block.keys:
             node: SchemaNode | None = root
             for part in (*base, *spelt.path):
-                node = step(node, part)[0] if node is not None else None
+                if node is None or not node.children:
+                    break  # a key inside a leaf's value (``workspace.members``)
+                node = step(node, part)[0]
             if node is not None and node is not root:
                 entry = DocEntry(
                     spelt.path[-1], node.path, Location(rel, spelt.line), "", form="example"

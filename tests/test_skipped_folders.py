@@ -1,0 +1,49 @@
+"""Folders named as virtual environments or build output are not read,
+unless the folder is a package of the project (``app/env/__init__.py``),
+whether the tree is listed by git or walked."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from configdrift.discover import list_files
+
+_FILES = {
+    # A package of the project that takes a name a virtual environment has.
+    "app/__init__.py": "",
+    "app/env/__init__.py": "",
+    "app/env/plugin.py": "X = 1\n",
+    "app/build/__init__.py": "",
+    "app/build/wheel.py": "X = 1\n",
+    # A virtual environment and a build's output: no ``__init__.py`` on top.
+    "env/lib/site-packages/other/__init__.py": "",
+    "env/lib/site-packages/other/mod.py": "X = 1\n",
+    "build/lib/app/__init__.py": "",
+    "build/lib/app/env/__init__.py": "",
+    "build/lib/app/env/plugin.py": "X = 1\n",
+}
+
+
+def _tree(root: Path, with_git: bool) -> Path:
+    for rel, text in _FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    if with_git:
+        if shutil.which("git") is None:
+            pytest.skip("git is not installed")
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    return root
+
+
+@pytest.mark.parametrize("with_git", [False, True], ids=["walked", "git"])
+def test_a_package_named_as_a_virtual_environment_is_read(tmp_path, with_git) -> None:
+    listed = set(list_files(_tree(tmp_path, with_git)))
+    assert "app/env/plugin.py" in listed
+    assert "app/build/wheel.py" in listed
+    # What a virtual environment or a build's output holds is not.
+    assert not any(rel.startswith(("env/", "build/")) for rel in listed)
