@@ -39,6 +39,7 @@ from configdrift.place.pages import (
 )
 from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
+from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.schema import SchemaBuilder, placed_under
 
 
@@ -249,19 +250,25 @@ def other_surfaces(
             return given_words() | doc_names() | words
 
     found: set[str] = set()
-    for surface in discover_surfaces(
-        builder,
-        schema,
-        None if config.mount else doc_names,
-        generated,
-        doc_words,
-        written,
-        calls,
-        references,
-        hand_written,
-        frozenset(claimed),
-        functools.cache(lambda: tuple(page_keys(rel, doc) for rel, doc in candidates)),
-    ):
+    # Mounts name the whole configuration: nothing is discovered beside it.
+    discovery = (
+        None
+        if config.mount
+        else Discovery(
+            builder,
+            schema,
+            doc_names(),
+            generated=generated,
+            doc_words=doc_words,
+            written=written,
+            calls=calls,
+            references=references,
+            hand_written=hand_written,
+            pages=functools.cache(lambda: tuple(page_keys(r, d) for r, d in candidates)),
+        )
+    )
+    discovered = discover_surfaces(discovery, frozenset(claimed)) if discovery else []
+    for surface in discovered:
         target = targets.get(surface.name)
         if target is not None and target != "discovered":
             continue  # named by its own target: judged above

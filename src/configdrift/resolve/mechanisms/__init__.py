@@ -15,10 +15,7 @@ A new mechanism is a module here with its ``surfaces``, a line in
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from configdrift.index.pages import PageKeys
-from configdrift.model import SchemaNode, Surface
+from configdrift.model import Surface
 from configdrift.resolve.mechanisms import (
     class_registry,
     confuse,
@@ -39,7 +36,6 @@ from configdrift.resolve.mechanisms import (
     typed_dicts,
 )
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.schema import SchemaBuilder
 
 #: The mechanisms whose surfaces are looked for beside the root, in the
 #: order they claim keys.
@@ -65,38 +61,13 @@ SURFACES = (
 )
 
 
-def discover_surfaces(
-    builder: SchemaBuilder,
-    root: SchemaNode,
-    doc_names: Callable[[], frozenset[str]] | None,
-    generated: bool = False,
-    doc_words: Callable[[], frozenset[str]] | None = None,
-    written: Callable[[], frozenset[str]] | None = None,
-    calls: Callable[[], dict[str, frozenset[str]]] | None = None,
-    references: Callable[[], frozenset[str]] | None = None,
-    hand_written: Callable[[], frozenset[str]] | None = None,
-    claimed: frozenset[str] = frozenset(),
-    pages: Callable[[], tuple[PageKeys, ...]] | None = None,
-) -> list[Surface]:
+def discover_surfaces(discovery: Discovery, claimed: frozenset[str] = frozenset()) -> list[Surface]:
     """The configurations beside the root's, each with a root of its own,
     each kept where the docs document three of its keys at least that the
     surfaces before it do not hold (for a command line, a page
     ``generated`` from its parser will do); the ``claimed`` spellings are
     configured surfaces', no evidence for another."""
-    if doc_names is None:
-        return []
-    discovery = Discovery(
-        builder,
-        root,
-        doc_names(),
-        generated,
-        doc_words,
-        written,
-        calls,
-        references,
-        hand_written,
-        pages,
-    )
+    root = discovery.root
     discovery.taken.update(
         s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
     )
