@@ -174,9 +174,12 @@ class Analysis:
     def pages_compared(self) -> list[str]:
         """The pages this surface is compared with: those it has entries
         on, and those that render it at build time (a reference generated
-        from a parser, a page built from its module)."""
+        from a parser, a page built from its module) and, for a surface its
+        examples document, the pages of the examples placed on it."""
         pages = [source.path for source in self.doc_sources if source.entries]
         pages += [where.path for where in (*self.generated, *self.rendering)]
+        if self.exemplified:
+            pages += sorted({rel for rel, _, _ in self.blocks})
         return list(dict.fromkeys(pages))
 
     @property
