@@ -178,9 +178,15 @@ class Analysis:
         examples document, the pages of the examples placed on it."""
         pages = [source.path for source in self.doc_sources if source.entries]
         pages += [where.path for where in (*self.generated, *self.rendering)]
-        if self.exemplified:
+        if self.examples_document:
             pages += sorted({rel for rel, _, _ in self.blocks})
         return list(dict.fromkeys(pages))
+
+    @property
+    def examples_document(self) -> bool:
+        """Is it a surface its examples document (``exemplified``), with
+        examples placed on it: its evidence that users write it?"""
+        return self.exemplified and bool(self.blocks)
 
     @property
     def pages_read(self) -> dict[str, DocFacts]:

@@ -264,7 +264,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         or s.autodoc
         or s.admitted
         or s.calls
-        or (s.exemplified and s.blocks)
+        or s.examples_document
     ]
     place_calls(analysis, builder.project, targets, calls_of)
     return analysis

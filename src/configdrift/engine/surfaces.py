@@ -306,7 +306,7 @@ def other_surfaces(
             or other.autodoc
             or other.admitted
             or other.calls
-            or (other.exemplified and other.blocks)
+            or other.examples_document
         ):
             # Evidence that users write it: a page documents it, the code
             # shows it is a configuration (``Surface.admitted``), or the

@@ -24,7 +24,6 @@ from configdrift.model import (
     format_path,
     near_spelling,
     resolve_path,
-    step,
 )
 
 if TYPE_CHECKING:
@@ -367,11 +366,9 @@ def example_entries(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]
     ]
     for rel, block, base in documenting:
         for spelt in block.keys:
-            node: SchemaNode | None = root
-            for part in (*base, *spelt.path):
-                if node is None or not node.children:
-                    break  # a key inside a leaf's value (``workspace.members``)
-                node = step(node, part)[0]
+            node, _, asked = resolve_path(root, (*base, *spelt.path))
+            if node is None and not asked.children:
+                node = asked  # a key inside a leaf's value (``workspace.members``)
             if node is not None and node is not root:
                 entry = DocEntry(
                     spelt.path[-1], node.path, Location(rel, spelt.line), "", form="example"

@@ -178,7 +178,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         not analysis.entries
         and not analysis.autodoc
         and not analysis.admitted
-        and not (analysis.exemplified and analysis.blocks)
+        and not analysis.examples_document
     ):
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema

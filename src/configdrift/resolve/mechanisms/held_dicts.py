@@ -6,11 +6,15 @@ Plugin and builder classes often keep their section of a configuration
 file as a plain dict and read each key in a method of its own, with its
 default beside it. No model declares the keys; the reads do. A class's
 dict is a surface when the docs name ``MIN_KEYS`` of the keys its
-methods read by a literal name (five at least, and half), with
-``MIN_DEFAULTS`` of them read with a default: a request's or a
-response's dict is read by name too, but with nothing to fall back on
-(no default, or ``None``). Each key's default is the one it is read with, when every read
-of it that gives one agrees and it is known statically.
+methods read by a literal name (five at least, and half), when one
+page's entries name ``PAGE_MIN_KEYS`` of them (and half), or when the
+docs' examples set ``PAGE_MIN_KEYS`` of them (and half) below one path,
+where the surface is then placed; each time with ``MIN_DEFAULTS`` of
+them read with a default (all but one of a smaller dict's): a request's
+or a response's dict is read by name too, but with nothing to fall back
+on (no default, or ``None``). Each key's default is the one it is read
+with, when every read of it that gives one agrees and it is known
+statically.
 
 Whether a documented key it does not read is ignored is not known: the
 dict may be handed whole to code that reads it, or read by a base class
@@ -40,8 +44,9 @@ PAGE_MIN_KEYS = 3
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """Each dict a class holds and reads by ``MIN_KEYS`` literal keys or
-    more, where the docs document ``MIN_KEYS`` of them and half."""
+    """Each dict a class holds and reads by literal keys, where the docs
+    document it (``_documented``), placed under the path its examples set
+    it below, if they are its documentation."""
     builder = discovery.builder
     project = builder.project
     found: list[Surface] = []
