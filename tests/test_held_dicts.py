@@ -290,3 +290,16 @@ def test_the_path_examples_set_keys_under() -> None:
     assert under(spelt("a.x", "b.c.y", "d.e.f.z")) == ()
     assert under(spelt("a.x", "b.y")) == ()
     assert under(spelt("t.build.targets.wheel.x", "t.build.hooks.vcs.y")) == ()
+
+
+def test_keys_set_beside_the_section_a_surface_is_placed_under_are_not_judged(tmp_path) -> None:
+    # The example sets ``tool`` (the section the surface is placed under)
+    # beside keys the code spells and one it does not: ``tool`` is no
+    # option the surface reads, so the block is not shown to be its settings.
+    block = (
+        '\n## As JSON\n\n```json\n{"tool": {"app": {"envs": {"dev": {"features": ["x"]}}}},'
+        ' "features": [], "platforms": [], "dependencies": [], "nickname": "x"}\n```\n'
+    )
+    analysis, findings = _environments(tmp_path, _ENVIRONMENTS + block)
+    assert "Environment.config" in _surfaces(analysis)
+    assert not [k for c, k in by_key(findings) if c == "CD302"]

@@ -124,7 +124,20 @@ def project_map(
                     # What check's summary and coverage count of the keys.
                     **{state: states.count(state) for state in STATES},
                 },
-                "docs": [printable(rebase(d.path, prefix)) for d in surface.doc_sources],
+                "docs": [
+                    printable(rebase(path, prefix))
+                    for path in dict.fromkeys(
+                        [
+                            *(d.path for d in surface.doc_sources),
+                            # A surface its examples document: their pages.
+                            *(
+                                sorted({rel for rel, _, _ in surface.blocks})
+                                if surface.examples_document
+                                else ()
+                            ),
+                        ]
+                    )
+                ],
                 # Pages that render it at build time (``.. argparse::``,
                 # ``.. automodule::``, a project's own directive).
                 "rendered_by": [where(loc) for loc in surface.rendering or surface.generated],
@@ -224,6 +237,10 @@ def project_map(
     return project
 
 
+#: The pages ``map`` names for a surface, in text; the JSON has them all.
+MAP_PAGES = 6
+
+
 def _map_text(project: dict[str, Any], out: TextIO) -> None:
     surfaces = project["surfaces"]
     if len(surfaces) > 1:
@@ -232,7 +249,10 @@ def _map_text(project: dict[str, Any], out: TextIO) -> None:
             rendered = [f"{r} (rendered at build time)" for r in surface["rendered_by"][:3]]
             more = len(surface["rendered_by"]) - 3
             rendered += [f"{more} more rendering pages"] if more > 0 else []
-            pages = ", ".join([*surface["docs"], *rendered]) or "no doc page"
+            docs = surface["docs"][:MAP_PAGES]
+            if len(surface["docs"]) > MAP_PAGES:
+                docs.append(f"{len(surface['docs']) - MAP_PAGES} more pages")
+            pages = ", ".join([*docs, *rendered]) or "no doc page"
             if surface["admitted"] and not surface["docs"] and not rendered:
                 pages += f" (a configuration by the code alone: {surface['admitted']})"
             found = f"; {surface['how']}" if surface["how"] else ""

@@ -91,6 +91,33 @@ def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
 
 
+def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
+    """The ``names`` some file of the project spells as a whole word, in any
+    case and with ``-`` or ``_`` (``SENTRY_DSN``, ``sentry_dsn``,
+    ``sentry-dsn``): its code, its other Python files and its config files.
+    Where one of them is not searched (too many, too large, unreadable),
+    every name may be spelt there: all are returned."""
+    variants: dict[str, set[str]] = {}
+    for name in names:
+        for form in (name, name.lower(), name.upper()):
+            for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
+                variants.setdefault(spelling, set()).add(name)
+    code = sorted({info.path for info in analysis.project.modules.values()})
+    files = [*code, *analysis.other_python, *analysis.config_files]
+    if not names or len(files) > MAX_OTHER_FILES:
+        return set(names)
+    compiled = re.compile(_WHOLE % _alternation(set(variants)))
+    found: set[str] = set()
+    for rel in files:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            return set(names)
+        found.update(n for m in compiled.finditer(data) for n in variants[m.group(1).decode()])
+        if found >= names:
+            break
+    return found
+
+
 def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)

@@ -29,6 +29,7 @@ from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.evidence import read_note, reader, unknown_under
 from configdrift.rules.registry import make, register
+from configdrift.rules.unspelled import unspelled_keys
 from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
@@ -124,6 +125,14 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     from a constant or a fragment of it counts as named). A variable of
     another program (``PYTHONPATH``, ``POSTGRES_PASSWORD``) is never judged.
 
+    So is a key an example sets beside the keys of a dict read key by key
+    whose examples are its documentation (a settings module a helper reads
+    with ``settings.get("REDIS_HOST", "localhost")``), where no file of the
+    project spells the key in any case or with ``-`` or ``_``, no name the
+    code builds (``f"{name}_DSN"``) may be it, and the block is plainly the
+    project's: one of its keys is the dict's, and two thirds of them are
+    read or spelt by the code.
+
     How to fix
     Use the key the code reads, or remove the key from the example.
     """
@@ -138,6 +147,7 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
             hint_for(analysis.schema, ignored, parent, "the code reads"),
         )
     yield from _env_examples(analysis)
+    yield from unspelled_keys(analysis)
 
 
 #: ``NAME=value`` (``NAME = value``), ``export NAME=value`` or a commented

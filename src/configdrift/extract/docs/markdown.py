@@ -71,7 +71,7 @@ from configdrift.extract.docs.markdown_tokens import (
 )
 from configdrift.extract.docs.mdx import mdx_markdown
 from configdrift.extract.docs.page import page_text
-from configdrift.extract.docs.python_config import python_blocks
+from configdrift.extract.docs.python_config import block_language, python_blocks
 
 if TYPE_CHECKING:
     # Imported when the first page is parsed: a run whose pages are parsed
@@ -513,6 +513,7 @@ class _Walker:
         for flag, number in help_flags(content):
             # A command's ``--help`` output documents its flags.
             self._add(flag, first + number, "help", None)
+        lang = block_language(lang, content)
         if lang not in CONFIG_LANGS:
             return
         if len(content) > 1_000_000:

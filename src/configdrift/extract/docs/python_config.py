@@ -155,6 +155,31 @@ def read_settings_module(
     return BlockRead(keys)
 
 
+#: The languages a block of a settings module is mislabelled with
+#: (``console``, ``text``) or given none.
+_PLAIN_LANGS = frozenset({"", "console", "shell", "sh", "bash", "text", "txt", "none"})
+#: ``NAME = value``: an assignment spaced as Python writes it, which no
+#: shell line is (``NAME=value`` sets a variable; ``NAME = value`` runs ``NAME``).
+_SPACED_ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]* = \S", re.M)
+
+
+def block_language(lang: str, text: str) -> str:
+    """The language a code block is read in: ``python`` for a settings
+    module mislabelled as a shell session or plain text (every statement a
+    ``NAME = value`` spaced as Python writes it, two at least), else
+    ``lang``. A ``.env`` file or a shell session (``NAME=value``) stays
+    what it is labelled."""
+    if lang not in _PLAIN_LANGS or len(text) > MAX_BYTES or "=" not in text:
+        return lang
+    lines = [
+        line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
+    spaced = len(_SPACED_ASSIGNMENT.findall(text))
+    if spaced < 2 or spaced != len(lines) or read_settings_module(text) is None:
+        return lang
+    return "python"
+
+
 #: The name a Python config file outside the code ends with
 #: (``jupyterhub_config.py``, ``example_config.py``).
 CONFIG_FILE_SUFFIX = "config.py"

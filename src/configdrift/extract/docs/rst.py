@@ -51,7 +51,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.page import page_text
-from configdrift.extract.docs.python_config import python_blocks
+from configdrift.extract.docs.python_config import block_language, python_blocks
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
     PageTooLarge,
@@ -561,6 +561,7 @@ class _Walker:
         for flag, number in help_flags(content):
             # A command's ``--help`` output documents its flags.
             self._add(flag, first + number, section, "help")
+        language = block_language(language, content)
         if language not in _LANGS or not language:
             return
         if len(content) > 1_000_000:

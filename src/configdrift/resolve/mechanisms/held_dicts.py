@@ -1,20 +1,22 @@
-"""A dict a class holds on ``self`` and reads key by key
-(``self.config.get("dev-mode", True)``): its keys are a configuration's
+"""A dict a class holds on ``self`` (``self.config.get("dev-mode", True)``)
+or a function takes as a parameter (``settings.get("REDIS_HOST",
+"localhost")``) and reads key by key: its keys are a configuration's
 where the docs document most of them.
 
 Plugin and builder classes often keep their section of a configuration
 file as a plain dict and read each key in a method of its own, with its
-default beside it. No model declares the keys; the reads do. A class's
-dict is a surface when the docs name ``MIN_KEYS`` of the keys its
-methods read by a literal name (five at least, and half), when one
-page's entries name ``PAGE_MIN_KEYS`` of them (and half), or when the
-docs' examples set ``PAGE_MIN_KEYS`` of them (and half) below one path,
-where the surface is then placed; each time with ``MIN_DEFAULTS`` of
-them read with a default (all but one of a smaller dict's): a request's
-or a response's dict is read by name too, but with nothing to fall back
-on (no default, or ``None``). Each key's default is the one it is read
-with, when every read of it that gives one agrees and it is known
-statically.
+default beside it; a helper reads the settings module a command loaded
+the same way. No model declares the keys; the reads do. Such a dict is a
+surface when the docs name ``MIN_KEYS`` of the keys read from it by a
+literal name (five at least, and half), when one page's entries name
+``PAGE_MIN_KEYS`` of them (and half), or when the docs' examples set
+``PAGE_MIN_KEYS`` of them (and half) at the top or below one path, where
+the surface is then placed. Each time its keys must be read as optional
+(``_optional``): ``MIN_DEFAULTS`` of them with a default (all but one of
+a smaller dict's), few by ``d[KEY]`` alone. A request's, a response's or
+a lock file entry's dict is read by name too, but requires its keys, with
+nothing to fall back on. Each key's default is the one it is read with,
+when every read of it that gives one agrees and it is known statically.
 
 Whether a documented key it does not read is ignored is not known: the
 dict may be handed whole to code that reads it, or read by a base class
@@ -38,77 +40,125 @@ from configdrift.resolve.schema import placed_under
 MIN_KEYS = 5
 #: Of those read, how many must be read with a default.
 MIN_DEFAULTS = 3
+#: At most one key in this many may be required (read by ``d[KEY]`` alone).
+REQUIRED_SHARE = 4
 #: The keys one page must spell of a class's dict (and half of them),
 #: by entries or by the keys its examples set: a page about the dict.
 PAGE_MIN_KEYS = 3
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """Each dict a class holds and reads by literal keys, where the docs
-    document it (``_documented``), placed under the path its examples set
-    it below, if they are its documentation."""
+    """Each dict a class holds, or a function takes as a parameter, and
+    reads by literal keys, where the docs document it (``_documented``),
+    placed under the path its examples set it below, if they are its
+    documentation."""
     builder = discovery.builder
     project = builder.project
     found: list[Surface] = []
     for module in sorted(project.modules):
-        info = project.modules[module]
-        # (class, attribute) -> key -> [(line, default expression)]
-        held: dict[tuple[str, str], dict[str, list[tuple[int, Expr | None]]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
-        for read in info.facts.held_reads:
-            base = read.source.base
-            owner = read.function.rpartition(".")[0]
-            if not base.startswith("self.") or base.count(".") != 1 or owner not in info.classes:
+        for (qualname, how), keys in _containers(discovery, module):
+            if not _optional(keys):
                 continue
-            if len(read.source.keys) != 1:
+            evidence = _documented(discovery, set(keys))
+            if evidence is None:
                 continue
-            name = project.evaluate(module, read.source.keys[0])
-            if not name.known or not isinstance(name.value, str) or not name.value:
-                continue
-            held[(owner, base[5:])][name.value].append((read.line, read.default))
-        for (owner, attribute), keys in sorted(held.items()):
-            defaults = sum(any(_fallback(d) for _, d in reads) for reads in keys.values())
-            if defaults < min(MIN_DEFAULTS, len(keys) - 1):
-                continue
-            path = _documented(discovery, set(keys))
-            if path is None:
-                continue
-            qualname = f"{owner}.{attribute}"
-            first = min(line for reads in keys.values() for line, _ in reads)
+            path, exemplified = evidence
+            first = min(line for reads in keys.values() for line, _, _ in reads)
             root, _, _ = table_root(builder, module, qualname, first)
             # A key it does not read may be read where the dict is handed
             # whole, or by a base class: nothing is said of it.
             root.strict = None
             for key, reads in sorted(keys.items()):
-                given = {str(d) for _, d in reads if d is not None}
+                given = {str(d) for _, d, _ in reads if d is not None}
                 default = None
                 if len(given) == 1:
-                    default = project.evaluate(module, next(d for _, d in reads if d is not None))
-                line = min(line for line, _ in reads)
+                    default = project.evaluate(
+                        module, next(d for _, d, _ in reads if d is not None)
+                    )
+                line = min(line for line, _, _ in reads)
                 root.children[key] = table_option(
                     (key,), default, project.location(module, line), qualname
                 )
             if discovery.claim(root, _spelt(discovery, set(keys)), PAGE_MIN_KEYS):
-                how = f"{len(keys)} keys the methods of {owner} read from self.{attribute}"
+                how = f"{len(keys)} keys {how}"
                 if path:
                     root = placed_under(root, ".".join(path))
                     how += f", set under {'.'.join(path)} in the docs' examples"
-                found.append(Surface(qualname, root, how, [], "", exemplified=bool(path)))
+                elif exemplified:
+                    how += ", set at the top in the docs' examples"
+                found.append(Surface(qualname, root, how, [], "", exemplified=exemplified))
     return found
 
 
-def _documented(discovery: Discovery, keys: set[str]) -> tuple[str, ...] | None:
-    """Is a class's dict documented, and under which path? ``()`` where the
-    docs name ``MIN_KEYS`` of its keys and half, or where one page's
-    entries spell ``PAGE_MIN_KEYS`` of them and half; the path the docs'
-    examples set them under where they set ``PAGE_MIN_KEYS`` of them and
-    half, all below one path (``tool.app.envs.*``); None where no evidence
-    is enough."""
+#: Reads of one dict: key -> [(line, default expression, how)].
+Reads = dict[str, list[tuple[int, Expr | None, str]]]
+
+
+def _optional(keys: Reads) -> bool:
+    """Are the dict's keys read as a configuration's are, each optional:
+    ``MIN_DEFAULTS`` of them read with a default (all but one of a smaller
+    dict's), and at most a quarter of them required, read by ``d[KEY]``
+    alone and never tested first? A record's dict (a lock file's entry, a
+    request's scope) requires its keys."""
+    defaults = sum(any(_fallback(d) for _, d, _ in reads) for reads in keys.values())
+    if defaults < min(MIN_DEFAULTS, len(keys) - 1):
+        return False
+    required = sum(all(how == "subscript" for _, _, how in reads) for reads in keys.values())
+    return REQUIRED_SHARE * required <= len(keys)
+
+
+def _containers(discovery: Discovery, module: str) -> list[tuple[tuple[str, str], Reads]]:
+    """The dicts of one module read by literal keys, each named (``Class.attr``
+    or ``function(param)``) with what reads it: those a class holds on
+    ``self`` and those a function takes as a parameter and reads itself
+    (a key of a key, a section, is not the dict's)."""
+    project = discovery.builder.project
+    info = project.modules[module]
+    held: dict[tuple[str, str], Reads] = defaultdict(lambda: defaultdict(list))
+    for read in info.facts.held_reads:
+        base = read.source.base
+        owner = read.function.rpartition(".")[0]
+        if not base.startswith("self.") or base.count(".") != 1 or owner not in info.classes:
+            continue
+        name = _key(discovery, module, read.source.keys)
+        if name is not None:
+            how = f"the methods of {owner} read from self.{base[5:]}"
+            held[(f"{owner}.{base[5:]}", how)][name].append((read.line, read.default, read.how))
+    for read in info.facts.dict_reads:
+        base = read.source.base
+        if not read.source.is_param or "." in base or base in ("self", "cls"):
+            continue
+        name = _key(discovery, module, read.source.keys)
+        if name is not None:
+            how = f"{read.function} reads from its parameter {base}"
+            held[(f"{read.function}({base})", how)][name].append(
+                (read.line, read.default, read.how)
+            )
+    return sorted(held.items())
+
+
+def _key(discovery: Discovery, module: str, keys: list[Expr]) -> str | None:
+    """The key a read of a dict's own key reads, when it is known statically."""
+    if len(keys) != 1:
+        return None
+    name = discovery.builder.project.evaluate(module, keys[0])
+    if not name.known or not isinstance(name.value, str) or not name.value:
+        return None
+    return name.value
+
+
+def _documented(discovery: Discovery, keys: set[str]) -> tuple[tuple[str, ...], bool] | None:
+    """Is a dict documented, under which path, and by its examples? ``()``
+    where the docs name ``MIN_KEYS`` of its keys and half, or where one
+    page's entries spell ``PAGE_MIN_KEYS`` of them and half; where the
+    docs' examples set ``PAGE_MIN_KEYS`` of them and half, the path they
+    set them under (``tool.app.envs.*``, or ``()`` at the top) and
+    ``True``: the examples are its documentation. None where no evidence
+    is enough, or the examples set them at no one path."""
     if len(keys) >= MIN_KEYS:
         documented = keys & discovery.names - discovery.taken
         if len(documented) >= MIN_KEYS and 2 * len(documented) >= len(keys):
-            return ()
+            return (), False
     if discovery.pages is None or len(keys) < PAGE_MIN_KEYS:
         return None
     fresh = {normal(k) for k in keys - discovery.taken}
@@ -116,13 +166,16 @@ def _documented(discovery: Discovery, keys: set[str]) -> tuple[str, ...] | None:
     for page in pages:
         spelt = fresh & page.names(ENTRY)
         if len(spelt) >= PAGE_MIN_KEYS and 2 * len(spelt) >= len(keys):
-            return ()
+            return (), False
     examples = [s for page in pages for s in page.examples(fresh)]
     set_ = {normal(s.path[-1]) for s in examples}
     if len(set_) < PAGE_MIN_KEYS or 2 * len(set_) < len(keys):
         return None
+    if 2 * sum(len(s.path) == 1 for s in examples) > len(examples):
+        return (), True  # set at the top, as a settings module sets them
     # Set at no one path: blocks of other configurations that share names.
-    return under(examples) or None
+    path = under(examples)
+    return (path, True) if path else None
 
 
 def _spelt(discovery: Discovery, keys: set[str]) -> frozenset[str]:
