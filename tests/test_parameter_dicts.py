@@ -192,3 +192,14 @@ def test_a_block_of_two_keys_is_too_small_to_judge(tmp_path) -> None:
     page = _PAGE.replace("QUEUES = ['high', 'default']\n", "")
     _, findings = _check(tmp_path, **{"docs/workers.md": page})
     assert ("CD302", "METRICS_DSN") not in by_key(findings)
+
+
+def test_a_name_read_with_no_literal_part_does_not_silence(tmp_path) -> None:
+    # ``getattr(module, name)`` and ``d[key]`` read a value the code got
+    # elsewhere, spelt where it is set: they may be any key, and say nothing.
+    loader = (
+        "def load(module, name):\n    return getattr(module, name)\n\n\n"
+        "def pick(d, key):\n    return d[key]\n"
+    )
+    _, findings = _check(tmp_path, **{"app/loader.py": loader})
+    assert ("CD302", "METRICS_DSN") in by_key(findings)

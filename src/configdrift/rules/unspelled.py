@@ -106,6 +106,9 @@ def _built(analysis: Analysis, names: set[str]) -> set[str]:
                 parts = key_parts(read.source.keys[-1])
                 if parts is not None and len(parts) > 1:
                     built.append(parts)
+    # A name with no literal part (``getattr(module, name)``, ``d[key]``) is
+    # a value the code got elsewhere, spelt where it is set: no built name.
+    built = [parts for parts in built if any(parts)]
     return {
         name
         for name in names
