@@ -14,6 +14,7 @@ import pytest
 from configdrift.extract.docs.markdown import extract_markdown
 from configdrift.extract.docs.python_config import block_language
 from configdrift.extract.docs.rst import extract_rst
+from configdrift.rules.evidence import keys_read
 from configdrift.rules.unspelled import key_parts
 from helpers import by_key, check_project
 
@@ -92,6 +93,11 @@ def test_a_parameter_dict_the_examples_set_is_a_configuration(tmp_path) -> None:
     assert ignored.related[0].path == "app/helpers.py"
     # Set beside them too, but read by another command: not judged.
     assert ("CD302", "QUEUES") not in found
+    # Each of its keys is seen read, where the helper reads it.
+    surface = next(s for s in analysis.everything if s.surface == "connect(settings)")
+    assert keys_read(surface) == 7
+    port = surface.schema.children["STORE_PORT"]
+    assert [(r.location.path, r.function) for r in port.reads] == [("app/helpers.py", "connect")]
 
 
 def test_a_key_some_code_spells_is_not_said_to_be_ignored(tmp_path) -> None:

@@ -16,7 +16,8 @@ the surface is then placed. Each time its keys must be read as optional
 a smaller dict's), few by ``d[KEY]`` alone. A request's, a response's or
 a lock file entry's dict is read by name too, but requires its keys, with
 nothing to fall back on. Each key's default is the one it is read with,
-when every read of it that gives one agrees and it is known statically.
+when every read of it that gives one agrees and it is known statically;
+its reads are the key's (``SchemaNode.reads``): the code is seen to read it.
 
 Whether a documented key it does not read is ignored is not known: the
 dict may be handed whole to code that reads it, or read by a base class
@@ -31,7 +32,7 @@ from collections import defaultdict
 from configdrift.extract.python.facts import Expr
 from configdrift.index.pages import ENTRY, under
 from configdrift.index.spellings import normal
-from configdrift.model import Surface
+from configdrift.model import ReadSite, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
 from configdrift.resolve.schema import placed_under
@@ -63,22 +64,34 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if evidence is None:
                 continue
             path, exemplified = evidence
-            first = min(line for reads in keys.values() for line, _, _ in reads)
+            first = min(line for reads in keys.values() for line, _, _, _ in reads)
             root, _, _ = table_root(builder, module, qualname, first)
             # A key it does not read may be read where the dict is handed
             # whole, or by a base class: nothing is said of it.
             root.strict = None
             for key, reads in sorted(keys.items()):
-                given = {str(d) for _, d, _ in reads if d is not None}
+                given = {str(d) for _, d, _, _ in reads if d is not None}
                 default = None
                 if len(given) == 1:
                     default = project.evaluate(
-                        module, next(d for _, d, _ in reads if d is not None)
+                        module, next(d for _, d, _, _ in reads if d is not None)
                     )
-                line = min(line for line, _, _ in reads)
-                root.children[key] = table_option(
+                line = min(line for line, _, _, _ in reads)
+                node = root.children[key] = table_option(
                     (key,), default, project.location(module, line), qualname
                 )
+                # Its reads: the code is seen to read it.
+                node.reads = [
+                    ReadSite(
+                        (key,),
+                        project.location(module, at),
+                        module,
+                        function,
+                        how,
+                        project.evaluate(module, given) if given is not None else None,
+                    )
+                    for at, given, how, function in reads
+                ]
             if discovery.claim(root, _spelt(discovery, set(keys)), PAGE_MIN_KEYS):
                 how = f"{len(keys)} keys {how}"
                 if path:
@@ -90,8 +103,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     return found
 
 
-#: Reads of one dict: key -> [(line, default expression, how)].
-Reads = dict[str, list[tuple[int, Expr | None, str]]]
+#: Reads of one dict: key -> [(line, default expression, how, function)].
+Reads = dict[str, list[tuple[int, Expr | None, str, str]]]
 
 
 def _optional(keys: Reads) -> bool:
@@ -100,10 +113,10 @@ def _optional(keys: Reads) -> bool:
     dict's), and at most a quarter of them required, read by ``d[KEY]``
     alone and never tested first? A record's dict (a lock file's entry, a
     request's scope) requires its keys."""
-    defaults = sum(any(_fallback(d) for _, d, _ in reads) for reads in keys.values())
+    defaults = sum(any(_fallback(d) for _, d, _, _ in reads) for reads in keys.values())
     if defaults < min(MIN_DEFAULTS, len(keys) - 1):
         return False
-    required = sum(all(how == "subscript" for _, _, how in reads) for reads in keys.values())
+    required = sum(all(how == "subscript" for _, _, how, _ in reads) for reads in keys.values())
     return REQUIRED_SHARE * required <= len(keys)
 
 
@@ -123,7 +136,9 @@ def _containers(discovery: Discovery, module: str) -> list[tuple[tuple[str, str]
         name = _key(discovery, module, read.source.keys)
         if name is not None:
             how = f"the methods of {owner} read from self.{base[5:]}"
-            held[(f"{owner}.{base[5:]}", how)][name].append((read.line, read.default, read.how))
+            held[(f"{owner}.{base[5:]}", how)][name].append(
+                (read.line, read.default, read.how, read.function)
+            )
     for read in info.facts.dict_reads:
         base = read.source.base
         if not read.source.is_param or "." in base or base in ("self", "cls"):
@@ -132,7 +147,7 @@ def _containers(discovery: Discovery, module: str) -> list[tuple[tuple[str, str]
         if name is not None:
             how = f"{read.function} reads from its parameter {base}"
             held[(f"{read.function}({base})", how)][name].append(
-                (read.line, read.default, read.how)
+                (read.line, read.default, read.how, read.function)
             )
     return sorted(held.items())
 
