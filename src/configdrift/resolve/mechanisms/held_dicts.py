@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import ClassFact, DictRead, Expr
 from configdrift.index.pages import ENTRY, under
 from configdrift.index.spellings import normal
 from configdrift.model import ReadSite, Surface
@@ -125,31 +125,31 @@ def _containers(discovery: Discovery, module: str) -> list[tuple[tuple[str, str]
     or ``function(param)``) with what reads it: those a class holds on
     ``self`` and those a function takes as a parameter and reads itself
     (a key of a key, a section, is not the dict's)."""
-    project = discovery.builder.project
-    info = project.modules[module]
+    info = discovery.builder.project.modules[module]
     held: dict[tuple[str, str], Reads] = defaultdict(lambda: defaultdict(list))
-    for read in info.facts.held_reads:
-        base = read.source.base
-        owner = read.function.rpartition(".")[0]
-        if not base.startswith("self.") or base.count(".") != 1 or owner not in info.classes:
-            continue
-        name = _key(discovery, module, read.source.keys)
-        if name is not None:
-            how = f"the methods of {owner} read from self.{base[5:]}"
-            held[(f"{owner}.{base[5:]}", how)][name].append(
-                (read.line, read.default, read.how, read.function)
-            )
-    for read in info.facts.dict_reads:
-        base = read.source.base
-        if not read.source.is_param or "." in base or base in ("self", "cls"):
-            continue
-        name = _key(discovery, module, read.source.keys)
-        if name is not None:
-            how = f"{read.function} reads from its parameter {base}"
-            held[(f"{read.function}({base})", how)][name].append(
-                (read.line, read.default, read.how, read.function)
-            )
+    reads = [(r, True) for r in info.facts.held_reads]
+    reads += [(r, False) for r in info.facts.dict_reads]
+    for read, held_read in reads:
+        container = _container(read, info.classes, held_read)
+        name = _key(discovery, module, read.source.keys) if container else None
+        if container is not None and name is not None:
+            held[container][name].append((read.line, read.default, read.how, read.function))
     return sorted(held.items())
+
+
+def _container(read: DictRead, classes: dict[str, ClassFact], held: bool) -> tuple[str, str] | None:
+    """The dict a read reads from, named, with what reads it: a class's
+    ``self.attr`` (a ``held`` read, that no flow follows) or a function's
+    parameter; None for another."""
+    base = read.source.base
+    if held:
+        owner = read.function.rpartition(".")[0]
+        if not base.startswith("self.") or base.count(".") != 1 or owner not in classes:
+            return None
+        return f"{owner}.{base[5:]}", f"the methods of {owner} read from {base}"
+    if not read.source.is_param or "." in base or base in ("self", "cls"):
+        return None
+    return f"{read.function}({base})", f"{read.function} reads from its parameter {base}"
 
 
 def _key(discovery: Discovery, module: str, keys: list[Expr]) -> str | None:
