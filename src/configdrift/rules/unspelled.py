@@ -17,10 +17,10 @@ spelt by the code (a block of another program's settings, Django's
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.python.calls import PERCENT_HOLE
 from configdrift.extract.python.facts import Expr, built_name_matches
 from configdrift.model import (
     ConfigPath,
@@ -133,14 +133,10 @@ def key_parts(expr: Expr) -> tuple[str, ...] | None:
             return None
         return (*left[:-1], left[-1] + right[0], *right[1:])
     if expr[0] == "b" and expr[1] == "%" and expr[2][0] == "c" and isinstance(expr[2][1], str):
-        return tuple(_PERCENT.split(expr[2][1]))
+        return tuple(PERCENT_HOLE.split(expr[2][1]))
     if expr[0] == "src" and isinstance(expr[1], str) and expr[1][:2].lower() in ("f'", 'f"'):
         return _fstring_parts(expr[1])
     return None
-
-
-#: A ``%`` placeholder of a format string (``%s``, ``%(name)s``, ``%05d``).
-_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]")
 
 
 def _fstring_parts(text: str) -> tuple[str, ...] | None:

@@ -54,8 +54,10 @@ def _is_self_dict(node: ast.expr) -> bool:
     )
 
 
-#: What ``%`` puts in a string: a hole in the name it builds.
-_PERCENT_HOLE = re.compile(r"%[-#0 +]*\d*(?:\.\d+)?[sdirf]")
+#: What ``%`` puts in a string (``%s``, ``%(name)s``, ``%05d``): a hole in
+#: the name it builds. The flags' ``0`` and the width's digits never
+#: overlap, so a run of zeros is read once (linear).
+PERCENT_HOLE = re.compile(r"%(?:\([^)%]{0,80}\))?[-#0 +]*(?:[1-9]\d*)?(?:\.\d+)?[sdirfxXeEgGoac]")
 
 
 def _name_parts(node: ast.expr) -> tuple[str, ...]:
@@ -72,7 +74,7 @@ def _name_parts(node: ast.expr) -> tuple[str, ...]:
         if isinstance(text, str) and isinstance(node.op, ast.Add):
             return (text, "")
         if isinstance(text, str) and isinstance(node.op, ast.Mod):
-            pieces = _PERCENT_HOLE.split(text)
+            pieces = PERCENT_HOLE.split(text)
             return tuple(pieces) if len(pieces) > 1 else ("", "")
     if not isinstance(node, ast.JoinedStr):
         return ("", "")
