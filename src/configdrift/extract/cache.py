@@ -184,6 +184,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         references=[(role, name, line) for role, name, line in data["references"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],
         mentions=[(name, line) for name, line in data["mentions"]],
+        commands=[(line, program, tuple(args)) for line, program, args in data["commands"]],
     )
 
 

@@ -26,6 +26,7 @@ from configdrift.model import (
     resolve_path,
 )
 from configdrift.rules.doc_calls import doc_call_keywords
+from configdrift.rules.doc_commands import doc_command_flags
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.evidence import read_note, reader, unknown_under
 from configdrift.rules.registry import make, register
@@ -75,6 +76,11 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     take (``App(__name__, load_env=False)``), where the callee is certain (a
     name the package exports, one of that name in the project) and its
     signature complete (no ``**kwargs``, no decorator that may change it).
+    And a command line of the docs' shell blocks that runs the project's
+    own program (a console script of its own, ``python -m`` its package)
+    with a flag its parser does not declare, where the parser rejects
+    unknown flags and the flag's place is certain (before a second
+    positional word, never after ``--``).
 
     Why it matters
     Readers copy examples. A config built from this one cannot be loaded:
@@ -91,6 +97,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     meant to exist.
     """
     yield from doc_call_keywords(analysis)
+    yield from doc_command_flags(analysis)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(
             "CD301",

@@ -87,6 +87,9 @@ class DocFacts:
     #: its own (``Block.call``): examples of the model a function builds
     #: from them, never placed by their keys alone.
     calls: list[Block] = field(default_factory=list)
+    #: Command lines of the shell blocks (``$ myapp serve --port 8080``):
+    #: (line, program, its arguments); ``python -m pkg`` is ``-m pkg``.
+    commands: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
 
 
 def claimed_names(docs: Iterable[DocFacts]) -> frozenset[str]:

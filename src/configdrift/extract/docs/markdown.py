@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs.commands import command_lines
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -513,6 +514,9 @@ class _Walker:
         for flag, number in help_flags(content):
             # A command's ``--help`` output documents its flags.
             self._add(flag, first + number, "help", None)
+        self.facts.commands.extend(
+            (first + n, program, args) for n, program, args in command_lines(content, lang)
+        )
         lang = block_language(lang, content)
         if lang not in CONFIG_LANGS:
             return

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
+from configdrift.extract.docs.commands import command_lines
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -561,6 +562,8 @@ class _Walker:
         for flag, number in help_flags(content):
             # A command's ``--help`` output documents its flags.
             self._add(flag, first + number, section, "help")
+        commands = command_lines(content, language)
+        self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
         if language not in _LANGS or not language:
             return

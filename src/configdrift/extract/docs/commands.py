@@ -1,0 +1,100 @@
+"""Command lines in a page's shell blocks: the program each runs and its
+arguments (``$ myapp serve --port 8080``), read with ``shlex`` and never
+run.
+
+In a block of a shell's language (``sh``, ``bash``) every line is a
+command; in a session or an untagged block (``console``, ``text``) only a
+line behind a prompt (``$ ``) is. A line continued with ``\\`` is one
+command; pipes, ``&&``, ``||`` and ``;`` separate commands. Leading
+variable assignments (``DEBUG=1 myapp``) and ``sudo`` are not the program;
+``python -m package`` runs the package. A line ``shlex`` cannot split (an
+open quote) is left out: where its words end is not known.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+#: Languages whose every line is a command.
+SHELL_LANGS = frozenset({"sh", "bash", "zsh", "shell", "ksh", "fish"})
+#: Languages whose lines behind a prompt are commands (an untagged block too).
+SESSION_LANGS = frozenset({"", "console", "shell-session", "sh-session", "text", "none"})
+#: A prompt before a command of a session.
+_PROMPT = re.compile(r"^[ \t]*(?:\([\w.-]{1,40}\)[ \t]*)?[$%][ \t]+")
+#: The words that end one command and start another.
+_SEPARATORS = frozenset({"|", "||", "&&", ";", "&"})
+#: Words that run the program after them.
+_RUNNERS = frozenset({"sudo", "exec", "time", "nohup"})
+#: The most commands read of one block, and words of one command.
+MAX_COMMANDS = 500
+MAX_WORDS = 200
+#: The longest line read (a longer one is data, not a command).
+MAX_LINE = 4000
+
+
+def command_lines(text: str, lang: str) -> list[tuple[int, str, tuple[str, ...]]]:
+    """(line in the block, 0-based; program; its arguments) of each
+    command the block runs (see the module's docs)."""
+    lang = lang.lower()
+    every = lang in SHELL_LANGS
+    if not every and lang not in SESSION_LANGS:
+        return []
+    out: list[tuple[int, str, tuple[str, ...]]] = []
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines) and len(out) < MAX_COMMANDS:
+        start = number
+        line = lines[number]
+        number += 1
+        prompt = _PROMPT.match(line)
+        if prompt is not None:
+            line = line[prompt.end() :]
+        elif not every:
+            continue
+        while line.endswith("\\") and number < len(lines) and len(line) < MAX_LINE:
+            line = line[:-1] + " " + lines[number]
+            number += 1
+        if len(line) > MAX_LINE or line.lstrip().startswith("#"):
+            continue
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue  # an open quote: where the words end is not known
+        for command in _commands(words[: MAX_WORDS * 4]):
+            program, args = _program(command)
+            if program:
+                out.append((start, program, tuple(args[:MAX_WORDS])))
+    return out
+
+
+def _commands(words: list[str]) -> list[list[str]]:
+    """The words split at pipes and command separators."""
+    out: list[list[str]] = [[]]
+    for word in words:
+        if word in _SEPARATORS:
+            out.append([])
+        else:
+            out[-1].append(word)
+    return [c for c in out if c]
+
+
+def _assignment(word: str) -> bool:
+    """Is a word ``NAME=value``, a variable of the command's environment?"""
+    name, sep, _ = word.partition("=")
+    return bool(sep) and name.isidentifier() and name.isascii()
+
+
+def _program(words: list[str]) -> tuple[str, list[str]]:
+    """The program a command runs (``python -m pkg`` as ``-m pkg``) and its
+    arguments; ``""`` when it runs none."""
+    at = 0
+    while at < len(words) and (_assignment(words[at]) or words[at] in _RUNNERS):
+        at += 1
+    if at >= len(words):
+        return "", []
+    program = words[at]
+    rest = words[at + 1 :]
+    if program.rsplit("/", 1)[-1].startswith("python") and len(rest) >= 2 and rest[0] == "-m":
+        return f"-m {rest[1]}", rest[2:]
+    return program, rest

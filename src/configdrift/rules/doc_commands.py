@@ -1,0 +1,197 @@
+"""Command lines in the docs that run the project's own program with a
+flag its parser does not declare: following the docs fails with
+``unrecognized arguments`` (argparse) or ``no such option`` (click)
+(reported by CD301).
+
+The program must be certainly the project's: a console script its
+``pyproject.toml`` or ``setup.cfg`` names, whose function is in the
+project's code, or ``python -m package`` of a package of its own with a
+``__main__``; and its parser must reject unknown flags for certain (the
+command line surface is strict: every option declared statically, no
+``parse_known_args``). A flag is judged only where its place is certain:
+before the command's second positional word (a subcommand and a file
+come first; what follows may be another program's, as ``coverage run -m
+pytest -x`` hands ``-x`` to pytest), never after ``--``, never in a
+cluster of short flags (``-vvv``), and a long flag is accepted where it
+begins a declared one (argparse takes ``--verb`` for ``--verbose``). A
+flag some code of the project spells as a string is never judged: it may
+be declared where the parser is not followed (a list of shared options).
+"""
+
+from __future__ import annotations
+
+import configparser
+import tomllib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from configdrift.files import read_or_none
+from configdrift.model import Finding, Location, Related, SchemaNode
+from configdrift.rules.evidence import quoted_in
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
+#: the project's programs.
+MAX_PROJECT_FILE = 1 << 20
+#: The parser's methods that hand unknown flags back rather than refuse them.
+_KNOWN_ARGS = frozenset({"parse_known_args", "parse_known_intermixed_args"})
+#: What each parser says of a flag it does not know.
+_REJECTION = {
+    "argparse": "fails with 'unrecognized arguments'",
+    "click": "fails with 'No such option'",
+}
+
+
+def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
+    """CD301 for each flag a doc command line gives the project's own
+    program that its strict parser does not declare."""
+    pages = analysis.pages_read
+    if analysis.first is not None or not pages:
+        return  # the project's docs, judged once
+    parser = next(
+        (
+            s.schema
+            for s in analysis.everything
+            if s.schema.model_kind in _REJECTION and s.schema.strict is True
+        ),
+        None,
+    )
+    if parser is None:
+        return  # no parser that rejects unknown flags for certain
+    if any(_KNOWN_ARGS.intersection(i.facts.attr_loads) for i in analysis.project.modules.values()):
+        return  # ``parse_known_args``: unknown flags are handed back, not refused
+    programs = project_programs(analysis)
+    if not programs:
+        return
+    spellings = {s for node in parser.children.values() for s in node.spellings}
+    flags = {s: node for node in parser.children.values() for s in node.spellings}
+    longs = [s for s in spellings if s.startswith("--")]
+    unknown: list[tuple[str, int, str, str]] = []
+    for rel, doc in sorted(pages.items()):
+        for line, program, args in doc.commands:
+            if program in programs:
+                unknown += [
+                    (rel, line, program, flag)
+                    for flag in _judged_flags(args, flags)
+                    if not _declared(flag, spellings, longs)
+                ]
+    if not unknown:
+        return
+    # A flag some code spells as a string (``click.option("-w", ...)`` in a
+    # list of shared options) may be declared where the parser is not
+    # followed: only a flag no code spells is certainly unknown.
+    code = sorted({info.path for info in analysis.project.modules.values()})
+    spelt = quoted_in(analysis, [*code, *analysis.other_python], {f for *_, f in unknown})
+    for rel, line, program, flag in dict.fromkeys(unknown):
+        if flag not in spelt:
+            yield _finding(parser, rel, line, program, flag)
+
+
+def _declared(flag: str, spellings: set[str], longs: list[str]) -> bool:
+    """Does the parser take the flag: one of its spellings, or a long flag
+    that begins one (argparse's abbreviations)?"""
+    if flag in spellings:
+        return True
+    return flag.startswith("--") and len(flag) > 3 and any(s.startswith(flag) for s in longs)
+
+
+def _judged_flags(args: tuple[str, ...], flags: dict[str, SchemaNode]) -> Iterator[str]:
+    """The flags of a command whose place is certain (see the module's
+    docs): each ``--long`` (before ``=``) and ``-x``."""
+    positionals = 0
+    value_next = False
+    for word in args:
+        if word == "--":
+            return
+        if value_next:
+            value_next = False
+            if not word.startswith("-"):
+                continue  # the option's value
+        if not word.startswith("-") or word == "-" or word[1:2].isdigit():
+            positionals += 1
+            if positionals >= 2:
+                return  # what follows may be another program's
+            continue
+        name, given, _ = word.partition("=")
+        if not name.startswith("--") and len(name) != 2:
+            continue  # a cluster of short flags (``-vvv``), or a value glued on
+        yield name
+        node = flags.get(name)
+        if node is None:
+            return  # what it takes is not known: nothing after it is judged
+        value_next = not given and "bool" not in node.type.kinds
+
+
+def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -> Finding:
+    kind = parser.model_kind or "argparse"
+    what = parser.model or "the parser"
+    runs = f"python {program}" if program.startswith("-m ") else program
+    related: tuple[Related, ...] = ()
+    if parser.model_location is not None:
+        where = parser.model_location
+        related = (Related(where.path, where.line, f"{what} declares the flags it accepts"),)
+    return make(
+        "CD301",
+        flag,
+        Location(rel, line),
+        f"the command line runs `{runs}` with `{flag}`, which {what} does not declare: "
+        f"following the docs {_REJECTION[kind]}",
+        related,
+    )
+
+
+def project_programs(analysis: Analysis) -> set[str]:
+    """The programs the project installs whose code is its own: console
+    scripts of ``pyproject.toml`` (``[project.scripts]``, Poetry's
+    ``[tool.poetry.scripts]``) and ``setup.cfg`` whose module is one of the
+    project's, and ``-m package`` for a package of its own with a
+    ``__main__``."""
+    modules = analysis.project.modules
+    out: set[str] = set()
+    for name, target in _scripts(analysis):
+        module = target.partition(":")[0].strip()
+        if module in modules:
+            out.add(name)
+    for module in modules:
+        if module.endswith(".__main__") and module.count(".") == 1:
+            out.add(f"-m {module.split('.')[0]}")
+    return out
+
+
+def _table(data: Any, *keys: str) -> Any:
+    """``data[k1][k2]...``, or None where one is missing or no table."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def _scripts(analysis: Analysis) -> list[tuple[str, str]]:
+    """(script, ``module:function``) of the project's files."""
+    root = analysis.config.root
+    out: list[tuple[str, str]] = []
+    data = read_or_none(root, "pyproject.toml", MAX_PROJECT_FILE)
+    if data is not None:
+        try:
+            toml: dict[str, Any] = tomllib.loads(data.decode("utf-8", "replace"))
+        except (tomllib.TOMLDecodeError, RecursionError):
+            toml = {}
+        tables = [_table(toml, "project", "scripts"), _table(toml, "tool", "poetry", "scripts")]
+        for table in tables:
+            if isinstance(table, dict):
+                out += [(k, v) for k, v in table.items() if isinstance(v, str)]
+    data = read_or_none(root, "setup.cfg", MAX_PROJECT_FILE)
+    if data is not None:
+        cfg = configparser.ConfigParser(interpolation=None)
+        try:
+            cfg.read_string(data.decode("utf-8", "replace"))
+            lines = cfg.get("options.entry_points", "console_scripts", fallback="")
+        except (configparser.Error, ValueError):
+            lines = ""
+        for line in lines.splitlines():
+            name, sep, target = line.partition("=")
+            if sep and name.strip():
+                out.append((name.strip(), target.strip()))
+    return out

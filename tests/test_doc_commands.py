@@ -1,0 +1,153 @@
+"""A command line in the docs' shell blocks that runs the project's own
+program with a flag its strict parser does not declare is CD301, with
+both sides; never another program's command, a flag whose place is not
+certain (after a second positional word, after ``--``, in a cluster of
+short flags), a flag the parser takes by an abbreviation, a flag some
+code spells, nor a parser that takes unknown flags."""
+
+from __future__ import annotations
+
+import pytest
+
+from configdrift.extract.docs.commands import command_lines
+from helpers import by_key, check_project
+
+_CLI = """
+import argparse
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="shop")
+    parser.add_argument("--host", default="127.0.0.1", help="the address")
+    parser.add_argument("--port", type=int, default=8000, help="the port")
+    parser.add_argument("--verbose", "-v", action="store_true", help="talk")
+    parser.add_argument("--color", action="store_true", help="colors")
+    parser.add_argument("target", nargs="*", help="what to serve")
+    return parser.parse_args(argv)
+"""
+
+_PYPROJECT = '[project]\nname = "shop"\n\n[project.scripts]\nshop = "shop.cli:main"\n'
+
+_PAGE = """# Command line
+
+- `--host`: the address.
+- `--port`: the port.
+- `--verbose`: talk.
+
+```console
+$ shop --port 8080 --colour
+```
+"""
+
+
+def _flags(tmp_path, page: str = _PAGE, **files: str) -> dict:
+    base = {
+        "shop/cli.py": _CLI,
+        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
+        "pyproject.toml": _PYPROJECT,
+        "docs/cli.md": page,
+    }
+    _, findings = check_project(tmp_path, {**base, **files}, "shop")
+    return {k: f for (c, k), f in by_key(findings).items() if c == "CD301"}
+
+
+def test_a_flag_the_parser_lacks_is_rejected(tmp_path) -> None:
+    found = _flags(tmp_path)
+    assert set(found) == {"--colour"}
+    finding = found["--colour"]
+    assert (finding.location.path, finding.location.line) == ("docs/cli.md", 8)
+    assert "unrecognized arguments" in finding.message
+    assert finding.related[0].path == "shop/cli.py"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "$ python -m shop --colour",
+        "$ DEBUG=1 shop --colour",
+        "$ shop --host=0.0.0.0 --colour",
+        "$ shop -v target --colour",
+        # The option's value is no positional word.
+        "$ shop --host 0.0.0.0 target --colour",
+    ],
+)
+def test_the_program_and_the_flag_are_found_through_the_line(tmp_path, line) -> None:
+    assert set(_flags(tmp_path, _PAGE.replace("$ shop --port 8080 --colour", line))) == {"--colour"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # Another program's command.
+        "$ othertool --colour",
+        "$ pip install shop --colour",
+        # After a second positional word: maybe another program's.
+        "$ shop serve target --colour",
+        # A flag takes no value: the word after it is a positional one.
+        "$ shop -v serve target --colour",
+        # After ``--``: the arguments of what the program runs.
+        "$ shop -- --colour",
+        # A cluster of short flags.
+        "$ shop -vc",
+        # An abbreviation argparse takes (``--col`` for ``--color``).
+        "$ shop --col",
+        # A quote left open: where the words end is not known.
+        "$ shop --port '8080 --colour",
+    ],
+)
+def test_a_flag_whose_place_or_program_is_not_certain_is_not_judged(tmp_path, line) -> None:
+    assert _flags(tmp_path, _PAGE.replace("$ shop --port 8080 --colour", line)) == {}
+
+
+def test_a_flag_some_code_spells_may_be_declared_there(tmp_path) -> None:
+    shared = 'SHARED = ["--colour", "--profile"]\n'
+    assert _flags(tmp_path, **{"shop/shared.py": shared}) == {}
+
+
+def test_a_parser_that_takes_unknown_flags_rejects_nothing(tmp_path) -> None:
+    cli = _CLI.replace("parser.parse_args(argv)", "parser.parse_known_args(argv)")
+    assert _flags(tmp_path, **{"shop/cli.py": cli}) == {}
+
+
+def test_a_parser_with_options_not_known_statically_rejects_nothing(tmp_path) -> None:
+    cli = _CLI.replace(
+        "    return parser.parse_args(argv)",
+        "    for names in EXTRA:\n        parser.add_argument(*names)\n    return parser.parse_args(argv)",
+    )
+    assert _flags(tmp_path, **{"shop/cli.py": "EXTRA = []\n" + cli}) == {}
+
+
+def test_a_script_of_another_package_is_not_the_projects(tmp_path) -> None:
+    pyproject = _PYPROJECT.replace('"shop.cli:main"', '"othertool.cli:main"')
+    page = _PAGE.replace("$ shop --port", "$ shop --port")
+    found = _flags(tmp_path, page, **{"pyproject.toml": pyproject, "shop/__main__.py": ""})
+    # ``python -m shop`` is still the project's; ``shop`` now is not.
+    assert found == {}
+
+
+def test_command_lines_of_shell_blocks() -> None:
+    text = "# a comment\nexport A=1\nshop --port 1 \\\n  --host x | tee log && other -y\n"
+    assert command_lines(text, "bash") == [
+        (1, "export", ("A=1",)),
+        (2, "shop", ("--port", "1", "--host", "x")),
+        (2, "tee", ("log",)),
+        (2, "other", ("-y",)),
+    ]
+    # A session's lines behind a prompt only: its output is no command.
+    session = "$ shop --port 1\nServing on port 1\n(venv) $ sudo shop -v\n"
+    assert command_lines(session, "console") == [
+        (0, "shop", ("--port", "1")),
+        (2, "shop", ("-v",)),
+    ]
+    assert command_lines("shop --port 1\n", "console") == []
+    assert command_lines("shop --port 1\n", "yaml") == []
+
+
+def test_command_lines_of_pages() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    rst = b"Usage\n=====\n\n.. code-block:: console\n\n   $ shop --colour\n"
+    assert extract_rst(rst).commands == [(6, "shop", ("--colour",))]
+    md = b"# Usage\n\n```bash\nshop --colour\n```\n"
+    assert extract_markdown(md).commands == [(4, "shop", ("--colour",))]
