@@ -660,3 +660,21 @@ def test_a_block_after_default_alone_is_the_default() -> None:
     assert defaults["middlewares"] == '{"a.B": 1, "c.D": 2}'
     # Prose between the label and the block: the block is an example.
     assert defaults["other"] is None
+
+
+def test_a_code_span_titled_as_the_default_value_gives_the_default() -> None:
+    # Material for MkDocs' option pages: the type, an ``equal`` icon, then
+    # the default in code titled by an attribute list.
+    page = (
+        "# Options\n\n## `preload_modules`\n\n"
+        '- **Type <code>list[str] | None</code> :material-equal: `None`{ title="default value" }**\n\n'
+        "Modules to load first.\n\n## `show_source`\n\n"
+        '- **Type <code>bool</code> :material-equal: `True`{ title="the type" }**\n\n'
+        "Show the source.\n"
+    )
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    entries = {e.name: e.default for e in extract_markdown(page.encode()).entries}
+    assert entries["preload_modules"] == "None"
+    # Code titled otherwise is no default.
+    assert entries["show_source"] is None

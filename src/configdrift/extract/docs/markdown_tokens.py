@@ -5,6 +5,7 @@ guards that keep the parser linear on pages of markup characters."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -453,7 +454,26 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
         prose = prose_default(line)
         if prose:
             out.append(("default", prose))
+    out += [("default", value) for value in _titled_defaults(inline)]
     return out
+
+
+def _titled_defaults(inline: Token) -> list[str]:
+    """Code titled as a default by an attribute list (Material for MkDocs'
+    ``equal`` icon then `` `None`{ title="default value" } ``)."""
+    children = inline.children or []
+    return [
+        code.content
+        for code, after in itertools.pairwise(children)
+        if code.type == "code_inline"
+        and after.type == "text"
+        and after.content.lstrip().startswith("{")
+        and _DEFAULT_TITLE in after.content[:80].lower()
+    ]
+
+
+#: The attribute that titles a code span as a default value.
+_DEFAULT_TITLE = 'title="default value"'
 
 
 def find_macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
