@@ -61,3 +61,46 @@ def test_a_few_calls_or_calls_without_a_flags_keywords_declare_nothing(tmp_path)
             tmp_path, {"tool/options.py": code, "docs/options.rst": _DOCS}, "tool"
         )
         assert analysis.schema.children == {}
+
+
+_FIELDS = """
+import attrs
+
+from app.option_set import opt
+
+
+@attrs.define
+class Options:
+    count: bool = attrs.field(default=False, metadata=opt("-c", "--count", help="Print the total."))
+    exclude: str = attrs.field(default="", metadata=opt("--exclude", help="Skip these."))
+    max_line_length: int = attrs.field(
+        default=79, metadata=opt("--max-line-length", help="Longest line.")
+    )
+    show_source: bool = attrs.field(
+        default=False, metadata=opt("--show-source", help="Show the line.")
+    )
+    jobs: str = attrs.field(default="auto", metadata=opt("-j", "--jobs", help="Processes."))
+    version: bool = attrs.field(default=False, metadata=opt("--version", help="The version."))
+    # Present on the object, not on the command line: no flags, no option.
+    internal: bool = attrs.field(default=False, metadata=opt(hidden=True))
+    plain: int = attrs.field(default=3, metadata={"help": "No flags."})
+"""
+
+
+def test_a_field_whose_metadata_declares_its_flags_is_an_option(tmp_path) -> None:
+    files = {
+        "app/option_set.py": "def opt(*flags, **kwargs):\n    return {'opt': (flags, kwargs)}\n",
+        "app/options.py": _FIELDS,
+        "docs/options.rst": _DOCS.replace("--max-line-length=<n>", "--max-line-length=<n>"),
+    }
+    analysis, findings = check_project(tmp_path, files, "app")
+    cli = next(s.schema for s in analysis.everything if s.schema.model_kind == "argparse")
+    # The field's name is the key; its flags are its spellings.
+    assert set(cli.children) >= {"count", "exclude", "max_line_length", "show_source", "jobs"}
+    assert set(cli.children["count"].spellings) == {"-c", "--count"}
+    assert "internal" not in cli.children and "plain" not in cli.children
+    found = by_key(findings)
+    # Undocumented: ``--jobs``; never ``--version``, which no page need describe.
+    assert ("CD103", "--jobs") in found
+    assert ("CD103", "--version") not in found
+    assert ("CD104", "--max-line-length") in found

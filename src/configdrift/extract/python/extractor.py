@@ -38,6 +38,7 @@ from configdrift.extract.python.registration_calls import (
     click_builtin,
     context_settings,
     env_read,
+    field_flags,
     registration_call,
 )
 from configdrift.extract.text import NotText, decode, too_dense
@@ -432,6 +433,10 @@ class ModuleExtractor:
                     and isinstance(after.value, ast.Constant)
                     and isinstance(after.value.value, str)
                 )
+                if (
+                    flags := field_flags(stmt.value, stmt.target.id, self.source, qualname)
+                ) is not None:
+                    self.facts.registrations.append(flags)
                 fact.fields.append(
                     FieldFact(
                         stmt.target.id,

@@ -82,6 +82,27 @@ def registration_call(
     return _recorded(call, name, source, function)
 
 
+def field_flags(
+    value: ast.expr | None, name: str, source: str, owner: str
+) -> RegistrationCall | None:
+    """A class field whose metadata declares its flags (``attrs.field(
+    metadata=opt("-r", "--reuse", help=...))``): an option of the field's
+    name and default, shaped as any flag's declaration (``_flag_call``),
+    declared in the class ``owner``."""
+    if type(value) is not ast.Call:
+        return None
+    for keyword in value.keywords:
+        if keyword.arg == "metadata" and type(keyword.value) is ast.Call and keyword.value.args:
+            option = _flag_call(keyword.value, last_name(keyword.value.func), source, owner)
+            if option is not None and "dest" not in option.kwargs:
+                option.kwargs["dest"] = ["c", name]
+                given = next((k.value for k in value.keywords if k.arg == "default"), None)
+                if given is not None and "default" not in option.kwargs:
+                    option.kwargs["default"] = to_expr(given, source)  # the field's
+                return option
+    return None
+
+
 def _recorded(call: ast.Call, name: str, source: str, function: str) -> RegistrationCall:
     """The call as a fact: its arguments as expressions."""
     return RegistrationCall(

@@ -462,11 +462,19 @@ def _declared_kind(expr: Expr) -> str:
     return TYPES.get(name, "")
 
 
+#: Flags every command line has, that no page is expected to describe.
+_UNIVERSAL = frozenset({"--help", "--version"})
+
+
 def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -> None:
     """Make the options the children of the root: strict when every option
     is known (``complete``), open when some are declared at runtime."""
     for node in options:
         root.children[node.key] = node
+        if _UNIVERSAL.intersection(node.spellings):
+            # A command line's own ``--help`` or ``--version``: no page is
+            # expected to describe it, whoever declares it.
+            node.origin = BUILTIN
     kinds = [node.model_kind or "argparse" for node in options]
     kind = max(("argparse", "click", "named"), key=kinds.count)
     if kind in ("argparse", "click") and not any("--help" in node.spellings for node in options):
