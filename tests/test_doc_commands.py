@@ -151,3 +151,22 @@ def test_command_lines_of_pages() -> None:
     assert extract_rst(rst).commands == [(6, "shop", ("--colour",))]
     md = b"# Usage\n\n```bash\nshop --colour\n```\n"
     assert extract_markdown(md).commands == [(4, "shop", ("--colour",))]
+
+
+def test_a_documented_flag_is_refused_only_by_a_parser_that_refuses(tmp_path) -> None:
+    # An entry for a flag the parser lacks: an error where parse_args
+    # refuses it; none where parse_known_args hands it back.
+    page = _PAGE.replace("- `--verbose`: talk.\n", "- `--verbose`: talk.\n- `--colour`: colors.\n")
+    _, findings = check_project(
+        tmp_path / "a",
+        {"shop/cli.py": _CLI, "docs/cli.md": page, "pyproject.toml": _PYPROJECT},
+        "shop",
+    )
+    assert ("CD101", "--colour") in by_key(findings)
+    cli = _CLI.replace("parser.parse_args(argv)", "parser.parse_known_args(argv)")
+    _, findings = check_project(
+        tmp_path / "b",
+        {"shop/cli.py": cli, "docs/cli.md": page, "pyproject.toml": _PYPROJECT},
+        "shop",
+    )
+    assert ("CD101", "--colour") not in by_key(findings)

@@ -26,6 +26,7 @@ from configdrift.resolve.mechanisms.options import (
     declared_options,
     mount_options,
     option_groups,
+    options_complete,
     options_documented,
 )
 from configdrift.resolve.mechanisms.settings import settings_root
@@ -166,7 +167,7 @@ def build_root(
                 root.children.clear()
                 builder.mounts.clear()
                 builder.flow.mark(set())
-            mount_options(root, options, complete=not dynamic)
+            mount_options(root, options, complete=options_complete(builder))
             how = (
                 f"{len(options)} options declared with add_argument or @option"
                 if groups[0][0] == "cli"
@@ -214,7 +215,7 @@ def configured_surfaces(
             if not options:
                 what = "command-line option" if target == "cli" else "key registered by name"
                 raise ConfigError(f"surfaces.{name}: the code declares no {what}")
-            mount_options(node, options, complete=not dynamic)
+            mount_options(node, options, complete=options_complete(builder))
             unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
         elif target == "env":
             variables = environment_variables(project)

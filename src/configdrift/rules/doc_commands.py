@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 #: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
 #: the project's programs.
 MAX_PROJECT_FILE = 1 << 20
-#: The parser's methods that hand unknown flags back rather than refuse them.
-_KNOWN_ARGS = frozenset({"parse_known_args", "parse_known_intermixed_args"})
 #: What each parser says of a flag it does not know.
 _REJECTION = {
     "argparse": "fails with 'unrecognized arguments'",
@@ -61,8 +59,6 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     )
     if parser is None:
         return  # no parser that rejects unknown flags for certain
-    if any(_KNOWN_ARGS.intersection(i.facts.attr_loads) for i in analysis.project.modules.values()):
-        return  # ``parse_known_args``: unknown flags are handed back, not refused
     programs = project_programs(analysis)
     if not programs:
         return

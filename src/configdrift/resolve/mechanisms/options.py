@@ -497,6 +497,21 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
         root.strict_owner = PARSER
 
 
+#: A parser's methods that hand unknown flags back rather than refuse them.
+_KNOWN_ARGS = frozenset({"parse_known_args", "parse_known_intermixed_args"})
+
+
+def options_complete(builder: SchemaBuilder) -> bool:
+    """Does the command line reject every flag it does not declare: none
+    declared at run time, and no ``parse_known_args`` anywhere (it hands
+    unknown flags back, to be passed on or ignored)?"""
+    if declared_options(builder)[1]:
+        return False
+    return not any(
+        _KNOWN_ARGS.intersection(info.facts.attr_loads) for info in builder.project.modules.values()
+    )
+
+
 def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
     """The project's registered options and where options are built at
     runtime (computed once)."""
@@ -555,7 +570,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # ``add_config``) are a file's; flags are the command line's.
         dynamic = declared_options(discovery.builder)[1]
         cli = new_root()
-        mount_options(cli, options, complete=not dynamic)
+        mount_options(cli, options, complete=options_complete(discovery.builder))
         if discovery.claim(cli) or (discovery.generated and name == "cli"):
             unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
             how = (
