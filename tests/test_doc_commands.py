@@ -170,3 +170,8 @@ def test_a_documented_flag_is_refused_only_by_a_parser_that_refuses(tmp_path) ->
         "shop",
     )
     assert ("CD101", "--colour") not in by_key(findings)
+
+
+def test_a_command_told_to_take_unknown_options_rejects_nothing(tmp_path) -> None:
+    settings = 'SETTINGS = {"ignore_unknown_options": True}\n'
+    assert _flags(tmp_path, **{"shop/settings.py": settings}) == {}

@@ -672,8 +672,6 @@ def test_a_code_span_titled_as_the_default_value_gives_the_default() -> None:
         '- **Type <code>bool</code> :material-equal: `True`{ title="the type" }**\n\n'
         "Show the source.\n"
     )
-    from configdrift.extract.docs.markdown import extract_markdown
-
     entries = {e.name: e.default for e in extract_markdown(page.encode()).entries}
     assert entries["preload_modules"] == "None"
     # Code titled otherwise is no default.

@@ -8,7 +8,8 @@ The program must be certainly the project's: a console script its
 project's code, or ``python -m package`` of a package of its own with a
 ``__main__``; and its parser must reject unknown flags for certain (the
 command line surface is strict: every option declared statically, no
-``parse_known_args``). A flag is judged only where its place is certain:
+``parse_known_args``, no click ``ignore_unknown_options`` or
+``allow_extra_args``). A flag is judged only where its place is certain:
 before the command's second positional word (a subcommand and a file
 come first; what follows may be another program's, as ``coverage run -m
 pytest -x`` hands ``-x`` to pytest), never after ``--``, never in a
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 #: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
 #: the project's programs.
 MAX_PROJECT_FILE = 1 << 20
+#: click's settings under which a command takes what it does not declare.
+_TAKES_UNKNOWN = {"ignore_unknown_options", "allow_extra_args"}
 #: What each parser says of a flag it does not know.
 _REJECTION = {
     "argparse": "fails with 'unrecognized arguments'",
@@ -62,9 +65,8 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     programs = project_programs(analysis)
     if not programs:
         return
-    spellings = {s for node in parser.children.values() for s in node.spellings}
     flags = {s: node for node in parser.children.values() for s in node.spellings}
-    longs = [s for s in spellings if s.startswith("--")]
+    longs = [s for s in flags if s.startswith("--")]
     unknown: list[tuple[str, int, str, str]] = []
     for rel, doc in sorted(pages.items()):
         for line, program, args in doc.commands:
@@ -72,7 +74,7 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
                 unknown += [
                     (rel, line, program, flag)
                     for flag in _judged_flags(args, flags)
-                    if not _declared(flag, spellings, longs)
+                    if not _declared(flag, flags, longs)
                 ]
     if not unknown:
         return
@@ -81,15 +83,17 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     # followed: only a flag no code spells is certainly unknown.
     code = sorted({info.path for info in analysis.project.modules.values()})
     spelt = quoted_in(analysis, [*code, *analysis.other_python], {f for *_, f in unknown})
+    if quoted_in(analysis, code, _TAKES_UNKNOWN):
+        return  # click told to take unknown options, or extra arguments
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)
 
 
-def _declared(flag: str, spellings: set[str], longs: list[str]) -> bool:
+def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool:
     """Does the parser take the flag: one of its spellings, or a long flag
     that begins one (argparse's abbreviations)?"""
-    if flag in spellings:
+    if flag in flags:
         return True
     return flag.startswith("--") and len(flag) > 3 and any(s.startswith(flag) for s in longs)
 

@@ -468,7 +468,8 @@ _UNIVERSAL = frozenset({"--help", "--version"})
 
 def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -> None:
     """Make the options the children of the root: strict when every option
-    is known (``complete``), open when some are declared at runtime."""
+    is known and unknown flags are refused (``complete``), open when some
+    are declared at runtime or unknown flags are handed back."""
     for node in options:
         root.children[node.key] = node
         if _UNIVERSAL.intersection(node.spellings):
