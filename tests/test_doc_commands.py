@@ -172,6 +172,37 @@ def test_a_documented_flag_is_refused_only_by_a_parser_that_refuses(tmp_path) ->
     assert ("CD101", "--colour") not in by_key(findings)
 
 
-def test_a_command_told_to_take_unknown_options_rejects_nothing(tmp_path) -> None:
-    settings = 'SETTINGS = {"ignore_unknown_options": True}\n'
-    assert _flags(tmp_path, **{"shop/settings.py": settings}) == {}
+_CLICK = """
+import click
+
+SETTINGS = dict(help_option_names=["-h", "--help"])
+
+
+@click.command(context_settings=SETTINGS)
+@click.option("--host", default="127.0.0.1", help="the address")
+@click.option("--port", type=int, default=8000, help="the port")
+@click.option("--verbose", "-v", is_flag=True, help="talk")
+@click.option("--color", is_flag=True, help="colors")
+def main(host, port, verbose, color):
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "rejected"),
+    [
+        ('dict(help_option_names=["-h", "--help"])', True),
+        ('{"help_option_names": ["-h"], "ignore_unknown_options": False}', True),
+        ("dict(ignore_unknown_options=True)", False),
+        ('{"allow_extra_args": True}', False),
+        ("make_settings()", False),  # not known statically: it may
+    ],
+)
+def test_a_click_command_told_to_take_unknown_options_refuses_nothing(
+    tmp_path, settings, rejected
+) -> None:
+    page = _PAGE.replace("- `--verbose`: talk.\n", "- `--verbose`: talk.\n- `--colour`: colors.\n")
+    cli = _CLICK.replace('dict(help_option_names=["-h", "--help"])', settings)
+    files = {"shop/cli.py": cli, "docs/cli.md": page, "pyproject.toml": _PYPROJECT}
+    _, findings = check_project(tmp_path, files, "shop")
+    assert (("CD101", "--colour") in by_key(findings)) is rejected

@@ -8,8 +8,8 @@ The program must be certainly the project's: a console script its
 project's code, or ``python -m package`` of a package of its own with a
 ``__main__``; and its parser must reject unknown flags for certain (the
 command line surface is strict: every option declared statically, no
-``parse_known_args``, no click ``ignore_unknown_options`` or
-``allow_extra_args``). A flag is judged only where its place is certain:
+``parse_known_args``, no click command told to take unknown options:
+``options_complete``). A flag is judged only where its place is certain:
 before the command's second positional word (a subcommand and a file
 come first; what follows may be another program's, as ``coverage run -m
 pytest -x`` hands ``-x`` to pytest), never after ``--``, never in a
@@ -37,8 +37,6 @@ if TYPE_CHECKING:
 #: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
 #: the project's programs.
 MAX_PROJECT_FILE = 1 << 20
-#: click's settings under which a command takes what it does not declare.
-_TAKES_UNKNOWN = {"ignore_unknown_options", "allow_extra_args"}
 #: What each parser says of a flag it does not know.
 _REJECTION = {
     "argparse": "fails with 'unrecognized arguments'",
@@ -83,8 +81,6 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     # followed: only a flag no code spells is certainly unknown.
     code = sorted({info.path for info in analysis.project.modules.values()})
     spelt = quoted_in(analysis, [*code, *analysis.other_python], {f for *_, f in unknown})
-    if quoted_in(analysis, code, _TAKES_UNKNOWN):
-        return  # click told to take unknown options, or extra arguments
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)

@@ -504,13 +504,41 @@ _KNOWN_ARGS = frozenset({"parse_known_args", "parse_known_intermixed_args"})
 
 def options_complete(builder: SchemaBuilder) -> bool:
     """Does the command line reject every flag it does not declare: none
-    declared at run time, and no ``parse_known_args`` anywhere (it hands
-    unknown flags back, to be passed on or ignored)?"""
+    declared at run time, no ``parse_known_args`` anywhere (it hands
+    unknown flags back, to be passed on or ignored), no click command told
+    to take unknown options or extra arguments?"""
     if declared_options(builder)[1]:
         return False
-    return not any(
-        _KNOWN_ARGS.intersection(info.facts.attr_loads) for info in builder.project.modules.values()
-    )
+    for info in builder.project.modules.values():
+        if _KNOWN_ARGS.intersection(info.facts.attr_loads):
+            return False
+        for call in info.facts.registrations:
+            if (
+                call.method == "context_settings"
+                and call.args
+                and _takes_unknown(info, call.args[0])
+            ):
+                return False
+    return True
+
+
+#: click's ``context_settings`` under which a command takes what it does not declare.
+_TAKES_UNKNOWN = frozenset({"ignore_unknown_options", "allow_extra_args"})
+
+
+def _takes_unknown(info: ModuleInfo, settings: Expr) -> bool:
+    """Does a command's ``context_settings`` (a dict, or a module's name for
+    one) let it take unknown options or extra arguments?"""
+    if settings[0] == "n":
+        settings = info.facts.assigns.get(settings[1], settings)
+    if settings[0] == "dict":
+        keys = {key[1] for key, value in settings[1] if key[0] == "c" and value != ["c", False]}
+        named = sum(1 for key, _ in settings[1] if key[0] == "c")
+        return bool(keys & _TAKES_UNKNOWN) or named < len(settings[1])
+    if settings[0] == "call" and settings[1] == ["n", "dict"] and not settings[2]:
+        given = {k for k, value in settings[3].items() if value != ["c", False]}
+        return bool(_TAKES_UNKNOWN & given)  # ``dict(help_option_names=...)``
+    return True  # not known statically: it may
 
 
 def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
