@@ -3,11 +3,11 @@ decorators or typer parameters, and click's builtin flags."""
 
 from __future__ import annotations
 
-from configdrift.extract.python.facts import RegistrationCall
+from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.extract.python.registration_calls import CLICK_BUILTINS
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
-from configdrift.resolve.project import Project
+from configdrift.resolve.project import ModuleInfo, Project
 
 #: Libraries whose ``option`` decorator declares a command's option.
 CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
@@ -102,3 +102,22 @@ def typer_option(
     return option_node(
         param, flags, kind, default, where, option_group(module, call.function), "click"
     )
+
+
+#: click's ``context_settings`` under which a command takes what it does not declare.
+_TAKES_UNKNOWN = frozenset({"ignore_unknown_options", "allow_extra_args"})
+
+
+def takes_unknown(info: ModuleInfo, settings: Expr) -> bool:
+    """Does a command's ``context_settings`` (a dict, or a module's name for
+    one) let it take unknown options or extra arguments?"""
+    if settings[0] == "n":
+        settings = info.facts.assigns.get(settings[1], settings)
+    if settings[0] == "dict":
+        keys = {key[1] for key, value in settings[1] if key[0] == "c" and value != ["c", False]}
+        named = sum(1 for key, _ in settings[1] if key[0] == "c")
+        return bool(keys & _TAKES_UNKNOWN) or named < len(settings[1])
+    if settings[0] == "call" and settings[1] == ["n", "dict"] and not settings[2]:
+        given = {k for k, value in settings[3].items() if value != ["c", False]}
+        return bool(_TAKES_UNKNOWN & given)  # ``dict(help_option_names=...)``
+    return True  # not known statically: it may

@@ -28,6 +28,7 @@ from configdrift.resolve.mechanisms.click import (
     CLICK_LIKE,
     click_builtin,
     click_option,
+    takes_unknown,
     typer_option,
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
@@ -516,29 +517,10 @@ def options_complete(builder: SchemaBuilder) -> bool:
             if (
                 call.method == "context_settings"
                 and call.args
-                and _takes_unknown(info, call.args[0])
+                and takes_unknown(info, call.args[0])
             ):
                 return False
     return True
-
-
-#: click's ``context_settings`` under which a command takes what it does not declare.
-_TAKES_UNKNOWN = frozenset({"ignore_unknown_options", "allow_extra_args"})
-
-
-def _takes_unknown(info: ModuleInfo, settings: Expr) -> bool:
-    """Does a command's ``context_settings`` (a dict, or a module's name for
-    one) let it take unknown options or extra arguments?"""
-    if settings[0] == "n":
-        settings = info.facts.assigns.get(settings[1], settings)
-    if settings[0] == "dict":
-        keys = {key[1] for key, value in settings[1] if key[0] == "c" and value != ["c", False]}
-        named = sum(1 for key, _ in settings[1] if key[0] == "c")
-        return bool(keys & _TAKES_UNKNOWN) or named < len(settings[1])
-    if settings[0] == "call" and settings[1] == ["n", "dict"] and not settings[2]:
-        given = {k for k, value in settings[3].items() if value != ["c", False]}
-        return bool(_TAKES_UNKNOWN & given)  # ``dict(help_option_names=...)``
-    return True  # not known statically: it may
 
 
 def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
