@@ -178,9 +178,13 @@ class Analysis:
         examples document, the pages of the examples placed on it."""
         pages = [source.path for source in self.doc_sources if source.entries]
         pages += [where.path for where in (*self.generated, *self.rendering)]
-        if self.examples_document:
-            pages += sorted({rel for rel, _, _ in self.blocks})
-        return list(dict.fromkeys(pages))
+        return list(dict.fromkeys([*pages, *self.example_pages]))
+
+    @property
+    def example_pages(self) -> list[str]:
+        """For a surface its examples document, the pages of the examples
+        placed on it, in order; else none."""
+        return sorted({rel for rel, _, _ in self.blocks}) if self.examples_document else []
 
     @property
     def examples_document(self) -> bool:

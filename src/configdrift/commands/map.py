@@ -127,15 +127,7 @@ def project_map(
                 "docs": [
                     printable(rebase(path, prefix))
                     for path in dict.fromkeys(
-                        [
-                            *(d.path for d in surface.doc_sources),
-                            # A surface its examples document: their pages.
-                            *(
-                                sorted({rel for rel, _, _ in surface.blocks})
-                                if surface.examples_document
-                                else ()
-                            ),
-                        ]
+                        [*(d.path for d in surface.doc_sources), *surface.example_pages]
                     )
                 ],
                 # Pages that render it at build time (``.. argparse::``,

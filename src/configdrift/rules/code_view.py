@@ -11,6 +11,7 @@ from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     built_names,
+    code_files,
     is_loaded,
     loaded_names,
     named_in_files,
@@ -94,11 +95,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     # as a key is set for a child process (``env["X"] = ...``), which is
     # what its page documents.
     named = {rejected[-1] for _, rejected, parent, _ in found if parent.model_kind in _BY_NAME}
-    code = (
-        sorted({info.path for info in analysis.project.modules.values()})
-        if named or settings
-        else []
-    )
+    code = code_files(analysis) if named or settings else []
     if named:
         elsewhere |= quoted_in(analysis, code, named)
         # A table's key may be read as an attribute of the object that holds

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode
-from configdrift.rules.evidence import quoted_in
+from configdrift.rules.evidence import code_files, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -79,8 +79,8 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     # A flag some code spells as a string (``click.option("-w", ...)`` in a
     # list of shared options) may be declared where the parser is not
     # followed: only a flag no code spells is certainly unknown.
-    code = sorted({info.path for info in analysis.project.modules.values()})
-    spelt = quoted_in(analysis, [*code, *analysis.other_python], {f for *_, f in unknown})
+    python = [*code_files(analysis), *analysis.other_python]
+    spelt = quoted_in(analysis, python, {f for *_, f in unknown})
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)

@@ -32,6 +32,15 @@ def once(analysis: Analysis, name: str, derive: Callable[[], T]) -> T:
     return derived[name]  # type: ignore[return-value]
 
 
+def code_files(analysis: Analysis) -> list[str]:
+    """The project's code files (its modules' paths), in order, once."""
+    return once(
+        analysis,
+        "code files",
+        lambda: sorted({info.path for info in analysis.project.modules.values()}),
+    )
+
+
 def loaded_names(analysis: Analysis) -> set[str]:
     def derive() -> set[str]:
         names: set[str] = set()
@@ -102,8 +111,7 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
         for form in (name, name.lower(), name.upper()):
             for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
                 variants.setdefault(spelling, set()).add(name)
-    code = sorted({info.path for info in analysis.project.modules.values()})
-    files = [*code, *analysis.other_python, *analysis.config_files]
+    files = [*code_files(analysis), *analysis.other_python, *analysis.config_files]
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
     compiled = re.compile(_WHOLE % _alternation(set(variants)))

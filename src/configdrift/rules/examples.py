@@ -28,7 +28,7 @@ from configdrift.model import (
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags
 from configdrift.rules.doc_gaps import hint_for, model_related
-from configdrift.rules.evidence import read_note, reader, unknown_under
+from configdrift.rules.evidence import code_files, read_note, reader, unknown_under
 from configdrift.rules.registry import make, register
 from configdrift.rules.unspelled import unspelled_keys
 from configdrift.rules.values import value_rejection
@@ -207,8 +207,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
                 found[name] = (rel, line)
     if not found:
         return
-    code = sorted({info.path for info in analysis.project.modules.values()})
-    python = [*code, *analysis.other_python]
+    python = [*code_files(analysis), *analysis.other_python]
     prefixes = {name: _prefix_of(name, owners) for name in found}
     fragments = {name: name.removeprefix(prefixes[name]) for name in found}
     named = (

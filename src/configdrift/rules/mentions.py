@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, SchemaNode
+from configdrift.rules.evidence import code_files
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -218,8 +219,7 @@ def _spelt_in_code(analysis: Analysis, names: set[str]) -> set[str]:
     if not names:
         return found
     root = analysis.config.root
-    paths = sorted({info.path for info in analysis.project.modules.values()})
-    for path in paths[:_MAX_CODE_FILES]:
+    for path in code_files(analysis)[:_MAX_CODE_FILES]:
         data = read_or_none(root, path)
         if data is not None:
             found |= {name for name in names - found if name.encode() in data}

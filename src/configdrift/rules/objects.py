@@ -19,6 +19,7 @@ from configdrift.model import (
 )
 from configdrift.rules.evidence import (
     built_reads_of,
+    code_files,
     function_called,
     is_loaded,
     loaded_names,
@@ -185,7 +186,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         and field.location is not None
         and not is_loaded(field.key, loaded)
     }
-    code = sorted({info.path for info in analysis.project.modules.values()})
+    code = code_files(analysis)
     by_name = quoted_elsewhere(analysis, code, tabled)
     consumed = {
         model.model

@@ -87,10 +87,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                         project.location(module, at),
                         module,
                         function,
-                        how,
-                        project.evaluate(module, given) if given is not None else None,
+                        form,
+                        project.evaluate(module, fallback) if fallback is not None else None,
                     )
-                    for at, given, how, function in reads
+                    for at, fallback, form, function in reads
                 ]
             if discovery.claim(root, _spelt(discovery, set(keys)), PAGE_MIN_KEYS):
                 how = f"{len(keys)} keys {how}"
