@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
-from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
+from configdrift.model import CLI_KINDS, ConfigPath, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     built_names,
@@ -24,6 +24,7 @@ from configdrift.rules.evidence import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
+from configdrift.rules.unspelled import unspelt_entries
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -58,7 +59,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     nothing reads that key. It stays quiet where a key could be read in a way
     static analysis cannot follow (a key built at runtime, the section handed
     whole to other code), unless the code reads a near spelling of the key
-    beside it that no doc describes: the entry misspells that key. Also a
+    beside it that no doc describes: the entry misspells that key. A
+    command line that hands unknown flags back (``parse_known_args``) is
+    judged too, for a flag that no file of the project spells in any form
+    (any case, ``-`` or ``_``) nor a flag built at run time may be, on a
+    page whose other entries are mostly its flags, when the project builds
+    the parser itself and loads no plugins (which may add flags). Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
     that no configuration has, where one part is a near spelling of a key
     of a lenient section and the code nowhere spells it.
@@ -76,14 +82,31 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     spelling the code reads, or remove the entry.
     """
     documented = {entry.path for entry in analysis.entries}
+    missing = [
+        (entry, rejected, parent)
+        for entry, rejected, parent in missing_entries(analysis, strict=False)
+        if not _other_convention(parent, rejected[-1])
+    ]
+    # A command line that hands unknown flags back says nothing of the
+    # flags it lacks, but a flag no file spells in any form is taken by
+    # nothing.
+    open_ = [
+        item
+        for item in missing_entries(analysis, strict=None)
+        if not _other_convention(item[2], item[1][-1])
+    ]
+    unspelt = unspelt_entries(analysis, open_)
     found = [
         (entry, rejected, parent, _is_settings(analysis, parent))
-        for entry, rejected, parent in missing_entries(analysis, strict=False)
-        if (
-            unknown_under(analysis, rejected[:-1]) is None
-            or _misspelt(rejected, parent, documented) is not None
+        for entry, rejected, parent in [*missing, *open_]
+        if rejected in unspelt
+        or (
+            parent.strict is False
+            and (
+                unknown_under(analysis, rejected[:-1]) is None
+                or _misspelt(rejected, parent, documented) is not None
+            )
         )
-        and not _other_convention(parent, rejected[-1])
     ]
     # A settings class's variables are set for more than Python: a name
     # the compose file, a script or a config file of the repository uses
@@ -121,11 +144,17 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
         close = near_spelling(key, parent)
+        if rejected not in unspelt:
+            why = f"{reader(parent)} never reads it: a config that sets it is silently ignored"
+        elif parent.model_kind in CLI_KINDS:
+            why = "no code of the project spells it in any form: no option of the command line takes it"
+        else:
+            why = "no code of the project spells it in any form: nothing reads it, a config that sets it is silently ignored"
         yield make(
             "CD102",
             format_path(rejected),
             entry.location,
-            f"`{key}` is documented {where}, but {reader(parent)} never reads it: a config that sets it is silently ignored",
+            f"`{key}` is documented {where}, but {why}",
             read_note(parent),
             f"the code reads `{close}`" if close else None,
         )

@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 
 
 def missing_entries(
-    analysis: Analysis, strict: bool
+    analysis: Analysis, strict: bool | None
 ) -> Iterator[tuple[DocEntry, ConfigPath, SchemaNode]]:
-    """Documented keys the schema lacks under a strict (or a lenient) node:
+    """Documented keys the schema lacks under a strict (or a lenient, or an
+    open) node:
     (entry, the first missing path, the node that lacks it), once per path,
     and not again for the children of a documented missing key."""
     seen: set[ConfigPath] = set()

@@ -1,5 +1,6 @@
-"""A key an example sets beside a configuration's keys that no code of the
-project spells in any form (part of CD302).
+"""A key an example sets (part of CD302) or a flag a page documents (part
+of CD102) beside a configuration's keys that no code of the project
+spells in any form.
 
 A surface its examples document and that says nothing of the keys it does
 not read (``Analysis.examples_document``, an open dict read key by key)
@@ -12,6 +13,11 @@ block that is plainly this project's settings: one of its keys is an
 option of the surface, and all but a third of them are the surface's or
 spelt by the code (a block of another program's settings, Django's
 ``INSTALLED_APPS`` beside one of the project's own, is left alone).
+A documented flag is judged likewise where its command line hands unknown
+flags back (``parse_known_args``), when the project builds the parser and
+loads no plugins that may add options. A dict's key is not: a read
+through a computed key (``cfg[key]`` for each key) or the dict handed to
+other code may read any key.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from configdrift.extract.python.calls import PERCENT_HOLE
 from configdrift.extract.python.facts import Expr, built_name_matches
 from configdrift.model import (
     ConfigPath,
+    DocEntry,
     Finding,
     Location,
     Related,
@@ -36,6 +43,7 @@ from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.resolve.project import Project
 
 #: At most one key in this many of a block may be spelt nowhere: more,
 #: and the block is another program's settings (a block of two keys is
@@ -94,6 +102,84 @@ def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
+def unspelt_entries(
+    analysis: Analysis, candidates: list[tuple[DocEntry, ConfigPath, SchemaNode]]
+) -> set[ConfigPath]:
+    """The documented flags an open command line lacks (``candidates``)
+    that no file of the project spells in any form, nor a flag built at
+    run time may be: nothing takes them. Judged only on a page that is
+    plainly this command line's: all but a third of its entries are its
+    flags or spelt somewhere."""
+    # A parser another program builds and hands over (Django's
+    # ``add_arguments(parser)``), or one plugins add options to, has
+    # options no file of the project spells; click's decorators build
+    # their command.
+    built, plugins = _parsers(analysis.project)
+    candidates = [
+        item
+        for item in candidates
+        if item[2].model_kind == "click" or (item[2].model_kind == "argparse" and built)
+    ]
+    if plugins or not candidates:
+        return set()
+    forms = {rejected: _forms(rejected[-1]) for _, rejected, _ in candidates}
+    names = {form for spelt in forms.values() for form in spelt}
+    spelt = spelt_anywhere(analysis, names) | _built(analysis, names)
+    nowhere = {rejected for rejected, spelt_as in forms.items() if not spelt_as & spelt}
+    by_page: dict[str, list[DocEntry]] = {}
+    for entry in analysis.entries:
+        by_page.setdefault(entry.location.path, []).append(entry)
+    unspelt: set[ConfigPath] = set()
+    for entry, rejected, parent in candidates:
+        if rejected not in nowhere or _negation(rejected[-1], parent):
+            continue
+        page = by_page[entry.location.path]
+        alone = sum(e.path[: len(rejected)] in nowhere for e in page)
+        if UNSPELT_SHARE * alone <= len(page):
+            unspelt.add(rejected)
+    return unspelt
+
+
+#: What a project calls to load its plugins (which may declare options).
+_PLUGIN_LOADERS = frozenset({"entry_points", "iter_entry_points", "load_setuptools_entrypoints"})
+
+
+def _parsers(project: Project) -> tuple[bool, bool]:
+    """Does the project build an argument parser itself (an
+    ``ArgumentParser``, a subcommand's ``add_parser``), and does it load
+    plugins?"""
+    built = False
+    for info in project.modules.values():
+        facts = info.facts
+        if _PLUGIN_LOADERS.intersection(facts.attr_loads) or any(
+            imported.name in _PLUGIN_LOADERS or imported.module.split(".")[0] == "pluggy"
+            for imported in facts.imports
+        ):
+            return built, True
+        callees = [
+            *(callee for _, _, callee in facts.local_types),
+            *(callee for _, _, how, callee, _ in facts.attr_assigns if how == "call"),
+        ]
+        built = built or any(
+            callee.rsplit(".", 1)[-1].endswith(("ArgumentParser", "add_parser"))
+            for callee in callees
+        )
+    return built, False
+
+
+def _negation(key: str, parent: SchemaNode) -> bool:
+    """Is ``key`` the negation of a flag ``parent`` declares (``--no-motd``
+    beside ``--motd``)? Parsers build it from the flag's name
+    (``BooleanOptionalAction``, click's ``--x/--no-x``, ``"--no-" + name``)."""
+    return key.startswith("--no-") and parent.child("--" + key[5:]) is not None
+
+
+def _forms(key: str) -> set[str]:
+    """How code may spell a key: whole, and a flag's name without its
+    dashes (``--inspect-raw``, ``inspect_raw``)."""
+    return {key, key.lstrip("-")} - {""}
+
+
 def _built(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` a key some code builds at run time may be, in any case:
     a dict's key (``settings.get(f"{name}_DSN")``, ``"PRE_" + name``,
@@ -106,16 +192,24 @@ def _built(analysis: Analysis, names: set[str]) -> set[str]:
                 parts = key_parts(read.source.keys[-1])
                 if parts is not None and len(parts) > 1:
                     built.append(parts)
-    # A name with no literal part (``getattr(module, name)``, ``d[key]``) is
-    # a value the code got elsewhere, spelt where it is set: no built name.
-    built = [parts for parts in built if any(parts)]
+    # An option declared under a built name (``add_argument(f"--{x}-raw")``).
+    for info in analysis.project.modules.values():
+        for call in info.facts.registrations:
+            built.extend(
+                parts for parts in map(key_parts, call.args) if parts is not None and len(parts) > 1
+            )
+    # A name with no literal word (``getattr(module, name)``, ``d[key]``,
+    # ``f"--{name}"``) is a value the code got elsewhere, spelt where it is
+    # set: no built name.
+    built = [parts for parts in built if any(c.isalnum() for part in parts for c in part)]
     return {
         name
         for name in names
         if any(
             built_name_matches(parts, form)
             for parts in built
-            for form in (name, name.lower(), name.upper())
+            for case in (name, name.lower(), name.upper())
+            for form in (case, case.replace("-", "_"))
         )
     }
 
