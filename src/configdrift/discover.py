@@ -69,6 +69,15 @@ CONFIG_SUFFIXES = (".json", ".yaml", ".yml")
 DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 
 
+#: The files that declare a Sphinx HTML theme's options.
+THEME_FILES = frozenset({"theme.conf", "theme.toml"})
+#: What a theme's templates and scripts end with.
+TEMPLATE_SUFFIXES = (".html", ".jinja", ".j2", ".js", ".xml", ".txt")
+#: At most this many themes, and templates of them all, are read.
+MAX_THEMES = 20
+MAX_TEMPLATES = 2000
+
+
 #: The suffixes of every file a run may read: code, pages, config files,
 #: data files. A ref's files are written for the same (``--diff-base``,
 #: ``diff``), so that both sides are read alike.
@@ -78,7 +87,8 @@ READ_SUFFIXES = (".py", *DOC_SUFFIXES, *CONFIG_SUFFIXES, *DATA_SUFFIXES)
 def may_read(rel: str) -> bool:
     """Is the file at ``rel`` of a kind a run reads (by its suffix, or an
     example environment file by its name)?"""
-    return rel.endswith(READ_SUFFIXES) or env_example(rel.rsplit("/", 1)[-1].lower())
+    name = rel.rsplit("/", 1)[-1]
+    return rel.endswith(READ_SUFFIXES) or name in THEME_FILES or env_example(name.lower())
 
 
 #: Words of a page's path that say it may be a configuration reference.
@@ -129,6 +139,11 @@ class Sources:
     #: TOML and INI files inside folders (not tests): with the JSON and YAML
     #: files, the candidates for a package's file of defaults.
     data_files: list[str] = field(default_factory=list)
+    #: The options files of Sphinx HTML themes (``theme.conf``,
+    #: ``theme.toml``) and the templates beside and below them, which read
+    #: the options as ``theme_<name>``.
+    themes: list[str] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)
 
     def read(self) -> list[str]:
         """Every file an analysis of these sources reads, once each, sorted."""
@@ -142,6 +157,8 @@ class Sources:
                 *self.py_examples,
                 *self.env_examples,
                 *self.data_files,
+                *self.themes,
+                *self.templates,
             }
         )
 
@@ -401,6 +418,17 @@ def discover(config: Config) -> Sources:
     env_examples = [
         f for f in files if env_example(f.rsplit("/", 1)[-1].lower()) and not _in_test_dir(f)
     ]
+    themes = [
+        f for f in files if "/" in f and f.rsplit("/", 1)[1] in THEME_FILES and not _in_test_dir(f)
+    ][:MAX_THEMES]
+    folders = tuple(f.rsplit("/", 1)[0] + "/" for f in themes)
+    templates = (
+        [f for f in files if f.startswith(folders) and f.endswith(TEMPLATE_SUFFIXES)][
+            :MAX_TEMPLATES
+        ]
+        if themes
+        else []
+    )
     return Sources(
         python,
         docs,
@@ -414,6 +442,8 @@ def discover(config: Config) -> Sources:
         env_examples,
         sorted(set(unreadable)),
         [f for f in files if "/" in f and f.endswith(DATA_SUFFIXES) and not _in_test_dir(f)],
+        themes,
+        templates,
     )
 
 

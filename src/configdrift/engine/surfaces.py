@@ -37,6 +37,7 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
+from configdrift.place.theme_files import theme_options
 from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.mechanisms.base import Discovery
@@ -204,6 +205,9 @@ def other_surfaces(
     else:
         code = sorted({info.path for info in builder.project.modules.values()})
         builder.data_files = package_defaults_files(config.root, files, code)
+    if sources.themes:
+        code = sorted({info.path for info in builder.project.modules.values()})
+        builder.themes = theme_options(config.root, sources.themes, sources.templates, code)
 
     def written() -> frozenset[str]:
         # ``c.Class.option = value`` in Python blocks: both names.

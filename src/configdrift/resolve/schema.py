@@ -8,6 +8,8 @@ configuration says so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.python.dict_sources import LOADED
 from configdrift.extract.python.facts import Placement
@@ -74,6 +76,20 @@ DYNAMIC = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class ThemeOptions:
+    """A Sphinx theme's options file (``theme.conf``, ``theme.toml``): its
+    options (each a key of one part with its line and default) and the
+    theme it inherits."""
+
+    rel: str
+    inherit: str
+    options: list[BlockKey]
+    #: The options a template (``theme_<name>``) or the code spells; None
+    #: when a file could not be searched.
+    spelt: frozenset[str] | None
+
+
 class SchemaBuilder(ModelReader):
     """The tree of accepted keys: models mounted where the code builds them,
     and what the code reads from config dicts."""
@@ -117,6 +133,8 @@ class SchemaBuilder(ModelReader):
         self.defaults_files: list[tuple[str, list[BlockKey]]] = []
         #: YAML files of defaults a package ships and its code loads.
         self.data_files: list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]] = []
+        #: The options files of the Sphinx themes the project ships.
+        self.themes: list[ThemeOptions] = []
 
     def mount(
         self,

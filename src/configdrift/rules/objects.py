@@ -278,12 +278,18 @@ def _inert_file_keys(
         dotted = ".".join(node.path)
         if dotted not in analysis.unread or node.deprecated or node.location is None:
             continue
+        why = (
+            f"is declared in {node.location.path}, but no template of the theme "
+            f"(`theme_{dotted}`) nor any code spells it"
+            if root.model_kind == "theme"
+            else f"is set in {root.model}, but no code reads it by its dotted path "
+            "(nor a section above it)"
+        )
         yield make(
             "CD202",
             dotted,
             node.location,
-            f"`{dotted}` is set in {root.model}, but no code reads it by its dotted path "
-            "(nor a section above it): setting it does nothing",
+            f"`{dotted}` {why}: setting it does nothing",
             tuple(
                 Related(e.location.path, e.location.line, "documented here")
                 for e in [documented.get(node.path)]

@@ -55,7 +55,9 @@ def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
     """CD302 for each key of an example that neither the surface reads nor
     any file of the project spells (see the module's docs)."""
     root = analysis.schema
-    if not analysis.examples_document or root.strict is not None:
+    if not analysis.examples_document or root.strict is not None or analysis.unresolved:
+        # A configuration that takes keys not known statically (a theme's
+        # inherited options) may take any of them.
         return
     # A block not placed (it sets other keys too) is read at the top.
     documenting = [

@@ -63,6 +63,7 @@ from configdrift.extract.docs.markdown_tokens import (
     ini_heading_key,
     joined_keys,
     labels_of,
+    list_table_cells,
     markup_share,
     parser,
     plain_heading,
@@ -380,8 +381,13 @@ class _Walker:
 
     def _table(self, start: int) -> int:
         rows, row_lines, end = table_cells(self.tokens, start)
-        if not rows:
-            return end
+        if rows:
+            self._rows(rows, row_lines)
+        return end
+
+    def _rows(self, rows: list[list[Token]], row_lines: list[int]) -> None:
+        """A table's rows (a header row first): the keys' entries, or a
+        renaming of keys."""
         header = [header_text(c).lower() for c in rows[0]]
         renamed = rename_columns(header)
         if renamed is not None:
@@ -391,7 +397,7 @@ class _Walker:
                     old, new = (rename_cell(plain_text(row[i])) for i in renamed)
                     if old and new and old != new:
                         self.facts.renames.append((old, new, line))
-            return end
+            return
         # A table after an entry, with only prose between, belongs to it.
         owner = self.last_entry
         if owner is not None and "default" in header and len(rows) > 1:
@@ -460,7 +466,6 @@ class _Walker:
                 if default_col is not None and default_col < len(row):
                     self.facts.entries[idx].default = plain_text(row[default_col]) or None
         self.last_entry = None
-        return end
 
     def _described_rows(self, rows: list[list[Token]], lines: list[int], default: int) -> None:
         """A Description/Default table with no entry before it: each row whose
@@ -492,6 +497,11 @@ class _Walker:
             target = (tok.info or "").split()[1:2]
             if target:
                 self.facts.autodoc.append((target[0], self._line(tok)))
+        elif info == "{list-table}":
+            # MyST's table written as a list of rows, each a list of cells.
+            rows, lines = list_table_cells(tok.content, self._line(tok) + 1)
+            if rows:
+                self._rows(rows, lines)
         elif info in ("{eval-rst}", "{rst}"):
             for offset, line in enumerate(tok.content.splitlines()[:10_000]):
                 words = line.split()

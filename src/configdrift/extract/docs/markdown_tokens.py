@@ -265,6 +265,45 @@ def table_cells(tokens: list[Token], start: int) -> tuple[list[list[Token]], lis
     return rows, lines, i + 1
 
 
+def list_table_cells(content: str, first: int) -> tuple[list[list[Token]], list[int]]:
+    """The rows of a MyST ``{list-table}`` (its body a list of rows, each a
+    list of cells) as inline tokens with their lines, its (last) header
+    row first; without ``:header-rows:``, the first row, which names the
+    columns if any row does."""
+    lines = content.splitlines()
+    header_rows = 1
+    start = 0
+    while start < len(lines) and (lines[start].startswith(":") or not lines[start].strip()):
+        option, _, value = lines[start].strip().partition(": ")
+        if option == ":header-rows" and value.strip().isdigit():
+            header_rows = int(value.strip())
+        start += 1
+    from markdown_it.token import Token as Cell
+
+    tokens = parser().parse("\n".join(lines[start:]))
+    rows: list[list[Token]] = []
+    at: list[int] = []
+    depth = 0
+    cell: Token | None = None
+    for tok in tokens:
+        if tok.type == "bullet_list_open":
+            depth += 1
+        elif tok.type == "bullet_list_close":
+            depth -= 1
+        elif tok.type == "list_item_open" and depth == 1:
+            rows.append([])
+            at.append(first + start + (tok.map[0] if tok.map else 0))
+        elif tok.type == "list_item_open" and depth == 2 and rows:
+            cell = Cell("inline", "", 0, content="", children=[])
+            rows[-1].append(cell)
+        elif tok.type == "inline" and depth == 2 and rows and rows[-1] and cell is not None:
+            # A cell's first paragraph is its text.
+            rows[-1][-1] = tok
+            cell = None
+    skip = max(header_rows, 1) - 1
+    return rows[skip:], at[skip:]
+
+
 def plain_text(tok: Token) -> str:
     return tok.content.strip()
 

@@ -33,6 +33,7 @@ from configdrift.resolve.mechanisms import (
     options,
     settings,
     settings_module,
+    theme_options,
     typed_dicts,
 )
 from configdrift.resolve.mechanisms.base import Discovery
@@ -42,6 +43,7 @@ from configdrift.resolve.mechanisms.base import Discovery
 SURFACES = (
     confuse,
     data_files,
+    theme_options,
     loaded_models,
     typed_dicts,
     keyword_calls,

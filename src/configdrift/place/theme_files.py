@@ -1,0 +1,137 @@
+"""The options of the Sphinx HTML themes a project ships: the ``[options]``
+section of a ``theme.conf`` (INI) or the ``[options]`` table of a
+``theme.toml``, beside a ``[theme]`` that says what it inherits. Users set
+them in ``html_theme_options``; Sphinx hands each to the templates as
+``theme_<name>``. Each option comes with its default, and with whether a
+template or the code spells it (read by nothing if none does).
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import tomllib
+from pathlib import Path
+
+from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
+from configdrift.extract.docs.blocks import read_block
+from configdrift.extract.text import NotText, decode
+from configdrift.files import Unreadable, read_file, read_or_none
+from configdrift.resolve.schema import ThemeOptions
+
+#: The largest options file, template or code file searched.
+MAX_BYTES = 1 << 20
+#: The longest value read as a Python literal (``{}``, ``[]``).
+MAX_LITERAL = 10_000
+
+
+def theme_options(
+    root: Path, themes: list[str], templates: list[str], code: list[str]
+) -> list[ThemeOptions]:
+    """The options of each theme file (``theme.conf``, ``theme.toml``) that
+    declares a theme and options."""
+    found: list[tuple[str, str, list[BlockKey]]] = []
+    for rel in themes:
+        read = _read(root, rel)
+        if read is not None and read[1]:
+            found.append((rel, *read))
+    # A theme's templates may read the options of the themes that inherit it.
+    names = {key.path[0] for _, _, options in found for key in options}
+    out: list[ThemeOptions] = []
+    for rel, inherit, options in found:
+        folder = rel.rsplit("/", 1)[0] + "/"
+        own = [t for t in templates if t.startswith(folder)]
+        out.append(ThemeOptions(rel, inherit, options, _spelt(root, own, code, names)))
+    return out
+
+
+def _read(root: Path, rel: str) -> tuple[str, list[BlockKey]] | None:
+    """What the theme inherits and its options, or None for a file that is
+    no theme's."""
+    try:
+        text = decode(read_file(root, rel, MAX_BYTES))
+    except (FileNotFoundError, Unreadable, NotText):
+        return None
+    lang = "toml" if rel.endswith(".toml") else "ini"
+    lines = {
+        key.path[1]: key.line + 1
+        for key in read_block(text, lang).keys
+        if len(key.path) == 2 and key.path[0] == "options"
+    }
+    if lang == "toml":
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError):
+            return None
+        theme, options = data.get("theme"), data.get("options", {})
+        if not isinstance(theme, dict) or not isinstance(options, dict):
+            return None
+        inherit = theme.get("inherit")
+        values = {str(k): v for k, v in options.items()}
+    else:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(text)
+        except (configparser.Error, RecursionError):
+            return None
+        inherit = parser.get("theme", "inherit", fallback=None)
+        options_section = parser["options"] if parser.has_section("options") else {}
+        values = {k: _conf_value(v) for k, v in options_section.items()}
+    if not isinstance(inherit, str):
+        return None
+    keys = [
+        BlockKey((name,), lines.get(name, 1), PLACEHOLDER if value is None else VALUE, value)
+        for name, value in values.items()
+    ]
+    return inherit, keys
+
+
+def _conf_value(text: str) -> object:
+    """An INI value as the theme means it: a boolean, a number, a literal
+    dict or list; None for an empty one (unset), else the text."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if re.fullmatch(r"-?\d{1,18}", text):
+        return int(text)
+    if text[0] in "{[" and len(text) <= MAX_LITERAL:
+        try:
+            return ast.literal_eval(text)
+        except (ValueError, SyntaxError, RecursionError, MemoryError):
+            return text
+    return text
+
+
+def _spelt(
+    root: Path, templates: list[str], code: list[str], names: set[str]
+) -> frozenset[str] | None:
+    """The ``names`` the templates spell as ``theme_<name>`` or quote, or
+    the code quotes or spells as ``theme_<name>``, or begins as a name it
+    completes (``f"pygments_{mode}_style"``, ``"logo_" + part``)."""
+    if not names:
+        return frozenset()
+    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
+    pattern = re.compile(
+        rb"""(?<![\w-])(?:theme_(%b)|["'](%b)["'])(?![\w-])""" % (alternation, alternation)
+    )
+    # The beginnings of the names, up to an ``_``, that code may complete.
+    starts = {n[: i + 1] for n in names for i, c in enumerate(n) if c == "_" and i}
+    begun = b"|".join(re.escape(n.encode()) for n in sorted(starts)) or b"(?!)"
+    started = re.compile(
+        rb"""(?<![\w])(?:f["'](%b)\{|["'](%b)["']\s*\+|["'](%b)%%s)""" % (begun, begun, begun)
+    )
+    found: set[str] = set()
+    for rel in [*templates, *code]:
+        data = read_or_none(root, rel, MAX_BYTES)
+        if data is None:
+            return None
+        found.update((m.group(1) or m.group(2)).decode() for m in pattern.finditer(data))
+        for m in started.finditer(data):
+            start = (m.group(1) or m.group(2) or m.group(3)).decode()
+            found.update(n for n in names if n.startswith(start))
+        if found >= names:
+            break
+    return frozenset(found)

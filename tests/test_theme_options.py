@@ -1,0 +1,219 @@
+"""A Sphinx HTML theme's options (``theme.conf``'s ``[options]``, or a
+``theme.toml``'s) are a configuration when the docs name them: each option
+with its default, documented by a page's entries or by examples that set
+``html_theme_options``; an option no template (``theme_<name>``) or code
+spells is read by nothing, unless the theme inherits one from outside the
+project, whose templates may read it."""
+
+from __future__ import annotations
+
+import pytest
+
+from configdrift.extract.docs.markdown import extract_markdown
+from helpers import by_key, check_project
+
+_CONF = """[theme]
+inherit = {inherit}
+stylesheet = styles/shop.css
+
+[options]
+# Buttons
+use_download_button = True
+show_depth = 1
+launch_buttons = {{}}
+toc_title = Contents
+footer_items = author.html
+old_sections = []
+"""
+
+_LAYOUT = """{% extends "basic/layout.html" %}
+{% if theme_use_download_button %}<a>download</a>{% endif %}
+<nav data-depth="{{ theme_show_depth }}">{{ theme_toc_title }}</nav>
+{% for item in theme_footer_items %}{% include item %}{% endfor %}
+"""
+
+_CODE = """
+def launch(app):
+    buttons = app.config.html_theme_options.get("launch_buttons", {})
+    return buttons
+"""
+
+_REFERENCE = """# Theme options
+
+| Key | Type | Description |
+| --- | --- | --- |
+| `use_download_button` | bool | Add a download button. |
+| `show_depth` | int | How deep the navigation goes. |
+| `launch_buttons` | bool | Add launch buttons. |
+| `toc_title` | str | The title of the contents. |
+"""
+
+
+def _check(tmp_path, inherit: str = "basic", page: str = _REFERENCE, **files: str) -> dict:
+    base = {
+        "shop/__init__.py": "",
+        "shop/launch.py": _CODE,
+        "shop/theme/shop/theme.conf": _CONF.format(inherit=inherit),
+        "shop/theme/shop/layout.html": _LAYOUT,
+        "docs/options.md": page,
+    }
+    _, findings = check_project(tmp_path, {**base, **files}, "shop")
+    return by_key(findings)
+
+
+def test_the_options_of_a_documented_theme_are_compared(tmp_path) -> None:
+    found = _check(tmp_path)
+    # ``True`` and ``1`` are a boolean and a number, as documented.
+    assert {key for code, key in found if code == "CD105"} == {"launch_buttons"}
+    assert "dict" in found["CD105", "launch_buttons"].message
+    undocumented = {key for code, key in found if code == "CD103"}
+    assert undocumented == {"footer_items", "old_sections"}
+    where = found["CD103", "footer_items"].location
+    assert (where.path, where.line) == ("shop/theme/shop/theme.conf", 11)
+
+
+def test_an_option_no_template_or_code_spells_is_read_by_nothing(tmp_path) -> None:
+    found = _check(tmp_path)
+    assert {key for code, key in found if code == "CD202"} == {"old_sections"}
+    assert "theme_old_sections" in found["CD202", "old_sections"].message
+
+
+def test_a_theme_inheriting_one_outside_the_project_may_have_its_options_read_there(
+    tmp_path,
+) -> None:
+    found = _check(tmp_path, inherit="pydata_sphinx_theme")
+    assert not [key for code, key in found if code == "CD202"]
+    # Its declared options are still compared with the docs.
+    assert ("CD105", "launch_buttons") in found
+
+
+def test_a_theme_of_the_project_it_inherits_reads_its_options_too(tmp_path) -> None:
+    parent = "[theme]\ninherit = basic\n\n[options]\nparent_only = 1\n"
+    template = "{{ theme_old_sections }}\n"
+    child = _CONF.format(inherit="base") + "unused_flag = 1\n"
+    files = {
+        "shop/theme/base/theme.conf": parent,
+        "shop/theme/base/page.html": template,
+        "shop/theme/shop/theme.conf": child,
+    }
+    found = _check(tmp_path, **files)
+    assert {key for code, key in found if code == "CD202"} == {"unused_flag"}
+
+
+def test_templates_that_spell_few_options_say_nothing_of_the_others(tmp_path) -> None:
+    # Templates that read the options some other way (half of them unseen)
+    # cannot tell an option read by nothing.
+    layout = "{% set opts = theme_options %}{{ theme_toc_title }}\n"
+    found = _check(tmp_path, **{"shop/theme/shop/layout.html": layout})
+    assert not [key for code, key in found if code == "CD202"]
+
+
+def test_examples_that_set_the_options_document_them(tmp_path) -> None:
+    page = _REFERENCE + (
+        '\n## Footer\n\n```python\nhtml_theme_options = {\n    "footer_items": ["a.html"],\n}\n```\n'
+    )
+    found = _check(tmp_path, page=page)
+    assert {key for code, key in found if code == "CD103"} == {"old_sections"}
+
+
+def test_an_example_key_of_an_inherited_theme_is_not_judged(tmp_path) -> None:
+    page = _REFERENCE + (
+        '\n## More\n\n```python\nhtml_theme_options = {\n    "toc_title": "On this page",\n    "show_depth": 2,\n    "use_download_button": False,\n'
+        '    "search_as_you_type": True,\n}\n```\n'
+    )
+    found = _check(tmp_path, inherit="pydata_sphinx_theme", page=page)
+    assert ("CD302", "search_as_you_type") not in found
+    # A theme that inherits only Sphinx's own ignores it.
+    found = _check(tmp_path, page=page)
+    assert ("CD302", "search_as_you_type") in found
+
+
+def test_a_theme_toml_declares_options_too(tmp_path) -> None:
+    toml = (
+        '[theme]\ninherit = "basic"\n\n[options]\nuse_download_button = true\n'
+        'show_depth = 1\nlaunch_buttons = {}\ntoc_title = "Contents"\nold_sections = []\n'
+    )
+    files = {"shop/theme/shop/theme.conf": "", "shop/theme/shop/theme.toml": toml}
+    found = _check(tmp_path, **files)
+    assert ("CD105", "launch_buttons") in found
+    assert {key for code, key in found if code == "CD202"} == {"old_sections"}
+
+
+@pytest.mark.parametrize(
+    "conf",
+    [
+        # No ``[theme]``: some other file's options.
+        "[options]\nuse_download_button = True\nshow_depth = 1\nlaunch_buttons = {}\n",
+        # Not INI at all.
+        "use_download_button: True\n",
+    ],
+)
+def test_a_file_that_declares_no_theme_is_no_configuration(tmp_path, conf) -> None:
+    found = _check(tmp_path, **{"shop/theme/shop/theme.conf": conf})
+    assert not [key for code, key in found if code in ("CD103", "CD105", "CD202")]
+
+
+_LIST_TABLE = """# Options
+
+```{list-table}
+:widths: 10 5 40
+:header-rows: 1
+* - Key
+  - Type
+  - Description
+* - `path_to_docs`
+  - string
+  - Where the docs are.
+* - `launch_buttons`
+  - bool
+  - Launch buttons.
+```
+"""
+
+
+def test_a_myst_list_table_is_a_table() -> None:
+    facts = extract_markdown(_LIST_TABLE.encode())
+    found = [(e.name, e.line, e.doc_type) for e in facts.entries]
+    assert found == [("path_to_docs", 9, "string"), ("launch_buttons", 12, "bool")]
+
+
+@pytest.mark.parametrize(
+    ("options", "found"),
+    [
+        # Without ``:header-rows:``, the first row may still name the columns.
+        ("", ["path_to_docs", "launch_buttons"]),
+        # With two header rows, the second names them.
+        (":header-rows: 2\n", ["launch_buttons"]),
+    ],
+)
+def test_a_list_tables_header_rows(options, found) -> None:
+    table = _LIST_TABLE.replace(":header-rows: 1\n", options)
+    if options:
+        table = table.replace("* - `path_to_docs`", "* - Key").replace(
+            "* - Key\n  - Type", "* - Notes\n  - Kind", 1
+        )
+    facts = extract_markdown(table.encode())
+    assert [e.name for e in facts.entries] == found
+
+
+def test_a_themes_files_are_read_and_only_its_templates(tmp_path) -> None:
+    from configdrift.config import Config
+    from configdrift.discover import discover, may_read
+    from helpers import make_project
+
+    make_project(
+        tmp_path,
+        {
+            "shop/__init__.py": "",
+            "shop/theme/shop/theme.conf": _CONF.format(inherit="basic"),
+            "shop/theme/shop/layout.html": _LAYOUT,
+            "shop/static/page.html": "<p>not a theme's</p>",
+            "deploy/nginx.conf": "server {}\n",
+        },
+    )
+    sources = discover(Config(root=tmp_path))
+    assert sources.themes == ["shop/theme/shop/theme.conf"]
+    assert sources.templates == ["shop/theme/shop/layout.html"]
+    # A ref's files are written for the same (``diff``): the theme's too.
+    assert may_read("shop/theme/shop/theme.conf")
+    assert not may_read("deploy/nginx.conf")
