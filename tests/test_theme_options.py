@@ -78,6 +78,14 @@ def test_an_option_no_template_or_code_spells_is_read_by_nothing(tmp_path) -> No
     assert "theme_old_sections" in found["CD202", "old_sections"].message
 
 
+def test_an_option_of_sphinxs_basic_theme_is_read_by_its_templates(tmp_path) -> None:
+    # ``basic``'s layout reads ``theme_navigation_with_keys``: a theme that
+    # sets it over ``basic`` needs no template of its own to read it.
+    conf = _CONF.format(inherit="basic") + "navigation_with_keys = False\n"
+    found = _check(tmp_path, **{"shop/theme/shop/theme.conf": conf})
+    assert {key for code, key in found if code == "CD202"} == {"old_sections"}
+
+
 def test_a_theme_inheriting_one_outside_the_project_may_have_its_options_read_there(
     tmp_path,
 ) -> None:

@@ -200,13 +200,12 @@ def other_surfaces(
         _know_first(analysis)
         return
     files = [*sources.configs, *sources.data_files]
+    code = sorted({info.path for info in builder.project.modules.values()})
     if builder.imported("confuse"):
         builder.defaults_files = defaults_files(config.root, sources.configs)
     else:
-        code = sorted({info.path for info in builder.project.modules.values()})
         builder.data_files = package_defaults_files(config.root, files, code)
     if sources.themes:
-        code = sorted({info.path for info in builder.project.modules.values()})
         builder.themes = theme_options(config.root, sources.themes, sources.templates, code)
 
     def written() -> frozenset[str]:

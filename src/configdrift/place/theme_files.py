@@ -38,11 +38,14 @@ def theme_options(
             found.append((rel, *read))
     # A theme's templates may read the options of the themes that inherit it.
     names = {key.path[0] for _, _, options in found for key in options}
+    # The code is searched once, for every theme.
+    in_code = _spelt(root, code, names) if found else frozenset()
     out: list[ThemeOptions] = []
     for rel, inherit, options in found:
         folder = rel.rsplit("/", 1)[0] + "/"
-        own = [t for t in templates if t.startswith(folder)]
-        out.append(ThemeOptions(rel, inherit, options, _spelt(root, own, code, names)))
+        own = _spelt(root, [t for t in templates if t.startswith(folder)], names)
+        spelt = None if own is None or in_code is None else own | in_code
+        out.append(ThemeOptions(rel, inherit, options, spelt))
     return out
 
 
@@ -105,12 +108,11 @@ def _conf_value(text: str) -> object:
     return text
 
 
-def _spelt(
-    root: Path, templates: list[str], code: list[str], names: set[str]
-) -> frozenset[str] | None:
-    """The ``names`` the templates spell as ``theme_<name>`` or quote, or
-    the code quotes or spells as ``theme_<name>``, or begins as a name it
-    completes (``f"pygments_{mode}_style"``, ``"logo_" + part``)."""
+def _spelt(root: Path, rels: list[str], names: set[str]) -> frozenset[str] | None:
+    """The ``names`` the files ``rels`` (templates, code) spell as
+    ``theme_<name>`` or quote, or begin as a name they complete
+    (``f"pygments_{mode}_style"``, ``"logo_" + part``); None when one of
+    them cannot be read."""
     if not names:
         return frozenset()
     alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
@@ -124,7 +126,7 @@ def _spelt(
         rb"""(?<![\w])(?:f["'](%b)\{|["'](%b)["']\s*\+|["'](%b)%%s)""" % (begun, begun, begun)
     )
     found: set[str] = set()
-    for rel in [*templates, *code]:
+    for rel in rels:
         data = read_or_none(root, rel, MAX_BYTES)
         if data is None:
             return None

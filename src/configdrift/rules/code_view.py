@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
-from configdrift.model import CLI_KINDS, ConfigPath, Finding, SchemaNode, format_path, near_spelling
+from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     built_names,
@@ -98,15 +98,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     unspelt = unspelt_entries(analysis, open_)
     found = [
         (entry, rejected, parent, _is_settings(analysis, parent))
-        for entry, rejected, parent in [*missing, *open_]
-        if rejected in unspelt
-        or (
-            parent.strict is False
-            and (
-                unknown_under(analysis, rejected[:-1]) is None
-                or _misspelt(rejected, parent, documented) is not None
-            )
-        )
+        for entry, rejected, parent in missing
+        if unknown_under(analysis, rejected[:-1]) is None
+        or _misspelt(rejected, parent, documented) is not None
+    ]
+    found += [
+        (entry, rejected, parent, False) for entry, rejected, parent in open_ if rejected in unspelt
     ]
     # A settings class's variables are set for more than Python: a name
     # the compose file, a script or a config file of the repository uses
@@ -144,12 +141,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         under = format_path(rejected[:-1])
         where = f"under `{under}`" if under else "at the top level"
         close = near_spelling(key, parent)
-        if rejected not in unspelt:
-            why = f"{reader(parent)} never reads it: a config that sets it is silently ignored"
-        elif parent.model_kind in CLI_KINDS:
-            why = "no code of the project spells it in any form: no option of the command line takes it"
-        else:
-            why = "no code of the project spells it in any form: nothing reads it, a config that sets it is silently ignored"
+        why = (
+            "no code of the project spells it in any form: no option of the command line takes it"
+            if rejected in unspelt
+            else f"{reader(parent)} never reads it: a config that sets it is silently ignored"
+        )
         yield make(
             "CD102",
             format_path(rejected),

@@ -45,8 +45,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # project takes options no file of the project spells.
         surface = Surface(f"{name} theme options", root, how, [], "", exemplified=True)
         surface.admitted = "the docs name its options"
-        surface.unread = _unread(theme, set(root.children), themes)
-        if not surface.unread and _outside(theme, themes):
+        lineage, builtin = _lineage(theme, themes)
+        if builtin is not None:
+            surface.unread = _unread(lineage, _BUILTIN[builtin], set(root.children))
+        elif lineage[-1].inherit not in themes:
             what = f"inherits the theme {theme.inherit}, whose options it takes too"
             surface.unresolved.append(Unresolved(Location(theme.rel, 1), what))
         found.append(surface)
@@ -56,7 +58,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
 #: The themes Sphinx ships that a theme may inherit, each with the options
 #: its templates read (``basic``'s ``layout.html`` reads
 #: ``theme_navigation_with_keys``; a theme that sets it reads it there).
-_BUILTIN = {
+_BUILTIN: dict[str, frozenset[str]] = {
     "none": frozenset(),
     "basic": frozenset(
         {
@@ -74,41 +76,37 @@ _BUILTIN = {
 }
 
 
-def _unread(
-    theme: ThemeOptions, options: set[str], themes: dict[str, ThemeOptions]
-) -> frozenset[str]:
-    """The options no template or code of the theme, nor of the project's
-    themes it inherits, spells; none where it inherits a theme outside the
-    project (whose templates may read any of them)."""
-    spelt: set[str] = set()
-    seen: set[str] = set()
-    while True:
-        if theme.spelt is None or theme.rel in seen:
-            return frozenset()
-        seen.add(theme.rel)
-        spelt |= theme.spelt
-        if theme.inherit in _BUILTIN:
-            spelt |= _BUILTIN[theme.inherit]
-            break
+def _lineage(
+    theme: ThemeOptions, themes: dict[str, ThemeOptions]
+) -> tuple[list[ThemeOptions], str | None]:
+    """The theme and the project's themes it inherits, in turn, and the
+    theme of Sphinx's the last inherits (None where it inherits a theme
+    outside the project, or the chain turns back on itself)."""
+    lineage = [theme]
+    while theme.inherit not in _BUILTIN:
         parent = themes.get(theme.inherit)
-        if parent is None:
-            return frozenset()
+        if parent is None or parent in lineage:
+            return lineage, None
+        lineage.append(parent)
         theme = parent
+    return lineage, theme.inherit
+
+
+def _unread(
+    lineage: list[ThemeOptions], builtin: frozenset[str], options: set[str]
+) -> frozenset[str]:
+    """The options no template or code of the themes of a ``lineage`` (the
+    theme and the project's themes it inherits) spells, nor Sphinx's
+    ``builtin`` theme reads; none where a file could not be searched, or
+    where they spell too few of the options to tell."""
+    spelt = set(builtin)
+    for theme in lineage:
+        if theme.spelt is None:
+            return frozenset()
+        spelt |= theme.spelt
     if len(spelt & options) < SPELT_SHARE * len(options):
         return frozenset()
     return frozenset(options - spelt)
-
-
-def _outside(theme: ThemeOptions, themes: dict[str, ThemeOptions]) -> bool:
-    """Does the theme inherit, at last, a theme outside the project?"""
-    seen: set[str] = set()
-    while theme.inherit not in _BUILTIN and theme.rel not in seen:
-        seen.add(theme.rel)
-        parent = themes.get(theme.inherit)
-        if parent is None:
-            return True
-        theme = parent
-    return False
 
 
 def _name(rel: str) -> str:
