@@ -160,6 +160,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         registrations=[RegistrationCall(**r) for r in data["registrations"]],
         dict_reads=[_read(r) for r in data["dict_reads"]],
         held_reads=[_read(r) for r in data["held_reads"]],
+        call_reads=[_read(r) for r in data["call_reads"]],
         error=data["error"],
         error_line=data["error_line"],
     )

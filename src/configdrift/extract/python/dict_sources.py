@@ -12,7 +12,14 @@ import ast
 from typing import Protocol
 
 from configdrift.extract.python.exprs import dotted, to_expr
-from configdrift.extract.python.facts import ClassFact, DictRead, DictSource, Expr, ModuleFacts
+from configdrift.extract.python.facts import (
+    HELD_MIN_KEYS,
+    ClassFact,
+    DictRead,
+    DictSource,
+    Expr,
+    ModuleFacts,
+)
 from configdrift.extract.python.walk import fast_walk
 
 
@@ -135,6 +142,56 @@ def _from_network(arg: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id in _RESPONSE_NAMES
 
 
+def read_by_many(reads: list[DictRead]) -> list[DictRead]:
+    """The call reads of the locals a function reads ``HELD_MIN_KEYS``
+    keys of or more: fewer are a record's, not kept."""
+    keys: dict[tuple[str, str, str], set[str]] = {}
+    for read in reads:
+        at = (read.function, read.source.base, repr(read.source.keys[:-1]))
+        keys.setdefault(at, set()).add(repr(read.source.keys[-1]))
+    return [
+        r
+        for r in reads
+        if len(keys[(r.function, r.source.base, repr(r.source.keys[:-1]))]) >= HELD_MIN_KEYS
+    ]
+
+
+def _origin(value: ast.expr) -> tuple[str, tuple[str, ...]] | None:
+    """Where a local's dict comes from, when no flow follows it: what a
+    function returns (``("load_options()", ())``), or a literal key of
+    another dict (``theme.get("launch_buttons", {})``, ``conf["app"]``:
+    ``("theme", ("launch_buttons",))``). None for a class's instance
+    (``ConfigParser()``, capitalised), a loader's or a copy's result, and
+    what is not a call or a key."""
+    if type(value) is ast.Subscript:
+        key = value.slice
+        parent = dotted(value.value)
+    elif type(value) is ast.Call and value.args:
+        func = value.func
+        if type(func) is not ast.Attribute or func.attr not in ("get", "pop", "setdefault"):
+            key, parent = None, None
+        else:
+            key, parent = value.args[0], dotted(func.value)
+    else:
+        key, parent = None, None
+    if key is not None:
+        if parent is None or type(key) is not ast.Constant or not isinstance(key.value, str):
+            return None
+        return parent, (key.value,)
+    if type(value) is not ast.Call:
+        return None
+    callee = dotted(value.func)
+    if (
+        callee is None
+        or not callee.rpartition(".")[2].lstrip("_")[:1].islower()
+        or callee in LOADERS
+        or callee in _COPY_FUNCS
+        or callee in BUILTIN_CONSUMERS
+    ):
+        return None
+    return f"{callee}()", ()
+
+
 class DictSources:
     """Where the dicts of one function come from (a parameter, an instance
     attribute, a file loaded, a key of another dict), and the reads of
@@ -184,6 +241,7 @@ class DictSources:
     ) -> None:
         sources = self._param_sources(container)
         if not sources:
+            self._call_read(container, key_node, line, how, default, kind)
             return
         keys = self._loop_keys(key_node, sources)
         if keys is None:
@@ -202,6 +260,43 @@ class DictSources:
                         kind,
                     )
                 )
+
+    def _call_read(
+        self,
+        container: ast.expr,
+        key_node: ast.expr,
+        line: int,
+        how: str,
+        default: Expr | None,
+        kind: str | None,
+    ) -> None:
+        """A read by a literal key of a local no flow follows, bound only
+        to what one call returns (``opts = load_options(path)``: base
+        ``load_options()``) or to one key of a dict (``buttons =
+        theme.get("launch_buttons", {})``: base ``theme``, that key first
+        in the keys)."""
+        if type(container) is not ast.Name or container.id in self.params:
+            return
+        if type(key_node) is not ast.Constant or not isinstance(key_node.value, str):
+            return
+        bound = self.locals.get(container.id)
+        origins = {_origin(value) for value in bound or ()}
+        if len(origins) != 1:
+            return
+        origin = origins.pop()
+        if origin is None:
+            return
+        base, within = origin
+        self.module.facts.call_reads.append(
+            DictRead(
+                DictSource(base, [*(["c", k] for k in within), ["c", key_node.value]], False),
+                line,
+                self.qualname,
+                how,
+                default,
+                kind,
+            )
+        )
 
     def loop_iters(self, node: ast.expr) -> list[ast.expr] | None:
         """What the loops binding a local name walk (``for key in X``);

@@ -16,6 +16,7 @@ from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
+from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.exprs import (
     before_validated,
     dotted,
@@ -324,6 +325,7 @@ class ModuleExtractor:
             r for r in held if len(keys.get(owner(r.function, r.source.base), ())) >= HELD_MIN_KEYS
         ]
         facts.dict_reads = kept
+        facts.call_reads = read_by_many(facts.call_reads)
         facts.dict_stores = [s for s in facts.dict_stores if keep(s.function, s.source.base)]
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None:

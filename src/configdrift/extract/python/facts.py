@@ -186,6 +186,11 @@ class ModuleFacts:
     #: kept apart from the dicts the flow follows, where the class reads
     #: ``HELD_MIN_KEYS`` keys of it or more.
     held_reads: list[DictRead] = field(default_factory=list)
+    #: Reads by literal keys of a local a function binds to what one call
+    #: returns (``opts = load_options(path)`` then ``opts.get("exclude")``),
+    #: base ``callee()``, where the function reads ``HELD_MIN_KEYS`` keys
+    #: of it or more: no flow follows them.
+    call_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
     registrations: list[RegistrationCall] = field(default_factory=list)
     #: Attribute names used in the file, as ``name`` when some use is on a

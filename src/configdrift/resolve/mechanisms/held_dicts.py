@@ -15,7 +15,12 @@ the surface is then placed. Each time its keys must be read as optional
 (``_optional``): ``MIN_DEFAULTS`` of them with a default (all but one of
 a smaller dict's), few by ``d[KEY]`` alone. A request's, a response's or
 a lock file entry's dict is read by name too, but requires its keys, with
-nothing to fall back on. Each key's default is the one it is read with,
+nothing to fall back on. A function's local that no flow follows, bound
+to what a call returns (``ini = options_from_ini(path)``) or to a key of
+another dict (``buttons = theme.get("launch_buttons", {})``), is one
+where a page is about it (``ABOUT_SHARE`` of its entries are its keys),
+then without a default each, or, a key of another dict, where the
+examples set its keys below that very key. Each key's default is the one it is read with,
 when every read of it that gives one agrees and it is known statically;
 its reads are the key's (``SchemaNode.reads``): the code is seen to read it.
 
@@ -46,6 +51,9 @@ REQUIRED_SHARE = 4
 #: The keys one page must spell of a class's dict (and half of them),
 #: by entries or by the keys its examples set: a page about the dict.
 PAGE_MIN_KEYS = 3
+#: The share of a page's entries that must spell a dict's keys for the
+#: page to be about it.
+ABOUT_SHARE = 0.75
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -57,10 +65,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     project = builder.project
     found: list[Surface] = []
     for module in sorted(project.modules):
-        for (qualname, how), keys in _containers(discovery, module):
-            if not _optional(keys):
-                continue
-            evidence = _documented(discovery, set(keys))
+        for (qualname, how, within), keys in _containers(discovery, module):
+            evidence = _evidence(discovery, keys, within)
             if evidence is None:
                 continue
             path, exemplified = evidence
@@ -107,42 +113,93 @@ def surfaces(discovery: Discovery) -> list[Surface]:
 Reads = dict[str, list[tuple[int, Expr | None, str, str]]]
 
 
-def _optional(keys: Reads) -> bool:
+def _evidence(
+    discovery: Discovery, keys: Reads, within: tuple[str, ...] | None
+) -> tuple[tuple[str, ...], bool] | None:
+    """The path a dict is documented under and whether by its examples
+    (``_documented``), or None. A dict a function's local holds
+    (``within`` not None: the keys of another dict it is, ``()`` for what
+    a call returns) no flow follows: it is documented only by a page
+    about it (``_about``), where its keys need no defaults to be a
+    configuration's, or, a key of another dict, by examples that set its
+    keys below that very key."""
+    if within is None:
+        return _documented(discovery, set(keys)) if _optional(keys) else None
+    if _about(discovery, set(keys)):
+        return ((), False) if _optional(keys, defaults=False) else None
+    if not within or not _optional(keys):
+        return None
+    evidence = _documented(discovery, set(keys))
+    if evidence is None or not evidence[0] or normal(evidence[0][-1]) != normal(within[-1]):
+        return None
+    return evidence
+
+
+def _optional(keys: Reads, *, defaults: bool = True) -> bool:
     """Are the dict's keys read as a configuration's are, each optional:
     ``MIN_DEFAULTS`` of them read with a default (all but one of a smaller
     dict's), and at most a quarter of them required, read by ``d[KEY]``
     alone and never tested first? A record's dict (a lock file's entry, a
     request's scope) requires its keys."""
-    defaults = sum(any(_fallback(d) for _, d, _, _ in reads) for reads in keys.values())
-    if defaults < min(MIN_DEFAULTS, len(keys) - 1):
+    given = sum(any(_fallback(d) for _, d, _, _ in reads) for reads in keys.values())
+    if defaults and given < min(MIN_DEFAULTS, len(keys) - 1):
         return False
     required = sum(all(how == "subscript" for _, _, how, _ in reads) for reads in keys.values())
     return REQUIRED_SHARE * required <= len(keys)
 
 
-def _containers(discovery: Discovery, module: str) -> list[tuple[tuple[str, str], Reads]]:
+def _containers(
+    discovery: Discovery, module: str
+) -> list[tuple[tuple[str, str, tuple[str, ...] | None], Reads]]:
     """The dicts of one module read by literal keys, each named (``Class.attr``
-    or ``function(param)``) with what reads it: those a class holds on
-    ``self`` and those a function takes as a parameter and reads itself
-    (a key of a key, a section, is not the dict's)."""
+    or ``function(param)``) with what reads it and, for a function's
+    local, the keys of another dict it is: those a class holds on
+    ``self``, those a function takes as a parameter and reads itself
+    (a key of a key, a section, is not the dict's), and a function's
+    locals bound to what a call returns or to a key of another dict."""
     info = discovery.builder.project.modules[module]
-    held: dict[tuple[str, str], Reads] = defaultdict(lambda: defaultdict(list))
-    reads = [(r, True) for r in info.facts.held_reads]
-    reads += [(r, False) for r in info.facts.dict_reads]
-    for read, held_read in reads:
-        container = _container(read, info.classes, held_read)
-        name = _key(discovery, module, read.source.keys) if container else None
+    held: dict[tuple[str, str, tuple[str, ...] | None], Reads] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    reads = [(r, HELD) for r in info.facts.held_reads]
+    reads += [(r, PARAM) for r in info.facts.dict_reads]
+    reads += [(r, CALLED) for r in info.facts.call_reads]
+    for read, origin in reads:
+        container = _container(read, info.classes, origin)
+        keys = read.source.keys
+        if origin == CALLED:
+            within = tuple(str(k[1]) for k in keys[:-1])
+            name = _key(discovery, module, keys[-1:]) if container else None
+        else:
+            within, name = None, _key(discovery, module, keys) if container else None
         if container is not None and name is not None:
-            held[container][name].append((read.line, read.default, read.how, read.function))
+            held[(*container, within)][name].append(
+                (read.line, read.default, read.how, read.function)
+            )
     return sorted(held.items())
 
 
-def _container(read: DictRead, classes: dict[str, ClassFact], held: bool) -> tuple[str, str] | None:
+#: Where a read's dict comes from: held by a class on ``self``, a
+#: function's parameter, what a call returns to a function's local.
+HELD, PARAM, CALLED = "held", "param", "called"
+
+
+def _container(
+    read: DictRead, classes: dict[str, ClassFact], origin: str
+) -> tuple[str, str] | None:
     """The dict a read reads from, named, with what reads it: a class's
-    ``self.attr`` (a ``held`` read, that no flow follows) or a function's
-    parameter; None for another."""
+    ``self.attr`` (a ``HELD`` read, that no flow follows), a function's
+    parameter, or what a call returns to a function; None for another."""
     base = read.source.base
-    if held:
+    if origin == CALLED:
+        path = "".join(f"[{k[1]!r}]" for k in read.source.keys[:-1])
+        return (
+            f"{base}{path} in {read.function}",
+            f"{read.function} reads from {base}{path}"
+            if path
+            else f"{read.function} reads from what {base} returns",
+        )
+    if origin == HELD:
         owner = read.function.rpartition(".")[0]
         if not base.startswith("self.") or base.count(".") != 1 or owner not in classes:
             return None
@@ -160,6 +217,24 @@ def _key(discovery: Discovery, module: str, keys: list[Expr]) -> str | None:
     if not name.known or not isinstance(name.value, str) or not name.value:
         return None
     return name.value
+
+
+def _about(discovery: Discovery, keys: set[str]) -> bool:
+    """Is one page about the dict: ``ABOUT_SHARE`` of its entries spell
+    keys read from it (bandit's list of the ``.bandit`` file's arguments,
+    of the keys ``main`` reads from what ``_get_options_from_ini``
+    returns)? A page is read for its entries where it has three of them
+    (``EARLY_NEEDED``), and the surface is claimed where the docs spell
+    three of its keys."""
+    if discovery.pages is None or len(keys) < PAGE_MIN_KEYS:
+        return False
+    fresh = {normal(k) for k in keys - discovery.taken}
+    for page in discovery.pages():
+        entries = page.names(ENTRY)
+        spelt = fresh & entries
+        if spelt and len(spelt) >= ABOUT_SHARE * len(entries):
+            return True
+    return False
 
 
 def _documented(discovery: Discovery, keys: set[str]) -> tuple[tuple[str, ...], bool] | None:
