@@ -11,7 +11,7 @@ examples that set the keys below another path."""
 from __future__ import annotations
 
 from configdrift.extract.python.extractor import extract_source
-from helpers import by_key, check_project
+from helpers import by_key, check_project, strict_model
 
 _CLI = """
 import configparser
@@ -81,16 +81,26 @@ def test_a_page_that_lists_other_keys_too_is_not_about_it(tmp_path) -> None:
 
 
 def test_two_entries_make_no_page_about_it(tmp_path) -> None:
-    # Both of one page's entries are its keys, but two are too few; the
-    # other page names two more among many others.
+    # Both of one page's entries are keys of a dict of three (the page is
+    # read for the root's key it names), but two are too few; another
+    # page names the third among others.
+    cli = _CLI.replace('        tests = ini.get("tests")\n', "")
+    cli = cli.replace('        recursive = ini.get("recursive")\n', "")
     page = (
-        "Configuration\n=============\n\n``targets``\n  what to run on\n``exclude``\n  what not\n"
+        "Configuration\n=============\n\nSee ``port``.\n\n"
+        "``targets``\n  what to run on\n``exclude``\n  what not\n"
     )
     other = "Options\n=======\n\n" + "".join(
-        f"``{name}``\n  an option\n" for name in ("skips", "tests", "a1", "a2", "a3", "a4")
+        f"``{name}``\n  an option\n" for name in ("skips", "a1", "a2", "a3", "a4")
     )
-    files = {"app/cli.py": _CLI, "docs/config.rst": page, "docs/options.rst": other}
+    files = {
+        **strict_model("port: int = 1"),
+        "app/cli.py": cli,
+        "docs/config.rst": page,
+        "docs/options.rst": other,
+    }
     analysis, _ = check_project(tmp_path, files, "app")
+    assert "docs/config.rst" in analysis.doc_facts
     assert _surfaces(analysis) == ["config"]
 
 

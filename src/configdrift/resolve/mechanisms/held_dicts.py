@@ -220,19 +220,17 @@ def _key(discovery: Discovery, module: str, keys: list[Expr]) -> str | None:
 
 
 def _about(discovery: Discovery, keys: set[str]) -> bool:
-    """Is one page about the dict: ``ABOUT_SHARE`` of its entries spell
-    keys read from it (bandit's list of the ``.bandit`` file's arguments,
-    of the keys ``main`` reads from what ``_get_options_from_ini``
-    returns)? A page is read for its entries where it has three of them
-    (``EARLY_NEEDED``), and the surface is claimed where the docs spell
-    three of its keys."""
+    """Is one page about the dict: ``PAGE_MIN_KEYS`` of its entries or
+    more, and ``ABOUT_SHARE`` of them, spell keys read from it (bandit's
+    list of the ``.bandit`` file's arguments, of the keys ``main`` reads
+    from what ``_get_options_from_ini`` returns)?"""
     if discovery.pages is None or len(keys) < PAGE_MIN_KEYS:
         return False
     fresh = {normal(k) for k in keys - discovery.taken}
     for page in discovery.pages():
         entries = page.names(ENTRY)
         spelt = fresh & entries
-        if spelt and len(spelt) >= ABOUT_SHARE * len(entries):
+        if len(spelt) >= PAGE_MIN_KEYS and len(spelt) >= ABOUT_SHARE * len(entries):
             return True
     return False
 
