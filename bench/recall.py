@@ -7,10 +7,14 @@ in ``CLONES/NAME`` (the clone of ``OWNER/NAME``, checked out at the file's
 commit) and prints, per project and per half:
 
 - recall: the drift items found, an item being found when a finding's rule
-  fits the item's kind (``FITS``) and the finding either names the item's
-  whole key (``-`` and ``_`` alike, any case; a longer path ending with it
-  counts) in one of the item's files, or sits at one of its two places
-  (the finding's own place or a related one, within two lines);
+  fits the item's kind (``FITS``) and the finding names the item's whole
+  key (``-`` and ``_`` alike, any case; a longer path ending with it
+  counts; a placeholder, ``<ENV>`` or ``*``, matches any part) in one of
+  the item's files; a finding that names no key, or the end of the
+  item's path (a surface rooted below it), where it sits at one of the
+  item's two places (its own place or a related one, within two lines);
+  a finding of another key on the item's very doc line. A finding of
+  another key near the item's place (the next row of a table) is not it;
 - for each missed item, the stage where it is lost, from ``configdrift map``'s
   keys and entries: no surface holds its key, its doc entry is not placed,
   or both are there and no rule fires;
@@ -81,19 +85,30 @@ NEAR = 2
 
 def key_parts(key: str) -> tuple[str, ...]:
     """A key's parts as the matching compares them: ``-`` and ``_`` alike,
-    any case, split at ``.``, ``:`` and ``/``, a flag's dashes dropped."""
-    key = key.strip().lstrip("-").replace("-", "_").lower()
+    any case, split at ``.``, ``:`` and ``/``, a flag's dashes dropped, a
+    list's ``[]`` dropped, and a placeholder (``<ENV>``, ``{name}``, ``*``)
+    as ``*``."""
+    key = key.strip().lstrip("-").replace("-", "_").replace("[]", "").lower()
     for sep in (":", "/"):
         key = key.replace(sep, ".")
-    return tuple(part for part in key.split(".") if part)
+    return tuple(_part(part) for part in key.split(".") if part)
+
+
+def _part(part: str) -> str:
+    """A path part, a placeholder the reader replaces as ``*``."""
+    if part == "*" or (part[:1], part[-1:]) in (("<", ">"), ("{", "}")):
+        return "*"
+    return part
 
 
 def names_key(item_key: str, key: str) -> bool:
     """Whether ``key`` names the whole of ``item_key``: equal, or ending with
     it part by part (``tool.isort.skip`` names ``skip``; ``skip`` does not
-    name ``tool.isort.skip``)."""
+    name ``tool.isort.skip``); a placeholder matches any part."""
     want, have = key_parts(item_key), key_parts(key)
-    return bool(want) and have[-len(want) :] == want
+    if not want or len(have) < len(want):
+        return False
+    return all(w == h or "*" in (w, h) for w, h in zip(want, have[-len(want) :], strict=True))
 
 
 def split_place(place: str | None) -> tuple[str, int | None] | None:
@@ -154,14 +169,21 @@ def matches(item: dict[str, Any], finding: dict[str, Any]) -> bool:
 
 
 def names_item(item: dict[str, Any], finding: dict[str, Any]) -> bool:
-    """Whether the finding names the item's whole key in one of its files,
-    or sits at one of its places (whatever its rule)."""
-    if at_place(item, finding):
-        return True
-    if not names_key(item["key"], finding.get("key") or ""):
-        return False
-    places = {p for p in (place_path(item.get("doc")), place_path(item.get("code"))) if p}
-    return not places or bool(places & finding_paths(finding))
+    """Whether the finding reports the item's key, whatever its rule: it
+    names the whole key (or a key ending with it) in one of the item's
+    files; or it sits at one of the item's places (within ``NEAR`` lines)
+    and names no key, or the end of the item's path (a surface rooted
+    below it); or it sits on the item's very doc line (the entry there,
+    whatever path configdrift gives it). A finding of another key near the
+    item's place (the next row of a table) is not the item."""
+    key = finding.get("key") or ""
+    if key and names_key(item["key"], key):
+        places = {p for p in (place_path(item.get("doc")), place_path(item.get("code"))) if p}
+        return not places or bool(places & finding_paths(finding))
+    if not key or names_key(key, item["key"]):
+        return at_place(item, finding)
+    doc = split_place(item.get("doc"))
+    return doc is not None and doc[1] is not None and doc in finding_places(finding)
 
 
 def norm_key(key: str) -> str:

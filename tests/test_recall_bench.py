@@ -70,9 +70,16 @@ def test_a_finding_on_the_last_part_of_a_longer_key_does_not_name_it():
     assert recall.matches(item, {**other, "key": "rules.references.ignore-words"})
 
 
-def test_a_finding_at_the_items_place_reports_it_whatever_key_it_names():
-    assert recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=11))
+def test_a_finding_on_the_items_doc_line_reports_it_whatever_key_it_names():
+    assert recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=10))
+    # Near it, another key is another row's: not the item.
+    assert not recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=11))
     assert not recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=20))
+    # Near it, a finding that names no key, or the end of the item's path.
+    assert recall.matches(ITEM, _finding("", "docs/s.rst", line=11))
+    item = {**ITEM, "key": "tool.app.worker-timeout"}
+    assert recall.matches(item, _finding("worker-timeout", "docs/s.rst", line=11))
+    assert not recall.matches(item, _finding("worker-timeout", "docs/s.rst", line=20))
 
 
 def _project(keys=(), entries=(), docs=()):

@@ -43,6 +43,9 @@ class PageKeys:
 
     page: str
     spelt: Mapping[str, tuple[Spelt, ...]]
+    #: The last part of each name the page's Python blocks call with
+    #: keyword arguments (``Image`` of ``bentoml.images.Image(distro=...)``).
+    calls: frozenset[str] = frozenset()
 
     def names(self, role: str | None = None) -> frozenset[str]:
         """The keys spelt (in ``normal`` form), of one role or of any."""
@@ -89,7 +92,8 @@ def _placeholder(part: str) -> bool:
 
 def page_keys(page: str, doc: DocFacts) -> PageKeys:
     """The keys ``doc`` spells: its entries (but those that are no
-    evidence, ``NO_EVIDENCE_FORMS``) and its config examples' keys."""
+    evidence, ``NO_EVIDENCE_FORMS``) and its config examples' keys; and
+    the names its Python blocks call with keyword arguments."""
     spelt: dict[str, list[Spelt]] = {}
     for entry in doc.entries:
         if entry.form in NO_EVIDENCE_FORMS or not entry.parts:
@@ -103,4 +107,5 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
                 spelt.setdefault(normal(key.path[-1]), []).append(
                     Spelt(key.path, key.line, EXAMPLE)
                 )
-    return PageKeys(page, {k: tuple(v) for k, v in spelt.items()})
+    calls = frozenset(block.call.rpartition(".")[2] for block in doc.calls if block.call)
+    return PageKeys(page, {k: tuple(v) for k, v in spelt.items()}, calls)

@@ -195,6 +195,8 @@ class ModelReader(DescriptorReader):
             for f in found:
                 if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
                     continue
+                if kind in ("dataclass", "attrs") and self._not_in_init(ancestor.module, f):
+                    continue  # ``field(init=False)``: no keyword sets it
                 fields[f.name] = (ancestor.module, f)
         return ModelInfo(
             symbol,
@@ -367,6 +369,17 @@ class ModelReader(DescriptorReader):
             node.children[marker] = child
             node.strict = None
         self.fill(child, symbol, depth + 1)
+
+    def _not_in_init(self, module: str, fact: FieldFact) -> bool:
+        """Is a dataclass's or attrs class's field left out of its
+        ``__init__`` (``field(init=False)``, ``attrs.field(init=False)``)?"""
+        value = fact.value
+        return (
+            value is not None
+            and value[0] == "call"
+            and value[3].get("init") == ["c", False]
+            and self._is_field_call(module, value)
+        )
 
     def _is_field_call(self, module: str, call: Expr) -> bool:
         func = call[1]

@@ -69,13 +69,22 @@ class Discovery:
         return {node.model for node in self.root.walk() if node.model}
 
     def claim(
-        self, node: SchemaNode, evidence: frozenset[str] | None = None, least: int = MIN_OPTIONS
+        self,
+        node: SchemaNode,
+        evidence: frozenset[str] | None = None,
+        least: int = MIN_OPTIONS,
+        *,
+        shared: bool = False,
     ) -> bool:
         """Does ``evidence`` (the doc names by default) name three of the
         keys under ``node`` (``least``, and half of its keys) that no
-        surface before holds? If so, they are this surface's."""
+        surface before holds (or, ``shared``, any: a page about the node
+        documents them, whatever else holds them)? If so, they are this
+        surface's."""
         spelt = spellings_of(node)
-        fresh = (spelt & (self.names if evidence is None else evidence)) - self.taken
+        fresh = spelt & (self.names if evidence is None else evidence)
+        if not shared:
+            fresh -= self.taken
         if len(fresh) < min(least, MIN_OPTIONS) or 2 * len(fresh) < min(
             len(node.children), 2 * MIN_OPTIONS
         ):

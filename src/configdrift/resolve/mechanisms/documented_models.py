@@ -16,18 +16,60 @@ taken once; two with different keys and the same
 evidence are never guessed between. A model found so is lenient: the
 code may take keys the model does not declare before it is built, so a
 documented key it lacks is said to be ignored, never to fail.
+
+A model is also one where a page constructs it (a Python block calls the
+class with keyword arguments) and is about it: ``ABOUT_SHARE`` of the
+page's entries are its fields (BentoML's ``Image`` and its constructor
+parameters). That page is evidence of its own: the model is taken though
+another surface holds the same keys, or a model holds it in a field, and
+never guessed between. A key the page documents that it lacks is not
+judged (the page may list an environment variable beside).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
+from configdrift.index.pages import ENTRY, PageKeys
+from configdrift.index.spellings import normal
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
 
 #: The documented keys a model needs to be a surface by the docs alone.
 MIN_FIELDS = 5
+
+
+#: The share of a page's entries that must be a model's fields for the
+#: page that constructs it to be about it.
+ABOUT_SHARE = 0.75
+
+
+def _constructed(discovery: Discovery) -> dict[str, list[PageKeys]]:
+    """The pages by each name their Python blocks call with keyword
+    arguments (a class they construct)."""
+    out: dict[str, list[PageKeys]] = {}
+    for page in discovery.pages() if discovery.pages is not None else ():
+        for name in page.calls:
+            out.setdefault(name, []).append(page)
+    return out
+
+
+def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
+    """The model's fields a page that constructs it documents, where the
+    page is about it: ``ABOUT_SHARE`` of its entries are its fields
+    (BentoML's ``Image`` constructor parameters beside
+    ``bentoml.images.Image(distro=...)``), whatever other surface holds
+    them; none where no page is. The claim wants three of them."""
+    fields = {normal(k): k for k in keys}
+    best: frozenset[str] = frozenset()
+    for page in pages:
+        entries = page.names(ENTRY)
+        spelt = frozenset(fields[k] for k in fields.keys() & entries)
+        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(best) + 1):
+            best = spelt
+    return best
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -38,6 +80,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     if discovery.references is None:
         return []
     names = discovery.references()
+    constructed = _constructed(discovery)
+    #: The models a page that constructs them is about, with the fields it documents.
+    about: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
     for module in sorted(builder.project.modules):
         info = builder.project.modules[module]
@@ -50,7 +95,12 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             # Keys a surface found before holds are its evidence, not this one's.
             documented = len(keys & names - discovery.taken)
             if documented < MIN_FIELDS or 2 * documented < len(keys):
-                continue
+                spelt = _about(constructed.get(qualname.rpartition(".")[2], ()), keys)
+                if spelt:
+                    about[symbol] = spelt
+                    documented = len(spelt)
+                else:
+                    continue
             # Models of the same keys (a base and a subclass that adds
             # none) are one configuration: the first found stands for it.
             best.setdefault(keys, (documented, symbol))
@@ -59,16 +109,28 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     # own to guess between.
     trees = {symbol: builder.model_root(symbol) for _, symbol in best.values()}
     nested = {n.model for node in trees.values() for n in node.walk() if n is not node and n.model}
-    best = {keys: found for keys, found in best.items() if found[1].qualname not in nested}
+    # A page about a model's constructor documents it on its own.
+    best = {
+        keys: found
+        for keys, found in best.items()
+        if found[1].qualname not in nested or found[1] in about
+    }
     ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
-    evidence = Counter(documented for documented, _ in ranked)
+    evidence = Counter(documented for documented, symbol in ranked if symbol not in about)
     found: list[Surface] = []
     for documented, symbol in ranked:
-        if evidence[documented] > 1:
+        if evidence[documented] > 1 and symbol not in about:
             continue  # two models of other keys with the same evidence: never guessed
         node = trees[symbol]
-        node.strict = False
-        if discovery.claim(node):
+        # A page about a model's constructor may list other settings
+        # beside (an environment variable): a key the model lacks is not
+        # judged there.
+        node.strict = None if symbol in about else False
+        if symbol in about:
+            claimed = discovery.claim(node, about[symbol], shared=True)
+        else:
+            claimed = discovery.claim(node)
+        if claimed:
             how = f"its page documents {documented} of its {len(node.children)} keys"
             found.append(
                 Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}")
