@@ -1,6 +1,7 @@
 """A documented flag of a command line that hands unknown flags back is
-CD102 when no file of the project spells it in any form; never a flag
-some code spells or may build, a flag's generated negation, a flag of a
+CD102 when no file of the project spells it as a flag (with its dashes,
+anywhere) or as a key (quoted in Python, a config file's key); never a
+flag some code spells or may build, a flag's generated negation, a flag of a
 parser the project does not build or that plugins extend, a flag on a
 page that is not plainly this command line's, nor a dict's key (a
 computed read may read any key)."""
@@ -50,7 +51,7 @@ def test_a_flag_no_code_spells_is_read_by_nothing(tmp_path) -> None:
     assert set(found) == {"--inspect-raw"}
     finding = found["--inspect-raw"]
     assert (finding.location.path, finding.location.line) == ("docs/cli.md", 9)
-    assert "no code of the project spells it" in finding.message
+    assert "no file of the project spells it as a flag or a key" in finding.message
     assert "no option of the command line takes it" in finding.message
 
 
@@ -64,6 +65,34 @@ def test_a_flag_no_code_spells_is_read_by_nothing(tmp_path) -> None:
 )
 def test_a_flag_some_code_spells_is_left_alone(tmp_path, spelling) -> None:
     assert _unread(tmp_path, cli=_CLI + spelling) == {}
+
+
+def test_a_flag_a_config_file_sets_as_a_key_is_left_alone(tmp_path) -> None:
+    assert _unread(tmp_path, **{"shop.yaml": "inspect-raw: true\n"}) == {}
+
+
+def test_a_file_too_large_to_search_may_name_any_key(tmp_path) -> None:
+    from configdrift.rules.evidence import named_as_key
+
+    big = "x: 1\n" * (1024 * 1024 // 5 + 1)
+    files = {"shop/__init__.py": "", "shop/cli.py": _CLI, "docs/cli.md": _PAGE}
+    analysis, _ = check_project(tmp_path, files, "shop")
+    assert named_as_key(analysis, {"inspect_raw"}) == set()
+    (tmp_path / "shop.yaml").write_text(big)
+    analysis, _ = check_project(tmp_path, files, "shop")
+    assert named_as_key(analysis, {"inspect_raw"}) == {"inspect_raw"}
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [
+        ("shop/util.py", "# inspect raw state: inspect_raw is for later\nimport inspect\n"),
+        ("deploy.yaml", "url: https://example.org/inspect-raw/\n"),
+    ],
+)
+def test_a_word_no_key_or_flag_spells_no_flag(tmp_path, rel, text) -> None:
+    # A comment, an identifier or a URL's path spells no flag.
+    assert set(_unread(tmp_path, **{rel: text})) == {"--inspect-raw"}
 
 
 def test_a_flag_a_built_name_may_be_is_left_alone(tmp_path) -> None:

@@ -61,8 +61,10 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     whole to other code), unless the code reads a near spelling of the key
     beside it that no doc describes: the entry misspells that key. A
     command line that hands unknown flags back (``parse_known_args``) is
-    judged too, for a flag that no file of the project spells in any form
-    (any case, ``-`` or ``_``) nor a flag built at run time may be, on a
+    judged too, for a flag that no file of the project spells as a flag
+    (with its dashes, any case, ``-`` or ``_``) or as a key (its bare name
+    quoted in Python, a config file's key) nor a flag built at run time
+    may be, on a
     page whose other entries are mostly its flags, when the project builds
     the parser itself and loads no plugins (which may add flags). Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
@@ -142,7 +144,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         where = f"under `{under}`" if under else "at the top level"
         close = near_spelling(key, parent)
         why = (
-            "no code of the project spells it in any form: no option of the command line takes it"
+            "no file of the project spells it as a flag or a key: no option of the command line takes it"
             if rejected in unspelt
             else f"{reader(parent)} never reads it: a config that sets it is silently ignored"
         )

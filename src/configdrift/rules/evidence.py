@@ -126,6 +126,37 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     return found
 
 
+def named_as_key(analysis: Analysis, names: set[str]) -> set[str]:
+    """The ``names`` some Python file of the project quotes whole
+    (``"legacy"``: a dest, a name a parser builds a flag from) or some
+    config file writes as a key (``legacy:``, ``legacy =``), in any case
+    and with ``-`` or ``_``; a word in a comment, a URL or an identifier is
+    no key. Where a file is not searched (too many, too large,
+    unreadable), every name may be named there: all are returned."""
+    variants: dict[str, set[str]] = {}
+    for name in names:
+        for form in (name, name.lower(), name.upper()):
+            for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
+                variants.setdefault(spelling, set()).add(name)
+    python = [*code_files(analysis), *analysis.other_python]
+    configs = list(analysis.config_files)
+    if not names or len(python) + len(configs) > MAX_OTHER_FILES:
+        return set(names)
+    alternation = _alternation(set(variants))
+    quoted = re.compile(rb"""["'](%b)["']""" % alternation)
+    keyed = re.compile(rb"""(?:^|[\s{,"'])(%b)["']?[ \t]*[:=]""" % alternation, re.MULTILINE)
+    found: set[str] = set()
+    for pattern, files in ((quoted, python), (keyed, configs)):
+        for rel in files:
+            data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+            if data is None:
+                return set(names)
+            found.update(n for m in pattern.finditer(data) for n in variants[m.group(1).decode()])
+            if found >= names:
+                return found
+    return found
+
+
 def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
     return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)

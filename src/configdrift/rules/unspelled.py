@@ -38,7 +38,7 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
-from configdrift.rules.evidence import built_names, spelt_anywhere
+from configdrift.rules.evidence import built_names, named_as_key, spelt_anywhere
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -108,7 +108,9 @@ def unspelt_entries(
     analysis: Analysis, candidates: list[tuple[DocEntry, ConfigPath, SchemaNode]]
 ) -> set[ConfigPath]:
     """The documented flags an open command line lacks (``candidates``)
-    that no file of the project spells in any form, nor a flag built at
+    that no file of the project spells as a flag (its dashes, anywhere)
+    or as a key (its bare name quoted in Python, a config file's key: not
+    a comment's word, an identifier or a URL's path), nor a flag built at
     run time may be: nothing takes them. Judged only on a page that is
     plainly this command line's: all but a third of its entries are its
     flags or spelt somewhere."""
@@ -126,7 +128,15 @@ def unspelt_entries(
         return set()
     forms = {rejected: _forms(rejected[-1]) for _, rejected, _ in candidates}
     names = {form for spelt in forms.values() for form in spelt}
-    spelt = spelt_anywhere(analysis, names) | _built(analysis, names)
+    # A flag is spelt with its dashes, anywhere; its bare name only as a
+    # key (a dest, a name a flag is built from): ``--legacy`` is not spelt
+    # by a comment's "legacy" or a URL's ``/legacy/``.
+    dashed = {name for name in names if name.startswith("-")}
+    spelt = (
+        spelt_anywhere(analysis, dashed)
+        | named_as_key(analysis, names - dashed)
+        | _built(analysis, names)
+    )
     nowhere = {rejected for rejected, spelt_as in forms.items() if not spelt_as & spelt}
     by_page: dict[str, list[DocEntry]] = {}
     for entry in analysis.entries:
