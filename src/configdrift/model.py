@@ -147,6 +147,10 @@ class SchemaNode:
     #: destination (``--no-color`` beside ``--color``): each a flag users
     #: write, documented or not on its own, with where it is declared.
     apart: tuple[tuple[str, Location], ...] = ()
+    #: An option its declaration hides from the help
+    #: (``help=argparse.SUPPRESS``, click's ``hidden=True``): not for users
+    #: to find, never undocumented.
+    hidden: bool = False
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""

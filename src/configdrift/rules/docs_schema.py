@@ -155,10 +155,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     through one of its aliases (or an alias documented through the field
     name) counts as documented. When a whole section is undocumented, only
     the section's key is reported, not each of its fields. Deprecated fields
-    and keys marked removed (CD404 reports those the code still reads) are
-    not reported, nor the command-line options of a parser none of whose
-    options the docs describe (a script's own flags). A key a page names in
-    prose is described there, unless the surface has a reference page (one
+    (an option whose help says so), options hidden from the help
+    (``help=argparse.SUPPRESS``, ``hidden=True``), keys marked removed (CD404
+    reports those the code still reads), are not reported, nor the options
+    of a parser none of whose options the docs describe (a script's own
+    flags). A key a page names in prose is described there, unless the surface has a reference page (one
     that holds most of its entries, ten at least) and only other pages name
     it: then the reference is said to lack it.
 
@@ -184,9 +185,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     root = analysis.schema
     own, within = documented_nodes(analysis)
     # Options of a parser none of whose options the docs describe (a script's
-    # own flags) are not reported one by one.
-    # So are the keys of a dict of defaults (a plugin's ``config.add``) none
-    # of whose keys they describe.
+    # own flags) are not reported one by one, nor the keys of a dict of
+    # defaults (a plugin's ``config.add``) none of whose keys they describe.
     grouped = ("option", "default ")
     covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
     # A key marked removed is not to be documented: CD404 says it is still read.
@@ -240,6 +240,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 yield from visit(child)
             if (
                 child.deprecated
+                or child.hidden
                 or child.path in removed
                 or child.location is None
                 or child.origin.startswith("docs:")
@@ -342,8 +343,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # is described there, if not as an entry.
         from configdrift.rules.evidence import named_in_pages
 
-        # A variable's other spellings with an underscore name it too
-        # (``ignore_unknown_envvars=True`` for IGNORE_UNKNOWN_ENVVARS_FOR_DYNACONF).
+        # A variable's other spellings with an underscore name it too.
         aliases = {
             alias: f.key
             for f in findings

@@ -6,7 +6,13 @@ from __future__ import annotations
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.extract.python.registration_calls import CLICK_BUILTINS
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
-from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
+from configdrift.resolve.mechanisms.option_nodes import (
+    TYPES,
+    hide_or_deprecate,
+    option_group,
+    option_node,
+    sequence,
+)
 from configdrift.resolve.project import ModuleInfo, Project
 
 #: Libraries whose ``option`` decorator declares a command's option.
@@ -62,7 +68,13 @@ def click_option(
     # A command receives its options as parameters, not attributes: what
     # reads them is not judged (CD202).
     group = option_group(module, call.function)
-    return option_node(dest, flags, kind, default, where, group, "click", choices)
+    node = option_node(dest, flags, kind, default, where, group, "click", choices)
+    hide_or_deprecate(project, module, call.kwargs.get("help"), node)
+    hidden = call.kwargs.get("hidden")
+    node.hidden = node.hidden or (
+        hidden is not None and project.evaluate(module, hidden).value is True
+    )
+    return node
 
 
 def click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:

@@ -5,6 +5,8 @@ environment and settings mechanisms."""
 
 from __future__ import annotations
 
+import re
+
 from configdrift.extract.python.facts import Expr
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project
@@ -61,3 +63,19 @@ def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: st
     root.model_kind = kind
     root.model_location = keys[0].location
     root.strict = False
+
+
+def hide_or_deprecate(
+    project: Project, module: str, help_expr: Expr | None, node: SchemaNode
+) -> None:
+    """Mark an option its ``help`` hides (``argparse.SUPPRESS``) or
+    says is deprecated (``"Deprecated: use --x"``)."""
+    help_text = project.string(module, help_expr) if help_expr is not None else None
+    if help_expr is not None and help_expr[0] == "n" and help_expr[1].endswith("SUPPRESS"):
+        node.hidden = True
+    elif help_text is not None and _DEPRECATED.match(help_text):
+        node.deprecated = True
+
+
+#: Help text that opens by saying the option is deprecated.
+_DEPRECATED = re.compile(r"\W{0,3}deprecated\b", re.IGNORECASE)

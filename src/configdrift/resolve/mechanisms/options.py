@@ -32,6 +32,7 @@ from configdrift.resolve.mechanisms.click import (
     typer_option,
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
+from configdrift.resolve.mechanisms.option_nodes import hide_or_deprecate as hide
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
@@ -369,9 +370,11 @@ def _option(
     if type_expr is not None and type_expr[0] == "n":
         kind = TYPES.get(type_expr[1], "")
     choices = sequence(project, module, call.kwargs.get("choices"))
-    return option_node(
+    node = option_node(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
+    hide(project, module, call.kwargs.get("help"), node)
+    return node
 
 
 #: Calls that name a key and where its default is: (position, keyword).
