@@ -106,11 +106,7 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     ``sentry-dsn``): its code, its other Python files and its config files.
     Where one of them is not searched (too many, too large, unreadable),
     every name may be spelt there: all are returned."""
-    variants: dict[str, set[str]] = {}
-    for name in names:
-        for form in (name, name.lower(), name.upper()):
-            for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
-                variants.setdefault(spelling, set()).add(name)
+    variants = _variants(names)
     files = [*code_files(analysis), *analysis.other_python, *analysis.config_files]
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
@@ -126,6 +122,17 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     return found
 
 
+def _variants(names: set[str]) -> dict[str, set[str]]:
+    """Each spelling of ``names`` in any case and with ``-`` or ``_``, to
+    the names it spells."""
+    variants: dict[str, set[str]] = {}
+    for name in names:
+        for form in (name, name.lower(), name.upper()):
+            for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
+                variants.setdefault(spelling, set()).add(name)
+    return variants
+
+
 def named_as_key(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` some Python file of the project quotes whole
     (``"legacy"``: a dest, a name a parser builds a flag from) or some
@@ -133,11 +140,7 @@ def named_as_key(analysis: Analysis, names: set[str]) -> set[str]:
     and with ``-`` or ``_``; a word in a comment, a URL or an identifier is
     no key. Where a file is not searched (too many, too large,
     unreadable), every name may be named there: all are returned."""
-    variants: dict[str, set[str]] = {}
-    for name in names:
-        for form in (name, name.lower(), name.upper()):
-            for spelling in (form, form.replace("-", "_"), form.replace("_", "-")):
-                variants.setdefault(spelling, set()).add(name)
+    variants = _variants(names)
     python = [*code_files(analysis), *analysis.other_python]
     configs = list(analysis.config_files)
     if not names or len(python) + len(configs) > MAX_OTHER_FILES:
