@@ -94,6 +94,7 @@ def census(analysis: Analysis) -> Census:
 
 def _take_census(analysis: Analysis) -> Census:
     from configdrift.analysis import accepted_nodes, rendered_nodes
+    from configdrift.rules.doc_gaps import prose_commands
     from configdrift.rules.docs_schema import documented_nodes, undocumented
 
     accepted = accepted_nodes(analysis)
@@ -101,7 +102,7 @@ def _take_census(analysis: Analysis) -> Census:
     rendered = {node.path for node in rendered_nodes(analysis)}
     by_key = {format_path(node.path): node for node in accepted}
     reported = tuple(f.key for f in undocumented(analysis))
-    if analysis.entries or analysis.autodoc or analysis.generated:
+    if analysis.entries or analysis.autodoc or analysis.generated or prose_commands(analysis):
         # A section reported whole stands for the keys under it; one the
         # docs describe keys under has those reported one by one.
         gaps = [by_key[key] for key in reported if key in by_key]

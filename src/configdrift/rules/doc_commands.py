@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode
-from configdrift.rules.evidence import code_files, quoted_in
+from configdrift.rules.evidence import code_files, given_to, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -84,6 +84,20 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)
+
+
+def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:
+    """The options of ``root`` (by key) that a line of the pages gives the
+    project's own program by any spelling (``yamllint -c my.yaml``: the
+    ``--config-file`` option), short flags too: described there, where the
+    prose alone documents the command line (a program's short flag may be
+    another subcommand's)."""
+    programs = {p for p in project_programs(analysis) if not p.startswith("-m ")}
+    spellings = {s for node in root.children.values() for s in node.spellings if s.strip("-")}
+    given = given_to(analysis, programs, spellings)
+    return {
+        node.path[0] for node in root.children.values() if node.path and given & set(node.spellings)
+    }
 
 
 def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool:

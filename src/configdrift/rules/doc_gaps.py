@@ -375,3 +375,34 @@ def example_entries(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]
                     spelt.path[-1], node.path, Location(rel, spelt.line), "", form="example"
                 )
                 yield node, entry
+
+
+#: The share of a command's flags the prose must name for its pages to
+#: describe the command without a reference of entries.
+PROSE_SHARE = 0.75
+
+
+def prose_commands(analysis: Analysis) -> set[str]:
+    """The commands (groups of options, by origin) whose flags the pages
+    name in prose or command lines, three quarters of them at least (any
+    of a flag's long spellings; options hidden from the help aside), of a
+    command line no page
+    lists as entries: documented in prose alone (nox's usage page). A
+    command with a flag or two named in passing has its reference
+    elsewhere; one beside commands documented by entries may be rendered
+    from its ``--help`` (``program-output``), which is not read."""
+    from configdrift.rules.evidence import named_in_pages
+
+    if analysis.schema.model_kind not in CLI_KINDS or analysis.entries:
+        return set()
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for node in analysis.schema.children.values():
+        longs = tuple(s for s in node.spellings if s.startswith("--") and len(s) > 2)
+        if node.origin.startswith("option") and longs and not node.hidden:
+            groups.setdefault(node.origin, []).append(longs)
+    named = named_in_pages(analysis, {f for group in groups.values() for s in group for f in s})
+    return {
+        origin
+        for origin, group in groups.items()
+        if sum(bool(named.intersection(s)) for s in group) >= PROSE_SHARE * len(group)
+    }

@@ -22,6 +22,7 @@ from configdrift.model import (
     resolve_path,
     step,
 )
+from configdrift.rules.doc_commands import flags_given
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
     VARIABLE,
@@ -31,6 +32,7 @@ from configdrift.rules.doc_gaps import (
     model_related,
     outside_reference,
     plain_path,
+    prose_commands,
     shown_on_pages,
 )
 from configdrift.rules.mentions import misspelt_mentions
@@ -175,23 +177,20 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    if (
-        not analysis.entries
-        and not analysis.autodoc
-        and not analysis.admitted
-        and not analysis.examples_document
-    ):
+    prose = prose_commands(analysis)
+    documented = analysis.entries or analysis.autodoc or analysis.admitted
+    if not (documented or analysis.examples_document or prose):
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = documented_nodes(analysis)
     # Options of a parser none of whose options the docs describe (a script's
-    # own flags) are not reported one by one, nor the keys of a dict of
-    # defaults (a plugin's ``config.add``) none of whose keys they describe.
+    # own flags; a command its prose names is described) are not reported one
+    # by one, nor the keys of a dict of defaults none of whose keys they do.
     grouped = ("option", "default ")
     covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
+    covered |= prose
     # A key marked removed is not to be documented: CD404 says it is still read.
     removed = {e.path for e in analysis.lifecycle if e.status == "removed"}
-
     # A trait is configured on its class and every subclass alike
     # (``c.Spawner.mem_limit`` holds for ``LocalProcessSpawner``): where one
     # of them documents it, it is documented, and it is reported once.
@@ -339,22 +338,23 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     spans = {f.key for f in findings if root.model_kind in NAMED_KINDS and f.key not in flags}
     if flags or spans:
         # A flag, variable or option the pages name in prose or a command
-        # (``deepspeed --num_gpus 2 train.py``, "the key `changelog_file`")
-        # is described there, if not as an entry.
+        # (``deepspeed --num_gpus 2``, "the key `changelog_file`") is described.
         from configdrift.rules.evidence import named_in_pages
 
-        # A variable's other spellings with an underscore name it too.
+        # Other spellings name it too: a variable's with ``_``, a flag's long ones.
         aliases = {
             alias: f.key
             for f in findings
-            if f.key in flags and not f.key.startswith("--")
+            if f.key in flags
             for node in [resolve_path(root, (f.key,))[0]]
             if node is not None
             for alias in node.spellings
-            if alias != f.key and "_" in alias
+            if alias != f.key
+            and (alias.startswith("--") if f.key.startswith("--") else "_" in alias)
         }
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans, where=where)
+        named |= flags & flags_given(analysis, root) if prose else set()
         for alias, key in aliases.items():
             if alias in named and key not in named:
                 named.add(key)

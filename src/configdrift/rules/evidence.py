@@ -235,6 +235,26 @@ def named_in_pages(
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
+def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str]:
+    """The ``flags`` a line of the doc and example pages gives one of
+    ``programs`` (``$ yamllint -c my.yaml``), after the program's name on
+    that line; a changelog's is no description."""
+    if not programs or not flags:
+        return set()
+    program = re.compile(rb"(?<![\w./-])(?:%b)(?![\w-])" % _alternation(programs))
+    flag = re.compile(_WHOLE % _alternation(flags))
+    found: set[str] = set()
+    for rel in [p for p in analysis.pages if not HISTORY_PAGES.search(p)][:MAX_OTHER_FILES]:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            continue
+        for run in program.finditer(data):
+            end = data.find(b"\n", run.end())
+            rest = data[run.end() : end if end >= 0 else len(data)]
+            found.update(m.group(1).decode() for m in flag.finditer(rest))
+    return found
+
+
 def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     """Names read as attributes (``.name``) or by name (``getattr(x,
     "name")``, ``getini("name")``, ``config["name"]``) in Python files

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
+from configdrift.rules.doc_gaps import prose_commands
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -40,7 +41,10 @@ def source_empty(analysis: Analysis) -> Iterator[Finding]:
         yield make("CD501", "", Location(pattern, 1), f"{what} `{pattern}` matches no {kind}")
     yield from _unread_sources(analysis)
     anchor = Location(_anchor(analysis), 1)
-    documented = any(surface.doc_sources or surface.autodoc for surface in analysis.everything)
+    documented = any(
+        surface.doc_sources or surface.autodoc or prose_commands(surface)
+        for surface in analysis.everything
+    )
     if not documented and not analysis.missing_docs and analysis.schema.children:
         yield make(
             "CD501",

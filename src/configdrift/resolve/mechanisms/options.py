@@ -347,6 +347,8 @@ def _option(
     flags = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
     if not flags or len(flags) != len(call.args) or not all(f.startswith("-") for f in flags):
         return None  # a positional argument, or option strings not known statically
+    if not any(f.strip("-") for f in flags):
+        return None  # ``add_argument("-")``: standard input, no option to document
     action = project.string(module, call.kwargs["action"]) if "action" in call.kwargs else None
     if action in _NOT_OPTIONS:
         # ``--version`` prints and exits: a documented spelling is accepted,

@@ -1,0 +1,114 @@
+"""A command line no page lists as entries, whose flags the prose names
+(three quarters of a command's, hidden ones aside), is documented in prose:
+a flag it never names is undocumented (CD103). A flag is named by any of
+its long spellings, or given to the project's own program in a doc
+command line by any spelling. Never where the prose names a flag or two
+in passing, nor beside a command line documented by entries (whose other
+commands may be rendered from their ``--help``); ``add_argument("-")``
+(standard input) is no option."""
+
+from __future__ import annotations
+
+from configdrift.coverage import census
+from configdrift.findings import settled
+from helpers import by_key, check_project
+
+_CLI = """
+import argparse
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="shop")
+    parser.add_argument("-", action="store_true", dest="stdin", help="read standard input")
+    parser.add_argument("--host", default="127.0.0.1", help="the address")
+    parser.add_argument("--port", type=int, default=8000, help="the port")
+    parser.add_argument("--workers", "--worker", type=int, default=1, help="processes")
+    parser.add_argument("--reload", action="store_true", help="reload on change")
+    parser.add_argument("--debug", action="store_true", help="log more")
+    parser.add_argument("--quiet", action="store_true", help="log less")
+    parser.add_argument("-c", "--config-file", help="a configuration file")
+    parser.add_argument("--add-timestamp", action="store_true", help="stamp the log")
+    parser.add_argument("--dump", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+"""
+
+_PAGE = """# Running the shop
+
+Start it on another address with ``--host`` and another port with
+``--port``; ``--worker`` sets how many processes serve, and ``--reload``
+restarts them when the code changes. ``--debug`` logs more, ``--quiet``
+less.
+
+```console
+$ shop -c shop.toml
+```
+"""
+
+_PYPROJECT = '[project]\nname = "shop"\n\n[project.scripts]\nshop = "shop.cli:main"\n'
+
+
+def _check(tmp_path, page: str = _PAGE, **more: str):
+    files = {
+        "pyproject.toml": _PYPROJECT,
+        "shop/cli.py": _CLI,
+        "docs/running.md": page,
+        **more,
+    }
+    return check_project(tmp_path, files, "shop")
+
+
+def _undocumented(findings) -> set[str]:
+    return {k for c, k in by_key(findings) if c == "CD103"}
+
+
+def test_a_command_line_documented_in_prose_has_its_unnamed_flags_undocumented(
+    tmp_path,
+) -> None:
+    analysis, findings = _check(tmp_path)
+    # ``--workers`` is named by its other long spelling, ``--config-file``
+    # by its short one in a command line of the project's program; ``-``
+    # is no option.
+    assert _undocumented(findings) == {"--add-timestamp"}
+    # No setup question: the prose documents it, and the census agrees.
+    assert not any(f.code == "CD501" for f in findings)
+    counted = census(analysis)
+    assert counted.paths("undocumented") == [("--add-timestamp",)]
+
+
+def test_no_setup_question_where_the_prose_documents_the_command_line(tmp_path) -> None:
+    analysis, _ = _check(tmp_path)
+    stored = settled(analysis, [], None, None, False, False, None)
+    assert stored is not None
+    assert not stored.messages
+
+
+def test_flags_named_in_passing_document_nothing(tmp_path) -> None:
+    # Half of the flags: not three quarters.
+    page = _PAGE.replace("``--debug`` logs more, ``--quiet``\nless.", "")
+    _, findings = _check(tmp_path, page)
+    assert _undocumented(findings) == set()
+
+
+def test_a_short_flag_in_another_programs_command_line_names_nothing(tmp_path) -> None:
+    page = _PAGE.replace("$ shop -c shop.toml", "$ other -c shop.toml")
+    _, findings = _check(tmp_path, page)
+    assert _undocumented(findings) == {"--add-timestamp", "--config-file"}
+
+
+def test_beside_entries_the_prose_documents_no_other_command(tmp_path) -> None:
+    # A page of entries documents another command line of the project:
+    # the one the prose names may be rendered from its ``--help``.
+    other = (
+        "import argparse\n\n\ndef admin(argv=None):\n"
+        '    parser = argparse.ArgumentParser(prog="admin")\n'
+        '    parser.add_argument("--user", help="who")\n'
+        '    parser.add_argument("--role", help="what")\n'
+        '    parser.add_argument("--team", help="with whom")\n'
+        "    return parser.parse_args(argv)\n"
+    )
+    table = (
+        "# Admin\n\n| Option | Description |\n| --- | --- |\n"
+        "| `--user` | who |\n| `--role` | what |\n| `--team` | with whom |\n"
+    )
+    _, findings = _check(tmp_path, **{"shop/admin.py": other, "docs/admin.md": table})
+    assert _undocumented(findings) == set()
