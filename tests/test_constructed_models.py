@@ -171,6 +171,14 @@ def test_a_page_that_does_not_construct_it_is_not_about_it(tmp_path) -> None:
     assert not any(f.key == "pack_git" for f in findings)
 
 
+def test_a_page_of_a_small_part_of_its_fields_is_not_about_it(tmp_path) -> None:
+    # Four of fourteen fields: a guide to its use, not its reference.
+    more = "".join(f"    extra{i}: int = {i}\n" for i in range(9))
+    images = _IMAGES.replace("    pack_git: bool = True\n", "    pack_git: bool = True\n" + more)
+    analysis, _ = _check(tmp_path, **{"app/images.py": images})
+    assert "Image" not in _surfaces(analysis)
+
+
 def test_a_page_of_other_keys_as_much_is_not_about_it(tmp_path) -> None:
     # Four fields of seven entries: not three quarters.
     page = _PAGE + "- ``APP_CACHE``: the cache.\n- ``APP_HOME``: the home.\n"

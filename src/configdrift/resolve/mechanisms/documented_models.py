@@ -44,6 +44,9 @@ MIN_FIELDS = 5
 #: The share of a page's entries that must be a model's fields for the
 #: page that constructs it to be about it.
 ABOUT_SHARE = 0.75
+#: A page about a model documents a part of its fields this large at
+#: least (a third): a guide that shows three of forty is about its use.
+ABOUT_PART = 3
 
 
 def _constructed(discovery: Discovery) -> dict[str, list[PageKeys]]:
@@ -58,16 +61,17 @@ def _constructed(discovery: Discovery) -> dict[str, list[PageKeys]]:
 
 def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
     """The model's fields a page that constructs it documents, where the
-    page is about it: ``ABOUT_SHARE`` of its entries are its fields
-    (BentoML's ``Image`` constructor parameters beside
-    ``bentoml.images.Image(distro=...)``), whatever other surface holds
-    them; none where no page is. The claim wants three of them."""
+    page is about it: ``ABOUT_SHARE`` of its entries are its fields, and
+    a third of its fields at least (BentoML's ``Image`` constructor
+    parameters beside ``bentoml.images.Image(distro=...)``), whatever
+    other surface holds them; none where no page is. The claim wants three
+    of them."""
     fields = {normal(k): k for k in keys}
     best: frozenset[str] = frozenset()
     for page in pages:
         entries = page.names(ENTRY)
         spelt = frozenset(fields[k] for k in fields.keys() & entries)
-        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(best) + 1):
+        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(keys) / ABOUT_PART, len(best) + 1):
             best = spelt
     return best
 
