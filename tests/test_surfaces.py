@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import FIXTURES, run_cli
 from helpers import by_key, check_project
 
@@ -344,7 +346,14 @@ def test_init_writes_the_surfaces_it_found_and_the_check_agrees(tmp_path) -> Non
     assert run_cli("check", str(root), "--jobs", "1", "--no-cache").out == before
 
 
-def test_mkdocstrings_autodoc_documents_a_model(tmp_path) -> None:
+_AUTODOC_PAGES = [
+    "# Configuration\n\n::: app.config.Config\n",
+    "# Configuration\n\n[[autodoc]] config.Config\n",
+]
+
+
+@pytest.mark.parametrize("page", _AUTODOC_PAGES, ids=["mkdocstrings", "hf-doc-builder"])
+def test_mkdocstrings_autodoc_documents_a_model(tmp_path, page) -> None:
     code = """
     from pydantic import Field
     from pydantic_settings import BaseSettings
@@ -359,7 +368,6 @@ def test_mkdocstrings_autodoc_documents_a_model(tmp_path) -> None:
 
     config = Config()
     """
-    page = "# Configuration\n\n::: app.config.Config\n"
     analysis, findings = check_project(
         tmp_path / "a", {"app/config.py": code, "docs/configuration.md": page}, "app"
     )

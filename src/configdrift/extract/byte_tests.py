@@ -88,6 +88,7 @@ _GENERATOR_MARKERS = (
     # A command's ``--help`` output pasted into a page.
     b"-h, --help",
     b"\n::: ",
+    b"[[autodoc]] ",
     # Pages rendered from a model of the code (autodoc_pydantic; a page of
     # ``autoclass`` API docs is read when it shows entries or examples).
     b".. autopydantic_model::",

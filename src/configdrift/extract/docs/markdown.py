@@ -324,7 +324,9 @@ class _Walker:
         if len(words) >= 2 and words[0] == ":::" and words[1] in GENERATORS:
             self.facts.generated.append((GENERATORS[words[1]], self._line(inline)))
             return
-        if len(words) >= 2 and words[0] == ":::" and DOTTED.fullmatch(words[1]):
+        # mkdocstrings' ``::: pkg.Class``; Hugging Face doc-builder's
+        # ``[[autodoc]] tuners.lora.config.LoraConfig``.
+        if len(words) >= 2 and words[0] in (":::", "[[autodoc]]") and DOTTED.fullmatch(words[1]):
             self.facts.autodoc.append((words[1], self._line(inline)))
             return
         children = inline.children or []
