@@ -64,9 +64,9 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     judged too, for a flag that no file of the project spells as a flag
     (with its dashes, any case, ``-`` or ``_``) or as a key (its bare name
     quoted in Python, a config file's key) nor a flag built at run time
-    may be, on a
-    page whose other entries are mostly its flags, when the project builds
-    the parser itself and loads no plugins (which may add flags). Also a
+    may be, on a page whose other entries are mostly its flags, when the
+    project builds the parser itself and loads no plugins (which may add
+    flags). Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
     that no configuration has, where one part is a near spelling of a key
     of a lenient section and the code nowhere spells it.

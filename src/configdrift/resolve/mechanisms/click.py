@@ -69,11 +69,7 @@ def click_option(
     # reads them is not judged (CD202).
     group = option_group(module, call.function)
     node = option_node(dest, flags, kind, default, where, group, "click", choices)
-    hide_or_deprecate(project, module, call.kwargs.get("help"), node)
-    hidden = call.kwargs.get("hidden")
-    node.hidden = node.hidden or (
-        hidden is not None and project.evaluate(module, hidden).value is True
-    )
+    hide_or_deprecate(project, module, call.kwargs, node)
     return node
 
 

@@ -85,7 +85,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         return []
     names = discovery.references()
     constructed = _constructed(discovery)
-    #: The models a page that constructs them is about, with the fields it documents.
+    # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
     for module in sorted(builder.project.modules):

@@ -20,9 +20,10 @@ to what a call returns (``ini = options_from_ini(path)``) or to a key of
 another dict (``buttons = theme.get("launch_buttons", {})``), is one
 where a page is about it (``ABOUT_SHARE`` of its entries are its keys),
 then without a default each, or, a key of another dict, where the
-examples set its keys below that very key. Each key's default is the one it is read with,
-when every read of it that gives one agrees and it is known statically;
-its reads are the key's (``SchemaNode.reads``): the code is seen to read it.
+examples set its keys below that very key. Each key's default is the one
+it is read with, when every read of it that gives one agrees and it is
+known statically; its reads are the key's (``SchemaNode.reads``): the
+code is seen to read it.
 
 Whether a documented key it does not read is ignored is not known: the
 dict may be handed whole to code that reads it, or read by a base class

@@ -66,14 +66,17 @@ def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: st
 
 
 def hide_or_deprecate(
-    project: Project, module: str, help_expr: Expr | None, node: SchemaNode
+    project: Project, module: str, kwargs: dict[str, Expr], node: SchemaNode
 ) -> None:
-    """Mark an option its ``help`` hides (``argparse.SUPPRESS``) or
-    says is deprecated (``"Deprecated: use --x"``)."""
-    help_text = project.string(module, help_expr) if help_expr is not None else None
-    if help_expr is not None and help_expr[0] == "n" and help_expr[1].endswith("SUPPRESS"):
+    """Mark an option its declaration hides from the help (``help=
+    argparse.SUPPRESS``, click's ``hidden=True``) or whose ``help`` says
+    it is deprecated (``"Deprecated: use --x"``)."""
+    help_expr, hidden = kwargs.get("help"), kwargs.get("hidden")
+    if (help_expr is not None and help_expr[0] == "n" and help_expr[1].endswith("SUPPRESS")) or (
+        hidden is not None and project.evaluate(module, hidden).value is True
+    ):
         node.hidden = True
-    elif help_text is not None and _DEPRECATED.match(help_text):
+    elif help_expr is not None and _DEPRECATED.match(project.string(module, help_expr) or ""):
         node.deprecated = True
 
 

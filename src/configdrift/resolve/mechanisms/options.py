@@ -23,6 +23,7 @@ from configdrift.extract.python.registration_calls import (
 )
 from configdrift.model import BUILTIN, IMPLIED, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
+from configdrift.resolve.mechanisms import option_nodes
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
     CLICK_LIKE,
@@ -32,7 +33,6 @@ from configdrift.resolve.mechanisms.click import (
     typer_option,
 )
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
-from configdrift.resolve.mechanisms.option_nodes import hide_or_deprecate as hide
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
@@ -375,7 +375,7 @@ def _option(
     node = option_node(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
-    hide(project, module, call.kwargs.get("help"), node)
+    option_nodes.hide_or_deprecate(project, module, call.kwargs, node)
     return node
 
 
