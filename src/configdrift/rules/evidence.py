@@ -111,15 +111,7 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
     compiled = re.compile(_WHOLE % _alternation(set(variants)))
-    found: set[str] = set()
-    for rel in files:
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            return set(names)
-        found.update(n for m in compiled.finditer(data) for n in variants[m.group(1).decode()])
-        if found >= names:
-            break
-    return found
+    return _spelt_in(analysis, [(compiled, files)], names, variants)
 
 
 def _variants(names: set[str]) -> dict[str, set[str]]:
@@ -148,8 +140,20 @@ def named_as_key(analysis: Analysis, names: set[str]) -> set[str]:
     alternation = _alternation(set(variants))
     quoted = re.compile(rb"""["'](%b)["']""" % alternation)
     keyed = re.compile(rb"""(?:^|[\s{,"'])(%b)["']?[ \t]*[:=]""" % alternation, re.MULTILINE)
+    return _spelt_in(analysis, [(quoted, python), (keyed, configs)], names, variants)
+
+
+def _spelt_in(
+    analysis: Analysis,
+    searches: list[tuple[re.Pattern[bytes], list[str]]],
+    names: set[str],
+    variants: dict[str, set[str]],
+) -> set[str]:
+    """The ``names`` whose spellings (``variants``) each pattern's first
+    group captures in its files, stopping once all are found; all of them
+    where a file is not read (too large, unreadable)."""
     found: set[str] = set()
-    for pattern, files in ((quoted, python), (keyed, configs)):
+    for pattern, files in searches:
         for rel in files:
             data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
             if data is None:
