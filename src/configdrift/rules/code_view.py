@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
-from configdrift.model import ConfigPath, Finding, SchemaNode, format_path, near_spelling
+from configdrift.model import ConfigPath, DocEntry, Finding, SchemaNode, format_path, near_spelling
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     built_names,
@@ -41,6 +41,18 @@ def _is_settings(analysis: Analysis, node: SchemaNode) -> bool:
 
     info = analysis.code.model(Symbol("class", *node.model_symbol))
     return info is not None and info.env_prefix is not None
+
+
+def _own_convention(
+    analysis: Analysis, strict: bool | None
+) -> list[tuple[DocEntry, ConfigPath, SchemaNode]]:
+    """The documented keys a node of this strictness lacks, but those
+    spelt in another program's convention (``_other_convention``)."""
+    return [
+        item
+        for item in missing_entries(analysis, strict=strict)
+        if not _other_convention(item[2], item[1][-1])
+    ]
 
 
 def _other_convention(parent: SchemaNode, key: str) -> bool:
@@ -84,19 +96,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     spelling the code reads, or remove the entry.
     """
     documented = {entry.path for entry in analysis.entries}
-    missing = [
-        (entry, rejected, parent)
-        for entry, rejected, parent in missing_entries(analysis, strict=False)
-        if not _other_convention(parent, rejected[-1])
-    ]
+    missing = _own_convention(analysis, strict=False)
     # A command line that hands unknown flags back says nothing of the
     # flags it lacks, but a flag no file spells in any form is taken by
     # nothing.
-    open_ = [
-        item
-        for item in missing_entries(analysis, strict=None)
-        if not _other_convention(item[2], item[1][-1])
-    ]
+    open_ = _own_convention(analysis, strict=None)
     unspelt = unspelt_entries(analysis, open_)
     found = [
         (entry, rejected, parent, _is_settings(analysis, parent))

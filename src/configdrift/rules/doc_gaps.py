@@ -386,15 +386,23 @@ def prose_commands(analysis: Analysis) -> set[str]:
     """The commands (groups of options, by origin) whose flags the pages
     name in prose or command lines, three quarters of them at least (any
     of a flag's long spellings; options hidden from the help aside), of a
-    command line no page
-    lists as entries: documented in prose alone (nox's usage page). A
-    command with a flag or two named in passing has its reference
-    elsewhere; one beside commands documented by entries may be rendered
-    from its ``--help`` (``program-output``), which is not read."""
-    from configdrift.rules.evidence import named_in_pages
+    command line no page lists as entries: documented in prose alone
+    (nox's usage page). A command with a flag or two named in passing has
+    its reference elsewhere; one beside commands documented by entries may
+    be rendered from its ``--help`` (``program-output``), which is not
+    read. Once a surface: CD103, the census and CD501 ask it, and it reads
+    every page."""
+    from configdrift.rules.evidence import once
 
     if analysis.schema.model_kind not in CLI_KINDS or analysis.entries:
         return set()
+    return once(analysis, f"prose commands of {id(analysis.schema)}", lambda: _prose(analysis))
+
+
+def _prose(analysis: Analysis) -> set[str]:
+    """``prose_commands``, from the pages."""
+    from configdrift.rules.evidence import named_in_pages
+
     groups: dict[str, list[tuple[str, ...]]] = {}
     for node in analysis.schema.children.values():
         longs = tuple(s for s in node.spellings if s.startswith("--") and len(s) > 2)
