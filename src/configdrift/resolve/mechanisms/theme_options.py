@@ -3,9 +3,12 @@
 in ``html_theme_options``; the templates read each as ``theme_<name>``.
 
 A theme inherits another's options (``inherit = pydata_sphinx_theme``), so
-the configuration is open: nothing is said of a key the file lacks. An
-option no template or code spells, where they spell half the others, is
-read by nothing (``Surface.unread``).
+the configuration is open: nothing is said of a key the file lacks. Where
+its line of themes ends in Sphinx's ``basic`` or ``none`` (all else being
+the project's own), an option no template or code of that line spells,
+where they spell half the others, is read by nothing (``Surface.unread``);
+a theme inherited from outside the project may read any, and is recorded
+as unresolved.
 """
 
 from __future__ import annotations
