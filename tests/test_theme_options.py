@@ -136,6 +136,87 @@ def test_an_example_key_of_an_inherited_theme_is_not_judged(tmp_path) -> None:
     assert ("CD302", "search_as_you_type") in found
 
 
+#: Guides that show the options in a ``conf.py`` (reStructuredText's
+#: ``code-block:: python``), with no reference of entries.
+_GUIDE = """Buttons
+=======
+
+.. code-block:: python
+
+    html_theme_options = {{
+        "use_download_button": True,
+        "show_depth": 2,
+        "toc_title": "On this page",
+        "launch_buttons": {{}},
+        {more}
+    }}
+
+The footer is set with ``footer_items``.
+"""
+
+
+def test_examples_alone_make_a_theme_a_configuration(tmp_path) -> None:
+    # No page lists the options: the examples that set five of them are the
+    # evidence, and they document them.
+    files = {"docs/options.md": "# Theme\n", "docs/guide.rst": _GUIDE.format(more="")}
+    found = _check(tmp_path, **files)
+    # ``footer_items``, named in the prose, is described there.
+    assert {key for code, key in found if code == "CD103"} == {"old_sections"}
+
+
+def test_too_few_options_set_by_examples_are_no_evidence(tmp_path) -> None:
+    guide = """Buttons
+=======
+
+.. code-block:: python
+
+    html_theme_options = {"toc_title": "On this page", "show_depth": 2}
+"""
+    files = {"docs/options.md": "# Theme\n", "docs/guide.rst": guide}
+    found = _check(tmp_path, **files)
+    assert not [key for code, key in found if code in ("CD103", "CD202")]
+
+
+def test_options_set_below_another_key_are_no_evidence(tmp_path) -> None:
+    # Keys of the same names below another key are another thing's.
+    guide = (
+        _GUIDE.format(more="")
+        .replace("html_theme_options = {", 'extensions_config = {"viewer": {')
+        .replace("    }", "    }}")
+    )
+    files = {"docs/options.md": "# Theme\n", "docs/guide.rst": guide}
+    found = _check(tmp_path, **files)
+    # No surface: not even the option read by nothing is said.
+    assert not [key for code, key in found if code in ("CD103", "CD202")]
+
+
+def test_an_option_named_nowhere_in_prose_is_undocumented(tmp_path) -> None:
+    guide = _GUIDE.format(more="").replace("``footer_items``", "the footer option")
+    files = {"docs/options.md": "# Theme\n", "docs/guide.rst": guide}
+    found = _check(tmp_path, **files)
+    assert {key for code, key in found if code == "CD103"} == {"footer_items", "old_sections"}
+
+
+def test_an_option_a_comment_calls_deprecated_is_not_undocumented(tmp_path) -> None:
+    conf = _CONF.format(inherit="basic").replace(
+        "old_sections = []", "# DEPRECATED (remove in 2.0)\nold_sections = []"
+    )
+    found = _check(tmp_path, **{"shop/theme/shop/theme.conf": conf})
+    assert {key for code, key in found if code == "CD103"} == {"footer_items"}
+    # A comment that says something else marks nothing.
+    conf = _CONF.format(inherit="basic").replace(
+        "old_sections = []", "# Sections\nold_sections = []"
+    )
+    found = _check(tmp_path, **{"shop/theme/shop/theme.conf": conf})
+    assert {key for code, key in found if code == "CD103"} == {"footer_items", "old_sections"}
+    # A blank line ends what the comment heads.
+    conf = _CONF.format(inherit="basic").replace(
+        "old_sections = []", "# DEPRECATED\nfooter_size = 1\n\nold_sections = []"
+    )
+    found = _check(tmp_path, **{"shop/theme/shop/theme.conf": conf})
+    assert {key for code, key in found if code == "CD103"} == {"footer_items", "old_sections"}
+
+
 def test_a_theme_toml_declares_options_too(tmp_path) -> None:
     toml = (
         '[theme]\ninherit = "basic"\n\n[options]\nuse_download_button = true\n'

@@ -180,9 +180,20 @@ _EXAMPLE_FENCES = (
 )
 
 
+#: reStructuredText's Python blocks, read where the page also assigns a
+#: dict literal (``html_theme_options = {`` of a ``conf.py``).
+_PYTHON_FENCES = tuple(
+    f"{directive}:: {lang}".encode()
+    for directive in ("code-block", "sourcecode", "code")
+    for lang in ("python", "py")
+)
+
+
 def may_show_example(data: bytes) -> bool:
     """Could the page hold an example config block at all?"""
-    return any(fence in data for fence in _EXAMPLE_FENCES)
+    return any(fence in data for fence in _EXAMPLE_FENCES) or (
+        b"= {" in data and any(fence in data for fence in _PYTHON_FENCES)
+    )
 
 
 def mentions(data: bytes, words: AbstractSet[str], at_least: int) -> bool:

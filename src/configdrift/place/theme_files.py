@@ -31,27 +31,27 @@ def theme_options(
 ) -> list[ThemeOptions]:
     """The options of each theme file (``theme.conf``, ``theme.toml``) that
     declares a theme and options."""
-    found: list[tuple[str, str, list[BlockKey]]] = []
+    found: list[tuple[str, str, list[BlockKey], frozenset[str]]] = []
     for rel in themes:
         read = _read(root, rel)
         if read is not None and read[1]:
             found.append((rel, *read))
     # A theme's templates may read the options of the themes that inherit it.
-    names = {key.path[0] for _, _, options in found for key in options}
+    names = {key.path[0] for _, _, options, _ in found for key in options}
     # The code is searched once, for every theme.
     in_code = _spelt(root, code, names) if found else frozenset()
     out: list[ThemeOptions] = []
-    for rel, inherit, options in found:
+    for rel, inherit, options, deprecated in found:
         folder = rel.rsplit("/", 1)[0] + "/"
         own = _spelt(root, [t for t in templates if t.startswith(folder)], names)
         spelt = None if own is None or in_code is None else own | in_code
-        out.append(ThemeOptions(rel, inherit, options, spelt))
+        out.append(ThemeOptions(rel, inherit, options, spelt, deprecated))
     return out
 
 
-def _read(root: Path, rel: str) -> tuple[str, list[BlockKey]] | None:
-    """What the theme inherits and its options, or None for a file that is
-    no theme's."""
+def _read(root: Path, rel: str) -> tuple[str, list[BlockKey], frozenset[str]] | None:
+    """What the theme inherits, its options and those a comment above
+    marks deprecated; None for a file that is no theme's."""
     try:
         text = decode(read_file(root, rel, MAX_BYTES))
     except (FileNotFoundError, Unreadable, NotText):
@@ -87,7 +87,23 @@ def _read(root: Path, rel: str) -> tuple[str, list[BlockKey]] | None:
         BlockKey((name,), lines.get(name, 1), PLACEHOLDER if value is None else VALUE, value)
         for name, value in values.items()
     ]
-    return inherit, keys
+    return inherit, keys, _deprecated(text.splitlines(), keys)
+
+
+def _deprecated(lines: list[str], keys: list[BlockKey]) -> frozenset[str]:
+    """The options under a comment that calls them deprecated, in the run
+    of lines it heads (``# DEPRECATED (remove after 1.0)`` above two
+    options), up to a blank line."""
+    out: set[str] = set()
+    for key in keys:
+        at = key.line - 2  # the line above, counted from 0
+        while 0 <= at < len(lines) and lines[at].strip():
+            line = lines[at].strip()
+            if line.startswith(("#", ";")) and "deprecat" in line.lower():
+                out.add(key.path[0])
+                break
+            at -= 1
+    return frozenset(out)
 
 
 def _conf_value(text: str) -> object:

@@ -88,6 +88,8 @@ class ThemeOptions:
     #: The options a template (``theme_<name>``) or the code spells; None
     #: when a file could not be searched.
     spelt: frozenset[str] | None
+    #: The options a comment above marks deprecated.
+    deprecated: frozenset[str] = frozenset()
 
 
 class SchemaBuilder(ModelReader):
