@@ -1,4 +1,5 @@
-"""Rules comparing the documented view with the accepted view (CD101, CD103-CD105)."""
+"""Rules comparing the documented view with the accepted view (CD101, CD103, CD104;
+CD105 is in ``doc_types``)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
-from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
+from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -523,13 +524,6 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _use_note(node: SchemaNode) -> Related:
-    """The read whose use makes the key's type certain."""
-    site = next(s for s in node.reads if s.kind)
-    what = {"str": "uses it as a string", "number": "converts it to a number"}[site.kind or "str"]
-    return Related(site.location.path, site.location.line, f"`{site.function}` {what}")
-
-
 _NUMERIC = frozenset({"int", "float", "number"})
 
 #: Hooks a model runs after its fields are set: what they assign is the
@@ -540,58 +534,6 @@ _AFTER_INIT = frozenset({"__post_init__", "model_post_init", "__attrs_post_init_
 def _show(value: object, text: str) -> str:
     shown = repr(value)
     return shown if shown == text or not text else f"{shown} ({text})"
-
-
-@register("CD105")
-def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
-    """What it finds
-    A documented type (``[boolean]``, ``[integer]``, ``[dictionary]`` ...) that
-    the declared type of the field cannot accept. An integer passes where a
-    float is declared; a float does not pass where an integer is.
-
-    Why it matters
-    A value written as the docs say is rejected, or silently converted.
-
-    Example
-    The docs type ``ratio`` as ``[integer]`` while the model declares
-    ``ratio: float``.
-
-    How to fix
-    Make the documented type name what the field accepts.
-    """
-    root = analysis.schema
-    for entry in analysis.entries:
-        kinds = doc_kinds(entry.doc_type)
-        if kinds is None:
-            continue
-        node, _, _ = resolve_path(root, entry.path)
-        if node is None or node.location is None or entry.path[-1] in node.path_aliases:
-            continue
-        code = node.type.kinds - {"null"} if "null" not in kinds else node.type.kinds
-        if not code:
-            continue
-        if kinds_compatible(kinds, code):
-            continue
-        yield make(
-            "CD105",
-            format_path(entry.path),
-            entry.location,
-            f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code "
-            + (
-                f"reads it as {node.type.text}"
-                if node.origin.startswith("read in")
-                else f"declares {node.type.text}"
-            ),
-            (
-                Related(
-                    node.location.path,
-                    node.location.line,
-                    f"{node.origin or 'the field'} declares the type",
-                )
-                if not node.reads or node.origin.startswith("field of")
-                else _use_note(node),
-            ),
-        )
 
 
 def _own_field(model: SchemaNode, child: SchemaNode) -> bool:

@@ -1,0 +1,94 @@
+"""The documented type against the accepted one (CD105)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
+from configdrift.rules.registry import make, register
+from configdrift.rules.values import doc_kinds, kinds_compatible
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+
+@register("CD105")
+def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A documented type (``[boolean]``, ``[integer]``, ``[dictionary]`` ...) that
+    the declared type of the field cannot accept. An integer passes where a
+    float is declared; a float does not pass where an integer is. A type
+    that offers None (``[list | None]``) where a model's field is declared
+    without it and defaults to a value is one too (a field that defaults
+    to None takes it, and a type read off a default says nothing of it).
+
+    Why it matters
+    A value written as the docs say is rejected, or silently converted.
+
+    Example
+    The docs type ``ratio`` as ``[integer]`` while the model declares
+    ``ratio: float``.
+
+    How to fix
+    Make the documented type name what the field accepts.
+    """
+    root = analysis.schema
+    for entry in analysis.entries:
+        kinds = doc_kinds(entry.doc_type)
+        if kinds is None:
+            continue
+        node, _, _ = resolve_path(root, entry.path)
+        if node is None or node.location is None or entry.path[-1] in node.path_aliases:
+            continue
+        code = node.type.kinds - {"null"} if "null" not in kinds else node.type.kinds
+        if not code:
+            continue
+        why = ""
+        if kinds_compatible(kinds, code):
+            if not _none_refused(kinds, node):
+                continue
+            why = ": None is not one of its values"
+        yield make(
+            "CD105",
+            format_path(entry.path),
+            entry.location,
+            f"`{format_path(entry.path)}` is documented as [{entry.doc_type}], but the code "
+            + (
+                f"reads it as {node.type.text}"
+                if node.origin.startswith("read in")
+                else f"declares {node.type.text}"
+            )
+            + why,
+            (
+                Related(
+                    node.location.path,
+                    node.location.line,
+                    f"{node.origin or 'the field'} declares the type",
+                )
+                if not node.reads or node.origin.startswith("field of")
+                else _use_note(node),
+            ),
+        )
+
+
+def _none_refused(kinds: frozenset[str], node: SchemaNode) -> bool:
+    """Do the docs offer None (``list[str] | None``) where a model's field
+    is declared without it and defaults to a value (``list[str]``, an
+    empty list)? A field that defaults to None takes it, whatever its
+    annotation says."""
+    return (
+        "null" in kinds
+        and "null" not in node.type.kinds
+        and node.origin.startswith("field of")
+        and node.default is not None
+        and node.default.known
+        and node.default.value is not None
+    )
+
+
+def _use_note(node: SchemaNode) -> Related:
+    """The read whose use makes the key's type certain."""
+    site = next(s for s in node.reads if s.kind)
+    what = {"str": "uses it as a string", "number": "converts it to a number"}[site.kind or "str"]
+    return Related(site.location.path, site.location.line, f"`{site.function}` {what}")
