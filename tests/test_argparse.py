@@ -438,3 +438,28 @@ def test_a_flag_of_another_file_s_parser_is_not_taken_for_a_twin(tmp_path) -> No
     )
     _, found = _run(tmp_path, {"tool/cli.py": _CLI, "tool/curl.py": other, "docs/cli.md": _DOCS})
     assert not [f for (code, key), f in found.items() if "declared apart" in f.message]
+
+
+def test_a_separator_variant_of_a_documented_flag_in_another_file_is_a_flag_of_its_own(
+    tmp_path,
+) -> None:
+    # Another command's parser spells the option ``--learning_rate``: a
+    # parser takes it apart from ``--learning-rate``, whatever file it is in.
+    other = (
+        "import argparse\n\n\ndef tune_parser():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--learning_rate", dest="lr", type=float, default=0.1)\n'
+        "    return p\n"
+    )
+    files = {"tool/cli.py": _CLI, "tool/tune.py": other, "docs/cli.md": _DOCS}
+    _, found = _run(tmp_path, files)
+    variant = found[("CD103", "--learning_rate")]
+    assert (variant.location.path, variant.location.line) == ("tool/tune.py", 6)
+    assert "differs only by a separator" in variant.message
+    assert "`--learning-rate`" in variant.message
+    # Named as it is spelt, it is told of.
+    docs = _DOCS + "\nThe tuner takes `--learning_rate`.\n"
+    _, found = _run(tmp_path, {**files, "docs/cli.md": docs})
+    assert ("CD103", "--learning_rate") not in found
+    # Another name in another file is another program's.
+    _, found = _run(tmp_path, {**files, "tool/tune.py": other.replace("learning_rate", "step")})
+    assert ("CD103", "--step") not in found

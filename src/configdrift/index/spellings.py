@@ -70,3 +70,9 @@ def bare(name: str, affixes: tuple[str, str]) -> str | None:
     if core == name or not core.strip("_"):
         return None
     return core.lower()
+
+
+def separated(flag: str) -> str:
+    """``--log_level`` for ``--log-level``: two flags to a parser, one
+    option to a reader."""
+    return "--" + flag[2:].replace("-", "_")

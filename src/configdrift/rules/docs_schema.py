@@ -7,7 +7,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.index.spellings import bare, normal, shared_affixes
+from configdrift.index.spellings import bare, normal, separated, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
@@ -405,12 +405,17 @@ def _flags_apart(analysis: Analysis) -> Iterator[Finding]:
     for spelling, (location, sibling) in sorted(apart.items()):
         if spelling in named:
             continue
+        said = (
+            f"the docs name `{sibling.name}`, another flag to the parser though it differs "
+            f"only by a separator, but no doc names `{spelling}`"
+            if separated(spelling) == separated(sibling.name)
+            else f"declared apart from `{sibling.name}` (one destination), but no doc names it"
+        )
         yield make(
             "CD103",
             spelling,
             location,
-            f"`{spelling}` is accepted by {root.model or 'the parser'}, declared apart from "
-            f"`{sibling.name}` (one destination), but no doc names it",
+            f"`{spelling}` is accepted by {root.model or 'the parser'}, {said}",
             (
                 Related(
                     sibling.location.path,

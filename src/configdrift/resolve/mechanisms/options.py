@@ -21,6 +21,7 @@ from configdrift.extract.python.registration_calls import (
     OPTION_DECORATORS,
     REGISTRATION_METHODS,
 )
+from configdrift.index.spellings import separated
 from configdrift.model import BUILTIN, IMPLIED, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms import option_nodes
@@ -286,16 +287,15 @@ def _options_of(
                 nodes[node.key] = node
             else:
                 fresh = [s for s in node.spellings if s not in known.spellings]
-                if (
-                    fresh
-                    and node.location is not None
-                    and known.location is not None
-                    and node.location.path == known.location.path
-                ):
-                    # ``--no-color`` declared apart from ``--color``, in one
-                    # file (another file's parser may be another program's):
-                    # a flag of its own that the docs may leave out.
-                    known.apart += tuple((s, node.location) for s in fresh if s.startswith("--"))
+                if node.location is not None and known.location is not None:
+                    # ``--no-color`` declared apart from ``--color``, in one file
+                    # (another file's parser may be another program's), or
+                    # ``--log_level`` beside ``--log-level`` anywhere: a flag of
+                    # its own that the docs may leave out.
+                    same = node.location.path == known.location.path
+                    variants = {separated(s) for s in known.spellings}
+                    apart = [s for s in fresh if same or separated(s) in variants]
+                    known.apart += tuple((s, node.location) for s in apart if s[:2] == "--")
                 known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
                 if not _same_default(known.default, node.default):
                     # Two commands give the option different defaults: no
