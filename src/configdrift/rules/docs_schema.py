@@ -38,6 +38,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
+from configdrift.rules.short_flags import unnamed_shorts
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
@@ -164,7 +165,12 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     of a parser none of whose options the docs describe (a script's own
     flags). A key a page names in prose is described there, unless the surface has a reference page (one
     that holds most of its entries, ten at least) and only other pages name
-    it: then the reference is said to lack it.
+    it: then the reference is said to lack it. A short flag (``-x``) no
+    page names, of an option the docs describe, is undocumented where the
+    pages name the short forms of three quarters of the options that have
+    one; so is a flag that differs from the documented one by a separator
+    alone (``--log_level`` beside ``--log-level``), another flag to a
+    parser.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -381,6 +387,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         findings = [f for f in findings if not (variables.get(f.key, set()) & named)]
     yield from findings
     yield from _flags_apart(analysis)
+    yield from unnamed_shorts(analysis, set(own))
 
 
 def _flags_apart(analysis: Analysis) -> Iterator[Finding]:

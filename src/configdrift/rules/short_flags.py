@@ -1,0 +1,69 @@
+"""Short flags the docs leave out where they name the others (CD103).
+
+A page that gives most options' short forms (``-s``/``--sessions``,
+``-k``/``--keywords``) has a convention: an option whose short form no
+page names, though its long form is described, is a spelling users do
+not learn of. The convention is the docs' own: three quarters at least of
+the options that have a short form have it named; a command line whose
+docs name few short forms says nothing of the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import BUILTIN, CLI_KINDS, Finding, SchemaNode
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: The share of the options with a short form whose short form the docs
+#: must name for one never named to be left out.
+NAMED_SHARE = 0.75
+
+
+def _short(spelling: str) -> bool:
+    return spelling.startswith("-") and not spelling.startswith("--") and len(spelling) > 1
+
+
+def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
+    """CD103 for the short flags no page names, of the options the docs
+    describe (an entry, ``entries`` by node id, or a long form a page
+    names), where the pages name the short forms of most options that
+    have one."""
+    from configdrift.rules.evidence import named_in_pages
+
+    root = analysis.schema
+    if root.model_kind not in CLI_KINDS or analysis.generated:
+        return
+    options: list[SchemaNode] = [
+        node
+        for node in root.children.values()
+        if node.origin != BUILTIN
+        and not (node.hidden or node.deprecated)
+        and any(_short(s) for s in node.spellings)
+        and any(s.startswith("--") for s in node.spellings)
+    ]
+    named = named_in_pages(analysis, {s for n in options for s in n.spellings if _short(s)})
+    known = [n for n in options if named & set(n.spellings)]
+    if len(known) < NAMED_SHARE * len(options):
+        return
+    unnamed = [n for n in options if n not in known and n.location is not None]
+    longs = named_in_pages(analysis, {s for n in unnamed for s in n.spellings if s[:2] == "--"})
+    for node in unnamed:
+        if id(node) not in entries and not longs & set(node.spellings):
+            continue  # the option itself is undocumented: said of the option
+        assert node.location is not None
+        short = next(s for s in node.spellings if _short(s))
+        long = next(s for s in node.spellings if s.startswith("--"))
+        yield make(
+            "CD103",
+            short,
+            node.location,
+            f"`{short}` is accepted by {root.model or 'the parser'} as `{long}`, and the docs "
+            f"name the short forms of {len(known)} of the {len(options)} options that have "
+            "one, but no doc names this one",
+            (),
+        )
