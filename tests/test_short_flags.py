@@ -101,3 +101,82 @@ def test_a_long_form_named_in_prose_is_described(tmp_path) -> None:
 def test_a_hidden_option_is_not_said(tmp_path) -> None:
     cli = _CLI.replace('help="stop"', "help=argparse.SUPPRESS")
     assert ("CD103", "-x") not in _found(tmp_path, cli=cli)
+
+
+_MAN = """Options
+=======
+
+  -h, --help            show this help message and exit
+  -s SESSIONS, --sessions SESSIONS
+                        sessions to run
+  -k {a,b}, --keywords {a,b}
+                        select by keyword
+  -k, --tags={x,y}
+                        select by tag
+  -j JOBS, --jobs JOBS  workers
+"""
+
+
+def test_help_output_read_as_a_definition_list_documents_its_flags() -> None:
+    from configdrift.extract.docs.help_output import option_term
+    from configdrift.extract.docs.rst import extract_rst
+
+    assert option_term("-a {file,vuln}, --aggregate {file,vuln}") == ["-a", "--aggregate"]
+    assert option_term("-l, --severity-level={all,low}") == ["-l", "--severity-level"]
+    assert option_term("bandit [-h] [-r]") == []
+    assert option_term("-l") == []
+    facts = extract_rst(_MAN.encode())
+    assert [(e.name, e.line, e.form) for e in facts.entries if e.name == "--tags"] == [
+        ("--tags", 9, "help")
+    ]
+    # A literal term is a key's entry, read as such, not pasted help.
+    literal = extract_rst(b"Options\n=======\n\n``-k, --keywords``\n    select by keyword\n")
+    assert not [e for e in literal.entries if e.form == "help"]
+
+
+def test_an_entry_that_gives_an_option_anothers_short_flag(tmp_path) -> None:
+    files = {"tool/cli.py": _CLI, "docs/usage.rst": _MAN}
+    _, findings = check_project(tmp_path, files, "tool")
+    found = by_key(findings)
+    finding = found["CD101", "--tags"]
+    assert "`-k` to `--keywords`" in finding.message
+    assert (finding.location.path, finding.location.line) == ("docs/usage.rst", 9)
+    assert finding.related[0].line == 8  # where ``-k`` is declared
+    # The options' own short flags are theirs.
+    assert not [key for code, key in found if code == "CD101" and key != "--tags"]
+
+
+def test_a_short_flag_no_option_has_gives_nothing_to_say(tmp_path) -> None:
+    # Not declared at all: another rule's business, and the parser may be open.
+    man = _MAN.replace("-k, --tags", "-z, --tags")
+    _, findings = check_project(tmp_path, {"tool/cli.py": _CLI, "docs/usage.rst": man}, "tool")
+    assert ("CD101", "--tags") not in by_key(findings)
+
+
+def test_a_short_flag_in_code_names_its_option_alone(tmp_path) -> None:
+    docs = _DOCS.replace("- `-t`, `--tags`: select sessions by tag.\n", "")
+    assert ("CD103", "--tags") in _found(tmp_path, docs)
+    # Written as code, it names the option that has it.
+    assert ("CD103", "--tags") not in _found(tmp_path, docs + "\nSelect by tag with `-t`.\n")
+    # Another program's command line names nothing.
+    other = docs + "\n```console\n$ touch -t 2401010000 file\n```\n"
+    assert ("CD103", "--tags") in _found(tmp_path, other)
+    # A short flag two options have names neither.
+    cli = _CLI.replace(
+        "    return parser\n",
+        '    sub = parser.add_argument_group("other")\n'
+        '    sub.add_argument("-t", "--timeout", help="wait")\n    return parser\n',
+    )
+    docs += "- `--timeout`: how long to wait.\n\nSelect by tag with `-t`.\n"
+    found = _found(tmp_path, docs, cli)
+    assert ("CD103", "--tags") in found
+
+
+def test_flags_of_several_options_on_one_line_are_no_option_group(tmp_path) -> None:
+    # Two long flags: which one the short belongs to, the line does not say.
+    man = _MAN.replace("  -k, --tags={x,y}", "  -j, --tags, --jobs")
+    _, findings = check_project(tmp_path, {"tool/cli.py": _CLI, "docs/usage.rst": man}, "tool")
+    assert not [f for f in findings if f.code == "CD101"]
+    # A list item that names flags is not help output's option group.
+    docs = _DOCS.replace("- `-t`, `--tags`:", "- `-k`, `--tags`:")
+    assert ("CD101", "--tags") not in _found(tmp_path, docs)

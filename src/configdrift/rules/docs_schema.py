@@ -4,6 +4,7 @@ CD105 is in ``doc_types``)."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -38,7 +39,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
-from configdrift.rules.short_flags import unnamed_shorts
+from configdrift.rules.short_flags import misgiven_shorts, unnamed_shorts
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
@@ -75,6 +76,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     is a near spelling of a key. Also a dotted name the prose spells in code
     (``server.prot``) that no configuration has, where one part is a near
     spelling of a key of a strict section and the code nowhere spells it.
+    Also an option group of pasted help output (``-l, --confidence-level``)
+    that gives an option a short flag the parser gives another one: the
+    flag the docs teach sets something else.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises
@@ -106,6 +110,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
             hint_for(root, rejected, parent),
         )
     yield from misspelt_mentions(analysis, strict=True)
+    yield from misgiven_shorts(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
@@ -359,13 +364,26 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             if alias != f.key
             and (alias.startswith("--") if f.key.startswith("--") else "_" in alias)
         }
+        # A short flag written as code (```-t```, not ``mkdir -p``) names
+        # its option, where no other option has it.
+        owners = Counter(s for n in root.children.values() for s in n.spellings)
+        shorts = {
+            s: f.key
+            for f in findings
+            if f.key in flags
+            for node in [resolve_path(root, (f.key,))[0]]
+            if node is not None
+            for s in node.spellings
+            if s[:1] == "-" and s[:2] != "--" and owners[s] == 1
+        }
         where: dict[str, Location] = {}
-        named = named_in_pages(analysis, flags | set(aliases), spans, where=where)
+        named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)
         named |= flags & flags_given(analysis, root) if prose else set()
         for alias, key in aliases.items():
             if alias in named and key not in named:
                 named.add(key)
                 where[key] = where[alias]
+        named |= {shorts[short] for short in shorts.keys() & named}
         # Named only beside the surface's reference page, which documents
         # its siblings: said so (DRF's DEFAULT_METADATA_CLASS, named in a
         # guide and missing from the settings page).

@@ -1,4 +1,5 @@
-"""Short flags the docs leave out where they name the others (CD103).
+"""Short flags the docs leave out where they name the others (CD103), and
+those an entry gives an option that the parser gives another (CD101).
 
 A page that gives most options' short forms (``-s``/``--sessions``,
 ``-k``/``--keywords``) has a convention: an option whose short form no
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import BUILTIN, CLI_KINDS, Finding, SchemaNode
+from configdrift.model import BUILTIN, CLI_KINDS, Finding, Location, Related, SchemaNode
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -67,3 +68,36 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
             "one, but no doc names this one",
             (),
         )
+
+
+def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for an entry that gives an option a short flag the parser
+    gives another option (``-l, --confidence-level`` where ``-l`` is
+    ``--level``'s): the short flag the docs teach sets something else."""
+    root = analysis.schema
+    if root.model_kind not in CLI_KINDS:
+        return
+    owner = {s: node for node in root.children.values() for s in node.spellings}
+    groups: dict[tuple[str, int], list[str]] = {}
+    for entry in analysis.entries:
+        if entry.form == "help":
+            groups.setdefault((entry.location.path, entry.location.line), []).append(entry.name)
+    for (path, line), flags in sorted(groups.items()):
+        longs = [f for f in flags if f.startswith("--")]
+        node = owner.get(longs[0]) if len(longs) == 1 else None
+        if node is None:
+            continue
+        for short in (f for f in flags if _short(f) and f not in node.spellings):
+            other = owner.get(short)
+            if other is None:
+                continue
+            said = next((s for s in other.spellings if s.startswith("--")), short)
+            at = other.location
+            yield make(
+                "CD101",
+                longs[0],
+                Location(path, line),
+                f"the docs give `{longs[0]}` the short flag `{short}`, but the parser gives "
+                f"`{short}` to `{said}`: `{short}` does not set `{longs[0]}`",
+                (Related(at.path, at.line, f"`{short}` is declared here"),) if at else (),
+            )

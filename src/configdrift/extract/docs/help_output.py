@@ -40,3 +40,24 @@ def help_flags(text: str) -> list[tuple[str, int]]:
     for flag, number in found:
         first.setdefault(flag, number)  # a flag listed twice is documented once
     return list(first.items())
+
+
+#: A metavar or a choice list after a flag (``CONFIG_FILE``, ``{file,vuln}``).
+_META = r"(?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\])"
+_FLAG = rf"(-{{1,2}}[A-Za-z0-9][\w-]*)(?:[ =]{_META})?"
+#: A definition's term that is one option's flags as help output gives
+#: them (``-a {file,vuln}, --aggregate {file,vuln}``), a long one last.
+_TERM = re.compile(rf"(?:{_FLAG},[ \t]*)*(--[A-Za-z0-9][\w-]*)(?:[ =]{_META})?")
+_FLAG_PART = re.compile(_FLAG)
+#: The longest term read.
+MAX_TERM = 300
+
+
+def option_term(text: str) -> list[str]:
+    """The flags of a definition's term that names one option as help
+    output does (``-l, --level``), short ones first; empty for any other
+    term."""
+    text = text.strip()
+    if len(text) > MAX_TERM or _TERM.fullmatch(text) is None:
+        return []
+    return [m.group(1) for m in _FLAG_PART.finditer(text)]

@@ -10,12 +10,11 @@ Entries, into the same ``DocFacts`` as Markdown's:
   ``.. option:: --flag``, ``.. envvar:: NAME``, ``.. setting:: NAME``,
   ``.. describe::``, ``.. data::``, ``.. attribute::``, a project's ``conf``);
 - a section title that is a key as a literal (````key````);
-- definition lists whose terms are literal keys;
+- definition lists whose terms are literal keys, or flags (``-l, --level``);
 - tables whose first column is headed Key, Option, Setting, Name ...
 
 Example blocks are ``code-block``/``sourcecode``/``code`` blocks in a config
-language, including ``ini`` and ``cfg``.
-"""
+language, ``ini`` and ``cfg`` too."""
 
 from __future__ import annotations
 
@@ -50,7 +49,7 @@ from configdrift.extract.docs.entry_text import (
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
-from configdrift.extract.docs.help_output import help_flags
+from configdrift.extract.docs.help_output import help_flags, option_term
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.python_config import block_language, python_blocks
 from configdrift.extract.docs.rst_budget import (
@@ -323,8 +322,6 @@ class _Walker:
             self.facts.generated.append((tool, _line(node, 1)))
             return
         if directive in AUTODOC_DIRECTIVES and node["arguments"]:
-            # ``.. autopydantic_model:: pkg.Model``: the model's fields,
-            # rendered from the code's descriptions.
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
         if directive in _API_DIRECTIVES:
@@ -507,6 +504,9 @@ class _Walker:
             if term is None:
                 continue
             parts = [c for c in term.children if c.tagname != "#text" or c.astext().strip()]
+            plain = parts and not isinstance(parts[0], nodes.literal)  # pasted help
+            for flag in option_term(term.astext()) if plain else []:
+                self._add(flag, _line(term, 1), section, "help")  # ``-l, --level``
             if not parts or not (bare or isinstance(parts[0], nodes.literal)):
                 continue
             key = parts[0].astext().strip()
