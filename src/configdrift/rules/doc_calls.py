@@ -101,3 +101,73 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
                     "take: following the docs raises TypeError (unexpected keyword argument)",
                     (Related(info.path, where, f"{function} takes {', '.join(sorted(taken))}"),),
                 )
+
+
+#: The share of a function's optional keyword arguments the docs must name
+#: (pass in their calls, or write as code) for one never named to be left out.
+NAMED_SHARE = 0.75
+
+
+def unnamed_keywords(analysis: Analysis) -> Iterator[Finding]:
+    """CD103 for each optional keyword argument of the project's own
+    function (``nox.session``, spelt with its package's name) that no doc
+    call passes and no page spells as a word of its own (not an
+    attribute: ``nox.options.name``), where the docs name three quarters
+    of them: the docs' own reference of the function leaves it out. Its
+    first parameter is given by position; its docstring (what autodoc
+    renders) and a deprecation message of its body name what they spell.
+    A function whose signature may change (a decorator, ``**kwargs``) is
+    not judged."""
+    from configdrift.rules.evidence import words_in_pages
+
+    pages = analysis.pages_read
+    if analysis.first is not None or not pages:
+        return
+    project = analysis.project
+    packages = {m for m, info in project.modules.items() if "." not in m and info.is_package}
+
+    def callee(dotted: str) -> tuple[str, str] | None:
+        """The module and function a dotted name spelt with one of the
+        project's packages names (a class: its ``__init__``)."""
+        parts = dotted.split(".")
+        if len(parts) < 2 or parts[0] not in packages:
+            return None
+        symbol = project.resolve(parts[0], ".".join(parts[1:]))
+        if symbol is None or symbol.kind not in ("function", "class"):
+            return None
+        init = symbol.kind == "class"
+        return symbol.module, f"{symbol.qualname}.__init__" if init else symbol.qualname
+
+    passed: dict[tuple[str, str, str], set[str]] = {}
+    for _rel, doc in sorted(pages.items()):
+        for block in doc.calls:
+            found = callee(block.call)
+            if found is not None:
+                keys = passed.setdefault((*found, block.call.rsplit(".", 1)[-1]), set())
+                keys.update(key.path[0] for key in block.keys)
+    for (module, function, name), given in sorted(passed.items()):
+        facts = project.modules[module].facts
+        params = [p for p in facts.functions.get(function, ()) if p not in _BOUND]
+        optional = [p for p in facts.optional_params.get(function, ()) if not p.startswith("_")]
+        if not optional or function in facts.open_signatures:
+            continue
+        # The first parameter is given by position (a decorator's function,
+        # a request's URL): left to the call's reader. Its docstring (what
+        # autodoc renders) and a deprecation message name the others.
+        optional = [p for p in optional if p != params[0]]
+        named = (given | set(facts.described_params.get(function, ()))) & set(optional)
+        named |= words_in_pages(analysis, set(optional) - named)
+        if len(named) < NAMED_SHARE * len(optional):
+            continue
+        where = Location(project.modules[module].path, facts.function_lines[function][0])
+        for keyword in optional:
+            if keyword in named:
+                continue
+            yield make(
+                "CD103",
+                f"{name}({keyword}=)",
+                where,
+                f"`{name}` takes `{keyword}=`, and the docs and its docstring name {len(named)} "
+                f"of its {len(optional)} optional keyword arguments, but never this one",
+                (),
+            )

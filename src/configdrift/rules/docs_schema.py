@@ -24,6 +24,7 @@ from configdrift.model import (
     resolve_path,
     step,
 )
+from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
@@ -175,7 +176,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     pages name the short forms of three quarters of the options that have
     one; so is a flag that differs from the documented one by a separator
     alone (``--log_level`` beside ``--log-level``), another flag to a
-    parser.
+    parser. So is an optional keyword argument of the project's own
+    function (``pkg.serve(reload=)``) that no doc call passes, no page
+    spells and its docstring does not name, where the docs name three
+    quarters of them.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -189,6 +193,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
+    # The keyword arguments of the project's own functions the docs call.
+    yield from unnamed_keywords(analysis)
     prose = prose_commands(analysis)
     documented = analysis.entries or analysis.autodoc or analysis.admitted
     if not (documented or analysis.examples_document or prose):

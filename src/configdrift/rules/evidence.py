@@ -239,6 +239,14 @@ def named_in_pages(
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
+def words_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
+    """The ``names`` the doc and example pages spell as words of their own
+    (``method='GET'``, ``:param flags:``), not as another object's
+    attribute (``nox.options.name``); a changelog's are no description."""
+    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
+    return _search(analysis, pages, rb"(?<![\w.-])(%b)(?![\w-])" % _alternation(names), names)
+
+
 def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str]:
     """The ``flags`` a line of the doc and example pages gives one of
     ``programs`` (``$ yamllint -c my.yaml``), after the program's name on

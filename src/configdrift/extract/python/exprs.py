@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from configdrift.extract.python.facts import Expr
 
@@ -171,3 +172,34 @@ def before_validated(deco: ast.expr) -> list[str]:
     if len(names) != len(call.args) or "*" in names:
         return ["*"]
     return names
+
+
+#: The fewest optional keyword parameters of a function that are kept.
+MIN_OPTIONAL = 4
+#: The longest docstring searched for them.
+MAX_DOCSTRING = 100_000
+
+
+def optional_keywords(args: ast.arguments) -> list[str]:
+    """The parameters a caller may give by keyword or leave out: those with
+    a default, but positional-only ones (``def f(func=None, /, python=None,
+    *, tags=None)``: ``python`` and ``tags``)."""
+    positional = [*args.posonlyargs, *args.args]
+    with_default = positional[len(positional) - len(args.defaults) :]
+    only = {id(a) for a in args.posonlyargs}
+    out = [a.arg for a in with_default if id(a) not in only]
+    out += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return out
+
+
+def described_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> list[str]:
+    """The ``names`` the function's docstring spells as words (an
+    ``Args:`` section's entries, what autodoc renders), or a string of its
+    body that calls them deprecated names (``"'old' is deprecated"``)."""
+    texts = [ast.get_docstring(node, clean=False) or ""]
+    for sub in ast.walk(node):
+        if type(sub) is ast.Constant and type(sub.value) is str and "deprecat" in sub.value.lower():
+            texts.append(sub.value)
+    text = "\n".join(texts)[:MAX_DOCSTRING]
+    words = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) if text.strip() else set()
+    return [name for name in names if name in words]

@@ -18,10 +18,13 @@ from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.exprs import (
+    MIN_OPTIONAL,
     before_validated,
+    described_keywords,
     dotted,
     is_main_guard,
     last_name,
+    optional_keywords,
     to_expr,
 )
 from configdrift.extract.python.facts import (
@@ -47,10 +50,9 @@ from configdrift.extract.text import NotText, decode, too_dense
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
 # that matched it too would try a match at every character).
 _ATTRIBUTE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
-# The same loads on ``self`` (the receiver is a whole word). The patterns on
-# ``self`` start with the literal and look behind it afterwards: a pattern
-# that starts with a literal is searched for as a string, ten times faster
-# than one that starts with a look-behind and is tried at every character.
+# The same loads on ``self`` (a whole word). A pattern that starts with the
+# literal and looks behind it afterwards is searched for as a string, ten
+# times faster than one that starts with a look-behind.
 _SELF_ATTRIBUTE = re.compile(r"self(?<![\w.]self)\.[ \t]*([A-Za-z_]\w*)(?![ \t]*=[^=])")
 # ``x.name = ...``: an attribute stored (``==`` is a comparison).
 _ATTRIBUTE_STORE = re.compile(r"\.[ \t]*([A-Za-z_]\w*)[ \t]*=(?!=)")
@@ -192,8 +194,7 @@ class ModuleExtractor:
         #: The source's lines, split when a comment above a field is read.
         self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
-        #: The classes whose bodies are being read, innermost last: what
-        #: ``self.NAMES`` is in a method.
+        #: The classes whose bodies are read, innermost last (``self.NAMES``).
         self.open_classes: list[ClassFact] = []
 
     def run(self, tree: ast.Module) -> None:
@@ -270,11 +271,10 @@ class ModuleExtractor:
         if not facts.function_lines or not any(word in source for word, _ in _NARROWINGS):
             return
         spans, starts = self._spans()
-        # One pattern per test, each found by its literal first: faster
-        # than one alternation over the whole text.
-        # (A lookbehind would cost that speed: the character before a match
-        # is tested by hand, so that ``obj.type(x)`` and ``subtype(x)`` are
-        # no tests.)
+        # One pattern per test, each found by its literal first: faster than
+        # one alternation (a lookbehind would cost that speed: the character
+        # before a match is tested by hand, so that ``obj.type(x)`` and
+        # ``subtype(x)`` are no tests).
         found = sorted(
             (match.start(), match.group(1))
             for word, pattern in _NARROWINGS
@@ -313,8 +313,8 @@ class ModuleExtractor:
         held: list[DictRead] = []
         for read in facts.dict_reads:
             (kept if keep(read.function, read.source.base) else held).append(read)
-        # Only a dict a class reads by ``HELD_MIN_KEYS`` keys or more may
-        # be a configuration (``held_dicts``): the others are not kept.
+        # Only a dict a class reads by ``HELD_MIN_KEYS`` keys or more may be
+        # a configuration (``held_dicts``).
         keys: dict[tuple[str, str], set[str]] = {}
         for read in held:
             if len(read.source.keys) == 1:
@@ -374,8 +374,7 @@ class ModuleExtractor:
                     self.facts.registrations.append(registration)
             elif isinstance(stmt, ast.If | ast.Try | ast.With):
                 self.facts.main_guard |= top and is_main_guard(stmt)
-                # Conditional imports and definitions (version checks, optional
-                # dependencies) still define names the rest of the project uses.
+                # Conditional imports and definitions still define names.
                 for block in _sub_bodies(stmt):
                     self._statements(block, top)
 
@@ -543,6 +542,9 @@ class ModuleExtractor:
         args = node.args
         params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.facts.functions[qualname] = params
+        if len(optional := optional_keywords(args)) >= MIN_OPTIONAL:
+            self.facts.optional_params[qualname] = optional
+            self.facts.described_params[qualname] = described_keywords(node, optional)
         if args.kwarg is not None or any(
             last_name(d) not in _PLAIN_DECORATORS for d in node.decorator_list
         ):

@@ -176,6 +176,12 @@ class ModuleFacts:
     all_names: list[str] | None = None
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)
+    #: The parameters a caller may give by keyword or leave out, by function
+    #: (``MIN_OPTIONAL`` of them or more).
+    optional_params: dict[str, list[str]] = field(default_factory=dict)
+    #: Of those, the ones its docstring spells (what autodoc shows) or a
+    #: deprecation message of its body names.
+    described_params: dict[str, list[str]] = field(default_factory=dict)
     #: Parameter defaults that look like keys (string literals, names), by function.
     param_defaults: dict[str, dict[str, Expr]] = field(default_factory=dict)
     placements: list[Placement] = field(default_factory=list)
