@@ -426,6 +426,15 @@ def test_a_flag_declared_apart_with_one_destination_is_undocumented_until_named(
     docs = _DOCS + "\nPass `--no-verbose` to silence it again.\n"
     _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
     assert ("CD103", "--no-verbose") not in found
+    # Where the option is undocumented, its flag apart is a flag of its own.
+    docs = _DOCS.replace("- `--verbose` (bool): print more.\n", "")
+    _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
+    assert ("CD103", "--verbose") in found
+    assert "which no doc describes either" in found[("CD103", "--no-verbose")].message
+    # An option the prose describes is not said to be undocumented by its twin.
+    _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs + "\nPass `--verbose`.\n"})
+    assert ("CD103", "--verbose") not in found
+    assert ("CD103", "--no-verbose") not in found
 
 
 def test_a_flag_of_another_file_s_parser_is_not_taken_for_a_twin(tmp_path) -> None:

@@ -410,50 +410,61 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         named = named_in_pages(analysis, {v for vs in variables.values() for v in vs})
         findings = [f for f in findings if not (variables.get(f.key, set()) & named)]
     yield from findings
-    yield from _flags_apart(analysis)
+    yield from _flags_apart(analysis, {f.key for f in findings})
     yield from unnamed_shorts(analysis, set(own))
 
 
-def _flags_apart(analysis: Analysis) -> Iterator[Finding]:
+def _flags_apart(analysis: Analysis, undocumented: set[str]) -> Iterator[Finding]:
     """A flag declared apart from the option's documented flag, with one
     destination (``--no-show-source`` beside ``--show-source``), that no
-    page names: users can write it, and nothing tells them of it."""
+    page names: users can write it, and nothing tells them of it; so is
+    one apart from an option ``undocumented`` (their keys) reports."""
     from configdrift.rules.evidence import named_in_pages
 
     root = analysis.schema
     if root.model_kind not in CLI_KINDS or analysis.generated:
         return
     entries = {e.name: e for e in analysis.entries}
-    apart: dict[str, tuple[Location, DocEntry]] = {}
+    apart: dict[str, tuple[Location, DocEntry | None, SchemaNode]] = {}
     for node in root.children.values():
         sibling = next((entries[s] for s in node.spellings if s in entries), None)
-        if sibling is None:
-            continue  # the option itself is undocumented: said of the option
+        if sibling is None and format_path(node.path) not in undocumented:
+            continue  # described some other way, or not judged
         for spelling, location in node.apart:
             if spelling not in entries:
-                apart[spelling] = (location, sibling)
+                apart[spelling] = (location, sibling, node)
     named = named_in_pages(analysis, set(apart))
-    for spelling, (location, sibling) in sorted(apart.items()):
+    for spelling, (location, sibling, node) in sorted(apart.items()):
         if spelling in named:
             continue
-        said = (
-            f"the docs name `{sibling.name}`, another flag to the parser though it differs "
-            f"only by a separator, but no doc names `{spelling}`"
-            if separated(spelling) == separated(sibling.name)
-            else f"declared apart from `{sibling.name}` (one destination), but no doc names it"
+        if sibling is None:
+            said = (
+                f"declared apart from `{node.key}` (one destination), which no doc describes either"
+            )
+        elif separated(spelling) == separated(sibling.name):
+            said = (
+                f"the docs name `{sibling.name}`, another flag to the parser though it differs "
+                f"only by a separator, but no doc names `{spelling}`"
+            )
+        else:
+            said = f"declared apart from `{sibling.name}` (one destination), but no doc names it"
+        related = (
+            ()
+            if sibling is None
+            else (
+                Related(
+                    sibling.location.path,
+                    sibling.location.line,
+                    f"`{sibling.name}` is documented here",
+                ),
+            )
         )
         yield make(
             "CD103",
             spelling,
             location,
             f"`{spelling}` is accepted by {root.model or 'the parser'}, {said}",
-            (
-                Related(
-                    sibling.location.path,
-                    sibling.location.line,
-                    f"`{sibling.name}` is documented here",
-                ),
-            ),
+            related,
         )
 
 
