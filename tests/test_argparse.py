@@ -472,3 +472,43 @@ def test_a_separator_variant_of_a_documented_flag_in_another_file_is_a_flag_of_i
     # Another name in another file is another program's.
     _, found = _run(tmp_path, {**files, "tool/tune.py": other.replace("learning_rate", "step")})
     assert ("CD103", "--step") not in found
+
+
+def test_a_command_line_reference_built_with_the_site_is_generated(tmp_path) -> None:
+    # mkdocs.yml's nav lists a CLI page the tree does not hold: a hook or a
+    # script builds it from the parser, so no option is undocumented.
+    nav = "site_name: t\nnav:\n  - reference/cli.md\n  - reference/options.md\n"
+    files = {"tool/cli.py": _CLI, "docs/reference/options.md": _DOCS, "mkdocs.yml": nav}
+    _, found = _run(tmp_path, files)
+    assert not [key for code, key in found if code == "CD103"]
+    # Another page built with the site says nothing of the command line.
+    other = nav.replace("reference/cli.md", "reference/configuration.md")
+    _, found = _run(tmp_path, {**files, "mkdocs.yml": other})
+    assert ("CD103", "--seed") in found
+
+
+def test_a_built_reference_holds_for_a_command_line_beside_the_configuration(
+    tmp_path,
+) -> None:
+    # The configuration is a settings class; the command line a surface beside.
+    settings = (
+        "from pydantic_settings import BaseSettings\n\n\n"
+        "class Settings(BaseSettings):\n"
+        "    alpha: int = 1\n    beta: int = 2\n    gamma: int = 3\n"
+    )
+    nav = "site_name: t\nnav:\n  - reference/cli.md\n  - reference/options.md\n"
+    config = "# Settings\n\n- `alpha` (int): a.\n- `beta` (int): b.\n- `gamma` (int): c.\n"
+    files = {
+        "tool/settings.py": settings,
+        "tool/cli.py": _CLI,
+        "docs/reference/options.md": _DOCS,
+        "docs/settings.md": config,
+        "mkdocs.yml": nav,
+    }
+    analysis, findings = check_project(tmp_path, files, "tool")
+    assert analysis.schema.model_kind != "argparse"
+    assert any(s.schema.model_kind == "argparse" for s in analysis.surfaces)
+    assert not [f for f in findings if f.code == "CD103" and f.key.startswith("--")]
+    files["mkdocs.yml"] = "site_name: t\n"
+    _, findings = check_project(tmp_path / "without", files, "tool")
+    assert [f for f in findings if f.code == "CD103" and f.key.startswith("--")]

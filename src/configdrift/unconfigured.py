@@ -6,11 +6,10 @@ that name its keys, and the line of configuration that would compare them.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from configdrift.discover import looks_like_reference
+from configdrift.discover import built_pages, looks_like_reference
 from configdrift.model import Finding
 from configdrift.wording import counted, listed
 
@@ -216,50 +215,6 @@ def unread_note(analysis: Analysis) -> str | None:
         "`configdrift map --unread` lists the pages, and `mount` or `surfaces` in the "
         "configuration names what reads it."
     )
-
-
-#: The most nodes of mkdocs.yml's nav looked at.
-MAX_NAV_NODES = 5000
-
-
-def built_pages(root: Path) -> list[str]:
-    """Pages mkdocs.yml's nav lists that the tree does not hold, under
-    names that look like configuration references: made when the site is
-    built (a hook, a plugin, a script), so never compared. The file is
-    composed, not constructed: no tag of it runs anything."""
-    import yaml
-
-    from configdrift.files import read_or_none
-
-    raw = read_or_none(root, "mkdocs.yml", 1024 * 1024)
-    if raw is None:
-        return []
-    try:
-        node = yaml.compose(raw.decode("utf-8", "replace"), Loader=yaml.SafeLoader)
-    except (yaml.YAMLError, RecursionError):
-        return []
-    if not isinstance(node, yaml.MappingNode):
-        return []
-    top = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
-    docs_dir = top.get("docs_dir")
-    folder = docs_dir.value if isinstance(docs_dir, yaml.ScalarNode) else "docs"
-    pages: list[str] = []
-    stack = [top["nav"]] if "nav" in top else []
-    seen = 0
-    while stack and seen < MAX_NAV_NODES:
-        item = stack.pop()
-        seen += 1
-        if isinstance(item, yaml.ScalarNode):
-            value = str(item.value)
-            if value.endswith(".md") and "://" not in value:
-                pages.append(f"{folder.strip('/')}/{value.lstrip('/')}")
-        elif isinstance(item, yaml.SequenceNode):
-            stack.extend(reversed(item.value))
-        elif isinstance(item, yaml.MappingNode):
-            stack.extend(value for _, value in reversed(item.value))
-    return [
-        page for page in pages if looks_like_reference(page) and not os.path.lexists(root / page)
-    ]
 
 
 def built_note(root: Path) -> str | None:

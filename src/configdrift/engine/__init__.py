@@ -13,7 +13,7 @@ import gc
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import HISTORY_PAGES, Sources, discover, matches
+from configdrift.discover import HISTORY_PAGES, Sources, built_commands, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
@@ -236,7 +236,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     ]
     analysis.references = dangling_references(candidates)
     if schema.model_kind in CLI_KINDS:
-        analysis.generated = generated_pages(pages)
+        # A command line's reference built with the site is generated too.
+        built = [Location(page, 1) for page in built_commands(config.root)]
+        analysis.generated = generated_pages(pages) + built
     # A page rendered from the code documents what the code describes; its
     # other lists (an enum's members) are no entries of the configuration.
     # Pages outside configured docs render models too: what they render

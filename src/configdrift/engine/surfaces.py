@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, looks_like_reference, matches
+from configdrift.discover import Sources, built_commands, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.index.pages import page_keys
 from configdrift.model import (
@@ -148,7 +148,11 @@ def _surface(
         surface=surface.name,
         how=surface.how,
         target=surface.target,
-        generated=generated_pages(pages) if cli else [],
+        generated=(
+            generated_pages(pages) + [Location(p, 1) for p in built_commands(base.config.root)]
+            if cli
+            else []
+        ),
         autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         exemplified=surface.exemplified,
