@@ -430,7 +430,8 @@ def test_a_flag_declared_apart_with_one_destination_is_undocumented_until_named(
     docs = _DOCS.replace("- `--verbose` (bool): print more.\n", "")
     _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
     assert ("CD103", "--verbose") in found
-    assert "which no doc describes either" in found[("CD103", "--no-verbose")].message
+    said = found[("CD103", "--no-verbose")].message
+    assert "declared apart from `--verbose`" in said and "which no doc describes either" in said
     # An option the prose describes is not said to be undocumented by its twin.
     _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs + "\nPass `--verbose`.\n"})
     assert ("CD103", "--verbose") not in found

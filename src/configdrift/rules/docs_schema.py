@@ -439,7 +439,8 @@ def _flags_apart(analysis: Analysis, undocumented: set[str]) -> Iterator[Finding
             continue
         if sibling is None:
             said = (
-                f"declared apart from `{node.key}` (one destination), which no doc describes either"
+                f"declared apart from `{format_path(node.path)}` (one destination), which no "
+                "doc describes either"
             )
         elif separated(spelling) == separated(sibling.name):
             said = (
