@@ -306,3 +306,34 @@ def test_a_themes_files_are_read_and_only_its_templates(tmp_path) -> None:
     # A ref's files are written for the same (``diff``): the theme's too.
     assert may_read("shop/theme/shop/theme.conf")
     assert not may_read("deploy/nginx.conf")
+
+
+def test_an_untagged_conf_py_block_documents_the_options_it_sets(tmp_path) -> None:
+    # ``.. code-block::`` with no language, captioned ``conf.py``.
+    guide = _GUIDE.format(more="").replace(".. code-block:: python", ".. code-block::")
+    untagged = (
+        "\nFooter\n======\n\n.. code-block::\n    :caption: conf.py\n\n"
+        '    html_theme_options = {\n        "old_sections": ["a"]\n    }\n'
+    )
+    files = {"docs/options.md": "# Theme\n", "docs/guide.rst": guide + untagged}
+    found = _check(tmp_path, **files)
+    assert {key for code, key in found if code == "CD103"} == set()
+
+
+def test_an_untagged_block_that_is_no_dict_assignment_stays_plain() -> None:
+    from configdrift.extract.docs.python_config import block_language
+
+    assert block_language("", 'options = {\n    "a": 1,\n}\n') == "python"
+    assert block_language("", 'options = {"a": 1}\nrun(options)\n') == ""
+    assert block_language("", "$ app --x = {1}\n") == ""
+    assert block_language("console", 'options = {"a": 1}\n') == "console"
+
+
+def test_a_page_whose_python_or_untagged_block_assigns_a_dict_is_read() -> None:
+    from configdrift.extract.byte_tests import may_show_example
+
+    page = b"Footer\n======\n\n.. code-block::\n    :caption: conf.py\n\n    opts = {\n    }\n"
+    assert may_show_example(page)
+    assert may_show_example(page.replace(b"code-block::\n", b"code-block:: python\n"))
+    # Python that assigns no dict shows API use, not a configuration.
+    assert not may_show_example(page.replace(b"opts = {", b"run(opts"))

@@ -183,9 +183,9 @@ _EXAMPLE_FENCES = (
 #: reStructuredText's Python blocks, read where the page also assigns a
 #: dict literal (``html_theme_options = {`` of a ``conf.py``).
 _PYTHON_FENCES = tuple(
-    f"{directive}:: {lang}".encode()
+    f"{directive}::{lang}".encode()
     for directive in ("code-block", "sourcecode", "code")
-    for lang in ("python", "py")
+    for lang in (" python", " py", "\n")
 )
 
 

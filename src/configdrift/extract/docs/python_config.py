@@ -161,16 +161,32 @@ _PLAIN_LANGS = frozenset({"", "console", "shell", "sh", "bash", "text", "txt", "
 #: ``NAME = value``: an assignment spaced as Python writes it, which no
 #: shell line is (``NAME=value`` sets a variable; ``NAME = value`` runs ``NAME``).
 _SPACED_ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]* = \S", re.M)
+#: ``name = {``: a dict assigned to a name, as a ``conf.py`` does.
+_DICT_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w* = \{")
+
+
+def _dict_assignment(text: str) -> bool:
+    """Is the block one assignment of a dict literal to a name?"""
+    tree = _parse(text)
+    return (
+        tree is not None
+        and len(tree.body) == 1
+        and isinstance(tree.body[0], ast.Assign)
+        and isinstance(tree.body[0].value, ast.Dict)
+    )
 
 
 def block_language(lang: str, text: str) -> str:
     """The language a code block is read in: ``python`` for a settings
     module mislabelled as a shell session or plain text (every statement a
-    ``NAME = value`` spaced as Python writes it, two at least), else
+    ``NAME = value`` spaced as Python writes it, two at least), or an
+    untagged block that assigns one dict literal to a name, else
     ``lang``. A ``.env`` file or a shell session (``NAME=value``) stays
     what it is labelled."""
     if lang not in _PLAIN_LANGS or len(text) > MAX_BYTES or "=" not in text:
         return lang
+    if not lang and _DICT_ASSIGNMENT.match(text) and _dict_assignment(text):
+        return "python"  # an untagged ``conf.py`` fragment: ``options = {...}``
     lines = [
         line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
     ]
