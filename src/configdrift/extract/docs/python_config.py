@@ -162,7 +162,7 @@ _PLAIN_LANGS = frozenset({"", "console", "shell", "sh", "bash", "text", "txt", "
 #: shell line is (``NAME=value`` sets a variable; ``NAME = value`` runs ``NAME``).
 _SPACED_ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]* = \S", re.M)
 #: ``name = {``: a dict assigned to a name, as a ``conf.py`` does.
-_DICT_ASSIGNMENT = re.compile(r"\s*[A-Za-z_]\w* = \{")
+_DICT_ASSIGNMENT = re.compile(r"(?<!\w)[A-Za-z_]\w* = \{")
 
 
 def _dict_assignment(text: str) -> bool:
@@ -185,7 +185,7 @@ def block_language(lang: str, text: str) -> str:
     what it is labelled."""
     if lang not in _PLAIN_LANGS or len(text) > MAX_BYTES or "=" not in text:
         return lang
-    if not lang and _DICT_ASSIGNMENT.match(text) and _dict_assignment(text):
+    if not lang and _DICT_ASSIGNMENT.match(text.lstrip()) and _dict_assignment(text):
         return "python"  # an untagged ``conf.py`` fragment: ``options = {...}``
     lines = [
         line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
