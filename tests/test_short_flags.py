@@ -180,3 +180,15 @@ def test_flags_of_several_options_on_one_line_are_no_option_group(tmp_path) -> N
     # A list item that names flags is not help output's option group.
     docs = _DOCS.replace("- `-t`, `--tags`:", "- `-k`, `--tags`:")
     assert ("CD101", "--tags") not in _found(tmp_path, docs)
+
+
+def test_a_short_flag_two_options_have_is_no_other_options_for_certain(tmp_path) -> None:
+    # Another command of the program gives ``-k`` to an option of its own:
+    # which one the line means is not certain.
+    cli = _CLI.replace(
+        "    return parser\n",
+        '    sub = parser.add_argument_group("other")\n'
+        '    sub.add_argument("-k", "--kill", dest="kill", help="stop")\n    return parser\n',
+    )
+    _, findings = check_project(tmp_path, {"tool/cli.py": cli, "docs/usage.rst": _MAN}, "tool")
+    assert ("CD101", "--tags") not in by_key(findings)

@@ -77,7 +77,12 @@ def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
     root = analysis.schema
     if root.model_kind not in CLI_KINDS:
         return
-    owner = {s: node for node in root.children.values() for s in node.spellings}
+    owners: dict[str, list[SchemaNode]] = {}
+    for node in root.children.values():
+        for spelling in node.spellings:
+            owners.setdefault(spelling, []).append(node)
+    # A flag two options have (two commands' ``-l``) names neither for certain.
+    owner = {s: nodes[0] for s, nodes in owners.items() if len(nodes) == 1}
     groups: dict[tuple[str, int], list[str]] = {}
     for entry in analysis.entries:
         if entry.form == "help":
