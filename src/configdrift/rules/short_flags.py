@@ -78,9 +78,9 @@ def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
     if root.model_kind not in CLI_KINDS:
         return
     owners: dict[str, list[SchemaNode]] = {}
-    for node in root.children.values():
-        for spelling in node.spellings:
-            owners.setdefault(spelling, []).append(node)
+    for child in root.children.values():
+        for spelling in child.spellings:
+            owners.setdefault(spelling, []).append(child)
     # A flag two options have (two commands' ``-l``) names neither for certain.
     owner = {s: nodes[0] for s, nodes in owners.items() if len(nodes) == 1}
     groups: dict[tuple[str, int], list[str]] = {}
