@@ -359,29 +359,21 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # (``deepspeed --num_gpus 2``, "the key `changelog_file`") is described.
         from configdrift.rules.evidence import named_in_pages
 
-        # Other spellings name it too: a variable's with ``_``, a flag's long ones.
-        aliases = {
-            alias: f.key
-            for f in findings
-            if f.key in flags
-            for node in [resolve_path(root, (f.key,))[0]]
-            if node is not None
-            for alias in node.spellings
-            if alias != f.key
-            and (alias.startswith("--") if f.key.startswith("--") else "_" in alias)
-        }
-        # A short flag written as code (```-t```, not ``mkdir -p``) names
-        # its option, where no other option has it.
+        # Other spellings name it too: a variable's with ``_``, a flag's long
+        # ones, and a short flag written as code (```-t```, not ``mkdir -p``)
+        # where no other option has it.
         owners = Counter(s for n in root.children.values() for s in n.spellings)
-        shorts = {
-            s: f.key
-            for f in findings
-            if f.key in flags
-            for node in [resolve_path(root, (f.key,))[0]]
-            if node is not None
-            for s in node.spellings
-            if s[:1] == "-" and s[:2] != "--" and owners[s] == 1
-        }
+        aliases: dict[str, str] = {}
+        shorts: dict[str, str] = {}
+        for f in findings:
+            node = resolve_path(root, (f.key,))[0] if f.key in flags else None
+            for alias in node.spellings if node is not None else ():
+                if alias == f.key:
+                    continue
+                if alias.startswith("--") if f.key.startswith("--") else "_" in alias:
+                    aliases[alias] = f.key
+                elif alias[:1] == "-" and alias[:2] != "--" and owners[alias] == 1:
+                    shorts[alias] = f.key
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)
         named |= flags & flags_given(analysis, root) if prose else set()
