@@ -59,6 +59,13 @@ class PageKeys:
         """The spellings of ``keys`` the page's examples set."""
         return [s for key in keys for s in self.spelt.get(key, ()) if s.role == EXAMPLE]
 
+    def set_at_top(self) -> frozenset[str]:
+        """The keys its examples set at the top of a block, as written (the
+        ``html_theme_options = {...}`` of a ``conf.py`` shown on the page)."""
+        return frozenset(
+            s.path[0] for found in self.spelt.values() for s in found if s.role == EXAMPLE
+        )
+
 
 def under(spellings: Iterable[Spelt]) -> tuple[str, ...]:
     """The path examples set their keys below, a part that differs between

@@ -13,7 +13,6 @@ as unresolved.
 
 from __future__ import annotations
 
-from configdrift.index.pages import EXAMPLE
 from configdrift.model import Location, SchemaNode, Surface, Unresolved
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.confuse import add_file_keys
@@ -31,7 +30,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     """Each theme whose options the docs name (three, and half of them)."""
     found: list[Surface] = []
     words = discovery.words()
-    top_set = _set_at_top(discovery)
+    pages = discovery.pages() if discovery.pages is not None else ()
+    top_set = frozenset(key for page in pages for key in page.set_at_top())
     # A theme is named by its folder (``theme/sphinx_book_theme/theme.conf``).
     themes = {_name(theme.rel): theme for theme in discovery.builder.themes}
     for theme in discovery.builder.themes:
@@ -120,17 +120,3 @@ def _name(rel: str) -> str:
     """A theme's name: its folder's."""
     parts = rel.rsplit("/", 2)
     return parts[-2] if len(parts) > 1 else rel
-
-
-def _set_at_top(discovery: Discovery) -> frozenset[str]:
-    """The keys the pages' examples set at the top of a block (the
-    ``html_theme_options = {...}`` of a ``conf.py`` shown on a page)."""
-    if discovery.pages is None:
-        return frozenset()
-    return frozenset(
-        spelt.path[0]
-        for page in discovery.pages()
-        for found in page.spelt.values()
-        for spelt in found
-        if spelt.role == EXAMPLE
-    )
