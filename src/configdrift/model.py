@@ -158,6 +158,7 @@ class SchemaNode:
             "pydantic": "raises a ValidationError",
             "dataclass": "raises a TypeError",
             "attrs": "raises a TypeError",
+            "slots": "raises an AttributeError (its class has slots)",
             "namedtuple": "raises a TypeError",
             "argparse": "fails with 'unrecognized arguments'",
             "click": "fails with 'No such option'",

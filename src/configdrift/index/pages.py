@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from configdrift.extract.docs.entry_text import CONFIG_LANGS
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
@@ -46,6 +46,9 @@ class PageKeys:
     #: The last part of each name the page's Python blocks call with
     #: keyword arguments (``Image`` of ``bentoml.images.Image(distro=...)``).
     calls: frozenset[str] = frozenset()
+    #: The names the page writes as an object's attributes in code
+    #: (``nox.options.envdir``), by the object (``("nox", "options")``).
+    qualified: Mapping[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
 
     def names(self, role: str | None = None) -> frozenset[str]:
         """The keys spelt (in ``normal`` form), of one role or of any."""
@@ -115,4 +118,15 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
                     Spelt(key.path, key.line, EXAMPLE)
                 )
     calls = frozenset(block.call.rpartition(".")[2] for block in doc.calls if block.call)
-    return PageKeys(page, {k: tuple(v) for k, v in spelt.items()}, calls)
+    qualified: dict[tuple[str, ...], set[str]] = {}
+    named = [e.name for e in doc.entries if e.form == "mention"] + [n for n, _ in doc.mentions]
+    for name in named:
+        *owner, last = name.split(".")
+        if owner:
+            qualified.setdefault(tuple(owner), set()).add(last)
+    return PageKeys(
+        page,
+        {k: tuple(v) for k, v in spelt.items()},
+        calls,
+        {k: frozenset(v) for k, v in qualified.items()},
+    )

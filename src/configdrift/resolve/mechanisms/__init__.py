@@ -31,6 +31,7 @@ from configdrift.resolve.mechanisms import (
     option_namespaces,
     option_tables,
     options,
+    qualified_objects,
     settings,
     settings_module,
     theme_options,
@@ -58,6 +59,7 @@ SURFACES = (
     environment,
     module_constants,
     held_dicts,
+    qualified_objects,
     # Last: a model taken by its page alone claims what no mechanism did.
     documented_models,
 )
