@@ -235,10 +235,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         (rel, name, line) for rel, doc in candidates for name, line in doc.mentions
     ]
     analysis.references = dangling_references(candidates)
+    # A command line's reference built with the site is generated too:
+    # read once, where a surface is a command line.
+    built = functools.cache(lambda: [Location(page, 1) for page in built_commands(config.root)])
     if schema.model_kind in CLI_KINDS:
-        # A command line's reference built with the site is generated too.
-        built = [Location(page, 1) for page in built_commands(config.root)]
-        analysis.generated = generated_pages(pages) + built
+        analysis.generated = generated_pages(pages) + built()
     # A page rendered from the code documents what the code describes; its
     # other lists (an enum's members) are no entries of the configuration.
     # Pages outside configured docs render models too: what they render
@@ -253,6 +254,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         doc_names,
         doc_words,
         functools.cache(lambda: calls_made(calls_of)),
+        built,
     )
     share(analysis.everything)
     # A surface none of whose entries a page keeps after sharing has no

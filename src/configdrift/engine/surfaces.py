@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, built_commands, looks_like_reference, matches
+from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.index.pages import page_keys
 from configdrift.model import (
@@ -61,6 +61,7 @@ def _surface(
     shown: list[tuple[str, DocFacts]],
     named: tuple[str, ...] | None,
     among: list[tuple[str, DocFacts]] | None = None,
+    built: Callable[[], list[Location]] = list,
 ) -> Analysis:
     """The analysis of one more surface: its own pages (chosen ``among``
     the candidates, when given), entries and examples, over the facts the
@@ -148,11 +149,7 @@ def _surface(
         surface=surface.name,
         how=surface.how,
         target=surface.target,
-        generated=(
-            generated_pages(pages) + [Location(p, 1) for p in built_commands(base.config.root)]
-            if cli
-            else []
-        ),
+        generated=generated_pages(pages) + built() if cli else [],
         autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         exemplified=surface.exemplified,
@@ -171,6 +168,7 @@ def other_surfaces(
     doc_names: Callable[[], frozenset[str]],
     doc_words: Callable[[], frozenset[str]],
     calls: Callable[[], dict[str, frozenset[str]]] | None = None,
+    built: Callable[[], list[Location]] = list,
 ) -> None:
     """The project's surfaces beside the first: those the configuration
     names, and (unless ``discover = false``) those discovery finds that a
@@ -196,7 +194,9 @@ def other_surfaces(
                     "its pages with `sections`"
                 )
             claimed |= spellings_of(surface.root)
-            analysis.surfaces.append(_surface(analysis, surface, candidates, shown, named))
+            analysis.surfaces.append(
+                _surface(analysis, surface, candidates, shown, named, built=built)
+            )
             analysis.missing_docs.extend(
                 p for p in named if not any(matches(rel, (p,)) for rel, _ in candidates)
             )
@@ -287,7 +287,7 @@ def other_surfaces(
         among = [c for c in candidates if matches(c[0], named)] if named else None
         if target is not None:
             _as_named(config, surface)
-        other = _surface(analysis, surface, candidates, shown, None, among)
+        other = _surface(analysis, surface, candidates, shown, None, among, built)
         other.target = surface.target or "discovered"
         if other.admitted and surface.root.model_kind == "defaults":
             # A reference built from the file documents its keys: with
