@@ -319,3 +319,15 @@ def test_a_list_of_names_is_written_out_with_how_many_more() -> None:
     assert listed(["a", "b"]) == "a and b"
     assert listed(["a", "b", "c"]) == "a, b and c"
     assert listed(["a", "b", "c", "d", "e"]) == "a, b, c and 2 more"
+
+
+def test_a_nav_page_outside_the_tree_is_not_looked_at(tmp_path) -> None:
+    from configdrift.discover import built_pages
+
+    nav = "site_name: app\nnav:\n  - reference/configuration.md\n  - ../../outside/reference/options.md\n"
+    make_project(tmp_path, {"mkdocs.yml": nav, "docs/index.md": "# App\n"})
+    assert built_pages(tmp_path) == ["docs/reference/configuration.md"]
+    # A docs folder out of the tree holds none of its pages.
+    outside = nav.replace("nav:", "docs_dir: ../site\nnav:")
+    make_project(tmp_path, {"mkdocs.yml": outside})
+    assert built_pages(tmp_path) == []

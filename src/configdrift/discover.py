@@ -522,8 +522,14 @@ def built_pages(root: Path) -> list[str]:
             stack.extend(reversed(item.value))
         elif isinstance(item, yaml.MappingNode):
             stack.extend(value for _, value in reversed(item.value))
+    # A page outside the tree (``docs_dir: ../site``, ``../x.md``) is not
+    # the project's, and is not looked at.
     return [
-        page for page in pages if looks_like_reference(page) and not os.path.lexists(root / page)
+        page
+        for page in pages
+        if looks_like_reference(page)
+        and os.path.normpath(page).split(os.sep, 1)[0] != os.pardir
+        and not os.path.lexists(root / page)
     ]
 
 
