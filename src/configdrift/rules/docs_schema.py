@@ -40,7 +40,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
-from configdrift.rules.short_flags import misgiven_shorts, unnamed_shorts
+from configdrift.rules.short_flags import is_short, misgiven_shorts, unnamed_shorts
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
@@ -372,7 +372,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     continue
                 if alias.startswith("--") if f.key.startswith("--") else "_" in alias:
                     aliases[alias] = f.key
-                elif alias[:1] == "-" and alias[:2] != "--" and owners[alias] == 1:
+                elif is_short(alias) and owners[alias] == 1:
                     shorts[alias] = f.key
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)

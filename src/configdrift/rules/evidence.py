@@ -227,7 +227,7 @@ def named_in_pages(
     issue template's is no description. ``where`` gets the first place of
     each."""
     if pages is None:
-        pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
+        pages = _described_pages(analysis)
     spans = spans or set()
     if not names and not spans:
         return set()
@@ -239,12 +239,18 @@ def named_in_pages(
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
+def _described_pages(analysis: Analysis) -> list[str]:
+    """The doc and example pages but the history ones: a changelog's
+    mention is no description."""
+    return [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
+
+
 def words_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` the doc and example pages spell as words of their own
     (``method='GET'``, ``:param flags:``), not as another object's
     attribute (``nox.options.name``); a changelog's are no description."""
-    pages = [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
-    return _search(analysis, pages, rb"(?<![\w.-])(%b)(?![\w-])" % _alternation(names), names)
+    pattern = rb"(?<![\w.-])(%b)(?![\w-])" % _alternation(names)
+    return _search(analysis, _described_pages(analysis), pattern, names)
 
 
 def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str]:
@@ -256,7 +262,7 @@ def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str
     program = re.compile(rb"(?<![\w./-])(?:%b)(?![\w-])" % _alternation(programs))
     flag = re.compile(_WHOLE % _alternation(flags))
     found: set[str] = set()
-    for rel in [p for p in analysis.pages if not HISTORY_PAGES.search(p)][:MAX_OTHER_FILES]:
+    for rel in _described_pages(analysis)[:MAX_OTHER_FILES]:
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is None:
             continue

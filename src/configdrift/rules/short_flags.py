@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 NAMED_SHARE = 0.75
 
 
-def _short(spelling: str) -> bool:
+def is_short(spelling: str) -> bool:
+    """Is it a short flag (``-x``, ``-db``), not a long one?"""
     return spelling.startswith("-") and not spelling.startswith("--") and len(spelling) > 1
 
 
@@ -44,10 +45,10 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
         for node in root.children.values()
         if node.origin != BUILTIN
         and not (node.hidden or node.deprecated)
-        and any(_short(s) for s in node.spellings)
+        and any(is_short(s) for s in node.spellings)
         and any(s.startswith("--") for s in node.spellings)
     ]
-    named = named_in_pages(analysis, {s for n in options for s in n.spellings if _short(s)})
+    named = named_in_pages(analysis, {s for n in options for s in n.spellings if is_short(s)})
     known = [n for n in options if named & set(n.spellings)]
     if len(known) < NAMED_SHARE * len(options):
         return
@@ -57,7 +58,7 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
         if id(node) not in entries and not longs & set(node.spellings):
             continue  # the option itself is undocumented: said of the option
         assert node.location is not None
-        short = next(s for s in node.spellings if _short(s))
+        short = next(s for s in node.spellings if is_short(s))
         long = next(s for s in node.spellings if s.startswith("--"))
         yield make(
             "CD103",
@@ -92,7 +93,7 @@ def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
         node = owner.get(longs[0]) if len(longs) == 1 else None
         if node is None:
             continue
-        for short in (f for f in flags if _short(f) and f not in node.spellings):
+        for short in (f for f in flags if is_short(f) and f not in node.spellings):
             other = owner.get(short)
             if other is None:
                 continue

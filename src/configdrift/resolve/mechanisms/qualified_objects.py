@@ -49,9 +49,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             continue
         # Set as attributes: a class with slots refuses an unknown one; any
         # other takes it, and nothing reads it.
-        slotted = _slotted(discovery, cls)
-        root.strict = True if slotted else None
-        root.model_kind = "slots" if slotted else root.model_kind
+        root.strict = None
+        if _slotted(discovery, cls):
+            root.strict, root.model_kind = True, "slots"
         dotted = ".".join(owner)
         how = f"the docs write {len(spelt)} of its {len(root.children)} fields on `{dotted}`"
         found.append(
