@@ -63,6 +63,49 @@ def test_read_defaults(tmp_path, body: str, default: object) -> None:
         assert node.default_location is not None
 
 
+@pytest.mark.parametrize(
+    ("body", "default"),
+    [
+        ("v = cfg.get('limit')\nif not v:\n    v = 7", 7),
+        ("v = cfg.get('limit', '')\nif v == '':\n    v = 7", 7),
+        ("v = cfg.get('limit')\nif v is None:\n    v = 7", 7),
+        ("v = cfg.get('limit') or 7", 7),
+        ("v = cfg.get('limit', []) or 7", 7),
+        ("v = cfg.get('limit', {})\nif not v:\n    v = 7", 7),
+        ("v = cfg.get('limit', [3]) or 7", [3]),
+        ("v = cfg.get('limit') or LIMIT", 5),
+        ("v = cfg.get('limit')\nif not v:\n    v = [LIMIT]", [5]),
+        ("v = cfg.get('limit', LIMIT) or 7", 5),
+        ("v = cfg.get('limit', LIMIT)\nif v is None:\n    v = 7", 5),
+        # The fallback does not stand in for the read's own default.
+        ("v = cfg.get('limit', 3) or 7", 3),
+        ("v = cfg.get('limit', 3)\nif v is None:\n    v = 7", 3),
+        ("v = cfg.get('limit', 0)\nif v is None:\n    v = 7", 0),
+        # Not the read's value that is replaced, or not by a literal.
+        ("v = cfg.get('limit')\nv = other(v)\nif not v:\n    v = 7", None),
+        ("v = cfg.get('limit')\nif not v:\n    v = other()", None),
+        ("v = cfg.get('limit') or other()", None),
+        ("v = cfg.get('limit')\nif not w:\n    v = 7", None),
+        ("v = cfg.get('limit')\nif v:\n    v = 7", None),
+        ("v = cfg.get('limit')\nif v == 'x':\n    v = 7", None),
+        ("v = cfg.get('limit')\nif not v:\n    v = 7\n    w = 1", None),
+        ("v = cfg.get('limit')\nif not v:\n    v = 7\nelse:\n    v = 8", None),
+    ],
+)
+def test_falsy_fallbacks_are_read_defaults(tmp_path, body: str, default: object) -> None:
+    """``v = d.get(K)`` then ``if not v: v = 7`` (or ``d.get(K) or 7``) reads
+    ``K`` with the default 7."""
+    code = "LIMIT = 5\ndef read(cfg):\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code + "    return v\n"})
+    analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
+    node = analysis.schema.child("limit")
+    assert node is not None
+    if default is None:
+        assert node.default is None
+    else:
+        assert node.default is not None and node.default.value == default
+
+
 _NUMBER = frozenset({"int", "float", "str"})
 
 
@@ -129,6 +172,29 @@ def c(cfg):
     assert finding.location.line == 14
     assert finding.related[0].line == 8
     assert analysis.schema.children["steps"].default is None  # no single default to compare
+
+
+def test_two_fallbacks_for_one_key_are_a_conflict(tmp_path) -> None:
+    """The literal a read falls back to when the key is unset is its
+    default: ``main`` in one place and ``master`` in another conflict."""
+    code = """
+def read(cfg):
+    return a(cfg), b(cfg)
+
+def a(cfg):
+    branch = cfg.get("branch", "")
+    if branch == "":
+        branch = "main"
+    return branch
+
+def b(cfg):
+    return cfg.get("branch") or "master"
+"""
+    make_project(tmp_path, {"pkg/__init__.py": "", "pkg/read.py": code})
+    analysis = analyse(Config(root=tmp_path, mount={"": "pkg.read:read.cfg"}), jobs=1)
+    (finding,) = [f for f in run_rules(analysis) if f.code == "CD106"]
+    assert finding.key == "branch"
+    assert "main" in finding.message and "master" in finding.message
 
 
 def test_equal_defaults_are_no_conflict(tmp_path) -> None:

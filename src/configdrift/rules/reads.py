@@ -18,8 +18,11 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     One config key read in two places that fall back to different defaults
     when the key is not set: ``d.get("steps", 10)`` here and
     ``get_scalar_param(d, STEPS, STEPS_DEFAULT)`` with ``STEPS_DEFAULT = 100``
-    there. Defaults are compared as values (``5e8`` is ``500000000``); a
-    default of ``None`` or one computed at runtime is not compared.
+    there. A literal the read's value is replaced by when the key is unset
+    is its default too (``d.get("branch") or "main"``; ``v = d.get("branch")``
+    then ``if not v: v = "master"``). Defaults are compared as values
+    (``5e8`` is ``500000000``); a default of ``None`` or one computed at
+    runtime is not compared.
 
     Why it matters
     The key's default depends on which code path reads it, so a documented

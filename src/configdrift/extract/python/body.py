@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from configdrift.extract.python.calls import READ_METHODS, CallFacts
+from configdrift.extract.python.calls import FALSY, READ_METHODS, CallFacts
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import DictStore, Expr
 from configdrift.extract.python.registration_calls import CONVERSIONS, env_read
@@ -31,6 +31,8 @@ class FunctionBody(CallFacts):
         self.loops = {}
         attributes: list[ast.Attribute] = []
         ifexps: list[ast.IfExp] = []
+        ifs: list[ast.If] = []
+        ors: list[ast.BoolOp] = []
         refused: set[int] = set()
         #: Names that loop over the environment's variables, by line.
         environ_keys: dict[str, int] = {}
@@ -86,10 +88,16 @@ class FunctionBody(CallFacts):
                 values = sub.values  # type: ignore[attr-defined]
                 if len(values) == 2 and type(values[0]) is ast.Attribute:
                     self._fallback(values[0], values[1])
+                elif len(values) == 2 and type(values[0]) is call_type:
+                    ors.append(sub)  # type: ignore[arg-type]
             elif kind is ast.If and type(sub.test) is compare_type and sub.body:  # type: ignore[attr-defined]
                 if type(sub.body[0]) is ast.Raise:  # type: ignore[attr-defined]
                     # ``if K in d: raise ...``: the key is refused, not read.
                     refused.add(id(sub.test))  # type: ignore[attr-defined]
+                else:
+                    ifs.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.If and type(sub.test) is ast.UnaryOp:  # type: ignore[attr-defined]
+                ifs.append(sub)  # type: ignore[arg-type]
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -201,6 +209,8 @@ class FunctionBody(CallFacts):
             if type(c.func) is ast.Attribute and c.func.attr in READ_METHODS
         )
         self.kinds = _use_kinds(calls, attributes)
+        if ifs or ors:
+            self.falsy = _falsy_fallbacks(self.locals, assigns, ifs, ors, self.module.source)
         # ``d[K] if K in d else D``: the subscript falls back to ``D``.
         fallbacks = {
             id(e.body): e.orelse
@@ -283,6 +293,64 @@ _CONVERSIONS = {"int": "number", "float": "number"}
 _STR_METHODS = frozenset(
     {"lower", "upper", "casefold", "strip", "lstrip", "rstrip", "startswith", "endswith", "split"}
 )
+
+
+def _tested(test: ast.expr) -> tuple[str, object] | None:
+    """The local an ``if`` tests for a missing value, and the value it
+    tests for: ``not v`` (any falsy value), ``v is None``, ``v == ""``."""
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not and type(test.operand) is ast.Name:
+        return test.operand.id, FALSY
+    if (
+        type(test) is ast.Compare
+        and type(test.left) is ast.Name
+        and len(test.ops) == 1
+        and type(test.ops[0]) in (ast.Is, ast.Eq)
+        and type(test.comparators[0]) is ast.Constant
+        and test.comparators[0].value in (None, "")
+    ):
+        return test.left.id, test.comparators[0].value
+    return None
+
+
+#: What a fallback is, to stand for a read's default: a literal or a constant.
+_FALLBACK_VALUES = (ast.Constant, ast.Name, ast.Attribute, ast.List, ast.Tuple)
+
+
+def _falsy_fallbacks(
+    bound: dict[str, list[ast.expr]],
+    assigns: list[ast.Assign],
+    ifs: list[ast.If],
+    ors: list[ast.BoolOp],
+    source: str,
+) -> dict[int, tuple[Expr, object]]:
+    """Reads whose missing value a literal replaces, by the read call:
+    ``v = d.get(K) or "main"``, and ``v = d.get(K)`` then ``if not v: v =
+    "main"`` where those are the local's only two bindings. The value is
+    the read's default in effect (the literal or constant, and what it
+    replaces)."""
+    out: dict[int, tuple[Expr, object]] = {}
+    for boolop in ors:
+        first, second = boolop.values
+        if type(second) in _FALLBACK_VALUES:
+            out[id(first)] = (to_expr(second, source), FALSY)
+    for branch in ifs:
+        tested = _tested(branch.test)
+        if tested is None or branch.orelse or len(branch.body) != 1:
+            continue
+        name, value = tested
+        then = branch.body[0]
+        if not (
+            type(then) is ast.Assign
+            and len(then.targets) == 1
+            and type(then.targets[0]) is ast.Name
+            and then.targets[0].id == name
+            and type(then.value) in _FALLBACK_VALUES
+        ):
+            continue
+        reads = [v for v in bound.get(name, ()) if v is not then.value]
+        if len(reads) == 1 and type(reads[0]) is ast.Call:
+            out[id(reads[0])] = (to_expr(then.value, source), value)
+    return out
 
 
 def _use_kinds(calls: list[ast.Call], attributes: list[ast.Attribute]) -> dict[int, str]:

@@ -146,6 +146,21 @@ def _strings(expr: Expr | None) -> list[str] | None:
     return names if len(names) == len(items) else None
 
 
+def _replaced(default: Expr | None, tested: object) -> bool:
+    """Does a fallback stand in for a read's default: the read's default is
+    the value the test replaces (none, or a falsy literal for ``not v``)?"""
+    if default is None:
+        return True
+    if tested is FALSY and default[0] in ("seq", "dict"):
+        return not default[-1]  # an empty list, tuple or dict
+    # A name or a call is no literal: neither falsy nor None nor "".
+    return not default[1] if tested is FALSY else default[1] == tested
+
+
+#: What ``if not v:`` tests (any falsy value), beside ``v is None``/``v == ""``.
+FALSY = object()
+
+
 class CallFacts(DictSources):
     """What one call says: a model built from a dict, an option declared, a
     key read by ``get``, a dict handed to another function."""
@@ -289,6 +304,9 @@ class CallFacts(DictSources):
                 if len(call.args) > 1 and func.attr in ("get", "setdefault")
                 else None
             )
+            fallback = self.falsy.get(id(call))
+            if fallback is not None and _replaced(default, fallback[1]):
+                default = fallback[0]
             self._read(
                 func.value, call.args[0], call.lineno, func.attr, default, self.kinds.get(id(call))
             )

@@ -211,6 +211,8 @@ class DictSources:
         self.loops: dict[str, list[ast.expr]] = {}
         #: Expressions whose type a use makes certain (``_use_kinds``).
         self.kinds: dict[int, str] = {}
+        #: Reads whose value a falsy fallback replaces (``_falsy_fallbacks``).
+        self.falsy: dict[int, tuple[Expr, object]] = {}
         #: Expressions whose value is followed (assigned, returned, read from).
         self.consumed: set[int] = set()
         #: The names that hold the function's own keyword arguments (``**kwargs``).
