@@ -244,3 +244,47 @@ def test_map_says_why_the_code_alone_makes_it_a_configuration(tmp_path) -> None:
     documented, _ = _check(tmp_path, {"app/settings.py": plain, "docs/settings.md": _DOCS})
     surfaces = project_map(documented, False)["surfaces"]
     assert [(s["name"], s["admitted"]) for s in surfaces][1:] == [("Settings", None)]
+
+
+_CONVERTED = """
+def convert_bool(value):
+    return value if isinstance(value, bool) else value.lower() in ("1", "true", "yes")
+
+
+class Setting:
+    def __init__(self, name, env_var=None, default=None, convert=None, help=""):
+        self.name = name
+
+
+class Settings:
+    dev = Setting("dev", "APP_DEV", default=False, convert=convert_bool, help="Dev.")
+    minified = Setting("minified", "APP_MINIFIED", default=True, convert=convert_bool, help="Min.")
+    pretty = Setting("pretty", "APP_PRETTY", default=False, help="Pretty.")
+    plain = Setting("plain", default=False, help="Not from the environment.")
+    port = Setting("port", "APP_PORT", default=5006, help="Port.")
+    level = Setting("level", "APP_LEVEL", default="info", help="Level.")
+
+
+settings = Settings()
+"""
+
+
+def _unconverted(tmp_path, settings: str) -> list[str]:
+    _, findings = _check(tmp_path, {"app/settings.py": settings, "docs/settings.md": _DOCS})
+    return sorted(f.key for f in findings if f.code == "CD105")
+
+
+def test_a_bool_option_without_its_siblings_converter_reads_text(tmp_path) -> None:
+    """``pretty`` passes no ``convert=`` where the other bool options pass
+    ``convert_bool``: ``APP_PRETTY=false`` is a true string. Not ``plain``
+    (no variable), nor the options of other defaults."""
+    assert _unconverted(tmp_path, _CONVERTED) == ["APP_PRETTY"]
+
+
+def test_one_converted_sibling_or_two_converters_say_nothing(tmp_path) -> None:
+    one = _CONVERTED.replace(
+        'default=True, convert=convert_bool, help="Min."', 'default=True, help="Min."'
+    )
+    assert _unconverted(tmp_path / "one", one) == []
+    two = _CONVERTED.replace("default=True, convert=convert_bool", "default=True, convert=bool")
+    assert _unconverted(tmp_path / "two", two) == []

@@ -151,6 +151,10 @@ class SchemaNode:
     #: (``help=argparse.SUPPRESS``, click's ``hidden=True``): not for users
     #: to find, never undocumented.
     hidden: bool = False
+    #: The converter the option's siblings of its default's type pass and it
+    #: does not (``convert=convert_bool``): its value is used as written,
+    #: a string where it comes from the environment.
+    unconverted: str | None = None
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""

@@ -30,10 +30,17 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     The docs type ``ratio`` as ``[integer]`` while the model declares
     ``ratio: float``.
 
+    An option of a bool default that users set through an environment
+    variable, declared without the converter its siblings of a bool
+    default pass (``convert=convert_bool``), is one too: the variable's
+    text is its value, and ``APP_PRETTY=false`` is a true string.
+
     How to fix
-    Make the documented type name what the field accepts.
+    Make the documented type name what the field accepts; give the option
+    the converter its siblings have.
     """
     root = analysis.schema
+    yield from _unconverted(root)
     for entry in analysis.entries:
         kinds = doc_kinds(entry.doc_type)
         if kinds is None:
@@ -69,6 +76,23 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 if not node.reads or node.origin.startswith("field of")
                 else _use_note(node),
             ),
+        )
+
+
+def _unconverted(root: SchemaNode) -> Iterator[Finding]:
+    """Options of a bool default whose variable's text is the value."""
+    for node in root.walk():
+        if node.unconverted is None or node.location is None or node.hidden:
+            continue
+        variable = next(s for s in node.spellings[1:] if s.isupper())
+        default = node.default.text if node.default is not None else "a bool"
+        yield make(
+            "CD105",
+            variable,
+            node.location,
+            f"`{node.key}` ({node.origin}) defaults to {default}, but is declared without the "
+            f"converter its other options of a bool default pass (`{node.unconverted}`): "
+            f"`{variable}` is read as text, and `{variable}=false` is a true string",
         )
 
 
