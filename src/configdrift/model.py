@@ -201,6 +201,8 @@ class DocEntry:
     default: str | None = None
     form: str = ""
     placed_by: str = ""
+    #: The values the page lists as the key's possible ones.
+    choices: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

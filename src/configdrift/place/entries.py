@@ -324,6 +324,7 @@ class DocPlacer:
                         default=entry.default,
                         form=entry.form,
                         placed_by=how,
+                        choices=entry.choices,
                     )
                 )
         return out

@@ -227,6 +227,8 @@ class TypeReader:
                 return out
             if head == "Optional":
                 return joined([None], self._choices(module, args[0], depth + 1))
+            if head == "Annotated" and args:
+                return self._choices(module, args[0], depth + 1)
             if head == "Union":
                 result: list[Any] | None = []
                 for arg in args:

@@ -30,6 +30,11 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     The docs type ``ratio`` as ``[integer]`` while the model declares
     ``ratio: float``.
 
+    A list of the values a key takes ("Possible values:", each a code
+    span) that names one its ``Literal`` or ``Enum`` does not allow, or
+    leaves out one it allows, is one too (the list must share two values
+    and half of its own with the code's, or it is another list).
+
     An option of a bool default that users set through an environment
     variable, declared without the converter its siblings of a bool
     default pass (``convert=convert_bool``), is one too: the variable's
@@ -41,6 +46,7 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """
     root = analysis.schema
     yield from _unconverted(root)
+    yield from _listed_choices(analysis)
     for entry in analysis.entries:
         kinds = doc_kinds(entry.doc_type)
         if kinds is None:
@@ -75,6 +81,50 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 )
                 if not node.reads or node.origin.startswith("field of")
                 else _use_note(node),
+            ),
+        )
+
+
+def _choice_text(value: object) -> str:
+    return "None" if value is None else str(value)
+
+
+def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
+    """Entries whose listed values differ from the code's choices."""
+    for entry in analysis.entries:
+        if not entry.choices:
+            continue
+        node, _, _ = resolve_path(analysis.schema, entry.path)
+        if node is None or node.location is None or not node.type.choices:
+            continue
+        code = {_choice_text(c): c for c in node.type.choices}
+        listed = {"null": "None"}
+        doc = [listed.get(v, v) for v in entry.choices]
+        shared = [v for v in doc if v in code]
+        if len(shared) < 2 or 2 * len(shared) < len(doc):
+            continue
+        folded = {v.lower() for v in code}
+        refused = [v for v in doc if v not in code and v.lower() not in folded]
+        omitted = [v for v in code if v not in doc and v.lower() not in {d.lower() for d in doc}]
+        if not refused and not omitted:
+            continue
+        key = format_path(entry.path)
+        what = (
+            f"lists {', '.join(f'`{v}`' for v in refused)} among the values of `{key}`, "
+            "which the code does not allow"
+            if refused
+            else f"lists the values of `{key}` without {', '.join(f'`{v}`' for v in omitted)}, "
+            "which the code allows too"
+        )
+        yield make(
+            "CD105",
+            key,
+            entry.location,
+            f"the page {what} (it allows {', '.join(f'`{v}`' for v in code)})",
+            (
+                Related(
+                    node.location.path, node.location.line, f"{node.origin} declares the values"
+                ),
             ),
         )
 

@@ -35,6 +35,8 @@ class RawEntry:
     doc_type: str | None = None
     default: str | None = None
     parent_entry: int | None = None
+    #: The values a list under the entry says it takes ("Possible values:").
+    choices: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)

@@ -49,6 +49,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.markdown_tokens import (
+    CHOICES_LEAD,
     DENSE_PAGE,
     MAX_BRACKETS,
     anchor_only,
@@ -64,6 +65,7 @@ from configdrift.extract.docs.markdown_tokens import (
     joined_keys,
     labels_of,
     list_table_cells,
+    listed_choices,
     markup_share,
     parser,
     plain_heading,
@@ -138,12 +140,13 @@ class _Walker:
                 awaiting = None
             if kind == "paragraph_open" and i + 1 < len(tokens):
                 current = self._current_entry()
-                if (
-                    current is not None
-                    and self.facts.entries[current].section == self.section
-                    and announces_default(tokens[i + 1].content)
-                ):
-                    awaiting = current
+                if current is not None and self.facts.entries[current].section == self.section:
+                    lead = tokens[i + 1].content
+                    if announces_default(lead):
+                        awaiting = current
+                    elif CHOICES_LEAD.search(lead):
+                        entry = self.facts.entries[current]
+                        entry.choices = entry.choices or listed_choices(tokens, i + 3)
             if kind == "heading_open":
                 self._heading(tok, tokens[i + 1])
                 i += 3

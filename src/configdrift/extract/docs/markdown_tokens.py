@@ -563,3 +563,31 @@ def inert_brackets(text: str) -> str:
             line = line.replace("[", " ")
         out.append(line)
     return "\n".join(out)
+
+
+#: A paragraph that announces the list of a key's values ("Possible values:").
+CHOICES_LEAD = re.compile(
+    r"(?i)(?:\b(?:possible|valid|allowed|accepted|supported)\s++values?(?:\s++are)?|\bone\s++of)"
+    r"\s*+:$"
+)
+
+
+def listed_choices(tokens: list[Token], start: int) -> tuple[str, ...] | None:
+    """The values a bullet list opening at ``start`` lists, each item's
+    first word a code span (``- `"google"`: ...``), quotes dropped; None
+    where an item starts otherwise, or the list nests another."""
+    if start >= len(tokens) or tokens[start].type != "bullet_list_open":
+        return None
+    level = tokens[start].level
+    values: list[str] = []
+    for tok in tokens[start + 1 :]:
+        if tok.type == "bullet_list_close" and tok.level == level:
+            return tuple(values) if len(values) >= 2 else None
+        if tok.type == "bullet_list_open":
+            return None
+        if tok.type == "inline" and tok.level == level + 3:
+            first = next((c for c in tok.children or () if c.content.strip()), None)
+            if first is None or first.type != "code_inline":
+                return None
+            values.append(first.content.strip().strip("\"'"))
+    return None
