@@ -97,7 +97,7 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
         node, _, _ = resolve_path(analysis.schema, entry.path)
         if node is None or node.location is None or not node.type.choices:
             continue
-        code = {_choice_text(c): c for c in node.type.choices}
+        code = list(dict.fromkeys(_choice_text(c) for c in node.type.choices))
         listed = {"null": "None"}
         doc = [listed.get(v, v) for v in entry.choices]
         shared = [v for v in doc if v in code]
@@ -120,7 +120,7 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
             "CD105",
             key,
             entry.location,
-            f"the page {what} (it allows {', '.join(f'`{v}`' for v in code)})",
+            f"the page {what} (the code allows {', '.join(f'`{v}`' for v in code)})",
             (
                 Related(
                     node.location.path, node.location.line, f"{node.origin} declares the values"
@@ -132,9 +132,9 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
 def _unconverted(root: SchemaNode) -> Iterator[Finding]:
     """Options of a bool default whose variable's text is the value."""
     for node in root.walk():
-        if node.unconverted is None or node.location is None or node.hidden:
+        if node.unconverted is None or node.location is None:
             continue
-        variable = next(s for s in node.spellings[1:] if s.isupper())
+        variable = next(s for s in node.spellings[1:] if s.isupper() and "_" in s)
         default = node.default.text if node.default is not None else "a bool"
         yield make(
             "CD105",

@@ -210,7 +210,7 @@ class FunctionBody(CallFacts):
         )
         self.kinds = _use_kinds(calls, attributes)
         if ifs or ors:
-            self.falsy = _falsy_fallbacks(self.locals, assigns, ifs, ors, self.module.source)
+            self.falsy = _falsy_fallbacks(self.locals, ifs, ors, self.module.source)
         # ``d[K] if K in d else D``: the subscript falls back to ``D``.
         fallbacks = {
             id(e.body): e.orelse
@@ -318,7 +318,6 @@ _FALLBACK_VALUES = (ast.Constant, ast.Name, ast.Attribute, ast.List, ast.Tuple)
 
 def _falsy_fallbacks(
     bound: dict[str, list[ast.expr]],
-    assigns: list[ast.Assign],
     ifs: list[ast.If],
     ors: list[ast.BoolOp],
     source: str,
