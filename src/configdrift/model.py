@@ -151,10 +151,9 @@ class SchemaNode:
     #: (``help=argparse.SUPPRESS``, click's ``hidden=True``): not for users
     #: to find, never undocumented.
     hidden: bool = False
-    #: The converter the option's siblings of its default's type pass and it
-    #: does not (``convert=convert_bool``): its value is used as written,
-    #: a string where it comes from the environment.
-    unconverted: str | None = None
+    #: The converter an option's declaration passes (``convert=convert_bool``),
+    #: ``""`` for none; None where the declaration has no such keywords.
+    converter: str | None = None
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""

@@ -130,20 +130,34 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
 
 
 def _unconverted(root: SchemaNode) -> Iterator[Finding]:
-    """Options of a bool default whose variable's text is the value."""
-    for node in root.walk():
-        if node.unconverted is None or node.location is None:
+    """Options of a bool default, named by a variable, that pass no
+    converter where two or more of their siblings of a bool default pass
+    one, the same one: the option class does not convert by the default's
+    type, so the variable's text is the value."""
+    for parent in root.walk():
+        flags = [
+            n
+            for n in parent.children.values()
+            if n.converter is not None and n.default is not None
+            if isinstance(n.default.value, bool)
+        ]
+        converters = {n.converter for n in flags if n.converter}
+        if len(converters) != 1 or sum(1 for n in flags if n.converter) < 2:
             continue
-        variable = next(s for s in node.spellings[1:] if s.isupper() and "_" in s)
-        default = node.default.text if node.default is not None else "a bool"
-        yield make(
-            "CD105",
-            variable,
-            node.location,
-            f"`{node.key}` ({node.origin}) defaults to {default}, but is declared without the "
-            f"converter its other options of a bool default pass (`{node.unconverted}`): "
-            f"`{variable}` is read as text, and `{variable}=false` is a true string",
-        )
+        (converter,) = converters
+        for node in flags:
+            variable = next((s for s in node.spellings[1:] if s.isupper() and "_" in s), None)
+            if node.converter or variable is None or node.location is None:
+                continue
+            assert node.default is not None
+            yield make(
+                "CD105",
+                variable,
+                node.location,
+                f"`{node.key}` ({node.origin}) defaults to {node.default.text}, but is declared "
+                f"without the converter its other options of a bool default pass (`{converter}`): "
+                f"`{variable}` is read as text, and `{variable}=false` is a true string",
+            )
 
 
 def _none_refused(kinds: frozenset[str], node: SchemaNode) -> bool:

@@ -183,7 +183,6 @@ def _table(
         return None  # objects built from names (a class's widgets), not options
     line = min(r[2] for r in rows)
     root, _, _ = table_root(builder, module, owner or module, line)
-    made: list[tuple[SchemaNode, Expr]] = []
     for (attr, call, at), key in zip(rows, keys, strict=True):
         assert key is not None
         args, kwargs = call[2], call[3]
@@ -203,36 +202,13 @@ def _table(
         node.spellings = _spellings(key, call)
         node.described = bool(_DESCRIBED & set(kwargs))
         mark_deprecated(project, module, node, kwargs)
+        node.converter = next((f"{k}={render(kwargs[k])}" for k in _CONVERTERS if k in kwargs), "")
         root.children[attr] = node
-        made.append((node, call))
-    _unconverted(made)
     return root
 
 
 #: Keywords that name what converts an option's value as read.
 _CONVERTERS = ("convert", "converter", "cast", "type")
-
-
-def _unconverted(options: list[tuple[SchemaNode, Expr]]) -> None:
-    """Mark the options of a bool default, named by a variable, that pass
-    no converter where two or more of their siblings of a bool default pass
-    one, the same one (``convert=convert_bool``): the option class does
-    not convert by the default's type, so the variable's text is the
-    value (``APP_PRETTY=false`` is a true string)."""
-    flags: list[tuple[SchemaNode, str | None]] = []
-    for node, call in options:
-        if node.default is None or not isinstance(node.default.value, bool):
-            continue
-        kwargs = call[3]
-        used = next((f"{k}={render(kwargs[k])}" for k in _CONVERTERS if k in kwargs), None)
-        flags.append((node, used))
-    converters = {used for _, used in flags if used is not None}
-    if len(converters) != 1 or sum(1 for _, used in flags if used) < 2:
-        return
-    (converter,) = converters
-    for node, used in flags:
-        if used is None and any(_VARIABLE.fullmatch(s) for s in node.spellings[1:]):
-            node.unconverted = converter
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
