@@ -120,7 +120,7 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
             "CD105",
             key,
             entry.location,
-            f"the page {what} (the code allows {', '.join(f'`{v}`' for v in code)})",
+            f"the page {what}; the code's values: {', '.join(f'`{v}`' for v in code)}",
             (
                 Related(
                     node.location.path, node.location.line, f"{node.origin} declares the values"
