@@ -1,8 +1,10 @@
 """A name ``getattr`` builds at runtime silences "nothing reads it" only
 for the configuration it may read from: the model's own methods, a name
 or an expression that may hold the model; never a module the function
-imports, nor another class's own attributes. Its literal parts are
-anchored, the project's constants filled in."""
+imports, nor another class's own attributes, nor an object the function
+types as another class of the project (``m: Modes``, ``m = Modes()``,
+``orm.User``). Its literal parts are anchored, the project's constants
+filled in."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ _READS = "from pkg.config import Config\n\n\ndef run(cfg: Config):\n    print(cf
 
 def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
     files = mounted_config("alpha: int = 1", "known_beta: int = 2", "gamma: int = 3")
+    # The model derives from a base class of the project's.
+    files["pkg/config.py"] = files["pkg/config.py"].replace(
+        "class Config(BaseModel):", "class Base(BaseModel):\n    pass\n\n\nclass Config(Base):"
+    )
     files["docs/config.md"] = (
         "# Configuration\n\n- `alpha`: a.\n- `known_beta`: b.\n- `gamma`: c.\n"
     )
@@ -37,6 +43,11 @@ def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
         "class Wrapper:\n    def __getattr__(self, name):\n        return getattr(self.sock, name)\n",
         # One of the project's classes, not the configuration (an enum).
         "class Modes:\n    A = 1\n\n\ndef get(name):\n    return getattr(Modes, name)\n",
+        # Another class of the project, by a dotted name or a parameter's type.
+        "from pkg import other\n\n\nclass Modes:\n    A = 1\n\n\n"
+        "def get(name):\n    return getattr(other.Modes, name)\n",
+        "class Modes:\n    A = 1\n\n\ndef get(m: Modes, name):\n    return getattr(m, name)\n",
+        "class Modes:\n    A = 1\n\n\ndef get(name):\n    m = Modes()\n    return getattr(m, name)\n",
         # Built from a beginning that no field has.
         "def get(cfg, name):\n    return getattr(cfg, 'handle_' + name)\n",
         "def get(cfg, sig):\n    return getattr(cfg, 'handle_%s' % sig)\n",
@@ -49,6 +60,29 @@ def test_a_built_name_that_cannot_read_the_configuration_silences_nothing(tmp_pa
 def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_path) -> None:
     # Nothing says what ``cfg`` holds: any field may be read.
     assert _inert(tmp_path, "def get(cfg, name):\n    return getattr(cfg, name)\n") == set()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # Typed as the configuration, as a class it derives from, or as one
+        # deriving from it.
+        "from pkg.config import Config\n\n\ndef get(c: Config, name):\n    return getattr(c, name)\n",
+        "from pydantic import BaseModel\n\n\ndef get(c: BaseModel, name):\n    return getattr(c, name)\n",
+        "from pkg.config import Base\n\n\ndef get(c: Base, name):\n    return getattr(c, name)\n",
+        "from pkg.config import Config\n\n\nclass Sub(Config):\n    pass\n\n\n"
+        "def get(c: Sub, name):\n    return getattr(c, name)\n",
+        # What a function returns.
+        "def load():\n    return object()\n\n\ndef get(name):\n    c = load()\n"
+        "    return getattr(c, name)\n",
+        # A dotted name that is none of the project's, or rooted at a local.
+        "import os\n\n\ndef get(name):\n    return getattr(os.environ, name)\n",
+        "class Modes:\n    A = 1\n\n\ndef get(cfg, name):\n    Modes = cfg\n"
+        "    return getattr(Modes.inner, name)\n",
+    ],
+)
+def test_a_built_name_on_what_may_hold_the_configuration_silences(tmp_path, code) -> None:
+    assert _inert(tmp_path, code) == set()
 
 
 def test_a_constant_in_a_built_name_is_filled_in(tmp_path) -> None:

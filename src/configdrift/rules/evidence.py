@@ -19,7 +19,7 @@ from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
-    from configdrift.resolve.project import Project
+    from configdrift.resolve.project import Project, Symbol
 
 T = TypeVar("T")
 
@@ -432,8 +432,27 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...
                 and symbol.qualname != name
             ):
                 continue
+            typed = None if symbol is not None else _typed(analysis, module, function, receiver[5:])
+            if (
+                typed is not None
+                and typed.qualname not in line
+                and name not in {s.qualname for s in project.mro(typed)}
+            ):
+                continue  # an object of another class of the project
         out.append(parts)
     return out
+
+
+def _typed(analysis: Analysis, module: str, function: str, name: str) -> Symbol | None:
+    """The one class of the project a parameter or local of ``function`` is
+    annotated with or bound to an object of (``orm_service: orm.Service``)."""
+    project = analysis.project
+    facts = project.modules[module].facts
+    types = {t for f, n, t in facts.local_types if (f, n) == (function, name)}
+    symbols = [project.resolve(module, t) for t in types]
+    if len(symbols) == 1 and symbols[0] is not None and symbols[0].kind == "class":
+        return symbols[0]
+    return None
 
 
 def _model_line(analysis: Analysis, model: SchemaNode) -> set[str]:

@@ -96,10 +96,14 @@ def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function:
     """What ``getattr`` reads from: ``self`` (or what a ``__getattr__``
     hands its attributes on to: ``self.sock``), a module the function
     imports (``importlib.import_module(name)``, ``sys.modules[name]``), a
-    name (``name:cfg``, resolved where imports are known), or ``""`` for
-    anything else."""
+    name or a dotted name (``name:cfg``, ``name:orm.User``, resolved where
+    imports are known), or ``""`` for anything else."""
     if function.rsplit(".", 1)[-1] in _PROXIES and _on_self(node):
         return "self"
+    if type(node) is ast.Attribute and not _on_self(node):
+        # ``orm.User``: a dotted name, resolved where imports are known.
+        path = dotted(node)
+        return f"name:{path}" if path else ""
     if type(node) is not ast.Name:
         return ""
     if node.id == "self":
@@ -107,7 +111,8 @@ def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function:
     values = local_values.get(node.id, ())
     if values and all(_imports_module(v) for v in values):
         return "module"
-    return "" if values else f"name:{node.id}"
+    # A local bound to calls only is typed by them (``m = Modes()``).
+    return "" if values and not all(type(v) is ast.Call for v in values) else f"name:{node.id}"
 
 
 #: Methods through which a class hands attribute reads on to another object.
