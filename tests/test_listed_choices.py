@@ -87,3 +87,96 @@ def test_the_listed_values(items: str, choices) -> None:
     facts = extract_markdown(_PAGE.format(lead="One of:", items=items).encode())
     (entry,) = [e for e in facts.entries if e.name == "style"]
     assert entry.choices == choices
+
+
+_C, _T = (lambda t: (True, t)), (lambda t: (False, t))
+
+
+@pytest.mark.parametrize(
+    ("pieces", "values"),
+    [
+        (
+            [
+                _T("The valid values are "),
+                _C("'debug'"),
+                _T(", "),
+                _C("'info'"),
+                _T(", and "),
+                _C("'error'"),
+                _T("."),
+            ],
+            ("debug", "info", "error"),
+        ),
+        (
+            [_T("Must be one of "), _C("HYBRID"), _T(" or "), _C("E4M3"), _T(". (Often")],
+            ("HYBRID", "E4M3"),
+        ),
+        ([_T("One of "), _C("a"), _T(",\n  "), _C("b"), _T(" / "), _C("c")], ("a", "b", "c")),
+        # Keys, not values; a list that goes on in words; one value alone;
+        # no lead; values apart.
+        ([_T("at least one of "), _C("a"), _T(" or "), _C("b")], None),
+        ([_T("one of "), _C("a"), _T(", "), _C("b"), _T(", or a path")], None),
+        ([_T("one of "), _C("a"), _T(", "), _C("b"), _T(", etc.")], None),
+        ([_T("Possible values: "), _C("a"), _T(".")], None),
+        ([_T("Set "), _C("a"), _T(" or "), _C("b")], None),
+        ([_T("one of "), _C("a"), _T(" then "), _C("b")], None),
+    ],
+)
+def test_values_listed_in_a_paragraph(pieces, values) -> None:
+    from configdrift.extract.docs.entry_text import listed_values
+
+    assert listed_values(pieces) == values
+
+
+def test_a_markdown_entry_lists_its_values_inline(tmp_path) -> None:
+    facts = extract_markdown(
+        b"# Options\n\n- `style`: the style, one of `google`, `numpy` or `None`.\n"
+        b"- `alpha`: the first letter.\n"
+    )
+    (entry,) = [e for e in facts.entries if e.name == "style"]
+    assert entry.choices == ("google", "numpy", "None")
+
+
+_RST = """Options
+=======
+
+style
+-----
+
+The style of the docstrings. {text}
+
+alpha
+-----
+
+The first letter. Defaults to ``1``.
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Possible values are ``google``, ``numpy`` and ``None``.", ("google", "numpy", "None")),
+        ("Possible values:\n\n* ``google``: Google's.\n* ``numpy``: Numpy's.", ("google", "numpy")),
+        ("Possible values:\n\n* ``google``: Google's.\n* the others.", None),
+        ("Possible values:\n\n* ``google``: a.\n\n  * ``x``: inner.\n\n* ``numpy``: b.", None),
+        ("Set ``google`` or ``numpy``.", None),
+    ],
+)
+def test_a_restructuredtext_entry_lists_its_values(text, values) -> None:
+    from configdrift.extract.docs.rst import extract_rst
+
+    facts = extract_rst(_RST.format(text=text).encode())
+    (entry,) = [e for e in facts.entries if e.name == "style"]
+    assert entry.choices == values
+
+
+def test_a_restructuredtext_list_of_values_against_the_code(tmp_path) -> None:
+    files = {
+        **mounted_config("alpha: int = 1", _FIELD),
+        "docs/config.rst": _RST.format(text="One of ``google``, ``numpy`` or ``None``."),
+    }
+    files["pkg/config.py"] = "from typing import Annotated, Literal\n\n" + files["pkg/config.py"]
+    _, findings = check_project(tmp_path, files, "pkg", mount={"": "pkg.config:Config"})
+    finding = by_key(findings)["CD105", "style"]
+    assert "without `auto`" in finding.message
+    assert finding.location.path == "docs/config.rst"

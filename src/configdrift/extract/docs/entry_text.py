@@ -512,3 +512,46 @@ def block_default(entry: RawEntry, text: str) -> None:
     flat = " ".join(text[: 4 * MAX_BLOCK_DEFAULT].split())
     if entry.default is None and flat and len(flat) <= MAX_BLOCK_DEFAULT and balanced(flat):
         entry.default = flat
+
+
+#: What ends the text that announces a key's values: "Possible values:",
+#: "must be one of", "One of"; not "at least one of" (keys, not values).
+VALUES_LEAD = re.compile(
+    r"(?i)(?:\b(?:possible|valid|allowed|accepted|supported)\s++values?(?:\s++are)?\s*+:?"
+    r"|(?:\b(?:be|is|are)\s++|(?:^|[,.:;(])\s*+)one\s++of\s*+:?)\s*+$"
+)
+#: What stands between two values of a list of them.
+#: (Both match text whose spaces are collapsed and trimmed.)
+_VALUES_GLUE = re.compile(r",(?: (?:or|and))?|or|and|/")
+#: Text after the last value that carries the list on in words.
+_OPEN_END = re.compile(r"(?:, ?)?(?:(?:or|and)\b|etc\b|\.\.\.)")
+
+
+def listed_values(pieces: list[tuple[bool, str]]) -> tuple[str, ...] | None:
+    """The values a paragraph lists after a lead ("Possible values are
+    ``a``, ``b`` or ``c``"): its code spans, quotes dropped, joined only by
+    commas, "or" and "and". ``pieces`` are the paragraph's text, each
+    (is a code span, text). None where no lead is followed by two values,
+    or the list goes on in words ("``a``, ``b`` or a path")."""
+    merged: list[tuple[bool, str]] = []
+    for code, text in pieces:
+        if merged and not code and not merged[-1][0]:
+            merged[-1] = (False, merged[-1][1] + text)
+        else:
+            merged.append((code, text))
+    for at, (code, text) in enumerate(merged):
+        if code or not VALUES_LEAD.search(text):
+            continue
+        values: list[str] = []
+        i = at + 1
+        while i < len(merged) and merged[i][0]:
+            values.append(merged[i][1].strip().strip("\"'"))
+            i += 1
+            after = " ".join(merged[i][1].split()) if i < len(merged) else ""
+            if i + 1 < len(merged) and _VALUES_GLUE.fullmatch(after):
+                i += 1  # the next value
+            elif _OPEN_END.match(after):
+                return None  # the list goes on in words
+        if len(values) >= 2:
+            return tuple(values)
+    return None

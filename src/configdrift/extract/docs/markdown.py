@@ -32,6 +32,7 @@ from configdrift.extract.docs.entry_text import (
     MAX_MENTIONS,
     MYST_ROLE,
     SPELLING_HEADERS,
+    VALUES_LEAD,
     announces_default,
     block_default,
     default_column,
@@ -39,6 +40,7 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     heading_rest,
     key_ok,
+    listed_values,
     mentioned_key,
     rename_cell,
     rename_columns,
@@ -49,12 +51,12 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_flags
 from configdrift.extract.docs.markdown_tokens import (
-    CHOICES_LEAD,
     DENSE_PAGE,
     MAX_BRACKETS,
     anchor_only,
     cell_key,
     code_keys,
+    code_pieces,
     emphasised_key,
     field_line,
     find_macro,
@@ -144,7 +146,7 @@ class _Walker:
                     lead = tokens[i + 1].content
                     if announces_default(lead):
                         awaiting = current
-                    elif CHOICES_LEAD.search(lead):
+                    elif VALUES_LEAD.search(lead):
                         entry = self.facts.entries[current]
                         entry.choices = entry.choices or listed_choices(tokens, i + 3)
             if kind == "heading_open":
@@ -307,9 +309,15 @@ class _Walker:
                     entry.default = value
                 elif label == "type" and entry.doc_type is None:
                     entry.doc_type = value
+            current: int | None = len(self.facts.entries) - 1
         else:
             self._labelled(inline)
             self._mentions(inline)
+            current = self._current_entry()
+        # "One of `a`, `b` or `c`." under an entry: the values it takes.
+        about = self.facts.entries[current] if current is not None else None
+        if about is not None and about.section == self.section and about.choices is None:
+            about.choices = listed_values(code_pieces(inline))
 
     def _mentions(self, inline: Token) -> None:
         """Dotted names in code in a prose paragraph, at their lines."""

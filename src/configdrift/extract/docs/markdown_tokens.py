@@ -565,13 +565,6 @@ def inert_brackets(text: str) -> str:
     return "\n".join(out)
 
 
-#: A paragraph that announces the list of a key's values ("Possible values:").
-CHOICES_LEAD = re.compile(
-    r"(?i)(?:\b(?:possible|valid|allowed|accepted|supported)\s++values?(?:\s++are)?|\bone\s++of)"
-    r"\s*+:$"
-)
-
-
 def listed_choices(tokens: list[Token], start: int) -> tuple[str, ...] | None:
     """The values a bullet list opening at ``start`` lists, each item's
     first word a code span (``- `"google"`: ...``), quotes dropped; None
@@ -591,3 +584,13 @@ def listed_choices(tokens: list[Token], start: int) -> tuple[str, ...] | None:
                 return None
             values.append(first.content.strip().strip("\"'"))
     return None
+
+
+def code_pieces(inline: Token) -> list[tuple[bool, str]]:
+    """An inline's text as ``entry_text.listed_values`` reads it: each
+    piece a code span or text (markup dropped, a line break a space)."""
+    return [
+        (child.type == "code_inline", child.content if child.type != "softbreak" else " ")
+        for child in inline.children or ()
+        if child.type in ("text", "code_inline", "softbreak")
+    ]

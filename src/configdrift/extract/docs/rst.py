@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
@@ -59,6 +58,8 @@ from configdrift.extract.docs.rst_budget import (
 )
 from configdrift.extract.docs.rst_forms import (
     bare_terms,
+    described_values,
+    directive_fields,
     opening_key,
     signature,
     signature_defaults,
@@ -363,7 +364,7 @@ class _Walker:
             self.walk(node, section, depth + 1)
         finally:
             self.in_entry -= 1
-        for field_name, value in _fields(node):
+        for field_name, value in directive_fields(node):
             self._label(field_name, value)
         self.last_entry = None
         if first is not None and not node.children:
@@ -407,10 +408,11 @@ class _Walker:
             entry.doc_type = entry.doc_type or typed[0]
             if entry.default is None and typed[1] is not None and balanced(typed[1]):
                 entry.default = typed[1]
-        if not value or self.last_entry is None:
+        if self.last_entry is None:
             return
         entry = self.facts.entries[self.last_entry]
-        if entry.default is None and balanced(value):
+        entry.choices = entry.choices or described_values(node)
+        if value and entry.default is None and balanced(value):
             entry.default = value
 
     def _labels(self, text: str) -> None:
@@ -587,14 +589,3 @@ class _Walker:
 #: Directives that generate a command line's reference (besides those
 #: Markdown's MyST fences name).
 _RST_GENERATORS = {"sphinx_argparse_cli": "sphinx-argparse-cli"}
-
-
-def _fields(node: Any) -> Iterator[tuple[str, str]]:
-    """The fields of a directive's option-like field lists (``:Default: 5``)."""
-    from docutils import nodes
-
-    for field in node.findall(nodes.field):
-        name = field.next_node(nodes.field_name)
-        body = field.next_node(nodes.field_body)
-        if name is not None and body is not None:
-            yield _text(name).strip(), _text(body).strip()

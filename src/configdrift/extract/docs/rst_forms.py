@@ -11,9 +11,11 @@ from typing import Any
 
 from configdrift.extract.docs.entry_text import (
     KEY,
+    VALUES_LEAD,
     file_name,
     heading_rest,
     key_ok,
+    listed_values,
     mentioned_key,
 )
 
@@ -133,3 +135,56 @@ def bare_terms(node: Any) -> bool:
         and _BARE_KEY.fullmatch(term.astext().strip()) is not None
         for term in terms
     )
+
+
+#: The most paragraphs of one description searched for a list of values.
+_MAX_VALUE_PARAGRAPHS = 20
+
+
+def described_values(node: Any) -> tuple[str, ...] | None:
+    """The values a description lists: in a paragraph ("One of ``a``,
+    ``b`` or ``c``"), or as a bullet list after one that announces them
+    ("Possible values:"), each item opening with a literal."""
+    from docutils import nodes
+
+    paragraphs = (
+        [node] if isinstance(node, nodes.paragraph) else list(node.findall(nodes.paragraph))
+    )
+    for para in paragraphs[:_MAX_VALUE_PARAGRAPHS]:
+        found = listed_values([(isinstance(c, nodes.literal), c.astext()) for c in para.children])
+        if found is not None:
+            return found
+        after = para.parent.index(para) + 1 if para.parent is not None else 0
+        if VALUES_LEAD.search(para.astext()) and after < len(para.parent or ()):
+            following = para.parent[after]
+            if isinstance(following, nodes.bullet_list):
+                return _item_values(following)
+    return None
+
+
+def _item_values(listing: Any) -> tuple[str, ...] | None:
+    """The literal each item of a list opens with; None where one opens
+    otherwise or nests a list."""
+    from docutils import nodes
+
+    values: list[str] = []
+    for item in listing.children:
+        first = item.next_node(nodes.paragraph)
+        opening = [c for c in first.children if c.astext().strip()] if first is not None else []
+        if not opening or not isinstance(opening[0], nodes.literal):
+            return None
+        if item.next_node(nodes.bullet_list) is not None:
+            return None
+        values.append(opening[0].astext().strip().strip("\"'"))
+    return tuple(values) if len(values) >= 2 else None
+
+
+def directive_fields(node: Any) -> Iterator[tuple[str, str]]:
+    """The fields of a directive's option-like field lists (``:Default: 5``)."""
+    from docutils import nodes
+
+    for field in node.findall(nodes.field):
+        name = field.next_node(nodes.field_name)
+        body = field.next_node(nodes.field_body)
+        if name is not None and body is not None:
+            yield name.astext().strip(), body.astext().strip()
