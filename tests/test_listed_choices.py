@@ -180,3 +180,49 @@ def test_a_restructuredtext_list_of_values_against_the_code(tmp_path) -> None:
     finding = by_key(findings)["CD105", "style"]
     assert "without `auto`" in finding.message
     assert finding.location.path == "docs/config.rst"
+
+
+@pytest.mark.parametrize(
+    ("alias", "field", "choices"),
+    [
+        # A type alias of values: its choices.
+        (
+            'Style = Literal["auto", "google", "numpy"]',
+            "style: Style | None = None",
+            ("auto", "google", "numpy", None),
+        ),
+        (
+            'Style = Literal["auto"] | Literal["google", "numpy"]',
+            "style: Style = 'auto'",
+            ("auto", "google", "numpy"),
+        ),
+        # A constant that is no type, or an alias of other types: none.
+        ('Style = {"a": 1}["a"]', "style: Style = 'auto'", None),
+        ("Style = int | str", "style: Style = 'auto'", None),
+    ],
+)
+def test_a_type_alias_of_values_gives_its_choices(tmp_path, alias, field, choices) -> None:
+    files = mounted_config("alpha: int = 1", field)
+    files["pkg/config.py"] = files["pkg/config.py"].replace(
+        "from pydantic import BaseModel, ConfigDict\n",
+        f"from typing import Literal\n\nfrom pydantic import BaseModel, ConfigDict\n\n{alias}\n",
+    )
+    analysis, _ = check_project(tmp_path, files, "pkg", mount={"": "pkg.config:Config"})
+    node = analysis.schema.children["style"]
+    assert node.type.choices == choices
+    if choices is not None:
+        assert node.type.kinds == ({"str", "null"} if None in choices else {"str"})
+
+
+def test_an_alias_of_models_is_not_followed(tmp_path) -> None:
+    """``Q = A | B``: a union of two models is no one model to hold the
+    key's keys (they may be either's, or another library's)."""
+    files = mounted_config("alpha: int = 1", "q: Q | None = None")
+    files["pkg/config.py"] = files["pkg/config.py"].replace(
+        "from pydantic import BaseModel, ConfigDict\n",
+        "from pydantic import BaseModel, ConfigDict\n\n\nclass A(BaseModel):\n    a: int = 1\n\n\n"
+        "class B(BaseModel):\n    b: int = 1\n\n\nQ = A | B\n",
+    )
+    analysis, _ = check_project(tmp_path, files, "pkg", mount={"": "pkg.config:Config"})
+    node = analysis.schema.children["q"]
+    assert not node.children and node.model is None

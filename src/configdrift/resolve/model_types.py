@@ -198,6 +198,8 @@ class TypeReader:
             if last_name(expr[1]) in ("None", "NoneType"):
                 return [None]
             symbol = self.project.resolve(module, expr[1])
+            if (alias := self._alias(symbol)) is not None:
+                return self._choices(alias[0], alias[1], depth + 1)
             if (
                 symbol is None
                 or symbol.kind != "class"
@@ -267,6 +269,11 @@ class TypeReader:
             right = self._kinds(module, expr[3], kinds, models, marker, d)
             return left or right
         if kind == "n":
+            alias = self._alias(self.project.resolve(module, expr[1]))
+            if alias is not None and self._choices(alias[0], alias[1], d) is not None:
+                # An alias of values (``Order = Literal["a", "b"]``); one of
+                # models is not followed (their union is not one model).
+                return self._kinds(alias[0], alias[1], kinds, models, marker, d)
             return self._named_kind(module, expr[1], kinds, models, marker)
         if kind == "sub" and expr[1][0] == "n":
             head = last_name(expr[1][1])
@@ -305,6 +312,14 @@ class TypeReader:
                 return False
             return True
         return True
+
+    def _alias(self, symbol: Symbol | None) -> tuple[str, Expr] | None:
+        """The expression a module's constant names, and its module: a type
+        where it is a type alias (``Order = Literal["a", "b"]``)."""
+        if symbol is None or symbol.kind != "const":
+            return None
+        expr = self.project.modules[symbol.module].facts.assigns.get(symbol.qualname)
+        return None if expr is None else (symbol.module, expr)
 
     def _named_kind(
         self,
