@@ -5,6 +5,7 @@ docutils nodes and text, shared by the page's walker (``rst.py``)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -147,10 +148,8 @@ def described_values(node: Any) -> tuple[str, ...] | None:
     ("Possible values:"), each item opening with a literal."""
     from docutils import nodes
 
-    paragraphs = (
-        [node] if isinstance(node, nodes.paragraph) else list(node.findall(nodes.paragraph))
-    )
-    for para in paragraphs[:_MAX_VALUE_PARAGRAPHS]:
+    paragraphs = [node] if isinstance(node, nodes.paragraph) else node.findall(nodes.paragraph)
+    for para in itertools.islice(paragraphs, _MAX_VALUE_PARAGRAPHS):
         found = listed_values([(isinstance(c, nodes.literal), c.astext()) for c in para.children])
         if found is not None:
             return found
