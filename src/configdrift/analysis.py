@@ -149,8 +149,9 @@ class Analysis:
     mentions: list[tuple[str, str, int]] = field(default_factory=list)
     #: The project's first surface, from another one.
     first: Analysis | None = field(default=None, repr=False)
-    #: Paths this surface accepts whose doc entry another surface took: a
-    #: key two surfaces read is documented once.
+    #: Paths this surface accepts whose doc entry another surface took (a
+    #: key two surfaces read is documented once), or that a page shows by
+    #: including the part of their file that declares them (``:lines:``).
     documented_elsewhere: set[ConfigPath] = field(default_factory=set)
     #: The pages those entries are on: a configuration that names this
     #: surface's pages names them too (``init``), or the keys would read as

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
+from configdrift.files import read_or_none
 from configdrift.index.pages import page_keys
 from configdrift.model import (
     CLI_KINDS,
@@ -29,11 +31,11 @@ from configdrift.place.config_files import (
 )
 from configdrift.place.entries import DocPlacer, configured_sections, section_names
 from configdrift.place.examples import placed_blocks
+from configdrift.place.includes import Include, file_includes
 from configdrift.place.pages import (
     autodoc,
     generated_pages,
     only_listed,
-    pages_rendering_file,
     rendered_by_bytes,
     surface_pages,
 )
@@ -293,9 +295,17 @@ def other_surfaces(
             # A reference built from the file documents its keys: with
             # the schema beside it, as that schema describes them.
             model = surface.root.model or ""
-            rendering = pages_rendering_file(config.root, sources.docs, model.rsplit("/")[-1])
+            includes = file_includes(config.root, sources.docs, model.rsplit("/")[-1])
+            rendering = [i.location for i in includes]
             page = schema_beside(config.root, model, files) if rendering else None
-            if page is None:
+            parts = _shown(config.root, model, includes)
+            if parts is not None:
+                # Parts of the file (``:lines:``, ``:start-after:``): the
+                # keys written there are documented, the others are not.
+                other.documented_elsewhere |= {
+                    n.path for n in surface.root.walk() if n.location and n.location.line in parts
+                }
+            elif page is None:
                 other.generated = rendering
             else:
                 other.rendering = rendering
@@ -373,3 +383,21 @@ def _rendered(
         )
     )
     return rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model, importers)
+
+
+def _shown(root: Path, model: str, includes: list[Include]) -> set[int] | None:
+    """The lines of the file ``model`` the pages that include it show
+    together; None where one shows it whole (or none includes it)."""
+    if not includes:
+        return None
+    data = read_or_none(root, model)
+    if data is None:
+        return None
+    text = data.decode("utf-8", "replace")
+    shown: set[int] = set()
+    for include in includes:
+        lines = include.shown(text)
+        if lines is None:
+            return None
+        shown |= lines
+    return shown

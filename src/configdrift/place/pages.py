@@ -335,24 +335,6 @@ def _runs(command: bytes, targets: list[bytes], importers: tuple[str, ...]) -> b
     return describing and any(name in importers for name in imported)
 
 
-def pages_rendering_file(root: Path, rels: list[str], name: str) -> list[Location]:
-    """The pages whose directives name the file ``name`` (``.. x-config::``
-    with ``:config: ../pkg/defaults.yaml``, ``.. literalinclude::
-    defaults.yaml``): a reference built from the file, at the line that
-    names it."""
-    out: list[Location] = []
-    wanted = name.encode()
-    for rel in rels:
-        data = read_or_none(root, rel)
-        if data is None or wanted not in data:
-            continue
-        for number, line in enumerate(data.splitlines(), start=1):
-            if wanted in line and line.lstrip().startswith((b"..", b":", b"```{")):
-                out.append(Location(rel, number))
-                break
-    return out
-
-
 def generated_pages(pages: list[tuple[str, DocFacts]]) -> list[Location]:
     return [Location(rel, line) for rel, doc in pages for _, line in doc.generated]
 
