@@ -99,3 +99,41 @@ def test_lines_built_to_make_the_pattern_backtrack_are_no_options() -> None:
         "  --x {" + "," * 50_000,
     ):
         assert help_flags("  -h, --help  show help\n" + line) == []
+
+
+def test_the_defaults_a_help_output_states() -> None:
+    from configdrift.extract.docs.help_output import help_defaults
+
+    text = (
+        "options:\n"
+        "  -h, --help       show this help message and exit\n"
+        "  --loops LOOPS    Repetitions. (default: 3)\n"
+        "  --io-size SIZE   How much, read in\n"
+        "                   blocks [default: 400M; required]\n"
+        "  --sweep S        The sweep. (default: %(default)s)\n"
+        "  --nvme-dir D     Where to test. [default: {default}]\n"
+        "\n"
+        "  (default: 9) is no option's\n"
+    )
+    flags = help_flags(text)
+    assert help_defaults(text, flags) == {2: "3", 3: "400M"}
+
+
+def test_a_default_the_help_output_states_against_the_parser(tmp_path) -> None:
+    stale = _HELP.replace(
+        "  --loops LOOPS         Repetitions.", "  --loops LOOPS         Repetitions. (default: 3)"
+    )
+    same = _HELP.replace(
+        "  --loops LOOPS         Repetitions.", "  --loops LOOPS         Repetitions. (default: 1)"
+    )
+    rst = "Tuning\n======\n\n::\n\n" + "".join(
+        f"   {line}\n" for line in stale.strip().splitlines()
+    )
+    for block, found, page in ((stale, True, "md"), (same, False, "md"), (rst, True, "rst")):
+        text = _page(block) if page == "md" else block
+        files = {"tool/cli.py": _CLI, f"docs/tuning.{page}": text}
+        _, findings = check_project(tmp_path / f"{found}{page}", files, "tool")
+        mismatch = [f for f in findings if f.code == "CD104"]
+        assert bool(mismatch) == found
+        if found:
+            assert mismatch[0].key in ("--loops", "loops") and "3" in mismatch[0].message

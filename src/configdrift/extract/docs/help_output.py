@@ -42,6 +42,34 @@ def help_flags(text: str) -> list[tuple[str, int]]:
     return list(first.items())
 
 
+#: The default a help line states: argparse's ``(default: 4)``, click's
+#: ``[default: 4]`` (``[default: 4; required]``).
+_DEFAULT = re.compile(r"(?<=[(\[])default:? ([^()\[\];]{1,80}+)[)\];]")
+#: The most lines of one option's description read for its default.
+_MAX_DESCRIPTION = 12
+
+
+def help_defaults(text: str, flags: list[tuple[str, int]]) -> dict[int, str]:
+    """The default each option of a help output states in its description
+    (its line and the lines under it, up to the next option or a blank
+    line), by the option's line; none written as a template
+    (``%(default)s``, ``{default}``)."""
+    lines = text.splitlines()
+    starts = sorted(number for _, number in flags)
+    out: dict[int, str] = {}
+    for at, number in enumerate(starts):
+        end = starts[at + 1] if at + 1 < len(starts) else len(lines)
+        described = []
+        for line in lines[number : min(end, number + _MAX_DESCRIPTION)]:
+            if not line.strip():
+                break
+            described.append(line.strip())
+        found = _DEFAULT.search(" ".join(described))
+        if found is not None and not any(c in found.group(1) for c in "%{"):
+            out[number] = found.group(1).strip()
+    return out
+
+
 #: A metavar or a choice list after a flag (``CONFIG_FILE``, ``{file,vuln}``).
 _META = r"(?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\])"
 _FLAG = rf"(-{{1,2}}[A-Za-z0-9][\w-]*)(?:[ =]{_META})?"

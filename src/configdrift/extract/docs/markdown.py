@@ -49,7 +49,7 @@ from configdrift.extract.docs.entry_text import (
     type_from_rest,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
-from configdrift.extract.docs.help_output import help_flags
+from configdrift.extract.docs.help_output import help_defaults, help_flags
 from configdrift.extract.docs.markdown_tokens import (
     DENSE_PAGE,
     MAX_BRACKETS,
@@ -534,9 +534,13 @@ class _Walker:
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
         content = tok.content
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
-        for flag, number in help_flags(content):
-            # A command's ``--help`` output documents its flags.
-            self._add(flag, first + number, "help", None)
+        flags = help_flags(content)
+        defaults = help_defaults(content, flags) if flags else {}
+        for flag, number in flags:
+            # A command's ``--help`` output documents its flags, and the
+            # defaults it states.
+            at = self._add(flag, first + number, "help", None)
+            self.facts.entries[at].default = defaults.get(number)
         self.facts.commands.extend(
             (first + n, program, args) for n, program, args in command_lines(content, lang)
         )
