@@ -259,3 +259,41 @@ def test_a_whole_config_with_a_misspelt_top_level_key_is_judged(cli, tmp_path) -
     # Three quarters of its top-level keys known: a config with a typo. One
     # third known: some other config, not judged.
     assert _findings(cli, tmp_path) == [("CD302", "stpes", 4, "the code reads `steps`")]
+
+
+def test_a_key_nested_in_another_languages_block_places_no_fragment(cli, tmp_path) -> None:
+    # ``[tool.app]`` of a pyproject.toml says nothing of where ``{"app":
+    # ...}`` of a JSON file sits: read under ``tool``, the JSON block
+    # would set a ``tool`` the root rejects.
+    page = (
+        "# Configuration\n\n<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n"
+        '```toml\n[tool.app]\nname = "x"\n```\n\n'
+        '```json\n{"app": {"m": {"a": 1}}}\n```\n'
+    )
+    make_project(tmp_path, {**strict_model("a: int = 1"), "docs/config.md": page})
+    from configdrift.config import load
+    from configdrift.engine import analyse
+
+    analysis = analyse(load(tmp_path), jobs=1)
+    assert [base for _, block, base in analysis.blocks if block.lang == "json"] == []
+    assert _findings(cli, tmp_path) == []
+
+
+def test_a_section_s_other_example_is_not_placed_by_another_language(tmp_path) -> None:
+    # The section's second JSON block sets ``app``, which only the TOML
+    # block nests (under ``tool``): the entry it names is not put there.
+    page = (
+        "# Configuration\n\n"
+        '```toml\n[tool.app]\nname = "x"\n```\n\n'
+        "## M\n\n<i>**m**</i>: [dictionary]\n\n<i>**m:a**</i>: [integer]\n\n"
+        "<i>**name**</i>: [string]\n\n"
+        '```json\n{"m": {"a": 1}}\n```\n\n'
+        '```json\n{"app": {"name": "y"}}\n```\n'
+    )
+    make_project(tmp_path, {**strict_model("a: int = 1"), "docs/config.md": page})
+    from configdrift.config import load
+    from configdrift.engine import analyse
+
+    analysis = analyse(load(tmp_path), jobs=1)
+    (name,) = [e for e in analysis.entries if e.name == "name"]
+    assert "tool" not in name.path

@@ -245,11 +245,13 @@ class DocPlacer:
             blocks_by_section.setdefault(block.section, []).append(idx)
         # Keys nested in a block under a one-key top, for fragments elsewhere
         # on the page: ``"offload_param": {...}`` inside the ZeRO example.
-        nested_in_page: dict[str, tuple[str, ...]] = {}
+        # Only a block of the same language: ``[tool.app]`` of a
+        # pyproject.toml says nothing of ``{"app": ...}`` in a JSON file.
+        nested_in_page: dict[tuple[str, str], tuple[str, ...]] = {}
         for block in facts.blocks:
             for key in block.keys:
-                if len(key.path) >= 2 and key.path[-1] not in nested_in_page:
-                    nested_in_page[key.path[-1]] = key.path
+                if len(key.path) >= 2:
+                    nested_in_page.setdefault((_family(block.lang), key.path[-1]), key.path)
 
         contexts: dict[int, ConfigPath] = {}
         block_top: dict[int, tuple[ConfigPath, int] | None] = {}
@@ -337,7 +339,7 @@ class DocPlacer:
         parent: ConfigPath,
         by_section: dict[int, list[int]],
         blocks_by_section: dict[int, list[int]],
-        nested_in_page: dict[str, tuple[str, ...]],
+        nested_in_page: dict[tuple[str, str], tuple[str, ...]],
     ) -> tuple[ConfigPath, str, tuple[ConfigPath, int] | None]:
         section = facts.sections[sid]
         for key in section_names(rel, facts, sid) if self.explicit else ():
@@ -370,8 +372,11 @@ class DocPlacer:
                     # ``plugins: - name: {...}`` in mkdocs.yml: the plugin's
                     # own options, at the top of its surface.
                     return parent, "a MkDocs plugin's entry in mkdocs.yml", None
+                lang = _family(block.lang)
                 page_paths = {
-                    k: self._page_path(v, parent) for k, v in nested_in_page.items() if k == top
+                    k: self._page_path(v, parent)
+                    for (family, k), v in nested_in_page.items()
+                    if k == top and family == lang
                 }
                 path, how = self._locate(top, parent, page_paths)
                 return path, how, (path, bid)
@@ -420,7 +425,7 @@ class DocPlacer:
         facts: DocFacts,
         bids: list[int],
         top: tuple[ConfigPath, int] | None,
-        nested_in_page: dict[str, tuple[str, ...]],
+        nested_in_page: dict[tuple[str, str], tuple[str, ...]],
     ) -> dict[str, list[ConfigPath]]:
         """Full config paths of every key in the section's example blocks."""
         out: dict[str, list[ConfigPath]] = {}
@@ -441,8 +446,8 @@ class DocPlacer:
                     # (the tensorboard, wandb and comet examples of one section).
                     page = {
                         k: self._page_path(v, context)
-                        for k, v in nested_in_page.items()
-                        if k == first
+                        for (family, k), v in nested_in_page.items()
+                        if k == first and family == _family(block.lang)
                     }
                     located, how = self._locate(first, context, page)
                     base = located[:-1] if how != _FALLBACK else context[:-1]
@@ -511,3 +516,12 @@ def place_entries(
     for rel, doc in pages:
         entries.extend(placer.place(rel, doc))
     return placer, entries
+
+
+#: Languages of one file format, as example blocks tag them.
+_FAMILIES = {"yml": "yaml", "jsonc": "json", "json5": "json", "cfg": "ini", "py": "python"}
+
+
+def _family(lang: str) -> str:
+    """The file format a block's language is (``yml`` is ``yaml``)."""
+    return _FAMILIES.get(lang, lang)
