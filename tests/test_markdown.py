@@ -215,3 +215,21 @@ def test_mentions_are_not_entries(source: str) -> None:
 )
 def test_option_spellings(source: str, names: list[str]) -> None:
     assert sorted(name for name, *_ in entries(source)) == sorted(names)
+
+
+@pytest.mark.parametrize(
+    ("content", "fenced"),
+    [
+        ("```yaml\na: 1\n```\n", ("yaml", "a: 1\n")),
+        ('~~~~ toml title="pyproject.toml"\n[a]\n~~~~\n', ("toml", "[a]\n")),
+        ("```\nplain\n```\n", ("", "plain\n")),
+        # Plain code, a fence left open, a fence closed by another.
+        ("a: 1\nb: 2\n", None),
+        ("```yaml\na: 1\n", None),
+        ("```yaml\na: 1\n~~~\n", None),
+    ],
+)
+def test_a_fence_an_indented_block_holds_whole(content, fenced) -> None:
+    from configdrift.extract.docs.markdown import indented_fence
+
+    assert indented_fence(content) == fenced

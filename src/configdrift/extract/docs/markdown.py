@@ -19,6 +19,7 @@ mapping.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.commands import command_lines
@@ -534,6 +535,11 @@ class _Walker:
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
         content = tok.content
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
+        if tok.type == "code_block" and (fenced := indented_fence(content)) is not None:
+            # A fence indented under a container CommonMark does not know
+            # (a content tab ``=== "YAML"``, a ``.. column::``): the fence.
+            lang, content = fenced
+            first += 1
         flags = help_flags(content)
         defaults = help_defaults(content, flags) if flags else {}
         for flag, number in flags:
@@ -569,6 +575,23 @@ class _Walker:
         if read.error is not None and lang in STRICT_LANGS:
             block.error, block.error_line = read.error, read.error_line + first
         self.facts.blocks.append(block)
+
+
+#: A fence's opening line: three backticks or tildes and its language.
+_FENCE_OPEN = re.compile(r"(`{3,}+|~{3,}+)[ \t]*+([\w+.-]*+)[^`]*+")
+
+
+def indented_fence(content: str) -> tuple[str, str] | None:
+    """The language and the text of a fence that an indented code block
+    holds whole (its first line opens it, its last closes it), as a
+    container CommonMark does not know leaves it; None otherwise."""
+    lines = content.rstrip("\n").split("\n")
+    if len(lines) < 2:
+        return None
+    opening = _FENCE_OPEN.fullmatch(lines[0].strip())
+    if opening is None or lines[-1].strip() != opening.group(1):
+        return None
+    return opening.group(2).lower(), "\n".join(lines[1:-1]) + "\n"
 
 
 def extract_mdx(data: bytes) -> DocFacts:
