@@ -100,3 +100,25 @@ def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:
     twin = "def serve(app, size=1):\n    return app\n"
     found = _calls(tmp_path, "serve(app, colour='red')", **{"app/other.py": twin})
     assert found == {}
+
+
+def test_a_callee_the_block_imports_from_another_library_is_not_judged(tmp_path) -> None:
+    # ``App`` of another package, though the project has one; and the
+    # project's own, imported from it or from one of its modules.
+    found = _calls(
+        tmp_path,
+        "from other_lib import App\nimport other_lib as serve\n"
+        "App('x', load_env=False)\nserve.serve(app, colour='red')",
+    )
+    assert found == {}
+    found = _calls(tmp_path / "own", "from app.core import App\nApp('x', load_env=False)")
+    assert set(found) == {"App(load_env=)"}
+
+
+def test_a_call_in_a_fence_indented_under_a_tab_is_judged(tmp_path) -> None:
+    page = (
+        '# Use\n\n=== "Python"\n\n    ```python\n    from app import App\n'
+        "    App('x', load_env=False)\n    ```\n"
+    )
+    found = _calls(tmp_path, "x = 1", **{"docs/tabs.md": page})
+    assert found["App(load_env=)"].location.line == 7

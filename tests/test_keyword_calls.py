@@ -127,3 +127,16 @@ def test_calls_are_placed_where_the_root_holds_the_model(tmp_path) -> None:
     )
     found = by_key(findings)
     assert ("CD301", "cach_size") in found
+
+
+def test_a_call_of_another_librarys_function_of_that_name_is_no_example(tmp_path) -> None:
+    # ``init_engine`` imported from another package: neither evidence for
+    # the model nor an example of it.
+    other = _TUTORIAL.replace("import pkg\n", "from other_lib import init_engine\n").replace(
+        "pkg.init_engine", "init_engine"
+    )
+    analysis, findings = check_project(tmp_path, _files(**{"docs/tutorial.md": other}), "pkg")
+    assert analysis.surfaces == [] and not any(f.code == "CD301" for f in findings)
+    own = other.replace("from other_lib import", "from pkg import")
+    analysis, _ = check_project(tmp_path / "own", _files(**{"docs/tutorial.md": own}), "pkg")
+    assert [s.surface for s in analysis.surfaces] == ["init_engine"]

@@ -43,18 +43,19 @@ def call_pages(
         if (
             doc is not None
             and doc.error is None
-            and any(called(b.call, t.names) for b in doc.calls for t in targets)
+            and any(called(b.call, b.origin, t.names) for b in doc.calls for t in targets)
         ):
             out.append((rel, doc))
     return out
 
 
-def calls_made(pages: list[tuple[str, DocFacts]]) -> dict[str, frozenset[str]]:
-    """Each callee the pages call, with the keyword arguments given it."""
-    made: dict[str, set[str]] = {}
+def calls_made(pages: list[tuple[str, DocFacts]]) -> dict[tuple[str, str], frozenset[str]]:
+    """Each callee the pages call (with the module its first name is
+    imported from), with the keyword arguments given it."""
+    made: dict[tuple[str, str], set[str]] = {}
     for _, doc in pages:
         for block in doc.calls:
-            made.setdefault(block.call, set()).update(k.path[0] for k in block.keys)
+            made.setdefault((block.call, block.origin), set()).update(k.path[0] for k in block.keys)
     return {callee: frozenset(keys) for callee, keys in made.items()}
 
 
@@ -87,6 +88,6 @@ def place_calls(
                 continue
             for rel, doc in pages:
                 for block in doc.calls:
-                    if called(block.call, target.names):
+                    if called(block.call, block.origin, target.names):
                         keys = [k for k in block.keys if target.keys(k.path[0])]
                         surface.blocks.append((rel, replace(block, keys=keys), path))

@@ -169,7 +169,7 @@ def other_surfaces(
     shown: list[tuple[str, DocFacts]],
     doc_names: Callable[[], frozenset[str]],
     doc_words: Callable[[], frozenset[str]],
-    calls: Callable[[], dict[str, frozenset[str]]] | None = None,
+    calls: Callable[[], dict[tuple[str, str], frozenset[str]]] | None = None,
     built: Callable[[], list[Location]] = list,
 ) -> None:
     """The project's surfaces beside the first: those the configuration

@@ -201,6 +201,7 @@ def _block(b: dict[str, Any]) -> Block:
         b["error_line"],
         b["what"],
         b["call"],
+        b["origin"],
     )
 
 

@@ -74,8 +74,11 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     project = analysis.project
     callables = _callables(analysis)
     exported = _exported(analysis)
+    packages = {module.split(".", 1)[0] for module in project.modules}
     for rel, doc in sorted(pages.items()):
         for block in doc.calls:
+            if block.foreign(packages):
+                continue  # imported from another library (``from other import Config``)
             parts = block.call.split(".")
             name = parts[-1]
             found = callables.get(name, [])

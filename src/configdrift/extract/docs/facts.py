@@ -53,6 +53,15 @@ class Block:
     #: The function a call block calls (``deepspeed.init_inference``): its
     #: keyword arguments are the keys.
     call: str = ""
+    #: The module the block imports that callee's first name from
+    #: (``from sanic_ext import Config``: ``sanic_ext``); empty where it
+    #: imports none.
+    origin: str = ""
+
+    def foreign(self, packages: set[str]) -> bool:
+        """Does the block import its callee from a package other than
+        these (another library's ``Config``)?"""
+        return bool(self.origin) and self.origin.split(".", 1)[0] not in packages
 
     def described(self) -> str:
         if self.what:

@@ -229,18 +229,22 @@ MAX_CALLS = 50
 _MAX_NESTING = 4
 
 
-def read_calls(text: str, tree: ast.Module | None = None) -> list[tuple[str, int, list[BlockKey]]]:
+def read_calls(
+    text: str, tree: ast.Module | None = None
+) -> list[tuple[str, int, list[BlockKey], str]]:
     """The calls of a Python block that pass keyword arguments by name
     (``deepspeed.init_inference(model, mp_size=2, dtype=torch.half)``): the
     callee's dotted name, the call's line in the block (0-based) and each
     keyword as a key with its value, a dict's keys under it. Whether the
-    callee builds a configuration from them is decided with the code."""
+    callee builds a configuration from them is decided with the code; the
+    module the block imports the callee's first name from comes last."""
     if "=" not in text or "(" not in text or len(text) > MAX_BYTES:
         return []
     tree = tree or _parse(text)
     if tree is None:
         return []
-    out: list[tuple[str, int, list[BlockKey]]] = []
+    origins = _imported_from(tree)
+    out: list[tuple[str, int, list[BlockKey], str]] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
@@ -252,10 +256,24 @@ def read_calls(text: str, tree: ast.Module | None = None) -> list[tuple[str, int
         for keyword in named:
             assert keyword.arg is not None
             _value_keys((keyword.arg,), keyword.value, keyword.value.lineno - 1, keys, 0)
-        out.append((callee, node.lineno - 1, keys))
+        out.append((callee, node.lineno - 1, keys, origins.get(callee.split(".", 1)[0], "")))
         if len(out) >= MAX_CALLS:
             break
     out.sort(key=lambda call: call[1])
+    return out
+
+
+def _imported_from(tree: ast.Module) -> dict[str, str]:
+    """The module each name a block imports comes from: ``from m import
+    Name`` (``Name``: ``m``), ``import m.sub as n`` (``n``: ``m.sub``)."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                out[alias.asname or alias.name] = node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                out[alias.asname or alias.name.split(".", 1)[0]] = alias.name
     return out
 
 
@@ -304,7 +322,8 @@ def python_blocks(
             [k.at(first) for k in keys],
             what=f"the call of `{callee}`",
             call=callee,
+            origin=origin,
         )
-        for callee, line, keys in (read_calls(content, tree) if tree is not None else [])
+        for callee, line, keys, origin in (read_calls(content, tree) if tree is not None else [])
     ]
     return blocks, calls

@@ -40,10 +40,10 @@ class Discovery:
     #: The options example config files and blocks set on a config object
     #: (``c.Class.option = value``): evidence that users write them.
     written: Callable[[], frozenset[str]] | None = None
-    #: The calls the docs' Python blocks make, each callee with the keyword
-    #: arguments it is given: evidence for a model a function builds from
-    #: them.
-    calls: Callable[[], dict[str, frozenset[str]]] | None = None
+    #: The calls the docs' Python blocks make, each callee (with the module
+    #: the block imports its first name from) with the keyword arguments it
+    #: is given: evidence for a model a function builds from them.
+    calls: Callable[[], dict[tuple[str, str], frozenset[str]]] | None = None
     #: The key names the pages that look like configuration references
     #: (by their path: ``docs/options.md``) document.
     references: Callable[[], frozenset[str]] | None = None

@@ -61,10 +61,12 @@ def keyword_functions(builder: SchemaBuilder) -> list[KeywordFunction]:
     return out
 
 
-def called(callee: str, names: tuple[str, ...]) -> bool:
-    """Is ``callee`` (as a page writes it) a call of the function known by
-    ``names``? A bare name must be the function's own (not a method's)."""
-    return callee in names
+def called(callee: str, origin: str, names: tuple[str, ...]) -> bool:
+    """Is ``callee`` (as a page writes it, its first name imported from
+    ``origin``) a call of the function known by ``names``? A bare name must
+    be the function's own (not a method's), and not one imported from
+    another package."""
+    return callee in names and (not origin or origin.split(".", 1)[0] == names[0].split(".", 1)[0])
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -85,8 +87,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             continue
         used = frozenset(
             k
-            for callee, keys in calls.items()
-            if called(callee, target.names)
+            for (callee, origin), keys in calls.items()
+            if called(callee, origin, target.names)
             for k in keys
             if target.keys(k)
         )
