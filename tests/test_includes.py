@@ -5,10 +5,10 @@ prose; and the lines of the file the include shows."""
 from __future__ import annotations
 
 import pytest
+from test_data_files import _READS, _files
 
 from configdrift.place.includes import file_includes, shown_lines
 from helpers import by_key, check_project
-from test_data_files import _READS, _files
 
 _FILE = "a: 1\nb: 2\n# -- start\nc: 3\nd: 4\n# -- end\ne: 5\n"
 
