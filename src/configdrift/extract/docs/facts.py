@@ -39,6 +39,12 @@ class RawEntry:
     choices: tuple[str, ...] | None = None
 
 
+def imported_elsewhere(origin: str, packages: set[str]) -> bool:
+    """Is ``origin``, the module a doc block imports a name from (empty
+    for none), of a package other than ``packages``?"""
+    return bool(origin) and origin.split(".", 1)[0] not in packages
+
+
 @dataclass(slots=True)
 class Block:
     section: int
@@ -61,7 +67,7 @@ class Block:
     def foreign(self, packages: set[str]) -> bool:
         """Does the block import its callee from a package other than
         these (another library's ``Config``)?"""
-        return bool(self.origin) and self.origin.split(".", 1)[0] not in packages
+        return imported_elsewhere(self.origin, packages)
 
     def described(self) -> str:
         if self.what:

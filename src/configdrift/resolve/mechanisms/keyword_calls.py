@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from configdrift.extract.docs.facts import imported_elsewhere
 from configdrift.model import Location, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
@@ -66,7 +67,7 @@ def called(callee: str, origin: str, names: tuple[str, ...]) -> bool:
     ``origin``) a call of the function known by ``names``? A bare name must
     be the function's own (not a method's), and not one imported from
     another package."""
-    return callee in names and (not origin or origin.split(".", 1)[0] == names[0].split(".", 1)[0])
+    return callee in names and not imported_elsewhere(origin, {names[0].split(".", 1)[0]})
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
