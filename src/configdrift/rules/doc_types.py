@@ -30,10 +30,11 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     The docs type ``ratio`` as ``[integer]`` while the model declares
     ``ratio: float``.
 
-    A list of the values a key takes ("Possible values:", each a code
-    span) that names one its ``Literal`` or ``Enum`` does not allow, or
-    leaves out one it allows, is one too (the list must share two values
-    and half of its own with the code's, or it is another list).
+    A list of the values a key takes (after "Possible values:", each item
+    a code span; or in a sentence, "must be one of ``a``, ``b`` or ``c``")
+    that names one its ``Literal`` or ``Enum`` does not allow, or leaves
+    out one it allows, is one too (the list must share two values and half
+    of its own with the code's, or it is another list).
 
     An option of a bool default that users set through an environment
     variable, declared without the converter its siblings of a bool
