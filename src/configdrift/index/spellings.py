@@ -12,8 +12,13 @@ the code's.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
+
+#: An environment variable's name as code and docs spell one: upper case
+#: and digits, in two words or more (``APP_PORT``).
+VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 #: The least share of a container's keys that must carry an affix for it
 #: to be the container's convention rather than a word some keys share.

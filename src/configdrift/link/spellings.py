@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.extract.python.registration_calls import AUTOMATIC
+from configdrift.index.spellings import VARIABLE
 from configdrift.model import (
     BUILTIN,
     CLI_KINDS,
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 #: How an environment variable is written: upper case, digits, underscores.
-ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z][A-Z0-9]{2,}")
+#: (``VARIABLE``'s names, and one word of three characters or more.)
+ENV_NAME = re.compile(rf"{VARIABLE.pattern}|[A-Z][A-Z0-9]{{2,}}")
 
 #: A link a declaration makes between its spellings: (the spelling it
 #: declares, another it names, why, where).

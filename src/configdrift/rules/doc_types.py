@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import VARIABLE
 from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible
@@ -147,7 +148,7 @@ def _unconverted(root: SchemaNode) -> Iterator[Finding]:
             continue
         (converter,) = converters
         for node in flags:
-            variable = next((s for s in node.spellings[1:] if s.isupper() and "_" in s), None)
+            variable = next((s for s in node.spellings[1:] if VARIABLE.fullmatch(s)), None)
             if node.converter or variable is None or node.location is None:
                 continue
             assert node.default is not None

@@ -17,9 +17,8 @@ model readers take (dataclass, attrs, pydantic) is theirs, not this.
 
 from __future__ import annotations
 
-import re
-
 from configdrift.extract.python.facts import Expr
+from configdrift.index.spellings import VARIABLE
 from configdrift.model import SchemaNode, Surface, spellings_of
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import (
@@ -33,8 +32,6 @@ from configdrift.resolve.model_types import mark_deprecated
 from configdrift.resolve.project import Project, Symbol, render
 from configdrift.resolve.schema import SchemaBuilder
 
-#: An environment variable named beside the key.
-_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 #: Keywords that say a call describes an option.
 _DESCRIBED = frozenset({"help", "doc", "description", "desc"})
 #: Keywords that name the option's variable, and its other names.
@@ -80,7 +77,7 @@ def _spellings(key: str, call: Expr) -> tuple[str, ...]:
     """The key, the variable named beside it and its other names."""
     args, kwargs = call[2], call[3]
     found = [key]
-    found += [s for s in _strings(args[1:]) if _VARIABLE.fullmatch(s)]
+    found += [s for s in _strings(args[1:]) if VARIABLE.fullmatch(s)]
     for keyword in (*_ENV_KEYWORDS, *_ALIAS_KEYWORDS):
         value = kwargs.get(keyword)
         if value is None:
@@ -194,7 +191,7 @@ def _table(
             and default_expr is not None
             and default_expr[0] == "c"
             and isinstance(default_expr[1], str)
-            and _VARIABLE.fullmatch(default_expr[1])
+            and VARIABLE.fullmatch(default_expr[1])
         ):
             default_expr = None  # the variable, not a default
         default = project.evaluate(module, default_expr) if default_expr else None
@@ -219,7 +216,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     found: list[Surface] = []
     for surface in attribute_tables(discovery.builder):
         options = list(surface.root.children.values())
-        variables = sum(1 for n in options if any(_VARIABLE.fullmatch(s) for s in n.spellings[1:]))
+        variables = sum(1 for n in options if any(VARIABLE.fullmatch(s) for s in n.spellings[1:]))
         loaded = 2 * variables >= len(options)
         if loaded:
             surface.admitted = f"{variables} of its options name an environment variable"
