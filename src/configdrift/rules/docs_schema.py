@@ -4,7 +4,6 @@ CD105 is in ``doc_types``)."""
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -40,7 +39,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
-from configdrift.rules.short_flags import is_short, misgiven_shorts, unnamed_shorts
+from configdrift.rules.short_flags import is_short, misgiven_shorts, sole_owners, unnamed_shorts
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
@@ -362,7 +361,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # Other spellings name it too: a variable's with ``_``, a flag's long
         # ones, and a short flag written as code (```-t```, not ``mkdir -p``)
         # where no other option has it.
-        owners = Counter(s for n in root.children.values() for s in n.spellings)
+        owners = sole_owners(root)
         aliases: dict[str, str] = {}
         shorts: dict[str, str] = {}
         for f in findings:
@@ -372,7 +371,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     continue
                 if alias.startswith("--") if f.key.startswith("--") else "_" in alias:
                     aliases[alias] = f.key
-                elif is_short(alias) and owners[alias] == 1:
+                elif is_short(alias) and alias in owners:
                     shorts[alias] = f.key
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)

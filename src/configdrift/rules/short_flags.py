@@ -30,6 +30,17 @@ def is_short(spelling: str) -> bool:
     return spelling.startswith("-") and not spelling.startswith("--") and len(spelling) > 1
 
 
+def sole_owners(root: SchemaNode) -> dict[str, SchemaNode]:
+    """Each spelling of the options of ``root`` that one option alone has:
+    a flag two options have (two commands' ``-l``) names neither for
+    certain."""
+    owners: dict[str, list[SchemaNode]] = {}
+    for child in root.children.values():
+        for spelling in child.spellings:
+            owners.setdefault(spelling, []).append(child)
+    return {s: nodes[0] for s, nodes in owners.items() if len(nodes) == 1}
+
+
 def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
     """CD103 for the short flags no page names, of the options the docs
     describe (an entry, ``entries`` by node id, or a long form a page
@@ -78,12 +89,7 @@ def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
     root = analysis.schema
     if root.model_kind not in CLI_KINDS:
         return
-    owners: dict[str, list[SchemaNode]] = {}
-    for child in root.children.values():
-        for spelling in child.spellings:
-            owners.setdefault(spelling, []).append(child)
-    # A flag two options have (two commands' ``-l``) names neither for certain.
-    owner = {s: nodes[0] for s, nodes in owners.items() if len(nodes) == 1}
+    owner = sole_owners(root)
     groups: dict[tuple[str, int], list[str]] = {}
     for entry in analysis.entries:
         if entry.form == "help":
