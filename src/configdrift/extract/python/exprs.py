@@ -180,16 +180,21 @@ MIN_OPTIONAL = 4
 MAX_DOCSTRING = 100_000
 
 
+def defaulted(args: ast.arguments) -> list[tuple[ast.arg, ast.expr]]:
+    """Each parameter that has a default, with its default."""
+    positional = [*args.posonlyargs, *args.args]
+    return [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None),
+    ]
+
+
 def optional_keywords(args: ast.arguments) -> list[str]:
     """The parameters a caller may give by keyword or leave out: those with
     a default, but positional-only ones (``def f(func=None, /, python=None,
     *, tags=None)``: ``python`` and ``tags``)."""
-    positional = [*args.posonlyargs, *args.args]
-    with_default = positional[len(positional) - len(args.defaults) :]
     only = {id(a) for a in args.posonlyargs}
-    out = [a.arg for a in with_default if id(a) not in only]
-    out += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
-    return out
+    return [a.arg for a, _ in defaulted(args) if id(a) not in only]
 
 
 def described_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.exprs import (
     MIN_OPTIONAL,
     before_validated,
+    defaulted,
     described_keywords,
     dotted,
     is_main_guard,
@@ -557,15 +558,7 @@ class ModuleExtractor:
                 if annotation is not None:
                     self.facts.local_types.append((qualname, a.arg, annotation))
                     annotated.add(a.arg)
-        positional = [*args.posonlyargs, *args.args]
-        pairs = [
-            *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-            *(
-                (a, d)
-                for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-                if d is not None
-            ),
-        ]
+        pairs = defaulted(args)
         self._parameter_options(node, qualname, pairs)
         defaults = {
             a.arg: to_expr(d, self.source)
