@@ -70,6 +70,14 @@ def help_defaults(text: str, flags: list[tuple[str, int]]) -> dict[int, str]:
     return out
 
 
+def help_options(text: str) -> list[tuple[str, int, str | None]]:
+    """The long flags a help output lists (``help_flags``), each with its
+    line in the block and the default it states (``help_defaults``)."""
+    flags = help_flags(text)
+    defaults = help_defaults(text, flags) if flags else {}
+    return [(flag, number, defaults.get(number)) for flag, number in flags]
+
+
 #: A metavar or a choice list after a flag (``CONFIG_FILE``, ``{file,vuln}``).
 _META = r"(?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\])"
 _FLAG = rf"(-{{1,2}}[A-Za-z0-9][\w-]*)(?:[ =]{_META})?"

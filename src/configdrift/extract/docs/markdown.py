@@ -50,7 +50,7 @@ from configdrift.extract.docs.entry_text import (
     type_from_rest,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
-from configdrift.extract.docs.help_output import help_defaults, help_flags
+from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.markdown_tokens import (
     DENSE_PAGE,
     MAX_BRACKETS,
@@ -540,13 +540,10 @@ class _Walker:
             # (a content tab ``=== "YAML"``, a ``.. column::``): the fence.
             lang, content = fenced
             first += 1
-        flags = help_flags(content)
-        defaults = help_defaults(content, flags) if flags else {}
-        for flag, number in flags:
+        for flag, number, default in help_options(content):
             # A command's ``--help`` output documents its flags, and the
             # defaults it states.
-            at = self._add(flag, first + number, "help", None)
-            self.facts.entries[at].default = defaults.get(number)
+            self.facts.entries[self._add(flag, first + number, "help", None)].default = default
         self.facts.commands.extend(
             (first + n, program, args) for n, program, args in command_lines(content, lang)
         )

@@ -48,7 +48,7 @@ from configdrift.extract.docs.entry_text import (
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
-from configdrift.extract.docs.help_output import help_defaults, help_flags, option_term
+from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.python_config import block_language, python_blocks
 from configdrift.extract.docs.rst_budget import (
@@ -561,12 +561,9 @@ class _Walker:
             language = str(classes[1]).lower()  # docutils' own ``code`` directive
         content = _text(node)
         first = _line(node, 1)
-        flags = help_flags(content)
-        defaults = help_defaults(content, flags) if flags else {}
-        for flag, number in flags:
+        for flag, number, default in help_options(content):
             # A command's ``--help`` output documents its flags and defaults.
-            at = self._add(flag, first + number, section, "help")
-            self.facts.entries[at].default = defaults.get(number)
+            self.facts.entries[self._add(flag, first + number, section, "help")].default = default
         commands = command_lines(content, language)
         self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
