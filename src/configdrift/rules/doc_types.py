@@ -24,13 +24,6 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     without it and defaults to a value is one too (a field that defaults
     to None takes it, and a type read off a default says nothing of it).
 
-    Why it matters
-    A value written as the docs say is rejected, or silently converted.
-
-    Example
-    The docs type ``ratio`` as ``[integer]`` while the model declares
-    ``ratio: float``.
-
     A list of the values a key takes (after "Possible values:", each item
     a code span; or in a sentence, "must be one of ``a``, ``b`` or ``c``")
     that names one its ``Literal`` or ``Enum`` does not allow, or leaves
@@ -41,6 +34,13 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     variable, declared without the converter its siblings of a bool
     default pass (``convert=convert_bool``), is one too: the variable's
     text is its value, and ``APP_PRETTY=false`` is a true string.
+
+    Why it matters
+    A value written as the docs say is rejected, or silently converted.
+
+    Example
+    The docs type ``ratio`` as ``[integer]`` while the model declares
+    ``ratio: float``.
 
     How to fix
     Make the documented type name what the field accepts; give the option
@@ -105,9 +105,9 @@ def _listed_choices(analysis: Analysis) -> Iterator[Finding]:
         shared = [v for v in doc if v in code]
         if len(shared) < 2 or 2 * len(shared) < len(doc):
             continue
-        folded = {v.lower() for v in code}
-        refused = [v for v in doc if v not in code and v.lower() not in folded]
-        omitted = [v for v in code if v not in doc and v.lower() not in {d.lower() for d in doc}]
+        code_folded, doc_folded = {v.lower() for v in code}, {v.lower() for v in doc}
+        refused = [v for v in doc if v not in code and v.lower() not in code_folded]
+        omitted = [v for v in code if v not in doc and v.lower() not in doc_folded]
         if not refused and not omitted:
             continue
         key = format_path(entry.path)
