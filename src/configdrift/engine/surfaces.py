@@ -31,7 +31,7 @@ from configdrift.place.config_files import (
 )
 from configdrift.place.entries import DocPlacer, configured_sections, section_names
 from configdrift.place.examples import placed_blocks
-from configdrift.place.includes import Include, file_includes
+from configdrift.place.includes import SELECTORS, Include, file_includes
 from configdrift.place.pages import (
     autodoc,
     generated_pages,
@@ -388,8 +388,8 @@ def _rendered(
 def _shown(root: Path, model: str, includes: list[Include]) -> set[int] | None:
     """The lines of the file ``model`` the pages that include it show
     together; None where one shows it whole (or none includes it)."""
-    if not includes:
-        return None
+    if not includes or any(not SELECTORS & include.options.keys() for include in includes):
+        return None  # none includes it, or one whole: the file is not read again
     data = read_or_none(root, model)
     if data is None:
         return None
