@@ -248,9 +248,14 @@ def stage(item: dict[str, Any], project: dict[str, Any]) -> str:
     else:
         placed = True
     if not placed:
-        return STAGES[1]
+        pages = {d for s in surfaces for d in s.get("docs", ())}
+        read = doc is not None and place_path(doc) in pages
+        return f"{STAGES[1]}: {'page read' if read else 'page not read'}"
     if item["kind"] == "default-mismatch":
         return f"{STAGES[2]}: {_default_gap(item, keys, entries)}"
+    if item["kind"] == "undocumented":
+        states = {k["state"] for k in keys if names_key(item["key"], k["path"])}
+        return f"{STAGES[2]}: key {'/'.join(sorted(states)) or 'not named'}"
     return STAGES[2]
 
 

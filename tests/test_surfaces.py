@@ -702,6 +702,40 @@ def test_a_table_of_defaults_wrapped_to_freeze_it_is_a_table(tmp_path) -> None:
     assert [s for s in analysis.everything if s.surface == "default_config"] == []
 
 
+def test_a_table_of_defaults_that_extends_another_is_its_own_keys(tmp_path) -> None:
+    """``ImmutableDict(Base.default_config | {...})``: the literal's keys are
+    the table's, and a key the base gives (``LOGGER_NAME``) is not judged
+    absent."""
+    code = (
+        "from werkzeug.datastructures import ImmutableDict\nfrom base import Base\n\n"
+        "class App(Base):\n    default_config = ImmutableDict(\n        Base.default_config\n"
+        "        | {\n            'DEBUG': None, 'TESTING': False, 'SECRET_KEY': None,\n"
+        "            'SERVER_NAME': None, 'MAX_CONTENT_LENGTH': None,\n        }\n    )\n"
+    )
+    docs = (
+        "# Builtin values\n\n| Variable | Default |\n|---|---|\n| `DEBUG` | `None` |\n"
+        "| `TESTING` | `True` |\n| `SECRET_KEY` | `None` |\n| `SERVER_NAME` | `None` |\n"
+        "| `LOGGER_NAME` | `None` |\n"
+    )
+    analysis, findings = check_project(tmp_path, {"pkg/app.py": code, "docs/c.md": docs}, "pkg")
+    (table,) = [s for s in analysis.everything if s.surface == "default_config"]
+    assert sorted(table.schema.children) == [
+        "DEBUG",
+        "MAX_CONTENT_LENGTH",
+        "SECRET_KEY",
+        "SERVER_NAME",
+        "TESTING",
+    ]
+    assert table.schema.strict is None
+    found = by_key(findings)
+    assert ("CD104", "TESTING") in found
+    assert not [key for _, key in found if key == "LOGGER_NAME"]
+    # Another operator over two tables (``a + b``) is no table.
+    other = code.replace("        | {", "        + {")
+    analysis, _ = check_project(tmp_path, {"pkg/app.py": other, "docs/c.md": docs}, "pkg")
+    assert [s for s in analysis.everything if s.surface == "default_config"] == []
+
+
 def test_a_table_of_defaults_with_sections_is_read_to_its_leaves(tmp_path) -> None:
     """``default_config = {"cache-dir": ..., "virtualenvs": {"create": True}}``:
     a section's keys are options, documented as ``virtualenvs.create``."""

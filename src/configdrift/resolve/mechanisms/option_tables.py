@@ -39,9 +39,14 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 if fact.value is not None and fact.value[0] == "dict":
                     tables.append((f"{cls.name}.{fact.name}", fact.value, fact.line))
         for qualname, expr, line in tables:
-            if expr[0] == "call" and len(expr[2]) == 1 and not expr[3] and expr[2][0][0] == "dict":
+            if expr[0] == "call" and len(expr[2]) == 1 and not expr[3] and expr[2][0][0] in WRAPPED:
                 # A table wrapped to freeze it: ``ImmutableDict({...})``.
                 expr = expr[2][0]
+            merged = expr[0] == "b" and expr[1] == "|" and expr[3][0] == "dict"
+            if merged:
+                # A table that extends another (``Base.defaults | {...}``):
+                # its own keys, and others not known here.
+                expr = expr[3]
             if expr[0] == "call":
                 # A table of option calls handed to the call that makes the
                 # settings object (``Settings(validators=[Validator("PORT",
@@ -66,6 +71,8 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
             else:
                 node = option_table(builder, name, qualname, expr, line)
             if node is not None:
+                if merged:
+                    node.strict = None
                 leaves = sum(1 for n in node.walk() if n is not node and not n.children)
                 how = f"a table of {leaves} options"
                 owner, _, last = qualname.rpartition(".")
@@ -339,6 +346,8 @@ _PLAIN_CASTS = frozenset({"int", "float", "str", "bool"})
 
 #: A declarative table of options has this many keys at least.
 MIN_TABLE = 5
+#: What a table can be wrapped in: a dict, or a dict that extends another.
+WRAPPED = frozenset({"dict", "b"})
 
 
 #: Names of dicts that hold a configuration's defaults.
