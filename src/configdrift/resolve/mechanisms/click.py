@@ -19,6 +19,25 @@ from configdrift.resolve.project import ModuleInfo, Project
 CLICK_LIKE = frozenset({"click", "cloup", "rich_click", "asyncclick"})
 
 
+def beside_click(project: Project, module: str, call: RegistrationCall) -> bool:
+    """Is ``@x.option("--flag", ...)`` of another library one of a click
+    command's options: on a function that click's own ``@option``
+    decorates too (``@optgroup.option`` of click-option-group beside
+    ``@click.option``)?"""
+    for other in project.modules[module].facts.registrations:
+        if other.function != call.function or other.method != "option" or other is call:
+            continue
+        symbol = project.resolve(module, other.callee)
+        if symbol is not None and symbol.kind == "external" and of_click(symbol.qualname):
+            return True
+    return False
+
+
+def of_click(qualname: str) -> bool:
+    """Is the name one of a click-like library's?"""
+    return qualname.split(".")[0] in CLICK_LIKE
+
+
 _CLICK_TYPES = {"INT": "int", "FLOAT": "float", "STRING": "str", "BOOL": "bool", "Path": "str"}
 
 

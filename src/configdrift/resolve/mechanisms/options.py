@@ -27,9 +27,10 @@ from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms import option_nodes
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
-    CLICK_LIKE,
+    beside_click,
     click_builtin,
     click_option,
+    of_click,
     takes_unknown,
     typer_option,
 )
@@ -111,17 +112,13 @@ def _kind(
             return "named"
     if call.method in CLICK_BUILTINS and call.callee:
         symbol = project.resolve(module, call.callee)
-        if (
-            symbol is not None
-            and symbol.kind == "external"
-            and symbol.qualname.split(".")[0] in CLICK_LIKE
-        ):
+        if symbol is not None and symbol.kind == "external" and of_click(symbol.qualname):
             return "click-builtin"
     if call.method in ("option", "Option") and call.callee:
         symbol = project.resolve(module, call.callee)
         if symbol is not None and symbol.kind == "external":
             head, _, last = symbol.qualname.rpartition(".")
-            if last == "option" and head.split(".")[0] in CLICK_LIKE:
+            if last == "option" and (of_click(head) or beside_click(project, module, call)):
                 return "click"
             if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
                 return "typer"
