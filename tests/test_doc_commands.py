@@ -93,6 +93,8 @@ def test_the_program_and_the_flag_are_found_through_the_line(tmp_path, line) -> 
         "$ shop --col",
         # A quote left open: where the words end is not known.
         "$ shop --port '8080 --colour",
+        # A placeholder for a flag, and what follows it.
+        "$ shop --<mode> --colour",
     ],
 )
 def test_a_flag_whose_place_or_program_is_not_certain_is_not_judged(tmp_path, line) -> None:

@@ -22,6 +22,7 @@ be declared where the parser is not followed (a list of shared options).
 from __future__ import annotations
 
 import configparser
+import re
 import tomllib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -108,6 +109,10 @@ def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool
     return flag.startswith("--") and len(flag) > 3 and any(s.startswith(flag) for s in longs)
 
 
+#: A flag as a parser spells one: no placeholder's brackets (``--<type>``).
+_FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
+
+
 def _judged_flags(args: tuple[str, ...], flags: dict[str, SchemaNode]) -> Iterator[str]:
     """The flags of a command whose place is certain (see the module's
     docs): each ``--long`` (before ``=``) and ``-x``."""
@@ -126,6 +131,8 @@ def _judged_flags(args: tuple[str, ...], flags: dict[str, SchemaNode]) -> Iterat
                 return  # what follows may be another program's
             continue
         name, given, _ = word.partition("=")
+        if _FLAG.fullmatch(name) is None:
+            return  # a placeholder (``--<type>``): what it stands for is not known
         if not name.startswith("--") and len(name) != 2:
             continue  # a cluster of short flags (``-vvv``), or a value glued on
         yield name
