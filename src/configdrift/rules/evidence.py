@@ -51,6 +51,25 @@ def loaded_names(analysis: Analysis) -> set[str]:
     return once(analysis, "loaded", derive)
 
 
+def loader_pops(analysis: Analysis) -> frozenset[str]:
+    """The keys some code takes out of a loaded file's data by name before
+    handing it on (``cfg = yaml.safe_load(f)`` then ``cfg.pop("include")``):
+    the loader's own directives, which no model receives."""
+
+    def derive() -> frozenset[str]:
+        return frozenset(
+            str(read.source.keys[-1][1])
+            for info in analysis.project.modules.values()
+            for read in info.facts.dict_reads
+            if read.how == "pop"
+            and read.source.base == "<loaded>"
+            and len(read.source.keys) == 1
+            and read.source.keys[-1][0] == "c"
+        )
+
+    return once(analysis, "loader pops", derive)
+
+
 def is_loaded(name: str, loaded: set[str]) -> bool:
     """Is the attribute ``name`` loaded anywhere, on ``self`` or elsewhere?"""
     return name in loaded or f"self.{name}" in loaded

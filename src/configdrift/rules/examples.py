@@ -28,7 +28,13 @@ from configdrift.model import (
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags
 from configdrift.rules.doc_gaps import hint_for, model_related
-from configdrift.rules.evidence import code_files, read_note, reader, unknown_under
+from configdrift.rules.evidence import (
+    code_files,
+    loader_pops,
+    read_note,
+    reader,
+    unknown_under,
+)
 from configdrift.rules.registry import make, register
 from configdrift.rules.unspelled import unspelled_keys
 from configdrift.rules.values import value_rejection
@@ -56,6 +62,8 @@ def _unaccepted(
                 continue
             if not strict and unknown_under(analysis, rejected[:-1]) is not None:
                 continue  # keys there may be read in ways static analysis cannot follow
+            if len(rejected) == 1 and rejected[0] in loader_pops(analysis):
+                continue  # the loader takes it out of the file before the model sees it
             seen.add(rejected)
             yield (
                 rel,
@@ -80,7 +88,10 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     own program (a console script of its own, ``python -m`` its package)
     with a flag its parser does not declare, where the parser rejects
     unknown flags and the flag's place is certain (before a second
-    positional word, never after ``--``).
+    positional word, never after ``--``, never after a placeholder such as
+    ``--<type>``). A key the project's loader takes out of the loaded file
+    by name (``cfg.pop("include")``) is the loader's, never the model's:
+    an example may set it.
 
     Why it matters
     Readers copy examples. A config built from this one cannot be loaded:
