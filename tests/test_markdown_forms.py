@@ -676,3 +676,53 @@ def test_a_code_span_titled_as_the_default_value_gives_the_default() -> None:
     assert entries["preload_modules"] == "None"
     # Code titled otherwise is no default.
     assert entries["show_source"] is None
+
+
+def test_a_heading_that_names_two_keys_documents_each(tmp_path) -> None:
+    """``### `build`, `skip` {: #build-skip }``: ``skip`` is ``build``'s
+    sibling, documented, not a second spelling of ``build``."""
+    code = (
+        "DEFAULT_CONFIG = {\n    'build': '*',\n    'skip': '',\n    'archs': 'auto',\n"
+        "    'test-command': '',\n    'environment': {},\n}\n"
+    )
+    page = (
+        "# Options\n\n## `build`, `skip` {: #build-skip }\n\nWhat to build.\n\n"
+        "## `archs`\n\nThe architectures.\n\n## `test-command`\n\nThe tests.\n\n"
+        "## `environment`\n\nThe variables.\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": code, "docs/options.md": page}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "DEFAULT_CONFIG"]
+    paths = {e.name: e.path for e in table.entries}
+    assert paths["skip"] == ("skip",) and paths["build"] == ("build",)
+    assert ("CD103", "skip") not in by_key(findings)
+
+
+_TABLE = (
+    "DEFAULT_CONFIG = {\n    'build': '*',\n    'skip': '',\n    'archs': 'auto',\n"
+    "    'test-command': '',\n    'environment': {},\n}\n"
+)
+_OPTIONS = (
+    "# Options\n\n## `build`\n\nWhat to build.\n\n## `skip`\n\nWhat not to.\n\n"
+    "## `archs`\n\nThe architectures.\n\n## `test-command`\n\nThe tests.\n\n"
+    "## `environment`\n\nThe variables.\n\n## Example\n\n```toml\nTABLE\n```\n"
+)
+
+
+def _ignored(tmp_path, table: str) -> set[str]:
+    page = _OPTIONS.replace("TABLE", table)
+    _, findings = check_project(tmp_path, {"pkg/config.py": _TABLE, "docs/options.md": page}, "pkg")
+    return {k for c, k in by_key(findings) if c == "CD302"}
+
+
+def test_a_pyproject_block_holds_the_configuration_in_its_tools_table(tmp_path) -> None:
+    table = '[tool.shop]\nbuild = "*"\narchs = "auto"\ntest-command = ""\nbogus = 1'
+    assert _ignored(tmp_path, table) == {"bogus"}
+
+
+def test_a_pyproject_block_of_two_tools_or_one_key_is_not_placed(tmp_path) -> None:
+    two = '[tool.shop]\nbuild = "*"\narchs = "auto"\ntest-command = ""\n\n[tool.other]\nbogus = 1'
+    assert _ignored(tmp_path / "two", two) == set()
+    one = '[tool.shop]\nbuild = "*"\nbogus = 1'
+    assert _ignored(tmp_path / "one", one) == set()

@@ -29,10 +29,10 @@ def test_the_self_check_catches_drift(cli, tmp_path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "configuration.md").write_text(readme, encoding="utf-8")
     assert _findings(cli, tmp_path) == []
-    rows = [line for line in readme.splitlines() if line.startswith("| `exclude` |")]
+    rows = [line for line in readme.splitlines() if line.startswith("| `discover` |")]
     assert len(rows) == 1
     drifted = readme.replace(rows[0] + "\n", "").replace(
         "| `docs` |", "| `colour` | boolean | `false` | colours |\n| `docs` |", 1
     )
     (tmp_path / "docs" / "configuration.md").write_text(drifted, encoding="utf-8")
-    assert sorted(_findings(cli, tmp_path)) == [("CD101", "colour"), ("CD103", "exclude")]
+    assert sorted(_findings(cli, tmp_path)) == [("CD101", "colour"), ("CD103", "discover")]

@@ -22,6 +22,7 @@ import dataclasses
 
 from configdrift.config import Config
 from configdrift.extract.docs.facts import DocFacts, RawEntry
+from configdrift.index.spellings import normal
 from configdrift.model import (
     ANY_KEY,
     LIST_ITEM,
@@ -479,6 +480,11 @@ class DocPlacer:
         if entry.parent_entry is not None and entry.parent_entry in paths:
             return (*paths[entry.parent_entry], *entry.parts), "table under its entry"
         if entry.form == "heading":
+            name = entry.parts[-1]
+            if context and normal(name) != normal(context[-1]):
+                # A heading that names two keys (``build``, ``skip``): the
+                # second is the first's sibling.
+                return (*context[:-1], *entry.parts), "heading"
             return context, "heading"
         if len(entry.parts) > 1:
             return _overlap(context, entry.parts), "spelled as a path"

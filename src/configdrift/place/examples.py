@@ -121,7 +121,9 @@ def placed_blocks(
                 out.append((rel, block, ()))
             elif (rel, bid) in decided:
                 out.append((rel, block, decided[(rel, bid)]))
-            elif (inner := _under_its_name(schema, block, tops)) is not None:
+            elif (
+                inner := _under_its_name(schema, block, tops) or _in_tool_table(schema, block, tops)
+            ) is not None:
                 out.append((rel, inner, ()))
     return out
 
@@ -142,6 +144,24 @@ def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block |
     if not (known >= 2 and _config_shaped(len(firsts), known)):
         return None
     return Block(block.section, block.line, block.lang, inner, what=f"the `{top}` section")
+
+
+def _in_tool_table(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:
+    """A ``pyproject.toml`` block that holds the configuration in one tool's
+    table (``[tool.app]`` over its keys): the keys under it, as a whole
+    config."""
+    if tops != {"tool"}:
+        return None
+    tools = {k.path[1] for k in block.keys if len(k.path) > 1}
+    if len(tools) != 1:
+        return None
+    inner = [k.under(2) for k in block.keys if len(k.path) > 2]
+    firsts = {k.path[0] for k in inner}
+    known = sum(1 for first in firsts if schema.child(first) is not None)
+    if not (known >= 2 and _config_shaped(len(firsts), known)):
+        return None
+    (tool,) = tools
+    return Block(block.section, block.line, block.lang, inner, what=f"the `[tool.{tool}]` table")
 
 
 def placed_examples(
