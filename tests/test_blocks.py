@@ -124,6 +124,29 @@ def test_toml_keys_tables_and_arrays_of_tables() -> None:
     ]
 
 
+def test_a_toml_block_of_alternatives_is_read_one_alternative_at_a_time() -> None:
+    """A key set once per paragraph, or after each comment, is a list of
+    alternatives (``skip = "a"``, then ``skip = ["a", "b"]``), each under
+    the table it is in; one paragraph that sets a key twice is no TOML."""
+    text = (
+        '[tool.app]\n# one\nskip = "a"\n# two\nskip = ["a", "b"]\n\n'
+        'build = "x"\n\n[tool.app]\nskip = "c"\n'
+    )
+    read = read_block(text, "toml")
+    assert read.error is None
+    keys = [(format_path(k.path), k.line, k.value) for k in read.keys]
+    assert keys == [
+        ("tool.app", 0, None),
+        ("tool.app.skip", 2, "a"),
+        ("tool.app.skip", 4, ["a", "b"]),
+        ("tool.app.build", 6, "x"),
+        ("tool.app", 8, None),
+        ("tool.app.skip", 9, "c"),
+    ]
+    broken = read_block('[tool.app]\nskip = "a"\nskip = "b"\n', "toml")
+    assert broken.error is not None and "Cannot overwrite" in broken.error
+
+
 def test_yaml_ellipsis_lines_elide_rather_than_end_the_document() -> None:
     read = read_block("...\nmodels:\n  ...\n  - type: main\n    engine: x\n...\n", "yaml")
     assert read.error is None

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from configdrift.extract.docs.block_model import (
@@ -70,10 +71,52 @@ def read_toml(text: str) -> BlockRead:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        alternatives = _alternatives(text)
+        if alternatives is not None:
+            return BlockRead(alternatives)
         found = re.search(r"line (\d+)", str(exc))
         line = int(found.group(1)) - 1 if found else 0
         return BlockRead(_toml_keys(text, {}), f"invalid TOML: {exc}", line)
     return BlockRead(_toml_keys(text, data))
+
+
+def _alternatives(text: str) -> list[BlockKey] | None:
+    """The keys of a block that sets one key several times, each paragraph
+    an alternative (``skip = "cp39-*"``, a blank line, ``skip = ["cp39-*",
+    "cp310-*"]``): each paragraph read under the table it is in; None when
+    a paragraph is no TOML of its own."""
+    import tomllib
+
+    keys: list[BlockKey] = []
+    header = ""
+    lines = text.splitlines()
+    first = 0
+    for end in [*_breaks(lines), len(lines)]:
+        part = lines[first:end]
+        statements = [line for line in part if line.strip() and not line.lstrip().startswith("#")]
+        if statements:
+            owned = _TOML_HEADER.match(statements[0]) is not None
+            prefix = [] if owned or not header else [header]
+            chunk = "\n".join([*prefix, *part])
+            try:
+                data = tomllib.loads(chunk)
+            except tomllib.TOMLDecodeError:
+                return None
+            shift = first - len(prefix)
+            keys.extend(k.at(shift) for k in _toml_keys(chunk, data) if k.line >= len(prefix))
+            header = next((h for h in reversed(part) if _TOML_HEADER.match(h)), header)
+        first = end
+    return keys
+
+
+def _breaks(lines: list[str]) -> Iterator[int]:
+    """Where a block's alternatives begin: at a blank line, and at a
+    comment that follows a statement."""
+    for number in range(1, len(lines)):
+        text = lines[number].strip()
+        before = lines[number - 1].strip()
+        if not text or (text[:1] == "#" and before and before[:1] != "#"):
+            yield number
 
 
 def _toml_keys(text: str, data: dict[str, Any]) -> list[BlockKey]:
