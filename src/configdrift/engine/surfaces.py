@@ -24,6 +24,7 @@ from configdrift.model import (
     format_path,
     spellings_of,
 )
+from configdrift.place.action_files import action_files
 from configdrift.place.config_files import (
     defaults_files,
     package_defaults_files,
@@ -213,6 +214,7 @@ def other_surfaces(
         builder.data_files = package_defaults_files(config.root, files, code)
     if sources.themes:
         builder.themes = theme_options(config.root, sources.themes, sources.templates, code)
+    builder.actions = action_files(config.root, sources.configs)
 
     def written() -> frozenset[str]:
         # ``c.Class.option = value`` in Python blocks: both names.

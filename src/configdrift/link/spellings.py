@@ -54,6 +54,10 @@ def spellings(analysis: Analysis) -> tuple[list[Spelling], list[Declared]]:
     calls = _calls_by_place(analysis.project)
     automatic = _AutomaticVariables(analysis.project)
     for surface in analysis.everything:
+        if surface.schema.model_kind == "action":
+            # An action hands its inputs on as its steps write them (an
+            # empty one may pass no flag at all): no setting of the others.
+            continue
         docs: dict[int, list[DocEntry]] = {}
         for entry in surface.entries:
             found = resolve_path(surface.schema, entry.path)[0]

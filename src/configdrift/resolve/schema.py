@@ -92,6 +92,17 @@ class ThemeOptions:
     deprecated: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True, slots=True)
+class ActionInputs:
+    """A GitHub Action's metadata file (``action.yml``): its inputs, each a
+    key of one part with its line and default (a string, or a placeholder
+    where it gives none), and those it marks deprecated."""
+
+    rel: str
+    inputs: list[BlockKey]
+    deprecated: frozenset[str] = frozenset()
+
+
 class SchemaBuilder(ModelReader):
     """The tree of accepted keys: models mounted where the code builds them,
     and what the code reads from config dicts."""
@@ -137,6 +148,8 @@ class SchemaBuilder(ModelReader):
         self.data_files: list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]] = []
         #: The options files of the Sphinx themes the project ships.
         self.themes: list[ThemeOptions] = []
+        #: The GitHub Actions the project ships (``action.yml``).
+        self.actions: list[ActionInputs] = []
 
     def mount(
         self,

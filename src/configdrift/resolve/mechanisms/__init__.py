@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms import (
+    actions,
     class_registry,
     confuse,
     data_files,
@@ -45,6 +46,7 @@ SURFACES = (
     confuse,
     data_files,
     theme_options,
+    actions,
     loaded_models,
     typed_dicts,
     keyword_calls,

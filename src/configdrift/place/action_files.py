@@ -1,0 +1,56 @@
+"""The inputs of the GitHub Actions a project ships: ``action.yml`` (or
+``action.yaml``) with ``runs:`` and ``inputs:``. Users set each input under
+``with:`` in a workflow; the file gives its default (a string), whether it
+is required and a deprecation message.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
+from configdrift.extract.docs.blocks import read_block
+from configdrift.extract.text import NotText, decode
+from configdrift.files import Unreadable, read_file
+from configdrift.resolve.schema import ActionInputs
+
+#: The largest action file read.
+MAX_BYTES = 1 << 20
+#: The names GitHub gives an action's metadata file.
+NAMES = ("action.yml", "action.yaml")
+
+
+def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
+    """The inputs of each action file among the config candidates."""
+    out: list[ActionInputs] = []
+    for rel in configs:
+        if rel.rsplit("/", 1)[-1] not in NAMES:
+            continue
+        try:
+            text = decode(read_file(root, rel, MAX_BYTES))
+        except (FileNotFoundError, Unreadable, NotText):
+            continue
+        read = read_block(text, "yaml")
+        tops = {key.path[0] for key in read.keys}
+        if read.error is not None or "runs" not in tops:
+            continue  # no action's metadata
+        inputs = [key for key in read.keys if len(key.path) == 2 and key.path[0] == "inputs"]
+        fields = {key.path[1:]: key for key in read.keys if len(key.path) == 3}
+        out.append(
+            ActionInputs(
+                rel,
+                [_input(key, fields.get((key.path[1], "default"))) for key in inputs],
+                frozenset(
+                    key.path[1] for key in inputs if (key.path[1], "deprecationMessage") in fields
+                ),
+            )
+        )
+    return out
+
+
+def _input(key: BlockKey, default: BlockKey | None) -> BlockKey:
+    """An input as a key of one part, at its line (1-based, as the file
+    shows it), with its default where the file gives one as a string."""
+    if default is not None and default.kind == VALUE:
+        return BlockKey(key.path[1:], key.line + 1, VALUE, str(default.value))
+    return BlockKey(key.path[1:], key.line + 1, PLACEHOLDER)
