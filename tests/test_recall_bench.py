@@ -106,7 +106,11 @@ def _third(row):
 def test_a_miss_is_lost_where_map_shows_it_stops():
     item = {"key": "port", "kind": "default-mismatch", "doc": "d.md:4", "code": "c.py:9"}
     assert recall.stage(item, _project()) == "no surface"
-    assert recall.stage(item, _project(keys=[("port", "c.py:9")])) == "entry not placed"
+    assert (
+        recall.stage(item, _project(keys=[("port", "c.py:9")])) == "entry not placed: page not read"
+    )
+    read = _project(keys=[("port", "c.py:9")], docs=["d.md"])
+    assert recall.stage(item, read) == "entry not placed: page read"
     placed = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4")])
     assert recall.stage(item, placed) == "no rule: doc default not read"
     stated = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4", "80")])
@@ -116,6 +120,10 @@ def test_a_miss_is_lost_where_map_shows_it_stops():
     # A kind with no default is lost at the stage alone.
     other = {**item, "kind": "type-mismatch"}
     assert recall.stage(other, both) == "no rule"
+    # An undocumented key says what map makes of it.
+    gap = {"key": "port", "kind": "undocumented", "doc": None, "code": "c.py:9"}
+    keys = [{"path": "port", "location": "c.py:9", "default": None, "state": "exempt"}]
+    assert recall.stage(gap, {"surfaces": [{"keys": keys, "entries": []}]}) == "no rule: key exempt"
 
 
 def test_errors_are_real_by_an_item_or_a_judgment_and_listed_otherwise():
