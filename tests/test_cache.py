@@ -190,12 +190,17 @@ Old name      New name
 ============  ============
 ``old_key``   ``new_key``
 ============  ============
+
+.. py:class:: Queue(name='q', retries=3, **options)
+
+   :param str name: the queue's name.
 """
 
 
 def test_every_doc_fact_survives_the_cache() -> None:
     """The same of a page's facts: the repository's pages, a reference
-    with a generated command line, autodoc and a renames table, and a page
+    with a generated command line, autodoc, a renames table and a class's
+    signature, and a page
     that does not parse, hold every field at least once."""
     import dataclasses
     import json

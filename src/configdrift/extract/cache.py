@@ -27,6 +27,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.python.examples import PyExample
@@ -188,6 +189,16 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         renames=[(old, new, line) for old, new, line in data["renames"]],
         mentions=[(name, line) for name, line in data["mentions"]],
         commands=[(line, program, tuple(args)) for line, program, args in data["commands"]],
+        api=[
+            ApiDoc(
+                a["name"],
+                a["line"],
+                tuple((p, d) for p, d in a["params"]),
+                a["open"],
+                tuple(a["fields"]),
+            )
+            for a in data["api"]
+        ],
     )
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _BOUND = frozenset({"self", "cls"})
 
 
-def _callables(analysis: Analysis) -> dict[str, list[tuple[str, str, bool]]]:
+def callables(analysis: Analysis) -> dict[str, list[tuple[str, str, bool]]]:
     """Every top-level function and class of the project by its name:
     (module, qualname, is_class)."""
     out: dict[str, list[tuple[str, str, bool]]] = {}
@@ -72,7 +72,7 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     if analysis.first is not None or not pages:
         return  # the project's docs, judged once
     project = analysis.project
-    callables = _callables(analysis)
+    by_name = callables(analysis)
     exported = _exported(analysis)
     packages = {module.split(".", 1)[0] for module in project.modules}
     for rel, doc in sorted(pages.items()):
@@ -81,7 +81,7 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
                 continue  # imported from another library (``from other import Config``)
             parts = block.call.split(".")
             name = parts[-1]
-            found = callables.get(name, [])
+            found = by_name.get(name, [])
             if len(found) != 1 or not _names_callee(parts, found[0][0], exported):
                 continue  # not one callee for certain (another library's, a method)
             module, qualname, is_class = found[0]

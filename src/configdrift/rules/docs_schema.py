@@ -37,6 +37,7 @@ from configdrift.rules.doc_gaps import (
     prose_commands,
     shown_on_pages,
 )
+from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.short_flags import is_short, misgiven_shorts, sole_owners, unnamed_shorts
@@ -78,7 +79,10 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     spelling of a key of a strict section and the code nowhere spells it.
     Also an option group of pasted help output (``-l, --confidence-level``)
     that gives an option a short flag the parser gives another one: the
-    flag the docs teach sets something else.
+    flag the docs teach sets something else. Also a keyword a page's own
+    description of the project's function or class gives a default
+    (``.. py:class:: Queue(name='q', retries=3)``) that the code's
+    signature, which names every keyword it takes, does not.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises
@@ -111,6 +115,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from misspelt_mentions(analysis, strict=True)
     yield from misgiven_shorts(analysis)
+    yield from described_keywords_not_taken(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
@@ -178,7 +183,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     parser. So is an optional keyword argument of the project's own
     function (``pkg.serve(reload=)``) that no doc call passes, no page
     spells and its docstring does not name, where the docs name three
-    quarters of them.
+    quarters of them; and one that a page's own description of the
+    function or class (``.. py:class:: Queue(name='q')`` and its
+    ``:param:`` fields) leaves out, where it names three quarters of them.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -192,8 +199,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     Add a doc entry in the section that documents the parent key, or mark the
     field deprecated if it is no longer meant to be used.
     """
-    # The keyword arguments of the project's own functions the docs call.
+    # The keyword arguments of the project's own functions the docs call
+    # or describe.
     yield from unnamed_keywords(analysis)
+    yield from undescribed_keywords(analysis)
     prose = prose_commands(analysis)
     documented = analysis.entries or analysis.autodoc or analysis.admitted
     if not (documented or analysis.examples_document or prose):

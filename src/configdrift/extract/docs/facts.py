@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
 
 
@@ -107,6 +108,9 @@ class DocFacts:
     #: Command lines of the shell blocks (``$ myapp serve --port 8080``):
     #: (line, program, its arguments); ``python -m pkg`` is ``-m pkg``.
     commands: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+    #: The project's callables the page describes by hand, with their
+    #: signatures (``.. py:class:: Huey(name='huey')``).
+    api: list[ApiDoc] = field(default_factory=list)
 
 
 def claimed_names(docs: Iterable[DocFacts]) -> frozenset[str]:

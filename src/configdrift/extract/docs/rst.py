@@ -22,6 +22,7 @@ import gc
 import re
 from typing import Any
 
+from configdrift.extract.docs.api_docs import API_DIRECTIVES, api_doc
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.commands import command_lines
 from configdrift.extract.docs.entry_text import (
@@ -325,6 +326,10 @@ class _Walker:
         if directive in AUTODOC_DIRECTIVES and node["arguments"]:
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
+        if directive in API_DIRECTIVES and (
+            api := api_doc(node["arguments"], _line(node, 1), node)
+        ):
+            self.facts.api.append(api)
         if directive in _API_DIRECTIVES:
             from docutils import nodes
 

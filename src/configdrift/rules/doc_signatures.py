@@ -1,0 +1,103 @@
+"""A page's own description of the project's function or class
+(``.. py:class:: Huey(name='huey', results=True)`` with its ``:param:``
+fields) against the code's signature.
+
+The callee must be certain, as for the docs' calls (``doc_calls``): one
+top-level function or class of that name in the whole project. A keyword
+the description gives a default (``retries=0``) that the code's signature
+does not take, where the code names every keyword it takes, is CD101: a
+reader who passes it gets ``TypeError``. A keyword argument the code
+takes with a default that neither the signature nor the fields name, where
+they name three quarters of the others, is CD103: the description is the
+reference, and it leaves that one out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Location, Related
+from configdrift.rules.doc_calls import NAMED_SHARE, callables
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.extract.docs.api_docs import ApiDoc
+
+#: The parameters no caller passes by keyword.
+_BOUND = frozenset({"self", "cls"})
+
+
+def _described(analysis: Analysis) -> Iterator[tuple[str, ApiDoc, str, str]]:
+    """Each description of a callable of the project for certain: (page,
+    description, module, function: a class's ``__init__``) where the code
+    declares the function's signature."""
+    pages = analysis.pages_read
+    if analysis.first is not None or not pages:
+        return  # the project's docs, judged once
+    found = callables(analysis)
+    for rel, doc in sorted(pages.items()):
+        for api in doc.api:
+            owners = found.get(api.name.rsplit(".", 1)[-1], [])
+            if len(owners) != 1:
+                continue  # not one callable for certain (a method, another library's)
+            module, qualname, is_class = owners[0]
+            function = f"{qualname}.__init__" if is_class else qualname
+            if function in analysis.project.modules[module].facts.functions:
+                yield rel, api, module, function
+
+
+def described_keywords_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for each keyword a description gives a default that the
+    code's closed signature does not take."""
+    for rel, api, module, function in _described(analysis):
+        facts = analysis.project.modules[module].facts
+        if function in facts.open_signatures:
+            continue  # ``**kwargs`` or a decorator: it may take any keyword
+        taken = set(facts.functions[function]) - _BOUND
+        name = api.name.rsplit(".", 1)[-1]
+        where = facts.function_lines.get(function, (1, 1))[0]
+        for param, default in api.params:
+            if default is None or param in taken:
+                continue
+            yield make(
+                "CD101",
+                f"{name}({param}=)",
+                Location(rel, api.line),
+                f"the page describes `{name}` with `{param}={default}`, but {function} does "
+                "not take it: following the docs raises TypeError (unexpected keyword argument)",
+                (
+                    Related(
+                        analysis.project.modules[module].path,
+                        where,
+                        f"{function} takes {', '.join(sorted(taken))}",
+                    ),
+                ),
+            )
+
+
+def undescribed_keywords(analysis: Analysis) -> Iterator[Finding]:
+    """CD103 for each optional keyword argument of the code that the
+    page's description of the callable leaves out, where it names three
+    quarters of them."""
+    for rel, api, module, function in _described(analysis):
+        facts = analysis.project.modules[module].facts
+        optional = [p for p in facts.optional_params.get(function, ()) if not p.startswith("_")]
+        named = ({p for p, _ in api.params} | set(api.fields)) & set(optional)
+        if not optional or len(named) < NAMED_SHARE * len(optional):
+            continue
+        name = api.name.rsplit(".", 1)[-1]
+        path = analysis.project.modules[module].path
+        where = facts.function_lines.get(function, (1, 1))[0]
+        for keyword in optional:
+            if keyword in named:
+                continue
+            yield make(
+                "CD103",
+                f"{name}({keyword}=)",
+                Location(rel, api.line),
+                f"`{name}` takes `{keyword}=`, and the page's description of it names "
+                f"{len(named)} of its {len(optional)} optional keyword arguments, but not this one",
+                (Related(path, where, f"{function} declares it"),),
+            )

@@ -1,0 +1,89 @@
+"""A page's own description of the project's function or class (``..
+py:class:: Queue(name='q', retries=3)`` and its ``:param:`` fields)
+against the code's signature: a keyword it gives a default that the
+closed signature does not take is CD101; one the code takes that it
+leaves out, where it names three quarters of them, is CD103."""
+
+from __future__ import annotations
+
+import pytest
+
+from configdrift.extract.docs.rst import extract_rst
+from helpers import by_key, check_project
+
+_CODE = """
+class Queue:
+    def __init__(self, name="q", retries=3, timeout=10, backoff=2, priority=0, _pool=None):
+        self.name = name
+"""
+
+_PAGE = """API
+===
+
+.. py:class:: Queue(name='q', retries=3, timeout=10, delay=5)
+
+   :param str name: the queue's name.
+   :param int priority: how urgent.
+
+   .. py:method:: put(item, backoff=2)
+
+      :param backoff: a method's own field.
+"""
+
+
+def _found(tmp_path, code: str = _CODE, page: str = _PAGE, **more: str) -> set[tuple[str, str]]:
+    files = {
+        "shop/__init__.py": "from shop.queue import Queue\n",
+        "shop/queue.py": code,
+        "docs/api.rst": page,
+        **more,
+    }
+    _, findings = check_project(tmp_path, files, "shop")
+    return {(c, k) for c, k in by_key(findings) if "(" in k}
+
+
+def test_a_description_is_judged_against_the_signature(tmp_path) -> None:
+    assert _found(tmp_path) == {("CD101", "Queue(delay=)"), ("CD103", "Queue(backoff=)")}
+
+
+def test_a_signature_that_takes_any_keyword_takes_the_described_one(tmp_path) -> None:
+    code = _CODE.replace("_pool=None)", "_pool=None, **options)")
+    assert _found(tmp_path, code) == {("CD103", "Queue(backoff=)")}
+
+
+def test_a_description_that_names_few_of_the_keywords_leaves_none_out(tmp_path) -> None:
+    page = _PAGE.replace("   :param int priority: how urgent.\n", "")
+    assert ("CD103", "Queue(backoff=)") not in _found(tmp_path, page=page)
+
+
+def test_a_parameter_given_by_position_is_not_judged(tmp_path) -> None:
+    page = _PAGE.replace("delay=5)", "item)")
+    assert ("CD101", "Queue(item=)") not in _found(tmp_path, page=page)
+
+
+def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:
+    other = "class Queue:\n    def __init__(self, size=1):\n        pass\n"
+    assert _found(tmp_path, **{"shop/other.py": other}) == set()
+
+
+@pytest.mark.parametrize(
+    ("directive", "params", "opened"),
+    [
+        # A name without a default after one with: no Python, still read.
+        (
+            "py:class:: Huey(name='huey', results=True, storage_kwargs)",
+            [("name", "'huey'"), ("results", "True"), ("storage_kwargs", None)],
+            False,
+        ),
+        ("py:function:: enable(huey, db[, **options])", [("huey", None), ("db", None)], True),
+        ("function:: run(x: int = 3, *args, key='a,b')", [("x", "3"), ("key", "'a,b'")], True),
+    ],
+)
+def test_signatures_are_read_as_text(directive, params, opened) -> None:
+    (api,) = extract_rst(f"T\n=\n\n.. {directive}\n\n   Body.\n".encode()).api
+    assert (list(api.params), api.open) == (params, opened)
+
+
+def test_a_signature_that_is_no_python_names_nothing() -> None:
+    page = "T\n=\n\n.. py:function:: run(the host, port)\n\n   Body.\n"
+    assert extract_rst(page.encode()).api == []
