@@ -118,6 +118,19 @@ def test_a_file_no_code_names_or_a_schema_is_no_configuration(tmp_path) -> None:
         assert analysis.surfaces == []
 
 
+def test_a_file_a_script_of_its_folder_writes_is_no_defaults_file(tmp_path) -> None:
+    """``open(HERE / "pkg.yaml", "w")``: the script generates the file (one
+    sample of many), it does not load it."""
+    writer = 'import yaml\n\nwith open("pkg.yaml", "w") as f:\n    yaml.dump({}, f)\n'
+    files = {"pkg/_generate.py": writer, "pkg/pkg.yaml": _DEFAULTS}
+    analysis, _ = check_project(tmp_path, {**files, "docs/configuration.rst": _DOCS}, "pkg")
+    assert analysis.surfaces == []
+    # A script that writes it and code that loads it: a defaults file.
+    files["pkg/config.py"] = _LOADER
+    analysis, _ = check_project(tmp_path, {**files, "docs/configuration.rst": _DOCS}, "pkg")
+    assert len(analysis.surfaces) == 1
+
+
 def test_a_loaded_file_neither_documented_nor_read_by_path_is_not_admitted(tmp_path) -> None:
     # A logging setup the code loads whole: no page names its keys and no
     # code reads them one by one.

@@ -45,6 +45,8 @@ def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey
 
 #: How many Python files beside a defaults file are searched for its name.
 MAX_LOADERS = 50
+#: The most places one file's name is looked at in one module.
+MAX_NAMINGS = 20
 #: A defaults file gives this many values at least.
 MIN_DEFAULTS = 5
 
@@ -81,7 +83,7 @@ def package_defaults_files(
                 if (data := read_or_none(root, path)) is not None
             ]
         quoted = (f'"{name}"'.encode(), f"'{name}'".encode())
-        if not any(q in data for data in loaded[folder] for q in quoted):
+        if not any(_reads(data, q) for data in loaded[folder] for q in quoted):
             continue
         text = _text(root, rel)
         if text is None:
@@ -99,6 +101,25 @@ def package_defaults_files(
         (rel, keys, _read_paths(keys, strings), _covered(keys, strings, starts))
         for rel, keys in found
     ]
+
+
+#: A file opened for writing: a mode of ``w``, ``a`` or ``x``.
+_WRITTEN = re.compile(rb"""(?<![\w'"])['"][wax][bt]?\+?['"]""")
+
+
+def _reads(code: bytes, quoted: bytes) -> bool:
+    """Does the code name the file other than on a line that opens it for
+    writing (a script that generates it: ``open(HERE / "x.yaml", "w")``)?"""
+    start = code.find(quoted)
+    for _ in range(MAX_NAMINGS):
+        if start < 0:
+            return False
+        end = code.find(b"\n", start)
+        line = code[code.rfind(b"\n", 0, start) + 1 : len(code) if end < 0 else end]
+        if _WRITTEN.search(line) is None:
+            return True
+        start = code.find(quoted, start + 1)
+    return start >= 0  # named more often than is read: named
 
 
 #: The reader of each kind of defaults file.
