@@ -230,6 +230,6 @@ def test_option_spellings(source: str, names: list[str]) -> None:
     ],
 )
 def test_a_fence_an_indented_block_holds_whole(content, fenced) -> None:
-    from configdrift.extract.docs.markdown import indented_fence
+    from configdrift.extract.docs.blocks import indented_fence
 
     assert indented_fence(content) == fenced

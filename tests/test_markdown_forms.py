@@ -726,3 +726,120 @@ def test_a_pyproject_block_of_two_tools_or_one_key_is_not_placed(tmp_path) -> No
     assert _ignored(tmp_path / "two", two) == set()
     one = '[tool.shop]\nbuild = "*"\nbogus = 1'
     assert _ignored(tmp_path / "one", one) == set()
+
+
+def test_a_bold_key_with_its_type_in_parentheses_is_an_entry() -> None:
+    """Hugging Face's docstring form: ``- **num_fewshot** (`int`,
+    *optional*, defaults to 0) — ...``; a bold word followed by prose is
+    none."""
+    page = (
+        "# Task\n\n"
+        "- **num_fewshot** (`int`, *optional*, defaults to 0) — examples before the input.\n"
+        "- **output_type** (`str`, *optional*, defaults to `generate_until`) — what it outputs.\n"
+        "- **Note** (see below) the rest is prose.\n"
+    )
+    assert _entries(page) == [
+        ("num_fewshot", "0", "int"),
+        ("output_type", "`generate_until`", "str"),
+    ]
+
+
+_MODELS = """
+from dataclasses import dataclass
+
+
+@dataclass
+class Metric:
+    metric: str = "acc"
+    weight_by_size: bool = True
+
+
+@dataclass
+class TaskConfig:
+    task: str = ""
+    dataset_path: str = ""
+    num_fewshot: int = 0
+    metadata: dict = None
+
+
+@dataclass
+class GroupConfig:
+    group: str = ""
+    group_alias: str = ""
+    task: list = None
+    aggregate_metric_list: list[Metric] = None
+    metadata: dict = None
+
+
+def task(raw: dict) -> TaskConfig:
+    return TaskConfig(**raw)
+
+
+def group(raw: dict) -> GroupConfig:
+    return GroupConfig(**raw)
+"""
+
+_GUIDE = """# Configuration
+
+## Task configuration
+
+Tasks are configured with the `TaskConfig` object.
+
+### Parameters
+
+- **task** (`str`) — the task.
+- **dataset_path** (`str`) — the dataset.
+- **num_fewshot** (`int`) — the examples.
+- **batch_size** (`int`) — the batch.
+
+## Group configuration
+
+Groups are configured with the `GroupConfig` object.
+
+### Parameters
+
+- **group** (`str`) — the group.
+- **group_alias** (`str`) — its alias.
+- **task** (`list`) — its tasks.
+- **aggregate_metric_list** (`list`) — the metrics, each with:
+  - `metric: str` - the metric.
+  - `weight_by_size: bool = True` - weigh by size.
+"""
+
+
+def test_a_page_that_names_a_model_and_documents_its_keys_documents_it(tmp_path) -> None:
+    """A model built from a whole dict is a configuration where a page
+    names it (`GroupConfig`) and documents its keys, whatever the page's
+    path; the keys of a typed list nested in an entry's item are that
+    key's (``aggregate_metric_list[].metric``)."""
+    analysis, findings = check_project(
+        tmp_path, {"pkg/config.py": _MODELS, "docs/guide.md": _GUIDE}, "pkg"
+    )
+    models = {s.schema.model for s in analysis.everything}
+    assert {"TaskConfig", "GroupConfig"} <= models
+    found = by_key(findings)
+    assert {k for c, k in found if c == "CD101"} == {"batch_size"}
+    # The nested keys are documented; ``metadata`` is not.
+    assert {k for c, k in found if c == "CD103"} == {"metadata"}
+    # Unnamed, the model is not taken for one by a page of no reference's path.
+    unnamed = _GUIDE.replace("with the `GroupConfig` object", "with another object")
+    analysis, _ = check_project(
+        tmp_path / "unnamed", {"pkg/config.py": _MODELS, "docs/guide.md": unnamed}, "pkg"
+    )
+    assert "GroupConfig" not in {s.schema.model for s in analysis.everything}
+
+
+def test_a_key_annotated_in_code_is_an_entry_only_nested_in_anothers_item() -> None:
+    """``metric: str`` under an entry's item names a key of it with its
+    type (``cache: true`` a key with a value, no type); at the top of a
+    list, whose keys it names is not known."""
+    page = (
+        "# Options\n\n"
+        "- `environment: dict` - variables of the service.\n"
+        "- `aggregate` (list): the metrics, each with:\n"
+        "  - `metric: str` - the metric.\n"
+        "  - `cache: true` - keep them.\n"
+    )
+    facts = extract_markdown(page.encode())
+    found = [(e.name, e.doc_type, e.parent_entry) for e in facts.entries]
+    assert found == [("aggregate", "list", None), ("metric", "str", 0), ("cache", None, 0)]

@@ -51,6 +51,8 @@ _TYPED_MARKERS = (
     b"`(",
     b"# `",
     b"# <!-- md:",
+    # A bold key and its type in parentheses: ``- **name** (`int`) — ...``.
+    b"** (",
     # reStructuredText: object directives, literal section titles, key terms.
     b".. confval::",
     b".. option::",

@@ -49,6 +49,8 @@ class PageKeys:
     #: The names the page writes as an object's attributes in code
     #: (``nox.options.envdir``), by the object (``("nox", "options")``).
     qualified: Mapping[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
+    #: The class names the page writes in code in its prose (``GroupConfig``).
+    classes: frozenset[str] = frozenset()
 
     def names(self, role: str | None = None) -> frozenset[str]:
         """The keys spelt (in ``normal`` form), of one role or of any."""
@@ -129,4 +131,5 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
         {k: tuple(v) for k, v in spelt.items()},
         calls,
         {k: frozenset(v) for k, v in qualified.items()},
+        frozenset(n for n, _ in doc.mentions if "." not in n),
     )

@@ -5,6 +5,8 @@ unlabelled) by the tolerant JSON-like reader. What a reader yields is in ``block
 
 from __future__ import annotations
 
+import re
+
 from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.json_like import read_json_like
 from configdrift.extract.docs.python_config import read_config_statements
@@ -53,3 +55,20 @@ def _read_block(text: str, lang: str) -> BlockRead:
         # dicts the code writes.
         return read_config_statements(text) or read_json_like(text, python=True)
     return read_json_like(text)
+
+
+#: A fence's opening line: three backticks or tildes and its language.
+_FENCE_OPEN = re.compile(r"(`{3,}+|~{3,}+)[ \t]*+([\w+.-]*+)[^`]*+")
+
+
+def indented_fence(content: str) -> tuple[str, str] | None:
+    """The language and the text of a fence that an indented code block
+    holds whole (its first line opens it, its last closes it), as a
+    container CommonMark does not know leaves it; None otherwise."""
+    lines = content.rstrip("\n").split("\n")
+    if len(lines) < 2:
+        return None
+    opening = _FENCE_OPEN.fullmatch(lines[0].strip())
+    if opening is None or lines[-1].strip() != opening.group(1):
+        return None
+    return opening.group(2).lower(), "\n".join(lines[1:-1]) + "\n"

@@ -236,6 +236,24 @@ def split_name(name: str) -> tuple[str, ...]:
     return tuple(p for p in name.split(sep) if p)
 
 
+def annotated_key(code: str) -> tuple[str, str] | None:
+    """A code span that spells a key as a Python annotation does
+    (``metric: str``, ``weight_by_size: bool = True``): (the key, the rest
+    as an entry's type in parentheses, ``" (str)"``)."""
+    name, colon, annotation = code.partition(":")
+    name = name.strip()
+    kind = annotation.partition("=")[0].strip()
+    if not colon or not name.isidentifier() or not kind or len(code) > MAX_ANNOTATED:
+        return None
+    # ``release_cache: true`` gives a value, not a type.
+    literal = kind.lower() in ("true", "false", "null", "none") or not kind[:1].isalpha()
+    return name, "" if literal else f" ({kind})"
+
+
+#: The longest code span read as an annotated key.
+MAX_ANNOTATED = 200
+
+
 def type_from_rest(rest: str) -> str | None:
     rest = rest.strip()
     if rest.startswith(":"):
@@ -263,7 +281,7 @@ def type_from_rest(rest: str) -> str | None:
 
 
 #: ``**key** (type): ...``: a type in parentheses before the colon or dash.
-TYPED_REST = re.compile(r"^\s*\([^()]{1,40}\)\s*[:\-\u2013\u2014]")
+TYPED_REST = re.compile(r"^\s*\([^()]{1,80}\)\s*[:\-\u2013\u2014]")
 
 
 def heading_rest(rest: str) -> bool:
@@ -302,14 +320,33 @@ _INI_MENTION = re.compile(r"\[([A-Za-z_][\w.-]{0,80})\]\s?([A-Za-z_][\w-]{0,80})
 def dotted_mention(code: str) -> str | None:
     """The dotted name a code span in prose spells, if it spells only one
     (``c.ServerApp.port``; ``[run] branch`` as ``run.branch``), not a call,
-    a file or an assignment."""
+    a file or an assignment; or the name of a class (``GroupConfig``)."""
     text = code.strip()
     ini = _INI_MENTION.fullmatch(text)
     if ini is not None:
         return f"{ini.group(1)}.{ini.group(2)}"
+    if class_name(text):
+        return text
     if not _DOTTED_MENTION.fullmatch(text) or file_name(text):
         return None
     return text
+
+
+def class_name(text: str) -> bool:
+    """Is the text spelt as a class is, in capitalised words
+    (``GroupConfig``), not as a constant (``MAX``) or a word (``True``)?"""
+    return (
+        len(text) <= MAX_CLASS_NAME
+        and text.isidentifier()
+        and text[:1].isupper()
+        and "_" not in text
+        and sum(1 for c in text if c.isupper()) >= 2
+        and any(c.islower() for c in text)
+    )
+
+
+#: The longest class name a code span is taken for.
+MAX_CLASS_NAME = 80
 
 
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,

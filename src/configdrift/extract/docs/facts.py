@@ -99,7 +99,8 @@ class DocFacts:
     renames: list[tuple[str, str, int]] = field(default_factory=list)
     #: Dotted names in code in the prose (``c.ConfigurableHTTPProxy.api_url``,
     #: ``zero_optimization.stage``): (name, line). Where one is a near
-    #: spelling of a key, the prose names a key that does not exist.
+    #: spelling of a key, the prose names a key that does not exist. And
+    #: class names (``GroupConfig``): the page names the model it describes.
     mentions: list[tuple[str, int]] = field(default_factory=list)
     #: Calls in Python blocks that pass keyword arguments, each a block of
     #: its own (``Block.call``): examples of the model a function builds

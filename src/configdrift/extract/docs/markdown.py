@@ -19,7 +19,6 @@ mapping.
 from __future__ import annotations
 
 import itertools
-import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.commands import command_lines
@@ -85,7 +84,7 @@ if TYPE_CHECKING:
     # by worker processes never pays for it in the main one.
     from markdown_it.token import Token
 
-from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
+from configdrift.extract.docs.blocks import STRICT_LANGS, indented_fence, read_block
 
 
 def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
@@ -134,6 +133,7 @@ class _Walker:
         in_list = 0
         # The entry a "Default:" paragraph alone announces a block for.
         awaiting: int | None = None
+        owners: list[int | None] = []  # the entry each open list's item names
         while i < len(tokens):
             tok = tokens[i]
             kind = tok.type
@@ -158,8 +158,12 @@ class _Walker:
                 in_list += 1
             elif kind in ("bullet_list_close", "ordered_list_close"):
                 in_list -= 1
+                del owners[in_list:]
             elif kind == "paragraph_open" and i + 1 < len(tokens):
-                self._paragraph(tokens[i + 1], in_list > 0, i)
+                before = len(self.facts.entries)
+                self._paragraph(tokens[i + 1], in_list, i)
+                if in_list:
+                    self._nest(owners, in_list, before)
             elif kind == "table_open":
                 i = self._table(i)
                 continue
@@ -168,6 +172,19 @@ class _Walker:
             elif kind == "html_block":
                 self._comments(tok.content)
             i += 1
+
+    def _nest(self, owners: list[int | None], depth: int, before: int) -> None:
+        """An entry of a list nested in another's item (``- `metric: str```
+        under ``- **aggregate_metric_list**``) is a key under that one."""
+        del owners[depth:]
+        owners.extend([None] * (depth - len(owners)))
+        entry = self.facts.entries[-1] if len(self.facts.entries) > before else None
+        if entry is None or entry.form not in ("list", "bold"):
+            owners[depth - 1] = None
+            return
+        owners[depth - 1] = len(self.facts.entries) - 1
+        if depth >= 2 and owners[depth - 2] is not None:
+            entry.parent_entry = owners[depth - 2]
 
     def _line(self, tok: Token) -> int:
         return (tok.map[0] + 1) if tok.map else 0
@@ -298,7 +315,7 @@ class _Walker:
             ):
                 self.facts.references.append((match.group(1), target, self._line(inline)))
 
-    def _paragraph(self, inline: Token, in_list: bool, index: int) -> None:
+    def _paragraph(self, inline: Token, in_list: int, index: int) -> None:
         self._roles(inline)
         before = len(self.facts.entries)
         self._entries(inline, in_list, index)
@@ -331,7 +348,7 @@ class _Walker:
                 if name is not None:
                     self.facts.mentions.append((name, line))
 
-    def _entries(self, inline: Token, in_list: bool, index: int) -> None:
+    def _entries(self, inline: Token, in_list: int, index: int) -> None:
         words = inline.content[:200].split()
         if len(words) >= 2 and words[0] == ":::" and words[1] in GENERATORS:
             self.facts.generated.append((GENERATORS[words[1]], self._line(inline)))
@@ -371,7 +388,8 @@ class _Walker:
                 self.last_entry_token = index
                 return
         if in_list:
-            codes = code_keys(first_line)
+            # ``metric: str`` names a key in a list nested in an entry's item.
+            codes = code_keys(first_line, annotated=in_list > 1)
             if codes is not None:
                 keys, rest = codes
                 stripped = rest.lstrip()
@@ -572,23 +590,6 @@ class _Walker:
         if read.error is not None and lang in STRICT_LANGS:
             block.error, block.error_line = read.error, read.error_line + first
         self.facts.blocks.append(block)
-
-
-#: A fence's opening line: three backticks or tildes and its language.
-_FENCE_OPEN = re.compile(r"(`{3,}+|~{3,}+)[ \t]*+([\w+.-]*+)[^`]*+")
-
-
-def indented_fence(content: str) -> tuple[str, str] | None:
-    """The language and the text of a fence that an indented code block
-    holds whole (its first line opens it, its last closes it), as a
-    container CommonMark does not know leaves it; None otherwise."""
-    lines = content.rstrip("\n").split("\n")
-    if len(lines) < 2:
-        return None
-    opening = _FENCE_OPEN.fullmatch(lines[0].strip())
-    if opening is None or lines[-1].strip() != opening.group(1):
-        return None
-    return opening.group(2).lower(), "\n".join(lines[1:-1]) + "\n"
 
 
 def extract_mdx(data: bytes) -> DocFacts:

@@ -18,6 +18,7 @@ from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
     TYPED_REST,
+    annotated_key,
     continued,
     ini_heading,
     key_ok,
@@ -187,7 +188,11 @@ def emphasised_key(children: list[Token], colon: bool = True) -> tuple[str, str,
         rest = children[i].content
     if not wrapped:
         return None
-    opens = rest.lstrip().startswith(":") or bool(colon and TYPED_REST.match(rest))
+    # The type in parentheses may hold code and emphasis: ``**n** (`int`,
+    # *optional*, defaults to 0) — ...`` (Hugging Face's docstrings).
+    typed = "".join(c.content for c in children[i:] if c.type in ("text", "code_inline"))
+    opens = rest.lstrip().startswith(":") or bool(colon and TYPED_REST.match(typed))
+    rest = typed if opens and not rest.lstrip().startswith(":") else rest
     if colon != opens or (not colon and not rest[:1].isspace()):
         return None
     form = "html-bold" if html else ("bold-italic" if wrapped >= 2 else "bold")
@@ -209,19 +214,16 @@ def flag_name(text: str) -> str:
 OPTION_WORD = re.compile(r"^--?[A-Za-z]")
 
 
-def code_key(children: list[Token]) -> tuple[str, str] | None:
-    """(key, rest) for inline content that opens with a code span."""
-    found = code_keys(children)
-    return (found[0][0], found[1]) if found else None
-
-
-def code_keys(children: list[Token]) -> tuple[list[str], str] | None:
+def code_keys(children: list[Token], annotated: bool = False) -> tuple[list[str], str] | None:
     """(keys, rest) for inline content that opens with one code span, or
     with option spellings joined by commas or slashes (`` `-u`, `--user` ``)."""
     items = [c for c in children if not (c.type == "text" and not c.content.strip())]
     if not items or items[0].type != "code_inline":
         return None
-    keys = [flag_name(items[0].content.strip())]
+    # ``metric: str``: a key and its type, as Python annotates one.
+    found = annotated_key(items[0].content) if annotated else None
+    key, typed = found or (flag_name(items[0].content.strip()), "")
+    keys = [key]
     idx = children.index(items[0])
     rest = ""
     while idx + 1 < len(children):
@@ -242,7 +244,7 @@ def code_keys(children: list[Token]) -> tuple[list[str], str] | None:
             rest = ""
             continue
         break
-    return keys, rest
+    return keys, (typed + rest.lstrip(" :") if typed else rest)
 
 
 def table_cells(tokens: list[Token], start: int) -> tuple[list[list[Token]], list[int], int]:

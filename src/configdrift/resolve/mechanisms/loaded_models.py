@@ -12,7 +12,8 @@ then, and the usual three keys, half of the model's.
 
 from __future__ import annotations
 
-from configdrift.model import Surface
+from configdrift.index.pages import ENTRY
+from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 
 #: The documented keys that confirm a model loaded whole from a file.
@@ -35,13 +36,27 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if not discovery.claim(node, least=LOADED_LEAST):
                 continue
             how = f"built from a loaded file's contents ({location.path}:{location.line})"
-        else:
-            if discovery.references is None or not discovery.claim(node, discovery.references()):
-                continue
+        elif discovery.references is not None and discovery.claim(node, discovery.references()):
             how = (
                 f"built from a whole dict ({location.path}:{location.line}); "
                 "a configuration reference page documents its keys"
             )
+        elif (page := _naming(discovery, symbol.qualname, node)) is not None:
+            how = (
+                f"built from a whole dict ({location.path}:{location.line}); "
+                f"{page} names it and documents its keys"
+            )
+        else:
+            continue
         target = f"{symbol.module}:{symbol.qualname}"
         found.append(Surface(symbol.qualname, node, how, [], target))
     return found
+
+
+def _naming(discovery: Discovery, name: str, node: SchemaNode) -> str | None:
+    """The page that names the model in its prose (``GroupConfig``) and
+    documents its keys (three, half of its own), if one does."""
+    for page in discovery.pages() if discovery.pages is not None else ():
+        if name in page.classes and discovery.claim(node, page.names(ENTRY)):
+            return page.page
+    return None
