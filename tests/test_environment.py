@@ -3,6 +3,8 @@ has no other."""
 
 from __future__ import annotations
 
+import textwrap
+
 from helpers import by_key, check_project
 
 _APP = """
@@ -125,6 +127,41 @@ def test_a_helper_that_reads_the_variable_its_caller_names(tmp_path) -> None:
     # ``label`` reads no variable: the name it is handed is just a string.
     assert ("CD102", "APP_NAME") in found
     assert not any(key in ("APP_DEBUG", "APP_PORT") for _, key in found)
+
+
+def test_a_helper_named_for_the_environment_reads_a_lowercase_variable(tmp_path) -> None:
+    """``getenv_int("app_lua_stack")``: a helper named for the environment
+    reads the variable it is handed in any case; another function handed
+    a lowercase name (``label``) reads nothing."""
+    code = """
+    from os import getenv
+
+
+    def getenv_int(name):
+        value = getenv(name, None)
+        return None if value is None else int(value)
+
+
+    def label(name):
+        return name.title()
+
+
+    STACK = getenv_int("app_lua_stack")
+    TITLE = label("app_title_case")
+    RETRIES = int(getenv("app_retries", 3))
+    DELAY = int(getenv("app_delay", 5))
+    PREFETCH = int(getenv("app_prefetch", 0))
+    """
+    analysis, _ = check_project(tmp_path, {"app/settings.py": code}, "app")
+    names = {n.key for s in analysis.everything for n in s.schema.walk() if n.path}
+    assert "app_lua_stack" in names and "app_retries" in names
+    assert "app_title_case" not in names
+    # Only a helper named for the environment is asked: a call of any other
+    # function with a lowercase string is not kept (facts stay small).
+    from configdrift.extract.python.extractor import extract_source
+
+    kept = {c.callee for c in extract_source(textwrap.dedent(code)).registrations}
+    assert "getenv_int" in kept and "label" not in kept
 
 
 def test_a_helper_that_reads_a_suffixed_variable(tmp_path) -> None:

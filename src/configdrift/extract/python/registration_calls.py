@@ -295,6 +295,17 @@ def _setting_name(node: ast.expr) -> bool:
     )
 
 
+def _variable(node: ast.expr) -> bool:
+    """A name a helper named for the environment may read, in any case
+    (``getenv_int("dramatiq_lua_max_stack")``): two words or more."""
+    return (
+        type(node) is ast.Constant
+        and isinstance(node.value, str)
+        and "_" in node.value.strip("_")
+        and node.value.isidentifier()
+    )
+
+
 def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | None:
     """A configuration value read by name: an environment variable
     (``os.environ.get("X", d)``, ``os.getenv("X", d)``, ``os.environ["X"]``,
@@ -343,7 +354,9 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         elif last == "getenv" and dotted(func) in ENV_CALLS:
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
-        elif _setting_name(node.args[0]) and (helper := dotted(func)) is not None:
+        elif (helper := dotted(func)) is not None and (
+            _setting_name(node.args[0]) or ("env" in helper.lower() and _variable(node.args[0]))
+        ):
             # ``envbool("DEBUG", False)``: a helper that may read a variable
             # by its parameter (resolution decides).
             kind, form, name, callee = "named_call", "", node.args[0], helper
