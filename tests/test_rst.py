@@ -254,6 +254,8 @@ def test_a_table_of_tuples_naming_section_options_is_a_surface(tmp_path) -> None
     assert ("CD103", "run.sources") in found and ("CD103", "report.skip_empty") in found
     assert not [f for f in findings if f.code in ("CD101", "CD102")]
     assert not any(key.endswith("_crash") for _, key in found)
+    # A row's other column is the key's section, not its default.
+    assert not [f for f in findings if f.code == "CD104"]
 
 
 def test_tables_of_tuples_not_named_as_options_or_not_documented_are_no_surface(tmp_path) -> None:

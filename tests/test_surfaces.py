@@ -805,3 +805,24 @@ def test_a_surface_the_docs_name_is_also_documented_by_a_page_rendering_it(tmp_p
     assert [r.path for r in settings_surface.rendering] == ["docs/api.rst"]
     undocumented = {key for code, key in by_key(findings) if code == "CD103"}
     assert "region" not in undocumented and "zone" in undocumented
+
+
+def test_a_table_of_key_and_default_pairs_gives_each_key_its_default(tmp_path) -> None:
+    """``config_defaults = (("workers", 1), ...)``: the second of each pair
+    is the key's default, compared with the docs'."""
+    code = (
+        "WORKER_THREAD = 'thread'\n\nconfig_defaults = (\n    ('workers', 1),\n"
+        "    ('worker_type', WORKER_THREAD),\n    ('backoff', 1.15),\n"
+        "    ('health_check_interval', 10),\n    ('periodic', True),\n)\n"
+    )
+    docs = (
+        "# Consumer options\n\n| Option | Default |\n|---|---|\n| `workers` | `1` |\n"
+        "| `worker_type` | `thread` |\n| `backoff` | `1.15` |\n"
+        "| `health_check_interval` | `1` |\n| `periodic` | `true` |\n"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"pkg/consumer.py": code, "docs/options.md": docs}, "pkg"
+    )
+    (table,) = [s for s in analysis.everything if s.surface == "config_defaults"]
+    assert table.schema.children["worker_type"].default.value == "thread"
+    assert {k for c, k in by_key(findings) if c == "CD104"} == {"health_check_interval"}

@@ -243,7 +243,8 @@ def tuple_table(
     in every row, else the first column of strings, names the keys; a
     dict in a row may give the default (``("jobs", {"default": 4,
     ...})``), else the class that holds the table, by an attribute of the
-    key's name (``port = 8080`` beside ``_params``)."""
+    key's name (``port = 8080`` beside ``_params``); in pairs of a key and
+    a value (``config_defaults = (("workers", 1), ...)``), the value."""
     casts = all(len(r[2]) == 2 and r[2][1][0] == "n" for r in rows if r[0] == "seq")
     if not casts and not _DEFAULTS_NAME.search(qualname.rsplit(".", 1)[-1]):
         # Pairs of a name and a conversion (``("port", int)``) are a schema
@@ -280,7 +281,11 @@ def tuple_table(
                 found = project.evaluate(module, v)
                 default = found if found.known else None
         converters = {item[1] for item in row[2] if item[0] == "n"}
-        if spec is None and key in attributes and converters <= _PLAIN_CASTS:
+        if spec is None and width == 2 and not casts and column == 0:
+            # Pairs of a key and its default (``("workers", 1)``).
+            found = project.evaluate(module, row[2][1])
+            default = found if found.known else None
+        elif spec is None and key in attributes and converters <= _PLAIN_CASTS:
             # A default the table converts with a function of its own
             # (``asoctal``: ``"600"`` is written, 384 is held) is not
             # the text users write, and is not compared.
