@@ -94,6 +94,16 @@ def test_docs_of_two_spellings_naming_different_defaults_disagree() -> None:
     )
 
 
+def test_a_spelling_documented_as_unset_disagrees_with_no_other(tmp_path) -> None:
+    """``--threads`` documented as defaulting to ``None`` (unset: the
+    variable applies), ``RELAY_THREADS`` to 4: no page is wrong."""
+    root = tmp_path / "relay"
+    shutil.copytree(FIXTURES / "settings_link", root)
+    cli = root / "docs" / "cli.md"
+    cli.write_text(cli.read_text().replace("Defaults to `8`.", "Defaults to `None`."))
+    assert "--threads" not in _findings(root, "CD604")
+
+
 def test_click_envvar_links_explicitly_and_the_odd_default_is_reported_once() -> None:
     settings = {s["name"]: s for s in _settings("settings_click")}
     host = settings["host"]

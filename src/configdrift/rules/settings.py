@@ -149,7 +149,9 @@ def setting_docs_disagree(analysis: Analysis) -> Iterator[Finding]:
     Two spellings of one setting whose doc entries name different defaults
     where the code gives neither a default that can be read (a flag
     without ``default=``, a variable read without a fallback, a default
-    computed at run time): one of the two pages is wrong.
+    computed at run time): one of the two pages is wrong. A spelling
+    documented as unset (``None``, ``null``: a flag that overrides the
+    setting when given) disagrees with no other.
 
     Why it matters
     A user reads one page or the other; which default they believe
@@ -176,6 +178,8 @@ def setting_docs_disagree(analysis: Analysis) -> Iterator[Finding]:
             for b, doc_b in documented[i + 1 :]:
                 if a.doc == b.doc or id(b) in reported or doc_b.word:
                     continue
+                if doc_a.value is None or doc_b.value is None:
+                    continue  # unset there (a flag that overrides): the other applies
                 if values_equal(doc_a, doc_b.value) is not False:
                     continue
                 here, there = (a, b) if _rank(a) >= _rank(b) else (b, a)
