@@ -138,12 +138,7 @@ def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block |
     name = schema.model.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
     if top.lower() != name.lower() or schema.child(top) is not None:
         return None
-    inner = [k.under(1) for k in block.keys if len(k.path) > 1]
-    firsts = {k.path[0] for k in inner}
-    known = sum(1 for first in firsts if schema.child(first) is not None)
-    if not (known >= 2 and _config_shaped(len(firsts), known)):
-        return None
-    return Block(block.section, block.line, block.lang, inner, what=f"the `{top}` section")
+    return _below(schema, block, 1, f"the `{top}` section")
 
 
 def _in_tool_table(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:
@@ -155,13 +150,18 @@ def _in_tool_table(schema: SchemaNode, block: Block, tops: set[str]) -> Block | 
     tools = {k.path[1] for k in block.keys if len(k.path) > 1}
     if len(tools) != 1:
         return None
-    inner = [k.under(2) for k in block.keys if len(k.path) > 2]
+    return _below(schema, block, 2, f"the `[tool.{next(iter(tools))}]` table")
+
+
+def _below(schema: SchemaNode, block: Block, depth: int, what: str) -> Block | None:
+    """The keys ``depth`` levels down a block, as a whole config where they
+    are shaped like one (``_config_shaped``)."""
+    inner = [k.under(depth) for k in block.keys if len(k.path) > depth]
     firsts = {k.path[0] for k in inner}
     known = sum(1 for first in firsts if schema.child(first) is not None)
     if not (known >= 2 and _config_shaped(len(firsts), known)):
         return None
-    (tool,) = tools
-    return Block(block.section, block.line, block.lang, inner, what=f"the `[tool.{tool}]` table")
+    return Block(block.section, block.line, block.lang, inner, what=what)
 
 
 def placed_examples(

@@ -163,14 +163,27 @@ def unnamed_keywords(analysis: Analysis) -> Iterator[Finding]:
         if len(named) < NAMED_SHARE * len(optional):
             continue
         where = Location(project.modules[module].path, facts.function_lines[function][0])
-        for keyword in optional:
-            if keyword in named:
-                continue
-            yield make(
-                "CD103",
-                f"{name}({keyword}=)",
-                where,
-                f"`{name}` takes `{keyword}=`, and the docs and its docstring name {len(named)} "
-                f"of its {len(optional)} optional keyword arguments, but never this one",
-                (),
-            )
+        yield from left_out(name, optional, named, where, "the docs and its docstring name", ())
+
+
+def left_out(
+    name: str,
+    optional: list[str],
+    named: set[str],
+    where: Location,
+    said: str,
+    related: tuple[Related, ...],
+) -> Iterator[Finding]:
+    """CD103 for each of a callable's optional keyword arguments the docs
+    leave out (``said``: who names the others)."""
+    for keyword in optional:
+        if keyword in named:
+            continue
+        yield make(
+            "CD103",
+            f"{name}({keyword}=)",
+            where,
+            f"`{name}` takes `{keyword}=`, and {said} {len(named)} of its {len(optional)} "
+            "optional keyword arguments, but not this one",
+            related,
+        )

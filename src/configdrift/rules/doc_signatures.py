@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
-from configdrift.rules.doc_calls import NAMED_SHARE, callables
+from configdrift.rules.doc_calls import NAMED_SHARE, callables, left_out
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -88,16 +88,9 @@ def undescribed_keywords(analysis: Analysis) -> Iterator[Finding]:
         if not optional or len(named) < NAMED_SHARE * len(optional):
             continue
         name = api.name.rsplit(".", 1)[-1]
-        path = analysis.project.modules[module].path
         where = facts.function_lines.get(function, (1, 1))[0]
-        for keyword in optional:
-            if keyword in named:
-                continue
-            yield make(
-                "CD103",
-                f"{name}({keyword}=)",
-                Location(rel, api.line),
-                f"`{name}` takes `{keyword}=`, and the page's description of it names "
-                f"{len(named)} of its {len(optional)} optional keyword arguments, but not this one",
-                (Related(path, where, f"{function} declares it"),),
-            )
+        declared = (
+            Related(analysis.project.modules[module].path, where, f"{function} declares it"),
+        )
+        said = "the page's description of it names"
+        yield from left_out(name, optional, named, Location(rel, api.line), said, declared)
