@@ -7,7 +7,8 @@ construction: two documented keys, half of its own, will do. Built from
 a dict the code does not show the origin of (a function's parameter), it
 may as well be a record of data (an event, a request's payload): only a
 page whose path says it is a configuration reference counts as evidence
-then, and the usual three keys, half of the model's.
+then, or a page that names the model in code (``GroupConfig``), and the
+usual three keys, half of the model's.
 """
 
 from __future__ import annotations
