@@ -162,6 +162,22 @@ def test_a_settings_module_labelled_as_a_console_is_read_as_python() -> None:
     assert [k.path for b in facts.blocks for k in b.keys] == [("STORE_HOST",), ("STORE_PORT",)]
 
 
+def test_an_untagged_dict_assignment_that_elides_keys_is_read_as_python() -> None:
+    """``conf = {\n    ...\n    'key': 1,\n}``: the ``...`` line stands for the
+    keys the example leaves out; the block is still a dict assignment."""
+    text = "gallery_conf = {\n    ...\n    'capture_repr': (),\n    'min_reported_time': 5,\n}\n"
+    assert block_language("", text) == "python"
+    assert block_language("", text.replace("    ...\n", "    ...,\n")) == "python"
+    rst = b"Settings\n========\n\nSet it::\n\n    " + text.replace("\n", "\n    ").encode()
+    facts = extract_rst(rst)
+    assert [k.path for b in facts.blocks for k in b.keys] == [
+        ("capture_repr",),
+        ("min_reported_time",),
+    ]
+    # A line of prose with ``...`` in it is no elision.
+    assert block_language("", text.replace("    ...\n", "    and so on ...\n")) == ""
+
+
 def test_a_block_that_sets_none_of_the_surfaces_options_is_not_judged(tmp_path) -> None:
     # QUEUES is spelt by the code, METRICS_DSN nowhere, but nothing in the
     # block is an option the surface reads.
