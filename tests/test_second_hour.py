@@ -260,6 +260,23 @@ def test_a_typed_dict_the_docs_document_is_a_surface_without_configuration(tmp_p
     assert "cwd" not in surface.schema.children
 
 
+def test_a_typed_dicts_key_a_template_of_the_package_reads_is_read(tmp_path) -> None:
+    """``{{ unused }}`` in a template beside the code: the template reads the
+    context's key; one in a test's template, or none, leaves it unread."""
+    files = {
+        "app/settings.py": _TYPED,
+        "app/server.py": _TYPED_READS,
+        "docs/settings.md": _TYPED_DOC,
+    }
+    template = "<p>{{ unused }}</p>\n"
+    _, findings = check_project(
+        tmp_path / "a", {**files, "app/templates/page.html": template}, "app"
+    )
+    assert ("CD202", "unused") not in by_key(f for f in findings if f.surface == "UserSettings")
+    _, findings = check_project(tmp_path / "b", {**files, "tests/page.html": template}, "app")
+    assert ("CD202", "unused") in by_key(f for f in findings if f.surface == "UserSettings")
+
+
 def test_a_typed_dict_no_page_documents_or_no_code_reads_is_no_surface(tmp_path) -> None:
     """Negative cases: the same TypedDict without its page, and with its
     page but annotated nowhere."""

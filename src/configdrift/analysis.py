@@ -90,6 +90,9 @@ class Analysis:
     #: Python files outside the code view (tests, scripts, examples): where
     #: CD202 looks for reads before it reports an option as unread.
     other_python: list[str] = field(default_factory=list)
+    #: Templates inside the code's folders (``Sources.rendered``): where
+    #: CD202 looks for reads of a context's keys.
+    templates: list[str] = field(default_factory=list)
     #: Example environment files (``.env.example``), judged by CD302 over
     #: every surface (the first surface holds them, the others none).
     env_examples: list[str] = field(default_factory=list)

@@ -73,6 +73,8 @@ DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 THEME_FILES = frozenset({"theme.conf", "theme.toml"})
 #: What a theme's templates and scripts end with.
 TEMPLATE_SUFFIXES = (".html", ".jinja", ".j2", ".js", ".xml", ".txt")
+#: What a package's page templates end with.
+PAGE_TEMPLATES = (".html", ".jinja", ".jinja2", ".j2")
 #: At most this many themes, and templates of them all, are read.
 MAX_THEMES = 20
 MAX_TEMPLATES = 2000
@@ -144,6 +146,9 @@ class Sources:
     #: the options as ``theme_<name>``.
     themes: list[str] = field(default_factory=list)
     templates: list[str] = field(default_factory=list)
+    #: The templates inside the code's folders (``.html``, ``.jinja``,
+    #: ``.j2``), which read the keys of the contexts they are rendered with.
+    rendered: list[str] = field(default_factory=list)
 
     def read(self) -> list[str]:
         """Every file an analysis of these sources reads, once each, sorted."""
@@ -429,6 +434,14 @@ def discover(config: Config) -> Sources:
         if themes
         else []
     )
+    # Templates inside the code's folders (a package's Jinja pages): they
+    # read the keys of the contexts the code renders them with.
+    packages = tuple({f.rsplit("/", 1)[0] + "/" for f in python if "/" in f})
+    rendered = [
+        f
+        for f in files
+        if f.startswith(packages) and f.endswith(PAGE_TEMPLATES) and not _in_test_dir(f)
+    ][:MAX_TEMPLATES]
     return Sources(
         python,
         docs,
@@ -444,6 +457,7 @@ def discover(config: Config) -> Sources:
         [f for f in files if "/" in f and f.endswith(DATA_SUFFIXES) and not _in_test_dir(f)],
         themes,
         templates,
+        rendered,
     )
 
 

@@ -217,6 +217,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         lifecycle=lifecycle,
         pages=sorted({*sources.docs, *sources.examples}),
         other_python=sources.py_examples,
+        templates=sources.rendered,
         env_examples=sources.env_examples,
         config_files=[*sources.declared_configs, *sources.configs],
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),

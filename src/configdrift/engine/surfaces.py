@@ -148,6 +148,7 @@ def _surface(
         blocks=blocks,
         pages=base.pages,
         other_python=base.other_python,
+        templates=base.templates,
         config_files=base.config_files,
         surface=surface.name,
         how=surface.how,

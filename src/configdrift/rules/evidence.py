@@ -119,6 +119,12 @@ def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
 
 
+def named_in_templates(analysis: Analysis, names: set[str]) -> set[str]:
+    """Names that the templates inside the code's folders spell as a whole
+    word (``{{ build_date_utc }}``): the keys of a context they read."""
+    return _search(analysis, analysis.templates, _WHOLE % _alternation(names), names)
+
+
 def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` some file of the project spells as a whole word, in any
     case and with ``-`` or ``_`` (``SENTRY_DSN``, ``sentry_dsn``,

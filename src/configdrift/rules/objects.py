@@ -23,6 +23,7 @@ from configdrift.rules.evidence import (
     function_called,
     is_loaded,
     loaded_names,
+    named_in_templates,
     once,
     quoted_elsewhere,
     quoted_in,
@@ -155,8 +156,9 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     code reads (no attribute access, no ``getattr`` with its name), or a key
     read from a dict only to be copied into an attribute of a config object
     that nothing reads. It stays quiet where a read could hide: a ``getattr``
-    with a computed name that could build the field's name, or the model
-    dumped whole (``model_dump()``, ``dict()``), and it does not judge the
+    with a computed name that could build the field's name, the model
+    dumped whole (``model_dump()``, ``dict()``), or a dict's key a template
+    among the code spells (``{{ build_date }}``), and it does not judge the
     fields of a model none of whose fields the code reads (such a model is
     used whole, in ways static analysis does not see).
 
@@ -248,6 +250,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     used |= by_name
     if keyed:
         used |= quoted_in(analysis, code, keyed)
+        # A dict the code renders a template with: the template reads it.
+        used |= named_in_templates(analysis, keyed - used)
     for field, message, unread in candidates:
         if unread and field.key in used:
             continue

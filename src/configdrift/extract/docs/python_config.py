@@ -168,9 +168,7 @@ _DICT_ASSIGNMENT = re.compile(r"(?<!\w)[A-Za-z_]\w* = \{")
 def _dict_assignment(text: str) -> bool:
     """Is the block one assignment of a dict literal to a name? A line that
     is only ``...`` elides the keys the example leaves out."""
-    shown = "\n".join(
-        "" if line.strip() in ("...", "...,") else line for line in text.splitlines()
-    )
+    shown = "\n".join("" if line.strip() in ("...", "...,") else line for line in text.splitlines())
     tree = _parse(shown)
     return (
         tree is not None
