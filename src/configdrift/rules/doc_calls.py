@@ -85,13 +85,11 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
             if len(found) != 1 or not _names_callee(parts, found[0][0], exported):
                 continue  # not one callee for certain (another library's, a method)
             module, qualname, is_class = found[0]
-            facts = project.modules[module].facts
             function = f"{qualname}.__init__" if is_class else qualname
-            if function not in facts.functions or function in facts.open_signatures:
+            signature = closed_signature(analysis, module, function)
+            if signature is None:
                 continue
-            taken = set(facts.functions[function]) - _BOUND
-            where = facts.function_lines.get(function, (1, 1))[0]
-            info = project.modules[module]
+            taken, declared = signature
             for key in block.keys:
                 keyword = key.path[0]
                 if keyword in taken:
@@ -102,8 +100,23 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
                     Location(rel, key.line),
                     f"the example calls `{name}` with `{keyword}=`, which {qualname} does not "
                     "take: following the docs raises TypeError (unexpected keyword argument)",
-                    (Related(info.path, where, f"{function} takes {', '.join(sorted(taken))}"),),
+                    (declared,),
                 )
+
+
+def closed_signature(
+    analysis: Analysis, module: str, function: str
+) -> tuple[set[str], Related] | None:
+    """The keywords a function of the project takes, and where it says so,
+    where its signature names every one (no ``**kwargs``, no decorator
+    that may change it); None otherwise."""
+    facts = analysis.project.modules[module].facts
+    if function not in facts.functions or function in facts.open_signatures:
+        return None
+    taken = set(facts.functions[function]) - _BOUND
+    where = facts.function_lines.get(function, (1, 1))[0]
+    path = analysis.project.modules[module].path
+    return taken, Related(path, where, f"{function} takes {', '.join(sorted(taken))}")
 
 
 #: The share of a function's optional keyword arguments the docs must name

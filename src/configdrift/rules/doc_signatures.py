@@ -18,15 +18,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
-from configdrift.rules.doc_calls import NAMED_SHARE, callables, left_out
+from configdrift.rules.doc_calls import NAMED_SHARE, callables, closed_signature, left_out
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.api_docs import ApiDoc
-
-#: The parameters no caller passes by keyword.
-_BOUND = frozenset({"self", "cls"})
 
 
 def _described(analysis: Analysis) -> Iterator[tuple[str, ApiDoc, str, str]]:
@@ -52,12 +49,11 @@ def described_keywords_not_taken(analysis: Analysis) -> Iterator[Finding]:
     """CD101 for each keyword a description gives a default that the
     code's closed signature does not take."""
     for rel, api, module, function in _described(analysis):
-        facts = analysis.project.modules[module].facts
-        if function in facts.open_signatures:
+        signature = closed_signature(analysis, module, function)
+        if signature is None:
             continue  # ``**kwargs`` or a decorator: it may take any keyword
-        taken = set(facts.functions[function]) - _BOUND
+        taken, declared = signature
         name = api.name.rsplit(".", 1)[-1]
-        where = facts.function_lines.get(function, (1, 1))[0]
         for param, default in api.params:
             if default is None or param in taken:
                 continue
@@ -67,13 +63,7 @@ def described_keywords_not_taken(analysis: Analysis) -> Iterator[Finding]:
                 Location(rel, api.line),
                 f"the page describes `{name}` with `{param}={default}`, but {function} does "
                 "not take it: following the docs raises TypeError (unexpected keyword argument)",
-                (
-                    Related(
-                        analysis.project.modules[module].path,
-                        where,
-                        f"{function} takes {', '.join(sorted(taken))}",
-                    ),
-                ),
+                (declared,),
             )
 
 
