@@ -184,21 +184,9 @@ def _line(node: Any, default: int) -> int:
     return _line(parent, default) if parent is not None else default
 
 
-#: Directives describing an API object whose body lists its parameters.
-_API_DIRECTIVES = frozenset(
-    {
-        "function",
-        "method",
-        "decorator",
-        "classmethod",
-        "staticmethod",
-        "py:function",
-        "py:method",
-        "py:decorator",
-        "py:classmethod",
-        "py:staticmethod",
-    }
-)
+#: Directives describing a function or method whose body lists its
+#: parameters (a class's are read by ``api_docs`` alone).
+_API_DIRECTIVES = API_DIRECTIVES - {"class", "py:class"}
 
 
 class _Walker:
