@@ -10,12 +10,9 @@ from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
 from configdrift.extract.docs.blocks import read_block
-from configdrift.extract.text import NotText, decode
-from configdrift.files import Unreadable, read_file
+from configdrift.place.config_files import config_text
 from configdrift.resolve.schema import ActionInputs
 
-#: The largest action file read.
-MAX_BYTES = 1 << 20
 #: The names GitHub gives an action's metadata file.
 NAMES = ("action.yml", "action.yaml")
 
@@ -26,9 +23,8 @@ def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
     for rel in configs:
         if rel.rsplit("/", 1)[-1] not in NAMES:
             continue
-        try:
-            text = decode(read_file(root, rel, MAX_BYTES))
-        except (FileNotFoundError, Unreadable, NotText):
+        text = config_text(root, rel)
+        if text is None:
             continue
         read = read_block(text, "yaml")
         tops = {key.path[0] for key in read.keys}

@@ -20,7 +20,7 @@ from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
-def _text(root: Path, rel: str) -> str | None:
+def config_text(root: Path, rel: str) -> str | None:
     """A config file's text, or None when it cannot be read as text."""
     try:
         return decode(read_file(root, rel, MAX_CONFIG_BYTES))
@@ -34,7 +34,7 @@ def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey
     for rel in rels:
         if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
             continue
-        text = _text(root, rel)
+        text = config_text(root, rel)
         if text is None:
             continue
         read = read_block(text, "yaml")
@@ -85,7 +85,7 @@ def package_defaults_files(
         quoted = (f'"{name}"'.encode(), f"'{name}'".encode())
         if not any(_reads(data, q) for data in loaded[folder] for q in quoted):
             continue
-        text = _text(root, rel)
+        text = config_text(root, rel)
         if text is None:
             continue
         read = read_block(text, lang)
@@ -305,7 +305,7 @@ def schema_beside(root: Path, defaults: str, rels: list[str]) -> tuple[str, DocF
             continue
         if not lower.startswith(stem):
             continue
-        text = _text(root, rel)
+        text = config_text(root, rel)
         if text is None:
             continue
         read = read_block(text, lang)
