@@ -573,3 +573,50 @@ def test_a_link_that_opens_a_list_item_is_no_entry_of_its_own(tmp_path) -> None:
     assert not [f for f in findings if f.code in ("CD101", "CD102")]
     forms = {e.name: e.form for e in extract_rst(page.encode()).entries}
     assert forms == {"alpha": "list", "beta": "list", "gamma-tuning": "mention"}
+
+
+def test_a_list_item_of_a_literal_alone_with_its_description_is_an_entry(tmp_path) -> None:
+    page = (
+        "Options\n=======\n\n* ``DISABLE_PANELS``\n\n  Default:\n\n  .. code-block:: python\n\n"
+        '      {"a.B", "c.D"}\n\n  The panels shown but disabled.\n\n'
+        "* ``SHOW_TOOLBAR``\n\n  Whether to show it. Defaults to ``True``.\n\n"
+        "* ``INSERT_BEFORE``\n\n  Where it goes.\n\n"
+        "* ``RESULTS_CACHE_SIZE``\n\n  How many.\n\n"
+        "Values\n======\n\n* ``sql``\n* ``cache``\n\n"
+        "* ``nested``\n\n  * ``child``\n\n"
+        "* :setting:`LINKED`\n\n  A link to an entry elsewhere.\n\n"
+        "* :setting:`OTHER_LINK`\n\n  Another.\n\n"
+        "* ``ALPHA`` or ``BETA``\n\n  Either of two.\n"
+    )
+    entries = {e.name: (e.form, e.default) for e in extract_rst(page.encode()).entries}
+    # A literal alone with a paragraph or a block under it names its key;
+    # a bare literal is a value in a list, a literal over a nested list a
+    # group, a role a link.
+    assert entries == {
+        "DISABLE_PANELS": ("list", '{"a.B", "c.D"}'),
+        "SHOW_TOOLBAR": ("list", "True"),
+        "INSERT_BEFORE": ("list", None),
+        "RESULTS_CACHE_SIZE": ("list", None),
+    }
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/settings.py": (
+            "CONFIG_DEFAULTS = {\n"
+            '    "DISABLE_PANELS": {"c.D", "a.B"},\n'
+            '    "SHOW_TOOLBAR": False,\n'
+            '    "INSERT_BEFORE": "</body>",\n'
+            '    "RENDER_PANELS": None,\n'
+            '    "RESULTS_CACHE_SIZE": 25,\n'
+            "}\n\n\ndef get_config(user):\n"
+            "    config = CONFIG_DEFAULTS.copy()\n"
+            "    config.update(user)\n"
+            "    return config\n"
+        ),
+        "docs/configuration.rst": page,
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    # The set is the code's whatever its order; the other default is not.
+    assert {(f.code, f.key) for f in findings} == {
+        ("CD104", "SHOW_TOOLBAR"),
+        ("CD103", "RENDER_PANELS"),
+    }

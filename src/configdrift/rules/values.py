@@ -156,6 +156,13 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         return value is code
     if isinstance(value, list | tuple) and isinstance(code, list | tuple):
         return list(value) == list(code)
+    if isinstance(value, set | frozenset) and isinstance(code, list | tuple | set | frozenset):
+        # ``{"a", "b"}`` documented where the code's set literal is held as
+        # its members: equal whatever their order.
+        try:
+            return set(value) == set(code)
+        except TypeError:
+            return False  # a member the docs' set could not hold
     if isinstance(value, dict) and isinstance(code, dict):
         return bool(value == code)
     return False

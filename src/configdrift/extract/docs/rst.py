@@ -61,6 +61,7 @@ from configdrift.extract.docs.rst_forms import (
     bare_terms,
     described_values,
     directive_fields,
+    lone_key,
     opening_key,
     signature,
     signature_defaults,
@@ -432,6 +433,12 @@ class _Walker:
         for item in node.children:
             para = item.next_node(nodes.paragraph)
             opening = opening_key(para) if para is not None else None
+            if opening is None and (alone := lone_key(item)) is not None:
+                # ``* ``KEY```` with its description under it: the walk of
+                # the item reads its ``Default:`` and its prose.
+                self.last_entry = self._add(alone, _line(para, _line(node, 1)), section, "list")
+                self.walk(item, section, depth + 1)
+                continue
             if opening is None:
                 self.walk(item, section, depth + 1)
                 continue

@@ -68,6 +68,29 @@ def opening_key(para: Any) -> tuple[str, str] | None:
     return key, form
 
 
+def lone_key(item: Any) -> str | None:
+    """The key a list item names alone, its description below it: a first
+    paragraph that is one literal and nothing else (````DISABLE_PANELS````),
+    then a paragraph or a block (``Default:``, prose). An item of a bare
+    literal with nothing under it is a value in a list, not an entry."""
+    from docutils import nodes
+
+    # A role (a link to an entry elsewhere) is followed by the parser's
+    # note on it, no description.
+    body = item.children
+    if len(body) < 2 or not isinstance(body[0], nodes.paragraph):
+        return None
+    if not isinstance(body[1], nodes.paragraph | nodes.literal_block):
+        return None
+    children = [c for c in body[0].children if c.tagname != "#text" or c.astext().strip()]
+    if len(children) != 1 or not isinstance(children[0], nodes.literal):
+        return None
+    key = children[0].astext().strip()
+    if not key_ok(key, strict_case=False) or file_name(key):
+        return None
+    return key
+
+
 def signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
     """The names a directive's signature documents: ``name``, ``name : type``,
     ``-o, --output FILE``, several lines."""
