@@ -70,6 +70,15 @@ def test_a_finding_on_the_last_part_of_a_longer_key_does_not_name_it():
     assert recall.matches(item, {**other, "key": "rules.references.ignore-words"})
 
 
+def test_a_callable_s_keyword_is_named_by_the_keyword_and_the_callable():
+    item = {**ITEM, "key": "rank", "kind": "undocumented"}
+    found = _finding("AdapterConfig(rank=)", "docs/s.rst", rule="undocumented")
+    assert recall.matches(item, found)
+    assert recall.matches({**item, "key": "AdapterConfig(rank=)"}, found)
+    assert not recall.matches({**item, "key": "OtherConfig(rank=)"}, found)
+    assert not recall.matches({**item, "key": "alpha"}, found)
+
+
 def test_a_finding_on_the_items_doc_line_reports_it_whatever_key_it_names():
     assert recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=10))
     # Near it, another key is another row's: not the item.
