@@ -91,8 +91,9 @@ _GENERATOR_MARKERS = (
     b"-h, --help",
     b"\n::: ",
     b"[[autodoc]] ",
-    # Pages rendered from a model of the code (autodoc_pydantic; a page of
-    # ``autoclass`` API docs is read when it shows entries or examples).
+    # Pages rendered from the code: a class from its docstring (judged
+    # against its constructor), a model (autodoc_pydantic).
+    b".. autoclass::",
     b".. autopydantic_model::",
     b".. autopydantic_settings::",
     # traitlets' configurable classes rendered with their traits.

@@ -30,6 +30,7 @@ from typing import Any
 from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
+from configdrift.extract.python.docstrings import DocParam
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import (
     ClassFact,
@@ -108,6 +109,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 config_class=c["config_class"],
                 docstring=c["docstring"],
                 before_validated=c["before_validated"],
+                doc_params=[DocParam(**p) for p in c["doc_params"]],
             )
             for c in data["classes"]
         ],

@@ -23,6 +23,7 @@ from configdrift.model import (
     resolve_path,
     step,
 )
+from configdrift.rules import docstrings
 from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given
 from configdrift.rules.doc_gaps import (
@@ -82,7 +83,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     flag the docs teach sets something else. Also a keyword a page's own
     description of the project's function or class gives a default
     (``.. py:class:: Queue(name='q', retries=3)``) that the code's
-    signature, which names every keyword it takes, does not.
+    signature, which names every keyword it takes, does not; and one a
+    class's docstring describes (``Args:``), where a page renders it from
+    there (``.. autoclass::``), that its closed constructor does not take.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises
@@ -116,6 +119,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from misspelt_mentions(analysis, strict=True)
     yield from misgiven_shorts(analysis)
     yield from described_keywords_not_taken(analysis)
+    yield from docstrings.params_not_taken(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
@@ -185,7 +189,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     spells and its docstring does not name, where the docs name three
     quarters of them; and one that a page's own description of the
     function or class (``.. py:class:: Queue(name='q')`` and its
-    ``:param:`` fields) leaves out, where it names three quarters of them.
+    ``:param:`` fields) leaves out, where it names three quarters of them;
+    so is one a class declares itself that its docstring, rendered by a
+    page, leaves out where it describes three quarters of them.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -203,6 +209,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # or describe.
     yield from unnamed_keywords(analysis)
     yield from undescribed_keywords(analysis)
+    yield from docstrings.undescribed_params(analysis)
     prose = prose_commands(analysis)
     documented = analysis.entries or analysis.autodoc or analysis.admitted
     if not (documented or analysis.examples_document or prose):
@@ -477,9 +484,10 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     ``pp_int(5e8)`` are equal, as are ``True`` and ``true``. A default of
     ``None`` in the code is taken as computed at runtime and not compared; a
     documented ``None`` and an untyped default's empty string both mean
-    unset; a
-    documented default that names another key (``format_item``) is that
-    key's value, not a literal.
+    unset; a documented default that names another key (``format_item``)
+    is that key's value, not a literal. A class's docstring that a page renders
+    (``Default is `False`.`` under its ``Args:``) states its fields'
+    defaults too.
 
     Why it matters
     Users who rely on the documented default get another behaviour, silently.
@@ -492,6 +500,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     Correct whichever side is wrong; if the default is computed, document
     how it is computed instead of a number.
     """
+    yield from docstrings.default_mismatch(analysis)
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
 

@@ -82,7 +82,7 @@ def lone_key(item: Any) -> str | None:
         return None
     if not isinstance(body[1], nodes.paragraph | nodes.literal_block):
         return None
-    children = [c for c in body[0].children if c.tagname != "#text" or c.astext().strip()]
+    children = [c for c in body[0].children if not isinstance(c, nodes.Text) or c.astext().strip()]
     if len(children) != 1 or not isinstance(children[0], nodes.literal):
         return None
     key = children[0].astext().strip()

@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from configdrift.extract.python.docstrings import DocParam
+
 Expr = list[Any]
 
 
@@ -51,6 +53,8 @@ class ClassFact:
     #: (``mode="before"``, ``"wrap"``, ``"plain"``, v1 ``pre=True``); ``*``
     #: stands for every field (a model validator that runs before).
     before_validated: list[str] = field(default_factory=list)
+    #: The parameters its docstring (else its ``__init__``'s) describes.
+    doc_params: list[DocParam] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,224 @@
+"""The parameters a class's docstring describes: what autodoc renders as
+its reference (``.. autoclass::``, ``[[autodoc]]``, ``::: pkg.Class``).
+
+Three styles are read, line by line, never run:
+
+- Google and Hugging Face: an ``Args:`` (``Parameters:``, ``Attributes:``
+  ...) line, then one entry per name one level deeper, ``name (type):``
+  or ``name (`int`, *optional*, defaults to `0`):`` or ``name: text``;
+- numpy: ``Parameters`` over a line of dashes, then ``name : type``;
+- Sphinx fields: ``:param name:``, ``:param int name:``.
+
+Each entry keeps its line in the file, the type its parentheses give and
+the default its text states as a value (``defaults to `0```, ``Default is
+`False`.``); a default in words ("15 seconds") is none.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+#: The headers of a section that lists parameters, Google style.
+_GOOGLE = frozenset(
+    {
+        "args",
+        "arguments",
+        "parameters",
+        "params",
+        "keyword args",
+        "keyword arguments",
+        "attributes",
+        "other parameters",
+    }
+)
+#: The headers of a section that lists parameters, numpy style.
+_NUMPY = frozenset({"parameters", "attributes", "other parameters"})
+
+#: One entry of a Google section: a name, its type in parentheses, a colon.
+_ENTRY = re.compile(r"^(\*{0,2}[A-Za-z_]\w{0,80}) {0,3}(?:\(([^()\n]{0,200})\))? {0,3}:(?!\S)")
+#: One entry of a numpy section: ``name : type``, or the name alone.
+_NUMPY_ENTRY = re.compile(r"^([A-Za-z_]\w{0,80})(?: {0,3}: {0,3}([^\n]{0,200}))?")
+#: A Sphinx field: ``:param name:``, ``:param int name:``.
+_FIELD = re.compile(
+    r"^:(?:param|parameter|arg|argument|key|keyword) {1,10}(?:[^:\n ]{1,80} {1,10})?(\w{1,80}):"
+)
+#: A default stated as a value: ``defaults to `x```, ``Default is ``5``.``,
+#: ``default: 5``, ``default=None``.
+_DEFAULT = re.compile(
+    r"\bdefault(?:s| value)?(?: is| set to| to|:|=)? {0,3}"
+    r"(`{1,2}[^`\n]{1,80}`{1,2}|-?\d{1,20}(?:\.\d{1,20})?(?:[eE][-+]?\d{1,3})?\b|True\b|False\b|None\b)",
+    re.IGNORECASE,
+)
+
+#: The most entries kept of one docstring.
+MAX_PARAMS = 200
+#: The longest docstring read.
+MAX_DOCSTRING = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class DocParam:
+    """A parameter a docstring describes: its name, line, type as written
+    and the default its text states (its text, or None)."""
+
+    name: str
+    line: int
+    type: str | None = None
+    default: str | None = None
+    #: Described as an attribute (an ``Attributes:`` section), not as a
+    #: parameter the constructor takes.
+    attribute: bool = False
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _default(text: str, name: str) -> str | None:
+    flat = " ".join(text.split())
+    found = _DEFAULT.search(flat)
+    if found is None:
+        return None
+    value = found.group(1)
+    if not value.startswith("`") and flat[found.end() :].lstrip(" ")[:1].isalpha():
+        return None  # a quantity in words ("15 seconds"), not a value
+    value = value.strip("`")
+    left, equals, right = value.partition("=")
+    # ``Default set to `r = 0```: the value the entry's name is given.
+    return right.strip() if equals and left.strip() == name and right.strip() else value
+
+
+def _type(text: str | None) -> str | None:
+    """The type an entry's parentheses give: their text up to the first
+    comma outside brackets (``Optional[Union[List[str], str]]``, then
+    ``*optional*``)."""
+    if not text:
+        return None
+    depth = 0
+    end = len(text)
+    for at, char in enumerate(text):
+        depth += (char in "[(") - (char in "])")
+        if char == "," and depth == 0:
+            end = at
+            break
+    first = text[:end].replace("`", "").replace("*", "").strip()
+    return None if first.lower() in ("", "optional") else first
+
+
+def doc_params(docstring: str, first_line: int) -> list[DocParam]:
+    """The parameters ``docstring`` describes, ``first_line`` the line of
+    its first line in the file; none where it has no section of them."""
+    lines = docstring.splitlines()
+    out: list[DocParam] = []
+    index = 0
+    while index < len(lines) and len(out) < MAX_PARAMS:
+        stripped = lines[index].strip()
+        header = stripped.rstrip(":").strip().lower()
+        dashes = index + 1 < len(lines) and set(lines[index + 1].strip()) == {"-"}
+        attribute = header == "attributes"
+        if stripped.endswith(":") and header in _GOOGLE:
+            index = _section(lines, index, first_line, out, numpy=False, attribute=attribute)
+        elif not stripped.endswith(":") and header in _NUMPY and dashes:
+            index = _section(lines, index + 1, first_line, out, numpy=True, attribute=attribute)
+        else:
+            field = _FIELD.match(stripped)
+            if field:
+                text = stripped[field.end() :]
+                rest = _more(lines, index, _indent(lines[index]))
+                out.append(
+                    DocParam(
+                        field.group(1),
+                        first_line + index,
+                        None,
+                        _default(text + rest, field.group(1)),
+                    )
+                )
+            index += 1
+    return out[:MAX_PARAMS]
+
+
+def _more(lines: list[str], index: int, indent: int) -> str:
+    """The text of the lines after ``index`` indented deeper than
+    ``indent``: an entry's description."""
+    text: list[str] = []
+    for line in lines[index + 1 :]:
+        if line.strip() and _indent(line) <= indent:
+            break
+        text.append(line)
+    return " " + " ".join(text)
+
+
+def _section(
+    lines: list[str],
+    index: int,
+    first_line: int,
+    out: list[DocParam],
+    *,
+    numpy: bool,
+    attribute: bool,
+) -> int:
+    """Read the entries of the section whose header (or underline) is at
+    ``index``; return the index after it."""
+    base = _indent(lines[index])
+    index += 1
+    entry_indent: int | None = None
+    while index < len(lines):
+        line = lines[index]
+        if not line.strip():
+            index += 1
+            continue
+        indent = _indent(line)
+        if indent < base or (indent == base and not numpy):
+            break  # the section has ended
+        following = next((n for n in lines[index + 1 :] if n.strip()), "")
+        if numpy and indent == base and set(following.strip()) == {"-"}:
+            break  # the next section's header
+        if entry_indent is None:
+            entry_indent = indent
+        if indent == entry_indent:
+            pattern = _NUMPY_ENTRY if numpy else _ENTRY
+            found = pattern.match(line.strip())
+            if found is None or (numpy and found.end() != len(line.strip())):
+                if not numpy:
+                    break  # prose after the entries
+            else:
+                name = found.group(1).lstrip("*")
+                typed = found.group(2)
+                rest = line.strip()[found.end() :] + _more(lines, index, indent)
+                if not found.group(1).startswith("*"):
+                    out.append(
+                        DocParam(
+                            name,
+                            first_line + index,
+                            _type(typed),
+                            _default(typed or "", name) or _default(rest, name),
+                            attribute,
+                        )
+                    )
+        elif indent < entry_indent:
+            break
+        index += 1
+    return index
+
+
+def _docstring(body: list[ast.stmt]) -> tuple[str, int] | None:
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        value = body[0].value.value
+        if isinstance(value, str):
+            return value[:MAX_DOCSTRING], body[0].value.lineno
+    return None
+
+
+def class_doc_params(node: ast.ClassDef) -> list[DocParam]:
+    """The parameters a class's docstring describes, else those of its
+    ``__init__``'s docstring."""
+    init = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    for body in (node.body, init.body if init else []):
+        found = _docstring(body)
+        if found and (params := doc_params(*found)):
+            return params
+    return []

@@ -1,0 +1,228 @@
+"""A class's docstring against its constructor, where a page renders the
+class from its docstring (``.. autoclass:: pkg.Retries``, ``[[autodoc]]
+tuners.lora.LoraConfig``, ``::: pkg.Config``): what the docstring's
+``Args:`` (``Parameters``, ``:param x:``) describe is the reference users
+read.
+
+The class must be certain: one top-level class of that name in the whole
+project. Its docstring must describe three parameters or more.
+
+- CD101: a parameter the docstring describes that the constructor does
+  not take, where the constructor names every keyword it takes (a
+  dataclass's or attrs' fields, an ``__init__`` with no ``**kwargs``): a
+  reader who passes it gets ``TypeError``.
+- CD103: a keyword the class itself declares (a field of its own body, or
+  an optional parameter of its ``__init__``) that the docstring leaves
+  out, where it describes three quarters of them. Inherited fields are the
+  base class's to document.
+- CD104: a default the docstring states as a value (``Default is
+  `False`.``) that differs from the field's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Location, Related
+from configdrift.resolve.project import Symbol
+from configdrift.rules.doc_calls import NAMED_SHARE, callables, closed_signature
+from configdrift.rules.evidence import once
+from configdrift.rules.registry import make
+from configdrift.rules.values import parse_doc_value, values_equal
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.extract.python.docstrings import DocParam
+    from configdrift.extract.python.facts import FieldFact
+
+#: The fewest parameters a docstring describes for it to be judged.
+MIN_PARAMS = 3
+#: The models whose constructor takes exactly their fields.
+_CLOSED_MODELS = frozenset({"dataclass", "attrs"})
+#: The calls that wrap a field's default (``field(default=1)``).
+_FIELD_CALLS = frozenset({"field", "Field", "attrib", "ib"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    """A class of the project a page renders from its docstring."""
+
+    page: str
+    module: str
+    qualname: str
+    params: tuple[DocParam, ...]
+
+
+def _rendered(analysis: Analysis) -> list[_Rendered]:
+    """Each class a page renders from its docstring, for certain, with the
+    parameters its docstring describes (three or more); once a project."""
+
+    def derive() -> list[_Rendered]:
+        found = callables(analysis)
+        out: dict[tuple[str, str], _Rendered] = {}
+        for rel, doc in sorted(analysis.doc_facts.items()):
+            for target, _line in doc.autodoc:
+                owners = found.get(target.rsplit(".", 1)[-1], [])
+                if len(owners) != 1 or not owners[0][2]:
+                    continue  # not one class for certain
+                module, qualname, _ = owners[0]
+                cls = analysis.project.class_fact(Symbol("class", module, qualname))
+                if cls is None or len(cls.doc_params) < MIN_PARAMS:
+                    continue
+                out.setdefault(
+                    (module, qualname), _Rendered(rel, module, qualname, tuple(cls.doc_params))
+                )
+        return list(out.values())
+
+    if analysis.first is not None:
+        return []  # the project's docs, judged once
+    return once(analysis, "docstrings.rendered", derive)
+
+
+def _fields(analysis: Analysis, item: _Rendered) -> tuple[str, list[tuple[str, FieldFact]], bool]:
+    """The model's kind, its fields (with their modules) and whether its
+    constructor takes only them; ``""`` and none for a class that is no
+    model."""
+    model = analysis.code.model(Symbol("class", item.module, item.qualname))
+    if model is None:
+        return "", [], False
+    return model.kind, model.fields, model.kind in _CLOSED_MODELS
+
+
+def _init(item: _Rendered) -> str:
+    return f"{item.qualname}.__init__"
+
+
+def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for each parameter a rendered docstring describes that the
+    class's closed constructor does not take."""
+    for item in _rendered(analysis):
+        path = analysis.project.modules[item.module].path
+        facts = analysis.project.modules[item.module].facts
+        if _init(item) in facts.functions:
+            signature = closed_signature(analysis, item.module, _init(item))
+            if signature is None:
+                continue  # ``**kwargs``: it may take any keyword
+            taken, declared = signature
+        else:
+            kind, fields, closed = _fields(analysis, item)
+            if not closed:
+                continue  # no model, or one whose constructor is not known to be closed
+            taken = {fact.name for _, fact in fields}
+            cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
+            line = cls.line if cls else 1
+            declared = Related(path, line, f"{item.qualname} is a {kind}: it takes its fields only")
+        for param in item.params:
+            if param.name in taken or param.attribute:
+                continue  # taken, or an attribute the instance has (a property, a field)
+            yield make(
+                "CD101",
+                f"{item.qualname}({param.name}=)",
+                Location(path, param.line),
+                f"the docstring of `{item.qualname}`, rendered at {item.page}, describes "
+                f"`{param.name}`, but {item.qualname} does not take it: following the docs "
+                "raises TypeError (unexpected keyword argument)",
+                (declared,),
+            )
+
+
+def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
+    """The keywords the class itself declares, each with its line: its
+    ``__init__``'s optional parameters, else its model fields of its own
+    body."""
+    facts = analysis.project.modules[item.module].facts
+    if _init(item) in facts.functions:
+        line = facts.function_lines.get(_init(item), (1, 1))[0]
+        optional = facts.optional_params.get(_init(item), [])
+        return [(name, line) for name in optional if not name.startswith("_")]
+    _, fields, _ = _fields(analysis, item)
+    cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
+    own = {fact.name for fact in cls.fields} if cls else set()
+    return [
+        (fact.name, fact.line)
+        for module, fact in fields
+        if module == item.module and fact.name in own
+    ]
+
+
+def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
+    """CD103 for each keyword the class declares that its rendered
+    docstring leaves out, where it describes three quarters of them."""
+    for item in _rendered(analysis):
+        own = _own(analysis, item)
+        described = {p.name for p in item.params}
+        named = [name for name, _ in own if name in described]
+        if not own or len(named) < NAMED_SHARE * len(own):
+            continue
+        path = analysis.project.modules[item.module].path
+        first = min(p.line for p in item.params)
+        for name, line in own:
+            if name in described:
+                continue
+            yield make(
+                "CD103",
+                f"{item.qualname}({name}=)",
+                Location(path, line),
+                f"{item.qualname} takes `{name}`, but its docstring, rendered at {item.page}, "
+                f"describes {len(named)} of its {len(own)} keywords and not this one",
+                (Related(path, first, "the docstring describes the others"),),
+            )
+
+
+def _default_expr(fact: FieldFact) -> object:
+    """The expression of a field's default: the value, or what a
+    ``field(default=...)`` call gives (a factory is no value written)."""
+    value = fact.value
+    if value is not None and value[0] == "call" and value[1][0] == "n":
+        callee = str(value[1][1]).rsplit(".", 1)[-1]
+        if callee in _FIELD_CALLS:
+            kwargs = value[3]
+            if "default" in kwargs:
+                return kwargs["default"]
+            if callee == "Field" and value[2]:
+                return value[2][0]
+            return None
+    return value
+
+
+def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """CD104 for each default a rendered docstring states as a value that
+    differs from the field's own."""
+    for item in _rendered(analysis):
+        _, fields, _ = _fields(analysis, item)
+        by_name = dict((fact.name, (module, fact)) for module, fact in fields)
+        path = analysis.project.modules[item.module].path
+        hooked = {
+            (f, attr) for f, attr, *_ in analysis.project.modules[item.module].facts.attr_assigns
+        }
+        for param in item.params:
+            if param.default is None or param.name not in by_name:
+                continue
+            module, fact = by_name[param.name]
+            expr = _default_expr(fact)
+            if expr is None:
+                continue
+            if (f"{item.qualname}.__post_init__", param.name) in hooked:
+                continue  # the hook after init sets it: its default is computed
+            code = analysis.project.evaluate(module, expr)  # type: ignore[arg-type]
+            doc = parse_doc_value(param.default)
+            if not code.known or code.value is None or (doc.known and doc.value is None):
+                continue  # computed at run time, or documented as unset
+            if values_equal(doc, code.value) is not False:
+                continue
+            yield make(
+                "CD104",
+                param.name,
+                Location(path, param.line),
+                f"`{param.name}` is documented with default {param.default} in the docstring of "
+                f"`{item.qualname}`, but the code's default is {code.text}",
+                (
+                    Related(
+                        analysis.project.modules[module].path,
+                        fact.line,
+                        "the field sets the default",
+                    ),
+                ),
+            )

@@ -1,0 +1,180 @@
+"""A class's docstring, where a page renders it (autodoc), against its
+constructor: parameters it describes that the constructor does not take
+(CD101), keywords of the class it leaves out (CD103), defaults it states
+that differ from the field's (CD104); each with the cases that stay quiet."""
+
+from __future__ import annotations
+
+from configdrift.extract.python.docstrings import DocParam, doc_params
+from helpers import check_project
+
+
+def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
+    google = (
+        "Retries.\n\n    Parameters:\n      max_retries(int): How many.\n"
+        "      min_backoff(int): The least backoff. Defaults to 15 seconds.\n"
+        "      retry_when(Callable[[int, BaseException], bool]): A predicate.\n"
+        "        Defaults to ``None``.\n\n    Some prose after the section.\n"
+    )
+    assert doc_params(google, 10) == [
+        DocParam("max_retries", 13, "int"),
+        # A quantity in words is no value.
+        DocParam("min_backoff", 14, "int"),
+        DocParam("retry_when", 15, "Callable[[int, BaseException], bool]", "None"),
+    ]
+    hugging_face = (
+        "\n    Args:\n        r (`int`, *optional*, defaults to `8`):\n            The rank.\n"
+        "        use_dora (bool): Whether. Default is `False`.\n"
+        "        oft_block_size (`int`): The size. Default set to `oft_block_size = 32`.\n"
+        "        **kwargs: Passed on.\n"
+    )
+    assert doc_params(hugging_face, 1) == [
+        DocParam("r", 3, "int", "8"),
+        DocParam("use_dora", 5, "bool", "False"),
+        DocParam("oft_block_size", 6, "int", "32"),
+    ]
+    numpy = (
+        "Summary.\n\nParameters\n----------\nalpha : int, default 5\n    The alpha.\n"
+        "beta : str\n    Beta.\n\nAttributes\n----------\ngamma : float\n    Gamma.\n\n"
+        "Returns\n-------\nint\n    Something.\n"
+    )
+    assert doc_params(numpy, 1) == [
+        DocParam("alpha", 5, "int", "5"),
+        DocParam("beta", 7, "str"),
+        DocParam("gamma", 12, "float", attribute=True),
+    ]
+    sphinx = "Thing.\n\n:param alpha: the alpha, defaults to ``3``.\n:param int beta: beta\n"
+    assert doc_params(sphinx, 1) == [DocParam("alpha", 3, None, "3"), DocParam("beta", 4)]
+    # Prose that names words with colons, and a section of returns, are none.
+    assert doc_params("Note: this is prose.\n\nReturns:\n    int: the count.\n", 1) == []
+
+
+_DATACLASS = (
+    "from dataclasses import dataclass, field\n\n\n"
+    "@dataclass\nclass Base:\n    inherited: int = 0\n\n\n"
+    "@dataclass\nclass AdapterConfig(Base):\n"
+    '    """The adapter.\n\n'
+    "    Args:\n"
+    "        rank (`int`): The rank. Default is `8`.\n"
+    "        alpha (`float`): The scale. Defaults to `1.0`.\n"
+    "        dropout (`float`): The dropout.\n"
+    "        target (`str`): The modules. Defaults to `None`.\n"
+    "        use_bias (`bool`): Whether. Defaults to `True`.\n"
+    "        gone (`int`): Removed long ago.\n\n"
+    "    Attributes:\n"
+    "        size (`int`): A property.\n"
+    '    """\n\n'
+    "    rank: int = 16\n"
+    "    alpha: float = field(default=1.0, metadata={'help': 'x'})\n"
+    "    dropout: float = 0.0\n"
+    "    target: str = 'all'\n"
+    "    use_bias: bool = False\n"
+    "    seed: int = 0\n\n"
+    "    def __post_init__(self):\n"
+    "        self.use_bias = True\n\n"
+    "    @property\n    def size(self):\n        return 1\n"
+)
+
+
+def test_a_rendered_dataclass_docstring_is_judged(tmp_path) -> None:
+    files = {
+        "pkg/config.py": _DATACLASS,
+        "docs/reference.md": "# Reference\n\n[[autodoc]] config.AdapterConfig\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = {
+        (f.code, f.key, f.location.line) for f in findings if f.code in ("CD101", "CD103", "CD104")
+    }
+    assert found == {
+        # A parameter the dataclass does not take.
+        ("CD101", "AdapterConfig(gone=)", 19),
+        # A field of its own the docstring leaves out (five of six described);
+        # the inherited field is the base class's to document.
+        ("CD103", "AdapterConfig(seed=)", 30),
+        # A default stated as a value that is not the field's; `target`'s
+        # documented None is unset, `alpha`'s is the field() call's, and
+        # `use_bias` is set after init.
+        ("CD104", "rank", 14),
+    }
+    (gone,) = [f for f in findings if f.code == "CD101"]
+    assert gone.location.path == "pkg/config.py"
+    assert "docs/reference.md" in gone.message
+    assert gone.related[0].path == "pkg/config.py"
+
+
+def test_a_docstring_no_page_renders_or_of_a_class_not_certain_is_not_judged(tmp_path) -> None:
+    files = {"pkg/config.py": _DATACLASS, "docs/reference.md": "# Reference\n\nText.\n"}
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert not [f for f in findings if "docstring" in f.message]
+    # Two classes of that name: which one the page renders is not certain.
+    files = {
+        "pkg/config.py": _DATACLASS,
+        "pkg/other.py": "class AdapterConfig:\n    pass\n",
+        "docs/reference.md": "# Reference\n\n[[autodoc]] config.AdapterConfig\n",
+    }
+    _, findings = check_project(tmp_path / "two", files, "pkg")
+    assert not [f for f in findings if "docstring" in f.message]
+
+
+def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
+    source = (
+        "class Retries:\n"
+        '    """Retry.\n\n'
+        "    Parameters:\n"
+        "      max_retries(int): How many.\n"
+        "      min_backoff(int): The least.\n"
+        "      max_backoff(int): The most.\n"
+        "      on_exhausted(str): An actor.\n\n"
+        "    Attributes:\n"
+        "      logger(Logger): The logger.\n"
+        '    """\n\n'
+        "    def __init__(self, *, max_retries=20, min_backoff=None, max_backoff=None):\n"
+        "        self.logger = None\n\n\n"
+        "class Open:\n"
+        '    """Open.\n\n'
+        "    Parameters:\n"
+        "      a(int): A.\n      b(int): B.\n      c(int): C.\n"
+        '    """\n\n'
+        "    def __init__(self, a=1, b=2, **options):\n"
+        "        pass\n"
+    )
+    files = {
+        "pkg/middleware.py": source,
+        "docs/reference.rst": "Reference\n=========\n\n.. autoclass:: pkg.Retries\n\n.. autoclass:: pkg.Open\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    # The attribute an Attributes section describes is no parameter; the
+    # class that takes **options may take `c`.
+    assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
+        ("CD101", "Retries(on_exhausted=)")
+    }
+
+
+def test_a_lenient_model_a_short_docstring_and_one_that_describes_few(tmp_path) -> None:
+    source = (
+        "from dataclasses import dataclass\n\nfrom pydantic import BaseModel, Field\n\n\n"
+        "class Lenient(BaseModel):\n"
+        '    """Lenient.\n\n    Args:\n'
+        "        host (str): The host.\n        port (int): The port. Defaults to `80`.\n"
+        "        retries (int): Retries. Defaults to `4`.\n        extra_key (int): Not a field.\n"
+        '    """\n\n'
+        "    host: str = Field('localhost', description='h')\n"
+        "    port: int = Field(8080, description='p')\n"
+        "    retries: int = Field(default=3)\n\n\n"
+        "@dataclass\nclass Short:\n"
+        '    """Short.\n\n    Args:\n        a (int): A.\n        gone (int): Gone.\n    """\n\n'
+        "    a: int = 1\n\n\n"
+        "@dataclass\nclass Few:\n"
+        '    """Few.\n\n    Args:\n        a (int): A.\n        b (int): B.\n        c (int): C.\n    """\n\n'
+        "    a: int = 1\n    b: int = 2\n    c: int = 3\n    d: int = 4\n    e: int = 5\n    f: int = 6\n"
+    )
+    page = "# Reference\n\n[[autodoc]] models.Lenient\n\n[[autodoc]] models.Short\n\n[[autodoc]] models.Few\n"
+    _, findings = check_project(tmp_path, {"pkg/models.py": source, "docs/api.md": page}, "pkg")
+    # A lenient model ignores an unknown keyword: no TypeError to promise.
+    # Two parameters are too few to judge; three of six too few to say the
+    # docstring is the reference that leaves the rest out. A field's
+    # default given by position (``Field(8080)``) or by name is compared.
+    assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
+        ("CD104", "port"),
+        ("CD104", "retries"),
+    }
