@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from helpers import check_project
 
-_INIT = "from app.server import serve, start, wrapped\nfrom app.core import App, Base, Settings\n"
+_INIT = (
+    "from app.server import serve, start, wrapped\n"
+    "from app.core import App, Base, Manual, Settings\n"
+)
 _SERVER = """
 import functools
 
@@ -55,6 +58,11 @@ class Plain(Base):
 @dataclass
 class Settings:
     debug: bool = False
+
+
+@dataclass(init=False)
+class Manual(Base):
+    level: int = 0
 """
 
 
@@ -87,13 +95,23 @@ def test_a_keyword_the_callee_does_not_take_is_an_error(tmp_path) -> None:
 def test_an_open_or_uncertain_signature_is_not_judged(tmp_path) -> None:
     found = _calls(
         tmp_path,
-        # **options, a decorator, no __init__ of its own, a model, a method
-        # of another object, another library, a name no package exports.
+        # **options, a decorator, no __init__ of its own, a dataclass that
+        # generates none, a method of another object, another library, a
+        # name no package exports.
         "start(app, anything=1)\nwrapped(app, port=2, other=3)\nPlain('x', more=1)\n"
-        "Settings(debug=True, extra=1)\nsettings.to_dict(env='dev')\n"
+        "Manual('x', level=1, more=2)\nsettings.to_dict(env='dev')\n"
         "requests.get('u', timeout=3)\nto_dict(data, deep=True)",
     )
     assert found == {}
+
+
+def test_a_dataclass_takes_its_fields_only(tmp_path) -> None:
+    found = _calls(tmp_path, "from app import Settings\nSettings(debug=True, extra=1)")
+    assert set(found) == {"Settings(extra=)"}
+    assert (
+        "Settings is a dataclass: it takes its fields (debug)"
+        in found["Settings(extra=)"].related[0].note
+    )
 
 
 def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:

@@ -178,3 +178,43 @@ def test_a_lenient_model_a_short_docstring_and_one_that_describes_few(tmp_path) 
         ("CD104", "port"),
         ("CD104", "retries"),
     }
+
+
+def test_the_calls_of_a_rendered_docstring_s_examples_are_judged(tmp_path) -> None:
+    from configdrift.extract.python.docstrings import example_code
+
+    model = (
+        "from pkg.config import AdapterConfig\n\n\n"
+        "class AdapterModel:\n"
+        '    """The model.\n\n'
+        "    Example:\n"
+        "        ```py\n"
+        "        >>> from pkg import AdapterModel, AdapterConfig\n"
+        "        >>> config = AdapterConfig(\n"
+        "        ...     rank=8,\n"
+        "        ...     lora_alpha=16,\n"
+        "        ... )\n"
+        "        >>> model = AdapterModel(config)\n"
+        "        ```\n"
+        '    """\n\n'
+        "    def __init__(self, config):\n"
+        "        self.config = config\n\n\n"
+        "class Unrendered:\n"
+        '    """Not on any page.\n\n'
+        "    >>> AdapterConfig(unknown=1)\n"
+        '    """\n'
+    )
+    files = {
+        "pkg/__init__.py": "from pkg.config import AdapterConfig\nfrom pkg.model import AdapterModel\n",
+        "pkg/config.py": _DATACLASS,
+        "pkg/model.py": model,
+        "docs/reference.md": "# Reference\n\n[[autodoc]] model.AdapterModel\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    calls = {(f.key, f.location.path, f.location.line) for f in findings if f.code == "CD301"}
+    # The example of the rendered class only; the unrendered one's is no doc.
+    assert calls == {("AdapterConfig(lora_alpha=)", "pkg/model.py", 12)}
+    assert example_code(">>>x = 1\n>>> y = f(\n...   a=1)\ntext\n>>> z\n", 5) == [
+        (6, "y = f(\n  a=1)"),
+        (9, "z"),
+    ]

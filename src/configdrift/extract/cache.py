@@ -110,6 +110,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 docstring=c["docstring"],
                 before_validated=c["before_validated"],
                 doc_params=[DocParam(**p) for p in c["doc_params"]],
+                doc_calls=[_block(b) for b in c["doc_calls"]],
             )
             for c in data["classes"]
         ],

@@ -5,9 +5,11 @@ docs raises ``TypeError: unexpected keyword argument`` (reported by CD301).
 The callee must be certain: a name the package exports at its top
 (``from sanic import Sanic``) or spelt with the package's name
 (``pkg.server.serve``), one function or class of that name in the whole
-project, whose signature names every keyword it takes. A ``**kwargs``, a
-decorator that may change the signature, a class with no ``__init__`` of
-its own (a dataclass, a model, a subclass): the call is not judged.
+project, whose signature names every keyword it takes: its own, or the
+``__init__`` a dataclass or attrs generates from its fields. A
+``**kwargs``, a decorator that may change the signature, a class with no
+``__init__`` of its own that is no such model (a subclass, a pydantic
+model that may ignore what it does not know): the call is not judged.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
+from configdrift.resolve.project import Symbol
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.extract.docs.facts import Block
 
 #: The parameters no caller passes by keyword.
 _BOUND = frozenset({"self", "cls"})
@@ -71,37 +75,46 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     pages = analysis.pages_read
     if analysis.first is not None or not pages:
         return  # the project's docs, judged once
+    yield from calls_not_taken(
+        analysis, [(rel, block) for rel, doc in sorted(pages.items()) for block in doc.calls]
+    )
+
+
+def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
+    """CD301 for each keyword of these calls (each with the file it is
+    written in) that the project's own callee does not take."""
     project = analysis.project
     by_name = callables(analysis)
     exported = _exported(analysis)
     packages = {module.split(".", 1)[0] for module in project.modules}
-    for rel, doc in sorted(pages.items()):
-        for block in doc.calls:
-            if block.foreign(packages):
-                continue  # imported from another library (``from other import Config``)
-            parts = block.call.split(".")
-            name = parts[-1]
-            found = by_name.get(name, [])
-            if len(found) != 1 or not _names_callee(parts, found[0][0], exported):
-                continue  # not one callee for certain (another library's, a method)
-            module, qualname, is_class = found[0]
-            function = f"{qualname}.__init__" if is_class else qualname
-            signature = closed_signature(analysis, module, function)
-            if signature is None:
+    for rel, block in calls:
+        if block.foreign(packages):
+            continue  # imported from another library (``from other import Config``)
+        parts = block.call.split(".")
+        name = parts[-1]
+        found = by_name.get(name, [])
+        if len(found) != 1 or not _names_callee(parts, found[0][0], exported):
+            continue  # not one callee for certain (another library's, a method)
+        module, qualname, is_class = found[0]
+        if is_class:
+            signature = constructor(analysis, module, qualname)
+        else:
+            signature = closed_signature(analysis, module, qualname)
+        if signature is None:
+            continue
+        taken, declared = signature
+        for key in block.keys:
+            keyword = key.path[0]
+            if keyword in taken:
                 continue
-            taken, declared = signature
-            for key in block.keys:
-                keyword = key.path[0]
-                if keyword in taken:
-                    continue
-                yield make(
-                    "CD301",
-                    f"{name}({keyword}=)",
-                    Location(rel, key.line),
-                    f"the example calls `{name}` with `{keyword}=`, which {qualname} does not "
-                    "take: following the docs raises TypeError (unexpected keyword argument)",
-                    (declared,),
-                )
+            yield make(
+                "CD301",
+                f"{name}({keyword}=)",
+                Location(rel, key.line),
+                f"the example calls `{name}` with `{keyword}=`, which {qualname} does not "
+                "take: following the docs raises TypeError (unexpected keyword argument)",
+                (declared,),
+            )
 
 
 def closed_signature(
@@ -117,6 +130,32 @@ def closed_signature(
     where = facts.function_lines.get(function, (1, 1))[0]
     path = analysis.project.modules[module].path
     return taken, Related(path, where, f"{function} takes {', '.join(sorted(taken))}")
+
+
+#: The models whose generated ``__init__`` takes their fields, and only them.
+_FIELD_CONSTRUCTORS = frozenset({"dataclass", "attrs"})
+
+
+def constructor(analysis: Analysis, module: str, qualname: str) -> tuple[set[str], Related] | None:
+    """The keywords a class of the project takes, and where it says so,
+    where its constructor names every one: its own ``__init__``'s closed
+    signature, else a dataclass's or attrs' fields (what the ``__init__``
+    they generate takes); None otherwise (``init=False``, a subclass of
+    another class, a model that may take more)."""
+    if f"{qualname}.__init__" in analysis.project.modules[module].facts.functions:
+        return closed_signature(analysis, module, f"{qualname}.__init__")
+    symbol = Symbol("class", module, qualname)
+    model = analysis.code.model(symbol)
+    cls = analysis.project.class_fact(symbol)
+    if model is None or cls is None or model.kind not in _FIELD_CONSTRUCTORS:
+        return None
+    for deco in cls.decorators:
+        if deco[0] == "call" and deco[3].get("init", ("c", True))[1] is False:
+            return None  # ``@dataclass(init=False)``: an ``__init__`` of a base, or none
+    taken = {fact.name for _, fact in model.fields}
+    path = analysis.project.modules[module].path
+    note = f"{qualname} is a {model.kind}: it takes its fields ({', '.join(sorted(taken))})"
+    return taken, Related(path, cls.line, note)
 
 
 #: The share of a function's optional keyword arguments the docs must name

@@ -17,6 +17,8 @@ project. Its docstring must describe three parameters or more.
   base class's to document.
 - CD104: a default the docstring states as a value (``Default is
   `False`.``) that differs from the field's own.
+- CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
+  project's own callee that it does not take, as for the docs' calls.
 """
 
 from __future__ import annotations
@@ -27,20 +29,19 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
 from configdrift.resolve.project import Symbol
-from configdrift.rules.doc_calls import NAMED_SHARE, callables, closed_signature
+from configdrift.rules.doc_calls import NAMED_SHARE, callables, calls_not_taken, constructor
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 from configdrift.rules.values import parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.extract.docs.facts import Block
     from configdrift.extract.python.docstrings import DocParam
     from configdrift.extract.python.facts import FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
-#: The models whose constructor takes exactly their fields.
-_CLOSED_MODELS = frozenset({"dataclass", "attrs"})
 #: The calls that wrap a field's default (``field(default=1)``).
 _FIELD_CALLS = frozenset({"field", "Field", "attrib", "ib"})
 
@@ -53,11 +54,13 @@ class _Rendered:
     module: str
     qualname: str
     params: tuple[DocParam, ...]
+    calls: tuple[Block, ...]
 
 
 def _rendered(analysis: Analysis) -> list[_Rendered]:
     """Each class a page renders from its docstring, for certain, with the
-    parameters its docstring describes (three or more); once a project."""
+    parameters its docstring describes and the calls of its examples; once
+    a project."""
 
     def derive() -> list[_Rendered]:
         found = callables(analysis)
@@ -69,11 +72,10 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
                     continue  # not one class for certain
                 module, qualname, _ = owners[0]
                 cls = analysis.project.class_fact(Symbol("class", module, qualname))
-                if cls is None or len(cls.doc_params) < MIN_PARAMS:
+                if cls is None:
                     continue
-                out.setdefault(
-                    (module, qualname), _Rendered(rel, module, qualname, tuple(cls.doc_params))
-                )
+                params, calls = tuple(cls.doc_params), tuple(cls.doc_calls)
+                out.setdefault((module, qualname), _Rendered(rel, module, qualname, params, calls))
         return list(out.values())
 
     if analysis.first is not None:
@@ -81,14 +83,17 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
     return once(analysis, "docstrings.rendered", derive)
 
 
-def _fields(analysis: Analysis, item: _Rendered) -> tuple[str, list[tuple[str, FieldFact]], bool]:
-    """The model's kind, its fields (with their modules) and whether its
-    constructor takes only them; ``""`` and none for a class that is no
+def _described(analysis: Analysis) -> list[_Rendered]:
+    """The rendered classes whose docstring describes three parameters or
+    more: a reference of them."""
+    return [item for item in _rendered(analysis) if len(item.params) >= MIN_PARAMS]
+
+
+def _fields(analysis: Analysis, item: _Rendered) -> list[tuple[str, FieldFact]]:
+    """The model's fields, with their modules; none for a class that is no
     model."""
     model = analysis.code.model(Symbol("class", item.module, item.qualname))
-    if model is None:
-        return "", [], False
-    return model.kind, model.fields, model.kind in _CLOSED_MODELS
+    return model.fields if model is not None else []
 
 
 def _init(item: _Rendered) -> str:
@@ -98,22 +103,12 @@ def _init(item: _Rendered) -> str:
 def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
     """CD101 for each parameter a rendered docstring describes that the
     class's closed constructor does not take."""
-    for item in _rendered(analysis):
+    for item in _described(analysis):
+        signature = constructor(analysis, item.module, item.qualname)
+        if signature is None:
+            continue  # ``**kwargs``, a model that may take more: any keyword may be taken
+        taken, declared = signature
         path = analysis.project.modules[item.module].path
-        facts = analysis.project.modules[item.module].facts
-        if _init(item) in facts.functions:
-            signature = closed_signature(analysis, item.module, _init(item))
-            if signature is None:
-                continue  # ``**kwargs``: it may take any keyword
-            taken, declared = signature
-        else:
-            kind, fields, closed = _fields(analysis, item)
-            if not closed:
-                continue  # no model, or one whose constructor is not known to be closed
-            taken = {fact.name for _, fact in fields}
-            cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
-            line = cls.line if cls else 1
-            declared = Related(path, line, f"{item.qualname} is a {kind}: it takes its fields only")
         for param in item.params:
             if param.name in taken or param.attribute:
                 continue  # taken, or an attribute the instance has (a property, a field)
@@ -137,7 +132,7 @@ def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
         line = facts.function_lines.get(_init(item), (1, 1))[0]
         optional = facts.optional_params.get(_init(item), [])
         return [(name, line) for name in optional if not name.startswith("_")]
-    _, fields, _ = _fields(analysis, item)
+    fields = _fields(analysis, item)
     cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
     own = {fact.name for fact in cls.fields} if cls else set()
     return [
@@ -150,7 +145,7 @@ def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
 def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
     """CD103 for each keyword the class declares that its rendered
     docstring leaves out, where it describes three quarters of them."""
-    for item in _rendered(analysis):
+    for item in _described(analysis):
         own = _own(analysis, item)
         described = {p.name for p in item.params}
         named = [name for name, _ in own if name in described]
@@ -190,8 +185,8 @@ def _default_expr(fact: FieldFact) -> object:
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """CD104 for each default a rendered docstring states as a value that
     differs from the field's own."""
-    for item in _rendered(analysis):
-        _, fields, _ = _fields(analysis, item)
+    for item in _described(analysis):
+        fields = _fields(analysis, item)
         by_name = dict((fact.name, (module, fact)) for module, fact in fields)
         path = analysis.project.modules[item.module].path
         hooked = {
@@ -226,3 +221,14 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                     ),
                 ),
             )
+
+
+def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD301 for each keyword the examples of a rendered docstring give
+    the project's own callee that it does not take."""
+    calls = [
+        (analysis.project.modules[item.module].path, call)
+        for item in _rendered(analysis)
+        for call in item.calls
+    ]
+    yield from calls_not_taken(analysis, calls)

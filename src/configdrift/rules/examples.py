@@ -28,6 +28,7 @@ from configdrift.model import (
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags
 from configdrift.rules.doc_gaps import hint_for, model_related
+from configdrift.rules.docstrings import example_calls_not_taken
 from configdrift.rules.evidence import (
     code_files,
     loader_pops,
@@ -83,7 +84,9 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     project's own function or class with a keyword its signature does not
     take (``App(__name__, load_env=False)``), where the callee is certain (a
     name the package exports, one of that name in the project) and its
-    signature complete (no ``**kwargs``, no decorator that may change it).
+    signature complete (no ``**kwargs``, no decorator that may change it;
+    a dataclass takes its fields); so are the calls of the doctest
+    examples of a class's docstring that a page renders (autodoc).
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package)
     with a flag its parser does not declare, where the parser rejects
@@ -108,6 +111,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     meant to exist.
     """
     yield from doc_call_keywords(analysis)
+    yield from example_calls_not_taken(analysis)
     yield from doc_command_flags(analysis)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(

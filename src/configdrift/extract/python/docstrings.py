@@ -20,6 +20,9 @@ import ast
 import re
 from dataclasses import dataclass
 
+from configdrift.extract.docs.facts import Block
+from configdrift.extract.docs.python_config import python_blocks
+
 #: The headers of a section that lists parameters, Google style.
 _GOOGLE = frozenset(
     {
@@ -211,6 +214,11 @@ def _docstring(body: list[ast.stmt]) -> tuple[str, int] | None:
     return None
 
 
+def class_docstring(node: ast.ClassDef) -> tuple[str, int] | None:
+    """A class's docstring and the line it starts on."""
+    return _docstring(node.body)
+
+
 def class_doc_params(node: ast.ClassDef) -> list[DocParam]:
     """The parameters a class's docstring describes, else those of its
     ``__init__``'s docstring."""
@@ -222,3 +230,34 @@ def class_doc_params(node: ast.ClassDef) -> list[DocParam]:
         if found and (params := doc_params(*found)):
             return params
     return []
+
+
+def example_code(docstring: str, first_line: int) -> list[tuple[int, str]]:
+    """The doctest examples of a docstring (``>>> Config(r=8)`` and its
+    ``...`` lines), each run of them as one piece of code with the line
+    of its first in the file."""
+    out: list[tuple[int, str]] = []
+    code: list[str] = []
+    start = 0
+    for index, line in enumerate([*docstring.splitlines(), ""]):
+        text = line.strip()
+        if text.startswith((">>>", "...")) and (len(text) == 3 or text[3] == " "):
+            if not code:
+                start = first_line + index
+            code.append(text[4:])
+        elif code:
+            out.append((start, "\n".join(code)))
+            code = []
+    return out
+
+
+def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
+    """The calls with keyword arguments of a docstring's examples
+    (``>>> config = LoraConfig(r=8, lora_alpha=16)``), at their lines in
+    the file; none where it has no example."""
+    if docstring is None or ">>>" not in docstring[0]:
+        return []
+    calls: list[Block] = []
+    for line, code in example_code(*docstring):
+        calls.extend(python_blocks(code, line, 0, "python")[1])
+    return calls

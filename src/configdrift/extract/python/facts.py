@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from configdrift.extract.docs.facts import Block
 from configdrift.extract.python.docstrings import DocParam
 
 Expr = list[Any]
@@ -55,6 +56,8 @@ class ClassFact:
     before_validated: list[str] = field(default_factory=list)
     #: The parameters its docstring (else its ``__init__``'s) describes.
     doc_params: list[DocParam] = field(default_factory=list)
+    #: The calls with keyword arguments of its docstring's examples.
+    doc_calls: list[Block] = field(default_factory=list)
 
 
 @dataclass(slots=True)
