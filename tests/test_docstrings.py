@@ -57,8 +57,8 @@ _DATACLASS = (
     "    Args:\n"
     "        rank (`int`): The rank. Default is `8`.\n"
     "        alpha (`float`): The scale. Defaults to `1.0`.\n"
-    "        dropout (`float`): The dropout.\n"
-    "        target (`str`): The modules. Defaults to `None`.\n"
+    "        dropout (`int`): The dropout.\n"
+    "        target (`list`): The modules. Defaults to `None`.\n"
     "        use_bias (`bool`): Whether. Defaults to `True`.\n"
     "        gone (`int`): Removed long ago.\n\n"
     "    Attributes:\n"
@@ -83,7 +83,9 @@ def test_a_rendered_dataclass_docstring_is_judged(tmp_path) -> None:
     }
     _, findings = check_project(tmp_path, files, "pkg")
     found = {
-        (f.code, f.key, f.location.line) for f in findings if f.code in ("CD101", "CD103", "CD104")
+        (f.code, f.key, f.location.line)
+        for f in findings
+        if f.code in ("CD101", "CD103", "CD104", "CD105")
     }
     assert found == {
         # A parameter the dataclass does not take.
@@ -95,6 +97,9 @@ def test_a_rendered_dataclass_docstring_is_judged(tmp_path) -> None:
         # documented None is unset, `alpha`'s is the field() call's, and
         # `use_bias` is set after init.
         ("CD104", "rank", 14),
+        # A type named as a word the annotation does not accept (an `int`
+        # documented where a float is declared passes).
+        ("CD105", "target", 17),
     }
     (gone,) = [f for f in findings if f.code == "CD101"]
     assert gone.location.path == "pkg/config.py"

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from configdrift.config import Config
 from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.python.facts import Expr
 from configdrift.model import (
     Census,
     ConfigPath,
@@ -30,7 +31,7 @@ from configdrift.model import (
     Setting,
     Unresolved,
 )
-from configdrift.resolve.model_types import ModelInfo
+from configdrift.resolve.model_types import ModelInfo, TypeFacts
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import Project, Symbol
 
@@ -45,6 +46,8 @@ class CodeQueries(Protocol):
     def model(self, symbol: Symbol) -> ModelInfo | None: ...
 
     def known_models(self) -> list[ModelInfo]: ...
+
+    def type_facts(self, module: str, annotation: Expr | None) -> TypeFacts: ...
 
 
 @dataclass(slots=True)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
+from configdrift.rules import docstrings
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, kinds_compatible
 
@@ -30,6 +31,10 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     out one it allows, is one too (the list must share two values and half
     of its own with the code's, or it is another list).
 
+    A type a class's docstring gives a field (``rank_pattern (`list`)``)
+    where a page renders the class from it, that the field's annotation
+    cannot accept, is one too.
+
     An option of a bool default that users set through an environment
     variable, declared without the converter its siblings of a bool
     default pass (``convert=convert_bool``), is one too: the variable's
@@ -49,6 +54,7 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     root = analysis.schema
     yield from _unconverted(root)
     yield from _listed_choices(analysis)
+    yield from docstrings.type_mismatch(analysis)
     for entry in analysis.entries:
         kinds = doc_kinds(entry.doc_type)
         if kinds is None:

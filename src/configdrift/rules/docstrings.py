@@ -17,6 +17,8 @@ project. Its docstring must describe three parameters or more.
   base class's to document.
 - CD104: a default the docstring states as a value (``Default is
   `False`.``) that differs from the field's own.
+- CD105: a type it names as a word (``list``, ``bool``) that the field's
+  annotation cannot accept.
 - CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
   project's own callee that it does not take, as for the docs' calls.
 """
@@ -32,7 +34,7 @@ from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import NAMED_SHARE, callables, calls_not_taken, constructor
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
-from configdrift.rules.values import parse_doc_value, values_equal
+from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -232,3 +234,35 @@ def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:
         for call in item.calls
     ]
     yield from calls_not_taken(analysis, calls)
+
+
+def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """CD105 for each type a rendered docstring gives a field (``list``,
+    ``bool``: a type it names as a word) that the field's annotation
+    cannot accept."""
+    for item in _described(analysis):
+        fields = {fact.name: (module, fact) for module, fact in _fields(analysis, item)}
+        path = analysis.project.modules[item.module].path
+        for param in item.params:
+            kinds = doc_kinds(param.type)
+            if kinds is None or param.name not in fields:
+                continue
+            module, fact = fields[param.name]
+            info = analysis.code.type_facts(module, fact.annotation).info
+            code = info.kinds if "null" in kinds else info.kinds - {"null"}
+            if not code or kinds_compatible(kinds, code):
+                continue
+            yield make(
+                "CD105",
+                param.name,
+                Location(path, param.line),
+                f"`{param.name}` is documented as [{param.type}] in the docstring of "
+                f"`{item.qualname}`, but the code declares {info.text}",
+                (
+                    Related(
+                        analysis.project.modules[module].path,
+                        fact.line,
+                        "the field declares the type",
+                    ),
+                ),
+            )
