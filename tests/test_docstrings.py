@@ -5,7 +5,8 @@ that differ from the field's (CD104); each with the cases that stay quiet."""
 
 from __future__ import annotations
 
-from configdrift.extract.python.docstrings import DocParam, doc_params
+from configdrift.extract.python.docstrings import doc_params
+from configdrift.extract.python.facts import DocParam
 from helpers import check_project
 
 
@@ -126,14 +127,14 @@ def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
         "class Retries:\n"
         '    """Retry.\n\n'
         "    Parameters:\n"
-        "      max_retries(int): How many.\n"
-        "      min_backoff(int): The least.\n"
+        "      max_retries(int): How many. Defaults to ``10``.\n"
+        "      min_backoff(int): The least. Defaults to ``100``.\n"
         "      max_backoff(int): The most.\n"
         "      on_exhausted(str): An actor.\n\n"
         "    Attributes:\n"
         "      logger(Logger): The logger.\n"
         '    """\n\n'
-        "    def __init__(self, *, max_retries=20, min_backoff=None, max_backoff=None):\n"
+        "    def __init__(self, *, max_retries=20, min_backoff=None, max_backoff=None, jitter=0):\n"
         "        self.logger = None\n\n\n"
         "class Open:\n"
         '    """Open.\n\n'
@@ -149,9 +150,13 @@ def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
     }
     _, findings = check_project(tmp_path, files, "pkg")
     # The attribute an Attributes section describes is no parameter; the
-    # class that takes **options may take `c`.
+    # class that takes **options may take `c`. The defaults are its
+    # __init__'s (None: computed).
     assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
-        ("CD101", "Retries(on_exhausted=)")
+        ("CD101", "Retries(on_exhausted=)"),
+        ("CD104", "max_retries"),
+        # An optional keyword of the __init__ it leaves out, of four.
+        ("CD103", "Retries(jitter=)"),
     }
 
 

@@ -30,7 +30,6 @@ from typing import Any
 from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
-from configdrift.extract.python.docstrings import DocParam
 from configdrift.extract.python.examples import PyExample
 from configdrift.extract.python.facts import (
     ClassFact,
@@ -38,6 +37,7 @@ from configdrift.extract.python.facts import (
     DictRead,
     DictSource,
     DictStore,
+    DocParam,
     FieldFact,
     ImportFact,
     ModuleFacts,
@@ -111,6 +111,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 before_validated=c["before_validated"],
                 doc_params=[DocParam(**p) for p in c["doc_params"]],
                 doc_calls=[_block(b) for b in c["doc_calls"]],
+                init_defaults=c["init_defaults"],
             )
             for c in data["classes"]
         ],

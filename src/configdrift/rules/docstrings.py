@@ -39,8 +39,7 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
-    from configdrift.extract.python.docstrings import DocParam
-    from configdrift.extract.python.facts import FieldFact
+    from configdrift.extract.python.facts import DocParam, FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
@@ -184,25 +183,40 @@ def _default_expr(fact: FieldFact) -> object:
     return value
 
 
+def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, object, int, str]]:
+    """The default expression of each keyword of the class, by name, with
+    its module, line and what sets it: its ``__init__``'s defaults where it
+    has one of its own, else its fields' (``field(default=...)`` read
+    through), but a field the hook after init sets (computed)."""
+    facts = analysis.project.modules[item.module].facts
+    cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
+    if cls is None:
+        return {}
+    if _init(item) in facts.functions:
+        line = facts.function_lines.get(_init(item), (cls.line, cls.line))[0]
+        return {
+            name: (item.module, expr, line, f"{_init(item)} sets the default")
+            for name, expr in cls.init_defaults.items()
+        }
+    hooked = {attr for f, attr, *_ in facts.attr_assigns if f == f"{item.qualname}.__post_init__"}
+    out: dict[str, tuple[str, object, int, str]] = {}
+    for module, fact in _fields(analysis, item):
+        expr = _default_expr(fact)
+        if expr is not None and fact.name not in hooked:
+            out[fact.name] = (module, expr, fact.line, "the field sets the default")
+    return out
+
+
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """CD104 for each default a rendered docstring states as a value that
-    differs from the field's own."""
+    differs from the code's own."""
     for item in _described(analysis):
-        fields = _fields(analysis, item)
-        by_name = dict((fact.name, (module, fact)) for module, fact in fields)
+        defaults = _defaults(analysis, item)
         path = analysis.project.modules[item.module].path
-        hooked = {
-            (f, attr) for f, attr, *_ in analysis.project.modules[item.module].facts.attr_assigns
-        }
         for param in item.params:
-            if param.default is None or param.name not in by_name:
+            if param.default is None or param.name not in defaults:
                 continue
-            module, fact = by_name[param.name]
-            expr = _default_expr(fact)
-            if expr is None:
-                continue
-            if (f"{item.qualname}.__post_init__", param.name) in hooked:
-                continue  # the hook after init sets it: its default is computed
+            module, expr, line, note = defaults[param.name]
             code = analysis.project.evaluate(module, expr)  # type: ignore[arg-type]
             doc = parse_doc_value(param.default)
             if not code.known or code.value is None or (doc.known and doc.value is None):
@@ -215,13 +229,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 Location(path, param.line),
                 f"`{param.name}` is documented with default {param.default} in the docstring of "
                 f"`{item.qualname}`, but the code's default is {code.text}",
-                (
-                    Related(
-                        analysis.project.modules[module].path,
-                        fact.line,
-                        "the field sets the default",
-                    ),
-                ),
+                (Related(analysis.project.modules[module].path, line, note),),
             )
 
 

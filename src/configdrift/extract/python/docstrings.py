@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.python_config import python_blocks
+from configdrift.extract.python.exprs import to_expr
+from configdrift.extract.python.facts import ClassFact, DocParam, Expr
 
 #: The headers of a section that lists parameters, Google style.
 _GOOGLE = frozenset(
@@ -59,20 +60,6 @@ _DEFAULT = re.compile(
 MAX_PARAMS = 200
 #: The longest docstring read.
 MAX_DOCSTRING = 100_000
-
-
-@dataclass(frozen=True, slots=True)
-class DocParam:
-    """A parameter a docstring describes: its name, line, type as written
-    and the default its text states (its text, or None)."""
-
-    name: str
-    line: int
-    type: str | None = None
-    default: str | None = None
-    #: Described as an attribute (an ``Attributes:`` section), not as a
-    #: parameter the constructor takes.
-    attribute: bool = False
 
 
 def _indent(line: str) -> int:
@@ -261,3 +248,36 @@ def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
     for line, code in example_code(*docstring):
         calls.extend(python_blocks(code, line, 0, "python")[1])
     return calls
+
+
+def init_defaults(node: ast.ClassDef, source: str) -> dict[str, Expr]:
+    """The defaults the ``__init__`` of a class gives its parameters
+    (``def __init__(self, lr=1e-3, *, eps=1e-8)``), by name, where its
+    docstring describes parameters: what a stated default is compared
+    with."""
+    init = next(
+        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    if init is None:
+        return {}
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    out: dict[str, Expr] = {}
+    for arg, default in zip(
+        positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
+    ):
+        out[arg.arg] = to_expr(default, source)
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        if kw_default is not None:
+            out[arg.arg] = to_expr(kw_default, source)
+    return out
+
+
+def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
+    """What a class's docstring says of its parameters, into its facts:
+    those it describes, the calls of its examples and, where it describes
+    some, the defaults its ``__init__`` gives them."""
+    fact.doc_params = class_doc_params(node)
+    fact.doc_calls = example_calls(class_docstring(node))
+    if fact.doc_params:
+        fact.init_defaults = init_defaults(node, source)

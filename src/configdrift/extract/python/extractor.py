@@ -17,7 +17,7 @@ from collections import Counter
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.dict_sources import read_by_many
-from configdrift.extract.python.docstrings import class_doc_params, class_docstring, example_calls
+from configdrift.extract.python.docstrings import read_docstring
 from configdrift.extract.python.exprs import (
     MIN_OPTIONAL,
     before_validated,
@@ -419,8 +419,7 @@ class ModuleExtractor:
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             fact.docstring = isinstance(body[0].value.value, str)
-        fact.doc_params = class_doc_params(node)
-        fact.doc_calls = example_calls(class_docstring(node))
+        read_docstring(fact, node, self.source)
         self.open_classes.append(fact)
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from configdrift.extract.docs.facts import Block
-from configdrift.extract.python.docstrings import DocParam
 
 Expr = list[Any]
 
@@ -38,6 +37,20 @@ class FieldFact:
     #: The comment right above the field when it says the field is
     #: deprecated (``# Deprecated: use `lint.args` instead.``).
     deprecation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DocParam:
+    """A parameter a docstring describes: its name, line, type as written
+    and the default its text states (its text, or None)."""
+
+    name: str
+    line: int
+    type: str | None = None
+    default: str | None = None
+    #: Described as an attribute (an ``Attributes:`` section), not as a
+    #: parameter the constructor takes.
+    attribute: bool = False
 
 
 @dataclass(slots=True)
@@ -58,6 +71,8 @@ class ClassFact:
     doc_params: list[DocParam] = field(default_factory=list)
     #: The calls with keyword arguments of its docstring's examples.
     doc_calls: list[Block] = field(default_factory=list)
+    #: The defaults its ``__init__`` gives its parameters, by name.
+    init_defaults: dict[str, Expr] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
