@@ -39,6 +39,9 @@ def to_dict(data):
 """
 _CORE = """
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 class Base:
@@ -56,7 +59,7 @@ class Plain(Base):
 
 
 @dataclass
-class Settings:
+class Settings(Generic[T]):
     debug: bool = False
 
 

@@ -24,15 +24,22 @@ def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
         DocParam("retry_when", 15, "Callable[[int, BaseException], bool]", "None"),
     ]
     hugging_face = (
-        "\n    Args:\n        r (`int`, *optional*, defaults to `8`):\n            The rank.\n"
+        "\n    Args:\n        > Parameters of the adapter\n\n"
+        "        r (`int`, *optional*, defaults to `8`):\n            The rank.\n"
         "        use_dora (bool): Whether. Default is `False`.\n"
         "        oft_block_size (`int`): The size. Default set to `oft_block_size = 32`.\n"
+        "        optimizers (`tuple[Optimizer, Scheduler]`, *optional*, defaults to `(None, None)`):\n"
+        "            The pair.\n"
+        "        modules (`List[str]`):The modules, right after the colon.\n"
         "        **kwargs: Passed on.\n"
     )
     assert doc_params(hugging_face, 1) == [
-        DocParam("r", 3, "int", "8"),
-        DocParam("use_dora", 5, "bool", "False"),
-        DocParam("oft_block_size", 6, "int", "32"),
+        DocParam("r", 5, "int", "8"),
+        DocParam("use_dora", 7, "bool", "False"),
+        DocParam("oft_block_size", 8, "int", "32"),
+        # A type that holds parentheses of its own.
+        DocParam("optimizers", 9, "tuple[Optimizer, Scheduler]", "(None, None)"),
+        DocParam("modules", 11, "List[str]"),
     ]
     numpy = (
         "Summary.\n\nParameters\n----------\nalpha : int, default 5\n    The alpha.\n"
@@ -228,3 +235,34 @@ def test_the_calls_of_a_rendered_docstring_s_examples_are_judged(tmp_path) -> No
         (6, "y = f(\n  a=1)"),
         (9, "z"),
     ]
+
+
+def test_a_base_of_another_library_and_a_keyword_the_docstring_mentions(tmp_path) -> None:
+    source = (
+        "from dataclasses import dataclass\n\nfrom hub import PushToHubMixin\n"
+        "from transformers import TrainingArguments\n\n\n"
+        "@dataclass\nclass Mixed(PushToHubMixin):\n    size: int = 1\n\n\n"
+        "@dataclass\nclass TrainConfig(TrainingArguments):\n"
+        '    """Training.\n\n    Parameters:\n'
+        "        max_length (`int`): The length.\n        packing (`bool`): Whether.\n"
+        "        output_dir (`str`): Where; a field of the base.\n"
+        "        seed_text (`str`): The seed. Pick a mode.\n\n"
+        "    > - `learning_rate`: Defaults to `1e-6` instead of `5e-5`.\n"
+        '    """\n\n'
+        "    max_length: int = 1024\n    packing: bool = False\n    seed_text: str = ''\n"
+        "    learning_rate: float = 1e-6\n    mode: str = 'a'\n"
+    )
+    files = {
+        "pkg/__init__.py": "from pkg.config import Mixed, TrainConfig\n",
+        "pkg/config.py": source,
+        "docs/train.md": (
+            "# Train\n\n[[autodoc]] config.TrainConfig\n\n```python\nfrom pkg import TrainConfig\n\n"
+            "config = TrainConfig(output_dir='out', max_length=10)\nMixed(sise=2)\n```\n"
+        ),
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    # The base of another library gives it fields no one can list
+    # (`output_dir`), a mixin none; a keyword the docstring names anywhere
+    # in code is described, a word of its prose ("a mode") is not.
+    judged = {(f.code, f.key) for f in findings if f.code in ("CD101", "CD103", "CD301")}
+    assert judged == {("CD301", "Mixed(sise=)"), ("CD103", "TrainConfig(mode=)")}

@@ -148,7 +148,8 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
     docstring leaves out, where it describes three quarters of them."""
     for item in _described(analysis):
         own = _own(analysis, item)
-        described = {p.name for p in item.params}
+        cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
+        described = {p.name for p in item.params} | set(cls.doc_mentions if cls else ())
         named = [name for name, _ in own if name in described]
         if not own or len(named) < NAMED_SHARE * len(own):
             continue

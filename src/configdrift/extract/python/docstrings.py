@@ -40,8 +40,11 @@ _GOOGLE = frozenset(
 #: The headers of a section that lists parameters, numpy style.
 _NUMPY = frozenset({"parameters", "attributes", "other parameters"})
 
-#: One entry of a Google section: a name, its type in parentheses, a colon.
-_ENTRY = re.compile(r"^(\*{0,2}[A-Za-z_]\w{0,80}) {0,3}(?:\(([^()\n]{0,200})\))? {0,3}:(?!\S)")
+#: One entry of a Google section: a name, its type in parentheses (which
+#: may hold one level more: ``defaults to `(None, None)```), a colon.
+_ENTRY = re.compile(
+    r"^(\*{0,2}[A-Za-z_]\w{0,80}) {0,3}(?:\(((?:[^()\n]|\([^()\n]{0,80}\)){0,200})\))? {0,3}:(?!//)"
+)
 #: One entry of a numpy section: ``name : type``, or the name alone.
 _NUMPY_ENTRY = re.compile(r"^([A-Za-z_]\w{0,80})(?: {0,3}: {0,3}([^\n]{0,200}))?")
 #: A Sphinx field: ``:param name:``, ``:param int name:``.
@@ -55,6 +58,9 @@ _DEFAULT = re.compile(
     r"(`{1,2}[^`\n]{1,80}`{1,2}|-?\d{1,20}(?:\.\d{1,20})?(?:[eE][-+]?\d{1,3})?\b|True\b|False\b|None\b)",
     re.IGNORECASE,
 )
+
+#: A name in code in prose (```seed```, ````seed````).
+_CODE_NAME = re.compile(r"`{1,2}([A-Za-z_]\w{0,80})`")
 
 #: The most entries kept of one docstring.
 MAX_PARAMS = 200
@@ -171,8 +177,8 @@ def _section(
             pattern = _NUMPY_ENTRY if numpy else _ENTRY
             found = pattern.match(line.strip())
             if found is None or (numpy and found.end() != len(line.strip())):
-                if not numpy:
-                    break  # prose after the entries
+                if not numpy and not line.strip().startswith(">"):
+                    break  # prose after the entries (a quoted line heads a group of them)
             else:
                 name = found.group(1).lstrip("*")
                 typed = found.group(2)
@@ -281,3 +287,26 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     fact.doc_calls = example_calls(class_docstring(node))
     if fact.doc_params:
         fact.init_defaults = init_defaults(node, source)
+        fact.doc_mentions = _mentions(node)
+
+
+def _mentions(node: ast.ClassDef) -> list[str]:
+    """The class's own keywords (the names its body annotates, its
+    ``__init__``'s parameters) its docstrings spell in code anywhere
+    (``> - `learning_rate`: Defaults to `5e-7```): described, if not in
+    an entry of their own; a word of prose ("bias") is not."""
+    names = {
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    }
+    texts = [_docstring(node.body)]
+    for init in node.body:
+        if isinstance(init, ast.FunctionDef) and init.name == "__init__":
+            names.update(
+                a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
+            )
+            texts.append(_docstring(init.body))
+    text = "\n".join(found[0] for found in texts if found)
+    words = set(_CODE_NAME.findall(text))
+    return sorted(names & words)
