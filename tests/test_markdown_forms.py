@@ -843,3 +843,27 @@ def test_a_key_annotated_in_code_is_an_entry_only_nested_in_anothers_item() -> N
     facts = extract_markdown(page.encode())
     found = [(e.name, e.doc_type, e.parent_entry) for e in facts.entries]
     assert found == [("aggregate", "list", None), ("metric", "str", 0), ("cache", None, 0)]
+
+
+def test_a_table_with_no_default_column_states_defaults_in_its_prose() -> None:
+    page = (
+        "# Environment\n\n| Variable | Description |\n|---|---|\n"
+        "| `APP_CACHE` | Where the cache lives (default: `.cache`). |\n"
+        "| `APP_LEVEL` | The level. Defaults to `3` on Windows. |\n"
+        "| `APP_PLAIN` | No default stated. |\n\n"
+        "| Key | Default | Description |\n|---|---|---|\n"
+        "| `workers` | `4` | How many (default: `8` in the old release). |\n\n"
+        "| Key | Description | Notes |\n|---|---|---|\n"
+        "| `mode` | The mode (default: `fast`). | Was (default: `slow`). |\n"
+    )
+    defaults = {e.name: e.default for e in extract_markdown(page.encode()).entries}
+    # A Default column wins over the prose; a default that holds only
+    # sometimes is none.
+    assert defaults == {
+        "APP_CACHE": "`.cache`",
+        "APP_LEVEL": None,
+        "APP_PLAIN": None,
+        "workers": "`4`",
+        # Two cells that state one each: which holds is not said.
+        "mode": None,
+    }

@@ -12,6 +12,8 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
         ("500000000", 500000000, True),
         ("5e8", 500000000.0, True),
         ("1,000", 1000, True),
+        # Commas between groups of other sizes are a list's, not a number's.
+        ("`0,1234,1234`", 12341234, None),
         ("`True`", True, True),
         ("true", True, True),
         ("`false`", True, False),

@@ -15,7 +15,11 @@ from typing import Any
 
 from configdrift.model import TypeInfo
 
-_NUMBER = re.compile(r"^[+-]?(\d[\d_,]*+\.?\d*+|\.\d++)([eE][+-]?\d++)?$")
+#: A number: digits with ``_``, or with ``,`` between groups of three
+#: (``1,000``; ``0,1234`` is a list, not a number).
+_NUMBER = re.compile(
+    r"^[+-]?(\d{1,3}(?:,\d{3})++(?:\.\d*+)?|\d[\d_]*+\.?\d*+|\.\d++)([eE][+-]?\d++)?$"
+)
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
 _NO_VALUE = frozenset(
     {

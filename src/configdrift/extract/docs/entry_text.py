@@ -376,51 +376,9 @@ def label_segments(line: str) -> list[str]:
     return _NEXT_LABEL.split(line)
 
 
-#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
-#: label that opens a sentence: "Products per page. Default: `25`.".
-#: "This is set to `False` by default" as well; "defaults to 2." with a
-#: bare number or truth value that ends its clause.
-DEFAULT_PROSE = re.compile(
-    r"\b(?:defaults? (?:to|is)|default value is)\s+"
-    # A code span, or a bare number or truth value that ends the clause
-    # ("defaults to 2.", "defaults to true,"); never a word of prose.
-    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)](?:\s|$)|\s*$))"
-    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)"
-    r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b",
-    re.IGNORECASE,
-)
-
-
-#: What makes a stated default hold only sometimes: "defaults to `x` on
-#: Windows", "is `true` by default when run in a terminal".
-_CONDITION = re.compile(
-    r"(?<!\s)\s*+(?:by default\s*+)?,?\s*+(?:if|when|unless|on|under|while|except|where|for|in)\b",
-    re.IGNORECASE,
-)
-
-
 #: The most characters of one line of prose a pattern reads: the patterns
 #: are linear, and past this a line says nothing more of a default.
 MAX_PROSE_LINE = 64 * 1024
-
-
-def conditional(after: str) -> bool:
-    """Does the text after a stated default make it conditional?"""
-    return _CONDITION.match(after[:MAX_PROSE_LINE]) is not None
-
-
-def prose_default(line: str) -> str | None:
-    """The default a line of prose states unconditionally ("Defaults to
-    `5`.", "This is set to `False` by default."), with its code span."""
-    if "efault" not in line:
-        return None  # every form says "default"
-    line = line[:MAX_PROSE_LINE]
-    stated = list(DEFAULT_PROSE.finditer(line))
-    if len(stated) != 1 or conditional(line[stated[0].end() :]):
-        # Two defaults in one sentence hold each in its own case.
-        return None
-    found = stated[0]
-    return found.group(1) or found.group(2) or found.group(3)
 
 
 #: A parenthesised lead-in that types an entry: "(boolean, default False)

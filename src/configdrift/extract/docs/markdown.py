@@ -77,6 +77,7 @@ from configdrift.extract.docs.markdown_tokens import (
 )
 from configdrift.extract.docs.mdx import mdx_markdown
 from configdrift.extract.docs.page import page_text
+from configdrift.extract.docs.prose_defaults import row_default
 from configdrift.extract.docs.python_config import block_language, python_blocks
 
 if TYPE_CHECKING:
@@ -495,8 +496,8 @@ class _Walker:
                 if prefix and parent is None:
                     entry = self.facts.entries[idx]
                     entry.parts = (*prefix, *entry.parts)
-                if default_col is not None and default_col < len(row):
-                    self.facts.entries[idx].default = plain_text(row[default_col]) or None
+                cells = [plain_text(c) for c in row]
+                self.facts.entries[idx].default = row_default(cells, default_col)
         self.last_entry = None
 
     def _described_rows(self, rows: list[list[Token]], lines: list[int], default: int) -> None:

@@ -24,9 +24,9 @@ from configdrift.extract.docs.entry_text import (
     key_ok,
     label_segments,
     lead_in,
-    prose_default,
     type_from_rest,
 )
+from configdrift.extract.docs.prose_defaults import prose_default
 
 # What may stand between the option spellings of one entry: `-u`, `--user`.
 ALIAS_GLUE = re.compile(r"^\s*+(?:(?:,|/|\bor\b)\s*+)?$")

@@ -35,7 +35,6 @@ from configdrift.extract.docs.entry_text import (
     announces_default,
     balanced,
     block_default,
-    conditional,
     continued,
     default_column,
     dotted_mention,
@@ -51,6 +50,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.page import page_text
+from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import block_language, python_blocks
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
