@@ -27,6 +27,7 @@ def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
         "\n    Args:\n        > Parameters of the adapter\n\n"
         "        r (`int`, *optional*, defaults to `8`):\n            The rank.\n"
         "        use_dora (bool): Whether. Default is `False`.\n"
+        "        dtype (str): The type. Defaults to `fp16` when on a GPU.\n"
         "        oft_block_size (`int`): The size. Default set to `oft_block_size = 32`.\n"
         "        optimizers (`tuple[Optimizer, Scheduler]`, *optional*, defaults to `(None, None)`):\n"
         "            The pair.\n"
@@ -36,10 +37,12 @@ def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
     assert doc_params(hugging_face, 1) == [
         DocParam("r", 5, "int", "8"),
         DocParam("use_dora", 7, "bool", "False"),
-        DocParam("oft_block_size", 8, "int", "32"),
+        # A default in one case only is none.
+        DocParam("dtype", 8, "str"),
+        DocParam("oft_block_size", 9, "int", "32"),
         # A type that holds parentheses of its own.
-        DocParam("optimizers", 9, "tuple[Optimizer, Scheduler]", "(None, None)"),
-        DocParam("modules", 11, "List[str]"),
+        DocParam("optimizers", 10, "tuple[Optimizer, Scheduler]", "(None, None)"),
+        DocParam("modules", 12, "List[str]"),
     ]
     numpy = (
         "Summary.\n\nParameters\n----------\nalpha : int, default 5\n    The alpha.\n"
@@ -104,10 +107,10 @@ def test_a_rendered_dataclass_docstring_is_judged(tmp_path) -> None:
         # A default stated as a value that is not the field's; `target`'s
         # documented None is unset, `alpha`'s is the field() call's, and
         # `use_bias` is set after init.
-        ("CD104", "rank", 14),
+        ("CD104", "AdapterConfig(rank=)", 14),
         # A type named as a word the annotation does not accept (an `int`
         # documented where a float is declared passes).
-        ("CD105", "target", 17),
+        ("CD105", "AdapterConfig(target=)", 17),
     }
     (gone,) = [f for f in findings if f.code == "CD101"]
     assert gone.location.path == "pkg/config.py"
@@ -161,7 +164,7 @@ def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
     # __init__'s (None: computed).
     assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
         ("CD101", "Retries(on_exhausted=)"),
-        ("CD104", "max_retries"),
+        ("CD104", "Retries(max_retries=)"),
         # An optional keyword of the __init__ it leaves out, of four.
         ("CD103", "Retries(jitter=)"),
     }
@@ -192,8 +195,8 @@ def test_a_lenient_model_a_short_docstring_and_one_that_describes_few(tmp_path) 
     # docstring is the reference that leaves the rest out. A field's
     # default given by position (``Field(8080)``) or by name is compared.
     assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
-        ("CD104", "port"),
-        ("CD104", "retries"),
+        ("CD104", "Lenient(port=)"),
+        ("CD104", "Lenient(retries=)"),
     }
 
 

@@ -5,7 +5,9 @@ tuners.lora.LoraConfig``, ``::: pkg.Config``): what the docstring's
 read.
 
 The class must be certain: one top-level class of that name in the whole
-project. Its docstring must describe three parameters or more.
+project. For all but its examples, its docstring must describe three
+parameters or more. The findings name a keyword as the class's
+(``OFTConfig(r=)``).
 
 - CD101: a parameter the docstring describes that the constructor does
   not take, where the constructor names every keyword it takes (a
@@ -39,7 +41,7 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
-    from configdrift.extract.python.facts import DocParam, FieldFact
+    from configdrift.extract.python.facts import DocParam, Expr, FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
@@ -168,23 +170,22 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def _default_expr(fact: FieldFact) -> object:
+def _default_expr(fact: FieldFact) -> Expr | None:
     """The expression of a field's default: the value, or what a
     ``field(default=...)`` call gives (a factory is no value written)."""
     value = fact.value
     if value is not None and value[0] == "call" and value[1][0] == "n":
         callee = str(value[1][1]).rsplit(".", 1)[-1]
         if callee in _FIELD_CALLS:
-            kwargs = value[3]
+            args: list[Expr] = value[2]
+            kwargs: dict[str, Expr] = value[3]
             if "default" in kwargs:
                 return kwargs["default"]
-            if callee == "Field" and value[2]:
-                return value[2][0]
-            return None
+            return args[0] if callee == "Field" and args else None
     return value
 
 
-def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, object, int, str]]:
+def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Expr, int, str]]:
     """The default expression of each keyword of the class, by name, with
     its module, line and what sets it: its ``__init__``'s defaults where it
     has one of its own, else its fields' (``field(default=...)`` read
@@ -200,7 +201,7 @@ def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, objec
             for name, expr in cls.init_defaults.items()
         }
     hooked = {attr for f, attr, *_ in facts.attr_assigns if f == f"{item.qualname}.__post_init__"}
-    out: dict[str, tuple[str, object, int, str]] = {}
+    out: dict[str, tuple[str, Expr, int, str]] = {}
     for module, fact in _fields(analysis, item):
         expr = _default_expr(fact)
         if expr is not None and fact.name not in hooked:
@@ -218,7 +219,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             if param.default is None or param.name not in defaults:
                 continue
             module, expr, line, note = defaults[param.name]
-            code = analysis.project.evaluate(module, expr)  # type: ignore[arg-type]
+            code = analysis.project.evaluate(module, expr)
             doc = parse_doc_value(param.default)
             if not code.known or code.value is None or (doc.known and doc.value is None):
                 continue  # computed at run time, or documented as unset
@@ -226,7 +227,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 continue
             yield make(
                 "CD104",
-                param.name,
+                f"{item.qualname}({param.name}=)",
                 Location(path, param.line),
                 f"`{param.name}` is documented with default {param.default} in the docstring of "
                 f"`{item.qualname}`, but the code's default is {code.text}",
@@ -263,7 +264,7 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 continue
             yield make(
                 "CD105",
-                param.name,
+                f"{item.qualname}({param.name}=)",
                 Location(path, param.line),
                 f"`{param.name}` is documented as [{param.type}] in the docstring of "
                 f"`{item.qualname}`, but the code declares {info.text}",

@@ -20,6 +20,7 @@ import ast
 import re
 
 from configdrift.extract.docs.facts import Block
+from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import python_blocks
 from configdrift.extract.python.exprs import to_expr
 from configdrift.extract.python.facts import ClassFact, DocParam, Expr
@@ -80,6 +81,8 @@ def _default(text: str, name: str) -> str | None:
     value = found.group(1)
     if not value.startswith("`") and flat[found.end() :].lstrip(" ")[:1].isalpha():
         return None  # a quantity in words ("15 seconds"), not a value
+    if conditional(flat[found.end() :]):
+        return None  # "defaults to `x` if ...": a default in one case only
     value = value.strip("`")
     left, equals, right = value.partition("=")
     # ``Default set to `r = 0```: the value the entry's name is given.
