@@ -5,6 +5,8 @@ that differ from the field's (CD104); each with the cases that stay quiet."""
 
 from __future__ import annotations
 
+import pytest
+
 from configdrift.extract.python.docstrings import doc_params
 from configdrift.extract.python.facts import DocParam
 from helpers import check_project
@@ -132,7 +134,17 @@ def test_a_docstring_no_page_renders_or_of_a_class_not_certain_is_not_judged(tmp
     assert not [f for f in findings if "docstring" in f.message]
 
 
-def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Reference\n=========\n\n.. autoclass:: pkg.Retries\n\n.. autoclass:: pkg.Open\n",
+        # A module rendered whole renders its public classes (on a page
+        # read for what else it documents).
+        "Reference\n=========\n\n.. automodule:: pkg.middleware\n   :members:\n\n"
+        "Settings\n--------\n\n- ``alpha``: one.\n- ``beta``: two.\n- ``gamma``: three.\n",
+    ],
+)
+def test_an_init_s_closed_signature_and_an_open_one(tmp_path, page) -> None:
     source = (
         "class Retries:\n"
         '    """Retry.\n\n'
@@ -156,7 +168,7 @@ def test_an_init_s_closed_signature_and_an_open_one(tmp_path) -> None:
     )
     files = {
         "pkg/middleware.py": source,
-        "docs/reference.rst": "Reference\n=========\n\n.. autoclass:: pkg.Retries\n\n.. autoclass:: pkg.Open\n",
+        "docs/reference.rst": page,
     }
     _, findings = check_project(tmp_path, files, "pkg")
     # The attribute an Attributes section describes is no parameter; the

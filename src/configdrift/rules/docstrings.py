@@ -1,6 +1,7 @@
 """A class's docstring against its constructor, where a page renders the
 class from its docstring (``.. autoclass:: pkg.Retries``, ``[[autodoc]]
-tuners.lora.LoraConfig``, ``::: pkg.Config``): what the docstring's
+tuners.lora.LoraConfig``, ``::: pkg.Config``, an ``automodule`` of its
+module): what the docstring's
 ``Args:`` (``Parameters``, ``:param x:``) describe is the reference users
 read.
 
@@ -70,20 +71,35 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
         out: dict[tuple[str, str], _Rendered] = {}
         for rel, doc in sorted(analysis.doc_facts.items()):
             for target, _line in doc.autodoc:
-                owners = found.get(target.rsplit(".", 1)[-1], [])
-                if len(owners) != 1 or not owners[0][2]:
-                    continue  # not one class for certain
-                module, qualname, _ = owners[0]
-                cls = analysis.project.class_fact(Symbol("class", module, qualname))
-                if cls is None:
-                    continue
-                params, calls = tuple(cls.doc_params), tuple(cls.doc_calls)
-                out.setdefault((module, qualname), _Rendered(rel, module, qualname, params, calls))
+                for module, qualname in _classes(analysis, found, target):
+                    cls = analysis.project.class_fact(Symbol("class", module, qualname))
+                    if cls is None:
+                        continue
+                    params, calls = tuple(cls.doc_params), tuple(cls.doc_calls)
+                    rendered = _Rendered(rel, module, qualname, params, calls)
+                    out.setdefault((module, qualname), rendered)
         return list(out.values())
 
     if analysis.first is not None:
         return []  # the project's docs, judged once
     return once(analysis, "docstrings.rendered", derive)
+
+
+def _classes(
+    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
+) -> list[tuple[str, str]]:
+    """The classes an autodoc target renders, for certain: the one class of
+    the project of its name (``pkg.Retries``), else the public top-level
+    classes of the one module of the project it names (``.. automodule::
+    pkg.connections``)."""
+    owners = found.get(target.rsplit(".", 1)[-1], [])
+    if len(owners) == 1 and owners[0][2]:
+        return [(owners[0][0], owners[0][1])]
+    modules = [m for m in analysis.project.modules if m == target or m.endswith("." + target)]
+    if owners or len(modules) != 1:
+        return []  # a name two classes share, a function, or no module for certain
+    classes = analysis.project.modules[modules[0]].classes
+    return [(modules[0], q) for q in classes if "." not in q and not q.startswith("_")]
 
 
 def _described(analysis: Analysis) -> list[_Rendered]:
@@ -209,6 +225,12 @@ def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Expr,
     return out
 
 
+def _shown(value: object, text: str) -> str:
+    """A default as the code writes it, and its value where that differs
+    (``'arq:queue' (default_queue_name)``)."""
+    return text if text == repr(value) else f"{value!r} ({text})"
+
+
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """CD104 for each default a rendered docstring states as a value that
     differs from the code's own."""
@@ -230,7 +252,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 f"{item.qualname}({param.name}=)",
                 Location(path, param.line),
                 f"`{param.name}` is documented with default {param.default} in the docstring of "
-                f"`{item.qualname}`, but the code's default is {code.text}",
+                f"`{item.qualname}`, but the code's default is {_shown(code.value, code.text)}",
                 (Related(analysis.project.modules[module].path, line, note),),
             )
 
