@@ -15,7 +15,7 @@ parameters or more. The findings name a keyword as the class's
   dataclass's or attrs' fields, an ``__init__`` with no ``**kwargs``): a
   reader who passes it gets ``TypeError``.
 - CD103: a keyword the class itself declares (a field of its own body, or
-  an optional parameter of its ``__init__``) that the docstring leaves
+  a parameter of its ``__init__``) that the docstring leaves
   out, where it describes three quarters of them. Inherited fields are the
   base class's to document.
 - CD104: a default the docstring states as a value (``Default is
@@ -144,13 +144,13 @@ def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
 
 def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
     """The keywords the class itself declares, each with its line: its
-    ``__init__``'s optional parameters, else its model fields of its own
-    body."""
+    ``__init__``'s parameters (those it requires too), else its model
+    fields of its own body."""
     facts = analysis.project.modules[item.module].facts
     if _init(item) in facts.functions:
         line = facts.function_lines.get(_init(item), (1, 1))[0]
-        optional = facts.optional_params.get(_init(item), [])
-        return [(name, line) for name in optional if not name.startswith("_")]
+        params = facts.functions[_init(item)][1:]  # ``self`` is no keyword
+        return [(name, line) for name in params if not name.startswith("_")]
     fields = _fields(analysis, item)
     cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
     own = {fact.name for fact in cls.fields} if cls else set()
@@ -242,6 +242,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 continue
             module, expr, line, note = defaults[param.name]
             code = analysis.project.evaluate(module, expr)
+            if param.default.strip() == code.text.strip():
+                continue  # written as the code writes it (``BatchSamplers.BATCH_SAMPLER``)
             doc = parse_doc_value(param.default)
             if not code.known or code.value is None or (doc.known and doc.value is None):
                 continue  # computed at run time, or documented as unset

@@ -79,8 +79,9 @@ def _default(text: str, name: str) -> str | None:
     if found is None:
         return None
     value = found.group(1)
-    if not value.startswith("`") and flat[found.end() :].lstrip(" ")[:1].isalpha():
-        return None  # a quantity in words ("15 seconds"), not a value
+    after = flat[found.end() :].lstrip(" ")[:1]
+    if not value.startswith("`") and (after.isalpha() or after in ("/", "*", "+", "-")):
+        return None  # a quantity in words ("15 seconds") or a sum ("1/3"), not a value
     if conditional(flat[found.end() :]):
         return None  # "defaults to `x` if ...": a default in one case only
     value = value.strip("`")
@@ -296,20 +297,48 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
 def _mentions(node: ast.ClassDef) -> list[str]:
     """The class's own keywords (the names its body annotates, its
     ``__init__``'s parameters) its docstrings spell in code anywhere
-    (``> - `learning_rate`: Defaults to `5e-7```): described, if not in
-    an entry of their own; a word of prose ("bias") is not."""
+    (``> - `learning_rate`: Defaults to `5e-7```) or a deprecation message
+    of its ``__init__`` names: described, if not in an entry of their own;
+    a word of prose ("bias") is not."""
     names = {
         s.target.id
         for s in node.body
         if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
     }
     texts = [_docstring(node.body)]
+    words: set[str] = set()
     for init in node.body:
         if isinstance(init, ast.FunctionDef) and init.name == "__init__":
             names.update(
                 a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
             )
             texts.append(_docstring(init.body))
+            words.update(_deprecated(init))
     text = "\n".join(found[0] for found in texts if found)
-    words = set(_CODE_NAME.findall(text))
+    words.update(_CODE_NAME.findall(text))
     return sorted(names & words)
+
+
+def _deprecated(init: ast.FunctionDef) -> set[str]:
+    """The words of the deprecation messages of an ``__init__`` and the
+    parameters whose default says they are deprecated (``="deprecated"``):
+    left out of its docstring on purpose."""
+    words: set[str] = set()
+    args = init.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    for arg, default in pairs:
+        if isinstance(default, ast.Constant) and "deprecat" in str(default.value).lower():
+            words.add(arg.arg)
+    for sub in ast.walk(init):
+        text = (
+            sub.value[:MAX_DOCSTRING]
+            if type(sub) is ast.Constant and type(sub.value) is str
+            else ""
+        )
+        if "deprecat" in text.lower():
+            words.update(re.findall(r"\w+", text))
+    return words
