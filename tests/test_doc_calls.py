@@ -143,3 +143,28 @@ def test_a_call_in_a_fence_indented_under_a_tab_is_judged(tmp_path) -> None:
     )
     found = _calls(tmp_path, "x = 1", **{"docs/tabs.md": page})
     assert found["App(load_env=)"].location.line == 7
+
+
+def test_a_keyword_the_callee_deprecates_is_reported_where_the_docs_pass_it(tmp_path) -> None:
+    source = (
+        "import warnings\n\n\n"
+        'def evaluate(data, margin="deprecated", scale=1):\n    return data\n\n\n'
+        "class Triplet:\n"
+        "    def __init__(self, name, old_metric=None, metric=None):\n"
+        "        if old_metric is not None:\n"
+        '            warnings.warn("`old_metric` is deprecated, use `metric` instead")\n'
+    )
+    block = (
+        "from app.tools import evaluate, Triplet\n"
+        "evaluate([1], margin=0.5, scale=2)\nTriplet('t', old_metric='cos', metric='dot')"
+    )
+    files = {
+        "app/__init__.py": "",
+        "app/tools.py": source,
+        "docs/use.md": f"# Use\n\n```python\n{block}\n```\n",
+    }
+    _, findings = check_project(tmp_path, files, "app")
+    deprecated = {(f.key, f.location.line) for f in findings if f.code == "CD402"}
+    # The name the message calls deprecated, not the one it points to; a
+    # callee imported from its module is certain.
+    assert deprecated == {("evaluate(margin=)", 5), ("Triplet(old_metric=)", 6)}

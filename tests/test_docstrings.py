@@ -292,3 +292,21 @@ def test_a_base_of_another_library_and_a_keyword_the_docstring_mentions(tmp_path
     # in code is described, a word of its prose ("a mode") is not.
     judged = {(f.code, f.key) for f in findings if f.code in ("CD101", "CD103", "CD301")}
     assert judged == {("CD301", "Mixed(sise=)"), ("CD103", "TrainConfig(mode=)")}
+
+
+def test_the_docstring_fixture_project(tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+    from configdrift.rules.run import run_rules
+
+    root = tmp_path / "project"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "docstrings", root)
+    findings = run_rules(analyse(Config(root=root), jobs=1))
+    assert {(f.code, f.key) for f in findings if f.code != "CD501"} == {
+        ("CD104", "AdapterConfig(rank=)"),  # the docstring says 8, the field 16
+        ("CD301", "AdapterConfig(scale=)"),  # its example passes what it does not take
+        ("CD402", "train(lr=)"),  # the docs pass what it deprecates
+    }

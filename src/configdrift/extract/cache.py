@@ -119,6 +119,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         functions=data["functions"],
         optional_params=data["optional_params"],
         described_params=data["described_params"],
+        deprecated_params=data["deprecated_params"],
         attr_loads=data["attr_loads"],
         attr_counts=data["attr_counts"],
         attr_stores=data["attr_stores"],

@@ -80,9 +80,11 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     )
 
 
-def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
-    """CD301 for each keyword of these calls (each with the file it is
-    written in) that the project's own callee does not take."""
+def _callees(
+    analysis: Analysis, calls: list[tuple[str, Block]]
+) -> Iterator[tuple[str, Block, str, str, bool]]:
+    """Each call whose callee is the project's own for certain, with it:
+    (file, call, module, qualname, is_class)."""
     project = analysis.project
     by_name = callables(analysis)
     exported = _exported(analysis)
@@ -91,11 +93,33 @@ def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Itera
         if block.foreign(packages):
             continue  # imported from another library (``from other import Config``)
         parts = block.call.split(".")
-        name = parts[-1]
-        found = by_name.get(name, [])
-        if len(found) != 1 or not _names_callee(parts, found[0][0], exported):
+        found = by_name.get(parts[-1], [])
+        if len(found) != 1:
             continue  # not one callee for certain (another library's, a method)
-        module, qualname, is_class = found[0]
+        # ``from pkg.evaluation import TripletEvaluator``: its module names it.
+        named = block.origin and len(parts) == 1 and _exports(analysis, block.origin, parts[0])
+        if named or _names_callee(parts, found[0][0], exported):
+            yield rel, block, *found[0]
+
+
+def _exports(analysis: Analysis, module: str, name: str) -> bool:
+    """Does the project's ``module`` define or import ``name``?"""
+    info = analysis.project.modules.get(module)
+    if info is None:
+        return False
+    facts = info.facts
+    return (
+        name in facts.functions
+        or name in info.classes
+        or any(i.local == name for i in facts.imports)
+    )
+
+
+def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
+    """CD301 for each keyword of these calls (each with the file it is
+    written in) that the project's own callee does not take."""
+    for rel, block, module, qualname, is_class in _callees(analysis, calls):
+        name = block.call.split(".")[-1]
         if is_class:
             signature = constructor(analysis, module, qualname)
         else:
@@ -115,6 +139,30 @@ def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Itera
                 "take: following the docs raises TypeError (unexpected keyword argument)",
                 (declared,),
             )
+
+
+def calls_deprecated(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
+    """CD402 for each keyword of these calls that the project's own callee
+    deprecates (a default that says so, a deprecation message that names
+    it)."""
+    for rel, block, module, qualname, is_class in _callees(analysis, calls):
+        function = f"{qualname}.__init__" if is_class else qualname
+        facts = analysis.project.modules[module].facts
+        deprecated = set(facts.deprecated_params.get(function, ()))
+        if not deprecated:
+            continue
+        name = block.call.split(".")[-1]
+        where = facts.function_lines.get(function, (1, 1))[0]
+        said = Related(analysis.project.modules[module].path, where, f"{function} deprecates it")
+        for key in block.keys:
+            if key.path[0] in deprecated:
+                yield make(
+                    "CD402",
+                    f"{name}({key.path[0]}=)",
+                    Location(rel, key.line),
+                    f"the example calls `{name}` with `{key.path[0]}=`, which is deprecated",
+                    (said,),
+                )
 
 
 def closed_signature(

@@ -23,7 +23,8 @@ parameters or more. The findings name a keyword as the class's
 - CD105: a type it names as a word (``list``, ``bool``) that the field's
   annotation cannot accept.
 - CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
-  project's own callee that it does not take, as for the docs' calls.
+  project's own callee that it does not take, as for the docs' calls;
+  CD402: one the callee deprecates, in those examples and the docs' calls.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
 from configdrift.resolve.project import Symbol
-from configdrift.rules.doc_calls import NAMED_SHARE, callables, calls_not_taken, constructor
+from configdrift.rules.doc_calls import (
+    NAMED_SHARE,
+    callables,
+    calls_deprecated,
+    calls_not_taken,
+    constructor,
+)
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
@@ -259,15 +266,29 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:
-    """CD301 for each keyword the examples of a rendered docstring give
-    the project's own callee that it does not take."""
-    calls = [
+def _example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
+    """The calls of the rendered docstrings' examples, each with its file."""
+    return [
         (analysis.project.modules[item.module].path, call)
         for item in _rendered(analysis)
         for call in item.calls
     ]
-    yield from calls_not_taken(analysis, calls)
+
+
+def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD301 for each keyword the examples of a rendered docstring give
+    the project's own callee that it does not take."""
+    yield from calls_not_taken(analysis, _example_calls(analysis))
+
+
+def deprecated_in_calls(analysis: Analysis) -> Iterator[Finding]:
+    """CD402 for each keyword the docs' calls or the examples of a
+    rendered docstring give the project's own callee that it deprecates."""
+    if analysis.first is not None:
+        return  # the project's docs, judged once
+    pages = analysis.pages_read
+    calls = [(rel, block) for rel, doc in sorted(pages.items()) for block in doc.calls]
+    yield from calls_deprecated(analysis, [*calls, *_example_calls(analysis)])
 
 
 def type_mismatch(analysis: Analysis) -> Iterator[Finding]:

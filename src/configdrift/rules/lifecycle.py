@@ -28,6 +28,7 @@ from configdrift.model import (
     resolve_path,
 )
 from configdrift.resolve.lifecycle import code_uses, distinctive, schema_deprecations
+from configdrift.rules.docstrings import deprecated_in_calls
 from configdrift.rules.registry import describe, make, register
 
 if TYPE_CHECKING:
@@ -355,7 +356,10 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     ``json_schema_extra={"deprecated": True, "new_param": ...}``), a
     registry of deprecated keys, or ``[tool.configdrift.deprecated]``. A doc
     entry that says it is deprecated is not reported, nor are tests, which
-    keep old spellings working on purpose.
+    keep old spellings working on purpose. Also a call in the docs (or in
+    the examples of a docstring a page renders) that passes the project's
+    own function or class a keyword it deprecates: a default that says so
+    (``margin="deprecated"``), a message that calls it deprecated.
 
     Why it matters
     Readers copy what the docs show. A deprecated spelling works today and
@@ -369,6 +373,7 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     Use the new spelling in the example and the entry, or mark the entry as
     deprecated in its text.
     """
+    yield from deprecated_in_calls(analysis)
     lines: dict[str, list[str]] = {}
     # The project's lifecycle is the first surface's; the others mark their
     # own fields deprecated (a trait whose help says so).

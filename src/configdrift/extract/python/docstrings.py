@@ -22,7 +22,7 @@ import re
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import python_blocks
-from configdrift.extract.python.exprs import to_expr
+from configdrift.extract.python.exprs import defaulted, deprecated_keywords, to_expr
 from configdrift.extract.python.facts import ClassFact, DocParam, Expr
 
 #: The headers of a section that lists parameters, Google style.
@@ -270,17 +270,7 @@ def init_defaults(node: ast.ClassDef, source: str) -> dict[str, Expr]:
     )
     if init is None:
         return {}
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    out: dict[str, Expr] = {}
-    for arg, default in zip(
-        positional[len(positional) - len(args.defaults) :], args.defaults, strict=True
-    ):
-        out[arg.arg] = to_expr(default, source)
-    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        if kw_default is not None:
-            out[arg.arg] = to_expr(kw_default, source)
-    return out
+    return {arg.arg: to_expr(default, source) for arg, default in defaulted(init.args)}
 
 
 def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
@@ -323,16 +313,7 @@ def _deprecated(init: ast.FunctionDef) -> set[str]:
     """The words of the deprecation messages of an ``__init__`` and the
     parameters whose default says they are deprecated (``="deprecated"``):
     left out of its docstring on purpose."""
-    words: set[str] = set()
-    args = init.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
-    for arg, default in pairs:
-        if isinstance(default, ast.Constant) and "deprecat" in str(default.value).lower():
-            words.add(arg.arg)
+    words: set[str] = set(deprecated_keywords(init))
     for sub in ast.walk(init):
         text = (
             sub.value[:MAX_DOCSTRING]

@@ -208,3 +208,28 @@ def described_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, names: list
     text = "\n".join(texts)[:MAX_DOCSTRING]
     words = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) if text.strip() else set()
     return [name for name in names if name in words]
+
+
+#: A name a deprecation message calls deprecated: "`old` is deprecated",
+#: "The 'margin' parameter was deprecated".
+_DEPRECATED_NAME = re.compile(
+    r"(?<!\w)([A-Za-z_]\w{0,80})[`'\"]{0,2} {1,3}(?:(?:parameter|argument|keyword|option) {1,3})?"
+    r"(?:is|are|was|has been|have been) {1,3}(?:now {1,3})?deprecated"
+)
+
+
+def deprecated_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The parameters a function deprecates: a default that says so
+    (``margin="deprecated"``), or a deprecation message of its body that
+    names them as the deprecated one ("`margin` is deprecated")."""
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    out = {
+        arg.arg
+        for arg, default in defaulted(args)
+        if isinstance(default, ast.Constant) and "deprecat" in str(default.value).lower()
+    }
+    for sub in ast.walk(node):
+        if type(sub) is ast.Constant and type(sub.value) is str and "deprecat" in sub.value:
+            out.update(_DEPRECATED_NAME.findall(sub.value[:MAX_DOCSTRING]))
+    return [name for name in names if name in out]

@@ -22,6 +22,7 @@ from configdrift.extract.python.exprs import (
     MIN_OPTIONAL,
     before_validated,
     defaulted,
+    deprecated_keywords,
     described_keywords,
     dotted,
     is_main_guard,
@@ -548,6 +549,8 @@ class ModuleExtractor:
         if len(optional := optional_keywords(args)) >= MIN_OPTIONAL:
             self.facts.optional_params[qualname] = optional
             self.facts.described_params[qualname] = described_keywords(node, optional)
+        if deprecated := deprecated_keywords(node):
+            self.facts.deprecated_params[qualname] = deprecated
         if args.kwarg is not None or any(
             last_name(d) not in _PLAIN_DECORATORS for d in node.decorator_list
         ):

@@ -206,6 +206,8 @@ class ModuleFacts:
     #: Of those, the ones its docstring spells (what autodoc shows) or a
     #: deprecation message of its body names.
     described_params: dict[str, list[str]] = field(default_factory=dict)
+    #: The parameters a function deprecates, by function.
+    deprecated_params: dict[str, list[str]] = field(default_factory=dict)
     #: Parameter defaults that look like keys (string literals, names), by function.
     param_defaults: dict[str, dict[str, Expr]] = field(default_factory=dict)
     placements: list[Placement] = field(default_factory=list)
