@@ -168,3 +168,19 @@ def test_a_keyword_the_callee_deprecates_is_reported_where_the_docs_pass_it(tmp_
     # The name the message calls deprecated, not the one it points to; a
     # callee imported from its module is certain.
     assert deprecated == {("evaluate(margin=)", 5), ("Triplet(old_metric=)", 6)}
+
+
+def test_an_untagged_rst_block_that_imports_is_python_also_embedded_in_markdown() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    rst = (
+        ".. tab:: One\n\n    ::\n\n        from app import App\n        App('x', strict=True)\n\n"
+        "::\n\n    App('y', strict=False)\n"
+    )
+    # The block that imports is Python; the one that does not may be any
+    # language's.
+    assert [(b.call, b.line) for b in extract_rst(rst.encode()).calls] == [("App", 6)]
+    page = f"# Use\n\nText.\n\n```{{eval-rst}}\n{rst}```\n"
+    calls = extract_markdown(page.encode()).calls
+    assert [(b.call, b.line, [k.line for k in b.keys]) for b in calls] == [("App", 11, [11])]

@@ -22,6 +22,7 @@ import itertools
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.embedded_rst import embedded_rst
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -536,15 +537,7 @@ class _Walker:
             if rows:
                 self._rows(rows, lines)
         elif info in ("{eval-rst}", "{rst}"):
-            for offset, line in enumerate(tok.content.splitlines()[:10_000]):
-                words = line.split()
-                if len(words) >= 2 and words[0] == ".." and words[1].endswith("::"):
-                    name = words[1][:-2]
-                    at = self._line(tok) + 1 + offset
-                    if name in GENERATORS:
-                        self.facts.generated.append((GENERATORS[name], at))
-                    elif name in AUTODOC_DIRECTIVES and len(words) >= 3:
-                        self.facts.autodoc.append((words[2], at))
+            embedded_rst(tok.content, self._line(tok) + 1, self.facts)
 
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it

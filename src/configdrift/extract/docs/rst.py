@@ -567,6 +567,9 @@ class _Walker:
         commands = command_lines(content, language)
         self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
+        if not language and _IMPORTS.match(content.lstrip()):
+            # An untagged ``::`` block that imports is Python to Sphinx: its calls.
+            self.facts.calls.extend(python_blocks(content, first, section, "python")[1])
         if language not in _LANGS or not language:
             return
         if len(content) > 1_000_000:
@@ -585,6 +588,9 @@ class _Walker:
             block.error, block.error_line = read.error, read.error_line + first
         self.facts.blocks.append(block)
 
+
+#: A Python block's opening import (``from pkg import Model``).
+_IMPORTS = re.compile(r"(?:from [\w.]{1,200} import |import [\w.]{1,200}\n)")
 
 #: Directives that generate a command line's reference (besides those
 #: Markdown's MyST fences name).
