@@ -194,6 +194,8 @@ class ModuleExtractor:
         self.declaring = declaring
         #: Can a loop of the module go over the environment's variables?
         self.mentions_environ = "environ" in source
+        #: Can a function of the module deprecate a parameter?
+        self.deprecates = "eprecat" in source
         #: The source's lines, split when a comment above a field is read.
         self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
@@ -549,7 +551,7 @@ class ModuleExtractor:
         if len(optional := optional_keywords(args)) >= MIN_OPTIONAL:
             self.facts.optional_params[qualname] = optional
             self.facts.described_params[qualname] = described_keywords(node, optional)
-        if deprecated := deprecated_keywords(node):
+        if self.deprecates and (deprecated := deprecated_keywords(node)):
             self.facts.deprecated_params[qualname] = deprecated
         if args.kwarg is not None or any(
             last_name(d) not in _PLAIN_DECORATORS for d in node.decorator_list
