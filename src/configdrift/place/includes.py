@@ -27,7 +27,7 @@ _DIRECTIVE = re.compile(
 )
 #: One of its options, its leading spaces stripped: ``:name: value``
 #: (a role, ``:file:`x```, has no space after its name).
-_OPTION = re.compile(r":([\w-]+):(?:\s(.*))?")
+_OPTION = re.compile(r"^:([\w-]{1,80}):(?:\s(.*))?")
 #: The most option lines read after a directive.
 _MAX_OPTIONS = 30
 #: The options that show a part of the included file.
