@@ -22,7 +22,12 @@ import re
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import python_blocks
-from configdrift.extract.python.exprs import defaulted, deprecated_keywords, to_expr
+from configdrift.extract.python.exprs import (
+    defaulted,
+    deprecated_keywords,
+    deprecation_messages,
+    to_expr,
+)
 from configdrift.extract.python.facts import ClassFact, DocParam, Expr
 
 #: The headers of a section that lists parameters, Google style.
@@ -314,12 +319,6 @@ def _deprecated(init: ast.FunctionDef) -> set[str]:
     parameters whose default says they are deprecated (``="deprecated"``):
     left out of its docstring on purpose."""
     words: set[str] = set(deprecated_keywords(init))
-    for sub in ast.walk(init):
-        text = (
-            sub.value[:MAX_DOCSTRING]
-            if type(sub) is ast.Constant and type(sub.value) is str
-            else ""
-        )
-        if "deprecat" in text.lower():
-            words.update(re.findall(r"\w+", text))
+    for message in deprecation_messages(init):
+        words.update(re.findall(r"\w+", message[:MAX_DOCSTRING]))
     return words

@@ -201,10 +201,7 @@ def described_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, names: list
     """The ``names`` the function's docstring spells as words (an
     ``Args:`` section's entries, what autodoc renders), or a string of its
     body that calls them deprecated names (``"'old' is deprecated"``)."""
-    texts = [ast.get_docstring(node, clean=False) or ""]
-    for sub in ast.walk(node):
-        if type(sub) is ast.Constant and type(sub.value) is str and "deprecat" in sub.value.lower():
-            texts.append(sub.value)
+    texts = [ast.get_docstring(node, clean=False) or "", *deprecation_messages(node)]
     text = "\n".join(texts)[:MAX_DOCSTRING]
     words = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) if text.strip() else set()
     return [name for name in names if name in words]
@@ -229,7 +226,16 @@ def deprecated_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[st
         for arg, default in defaulted(args)
         if isinstance(default, ast.Constant) and "deprecat" in str(default.value).lower()
     }
-    for sub in ast.walk(node):
-        if type(sub) is ast.Constant and type(sub.value) is str and "deprecat" in sub.value:
-            out.update(_DEPRECATED_NAME.findall(sub.value[:MAX_DOCSTRING]))
+    for message in deprecation_messages(node):
+        out.update(_DEPRECATED_NAME.findall(message[:MAX_DOCSTRING]))
     return [name for name in names if name in out]
+
+
+def deprecation_messages(node: ast.AST) -> list[str]:
+    """The strings of ``node`` that speak of deprecation (``"'old' is
+    deprecated"``, a default of ``"deprecated"``)."""
+    return [
+        sub.value
+        for sub in ast.walk(node)
+        if type(sub) is ast.Constant and type(sub.value) is str and "deprecat" in sub.value.lower()
+    ]
