@@ -28,7 +28,7 @@ from configdrift.extract.python.exprs import (
     deprecation_messages,
     to_expr,
 )
-from configdrift.extract.python.facts import ClassFact, DocParam, Expr
+from configdrift.extract.python.facts import ClassFact, DocParam
 
 #: The headers of a section that lists parameters, Google style.
 _GOOGLE = frozenset(
@@ -216,24 +216,6 @@ def _docstring(body: list[ast.stmt]) -> tuple[str, int] | None:
     return None
 
 
-def class_docstring(node: ast.ClassDef) -> tuple[str, int] | None:
-    """A class's docstring and the line it starts on."""
-    return _docstring(node.body)
-
-
-def class_doc_params(node: ast.ClassDef) -> list[DocParam]:
-    """The parameters a class's docstring describes, else those of its
-    ``__init__``'s docstring."""
-    init = next(
-        (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
-    )
-    for body in (node.body, init.body if init else []):
-        found = _docstring(body)
-        if found and (params := doc_params(*found)):
-            return params
-    return []
-
-
 def example_code(docstring: str, first_line: int) -> list[tuple[int, str]]:
     """The doctest examples of a docstring (``>>> Config(r=8)`` and its
     ``...`` lines), each run of them as one piece of code with the line
@@ -265,52 +247,42 @@ def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
     return calls
 
 
-def init_defaults(node: ast.ClassDef, source: str) -> dict[str, Expr]:
-    """The defaults the ``__init__`` of a class gives its parameters
-    (``def __init__(self, lr=1e-3, *, eps=1e-8)``), by name, where its
-    docstring describes parameters: what a stated default is compared
-    with."""
+def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
+    """What a class's docstring says of its parameters, into its facts:
+    those it (else its ``__init__``'s) describes, the calls of its
+    examples and, where it describes some, the defaults its ``__init__``
+    gives them and the keywords it mentions elsewhere."""
     init = next(
         (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
-    if init is None:
-        return {}
-    return {arg.arg: to_expr(default, source) for arg, default in defaulted(init.args)}
+    own = _docstring(node.body)
+    docstrings = [found for found in (own, init and _docstring(init.body)) if found]
+    fact.doc_calls = example_calls(own)
+    fact.doc_params = next((p for found in docstrings if (p := doc_params(*found))), [])
+    if not fact.doc_params:
+        return
+    if init is not None:
+        fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
+    fact.doc_mentions = _mentions(node, init, [text for text, _ in docstrings])
 
 
-def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
-    """What a class's docstring says of its parameters, into its facts:
-    those it describes, the calls of its examples and, where it describes
-    some, the defaults its ``__init__`` gives them."""
-    fact.doc_params = class_doc_params(node)
-    fact.doc_calls = example_calls(class_docstring(node))
-    if fact.doc_params:
-        fact.init_defaults = init_defaults(node, source)
-        fact.doc_mentions = _mentions(node)
-
-
-def _mentions(node: ast.ClassDef) -> list[str]:
+def _mentions(node: ast.ClassDef, init: ast.FunctionDef | None, texts: list[str]) -> list[str]:
     """The class's own keywords (the names its body annotates, its
-    ``__init__``'s parameters) its docstrings spell in code anywhere
-    (``> - `learning_rate`: Defaults to `5e-7```) or a deprecation message
-    of its ``__init__`` names: described, if not in an entry of their own;
-    a word of prose ("bias") is not."""
+    ``__init__``'s parameters) its docstrings (``texts``) spell in code
+    anywhere (``> - `learning_rate`: Defaults to `5e-7```) or a
+    deprecation message of its ``__init__`` names: described, if not in
+    an entry of their own; a word of prose ("bias") is not."""
     names = {
         s.target.id
         for s in node.body
         if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
     }
-    texts = [_docstring(node.body)]
-    words: set[str] = set()
-    for init in node.body:
-        if isinstance(init, ast.FunctionDef) and init.name == "__init__":
-            names.update(
-                a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
-            )
-            texts.append(_docstring(init.body))
-            words.update(_deprecated(init))
-    text = "\n".join(found[0] for found in texts if found)
-    words.update(_CODE_NAME.findall(text))
+    words = set(_CODE_NAME.findall("\n".join(texts)))
+    if init is not None:
+        names.update(
+            a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
+        )
+        words.update(_deprecated(init))
     return sorted(names & words)
 
 
