@@ -49,7 +49,7 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
-    from configdrift.extract.python.facts import DocParam, Expr, FieldFact
+    from configdrift.extract.python.facts import ClassFact, DocParam, Expr, FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
@@ -64,8 +64,17 @@ class _Rendered:
     page: str
     module: str
     qualname: str
-    params: tuple[DocParam, ...]
-    calls: tuple[Block, ...]
+    cls: ClassFact
+
+    @property
+    def params(self) -> list[DocParam]:
+        """The parameters its docstring describes."""
+        return self.cls.doc_params
+
+    @property
+    def calls(self) -> list[Block]:
+        """The calls of its docstring's examples."""
+        return self.cls.doc_calls
 
 
 def _rendered(analysis: Analysis) -> list[_Rendered]:
@@ -82,9 +91,7 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
                     cls = analysis.project.class_fact(Symbol("class", module, qualname))
                     if cls is None:
                         continue
-                    params, calls = tuple(cls.doc_params), tuple(cls.doc_calls)
-                    rendered = _Rendered(rel, module, qualname, params, calls)
-                    out.setdefault((module, qualname), rendered)
+                    out.setdefault((module, qualname), _Rendered(rel, module, qualname, cls))
         return list(out.values())
 
     if analysis.first is not None:
@@ -158,12 +165,10 @@ def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
         line = facts.function_lines.get(_init(item), (1, 1))[0]
         params = facts.functions[_init(item)][1:]  # ``self`` is no keyword
         return [(name, line) for name in params if not name.startswith("_")]
-    fields = _fields(analysis, item)
-    cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
-    own = {fact.name for fact in cls.fields} if cls else set()
+    own = {fact.name for fact in item.cls.fields}
     return [
         (fact.name, fact.line)
-        for module, fact in fields
+        for module, fact in _fields(analysis, item)
         if module == item.module and fact.name in own
     ]
 
@@ -173,8 +178,7 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
     docstring leaves out, where it describes three quarters of them."""
     for item in _described(analysis):
         own = _own(analysis, item)
-        cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
-        described = {p.name for p in item.params} | set(cls.doc_mentions if cls else ())
+        described = {p.name for p in item.params} | set(item.cls.doc_mentions)
         named = [name for name, _ in own if name in described]
         if not own or len(named) < NAMED_SHARE * len(own):
             continue
@@ -214,14 +218,11 @@ def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Expr,
     has one of its own, else its fields' (``field(default=...)`` read
     through), but a field the hook after init sets (computed)."""
     facts = analysis.project.modules[item.module].facts
-    cls = analysis.project.class_fact(Symbol("class", item.module, item.qualname))
-    if cls is None:
-        return {}
     if _init(item) in facts.functions:
-        line = facts.function_lines.get(_init(item), (cls.line, cls.line))[0]
+        line = facts.function_lines.get(_init(item), (item.cls.line, item.cls.line))[0]
         return {
             name: (item.module, expr, line, f"{_init(item)} sets the default")
-            for name, expr in cls.init_defaults.items()
+            for name, expr in item.cls.init_defaults.items()
         }
     hooked = {attr for f, attr, *_ in facts.attr_assigns if f == f"{item.qualname}.__post_init__"}
     out: dict[str, tuple[str, Expr, int, str]] = {}
