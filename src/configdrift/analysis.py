@@ -16,7 +16,7 @@ from typing import Protocol
 
 from configdrift.config import Config
 from configdrift.extract.docs.facts import Block, DocFacts
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import (
     Census,
     ConfigPath,
@@ -30,6 +30,7 @@ from configdrift.model import (
     SectionMap,
     Setting,
     Unresolved,
+    Value,
 )
 from configdrift.resolve.model_types import ModelInfo, TypeFacts
 from configdrift.resolve.objects import ObjectTypes
@@ -48,6 +49,8 @@ class CodeQueries(Protocol):
     def known_models(self) -> list[ModelInfo]: ...
 
     def type_facts(self, module: str, annotation: Expr | None) -> TypeFacts: ...
+
+    def field_default(self, module: str, fact: FieldFact) -> Value | None: ...
 
 
 @dataclass(slots=True)

@@ -298,11 +298,7 @@ class ModelReader(DescriptorReader):
         if info.kind in DESCRIPTOR_KINDS:
             return self._descriptor_node(info, module, fact, parent, depth)
         project = self.project
-        call = (
-            fact.value
-            if fact.value and fact.value[0] == "call" and self._is_field_call(module, fact.value)
-            else None
-        )
+        call = self._field_call(module, fact)
         kwargs: dict[str, Expr] = call[3] if call else {}
         spellings: list[str] = []
         path_aliases: list[str] = []
@@ -380,6 +376,18 @@ class ModelReader(DescriptorReader):
             and value[3].get("init") == ["c", False]
             and self._is_field_call(module, value)
         )
+
+    def field_default(self, module: str, fact: FieldFact) -> Value | None:
+        """A field's default as its model gives it (through ``Field(...)``,
+        ``field(default=...)``); None where it has none."""
+        return self._default(module, fact, self._field_call(module, fact))
+
+    def _field_call(self, module: str, fact: FieldFact) -> Expr | None:
+        """The field function a field's value calls (``Field(8, ...)``), if any."""
+        value = fact.value
+        if value and value[0] == "call" and self._is_field_call(module, value):
+            return value
+        return None
 
     def _is_field_call(self, module: str, call: Expr) -> bool:
         func = call[1]

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Location, Related
+from configdrift.model import Finding, Location, Related, Value
 from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import (
     NAMED_SHARE,
@@ -49,12 +49,10 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
-    from configdrift.extract.python.facts import ClassFact, DocParam, Expr, FieldFact
+    from configdrift.extract.python.facts import ClassFact, DocParam, FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
-#: The calls that wrap a field's default (``field(default=1)``).
-_FIELD_CALLS = frozenset({"field", "Field", "attrib", "ib"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,39 +195,29 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def _default_expr(fact: FieldFact) -> Expr | None:
-    """The expression of a field's default: the value, or what a
-    ``field(default=...)`` call gives (a factory is no value written)."""
-    value = fact.value
-    if value is not None and value[0] == "call" and value[1][0] == "n":
-        callee = str(value[1][1]).rsplit(".", 1)[-1]
-        if callee in _FIELD_CALLS:
-            args: list[Expr] = value[2]
-            kwargs: dict[str, Expr] = value[3]
-            if "default" in kwargs:
-                return kwargs["default"]
-            return args[0] if callee == "Field" and args else None
-    return value
-
-
-def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Expr, int, str]]:
-    """The default expression of each keyword of the class, by name, with
-    its module, line and what sets it: its ``__init__``'s defaults where it
-    has one of its own, else its fields' (``field(default=...)`` read
-    through), but a field the hook after init sets (computed)."""
+def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Value, int, str]]:
+    """The default of each keyword of the class, by name, with its module,
+    line and what sets it: its ``__init__``'s defaults where it has one of
+    its own, else its fields' as its model gives them, but a field the hook
+    after init sets (computed)."""
     facts = analysis.project.modules[item.module].facts
     if _init(item) in facts.functions:
         line = facts.function_lines.get(_init(item), (item.cls.line, item.cls.line))[0]
         return {
-            name: (item.module, expr, line, f"{_init(item)} sets the default")
+            name: (
+                item.module,
+                analysis.project.evaluate(item.module, expr),
+                line,
+                f"{_init(item)} sets the default",
+            )
             for name, expr in item.cls.init_defaults.items()
         }
     hooked = {attr for f, attr, *_ in facts.attr_assigns if f == f"{item.qualname}.__post_init__"}
-    out: dict[str, tuple[str, Expr, int, str]] = {}
+    out: dict[str, tuple[str, Value, int, str]] = {}
     for module, fact in _fields(analysis, item):
-        expr = _default_expr(fact)
-        if expr is not None and fact.name not in hooked:
-            out[fact.name] = (module, expr, fact.line, "the field sets the default")
+        default = analysis.code.field_default(module, fact)
+        if default is not None and fact.name not in hooked:
+            out[fact.name] = (module, default, fact.line, "the field sets the default")
     return out
 
 
@@ -248,8 +236,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         for param in item.params:
             if param.default is None or param.name not in defaults:
                 continue
-            module, expr, line, note = defaults[param.name]
-            code = analysis.project.evaluate(module, expr)
+            module, code, line, note = defaults[param.name]
             if param.default.strip() == code.text.strip():
                 continue  # written as the code writes it (``BatchSamplers.BATCH_SAMPLER``)
             doc = parse_doc_value(param.default)
