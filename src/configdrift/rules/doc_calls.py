@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
 from configdrift.resolve.project import Symbol
+from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -31,28 +32,38 @@ _BOUND = frozenset({"self", "cls"})
 
 def callables(analysis: Analysis) -> dict[str, list[tuple[str, str, bool]]]:
     """Every top-level function and class of the project by its name:
-    (module, qualname, is_class)."""
-    out: dict[str, list[tuple[str, str, bool]]] = {}
-    for module, info in analysis.project.modules.items():
-        for qualname in info.facts.functions:
-            if "." not in qualname:
-                out.setdefault(qualname, []).append((module, qualname, False))
-        for qualname in info.classes:
-            if "." not in qualname:
-                out.setdefault(qualname, []).append((module, qualname, True))
-    return out
+    (module, qualname, is_class); once a project."""
+
+    def derive() -> dict[str, list[tuple[str, str, bool]]]:
+        out: dict[str, list[tuple[str, str, bool]]] = {}
+        for module, info in analysis.project.modules.items():
+            for qualname in info.facts.functions:
+                if "." not in qualname:
+                    out.setdefault(qualname, []).append((module, qualname, False))
+            for qualname in info.classes:
+                if "." not in qualname:
+                    out.setdefault(qualname, []).append((module, qualname, True))
+        return out
+
+    return once(analysis, "doc_calls.callables", derive)
+
+
+def _names_in(analysis: Analysis, module: str) -> set[str]:
+    """The names the project's ``module`` defines or imports."""
+    info = analysis.project.modules.get(module)
+    if info is None:
+        return set()
+    return {*info.facts.functions, *info.classes, *(i.local for i in info.facts.imports)}
 
 
 def _exported(analysis: Analysis) -> dict[str, set[str]]:
     """The names each top-level package of the project exports: defined or
     imported in its ``__init__``."""
-    out: dict[str, set[str]] = {}
-    for module, info in analysis.project.modules.items():
-        if "." in module or not info.is_package:
-            continue
-        names = out.setdefault(module, set())
-        names.update(info.facts.functions, info.classes, (i.local for i in info.facts.imports))
-    return out
+    return {
+        module: _names_in(analysis, module)
+        for module, info in analysis.project.modules.items()
+        if "." not in module and info.is_package
+    }
 
 
 def _names_callee(parts: list[str], module: str, exported: dict[str, set[str]]) -> bool:
@@ -97,22 +108,9 @@ def _callees(
         if len(found) != 1:
             continue  # not one callee for certain (another library's, a method)
         # ``from pkg.evaluation import TripletEvaluator``: its module names it.
-        named = block.origin and len(parts) == 1 and _exports(analysis, block.origin, parts[0])
+        named = block.origin and len(parts) == 1 and parts[0] in _names_in(analysis, block.origin)
         if named or _names_callee(parts, found[0][0], exported):
             yield rel, block, *found[0]
-
-
-def _exports(analysis: Analysis, module: str, name: str) -> bool:
-    """Does the project's ``module`` define or import ``name``?"""
-    info = analysis.project.modules.get(module)
-    if info is None:
-        return False
-    facts = info.facts
-    return (
-        name in facts.functions
-        or name in info.classes
-        or any(i.local == name for i in facts.imports)
-    )
 
 
 def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
