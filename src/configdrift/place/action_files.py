@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
-from configdrift.extract.docs.blocks import read_block
-from configdrift.place.config_files import config_text
+from configdrift.place.config_files import named_yaml
 from configdrift.resolve.schema import ActionInputs
 
 #: The names GitHub gives an action's metadata file.
@@ -20,15 +19,8 @@ NAMES = ("action.yml", "action.yaml")
 def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
     """The inputs of each action file among the config candidates."""
     out: list[ActionInputs] = []
-    for rel in configs:
-        if rel.rsplit("/", 1)[-1] not in NAMES:
-            continue
-        text = config_text(root, rel)
-        if text is None:
-            continue
-        read = read_block(text, "yaml")
-        tops = {key.path[0] for key in read.keys}
-        if read.error is not None or "runs" not in tops:
+    for rel, read in named_yaml(root, configs, NAMES):
+        if "runs" not in {key.path[0] for key in read.keys}:
             continue  # no action's metadata
         inputs = [key for key in read.keys if len(key.path) == 2 and key.path[0] == "inputs"]
         fields = {key.path[1:]: key for key in read.keys if len(key.path) == 3}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
@@ -28,19 +29,25 @@ def config_text(root: Path, rel: str) -> str | None:
         return None
 
 
-def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
-    """The keys of confuse's defaults files (``config_default.yaml``)."""
-    out: list[tuple[str, list[BlockKey]]] = []
+def named_yaml(
+    root: Path, rels: list[str], names: Collection[str]
+) -> Iterator[tuple[str, BlockRead]]:
+    """Each file of ``rels`` whose name is one of ``names``, read whole as
+    YAML (a file that cannot be read, or not whole, is none)."""
     for rel in rels:
-        if rel.rsplit("/", 1)[-1] not in DEFAULTS_FILES:
+        if rel.rsplit("/", 1)[-1] not in names:
             continue
         text = config_text(root, rel)
         if text is None:
             continue
         read = read_block(text, "yaml")
         if read.error is None:
-            out.append((rel, read.keys))
-    return out
+            yield rel, read
+
+
+def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
+    """The keys of confuse's defaults files (``config_default.yaml``)."""
+    return [(rel, read.keys) for rel, read in named_yaml(root, rels, DEFAULTS_FILES)]
 
 
 #: How many Python files beside a defaults file are searched for its name.
