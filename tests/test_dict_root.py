@@ -442,3 +442,12 @@ def test_a_misspelt_entry_beside_the_undocumented_key_it_misspells_is_reported(
     assert set(not_read) == {"prefer_large_batch"}
     assert not_read["prefer_large_batch"].suggestion == "the code reads `prefer_larger_batch`"
     assert ("CD103", "prefer_larger_batch") in _codes(findings)
+
+
+def test_a_key_another_dict_reads_is_no_read_around_a_registry(tmp_path) -> None:
+    # ``cache.get("color")`` reads the key of another dict that holds some
+    # of the same names: the flow's dict is no registry of settings that
+    # the read bypasses, whatever the accessor also reads.
+    other = '\ndef cached(cache):\n    return cache.get("name"), cache.get("seed"), cache.get("color")\n'
+    _, findings = _check(tmp_path, {"pkg/load.py": _LOADED + other, "docs/settings.md": _DOCS})
+    assert ("CD201", "color") not in _codes(findings)

@@ -138,3 +138,57 @@ def test_a_name_getattr_builds_from_parts_may_read_a_documented_key(tmp_path) ->
     # A name computed whole says nothing of which key it reads.
     _, findings = check_project(tmp_path, {**files, "app/daemon.py": whole}, "app")
     assert ("CD102", "worker_concurrency") in by_key(findings)
+
+
+_BACKEND = """
+class Backend:
+    def __init__(self, app):
+        self.zone = app.conf.get("timezone")
+        self.acks = app.conf.get("task_acks_late")
+        self.concurrency = app.conf.get("worker_concurrency", 4)
+"""
+
+
+def test_a_documented_key_read_around_the_registry_is_reported(tmp_path) -> None:
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    _, findings = check_project(tmp_path, {**files, "app/backend.py": _BACKEND}, "app")
+    found = by_key(findings)
+    finding = found[("CD201", "worker_concurrency")]
+    assert finding.severity.value == "warning"
+    assert (finding.location.path, finding.location.line) == ("app/backend.py", 6)
+    doc_line = _JOINED.splitlines().index("``worker_concurrency``") + 1
+    assert {(r.path, r.line) for r in finding.related} == {
+        ("docs/configuration.rst", doc_line),
+        ("app/defaults.py", _DEFAULTS.splitlines().index("NAMESPACES = Namespace(") + 1),
+    }
+    # Read, so not "never read" as well.
+    assert ("CD102", "worker_concurrency") not in found
+
+
+def test_a_read_around_the_registry_needs_an_accessor_of_its_keys(tmp_path) -> None:
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    # An accessor that reads one of the registry's keys only may be any dict.
+    one = _BACKEND.replace('        self.zone = app.conf.get("timezone")\n', "")
+    _, findings = check_project(tmp_path, {**files, "app/backend.py": one}, "app")
+    assert ("CD201", "worker_concurrency") not in by_key(findings)
+    # A getter that reads the registry's keys is one too.
+    getter = _BACKEND.replace("app.conf.get(", "_get(").replace(
+        "(self, app):", "(self, app):\n        _get = app.conf.get"
+    )
+    _, findings = check_project(tmp_path, {**files, "app/backend.py": getter}, "app")
+    assert ("CD201", "worker_concurrency") in by_key(findings)
+
+
+def test_a_read_in_the_tests_or_a_name_of_another_case_is_no_read_around(tmp_path) -> None:
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    _, findings = check_project(tmp_path, {**files, "app/tests/test_backend.py": _BACKEND}, "app")
+    assert ("CD201", "worker_concurrency") not in by_key(findings)
+    # A class's name documented among the settings is no setting of them.
+    cased = _JOINED + "\n``Worker``\n~~~~~~~~~~\n\nThe worker class.\n"
+    code = _BACKEND + '        self.worker = app.conf.get("Worker")\n'
+    _, findings = check_project(
+        tmp_path,
+        {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": cased, "app/backend.py": code},
+        "app",
+    )
+    assert ("CD201", "Worker") not in by_key(findings)

@@ -17,6 +17,7 @@ from configdrift.model import (
     SchemaNode,
     format_path,
 )
+from configdrift.rules.around_registry import read_around
 from configdrift.rules.evidence import (
     built_reads_of,
     code_files,
@@ -52,7 +53,15 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     Also, as a warning, a setting the package reads by name from its
     settings object (``settings.getint("PER_IP")``) that its defaults module
     does not declare: the read bypasses the registry, with a default of its
-    own.
+    own. And, as a warning, a key the docs present on a registry's page
+    (an option table or namespace, a defaults module) that the registry
+    does not declare, where the code reads it by its literal name
+    (``conf.get("redis_client_name")``, ``_get("client_name")``): the
+    docs and the code agree on a setting the registry's type, default and
+    old names never apply to. The read must be through an accessor that
+    reads two of the registry's own keys by name too (``conf.get``,
+    ``_get``), outside the tests; a key spelt in another case than the
+    registry's (``Task`` beside ``task_acks_late``) is something else.
 
     Why it matters
     The read can only fail (an ``AttributeError``), or it reads a key that a
@@ -67,7 +76,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     Declare the field if the option is meant to exist; otherwise delete the
     accessor and its callers.
     """
-    yield from _read_around_registry(analysis)
+    yield from read_around(analysis)
     if analysis.first is not None and analysis.schema.model_kind in _READ_BY_NAME:
         # A surface read by name holds no config objects of its own: the
         # chains were judged with the first surface (a shortcut, no verdict).
@@ -424,43 +433,3 @@ def _inert_copies(analysis: Analysis, loaded: set[str]) -> Iterator[Finding]:
             f"`{format_path(path)}` is read into `{attr}`, which no code reads: setting it does nothing",
             (Related(where, line, f"stored as `{attr}` here"),),
         )
-
-
-def _read_around_registry(analysis: Analysis) -> Iterator[Finding]:
-    """A setting read by name from the settings object that the defaults
-    module does not declare (``settings.getint("PER_IP")``): it bypasses the
-    registry, its default the read's own. A warning: the object is lenient,
-    the read gets its default."""
-    import dataclasses
-
-    from configdrift.model import Severity
-    from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, read_around
-
-    root = analysis.schema
-    if root.model != SETTINGS_OBJECT:
-        return
-    registry, around = read_around(root)
-    if registry is None or registry.location is None:
-        return
-    module = registry.origin.removeprefix("option of ")
-    for node in around:
-        if node.location is None:
-            continue
-        default = (
-            f" ({node.default.text})" if node.default is not None and node.default.known else ""
-        )
-        finding = make(
-            "CD201",
-            format_path(node.path),
-            node.location,
-            f"`{node.key}` is read by name from the settings object, but {module} does not declare "
-            f"it: it bypasses the defaults module, with the read's own default{default}",
-            (
-                Related(
-                    registry.location.path,
-                    registry.location.line,
-                    f"{module} declares the settings",
-                ),
-            ),
-        )
-        yield dataclasses.replace(finding, severity=Severity.WARNING)

@@ -1,0 +1,188 @@
+"""Keys read around a registry (CD201, as warnings): a setting the code
+reads by name that the registry of settings does not declare, so that
+the registry's type, default and old names do not apply to it.
+
+Two ways to know the key is a setting: the package reads it by name from
+its settings object (``settings.getint("PER_IP")``) beside a defaults
+module that declares the others; or the docs present it on the registry's
+page (a heading, an entry) and the code reads it by its literal name
+(``conf.get("redis_client_name")``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.discover import in_tests
+from configdrift.files import read_or_none
+from configdrift.model import Finding, Location, Related, SchemaNode, Severity, format_path
+from configdrift.rules.doc_gaps import missing_entries
+from configdrift.rules.evidence import (
+    MAX_OTHER_BYTES,
+    MAX_OTHER_FILES,
+    code_files,
+    once,
+)
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: Registries of settings: option tables and namespaces (each option with
+#: its default and type), a defaults module's settings. The code reads
+#: their keys by name, so a key read by name may bypass them.
+_REGISTRIES = frozenset({"table", "setting"})
+
+
+def read_around(analysis: Analysis) -> Iterator[Finding]:
+    yield from _read_around_defaults(analysis)
+    yield from _documented_around(analysis)
+
+
+def _read_around_defaults(analysis: Analysis) -> Iterator[Finding]:
+    """A setting read by name from the settings object that the defaults
+    module does not declare (``settings.getint("PER_IP")``): it bypasses the
+    registry, its default the read's own. A warning: the object is lenient,
+    the read gets its default."""
+    from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, read_around
+
+    root = analysis.schema
+    if root.model != SETTINGS_OBJECT:
+        return
+    registry, around = read_around(root)
+    if registry is None or registry.location is None:
+        return
+    module = registry.origin.removeprefix("option of ")
+    for node in around:
+        if node.location is None:
+            continue
+        default = (
+            f" ({node.default.text})" if node.default is not None and node.default.known else ""
+        )
+        finding = make(
+            "CD201",
+            format_path(node.path),
+            node.location,
+            f"`{node.key}` is read by name from the settings object, but {module} does not declare "
+            f"it: it bypasses the defaults module, with the read's own default{default}",
+            (
+                Related(
+                    registry.location.path,
+                    registry.location.line,
+                    f"{module} declares the settings",
+                ),
+            ),
+        )
+        yield dataclasses.replace(finding, severity=Severity.WARNING)
+
+
+def _documented_around(analysis: Analysis) -> Iterator[Finding]:
+    """A key the docs present on a registry's page that the registry does
+    not declare, which the code reads by its literal name through an
+    accessor that reads the registry's own keys too: the docs and the code
+    agree on a setting the registry never heard of."""
+    found = [
+        (entry, rejected, parent)
+        for entry, rejected, parent in missing_entries(analysis, strict=False)
+        if parent.model_kind in _REGISTRIES and _spelt_alike(rejected[-1], parent)
+    ]
+    if not found:
+        return
+    declared = {
+        key
+        for _, _, parent in found
+        for child in parent.children.values()
+        for key in child.spellings or (child.key,)
+    }
+    names = {rejected[-1] for _, rejected, _ in found}
+    files = once(
+        analysis,
+        "code files out of tests",
+        lambda: [f for f in code_files(analysis) if not in_tests(f)],
+    )
+    reads = _reads_by_accessor(analysis, files, names | declared)
+    for entry, rejected, parent in found:
+        key = rejected[-1]
+        own = {k for child in parent.children.values() for k in child.spellings or (child.key,)}
+        site = next(
+            (
+                where
+                for accessor, where in reads.get(key, [])
+                if len({k for k in own if accessor in (a for a, _ in reads.get(k, []))})
+                >= _ACCESSOR_KEYS
+            ),
+            None,
+        )
+        if site is None:
+            continue
+        registry = parent.model or "the registry"
+        related = [
+            Related(
+                entry.location.path, entry.location.line, "the docs present it as a setting here"
+            )
+        ]
+        if parent.model_location is not None:
+            related.append(
+                Related(
+                    parent.model_location.path,
+                    parent.model_location.line,
+                    f"{registry} declares the settings, not this one",
+                )
+            )
+        finding = make(
+            "CD201",
+            format_path(rejected),
+            site,
+            f"`{key}` is read by name, and documented as a setting, but {registry} does not "
+            "declare it: the read bypasses the registry, its type, default and old names",
+            tuple(related),
+        )
+        yield dataclasses.replace(finding, severity=Severity.WARNING)
+
+
+#: The registry's own keys an accessor must read by name for it to be the
+#: registry's object (``conf.get("cassandra_servers")``,
+#: ``_get("redis_host")``).
+_ACCESSOR_KEYS = 2
+
+
+def _reads_by_accessor(
+    analysis: Analysis, files: list[str], names: set[str]
+) -> dict[str, list[tuple[str, Location]]]:
+    """Each of ``names`` the code reads by its literal name, with the
+    accessor of each read: the receiver of ``conf.get("k")`` or
+    ``conf["k"]`` (``conf``), the getter of ``_get("k")`` (``_get``);
+    bounded like the other searches."""
+    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
+    pattern = re.compile(
+        rb"""(?<!\w)(\w{1,40}(?=\s*\[|\.get)|\w{0,20}get\w{0,20}(?=\())"""
+        rb"""(?:\s*\[|\.get\w{0,20}\(|\()\s*["'](%b)["']""" % alternation
+    )
+    out: dict[str, list[tuple[str, Location]]] = {}
+    for rel in files[:MAX_OTHER_FILES]:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            continue
+        for match in pattern.finditer(data):
+            line = data.count(b"\n", 0, match.start(2)) + 1
+            out.setdefault(match.group(2).decode(), []).append(
+                (match.group(1).decode(), Location(rel, line))
+            )
+    return out
+
+
+def _spelt_alike(key: str, parent: SchemaNode) -> bool:
+    """Is ``key`` spelt as the registry spells its settings: in capitals
+    beside capitals, in small letters beside small letters? A class's name
+    documented beside lowercase settings (``Task``) is something else."""
+    keys = [child.key for child in parent.children.values() if child.key.strip("_")]
+    if not keys:
+        return False
+    if all(k.isupper() for k in keys):
+        return key.isupper()
+    if all(k.islower() for k in keys):
+        return key.islower()
+    return True
