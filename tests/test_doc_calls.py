@@ -184,3 +184,36 @@ def test_an_untagged_rst_block_that_imports_is_python_also_embedded_in_markdown(
     page = f"# Use\n\nText.\n\n```{{eval-rst}}\n{rst}```\n"
     calls = extract_markdown(page.encode()).calls
     assert [(b.call, b.line, [k.line for k in b.keys]) for b in calls] == [("App", 11, [11])]
+
+
+def test_code_shown_through_a_myst_directive_or_a_braced_language_is_read() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        "# Use\n\n"  # 1-2
+        "```{code-block} python\n"  # 3
+        ":caption: Serving\n"  # 4
+        ":linenos:\n"  # 5
+        "App('x', strict=True)\n"  # 6
+        "```\n\n"  # 7-8
+        "```{python}\n"  # 9
+        "App('y', port=1)\n"  # 10
+        "```\n\n"  # 11-12
+        "```{code-cell} ipython\n"  # 13
+        "App('z', host='h')\n"  # 14
+        "```\n\n"  # 15-16
+        "```{note}\n"  # 17
+        "App('w', color=1)\n"  # 18
+        "```\n"
+    )
+    calls = extract_markdown(page.encode()).calls
+    # An admonition's text is prose, not code; the directive's options are
+    # not the code's lines.
+    assert [(b.call, [(k.path[0], k.line) for k in b.keys]) for b in calls] == [
+        ("App", [("strict", 6)]),
+        ("App", [("port", 10)]),
+        ("App", [("host", 14)]),
+    ]
+    # Another language shown the same way is not Python.
+    rst = "# Use\n\n```{code-block} yaml\nApp('x', strict=True)\n```\n"
+    assert extract_markdown(rst.encode()).calls == []

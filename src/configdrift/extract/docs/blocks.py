@@ -72,3 +72,33 @@ def indented_fence(content: str) -> tuple[str, str] | None:
     if opening is None or lines[-1].strip() != opening.group(1):
         return None
     return opening.group(2).lower(), "\n".join(lines[1:-1]) + "\n"
+
+
+#: MyST's directives that show code in the language their argument names
+#: (```` ```{code-block} python ````); a notebook cell's ``ipython`` is Python.
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell"})
+#: A fence named by its language in braces, as Quarto and Jupyter Book
+#: write an executable cell (```` ```{python} ````).
+_BRACED_LANGUAGES = {"python": "python", "py": "python", "ipython": "python", "ipython3": "python"}
+
+
+def directive_code(info: str, content: str) -> tuple[str, str, int] | None:
+    """The language, the text and the lines set aside before it (the
+    directive's ``:caption:`` options) of a fence that shows code through
+    a MyST directive or a braced language; None for any other directive."""
+    words = info.split()
+    if not words:
+        return None
+    name = words[0].strip("{}").lower()
+    if name in _CODE_DIRECTIVES:
+        lang = words[1].lower() if len(words) > 1 else ""
+    elif name in _BRACED_LANGUAGES:
+        lang = name
+    else:
+        return None
+    lang = _BRACED_LANGUAGES.get(lang, lang)
+    lines = content.split("\n")
+    skipped = 0
+    while skipped < len(lines) and lines[skipped].startswith(":"):
+        skipped += 1  # ``:caption: The settings`` and ``:linenos:``
+    return lang, "\n".join(lines[skipped:]), skipped

@@ -86,7 +86,7 @@ if TYPE_CHECKING:
     # by worker processes never pays for it in the main one.
     from markdown_it.token import Token
 
-from configdrift.extract.docs.blocks import STRICT_LANGS, indented_fence, read_block
+from configdrift.extract.docs.blocks import STRICT_LANGS, directive_code, indented_fence, read_block
 
 
 def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
@@ -541,12 +541,16 @@ class _Walker:
 
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it
-        if tok.type == "fence" and (tok.info or "").lstrip().startswith("{"):
-            self._generator(tok)
-            return
         lang = (tok.info or "").strip().split(" ")[0].lower() if tok.type == "fence" else ""
         content = tok.content
         first = self._line(tok) + (1 if tok.type == "fence" else 0)
+        if lang.startswith("{"):
+            shown = directive_code(tok.info, content)
+            if shown is None:
+                self._generator(tok)
+                return
+            lang, content, skipped = shown
+            first += skipped
         if tok.type == "code_block" and (fenced := indented_fence(content)) is not None:
             # A fence indented under a container CommonMark does not know
             # (a content tab ``=== "YAML"``, a ``.. column::``): the fence.
