@@ -178,16 +178,36 @@ def names_item(item: dict[str, Any], finding: dict[str, Any]) -> bool:
     files; or it sits at one of the item's places (within ``NEAR`` lines)
     and names no key, or the end of the item's path (a surface rooted
     below it); or it sits on the item's very doc line (the entry there,
-    whatever path configdrift gives it). A finding of another key near the
-    item's place (the next row of a table) is not the item."""
+    whatever path configdrift gives it); or, for a key the code declares,
+    it sits on the declaration's very line and names the key in another
+    spelling of it (``MAIN_ENV_FOR_DYNACONF`` for ``main_env``). A finding
+    of another key near the item's place (the next row of a table) is not
+    the item."""
     key = finding.get("key") or ""
     if key and names_key(item["key"], key):
         places = {p for p in (place_path(item.get("doc")), place_path(item.get("code"))) if p}
         return not places or bool(places & finding_paths(finding))
     if not key or names_key(key, item["key"]):
         return at_place(item, finding)
+    if (
+        item["kind"] in DECLARED
+        and split_place(item.get("code")) == (finding["path"], finding["line"])
+        and spells_key(item["key"], key)
+    ):
+        return True
     doc = split_place(item.get("doc"))
     return doc is not None and doc[1] is not None and doc in finding_places(finding)
+
+
+def spells_key(item_key: str, key: str) -> bool:
+    """Whether ``key``'s last part holds the words of ``item_key``'s last
+    part in a row, with a prefix or a suffix of its own: the key in an
+    environment variable's spelling (``APP_MAIN_ENV``, ``MAIN_ENV_FOR_APP``)."""
+    want, have = key_parts(item_key), key_parts(key)
+    if not want or not have:
+        return False
+    words, among = want[-1].split("_"), have[-1].split("_")
+    return any(among[i : i + len(words)] == words for i in range(len(among) - len(words) + 1))
 
 
 def norm_key(key: str) -> str:

@@ -91,6 +91,20 @@ def test_a_finding_on_the_items_doc_line_reports_it_whatever_key_it_names():
     assert not recall.matches(item, _finding("worker-timeout", "docs/s.rst", line=20))
 
 
+def test_a_finding_on_a_declarations_line_reports_it_in_another_spelling():
+    item = {"key": "main_env", "kind": "undocumented", "doc": None, "code": "pkg/d.py:92"}
+    undocumented = {"rule": "undocumented"}
+    found = _finding("MAIN_ENV_FOR_APP", "pkg/d.py", line=92)
+    assert recall.matches(item, {**found, **undocumented})
+    assert recall.matches(item, {**found, **undocumented, "key": "APP_MAIN_ENV"})
+    # Another key on the line (a one-line dict), another line, or a kind
+    # whose code side is not the key's own declaration: not the item.
+    assert not recall.matches(item, {**found, **undocumented, "key": "MAIN_PATH_FOR_APP"})
+    assert not recall.matches(item, {**found, **undocumented, "line": 93})
+    rejected = {**item, "kind": "documented-not-accepted"}
+    assert not recall.matches(rejected, {**found, "rule": "documented-not-accepted"})
+
+
 def _project(keys=(), entries=(), docs=()):
     """A map of one surface: keys and entries as (name, place) or (name,
     place, default)."""
