@@ -121,3 +121,63 @@ def test_an_input_no_doc_describes_is_undocumented_unless_deprecated(tmp_path) -
     (surface,) = [s for s in analysis.everything if s.schema.model_kind == "action"]
     assert surface.schema.children["extras"].deprecated
     assert ("CD103", "extras") not in by_key(findings)
+
+
+_STEP = """# Use it
+
+Add a step to your workflow:
+
+```yaml
+- uses: actions/checkout@v4
+  with:
+    fetch-depth: 0
+- uses: shop/shop@v1
+  with:
+    package-dir: src
+    output-dir: out
+```
+"""
+
+
+def test_inputs_a_step_of_the_docs_sets_under_with_document_the_action(tmp_path) -> None:
+    # ``verbose`` is named in prose only; ``only`` is a key of another
+    # config the page shows, not set under a step's ``with:``.
+    page = _STEP + "\nSet `verbose` to hear more.\n\n```yaml\nbuild:\n  only: all\n```\n"
+    analysis, findings = _check(tmp_path, page=page)
+    (action,) = [s for s in analysis.everything if s.schema.model_kind == "action"]
+    found = {key for code, key in by_key(findings) if code == "CD103"}
+    # Set in the step (though no prose names them), or named in prose:
+    # shown; the other is undocumented. Another action's input is none of
+    # its.
+    assert "only" in found
+    assert not found & {"package-dir", "output-dir", "verbose", "fetch-depth"}
+    assert action.schema.child("fetch-depth") is None
+
+
+def test_one_input_set_of_two_is_no_evidence_of_an_action(tmp_path) -> None:
+    two = _ACTION.split("  verbose:")[0] + "runs:" + _ACTION.split("runs:")[1]
+    one = _STEP.replace("    output-dir: out\n", "")
+    analysis, _ = _check(tmp_path, two, one)
+    assert not [s for s in analysis.everything if s.schema.model_kind == "action"]
+    analysis, _ = _check(tmp_path, two, _STEP)
+    assert [s for s in analysis.everything if s.schema.model_kind == "action"]
+
+
+def test_an_action_of_the_projects_own_ci_is_no_surface(tmp_path) -> None:
+    import subprocess
+
+    files = {
+        "action.yml": _ACTION,
+        ".github/actions/shop/action.yml": _ACTION,
+        "docs/github-action.md": _STEP,
+        "shop/cli.py": _CLI,
+    }
+    from helpers import make_project
+
+    make_project(tmp_path, files)
+    # A repository: git lists the files under ``.github/``.
+    subprocess.run(["git", "-C", str(tmp_path), "init", "-q"], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "add", "-A"], check=True)
+    analysis, _ = check_project(tmp_path, files, "shop")
+    actions = [s for s in analysis.everything if s.schema.model_kind == "action"]
+    assert [s.schema.model_location.path for s in actions] == ["action.yml"]

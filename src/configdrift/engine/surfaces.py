@@ -43,6 +43,7 @@ from configdrift.place.pages import (
 from configdrift.place.theme_files import theme_options
 from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
+from configdrift.resolve.mechanisms.actions import set_with
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.schema import SchemaBuilder, placed_under
 
@@ -294,6 +295,11 @@ def other_surfaces(
             _as_named(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among, built)
         other.target = surface.target or "discovered"
+        if surface.root.model_kind == "action" and discovery and discovery.pages:
+            # An input a step of the docs sets under ``with:`` is shown there.
+            other.documented_elsewhere |= {
+                (key,) for key in set_with(discovery.pages()) if key in surface.root.children
+            }
         if other.admitted and surface.root.model_kind == "defaults":
             # A reference built from the file documents its keys: with
             # the schema beside it, as that schema describes them.

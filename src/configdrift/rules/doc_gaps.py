@@ -107,7 +107,7 @@ def _thin_sections(analysis: Analysis) -> set[tuple[str, str]]:
 
 
 #: Surfaces whose keys are options read or registered by name, not fields.
-NAMED_KINDS = frozenset({"argparse", "click", "env", "setting", "table", "theme"})
+NAMED_KINDS = frozenset({"action", "argparse", "click", "env", "setting", "table", "theme"})
 
 
 def variable_prefixes(root: SchemaNode) -> tuple[str, ...]:

@@ -65,6 +65,10 @@ def read_yaml(text: str) -> BlockRead:
     for root in documents:
         if isinstance(root, yaml.MappingNode):
             _yaml_mapping(root, (), keys, seen, yaml.SafeLoader(""))
+        elif isinstance(root, yaml.SequenceNode):
+            # A list of mappings (a workflow's steps, ``- uses: ...``): their
+            # keys under ``[]``.
+            _yaml_mapping(root, (), keys, seen, yaml.SafeLoader(""))
     keys.sort(key=lambda k: k.line)
     return BlockRead(keys)
 

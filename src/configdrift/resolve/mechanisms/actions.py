@@ -7,6 +7,9 @@ anything it is handed: nothing is said of a key the file lacks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from configdrift.index.pages import EXAMPLE, PageKeys
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.confuse import add_file_keys
@@ -15,11 +18,20 @@ from configdrift.resolve.mechanisms.confuse import add_file_keys
 SET_AS = "the action's inputs (`with:`)"
 
 
+#: The inputs the docs must name of an action, and half of them: a step
+#: that sets two under ``with:`` shows users set them.
+LEAST = 2
+
+
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """Each action whose inputs the docs name (three, and half of them)."""
+    """Each action the project publishes (not one of its own workflows',
+    under ``.github/``) whose inputs the docs name or set in a step's
+    ``with:`` (two, and half of them)."""
     found: list[Surface] = []
-    words = discovery.words()
+    words = discovery.words() | _set_with(discovery)
     for action in discovery.builder.actions:
+        if action.rel.startswith(".github/"):
+            continue  # the project's own CI, no user sets it
         root = SchemaNode(key="", path=(), strict=None, origin="root")
         root.model = SET_AS
         root.model_kind = "action"
@@ -28,10 +40,26 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         for key in action.deprecated & root.children.keys():
             root.children[key].deprecated = True
         named = frozenset(key for key in root.children if key in words)
-        if not discovery.claim(root, named):
+        if not discovery.claim(root, named, LEAST):
             continue
         how = f"the inputs of the GitHub Action {action.rel}"
         surface = Surface(f"{action.rel} inputs", root, how, [], "")
         surface.admitted = "the docs name its inputs"
         found.append(surface)
     return found
+
+
+def _set_with(discovery: Discovery) -> frozenset[str]:
+    return set_with(discovery.pages()) if discovery.pages is not None else frozenset()
+
+
+def set_with(pages: Iterable[PageKeys]) -> frozenset[str]:
+    """The keys the docs' examples set under a step's ``with:``: an
+    action's inputs, as users write them."""
+    return frozenset(
+        spelt.path[-1]
+        for page in pages
+        for found in page.spelt.values()
+        for spelt in found
+        if spelt.role == EXAMPLE and len(spelt.path) >= 2 and spelt.path[-2] == "with"
+    )
