@@ -32,6 +32,12 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
         ("<i>**train_batch_size**</i> value", 3, None),
         ("-", 3, None),
         ("", 3, None),
+        # An address or a version is a word: a string where the code's is.
+        ("`127.0.0.1`", "localhost", False),
+        ("`127.0.0.1`", "127.0.0.1", True),
+        ("0.0.0.0:8000", "0.0.0.0:8000", True),
+        ("`1.2.3`", 1.2, None),
+        ("`1.2`", 1.2, True),
     ],
 )
 def test_values_are_compared_not_text(doc: str, code: object, equal: bool | None) -> None:

@@ -21,6 +21,9 @@ _NUMBER = re.compile(
     r"^[+-]?(\d{1,3}(?:,\d{3})++(?:\.\d*+)?|\d[\d_]*+\.?\d*+|\.\d++)([eE][+-]?\d++)?$"
 )
 _WORD = re.compile(r"^[A-Za-z_][\w\-./]*$")
+#: An address or a version, digits in three dotted groups or more
+#: (``127.0.0.1``, ``0.0.0.0:8000``, ``1.2.3``): a word, not a number.
+_DOTTED = re.compile(r"^\d{1,10}(?:\.\d{1,10}){2,7}(?::\d{1,5})?$")
 _NO_VALUE = frozenset(
     {
         "",
@@ -87,7 +90,7 @@ def parse_doc_value(text: str | None) -> DocValue:
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
         return DocValue(False)
-    if _WORD.match(t):
+    if _WORD.match(t) or _DOTTED.match(t):
         return DocValue(True, t, word=True)
     return DocValue(False)
 
