@@ -55,3 +55,44 @@ def test_an_option_decorator_on_a_function_click_does_not_decorate_is_none(tmp_p
     )
     flags, _ = _check(tmp_path, cli)
     assert "--print" in flags and "--fast" not in flags
+
+
+_VERBOSE_PAGE = _PAGE + "| `--verbosity` | how much to say |\n"
+
+
+def _strict(tmp_path, cli: str) -> tuple[bool | None, dict]:
+    files = {"shop/__init__.py": "", "shop/cli.py": cli, "docs/cli.md": _VERBOSE_PAGE}
+    analysis, findings = check_project(tmp_path, files, "shop")
+    (surface,) = [s for s in analysis.everything if s.schema.model == "the click command"]
+    return surface.schema.strict, by_key(findings)
+
+
+def test_another_librarys_decorator_that_adds_options_opens_the_command(tmp_path) -> None:
+    """``@click_log.simple_verbosity_option(logger)`` adds ``--verbosity``,
+    which no call here declares: a documented flag the code does not show
+    may be that one."""
+    cli = _CLI.replace(
+        "@click.command()\n",
+        "@click.command()\n@click_log.simple_verbosity_option(logger)\n",
+    ).replace("import click\n", "import click\nimport click_log\n")
+    strict, found = _strict(tmp_path, cli)
+    assert strict is None
+    assert ("CD101", "--verbosity") not in found
+    # One whose origin cannot be told (an object built at run time) may
+    # add them too.
+    built = cli.replace("import click_log\n", "import click_log\n\ntools = load_tools()\n").replace(
+        "@click_log.simple_verbosity_option", "@tools.simple_verbosity_option"
+    )
+    assert _strict(tmp_path, built)[0] is None
+    # click's own decorators add the flags their names say; the project's
+    # own ``*_option`` declares what the project shows.
+    for deco, imports in (
+        ("@click.password_option()\n", ""),
+        ("@common_option\n", "def common_option(f):\n    return f\n\n\n"),
+    ):
+        own = _CLI.replace("@click.command()\n", "@click.command()\n" + deco).replace(
+            "\n\n@click.command()", "\n\n" + imports + "@click.command()", 1
+        )
+        strict, found = _strict(tmp_path, own)
+        assert strict is True, deco
+        assert ("CD101", "--verbosity") in found

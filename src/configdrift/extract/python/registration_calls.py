@@ -174,16 +174,24 @@ OPTION_DECORATORS = frozenset({"option"})
 
 #: click's decorators that add an option of its own, and its default flag.
 CLICK_BUILTINS = {"version_option": "--version", "help_option": "--help"}
+#: A decorator of another name that adds an option no call here declares
+#: (``@click_log.simple_verbosity_option(logger)``): a call by this name.
+ADDED_OPTION = "added_option"
 
 
 def click_builtin(deco: ast.expr, source: str, function: str) -> RegistrationCall | None:
     """``@click.version_option(...)``, ``@click.help_option(...)`` (called or
     not), and a command's ``context_settings={"help_option_names": [...]}``:
     the options click adds, as a call named ``version_option`` or
-    ``help_option``."""
+    ``help_option``; another decorator named ``*_option`` or ``*_options``
+    as a call named ``ADDED_OPTION``."""
     call = deco if type(deco) is ast.Call else None
     func = call.func if call is not None else deco
     name = last_name(func)
+    if name and name not in CLICK_BUILTINS and name.endswith(("_option", "_options")):
+        # Another library's decorator (or the project's) that adds options:
+        # which, the resolver tells by where its name comes from.
+        return RegistrationCall(ADDED_OPTION, [], {}, deco.lineno, function, dotted(func) or "")
     if name in CLICK_BUILTINS:
         args = call.args if call is not None else []
         keywords = call.keywords if call is not None else []

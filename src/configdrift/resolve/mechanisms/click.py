@@ -148,3 +148,14 @@ def takes_unknown(info: ModuleInfo, settings: Expr) -> bool:
         given = {k for k, value in settings[3].items() if value != ["c", False]}
         return bool(_TAKES_UNKNOWN & given)  # ``dict(help_option_names=...)``
     return True  # not known statically: it may
+
+
+def adds_unseen_options(project: Project, module: str, callee: str) -> bool:
+    """Does a decorator named ``*_option`` add options no call of the
+    project declares: one of another library's but click's own (whose
+    ``password_option`` and the like add the flags their names say), or
+    one that cannot be told?"""
+    symbol = project.resolve(module, callee)
+    if symbol is None:
+        return True
+    return symbol.kind == "external" and not of_click(symbol.qualname)

@@ -82,3 +82,18 @@ def hide_or_deprecate(
 
 #: Help text that opens by saying the option is deprecated.
 _DEPRECATED = re.compile(r"\W{0,3}deprecated\b", re.IGNORECASE)
+
+
+def declared_kind(expr: Expr) -> str:
+    """The kind of value a type expression names: ``int``, ``bool``,
+    ``list[str]``; nothing for a union or a class of the project."""
+    if expr[0] == "sub":
+        expr = expr[1]
+    if expr[0] != "n":
+        return ""
+    name = expr[1].rsplit(".", 1)[-1]
+    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
+        return "list"
+    if name in ("dict", "Dict", "Mapping"):
+        return "dict"
+    return TYPES.get(name, "")

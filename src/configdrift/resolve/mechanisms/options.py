@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.extract.python.registration_calls import (
+    ADDED_OPTION,
     CLICK_BUILTINS,
     DECLARING_CALLS,
     OPTION_DECORATORS,
@@ -27,6 +28,7 @@ from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms import option_nodes
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.click import (
+    adds_unseen_options,
     beside_click,
     click_builtin,
     click_option,
@@ -34,7 +36,13 @@ from configdrift.resolve.mechanisms.click import (
     takes_unknown,
     typer_option,
 )
-from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node, sequence
+from configdrift.resolve.mechanisms.option_nodes import (
+    TYPES,
+    declared_kind,
+    option_group,
+    option_node,
+    sequence,
+)
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
@@ -444,25 +452,10 @@ def _named(
         call.args[1] if call.method == "add_config" and len(call.args) > 1 else None
     )
     if of_type is not None:
-        kind = _declared_kind(of_type)
+        kind = declared_kind(of_type)
     return option_node(
         name, names, kind, default, where, option_group(module, call.function), "named"
     )
-
-
-def _declared_kind(expr: Expr) -> str:
-    """The kind of value a type expression names: ``int``, ``bool``,
-    ``list[str]``; nothing for a union or a class of the project."""
-    if expr[0] == "sub":
-        expr = expr[1]
-    if expr[0] != "n":
-        return ""
-    name = expr[1].rsplit(".", 1)[-1]
-    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
-        return "list"
-    if name in ("dict", "Dict", "Mapping"):
-        return "dict"
-    return TYPES.get(name, "")
 
 
 #: Flags every command line has, that no page is expected to describe.
@@ -512,7 +505,8 @@ def options_complete(builder: SchemaBuilder) -> bool:
     to take unknown options or extra arguments?"""
     if declared_options(builder)[1]:
         return False
-    for info in builder.project.modules.values():
+    project = builder.project
+    for module, info in project.modules.items():
         if _KNOWN_ARGS.intersection(info.facts.attr_loads):
             return False
         for call in info.facts.registrations:
@@ -521,6 +515,8 @@ def options_complete(builder: SchemaBuilder) -> bool:
                 and call.args
                 and takes_unknown(info, call.args[0])
             ):
+                return False
+            if call.method == ADDED_OPTION and adds_unseen_options(project, module, call.callee):
                 return False
     return True
 
