@@ -78,6 +78,17 @@ def test_another_librarys_decorator_that_adds_options_opens_the_command(tmp_path
     strict, found = _strict(tmp_path, cli)
     assert strict is None
     assert ("CD101", "--verbosity") not in found
+    # Applied by a decorator of the project's to the function it wraps.
+    wrapped = _CLI.replace("import click\n", "import functools\n\nimport click\nimport click_log\n")
+    wrapped = wrapped.replace(
+        "\n\n@click.command()",
+        "\n\ndef common(func):\n    @functools.wraps(func)\n"
+        "    @click_log.simple_verbosity_option(logger)\n"
+        "    def inner(*args, **kwargs):\n        return func(*args, **kwargs)\n\n"
+        "    return inner\n\n\n@click.command()\n@common",
+        1,
+    )
+    assert _strict(tmp_path, wrapped)[0] is None
     # One whose origin cannot be told (an object built at run time) may
     # add them too.
     built = cli.replace("import click_log\n", "import click_log\n\ntools = load_tools()\n").replace(

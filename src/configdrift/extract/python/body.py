@@ -12,7 +12,12 @@ import ast
 from configdrift.extract.python.calls import FALSY, READ_METHODS, CallFacts
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import DictStore, Expr
-from configdrift.extract.python.registration_calls import CONVERSIONS, env_read
+from configdrift.extract.python.registration_calls import (
+    ADDED_OPTION,
+    CONVERSIONS,
+    click_builtin,
+    env_read,
+)
 from configdrift.extract.python.walk import fast_walk
 
 
@@ -101,6 +106,13 @@ class FunctionBody(CallFacts):
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                # A decorator a function applies to its inner one (a
+                # project's ``scriv_command`` adding options to a command).
+                for deco in sub.decorator_list:  # type: ignore[attr-defined]
+                    added = click_builtin(deco, self.module.source, self.qualname)
+                    if added is not None and added.method == ADDED_OPTION:
+                        self.module.facts.registrations.append(added)
         # Source order matters: the first key a local is read from is the
         # primary spelling, later ones are legacy spellings.
         assigns.sort(key=lambda a: (a.lineno, a.col_offset))
