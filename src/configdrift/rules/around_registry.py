@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.discover import in_tests
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode, Severity, format_path
 from configdrift.rules.doc_gaps import missing_entries
@@ -24,7 +23,6 @@ from configdrift.rules.evidence import (
     MAX_OTHER_BYTES,
     MAX_OTHER_FILES,
     code_files,
-    once,
 )
 from configdrift.rules.registry import make
 
@@ -98,12 +96,7 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
         for key in child.spellings or (child.key,)
     }
     names = {rejected[-1] for _, rejected, _ in found}
-    files = once(
-        analysis,
-        "code files out of tests",
-        lambda: [f for f in code_files(analysis) if not in_tests(f)],
-    )
-    reads = _reads_by_accessor(analysis, files, names | declared)
+    reads = _reads_by_accessor(analysis, code_files(analysis), names | declared)
     for entry, rejected, parent in found:
         key = rejected[-1]
         own = {k for child in parent.children.values() for k in child.spellings or (child.key,)}
