@@ -56,6 +56,15 @@ def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
         DocParam("beta", 7, "str"),
         DocParam("gamma", 12, "float", attribute=True),
     ]
+    # Choices in braces in place of a type, and the entry after it.
+    braced = (
+        "Warm up.\n\n    Args:\n        kind {'log', 'linear'}: The shape. Default: log\n"
+        "        last (int): The last step. Default: -1.\n"
+    )
+    assert doc_params(braced, 1) == [
+        DocParam("kind", 4, None, None),
+        DocParam("last", 5, "int", "-1"),
+    ]
     sphinx = "Thing.\n\n:param alpha: the alpha, defaults to ``3``.\n:param int beta: beta\n"
     assert doc_params(sphinx, 1) == [DocParam("alpha", 3, None, "3"), DocParam("beta", 4)]
     # Prose that names words with colons, and a section of returns, are none.
@@ -220,6 +229,21 @@ def test_a_lenient_model_a_short_docstring_and_one_that_describes_few(tmp_path) 
     assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
         ("CD104", "Lenient(port=)"),
         ("CD104", "Lenient(retries=)"),
+    }
+
+
+def test_a_docstring_that_describes_two_thirds_of_the_keywords_is_the_reference(tmp_path) -> None:
+    source = (
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Most:\n"
+        '    """Most.\n\n    Args:\n        a (int): A.\n        b (int): B.\n'
+        '        c (int): C.\n        d (int): D.\n    """\n\n'
+        "    a: int = 1\n    b: int = 2\n    c: int = 3\n    d: int = 4\n    e: int = 5\n    f: int = 6\n"
+    )
+    page = "# Reference\n\n[[autodoc]] models.Most\n"
+    _, findings = check_project(tmp_path, {"pkg/models.py": source, "docs/api.md": page}, "pkg")
+    assert {(f.code, f.key) for f in findings if "docstring" in f.message} == {
+        ("CD103", "Most(e=)"),
+        ("CD103", "Most(f=)"),
     }
 
 

@@ -191,7 +191,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     function or class (``.. py:class:: Queue(name='q')`` and its
     ``:param:`` fields) leaves out, where it names three quarters of them;
     so is one a class declares itself that its docstring, rendered by a
-    page, leaves out where it describes three quarters of them.
+    page, leaves out where it describes two thirds of them.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
