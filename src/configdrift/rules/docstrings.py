@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 from configdrift.model import Finding, Location, Related, Value
 from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import (
-    NAMED_SHARE,
     callables,
     calls_deprecated,
     calls_not_taken,
