@@ -451,3 +451,14 @@ def test_a_key_another_dict_reads_is_no_read_around_a_registry(tmp_path) -> None
     other = '\ndef cached(cache):\n    return cache.get("name"), cache.get("seed"), cache.get("color")\n'
     _, findings = _check(tmp_path, {"pkg/load.py": _LOADED + other, "docs/settings.md": _DOCS})
     assert ("CD201", "color") not in _codes(findings)
+
+
+def test_fallbacks_of_a_dict_no_registry_declares_are_the_flows_to_judge(tmp_path) -> None:
+    # ``other.get("epochs", 2)`` reads a dict the flow does not follow:
+    # no registry's setting read around it.
+    other = (
+        '\ndef elsewhere(other):\n    return other.get("epochs", 2), other.get("seed", 3)\n'
+        '\n\ndef later(other):\n    return other.get("epochs", 5)\n'
+    )
+    _, findings = _check(tmp_path, {"pkg/load.py": _LOADED + other, "docs/settings.md": _DOCS})
+    assert ("CD106", "epochs") not in _codes(findings)

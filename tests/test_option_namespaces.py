@@ -192,3 +192,42 @@ def test_a_read_in_the_tests_or_a_name_of_another_case_is_no_read_around(tmp_pat
         "app",
     )
     assert ("CD201", "Worker") not in by_key(findings)
+
+
+_OTHER_BACKEND = """
+class Other:
+    def __init__(self, app):
+        self.acks = app.conf.get("task_acks_late", True)
+        self.zone = app.conf.get("timezone", "UTC")
+"""
+
+
+def test_two_reads_by_name_with_other_fallbacks_are_a_conflict(tmp_path) -> None:
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    backend = _BACKEND.replace('get("task_acks_late")', 'get("task_acks_late", False)')
+    _, findings = check_project(
+        tmp_path, {**files, "app/backend.py": backend, "app/other.py": _OTHER_BACKEND}, "app"
+    )
+    finding = by_key(findings)[("CD106", "task_acks_late")]
+    assert (finding.location.path, finding.location.line) == ("app/other.py", 4)
+    assert [(r.path, r.line) for r in finding.related] == [("app/backend.py", 5)]
+    # ``None`` is no fallback (computed later), another accessor is another
+    # dict, one that reads no other key of the registry may be any dict,
+    # and a computed fallback is not compared.
+    lone = (
+        "def first(cache):\n    return cache.get('task_acks_late', False)\n\n\n"
+        "def second(cache):\n    return cache.get('task_acks_late', True)\n"
+    )
+    _, findings = check_project(tmp_path / "lone", {**files, "app/cache.py": lone}, "app")
+    assert ("CD106", "task_acks_late") not in by_key(findings)
+    for other in (
+        _OTHER_BACKEND.replace('"task_acks_late", True', '"task_acks_late", None'),
+        _OTHER_BACKEND.replace("app.conf.get(", "options.get(").replace(
+            "(self, app):", "(self, app, options):"
+        ),
+        _OTHER_BACKEND.replace('"task_acks_late", True', '"task_acks_late", bool(1)'),
+    ):
+        _, findings = check_project(
+            tmp_path, {**files, "app/backend.py": backend, "app/other.py": other}, "app"
+        )
+        assert ("CD106", "task_acks_late") not in by_key(findings), other

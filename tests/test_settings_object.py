@@ -358,3 +358,30 @@ def test_a_setting_read_around_the_defaults_module_is_reported(tmp_path) -> None
     assert "bot.default_settings does not declare it" in around.message
     assert "(True)" in around.message
     assert ("CD201", "BOT_DELAY") not in found and ("CD201", "DEMO_COLOR") not in found
+
+
+def test_two_fallbacks_of_a_setting_read_by_name_are_a_conflict(tmp_path) -> None:
+    """``settings.getint("BOT_DELAY", 1)`` here and ``2`` there; the other
+    settings are read with one fallback each."""
+    defaults = "".join(
+        f"BOT_{n} = {v!r}\n" for n, v in (("NAME", "bot"), ("DELAY", 0), ("DEPTH", 3))
+    )
+    reader = (
+        "def start(crawler):\n    settings = crawler.settings\n"
+        '    return settings.getint("BOT_DELAY", 1), settings.get("BOT_NAME", "a")\n\n\n'
+        "def stop(crawler):\n    settings = crawler.settings\n"
+        '    return settings.getint("BOT_DELAY", 2), settings.get("BOT_DEPTH", 4)\n'
+    )
+    doc = "# Settings\n\n" + "".join(
+        f"### `BOT_{name}`\n\nA setting.\n\n" for name in ("NAME", "DELAY", "DEPTH")
+    )
+    _, findings = check_project(
+        tmp_path,
+        {
+            "bot/settings/default_settings.py": defaults,
+            "bot/core.py": reader,
+            "docs/settings.md": doc,
+        },
+        "bot",
+    )
+    assert [f.key for f in findings if f.code == "CD106"] == ["BOT_DELAY"]

@@ -11,13 +11,22 @@ page (a heading, an entry) and the code reads it by its literal name
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.files import read_or_none
-from configdrift.model import Finding, Location, Related, SchemaNode, Severity, format_path
+from configdrift.model import (
+    Finding,
+    Location,
+    Related,
+    SchemaNode,
+    Severity,
+    format_path,
+    same_value,
+)
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     MAX_OTHER_BYTES,
@@ -103,8 +112,8 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
         site = next(
             (
                 where
-                for accessor, where in reads.get(key, [])
-                if len({k for k in own if accessor in (a for a, _ in reads.get(k, []))})
+                for accessor, where, _ in reads.get(key, [])
+                if len({k for k in own if accessor in (a for a, _, _ in reads.get(k, []))})
                 >= _ACCESSOR_KEYS
             ),
             None,
@@ -144,27 +153,66 @@ _ACCESSOR_KEYS = 2
 
 def _reads_by_accessor(
     analysis: Analysis, files: list[str], names: set[str]
-) -> dict[str, list[tuple[str, Location]]]:
+) -> dict[str, list[tuple[str, Location, str | None]]]:
     """Each of ``names`` the code reads by its literal name, with the
     accessor of each read: the receiver of ``conf.get("k")`` or
-    ``conf["k"]`` (``conf``), the getter of ``_get("k")`` (``_get``);
-    bounded like the other searches."""
+    ``conf["k"]`` (``conf``), the getter of ``_get("k")`` (``_get``); and
+    the text of the fallback a one-line ``get`` gives (``conf.get("k",
+    False)``), where it gives one. Bounded like the other searches."""
     alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
     pattern = re.compile(
         rb"""(?<!\w)(\w{1,40}(?=\s*\[|\.get)|\w{0,20}get\w{0,20}(?=\())"""
-        rb"""(?:\s*\[|\.get\w{0,20}\(|\()\s*["'](%b)["']""" % alternation
+        rb"""(?:\s*\[|\.get\w{0,20}\(|\()\s*["'](%b)["']"""
+        rb"""(?:\s*,\s*([^(),\n]{1,40}?)\s*\))?""" % alternation
     )
-    out: dict[str, list[tuple[str, Location]]] = {}
+    out: dict[str, list[tuple[str, Location, str | None]]] = {}
     for rel in files[:MAX_OTHER_FILES]:
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is None:
             continue
         for match in pattern.finditer(data):
             line = data.count(b"\n", 0, match.start(2)) + 1
+            fallback = match.group(3).decode() if match.group(3) else None
             out.setdefault(match.group(2).decode(), []).append(
-                (match.group(1).decode(), Location(rel, line))
+                (match.group(1).decode(), Location(rel, line), fallback)
             )
     return out
+
+
+def fallbacks_around(
+    analysis: Analysis,
+) -> Iterator[tuple[str, list[tuple[Location, str, object]]]]:
+    """For a registry of settings, each key it declares that the code reads
+    by name with literal fallbacks that differ (``conf.get("k", False)``
+    here, ``conf.get("k", True)`` there), through one accessor that reads
+    the registry's keys: (key, [(where, fallback text, value)]). ``None``
+    is no fallback (computed later, or not set)."""
+    root = analysis.schema
+    if root.model_kind not in _REGISTRIES:
+        return
+    own = {k for child in root.children.values() for k in child.spellings or (child.key,)}
+    if not own:
+        return
+    reads = _reads_by_accessor(analysis, code_files(analysis), own)
+    keys_of: dict[str, set[str]] = {}
+    for key, found in reads.items():
+        for accessor, _, _ in found:
+            keys_of.setdefault(accessor, set()).add(key)
+    for key in sorted(reads):
+        by_accessor: dict[str, list[tuple[Location, str, object]]] = {}
+        for accessor, where, text in reads[key]:
+            if text is None or len(keys_of[accessor]) < _ACCESSOR_KEYS:
+                continue
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue  # computed: not compared
+            if value is not None:
+                by_accessor.setdefault(accessor, []).append((where, text, value))
+        for sites in by_accessor.values():
+            if any(not same_value(v, sites[0][2]) for _, _, v in sites[1:]):
+                yield key, sites
+                break
 
 
 def _spelt_alike(key: str, parent: SchemaNode) -> bool:

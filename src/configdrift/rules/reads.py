@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Related, format_path, read_defaults, same_value
+from configdrift.rules.around_registry import fallbacks_around
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -22,7 +23,11 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     is its default too (``d.get("branch") or "main"``; ``v = d.get("branch")``
     then ``if not v: v = "master"``). Defaults are compared as values
     (``5e8`` is ``500000000``); a default of ``None`` or one computed at
-    runtime is not compared.
+    runtime is not compared. The settings a registry declares (an option
+    table or namespace, a defaults module) are compared too where the code
+    reads them by name with literal fallbacks through one accessor of the
+    registry's keys (``conf.get("k", False)`` here and
+    ``conf.get("k", True)`` there).
 
     Why it matters
     The key's default depends on which code path reads it, so a documented
@@ -63,3 +68,16 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
                 ),
             )
             break
+    # A registry's settings read by name (``conf.get("k", False)``), which
+    # the flow does not follow (a registry's keys have no reads it follows).
+    for key, reads in fallbacks_around(analysis):
+        at, text, value = reads[0]
+        where, other, _ = next(r for r in reads[1:] if not same_value(r[2], value))
+        yield make(
+            "CD106",
+            key,
+            where,
+            f"`{key}` is read by name with the fallback {other} here, but with {text} "
+            "elsewhere: its default depends on the code path",
+            (Related(at.path, at.line, f"read with the fallback {text}"),),
+        )
