@@ -334,3 +334,41 @@ def test_the_docstring_fixture_project(tmp_path) -> None:
         ("CD301", "AdapterConfig(scale=)"),  # its example passes what it does not take
         ("CD402", "train(lr=)"),  # the docs pass what it deprecates
     }
+
+
+def test_an_instance_or_another_function_is_no_default_the_docstring_states(tmp_path) -> None:
+    source = (
+        "import os\n\nfrom torch import nn\nimport torch.nn.functional as F\n\nfrom pkg import util\n\n\n"
+        "class Weight:\n    pass\n\n\nWEIGHTS = {'x': Weight}\n\n\n"
+        "def make_weight():\n    return None\n\n\n"
+        "class Loss:\n"
+        '    """Loss.\n\n    Args:\n'
+        "        weight (Weight): The weighting. Default is None.\n"
+        "        other (Weight): Another. Default is None.\n"
+        "        third (Weight): A third. Default is None.\n"
+        "        fourth (Weight): A fourth. Default is None.\n"
+        "        activation (Module): The activation. Default is None.\n"
+        "        similarity: The similarity. Default is ``util.pairwise_cos_sim``.\n"
+        "        relu: The relu. Default is ``torch.nn.functional.relu``.\n"
+        "        identity: The identity. Defaults to ``nn.Identity``.\n"
+        '    """\n\n'
+        "    def __init__(self, weight=Weight(), other=os.getenv('W'), third=make_weight(),\n"
+        "                 fourth=WEIGHTS['x'](), activation=nn.ReLU(),\n"
+        "                 similarity=util.cos_sim, relu=F.relu, identity=nn.Identity()):\n"
+        "        pass\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/util.py": "def cos_sim(a, b):\n    return 0\n\n\ndef pairwise_cos_sim(a, b):\n    return 0\n",
+        "pkg/losses.py": source,
+        "docs/api.md": "# Losses\n\n[[autodoc]] losses.Loss\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    # A class built is never None (the project's, or another library's
+    # capitalised); a function's result may be. Another name differs; the
+    # same one reached another way, or a class for its instance, does not.
+    assert {f.key for f in findings if f.code == "CD104"} == {
+        "Loss(weight=)",
+        "Loss(activation=)",
+        "Loss(similarity=)",
+    }

@@ -19,7 +19,9 @@ parameters or more. The findings name a keyword as the class's
   out, where it describes two thirds of them. Inherited fields are the
   base class's to document.
 - CD104: a default the docstring states as a value (``Default is
-  `False`.``) that differs from the field's own.
+  `False`.``) that differs from the field's own; ``None`` where the
+  ``__init__`` builds an instance, or another name (``util.pairwise_cos_sim``
+  where the code has ``util.cos_sim``).
 - CD105: a type it names as a word (``list``, ``bool``) that the field's
   annotation cannot accept.
 - CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
@@ -29,6 +31,7 @@ parameters or more. The findings name a keyword as the class's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -43,12 +46,18 @@ from configdrift.rules.doc_calls import (
 )
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
-from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_value, values_equal
+from configdrift.rules.values import (
+    DocValue,
+    doc_kinds,
+    kinds_compatible,
+    parse_doc_value,
+    values_equal,
+)
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
-    from configdrift.extract.python.facts import ClassFact, DocParam, FieldFact
+    from configdrift.extract.python.facts import ClassFact, DocParam, Expr, FieldFact
 
 #: The fewest parameters a docstring describes for it to be judged.
 MIN_PARAMS = 3
@@ -245,18 +254,54 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             if param.default.strip() == code.text.strip():
                 continue  # written as the code writes it (``BatchSamplers.BATCH_SAMPLER``)
             doc = parse_doc_value(param.default)
-            if not code.known or code.value is None or (doc.known and doc.value is None):
-                continue  # computed at run time, or documented as unset
-            if values_equal(doc, code.value) is not False:
+            if not _differs(analysis, item, param.name, doc, code):
                 continue
             yield make(
                 "CD104",
                 f"{item.qualname}({param.name}=)",
                 Location(path, param.line),
                 f"`{param.name}` is documented with default {param.default} in the docstring of "
-                f"`{item.qualname}`, but the code's default is {_shown(code.value, code.text)}",
+                f"`{item.qualname}`, but the code's default is "
+                f"{_shown(code.value, code.text) if code.known else code.text}",
                 (Related(analysis.project.modules[module].path, line, note),),
             )
+
+
+#: A name or a dotted name (``util.cos_sim``), as a default is written.
+_DOTTED = re.compile(r"^[A-Za-z_]\w{0,80}(?:\.[A-Za-z_]\w{0,80}){0,8}$")
+
+
+def _differs(analysis: Analysis, item: _Rendered, name: str, doc: DocValue, code: Value) -> bool:
+    """Does a stated default differ from the code's for certain? Values
+    are compared where both are known and neither is unset; a default
+    documented as ``None`` differs from an instance the ``__init__``
+    builds (``PListMLELambdaWeight()``, never ``None``); two names differ
+    by their last part (``util.pairwise_cos_sim`` against ``util.cos_sim``),
+    not by the path they are reached through (``F.relu``)."""
+    if doc.known and doc.value is None:
+        expr = item.cls.init_defaults.get(name)
+        return expr is not None and _builds_instance(analysis, item.module, expr)
+    if not code.known:
+        stated = str(doc.value) if doc.word else ""
+        return bool(
+            _DOTTED.match(stated)
+            and _DOTTED.match(code.text.strip())
+            and stated.rsplit(".", 1)[-1] != code.text.strip().rsplit(".", 1)[-1]
+        )
+    return code.value is not None and values_equal(doc, code.value) is False
+
+
+def _builds_instance(analysis: Analysis, module: str, expr: Expr) -> bool:
+    """Is the expression a call of a class (a class of the project, or one
+    of another library spelt as a class is, capitalised)?"""
+    if expr[0] != "call" or expr[1][0] != "n":
+        return False
+    symbol = analysis.project.resolve(module, expr[1][1])
+    if symbol is None:
+        return False
+    if symbol.kind == "class":
+        return True
+    return symbol.kind == "external" and symbol.qualname.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
