@@ -147,6 +147,26 @@ def test_constants_resolve_through_star_imports_and_reexports(tmp_path) -> None:
     assert [format_path(m.path) for m in analysis.mounts] == ["sec"]
 
 
+def test_a_name_a_package_binds_wins_over_its_submodule_of_that_name(tmp_path) -> None:
+    """``from pkg.models import Model`` where ``pkg/models/__init__.py``
+    imports the class from ``pkg/models/Model.py``: the class, as Python
+    has it; a name the package does not bind is its submodule."""
+    analysis = _tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/models/__init__.py": "from pkg.models.Model import Model\n",
+            "pkg/models/Model.py": "class Model:\n    pass\n",
+            "pkg/models/Other.py": "class Other:\n    pass\n",
+            "pkg/use.py": "from pkg.models import Model, Other\n",
+        },
+    )
+    project = analysis.project
+    model, other = project.resolve("pkg.use", "Model"), project.resolve("pkg.use", "Other")
+    assert (model.kind, model.module, model.qualname) == ("class", "pkg.models.Model", "Model")
+    assert (other.kind, other.module) == ("module", "pkg.models.Other")
+
+
 def test_star_import_honours_all(tmp_path) -> None:
     analysis = _tree(
         tmp_path,

@@ -198,14 +198,18 @@ class Project:
                     else Symbol("external", "", target)
                 )
             sub = f"{target}.{imp.name}" if target else imp.name
+            known = self.canonical(target)
+            # What the package binds the name to wins over its submodule of
+            # that name, as in Python (``from pkg.models import Model``
+            # where ``pkg/models/__init__.py`` imports the class from
+            # ``pkg/models/Model.py``).
+            found = self.lookup(known, imp.name, depth + 1) if known is not None else None
+            if found is not None:
+                return found
             known_sub = self.canonical(sub)
             if known_sub is not None:
                 return Symbol("module", known_sub, "")
-            known = self.canonical(target)
             if known is not None:
-                found = self.lookup(known, imp.name, depth + 1)
-                if found is not None:
-                    return found
                 return None
             return Symbol("external", "", sub)
         if name in facts.assigns:
