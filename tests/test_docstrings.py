@@ -372,3 +372,37 @@ def test_an_instance_or_another_function_is_no_default_the_docstring_states(tmp_
         "Loss(activation=)",
         "Loss(similarity=)",
     }
+
+
+def test_a_class_the_docstring_types_a_parameter_as_that_the_annotation_refuses(tmp_path) -> None:
+    source = (
+        "from typing import Optional\n\nfrom torch import nn\n\n\n"
+        "class Base:\n    pass\n\n\nclass Special(Base):\n    pass\n\n\nclass Other:\n    pass\n\n\n"
+        "def Factory():\n    return Other()\n\n\n"
+        "class Trainer:\n"
+        '    """Train.\n\n    Args:\n'
+        "        model (:class:`~pkg.models.Other`): The model.\n"
+        "        args (`Base`): Broader than the annotation.\n"
+        "        card (Special): A subclass of what it takes.\n"
+        "        data (Base): Optional.\n"
+        "        loss (Other): Not annotated.\n"
+        "        make (Factory): A function.\n"
+        "        net (Other): Another library's class.\n"
+        "        extra (dict): A word.\n"
+        '    """\n\n'
+        "    def __init__(self, model: Special | None = None, args: Special = None,\n"
+        "                 card: Base = None, data: Optional[Special] = None, loss=None,\n"
+        "                 extra: dict = None, make: Other = None, net: nn.Module = None):\n"
+        "        pass\n"
+    )
+    files = {"pkg/models.py": source, "docs/api.md": "# API\n\n[[autodoc]] models.Trainer\n"}
+    _, findings = check_project(tmp_path, files, "pkg")
+    # Another class, or a base of the one it takes (optional too): refused.
+    # A subclass of it is taken; a parameter with no annotation, a type
+    # that is no class of the project, or an annotation of another
+    # library's class says nothing.
+    assert {f.key for f in findings if f.code == "CD105"} == {
+        "Trainer(model=)",
+        "Trainer(args=)",
+        "Trainer(data=)",
+    }

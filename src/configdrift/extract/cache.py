@@ -112,6 +112,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 doc_params=[DocParam(**p) for p in c["doc_params"]],
                 doc_calls=[_block(b) for b in c["doc_calls"]],
                 init_defaults=c["init_defaults"],
+                init_annotations=c["init_annotations"],
                 doc_mentions=c["doc_mentions"],
             )
             for c in data["classes"]

@@ -23,7 +23,9 @@ parameters or more. The findings name a keyword as the class's
   ``__init__`` builds an instance, or another name (``util.pairwise_cos_sim``
   where the code has ``util.cos_sim``).
 - CD105: a type it names as a word (``list``, ``bool``) that the field's
-  annotation cannot accept.
+  annotation cannot accept; or one class of the project where the
+  ``__init__`` annotates another that it does not subclass
+  (``model (SentenceTransformer)``, ``model: CrossEncoder``).
 - CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
   project's own callee that it does not take, as for the docs' calls;
   CD402: one the callee deprecates, in those examples and the docs' calls.
@@ -359,3 +361,56 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
                     ),
                 ),
             )
+        yield from _other_classes(analysis, item)
+
+
+#: A type written as one class's name (``SentenceTransformer``,
+#: ``:class:`~pkg.models.CrossEncoder```), in backticks or not.
+_CLASS_TYPE = re.compile(
+    r"^(?::\w{1,20}:)?`{0,2}~?(?:[A-Za-z_]\w{0,80}\.){0,8}([A-Z]\w{0,80})`{0,2}$"
+)
+
+
+def _other_classes(analysis: Analysis, item: _Rendered) -> Iterator[Finding]:
+    """CD105 for each ``__init__`` parameter a rendered docstring types as
+    one class of the project (``model (SentenceTransformer)``) where the
+    annotation names another (``model: CrossEncoder``, ``X | None``) that
+    the documented one does not subclass: an instance of the documented
+    class is refused, or takes the wrong path."""
+    project = analysis.project
+    by_name = callables(analysis)
+    path = project.modules[item.module].path
+    line = project.modules[item.module].facts.function_lines.get(_init(item), (1, 1))[0]
+    for param in item.params:
+        named = _CLASS_TYPE.match((param.type or "").strip())
+        expr = item.cls.init_annotations.get(param.name)
+        if named is None or expr is None:
+            continue
+        found = by_name.get(named.group(1), [])
+        annotated = _annotated_class(analysis, item.module, expr)
+        if len(found) != 1 or not found[0][2] or annotated is None:
+            continue
+        documented = Symbol("class", found[0][0], found[0][1])
+        if annotated in project.mro(documented):
+            continue  # the documented class, or a subclass of the annotated one
+        yield make(
+            "CD105",
+            f"{item.qualname}({param.name}=)",
+            Location(path, param.line),
+            f"`{param.name}` is documented as a {named.group(1)} in the docstring of "
+            f"`{item.qualname}`, but the code takes a {annotated.qualname}, which "
+            f"{named.group(1)} does not subclass",
+            (Related(path, line, f"{_init(item)} annotates it"),),
+        )
+
+
+def _annotated_class(analysis: Analysis, module: str, expr: Expr) -> Symbol | None:
+    """The one class of the project an annotation names, also optional
+    (``Optional[X]``, ``X | None``); None for anything else."""
+    optional = expr[0] == "sub" and expr[1] == ["n", "Optional"]
+    if optional or (expr[0] == "b" and expr[1] == "|" and expr[3] == ["c", None]):
+        expr = expr[2]
+    if expr[0] != "n":
+        return None
+    symbol = analysis.project.resolve(module, expr[1])
+    return symbol if symbol is not None and symbol.kind == "class" else None

@@ -264,6 +264,11 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
         return
     if init is not None:
         fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
+        fact.init_annotations = {
+            a.arg: to_expr(a.annotation, source)
+            for a in (*init.args.args, *init.args.kwonlyargs)
+            if a.annotation is not None
+        }
     fact.doc_mentions = _mentions(node, init, [text for text, _ in docstrings])
 
 

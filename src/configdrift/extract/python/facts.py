@@ -73,6 +73,8 @@ class ClassFact:
     doc_calls: list[Block] = field(default_factory=list)
     #: The defaults its ``__init__`` gives its parameters, by name.
     init_defaults: dict[str, Expr] = field(default_factory=dict)
+    #: The annotations its ``__init__`` gives its parameters, by name.
+    init_annotations: dict[str, Expr] = field(default_factory=dict)
     #: Its own keywords its docstrings spell anywhere.
     doc_mentions: list[str] = field(default_factory=list)
 
