@@ -8,8 +8,10 @@ the description gives a default (``retries=0``) that the code's signature
 does not take, where the code names every keyword it takes, is CD101: a
 reader who passes it gets ``TypeError``. A keyword argument the code
 takes with a default that neither the signature nor the fields name, where
-they name three quarters of the others, is CD103: the description is the
-reference, and it leaves that one out.
+they name two thirds of the others, is CD103: the description is the
+reference, and it leaves that one out. A function that hands its
+``**kwargs`` whole to one class of the project takes that class's
+keywords too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
-from configdrift.rules.doc_calls import NAMED_SHARE, callables, closed_signature, left_out
+from configdrift.rules.doc_calls import callables, closed_signature, left_out
+from configdrift.rules.docstrings import DESCRIBED_SHARE
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -69,13 +72,14 @@ def described_keywords_not_taken(analysis: Analysis) -> Iterator[Finding]:
 
 def undescribed_keywords(analysis: Analysis) -> Iterator[Finding]:
     """CD103 for each optional keyword argument of the code that the
-    page's description of the callable leaves out, where it names three
-    quarters of them."""
+    page's description of the callable leaves out, where it names two
+    thirds of them."""
     for rel, api, module, function in _described(analysis):
         facts = analysis.project.modules[module].facts
         optional = [p for p in facts.optional_params.get(function, ()) if not p.startswith("_")]
+        optional += [p for p in _forwarded(analysis, module, function) if p not in optional]
         named = ({p for p, _ in api.params} | set(api.fields)) & set(optional)
-        if not optional or len(named) < NAMED_SHARE * len(optional):
+        if not optional or len(named) < DESCRIBED_SHARE * len(optional):
             continue
         name = api.name.rsplit(".", 1)[-1]
         where = facts.function_lines.get(function, (1, 1))[0]
@@ -84,3 +88,27 @@ def undescribed_keywords(analysis: Analysis) -> Iterator[Finding]:
         )
         said = "the page's description of it names"
         yield from left_out(name, optional, named, Location(rel, api.line), said, declared)
+
+
+def _forwarded(analysis: Analysis, module: str, function: str) -> list[str]:
+    """The optional keyword arguments a function takes through its
+    ``**kwargs`` because it hands them whole to one class of the project
+    (``def enable_stats(huey, db, **kwargs): HueyStats(huey, db, **kwargs)``):
+    that class's ``__init__``'s. One that builds the class from some of its
+    own parameters (``Recorder(retention=retention)``) hands on no others."""
+    facts = analysis.project.modules[module].facts
+    built = [
+        (model, line)
+        for f, model, line, passed in facts.keyword_models
+        if f == function and not passed
+    ]
+    if len(built) != 1 or built[0][0][0] != "n":
+        return []
+    symbol = analysis.project.resolve(module, built[0][0][1])
+    if symbol is None or symbol.kind != "class":
+        return []
+    # (An ``__init__`` that hands them on again has no optional keywords
+    # on record: none are known.)
+    init = f"{symbol.qualname}.__init__"
+    target = analysis.project.modules[symbol.module].facts
+    return [p for p in target.optional_params.get(init, ()) if not p.startswith("_")]

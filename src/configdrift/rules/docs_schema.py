@@ -189,7 +189,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     spells and its docstring does not name, where the docs name three
     quarters of them; and one that a page's own description of the
     function or class (``.. py:class:: Queue(name='q')`` and its
-    ``:param:`` fields) leaves out, where it names three quarters of them;
+    ``:param:`` fields) leaves out, where it names two thirds of them;
     so is one a class declares itself that its docstring, rendered by a
     page, leaves out where it describes two thirds of them.
 
