@@ -6,7 +6,9 @@ Two ways to know the key is a setting: the package reads it by name from
 its settings object (``settings.getint("PER_IP")``) beside a defaults
 module that declares the others; or the docs present it on the registry's
 page (a heading, an entry) and the code reads it by its literal name
-(``conf.get("redis_client_name")``).
+(``conf.get("redis_client_name")``). The same reads by name give CD106
+the fallbacks of the settings the registry declares
+(``fallbacks_around``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from configdrift.rules.evidence import (
     MAX_OTHER_BYTES,
     MAX_OTHER_FILES,
     code_files,
+    once,
 )
 from configdrift.rules.registry import make
 
@@ -98,23 +101,17 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
     ]
     if not found:
         return
-    declared = {
-        key
-        for _, _, parent in found
-        for child in parent.children.values()
-        for key in child.spellings or (child.key,)
-    }
-    names = {rejected[-1] for _, rejected, _ in found}
-    reads = _reads_by_accessor(analysis, code_files(analysis), names | declared)
+    reads = _registry_reads(analysis)
+    accessors: dict[int, set[str]] = {}
     for entry, rejected, parent in found:
+        if id(parent) not in accessors:
+            accessors[id(parent)] = _accessors(reads, _own(parent))
         key = rejected[-1]
-        own = {k for child in parent.children.values() for k in child.spellings or (child.key,)}
         site = next(
             (
                 where
                 for accessor, where, _ in reads.get(key, [])
-                if len({k for k in own if accessor in (a for a, _, _ in reads.get(k, []))})
-                >= _ACCESSOR_KEYS
+                if accessor in accessors[id(parent)]
             ),
             None,
         )
@@ -149,6 +146,42 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
 #: registry's object (``conf.get("cassandra_servers")``,
 #: ``_get("redis_host")``).
 _ACCESSOR_KEYS = 2
+
+
+def _own(node: SchemaNode) -> set[str]:
+    """The spellings of the keys a registry's node declares."""
+    return {k for child in node.children.values() for k in child.spellings or (child.key,)}
+
+
+def _accessors(reads: dict[str, list[tuple[str, Location, str | None]]], own: set[str]) -> set[str]:
+    """The accessors that read ``_ACCESSOR_KEYS`` of the registry's own
+    keys by name: the registry's object, as the code spells it."""
+    keys_of: dict[str, set[str]] = {}
+    for key in own & reads.keys():
+        for accessor, _, _ in reads[key]:
+            keys_of.setdefault(accessor, set()).add(key)
+    return {accessor for accessor, keys in keys_of.items() if len(keys) >= _ACCESSOR_KEYS}
+
+
+def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]]]:
+    """The reads by name of a registry's keys and of the keys its pages
+    document that it lacks, searched once for the surface."""
+
+    def search() -> dict[str, list[tuple[str, Location, str | None]]]:
+        names = {
+            key
+            for node in analysis.schema.walk()
+            if node.model_kind in _REGISTRIES
+            for key in _own(node)
+        }
+        names |= {
+            rejected[-1]
+            for _, rejected, parent in missing_entries(analysis, strict=False)
+            if parent.model_kind in _REGISTRIES
+        }
+        return _reads_by_accessor(analysis, code_files(analysis), names) if names else {}
+
+    return once(analysis, f"reads around the registry {id(analysis.schema)}", search)
 
 
 def _reads_by_accessor(
@@ -188,20 +221,15 @@ def fallbacks_around(
     the registry's keys: (key, [(where, fallback text, value)]). ``None``
     is no fallback (computed later, or not set)."""
     root = analysis.schema
-    if root.model_kind not in _REGISTRIES:
+    own = _own(root)
+    if root.model_kind not in _REGISTRIES or not own:
         return
-    own = {k for child in root.children.values() for k in child.spellings or (child.key,)}
-    if not own:
-        return
-    reads = _reads_by_accessor(analysis, code_files(analysis), own)
-    keys_of: dict[str, set[str]] = {}
-    for key, found in reads.items():
-        for accessor, _, _ in found:
-            keys_of.setdefault(accessor, set()).add(key)
-    for key in sorted(reads):
+    reads = _registry_reads(analysis)
+    accessors = _accessors(reads, own)
+    for key in sorted(own & reads.keys()):
         by_accessor: dict[str, list[tuple[Location, str, object]]] = {}
         for accessor, where, text in reads[key]:
-            if text is None or len(keys_of[accessor]) < _ACCESSOR_KEYS:
+            if text is None or accessor not in accessors:
                 continue
             try:
                 value = ast.literal_eval(text)
