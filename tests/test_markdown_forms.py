@@ -570,6 +570,15 @@ def test_two_labels_on_one_line_each_give_their_value() -> None:
     ]
 
 
+def test_a_default_label_may_name_what_it_is_the_default_of() -> None:
+    page = (
+        "# Options\n\n### `include`\n\nWhat to include.\n\nDefault Inclusions: `['.pyi']`\n\n"
+        "### `exclude`\n\nWhat to leave out.\n\nDefault exclusions and more: `x`\n"
+    )
+    # A label of two words or more past "Default" is prose.
+    assert _entries(page) == [("include", "`['.pyi']`", None), ("exclude", None, None)]
+
+
 def test_a_naming_label_later_in_a_field_paragraph_names_the_key() -> None:
     # isort's generated options page: type and default first, then the key
     # bare after a label of naming words.

@@ -350,12 +350,12 @@ MAX_CLASS_NAME = 80
 
 
 #: A label line: ``Default: 5``, ``**Default**: `5` ``, ``_Type_: int``,
-#: ``Default value: none``.
+#: ``Default value: none``, ``Default Inclusions: `['.pyi']` ``.
 #: (The value runs from its first character that is no blank to its last:
 #: no lazy repetition before trailing blanks, which made a long line of
 #: blanks cost its square.)
 LABEL = re.compile(
-    r"^\s*+[*_]{0,2}(default(?: value)?|type)[*_]{0,2}\s*+[:=]\s*+[*_]{0,2}+\s*+(\S(?:.*\S)?)\s*$",
+    r"^\s*+[*_]{0,2}(default(?: [a-z]{1,20})?|type)[*_]{0,2}\s*+[:=]\s*+[*_]{0,2}+\s*+(\S(?:.*\S)?)\s*$",
     re.IGNORECASE,
 )
 
