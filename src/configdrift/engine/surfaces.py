@@ -295,10 +295,10 @@ def other_surfaces(
             _as_named(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among, built)
         other.target = surface.target or "discovered"
-        if surface.root.model_kind == "action" and discovery and discovery.pages:
+        if surface.root.model_kind == "action" and discovery:
             # An input a step of the docs sets under ``with:`` is shown there.
             other.documented_elsewhere |= {
-                (key,) for key in set_with(discovery.pages()) if key in surface.root.children
+                (key,) for key in set_with(discovery) if key in surface.root.children
             }
         if other.admitted and surface.root.model_kind == "defaults":
             # A reference built from the file documents its keys: with

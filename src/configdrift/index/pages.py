@@ -64,6 +64,16 @@ class PageKeys:
         """The spellings of ``keys`` the page's examples set."""
         return [s for key in keys for s in self.spelt.get(key, ()) if s.role == EXAMPLE]
 
+    def set_under(self, parent: str) -> frozenset[str]:
+        """The keys its examples set right under a key of that name (an
+        action's inputs under a workflow step's ``with:``)."""
+        return frozenset(
+            s.path[-1]
+            for found in self.spelt.values()
+            for s in found
+            if s.role == EXAMPLE and len(s.path) >= 2 and s.path[-2] == parent
+        )
+
     def set_at_top(self) -> frozenset[str]:
         """The keys its examples set at the top of a block, as written (the
         ``html_theme_options = {...}`` of a ``conf.py`` shown on the page)."""

@@ -7,9 +7,6 @@ anything it is handed: nothing is said of a key the file lacks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from configdrift.index.pages import EXAMPLE, PageKeys
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.confuse import add_file_keys
@@ -28,7 +25,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     under ``.github/``) whose inputs the docs name or set in a step's
     ``with:`` (two, and half of them)."""
     found: list[Surface] = []
-    words = discovery.words() | _set_with(discovery)
+    words = discovery.words() | set_with(discovery)
     for action in discovery.builder.actions:
         if action.rel.startswith(".github/"):
             continue  # the project's own CI, no user sets it
@@ -49,17 +46,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     return found
 
 
-def _set_with(discovery: Discovery) -> frozenset[str]:
-    return set_with(discovery.pages()) if discovery.pages is not None else frozenset()
-
-
-def set_with(pages: Iterable[PageKeys]) -> frozenset[str]:
+def set_with(discovery: Discovery) -> frozenset[str]:
     """The keys the docs' examples set under a step's ``with:``: an
     action's inputs, as users write them."""
-    return frozenset(
-        spelt.path[-1]
-        for page in pages
-        for found in page.spelt.values()
-        for spelt in found
-        if spelt.role == EXAMPLE and len(spelt.path) >= 2 and spelt.path[-2] == "with"
-    )
+    pages = discovery.pages() if discovery.pages is not None else ()
+    return frozenset(key for page in pages for key in page.set_under("with"))
