@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.files import read_or_none
 from configdrift.model import (
     Finding,
     Location,
@@ -30,12 +29,7 @@ from configdrift.model import (
     same_value,
 )
 from configdrift.rules.doc_gaps import missing_entries
-from configdrift.rules.evidence import (
-    MAX_OTHER_BYTES,
-    MAX_OTHER_FILES,
-    code_files,
-    once,
-)
+from configdrift.rules.evidence import alternation, bounded_files, code_files, once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -192,17 +186,13 @@ def _reads_by_accessor(
     ``conf["k"]`` (``conf``), the getter of ``_get("k")`` (``_get``); and
     the text of the fallback a one-line ``get`` gives (``conf.get("k",
     False)``), where it gives one. Bounded like the other searches."""
-    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
     pattern = re.compile(
         rb"""(?<!\w)(\w{1,40}(?=\s*\[|\.get)|\w{0,20}get\w{0,20}(?=\())"""
         rb"""(?:\s*\[|\.get\w{0,20}\(|\()\s*["'](%b)["']"""
-        rb"""(?:\s*,\s*([^(),\n]{1,40}?)\s*\))?""" % alternation
+        rb"""(?:\s*,\s*([^(),\n]{1,40}?)\s*\))?""" % alternation(names)
     )
     out: dict[str, list[tuple[str, Location, str | None]]] = {}
-    for rel in files[:MAX_OTHER_FILES]:
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            continue
+    for rel, data in bounded_files(analysis, files):
         for match in pattern.finditer(data):
             line = data.count(b"\n", 0, match.start(2)) + 1
             fallback = match.group(3).decode() if match.group(3) else None

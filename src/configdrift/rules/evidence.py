@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.discover import HISTORY_PAGES
@@ -116,13 +116,13 @@ MAX_OTHER_BYTES = 1024 * 1024
 def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
-    return _search(analysis, analysis.config_files, _WHOLE % _alternation(names), names)
+    return _search(analysis, analysis.config_files, _WHOLE % alternation(names), names)
 
 
 def named_in_templates(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the templates inside the code's folders spell as a whole
     word (``{{ build_date_utc }}``): the keys of a context they read."""
-    return _search(analysis, analysis.templates, _WHOLE % _alternation(names), names)
+    return _search(analysis, analysis.templates, _WHOLE % alternation(names), names)
 
 
 def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
@@ -135,7 +135,7 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     files = [*code_files(analysis), *analysis.other_python, *analysis.config_files]
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
-    compiled = re.compile(_WHOLE % _alternation(set(variants)))
+    compiled = re.compile(_WHOLE % alternation(set(variants)))
     return _spelt_in(analysis, [(compiled, files)], names, variants)
 
 
@@ -162,9 +162,9 @@ def named_as_key(analysis: Analysis, names: set[str]) -> set[str]:
     configs = list(analysis.config_files)
     if not names or len(python) + len(configs) > MAX_OTHER_FILES:
         return set(names)
-    alternation = _alternation(set(variants))
-    quoted = re.compile(rb"""["'](%b)["']""" % alternation)
-    keyed = re.compile(rb"""(?:^|[\s{,"'])(%b)["']?[ \t]*[:=]""" % alternation, re.MULTILINE)
+    spelt = alternation(set(variants))
+    quoted = re.compile(rb"""["'](%b)["']""" % spelt)
+    keyed = re.compile(rb"""(?:^|[\s{,"'])(%b)["']?[ \t]*[:=]""" % spelt, re.MULTILINE)
     return _spelt_in(analysis, [(quoted, python), (keyed, configs)], names, variants)
 
 
@@ -191,17 +191,17 @@ def _spelt_in(
 
 def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string literal (``"archive_toc"``) in ``files``."""
-    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names)
+    return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names)
 
 
 def read_by_key(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names the code reads as a dict's keys in ``files``: ``d["name"]``,
     ``d.get("name")``, ``"name" in d`` (a field whose value may arrive
     through the dict a model is built from)."""
-    alternation = _alternation(names)
+    spelt = alternation(names)
     pattern = (
         rb"""(?:\[\s*["'](%b)["']\s*\]|\.(?:get|setdefault)\(\s*["'](%b)["']|["'](%b)["']\s+in\b)"""
-        % (alternation, alternation, alternation)
+        % (spelt, spelt, spelt)
     )
     return _search(analysis, files, pattern, names)
 
@@ -225,16 +225,16 @@ def quoted_elsewhere(
         return declared[key][1] == bisect.bisect_left(starts[rel], at) + 1
 
     names = set(declared)
-    return _search(analysis, files, rb"""["'](%b)["']""" % _alternation(names), names, declaration)
+    return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, declaration)
 
 
 def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names ``files`` store as a key: ``env["APP_X"] = ...``, ``{"APP_X": ...}``
     (a variable set for a child process, a setting written out)."""
-    alternation = _alternation(names)
+    spelt = alternation(names)
     pattern = rb"""\[\s*["'](%b)["']\s*\]\s*=(?!=)|["'](%b)["']\s*:(?!:)""" % (
-        alternation,
-        alternation,
+        spelt,
+        spelt,
     )
     return _search(analysis, files, pattern, names)
 
@@ -258,9 +258,9 @@ def named_in_pages(
         return set()
     patterns = []
     if names:
-        patterns.append(_WHOLE % _alternation(names))
+        patterns.append(_WHOLE % alternation(names))
     if spans:
-        patterns.append(rb"`(%b)[`=: ]" % _alternation(spans))
+        patterns.append(rb"`(%b)[`=: ]" % alternation(spans))
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
@@ -274,7 +274,7 @@ def words_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` the doc and example pages spell as words of their own
     (``method='GET'``, ``:param flags:``), not as another object's
     attribute (``nox.options.name``); a changelog's are no description."""
-    pattern = rb"(?<![\w.-])(%b)(?![\w-])" % _alternation(names)
+    pattern = rb"(?<![\w.-])(%b)(?![\w-])" % alternation(names)
     return _search(analysis, _described_pages(analysis), pattern, names)
 
 
@@ -284,13 +284,10 @@ def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str
     that line; a changelog's is no description."""
     if not programs or not flags:
         return set()
-    program = re.compile(rb"(?<![\w./-])(?:%b)(?![\w-])" % _alternation(programs))
-    flag = re.compile(_WHOLE % _alternation(flags))
+    program = re.compile(rb"(?<![\w./-])(?:%b)(?![\w-])" % alternation(programs))
+    flag = re.compile(_WHOLE % alternation(flags))
     found: set[str] = set()
-    for rel in _described_pages(analysis)[:MAX_OTHER_FILES]:
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            continue
+    for _, data in bounded_files(analysis, _described_pages(analysis)):
         for run in program.finditer(data):
             end = data.find(b"\n", run.end())
             rest = data[run.end() : end if end >= 0 else len(data)]
@@ -303,10 +300,10 @@ def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     "name")``, ``getini("name")``, ``config["name"]``) in Python files
     outside the code view. A name quoted in a list or as a dict display's
     key (a test's table of settings, a dict it writes) is no read."""
-    alternation = _alternation(names)
+    spelt = alternation(names)
     pattern = rb"""(?:\.\s*(%b)\b|(?:[(\[]|getattr\([^(),\n]{1,80},)[ \t]*["'](%b)["'])""" % (
-        alternation,
-        alternation,
+        spelt,
+        spelt,
     )
     return _search(analysis, analysis.other_python, pattern, names)
 
@@ -315,7 +312,17 @@ def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
 _WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
 
 
-def _alternation(names: set[str]) -> bytes:
+def bounded_files(analysis: Analysis, files: list[str]) -> Iterator[tuple[str, bytes]]:
+    """The bytes of ``files``, the first ``MAX_OTHER_FILES`` of them and
+    ``MAX_OTHER_BYTES`` of each, skipping what is not the tree's own
+    regular file (a link may lead out of it)."""
+    for rel in files[:MAX_OTHER_FILES]:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is not None:
+            yield rel, data
+
+
+def alternation(names: set[str]) -> bytes:
     return b"|".join(re.escape(n.encode()) for n in sorted(names))
 
 
@@ -335,11 +342,7 @@ def _search(
         return set()
     compiled = re.compile(pattern)
     found: set[str] = set()
-    for rel in files[:MAX_OTHER_FILES]:
-        # Only the tree's own regular files (a link may lead out of it).
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is None:
-            continue
+    for rel, data in bounded_files(analysis, files):
         for match in compiled.finditer(data):
             for index, group in enumerate(match.groups(), 1):
                 if not group:
