@@ -141,6 +141,12 @@ def _init(item: _Rendered) -> str:
     return f"{item.qualname}.__init__"
 
 
+def _init_line(analysis: Analysis, item: _Rendered) -> int:
+    """The line of the class's own ``__init__`` (the class's, without one)."""
+    lines = analysis.project.modules[item.module].facts.function_lines
+    return lines.get(_init(item), (item.cls.line, item.cls.line))[0]
+
+
 def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
     """CD101 for each parameter a rendered docstring describes that the
     class's closed constructor does not take."""
@@ -170,7 +176,7 @@ def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
     fields of its own body."""
     facts = analysis.project.modules[item.module].facts
     if _init(item) in facts.functions:
-        line = facts.function_lines.get(_init(item), (1, 1))[0]
+        line = _init_line(analysis, item)
         params = facts.functions[_init(item)][1:]  # ``self`` is no keyword
         return [(name, line) for name in params if not name.startswith("_")]
     own = {fact.name for fact in item.cls.fields}
@@ -218,7 +224,7 @@ def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Value
     after init sets (computed)."""
     facts = analysis.project.modules[item.module].facts
     if _init(item) in facts.functions:
-        line = facts.function_lines.get(_init(item), (item.cls.line, item.cls.line))[0]
+        line = _init_line(analysis, item)
         return {
             name: (
                 item.module,
@@ -380,7 +386,7 @@ def _other_classes(analysis: Analysis, item: _Rendered) -> Iterator[Finding]:
     project = analysis.project
     by_name = callables(analysis)
     path = project.modules[item.module].path
-    line = project.modules[item.module].facts.function_lines.get(_init(item), (1, 1))[0]
+    line = _init_line(analysis, item)
     for param in item.params:
         named = _CLASS_TYPE.match((param.type or "").strip())
         expr = item.cls.init_annotations.get(param.name)
