@@ -89,6 +89,17 @@ def test_bare_terms_pass_the_byte_test() -> None:
     assert not may_document(page.replace(b"\n    ", b"\n"), 3)
 
 
+def test_simple_table_rows_pass_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    rule = b"=========  =======\n"
+    rows = b"".join(f"key_{i}      {i}\n".encode() for i in range(4))
+    page = b"Options\n-------\n\n" + rule + b"Attribute  Default\n" + rule + rows + rule
+    assert may_document(page, 4)
+    # The same lines without a simple table's borders are prose.
+    assert not may_document(page.replace(rule, b""), 4)
+
+
 def test_a_model_not_loaded_from_a_file_needs_three_documented_keys(tmp_path) -> None:
     # The same model built from keyword arguments: two keys named are not
     # enough to take it for a configuration.

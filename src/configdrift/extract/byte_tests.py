@@ -121,6 +121,9 @@ _SIGNATURE = re.compile(rb"^\.\. (?:py:)?(?:function|method|class):: [^\n]*", re
 MAX_SIGNATURES = 50
 
 _BARE_TERM = re.compile(rb"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*\r?\n[ \t]+\S", re.MULTILINE)
+#: A row of a reStructuredText simple table whose first cell is one key-like
+#: word, its next cell two spaces or more away (``backlog   100``).
+_SIMPLE_ROW = re.compile(rb"^[A-Za-z_][\w.-]*  +\S", re.MULTILINE)
 
 
 def may_document(data: bytes, needed: int) -> bool:
@@ -148,6 +151,9 @@ def may_document(data: bytes, needed: int) -> bool:
         # indented on the next line.
         typed += len(_BARE_TERM.findall(data))
     listed = sum(data.count(m) for m in _LIST_MARKERS)
+    if listed < needed and b"\n===" in data:
+        # Rows of a simple table (its borders are runs of ``=``).
+        listed += len(_SIMPLE_ROW.findall(data))
     if listed < needed and b"\n|" in data:
         # Rows of a key table whose first cell is a bare key: | ACCESS_LOG | True |
         listed += len(_KEY_ROW.findall(data))

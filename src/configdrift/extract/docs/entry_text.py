@@ -89,6 +89,9 @@ KEY_HEADERS = frozenset(
         "settings",
         "property",
         "properties",
+        # An object's settings by the attribute they are: | Attribute | ... |
+        "attribute",
+        "attributes",
         # Command-line references: | Argument | Description | Default |
         "argument",
         "arguments",
