@@ -175,10 +175,13 @@ def test_statements_or_lowercase_names_make_no_settings_block() -> None:
     for text in (
         "timeout = 10\nmode = 'test'\n",  # a script's variables
         "SHOP_TIMEOUT = 10\nprint(SHOP_TIMEOUT)\n",  # code
-        "SHOP_TIMEOUT = 10\n",  # one assignment
+        "TIMEOUT = 10\n",  # one assignment of a name in one part
         "REST_FRAMEWORK = {'PAGE_SIZE': 10}\nDEBUG_TOOLBAR = {'X': 1}\n",  # the dicts' reader's
     ):
         assert read_settings_module(text) is None
+    # One setting named in parts is a block of its own (``SILKY_META = True``).
+    one = read_settings_module("SHOP_TIMEOUT = 10  # seconds\n")
+    assert one is not None and [k.path for k in one.keys] == [("SHOP_TIMEOUT",)]
     # A config file names its settings in any case, beside its hooks.
     hooks = "bind = '0.0.0.0:80'\nworkers = 4\n\ndef post_fork(server, worker):\n    pass\n"
     read = read_settings_module(hooks, config_file=True)

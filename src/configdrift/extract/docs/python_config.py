@@ -105,7 +105,7 @@ def read_config_statements(text: str, tree: ast.Module | None = None) -> BlockRe
 
 
 #: A line that assigns a name in capitals: ``CORS_ALLOW_ALL = True``.
-_CAPS_ASSIGNMENT = re.compile(r"(?m)^[A-Z][A-Z0-9_]*[ \t]*=[^=]")
+_CAPS_ASSIGNMENT = re.compile(r"(?m)^([A-Z][A-Z0-9_]*)[ \t]*=[^=]")
 #: Statements a settings module may hold besides its assignments.
 _QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
 
@@ -124,8 +124,9 @@ def read_settings_module(
     block already parsed."""
     if "=" not in text or len(text) > MAX_BYTES:
         return None
-    if not config_file and len(list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))) < 2:
-        return None  # no two settings in capitals: not parsed
+    found = [] if config_file else list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))
+    if not config_file and not (len(found) == 2 or (found and "_" in found[0].group(1))):
+        return None  # no two settings in capitals (or one named in parts): not parsed
     tree = tree or _parse(text)
     if tree is None:
         return None
@@ -150,7 +151,9 @@ def read_settings_module(
         if kind == DICT and not config_file:
             continue  # the dict reader gives its keys
         keys.append(BlockKey((name,), statement.lineno - 1, kind, value))
-    if len(keys) < 2:
+    if len(keys) < 2 and not (keys and not config_file and "_" in keys[0].path[0]):
+        # One setting is a block of its own where its name is in parts
+        # (``SILKY_META = True``), as a setting's is.
         return None
     return BlockRead(keys)
 

@@ -460,7 +460,7 @@ class ModuleExtractor:
                         fact.assigns[target.id] = to_expr(stmt.value, self.source)
                         fact.assigns.setdefault("__line__" + target.id, ["c", stmt.lineno])
                         lines = _key_lines(stmt.value)
-                        if lines is not None and type(stmt.value) is not ast.Dict:
+                        if lines is not None:
                             self.facts.dict_key_lines[f"{qualname}.{target.id}"] = lines
             elif isinstance(stmt, ast.ClassDef):
                 if stmt.name == "Config":

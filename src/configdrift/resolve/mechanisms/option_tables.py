@@ -396,14 +396,26 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     table they describe most claims its keys first."""
     found: list[Surface] = []
     tables: list[tuple[int, int, Surface]] = []
+    # The keys the docs' examples set at the top of a block are documented
+    # too (``SILKY_META = True`` in a settings module shown on a page).
+    evidence = discovery.names | set_at_top(discovery)
     for surface in distinct_tables(option_tables(discovery.builder)):
         # A table of values is a configuration's only where the docs
         # describe half of its keys at least; the table they describe
         # most claims its keys first.
         keys = {n.key for n in surface.root.walk() if not n.children}
-        if 2 * len(keys & discovery.names) >= len(keys):
-            tables.append((-len(keys & discovery.names), len(tables), surface))
+        if 2 * len(keys & evidence) >= len(keys):
+            tables.append((-len(keys & evidence), len(tables), surface))
     for _, _, surface in sorted(tables, key=lambda t: t[:2]):
-        if discovery.claim(surface.root):
+        if discovery.claim(surface.root, evidence):
+            keys = {n.key for n in surface.root.walk() if not n.children}
+            # Where the entries alone are too few, its examples document it.
+            surface.exemplified = 2 * len(keys & discovery.names) < len(keys)
             found.append(surface)
     return found
+
+
+def set_at_top(discovery: Discovery) -> frozenset[str]:
+    """The keys the docs' example blocks set at their top, as written."""
+    pages = discovery.pages() if discovery.pages is not None else ()
+    return frozenset(key for page in pages for key in page.set_at_top())
