@@ -32,6 +32,7 @@ from configdrift.resolve.mechanisms import (
     option_namespaces,
     option_tables,
     options,
+    plain_classes,
     qualified_objects,
     settings,
     settings_module,
@@ -62,8 +63,10 @@ SURFACES = (
     module_constants,
     held_dicts,
     qualified_objects,
-    # Last: a model taken by its page alone claims what no mechanism did.
+    # Last: a model taken by its page alone claims what no mechanism did,
+    # then a plain class of attributes.
     documented_models,
+    plain_classes,
 )
 
 

@@ -1,0 +1,96 @@
+"""A plain class whose attributes are a configuration: ``class Config:
+backlog = 100; certfile: str | None = None ...``, filled by ``setattr``
+from a file or a mapping, read as ``config.backlog``.
+
+No library declares it; the docs say it is one. A class of ``MIN_FIELDS``
+public attributes or more, each given a value in its body (its own and
+its project bases'), that is no model of any kind nor derives from one,
+is a surface where the pages that look like configuration references
+document ``MIN_FIELDS`` of them and half (the evidence
+``documented_models`` asks of a model). Each
+attribute is an option: its value is its default, its annotation (else its
+value) its type. A plain object takes any attribute it is given, so
+nothing is said of a documented key the class lacks.
+"""
+
+from __future__ import annotations
+
+from configdrift.extract.python.facts import Expr
+from configdrift.model import Surface
+from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.documented_models import MIN_FIELDS
+from configdrift.resolve.mechanisms.option_tables import table_option, table_root
+from configdrift.resolve.project import Project, Symbol
+
+#: Callees whose value is no setting: a method or a computed attribute.
+_NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})
+
+
+def _attributes(project: Project, symbol: Symbol) -> dict[str, tuple[str, int, Expr, Expr | None]]:
+    """The public attributes a class and its project bases give a value
+    in their bodies, by name: the module, line, value and annotation."""
+    out: dict[str, tuple[str, int, Expr, Expr | None]] = {}
+    for ancestor in reversed([s for s in project.mro(symbol) if s.kind == "class"]):
+        fact = project.class_fact(ancestor)
+        if fact is None:
+            continue
+        for name, value in fact.assigns.items():
+            if name.startswith(("_", "__line__")) or _computed(value):
+                continue
+            marker = fact.assigns.get("__line__" + name)
+            out[name] = (ancestor.module, marker[1] if marker else fact.line, value, None)
+        for field in fact.fields:
+            if (
+                not field.name.startswith("_")
+                and field.value is not None
+                and not _computed(field.value)
+            ):
+                out[field.name] = (ancestor.module, field.line, field.value, field.annotation)
+    return out
+
+
+def _computed(value: Expr) -> bool:
+    """Is the value a method's or a computed attribute's (``property(...)``)?"""
+    if value[0] != "call" or value[1][0] != "n":
+        return False
+    return str(value[1][1]).rsplit(".", 1)[-1] in _NOT_VALUES
+
+
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """Each plain class the reference pages document ``MIN_FIELDS`` of
+    the attributes of, and half."""
+    if discovery.references is None:
+        return []
+    builder = discovery.builder
+    project = builder.project
+    names = discovery.references()
+    found: list[Surface] = []
+    for module in sorted(project.modules):
+        info = project.modules[module]
+        for cls in info.facts.classes:
+            symbol = Symbol("class", module, cls.name)
+            lineage = [s for s in project.mro(symbol) if s.kind == "class"]
+            if any(builder.model(ancestor) is not None for ancestor in lineage):
+                continue  # a model's, or a subclass of one: its reader's
+            attributes = _attributes(project, symbol)
+            documented = len(attributes.keys() & names - discovery.taken)
+            if documented < MIN_FIELDS or 2 * documented < len(attributes):
+                continue
+            root, _, _ = table_root(builder, module, cls.name, cls.line)
+            root.strict = None  # a plain object takes any attribute
+            root.model_kind = "attributes"
+            for name, (owner, line, value, annotation) in sorted(attributes.items()):
+                kinds = None
+                if annotation is not None:
+                    kinds = builder.type_facts(owner, annotation).info.kinds or None
+                root.children[name] = table_option(
+                    (name,),
+                    project.evaluate(owner, value),
+                    project.location(owner, line),
+                    cls.name,
+                    kinds,
+                )
+            if discovery.claim(root, names):
+                how = f"a class of {len(attributes)} attributes; its page documents {documented}"
+                found.append(Surface(cls.name, root, how, [], f"{module}:{cls.name}"))
+    return found

@@ -1,0 +1,92 @@
+"""A plain class of attributes (no model library declares it) is a surface
+where a configuration reference page documents most of them: its
+attributes are the keys, their values the defaults; a plain object takes
+any attribute, so a documented key it lacks is never judged."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_NAMES = ("backlog", "certfile", "ciphers", "debug", "workers", "umask")
+
+_CONFIG = (
+    "class Base:\n    workers = 1\n\n\n"
+    "class Config(Base):\n"
+    "    _bind = ['127.0.0.1:8000']\n"
+    "    backlog = 100\n"
+    "    certfile: str | None = None\n"
+    '    ciphers: str = "ECDHE"\n'
+    "    debug = False\n"
+    "    umask: int | None = None\n"
+    "    daemon = True\n\n"
+    "    def set_reqs(self, value):\n        self.reqs = value\n\n"
+    "    reqs = property(None, set_reqs)\n"
+)
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    width = 20
+    rule = "=" * width + " " + "=" * width
+    body = "".join(f"{name.ljust(width)} {default}\n" for name, default in rows)
+    return (
+        "Configuration\n=============\n\n"
+        + f"{rule}\n{'Attribute'.ljust(width)} Default\n{rule}\n{body}{rule}\n"
+    )
+
+
+def _rows(names: tuple[str, ...]) -> list[tuple[str, str]]:
+    defaults = {"backlog": "100", "debug": "``False``", "workers": "1"}
+    return [(name, defaults.get(name, "")) for name in names]
+
+
+def test_a_plain_class_its_reference_page_documents_is_a_surface(tmp_path) -> None:
+    rows = [*_rows(_NAMES), ("bind", ""), ("reqs", "")]
+    rows[0] = ("backlog", "50")
+    files = {"app/config.py": _CONFIG, "docs/configuring.rst": _table(rows)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    surfaces = {s.surface: s for s in analysis.everything}
+    surface = surfaces["Config"]
+    # A base's attributes are the class's; private ones and computed ones
+    # (``property(...)``) are not keys.
+    assert set(surface.schema.children) == {*_NAMES, "daemon"}
+    assert surface.schema.strict is None
+    # The annotation types an attribute, else its value does.
+    assert surface.schema.children["umask"].type.kinds == {"int", "null"}
+    assert surface.schema.children["backlog"].type.kinds == {"int"}
+    found = by_key(findings)
+    assert ("CD103", "daemon") in found
+    assert found[("CD103", "daemon")].location.line == 12
+    assert "50" in found[("CD104", "backlog")].message
+    # A documented key the class lacks (a property's setter, a computed
+    # attribute) is not judged: a plain object takes any attribute.
+    assert not [k for k in found if k[1] in ("bind", "reqs")]
+    assert ("CD104", "debug") not in found
+
+
+def test_four_documented_attributes_are_not_enough(tmp_path) -> None:
+    files = {"app/config.py": _CONFIG, "docs/configuring.rst": _table(_rows(_NAMES[:4]))}
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert "Config" not in {s.surface for s in analysis.everything}
+    assert ("CD103", "daemon") not in by_key(findings)
+
+
+def test_a_page_that_documents_less_than_half_is_no_evidence(tmp_path) -> None:
+    config = _CONFIG + "".join(f"    extra_{i} = {i}\n" for i in range(9))
+    files = {"app/config.py": config, "docs/configuring.rst": _table(_rows(_NAMES))}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert "Config" not in {s.surface for s in analysis.everything}
+
+
+def test_a_page_that_is_no_configuration_reference_is_no_evidence(tmp_path) -> None:
+    files = {"app/config.py": _CONFIG, "docs/tutorial.rst": _table(_rows(_NAMES))}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert "Config" not in {s.surface for s in analysis.everything}
+
+
+def test_a_model_is_no_plain_class(tmp_path) -> None:
+    # A dataclass's unannotated attributes are no fields: its model reader
+    # says what it takes, never this mechanism.
+    model = "from dataclasses import dataclass\n\n\n@dataclass\n" + _CONFIG.split("\n\n\n", 1)[1]
+    files = {"app/config.py": model, "docs/configuring.rst": _table(_rows(_NAMES))}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert all(s.schema.model_kind != "attributes" for s in analysis.everything)
