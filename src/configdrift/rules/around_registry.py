@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 #: its default and type), a defaults module's settings. The code reads
 #: their keys by name, so a key read by name may bypass them.
 _REGISTRIES = frozenset({"table", "setting"})
+#: Surfaces whose keys are declared with their defaults where the code
+#: reads them by name (``getattr(config, "k", True)``): registries, options
+#: registered by name (Sphinx's ``add_config_value``), a theme's options
+#: and a defaults file.
+_DECLARING = _REGISTRIES | {"named", "theme", "defaults"}
 
 
 def read_around(analysis: Analysis) -> Iterator[Finding]:
@@ -165,7 +170,7 @@ def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, s
         names = {
             key
             for node in analysis.schema.walk()
-            if node.model_kind in _REGISTRIES
+            if node.model_kind in _DECLARING
             for key in _own(node)
         }
         names |= {
@@ -182,22 +187,25 @@ def _reads_by_accessor(
     analysis: Analysis, files: list[str], names: set[str]
 ) -> dict[str, list[tuple[str, Location, str | None]]]:
     """Each of ``names`` the code reads by its literal name, with the
-    accessor of each read: the receiver of ``conf.get("k")`` or
-    ``conf["k"]`` (``conf``), the getter of ``_get("k")`` (``_get``); and
-    the text of the fallback a one-line ``get`` gives (``conf.get("k",
-    False)``), where it gives one. Bounded like the other searches."""
+    accessor of each read: the receiver of ``conf.get("k")``,
+    ``conf["k"]`` or ``getattr(conf, "k")`` (``conf``), the getter of
+    ``_get("k")`` (``_get``); and the text of the fallback a one-line
+    ``get`` or ``getattr`` gives (``conf.get("k", False)``), where it gives
+    one. Bounded like the other searches."""
     pattern = re.compile(
-        rb"""(?<!\w)(\w{1,40}(?=\s*\[|\.get)|\w{0,20}get\w{0,20}(?=\())"""
-        rb"""(?:\s*\[|\.get\w{0,20}\(|\()\s*["'](%b)["']"""
+        rb"""(?<!\w)(?:getattr\(\s*(\w{1,40})\s*,\s*|"""
+        rb"""(\w{1,40}(?=\s*\[|\.get)|\w{0,20}get\w{0,20}(?=\())"""
+        rb"""(?:\s*\[|\.get\w{0,20}\(|\())\s*["'](%b)["']"""
         rb"""(?:\s*,\s*([^(),\n]{1,40}?)\s*\))?""" % alternation(names)
     )
     out: dict[str, list[tuple[str, Location, str | None]]] = {}
     for rel, data in bounded_files(analysis, files):
         for match in pattern.finditer(data):
-            line = data.count(b"\n", 0, match.start(2)) + 1
-            fallback = match.group(3).decode() if match.group(3) else None
-            out.setdefault(match.group(2).decode(), []).append(
-                (match.group(1).decode(), Location(rel, line), fallback)
+            line = data.count(b"\n", 0, match.start(3)) + 1
+            fallback = match.group(4).decode() if match.group(4) else None
+            accessor = match.group(1) or match.group(2)
+            out.setdefault(match.group(3).decode(), []).append(
+                (accessor.decode(), Location(rel, line), fallback)
             )
     return out
 
@@ -231,6 +239,79 @@ def fallbacks_around(
             if any(not same_value(v, sites[0][2]) for _, _, v in sites[1:]):
                 yield key, sites
                 break
+
+
+def fallbacks_against_declared(
+    analysis: Analysis,
+) -> Iterator[tuple[SchemaNode, Location, str]]:
+    """For a surface that declares its keys with their defaults
+    (``_DECLARING``), each key the code reads by name with a literal
+    fallback other than its declared default, through an accessor that
+    reads ``_ACCESSOR_KEYS`` of its keys (``getattr(config, "k", True)``
+    where the key is declared ``False``): (node, where, fallback text),
+    the first such read of each key. ``None`` on either side is not
+    compared (absent, or computed later)."""
+    root = analysis.schema
+    own = _own(root)
+    if root.model_kind not in _DECLARING or not own:
+        return
+    reads = _registry_reads(analysis)
+    accessors = _accessors(reads, own)
+    for node in root.children.values():
+        declared = node.default
+        if declared is None or not declared.known or declared.value is None:
+            continue
+        for accessor, where, text in reads.get(node.key, []):
+            if text is None or accessor not in accessors:
+                continue
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue  # computed: not compared
+            if not _differs(value, declared.value) or not _mostly_own(analysis, accessor, own):
+                continue
+            yield node, where, text
+            break
+
+
+def _differs(fallback: object, declared: object) -> bool:
+    """Does a read's fallback say another default than the declared one?
+    Not where either is ``None``; not where both are falsy (``False`` and
+    ``""`` both mean unset to a truth test); not a string against another
+    type (an environment variable's ``"true"`` is parsed)."""
+    if fallback is None or same_value(fallback, declared):
+        return False
+    if not fallback and not declared:
+        return False
+    return not (isinstance(fallback, str) and not isinstance(declared, str))
+
+
+#: The share of an accessor's reads by literal name that must be the
+#: surface's keys for it to be the surface's object: a dict of other things
+#: (a task's ``options``, a status reply's ``data``) reads a few names that
+#: happen to be settings too.
+_OWN_SHARE = 0.5
+
+
+def _mostly_own(analysis: Analysis, accessor: str, own: set[str]) -> bool:
+    """Are ``_OWN_SHARE`` of the names ``accessor`` reads by literal name
+    (``accessor.get("k")``, ``accessor["k"]``, ``getattr(accessor, "k")``)
+    the surface's keys?"""
+
+    def search() -> bool:
+        name = re.escape(accessor.encode())
+        pattern = re.compile(
+            rb"""(?<!\w)(?:getattr\(\s*%b\s*,\s*|%b(?:\s*\[|\.get\w{0,20}\())\s*["']"""
+            rb"""([\w.-]{1,80})["']""" % (name, name)
+        )
+        names = [
+            match.group(1).decode()
+            for _, data in bounded_files(analysis, code_files(analysis))
+            for match in pattern.finditer(data)
+        ]
+        return bool(names) and sum(n in own for n in names) >= _OWN_SHARE * len(names)
+
+    return once(analysis, f"accessor {accessor} of {id(analysis.schema)}", search)
 
 
 def _spelt_alike(key: str, parent: SchemaNode) -> bool:

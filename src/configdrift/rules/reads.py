@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Related, format_path, read_defaults, same_value
-from configdrift.rules.around_registry import fallbacks_around
+from configdrift.rules.around_registry import fallbacks_against_declared, fallbacks_around
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -27,7 +27,13 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     table or namespace, a defaults module) are compared too where the code
     reads them by name with literal fallbacks through one accessor of the
     registry's keys (``conf.get("k", False)`` here and
-    ``conf.get("k", True)`` there).
+    ``conf.get("k", True)`` there), and a key declared with its default
+    (a registry's, an option registered by name, a theme's) that such an
+    accessor reads with another fallback (``getattr(config, "k", True)``
+    where ``add_config_value("k", False, "env")`` declares it). Fallbacks
+    that both mean unset (``False`` and ``""``), a string against a
+    declared non-string (parsed where it is read), and an object that
+    reads mostly other names (a task's ``options``) are not compared.
 
     Why it matters
     The key's default depends on which code path reads it, so a documented
@@ -69,8 +75,33 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             )
             break
     # A registry's settings read by name (``conf.get("k", False)``), which
-    # the flow does not follow (a registry's keys have no reads it follows).
+    # the flow does not follow (a registry's keys have no reads it follows):
+    # against the default it declares, else against one another.
+    told: set[str] = set()
+    for node, where, text in fallbacks_against_declared(analysis):
+        key = format_path(node.path)
+        told.add(node.key)
+        assert node.default is not None
+        related: tuple[Related, ...] = ()
+        if node.location is not None:
+            related = (
+                Related(
+                    node.location.path,
+                    node.location.line,
+                    f"declared with the default {node.default.text}",
+                ),
+            )
+        yield make(
+            "CD106",
+            key,
+            where,
+            f"`{key}` is read by name with the fallback {text} here, but is declared with "
+            f"the default {node.default.text}: its default depends on the code path",
+            related,
+        )
     for key, reads in fallbacks_around(analysis):
+        if key in told:
+            continue
         at, text, value = reads[0]
         where, other, _ = next(r for r in reads[1:] if not same_value(r[2], value))
         yield make(

@@ -1,0 +1,88 @@
+"""CD106 for a key declared with its default (a Sphinx extension's
+``add_config_value``) that the code reads by name with another fallback
+(``getattr(config, "k", True)``), through the object that reads the
+surface's keys: its default depends on the code path. Never where either
+side is ``None``, both are falsy, the fallback is a string against another
+type, or the object reads mostly other names."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_SETUP = """
+def setup(app):
+    app.add_config_value("gallery_bars", False, "env")
+    app.add_config_value("gallery_columns", 3, "html")
+    app.add_config_value("gallery_title", "Gallery", "env")
+    app.add_config_value("gallery_dirs", [], "html")
+    app.add_config_value("gallery_depth", None, "html")
+"""
+
+_DOCS = """
+# Settings
+
+- `gallery_bars` (bool): bars. Default: False.
+- `gallery_columns` (int): columns per row. Default: 3.
+- `gallery_title` (str): the heading.
+- `gallery_dirs` (list): where the examples are.
+"""
+
+
+def _found(tmp_path, reads: str) -> dict:
+    files = {"plug/ext.py": _SETUP, "plug/render.py": reads, "docs/settings.md": _DOCS}
+    _, findings = check_project(tmp_path, files, "plug")
+    return by_key(findings)
+
+
+def test_a_fallback_other_than_the_declared_default(tmp_path) -> None:
+    reads = (
+        "def render(config):\n"
+        '    bars = getattr(config, "gallery_bars", True)\n'
+        '    columns = getattr(config, "gallery_columns", 3)\n'
+        "    return bars, columns\n"
+    )
+    found = _found(tmp_path, reads)
+    finding = found[("CD106", "gallery_bars")]
+    assert finding.location.line == 2
+    assert "declared with the default False" in finding.message
+    assert finding.related[0].line == 3  # the declaration
+    assert ("CD106", "gallery_columns") not in found
+
+
+def test_fallbacks_that_say_the_same_are_not_reported(tmp_path) -> None:
+    reads = (
+        "def render(config):\n"
+        # None: absent, or computed later.
+        '    a = getattr(config, "gallery_title", None)\n'
+        # Both falsy: unset alike to a truth test.
+        '    b = getattr(config, "gallery_dirs", False)\n'
+        # A string against a boolean: parsed where it is read.
+        '    c = getattr(config, "gallery_bars", "true")\n'
+        '    d = getattr(config, "gallery_columns", 3)\n'
+        # Declared None: computed where it is used.
+        '    e = getattr(config, "gallery_depth", 5)\n'
+        "    return a, b, c, d, e\n"
+    )
+    assert not [k for k in _found(tmp_path, reads) if k[0] == "CD106"]
+
+
+def test_an_object_that_reads_one_key_is_not_the_surface_s(tmp_path) -> None:
+    reads = (
+        "def render(config, item):\n"
+        '    bars = getattr(item, "gallery_bars", True)\n'
+        '    columns = getattr(config, "gallery_columns", 3)\n'
+        '    title = getattr(config, "gallery_title", "Gallery")\n'
+        "    return bars, columns, title\n"
+    )
+    assert ("CD106", "gallery_bars") not in _found(tmp_path, reads)
+
+
+def test_an_object_that_reads_mostly_other_names_is_not_the_surface_s(tmp_path) -> None:
+    reads = (
+        "def render(options):\n"
+        '    bars = options.get("gallery_bars", True)\n'
+        '    columns = options.get("gallery_columns", 3)\n'
+        + "".join(f'    x{i} = options.get("other_{i}")\n' for i in range(3))
+        + "    return bars, columns\n"
+    )
+    assert ("CD106", "gallery_bars") not in _found(tmp_path, reads)
