@@ -39,9 +39,14 @@ def test_a_fallback_other_than_the_declared_default(tmp_path) -> None:
         "def render(config):\n"
         '    bars = getattr(config, "gallery_bars", True)\n'
         '    columns = getattr(config, "gallery_columns", 3)\n'
-        "    return bars, columns\n"
+        '    title = getattr(config, "gallery_title", "Gallery")\n'
+        "    return bars, columns, title\n"
     )
     found = _found(tmp_path, reads)
+    assert ("CD106", "gallery_bars") in found
+    # An object that reads two of the keys may be any dict of those names.
+    fewer = reads.replace('    title = getattr(config, "gallery_title", "Gallery")\n', "")
+    assert ("CD106", "gallery_bars") not in _found(tmp_path / "fewer", fewer)
     finding = found[("CD106", "gallery_bars")]
     assert finding.location.line == 2
     assert "declared with the default False" in finding.message

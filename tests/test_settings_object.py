@@ -366,9 +366,7 @@ def test_a_setting_read_around_the_defaults_module_is_reported(tmp_path) -> None
 def test_two_fallbacks_of_a_setting_read_by_name_are_a_conflict(tmp_path) -> None:
     """``settings.getint("BOT_DELAY", 1)`` here and ``2`` there; the other
     settings are read with one fallback each."""
-    defaults = "".join(
-        f"BOT_{n} = {v!r}\n" for n, v in (("NAME", "bot"), ("DELAY", 0), ("DEPTH", 3))
-    )
+    defaults = "".join(f"BOT_{n} = {v!r}\n" for n, v in (("NAME", "a"), ("DELAY", 0), ("DEPTH", 4)))
     reader = (
         "def start(crawler):\n    settings = crawler.settings\n"
         '    return settings.getint("BOT_DELAY", 1), settings.get("BOT_NAME", "a")\n\n\n'

@@ -145,6 +145,11 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
 #: registry's object (``conf.get("cassandra_servers")``,
 #: ``_get("redis_host")``).
 _ACCESSOR_KEYS = 2
+#: The surface's keys an accessor must read by name for its fallbacks to
+#: be weighed against the declared defaults: a dict that reads two of them
+#: may be any dict of the same names (two reads of one accessor that
+#: disagree need no more).
+_DECLARED_ACCESSOR_KEYS = 3
 
 
 def _own(node: SchemaNode) -> set[str]:
@@ -152,14 +157,18 @@ def _own(node: SchemaNode) -> set[str]:
     return {k for child in node.children.values() for k in child.spellings or (child.key,)}
 
 
-def _accessors(reads: dict[str, list[tuple[str, Location, str | None]]], own: set[str]) -> set[str]:
-    """The accessors that read ``_ACCESSOR_KEYS`` of the registry's own
-    keys by name: the registry's object, as the code spells it."""
+def _accessors(
+    reads: dict[str, list[tuple[str, Location, str | None]]],
+    own: set[str],
+    least: int = _ACCESSOR_KEYS,
+) -> set[str]:
+    """The accessors that read ``least`` of the registry's own keys by
+    name: the registry's object, as the code spells it."""
     keys_of: dict[str, set[str]] = {}
     for key in own & reads.keys():
         for accessor, _, _ in reads[key]:
             keys_of.setdefault(accessor, set()).add(key)
-    return {accessor for accessor, keys in keys_of.items() if len(keys) >= _ACCESSOR_KEYS}
+    return {accessor for accessor, keys in keys_of.items() if len(keys) >= least}
 
 
 def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]]]:
@@ -247,7 +256,7 @@ def fallbacks_against_declared(
     """For a surface that declares its keys with their defaults
     (``_DECLARING``), each key the code reads by name with a literal
     fallback other than its declared default, through an accessor that
-    reads ``_ACCESSOR_KEYS`` of its keys (``getattr(config, "k", True)``
+    reads ``_DECLARED_ACCESSOR_KEYS`` of its keys (``getattr(config, "k", True)``
     where the key is declared ``False``): (node, where, fallback text),
     the first such read of each key. ``None`` on either side is not
     compared (absent, or computed later)."""
@@ -256,7 +265,7 @@ def fallbacks_against_declared(
     if root.model_kind not in _DECLARING or not own:
         return
     reads = _registry_reads(analysis)
-    accessors = _accessors(reads, own)
+    accessors = _accessors(reads, own, _DECLARED_ACCESSOR_KEYS)
     for node in root.children.values():
         declared = node.default
         if declared is None or not declared.known or declared.value is None:

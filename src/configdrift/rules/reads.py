@@ -76,11 +76,24 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             break
     # A registry's settings read by name (``conf.get("k", False)``), which
     # the flow does not follow (a registry's keys have no reads it follows):
-    # against the default it declares, else against one another.
+    # against one another, else against the default it declares.
     told: set[str] = set()
+    for key, reads in fallbacks_around(analysis):
+        told.add(key)
+        at, text, value = reads[0]
+        where, other, _ = next(r for r in reads[1:] if not same_value(r[2], value))
+        yield make(
+            "CD106",
+            key,
+            where,
+            f"`{key}` is read by name with the fallback {other} here, but with {text} "
+            "elsewhere: its default depends on the code path",
+            (Related(at.path, at.line, f"read with the fallback {text}"),),
+        )
     for node, where, text in fallbacks_against_declared(analysis):
+        if node.key in told:
+            continue
         key = format_path(node.path)
-        told.add(node.key)
         assert node.default is not None
         related: tuple[Related, ...] = ()
         if node.location is not None:
@@ -98,17 +111,4 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             f"`{key}` is read by name with the fallback {text} here, but is declared with "
             f"the default {node.default.text}: its default depends on the code path",
             related,
-        )
-    for key, reads in fallbacks_around(analysis):
-        if key in told:
-            continue
-        at, text, value = reads[0]
-        where, other, _ = next(r for r in reads[1:] if not same_value(r[2], value))
-        yield make(
-            "CD106",
-            key,
-            where,
-            f"`{key}` is read by name with the fallback {other} here, but with {text} "
-            "elsewhere: its default depends on the code path",
-            (Related(at.path, at.line, f"read with the fallback {text}"),),
         )
