@@ -12,7 +12,7 @@ from configdrift.extract.docs.rst import extract_rst
 from helpers import by_key, check_project
 
 _APP = """
-from traitlets import Bool, Integer, Unicode
+from traitlets import Bool, Integer, Set, Unicode
 from traitlets.config import Application, LoggingConfigurable
 
 
@@ -31,6 +31,9 @@ class Hub(Application):
     ip = Unicode("").tag(config=True)
     admin_users = Unicode(help="DEPRECATED since 2.0: use Authenticator.admins").tag(config=True)
     quiet = Bool(False).tag(config=True)
+    token = Unicode(help=_i18n("DEPRECATED. Use IdentityProvider.token")).tag(config=True)
+    note = Unicode(help=_fmt("DEPRECATED", "x")).tag(config=True)
+    tags: set[str] = Set(Unicode(), default_value=set()).tag(config=True)
 """
 
 _GUIDE = """
@@ -100,7 +103,14 @@ def test_a_trait_is_documented_once_for_its_class_and_subclasses(tmp_path) -> No
     # Spawner's traits are rendered, and LocalSpawner inherits them (its
     # own ``shell`` is not rendered); an example documents nothing; the
     # deprecated trait is not owed a doc.
-    assert undocumented == ["Hub.ip", "Hub.port", "Hub.quiet", "LocalSpawner.shell"]
+    assert undocumented == [
+        "Hub.ip",
+        "Hub.note",
+        "Hub.port",
+        "Hub.quiet",
+        "Hub.tags",
+        "LocalSpawner.shell",
+    ]
 
 
 def test_without_any_page_of_the_classes_nothing_is_taken(tmp_path) -> None:
@@ -116,6 +126,28 @@ def test_a_help_that_says_deprecated_marks_the_trait(tmp_path) -> None:
     assert hub.children["admin_users"].deprecated
     assert hub.children["admin_users"].replacement == "Authenticator.admins"
     assert not hub.children["port"].deprecated
+    # The text a translation wraps is the help shown; a call of more than
+    # one argument builds another text.
+    assert hub.children["token"].deprecated
+    assert hub.children["token"].replacement == "IdentityProvider.token"
+    assert not hub.children["note"].deprecated
+
+
+def test_an_annotated_trait_is_one(tmp_path) -> None:
+    analysis, _ = _check(tmp_path, {"docs/api.md": _REFERENCE})
+    surface = next(s for s in analysis.everything if s.surface == "traitlets")
+    assert "tags" in surface.schema.children["Hub"].children
+
+
+def test_an_rst_page_of_config_statements_passes_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_show_example
+
+    page = b"Security\n========\n\n.. sourcecode:: python\n\n    c.ServerApp.token = ''\n"
+    assert may_show_example(page)
+    # An object's attribute in a small letter is code, not a config statement.
+    assert not may_show_example(page.replace(b"c.ServerApp", b"c.server"))
+    # Without a Python block, nothing is shown.
+    assert not may_show_example(page.replace(b".. sourcecode:: python", b"Text:"))
 
 
 def test_an_example_setting_a_deprecated_trait_is_cd402(tmp_path) -> None:

@@ -100,6 +100,10 @@ class DescriptorReader(TypeReader):
             line_expr = cls.assigns.get("__line__" + name)
             line = line_expr[1] if line_expr else cls.line
             out.append(FieldFact(name, line, ["src", ""], value))
+        for fact in cls.fields:
+            # An annotated one: ``remove_cell_tags: set[str] = Set(...).tag(config=True)``.
+            if fact.value is not None and self._descriptor(module, kind, fact.value) is not None:
+                out.append(FieldFact(fact.name, fact.line, ["src", ""], fact.value))
         return out
 
     def _descriptor(self, module: str, kind: str, value: Expr) -> str | None:

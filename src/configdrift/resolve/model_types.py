@@ -132,12 +132,21 @@ def mark_deprecated(
         node.deprecated = True
         text = value.value if isinstance(value.value, str) else ""
     else:
-        helps = (string_of(project, module, described.get(w)) for w in HELP_ARGUMENTS)
+        helps = (help_text(project, module, described.get(w)) for w in HELP_ARGUMENTS)
         text = next((h for h in helps if h), "")
         if not _DEPRECATED_HELP.match(text):
             return
         node.deprecated = True
     node.replacement = replacement_named(text)
+
+
+def help_text(project: Project, module: str, expr: Expr | None) -> str | None:
+    """A help text, also where a call of its one argument wraps it (a
+    translation, ``_i18n("DEPRECATED. Use ...")``, or ``dedent(...)``):
+    the text the call is given is the one shown."""
+    if expr is not None and expr[0] == "call" and len(expr[2]) == 1 and not expr[3]:
+        expr = expr[2][0]
+    return string_of(project, module, expr)
 
 
 def replacement_named(text: str) -> str | None:
