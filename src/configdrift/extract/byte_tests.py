@@ -198,11 +198,18 @@ _PYTHON_FENCES = tuple(
 )
 
 
+#: A config file's statement on a configurable class (traitlets'
+#: ``c.ServerApp.port = 8888``), indented in a reStructuredText block.
+_CONFIG_STATEMENT = re.compile(rb"^[ \t]+c\.[A-Z]\w*\.\w+[ \t]*=", re.MULTILINE)
+
+
 def may_show_example(data: bytes) -> bool:
     """Could the page hold an example config block at all?"""
-    return any(fence in data for fence in _EXAMPLE_FENCES) or (
-        b"= {" in data and any(fence in data for fence in _PYTHON_FENCES)
-    )
+    if any(fence in data for fence in _EXAMPLE_FENCES):
+        return True
+    if not any(fence in data for fence in _PYTHON_FENCES):
+        return False
+    return b"= {" in data or (b"c." in data and _CONFIG_STATEMENT.search(data) is not None)
 
 
 def mentions(data: bytes, words: AbstractSet[str], at_least: int) -> bool:
