@@ -53,6 +53,7 @@ def test_a_plain_class_its_reference_page_documents_is_a_surface(tmp_path) -> No
     # The annotation types an attribute, else its value does.
     assert surface.schema.children["umask"].type.kinds == {"int", "null"}
     assert surface.schema.children["backlog"].type.kinds == {"int"}
+    assert surface.schema.children["certfile"].type.text == "str | None"
     found = by_key(findings)
     assert ("CD103", "daemon") in found
     assert found[("CD103", "daemon")].location.line == 12

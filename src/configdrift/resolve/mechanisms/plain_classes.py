@@ -80,16 +80,13 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             root.strict = None  # a plain object takes any attribute
             root.model_kind = "attributes"
             for name, (owner, line, value, annotation) in sorted(attributes.items()):
-                kinds = None
-                if annotation is not None:
-                    kinds = builder.type_facts(owner, annotation).info.kinds or None
-                root.children[name] = table_option(
-                    (name,),
-                    project.evaluate(owner, value),
-                    project.location(owner, line),
-                    cls.name,
-                    kinds,
+                node = root.children[name] = table_option(
+                    (name,), project.evaluate(owner, value), project.location(owner, line), cls.name
                 )
+                if annotation is not None:
+                    typed = builder.type_facts(owner, annotation).info
+                    if typed.kinds:
+                        node.type = typed
             if discovery.claim(root, names):
                 how = f"a class of {len(attributes)} attributes; its page documents {documented}"
                 found.append(Surface(cls.name, root, how, [], f"{module}:{cls.name}"))
