@@ -1,7 +1,9 @@
 """Explicit links from code that copies a value between an option and a
 key: ``env["MASTER_PORT"] = str(args.master_port)`` (a launcher hands its
 flag to the environment), ``cfg["timeout"] = args.timeout``, or the other
-way, ``args.port = config.get("port")`` (``ModuleFacts.copies``).
+way, ``args.port = config.get("port")``, and an object's attribute set
+from a flag's, ``config.keep_alive_timeout = args.keep_alive``
+(``ModuleFacts.copies``).
 
 A copy links a flag to a spelling only where both ends are certain: the
 flag is declared in the copy's file with the destination the copy reads
@@ -36,6 +38,8 @@ def copy_links(project: Project, spelt: list[Spelling]) -> list[SettingLink]:
             if len({(s.kind, s.name, s.surface) for s in others}) != 1:
                 continue  # none, or several configurations name the key
             written, read = f"`{container}[{key!r}]`", f"`{owner}.{attr}` (`{flag.name}`)"
+            if direction == "object":
+                written = f"`{container}.{key}`"
             if direction == "attr":
                 written, read = read, written
             why = f"{written} is set from {read}"

@@ -430,6 +430,8 @@ def _keyword_holders(
     return frozenset(held)
 
 
+#: The names of an object's own state: its attributes are no configuration's.
+_OWN_STATE = frozenset({"self", "cls"})
 #: What a copy between an option and a key assigns to.
 _COPY_TARGETS = (ast.Subscript, ast.Attribute)
 
@@ -437,8 +439,8 @@ _COPY_TARGETS = (ast.Subscript, ast.Attribute)
 def _copy(assign: ast.Assign) -> tuple[int, str, str, str, str, str] | None:
     """``d["K"] = owner.attr`` or ``owner.attr = d["K"]`` (a conversion
     such as ``str(...)`` around the value, ``d.get("K", ...)`` and
-    ``os.environ.get("K")`` too): a value copied between an option and a
-    key (``ModuleFacts.copies``)."""
+    ``os.environ.get("K")`` too), or ``obj.key = owner.attr``: a value
+    copied between an option and a key (``ModuleFacts.copies``)."""
     if len(assign.targets) != 1:
         return None
     target, value = assign.targets[0], assign.value
@@ -456,6 +458,13 @@ def _copy(assign: ast.Assign) -> tuple[int, str, str, str, str, str] | None:
         owner = dotted(target.value)
         if key is not None and container is not None and owner is not None:
             return (assign.lineno, "attr", container, key, owner, target.attr)
+        if type(value) is ast.Attribute and owner is not None and owner not in _OWN_STATE:
+            # ``config.keep_alive_timeout = args.keep_alive``: an object's
+            # attribute set from an option's (never ``self.verbose = opts.verbose``,
+            # an object's own state).
+            source = dotted(value.value)
+            if source is not None and source != owner:
+                return (assign.lineno, "object", owner, target.attr, source, value.attr)
     return None
 
 

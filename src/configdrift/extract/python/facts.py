@@ -274,9 +274,11 @@ class ModuleFacts:
     #: ``if x.opt: ... else: y = V`` (option's attribute, V, line).
     fallbacks: list[tuple[str, Expr, int]] = field(default_factory=list)
     #: A value copied between an attribute and a key (``env["PORT"] =
-    #: str(args.port)``, ``args.port = cfg.get("port")``): (line, ``key``
-    #: when the key is written or ``attr`` when the attribute is, the dict's
-    #: dotted name, the key, the attribute's owner, the attribute).
+    #: str(args.port)``, ``args.port = cfg.get("port")``,
+    #: ``config.port = args.port``): (line, ``key`` when the key is written,
+    #: ``attr`` when the attribute is, ``object`` when another object's
+    #: attribute is, the dict's or object's dotted name, the key, the
+    #: attribute's owner, the attribute).
     copies: list[tuple[int, str, str, str, str, str]] = field(default_factory=list)
     #: Loops that take every environment variable with a prefix
     #: (``for k, v in os.environ.items(): if k.startswith(prefix): ...``):
