@@ -751,3 +751,76 @@ def test_a_list_and_a_dict_clash_where_neither_is_a_flag() -> None:
     assert _kinds(listed, mapped) is not None
     flag = dataclasses.replace(listed, kind="flag", name="--labels")
     assert _kinds(flag, mapped) is None
+
+
+_SERVER = {
+    "app/__init__.py": "",
+    "app/config.py": """\
+        class Config:
+            backlog = 100
+            graceful_timeout: float = 3.0
+            keep_alive_timeout = 5.0
+            workers: int = 1
+            retries: int | float = 1
+            verbose = False
+    """,
+    "app/__main__.py": """\
+        import argparse
+
+        from app.config import Config
+
+
+        class Runner:
+            def __init__(self, opts):
+                self.verbose = opts.verbose
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--backlog", type=int)
+            p.add_argument("--graceful-timeout", type=int)
+            p.add_argument("--keep-alive", type=int)
+            p.add_argument("--workers", type=float)
+            p.add_argument("--retries", type=int)
+            p.add_argument("--verbose", action="store_true")
+            args = p.parse_args()
+            config = Config()
+            config.keep_alive_timeout = args.keep_alive
+            return config
+    """,
+    "docs/configuring.md": """\
+        # Configuration
+
+        | Attribute | Command line | Default |
+        | --- | --- | --- |
+        | backlog | `--backlog` | 100 |
+        | graceful_timeout | `--graceful-timeout` | 3 |
+        | keep_alive_timeout | `--keep-alive` | 5 |
+        | workers | `--workers` | 1 |
+        | retries | `--retries` | 1 |
+    """,
+}
+
+
+def test_an_int_flag_for_a_float_setting_rejects_its_fractions(tmp_path: Path) -> None:
+    root = make_project(tmp_path, _SERVER)
+    found = _findings(root, "CD602")
+    # An int flag for a float attribute, linked by the convention or by the
+    # copy ``config.keep_alive_timeout = args.keep_alive``; a float flag for
+    # an int attribute takes what it takes, as an int flag for an int or
+    # float one does.
+    assert set(found) == {"--graceful-timeout", "--keep-alive"}
+    assert (
+        "`--graceful-timeout` takes an int, but `graceful_timeout`" in found["--graceful-timeout"]
+    )
+    assert "`config.keep_alive_timeout` is set from `args.keep_alive`" in found["--keep-alive"]
+
+
+def test_an_object_s_own_attribute_set_from_a_flag_links_nothing(tmp_path: Path) -> None:
+    root = make_project(tmp_path, _SERVER)
+    settings = {s["name"]: s for s in _settings(root)}
+    # ``self.verbose = opts.verbose`` is the runner's state, not ``verbose``
+    # of the configuration; the convention does not link a switch and a
+    # key of other names either.
+    linked = settings.get("verbose", {"links": []})["links"]
+    assert not [link for link in linked if link["how"] == "explicit"]

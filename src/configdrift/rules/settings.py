@@ -63,8 +63,9 @@ def setting_type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     different values: their choices differ (``--log-level`` takes
     ``error``, ``APP_LOG_LEVEL`` does not), or their types cannot hold
     each other's values (a flag that takes an int, a key that takes a
-    bool). A string converts to the others, so a flag without ``type=``
-    agrees with any key.
+    bool, or a flag parsed as an int where the others take a float). A
+    string converts to the others, so a flag without ``type=`` agrees with
+    any key; an int flag beside an int-or-float key does too.
 
     Why it matters
     A value one spelling takes fails, or means something else, through the
@@ -258,7 +259,23 @@ def _kinds(here: Spelling, there: Spelling) -> str | None:
     if not mine or not theirs or mine & theirs or "str" in mine | theirs:
         return None
     if mine | theirs <= {"int", "float"}:
-        return None
+        # An int takes where a float is asked, but a flag parsed with
+        # ``int`` rejects the fractions its setting's other spellings take.
+        narrow = next(
+            (
+                sp
+                for sp, kinds in ((here, mine), (there, theirs))
+                if sp.kind == "flag" and kinds == {"int"}
+            ),
+            None,
+        )
+        if narrow is None:
+            return None
+        other = there if narrow is here else here
+        return (
+            f"`{narrow.name}` takes an int, but `{other.name}`, the same setting, takes a "
+            "float: a fraction the setting takes fails as the flag"
+        )
     if mine | theirs == {"list", "dict"} and "flag" in (here.kind, there.kind):
         return None  # a command line writes a dict as repeated ``KEY=VALUE`` items
     return (
