@@ -30,6 +30,7 @@ from configdrift.model import (
 from configdrift.resolve.lifecycle import code_uses, distinctive, schema_deprecations
 from configdrift.rules.docstrings import deprecated_in_calls
 from configdrift.rules.registry import describe, make, register
+from configdrift.rules.warned import warned_deprecations
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -101,6 +102,26 @@ def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list
     """Does the doc line (or the two after it) tell of a removal?"""
     lines = _page_lines(analysis, rel, cache)
     return any(_HISTORY.search(text) for text in lines[max(0, line - 1) : line + 2])
+
+
+#: The lines of an entry's description read for a word of its deprecation.
+MAX_ENTRY_LINES = 30
+
+
+def _entry_says(analysis: Analysis, where: Location, cache: dict[str, list[str]]) -> bool:
+    """Does a doc entry tell of its key's removal or deprecation: its line
+    and the two after it, or its description up to the page's next entry
+    (a ``.. deprecated::`` note in a ``confval``'s body)?"""
+    if _history_line(analysis, where.path, where.line, cache):
+        return True
+    after = [
+        e.location.line
+        for e in analysis.entries
+        if e.location.path == where.path and e.location.line > where.line
+    ]
+    end = min([*after, where.line + MAX_ENTRY_LINES])
+    lines = _page_lines(analysis, where.path, cache)
+    return any("deprecat" in text.lower() for text in lines[where.line - 1 : end - 1])
 
 
 def _distinctive(marked: dict[ConfigPath, LifecycleEntry]) -> dict[str, LifecycleEntry]:
@@ -354,9 +375,12 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     A doc entry or an example config that uses a key the project marks
     deprecated: a deprecated field (``Field(deprecated=...)``,
     ``json_schema_extra={"deprecated": True, "new_param": ...}``), a
-    registry of deprecated keys, or ``[tool.configdrift.deprecated]``. A doc
-    entry that says it is deprecated is not reported, nor are tests, which
-    keep old spellings working on purpose. Also a call in the docs (or in
+    registry of deprecated keys, ``[tool.configdrift.deprecated]``, or a
+    message in the code that opens with the key and says it is deprecated
+    (``"The analytics_id option is deprecated, use ..."``). A doc entry
+    that says it is deprecated (on its line, or in its description before
+    the next entry) is not reported, nor are tests, which keep old
+    spellings working on purpose. Also a call in the docs (or in
     the examples of a docstring a page renders) that passes the project's
     own function or class a keyword it deprecates: a default that says so
     (``margin="deprecated"``), a message that calls it deprecated.
@@ -383,6 +407,8 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
             if surface is analysis
             else {e.path: e for e in schema_deprecations(surface.schema)}
         )
+        # A key the code warns is deprecated, where nothing else marks it.
+        marked = {**warned_deprecations(surface), **marked}
         if marked:
             for finding in _deprecated_in(surface, marked, lines):
                 yield dataclasses.replace(finding, surface=surface.surface)
@@ -394,7 +420,7 @@ def _deprecated_in(
     """CD402 on one surface: its entries and examples of marked keys."""
     for doc in analysis.entries:
         entry = marked.get(doc.path)
-        if entry is None or _history_line(analysis, doc.location.path, doc.location.line, lines):
+        if entry is None or _entry_says(analysis, doc.location, lines):
             continue
         yield make(
             "CD402",

@@ -1,0 +1,98 @@
+"""Keys the code warns are deprecated: a message in a string of the
+project's code that says a key of a surface is deprecated (``"The
+analytics_id option is deprecated, use ..."``, ``"`max_conn` has been
+deprecated"``). The project says so where a user meets it, when the key
+is set; a doc that teaches the key should say so too (CD402).
+
+Only the key the message opens with and says is deprecated counts: the
+words before "is deprecated" (a key named after it is the replacement,
+``"X is deprecated, use Y"``), with nothing before it but "The" or
+"option" (``"Using '--platform' in 'create_args' is deprecated"`` is about
+the flag); only a key spelt in parts (``analytics_id``, not ``debug``);
+inside a string: a comment is no message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from configdrift.model import DEPRECATED, ConfigPath, LifecycleEntry, Location
+from configdrift.resolve.lifecycle import distinctive
+from configdrift.rules.evidence import bounded_files, code_files, once
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: A key, then (an "option" or "setting" noun, quoted or not) "is deprecated".
+_SAYS_DEPRECATED = re.compile(
+    rb"""([A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
+    rb"""(?:(?:option|setting|parameter|key|config|configuration|value)[ \t]{1,3})?"""
+    rb"""(?:is|are|has been|have been|was|were)[ \t]{1,3}(?:now[ \t]{1,3})?deprecated""",
+    re.IGNORECASE,
+)
+#: What a message may say before the key it calls deprecated: it opens
+#: with the key ("Using '--platform' in 'create_args' is deprecated" is
+#: about the flag, not the key).
+_OPENINGS = frozenset(
+    {
+        b"",
+        b"the",
+        b"option",
+        b"the option",
+        b"setting",
+        b"the setting",
+        b"parameter",
+        b"the parameter",
+    }
+    | {b"key", b"the key", b"config", b"config key", b"the config key", b"warning:"}
+)
+#: How the finding names the evidence (``LifecycleEntry.source``).
+SOURCE = "a warning in the code"
+
+
+def warned(analysis: Analysis) -> dict[str, Location]:
+    """The names the project's code says are deprecated, in a string, with
+    the first place of each; searched once for the project."""
+
+    def search() -> dict[str, Location]:
+        found: dict[str, Location] = {}
+        for rel, data in bounded_files(analysis, code_files(analysis)):
+            if b"eprecat" not in data and b"EPRECAT" not in data:
+                continue
+            for line_number, line in enumerate(data.split(b"\n"), 1):
+                if b"eprecat" not in line and b"EPRECAT" not in line:
+                    continue
+                for match in _SAYS_DEPRECATED.finditer(line):
+                    name = match.group(1).decode("utf-8", "replace").strip(".-")
+                    quote = max(
+                        line.rfind(b'"', 0, match.start()), line.rfind(b"'", 0, match.start())
+                    )
+                    if quote < 0 or line.lstrip().startswith(b"#"):
+                        continue  # not in a string, or in a comment
+                    opening = line[quote + 1 : match.start()].strip(b"`'\" \t").lower()
+                    if opening not in _OPENINGS:
+                        continue  # the key is not what the message is about
+                    found.setdefault(name, Location(rel, line_number))
+        return found
+
+    return once(analysis, "deprecation warnings", search)
+
+
+def warned_deprecations(analysis: Analysis) -> dict[ConfigPath, LifecycleEntry]:
+    """The keys of this surface spelt in parts that the code warns are
+    deprecated, each as a lifecycle entry at the warning."""
+    said = warned(analysis)
+    if not said:
+        return {}
+    out: dict[ConfigPath, LifecycleEntry] = {}
+    for node in analysis.schema.walk():
+        if not node.path:
+            continue
+        for spelling in node.spellings or (node.key,):
+            if distinctive(spelling) and spelling in said:
+                out[node.path] = LifecycleEntry(
+                    node.path, DEPRECATED, SOURCE, said[spelling], None, None, None
+                )
+                break
+    return out
