@@ -86,10 +86,13 @@ NEAR = 2
 def key_parts(key: str) -> tuple[str, ...]:
     """A key's parts as the matching compares them: ``-`` and ``_`` alike,
     any case, split at ``.``, ``:`` and ``/``, a callable's keyword
-    (``Config(rank=)``) as a part below the callable, a flag's dashes dropped, a
+    (``Config(rank=)``) as a part below the callable, a command's flag
+    (``run --cert``) as a part below the command, a flag's dashes dropped, a
     list's ``[]`` dropped, and a placeholder (``<ENV>``, ``{name}``, ``*``)
     as ``*``."""
-    key = key.strip().lstrip("-").replace("-", "_").replace("[]", "").lower()
+    # A command's flag (``run --cert``): the flag below the command.
+    key = ".".join(word.lstrip("-") for word in key.split())
+    key = key.replace("-", "_").replace("[]", "").lower()
     if key.endswith("=)") and "(" in key:
         # A callable's keyword (``Config(rank=)``): the keyword of that callable.
         key = key[:-2].replace("(", ".", 1)

@@ -79,6 +79,16 @@ def test_a_callable_s_keyword_is_named_by_the_keyword_and_the_callable():
     assert not recall.matches({**item, "key": "alpha"}, found)
 
 
+def test_a_command_s_flag_is_named_by_the_flag_at_its_declaration():
+    item = {"key": "run --cert", "kind": "undocumented", "doc": None, "code": "pkg/cli.py:30"}
+    found = _finding("--cert", "pkg/cli.py", rule="undocumented", line=29)
+    assert recall.key_parts("run --cert") == ("run", "cert")
+    assert recall.matches(item, found)
+    # Another command's flag of that name is declared elsewhere.
+    assert not recall.matches(item, {**found, "line": 60})
+    assert not recall.matches(item, {**found, "key": "--key"})
+
+
 def test_a_finding_on_the_items_doc_line_reports_it_whatever_key_it_names():
     assert recall.matches(ITEM, _finding("server.timeout", "docs/s.rst", line=10))
     # Near it, another key is another row's: not the item.
