@@ -112,3 +112,55 @@ def test_beside_entries_the_prose_documents_no_other_command(tmp_path) -> None:
     )
     _, findings = _check(tmp_path, **{"shop/admin.py": other, "docs/admin.md": table})
     assert _undocumented(findings) == set()
+
+
+_APP_CONFIG = """
+from pydantic_settings import BaseSettings
+
+
+class Settings(BaseSettings):
+    name: str = "shop"
+    currency: str = "EUR"
+    tax: float = 0.2
+
+
+settings = Settings()
+"""
+
+_CONFIG_PAGE = """# Configuration
+
+- `name` (str): the shop's name.
+- `currency` (str): the currency.
+- `tax` (float): the tax rate.
+"""
+
+
+def test_a_command_line_beside_the_configuration_documented_in_prose(tmp_path) -> None:
+    # The root is the configuration file's model; the command line beside
+    # it has no entries, and its pages write most of its flags in prose
+    # and command lines: a surface, whose other flags are undocumented.
+    files = {
+        "pyproject.toml": _PYPROJECT,
+        "shop/config.py": _APP_CONFIG,
+        "shop/cli.py": _CLI,
+        "docs/config.md": _CONFIG_PAGE,
+        "docs/running.md": _PAGE,
+    }
+    analysis, findings = check_project(tmp_path, files, "shop")
+    surfaces = {s.surface: s for s in analysis.everything}
+    assert surfaces["cli"].admitted
+    assert _undocumented(findings) == {"--add-timestamp"}
+    # Two flags named in passing are no documentation of the command line.
+    few = "# Running\n\nStart it with ``--host`` and ``--port``.\n"
+    analysis, findings = check_project(tmp_path / "few", {**files, "docs/running.md": few}, "shop")
+    assert "cli" not in {s.surface for s in analysis.everything}
+    # Longer flags of other programs spell none of its flags whole.
+    longer = "# Running\n\n" + "".join(
+        f"Use ``--{flag}``.\n" for flag in ("hostname", "portal", "reloader", "debugger", "quietly")
+    )
+    analysis, _ = check_project(tmp_path / "longer", {**files, "docs/running.md": longer}, "shop")
+    assert "cli" not in {s.surface for s in analysis.everything}
+    # A changelog that names them is history, not documentation.
+    history = {**files, "docs/running.md": few, "docs/changelog.md": _PAGE}
+    analysis, _ = check_project(tmp_path / "history", history, "shop")
+    assert "cli" not in {s.surface for s in analysis.everything}

@@ -13,7 +13,7 @@ from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.files import read_or_none
-from configdrift.index.pages import page_keys
+from configdrift.index.pages import page_keys, spelt_whole
 from configdrift.model import (
     CLI_KINDS,
     ConfigPath,
@@ -278,6 +278,7 @@ def other_surfaces(
             references=references,
             hand_written=hand_written,
             pages=functools.cache(lambda: tuple(page_keys(r, d) for r, d in candidates)),
+            spelt=lambda names: spelt_whole(config.root, sources.docs, names),
         )
     )
     discovered = discover_surfaces(discovery, frozenset(claimed)) if discovery else []

@@ -11,12 +11,15 @@ path, in ``normal`` form, with the role and the whole path as written.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from configdrift.extract.docs.entry_text import CONFIG_LANGS
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
+from configdrift.files import read_or_none
 from configdrift.index.spellings import normal
 
 #: A key the page documents with an entry of its own.
@@ -143,3 +146,27 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
         {k: frozenset(v) for k, v in qualified.items()},
         frozenset(n for n, _ in doc.mentions if "." not in n),
     )
+
+
+#: The pages, and the bytes of each, searched for names spelt whole.
+MAX_SPELT_PAGES = 2000
+MAX_SPELT_BYTES = 1 << 20
+
+
+def spelt_whole(root: Path, pages: Iterable[str], names: frozenset[str]) -> frozenset[str]:
+    """The ``names`` (``--extra-files``) the pages spell whole anywhere: in
+    prose, as code, in a command line. The evidence a command line's flags
+    give where no page lists them as entries."""
+    if not names:
+        return frozenset()
+    pattern = re.compile(
+        rb"(?<![\w-])(%b)(?![\w-])" % b"|".join(re.escape(n.encode()) for n in sorted(names))
+    )
+    found: set[str] = set()
+    for rel in list(pages)[:MAX_SPELT_PAGES]:
+        data = read_or_none(root, rel, MAX_SPELT_BYTES)
+        if data is not None:
+            found.update(m.decode() for m in pattern.findall(data))
+            if len(found) == len(names):
+                break
+    return frozenset(found)

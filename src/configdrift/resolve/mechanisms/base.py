@@ -53,6 +53,10 @@ class Discovery:
     #: The keys each page spells, by role (the doc side of the key index):
     #: evidence for a container whose keys one page documents or sets.
     pages: Callable[[], tuple[PageKeys, ...]] | None = None
+    #: Which of these names (a command line's flags) the doc pages spell
+    #: whole, in prose or in command lines: evidence where no page lists
+    #: them as entries.
+    spelt: Callable[[frozenset[str]], frozenset[str]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

@@ -580,12 +580,19 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         dynamic = declared_options(discovery.builder)[1]
         cli = new_root()
         mount_options(cli, options, complete=options_complete(discovery.builder))
-        if discovery.claim(cli) or (discovery.generated and name == "cli"):
+        claimed = discovery.claim(cli) or (discovery.generated and name == "cli")
+        admitted = ""
+        if not claimed and name == "cli" and discovery.spelt is not None:
+            # Flags the pages write in prose or command lines, with no entries.
+            flags = frozenset(s for o in options for s in o.spellings if s.startswith("--"))
+            claimed = discovery.claim(cli, discovery.names | discovery.spelt(flags))
+            admitted = "the pages write its flags in prose and command lines" if claimed else ""
+        if claimed:
             unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
             how = (
                 f"{len(options)} options declared with add_argument or @option"
                 if name == "cli"
                 else f"{len(options)} keys registered by name"
             )
-            found.append(Surface(name, cli, how, unresolved, name))
+            found.append(Surface(name, cli, how, unresolved, name, admitted=admitted))
     return found
