@@ -29,7 +29,7 @@ from configdrift.resolve.mechanisms.options import (
     options_complete,
     options_documented,
 )
-from configdrift.resolve.mechanisms.settings import settings_root
+from configdrift.resolve.mechanisms.settings import fill_settings, settings_root
 from configdrift.resolve.mechanisms.settings_module import mount_settings, setting_reads
 from configdrift.resolve.mechanisms.typed_dicts import seed_typed_dicts
 from configdrift.resolve.project import ModuleInfo, Project, module_name
@@ -40,7 +40,7 @@ def build_schema(
     py_facts: dict[str, ModuleFacts],
     python: list[str],
     config: Config,
-    doc_names: Callable[[], frozenset[str]] | None = None,
+    doc_names: Callable[[], frozenset[str]],
 ) -> tuple[SchemaNode, SchemaBuilder]:
     package_dirs = {p.rsplit("/", 1)[0] for p in python if p.endswith("/__init__.py")}
     modules: list[ModuleInfo] = []
@@ -81,7 +81,7 @@ def configured_openness(node: SchemaNode, config: Config, key: str, open_: bool)
 def build_root(
     builder: SchemaBuilder,
     explicit: dict[str, str],
-    doc_names: Callable[[], frozenset[str]] | None = None,
+    doc_names: Callable[[], frozenset[str]],
     named: frozenset[str] = frozenset(),
 ) -> SchemaNode:
     """The schema tree: explicit mounts first, then those found in code.
@@ -106,9 +106,9 @@ def build_root(
             and builder.mount_dict(root, path_text, symbol)
         ):
             continue
+        path = tuple(p for p in path_text.split(".") if p)
         scope = builder.dict_scope(module, qualname)
         if scope is not None and (symbol is None or builder.model(symbol) is None):
-            path = tuple(p for p in path_text.split(".") if p)
             builder.flow.fixed[scope] = path
             dict_seeds.add(scope)
             builder.mounts.append(
@@ -119,18 +119,15 @@ def build_root(
             raise ConfigError(
                 f"mount {path_text!r} = {target!r}: {builder.unmountable(module, qualname, symbol)}"
             )
-        path = tuple(p for p in path_text.split(".") if p)
         if not path:
-            builder.fill(root, symbol, direct=True)
-            root.model_location = builder.model(symbol).location  # type: ignore[union-attr]
-            builder.mounts.append(Mount((), symbol.qualname, root.model_location, "configuration"))
+            fill_settings(builder, root, symbol, "configuration")
         else:
             loc = builder.model(symbol).location  # type: ignore[union-attr]
             builder.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
     explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
     seeds = builder.seeds() | dict_seeds
     builder.flow.mark(seeds)
-    if () not in explicit_paths and doc_names is not None:
+    if () not in explicit_paths:
         chosen = dict_root(builder, seeds, doc_names)
         if chosen is not None:
             dict_seeds.add(chosen)
@@ -152,7 +149,7 @@ def build_root(
     # configuration may be a settings class, or the command line.
     empty = not (root.children or root.model or explicit or dict_seeds)
     empty = empty and not builder.flow.reads()[0]
-    if empty and doc_names is not None:
+    if empty:
         settings_root(builder, root, doc_names)
     if not explicit and not dict_seeds and not root.model:
         groups = [(kind, options) for kind, options in option_groups(builder) if kind not in named]

@@ -124,17 +124,11 @@ class DictFlow(FlowGraph):
             return sites, []
         self._kept_escapes(unknown)
         for escape in self.escapes:
-            scope, function, keys, location, what = (
-                escape.scope,
-                escape.function,
-                escape.keys,
-                escape.location,
-                escape.what,
-            )
+            scope, function, keys = escape.scope, escape.function, escape.keys
             if scope not in self.config or self.opaque(scope[0], function, keys):
                 continue
             paths, problem = self._paths(scope, self._split(scope[0], function, keys), keys)
-            unknown.extend((p, location, problem or what) for p in paths)
+            unknown.extend((p, escape.location, problem or escape.what) for p in paths)
         return sites, unknown
 
     def _kept_escapes(self, unknown: list[Unknown]) -> None:

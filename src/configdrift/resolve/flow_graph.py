@@ -100,7 +100,6 @@ class FlowGraph:
         self.project = project
         self.edges_in: dict[Scope, list[Edge]] = {}
         self.down: dict[Scope, set[Scope]] = {}
-        self.up: dict[Scope, set[Scope]] = {}
         self.escapes: list[Escape] = []
         #: Dicts kept in instance attributes: (attribute scope, the store).
         self.kept: list[tuple[Scope, Edge]] = []

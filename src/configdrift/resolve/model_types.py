@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from configdrift.extract.python.facts import Expr, FieldFact
-from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo
+from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project, Symbol, render
 
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
@@ -50,9 +50,6 @@ _TYPING_CONTAINERS = {
     "frozenset": "list",
     "Iterable": "list",
 }
-
-
-_UNKNOWN_TYPES = frozenset({"Any", "object", "Callable", "Type", "type"})
 
 
 @dataclass(slots=True)
@@ -215,16 +212,10 @@ class TypeReader:
                 or not self.project.inherits_external(symbol, ENUM_BASES)
             ):
                 return None
-            cls = self.project.class_fact(symbol)
-            values: list[Any] = []
-            for attr, value in cls.assigns.items() if cls else ():
-                if attr.startswith("_"):
-                    continue
-                evaluated = self.project.evaluate(symbol.module, value)
-                if not evaluated.known:
-                    return None
-                values.append(evaluated.value)
-            return values or None
+            members = self._members(symbol)
+            if not all(member.known for member in members):
+                return None
+            return [member.value for member in members] or None
         if kind == "sub" and expr[1][0] == "n":
             head = last_name(expr[1][1])
             args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
@@ -365,17 +356,18 @@ class TypeReader:
                 kinds.add(_SCALAR_KINDS[ancestor.qualname])
                 return False
         if self.project.inherits_external(symbol, ENUM_BASES):
-            cls = self.project.class_fact(symbol)
-            found = False
-            for attr, value in cls.assigns.items() if cls else ():
-                if attr.startswith("_"):
-                    continue
-                evaluated = self.project.evaluate(symbol.module, value)
-                if evaluated.known:
-                    kinds.add(value_kind(evaluated.value))
-                    found = True
-            return not found
+            known = [member for member in self._members(symbol) if member.known]
+            kinds.update(value_kind(member.value) for member in known)
+            return not known
         return True
+
+    def _members(self, symbol: Symbol) -> list[Value]:
+        """The values of an enum's public members, known or not."""
+        cls = self.project.class_fact(symbol)
+        assigns = cls.assigns.items() if cls else ()
+        return [
+            self.project.evaluate(symbol.module, v) for a, v in assigns if not a.startswith("_")
+        ]
 
     def _coerces(self, symbol: Symbol) -> bool:
         info = self.model(symbol)

@@ -288,8 +288,6 @@ class ModelReader(DescriptorReader):
         value = self.project.evaluate(module, expr)
         return value.value if value.known else None
 
-    # -- types ---------------------------------------------------------------
-
     # -- fields --------------------------------------------------------------
 
     def field_node(
@@ -369,13 +367,8 @@ class ModelReader(DescriptorReader):
     def _not_in_init(self, module: str, fact: FieldFact) -> bool:
         """Is a dataclass's or attrs class's field left out of its
         ``__init__`` (``field(init=False)``, ``attrs.field(init=False)``)?"""
-        value = fact.value
-        return (
-            value is not None
-            and value[0] == "call"
-            and value[3].get("init") == ["c", False]
-            and self._is_field_call(module, value)
-        )
+        call = self._field_call(module, fact)
+        return call is not None and call[3].get("init") == ["c", False]
 
     def field_default(self, module: str, fact: FieldFact) -> Value | None:
         """A field's default as its model gives it (through ``Field(...)``,
@@ -427,16 +420,12 @@ class ModelReader(DescriptorReader):
                 return None
             return project.evaluate(module, expr)
         factory = kwargs.get("default_factory") or kwargs.get("factory")  # attrs: factory=
-        if (
-            factory is not None
-            and factory[0] == "n"
-            and factory[1] in ("list", "dict", "set", "tuple")
-        ):
+        if factory is None:
+            return None
+        if factory[0] == "n" and factory[1] in ("list", "dict", "set", "tuple"):
             empty: object = {"list": [], "dict": {}, "set": [], "tuple": []}[factory[1]]
             return Value.of(empty, f"{factory[1]}()")
-        if factory is not None:
-            return Value.unknown(f"{render(factory)}()")
-        return None
+        return Value.unknown(f"{render(factory)}()")
 
     def _deprecation(self, module: str, kwargs: dict[str, Expr]) -> tuple[bool, str | None]:
         flag = kwargs.get("deprecated")

@@ -304,11 +304,9 @@ class ObjectTypes:
         instance of it may stand wherever ``owner`` is expected."""
         if self._subclasses is None:
             self._subclasses = {}
-            for name, info in self.project.modules.items():
-                for qualname in info.classes:
-                    symbol = Symbol("class", name, qualname)
-                    for base in self.project.bases(symbol):
-                        self._subclasses.setdefault(base, set()).add(symbol)
+            for symbol in self.project.class_symbols():
+                for base in self.project.bases(symbol):
+                    self._subclasses.setdefault(base, set()).add(symbol)
         seen: set[Symbol] = set()
         stack = list(self._subclasses.get(owner, ()))
         while stack and len(seen) < 256:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,10 +119,6 @@ class Project:
             if full not in self.modules:
                 info.name = full
                 self.modules[full] = info
-        #: Other names a module is imported by (``pkg.mod`` for
-        #: ``src/pkg/mod.py`` when ``src/pkg`` has no ``__init__.py``): each
-        #: name that only one module can take.
-        self.aliases: dict[str, str] = {}
         claims: dict[str, set[str]] = {}
         # A name that starts inside a package is no name the module can be
         # imported by (``traitlets`` is not ``pkg/traitlets.py`` when ``pkg``
@@ -140,7 +137,10 @@ class Project:
                 if depth > 0 and folder in packages:
                     continue
                 claims.setdefault(alias, set()).add(name)
-        self.aliases = {
+        #: Other names a module is imported by (``pkg.mod`` for
+        #: ``src/pkg/mod.py`` when ``src/pkg`` has no ``__init__.py``): each
+        #: name that only one module can take.
+        self.aliases: dict[str, str] = {
             alias: next(iter(names)) for alias, names in claims.items() if len(names) == 1
         }
         self._cache: dict[tuple[str, str], Symbol | None] = {}
@@ -277,6 +277,12 @@ class Project:
                 return None
         return symbol
 
+    def class_symbols(self) -> Iterator[Symbol]:
+        """Every class of the project, module by module in name order."""
+        for name in sorted(self.modules):
+            for qualname in self.modules[name].classes:
+                yield Symbol("class", name, qualname)
+
     def class_fact(self, symbol: Symbol) -> ClassFact | None:
         if symbol.kind != "class":
             return None
@@ -335,9 +341,7 @@ class Project:
             return Value.unknown(text)
         try:
             value = self._eval(module, expr, depth)
-        except _NotStatic:
-            return Value.unknown(text)
-        except (ArithmeticError, TypeError, ValueError, OverflowError):
+        except (_NotStatic, ArithmeticError, TypeError, ValueError, OverflowError):
             return Value.unknown(text)
         return Value.of(value, text)
 
@@ -450,9 +454,7 @@ def render(expr: Expr) -> str:
     kind = expr[0]
     if kind == "c":
         return str(expr[2]) if len(expr) > 2 else repr(expr[1])
-    if kind == "n":
-        return str(expr[1])
-    if kind == "src":
+    if kind in ("n", "src"):
         return str(expr[1])
     if kind == "u":
         return f"{expr[1]}{render(expr[2])}" if expr[1] != "not" else f"not {render(expr[2])}"

@@ -185,10 +185,6 @@ class SchemaBuilder(ModelReader):
 
     # -- placements ----------------------------------------------------------
 
-    def param_prefixes(self, module: str, function: str, base: str) -> list[ConfigPath] | None:
-        """Config paths a dict parameter (or instance attribute) stands for."""
-        return self.flow.prefixes(scope_of(function, base, module))
-
     def seeds(self) -> set[Scope]:
         """Dict scopes that build a model by key: where configuration starts."""
         out: set[Scope] = set()
@@ -264,13 +260,7 @@ class SchemaBuilder(ModelReader):
         if info is None or expr is None or expr[0] != "dict":
             return False
         path = tuple(p for p in path_text.split(".") if p)
-        node = root
-        for depth, part in enumerate(path):
-            child = node.children.get(part)
-            if child is None:
-                child = SchemaNode(key=part, path=path[: depth + 1], spellings=(part,))
-                node.children[part] = child
-            node = child
+        node = ensure_path(root, path, None, "")
         line = info.facts.assign_lines.get(symbol.qualname, 1)
         where = project.location(symbol.module, line)
         lines = info.facts.dict_key_lines.get(symbol.qualname, {})
@@ -355,21 +345,21 @@ class SchemaBuilder(ModelReader):
         project = self.project
         symbol = project.resolve(module, placement.model[1])
         location = Location(path, placement.line)
-        if symbol is not None and (info := self.model(symbol)) is not None and info.kind == "attrs":
-            return  # attrs classes are mounted as fields of models, or by ``mount``
-        if symbol is None or self.model(symbol) is None:
+        info = self.model(symbol) if symbol is not None else None
+        if symbol is None or info is None:
             if placement.via == "kwargs":
                 # ``f(**d[KEY])`` forwards the section to code that is not a
                 # model: every key in it may be read there.
                 self.forwarded.append((module, placement, location))
             return
+        if info.kind == "attrs":
+            return  # attrs classes are mounted as fields of models, or by ``mount``
+
+        def unresolved(why: str) -> None:
+            self.unresolved.append(Unresolved(location, f"{symbol.qualname}{why}"))
+
         if not placement.sources:
-            self.unresolved.append(
-                Unresolved(
-                    location,
-                    f"{symbol.qualname} built from a dict that is not a lookup in the config",
-                )
-            )
+            unresolved(" built from a dict that is not a lookup in the config")
             return
         resolved: list[ConfigPath] = []
         for source in placement.sources:
@@ -378,25 +368,15 @@ class SchemaBuilder(ModelReader):
                 missing = next(
                     render(k) for k, r in zip(source.keys, keys, strict=True) if r is None
                 )
-                self.unresolved.append(
-                    Unresolved(
-                        location,
-                        f"{symbol.qualname} built from {source.base}[{missing}]: key not static",
-                    )
-                )
+                unresolved(f" built from {source.base}[{missing}]: key not static")
                 continue
             prefixes = (
-                self.param_prefixes(module, placement.function, source.base)
+                self.flow.prefixes(scope_of(placement.function, source.base, module))
                 if source.is_param
                 else [()]
             )
             if prefixes is None:
-                self.unresolved.append(
-                    Unresolved(
-                        location,
-                        f"{symbol.qualname}: callers pass {source.base} from places that disagree",
-                    )
-                )
+                unresolved(f": callers pass {source.base} from places that disagree")
                 continue
             for prefix in prefixes:
                 full = (*prefix, *(k for k in keys if k is not None))
@@ -424,32 +404,20 @@ class SchemaBuilder(ModelReader):
         # Other sources with the same parent are legacy spellings of the key
         # (``param_dict.get(BFLOAT16) or param_dict.get(BFLOAT16_OLD)``).
         spellings = [primary[-1]]
+        mounts: list[tuple[ConfigPath, tuple[str, ...]]] = []
         for other in resolved[1:]:
             if other and other[:-1] == primary[:-1]:
                 spellings.append(other[-1])
             elif other:
-                self.mount(
-                    root,
-                    other,
-                    symbol,
-                    (other[-1],),
-                    f"built in {placement.function}",
-                    location,
-                    direct,
-                )
-        self.mount(
-            root,
-            primary,
-            symbol,
-            tuple(spellings),
-            f"built in {placement.function}",
-            location,
-            direct,
-        )
+                mounts.append((other, (other[-1],)))
+        for target, spelt in [*mounts, (primary, tuple(spellings))]:
+            self.mount(
+                root, target, symbol, spelt, f"built in {placement.function}", location, direct
+            )
 
 
 def ensure_path(
-    root: SchemaNode, path: tuple[str, ...], where: Location, origin: str
+    root: SchemaNode, path: tuple[str, ...], where: Location | None, origin: str
 ) -> SchemaNode:
     """The node at ``path`` under ``root``, made (open, declared at
     ``where`` by ``origin``) with the nodes above it where missing."""

@@ -15,7 +15,7 @@ A new mechanism is a module here with its ``surfaces``, a line in
 
 from __future__ import annotations
 
-from configdrift.model import Surface
+from configdrift.model import Surface, spellings_of
 from configdrift.resolve.mechanisms import (
     actions,
     class_registry,
@@ -77,9 +77,7 @@ def discover_surfaces(discovery: Discovery, claimed: frozenset[str] = frozenset(
     ``generated`` from its parser will do); the ``claimed`` spellings are
     configured surfaces', no evidence for another."""
     root = discovery.root
-    discovery.taken.update(
-        s for node in root.walk() if node is not root for s in node.spellings or (node.key,)
-    )
+    discovery.taken.update(spellings_of(root))
     # The keys of the surfaces the configuration names are theirs.
     discovery.taken.update(claimed)
     found: list[Surface] = []

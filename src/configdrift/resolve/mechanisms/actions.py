@@ -7,9 +7,9 @@ anything it is handed: nothing is said of a key the file lacks.
 
 from __future__ import annotations
 
-from configdrift.model import Location, SchemaNode, Surface
+from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.confuse import add_file_keys
+from configdrift.resolve.mechanisms.data_files import file_root
 
 #: What users set an action's inputs as, in a workflow's step.
 SET_AS = "the action's inputs (`with:`)"
@@ -29,11 +29,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     for action in discovery.builder.actions:
         if action.rel.startswith(".github/"):
             continue  # the project's own CI, no user sets it
-        root = SchemaNode(key="", path=(), strict=None, origin="root")
-        root.model = SET_AS
-        root.model_kind = "action"
-        add_file_keys(root, action.rel, action.inputs)
-        root.model_location = Location(action.rel, 1)
+        root = file_root(action.rel, action.inputs)
+        root.model, root.model_kind = SET_AS, "action"
         for key in action.deprecated & root.children.keys():
             root.children[key].deprecated = True
         named = frozenset(key for key in root.children if key in words)

@@ -13,7 +13,7 @@ default and type are the class's or the nearest base's attribute.
 from __future__ import annotations
 
 from configdrift.extract.python.facts import ClassFact, Expr
-from configdrift.model import SchemaNode, Surface, Value
+from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.environment import variable_read
 from configdrift.resolve.mechanisms.option_tables import (
@@ -128,7 +128,6 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
     if 2 * described < len(members):
         return None  # classes with names (plugins, commands), not options
     root, _, _ = table_root(builder, base.module, base.qualname, base_cls.line if base_cls else 1)
-    root.model_kind = "table"
     for member in members:
         cls = project.class_fact(member)
         if cls is None or key not in cls.assigns:
@@ -136,11 +135,8 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
         name = project.string(member.module, cls.assigns[key])
         if name is None or name.startswith("_"):
             continue
-        default: Value | None = None
         found = _attribute(project, member, "default")
-        if found is not None:
-            value = project.evaluate(*found)
-            default = value if value.known else None
+        default = project.evaluate(*found) if found is not None else None
         kind = ""
         typed = _attribute(project, member, "type")
         if typed is not None and typed[1][0] == "n":

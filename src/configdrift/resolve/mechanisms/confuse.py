@@ -103,8 +103,7 @@ def _set_default(node: SchemaNode, value: Value) -> None:
         return  # the file's default comes first, as confuse layers it
     node.default = value
     kind = value_kind(value.value)
-    if kind:
-        node.type = TypeInfo(kind, frozenset({kind}))
+    node.type = TypeInfo(kind, frozenset({kind}))
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:

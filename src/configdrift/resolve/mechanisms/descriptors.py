@@ -16,12 +16,10 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
     class (``c.ServerApp.port``, ``--ServerApp.port``)."""
     project = builder.project
     found: dict[str, list[Symbol]] = {"mkdocs": [], "traitlets": []}
-    for name in sorted(project.modules):
-        for qualname in project.modules[name].classes:
-            symbol = Symbol("class", name, qualname)
-            info = builder.model(symbol)
-            if info is not None and info.kind in found and info.fields:
-                found[info.kind].append(symbol)
+    for symbol in project.class_symbols():
+        info = builder.model(symbol)
+        if info is not None and info.kind in found and info.fields:
+            found[info.kind].append(symbol)
     bases: set[Symbol] = set()
     nested: set[str] = set()
     roots: dict[Symbol, SchemaNode] = {}

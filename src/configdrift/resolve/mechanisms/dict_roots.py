@@ -87,11 +87,10 @@ def model_fields(builder: SchemaBuilder) -> set[str]:
     """The field names of every model of the project (a dict read by a
     model's own ``from_dict`` is that model's section, not the root)."""
     known: set[str] = set()
-    for name, info in builder.project.modules.items():
-        for qualname in info.classes:
-            model = builder.model(Symbol("class", name, qualname))
-            if model is not None:
-                known.update(fact.name for _, fact in model.fields)
+    for symbol in builder.project.class_symbols():
+        model = builder.model(symbol)
+        if model is not None:
+            known.update(fact.name for _, fact in model.fields)
     return known
 
 

@@ -88,26 +88,23 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
-    for module in sorted(builder.project.modules):
-        info = builder.project.modules[module]
-        for qualname in info.classes:
-            symbol = Symbol("class", module, qualname)
-            model = builder.model(symbol)
-            if model is None or qualname in mounted:
+    for symbol in builder.project.class_symbols():
+        model = builder.model(symbol)
+        if model is None or symbol.qualname in mounted:
+            continue
+        keys = frozenset(fact.name for _, fact in model.fields)
+        # Keys a surface found before holds are its evidence, not this one's.
+        documented = len(keys & names - discovery.taken)
+        if documented < MIN_FIELDS or 2 * documented < len(keys):
+            spelt = _about(constructed.get(symbol.qualname.rpartition(".")[2], ()), keys)
+            if spelt:
+                about[symbol] = spelt
+                documented = len(spelt)
+            else:
                 continue
-            keys = frozenset(fact.name for _, fact in model.fields)
-            # Keys a surface found before holds are its evidence, not this one's.
-            documented = len(keys & names - discovery.taken)
-            if documented < MIN_FIELDS or 2 * documented < len(keys):
-                spelt = _about(constructed.get(qualname.rpartition(".")[2], ()), keys)
-                if spelt:
-                    about[symbol] = spelt
-                    documented = len(spelt)
-                else:
-                    continue
-            # Models of the same keys (a base and a subclass that adds
-            # none) are one configuration: the first found stands for it.
-            best.setdefault(keys, (documented, symbol))
+        # Models of the same keys (a base and a subclass that adds
+        # none) are one configuration: the first found stands for it.
+        best.setdefault(keys, (documented, symbol))
     # A model another one holds in a field (``PythonOptions`` in
     # ``BuildConfig.python``) is part of that configuration, not one of its
     # own to guess between.
@@ -130,11 +127,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # beside (an environment variable): a key the model lacks is not
         # judged there.
         node.strict = None if symbol in about else False
-        if symbol in about:
-            claimed = discovery.claim(node, about[symbol], shared=True)
-        else:
-            claimed = discovery.claim(node)
-        if claimed:
+        if discovery.claim(node, about.get(symbol), shared=symbol in about):
             how = f"its page documents {documented} of its {len(node.children)} keys"
             found.append(
                 Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}")

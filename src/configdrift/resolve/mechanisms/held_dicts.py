@@ -77,12 +77,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             # whole, or by a base class: nothing is said of it.
             root.strict = None
             for key, reads in sorted(keys.items()):
-                given = {str(d) for _, d, _, _ in reads if d is not None}
-                default = None
-                if len(given) == 1:
-                    default = project.evaluate(
-                        module, next(d for _, d, _, _ in reads if d is not None)
-                    )
+                given = [d for _, d, _, _ in reads if d is not None]
+                one = len({str(d) for d in given}) == 1
+                default = project.evaluate(module, given[0]) if one else None
                 line = min(line for line, _, _, _ in reads)
                 node = root.children[key] = table_option(
                     (key,), default, project.location(module, line), qualname

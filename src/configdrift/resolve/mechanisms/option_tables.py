@@ -278,19 +278,16 @@ def tuple_table(
         default: Value | None = None
         for k, v in spec[1] if spec is not None else []:
             if k[0] == "c" and k[1] == "default":
-                found = project.evaluate(module, v)
-                default = found if found.known else None
+                default = project.evaluate(module, v)
         converters = {item[1] for item in row[2] if item[0] == "n"}
         if spec is None and width == 2 and not casts and column == 0:
             # Pairs of a key and its default (``("workers", 1)``).
-            found = project.evaluate(module, row[2][1])
-            default = found if found.known else None
+            default = project.evaluate(module, row[2][1])
         elif spec is None and key in attributes and converters <= _PLAIN_CASTS:
             # A default the table converts with a function of its own
             # (``asoctal``: ``"600"`` is written, 384 is held) is not
             # the text users write, and is not compared.
-            found = project.evaluate(module, attributes[key])
-            default = found if found.known else None
+            default = project.evaluate(module, attributes[key])
         parent.children[path[-1]] = table_option(
             path, default, project.location(module, lines.get(key, line)), qualname
         )

@@ -87,7 +87,7 @@ def _kind(
     project: Project,
     module: str,
     call: RegistrationCall,
-    declared: dict[str, tuple[int | str, int | str]] | None = None,
+    declared: dict[str, tuple[int | str, int | str]],
 ) -> str | None:
     """``argparse``, ``click`` or ``named`` for a call that declares an
     option: pytest's ``addoption`` takes argparse's arguments; pytest's
@@ -98,7 +98,6 @@ def _kind(
         return None if _other_receiver(project, module, call) else "argparse"
     if call.method in _NAMED:
         return "named"
-    declared = declared or {}
     for name in declared:
         last = name.rsplit(".", 1)[-1]
         if last != call.method:
@@ -549,15 +548,13 @@ def options_documented(
     builder: SchemaBuilder,
     root: SchemaNode,
     options: list[SchemaNode],
-    doc_names: Callable[[], frozenset[str]] | None,
+    doc_names: Callable[[], frozenset[str]],
 ) -> bool:
     """Do the docs describe the command line rather than what the code
     placed at the root? The options win when the docs name three of
     them at least and none of the placed keys: a tree built from models
     of serialized data (a report file, a transfer's metadata) that no
     page documents is no configuration."""
-    if doc_names is None:
-        return False
     names = doc_names()
     placed = {s for node in root.walk() if node is not root for s in node.spellings or (node.key,)}
     placed |= {key for site in builder.flow.reads()[0] for key in site.path}

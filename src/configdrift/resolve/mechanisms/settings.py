@@ -23,27 +23,21 @@ def settings_root(
         builder.primary = "settings"
 
 
-def fill_settings(builder: SchemaBuilder, root: SchemaNode, chosen: Symbol, how: str) -> Mount:
+def fill_settings(builder: SchemaBuilder, root: SchemaNode, chosen: Symbol, how: str) -> None:
     model = builder.model(chosen)
     assert model is not None
     builder.fill(root, chosen, direct=True)
     root.model_location = model.location
-    mount = Mount((), chosen.qualname, model.location, how)
-    builder.mounts.append(mount)
-    return mount
+    builder.mounts.append(Mount((), chosen.qualname, model.location, how))
 
 
 def settings_leaves(builder: SchemaBuilder) -> list[Symbol]:
     """The settings classes no other one derives from or holds as a field."""
     project = builder.project
     settings: list[Symbol] = []
-    for name in sorted(project.modules):
-        for qualname in project.modules[name].classes:
-            symbol = Symbol("class", name, qualname)
-            if builder.model(symbol) is not None and project.inherits_external(
-                symbol, SETTINGS_BASES
-            ):
-                settings.append(symbol)
+    for symbol in project.class_symbols():
+        if builder.model(symbol) is not None and project.inherits_external(symbol, SETTINGS_BASES):
+            settings.append(symbol)
     inner: set[Symbol] = set()
     for symbol in settings:
         inner.update(s for s in project.mro(symbol)[1:] if s.kind == "class")
@@ -55,12 +49,11 @@ def settings_leaves(builder: SchemaBuilder) -> list[Symbol]:
 
 
 def settings_class(
-    builder: SchemaBuilder, doc_names: Callable[[], frozenset[str]], *, needed: int = 0
+    builder: SchemaBuilder, doc_names: Callable[[], frozenset[str]]
 ) -> tuple[Symbol, str] | None:
     """The settings class that no other one derives from or holds as a
     field; of several, the one most of whose fields the docs document
-    (three at least, and no tie). With ``needed``, the docs must
-    document that many of its fields or their variables in any case."""
+    (three at least, and no tie)."""
     leaves = settings_leaves(builder)
     if not leaves:
         return None
@@ -73,11 +66,9 @@ def settings_class(
         )
 
     if len(leaves) == 1:
-        if needed and documented(leaves[0]) < needed:
-            return None
         return leaves[0], "the project's one settings class"
     scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
-    if scored[0][0] < max(3, needed) or scored[0][0] == scored[1][0]:
+    if scored[0][0] < 3 or scored[0][0] == scored[1][0]:
         return None
     return scored[0][1], f"the settings class whose fields the docs name most ({scored[0][0]})"
 

@@ -13,9 +13,9 @@ as unresolved.
 
 from __future__ import annotations
 
-from configdrift.model import Location, SchemaNode, Surface, Unresolved
+from configdrift.model import Location, Surface, Unresolved
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.confuse import add_file_keys
+from configdrift.resolve.mechanisms.data_files import file_root
 from configdrift.resolve.schema import ThemeOptions
 
 #: What users set a theme's options as, in their Sphinx ``conf.py``.
@@ -35,11 +35,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     # A theme is named by its folder (``theme/sphinx_book_theme/theme.conf``).
     themes = {_name(theme.rel): theme for theme in discovery.builder.themes}
     for theme in discovery.builder.themes:
-        root = SchemaNode(key="", path=(), strict=None, origin="root")
+        root = file_root(theme.rel, theme.options)
         # The name users set the options as, in their ``conf.py``.
-        root.model = SET_AS
-        root.model_kind = "theme"
-        add_file_keys(root, theme.rel, theme.options)
+        root.model, root.model_kind = SET_AS, "theme"
         for key in theme.deprecated & root.children.keys():
             root.children[key].deprecated = True
         named = frozenset(key for key in root.children if key in words or key in top_set)
