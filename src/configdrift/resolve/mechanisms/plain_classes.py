@@ -26,34 +26,30 @@ from configdrift.resolve.project import Project, Symbol
 _NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})
 
 
-def _attributes(project: Project, symbol: Symbol) -> dict[str, tuple[str, int, Expr, Expr | None]]:
-    """The public attributes a class and its project bases give a value
-    in their bodies, by name: the module, line, value and annotation."""
+def _attributes(
+    project: Project, lineage: list[Symbol]
+) -> dict[str, tuple[str, int, Expr, Expr | None]]:
+    """The public attributes a class and its project bases (``lineage``)
+    give a value in their bodies, by name: module, line, value, annotation."""
     out: dict[str, tuple[str, int, Expr, Expr | None]] = {}
-    for ancestor in reversed([s for s in project.mro(symbol) if s.kind == "class"]):
+    for ancestor in reversed(lineage):
         fact = project.class_fact(ancestor)
-        if fact is None:
-            continue
+        assert fact is not None
         for name, value in fact.assigns.items():
-            if name.startswith(("_", "__line__")) or _computed(value):
-                continue
-            marker = fact.assigns.get("__line__" + name)
-            out[name] = (ancestor.module, marker[1] if marker else fact.line, value, None)
+            if not name.startswith(("_", "__line__")) and not _computed(value):
+                marker = fact.assigns.get("__line__" + name)
+                out[name] = (ancestor.module, marker[1] if marker else fact.line, value, None)
         for field in fact.fields:
-            if (
-                not field.name.startswith("_")
-                and field.value is not None
-                and not _computed(field.value)
-            ):
+            if not field.name.startswith("_") and field.value and not _computed(field.value):
                 out[field.name] = (ancestor.module, field.line, field.value, field.annotation)
     return out
 
 
 def _computed(value: Expr) -> bool:
     """Is the value a method's or a computed attribute's (``property(...)``)?"""
-    if value[0] != "call" or value[1][0] != "n":
-        return False
-    return str(value[1][1]).rsplit(".", 1)[-1] in _NOT_VALUES
+    return (
+        value[0] == "call" and value[1][0] == "n" and value[1][1].rsplit(".", 1)[-1] in _NOT_VALUES
+    )
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -65,29 +61,32 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     project = builder.project
     names = discovery.references()
     found: list[Surface] = []
-    for module in sorted(project.modules):
-        info = project.modules[module]
-        for cls in info.facts.classes:
-            symbol = Symbol("class", module, cls.name)
-            lineage = [s for s in project.mro(symbol) if s.kind == "class"]
-            if any(builder.model(ancestor) is not None for ancestor in lineage):
-                continue  # a model's, or a subclass of one: its reader's
-            attributes = _attributes(project, symbol)
-            documented = len(attributes.keys() & names - discovery.taken)
-            if documented < MIN_FIELDS or 2 * documented < len(attributes):
-                continue
-            root, _, _ = table_root(builder, module, cls.name, cls.line)
-            root.strict = None  # a plain object takes any attribute
-            root.model_kind = "attributes"
-            for name, (owner, line, value, annotation) in sorted(attributes.items()):
-                node = root.children[name] = table_option(
-                    (name,), project.evaluate(owner, value), project.location(owner, line), cls.name
-                )
-                if annotation is not None:
-                    typed = builder.type_facts(owner, annotation).info
-                    if typed.kinds:
-                        node.type = typed
-            if discovery.claim(root, names):
-                how = f"a class of {len(attributes)} attributes; its page documents {documented}"
-                found.append(Surface(cls.name, root, how, [], f"{module}:{cls.name}"))
+    for symbol in project.class_symbols():
+        lineage = [s for s in project.mro(symbol) if s.kind == "class"]
+        if any(builder.model(ancestor) is not None for ancestor in lineage):
+            continue  # a model's, or a subclass of one: its reader's
+        attributes = _attributes(project, lineage)
+        documented = len(attributes.keys() & names - discovery.taken)
+        if documented < MIN_FIELDS or 2 * documented < len(attributes):
+            continue
+        fact = project.class_fact(symbol)
+        assert fact is not None
+        root, _, _ = table_root(builder, symbol.module, symbol.qualname, fact.line)
+        root.strict = None  # a plain object takes any attribute
+        root.model_kind = "attributes"
+        for name, (owner, at, value, annotation) in sorted(attributes.items()):
+            node = root.children[name] = table_option(
+                (name,),
+                project.evaluate(owner, value),
+                project.location(owner, at),
+                symbol.qualname,
+            )
+            typed = builder.type_facts(owner, annotation).info
+            if typed.kinds:
+                node.type = typed
+        if discovery.claim(root, names):
+            how = f"a class of {len(attributes)} attributes; its page documents {documented}"
+            found.append(
+                Surface(symbol.qualname, root, how, [], f"{symbol.module}:{symbol.qualname}")
+            )
     return found
