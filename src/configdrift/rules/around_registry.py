@@ -235,13 +235,7 @@ def fallbacks_around(
     accessors = _accessors(reads, own)
     for key in sorted(own & reads.keys()):
         by_accessor: dict[str, list[tuple[Location, str, object]]] = {}
-        for accessor, where, text in reads[key]:
-            if text is None or accessor not in accessors:
-                continue
-            try:
-                value = ast.literal_eval(text)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue  # computed: not compared
+        for accessor, where, text, value in _literal_fallbacks(reads[key], accessors):
             if value is not None:
                 by_accessor.setdefault(accessor, []).append((where, text, value))
         for sites in by_accessor.values():
@@ -270,17 +264,27 @@ def fallbacks_against_declared(
         declared = node.default
         if declared is None or not declared.known or declared.value is None:
             continue
-        for accessor, where, text in reads.get(node.key, []):
-            if text is None or accessor not in accessors:
-                continue
-            try:
-                value = ast.literal_eval(text)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                continue  # computed: not compared
+        for accessor, where, text, value in _literal_fallbacks(reads.get(node.key, []), accessors):
             if not _differs(value, declared.value) or not _mostly_own(analysis, accessor, own):
                 continue
             yield node, where, text
             break
+
+
+def _literal_fallbacks(
+    reads: list[tuple[str, Location, str | None]], accessors: set[str]
+) -> Iterator[tuple[str, Location, str, object]]:
+    """The reads through ``accessors`` that give a literal fallback, with
+    its value: (accessor, where, text, value). A computed one is not
+    compared."""
+    for accessor, where, text in reads:
+        if text is None or accessor not in accessors:
+            continue
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        yield accessor, where, text, value
 
 
 def _differs(fallback: object, declared: object) -> bool:
