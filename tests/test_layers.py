@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
         "progress",
     ),
     ("config",),
-    ("discover",),
+    ("discover", "sphinx_sources"),
     ("extract",),
     ("index",),
     ("resolve",),

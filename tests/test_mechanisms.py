@@ -52,8 +52,10 @@ def test_a_claim_needs_three_fresh_keys_the_docs_name():
 def test_every_doc_suffix_discovered_has_its_markup():
     from configdrift.discover import DOC_SUFFIXES
     from configdrift.extract.docs.markups import MARKUPS
+    from configdrift.sphinx_sources import SPHINX_TEXT
 
-    assert set(MARKUPS) == set(DOC_SUFFIXES)
+    # A Sphinx project's ``.txt`` pages too, where its ``conf.py`` says so.
+    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT}
 
 
 @pytest.mark.parametrize(

@@ -11,11 +11,13 @@ import fnmatch
 import functools
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
 from configdrift.files import exists
+from configdrift.sphinx_sources import SPHINX_TEXT, text_folders
 from configdrift.wording import counted
 
 #: Folders that hold no part of a project's own schema or config docs.
@@ -357,6 +359,19 @@ def in_tests(rel: str) -> bool:
     return any(p in TEST_DIRS for p in parts[:-1]) or parts[-1].startswith("test_")
 
 
+def _page_test(root: Path, files: list[str]) -> Callable[[str], bool]:
+    """Is a file a doc page: by its suffix, or a ``.txt`` file under the
+    folder of a Sphinx ``conf.py`` whose ``source_suffix`` names ``.txt``?"""
+    folders = text_folders(root, files)
+
+    def page(rel: str) -> bool:
+        return rel.endswith(DOC_SUFFIXES) or (
+            bool(folders) and rel.endswith(SPHINX_TEXT) and rel.startswith(folders)
+        )
+
+    return page
+
+
 def _is_test_file(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
@@ -385,7 +400,8 @@ def discover(config: Config) -> Sources:
     missing: list[str] = []
     if config.docs:
         named = Globs(config.docs)
-        docs = [f for f in files if f.endswith(DOC_SUFFIXES) and named(f)]
+        page = _page_test(root, files)
+        docs = [f for f in files if page(f) and named(f)]
         for pattern in config.docs:
             if not any(matches(f, (pattern,)) for f in docs):
                 missing.append(pattern)
@@ -394,10 +410,11 @@ def discover(config: Config) -> Sources:
         # transcript), not the project's documentation; a page beside an
         # example outside the docs describes that example (its "defaults"
         # are the example's values), and counts for its example blocks.
+        page = _page_test(root, files)
         docs = [
             f
             for f in files
-            if f.endswith(DOC_SUFFIXES)
+            if page(f)
             and not _in_test_dir(f)
             and not _beside_example(f)
             and not HISTORY_PAGES.search(f)

@@ -20,6 +20,9 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".markdown": extract_markdown,
     ".mdx": extract_mdx,
     ".rst": extract_rst,
+    # A Sphinx project's pages where its ``source_suffix`` says so
+    # (``sphinx_sources.SPHINX_TEXT``): no other ``.txt`` file is a page.
+    ".txt": extract_rst,
 }
 
 
