@@ -153,3 +153,54 @@ def test_keys_a_surface_found_before_holds_are_no_other_model_s_evidence(tmp_pat
     analysis, _ = check_project(tmp_path, files, "app")
     assert "_Config" in [s.surface for s in analysis.everything]
     assert "Defaults" not in [s.surface for s in analysis.everything]
+
+
+_PARTS = """
+from dataclasses import dataclass
+
+
+@dataclass
+class ModelArgs:
+    hidden_size: int = 512
+    num_layers: int = 2
+    norm: str = "layernorm"
+
+
+@dataclass
+class TrainingArgs:
+    lr: float = 0.1
+    train_iters: int = 10
+    seed: int = 1234
+
+
+BASE_CLASSES = [ModelArgs, TrainingArgs]
+
+
+@dataclass
+class Args(*BASE_CLASSES):
+    pass
+"""
+
+
+def _arguments(names: tuple[str, ...]) -> str:
+    return "Arguments, all set in your YAML file:\n\n## Args\n\n" + "".join(
+        f"- **{name}**: any\n\n    Default = {i}\n\n    A setting; values: [{i}, {i + 1}].\n\n"
+        for i, name in enumerate(names)
+    )
+
+
+def test_a_model_of_starred_bases_its_page_documents_by_defaults(tmp_path) -> None:
+    # ``class Args(*BASE_CLASSES)`` takes the fields of every class the
+    # global list names; a page whose entries give each key's default
+    # (``- **lr**`` then ``Default = 0``) is its reference.
+    names = ("hidden_size", "num_layers", "norm", "lr", "train_iters")
+    files = {"app/arguments.py": _PARTS, "configs/arguments.md": _arguments(names)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    surface = next(s for s in analysis.everything if s.surface == "Args")
+    assert set(surface.schema.children) == {*names, "seed"}
+    assert ("CD103", "seed") in by_key(findings)
+    # Entries that give no default, nor a type, are a list of names.
+    bare = "".join(f"- **{name}**\n\n    A setting; values: [1, 2].\n\n" for name in names)
+    files = {"app/arguments.py": _PARTS, "configs/arguments.md": "## Args\n\n" + bare}
+    analysis, _ = check_project(tmp_path / "bare", files, "app")
+    assert "Args" not in {s.surface for s in analysis.everything}

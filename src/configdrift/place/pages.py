@@ -29,7 +29,8 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     """Does a page document configuration keys of this schema?
 
     A reference page names at least three schema keys in typed entries
-    (``**key**: [type]``) or key headings (fewer only when the schema has
+    (``**key**: [type]``), entries that give their default (``- **key**``
+    then ``Default = 0``) or key headings (fewer only when the schema has
     fewer). A page that lists keys as code-span list items or key-table rows
     qualifies when nearly all of them are schema keys, when half the rows of
     its key tables (headed Key, Option, Variable ...) are, or when ten
@@ -46,7 +47,8 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     typed = {
         p
         for e in facts.entries
-        if (e.doc_type and e.form != "table") or e.form in ("heading", "directive", "word", "field")
+        if ((e.doc_type or e.default) and e.form != "table")
+        or e.form in ("heading", "directive", "word", "field")
         for p in e.parts
     }
     if len(typed & spellings) >= needed:

@@ -298,7 +298,7 @@ class Project:
         if cls is None:
             return []
         out = []
-        for base in cls.bases:
+        for base in self._unstarred(symbol.module, cls.bases):
             target = base[1] if base[0] == "sub" else base  # Generic[T], BasePlugin[Config]
             if target[0] == "n":
                 found = self.resolve(symbol.module, target[1])
@@ -306,6 +306,19 @@ class Project:
                     found = Symbol("external", "", target[1])
                 if found is not None:
                     out.append(found)
+        return out
+
+    def _unstarred(self, module: str, bases: list[Expr]) -> list[Expr]:
+        """The bases, a starred global list of classes spread out
+        (``class Args(*BASE_CLASSES)``, ``BASE_CLASSES = [Model, Training]``)."""
+        out: list[Expr] = []
+        for base in bases:
+            text = base[1] if base[0] == "src" else ""
+            held = self.modules[module].facts.assigns.get(text[1:]) if text[:1] == "*" else None
+            if held is not None and held[0] == "seq":
+                out.extend(held[2])
+            else:
+                out.append(base)
         return out
 
     def mro(self, symbol: Symbol) -> list[Symbol]:
