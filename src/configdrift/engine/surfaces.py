@@ -10,7 +10,7 @@ from pathlib import Path
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, looks_like_reference, matches
+from configdrift.discover import Sources, in_tests, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.files import read_or_none
 from configdrift.index.pages import page_keys, spelt_whole
@@ -20,12 +20,14 @@ from configdrift.model import (
     DocSource,
     Location,
     Mount,
+    SchemaNode,
     Surface,
     format_path,
     spellings_of,
 )
 from configdrift.place.action_files import action_files
 from configdrift.place.config_files import (
+    config_files,
     defaults_files,
     package_defaults_files,
     schema_beside,
@@ -110,6 +112,7 @@ def _surface(
         blocks = placed_blocks(schema, pages, placer, set()) + placed_blocks(
             schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()
         )
+        blocks += _own_files(base, schema)
         if surface.exemplified:
             # Its keys are set below its path wherever an example sets them.
             seen = own | {rel for rel, _ in shown}
@@ -348,6 +351,39 @@ def other_surfaces(
             f"(it finds: {seen}; `configdrift map` lists them)"
         )
     _know_first(analysis)
+
+
+#: The share of a config file's top-level keys a surface beside the first
+#: must hold to take the file as its own, and the keys it must set: nearly
+#: all of many (a file of another model's keys shares many of them).
+OWN_FILE_SHARE = 0.95
+OWN_FILE_KEYS = 10
+
+
+def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, ConfigPath]]:
+    """The config files of the project (JSON and YAML shaped like a
+    config, not a test's) that set ``OWN_FILE_KEYS`` top-level keys or
+    more, nearly all of them this surface's, and that no surface before
+    took: its examples. Only a lenient surface's: what it does with
+    another key is not known for certain."""
+    if schema.strict is not False:
+        return []
+    tops = {k for child in schema.children.values() for k in child.spellings or (child.key,)}
+    taken = {rel for other in base.everything for rel, _, _ in other.blocks}
+    rels = [rel for rel in base.config_files if rel not in taken and not in_tests(rel)]
+    out: list[tuple[str, Block, ConfigPath]] = []
+    for rel, block in config_files(base.config.root, rels, tops, []) if rels and tops else []:
+        # ``-`` and ``_`` alike: a loader may turn one into the other.
+        keys = {k.path[0].replace("-", "_") for k in block.keys if k.path}
+        known = {k.replace("-", "_") for k in tops}
+        if (
+            block.error is None
+            and len(keys) >= OWN_FILE_KEYS
+            and len(keys & known) >= OWN_FILE_SHARE * len(keys)
+        ):
+            out.append((rel, block, ()))
+    base.examples_read += len(out)
+    return out
 
 
 def _know_first(analysis: Analysis) -> None:

@@ -257,6 +257,9 @@ def _config_file(
                 for s in spellings
                 if data.startswith(s.encode() + b":") or b"\n" + s.encode() + b":" in data
             )
+            if hits < 2 and data.lstrip()[:1] == b"{":
+                # YAML written as JSON (``{"pipe_parallel_size": 1, ...}``).
+                hits = sum(1 for q in quoted if q in data)
         else:
             hits = sum(1 for q in quoted if q in data)
         if hits < 2:

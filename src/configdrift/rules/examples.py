@@ -63,6 +63,8 @@ def _unaccepted(
                 continue
             if not strict and unknown_under(analysis, rejected[:-1]) is not None:
                 continue  # keys there may be read in ways static analysis cannot follow
+            if not strict and _spelt_otherwise(parent, rejected[-1]):
+                continue  # a loader may write ``vocab-file`` as the ``vocab_file`` it reads
             if len(rejected) == 1 and rejected[0] in loader_pops(analysis):
                 continue  # the loader takes it out of the file before the model sees it
             seen.add(rejected)
@@ -73,6 +75,11 @@ def _unaccepted(
                 parent,
                 block.described(),
             )
+
+
+def _spelt_otherwise(parent: SchemaNode, key: str) -> bool:
+    """Is ``key`` one of ``parent``'s keys with ``-`` for ``_`` or back?"""
+    return any(other in parent.children for other in (key.replace("-", "_"), key.replace("_", "-")))
 
 
 @register("CD301")
@@ -154,6 +161,9 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     code builds (``f"{name}_DSN"``) may be it, and the block is plainly the
     project's: one of its keys is the dict's, and two thirds of them are
     read or spelt by the code.
+
+    A key spelt with ``-`` where the code reads it with ``_`` (or back) is
+    not judged: a loader may turn one into the other.
 
     How to fix
     Use the key the code reads, or remove the key from the example.
