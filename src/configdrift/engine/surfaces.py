@@ -364,8 +364,9 @@ def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, Con
     """The config files of the project (JSON and YAML shaped like a
     config, not a test's) that set ``OWN_FILE_KEYS`` top-level keys or
     more, nearly all of them this surface's, and that no surface before
-    took: its examples. Only a lenient surface's: what it does with
-    another key is not known for certain."""
+    took: its examples, counted among the example configs read. Only a
+    lenient surface's: what it does with another key is not known for
+    certain."""
     if schema.strict is not False:
         return []
     tops = {k for child in schema.children.values() for k in child.spellings or (child.key,)}
