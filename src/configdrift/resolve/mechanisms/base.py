@@ -68,6 +68,12 @@ class Discovery:
         """The names, with the options the examples set."""
         return self.names | self.written() if self.written is not None else self.names
 
+    def set_at_top(self) -> frozenset[str]:
+        """The keys the docs' example blocks set at their top, as written
+        (``SILKY_META = True``; ``html_theme_options = {...}``'s keys)."""
+        pages = self.pages() if self.pages is not None else ()
+        return frozenset(key for page in pages for key in page.set_at_top())
+
     def mounted(self) -> set[str]:
         """The models the root holds already."""
         return {node.model for node in self.root.walk() if node.model}

@@ -395,7 +395,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     tables: list[tuple[int, int, Surface]] = []
     # The keys the docs' examples set at the top of a block are documented
     # too (``SILKY_META = True`` in a settings module shown on a page).
-    evidence = discovery.names | set_at_top(discovery)
+    evidence = discovery.names | discovery.set_at_top()
     for surface in distinct_tables(option_tables(discovery.builder)):
         # A table of values is a configuration's only where the docs
         # describe half of its keys at least; the table they describe
@@ -410,9 +410,3 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             surface.exemplified = 2 * len(keys & discovery.names) < len(keys)
             found.append(surface)
     return found
-
-
-def set_at_top(discovery: Discovery) -> frozenset[str]:
-    """The keys the docs' example blocks set at their top, as written."""
-    pages = discovery.pages() if discovery.pages is not None else ()
-    return frozenset(key for page in pages for key in page.set_at_top())

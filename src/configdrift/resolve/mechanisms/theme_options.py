@@ -30,8 +30,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     """Each theme whose options the docs name (three, and half of them)."""
     found: list[Surface] = []
     words = discovery.words()
-    pages = discovery.pages() if discovery.pages is not None else ()
-    top_set = frozenset(key for page in pages for key in page.set_at_top())
+    top_set = discovery.set_at_top()
     # A theme is named by its folder (``theme/sphinx_book_theme/theme.conf``).
     themes = {_name(theme.rel): theme for theme in discovery.builder.themes}
     for theme in discovery.builder.themes:
