@@ -20,7 +20,7 @@ from pathlib import Path
 from configdrift.extract.docs.entry_text import CONFIG_LANGS
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
-from configdrift.index.spellings import normal
+from configdrift.index.spellings import WHOLE, alternation, normal
 
 #: A key the page documents with an entry of its own.
 ENTRY = "entry"
@@ -159,9 +159,7 @@ def spelt_whole(root: Path, pages: Iterable[str], names: frozenset[str]) -> froz
     give where no page lists them as entries."""
     if not names:
         return frozenset()
-    pattern = re.compile(
-        rb"(?<![\w-])(%b)(?![\w-])" % b"|".join(re.escape(n.encode()) for n in sorted(names))
-    )
+    pattern = re.compile(WHOLE % alternation(names))
     found: set[str] = set()
     for rel in list(pages)[:MAX_SPELT_PAGES]:
         data = read_or_none(root, rel, MAX_SPELT_BYTES)

@@ -81,3 +81,12 @@ def separated(flag: str) -> str:
     """``--log_level`` for ``--log-level``: two flags to a parser, one
     option to a reader."""
     return "--" + flag[2:].replace("-", "_")
+
+
+#: A name spelt whole in text (bytes): not part of a longer word or flag.
+WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
+
+
+def alternation(names: set[str] | frozenset[str]) -> bytes:
+    """The names as one alternation of a bytes pattern, escaped, in order."""
+    return b"|".join(re.escape(n.encode()) for n in sorted(names))

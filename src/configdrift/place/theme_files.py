@@ -18,6 +18,7 @@ from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
+from configdrift.index.spellings import alternation
 from configdrift.resolve.schema import ThemeOptions
 
 #: The largest options file, template or code file searched.
@@ -131,13 +132,11 @@ def _spelt(root: Path, rels: list[str], names: set[str]) -> frozenset[str] | Non
     them cannot be read."""
     if not names:
         return frozenset()
-    alternation = b"|".join(re.escape(n.encode()) for n in sorted(names))
-    pattern = re.compile(
-        rb"""(?<![\w-])(?:theme_(%b)|["'](%b)["'])(?![\w-])""" % (alternation, alternation)
-    )
+    spelt = alternation(names)
+    pattern = re.compile(rb"""(?<![\w-])(?:theme_(%b)|["'](%b)["'])(?![\w-])""" % (spelt, spelt))
     # The beginnings of the names, up to an ``_``, that code may complete.
     starts = {n[: i + 1] for n in names for i, c in enumerate(n) if c == "_" and i}
-    begun = b"|".join(re.escape(n.encode()) for n in sorted(starts)) or b"(?!)"
+    begun = alternation(starts) or b"(?!)"
     started = re.compile(
         rb"""(?<![\w])(?:f["'](%b)\{|["'](%b)["']\s*\+|["'](%b)%%s)""" % (begun, begun, begun)
     )

@@ -29,7 +29,8 @@ from configdrift.model import (
     same_value,
 )
 from configdrift.rules.doc_gaps import missing_entries
-from configdrift.rules.evidence import alternation, bounded_files, code_files, once
+from configdrift.index.spellings import alternation
+from configdrift.rules.evidence import bounded_files, code_files, once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from configdrift.discover import HISTORY_PAGES
 from configdrift.extract.python.facts import CONSTANT_PART
 from configdrift.files import read_or_none
+from configdrift.index.spellings import WHOLE, alternation
 from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_path
 
 if TYPE_CHECKING:
@@ -116,13 +117,13 @@ MAX_OTHER_BYTES = 1024 * 1024
 def named_in_files(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the repository's config files (compose files, YAML, TOML,
     JSON) spell as a whole word."""
-    return _search(analysis, analysis.config_files, _WHOLE % alternation(names), names)
+    return _search(analysis, analysis.config_files, WHOLE % alternation(names), names)
 
 
 def named_in_templates(analysis: Analysis, names: set[str]) -> set[str]:
     """Names that the templates inside the code's folders spell as a whole
     word (``{{ build_date_utc }}``): the keys of a context they read."""
-    return _search(analysis, analysis.templates, _WHOLE % alternation(names), names)
+    return _search(analysis, analysis.templates, WHOLE % alternation(names), names)
 
 
 def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
@@ -135,7 +136,7 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     files = [*code_files(analysis), *analysis.other_python, *analysis.config_files]
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
-    compiled = re.compile(_WHOLE % alternation(set(variants)))
+    compiled = re.compile(WHOLE % alternation(set(variants)))
     return _spelt_in(analysis, [(compiled, files)], names, variants)
 
 
@@ -258,7 +259,7 @@ def named_in_pages(
         return set()
     patterns = []
     if names:
-        patterns.append(_WHOLE % alternation(names))
+        patterns.append(WHOLE % alternation(names))
     if spans:
         patterns.append(rb"`(%b)[`=: ]" % alternation(spans))
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
@@ -285,7 +286,7 @@ def given_to(analysis: Analysis, programs: set[str], flags: set[str]) -> set[str
     if not programs or not flags:
         return set()
     program = re.compile(rb"(?<![\w./-])(?:%b)(?![\w-])" % alternation(programs))
-    flag = re.compile(_WHOLE % alternation(flags))
+    flag = re.compile(WHOLE % alternation(flags))
     found: set[str] = set()
     for _, data in bounded_files(analysis, _described_pages(analysis)):
         for run in program.finditer(data):
@@ -308,10 +309,6 @@ def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     return _search(analysis, analysis.other_python, pattern, names)
 
 
-#: A name spelt whole: not part of a longer word or flag.
-_WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
-
-
 def bounded_files(analysis: Analysis, files: list[str]) -> Iterator[tuple[str, bytes]]:
     """The bytes of ``files``, the first ``MAX_OTHER_FILES`` of them and
     ``MAX_OTHER_BYTES`` of each, skipping what is not the tree's own
@@ -320,10 +317,6 @@ def bounded_files(analysis: Analysis, files: list[str]) -> Iterator[tuple[str, b
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is not None:
             yield rel, data
-
-
-def alternation(names: set[str]) -> bytes:
-    return b"|".join(re.escape(n.encode()) for n in sorted(names))
 
 
 def _search(
