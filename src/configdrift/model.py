@@ -291,6 +291,11 @@ def fingerprint(finding: Finding) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
+def top_spellings(node: SchemaNode) -> set[str]:
+    """Every spelling of the keys right under ``node``."""
+    return {s for child in node.children.values() for s in child.spellings or (child.key,)}
+
+
 def spellings_of(schema: SchemaNode) -> set[str]:
     """Every spelling of every key under ``schema`` (names and aliases)."""
     return {

@@ -26,6 +26,7 @@ from configdrift.model import (
     Location,
     Unresolved,
     spellings_of,
+    top_spellings,
 )
 from configdrift.place.config_files import config_files
 from configdrift.place.entries import place_entries
@@ -120,7 +121,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         stage("resolving the code")
         schema, builder = build_schema(py_facts, sources.python, config, doc_names)
         spellings = spellings_of(schema)
-        tops = {s for child in schema.children.values() for s in (child.spellings or (child.key,))}
+        tops = top_spellings(schema)
         pending_dicts = extractor.py_examples(sources.py_examples, tops)
         md_facts = dict(pending_md())
         example_facts = pending_examples()

@@ -24,6 +24,7 @@ from configdrift.model import (
     Surface,
     format_path,
     spellings_of,
+    top_spellings,
 )
 from configdrift.place.action_files import action_files
 from configdrift.place.config_files import (
@@ -369,14 +370,14 @@ def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, Con
     certain."""
     if schema.strict is not False:
         return []
-    tops = {k for child in schema.children.values() for k in child.spellings or (child.key,)}
+    tops = top_spellings(schema)
     taken = {rel for other in base.everything for rel, _, _ in other.blocks}
     rels = [rel for rel in base.config_files if rel not in taken and not in_tests(rel)]
+    # ``-`` and ``_`` alike: a loader may turn one into the other.
+    known = {k.replace("-", "_") for k in tops}
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, block in config_files(base.config.root, rels, tops, []) if rels and tops else []:
-        # ``-`` and ``_`` alike: a loader may turn one into the other.
         keys = {k.path[0].replace("-", "_") for k in block.keys if k.path}
-        known = {k.replace("-", "_") for k in tops}
         if (
             block.error is None
             and len(keys) >= OWN_FILE_KEYS

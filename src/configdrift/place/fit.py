@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from configdrift.model import ConfigPath, DocEntry, SchemaNode, format_path
+from configdrift.model import ConfigPath, DocEntry, SchemaNode, format_path, top_spellings
 from configdrift.place.entries import node_at
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder
@@ -37,7 +37,7 @@ def _norm(text: str) -> str:
 def _fields(builder: SchemaBuilder, symbol: Symbol) -> set[str]:
     probe = SchemaNode(key="", path=())
     builder.fill(probe, symbol)
-    return {s for child in probe.children.values() for s in (child.spellings or (child.key,))}
+    return top_spellings(probe)
 
 
 def _taken(node: SchemaNode | None) -> bool:

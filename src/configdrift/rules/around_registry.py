@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import alternation
 from configdrift.model import (
     Finding,
     Location,
@@ -27,9 +28,9 @@ from configdrift.model import (
     Severity,
     format_path,
     same_value,
+    top_spellings,
 )
 from configdrift.rules.doc_gaps import missing_entries
-from configdrift.index.spellings import alternation
 from configdrift.rules.evidence import bounded_files, code_files, once
 from configdrift.rules.registry import make
 
@@ -105,7 +106,7 @@ def _documented_around(analysis: Analysis) -> Iterator[Finding]:
     accessors: dict[int, set[str]] = {}
     for entry, rejected, parent in found:
         if id(parent) not in accessors:
-            accessors[id(parent)] = _accessors(reads, _own(parent))
+            accessors[id(parent)] = _accessors(reads, top_spellings(parent))
         key = rejected[-1]
         site = next(
             (
@@ -153,11 +154,6 @@ _ACCESSOR_KEYS = 2
 _DECLARED_ACCESSOR_KEYS = 3
 
 
-def _own(node: SchemaNode) -> set[str]:
-    """The spellings of the keys a registry's node declares."""
-    return {k for child in node.children.values() for k in child.spellings or (child.key,)}
-
-
 def _accessors(
     reads: dict[str, list[tuple[str, Location, str | None]]],
     own: set[str],
@@ -181,7 +177,7 @@ def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, s
             key
             for node in analysis.schema.walk()
             if node.model_kind in _DECLARING
-            for key in _own(node)
+            for key in top_spellings(node)
         }
         names |= {
             rejected[-1]
@@ -229,7 +225,7 @@ def fallbacks_around(
     the registry's keys: (key, [(where, fallback text, value)]). ``None``
     is no fallback (computed later, or not set)."""
     root = analysis.schema
-    own = _own(root)
+    own = top_spellings(root)
     if root.model_kind not in _REGISTRIES or not own:
         return
     reads = _registry_reads(analysis)
@@ -256,7 +252,7 @@ def fallbacks_against_declared(
     the first such read of each key. ``None`` on either side is not
     compared (absent, or computed later)."""
     root = analysis.schema
-    own = _own(root)
+    own = top_spellings(root)
     if root.model_kind not in _DECLARING or not own:
         return
     reads = _registry_reads(analysis)
@@ -266,7 +262,9 @@ def fallbacks_against_declared(
         if declared is None or not declared.known or declared.value is None:
             continue
         for accessor, where, text, value in _literal_fallbacks(reads.get(node.key, []), accessors):
-            if not _differs(value, declared.value) or not _mostly_own(analysis, accessor, own):
+            if not _differs(value, declared.value) or not _mostlytop_spellings(
+                analysis, accessor, own
+            ):
                 continue
             yield node, where, text
             break
@@ -307,7 +305,7 @@ def _differs(fallback: object, declared: object) -> bool:
 _OWN_SHARE = 0.5
 
 
-def _mostly_own(analysis: Analysis, accessor: str, own: set[str]) -> bool:
+def _mostlytop_spellings(analysis: Analysis, accessor: str, own: set[str]) -> bool:
     """Are ``_OWN_SHARE`` of the names ``accessor`` reads by literal name
     (``accessor.get("k")``, ``accessor["k"]``, ``getattr(accessor, "k")``)
     the surface's keys?"""
