@@ -223,3 +223,154 @@ def test_a_key_under_another_section_of_a_configuration_of_unknown_strictness_is
     }
     _, findings = check_project(tmp_path, files, "player")
     assert not [f for f in findings if "is a key of" in f.message]
+
+
+_WORDS_MODEL = """
+from pydantic import BaseModel, ConfigDict
+
+
+class Output(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    log_enable: bool = True
+
+
+class Gallery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    examples_dirs: list[str] = []
+    gallery_dirs: list[str] = []
+    log_enabled: bool = True
+    max_workers: int = 1
+    output: Output = Output()
+"""
+
+_WORDS_REFERENCE = """# Configuration
+
+- `examples_dirs` (list): where the examples are.
+- `gallery_dirs` (list): where the galleries go.
+- `log_enabled` (bool): log the build.
+- `max_workers` (int): processes.
+- `output.log_enable` (bool): log the output.
+"""
+
+
+def _words(tmp_path, guide: str, discovered: bool = False, **extra: str):
+    files = {
+        "app/config.py": _WORDS_MODEL,
+        "docs/config.md": _WORDS_REFERENCE,
+        "docs/guide.md": guide,
+        **extra,
+    }
+    surfaces = None if discovered else {"": "app.config:Gallery"}
+    _, findings = check_project(tmp_path, files, "app", surfaces)
+    return [
+        (f.code, f.key, f.location.path, f.location.line, f.suggestion)
+        for f in findings
+        if f.message.startswith("the docs name")
+    ]
+
+
+_GUIDE = (
+    "# Getting started\n\nSet the examples folder (`'example_dirs'`) and the output\n"
+    "folder (`gallery_dirs`).\n"
+)
+
+
+def test_a_name_of_words_one_letter_from_a_key_on_a_guide_is_reported(tmp_path) -> None:
+    # The guide has no entries: no surface reads it but for such names.
+    assert _words(tmp_path, _GUIDE) == [
+        ("CD101", "example_dirs", "docs/guide.md", 3, "did you mean `examples_dirs`?")
+    ]
+
+
+def test_a_name_on_a_page_that_names_no_key_beside_it_is_prose(tmp_path) -> None:
+    guide = "# Getting started\n\nSet the examples folder (`example_dirs`).\n"
+    assert _words(tmp_path, guide) == []
+
+
+def test_a_name_on_a_page_of_history_is_no_misspelling(tmp_path) -> None:
+    assert _words(tmp_path / "news", "# Guide\n", **{"docs/changelog.md": _GUIDE}) == []
+    assert _words(tmp_path / "guide", "# Guide\n", **{"docs/howto.md": _GUIDE}) != []
+
+
+def test_a_name_the_code_quotes_or_reads_as_an_attribute_is_no_misspelling(tmp_path) -> None:
+    quoted = {"app/old.py": 'RENAMED = {"example_dirs": "examples_dirs"}\n'}
+    assert _words(tmp_path / "quoted", _GUIDE, **quoted) == []
+    read = {"app/old.py": "def f(conf):\n    return conf.example_dirs\n"}
+    assert _words(tmp_path / "read", _GUIDE, **read) == []
+    # A docstring's word is no key.
+    said = {"app/old.py": 'def f(conf):\n    """Reads `example_dirs`."""\n'}
+    assert _words(tmp_path / "said", _GUIDE, **said) != []
+
+
+def test_a_name_that_is_a_key_anywhere_or_another_form_of_one_is_no_misspelling(
+    tmp_path,
+) -> None:
+    guide = (
+        "# Guide\n\nSet `gallery_dirs`, then `log_enable` (a key of `output`),\n"
+        "`gallery_dir` (one of them), `Max-Workers` and `max_worker`.\n"
+    )
+    assert _words(tmp_path, guide) == []
+
+
+def test_a_name_one_letter_from_two_keys_names_neither(tmp_path) -> None:
+    guide = "# Guide\n\nSet `gallery_dirs` and `max_workerz`.\n"
+    assert [k for _, k, *_ in _words(tmp_path / "one", guide)] == ["max_workerz"]
+    model = _WORDS_MODEL + "    max_workerx: int = 2\n"
+    files = {"app/config.py": model}
+    assert _words(tmp_path / "two", guide, **files) == []
+    # One key of each of two sections: `log_enabled` and `output.log_enable`.
+    guide = "# Guide\n\nSet `gallery_dirs` and `log_enablez`.\n"
+    assert _words(tmp_path / "sections", guide) == []
+
+
+def test_a_name_another_configuration_has_is_no_misspelling(tmp_path) -> None:
+    # A flag whose value the code reads by another name (``dest``): the
+    # code neither quotes `example_dirs` nor reads it as an attribute.
+    cli = (
+        "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--example-dirs", dest="dirs")\n'
+        '    parser.add_argument("--epochs", type=int, default=10)\n'
+        '    parser.add_argument("--verbose", action="store_true")\n'
+        "    args = parser.parse_args()\n    print(args.dirs, args.epochs, args.verbose)\n"
+    )
+    page = "# Command line\n\n- `--example-dirs`: the examples.\n- `--epochs` (int): passes.\n"
+    files = {"app/cli.py": cli, "docs/cli.md": page + "- `--verbose`: say more.\n"}
+    assert _words(tmp_path, _GUIDE, discovered=True, **files) == []
+
+
+def test_names_of_words_in_code_spans_are_mentions() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    md = "# A\n\nSet `'example_dirs'`, `--in-place`, `--extras`, `LOG_ENABLE`, `words`, `a_b`, `--ab` and `-v`.\n"
+    assert [n for n, _ in extract_markdown(md.encode()).mentions] == [
+        "example_dirs",
+        "--in-place",
+        "--extras",
+        "LOG_ENABLE",
+    ]
+    rst = "A\n=\n\nSet ``example_dirs`` and ``short``.\n"
+    assert extract_rst(rst.encode()).mentions == [("example_dirs", 4)]
+
+
+def test_the_pages_read_for_misspellings_spell_a_name_one_letter_from_a_key(tmp_path) -> None:
+    from configdrift.index.pages import misspelling_pages
+
+    pages = {
+        "left_out.md": "Set `example_dirs`.",
+        "added.md": "Set --max-workerss.",
+        "changed.md": "Set LOG_ENABLEX=1.",
+        "exact.md": "Set `examples_dirs` and `max_workers`.",
+        "far.md": "Set `example_dir` and `mx_workrs`.",
+        "short.md": "Set `a_bc` for `a_b`.",
+    }
+    for name, text in pages.items():
+        (tmp_path / name).write_text(text)
+    keys = ["examples_dirs", "--max-workers", "LOG_ENABLED", "a_bc", "plain"]
+    assert misspelling_pages(tmp_path, sorted(pages), keys) == [
+        "added.md",
+        "changed.md",
+        "left_out.md",
+    ]

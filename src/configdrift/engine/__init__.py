@@ -20,6 +20,7 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
+from configdrift.index.pages import misspelling_pages
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -148,6 +149,13 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # files read.
         if not explicit:
             md_facts = relevant(root, md_facts, spellings, needed)
+        # Pages no surface reads that may misspell a key (of this surface,
+        # or one the read pages document): read for the names their prose
+        # spells in code, and only for those.
+        unread_pages = [rel for rel in sources.docs if rel not in md_facts]
+        mention_facts = extractor.docs(
+            misspelling_pages(root, unread_pages, spellings | doc_names()), None
+        )()
         parse_errors: list[tuple[Location, str]] = [
             (Location(rel, facts.error_line), facts.error)
             for rel, facts in sorted(py_facts.items())
@@ -234,7 +242,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         if doc.error is None and rel not in analysis.doc_facts and not HISTORY_PAGES.search(rel)
     }
     analysis.mentions = [
-        (rel, name, line) for rel, doc in candidates for name, line in doc.mentions
+        (rel, name, line)
+        for rel, doc in candidates + [(rel, doc) for rel, doc in mention_facts.items()]
+        if doc.error is None
+        for name, line in doc.mentions
     ]
     analysis.references = dangling_references(candidates)
     # A command line's reference built with the site is generated too:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from configdrift.extract.docs.entry_text import CONFIG_LANGS
+from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
 from configdrift.index.spellings import WHOLE, alternation, normal
@@ -144,7 +144,7 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
         {k: tuple(v) for k, v in spelt.items()},
         calls,
         {k: frozenset(v) for k, v in qualified.items()},
-        frozenset(n for n, _ in doc.mentions if "." not in n),
+        frozenset(n for n, _ in doc.mentions if class_name(n)),
     )
 
 
@@ -168,3 +168,39 @@ def spelt_whole(root: Path, pages: Iterable[str], names: frozenset[str]) -> froz
             if len(found) == len(names):
                 break
     return frozenset(found)
+
+
+#: A name of words as a page spells it in prose or code (``example_dirs``,
+#: ``--in-place``): what may misspell a key.
+_WORDS = re.compile(rb"(?<![\w-])(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++)++")
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> list[str]:
+    """The pages that spell a name of words one letter from a key of
+    several words (a letter left out, added or changed), and not the key:
+    the pages worth reading for a misspelt key where no entry is."""
+    wanted = {k for k in keys if len(k.lstrip("-")) >= 6 and _WORDS.fullmatch(k.encode())}
+    if not wanted:
+        return []
+    dropped: dict[str, set[str]] = {}
+    for key in wanted:
+        for short in _deletions(key):
+            dropped.setdefault(short, set()).add(key)
+    out: list[str] = []
+    for rel in list(pages)[:MAX_SPELT_PAGES]:
+        data = read_or_none(root, rel, MAX_SPELT_BYTES)
+        if data is None:
+            continue
+        for raw in set(_WORDS.findall(data)):
+            word = raw.decode()
+            if word in wanted or len(word.lstrip("-")) < 6:
+                continue
+            shorter = _deletions(word)
+            if word in dropped or shorter & wanted or any(s in dropped for s in shorter):
+                out.append(rel)
+                break
+    return out

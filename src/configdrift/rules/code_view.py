@@ -81,7 +81,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     flags). Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
     that no configuration has, where one part is a near spelling of a key
-    of a lenient section and the code nowhere spells it.
+    of a lenient section and the code nowhere spells it; and a name of
+    words (``'example_dirs'``) one letter from one key of such a section,
+    on any page that names a key beside it, that no configuration has in
+    any form and no code quotes or reads (not the singular or plural of a
+    key: ``gallery_dir`` is a path of ``gallery_dirs``).
 
     Why it matters
     It is the silent twin of a ValidationError: a config that sets the key

@@ -1,17 +1,22 @@
 """Dotted names the docs' prose spells in code (``c.configurableHTTPProxy.api_url``,
 ``zero_optimization.stage3_max_reuse_distanc``) that no configuration has,
 where fixing one part's spelling gives a key of one: a reader who copies
-the name sets nothing, or fails. Shared by CD101 (a strict parent) and
-CD102 (a lenient one)."""
+the name sets nothing, or fails. Names of words too (``'example_dirs'``
+for ``examples_dirs``), on any page, read or not, that names a key of the
+same section as it is (``index.pages.misspelling_pages`` picks the pages
+no surface reads that spell such a name). Shared by CD101 (a strict
+parent) and CD102 (a lenient one)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs.entry_text import class_name
 from configdrift.files import read_or_none
+from configdrift.index.spellings import normal
 from configdrift.model import Finding, Location, SchemaNode
-from configdrift.rules.evidence import code_files
+from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -151,6 +156,11 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         parts = name.split(".")
         if traits and parts[0] == "c":
             parts = parts[1:]  # ``c.Class.trait`` in a traitlets config file
+        if len(parts) == 1 and not class_name(name):
+            found = _misspelt_word(analysis, index, rel, name)
+            if found is not None and (found[1].strict is True) == strict:
+                candidates.append((rel, name, line, *found))
+            continue
         if len(parts) < 2 or any(index.exists(s.schema, parts) for s in first.everything):
             continue
         found = index.resolve(root, parts)
@@ -163,9 +173,10 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
         if found is not None and (found[1].strict is True) == strict:
             candidates.append((rel, name, line, *found))
     # The code spells it: something real, not a misspelling.
-    spelt = _spelt_in_code(analysis, {name for _, name, *_ in candidates})
+    spelt = _spelt_in_code(analysis, {name for _, name, *_ in candidates if "." in name})
+    words = _words_in_code(analysis, {name for _, name, *_ in candidates if "." not in name})
     for rel, name, line, node, parent, wrong in candidates:
-        if name in spelt:
+        if name in spelt or name in words:
             continue
         right = ".".join(node.path)
         said = f"c.{right}" if traits and name.startswith("c.") else right
@@ -194,6 +205,83 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
             (),
             f"did you mean `{said}`?",
         )
+
+
+def _misspelt_word(
+    analysis: Analysis, index: _Index, rel: str, name: str
+) -> tuple[SchemaNode, SchemaNode, str] | None:
+    """The key of this surface, at any depth, that a name of words the
+    prose spells (``example_dirs``, ``--extras``) misspells by one letter,
+    on a page that names another key beside it as it is;
+    None where the name is a key of any configuration, at any depth, in any
+    case and with ``-`` or ``_``, or differs from the key only so or by
+    its number."""
+    if normal(name) in _every_spelling(analysis):
+        return None
+    found = [
+        (near, parent)
+        for parent in _sections(analysis.schema)
+        if (near := index.children(parent).near(name)) is not None
+    ]
+    if len(found) != 1:
+        return None
+    near, parent = found[0]
+    if any(_alike(name, spelling) for spelling in _spellings(near)):
+        return None
+    first = analysis.first or analysis
+    named = {n for page, n, _ in first.mentions if page == rel and n != name}
+    named |= {e.name for e in analysis.entries if e.location.path == rel}
+    if not named & index.children(parent).exact.keys():
+        return None
+    return near, parent, name
+
+
+def _alike(name: str, key: str) -> bool:
+    """Is ``name`` the key in the singular or the plural (``gallery_dir``,
+    a path of ``gallery_dirs``): another word, not a misspelling?"""
+    a, b = normal(name), normal(key)
+    return a + "s" == b or b + "s" == a
+
+
+def _sections(root: SchemaNode) -> Iterator[SchemaNode]:
+    """The nodes of a schema that have keys, the root first."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.children:
+            yield node
+            stack.extend(node.children.values())
+
+
+def _every_spelling(analysis: Analysis) -> frozenset[str]:
+    """Every key of every configuration, at any depth, as ``normal`` spells it."""
+
+    def derive() -> frozenset[str]:
+        out: set[str] = set()
+        for other in (analysis.first or analysis).everything:
+            stack = [other.schema]
+            while stack:
+                node = stack.pop()
+                out.update(normal(s) for s in _spellings(node))
+                stack.extend(node.children.values())
+        return frozenset(out)
+
+    return once(analysis, "every spelling", derive)
+
+
+def _words_in_code(analysis: Analysis, names: set[str]) -> set[str]:
+    """The ``names`` some code file spells as a key is spelt: a whole
+    string literal or an attribute read, in any case and with ``-`` or
+    ``_`` (``"in_place"`` for ``--in-place``); a word of a docstring or a
+    comment is no key."""
+    forms: dict[str, str] = {}
+    for name in names:
+        bare = name.lstrip("-")
+        for form in {name, bare, bare.replace("-", "_"), bare.replace("_", "-")}:
+            forms.update({form: name, form.lower(): name, form.upper(): name})
+    code = code_files(analysis)[:_MAX_CODE_FILES]
+    spelt = quoted_in(analysis, code, set(forms)) | (loaded_names(analysis) & forms.keys())
+    return {forms[form] for form in spelt}
 
 
 def _known_strictness(root: SchemaNode, node: SchemaNode) -> bool | None:

@@ -320,19 +320,40 @@ MAX_MENTIONS = 2000
 _INI_MENTION = re.compile(r"\[([A-Za-z_][\w.-]{0,80})\]\s?([A-Za-z_][\w-]{0,80})")
 
 
-def dotted_mention(code: str) -> str | None:
+#: A name of words joined by ``_`` or ``-`` (``example_dirs``,
+#: ``--in-place``, ``MAX_LOGS``), or a flag of one word (``--extras``).
+_WORDS_MENTION = re.compile(r"(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++){0,8}")
+
+
+def code_mention(code: str) -> str | None:
     """The dotted name a code span in prose spells, if it spells only one
     (``c.ServerApp.port``; ``[run] branch`` as ``run.branch``), not a call,
-    a file or an assignment; or the name of a class (``GroupConfig``)."""
+    a file or an assignment; the name of a class (``GroupConfig``); or a
+    name of words (``example_dirs``, quoted or not, ``--in-place``)."""
     text = code.strip()
     ini = _INI_MENTION.fullmatch(text)
     if ini is not None:
         return f"{ini.group(1)}.{ini.group(2)}"
     if class_name(text):
         return text
+    words = text[1:-1] if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"" else text
+    if words_name(words):
+        return words
     if not _DOTTED_MENTION.fullmatch(text) or file_name(text):
         return None
     return text
+
+
+def words_name(text: str) -> bool:
+    """Is the text a name of words (``example_dirs``, ``--in-place``) or a
+    flag (``--extras``), six letters or more: what a key is spelt as, not a
+    word of prose?"""
+    bare = text.lstrip("-")
+    return (
+        len(bare) >= 6
+        and _WORDS_MENTION.fullmatch(text) is not None
+        and (text.startswith("--") or "_" in bare or "-" in bare)
+    )
 
 
 def class_name(text: str) -> bool:

@@ -101,6 +101,8 @@ class DocFacts:
     #: ``zero_optimization.stage``): (name, line). Where one is a near
     #: spelling of a key, the prose names a key that does not exist. And
     #: class names (``GroupConfig``): the page names the model it describes.
+    #: And names of words (``example_dirs``, ``--in-place``), which may
+    #: misspell a key too.
     mentions: list[tuple[str, int]] = field(default_factory=list)
     #: Calls in Python blocks that pass keyword arguments, each a block of
     #: its own (``Block.call``): examples of the model a function builds

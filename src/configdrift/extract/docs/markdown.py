@@ -36,8 +36,8 @@ from configdrift.extract.docs.entry_text import (
     VALUES_LEAD,
     announces_default,
     block_default,
+    code_mention,
     default_column,
-    dotted_mention,
     file_name,
     heading_rest,
     key_ok,
@@ -340,13 +340,13 @@ class _Walker:
             about.choices = listed_values(code_pieces(inline))
 
     def _mentions(self, inline: Token) -> None:
-        """Dotted names in code in a prose paragraph, at their lines."""
+        """Names in code in a prose paragraph, at their lines."""
         line = self._line(inline)
         for child in inline.children or []:
             if child.type in ("softbreak", "hardbreak"):
                 line += 1
             elif child.type == "code_inline" and len(self.facts.mentions) < MAX_MENTIONS:
-                name = dotted_mention(child.content)
+                name = code_mention(child.content)
                 if name is not None:
                     self.facts.mentions.append((name, line))
 

@@ -35,9 +35,9 @@ from configdrift.extract.docs.entry_text import (
     announces_default,
     balanced,
     block_default,
+    code_mention,
     continued,
     default_column,
-    dotted_mention,
     file_name,
     ini_heading,
     key_ok,
@@ -472,7 +472,7 @@ class _Walker:
         self.last_entry = None
 
     def _mentions(self, para: Any) -> None:
-        """Dotted names in literals of a prose paragraph, at their lines
+        """Names in literals of a prose paragraph, at their lines
         (a role's target is a reference, not prose)."""
         from docutils import nodes
 
@@ -481,7 +481,7 @@ class _Walker:
         for literal in para.findall(nodes.literal):
             if literal.get("role") or len(self.facts.mentions) >= MAX_MENTIONS:
                 continue
-            name = dotted_mention(literal.astext())
+            name = code_mention(literal.astext())
             if name is not None and first:
                 at = raw.find(literal.astext())
                 self.facts.mentions.append((name, first + raw.count("\n", 0, max(at, 0))))
