@@ -183,7 +183,7 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
     """The pages that spell a name of words one letter from a key of
     several words (a letter left out, added or changed), and not the key:
     the pages worth reading for a misspelt key where no entry is."""
-    wanted = {k for k in keys if len(k.lstrip("-")) >= 6 and _WORDS.fullmatch(k.encode())}
+    wanted = {k for k in keys if _WORDS.fullmatch(k.encode())}
     if not wanted:
         return []
     dropped: dict[str, set[str]] = {}
