@@ -152,12 +152,17 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
     traits = root.model_kind == "traitlets"
     index = _Index()
     candidates: list[tuple[str, str, int, SchemaNode, SchemaNode, str]] = []
+    names_on: dict[str, set[str]] = {}
+    for rel, name, _ in first.mentions:
+        names_on.setdefault(rel, set()).add(name)
+    for entry in analysis.entries:
+        names_on.setdefault(entry.location.path, set()).add(entry.name)
     for rel, name, line in first.mentions:
         parts = name.split(".")
         if traits and parts[0] == "c":
             parts = parts[1:]  # ``c.Class.trait`` in a traitlets config file
         if len(parts) == 1 and not class_name(name):
-            found = _misspelt_word(analysis, index, rel, name)
+            found = _misspelt_word(analysis, index, rel, name, names_on.get(rel, set()) - {name})
             if found is not None and (found[1].strict is True) == strict:
                 candidates.append((rel, name, line, *found))
             continue
@@ -208,15 +213,15 @@ def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
 
 
 def _misspelt_word(
-    analysis: Analysis, index: _Index, rel: str, name: str
+    analysis: Analysis, index: _Index, rel: str, name: str, named: set[str]
 ) -> tuple[SchemaNode, SchemaNode, str] | None:
     """The key of this surface, at any depth, that a name of words the
     prose spells (``example_dirs``, ``--extras``) misspells by one letter,
-    on a page that names another key beside it as it is;
-    None where the name is a key of any configuration, at any depth, in any
-    case and with ``-`` or ``_``, or differs from the key only so or by
-    its number."""
-    if normal(name) in _every_spelling(analysis):
+    on a page that names another key beside it as it is (``named``: what
+    the page names); None where the name is a key of any configuration, at
+    any depth, in any case and with ``-`` or ``_``, or differs from the key
+    only so or by its number."""
+    if normal(name) in _every_spelling(analysis) or not _deletions(name) & _near_keys(analysis):
         return None
     found = [
         (near, parent)
@@ -228,12 +233,31 @@ def _misspelt_word(
     near, parent = found[0]
     if any(_alike(name, spelling) for spelling in _spellings(near)):
         return None
-    first = analysis.first or analysis
-    named = {n for page, n, _ in first.mentions if page == rel and n != name}
-    named |= {e.name for e in analysis.entries if e.location.path == rel}
     if not named & index.children(parent).exact.keys():
         return None
     return near, parent, name
+
+
+def _deletions(word: str) -> set[str]:
+    """The word, and the word with each letter left out: two words one
+    letter apart share one of these."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
+
+
+def _near_keys(analysis: Analysis) -> frozenset[str]:
+    """The keys of this surface and the keys with one letter left out: a
+    quick test before a name is looked up section by section."""
+    schema = analysis.schema
+    return once(
+        analysis,
+        f"near keys of {id(schema)}",
+        lambda: frozenset(
+            short
+            for node in schema.walk()
+            for spelling in _spellings(node)
+            for short in _deletions(spelling)
+        ),
+    )
 
 
 def _alike(name: str, key: str) -> bool:
