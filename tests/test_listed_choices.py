@@ -226,3 +226,35 @@ def test_an_alias_of_models_is_not_followed(tmp_path) -> None:
     analysis, _ = check_project(tmp_path, files, "pkg", mount={"": "pkg.config:Config"})
     node = analysis.schema.children["q"]
     assert not node.children and node.model is None
+
+
+def test_an_entry_typed_by_a_literal_lists_its_values(tmp_path) -> None:
+    page = (
+        "# Options\n\n- `alpha` (int): the first letter.\n- `beta` (int): the second.\n"
+        "- `gamma` (bool): the third.\n\n- **style**: typing.Literal['google', 'numpy']\n\n"
+        "    The style.\n"
+    )
+    fields = ("alpha: int = 1", "beta: int = 2", "gamma: bool = False", _FIELD)
+    files = {**mounted_config(*fields), "docs/config.md": page}
+    files["pkg/config.py"] = "from typing import Annotated, Literal\n\n" + files["pkg/config.py"]
+    _, findings = check_project(tmp_path, files, "pkg", mount={"": "pkg.config:Config"})
+    finding = by_key(findings)["CD105", "style"]
+    assert "without `auto`" in finding.message
+    assert finding.location.line == 7
+
+
+@pytest.mark.parametrize(
+    ("rest", "choices"),
+    [
+        (": typing.Literal['a', 'b']", ("a", "b")),
+        (": Literal[1, None]", ("1", "None")),
+        (": Literal[a, b]", None),  # names, not values
+        (": typing.Optional[Literal['a']]", None),
+        (": the style, Literal['a'] or None", None),
+        (": str", None),
+    ],
+)
+def test_the_values_of_a_literal_type(rest: str, choices) -> None:
+    page = f"# Options\n\n- **style**{rest}\n\n    The style.\n"
+    entry = extract_markdown(page.encode()).entries[0]
+    assert (entry.name, entry.choices) == ("style", choices)

@@ -26,7 +26,8 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
     to None takes it, and a type read off a default says nothing of it).
 
     A list of the values a key takes (after "Possible values:", each item
-    a code span; or in a sentence, "must be one of ``a``, ``b`` or ``c``")
+    a code span; in a sentence, "must be one of ``a``, ``b`` or ``c``"; or
+    the entry's type, ``- **norm**: typing.Literal['layernorm', 'rmsnorm']``)
     that names one its ``Literal`` or ``Enum`` does not allow, or leaves
     out one it allows, is one too (the list must share two values and half
     of its own with the code's, or it is another list).

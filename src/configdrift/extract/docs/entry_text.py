@@ -6,6 +6,7 @@ reference at build time."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from configdrift.extract.docs.blocks import STRICT_LANGS
@@ -281,6 +282,24 @@ def type_from_rest(rest: str) -> str | None:
             inner = rest[1:end].split(",")[0].strip()
             return inner or None
     return None
+
+
+#: A ``Literal`` annotation as a page writes one after an entry's key
+#: (``- **norm**: typing.Literal['layernorm', 'rmsnorm']``).
+_LITERAL = re.compile(r"(?:typing\.)?Literal\[([^\[\]]{1,2000})\]")
+
+
+def literal_choices(rest: str) -> tuple[str, ...] | None:
+    """The values an entry's type lists when the type is a ``Literal`` (read
+    as literals, never run), as the code's are spelt (``None`` too)."""
+    found = _LITERAL.fullmatch(rest.strip().lstrip(":").strip())
+    if found is None:
+        return None
+    try:
+        values = ast.literal_eval(f"[{found.group(1)}]")
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return tuple(str(v) for v in values)
 
 
 #: ``**key** (type): ...``: a type in parentheses before the colon or dash.

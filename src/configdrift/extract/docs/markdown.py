@@ -42,6 +42,7 @@ from configdrift.extract.docs.entry_text import (
     heading_rest,
     key_ok,
     listed_values,
+    literal_choices,
     mentioned_key,
     rename_cell,
     rename_columns,
@@ -387,6 +388,7 @@ class _Walker:
             key, rest, form = found
             if key_ok(key, strict_case=form == "bold"):
                 self.last_entry = self._add(key, self._line(inline), form, type_from_rest(rest))
+                self.facts.entries[self.last_entry].choices = literal_choices(rest)
                 self.last_entry_token = index
                 return
         if in_list:
