@@ -356,3 +356,80 @@ def test_a_falsy_default_that_the_code_replaces_is_documented_by_its_replacement
     # replacement, an if whose else assigns something else, and a plain
     # falsy default are still compared.
     assert mismatched == {"scan_patterns", "scan_depth", "scan_root"}
+
+
+_TOOL = """
+def pytest_addoption(parser):
+    group = parser.getgroup("general")
+    group.addoption("--max-warnings", type=int, dest="max_warnings")
+    group.addoption("--markers", action="store_true")
+    group.addoption("--verbose-level", type=int, default=0)
+    group.addoption("--tool-quiet", action="store_true")
+    parser.addini("max_warnings", help="fail above this many warnings")
+    parser.addini("markers", "the markers", "linelist")
+    parser.addini("timeout", help="seconds", type="float", default=0.0)
+    parser.addini("strict", help="strict mode", type=bool, default=False)
+
+
+def pytest_configure(config):
+    return (
+        config.getoption("max_warnings"), config.getoption("markers"),
+        config.getoption("verbose_level"), config.getoption("tool_quiet"),
+        config.getini("max_warnings"), config.getini("markers"),
+        config.getini("timeout"), config.getini("strict"),
+    )
+"""
+
+_TOOL_DOCS = """
+# Command line
+
+- `--max-warnings` (int): fail above this many warnings.
+- `--markers` (bool): list the markers.
+- `--verbose-level` (int): how much to say.
+- `--tool-quiet` (bool): say nothing.
+
+# Configuration file
+
+- `max_warnings` (int): fail above this many warnings.
+- `markers` (list): the markers.
+- `timeout` (float): seconds.
+- `strict` (bool): strict mode.
+"""
+
+
+def test_a_key_registered_by_name_is_not_the_flag_of_its_name(tmp_path) -> None:
+    files = {"plug/plugin.py": _TOOL, "docs/config.md": _TOOL_DOCS}
+    analysis, found = _run(tmp_path, files)
+    registered = next(s for s in analysis.everything if s.schema.model_kind == "named")
+    keys = registered.schema.children
+    assert set(keys) == {"max_warnings", "markers", "timeout", "strict"}
+    # pytest reads a key registered with no type as a string; a type given
+    # by position, or as a plain type, is read too.
+    assert keys["max_warnings"].type.kinds == frozenset({"str"})
+    assert keys["markers"].type.kinds == frozenset({"list"})
+    assert keys["strict"].type.kinds == frozenset({"bool"})
+    assert keys["timeout"].type.kinds == frozenset({"float"})
+    # The flag keeps its own type: `markers` (list) is the ini key's entry.
+    assert [key for code, key in found if code == "CD105"] == ["max_warnings"]
+
+
+def test_a_key_registered_by_name_beside_its_flag_in_one_surface_is_one_option(
+    tmp_path,
+) -> None:
+    plugin = """
+def pytest_addoption(parser):
+    parser.addoption("--rsync-ignore", dest="rsync_ignore")
+    parser.addoption("--rsync-dir")
+    parser.addoption("--workers", type=int)
+    parser.addini("rsync_ignore", "globs", type="paths")
+
+
+def pytest_configure(config):
+    return config.getoption("rsync_ignore"), config.getoption("rsync_dir"), config.getoption("workers")
+"""
+    docs = "# Options\n\n- `--rsync-ignore`: globs.\n- `--rsync-dir`: dirs.\n- `--workers` (int): n.\n"
+    analysis, found = _run(tmp_path, {"plug/plugin.py": plugin, "docs/config.md": docs})
+    node = analysis.schema.children["rsync_ignore"]
+    assert node.spellings == ("--rsync-ignore", "rsync_ignore")
+    assert node.type.kinds != frozenset({"list"})  # the flag's node, first declared
+    assert [key for code, key in found if code == "CD103"] == []

@@ -77,10 +77,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     is no claim about the configuration (a page's meta keys) unless a name
     is a near spelling of a key. Also a dotted name the prose spells in code
     (``server.prot``) that no configuration has, where one part is a near
-    spelling of a key of a strict section and the code nowhere spells it,
-    and a name of words (``example_dirs``, ``--extras``) one letter from
-    one key of a strict section, on any page that names a key beside it,
-    that no configuration has in any form and no code quotes or reads.
+    spelling of a key of a strict section and the code nowhere spells it;
+    or a name of words (``--extras``) one letter from one such key, on a
+    page naming a key beside it, that no code quotes or reads.
     Also an option group of pasted help output (``-l, --confidence-level``)
     that gives an option a short flag the parser gives another one: the
     flag the docs teach sets something else. Also a keyword a page's own

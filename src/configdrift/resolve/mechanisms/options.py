@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from configdrift.extract.python.facts import Expr, RegistrationCall
+from configdrift.extract.python.facts import RegistrationCall
 from configdrift.extract.python.registration_calls import (
     ADDED_OPTION,
     CLICK_BUILTINS,
@@ -36,9 +36,9 @@ from configdrift.resolve.mechanisms.click import (
     takes_unknown,
     typer_option,
 )
+from configdrift.resolve.mechanisms.named_keys import NAMED, named_option, named_spec
 from configdrift.resolve.mechanisms.option_nodes import (
     TYPES,
-    declared_kind,
     option_group,
     option_node,
     sequence,
@@ -70,19 +70,6 @@ REGISTERED = "the registered options"
 _CATALOGUE = ("tornado.options", "oslo_config")
 
 
-def _spec(
-    call: RegistrationCall, declared: dict[str, tuple[int | str, int | str]]
-) -> tuple[int | str | None, int | str | None]:
-    """(the key's argument, the default's) of a named registration."""
-    if call.method in _NAMED:
-        position, keyword = _NAMED[call.method]
-        return 0, keyword if position is None else position
-    for name, spec in declared.items():
-        if name.rsplit(".", 1)[-1] == call.method:
-            return spec
-    return 0, "default"
-
-
 def _kind(
     project: Project,
     module: str,
@@ -96,7 +83,7 @@ def _kind(
     file."""
     if call.method in ("add_argument", "addoption", "_addoption"):
         return None if _other_receiver(project, module, call) else "argparse"
-    if call.method in _NAMED:
+    if call.method in NAMED:
         return "named"
     for name in declared:
         last = name.rsplit(".", 1)[-1]
@@ -151,7 +138,7 @@ def learned_flag_methods(
         *DECLARING_CALLS,
         *OPTION_DECORATORS,
         *CLICK_BUILTINS,
-        *_NAMED,
+        *NAMED,
         "Option",
         "handed",
         "config.add",
@@ -246,7 +233,8 @@ def _options_of(
     declared: dict[str, tuple[int | str, int | str]],
     learned: frozenset[str],
 ) -> tuple[dict[str, SchemaNode], list[Location]]:
-    """The options the modules ``names`` declare, by destination, and the
+    """The options the modules ``names`` declare, by destination (a key
+    registered by name apart from a flag of its destination), and the
     calls that declare options not known statically."""
     nodes: dict[str, SchemaNode] = {}
     dynamic: list[Location] = []
@@ -283,12 +271,15 @@ def _options_of(
             elif kind == "typer":
                 node = typer_option(project, name, call, where)
             else:
-                node = _named(project, name, call, where, _spec(call, declared))
+                node = named_option(project, name, call, where, named_spec(call, declared))
             if node is None:
                 continue
-            known = nodes.get(node.key)
+            # A key registered by name for a file (pytest's ``addini``) is
+            # not the flag of its name: two spellings users write apart.
+            slot = f"named:{node.key}" if node.model_kind == "named" else node.key
+            known = nodes.get(slot)
             if known is None:
-                nodes[node.key] = node
+                nodes[slot] = node
             else:
                 fresh = [s for s in node.spellings if s not in known.spellings]
                 if node.location is not None and known.location is not None:
@@ -383,80 +374,6 @@ def _option(
     return node
 
 
-#: Calls that name a key and where its default is: (position, keyword).
-_NAMED = {
-    "addini": (None, "default"),
-    "add_config_value": (1, "default"),
-    # tox's ``add_config(keys, of_type, default, desc)``; a constant
-    # (``add_constant(keys, desc, value)``) is a key users read, never set.
-    "add_config": (2, "default"),
-    "add_constant": (None, ""),
-}
-#: pytest's ini ``type=`` values and the kind of value each takes.
-_INI_TYPES = {
-    "bool": "bool",
-    "string": "str",
-    "linelist": "list",
-    "args": "list",
-    "pathlist": "list",
-    "paths": "list",
-    "int": "int",
-    "float": "float",
-}
-
-
-def _argument(call: RegistrationCall, spec: int | str | None) -> Expr | None:
-    """The argument at a position or under a keyword."""
-    if isinstance(spec, int):
-        return call.args[spec] if len(call.args) > spec else None
-    if spec is None:
-        return None
-    return call.kwargs.get(spec)
-
-
-def _named(
-    project: Project,
-    module: str,
-    call: RegistrationCall,
-    where: Location,
-    spec: tuple[int | str | None, int | str | None] = (0, None),
-) -> SchemaNode | None:
-    """``parser.addini("timeout", "help", type="string", default="5")``,
-    ``app.add_config_value("autoapi_dirs", [], "html")``, a catalogue's
-    (``define("port", default=8888)``) or a configured registration."""
-    key_expr = _argument(call, spec[0])
-    if key_expr is None and call.method in ("add_config", "add_constant"):
-        key_expr = call.kwargs.get("keys")
-    names = [name] if key_expr is not None and (name := project.string(module, key_expr)) else []
-    if key_expr is not None and key_expr[0] == "seq":
-        # Several keys: the first is the key, the others its aliases.
-        names = [project.string(module, item) or "" for item in key_expr[2]]
-    if not names or not all(names) or names[0].startswith("-"):
-        return None
-    name = names[0]
-    if call.method in _NAMED:
-        position, keyword = _NAMED[call.method]
-        expr = call.kwargs.get(keyword) if keyword else None
-        if expr is None and position is not None and len(call.args) > position:
-            expr = call.args[position]
-    else:
-        expr = _argument(call, spec[1])
-        if expr is None and call.method == "define":
-            expr = _argument(call, 1)  # Tornado's ``define(name, default, ...)``
-    default = project.evaluate(module, expr) if expr is not None else None
-    kind = ""
-    if call.method == "addini" and "type" in call.kwargs:
-        kind = _INI_TYPES.get(project.string(module, call.kwargs["type"]) or "", "")
-    of_type = call.kwargs.get("of_type") or (
-        call.args[1] if call.method == "add_config" and len(call.args) > 1 else None
-    )
-    if of_type is not None:
-        kind = declared_kind(of_type)
-    return option_node(
-        name, names, kind, default, where, option_group(module, call.function), "named"
-    )
-
-
 #: Flags every command line has, that no page is expected to describe.
 _UNIVERSAL = frozenset({"--help", "--version"})
 
@@ -466,6 +383,12 @@ def mount_options(root: SchemaNode, options: list[SchemaNode], complete: bool) -
     is known and unknown flags are refused (``complete``), open when some
     are declared at runtime or unknown flags are handed back."""
     for node in options:
+        known = root.children.get(node.key)
+        if known is not None:
+            # A key registered by name beside the flag of its name, in one
+            # surface: one option, of both spellings.
+            known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
+            continue
         root.children[node.key] = node
         if _UNIVERSAL.intersection(node.spellings):
             # A command line's own ``--help`` or ``--version``: no page is
