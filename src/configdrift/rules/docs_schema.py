@@ -77,9 +77,8 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     is no claim about the configuration (a page's meta keys) unless a name
     is a near spelling of a key. Also a dotted name the prose spells in code
     (``server.prot``) that no configuration has, where one part is a near
-    spelling of a key of a strict section and the code nowhere spells it;
-    or a name of words (``--extras``) one letter from one such key, on a
-    page naming a key beside it, that no code quotes or reads.
+    spelling of a key of a strict section and the code nowhere spells it
+    (or a name of words one letter from such a key, ``--extras``).
     Also an option group of pasted help output (``-l, --confidence-level``)
     that gives an option a short flag the parser gives another one: the
     flag the docs teach sets something else. Also a keyword a page's own
