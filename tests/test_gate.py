@@ -27,6 +27,9 @@ _PAGES = {
     + "".join(f"- `{k}`: the {k}.\n" for k in ("host", "port", "workers", "timeout")),
     ".markdown": "# Configuration\n\n"
     + "".join(f"- `{k}`: the {k}.\n" for k in ("host", "port", "workers", "timeout")),
+    # Quarto's: Markdown under a front matter, with code cells.
+    ".qmd": '---\ntitle: "Configuration"\n---\n\n```{python}\nprint(1)\n```\n\n'
+    + "".join(f"- `{k}`: the {k}.\n" for k in ("host", "port", "workers", "timeout")),
 }
 
 

@@ -61,7 +61,7 @@ NON_SCHEMA_DIRS = frozenset(
         "fixtures",
     }
 )
-DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".rst")
+DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".rst")
 
 
 #: Files that may be configs of the project, read when shaped like one.

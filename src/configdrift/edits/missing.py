@@ -133,7 +133,7 @@ def _entry(
         e
         for e in surface.entries
         if e.form not in TITLES
-        and e.location.path.endswith((".md", ".mdx", ".markdown", ".rst"))
+        and e.location.path.endswith((".md", ".mdx", ".markdown", ".qmd", ".rst"))
         and beside(e)
     ]
     if not siblings:

@@ -19,6 +19,8 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".md": extract_markdown,
     ".markdown": extract_markdown,
     ".mdx": extract_mdx,
+    # Quarto's pages: Markdown, with code cells (```` ```{python} ````).
+    ".qmd": extract_markdown,
     ".rst": extract_rst,
     # A Sphinx project's pages where its ``source_suffix`` says so
     # (``sphinx_sources.SPHINX_TEXT``): no other ``.txt`` file is a page.
