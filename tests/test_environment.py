@@ -241,3 +241,18 @@ def test_a_suffixed_variable_does_not_inherit_its_base_variable_s_default(tmp_pa
     assert ("CD104", "APP_TOKEN_FILE") not in found
     assert ("CD104", "APP_KEY_FILE") not in found
     assert "dev-key" in found[("CD104", "APP_KEY")].message
+
+
+def test_a_variable_read_in_a_module_of_no_documented_variable_is_judged_by_its_words(
+    tmp_path,
+) -> None:
+    # `app/paths.py` reads no documented variable: the project's own
+    # (`APP_CACHE_DIR`) is undocumented all the same; the platform's
+    # (`PATHEXT`) and another program's (`TOX_ENV_DIR`) are not asked for.
+    paths = (
+        "import os\n\n\ndef cache():\n    return os.getenv('APP_CACHE_DIR'), "
+        "os.getenv('PATHEXT'), os.getenv('TOX_ENV_DIR')\n"
+    )
+    _, found = _run(tmp_path, {"app/main.py": _APP, "app/paths.py": paths, "docs/env.md": _DOCS})
+    undocumented = {key for code, key in found if code == "CD103"}
+    assert undocumented == {"APP_REGION", "APP_CACHE_DIR"}

@@ -7,9 +7,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     CLI_KINDS,
@@ -414,3 +415,24 @@ def _prose(analysis: Analysis) -> set[str]:
         for origin, group in groups.items()
         if sum(bool(named.intersection(s)) for s in group) >= PROSE_SHARE * len(group)
     }
+
+
+def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
+    """The variables or settings of ``keys`` that are another program's:
+    none of their spellings begins as a documented one does
+    (``AWS_S3_FILE_OVERWRITE`` read for a storage backend; each spelling
+    counts, ``main_env`` for ``MAIN_ENV_FOR_DYNACONF``) nor carries the
+    affix most of the container's share (``MAIN_ENV_FOR_DYNACONF`` is the
+    project's, whatever its words)."""
+    root = analysis.schema
+    words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
+    affixes = shared_affixes(n.key for n in root.children.values())
+    out: set[str] = set()
+    for key in keys:
+        node = root.children.get(key)
+        if not any(
+            normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
+            for s in (node.spellings if node is not None else (key,))
+        ):
+            out.add(key)
+    return out

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.index.spellings import bare, normal, separated, shared_affixes
+from configdrift.index.spellings import separated
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
@@ -33,6 +33,7 @@ from configdrift.rules.doc_gaps import (
     hint_for,
     missing_entries,
     model_related,
+    other_programs,
     outside_reference,
     plain_path,
     prose_commands,
@@ -291,10 +292,14 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 and not any(id(c) in own for c in node.children.values())
             ):
                 continue  # a dict of defaults the docs describe as one value
-            if child.origin.startswith(grouped) and (
-                (child.origin not in covered and not analysis.admitted) or analysis.generated
+            if (
+                child.origin.startswith(grouped)
+                and child.model_kind != "env"
+                and ((child.origin not in covered and not analysis.admitted) or analysis.generated)
             ):
-                continue  # a script's own flags, or a reference generated from the parser
+                # A script's own flags, or a reference generated from the parser
+                # (a variable of another program is told by its words, below).
+                continue
             parent_entry = own.get(id(node))
             related = []
             if parent_entry is not None:
@@ -348,22 +353,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     shown = shown_on_pages(analysis, list(paths_of.values()))
     findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
     if root.model_kind in ("env", "setting"):
-        # A variable or setting no documented one begins like is another
-        # program's (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
-        # Each spelling counts (``main_env`` for ``MAIN_ENV_FOR_DYNACONF``).
-        # A variable that carries the affix most of the container's share
-        # (``MAIN_ENV_FOR_DYNACONF``) is the project's, whatever its words.
-        words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
-        spellings = {format_path(n.path): n.spellings for n in root.children.values()}
-        affixes = shared_affixes(n.key for n in root.children.values())
-        findings = [
-            f
-            for f in findings
-            if any(
-                normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
-                for s in spellings.get(f.key, (f.key,))
-            )
-        ]
+        # A variable or setting of another program: no documented one begins
+        # like it (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
+        others = other_programs(analysis, [f.key for f in findings])
+        findings = [f for f in findings if f.key not in others]
     flags = {
         f.key
         for f in findings
