@@ -95,3 +95,30 @@ def test_an_entry_that_says_so_below_its_title_is_not_reported(tmp_path) -> None
         "How deep.\n", "How deep. The old color is deprecated.\n"
     )
     assert ("CD402", "old_color") in _found(tmp_path / "later", later)
+
+
+_CLI = """
+import argparse
+import warnings
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--paste", action="store_true")
+    parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--color", action="store_true")
+    args = parser.parse_args()
+    if args.paste:
+        warnings.warn("The --paste option is deprecated.")
+    if args.color:
+        warnings.warn("Using --color with --verbose is deprecated.")
+    return args.verbose
+"""
+
+
+def test_a_flag_the_code_warns_is_deprecated(tmp_path) -> None:
+    # A flag of one word is deprecated where the message opens with it
+    # (`--paste`), not where it names it further on (`--color`).
+    docs = "# Options\n\n- `--paste`: paste the output.\n- `--verbose`: say more.\n- `--color`: color.\n"
+    _, findings = check_project(tmp_path, {"cli/main.py": _CLI, "docs/cli.md": docs}, "cli")
+    assert sorted(key for code, key in by_key(findings) if code == "CD402") == ["--paste"]

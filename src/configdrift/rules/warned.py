@@ -8,8 +8,9 @@ Only the key the message opens with and says is deprecated counts: the
 words before "is deprecated" (a key named after it is the replacement,
 ``"X is deprecated, use Y"``), with nothing before it but "The" or
 "option" (``"Using '--platform' in 'create_args' is deprecated"`` is about
-the flag); only a key spelt in parts (``analytics_id``, not ``debug``);
-inside a string: a comment is no message.
+the flag); only a key spelt in parts (``analytics_id``, not ``debug``)
+or a flag (``"The --pastebin option is deprecated"``); inside a string:
+a comment is no message.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 #: A key, then (an "option" or "setting" noun, quoted or not) "is deprecated".
 _SAYS_DEPRECATED = re.compile(
-    rb"""([A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
+    rb"""((?:--)?[A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
     rb"""(?:(?:option|setting|parameter|key|config|configuration|value)[ \t]{1,3})?"""
     rb"""(?:is|are|has been|have been|was|were)[ \t]{1,3}(?:now[ \t]{1,3})?deprecated""",
     re.IGNORECASE,
@@ -64,7 +65,7 @@ def warned(analysis: Analysis) -> dict[str, Location]:
                 if b"eprecat" not in line and b"EPRECAT" not in line:
                     continue
                 for match in _SAYS_DEPRECATED.finditer(line):
-                    name = match.group(1).decode("utf-8", "replace").strip(".-")
+                    name = match.group(1).decode("utf-8", "replace").rstrip(".-").strip(".")
                     quote = max(
                         line.rfind(b'"', 0, match.start()), line.rfind(b"'", 0, match.start())
                     )
