@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name
+from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
 from configdrift.index.spellings import WHOLE, alternation, normal
@@ -170,9 +170,10 @@ def spelt_whole(root: Path, pages: Iterable[str], names: frozenset[str]) -> froz
     return frozenset(found)
 
 
-#: A name of words as a page spells it in prose or code (``example_dirs``,
-#: ``--in-place``): what may misspell a key.
-_WORDS = re.compile(rb"(?<![\w-])(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++)++")
+#: A word, a flag or a name of words as a page spells it in prose or code
+#: (``example_dirs``, ``--in-place``): what may misspell a key, where
+#: ``words_name`` says it is a name.
+_WORDS = re.compile(rb"(?<![\w-])(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++)*+")
 
 
 def _deletions(word: str) -> set[str]:
@@ -183,7 +184,7 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
     """The pages that spell a name of words one letter from a key of
     several words (a letter left out, added or changed), and not the key:
     the pages worth reading for a misspelt key where no entry is."""
-    wanted = {k for k in keys if _WORDS.fullmatch(k.encode())}
+    wanted = {k for k in keys if words_name(k)}
     if not wanted:
         return []
     dropped: dict[str, set[str]] = {}
@@ -197,7 +198,7 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
             continue
         for raw in set(_WORDS.findall(data)):
             word = raw.decode()
-            if word in wanted or len(word.lstrip("-")) < 6:
+            if word in wanted or not words_name(word):
                 continue
             shorter = _deletions(word)
             if word in dropped or shorter & wanted or any(s in dropped for s in shorter):

@@ -269,35 +269,30 @@ def _alike(name: str, key: str) -> bool:
 
 def _sections(root: SchemaNode) -> Iterator[SchemaNode]:
     """The nodes of a schema that have keys, the root first."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.children:
-            yield node
-            stack.extend(node.children.values())
+    return (node for node in root.walk() if node.children)
 
 
 def _every_spelling(analysis: Analysis) -> frozenset[str]:
     """Every key of every configuration, at any depth, as ``normal`` spells it."""
 
-    def derive() -> frozenset[str]:
-        out: set[str] = set()
-        for other in (analysis.first or analysis).everything:
-            stack = [other.schema]
-            while stack:
-                node = stack.pop()
-                out.update(normal(s) for s in _spellings(node))
-                stack.extend(node.children.values())
-        return frozenset(out)
-
-    return once(analysis, "every spelling", derive)
+    everything = (analysis.first or analysis).everything
+    return once(
+        analysis,
+        "every spelling",
+        lambda: frozenset(
+            normal(s)
+            for other in everything
+            for node in other.schema.walk()
+            for s in _spellings(node)
+        ),
+    )
 
 
 def _words_in_code(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` some code file spells as a key is spelt: a whole
     string literal or an attribute read, in any case and with ``-`` or
-    ``_`` (``"in_place"`` for ``--in-place``); a word of a docstring or a
-    comment is no key."""
+    ``_`` (``"in_place"`` for ``--in-place``); a bare word of a docstring
+    or a comment is no key."""
     forms: dict[str, str] = {}
     for name in names:
         bare = name.lstrip("-")
