@@ -365,6 +365,7 @@ def test_the_pages_read_for_misspellings_spell_a_name_one_letter_from_a_key(tmp_
         "exact.md": "Set `examples_dirs` and `max_workers`.",
         "far.md": "Set `example_dir` and `mx_workrs`.",
         "short.md": "Set `a_bc` for `a_b`.",
+        "joined.md": "Set LOGENABLED, a word of prose.",
     }
     for name, text in pages.items():
         (tmp_path / name).write_text(text)
