@@ -243,7 +243,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     }
     analysis.mentions = [
         (rel, name, line)
-        for rel, doc in candidates + [(rel, doc) for rel, doc in mention_facts.items()]
+        for rel, doc in candidates + list(mention_facts.items())
         if doc.error is None
         for name, line in doc.mentions
     ]

@@ -59,9 +59,8 @@ def named_option(
     where: Location,
     spec: tuple[int | str | None, int | str | None] = (0, None),
 ) -> SchemaNode | None:
-    """``parser.addini("timeout", "help", type="string", default="5")``,
-    ``app.add_config_value("autoapi_dirs", [], "html")``, a catalogue's
-    (``define("port", default=8888)``) or a configured registration."""
+    """The option a registration declares: its key (the others its
+    aliases), its default and its kind."""
     key_expr = _argument(call, spec[0])
     if key_expr is None and call.method in ("add_config", "add_constant"):
         key_expr = call.kwargs.get("keys")
