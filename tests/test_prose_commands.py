@@ -164,3 +164,59 @@ def test_a_command_line_beside_the_configuration_documented_in_prose(tmp_path) -
     history = {**files, "docs/running.md": few, "docs/changelog.md": _PAGE}
     analysis, _ = check_project(tmp_path / "history", history, "shop")
     assert "cli" not in {s.surface for s in analysis.everything}
+
+
+_BENCH = """
+import argparse
+
+
+def parse():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--warmup-rounds", type=int, default=2)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    parse()
+"""
+
+
+def test_a_script_of_its_own_beside_a_command_line_documented_in_prose(tmp_path) -> None:
+    # A module deep in the package that runs itself, no program the
+    # project installs, none of whose flags a page writes: a script's own
+    # flags, not the command line's undocumented ones.
+    files = {
+        "pyproject.toml": _PYPROJECT,
+        "shop/config.py": _APP_CONFIG,
+        "shop/cli.py": _CLI,
+        "shop/kernels/__init__.py": "",
+        "shop/kernels/bench.py": _BENCH,
+        "docs/config.md": _CONFIG_PAGE,
+        "docs/running.md": _PAGE,
+    }
+    _, findings = check_project(tmp_path / "bench", files, "shop")
+    assert _undocumented(findings) == {"--add-timestamp"}
+    # The program the project installs may run itself too: the flags of
+    # its other functions are the command line's.
+    routes = (
+        "\n\ndef routes(parser):\n    parser.add_argument('--sort-by')\n"
+        "    parser.add_argument('--all-methods', action='store_true')\n"
+        "\n\nif __name__ == '__main__':\n    main()\n"
+    )
+    installed = {**files, "shop/cli.py": _CLI + routes}
+    _, findings = check_project(tmp_path / "installed", installed, "shop")
+    assert _undocumented(findings) == {"--add-timestamp", "--sort-by", "--all-methods"}
+    # So are the flags of a script one of whose flags a page writes, and
+    # a package's ``__main__`` (``python -m shop``).
+    written = {**files, "docs/bench.md": "# Bench\n\nRun it ``--iterations`` times.\n"}
+    _, findings = check_project(tmp_path / "written", written, "shop")
+    assert _undocumented(findings) == {"--add-timestamp", "--warmup-rounds"}
+    dunder = {k: v for k, v in files.items() if k != "shop/kernels/bench.py"}
+    dunder["shop/__main__.py"] = _BENCH
+    _, findings = check_project(tmp_path / "dunder", dunder, "shop")
+    assert _undocumented(findings) == {"--add-timestamp", "--iterations", "--warmup-rounds"}
+    # So is a module of the command line that does not run itself.
+    imported = {**files, "shop/kernels/bench.py": _BENCH.split("\n\nif __name__")[0] + "\n"}
+    _, findings = check_project(tmp_path / "imported", imported, "shop")
+    assert _undocumented(findings) == {"--add-timestamp", "--iterations", "--warmup-rounds"}

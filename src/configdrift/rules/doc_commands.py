@@ -178,6 +178,14 @@ def project_programs(analysis: Analysis) -> set[str]:
     return out
 
 
+def installed_modules(analysis: Analysis) -> set[str]:
+    """The project's modules a console script runs (``flask.cli`` of
+    ``flask = "flask.cli:main"``), and ``__main__`` modules."""
+    modules = analysis.project.modules
+    out = {target.partition(":")[0].strip() for _, target in _scripts(analysis)} & modules.keys()
+    return out | {module for module in modules if module.endswith(".__main__")}
+
+
 def _table(data: Any, *keys: str) -> Any:
     """``data[k1][k2]...``, or None where one is missing or no table."""
     for key in keys:

@@ -436,3 +436,26 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
         ):
             out.add(key)
     return out
+
+
+def script_groups(analysis: Analysis) -> set[str]:
+    """Of a command line admitted by the flags its pages write in prose,
+    the groups of options (their origins) that are a script's own: of a
+    module that runs itself and is no program the project installs (a
+    kernel's benchmark beside the tool's commands), no flag of which a
+    page writes."""
+    root = analysis.schema
+    if not analysis.admitted or root.model_kind not in CLI_KINDS:
+        return set()
+    from configdrift.rules.doc_commands import installed_modules
+    from configdrift.rules.evidence import named_in_pages
+
+    spelt = named_in_pages(analysis, {s for n in root.walk() for s in n.spellings if s[:2] == "--"})
+    installed = installed_modules(analysis)
+    scripts = {
+        info.path
+        for name, info in analysis.project.modules.items()
+        if info.facts.main_guard and name not in installed
+    }
+    named = {n.origin for n in root.walk() if spelt.intersection(n.spellings)}
+    return {n.origin for n in root.walk() if n.location and n.location.path in scripts} - named

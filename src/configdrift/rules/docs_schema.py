@@ -37,6 +37,7 @@ from configdrift.rules.doc_gaps import (
     outside_reference,
     plain_path,
     prose_commands,
+    script_groups,
     shown_on_pages,
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
@@ -224,6 +225,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     grouped = ("option", "default ")
     covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
     covered |= prose
+    scripts = script_groups(analysis)
     # A key marked removed is not to be documented: CD404 says it is still read.
     removed = {e.path for e in analysis.lifecycle if e.status == "removed"}
     # A trait is configured on its class and every subclass alike
@@ -295,7 +297,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             if (
                 child.origin.startswith(grouped)
                 and child.model_kind != "env"
-                and ((child.origin not in covered and not analysis.admitted) or analysis.generated)
+                and (
+                    (child.origin not in covered and not analysis.admitted)
+                    or child.origin in scripts
+                    or analysis.generated
+                )
             ):
                 # A script's own flags, or a reference generated from the parser
                 # (a variable of another program is told by its words, below).
