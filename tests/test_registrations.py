@@ -427,7 +427,9 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     return config.getoption("rsync_ignore"), config.getoption("rsync_dir"), config.getoption("workers")
 """
-    docs = "# Options\n\n- `--rsync-ignore`: globs.\n- `--rsync-dir`: dirs.\n- `--workers` (int): n.\n"
+    docs = (
+        "# Options\n\n- `--rsync-ignore`: globs.\n- `--rsync-dir`: dirs.\n- `--workers` (int): n.\n"
+    )
     analysis, found = _run(tmp_path, {"plug/plugin.py": plugin, "docs/config.md": docs})
     node = analysis.schema.children["rsync_ignore"]
     assert node.spellings == ("--rsync-ignore", "rsync_ignore")
