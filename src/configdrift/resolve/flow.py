@@ -72,8 +72,7 @@ class DictFlow(FlowGraph):
         ``mark``."""
         memo = self._reads_memo.get(False) or self._reads_memo.get(sites_only)
         if memo is None:
-            memo = self._reads(sites_only)
-            self._reads_memo[sites_only] = memo
+            memo = self._reads_memo[sites_only] = self._reads(sites_only)
         return list(memo[0]), list(memo[1])
 
     def _reads(self, sites_only: bool) -> tuple[list[ReadSite], list[Unknown]]:

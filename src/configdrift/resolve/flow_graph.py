@@ -201,12 +201,9 @@ class FlowGraph:
         self, seq: int, name: str, record: DictArg | DictStore
     ) -> tuple[Scope | None, Edge | None, list[Escape]]:
         """Where a hand-over goes: (callee scope, edge, escapes), once per record."""
-        cached = self._resolved.get(seq)
-        if cached is not None:
-            return cached
-        result = self._resolve_record(seq, name, record)
-        self._resolved[seq] = result
-        return result
+        if seq not in self._resolved:
+            self._resolved[seq] = self._resolve_record(seq, name, record)
+        return self._resolved[seq]
 
     def _resolve_record(
         self, seq: int, name: str, record: DictArg | DictStore
@@ -225,11 +222,8 @@ class FlowGraph:
         if target is None:
             if harmless(arg.callee[1]):
                 return None, None, []
-            return (
-                None,
-                None,
-                [Escape(seq, caller, arg.function, keys, location, f"handed to {arg.callee[1]}")],
-            )
+            what = f"handed to {arg.callee[1]}"
+            return None, None, [Escape(seq, caller, arg.function, keys, location, what)]
         module, function, offset = target
         params = self.project.modules[module].facts.functions.get(function, [])
         escapes: list[Escape] = []

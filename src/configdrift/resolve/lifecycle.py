@@ -115,11 +115,7 @@ def config_lines(config: Config) -> list[str]:
 def line_of(lines: list[str], key: str) -> int:
     """The line of the configuration file that names ``key`` (1 if none)."""
     for number, line in enumerate(lines, start=1):
-        if (
-            f'"{key}"' in line
-            or line.strip().startswith(f"{key} ")
-            or line.strip().startswith(f"{key}=")
-        ):
+        if f'"{key}"' in line or line.strip().startswith((f"{key} ", f"{key}=")):
             return number
     return 1
 

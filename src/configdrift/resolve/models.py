@@ -112,8 +112,7 @@ class ModelReader(DescriptorReader):
         if symbol in self._models:
             return self._models[symbol]
         self._models[symbol] = None
-        info = self._model(symbol)
-        self._models[symbol] = info
+        info = self._models[symbol] = self._model(symbol)
         return info
 
     def _model(self, symbol: Symbol) -> ModelInfo | None:

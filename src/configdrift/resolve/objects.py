@@ -195,8 +195,7 @@ class ObjectTypes:
             elif symbol is not None and symbol.kind == "function":
                 for returned in self.returns.get((symbol.module, symbol.qualname), ()):
                     out |= self.call_types(symbol.module, symbol.qualname, returned, depth + 1)
-        result = frozenset(out)
-        self._memo[key] = result
+        result = self._memo[key] = frozenset(out)
         return result
 
     def member_types(self, owner: Symbol, attr: str, depth: int = 0) -> frozenset[Symbol]:
@@ -218,8 +217,7 @@ class ObjectTypes:
                     out |= self.call_types(module, function, value, depth + 1)
                 elif kind == "param":
                     out |= self._param_types(ancestor, module, function, value, depth)
-        result = frozenset(out)
-        self._memo[key] = result
+        result = self._memo[key] = frozenset(out)
         return result
 
     def _param_types(

@@ -65,6 +65,11 @@ class Symbol:
     module: str
     qualname: str
 
+    @property
+    def target(self) -> str:
+        """How the configuration names it (``mount``, ``surfaces``): ``module:qualname``."""
+        return f"{self.module}:{self.qualname}"
+
 
 @dataclass(slots=True)
 class ModuleInfo:
@@ -163,9 +168,7 @@ class Project:
 
     def canonical(self, name: str) -> str | None:
         """The module a dotted name imports, under its own name."""
-        if name in self.modules:
-            return name
-        return self.aliases.get(name)
+        return name if name in self.modules else self.aliases.get(name)
 
     def lookup(self, module: str, name: str, depth: int = 0) -> Symbol | None:
         """Resolve a plain name as seen from inside ``module``."""
@@ -173,8 +176,7 @@ class Project:
         if key in self._cache:
             return self._cache[key]
         self._cache[key] = None  # guards import cycles
-        result = self._lookup(module, name, depth)
-        self._cache[key] = result
+        result = self._cache[key] = self._lookup(module, name, depth)
         return result
 
     def _lookup(self, module: str, name: str, depth: int) -> Symbol | None:
@@ -243,11 +245,9 @@ class Project:
         """Resolve ``a.b.c`` from inside ``module`` (remembered: the
         project does not change once indexed)."""
         key = (module, dotted)
-        if key in self._resolved:
-            return self._resolved[key]
-        found = self._resolve(module, dotted)
-        self._resolved[key] = found
-        return found
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(module, dotted)
+        return self._resolved[key]
 
     def _resolve(self, module: str, dotted: str) -> Symbol | None:
         parts = dotted.split(".")
@@ -429,8 +429,7 @@ class Project:
             if cached is None:
                 expr = self.modules[symbol.module].facts.assigns[symbol.qualname]
                 self._eval_cache[key] = Value.unknown("")  # guards cycles
-                cached = self.evaluate(symbol.module, expr, depth + 1)
-                self._eval_cache[key] = cached
+                cached = self._eval_cache[key] = self.evaluate(symbol.module, expr, depth + 1)
             if not cached.known:
                 raise _NotStatic
             return cached.value

@@ -18,7 +18,7 @@ from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project
-from configdrift.resolve.schema import ensure_path
+from configdrift.resolve.schema import ensure_path, new_root
 
 #: The file confuse reads an application's defaults from, beside its package.
 DEFAULTS_FILES = frozenset({"config_default.yaml", "config_default.yml"})
@@ -33,9 +33,8 @@ MODEL = "the configuration's defaults"
 def defaults_root(project: Project, files: list[tuple[str, list[BlockKey]]]) -> SchemaNode | None:
     """The keys the defaults file(s) and the ``config.add`` calls give,
     with their defaults; None when there are none."""
-    root = SchemaNode(key="", path=(), strict=None, origin="root")
-    root.model = MODEL
-    root.model_kind = "defaults"
+    root = new_root()
+    root.model, root.model_kind = MODEL, "defaults"
     for rel, keys in files:
         add_file_keys(root, rel, keys)
     for name in sorted(project.modules):

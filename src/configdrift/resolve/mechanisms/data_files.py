@@ -16,13 +16,13 @@ from configdrift.extract.docs.block_model import BlockKey
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.confuse import add_file_keys
+from configdrift.resolve.schema import new_root
 
 
 def file_root(rel: str, keys: list[BlockKey]) -> SchemaNode:
     """The keys of one defaults file, with their defaults."""
-    root = SchemaNode(key="", path=(), strict=None, origin="root")
-    root.model = rel
-    root.model_kind = "defaults"
+    root = new_root()
+    root.model, root.model_kind = rel, "defaults"
     add_file_keys(root, rel, keys)
     return root
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
-from configdrift.resolve.schema import SchemaBuilder
+from configdrift.resolve.schema import SchemaBuilder, new_root
 
 
 def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
@@ -28,19 +28,15 @@ def descriptor_surfaces(builder: SchemaBuilder) -> list[Surface]:
         roots[symbol] = node = builder.model_root(symbol)
         nested.update(n.model for n in node.walk() if n is not node and n.model)
     inner = bases | {s for s in found["mkdocs"] if s.qualname in nested}
-    out: list[Surface] = []
-    for symbol in found["mkdocs"]:
-        if symbol not in inner:
-            node = roots[symbol]
-            target = f"{symbol.module}:{symbol.qualname}"
-            how = "a MkDocs config class of options"
-            out.append(Surface(symbol.qualname, node, how, [], target))
+    how = "a MkDocs config class of options"
+    out = [
+        Surface(s.qualname, roots[s], how, [], s.target) for s in found["mkdocs"] if s not in inner
+    ]
     if found["traitlets"]:
         # A class the project does not declare may be another package's
         # (``c.GitHubOAuthenticator``): the classes are an open set.
-        root = SchemaNode(key="", path=(), strict=None, origin="root")
-        root.model = "the traitlets classes"
-        root.model_kind = "traitlets"
+        root = new_root()
+        root.model, root.model_kind = "the traitlets classes", "traitlets"
         for symbol in found["traitlets"]:
             key = symbol.qualname.rsplit(".", 1)[-1]
             if key in root.children:

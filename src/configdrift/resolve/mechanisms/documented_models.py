@@ -129,7 +129,5 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         node.strict = None if symbol in about else False
         if discovery.claim(node, about.get(symbol), shared=symbol in about):
             how = f"its page documents {documented} of its {len(node.children)} keys"
-            found.append(
-                Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}")
-            )
+            found.append(Surface(symbol.qualname, node, how, [], symbol.target))
     return found

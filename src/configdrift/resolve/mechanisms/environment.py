@@ -94,17 +94,14 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             if _CGI.match(base):
                 continue  # a WSGI request's ``environ``, not the process's
             default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
+            known = default if default is not None and default.known else None
+            where = Location(info.path, call.line)
             for suffix in sorted(suffixes):
                 variable = base + suffix
                 if variable not in nodes:
+                    # Grouped by module; a variable the helper suffixes takes no default.
                     nodes[variable] = option_node(
-                        variable,
-                        [variable],
-                        "",
-                        default if default is not None and default.known and not suffix else None,
-                        Location(info.path, call.line),
-                        name,  # grouped by module
-                        "env",
+                        variable, [variable], "", None if suffix else known, where, name, "env"
                     )
     return list(nodes.values())
 

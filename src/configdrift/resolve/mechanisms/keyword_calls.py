@@ -99,7 +99,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if discovery.claim(node, used):
             function = target.names[-1]
             how = f"the keyword arguments of {function} build it ({where.path}:{where.line})"
-            surface = Surface(function, node, how, [], f"{symbol.module}:{symbol.qualname}")
+            surface = Surface(function, node, how, [], symbol.target)
             surface.calls = target.names
             found.append(surface)
     return found

@@ -49,8 +49,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             )
         else:
             continue
-        target = f"{symbol.module}:{symbol.qualname}"
-        found.append(Surface(symbol.qualname, node, how, [], target))
+        found.append(Surface(symbol.qualname, node, how, [], symbol.target))
     return found
 
 

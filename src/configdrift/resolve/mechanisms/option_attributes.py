@@ -95,7 +95,7 @@ def _family(project: Project, module: str, callee: Expr) -> str:
         symbol = project.resolve(module, str(callee[1]))
         if symbol is not None and symbol.kind == "class":
             ours = [s for s in project.mro(symbol) if s.kind == "class"]
-            return f"{ours[-1].module}:{ours[-1].qualname}"
+            return ours[-1].target
     return render(callee)
 
 

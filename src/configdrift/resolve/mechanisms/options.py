@@ -462,9 +462,7 @@ def option_groups(builder: SchemaBuilder) -> list[tuple[str, list[SchemaNode]]]:
         # A plugin's two flags and two ini keys: one surface, named by
         # what most of them are.
         return [("cli" if len(flags) >= len(named) else "registered", options)] if options else []
-    groups = [("cli", flags), ("registered", named)]
-    groups.sort(key=lambda g: -len(g[1]))
-    return groups
+    return sorted([("cli", flags), ("registered", named)], key=lambda g: -len(g[1]))
 
 
 def options_documented(

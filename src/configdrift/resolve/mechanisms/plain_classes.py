@@ -86,7 +86,5 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 node.type = typed
         if discovery.claim(root, names):
             how = f"a class of {len(attributes)} attributes; its page documents {documented}"
-            found.append(
-                Surface(symbol.qualname, root, how, [], f"{symbol.module}:{symbol.qualname}")
-            )
+            found.append(Surface(symbol.qualname, root, how, [], symbol.target))
     return found

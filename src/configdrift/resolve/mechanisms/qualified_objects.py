@@ -54,9 +54,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             root.strict, root.model_kind = True, "slots"
         dotted = ".".join(owner)
         how = f"the docs write {len(spelt)} of its {len(root.children)} fields on `{dotted}`"
-        found.append(
-            Surface(dotted, placed_under(root, dotted), how, [], f"{cls.module}:{cls.qualname}")
-        )
+        found.append(Surface(dotted, placed_under(root, dotted), how, [], cls.target))
     return found
 
 

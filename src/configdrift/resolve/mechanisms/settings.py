@@ -76,24 +76,21 @@ def settings_class(
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each settings class the docs document (an app may have one for
     itself and one for its server); one alone is named ``settings``."""
+    builder = discovery.builder
+    if not (builder.imported("pydantic_settings") or builder.imported("pydantic")):
+        return []
+    # Each settings class the docs document is a surface: an app may
+    # have one for itself and one for its server (``UVICORN_``).
+    mounted = discovery.mounted()
+    leaves = [s for s in settings_leaves(builder) if s.qualname not in mounted]
+    how = "a settings class the docs document"
+    if len(leaves) == 1:
+        how = "the project's one settings class"
     found: list[Surface] = []
-    if discovery.builder.imported("pydantic_settings") or discovery.builder.imported("pydantic"):
-        # Each settings class the docs document is a surface: an app may
-        # have one for itself and one for its server (``UVICORN_``).
-        mounted = discovery.mounted()
-        leaves = [s for s in settings_leaves(discovery.builder) if s.qualname not in mounted]
-        classes: list[Surface] = []
-        for symbol in leaves:
-            settings = discovery.builder.model_root(symbol)
-            if discovery.claim(settings):
-                how = (
-                    "the project's one settings class"
-                    if len(leaves) == 1
-                    else "a settings class the docs document"
-                )
-                target = f"{symbol.module}:{symbol.qualname}"
-                classes.append(Surface(symbol.qualname, settings, how, [], target))
-        if len(classes) == 1 and discovery.builder.primary != "settings":
-            classes[0].name = "settings"
-        found.extend(classes)
+    for symbol in leaves:
+        settings = builder.model_root(symbol)
+        if discovery.claim(settings):
+            found.append(Surface(symbol.qualname, settings, how, [], symbol.target))
+    if len(found) == 1 and builder.primary != "settings":
+        found[0].name = "settings"
     return found

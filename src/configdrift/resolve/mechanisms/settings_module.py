@@ -125,17 +125,11 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             for qualname in names:
                 expr = own_default(qualname, info.facts.assigns[qualname])
                 default = project.evaluate(name, expr) if expr is not None else None
-                line = info.facts.assign_lines.get(qualname, 1)
+                known = default if default is not None and default.known else None
+                where = Location(info.path, info.facts.assign_lines.get(qualname, 1))
                 plain = bare(qualname, affixes)
-                nodes[qualname] = option_node(
-                    qualname,
-                    [qualname, *([plain] if plain else [])],
-                    "",
-                    default if default is not None and default.known else None,
-                    Location(info.path, line),
-                    name,
-                    "setting",
-                )
+                flags = [qualname, *([plain] if plain else [])]
+                nodes[qualname] = option_node(qualname, flags, "", known, where, name, "setting")
     defaults = len(nodes)
     for name in sorted(project.modules):
         info = project.modules[name]
@@ -161,15 +155,9 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             if defaults and form == "attribute":
                 continue  # the defaults module declares the settings
             read = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
-            nodes[variable] = option_node(
-                variable,
-                [variable],
-                "",
-                read if read is not None and read.known else None,
-                Location(info.path, call.line),
-                name,
-                "setting",
-            )
+            known = read if read is not None and read.known else None
+            where = Location(info.path, call.line)
+            nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
     return list(nodes.values())
 
 

@@ -90,14 +90,6 @@ def seed_typed_dicts(builder: SchemaBuilder, root: SchemaNode) -> None:
     builder.flow.mark(builder.flow.seeds | set(typed))
 
 
-def follow_reads(builder: SchemaBuilder, node: SchemaNode) -> None:
-    """Add to ``node``'s tree the reads of the dicts annotated with the
-    TypedDicts it holds (a flow of its own: the root's is not this one)."""
-    reader = SchemaBuilder(builder.project, builder.declared)
-    seed_typed_dicts(reader, node)
-    reader.apply_reads(node)
-
-
 def annotated(builder: SchemaBuilder) -> list[tuple[Symbol, Location]]:
     """The TypedDicts parameters or globals are annotated with, each with
     its first such place; an extension only where its base is not."""
@@ -133,7 +125,11 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         node = builder.model_root(symbol)
         if not discovery.claim(node):
             continue
-        follow_reads(builder, node)
+        # The reads of the dicts annotated with the TypedDicts it holds: a
+        # flow of its own (the root's is not this one).
+        reader = SchemaBuilder(builder.project, builder.declared)
+        seed_typed_dicts(reader, node)
+        reader.apply_reads(node)
         how = f"a TypedDict the code reads as a dict ({where.path}:{where.line})"
-        found.append(Surface(symbol.qualname, node, how, [], f"{symbol.module}:{symbol.qualname}"))
+        found.append(Surface(symbol.qualname, node, how, [], symbol.target))
     return found
