@@ -202,6 +202,8 @@ class DocEntry:
     placed_by: str = ""
     #: The values the page lists as the key's possible ones.
     choices: tuple[str, ...] | None = None
+    #: The environment variable the page gives it.
+    variable: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -328,6 +328,7 @@ class DocPlacer:
                         form=entry.form,
                         placed_by=how,
                         choices=entry.choices,
+                        variable=entry.variable,
                     )
                 )
         return out

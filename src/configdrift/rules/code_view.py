@@ -25,6 +25,7 @@ from configdrift.rules.evidence import (
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.unspelled import unspelt_entries
+from configdrift.rules.variables import unread_variables
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -85,7 +86,10 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     words (``'example_dirs'``) one letter from one key of such a section,
     on any page that names a key beside it, that no configuration has in
     any form and no code quotes or reads (not the singular or plural of a
-    key: ``gallery_dir`` is a path of ``gallery_dirs``).
+    key: ``gallery_dir`` is a path of ``gallery_dirs``). Also an environment
+    variable a doc entry gives its setting (``env-var=`APP_HOSTNAME```)
+    that no setting has and no code quotes, where the code spells the
+    setting's own.
 
     Why it matters
     It is the silent twin of a ValidationError: a config that sets the key
@@ -165,6 +169,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"the code reads `{close}`" if close else None,
         )
     yield from misspelt_mentions(analysis, strict=False)
+    yield from unread_variables(analysis)
     yield from dangling_references(analysis)
 
 

@@ -45,6 +45,7 @@ from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.short_flags import is_short, misgiven_shorts, sole_owners, unnamed_shorts
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
+from configdrift.rules.variables import misgiven_variables
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -175,26 +176,26 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     A key the schema accepts that no doc entry describes. A key documented
     through one of its aliases (or an alias documented through the field
     name) counts as documented. When a whole section is undocumented, only
-    the section's key is reported, not each of its fields. Deprecated fields
-    (an option whose help says so), options hidden from the help
-    (``help=argparse.SUPPRESS``, ``hidden=True``), keys marked removed (CD404
-    reports those the code still reads), are not reported, nor the options
-    of a parser none of whose options the docs describe (a script's own
-    flags). A key a page names in prose is described there, unless the surface has a reference page (one
-    that holds most of its entries, ten at least) and only other pages name
-    it: then the reference is said to lack it. A short flag (``-x``) no
-    page names, of an option the docs describe, is undocumented where the
-    pages name the short forms of three quarters of the options that have
-    one; so is a flag that differs from the documented one by a separator
-    alone (``--log_level`` beside ``--log-level``), another flag to a
-    parser. So is an optional keyword argument of the project's own
-    function (``pkg.serve(reload=)``) that no doc call passes, no page
-    spells and its docstring does not name, where the docs name three
-    quarters of them; and one that a page's own description of the
-    function or class (``.. py:class:: Queue(name='q')`` and its
-    ``:param:`` fields) leaves out, where it names two thirds of them;
-    so is one a class declares itself that its docstring, rendered by a
-    page, leaves out where it describes two thirds of them.
+    the section's key is reported. Deprecated fields, hidden options
+    (``help=argparse.SUPPRESS``), keys marked removed (CD404 reports those
+    the code still reads) and a script's own flags (of a parser none of
+    whose options the docs describe) are not reported. A key a page
+    names in prose is described there, unless the surface has a reference
+    page (one that holds most of its entries, ten at least) and only other
+    pages name it: then the reference is said to lack it. A short flag
+    (``-x``) no page names, of an option the docs describe, is undocumented
+    where the pages name the short forms of three quarters of the options
+    that have one; so is a flag that differs from the documented one by a
+    separator alone (``--log_level`` beside ``--log-level``). So is an
+    optional keyword argument of the project's own function
+    (``pkg.serve(reload=)``) that no doc call passes, no page spells and
+    its docstring does not name, where the docs name three quarters of
+    them; and one that a page's own description of the function or class
+    (``.. py:class:: Queue(name='q')`` and its ``:param:`` fields) leaves
+    out, where it names two thirds of them; so is one a class declares
+    itself that its docstring, rendered by a page, leaves out where it
+    describes two thirds of them; and a setting's environment variable
+    where its entry gives another setting's.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -211,6 +212,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # The keyword arguments of the project's own functions the docs call
     # or describe.
     yield from unnamed_keywords(analysis)
+    yield from misgiven_variables(analysis)
     yield from undescribed_keywords(analysis)
     yield from docstrings.undescribed_params(analysis)
     prose = prose_commands(analysis)
@@ -303,8 +305,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     or analysis.generated
                 )
             ):
-                # A script's own flags, or a reference generated from the parser
-                # (a variable of another program is told by its words, below).
+                # A script's own flags (a variable goes by its words), or a generated reference.
                 continue
             parent_entry = own.get(id(node))
             related = []

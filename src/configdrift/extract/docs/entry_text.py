@@ -6,7 +6,6 @@ reference at build time."""
 
 from __future__ import annotations
 
-import ast
 import re
 
 from configdrift.extract.docs.blocks import STRICT_LANGS
@@ -284,24 +283,6 @@ def type_from_rest(rest: str) -> str | None:
     return None
 
 
-#: A ``Literal`` annotation as a page writes one after an entry's key
-#: (``- **norm**: typing.Literal['layernorm', 'rmsnorm']``).
-_LITERAL = re.compile(r"(?:typing\.)?Literal\[([^\[\]]{1,2000})\]")
-
-
-def literal_choices(rest: str) -> tuple[str, ...] | None:
-    """The values an entry's type lists when the type is a ``Literal`` (read
-    as literals, never run), as the code's are spelt (``None`` too)."""
-    found = _LITERAL.fullmatch(rest.strip().lstrip(":").strip())
-    if found is None:
-        return None
-    try:
-        values = ast.literal_eval(f"[{found.group(1)}]")
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
-    return tuple(str(v) for v in values)
-
-
 #: ``**key** (type): ...``: a type in parentheses before the colon or dash.
 TYPED_REST = re.compile(r"^\s*\([^()]{1,80}\)\s*[:\-\u2013\u2014]")
 
@@ -398,7 +379,8 @@ MAX_CLASS_NAME = 80
 #: no lazy repetition before trailing blanks, which made a long line of
 #: blanks cost its square.)
 LABEL = re.compile(
-    r"^\s*+[*_]{0,2}(default(?: [a-z]{1,20})?|type)[*_]{0,2}\s*+[:=]\s*+[*_]{0,2}+\s*+(\S(?:.*\S)?)\s*$",
+    r"^\s*+[*_]{0,2}(default(?: [a-z]{1,20})?|type|env[- ]?var(?:iable)?|environment variable)"
+    r"[*_]{0,2}\s*+[:=]\s*+[*_]{0,2}+\s*+(\S(?:.*\S)?)\s*$",
     re.IGNORECASE,
 )
 

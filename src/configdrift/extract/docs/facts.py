@@ -38,6 +38,8 @@ class RawEntry:
     parent_entry: int | None = None
     #: The values a list under the entry says it takes ("Possible values:").
     choices: tuple[str, ...] | None = None
+    #: The environment variable its labels give it (``env-var=`APP_PORT```).
+    variable: str | None = None
 
 
 def imported_elsewhere(origin: str, packages: set[str]) -> bool:

@@ -42,7 +42,6 @@ from configdrift.extract.docs.entry_text import (
     heading_rest,
     key_ok,
     listed_values,
-    literal_choices,
     mentioned_key,
     rename_cell,
     rename_columns,
@@ -52,6 +51,7 @@ from configdrift.extract.docs.entry_text import (
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
+from configdrift.extract.docs.label_values import literal_choices, variable_of
 from configdrift.extract.docs.markdown_tokens import (
     DENSE_PAGE,
     MAX_BRACKETS,
@@ -300,6 +300,8 @@ class _Walker:
                     target.default = value
                 elif label == "type" and target.doc_type is None:
                     target.doc_type = value
+                elif label == "variable" and target.variable is None:
+                    target.variable = variable_of(value)
         return True
 
     def _roles(self, inline: Token) -> None:

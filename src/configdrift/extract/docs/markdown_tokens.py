@@ -26,6 +26,7 @@ from configdrift.extract.docs.entry_text import (
     lead_in,
     type_from_rest,
 )
+from configdrift.extract.docs.label_values import label_kind
 from configdrift.extract.docs.prose_defaults import prose_default
 
 # What may stand between the option spellings of one entry: `-u`, `--user`.
@@ -483,7 +484,7 @@ def labels_of(inline: Token) -> list[tuple[str, str]]:
             if match is None:
                 continue
             labelled = True
-            label = "type" if match.group(1).lower() == "type" else "default"
+            label = label_kind(match.group(1))
             value = match.group(2)
             if segment is segments[-1]:
                 value = continued(value, lines[index + 1 : 20])

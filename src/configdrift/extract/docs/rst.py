@@ -49,6 +49,7 @@ from configdrift.extract.docs.entry_text import (
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options, option_term
+from configdrift.extract.docs.label_values import label_kind, variable_of
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import block_language, python_blocks
@@ -424,6 +425,8 @@ class _Walker:
             entry.default = value.strip()
         elif label.lower() == "type" and entry.doc_type is None:
             entry.doc_type = value.strip()
+        elif label_kind(label) == "variable" and entry.variable is None:
+            entry.variable = variable_of(value)
 
     def _bullets(self, node: Any, section: int, depth: int) -> None:
         """Items that open with a key (``* ``--max``: ...``, ``- **auto**:

@@ -1,0 +1,94 @@
+"""The environment variable a doc entry gives its setting (``env-var=
+`APP_PORT```, ``**Environment Variable**: `APP_PORT```) against the one
+the code reads for it.
+
+Judged only where the code spells the setting's own variable (a settings
+class's, a defaults module's ``PORT_FOR_APP``): where the code builds it
+at run time, what it reads is not known. A variable the entry gives that
+is another setting's is that setting's, and the entry's own is then
+documented nowhere (CD103); one that no setting has, and no code quotes,
+is read by nothing (CD102).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.index.spellings import VARIABLE
+from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
+from configdrift.rules.evidence import code_files, quoted_in
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.model import DocEntry
+
+
+def _own(node: SchemaNode) -> list[str]:
+    """The setting's variables as the code spells them."""
+    return [s for s in node.spellings if isinstance(s, str) and VARIABLE.fullmatch(s)]
+
+
+def _given(analysis: Analysis) -> Iterator[tuple[DocEntry, SchemaNode, list[str]]]:
+    """Each entry that gives its setting a variable the code does not read
+    for it, with the setting and the variables the code reads."""
+    for entry in analysis.entries:
+        if entry.variable is None:
+            continue
+        node = resolve_path(analysis.schema, entry.path)[0]
+        own = _own(node) if node is not None else []
+        if node is not None and own and entry.variable not in own:
+            yield entry, node, own
+
+
+def _holders(analysis: Analysis) -> dict[str, SchemaNode]:
+    """Every variable some setting of the project's configurations has."""
+    return {
+        s: node
+        for other in (analysis.first or analysis).everything
+        for node in other.schema.walk()
+        for s in _own(node)
+    }
+
+
+def unread_variables(analysis: Analysis) -> Iterator[Finding]:
+    """CD102 for a variable an entry gives that no setting has and no code
+    quotes: setting it does nothing."""
+    given = [(e, n, own) for e, n, own in _given(analysis) if e.variable not in _holders(analysis)]
+    if not given:
+        return
+    quoted = quoted_in(
+        analysis, code_files(analysis), {e.variable for e, _, _ in given if e.variable}
+    )
+    for entry, node, own in given:
+        if entry.variable in quoted:
+            continue
+        assert entry.variable is not None and node.location is not None
+        yield make(
+            "CD102",
+            entry.variable,
+            entry.location,
+            f"the entry of `{entry.name}` gives its variable as `{entry.variable}`, but nothing "
+            f"reads `{entry.variable}`: the code reads `{own[0]}`",
+            (Related(node.location.path, node.location.line, "the setting is declared here"),),
+            f"did you mean `{own[0]}`?",
+        )
+
+
+def misgiven_variables(analysis: Analysis) -> Iterator[Finding]:
+    """CD103 for a setting's variable where its entry gives another
+    setting's: the setting's own is documented nowhere."""
+    holders = _holders(analysis)
+    for entry, node, own in _given(analysis):
+        other = holders.get(entry.variable or "")
+        if other is None or node.location is None:
+            continue
+        yield make(
+            "CD103",
+            format_path(node.path),
+            node.location,
+            f"`{own[0]}`, the variable of `{entry.name}`, is documented nowhere: its entry gives "
+            f"`{entry.variable}`, the variable of `{format_path(other.path)}`",
+            (Related(entry.location.path, entry.location.line, "the entry gives it"),),
+        )
