@@ -435,3 +435,27 @@ def pytest_configure(config):
     assert node.spellings == ("--rsync-ignore", "rsync_ignore")
     assert node.type.kinds != frozenset({"list"})  # the flag's node, first declared
     assert [key for code, key in found if code == "CD103"] == []
+
+
+def test_a_key_registered_where_the_host_lacks_it_is_the_hosts(tmp_path) -> None:
+    # ``try: ... except: pass``: the registration may fail because Sphinx
+    # has the key already; its own docs describe it.
+    guarded = _EXTENSION.replace(
+        '    app.add_config_value("gallery_backrefs", False, "env")\n',
+        '    try:\n        app.add_config_value("gallery_backrefs", False, "env")\n'
+        "    except BaseException:\n        pass\n",
+    )
+    _, found = _run(tmp_path / "guarded", {"plug/ext.py": guarded, "docs/settings.md": _EXT_DOCS})
+    assert ("CD103", "gallery_backrefs") not in found
+    # A call in such a ``try`` that registers nothing guards nothing.
+    other = _EXTENSION.replace(
+        '    app.connect("builder-inited", build)\n',
+        '    app.connect("builder-inited", build)\n    try:\n        app.setup_extension("x")\n'
+        "    except BaseException:\n        pass\n",
+    )
+    _, found = _run(tmp_path / "other", {"plug/ext.py": other, "docs/settings.md": _EXT_DOCS})
+    assert ("CD103", "gallery_backrefs") in found
+    # A handler that does something is no such guard.
+    handled = guarded.replace("        pass\n", "        raise\n")
+    _, found = _run(tmp_path / "handled", {"plug/ext.py": handled, "docs/settings.md": _EXT_DOCS})
+    assert ("CD103", "gallery_backrefs") in found

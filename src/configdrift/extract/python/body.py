@@ -39,6 +39,7 @@ class FunctionBody(CallFacts):
         ifs: list[ast.If] = []
         ors: list[ast.BoolOp] = []
         refused: set[int] = set()
+        guarded: set[int] = set()
         #: Names that loop over the environment's variables, by line.
         environ_keys: dict[str, int] = {}
         environ = self.module.mentions_environ
@@ -103,6 +104,12 @@ class FunctionBody(CallFacts):
                     ifs.append(sub)  # type: ignore[arg-type]
             elif kind is ast.If and type(sub.test) is ast.UnaryOp:  # type: ignore[attr-defined]
                 ifs.append(sub)  # type: ignore[arg-type]
+            elif kind is ast.Try and all(
+                [type(s) for s in h.body] == [ast.Pass]
+                for h in sub.handlers  # type: ignore[attr-defined]
+            ):
+                # ``try: app.add_config_value("html_baseurl", ...) except: pass``
+                guarded.update(id(c) for c in ast.walk(sub) if type(c) is call_type)
             elif kind is ast.ImportFrom or kind is ast.Import:
                 # An import inside a function still names a project class.
                 self.module.import_statement(sub)  # type: ignore[arg-type]
@@ -235,9 +242,13 @@ class FunctionBody(CallFacts):
         }
         self._handed_parsers(calls)
         self.keyword_holders = _keyword_holders(node, calls, assigns)
+        registrations = self.module.facts.registrations
         for call in calls:
             if call.args or call.keywords:  # ``f()`` hands nothing over
+                count = len(registrations)
                 self._call(call)
+                if id(call) in guarded and len(registrations) > count:
+                    registrations[-1].guarded = True
         for read_node in (*calls, *subscripts, *attributes):
             read = env_read(read_node, self.module.source, self.qualname)
             if read is not None:

@@ -176,6 +176,9 @@ class RegistrationCall:
     line: int
     function: str
     callee: str = ""
+    #: Made in a ``try`` whose handlers pass: a registration that may fail
+    #: because the key is registered already (the host's own key).
+    guarded: bool = False
 
 
 @dataclass(slots=True)

@@ -91,9 +91,14 @@ def named_option(
     )
     if of_type is not None:
         kind = declared_kind(of_type)
-    return option_node(
+    node = option_node(
         name, names, kind, default, where, option_group(module, call.function), "named"
     )
+    # Registered where the host lacks it (``try: ... except: pass``): the
+    # host's key, which its own docs describe.
+    if call.guarded:
+        node.hidden = True
+    return node
 
 
 def named_spec(
