@@ -176,7 +176,10 @@ def spelt_whole(root: Path, pages: Iterable[str], names: frozenset[str]) -> froz
 _WORDS = re.compile(rb"(?<![\w-])(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++)*+")
 
 
-def _deletions(word: str) -> set[str]:
+def deletions(word: str) -> set[str]:
+    """The word with each letter left out: two words one letter apart
+    (left out, added, changed or two swapped) share one of these, or one
+    is the other's."""
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
@@ -189,7 +192,7 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
         return []
     dropped: dict[str, set[str]] = {}
     for key in wanted:
-        for short in _deletions(key):
+        for short in deletions(key):
             dropped.setdefault(short, set()).add(key)
     out: list[str] = []
     for rel in list(pages)[:MAX_SPELT_PAGES]:
@@ -200,7 +203,7 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
             word = raw.decode()
             if word in wanted or not words_name(word):
                 continue
-            shorter = _deletions(word)
+            shorter = deletions(word)
             if word in dropped or shorter & wanted or any(s in dropped for s in shorter):
                 out.append(rel)
                 break

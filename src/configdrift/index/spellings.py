@@ -16,9 +16,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-#: An environment variable's name as code and docs spell one: upper case
-#: and digits, in two words or more (``APP_PORT``).
-VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# An environment variable's name (``APP_PORT``), as the docs' labels read it.
+from configdrift.extract.docs.label_values import VARIABLE as VARIABLE
 
 #: The least share of a container's keys that must carry an affix for it
 #: to be the container's convention rather than a word some keys share.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.entry_text import class_name
 from configdrift.files import read_or_none
+from configdrift.index.pages import deletions
 from configdrift.index.spellings import normal
 from configdrift.model import Finding, Location, SchemaNode
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
@@ -221,7 +222,8 @@ def _misspelt_word(
     the page names); None where the name is a key of any configuration, at
     any depth, in any case and with ``-`` or ``_``, or differs from the key
     only so or by its number."""
-    if normal(name) in _every_spelling(analysis) or not _deletions(name) & _near_keys(analysis):
+    shorts = {name} | deletions(name)
+    if normal(name) in _every_spelling(analysis) or not shorts & _near_keys(analysis):
         return None
     found = [
         (near, parent)
@@ -238,12 +240,6 @@ def _misspelt_word(
     return near, parent, name
 
 
-def _deletions(word: str) -> set[str]:
-    """The word, and the word with each letter left out: two words one
-    letter apart share one of these."""
-    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
-
-
 def _near_keys(analysis: Analysis) -> frozenset[str]:
     """The keys of this surface and the keys with one letter left out: a
     quick test before a name is looked up section by section."""
@@ -255,7 +251,7 @@ def _near_keys(analysis: Analysis) -> frozenset[str]:
             short
             for node in schema.walk()
             for spelling in _spellings(node)
-            for short in _deletions(spelling)
+            for short in {spelling} | deletions(spelling)
         ),
     )
 

@@ -31,11 +31,12 @@ def label_kind(name: str) -> str:
     return "type" if low == "type" else "variable" if low.startswith("env") else "default"
 
 
-#: An environment variable's name: capitals and digits in two words or more.
-_VARIABLE = re.compile(r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++")
+#: An environment variable's name as code and docs spell one: upper case
+#: and digits, in two words or more (``APP_PORT``).
+VARIABLE = re.compile(r"[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++")
 
 
 def variable_of(value: str) -> str | None:
     """The environment variable a label names (`` `APP_PORT` ``), if one."""
     text = value.strip().strip("`'\"").strip()
-    return text if _VARIABLE.fullmatch(text) else None
+    return text if VARIABLE.fullmatch(text) else None

@@ -420,12 +420,12 @@ class _Walker:
     def _label(self, label: str, value: str) -> None:
         if self.last_entry is None or not value or not balanced(value):
             return  # a value cut at its first line (``[``) is no value
-        entry = self.facts.entries[self.last_entry]
-        if label.lower().startswith("default") and entry.default is None:
+        entry, kind = self.facts.entries[self.last_entry], label_kind(label)
+        if kind == "default" and entry.default is None:
             entry.default = value.strip()
-        elif label.lower() == "type" and entry.doc_type is None:
+        elif kind == "type" and entry.doc_type is None:
             entry.doc_type = value.strip()
-        elif label_kind(label) == "variable" and entry.variable is None:
+        elif kind == "variable" and entry.variable is None:
             entry.variable = variable_of(value)
 
     def _bullets(self, node: Any, section: int, depth: int) -> None:
