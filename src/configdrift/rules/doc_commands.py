@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode
-from configdrift.rules.evidence import code_files, given_to, quoted_in
+from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -166,24 +166,32 @@ def project_programs(analysis: Analysis) -> set[str]:
     ``[tool.poetry.scripts]``) and ``setup.cfg`` whose module is one of the
     project's, and ``-m package`` for a package of its own with a
     ``__main__``."""
-    modules = analysis.project.modules
-    out: set[str] = set()
-    for name, target in _scripts(analysis):
-        module = target.partition(":")[0].strip()
-        if module in modules:
-            out.add(name)
-    for module in modules:
-        if module.endswith(".__main__") and module.count(".") == 1:
-            out.add(f"-m {module.split('.')[0]}")
-    return out
+    return set(_programs(analysis))
+
+
+def _programs(analysis: Analysis) -> dict[str, str]:
+    """``project_programs``, each with the module it runs; read once."""
+
+    def read() -> dict[str, str]:
+        modules = analysis.project.modules
+        out: dict[str, str] = {}
+        for name, target in _scripts(analysis):
+            module = target.partition(":")[0].strip()
+            if module in modules:
+                out[name] = module
+        for module in modules:
+            if module.endswith(".__main__") and module.count(".") == 1:
+                out[f"-m {module.split('.')[0]}"] = module
+        return out
+
+    return once(analysis, "programs", read)
 
 
 def installed_modules(analysis: Analysis) -> set[str]:
     """The project's modules a console script runs (``flask.cli`` of
     ``flask = "flask.cli:main"``), and ``__main__`` modules."""
     modules = analysis.project.modules
-    out = {target.partition(":")[0].strip() for _, target in _scripts(analysis)} & modules.keys()
-    return out | {module for module in modules if module.endswith(".__main__")}
+    return {*_programs(analysis).values(), *(m for m in modules if m.endswith(".__main__"))}
 
 
 def _table(data: Any, *keys: str) -> Any:

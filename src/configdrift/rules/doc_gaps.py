@@ -400,16 +400,29 @@ def prose_commands(analysis: Analysis) -> set[str]:
     return once(analysis, f"prose commands of {id(analysis.schema)}", lambda: _prose(analysis))
 
 
+def _long_flags_named(analysis: Analysis) -> set[str]:
+    """The long flags of the command line that the pages write whole, in
+    one pass over the pages a surface (``prose_commands`` and
+    ``script_groups`` ask it)."""
+    from configdrift.rules.evidence import named_in_pages, once
+
+    schema = analysis.schema
+
+    def search() -> set[str]:
+        flags = {s for n in schema.walk() for s in n.spellings if s[:2] == "--" and len(s) > 2}
+        return named_in_pages(analysis, flags)
+
+    return once(analysis, f"long flags named of {id(schema)}", search)
+
+
 def _prose(analysis: Analysis) -> set[str]:
     """``prose_commands``, from the pages."""
-    from configdrift.rules.evidence import named_in_pages
-
     groups: dict[str, list[tuple[str, ...]]] = {}
     for node in analysis.schema.children.values():
         longs = tuple(s for s in node.spellings if s.startswith("--") and len(s) > 2)
         if node.origin.startswith("option") and longs and not node.hidden:
             groups.setdefault(node.origin, []).append(longs)
-    named = named_in_pages(analysis, {f for group in groups.values() for s in group for f in s})
+    named = _long_flags_named(analysis)
     return {
         origin
         for origin, group in groups.items()
@@ -448,9 +461,8 @@ def script_groups(analysis: Analysis) -> set[str]:
     if not analysis.admitted or root.model_kind not in CLI_KINDS:
         return set()
     from configdrift.rules.doc_commands import installed_modules
-    from configdrift.rules.evidence import named_in_pages
 
-    spelt = named_in_pages(analysis, {s for n in root.walk() for s in n.spellings if s[:2] == "--"})
+    spelt = _long_flags_named(analysis)
     installed = installed_modules(analysis)
     scripts = {
         info.path

@@ -55,7 +55,8 @@ def _holders(analysis: Analysis) -> dict[str, SchemaNode]:
 def unread_variables(analysis: Analysis) -> Iterator[Finding]:
     """CD102 for a variable an entry gives that no setting has and no code
     quotes: setting it does nothing."""
-    given = [(e, n, own) for e, n, own in _given(analysis) if e.variable not in _holders(analysis)]
+    holders = _holders(analysis)
+    given = [(e, n, own) for e, n, own in _given(analysis) if e.variable not in holders]
     if not given:
         return
     quoted = quoted_in(
