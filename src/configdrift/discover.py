@@ -353,6 +353,12 @@ def _beside_example(rel: str) -> bool:
     )
 
 
+def _in_hidden_dir(rel: str) -> bool:
+    """Is the page in a folder named with a dot (``.github/``, ``.runpod/``):
+    a tool's or a deployment's, not the project's documentation?"""
+    return any(p.startswith(".") for p in rel.split("/")[:-1])
+
+
 def in_tests(rel: str) -> bool:
     """Is the file a test: in a test folder, or named ``test_*``?"""
     parts = rel.split("/")
@@ -418,6 +424,7 @@ def discover(config: Config) -> Sources:
             and not _in_test_dir(f)
             and not _beside_example(f)
             and not HISTORY_PAGES.search(f)
+            and not _in_hidden_dir(f)
         ]
     declared_files = Globs(config.config_files)
     declared = [f for f in files if config.config_files and declared_files(f)]

@@ -27,6 +27,7 @@ from configdrift.model import (
     top_spellings,
 )
 from configdrift.place.action_files import action_files
+from configdrift.place.build_scripts import build_scripts, rendered_by_scripts
 from configdrift.place.config_files import (
     config_files,
     defaults_files,
@@ -300,6 +301,12 @@ def other_surfaces(
             _as_named(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among, built)
         other.target = surface.target or "discovered"
+        if surface.exemplified and surface.root.model_kind in _MODEL_KINDS:
+            # A model the examples are written for is documented by them
+            # wherever they are: a key some page spells whole is shown there.
+            keys = frozenset(surface.root.children)
+            spelt = spelt_whole(config.root, sources.docs, keys)
+            other.documented_elsewhere |= {(key,) for key in spelt}
         if surface.root.model_kind == "action" and discovery:
             # An input a step of the docs sets under ``with:`` is shown there.
             other.documented_elsewhere |= {
@@ -330,6 +337,16 @@ def other_surfaces(
             other.rendering = _rendered(analysis, builder, sources, surface)
             if other.rendering and surface.root.model is not None:
                 other.autodoc = {surface.root.model}
+            if any(where.path.endswith(".py") for where in other.rendering):
+                # A site's build script renders the model's whole tree,
+                # every model of a Union too (each field names its own).
+                nodes = list(surface.root.walk())
+                other.autodoc |= {n.model for n in nodes if n.model}
+                other.autodoc |= {
+                    n.origin.removeprefix("field of ")
+                    for n in nodes
+                    if n.origin.startswith("field of ")
+                }
         if (
             target is not None
             or other.doc_sources
@@ -354,6 +371,8 @@ def other_surfaces(
     _know_first(analysis)
 
 
+#: The kinds of model class a surface's root may be.
+_MODEL_KINDS = frozenset({"pydantic", "dataclass", "attrs"})
 #: The share of a config file's top-level keys a surface beside the first
 #: must hold to take the file as its own, and the keys it must set: nearly
 #: all of many (a file of another model's keys shares many of them).
@@ -430,7 +449,9 @@ def _rendered(
             }
         )
     )
-    return rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model, importers)
+    found = rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model, importers)
+    scripts = build_scripts(analysis.config.root)
+    return found + rendered_by_scripts(analysis.config.root, scripts, modules, root.model)
 
 
 def _shown(root: Path, model: str, includes: list[Include]) -> set[int] | None:

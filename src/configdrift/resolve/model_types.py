@@ -64,6 +64,9 @@ class ModelInfo:
     fields: list[tuple[str, FieldFact]]
     #: Fields a validator may change before their type is checked (``*``: all).
     before_validated: frozenset[str] = frozenset()
+    #: Fields whose value a model validator that runs before writes anew
+    #: (``ClassFact.rewritten``): the keys set below them are not known.
+    rewritten: frozenset[str] = frozenset()
     #: A settings class's ``env_prefix`` ("" when it has none); None for
     #: other models. Its fields are also spelt as environment variables.
     env_prefix: str | None = None
@@ -387,12 +390,13 @@ class TypeReader:
 
 def described(kwargs: dict[str, Expr]) -> bool:
     """Does a field call describe its field (``Field(description=...)``,
-    ``field(metadata={"help": ...})``, ``help=``)?"""
+    ``field(metadata={"help": ...})``, ``Field(json_schema_extra={"description":
+    ...})``, ``help=``)?"""
     if any(kwargs.get(k) for k in ("description", "help", "doc", "desc")):
         return True
-    metadata = kwargs.get("metadata")
-    return bool(
+    return any(
         metadata
         and metadata[0] == "dict"
         and any(k[0] == "c" and k[1] in ("help", "description") for k, _ in metadata[1])
+        for metadata in (kwargs.get("metadata"), kwargs.get("json_schema_extra"))
     )

@@ -181,11 +181,13 @@ class ModelReader(DescriptorReader):
             populate = bool(by_name and by_name[0] is True)
         fields: dict[str, tuple[str, FieldFact]] = {}
         before: set[str] = set()
+        rewritten: set[str] = set()
         for ancestor in reversed(mro):
             fact = project.class_fact(ancestor)
             if fact is None:
                 continue
             before.update(fact.before_validated)
+            rewritten.update(fact.rewritten)
             found = (
                 self._descriptor_fields(ancestor.module, fact, kind)
                 if kind in DESCRIPTOR_KINDS
@@ -207,6 +209,7 @@ class ModelReader(DescriptorReader):
             populate,
             list(fields.values()),
             frozenset(before),
+            frozenset(rewritten),
             env_prefix,
         )
 
@@ -348,6 +351,11 @@ class ModelReader(DescriptorReader):
                 nested.append((None, symbol))
         for marker, symbol in nested:
             self._attach(node, marker, symbol, depth)
+        if fact.name in info.rewritten:
+            # A validator writes it anew before its model sees it (drops a
+            # prefix of its keys): what the input sets below is not known.
+            for below in node.walk():
+                below.strict = None
         return node
 
     def _attach(self, node: SchemaNode, marker: str | None, symbol: Symbol, depth: int) -> None:
@@ -462,7 +470,8 @@ class ModelReader(DescriptorReader):
             info.kind == "typeddict"
         ):
             strict = None
-        if node.model is not None and node.model != info.symbol.qualname:
+        union = node.model is not None and node.model != info.symbol.qualname
+        if union:
             # Two models at one path (a Union): a key is accepted if either
             # accepts it, so the node is only strict if both are.
             node.strict = bool(node.strict and strict)
@@ -488,12 +497,38 @@ class ModelReader(DescriptorReader):
             lineage = {n for n in node.path}
             for module, fact in info.fields:
                 if fact.name in node.children:
+                    if union:
+                        # The other model's field of the same name: keys
+                        # either of them takes below it are accepted.
+                        _merge(
+                            node.children[fact.name],
+                            self.field_node(info, module, fact, node.path, depth),
+                        )
                     continue
                 if depth > 8 and fact.name in lineage:
                     continue
                 node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
         finally:
             self._filling[symbol] -= 1
+
+
+def _merge(into: SchemaNode, other: SchemaNode) -> None:
+    """Join a field of a Union's other model to the field of that name:
+    a key is accepted below it if either accepts it."""
+    if not other.children:
+        return
+    if into.children or into.model:
+        into.strict = bool(into.strict and other.strict)
+    else:
+        # A plain value in one model, a section of a model in the other.
+        into.strict = None
+        into.model, into.model_kind = other.model, other.model_kind
+        into.model_location = other.model_location
+    for key, child in other.children.items():
+        if key in into.children:
+            _merge(into.children[key], child)
+        else:
+            into.children[key] = child
 
 
 def _option(config: Expr, name: str) -> Expr | None:

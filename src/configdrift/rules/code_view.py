@@ -14,6 +14,7 @@ from configdrift.rules.evidence import (
     code_files,
     is_loaded,
     loaded_names,
+    mixable,
     named_in_files,
     quoted_in,
     read_elsewhere,
@@ -89,7 +90,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     key: ``gallery_dir`` is a path of ``gallery_dirs``). Also an environment
     variable a doc entry gives its setting (``env-var=`APP_HOSTNAME```)
     that no setting has and no code quotes, where the code spells the
-    setting's own.
+    setting's own. A key another pydantic model of the project declares,
+    where the configuration's tree does not hold that model, is not judged
+    (a plugin's arguments may be mixed into the model at run time); nor,
+    where the docs' examples document the surface, a heading or list item
+    of a guide (it names values and parameters as often as keys).
 
     Why it matters
     It is the silent twin of a ValidationError: a config that sets the key
@@ -113,7 +118,15 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     found = [
         (entry, rejected, parent, _is_settings(analysis, parent))
         for entry, rejected, parent in missing
-        if unknown_under(analysis, rejected[:-1]) is None
+        # Where the examples document a surface, a title or a list item of
+        # a guide names values and parameters as often as keys.
+        if (
+            not (analysis.exemplified and entry.form in ("heading", "list"))
+            and (
+                unknown_under(analysis, rejected[:-1]) is None
+                and not mixable(analysis, parent, rejected[-1])
+            )
+        )
         or _misspelt(rejected, parent, documented) is not None
     ]
     found += [

@@ -7,11 +7,9 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.index.spellings import separated
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
-    CLI_KINDS,
     LIST_ITEM,
     ConfigPath,
     DocEntry,
@@ -43,7 +41,13 @@ from configdrift.rules.doc_gaps import (
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
-from configdrift.rules.short_flags import is_short, misgiven_shorts, sole_owners, unnamed_shorts
+from configdrift.rules.short_flags import (
+    flags_apart,
+    is_short,
+    misgiven_shorts,
+    sole_owners,
+    unnamed_shorts,
+)
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 from configdrift.rules.variables import misgiven_variables
 
@@ -197,6 +201,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     describes two thirds of them; and a setting's environment variable
     where its entry gives another setting's.
 
+    A model a page renders from the code documents its described fields
+    there; so does one a site's build script imports (Quarto's
+    ``pre-render``, MkDocs's ``hooks``), with every model of its tree: its
+    undescribed fields are said to lack a description. Of a model the
+    docs' examples are written for, a key any page spells whole is shown
+    there.
+
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
     cannot tell a deliberate internal option from a forgotten one.
@@ -283,7 +294,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.location is None
                 or child.origin.startswith("docs:")
                 or child.origin == BUILTIN
-                or (node.model in analysis.autodoc and _own_field(node, child) and child.described)
+                or (_rendered_field(analysis, child) and child.described)
                 or child.path in analysis.documented_elsewhere
                 or (partly and child.children and child.origin.startswith("default in "))
                 or (partly and child.children and _keys_documented(child, own))
@@ -335,7 +346,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     if not node.model
                     else f" (a section of {keys})"
                 )
-            if node.model in analysis.autodoc and _own_field(node, child):
+            if _rendered_field(analysis, child):
                 # A model's field is described by a docstring or
                 # ``description=``; an option by its help text.
                 what = (
@@ -418,63 +429,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         named = named_in_pages(analysis, {v for vs in variables.values() for v in vs})
         findings = [f for f in findings if not (variables.get(f.key, set()) & named)]
     yield from findings
-    yield from _flags_apart(analysis, {f.key for f in findings})
+    yield from flags_apart(analysis, {f.key for f in findings})
     yield from unnamed_shorts(analysis, set(own))
-
-
-def _flags_apart(analysis: Analysis, undocumented: set[str]) -> Iterator[Finding]:
-    """A flag declared apart from the option's documented flag, with one
-    destination (``--no-show-source`` beside ``--show-source``), that no
-    page names: users can write it, and nothing tells them of it; so is
-    one apart from an option ``undocumented`` (their keys) reports."""
-    from configdrift.rules.evidence import named_in_pages
-
-    root = analysis.schema
-    if root.model_kind not in CLI_KINDS or analysis.generated:
-        return
-    entries = {e.name: e for e in analysis.entries}
-    apart: dict[str, tuple[Location, DocEntry | None, SchemaNode]] = {}
-    for node in root.children.values():
-        sibling = next((entries[s] for s in node.spellings if s in entries), None)
-        if sibling is None and format_path(node.path) not in undocumented:
-            continue  # described some other way, or not judged
-        for spelling, location in node.apart:
-            if spelling not in entries:
-                apart[spelling] = (location, sibling, node)
-    named = named_in_pages(analysis, set(apart))
-    for spelling, (location, sibling, node) in sorted(apart.items()):
-        if spelling in named:
-            continue
-        if sibling is None:
-            said = (
-                f"declared apart from `{format_path(node.path)}` (one destination), which no "
-                "doc describes either"
-            )
-        elif separated(spelling) == separated(sibling.name):
-            said = (
-                f"the docs name `{sibling.name}`, another flag to the parser though it differs "
-                f"only by a separator, but no doc names `{spelling}`"
-            )
-        else:
-            said = f"declared apart from `{sibling.name}` (one destination), but no doc names it"
-        related = (
-            ()
-            if sibling is None
-            else (
-                Related(
-                    sibling.location.path,
-                    sibling.location.line,
-                    f"`{sibling.name}` is documented here",
-                ),
-            )
-        )
-        yield make(
-            "CD103",
-            spelling,
-            location,
-            f"`{spelling}` is accepted by {root.model or 'the parser'}, {said}",
-            related,
-        )
 
 
 @register("CD104")
@@ -594,7 +550,7 @@ def _show(value: object, text: str) -> str:
     return shown if shown == text or not text else f"{shown} ({text})"
 
 
-def _own_field(model: SchemaNode, child: SchemaNode) -> bool:
-    """Is ``child`` a field or an option the class ``model`` declares (what
-    a page rendered from the class shows)?"""
-    return child.origin in (f"field of {model.model}", f"option of {model.model}")
+def _rendered_field(analysis: Analysis, child: SchemaNode) -> bool:
+    """Is ``child`` a field or option of a class a page renders (any model of a Union)?"""
+    owner = child.origin.removeprefix("field of ").removeprefix("option of ")
+    return owner != child.origin and owner in analysis.autodoc

@@ -353,6 +353,36 @@ def _search(
     return found
 
 
+def mixable(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
+    """Is ``key``, which the pydantic model ``parent`` lacks, a field of
+    another pydantic model of the project that the configuration's tree
+    does not hold? Such a model may be mixed into it at run time (a
+    plugin's arguments joined to the base class): what it declares may be
+    accepted, and is not said to be ignored."""
+    if parent.model_kind != "pydantic":
+        return False
+    return key in once(analysis, "mixable fields", lambda: _mixable_fields(analysis))
+
+
+def handled_by_model(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
+    """Does the module that declares the model ``parent`` quote ``key``
+    (``config_dict.pop("dynamo_backend")`` in its loader)? The model's own
+    code takes it by name before its fields see it."""
+    where = parent.model_location
+    return where is not None and bool(quoted_in(analysis, [where.path], {key}))
+
+
+def _mixable_fields(analysis: Analysis) -> frozenset[str]:
+    held = {node.model for node in analysis.schema.walk() if node.model}
+    project = analysis.code.project
+    fields: set[str] = set()
+    for symbol in project.class_symbols():
+        info = analysis.code.model(symbol)
+        if info is not None and info.kind == "pydantic" and symbol.qualname not in held:
+            fields.update(fact.name for _, fact in info.fields)
+    return frozenset(fields)
+
+
 def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
     """Why keys under ``path`` may be read unseen, if they may."""
     for prefix, location, what in analysis.unknown_reads:

@@ -31,7 +31,9 @@ from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.docstrings import example_calls_not_taken
 from configdrift.rules.evidence import (
     code_files,
+    handled_by_model,
     loader_pops,
+    mixable,
     read_note,
     reader,
     unknown_under,
@@ -65,6 +67,11 @@ def _unaccepted(
                 continue  # keys there may be read in ways static analysis cannot follow
             if not strict and _spelt_otherwise(parent, rejected[-1]):
                 continue  # a loader may write ``vocab-file`` as the ``vocab_file`` it reads
+            if not strict and (
+                mixable(analysis, parent, rejected[-1])
+                or handled_by_model(analysis, parent, rejected[-1])
+            ):
+                continue  # another model may be mixed in, or the model's module takes it
             if len(rejected) == 1 and rejected[0] in loader_pops(analysis):
                 continue  # the loader takes it out of the file before the model sees it
             seen.add(rejected)
@@ -163,7 +170,13 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     read or spelt by the code.
 
     A key spelt with ``-`` where the code reads it with ``_`` (or back) is
-    not judged: a loader may turn one into the other.
+    not judged: a loader may turn one into the other. Nor is a key of a
+    pydantic model's that another pydantic model of the project declares,
+    where the configuration's tree does not hold that model (a plugin's
+    arguments mixed in at run time), one the module declaring the model
+    quotes (its loader converts ``dynamo_backend`` before the fields see
+    it), or one below a field that a model validator running first writes
+    anew (``data["fsdp_config"] = {...}``, dropping a prefix of its keys).
 
     How to fix
     Use the key the code reads, or remove the key from the example.

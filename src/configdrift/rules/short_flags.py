@@ -1,5 +1,6 @@
-"""Short flags the docs leave out where they name the others (CD103), and
-those an entry gives an option that the parser gives another (CD101).
+"""Short flags the docs leave out where they name the others and flags
+declared apart from the documented one (CD103), and those an entry gives
+an option that the parser gives another (CD101).
 
 A page that gives most options' short forms (``-s``/``--sessions``,
 ``-k``/``--keywords``) has a convention: an option whose short form no
@@ -14,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import BUILTIN, CLI_KINDS, Finding, Location, Related, SchemaNode
+from configdrift.index.spellings import separated
+from configdrift.model import (
+    BUILTIN,
+    CLI_KINDS,
+    DocEntry,
+    Finding,
+    Location,
+    Related,
+    SchemaNode,
+    format_path,
+)
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -113,3 +124,58 @@ def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:
                 f"`{short}` to `{said}`: `{short}` does not set `{longs[0]}`",
                 (Related(at.path, at.line, f"`{short}` is declared here"),) if at else (),
             )
+
+
+def flags_apart(analysis: Analysis, undocumented: set[str]) -> Iterator[Finding]:
+    """A flag declared apart from the option's documented flag, with one
+    destination (``--no-show-source`` beside ``--show-source``), that no
+    page names: users can write it, and nothing tells them of it; so is
+    one apart from an option ``undocumented`` (their keys) reports."""
+    from configdrift.rules.evidence import named_in_pages
+
+    root = analysis.schema
+    if root.model_kind not in CLI_KINDS or analysis.generated:
+        return
+    entries = {e.name: e for e in analysis.entries}
+    apart: dict[str, tuple[Location, DocEntry | None, SchemaNode]] = {}
+    for node in root.children.values():
+        sibling = next((entries[s] for s in node.spellings if s in entries), None)
+        if sibling is None and format_path(node.path) not in undocumented:
+            continue  # described some other way, or not judged
+        for spelling, location in node.apart:
+            if spelling not in entries:
+                apart[spelling] = (location, sibling, node)
+    named = named_in_pages(analysis, set(apart))
+    for spelling, (location, sibling, node) in sorted(apart.items()):
+        if spelling in named:
+            continue
+        if sibling is None:
+            said = (
+                f"declared apart from `{format_path(node.path)}` (one destination), which no "
+                "doc describes either"
+            )
+        elif separated(spelling) == separated(sibling.name):
+            said = (
+                f"the docs name `{sibling.name}`, another flag to the parser though it differs "
+                f"only by a separator, but no doc names `{spelling}`"
+            )
+        else:
+            said = f"declared apart from `{sibling.name}` (one destination), but no doc names it"
+        related = (
+            ()
+            if sibling is None
+            else (
+                Related(
+                    sibling.location.path,
+                    sibling.location.line,
+                    f"`{sibling.name}` is documented here",
+                ),
+            )
+        )
+        yield make(
+            "CD103",
+            spelling,
+            location,
+            f"`{spelling}` is accepted by {root.model or 'the parser'}, {said}",
+            related,
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import ClassFact, Expr
 
 _BINOPS: dict[type[ast.operator], str] = {
     ast.Add: "+",
@@ -172,6 +172,30 @@ def before_validated(deco: ast.expr) -> list[str]:
     if len(names) != len(call.args) or "*" in names:
         return ["*"]
     return names
+
+
+def add_validator(fact: ClassFact, method: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    """Record what a method of ``fact`` that is a validator may change
+    before type checking: the fields it validates first, and, for a model
+    validator that runs before, the keys it writes on its input (its last
+    parameter: ``data["fsdp_config"] = {...}``)."""
+    for deco in method.decorator_list:
+        before = before_validated(deco)
+        fact.before_validated.extend(before)
+        params = method.args.posonlyargs + method.args.args
+        if before == ["*"] and params:
+            data = params[-1].arg
+            fact.rewritten.extend(
+                target.slice.value
+                for stmt in ast.walk(method)
+                if isinstance(stmt, ast.Assign)
+                for target in stmt.targets
+                if isinstance(target, ast.Subscript)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == data
+                and isinstance(target.slice, ast.Constant)
+                and isinstance(target.slice.value, str)
+            )
 
 
 #: The fewest optional keyword parameters of a function that are kept.

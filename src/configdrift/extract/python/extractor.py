@@ -20,7 +20,7 @@ from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.docstrings import read_docstring
 from configdrift.extract.python.exprs import (
     MIN_OPTIONAL,
-    before_validated,
+    add_validator,
     defaulted,
     deprecated_keywords,
     described_keywords,
@@ -473,8 +473,7 @@ class ModuleExtractor:
                     self._class(stmt, prefix=qualname + ".")
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function(stmt, qualname + "." + stmt.name)
-                for deco in stmt.decorator_list:
-                    fact.before_validated.extend(before_validated(deco))
+                add_validator(fact, stmt)
         self.open_classes.pop()
         self.facts.classes.append(fact)
 

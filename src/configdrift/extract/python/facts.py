@@ -67,6 +67,10 @@ class ClassFact:
     #: (``mode="before"``, ``"wrap"``, ``"plain"``, v1 ``pre=True``); ``*``
     #: stands for every field (a model validator that runs before).
     before_validated: list[str] = field(default_factory=list)
+    #: The keys a model validator that runs before writes on its input
+    #: (``data["fsdp_config"] = {...}``): what is set there is rewritten
+    #: before the fields see it.
+    rewritten: list[str] = field(default_factory=list)
     #: The parameters its docstring (else its ``__init__``'s) describes.
     doc_params: list[DocParam] = field(default_factory=list)
     #: The calls with keyword arguments of its docstring's examples.
@@ -401,6 +405,7 @@ def compact(facts: ModuleFacts, memo: Memo) -> ModuleFacts:
         cls.assigns = {k: expr(v) for k, v in cls.assigns.items()} or _EMPTY_DICT
         cls.config_class = cls.config_class or _EMPTY_DICT
         cls.before_validated = cls.before_validated or _EMPTY_LIST
+        cls.rewritten = cls.rewritten or _EMPTY_LIST
         cls.fields = cls.fields or _EMPTY_LIST
         for f in cls.fields:
             f.annotation = expr(f.annotation)

@@ -17,6 +17,14 @@ evidence are never guessed between. A model found so is lenient: the
 code may take keys the model does not declare before it is built, so a
 documented key it lacks is said to be ignored, never to fail.
 
+A model is also one the docs' example blocks are written for, though
+no page lists its keys (a trainer's YAML recipes, each guide showing a
+few): on ``MIN_EXAMPLE_PAGES`` pages at least, its fields are most of
+what the blocks set at their top, ``MIN_EXAMPLE_FIELDS`` of them at least
+in all. Such a model is lenient, and its examples document it. A subclass
+that only adds keys no page spells (its capabilities found at run time)
+is its base's configuration, not one to guess between.
+
 A model is also one where a page constructs it (a Python block calls the
 class with keyword arguments) and is about it: ``ABOUT_SHARE`` of the
 page's entries are its fields (BentoML's ``Image`` and its constructor
@@ -47,6 +55,10 @@ ABOUT_SHARE = 0.75
 #: A page about a model documents a part of its fields this large at
 #: least (a third): a guide that shows three of forty is about its use.
 ABOUT_PART = 3
+#: The fields the docs' example blocks must set, on this many pages at
+#: least, for a model to be their configuration.
+MIN_EXAMPLE_FIELDS = 10
+MIN_EXAMPLE_PAGES = 3
 
 
 def _constructed(discovery: Discovery) -> dict[str, list[PageKeys]]:
@@ -76,6 +88,25 @@ def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
     return best
 
 
+def _exemplified(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
+    """The model's fields the docs' examples set at the top of their
+    blocks, on the pages whose blocks set more of its fields than other
+    keys; none unless ``MIN_EXAMPLE_FIELDS`` at least, on
+    ``MIN_EXAMPLE_PAGES`` pages."""
+    fields = {normal(k): k for k in keys}
+    spelt: set[str] = set()
+    count = 0
+    for page in pages:
+        top = {normal(k) for k in page.set_at_top()}
+        ours = top & fields.keys()
+        if 2 * len(ours) > len(top):
+            spelt.update(fields[k] for k in ours)
+            count += 1
+    if len(spelt) < MIN_EXAMPLE_FIELDS or count < MIN_EXAMPLE_PAGES:
+        return frozenset()
+    return frozenset(spelt)
+
+
 def surfaces(discovery: Discovery) -> list[Surface]:
     """The models the docs document most of the keys of (``MIN_FIELDS`` at
     least, and half), best documented first, one per set of keys."""
@@ -85,8 +116,11 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         return []
     names = discovery.references()
     constructed = _constructed(discovery)
+    pages = discovery.pages() if discovery.pages is not None else ()
     # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}
+    # The models the docs' examples are of, with no page listing their keys.
+    exemplified: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
     for symbol in builder.project.class_symbols():
         model = builder.model(symbol)
@@ -100,6 +134,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if spelt:
                 about[symbol] = spelt
                 documented = len(spelt)
+            elif set_fields := _exemplified(pages, keys - discovery.taken):
+                documented = len(set_fields)
+                exemplified[symbol] = set_fields
             else:
                 continue
         # Models of the same keys (a base and a subclass that adds
@@ -116,6 +153,13 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         for keys, found in best.items()
         if found[1].qualname not in nested or found[1] in about
     }
+    # A subclass that adds fields the docs do not spell (a model with the
+    # capabilities found at run time) is the same configuration as its base.
+    best = {
+        keys: found
+        for keys, found in best.items()
+        if not any(other < keys and best[other][0] == found[0] for other in best)
+    }
     ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
     evidence = Counter(documented for documented, symbol in ranked if symbol not in about)
     found: list[Surface] = []
@@ -127,7 +171,13 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # beside (an environment variable): a key the model lacks is not
         # judged there.
         node.strict = None if symbol in about else False
-        if discovery.claim(node, about.get(symbol), shared=symbol in about):
-            how = f"its page documents {documented} of its {len(node.children)} keys"
-            found.append(Surface(symbol.qualname, node, how, [], symbol.target))
+        evidence_of = about.get(symbol, exemplified.get(symbol))
+        if discovery.claim(node, evidence_of, shared=symbol in about):
+            if symbol in exemplified:
+                how = f"the docs' examples set {documented} of its {len(node.children)} keys"
+            else:
+                how = f"its page documents {documented} of its {len(node.children)} keys"
+            surface = Surface(symbol.qualname, node, how, [], symbol.target)
+            surface.exemplified = symbol in exemplified
+            found.append(surface)
     return found
