@@ -88,16 +88,15 @@ def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
     return best
 
 
-def _exemplified(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
+def _exemplified(tops: list[frozenset[str]], keys: frozenset[str]) -> frozenset[str]:
     """The model's fields the docs' examples set at the top of their
-    blocks, on the pages whose blocks set more of its fields than other
-    keys; none unless ``MIN_EXAMPLE_FIELDS`` at least, on
-    ``MIN_EXAMPLE_PAGES`` pages."""
+    blocks (``tops``, each page's, in ``normal`` form), on the pages whose
+    blocks set more of its fields than other keys; none unless
+    ``MIN_EXAMPLE_FIELDS`` at least, on ``MIN_EXAMPLE_PAGES`` pages."""
     fields = {normal(k): k for k in keys}
     spelt: set[str] = set()
     count = 0
-    for page in pages:
-        top = {normal(k) for k in page.set_at_top()}
+    for top in tops:
         ours = top & fields.keys()
         if 2 * len(ours) > len(top):
             spelt.update(fields[k] for k in ours)
@@ -116,7 +115,13 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         return []
     names = discovery.references()
     constructed = _constructed(discovery)
-    pages = discovery.pages() if discovery.pages is not None else ()
+    # The keys each page's examples set at their top, once, and all of them.
+    tops = [
+        top
+        for page in (discovery.pages() if discovery.pages is not None else ())
+        if (top := frozenset(normal(k) for k in page.set_at_top()))
+    ]
+    every_top = frozenset().union(*tops)
     # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}
     # The models the docs' examples are of, with no page listing their keys.
@@ -134,7 +139,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if spelt:
                 about[symbol] = spelt
                 documented = len(spelt)
-            elif set_fields := _exemplified(pages, keys - discovery.taken):
+            elif len({normal(k) for k in keys} & every_top) >= MIN_EXAMPLE_FIELDS and (
+                set_fields := _exemplified(tops, keys - discovery.taken)
+            ):
                 documented = len(set_fields)
                 exemplified[symbol] = set_fields
             else:
