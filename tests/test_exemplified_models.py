@@ -273,3 +273,25 @@ def test_a_build_script_renders_every_model_of_a_union(tmp_path) -> None:
     # ``Pair``'s own field is rendered (it lacks a description), not undocumented.
     assert "no description" in found[("CD103", "datasets[].rows")].message
     assert ("CD103", "datasets[].path") not in found
+
+
+def test_a_config_file_that_sets_a_mixed_in_model_s_keys_is_still_the_model_s(tmp_path) -> None:
+    plugs = [f"plug_{i}" for i in range(6)]
+    plugin = "from pydantic import BaseModel\n\n\nclass PluginArgs(BaseModel):\n" + "".join(
+        f"    {name}: int = 0\n" for name in plugs
+    )
+    keys = (*_FIELDS, "described", *plugs)
+    recipe = "".join(f"{name}: 1\n" for name in keys) + "section:\n  depth: 1\nopt_zzz: 3\n"
+    files = {
+        "app/config.py": _MODEL,
+        "app/plugin.py": plugin,
+        "recipes/run.yaml": recipe,
+        **_pages(),
+    }
+    _, findings = check_project(tmp_path, files, "app")
+    found = by_key(findings)
+    assert found[("CD302", "opt_zzz")].location.path == "recipes/run.yaml"
+    # Without the other model, seven keys of twenty-one are not the model's.
+    del files["app/plugin.py"]
+    _, findings = check_project(tmp_path / "alone", files, "app")
+    assert all(f.location.path != "recipes/run.yaml" for f in findings)

@@ -223,6 +223,20 @@ class Analysis:
         return self.object_types()
 
 
+def fields_beside(code: CodeQueries, schema: SchemaNode) -> frozenset[str]:
+    """The fields of the project's pydantic models that the tree of
+    ``schema`` does not hold: what such a model may bring to one of the
+    tree's models if it is mixed in at run time (a plugin's arguments
+    joined to the base class)."""
+    held = {node.model for node in schema.walk() if node.model}
+    fields: set[str] = set()
+    for symbol in code.project.class_symbols():
+        info = code.model(symbol)
+        if info is not None and info.kind == "pydantic" and symbol.qualname not in held:
+            fields.update(fact.name for _, fact in info.fields)
+    return frozenset(fields)
+
+
 def accepted_nodes(analysis: Analysis) -> list[SchemaNode]:
     """The keys the schema declares (the summary's ``accepted``)."""
     return [n for n in analysis.schema.walk() if n.path and n.location is not None]

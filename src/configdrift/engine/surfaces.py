@@ -8,7 +8,7 @@ import functools
 from collections.abc import Callable
 from pathlib import Path
 
-from configdrift.analysis import Analysis
+from configdrift.analysis import Analysis, fields_beside
 from configdrift.config import Config, ConfigError
 from configdrift.discover import Sources, in_tests, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
@@ -394,6 +394,9 @@ def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, Con
     rels = [rel for rel in base.config_files if rel not in taken and not in_tests(rel)]
     # ``-`` and ``_`` alike: a loader may turn one into the other.
     known = {k.replace("-", "_") for k in tops}
+    if schema.model_kind == "pydantic":
+        # A key another model may bring when it is mixed in (``mixable``).
+        known |= fields_beside(base.code, schema)
     out: list[tuple[str, Block, ConfigPath]] = []
     for rel, block in config_files(base.config.root, rels, tops, []) if rels and tops else []:
         keys = {k.path[0].replace("-", "_") for k in block.keys if k.path}

@@ -361,7 +361,11 @@ def mixable(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
     accepted, and is not said to be ignored."""
     if parent.model_kind != "pydantic":
         return False
-    return key in once(analysis, "mixable fields", lambda: _mixable_fields(analysis))
+    from configdrift.analysis import fields_beside
+
+    return key in once(
+        analysis, "mixable fields", lambda: fields_beside(analysis.code, analysis.schema)
+    )
 
 
 def handled_by_model(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
