@@ -295,3 +295,44 @@ def test_a_config_file_that_sets_a_mixed_in_model_s_keys_is_still_the_model_s(tm
     del files["app/plugin.py"]
     _, findings = check_project(tmp_path / "alone", files, "app")
     assert all(f.location.path != "recipes/run.yaml" for f in findings)
+
+
+def _dataclass(base: str) -> str:
+    head = "from dataclasses import dataclass\nfrom transformers import TrainingArguments\n\n\n"
+    fields = "".join(f"    {name}: int = {i}\n" for i, name in enumerate(_FIELDS))
+    return f"{head}@dataclass\nclass RunArgs{base}:\n{fields}\n\ndef load(cfg):\n    return RunArgs(**cfg)\n"
+
+
+def test_a_dataclass_with_a_base_outside_the_project_takes_keys_not_known(tmp_path) -> None:
+    files = {"app/config.py": _dataclass("(TrainingArguments)"), **_pages("learning_rate: 2\n")}
+    _, findings = check_project(tmp_path, files, "app")
+    found = by_key(findings)
+    assert ("CD302", "learning_rate") not in found
+    assert ("CD101", "learning_rate") not in found
+    assert ("CD301", "learning_rate") not in found
+    files["app/config.py"] = _dataclass("")
+    _, findings = check_project(tmp_path / "own", files, "app")
+    found = by_key(findings)
+    assert {("CD301", "learning_rate"), ("CD302", "learning_rate")} & found.keys()
+
+
+def test_a_base_that_brings_no_fields_leaves_the_dataclass_judged(tmp_path) -> None:
+    model = _dataclass("(ABC)").replace("from dataclasses", "from abc import ABC\nfrom dataclasses")
+    files = {"app/config.py": model, **_pages("learning_rate: 2\n")}
+    _, findings = check_project(tmp_path, files, "app")
+    assert {("CD301", "learning_rate"), ("CD302", "learning_rate")} & by_key(findings).keys()
+
+
+def test_a_root_dataclass_with_a_base_outside_the_project_rejects_nothing_it_may_inherit(
+    tmp_path,
+) -> None:
+    loader = "\n\ndef main(path):\n    import json\n    return load(json.load(open(path)))\n"
+    page = "# Options\n\n" + "".join(
+        f"## {name}\n\nDefault: `{i}`\n\n" for i, name in enumerate((*_FIELDS[:6], "learning_rate"))
+    )
+    files = {"app/config.py": _dataclass("(TrainingArguments)") + loader, "docs/options.md": page}
+    _, findings = check_project(tmp_path, files, "app")
+    assert ("CD101", "learning_rate") not in by_key(findings)
+    files["app/config.py"] = _dataclass("") + loader
+    _, findings = check_project(tmp_path / "own", files, "app")
+    assert ("CD101", "learning_rate") in by_key(findings)

@@ -63,6 +63,10 @@ ATTRS_DECORATORS = frozenset(
 #: A TypedDict only describes a dict to a type checker: at run time any key
 #: passes, so it rejects nothing for sure.
 TYPED_DICT_BASES = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+#: Bases that bring a class no fields.
+PLAIN_BASES = frozenset(
+    {"object", "typing.Generic", "typing.Protocol", "abc.ABC", "typing_extensions.Protocol"}
+)
 #: A NamedTuple built with ``**d`` rejects an unknown key (a TypeError).
 NAMED_TUPLE_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 FIELD_FUNCTIONS = frozenset(
@@ -224,6 +228,19 @@ class ModelReader(DescriptorReader):
                 line = line_expr[1] if line_expr else cls.line
                 out.append(FieldFact(name, line, ["src", ""], value))
         return out
+
+    def inherits_unknown_fields(self, symbol: Symbol) -> bool:
+        """Does a dataclass or attrs class inherit from a class outside the
+        project (``TrainingArguments``), whose fields are not known?"""
+        info = self.model(symbol)
+        return (
+            info is not None
+            and info.kind in ("dataclass", "attrs")
+            and any(
+                base.kind == "external" and base.qualname not in PLAIN_BASES
+                for base in self.project.mro(symbol)
+            )
+        )
 
     def _is_dataclass(self, module: str, cls: ClassFact, names: frozenset[str]) -> bool:
         for deco in cls.decorators:
@@ -466,8 +483,10 @@ class ModelReader(DescriptorReader):
         if info is None or depth > 12:
             return
         strict: bool | None = info.strict
-        if (info.kind in ("dataclass", "attrs", "namedtuple") and not direct) or (
-            info.kind == "typeddict"
+        if (
+            (info.kind in ("dataclass", "attrs", "namedtuple") and not direct)
+            or info.kind == "typeddict"
+            or self.inherits_unknown_fields(symbol)
         ):
             strict = None
         union = node.model is not None and node.model != info.symbol.qualname

@@ -94,6 +94,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     signature, which names every keyword it takes, does not; and one a
     class's docstring describes (``Args:``), where a page renders it from
     there (``.. autoclass::``), that its closed constructor does not take.
+    A dataclass that inherits from a class outside the project
+    (``TrainingArguments``) takes that class's fields, which are not
+    known: what it lacks is not judged.
 
     Why it matters
     Whoever follows the docs gets a hard failure: pydantic raises

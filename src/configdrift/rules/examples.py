@@ -167,7 +167,8 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     project spells the key in any case or with ``-`` or ``_``, no name the
     code builds (``f"{name}_DSN"``) may be it, and the block is plainly the
     project's: one of its keys is the dict's, and two thirds of them are
-    read or spelt by the code.
+    read or spelt by the code (never of a model class's: one whose keys
+    are open takes its unknown ones from a base outside the project).
 
     A key spelt with ``-`` where the code reads it with ``_`` (or back) is
     not judged: a loader may turn one into the other. Nor is a key of a

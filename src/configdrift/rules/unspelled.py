@@ -49,15 +49,23 @@ if TYPE_CHECKING:
 #: and the block is another program's settings (a block of two keys is
 #: never judged).
 UNSPELT_SHARE = 3
+#: The kinds of a class's fields: open only where a base brings unknown ones.
+_CLASS_KINDS = frozenset({"dataclass", "attrs", "pydantic"})
 
 
 def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
     """CD302 for each key of an example that neither the surface reads nor
     any file of the project spells (see the module's docs)."""
     root = analysis.schema
-    if not analysis.examples_document or root.strict is not None or analysis.unresolved:
+    if (
+        not analysis.examples_document
+        or root.strict is not None
+        or analysis.unresolved
+        or root.model_kind in _CLASS_KINDS
+    ):
         # A configuration that takes keys not known statically (a theme's
-        # inherited options) may take any of them.
+        # inherited options, a dataclass's fields from a base outside the
+        # project) may take any of them.
         return
     # A block not placed (it sets other keys too) is read at the top.
     documenting = [
