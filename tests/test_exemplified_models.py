@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from configdrift.model import resolve_path
 from helpers import by_key, check_project
 
@@ -316,9 +318,22 @@ def test_a_dataclass_with_a_base_outside_the_project_takes_keys_not_known(tmp_pa
     assert {("CD301", "learning_rate"), ("CD302", "learning_rate")} & found.keys()
 
 
-def test_a_base_that_brings_no_fields_leaves_the_dataclass_judged(tmp_path) -> None:
-    model = _dataclass("(ABC)").replace("from dataclasses", "from abc import ABC\nfrom dataclasses")
-    files = {"app/config.py": model, **_pages("learning_rate: 2\n")}
+@pytest.mark.parametrize(
+    ("base", "more"),
+    [
+        ("(ABC)", {}),
+        # A mixin brings methods, not fields.
+        ("(PushToHubMixin)", {}),
+        # The project's own class, though its import is not followed.
+        ("(ArgsTemplate)", {"app/template.py": "class ArgsTemplate:\n    pass\n"}),
+    ],
+)
+def test_a_base_that_brings_no_fields_leaves_the_dataclass_judged(tmp_path, base, more) -> None:
+    imports = (
+        "from abc import ABC\nfrom hub import PushToHubMixin\nfrom template import ArgsTemplate\n"
+    )
+    model = _dataclass(base).replace("from dataclasses", imports + "from dataclasses")
+    files = {"app/config.py": model, **more, **_pages("learning_rate: 2\n")}
     _, findings = check_project(tmp_path, files, "app")
     assert {("CD301", "learning_rate"), ("CD302", "learning_rate")} & by_key(findings).keys()
 

@@ -93,6 +93,8 @@ class ModelReader(DescriptorReader):
         self._packages: set[str] | None = None
         #: Models being filled down the current path, with how often.
         self._filling: dict[Symbol, int] = {}
+        #: The last names of the project's classes, once asked.
+        self._own_class_names: set[str] | None = None
 
     # -- models --------------------------------------------------------------
 
@@ -231,15 +233,24 @@ class ModelReader(DescriptorReader):
 
     def inherits_unknown_fields(self, symbol: Symbol) -> bool:
         """Does a dataclass or attrs class inherit from a class outside the
-        project (``TrainingArguments``), whose fields are not known?"""
+        project (``TrainingArguments``), whose fields are not known? A
+        mixin (``PushToHubMixin``) brings methods, and a base the project
+        declares under that name is its own, though its import was not
+        followed (``from template import NeoXArgsTemplate``)."""
         info = self.model(symbol)
-        return (
-            info is not None
-            and info.kind in ("dataclass", "attrs")
-            and any(
-                base.kind == "external" and base.qualname not in PLAIN_BASES
-                for base in self.project.mro(symbol)
-            )
+        if info is None or info.kind not in ("dataclass", "attrs"):
+            return False
+        if self._own_class_names is None:
+            self._own_class_names = {
+                s.qualname.rpartition(".")[2] for s in self.project.class_symbols()
+            }
+        own = self._own_class_names
+        return any(
+            base.kind == "external"
+            and base.qualname not in PLAIN_BASES
+            and not (name := base.qualname.rpartition(".")[2]).endswith("Mixin")
+            and name not in own
+            for base in self.project.mro(symbol)
         )
 
     def _is_dataclass(self, module: str, cls: ClassFact, names: frozenset[str]) -> bool:
