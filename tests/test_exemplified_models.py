@@ -351,3 +351,29 @@ def test_a_root_dataclass_with_a_base_outside_the_project_rejects_nothing_it_may
     files["app/config.py"] = _dataclass("") + loader
     _, findings = check_project(tmp_path / "own", files, "app")
     assert ("CD101", "learning_rate") in by_key(findings)
+
+
+def test_a_key_another_surface_documents_at_the_same_path_is_documented(tmp_path) -> None:
+    model = _MODEL.replace(
+        "class TrainConfig(BaseModel):\n",
+        "class Item(BaseModel):\n    path: str = ''\n    kind: str = ''\n    split: str = ''\n"
+        "    weight: int = 1\n\n\nclass TrainConfig(BaseModel):\n    datasets: list[Item] = []\n",
+    )
+    loader = (
+        "def load_one(ds_cfg):\n    return (ds_cfg.get('path', ''), ds_cfg.get('kind', 'x'), "
+        "ds_cfg.get('split', 'train'), ds_cfg.get('weight', 1))\n"
+    )
+    pages = _pages("datasets:\n  - weight: 2\n")
+    # A page of the dataset entries alone: the reader of one entry's.
+    pages["docs/data.md"] = (
+        "# Data\n\n```yaml\ndatasets:\n  - path: a\n    kind: b\n    split: c\n```\n"
+    )
+    files = {"app/config.py": model, "app/loader.py": loader, **pages}
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert "load_one(ds_cfg)" in {s.surface for s in analysis.everything}
+    found = by_key(findings)
+    assert ("CD103", "datasets[].path") not in found
+    # A key neither documents stays undocumented.
+    pages["docs/data.md"] = pages["docs/data.md"].replace("    split: c\n", "")
+    _, findings = check_project(tmp_path / "less", {**files, **pages}, "app")
+    assert ("CD103", "datasets[].split") in by_key(findings)

@@ -177,6 +177,17 @@ def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]
     return own, within
 
 
+def _shown(analysis: Analysis) -> set[ConfigPath]:
+    """The paths of the keys a surface documents, once."""
+    from configdrift.rules.evidence import once
+
+    def derive() -> set[ConfigPath]:
+        own, _ = documented_nodes(analysis)
+        return {node.path for node in analysis.schema.walk() if id(node) in own}
+
+    return once(analysis, f"documented paths of {id(analysis.schema)}", derive)
+
+
 @register("CD103")
 def undocumented(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
@@ -209,7 +220,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     ``pre-render``, MkDocs's ``hooks``), with every model of its tree: its
     undescribed fields are said to lack a description. Of a model the
     docs' examples are written for, a key any page spells whole is shown
-    there.
+    there. A key another surface of the project documents at the same
+    path (the same configuration read in two places) is documented.
 
     Why it matters
     Users cannot discover options the docs do not mention, and reviewers
@@ -235,6 +247,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         return  # no doc yields a key: CD501 says so, once
     root = analysis.schema
     own, within = documented_nodes(analysis)
+    # A key another surface holds at the same path and documents is
+    # documented: the same configuration read in two places.
+    project = (analysis.first or analysis).everything
+    beside = {p for other in project if other is not analysis for p in _shown(other)}
     # Options of a parser none of whose options the docs describe (a script's
     # own flags; a command its prose names is described) are not reported one
     # by one, nor the keys of a dict of defaults none of whose keys they do.
@@ -299,6 +315,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 or child.origin == BUILTIN
                 or (_rendered_field(analysis, child) and child.described)
                 or child.path in analysis.documented_elsewhere
+                or child.path in beside
                 or (partly and child.children and child.origin.startswith("default in "))
                 or (partly and child.children and _keys_documented(child, own))
             ):

@@ -364,7 +364,9 @@ def mixable(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
     from configdrift.analysis import fields_beside
 
     return key in once(
-        analysis, "mixable fields", lambda: fields_beside(analysis.code, analysis.schema)
+        analysis,
+        f"mixable fields of {id(analysis.schema)}",
+        lambda: fields_beside(analysis.code, analysis.schema),
     )
 
 

@@ -178,9 +178,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # beside (an environment variable): a key the model lacks is not
         # judged there.
         # So is one whose class inherits fields from outside the project.
-        node.strict = (
-            None if symbol in about or builder.inherits_unknown_fields(symbol) else False
-        )
+        node.strict = None if symbol in about or builder.inherits_unknown_fields(symbol) else False
         evidence_of = about.get(symbol, exemplified.get(symbol))
         if discovery.claim(node, evidence_of, shared=symbol in about):
             if symbol in exemplified:
