@@ -25,6 +25,7 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
+from configdrift.rules.class_paths import class_path_keywords
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags
 from configdrift.rules.doc_gaps import hint_for, model_related
@@ -100,7 +101,11 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     name the package exports, one of that name in the project) and its
     signature complete (no ``**kwargs``, no decorator that may change it;
     a dataclass takes its fields); so are the calls of the doctest
-    examples of a class's docstring that a page renders (autodoc).
+    examples of a class's docstring that a page renders (autodoc), and
+    the ``init_args`` an example config (a page's block, a YAML or JSON
+    file of the project) gives the class its ``class_path`` names
+    (jsonargparse, LightningCLI: ``class_path: pkg.models.Padim``), where
+    the dotted path resolves to the project's class.
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package)
     with a flag its parser does not declare, where the parser rejects
@@ -125,6 +130,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     meant to exist.
     """
     yield from doc_call_keywords(analysis)
+    yield from class_path_keywords(analysis)
     yield from example_calls_not_taken(analysis)
     yield from doc_command_flags(analysis)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):

@@ -1,0 +1,59 @@
+"""An example config's ``class_path`` and ``init_args`` (jsonargparse,
+LightningCLI) are a call of the project's class with those keywords: one
+its closed constructor does not take fails the load (CD301); a class of
+another library, a constructor that takes ``**kwargs`` or a class named
+without its module are not judged."""
+
+from __future__ import annotations
+
+from helpers import by_key, check_project
+
+_MODELS = (
+    "class Padim:\n"
+    "    def __init__(self, backbone: str = 'resnet18', layers: list | None = None) -> None:\n"
+    "        self.backbone = backbone\n\n\n"
+    "class Open:\n"
+    "    def __init__(self, backbone: str = 'x', **kwargs) -> None:\n"
+    "        self.kwargs = kwargs\n"
+)
+_INIT = "from app.models import Open, Padim\n"
+
+
+def _page(target: str, keys: str = "backbone: resnet50\n    input_size: 256\n") -> str:
+    return (
+        "# Models\n\nPick one:\n\n```yaml\nmodel:\n"
+        f"  class_path: {target}\n  init_args:\n    {keys}```\n"
+    )
+
+
+def _check(tmp_path, files):
+    return by_key(check_project(tmp_path, {"app/models.py": _MODELS, **files}, "app")[1])
+
+
+def test_an_init_arg_the_class_does_not_take_fails_the_load(tmp_path) -> None:
+    found = _check(tmp_path, {"app/__init__.py": _INIT, "docs/models.md": _page("app.Padim")})
+    finding = found[("CD301", "model.init_args.input_size")]
+    assert finding.location.path == "docs/models.md"
+    assert "Padim" in finding.message and finding.related[0].path == "app/models.py"
+    assert ("CD301", "model.init_args.backbone") not in found
+    # A value's own keys are not the class's keywords.
+    nested = _page("app.Padim", "layers:\n      deep: 1\n")
+    found = _check(tmp_path / "nested", {"app/__init__.py": _INIT, "docs/models.md": nested})
+    assert not [key for key in found if key[0] == "CD301"]
+
+
+def test_a_project_config_file_with_a_class_path_is_an_example(tmp_path) -> None:
+    config = "model:\n  class_path: app.models.Padim\n  init_args:\n    input_size: 256\n"
+    found = _check(tmp_path, {"configs/padim.yaml": config})
+    assert found[("CD301", "model.init_args.input_size")].location.path == "configs/padim.yaml"
+
+
+def test_what_may_take_the_keyword_is_not_judged(tmp_path) -> None:
+    # Another library's class, though the package imports it.
+    init = "from torch.nn import Linear\n"
+    targets = ("app.models.Open", "other.models.Padim", "Padim", "app.models", "app.Linear")
+    for i, target in enumerate(targets):
+        found = _check(
+            tmp_path / str(i), {"app/__init__.py": init, "docs/models.md": _page(target)}
+        )
+        assert not [key for key in found if key[0] == "CD301"], target
