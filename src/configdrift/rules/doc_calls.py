@@ -180,16 +180,6 @@ def closed_signature(
 
 #: The models whose generated ``__init__`` takes their fields, and only them.
 _FIELD_CONSTRUCTORS = frozenset({"dataclass", "attrs"})
-#: Bases of other libraries that give a dataclass no field.
-_FIELDLESS_BASES = frozenset(
-    {
-        "object",
-        "typing.Generic",
-        "typing.Protocol",
-        "abc.ABC",
-        "typing_extensions.Protocol",
-    }
-)
 
 
 def constructor(analysis: Analysis, module: str, qualname: str) -> tuple[set[str], Related] | None:
@@ -205,15 +195,8 @@ def constructor(analysis: Analysis, module: str, qualname: str) -> tuple[set[str
     cls = analysis.project.class_fact(symbol)
     if model is None or cls is None or model.kind not in _FIELD_CONSTRUCTORS:
         return None
-    if any(
-        base.kind != "class"
-        and base.qualname not in _FIELDLESS_BASES
-        and not base.qualname.endswith("Mixin")
-        for base in analysis.project.mro(symbol)
-    ):
-        # A base of another library's may give it fields (``TrainingArguments``);
-        # a mixin, by its name, gives it methods.
-        return None
+    if analysis.code.inherits_unknown_fields(symbol):
+        return None  # a base of another library's may give it fields (``TrainingArguments``)
     for deco in cls.decorators:
         if deco[0] == "call" and deco[3].get("init", ("c", True))[1] is False:
             return None  # ``@dataclass(init=False)``: an ``__init__`` of a base, or none
