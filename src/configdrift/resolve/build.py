@@ -10,12 +10,14 @@ from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import (
     CLI_KINDS,
     CONFIGURED_STRICT,
+    Location,
     Mount,
     SchemaNode,
     Surface,
     Unresolved,
 )
 from configdrift.resolve.flow_graph import Scope
+from configdrift.resolve.lifecycle import config_lines, line_of
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
 from configdrift.resolve.mechanisms.environment import (
     ENVIRONMENT,
@@ -68,9 +70,6 @@ def configured_openness(node: SchemaNode, config: Config, key: str, open_: bool)
     unknown keys under ``node`` are silently ignored (``open = true``:
     lenient), or an error the configuration declares (``open = false``:
     strict), whatever the mechanism made of them."""
-    from configdrift.model import Location
-    from configdrift.resolve.lifecycle import config_lines, line_of
-
     node.strict = not open_
     node.strict_owner = None if open_ else CONFIGURED_STRICT
     rel = config.source_rel
@@ -147,8 +146,7 @@ def build_root(
             builder.apply_placement(root, name, info.path, placement, explicit_paths)
     # No model, no dict read key by key and no configured mount: the
     # configuration may be a settings class, or the command line.
-    empty = not (root.children or root.model or explicit or dict_seeds)
-    empty = empty and not builder.flow.reads()[0]
+    empty = not (root.children or root.model or explicit or dict_seeds or builder.flow.reads()[0])
     if empty:
         settings_root(builder, root, doc_names)
     if not explicit and not dict_seeds and not root.model:
@@ -203,12 +201,8 @@ def configured_surfaces(
         node = new_root()
         unresolved: list[Unresolved] = []
         if target in ("cli", "registered"):
-            options = [
-                o
-                for o in declared_options(builder)[0]
-                if (o.model_kind == "named") == (target != "cli")
-            ]
-            dynamic = declared_options(builder)[1]
+            declared, dynamic = declared_options(builder)
+            options = [o for o in declared if (o.model_kind == "named") == (target != "cli")]
             if not options:
                 what = "command-line option" if target == "cli" else "key registered by name"
                 raise ConfigError(f"surfaces.{name}: the code declares no {what}")

@@ -210,14 +210,8 @@ class DictFlow(FlowGraph):
                         if len(uses) >= MAX_HELPER_USES:
                             continue
                         default, default_module = self._passed(edge, params, inner_use, module)
-                        use = HelperUse(
-                            passed[1],
-                            (),
-                            f"{inner_use.how} via {function}",
-                            default,
-                            default_module,
-                            inner_use.kind or edge.kind,
-                        )
+                        via, kind = f"{inner_use.how} via {function}", inner_use.kind or edge.kind
+                        use = HelperUse(passed[1], (), via, default, default_module, kind)
                         if use not in uses:
                             uses.append(use)
                             found.append(edge.caller)
@@ -265,15 +259,8 @@ class DictFlow(FlowGraph):
                     continue
                 default, default_module = self._passed(edge, params, use, module)
                 value = self._default(default_module, default)
+                via, kind = f"{how} via {function}", use.kind or edge.kind
                 sites.extend(
-                    ReadSite(
-                        p,
-                        edge.location,
-                        caller_module,
-                        caller_function,
-                        f"{how} via {function}",
-                        value,
-                        use.kind or edge.kind,
-                    )
+                    ReadSite(p, edge.location, caller_module, caller_function, via, value, kind)
                     for p in paths
                 )

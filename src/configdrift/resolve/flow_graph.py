@@ -177,9 +177,8 @@ class FlowGraph:
             for arg in facts.dict_args:
                 seq += 1
                 item: tuple[int, str, DictArg | DictStore] = (seq, name, arg)
-                self.by_caller.setdefault(scope_of(arg.function, arg.source.base, name), []).append(
-                    item
-                )
+                caller = scope_of(arg.function, arg.source.base, name)
+                self.by_caller.setdefault(caller, []).append(item)
                 last = arg.callee[1].rsplit(".", 1)[-1]
                 self.by_name.setdefault(last, []).append(item)
                 if last in aliases:
@@ -191,9 +190,8 @@ class FlowGraph:
                 if store.target == "<return>":
                     continue  # followed where callers read the result (``ret`` keys)
                 stored: tuple[int, str, DictArg | DictStore] = (seq, name, store)
-                self.by_caller.setdefault(
-                    scope_of(store.function, store.source.base, name), []
-                ).append(stored)
+                caller = scope_of(store.function, store.source.base, name)
+                self.by_caller.setdefault(caller, []).append(stored)
                 target = scope_of(store.function, store.target, name)
                 self.stores_by_target.setdefault(target, []).append(stored)
 

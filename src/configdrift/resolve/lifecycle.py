@@ -77,8 +77,7 @@ def registry_entries(
             )
             if status is None:
                 continue
-            line = info.facts.assign_lines.get(name, 1)
-            where = Location(info.path, line)
+            where = Location(info.path, info.facts.assign_lines.get(name, 1))
             literal = _unwrap(expr)
             if literal[0] == "seq":
                 items = [(item, None) for item in literal[2]]
@@ -142,15 +141,10 @@ def configured_entries(config: Config) -> list[LifecycleEntry]:
 
 
 def schema_deprecations(schema: SchemaNode) -> list[LifecycleEntry]:
+    # A node's origin names its model ("field of Model"): only fields are deprecated.
     return [
         LifecycleEntry(
-            node.path,
-            DEPRECATED,
-            node.origin,  # "field of Model": only fields are deprecated
-            node.location,
-            None,
-            None,
-            node.replacement,
+            node.path, DEPRECATED, node.origin, node.location, None, None, node.replacement
         )
         for node in schema.walk()
         if node.deprecated and node.path
@@ -202,8 +196,7 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
             and stmt.value is not None
             for inner in ast.walk(stmt.value)
         }
-        for line, key in dict_writes(tree, leaves, own):
-            uses.writes.append((rel, line, key))
+        uses.writes.extend((rel, line, key) for line, key in dict_writes(tree, leaves, own))
         if registries:
             for node in ast.walk(tree):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):

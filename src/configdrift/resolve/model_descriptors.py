@@ -15,7 +15,7 @@ from configdrift.resolve.model_types import (
     mark_deprecated,
     string_of,
 )
-from configdrift.resolve.project import Symbol
+from configdrift.resolve.project import Symbol, assigned
 
 #: MkDocs' config classes: each option a class attribute built by a
 #: ``config_options`` constructor (``enabled = c.Type(bool, default=True)``).
@@ -94,12 +94,9 @@ class DescriptorReader(TypeReader):
                 name = string_of(self.project, module, item[2][0])
                 if name and self._descriptor(module, kind, item[2][1]) is not None:
                     out.append(FieldFact(name, line, ["src", ""], item[2][1]))
-        for name, value in cls.assigns.items():
-            if name.startswith("__line__") or self._descriptor(module, kind, value) is None:
-                continue
-            line_expr = cls.assigns.get("__line__" + name)
-            line = line_expr[1] if line_expr else cls.line
-            out.append(FieldFact(name, line, ["src", ""], value))
+        for name, value, line in assigned(cls):
+            if self._descriptor(module, kind, value) is not None:
+                out.append(FieldFact(name, line, ["src", ""], value))
         for fact in cls.fields:
             # An annotated one: ``remove_cell_tags: set[str] = Set(...).tag(config=True)``.
             if fact.value is not None and self._descriptor(module, kind, fact.value) is not None:
@@ -194,7 +191,7 @@ class DescriptorReader(TypeReader):
             moved = kwargs.get("moved_to")
             node.replacement = string_of(project, module, moved) if moved else None
             return
-        if name in ("Optional",) and args:
+        if name == "Optional" and args:
             if args[0][0] == "call":
                 self._describe(node, module, kind, args[0], depth)
             node.default = Value.of(None, "None")
@@ -204,8 +201,7 @@ class DescriptorReader(TypeReader):
             if symbol is not None and self.model(symbol) is not None:
                 self.fill(node, symbol, depth + 1)
         elif name == "Type" and args:
-            kinds = self.type_facts(module, args[0]).info
-            node.type = kinds
+            node.type = self.type_facts(module, args[0]).info
         elif name == "Choice" and args:
             choices = project.evaluate(module, args[0])
             if choices.known and isinstance(choices.value, list | tuple):

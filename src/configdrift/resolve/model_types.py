@@ -261,11 +261,7 @@ class TypeReader:
                 return False
             if isinstance(expr[1], str):  # a forward reference
                 parsed = parse_annotation(expr[1])
-                return (
-                    True
-                    if parsed is None
-                    else self._kinds(module, parsed, kinds, models, marker, d)
-                )
+                return parsed is None or self._kinds(module, parsed, kinds, models, marker, d)
             return True
         if kind == "b" and expr[1] == "|":
             left = self._kinds(module, expr[2], kinds, models, marker, d)

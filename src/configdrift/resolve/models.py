@@ -23,7 +23,7 @@ from configdrift.resolve.model_types import (
     replacement_named,
     string_of,
 )
-from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.project import Project, Symbol, assigned, render
 
 PYDANTIC_BASES = frozenset(
     {
@@ -221,15 +221,11 @@ class ModelReader(DescriptorReader):
 
     def _attrib_fields(self, module: str, cls: ClassFact) -> list[FieldFact]:
         """attrs' unannotated fields: ``x = attr.ib(default=1)``."""
-        out: list[FieldFact] = []
-        for name, value in cls.assigns.items():
-            if name.startswith("__line__") or value[0] != "call":
-                continue
-            if self._is_field_call(module, value):
-                line_expr = cls.assigns.get("__line__" + name)
-                line = line_expr[1] if line_expr else cls.line
-                out.append(FieldFact(name, line, ["src", ""], value))
-        return out
+        return [
+            FieldFact(name, line, ["src", ""], value)
+            for name, value, line in assigned(cls)
+            if value[0] == "call" and self._is_field_call(module, value)
+        ]
 
     def inherits_unknown_fields(self, symbol: Symbol) -> bool:
         """Does a dataclass or attrs class inherit from a class outside the
@@ -301,14 +297,9 @@ class ModelReader(DescriptorReader):
                     if config is not None:
                         expr = _option(config, name)
                 if expr is not None:
-                    line_expr = cls.assigns.get("__line__model_config")
-                    line = (
-                        line_expr[1]
-                        if line_expr
-                        else annotated.line
-                        if annotated is not None
-                        else cls.line
-                    )
+                    marker = cls.assigns.get("__line__model_config")
+                    fallback = annotated.line if annotated is not None else cls.line
+                    line = marker[1] if marker else fallback
                     return self._option_value(owner.module, expr), owner, line
         return None
 
@@ -445,9 +436,7 @@ class ModelReader(DescriptorReader):
     def _default(self, module: str, fact: FieldFact, call: Expr | None) -> Value | None:
         project = self.project
         if call is None:
-            if fact.value is None:
-                return None
-            return project.evaluate(module, fact.value)
+            return None if fact.value is None else project.evaluate(module, fact.value)
         args, kwargs = call[2], call[3]
         expr = args[0] if args else kwargs.get("default")
         if expr is not None:

@@ -106,6 +106,16 @@ def import_names(path: str) -> list[str]:
     return [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
 
 
+def assigned(cls: ClassFact) -> list[tuple[str, Expr, int]]:
+    """The names a class body assigns, each with its value and its line
+    (which the facts keep beside it, as ``__line__`` and the name)."""
+    return [
+        (name, value, marker[1] if (marker := cls.assigns.get("__line__" + name)) else cls.line)
+        for name, value in cls.assigns.items()
+        if not name.startswith("__line__")
+    ]
+
+
 class Project:
     """All Python modules of the analysed code, indexed by module name."""
 

@@ -390,14 +390,8 @@ class SchemaBuilder(ModelReader):
             if any(source.base == LOADED for source in placement.sources):
                 self.loaded_models.setdefault(symbol, location)
             self.whole_models.setdefault(symbol, location)
-            self.root_candidates.append(
-                Mount(
-                    (),
-                    symbol.qualname,
-                    location,
-                    f"built from the whole dict in {placement.function}",
-                )
-            )
+            how = f"built from the whole dict in {placement.function}"
+            self.root_candidates.append(Mount((), symbol.qualname, location, how))
             return
         if primary in explicit:
             return

@@ -76,11 +76,7 @@ def discover_surfaces(discovery: Discovery, claimed: frozenset[str] = frozenset(
     surfaces before it do not hold (for a command line, a page
     ``generated`` from its parser will do); the ``claimed`` spellings are
     configured surfaces', no evidence for another."""
-    root = discovery.root
-    discovery.taken.update(spellings_of(root))
+    discovery.taken.update(spellings_of(discovery.root))
     # The keys of the surfaces the configuration names are theirs.
     discovery.taken.update(claimed)
-    found: list[Surface] = []
-    for mechanism in SURFACES:
-        found.extend(mechanism.surfaces(discovery))
-    return found
+    return [surface for mechanism in SURFACES for surface in mechanism.surfaces(discovery)]

@@ -13,8 +13,6 @@ from configdrift.resolve.mechanisms.data_files import file_root
 
 #: What users set an action's inputs as, in a workflow's step.
 SET_AS = "the action's inputs (`with:`)"
-
-
 #: The inputs the docs must name of an action, and half of them: a step
 #: that sets two under ``with:`` shows users set them.
 LEAST = 2
@@ -46,5 +44,4 @@ def surfaces(discovery: Discovery) -> list[Surface]:
 def set_with(discovery: Discovery) -> frozenset[str]:
     """The keys the docs' examples set under a step's ``with:``: an
     action's inputs, as users write them."""
-    pages = discovery.pages() if discovery.pages is not None else ()
-    return frozenset(key for page in pages for key in page.set_under("with"))
+    return frozenset(key for page in discovery.page_keys() for key in page.set_under("with"))

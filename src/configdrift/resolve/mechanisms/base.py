@@ -64,15 +64,14 @@ class Discovery:
         """The names, with the doc titles of one word."""
         return self.doc_words() if self.doc_words is not None else self.names
 
-    def set_in_examples(self) -> frozenset[str]:
-        """The names, with the options the examples set."""
-        return self.names | self.written() if self.written is not None else self.names
+    def page_keys(self) -> tuple[PageKeys, ...]:
+        """The keys each page spells (none where no pages are handed in)."""
+        return self.pages() if self.pages is not None else ()
 
     def set_at_top(self) -> frozenset[str]:
         """The keys the docs' example blocks set at their top, as written
         (``SILKY_META = True``; ``html_theme_options = {...}``'s keys)."""
-        pages = self.pages() if self.pages is not None else ()
-        return frozenset(key for page in pages for key in page.set_at_top())
+        return frozenset(key for page in self.page_keys() for key in page.set_at_top())
 
     def mounted(self) -> set[str]:
         """The models the root holds already."""

@@ -16,6 +16,7 @@ from configdrift.extract.python.facts import ClassFact, Expr
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.environment import variable_read
+from configdrift.resolve.mechanisms.option_nodes import KINDS
 from configdrift.resolve.mechanisms.option_tables import (
     MIN_TABLE,
     OPTION_KEY,
@@ -49,15 +50,6 @@ OPTION_ATTRIBUTES = frozenset(
 )
 #: Attributes that usually hold the key, preferred when several could.
 NAME_ATTRIBUTES = ("name", "key", "option", "setting", "config_name")
-#: Builtin types an option's ``type`` attribute may name.
-_TYPES = {
-    "int": "int",
-    "float": "float",
-    "str": "str",
-    "bool": "bool",
-    "list": "list",
-    "dict": "dict",
-}
 
 
 def families(project: Project) -> dict[Symbol, list[Symbol]]:
@@ -140,18 +132,14 @@ def registry_root(builder: SchemaBuilder, base: Symbol, members: list[Symbol]) -
         kind = ""
         typed = _attribute(project, member, "type")
         if typed is not None and typed[1][0] == "n":
-            kind = _TYPES.get(str(typed[1][1]), "")
+            kind = KINDS.get(str(typed[1][1]), "")
         if not kind and default is not None and default.value is not None:
             kind = value_kind(default.value)
         marker = cls.assigns.get("__line__" + key)
         line = marker[1] if marker and isinstance(marker[1], int) else cls.line
-        node = root.children[name] = table_option(
-            (name,),
-            default,
-            project.location(member.module, line),
-            base.qualname,
-            frozenset({kind}) if kind else frozenset(),
-        )
+        where = project.location(member.module, line)
+        kinds = frozenset({kind}) if kind else frozenset()
+        node = root.children[name] = table_option((name,), default, where, base.qualname, kinds)
         node.also = _also(project, member.module, cls)
         # ``deprecated = True``, or a help text that says so, on the class
         # or a base.
@@ -190,17 +178,13 @@ def _also(project: Project, module: str, cls: ClassFact) -> tuple[tuple[str, str
     return tuple(dict.fromkeys(out))
 
 
-def registries(builder: SchemaBuilder) -> list[Surface]:
-    """Every family of classes shaped as a registry of options."""
-    out: list[Surface] = []
-    for base, members in families(builder.project).items():
-        root = registry_root(builder, base, members)
-        if root is not None:
-            how = f"a registry of {len(root.children)} option classes deriving from {base.qualname}"
-            out.append(Surface(base.qualname, root, how, [], ""))
-    return out
-
-
 def surfaces(discovery: Discovery) -> list[Surface]:
-    """The registries of option classes the docs document (three fresh keys)."""
-    return [s for s in registries(discovery.builder) if discovery.claim(s.root)]
+    """The families of classes shaped as a registry of options that the
+    docs document (three fresh keys)."""
+    found: list[Surface] = []
+    for base, members in families(discovery.builder.project).items():
+        root = registry_root(discovery.builder, base, members)
+        if root is not None and discovery.claim(root):
+            how = f"a registry of {len(root.children)} option classes deriving from {base.qualname}"
+            found.append(Surface(base.qualname, root, how, [], ""))
+    return found

@@ -156,6 +156,4 @@ def adds_unseen_options(project: Project, module: str, callee: str) -> bool:
     ``password_option`` and the like add the flags their names say), or
     one that cannot be told?"""
     symbol = project.resolve(module, callee)
-    if symbol is None:
-        return True
-    return symbol.kind == "external" and not of_click(symbol.qualname)
+    return symbol is None or (symbol.kind == "external" and not of_click(symbol.qualname))

@@ -62,9 +62,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     found: list[Surface] = []
     if discovery.builder.imported("mkdocs") or discovery.builder.imported("traitlets"):
         for surface in descriptor_surfaces(discovery.builder):
-            evidence = (
-                discovery.set_in_examples() if surface.root.model_kind == "traitlets" else None
-            )
+            evidence = None
+            if surface.root.model_kind == "traitlets" and discovery.written is not None:
+                evidence = discovery.names | discovery.written()
             if discovery.claim(surface.root, evidence):
                 found.append(surface)
     return found
@@ -113,9 +113,7 @@ def _inherit_library_traits(builder: SchemaBuilder, symbol: Symbol, node: Schema
             node.strict = None  # another library's options are unknown
             return
         for name in traits:
-            node.children.setdefault(
-                name,
-                SchemaNode(
-                    key=name, path=(*node.path, name), spellings=(name,), origin=base.qualname
-                ),
+            trait = SchemaNode(
+                key=name, path=(*node.path, name), spellings=(name,), origin=base.qualname
             )
+            node.children.setdefault(name, trait)

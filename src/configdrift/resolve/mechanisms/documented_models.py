@@ -61,16 +61,6 @@ MIN_EXAMPLE_FIELDS = 10
 MIN_EXAMPLE_PAGES = 3
 
 
-def _constructed(discovery: Discovery) -> dict[str, list[PageKeys]]:
-    """The pages by each name their Python blocks call with keyword
-    arguments (a class they construct)."""
-    out: dict[str, list[PageKeys]] = {}
-    for page in discovery.pages() if discovery.pages is not None else ():
-        for name in page.calls:
-            out.setdefault(name, []).append(page)
-    return out
-
-
 def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
     """The model's fields a page that constructs it documents, where the
     page is about it: ``ABOUT_SHARE`` of its entries are its fields, and
@@ -114,11 +104,16 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     if discovery.references is None:
         return []
     names = discovery.references()
-    constructed = _constructed(discovery)
+    # The pages by each name their Python blocks call with keyword
+    # arguments (a class they construct).
+    constructed: dict[str, list[PageKeys]] = {}
+    for page in discovery.page_keys():
+        for name in page.calls:
+            constructed.setdefault(name, []).append(page)
     # The keys each page's examples set at their top, once, and all of them.
     tops = [
         top
-        for page in (discovery.pages() if discovery.pages is not None else ())
+        for page in discovery.page_keys()
         if (top := frozenset(normal(k) for k in page.set_at_top()))
     ]
     every_top = frozenset().union(*tops)
@@ -181,10 +176,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         node.strict = None if symbol in about or builder.inherits_unknown_fields(symbol) else False
         evidence_of = about.get(symbol, exemplified.get(symbol))
         if discovery.claim(node, evidence_of, shared=symbol in about):
-            if symbol in exemplified:
-                how = f"the docs' examples set {documented} of its {len(node.children)} keys"
-            else:
-                how = f"its page documents {documented} of its {len(node.children)} keys"
+            said = "the docs' examples set" if symbol in exemplified else "its page documents"
+            how = f"{said} {documented} of its {len(node.children)} keys"
             surface = Surface(symbol.qualname, node, how, [], symbol.target)
             surface.exemplified = symbol in exemplified
             found.append(surface)

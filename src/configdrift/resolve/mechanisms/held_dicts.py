@@ -80,10 +80,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 given = [d for _, d, _, _ in reads if d is not None]
                 one = len({str(d) for d in given}) == 1
                 default = project.evaluate(module, given[0]) if one else None
-                line = min(line for line, _, _, _ in reads)
-                node = root.children[key] = table_option(
-                    (key,), default, project.location(module, line), qualname
-                )
+                where = project.location(module, min(line for line, _, _, _ in reads))
+                node = root.children[key] = table_option((key,), default, where, qualname)
                 # Its reads: the code is seen to read it.
                 node.reads = [
                     ReadSite(
@@ -267,8 +265,7 @@ def _documented(discovery: Discovery, keys: set[str]) -> tuple[tuple[str, ...], 
 def _spelt(discovery: Discovery, keys: set[str]) -> frozenset[str]:
     """The keys the docs spell, on any page, entries and examples alike:
     a surface's evidence."""
-    pages = discovery.pages() if discovery.pages is not None else ()
-    named = {n for page in pages for n in page.names()}
+    named = {n for page in discovery.page_keys() for n in page.names()}
     return frozenset(k for k in keys if k in discovery.names or normal(k) in named)
 
 

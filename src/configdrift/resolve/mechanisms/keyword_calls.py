@@ -56,9 +56,8 @@ def keyword_functions(builder: SchemaBuilder) -> list[KeywordFunction]:
             top = module.split(".", 1)[0]
             names = tuple(dict.fromkeys((f"{module}.{function}", f"{top}.{function}", function)))
             own = frozenset(info.facts.functions.get(function, ()))
-            out.append(
-                KeywordFunction(names, symbol, Location(info.path, line), own, frozenset(passed))
-            )
+            where = Location(info.path, line)
+            out.append(KeywordFunction(names, symbol, where, own, frozenset(passed)))
     return out
 
 
@@ -74,9 +73,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     """The models functions build from their keyword arguments that the
     root does not hold, where the docs call the function with three of
     the model's keys."""
-    if discovery.calls is None:
-        return []
-    calls = discovery.calls()
+    calls = discovery.calls() if discovery.calls is not None else {}
     if not calls:
         return []
     found: list[Surface] = []

@@ -56,7 +56,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
 def _naming(discovery: Discovery, name: str, node: SchemaNode) -> str | None:
     """The page that names the model in its prose (``GroupConfig``) and
     documents its keys (three, half of its own), if one does."""
-    for page in discovery.pages() if discovery.pages is not None else ():
+    for page in discovery.page_keys():
         if name in page.classes and discovery.claim(node, page.names(ENTRY)):
             return page.page
     return None

@@ -49,10 +49,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         root, _, _ = table_root(builder, module, module, 1)
         root.strict = None  # a name it lacks may be assigned where it is not seen
         for name, value in constants.items():
-            line = info.facts.assign_lines.get(name, 1)
-            root.children[name] = table_option(
-                (name,), value, project.location(module, line), module
-            )
+            where = project.location(module, info.facts.assign_lines.get(name, 1))
+            root.children[name] = table_option((name,), value, where, module)
         if discovery.claim(root, evidence):
             how = f"{len(constants)} constants of the module {module}"
             found.append(Surface(module, root, how, [], ""))

@@ -33,23 +33,11 @@ _INI_TYPES = {
 }
 
 
-def _ini_kind(project: Project, module: str, typed: Expr | None) -> str:
-    """The kind of a pytest ini key by its ``type`` (a tag, ``"linelist"``,
-    or a plain type, ``int``): a string where none is given."""
-    if typed is None:
-        return "str"
-    if typed[0] == "n" and typed[1] in ("str", "bool", "int", "float"):
-        return str(typed[1])
-    return _INI_TYPES.get(project.string(module, typed) or "", "")
-
-
 def _argument(call: RegistrationCall, spec: int | str | None) -> Expr | None:
     """The argument at a position or under a keyword."""
     if isinstance(spec, int):
         return call.args[spec] if len(call.args) > spec else None
-    if spec is None:
-        return None
-    return call.kwargs.get(spec)
+    return None if spec is None else call.kwargs.get(spec)
 
 
 def named_option(
@@ -83,9 +71,15 @@ def named_option(
     default = project.evaluate(module, expr) if expr is not None else None
     kind = ""
     if call.method == "addini":
-        # pytest reads a key registered with no type as a string.
+        # pytest reads a key registered with no type as a string; its
+        # ``type`` is a tag (``"linelist"``) or a plain type (``int``).
         typed = call.kwargs.get("type") or (call.args[2] if len(call.args) > 2 else None)
-        kind = _ini_kind(project, module, typed)
+        if typed is None:
+            kind = "str"
+        elif typed[0] == "n" and typed[1] in ("str", "bool", "int", "float"):
+            kind = str(typed[1])
+        else:
+            kind = _INI_TYPES.get(project.string(module, typed) or "", "")
     of_type = call.kwargs.get("of_type") or (
         call.args[1] if call.method == "add_config" and len(call.args) > 1 else None
     )

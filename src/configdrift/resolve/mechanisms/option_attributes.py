@@ -29,7 +29,7 @@ from configdrift.resolve.mechanisms.option_tables import (
     table_root,
 )
 from configdrift.resolve.model_types import mark_deprecated
-from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.project import Project, Symbol, assigned, render
 from configdrift.resolve.schema import SchemaBuilder
 
 #: Keywords that say a call describes an option.
@@ -56,12 +56,9 @@ def _attributes(
     for cls in info.facts.classes:
         if builder.model(Symbol("class", module, cls.name)) is not None:
             continue  # a model's fields are the model readers'
-        found: list[tuple[str, Expr, int]] = []
-        for attr, value in cls.assigns.items():
-            if attr.startswith("__") or value[0] != "call":
-                continue
-            marker = cls.assigns.get("__line__" + attr)
-            found.append((attr, value, marker[1] if marker else cls.line))
+        found = [
+            row for row in assigned(cls) if not row[0].startswith("__") and row[1][0] == "call"
+        ]
         found.extend(
             (f.name, f.value, f.line) for f in cls.fields if f.value and f.value[0] == "call"
         )
@@ -118,12 +115,6 @@ def _singletons(project: Project) -> set[Symbol]:
     return out
 
 
-def _variable(call: Expr) -> bool:
-    """Does an option's call name its environment variable or its other
-    names (what users write, where an API's attributes have one name)?"""
-    return len(_spellings("", call)) > 1
-
-
 def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
     """Every class or module whose attributes are options of one class."""
     project = builder.project
@@ -132,12 +123,12 @@ def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
     for module in sorted(project.modules):
         for owner, attributes in _attributes(builder, module):
             if owner and Symbol("class", module, owner) not in singletons:
-                attributes = [a for a in attributes if _variable(a[1])]
+                # Only the calls that name the option's environment variable or
+                # other names: what users write, where an API's attributes have one.
+                attributes = [a for a in attributes if len(_spellings("", a[1])) > 1]
             by_callee: dict[str, list[tuple[str, Expr, int]]] = {}
-            for attr, call, line in attributes:
-                by_callee.setdefault(_family(project, module, call[1]), []).append(
-                    (attr, call, line)
-                )
+            for row in attributes:
+                by_callee.setdefault(_family(project, module, row[1][1]), []).append(row)
             for rows in by_callee.values():
                 node = _table(builder, module, owner, rows)
                 if node is not None:

@@ -14,25 +14,16 @@ from __future__ import annotations
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Surface
 from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.option_nodes import KINDS
 from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_option, table_root
 from configdrift.resolve.model_types import mark_deprecated
 from configdrift.resolve.project import render
-from configdrift.resolve.schema import SchemaBuilder, ensure_path
+from configdrift.resolve.schema import ensure_path
 
 #: How deep namespaces are followed.
 MAX_DEPTH = 4
 #: Types an option's ``type="..."`` names.
-_TYPES = {
-    "bool": "bool",
-    "boolean": "bool",
-    "int": "int",
-    "float": "float",
-    "string": "str",
-    "str": "str",
-    "dict": "dict",
-    "list": "list",
-    "tuple": "list",
-}
+_TYPES = {**KINDS, "boolean": "bool", "string": "str", "tuple": "list"}
 
 
 def _leaves(
@@ -53,8 +44,10 @@ def _leaves(
     return True
 
 
-def namespace_tables(builder: SchemaBuilder, names: frozenset[str]) -> list[Surface]:
-    """Every module-level namespace of options, spelt as the docs spell it."""
+def surfaces(discovery: Discovery) -> list[Surface]:
+    """Every module-level namespace of options, spelt as the docs spell it,
+    that the docs document (three fresh keys)."""
+    builder, names = discovery.builder, discovery.names
     project = builder.project
     out: list[Surface] = []
     for module in sorted(project.modules):
@@ -89,12 +82,7 @@ def namespace_tables(builder: SchemaBuilder, names: frozenset[str]) -> list[Surf
                 at = project.location(module, lines.get(".".join(path), line))
                 node = parent.children[key[-1]] = table_option(key, default, at, qualname, kinds)
                 mark_deprecated(project, module, node, kwargs)
-            how = f"{len(leaves)} options in nested namespaces of {qualname}"
-            out.append(Surface(qualname, root, how, [], ""))
+            if discovery.claim(root):
+                how = f"{len(leaves)} options in nested namespaces of {qualname}"
+                out.append(Surface(qualname, root, how, [], ""))
     return out
-
-
-def surfaces(discovery: Discovery) -> list[Surface]:
-    """The namespaces of options the docs document (three fresh keys)."""
-    tables = namespace_tables(discovery.builder, discovery.names)
-    return [s for s in tables if discovery.claim(s.root)]

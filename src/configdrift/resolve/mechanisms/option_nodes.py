@@ -12,6 +12,8 @@ from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project
 
 TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
+#: The builtin types an option's declared type may name, containers too.
+KINDS = {**TYPES, "list": "list", "dict": "dict"}
 
 
 def option_node(
@@ -59,8 +61,7 @@ def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: st
     """Keys the code reads by name, as the children of a lenient root."""
     for node in keys:
         root.children[node.key] = node
-    root.model = model
-    root.model_kind = kind
+    root.model, root.model_kind = model, kind
     root.model_location = keys[0].location
     root.strict = False
 

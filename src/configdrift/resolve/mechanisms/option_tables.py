@@ -11,7 +11,7 @@ from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.model_types import mark_deprecated, value_kind
-from configdrift.resolve.project import Project, render
+from configdrift.resolve.project import Project, assigned, render
 from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
 
 
@@ -28,11 +28,7 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
         info = project.modules[name]
         tables = [(q, e, info.facts.assign_lines.get(q, 1)) for q, e in info.facts.assigns.items()]
         for cls in info.facts.classes:
-            for attr, value in cls.assigns.items():
-                if not attr.startswith("__line__"):
-                    marker = cls.assigns.get("__line__" + attr)
-                    at = marker[1] if marker else cls.line
-                    tables.append((f"{cls.name}.{attr}", value, at))
+            tables += [(f"{cls.name}.{attr}", value, at) for attr, value, at in assigned(cls)]
             for fact in cls.fields:
                 # An annotated class attribute holding a table of option
                 # calls (``_config_map: ClassVar[dict[str, Item]] = {...}``).
@@ -52,16 +48,12 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 # settings object (``Settings(validators=[Validator("PORT",
                 # default=80), ...])``): what the callee does with other keys
                 # is not known, so none is judged absent.
-                node = next(
-                    (
-                        node
-                        for rows in handed_tables(expr)
-                        if (node := call_table(builder, name, qualname, rows, line)) is not None
-                    ),
-                    None,
-                )
-                if node is not None:
-                    node.strict = False
+                node = None
+                for rows in handed_tables(expr):
+                    node = call_table(builder, name, qualname, rows, line)
+                    if node is not None:
+                        node.strict = False
+                        break
             elif expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
                     builder, name, qualname, expr[2], line
@@ -122,9 +114,8 @@ def option_table(
         else:
             default_expr = value
         default = project.evaluate(module, default_expr) if default_expr else None
-        node = root.children[key] = table_option(
-            (key,), default, project.location(module, lines.get(key, line)), qualname
-        )
+        where = project.location(module, lines.get(key, line))
+        node = root.children[key] = table_option((key,), default, where, qualname)
         if calls:
             mark_deprecated(project, module, node, value[3])
         if not calls and value[0] == "dict":
@@ -288,22 +279,19 @@ def tuple_table(
             # (``asoctal``: ``"600"`` is written, 384 is held) is not
             # the text users write, and is not compared.
             default = project.evaluate(module, attributes[key])
-        parent.children[path[-1]] = table_option(
-            path, default, project.location(module, lines.get(key, line)), qualname
-        )
+        at = project.location(module, lines.get(key, line))
+        parent.children[path[-1]] = table_option(path, default, at, qualname)
     return root
 
 
 def _class_attributes(project: Project, module: str, qualname: str) -> dict[str, Expr]:
     """The attributes the class holding ``qualname`` (``Class._params``)
     assigns in its body, by name; none for a module's table."""
-    owner, dot, _ = qualname.rpartition(".")
-    if not dot:
-        return {}
+    owner, _, _ = qualname.rpartition(".")
     cls = project.modules[module].classes.get(owner)
     if cls is None:
         return {}
-    return {k: v for k, v in cls.assigns.items() if not k.startswith("__line__")}
+    return {name: value for name, value, _ in assigned(cls)}
 
 
 def call_table(
@@ -335,9 +323,8 @@ def call_table(
         at = position if position is not None else 1
         default_expr = kwargs.get("default") or (args[at] if len(args) > at else None)
         default = project.evaluate(module, default_expr) if default_expr else None
-        node = root.children[key] = table_option(
-            (key,), default, project.location(module, lines.get(key, line)), qualname
-        )
+        where = project.location(module, lines.get(key, line))
+        node = root.children[key] = table_option((key,), default, where, qualname)
         mark_deprecated(project, module, node, kwargs)
     return root
 
@@ -377,15 +364,14 @@ def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
     offload's ``device``, ``buffer_count`` ...) cannot tell which of them a
     doc entry describes by its name."""
     keys = [{n.key for n in s.root.walk() if not n.children} for s in surfaces]
-    out: list[Surface] = []
-    for i, surface in enumerate(surfaces):
-        shared = any(
+    return [
+        surface
+        for i, surface in enumerate(surfaces)
+        if not any(
             j != i and 2 * len(keys[i] & other) >= min(len(keys[i]), len(other))
             for j, other in enumerate(keys)
         )
-        if not shared:
-            out.append(surface)
-    return out
+    ]
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:

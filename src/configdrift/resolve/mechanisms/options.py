@@ -67,7 +67,7 @@ REGISTERED = "the registered options"
 #: The libraries whose declaring calls (``body.DECLARING_CALLS``) declare a
 #: key: Tornado's ``define(name, default=None, ...)``, oslo.config's
 #: ``cfg.StrOpt(name, default=None)``.
-_CATALOGUE = ("tornado.options", "oslo_config")
+_CATALOGUE = ("tornado.options.", "oslo_config.")
 
 
 def _kind(
@@ -86,22 +86,19 @@ def _kind(
     if call.method in NAMED:
         return "named"
     for name in declared:
-        last = name.rsplit(".", 1)[-1]
-        if last != call.method:
+        if name.rsplit(".", 1)[-1] != call.method:
             continue
         if "." not in name or name == call.callee:
             return "named"
         symbol = project.resolve(module, call.callee)
-        if symbol is not None and (
-            f"{symbol.module}.{symbol.qualname}" == name or symbol.qualname == name
-        ):
+        if symbol is not None and name in (f"{symbol.module}.{symbol.qualname}", symbol.qualname):
             return "named"
     if call.method in DECLARING_CALLS:
         symbol = project.resolve(module, call.callee)
         if (
             symbol is not None
             and symbol.kind == "external"
-            and symbol.qualname.startswith(tuple(lib + "." for lib in _CATALOGUE))
+            and symbol.qualname.startswith(_CATALOGUE)
         ):
             return "named"
     if call.method in CLICK_BUILTINS and call.callee:
@@ -147,13 +144,10 @@ def learned_flag_methods(
     counts: Counter[str] = Counter()
     for info in project.modules.values():
         for call in info.facts.registrations:
-            first = call.args[0] if call.args else None
-            if (
-                call.method not in known
-                and first is not None
-                and first[0] == "c"
-                and str(first[1]).startswith("-")
-            ):
+            flag = (
+                bool(call.args) and call.args[0][0] == "c" and str(call.args[0][1]).startswith("-")
+            )
+            if call.method not in known and flag:
                 counts[call.method] += 1
     return frozenset(method for method, n in counts.items() if n >= MIN_LEARNED)
 
@@ -167,30 +161,24 @@ def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bo
     library than a parser's (Selenium's ``webdriver.ChromeOptions()``)?"""
     receiver = call.callee.rsplit(".", 1)[0] if "." in call.callee else ""
     facts = project.modules[module].facts
-    built: str | None = None
+    built: list[str] = []
     if receiver.startswith("self.") and receiver.count(".") == 1 and "." in call.function:
         owner = call.function.rsplit(".", 1)[0] + "."
         attr = receiver[5:]
-        built = next(
-            (
-                callee
-                for function, name, how, callee, _ in facts.attr_assigns
-                if name == attr and how == "call" and function.startswith(owner)
-            ),
-            None,
-        )
+        built = [
+            callee
+            for function, name, how, callee, _ in facts.attr_assigns
+            if name == attr and how == "call" and function.startswith(owner)
+        ]
     elif receiver and "." not in receiver:
-        built = next(
-            (
-                callee
-                for function, name, callee in facts.local_types
-                if function == call.function and name == receiver
-            ),
-            None,
-        )
-    if built is None:
+        built = [
+            callee
+            for function, name, callee in facts.local_types
+            if function == call.function and name == receiver
+        ]
+    if not built:
         return False
-    symbol = project.resolve(module, built)
+    symbol = project.resolve(module, built[0])
     if symbol is None or symbol.kind != "external":
         return False
     name = symbol.qualname

@@ -20,7 +20,7 @@ from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.documented_models import MIN_FIELDS
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
-from configdrift.resolve.project import Project, Symbol
+from configdrift.resolve.project import Project, Symbol, assigned
 
 #: Callees whose value is no setting: a method or a computed attribute.
 _NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})
@@ -35,10 +35,9 @@ def _attributes(
     for ancestor in reversed(lineage):
         fact = project.class_fact(ancestor)
         assert fact is not None
-        for name, value in fact.assigns.items():
-            if not name.startswith(("_", "__line__")) and not _computed(value):
-                marker = fact.assigns.get("__line__" + name)
-                out[name] = (ancestor.module, marker[1] if marker else fact.line, value, None)
+        for name, value, line in assigned(fact):
+            if not name.startswith("_") and not _computed(value):
+                out[name] = (ancestor.module, line, value, None)
         for field in fact.fields:
             if not field.name.startswith("_") and field.value and not _computed(field.value):
                 out[field.name] = (ancestor.module, field.line, field.value, field.annotation)
@@ -75,12 +74,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         root.strict = None  # a plain object takes any attribute
         root.model_kind = "attributes"
         for name, (owner, at, value, annotation) in sorted(attributes.items()):
-            node = root.children[name] = table_option(
-                (name,),
-                project.evaluate(owner, value),
-                project.location(owner, at),
-                symbol.qualname,
-            )
+            default, where = project.evaluate(owner, value), project.location(owner, at)
+            node = root.children[name] = table_option((name,), default, where, symbol.qualname)
             typed = builder.type_facts(owner, annotation).info
             if typed.kinds:
                 node.type = typed

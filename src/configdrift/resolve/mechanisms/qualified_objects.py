@@ -29,11 +29,9 @@ PART = 3
 
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each exported instance of a model whose fields the pages write on it."""
-    if discovery.pages is None:
-        return []
     builder = discovery.builder
     written: dict[tuple[str, ...], set[str]] = {}
-    for page in discovery.pages():
+    for page in discovery.page_keys():
         for owner, qualified in page.qualified.items():
             written.setdefault(owner, set()).update(qualified)
     found: list[Surface] = []
