@@ -136,8 +136,34 @@ def spelt_anywhere(analysis: Analysis, names: set[str]) -> set[str]:
     files = [*code_files(analysis), *analysis.other_python, *analysis.config_files]
     if not names or len(files) > MAX_OTHER_FILES:
         return set(names)
+    if all(_WORD.fullmatch(v.encode()) for v in variants):
+        # Names of word characters and ``-`` alone: each file's words
+        # against them, a set's work, not one long alternation's.
+        return _words_in(analysis, files, names, variants)
     compiled = re.compile(WHOLE % alternation(set(variants)))
     return _spelt_in(analysis, [(compiled, files)], names, variants)
+
+
+#: A run of word characters and ``-``: what ``WHOLE`` bounds a name by.
+_WORD = re.compile(rb"[\w-]++")
+
+
+def _words_in(
+    analysis: Analysis, files: list[str], names: set[str], variants: dict[str, set[str]]
+) -> set[str]:
+    """``_spelt_in`` for ``WHOLE`` names of words: the ``names`` some
+    file spells as one of its words; all of them where a file is not read."""
+    wanted = {v.encode(): spelt for v, spelt in variants.items()}
+    found: set[str] = set()
+    for rel in files:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is None:
+            return set(names)
+        for word in wanted.keys() & set(_WORD.findall(data)):
+            found.update(wanted[word])
+        if found >= names:
+            return found
+    return found
 
 
 def _variants(names: set[str]) -> dict[str, set[str]]:
