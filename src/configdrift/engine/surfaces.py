@@ -187,6 +187,8 @@ def other_surfaces(
     config = analysis.config
     schema = analysis.schema
     generated = any(doc.generated for _, doc in candidates)
+    # The scripts a site's build runs: read once, where a surface asks.
+    scripts = functools.cache(lambda: build_scripts(config.root))
     targets = {name: target for name, (target, _) in config.surfaces.items()}
     claimed: set[str] = set()
     if config.surfaces:
@@ -334,7 +336,7 @@ def other_surfaces(
         elif not other.autodoc and surface.root.model_kind not in CLI_KINDS:
             # A page that renders it documents its described keys, though
             # other pages name some by hand.
-            other.rendering = _rendered(analysis, builder, sources, surface)
+            other.rendering = _rendered(analysis, builder, sources, surface, scripts)
             if other.rendering and surface.root.model is not None:
                 other.autodoc = {surface.root.model}
             if any(where.path.endswith(".py") for where in other.rendering):
@@ -427,11 +429,15 @@ def _add_page(analysis: Analysis, rel: str, doc: DocFacts) -> None:
 
 
 def _rendered(
-    analysis: Analysis, builder: SchemaBuilder, sources: Sources, surface: Surface
+    analysis: Analysis,
+    builder: SchemaBuilder,
+    sources: Sources,
+    surface: Surface,
+    scripts: Callable[[], list[str]],
 ) -> list[Location]:
     """The model of a surface the code alone admitted, where a page renders
-    its module or class from the code: its described keys are documented
-    there."""
+    its module or class from the code, or a script of the site's build
+    (``scripts``) imports it: its described keys are documented there."""
     root = surface.root
     if root.model is None or root.model_location is None:
         return []
@@ -453,8 +459,7 @@ def _rendered(
         )
     )
     found = rendered_by_bytes(analysis.config.root, sources.docs, modules, root.model, importers)
-    scripts = build_scripts(analysis.config.root)
-    return found + rendered_by_scripts(analysis.config.root, scripts, modules, root.model)
+    return found + rendered_by_scripts(analysis.config.root, scripts(), modules, root.model)
 
 
 def _shown(root: Path, model: str, includes: list[Include]) -> set[int] | None:
