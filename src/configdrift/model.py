@@ -419,6 +419,8 @@ BUILTIN = "an action of the parser"
 
 #: The kinds of root a command line makes.
 CLI_KINDS = frozenset({"argparse", "click"})
+#: The kinds of a model class whose fields are its keys.
+CLASS_KINDS = frozenset({"pydantic", "dataclass", "attrs"})
 
 
 def same_value(a: object, b: object) -> bool:

@@ -15,6 +15,7 @@ from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.files import read_or_none
 from configdrift.index.pages import page_keys, spelt_whole
 from configdrift.model import (
+    CLASS_KINDS,
     CLI_KINDS,
     ConfigPath,
     DocSource,
@@ -303,7 +304,7 @@ def other_surfaces(
             _as_named(config, surface)
         other = _surface(analysis, surface, candidates, shown, None, among, built)
         other.target = surface.target or "discovered"
-        if surface.exemplified and surface.root.model_kind in _MODEL_KINDS:
+        if surface.exemplified and surface.root.model_kind in CLASS_KINDS:
             # A model the examples are written for is documented by them
             # wherever they are: a key some page spells whole is shown there.
             keys = frozenset(surface.root.children)
@@ -373,8 +374,6 @@ def other_surfaces(
     _know_first(analysis)
 
 
-#: The kinds of model class a surface's root may be.
-_MODEL_KINDS = frozenset({"pydantic", "dataclass", "attrs"})
 #: The share of a config file's top-level keys a surface beside the first
 #: must hold to take the file as its own, and the keys it must set: nearly
 #: all of many (a file of another model's keys shares many of them).

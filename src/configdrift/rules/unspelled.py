@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.python.calls import PERCENT_HOLE
 from configdrift.extract.python.facts import Expr, built_name_matches
 from configdrift.model import (
+    CLASS_KINDS,
     ConfigPath,
     DocEntry,
     Finding,
@@ -49,8 +50,6 @@ if TYPE_CHECKING:
 #: and the block is another program's settings (a block of two keys is
 #: never judged).
 UNSPELT_SHARE = 3
-#: The kinds of a class's fields: open only where a base brings unknown ones.
-_CLASS_KINDS = frozenset({"dataclass", "attrs", "pydantic"})
 
 
 def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
@@ -61,7 +60,7 @@ def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
         not analysis.examples_document
         or root.strict is not None
         or analysis.unresolved
-        or root.model_kind in _CLASS_KINDS
+        or root.model_kind in CLASS_KINDS
     ):
         # A configuration that takes keys not known statically (a theme's
         # inherited options, a dataclass's fields from a base outside the

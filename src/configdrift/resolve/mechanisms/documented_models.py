@@ -178,7 +178,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if discovery.claim(node, evidence_of, shared=symbol in about):
             said = "the docs' examples set" if symbol in exemplified else "its page documents"
             how = f"{said} {documented} of its {len(node.children)} keys"
-            surface = Surface(symbol.qualname, node, how, [], symbol.target)
-            surface.exemplified = symbol in exemplified
-            found.append(surface)
+            found.append(
+                Surface(
+                    symbol.qualname, node, how, [], symbol.target, exemplified=symbol in exemplified
+                )
+            )
     return found
