@@ -293,6 +293,13 @@ def fingerprint(finding: Finding) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
+def field_owner(node: SchemaNode) -> str | None:
+    """The model whose field ``node`` is (its origin: ``field of Model``);
+    None for a node that is no model's field."""
+    owner = node.origin.removeprefix("field of ")
+    return owner if owner != node.origin else None
+
+
 def top_spellings(node: SchemaNode) -> set[str]:
     """Every spelling of the keys right under ``node``."""
     return {s for child in node.children.values() for s in child.spellings or (child.key,)}

@@ -23,6 +23,7 @@ from configdrift.model import (
     Mount,
     SchemaNode,
     Surface,
+    field_owner,
     format_path,
     spellings_of,
     top_spellings,
@@ -345,11 +346,7 @@ def other_surfaces(
                 # every model of a Union too (each field names its own).
                 nodes = list(surface.root.walk())
                 other.autodoc |= {n.model for n in nodes if n.model}
-                other.autodoc |= {
-                    n.origin.removeprefix("field of ")
-                    for n in nodes
-                    if n.origin.startswith("field of ")
-                }
+                other.autodoc |= {owner for n in nodes if (owner := field_owner(n))}
         if (
             target is not None
             or other.doc_sources

@@ -22,6 +22,7 @@ from configdrift.model import (
     Location,
     Related,
     SchemaNode,
+    field_owner,
     format_path,
     resolve_path,
 )
@@ -373,7 +374,7 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
             reason = value_rejection(node.type, key.kind, key.value)
             if reason is None:
                 continue
-            owner = node.origin.removeprefix("field of ")
+            owner = field_owner(node) or node.origin
             related = (
                 (
                     Related(
