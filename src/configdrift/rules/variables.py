@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
-from configdrift.rules.evidence import code_files, quoted_in
+from configdrift.rules.evidence import code_files, once, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -43,13 +43,18 @@ def _given(analysis: Analysis) -> Iterator[tuple[DocEntry, SchemaNode, list[str]
 
 
 def _holders(analysis: Analysis) -> dict[str, SchemaNode]:
-    """Every variable some setting of the project's configurations has."""
-    return {
-        s: node
-        for other in (analysis.first or analysis).everything
-        for node in other.schema.walk()
-        for s in _own(node)
-    }
+    """Every variable some setting of the project's configurations has;
+    once a project (CD102 and CD103 ask it for every surface)."""
+    return once(
+        analysis,
+        "variable holders",
+        lambda: {
+            s: node
+            for other in (analysis.first or analysis).everything
+            for node in other.schema.walk()
+            for s in _own(node)
+        },
+    )
 
 
 def unread_variables(analysis: Analysis) -> Iterator[Finding]:
