@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.index.spellings import bare, normal, shared_affixes
+from configdrift.index.spellings import VARIABLE, bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     CLI_KINDS,
@@ -133,9 +133,6 @@ def variable_prefixes(root: SchemaNode) -> tuple[str, ...]:
     if shared:
         return (max(shared, key=len),)
     return tuple(sorted({v.split("_", 1)[0] + "_" for v in variables}))
-
-
-VARIABLE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def _abbreviates(parent: SchemaNode, flag: str) -> bool:

@@ -7,6 +7,7 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import VARIABLE
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
@@ -26,7 +27,6 @@ from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
-    VARIABLE,
     example_entries,
     hint_for,
     missing_entries,

@@ -223,7 +223,7 @@ def _env_examples(analysis: Analysis) -> Iterator[Finding]:
     """CD302 for the variables of example environment files that nothing
     reads (see ``example_ignored``)."""
     from configdrift.files import read_or_none
-    from configdrift.rules.doc_gaps import VARIABLE
+    from configdrift.index.spellings import VARIABLE
     from configdrift.rules.evidence import named_in_files, quoted_in, read_elsewhere
 
     if not analysis.env_examples:
