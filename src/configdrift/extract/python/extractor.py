@@ -19,15 +19,9 @@ from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.docstrings import read_docstring
 from configdrift.extract.python.exprs import (
-    MIN_OPTIONAL,
     add_validator,
-    defaulted,
-    deprecated_keywords,
-    described_keywords,
     dotted,
     is_main_guard,
-    last_name,
-    optional_keywords,
     to_expr,
 )
 from configdrift.extract.python.facts import (
@@ -37,17 +31,14 @@ from configdrift.extract.python.facts import (
     FieldFact,
     ImportFact,
     ModuleFacts,
-    RegistrationCall,
 )
 from configdrift.extract.python.registration_calls import (
-    OPTION_DECORATORS,
     automatic_prefixes,
-    click_builtin,
-    context_settings,
     env_read,
     field_flags,
     registration_call,
 )
+from configdrift.extract.python.signatures import all_parameters, read_signature
 from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -477,43 +468,6 @@ class ModuleExtractor:
         self.open_classes.pop()
         self.facts.classes.append(fact)
 
-    def _parameter_options(
-        self,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
-        qualname: str,
-        pairs: list[tuple[ast.arg, ast.expr]],
-    ) -> None:
-        """A command's parameters declared as options: ``name: str =
-        typer.Option("World", "--name")`` or ``name: Annotated[str,
-        typer.Option("--name")] = "World"``, as registrations ``Option``
-        with ``__param__`` (and ``__default__``, ``__type__``) added."""
-        defaults = {id(a): d for a, d in pairs}
-        for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-            default = defaults.get(id(a))
-            call = _option_call(default)
-            annotation = a.annotation
-            if call is None and isinstance(annotation, ast.Subscript):
-                inner = annotation.slice
-                items = inner.elts if isinstance(inner, ast.Tuple) else []
-                for item in items[1:]:
-                    call = call or _option_call(item)
-                if call is not None:
-                    annotation = items[0]
-            if call is None:
-                continue
-            option = registration_call(call, self.source, qualname, _PARAMETER_OPTIONS)
-            if option is None:  # ``typer.Option(envvar="X", help="...")``: keywords only
-                keywords = {k.arg: to_expr(k.value, self.source) for k in call.keywords if k.arg}
-                option = RegistrationCall(
-                    "Option", [], keywords, call.lineno, qualname, dotted(call.func) or ""
-                )
-            option.kwargs["__param__"] = ["c", a.arg]
-            if default is not None and default is not call:
-                option.kwargs["__default__"] = to_expr(default, self.source)
-            if annotation is not None:
-                option.kwargs["__type__"] = to_expr(annotation, self.source)
-            self.facts.registrations.append(option)
-
     def _deprecation_comment(self, line: int) -> str:
         """The comment lines right above ``line`` when they say deprecated
         (``# Deprecated: use `lint.args` instead.``), else nothing."""
@@ -533,62 +487,8 @@ class ModuleExtractor:
         return comment if comment.lower().startswith("deprecated") else ""
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
-        for deco in node.decorator_list:
-            if isinstance(deco, ast.Call):
-                option = registration_call(deco, self.source, qualname, OPTION_DECORATORS)
-                if option is not None:
-                    self.facts.registrations.append(option)
-            builtin = click_builtin(deco, self.source, qualname)
-            if builtin is not None:
-                self.facts.registrations.append(builtin)
-            settings = context_settings(deco, self.source, qualname)
-            if settings is not None:
-                self.facts.registrations.append(settings)
-        args = node.args
-        params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-        self.facts.functions[qualname] = params
-        if len(optional := optional_keywords(args)) >= MIN_OPTIONAL:
-            self.facts.optional_params[qualname] = optional
-            self.facts.described_params[qualname] = described_keywords(node, optional)
-        if self.deprecates and (deprecated := deprecated_keywords(node)):
-            self.facts.deprecated_params[qualname] = deprecated
-        if args.kwarg is not None or any(
-            last_name(d) not in _PLAIN_DECORATORS for d in node.decorator_list
-        ):
-            self.facts.open_signatures.append(qualname)
-        self.facts.function_lines[qualname] = (node.lineno, node.end_lineno or node.lineno)
-        annotated: set[str] = set()
-        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            if a.annotation is not None and a.arg not in ("self", "cls"):
-                annotation = dotted(a.annotation)
-                if annotation is not None:
-                    self.facts.local_types.append((qualname, a.arg, annotation))
-                    annotated.add(a.arg)
-        pairs = defaulted(args)
-        self._parameter_options(node, qualname, pairs)
-        defaults = {
-            a.arg: to_expr(d, self.source)
-            for a, d in pairs
-            if (isinstance(d, ast.Constant) and isinstance(d.value, str)) or dotted(d) is not None
-        }
-        if defaults:
-            self.facts.param_defaults[qualname] = defaults
-        FunctionBody(self, qualname, set(params), annotated).run(node)
-
-
-_PARAMETER_OPTIONS = frozenset({"Option"})
-#: Decorators that leave a function's keyword arguments as its parameters.
-_PLAIN_DECORATORS = frozenset(
-    {"staticmethod", "classmethod", "overload", "abstractmethod", "override", "final"}
-)
-
-
-def _option_call(node: ast.expr | None) -> ast.Call | None:
-    """``typer.Option(...)`` as a default, or inside ``Annotated[T, ...]``."""
-    if isinstance(node, ast.Call):
-        func = node.func
-        return node if last_name(func) in _PARAMETER_OPTIONS else None
-    return None
+        annotated = read_signature(self.facts, self.source, node, qualname, self.deprecates)
+        FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
