@@ -159,7 +159,9 @@ def test_every_fact_survives_the_cache() -> None:
     sources += [p.read_bytes() for p in sorted(repo.glob("tests/fixtures/**/*.py"))]
     sources += [p.read_bytes() for p in sorted(DEMO.rglob("*.py"))]
     sources.append(b"def broken(:\n")
+    sources.append(_REWRITING_MODEL)
     held: set[str] = set()
+    held_by_classes: set[str] = set()
     for source in sources:
         facts = extract_python(source)
         decoded = module_from_json(json.loads(encoded(facts)))
@@ -168,7 +170,37 @@ def test_every_fact_survives_the_cache() -> None:
             assert getattr(decoded, field.name) == value, field.name
             if value:
                 held.add(field.name)
+        for cls, back in zip(facts.classes, decoded.classes, strict=True):
+            for field in dataclasses.fields(cls):
+                value = getattr(cls, field.name)
+                assert getattr(back, field.name) == value, f"{cls.name}.{field.name}"
+                if value:
+                    held_by_classes.add(field.name)
     assert held == {field.name for field in dataclasses.fields(facts)}
+    assert held_by_classes == {field.name for field in dataclasses.fields(facts.classes[0])}
+
+
+#: A model validator that runs before and writes a key of its input anew
+#: (``ClassFact.rewritten``), and a docstring that names its fields in code
+#: elsewhere (``doc_mentions``): no file of the repository holds either.
+_REWRITING_MODEL = b"""from pydantic import BaseModel, model_validator
+
+
+class Config(BaseModel):
+    '''Args:
+        fsdp_config: the sharding, as `fsdp_config` with `limit` beside.
+        limit: the limit.
+    '''
+
+    fsdp_config: dict = {}
+    limit: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def convert(cls, data):
+        data["fsdp_config"] = {}
+        return data
+"""
 
 
 _REFERENCE_RST = b"""Reference

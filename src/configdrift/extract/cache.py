@@ -109,6 +109,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 config_class=c["config_class"],
                 docstring=c["docstring"],
                 before_validated=c["before_validated"],
+                rewritten=c["rewritten"],
                 doc_params=[DocParam(**p) for p in c["doc_params"]],
                 doc_calls=[_block(b) for b in c["doc_calls"]],
                 init_defaults=c["init_defaults"],
@@ -142,6 +143,10 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         env_prefix_loops=[(f, line, e) for f, line, e in data["env_prefix_loops"]],
         main_guard=bool(data["main_guard"]),
         param_defaults=data["param_defaults"],
+        signatures={
+            name: [(p, line, a, d) for p, line, a, d in params]
+            for name, params in data["signatures"].items()
+        },
         open_signatures=data["open_signatures"],
         placements=[
             Placement(
