@@ -38,7 +38,11 @@ from configdrift.extract.python.registration_calls import (
     field_flags,
     registration_call,
 )
-from configdrift.extract.python.signatures import all_parameters, read_signature
+from configdrift.extract.python.signatures import (
+    all_parameters,
+    command_line_calls,
+    read_signature,
+)
 from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -107,6 +111,7 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
+    facts.registrations += command_line_calls(tree, source)
     if "auto_env" in source or "default_config_files" in source:
         # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)

@@ -217,6 +217,11 @@ class ModuleFacts:
     described_params: dict[str, list[str]] = field(default_factory=dict)
     #: The parameters a function deprecates, by function.
     deprecated_params: dict[str, list[str]] = field(default_factory=dict)
+    #: The parameters of the module's functions: (name, line, annotation,
+    #: default), by function.
+    signatures: dict[str, list[tuple[str, int, Expr | None, Expr | None]]] = field(
+        default_factory=dict
+    )
     #: Parameter defaults that look like keys (string literals, names), by function.
     param_defaults: dict[str, dict[str, Expr]] = field(default_factory=dict)
     placements: list[Placement] = field(default_factory=list)

@@ -87,7 +87,51 @@ def read_signature(
     }
     if defaults:
         facts.param_defaults[qualname] = defaults
+    if "." not in qualname and parameters:
+        # A module's function: its signature may be a command line
+        # (``jsonargparse.CLI(main)``, ``fire.Fire(main)``).
+        given = {id(a): to_expr(d, source) for a, d in pairs}
+        facts.signatures[qualname] = [
+            (
+                a.arg,
+                a.lineno,
+                to_expr(a.annotation, source) if a.annotation is not None else None,
+                given.get(id(a)),
+            )
+            for a in parameters
+        ]
     return annotated
+
+
+#: The calls that make command lines of functions' signatures, by the
+#: text a module must hold to make one.
+SIGNATURE_COMMANDS = frozenset({"CLI", "auto_cli", "Fire", "cli", "subcommand_cli_from_dict"})
+#: The method a command line made of signatures is recorded as.
+COMMAND_FUNCTIONS = "command_functions"
+
+
+def command_line_calls(tree: ast.Module, source: str) -> list[RegistrationCall]:
+    """``CLI(main)``, ``CLI({"train": train, ...})``, ``fire.Fire(main)``,
+    ``tyro.cli(main)``: calls that may build a command line of the
+    signatures of the functions they are given, as ``command_functions``
+    registrations (the functions as the argument, the callee as
+    ``callee``), wherever the module makes them."""
+    if not any(word in source for word in ("jsonargparse", "fire", "tyro")):
+        return []
+    calls: list[RegistrationCall] = []
+    for node in ast.walk(tree):
+        if type(node) is ast.Call and node.args and last_name(node.func) in SIGNATURE_COMMANDS:
+            calls.append(
+                RegistrationCall(
+                    COMMAND_FUNCTIONS,
+                    [to_expr(node.args[0], source)],
+                    {},
+                    node.lineno,
+                    "<module>",
+                    dotted(node.func) or "",
+                )
+            )
+    return calls
 
 
 def _parameter_options(
