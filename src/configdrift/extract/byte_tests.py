@@ -70,6 +70,8 @@ _TYPED_MARKERS = (
 #: A table row whose first cell is one key-like word, bare or emphasised.
 _KEY_ROW = re.compile(rb"\n\|[ \t]*\**[A-Za-z_][\w.-]*\**[ \t]*\|")
 _LIST_MARKERS = (b"- `", b"* `", b"+ `", b". `", b") `", b"| `", b"|`")
+#: A long flag given on a command line (`` --train.lr``).
+_SHELL_FLAG = re.compile(rb" --[A-Za-z]")
 #: An option with its description a column to its right, two spaces or
 #: more away (``  -r, --recursive   walk``), not a shell line's flag.
 _OPTION_LINE = re.compile(rb"\n[ \t]*(?:-[A-Za-z], )?--[a-z][\w-]*(?:[ =][^\s]+)?  +\S")
@@ -161,6 +163,10 @@ def may_document(data: bytes, needed: int) -> bool:
         # A command's options, one a line with its description (a man page's
         # option list, a pasted ``--help``): ``  -r, --recursive   walk``.
         listed += len(_OPTION_LINE.findall(data))
+    if listed < needed and b" --" in data:
+        # A guide that runs the program with its flags (``app train
+        # --train.lr 3e-4``): its command lines document them by example.
+        listed += len(_SHELL_FLAG.findall(data))
     return typed >= needed or listed >= needed
 
 

@@ -13,11 +13,11 @@ from configdrift.extract.docs.facts import RawEntry
 from configdrift.extract.docs.toml_block import INI_LANGS
 
 #: A key as docs write it: a command-line option (``--flag``, ``-f``,
-#: ``--4o``), or a dotted path whose later parts may be ``*``, any key
+#: ``--4o``, a group's ``--train.lr``), or a dotted path whose later parts may be ``*``, any key
 #: (``extractor.*.username``). Applied to the text of one token (a key
 #: already isolated by the parser), not to raw Markdown.
 KEY = re.compile(
-    r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*"
+    r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*+(?:\.[A-Za-z_][A-Za-z0-9_\-]*+)*+"
     r"|[A-Za-z_][A-Za-z0-9_\-]*(?:[.:](?:[A-Za-z_][A-Za-z0-9_\-]*|\*))*)$"
 )
 
@@ -235,6 +235,8 @@ def key_ok(text: str, strict_case: bool) -> bool:
 
 
 def split_name(name: str) -> tuple[str, ...]:
+    if name[:1] == "-":
+        return (name,)  # a flag is one key, dots and all (``--train.lr``)
     sep = ":" if ":" in name else "."
     return tuple(p for p in name.split(sep) if p)
 

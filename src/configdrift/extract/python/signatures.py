@@ -119,12 +119,26 @@ def command_line_calls(tree: ast.Module, source: str) -> list[RegistrationCall]:
     if not any(word in source for word in ("jsonargparse", "fire", "tyro")):
         return []
     calls: list[RegistrationCall] = []
+    # ``commands = {"train": train, ...}`` then ``CLI(commands)``: the
+    # collections a name is bound to, anywhere in the module.
+    bound: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        if (
+            type(node) is ast.Assign
+            and len(node.targets) == 1
+            and type(node.targets[0]) is ast.Name
+            and type(node.value) in (ast.Dict, ast.List, ast.Tuple)
+        ):
+            bound[node.targets[0].id] = node.value
     for node in ast.walk(tree):
         if type(node) is ast.Call and node.args and last_name(node.func) in SIGNATURE_COMMANDS:
+            given = node.args[0]
+            if type(given) is ast.Name:
+                given = bound.get(given.id, given)
             calls.append(
                 RegistrationCall(
                     COMMAND_FUNCTIONS,
-                    [to_expr(node.args[0], source)],
+                    [to_expr(given, source)],
                     {},
                     node.lineno,
                     "<module>",

@@ -43,6 +43,7 @@ from configdrift.resolve.mechanisms.option_nodes import (
     option_node,
     sequence,
 )
+from configdrift.resolve.mechanisms.signature_cli import signature_options
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
 
@@ -435,7 +436,17 @@ def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Loc
     """The project's registered options and where options are built at
     runtime (computed once)."""
     if builder.options_found is None:
-        builder.options_found = argparse_options(builder.project, builder.declared)
+        nodes, dynamic = argparse_options(builder.project, builder.declared)
+        signatures, opened = signature_options(builder)
+        known = {node.key: node for node in nodes}
+        for node in signatures:
+            first = known.setdefault(node.key, node)
+            if first is node:
+                nodes.append(node)
+            elif not _same_default(first.default, node.default):
+                # Two commands' parameters of one name, with two defaults.
+                first.default = Value.unknown("depends on the command")
+        builder.options_found = nodes, dynamic + opened
     return builder.options_found
 
 

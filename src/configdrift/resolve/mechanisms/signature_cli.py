@@ -1,0 +1,173 @@
+"""Command lines made of functions' signatures: ``jsonargparse.CLI(main)``
+(or a dict or list of functions, one subcommand each), ``fire.Fire(main)``
+and ``tyro.cli(main)``.
+
+Each parameter of such a function is an option: ``--name`` (fire and tyro
+take ``--the-name`` too). A parameter whose type is a dataclass or a
+pydantic model of the project is a group of options, one per field
+(``--train.learning_rate``), whose defaults are the fields' unless the
+parameter's default builds the model with others (``train: Train =
+Train(lr=3e-4)``). jsonargparse and tyro reject a flag they do not know;
+fire hands it to a ``**kwargs`` when the function takes one, so such a
+function's command line is open (its call is returned as dynamic).
+"""
+
+from __future__ import annotations
+
+from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.signatures import COMMAND_FUNCTIONS
+from configdrift.model import Location, SchemaNode, Value
+from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
+from configdrift.resolve.project import Symbol
+from configdrift.resolve.schema import SchemaBuilder, new_root
+
+#: The calls that make a command line of signatures, by library, as the
+#: dotted names they resolve to.
+_LIBRARIES = {
+    "jsonargparse.CLI": "jsonargparse",
+    "jsonargparse.auto_cli": "jsonargparse",
+    "fire.Fire": "fire",
+    "tyro.cli": "tyro",
+    "tyro.extras.subcommand_cli_from_dict": "tyro",
+}
+#: The deepest a dict of subcommands is followed.
+_MAX_NESTING = 4
+
+
+def signature_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
+    """The options of every command line the project makes of signatures,
+    and the calls whose command line takes flags it does not declare (a
+    function of fire's with ``**kwargs``, a callee not followed)."""
+    project = builder.project
+    nodes: list[SchemaNode] = []
+    open_calls: list[Location] = []
+    for module, info in project.modules.items():
+        for call in info.facts.registrations:
+            if call.method != COMMAND_FUNCTIONS or not call.args:
+                continue
+            symbol = project.resolve(module, call.callee)
+            library = (
+                _LIBRARIES.get(symbol.qualname) if symbol and symbol.kind == "external" else None
+            )
+            if library is None:
+                continue
+            where = Location(info.path, call.line)
+            for function in _functions(builder, module, call.args[0], 0):
+                if function is None:
+                    open_calls.append(where)  # a class, or a name not followed
+                    continue
+                found, opened = _parameters(builder, function, library)
+                nodes += found
+                if opened:
+                    open_calls.append(where)
+    return nodes, open_calls
+
+
+def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> list[Symbol | None]:
+    """The project's functions a call is given: a name, or the values of a
+    dict (``{"train": train}``) or the items of a list; None for anything
+    else (a class, another library's function)."""
+    if expr[0] == "n":
+        symbol = builder.project.resolve(module, expr[1])
+        if symbol is not None and symbol.kind == "function":
+            return [symbol]
+        return [None]
+    if depth < _MAX_NESTING and expr[0] == "dict":
+        return [f for _, value in expr[1] for f in _functions(builder, module, value, depth + 1)]
+    if depth < _MAX_NESTING and expr[0] == "seq":
+        return [f for item in expr[2] for f in _functions(builder, module, item, depth + 1)]
+    return [None]
+
+
+def _flags(name: str, library: str) -> list[str]:
+    """How users write the option of the parameter (or field path) ``name``."""
+    flags = [f"--{name}"]
+    if library != "jsonargparse" and "_" in name:
+        hyphened = f"--{name.replace('_', '-')}"
+        flags = [hyphened, *flags] if library == "tyro" else [*flags, hyphened]
+    return flags
+
+
+def _parameters(
+    builder: SchemaBuilder, function: Symbol, library: str
+) -> tuple[list[SchemaNode], bool]:
+    """The options of one function's parameters, and whether the function
+    takes flags it does not name (fire's ``**kwargs``)."""
+    project = builder.project
+    module = function.module
+    facts = project.modules[module].facts
+    signature = facts.signatures.get(function.qualname, [])
+    group = option_group(module, function.qualname)
+    out: list[SchemaNode] = []
+    for name, line, annotation, default in signature:
+        if name in ("self", "cls"):
+            continue
+        where = project.location(module, line)
+        value = project.evaluate(module, default) if default is not None else None
+        kind = declared_kind(annotation) if annotation is not None else ""
+        out.append(option_node(name, _flags(name, library), kind, value, where, group))
+        model = _model(builder, module, annotation)
+        if model is not None:
+            out += _fields(builder, module, (name, line), model, default, library, group)
+    opened = library == "fire" and function.qualname in facts.open_signatures
+    return out, opened
+
+
+def _model(builder: SchemaBuilder, module: str, annotation: Expr | None) -> Symbol | None:
+    """The project's model a parameter's type names (``Train``,
+    ``Optional[Train]``, ``Train | None``)."""
+    if annotation is None:
+        return None
+    if annotation[0] == "sub" and annotation[1][:2] == ["n", "Optional"]:
+        annotation = annotation[2]
+    elif annotation[0] == "b" and annotation[1] == "|":
+        sides = [side for side in annotation[2:] if side != ["c", None]]
+        annotation = sides[0] if len(sides) == 1 else annotation
+    if annotation[0] != "n":
+        return None
+    symbol = builder.project.resolve(module, annotation[1])
+    if symbol is None or symbol.kind != "class" or builder.model(symbol) is None:
+        return None
+    return symbol
+
+
+def _fields(
+    builder: SchemaBuilder,
+    module: str,
+    parameter: tuple[str, int],
+    model: Symbol,
+    default: Expr | None,
+    library: str,
+    group: str,
+) -> list[SchemaNode]:
+    """One option per field of the model a parameter ``name`` holds
+    (``--name.field``, ``--name.inner.field``), with the defaults the
+    parameter's default gives."""
+    name, line = parameter
+    root = new_root()
+    builder.fill(root, model, direct=True)
+    at = builder.project.location(module, line)
+    given: dict[str, Expr] | None = {}
+    if default is not None and default[0] == "call" and default[1][:1] == ["n"]:
+        built = builder.project.resolve(module, default[1][1])
+        given = default[3] if built == model else None
+    elif default is not None and default != ["c", None]:
+        given = None  # built elsewhere: what the fields default to is not known
+    out: list[SchemaNode] = []
+    for node in root.walk():
+        if node is root or not all(part.isidentifier() for part in node.path):
+            continue  # a list's items (``[]``): no flag spells them
+        key = ".".join((name, *node.path))
+        value, overridden = node.default, False
+        if given is None:
+            value = Value.unknown("set by the parameter's default")
+        elif len(node.path) == 1 and node.path[0] in given:
+            value = builder.project.evaluate(module, given[node.path[0]])
+            overridden = True
+        where = node.location or builder.project.location(module, 1)
+        option = option_node(key, _flags(key, library), "", value, where, group)
+        option.type, option.deprecated = node.type, node.deprecated
+        if overridden:
+            option.default_location = at
+        out.append(option)
+    return out
