@@ -208,3 +208,61 @@ def test_a_click_command_told_to_take_unknown_options_refuses_nothing(
     files = {"shop/cli.py": cli, "docs/cli.md": page, "pyproject.toml": _PYPROJECT}
     _, findings = check_project(tmp_path, files, "shop")
     assert (("CD101", "--colour") in by_key(findings)) is rejected
+
+
+_COMMANDS = """
+class Cmd:
+    def __init__(self, name, usage=""):
+        self.name = name
+        self.usage = usage
+
+
+COMMANDS = {
+    "serve": Cmd("serve", "serve the shop"),
+    "stock": Cmd("stock", "count the stock"),
+    "order": Cmd("order", "place an order"),
+    "report": Cmd("report", "print a report"),
+    "help": Cmd("help", "print help"),
+    "audit": Cmd("audit", "audit the books"),
+}
+
+
+def main(argv=None):
+    return COMMANDS[argv[0]].name
+"""
+
+_COMMANDS_PAGE = """Commands
+========
+
+The shop has a number of commands:
+
+* **serve** -- serves the shop.
+
+* **stock** -- counts the stock.
+
+* **order** -- places an order.
+
+* **report** -- prints a report.
+
+Help is available with the **help** command::
+
+    $ shop help
+    $ {report} --format=text --out report.txt --verbose
+"""
+
+
+@pytest.mark.parametrize("report", ["shop report", "other report"])
+def test_a_subcommand_the_docs_run_is_shown_there(tmp_path, report) -> None:
+    """A table of the program's subcommands: one a command line of the
+    docs runs (``shop help``) is shown, where the command lines run two
+    of its keys at least; one no line runs is undocumented."""
+    files = {
+        "shop/cmdline.py": _COMMANDS,
+        "pyproject.toml": '[project]\nname = "shop"\n\n[project.scripts]\nshop = "shop.cmdline:main"\n',
+        "docs/commands.rst": _COMMANDS_PAGE.format(report=report),
+    }
+    _, findings = check_project(tmp_path, files, "shop")
+    undocumented = {k for (c, k) in by_key(findings) if c == "CD103"}
+    assert "audit" in undocumented
+    # Run by the docs beside another key of the table: shown.
+    assert ("help" in undocumented) == (report != "shop report")

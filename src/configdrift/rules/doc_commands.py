@@ -101,6 +101,22 @@ def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:
     }
 
 
+def subcommands_run(analysis: Analysis) -> frozenset[str]:
+    """The words the pages' command lines give the project's own program
+    first (``coverage help``): the subcommands they show run."""
+
+    def read() -> frozenset[str]:
+        programs = {p for p in project_programs(analysis) if not p.startswith("-m ")}
+        return frozenset(
+            args[0]
+            for doc in (analysis.first or analysis).pages_read.values()
+            for _, program, args in doc.commands
+            if program in programs and args
+        )
+
+    return once(analysis, "subcommands run", read)
+
+
 def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool:
     """Does the parser take the flag: one of its spellings, or a long flag
     that begins one (argparse's abbreviations)?"""

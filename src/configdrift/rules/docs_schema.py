@@ -24,7 +24,7 @@ from configdrift.model import (
 )
 from configdrift.rules import docstrings
 from configdrift.rules.doc_calls import unnamed_keywords
-from configdrift.rules.doc_commands import flags_given
+from configdrift.rules.doc_commands import flags_given, subcommands_run
 from configdrift.rules.doc_gaps import (
     NAMED_KINDS,
     example_entries,
@@ -390,6 +390,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # the ``envs`` section) is described there, if not as an entry.
     shown = shown_on_pages(analysis, list(paths_of.values()))
     findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
+    run = subcommands_run(analysis)
+    if len(run & root.children.keys()) >= 2:
+        # A table of the program's subcommands: one a command line of the
+        # docs runs (``coverage help``) is shown there.
+        findings = [f for f in findings if f.key not in run]
     if root.model_kind in ("env", "setting"):
         # A variable or setting of another program: no documented one begins
         # like it (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
