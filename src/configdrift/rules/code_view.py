@@ -11,6 +11,7 @@ from configdrift.model import ConfigPath, DocEntry, Finding, SchemaNode, format_
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     built_names,
+    class_attribute,
     code_files,
     is_loaded,
     loaded_names,
@@ -125,6 +126,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             and (
                 unknown_under(analysis, rejected[:-1]) is None
                 and not mixable(analysis, parent, rejected[-1])
+                and not class_attribute(analysis, parent, rejected[-1])
             )
         )
         or _misspelt(rejected, parent, documented) is not None

@@ -404,6 +404,21 @@ def handled_by_model(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
     return where is not None and bool(quoted_in(analysis, [where.path], {key}))
 
 
+def class_attribute(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
+    """Is ``key``, which the dataclass or attrs model ``parent`` lacks as a
+    field, a public class attribute of it (an unannotated ``dataset =
+    "samsum"``)? A loader that sets attributes (``setattr`` where
+    ``hasattr``) sets it, and the code reads it."""
+    where = parent.model_location
+    if where is None or parent.model_kind not in ("dataclass", "attrs") or key[:1] == "_":
+        return False
+    for info in analysis.code.project.modules.values():
+        if info.path == where.path:
+            cls = info.classes.get(parent.model or "")
+            return cls is not None and key in cls.assigns
+    return False
+
+
 def _mixable_fields(analysis: Analysis) -> frozenset[str]:
     held = {node.model for node in analysis.schema.walk() if node.model}
     project = analysis.code.project

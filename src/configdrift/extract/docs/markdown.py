@@ -581,9 +581,7 @@ class _Walker:
             # A settings module's assignments (``CORS_ALLOW_CREDENTIALS =
             # True``): a block of their own, beside the dicts'; and the
             # calls that pass keyword arguments.
-            blocks, calls = python_blocks(content, first, self.section, lang)
-            self.facts.blocks.extend(blocks)
-            self.facts.calls.extend(calls)
+            python_blocks(content, first, self.section, lang, self.facts)
         read = read_block(content, lang)
         if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return

@@ -23,6 +23,7 @@ from configdrift.extract.docs.block_model import (
     BlockRead,
     literal_value,
 )
+from configdrift.extract.docs.class_fields import shown_fields
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.text import NotText, decode
 
@@ -307,7 +308,7 @@ def _value_keys(
 
 
 def python_blocks(
-    content: str, first: int, section: int, lang: str
+    content: str, first: int, section: int, lang: str, into: DocFacts | None = None
 ) -> tuple[list[Block], list[Block]]:
     """What a Python block of a page gives besides its dicts: the settings
     it assigns as a settings module does (a block), and its calls with
@@ -331,4 +332,9 @@ def python_blocks(
         )
         for callee, line, keys, origin in (read_calls(content, tree) if tree is not None else [])
     ]
+    if into is not None:
+        # A page's block: its blocks and calls, and the fields it shows.
+        into.blocks.extend(blocks)
+        into.calls.extend(calls)
+        into.entries.extend(shown_fields(content, first, section))
     return blocks, calls

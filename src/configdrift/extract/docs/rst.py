@@ -580,9 +580,7 @@ class _Walker:
         if language in ("python", "py"):
             # A settings module's assignments: a block of their own; and the
             # calls that pass keyword arguments.
-            blocks, calls = python_blocks(content, first, section, language)
-            self.facts.blocks.extend(blocks)
-            self.facts.calls.extend(calls)
+            python_blocks(content, first, section, language, self.facts)
         read = read_block(content, language)
         if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return

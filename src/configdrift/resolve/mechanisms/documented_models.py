@@ -17,6 +17,10 @@ evidence are never guessed between. A model found so is lenient: the
 code may take keys the model does not declare before it is built, so a
 documented key it lacks is said to be ignored, never to fail.
 
+A page whose entries are most of a model's fields, half of them and
+``MIN_LISTED`` at least, documents it whatever its path (a guide that
+pastes the model's fields with their types and defaults).
+
 A model is also one the docs' example blocks are written for, though
 no page lists its keys (a trainer's YAML recipes, each guide showing a
 few): on ``MIN_EXAMPLE_PAGES`` pages at least, its fields are most of
@@ -78,6 +82,26 @@ def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
     return best
 
 
+#: The fields a page must list, most of its entries, to document a model
+#: whatever its path says.
+MIN_LISTED = 10
+
+
+def _listed(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
+    """The model's fields the page that lists most of them documents, where
+    ``ABOUT_SHARE`` of the page's entries are its fields, half of its
+    fields and ``MIN_LISTED`` at least (a guide that pastes the model's
+    fields with their types and defaults); none where no page does."""
+    fields = {normal(k): k for k in keys}
+    best: frozenset[str] = frozenset()
+    for page in pages:
+        entries = page.names(ENTRY)
+        spelt = frozenset(fields[k] for k in fields.keys() & entries)
+        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(keys) / 2, MIN_LISTED, len(best) + 1):
+            best = spelt
+    return best
+
+
 def _exemplified(tops: list[frozenset[str]], keys: frozenset[str]) -> frozenset[str]:
     """The model's fields the docs' examples set at the top of their
     blocks (``tops``, each page's, in ``normal`` form), on the pages whose
@@ -134,6 +158,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             if spelt:
                 about[symbol] = spelt
                 documented = len(spelt)
+            elif listed := _listed(discovery.page_keys(), keys - discovery.taken):
+                documented = len(listed)
             elif len({normal(k) for k in keys} & every_top) >= MIN_EXAMPLE_FIELDS and (
                 set_fields := _exemplified(tops, keys - discovery.taken)
             ):
