@@ -248,21 +248,57 @@ Help is available with the **help** command::
 
     $ shop help
     $ {report} --format=text --out report.txt --verbose
+    $ shop serve
+    $ {stock}
 """
 
 
-@pytest.mark.parametrize("report", ["shop report", "other report"])
-def test_a_subcommand_the_docs_run_is_shown_there(tmp_path, report) -> None:
+_SETUP_PY = """from setuptools import setup
+
+setup(
+    name="shop",
+    entry_points={"console_scripts": ["shop = shop.cmdline:main"]},
+)
+"""
+
+
+@pytest.mark.parametrize(
+    ("report", "stock", "shown"),
+    [
+        ("shop report", "shop stock", True),
+        # Three keys of six run: half of the table.
+        ("other report", "shop stock", True),
+        # Two of six: a configuration whose keys a subcommand or two is
+        # named like (beets' ``export`` plugin and ``beet export``).
+        ("other report", "other stock", False),
+    ],
+)
+@pytest.mark.parametrize("installed", ["pyproject", "setup.py", "plugin"])
+def test_a_subcommand_the_docs_run_is_shown_there(
+    tmp_path, report, stock, shown, installed
+) -> None:
     """A table of the program's subcommands: one a command line of the
-    docs runs (``shop help``) is shown, where the command lines run two
-    of its keys at least; one no line runs is undocumented."""
+    docs runs (``shop help``) is shown, where the command lines run half
+    of its keys; one no line runs is undocumented. The program is a
+    console script of ``pyproject.toml`` or of ``setup.py`` (read, never
+    run)."""
+    scripts = (
+        '\n[project.scripts]\nshop = "shop.cmdline:main"\n' if installed == "pyproject" else ""
+    )
     files = {
         "shop/cmdline.py": _COMMANDS,
-        "pyproject.toml": '[project]\nname = "shop"\n\n[project.scripts]\nshop = "shop.cmdline:main"\n',
-        "docs/commands.rst": _COMMANDS_PAGE.format(report=report),
+        "pyproject.toml": f'[project]\nname = "shop"\n{scripts}',
+        "docs/commands.rst": _COMMANDS_PAGE.format(report=report, stock=stock),
     }
+    if installed == "setup.py":
+        files["setup.py"] = _SETUP_PY
+    elif installed == "plugin":
+        # A plugin's entry point is no program.
+        files["setup.py"] = _SETUP_PY.replace(
+            '{"console_scripts": [',
+            '{"console_scripts": ["shopctl = shop.admin:main"], "pytest11": [',
+        )
     _, findings = check_project(tmp_path, files, "shop")
     undocumented = {k for (c, k) in by_key(findings) if c == "CD103"}
     assert "audit" in undocumented
-    # Run by the docs beside another key of the table: shown.
-    assert ("help" in undocumented) == (report != "shop report")
+    assert ("help" in undocumented) != (shown and installed != "plugin")

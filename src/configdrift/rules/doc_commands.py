@@ -21,6 +21,7 @@ be declared where the parser is not followed (a list of shared options).
 
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 import tomllib
@@ -107,9 +108,14 @@ def subcommands_run(analysis: Analysis) -> frozenset[str]:
 
     def read() -> frozenset[str]:
         programs = {p for p in project_programs(analysis) if not p.startswith("-m ")}
+        pages = {
+            rel: doc
+            for surface in (analysis.first or analysis).everything
+            for rel, doc in surface.pages_read.items()
+        }
         return frozenset(
             args[0]
-            for doc in (analysis.first or analysis).pages_read.values()
+            for doc in pages.values()
             for _, program, args in doc.commands
             if program in programs and args
         )
@@ -210,6 +216,34 @@ def installed_modules(analysis: Analysis) -> set[str]:
     return {*_programs(analysis).values(), *(m for m in modules if m.endswith(".__main__"))}
 
 
+def _setup_py_scripts(data: bytes | None) -> list[tuple[str, str]]:
+    """The console scripts a ``setup.py`` lists literally
+    (``"console_scripts": ["coverage = coverage.cmdline:main"]``), read
+    with ``ast``, never run."""
+    if data is None or b"console_scripts" not in data:
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            if (
+                isinstance(key, ast.Constant)
+                and key.value == "console_scripts"
+                and isinstance(value, ast.List | ast.Tuple)
+            ):
+                for item in value.elts:
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                        name, sep, target = item.value.partition("=")
+                        if sep and name.strip():
+                            out.append((name.strip(), target.strip()))
+    return out
+
+
 def _table(data: Any, *keys: str) -> Any:
     """``data[k1][k2]...``, or None where one is missing or no table."""
     for key in keys:
@@ -231,6 +265,7 @@ def _scripts(analysis: Analysis) -> list[tuple[str, str]]:
         for table in tables:
             if isinstance(table, dict):
                 out += [(k, v) for k, v in table.items() if isinstance(v, str)]
+    out += _setup_py_scripts(read_or_none(root, "setup.py", MAX_PROJECT_FILE))
     data = read_or_none(root, "setup.cfg", MAX_PROJECT_FILE)
     if data is not None:
         cfg = configparser.ConfigParser(interpolation=None)

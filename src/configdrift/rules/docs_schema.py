@@ -391,9 +391,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     shown = shown_on_pages(analysis, list(paths_of.values()))
     findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
     run = subcommands_run(analysis)
-    if len(run & root.children.keys()) >= 2:
-        # A table of the program's subcommands: one a command line of the
-        # docs runs (``coverage help``) is shown there.
+    ran = len(run & root.children.keys())
+    if 2 * ran >= len(root.children):
+        # A table of the program's subcommands (the docs' command lines run
+        # half of its keys): one they run (``coverage help``) is shown there.
         findings = [f for f in findings if f.key not in run]
     if root.model_kind in ("env", "setting"):
         # A variable or setting of another program: no documented one begins
