@@ -151,3 +151,14 @@ def test_fire_and_tyro_take_hyphens_for_underscores(tmp_path, library, flag) -> 
 def test_a_flag_entry_keeps_its_dots() -> None:
     assert split_name("--train.lr") == ("--train.lr",)
     assert split_name("train.lr") == ("train", "lr")
+
+
+def test_a_required_parameter_given_as_a_word_leaves_the_flags_judged(tmp_path) -> None:
+    """jsonargparse and fire take a parameter as a positional word: the
+    flags after it are the command's own."""
+    main = _MAIN.replace("def finetune(\n", "def finetune(\n    base: str,\n")
+    page = _GUIDE.replace("pkg finetune", "pkg finetune checkpoints/base")
+    assert ("CD301", "--train.warmup") in _findings(tmp_path, main, page)
+    # Past the words a signature can take, what follows may be another program's.
+    far = _GUIDE.replace("pkg finetune", "pkg finetune a b c d e")
+    assert ("CD301", "--train.warmup") not in _findings(tmp_path / "far", main, far)

@@ -25,11 +25,12 @@ import ast
 import configparser
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from configdrift.files import read_or_none
-from configdrift.model import Finding, Location, Related, SchemaNode
+from configdrift.model import PARAMETER_OF, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
 
@@ -67,13 +68,22 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
         return
     flags = {s: node for node in parser.children.values() for s in node.spellings}
     longs = [s for s in flags if s.startswith("--")]
+    # A command line made of a function's signature takes its parameters
+    # as positional words too (``app finetune checkpoints/``): they are
+    # the command's own, and the flags after them are judged.
+    parameters = Counter(
+        node.origin
+        for node in parser.children.values()
+        if node.origin.startswith(PARAMETER_OF) and "." not in node.key
+    )
+    positionals = 1 + max(parameters.values(), default=0)
     unknown: list[tuple[str, int, str, str]] = []
     for rel, doc in sorted(pages.items()):
         for line, program, args in doc.commands:
             if program in programs:
                 unknown += [
                     (rel, line, program, flag)
-                    for flag in _judged_flags(args, flags)
+                    for flag in _judged_flags(args, flags, positionals)
                     if not _declared(flag, flags, longs)
                 ]
     if not unknown:
@@ -135,9 +145,12 @@ def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool
 _FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
 
 
-def _judged_flags(args: tuple[str, ...], flags: dict[str, SchemaNode]) -> Iterator[str]:
+def _judged_flags(
+    args: tuple[str, ...], flags: dict[str, SchemaNode], allowed: int = 1
+) -> Iterator[str]:
     """The flags of a command whose place is certain (see the module's
-    docs): each ``--long`` (before ``=``) and ``-x``."""
+    docs): each ``--long`` (before ``=``) and ``-x``, before the positional
+    word after the ``allowed`` first ones."""
     positionals = 0
     value_next = False
     for word in args:
@@ -149,7 +162,7 @@ def _judged_flags(args: tuple[str, ...], flags: dict[str, SchemaNode]) -> Iterat
                 continue  # the option's value
         if not word.startswith("-") or word == "-" or word[1:2].isdigit():
             positionals += 1
-            if positionals >= 2:
+            if positionals > allowed:
                 return  # what follows may be another program's
             continue
         name, given, _ = word.partition("=")

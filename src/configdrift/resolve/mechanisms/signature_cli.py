@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr
 from configdrift.extract.python.signatures import COMMAND_FUNCTIONS
-from configdrift.model import Location, SchemaNode, Value
+from configdrift.model import PARAMETER_OF, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder, new_root
@@ -105,7 +105,9 @@ def _parameters(
         where = project.location(module, line)
         value = project.evaluate(module, default) if default is not None else None
         kind = declared_kind(annotation) if annotation is not None else ""
-        out.append(option_node(name, _flags(name, library), kind, value, where, group))
+        option = option_node(name, _flags(name, library), kind, value, where, group)
+        option.origin = PARAMETER_OF + group
+        out.append(option)
         model = _model(builder, module, annotation)
         if model is not None:
             out += _fields(builder, module, (name, line), model, default, library, group)
@@ -167,6 +169,7 @@ def _fields(
         where = node.location or builder.project.location(module, 1)
         option = option_node(key, _flags(key, library), "", value, where, group)
         option.type, option.deprecated = node.type, node.deprecated
+        option.origin = PARAMETER_OF + group
         if overridden:
             option.default_location = at
         out.append(option)
