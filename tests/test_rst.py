@@ -620,3 +620,28 @@ def test_a_list_item_of_a_literal_alone_with_its_description_is_an_entry(tmp_pat
         ("CD104", "SHOW_TOOLBAR"),
         ("CD103", "RENDER_PANELS"),
     }
+
+
+def test_a_directives_default_field_is_its_own_after_a_list_in_its_body() -> None:
+    """The ``:Default:`` field of an object directive is the directive's,
+    though a list of values in its body comes after it."""
+    page = b"""Settings
+========
+
+.. attribute:: APP_PARSER
+
+    :Default: ``'app.parser.AutoParser'``
+
+    The parser. The ones included:
+
+    - ``app.parser.AutoParser``
+    - ``app.parser.HtmlParser``
+
+.. attribute:: APP_OTHER
+
+    :Default: ``5``
+
+    Another.
+"""
+    entries = {e.name: e.default for e in extract_rst(page).entries}
+    assert entries == {"APP_PARSER": "'app.parser.AutoParser'", "APP_OTHER": "5"}

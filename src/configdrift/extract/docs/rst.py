@@ -359,6 +359,7 @@ class _Walker:
             self.walk(node, section, depth + 1)
         finally:
             self.in_entry -= 1
+        self.last_entry = first  # the body's lists may have moved it
         for field_name, value in directive_fields(node):
             self._label(field_name, value)
         self.last_entry = None
