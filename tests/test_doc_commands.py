@@ -273,7 +273,7 @@ setup(
         ("other report", "other stock", False),
     ],
 )
-@pytest.mark.parametrize("installed", ["pyproject", "setup.py", "plugin"])
+@pytest.mark.parametrize("installed", ["pyproject", "setup.py", "plugin", "elsewhere"])
 def test_a_subcommand_the_docs_run_is_shown_there(
     tmp_path, report, stock, shown, installed
 ) -> None:
@@ -292,6 +292,9 @@ def test_a_subcommand_the_docs_run_is_shown_there(
     }
     if installed == "setup.py":
         files["setup.py"] = _SETUP_PY
+    elif installed == "elsewhere":
+        # Another module's dict of the same shape (a release tool's) installs nothing.
+        files["tools/release.py"] = _SETUP_PY
     elif installed == "plugin":
         # A plugin's entry point is no program.
         files["setup.py"] = _SETUP_PY.replace(
@@ -301,4 +304,4 @@ def test_a_subcommand_the_docs_run_is_shown_there(
     _, findings = check_project(tmp_path, files, "shop")
     undocumented = {k for (c, k) in by_key(findings) if c == "CD103"}
     assert "audit" in undocumented
-    assert ("help" in undocumented) != (shown and installed != "plugin")
+    assert ("help" in undocumented) != (shown and installed in ("pyproject", "setup.py"))

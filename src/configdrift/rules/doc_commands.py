@@ -21,7 +21,6 @@ be declared where the parser is not followed (a list of shared options).
 
 from __future__ import annotations
 
-import ast
 import configparser
 import re
 import tomllib
@@ -29,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
 from configdrift.files import read_or_none
 from configdrift.model import PARAMETER_OF, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
@@ -229,31 +229,19 @@ def installed_modules(analysis: Analysis) -> set[str]:
     return {*_programs(analysis).values(), *(m for m in modules if m.endswith(".__main__"))}
 
 
-def _setup_py_scripts(data: bytes | None) -> list[tuple[str, str]]:
-    """The console scripts a ``setup.py`` lists literally
-    (``"console_scripts": ["coverage = coverage.cmdline:main"]``), read
-    with ``ast``, never run."""
-    if data is None or b"console_scripts" not in data:
-        return []
-    try:
-        tree = ast.parse(data)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+def _setup_py_scripts(analysis: Analysis) -> list[tuple[str, str]]:
+    """The console scripts the project's ``setup.py`` lists literally
+    (``"console_scripts": ["coverage = coverage.cmdline:main"]``)."""
     out: list[tuple[str, str]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Dict):
+    for info in analysis.project.modules.values():
+        if info.path != "setup.py":
             continue
-        for key, value in zip(node.keys, node.values, strict=True):
-            if (
-                isinstance(key, ast.Constant)
-                and key.value == "console_scripts"
-                and isinstance(value, ast.List | ast.Tuple)
-            ):
-                for item in value.elts:
-                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
-                        name, sep, target = item.value.partition("=")
-                        if sep and name.strip():
-                            out.append((name.strip(), target.strip()))
+        for call in info.facts.registrations:
+            if call.method == CONSOLE_SCRIPTS:
+                for entry in call.args:
+                    name, sep, target = str(entry[1]).partition("=")
+                    if sep and name.strip():
+                        out.append((name.strip(), target.strip()))
     return out
 
 
@@ -278,7 +266,7 @@ def _scripts(analysis: Analysis) -> list[tuple[str, str]]:
         for table in tables:
             if isinstance(table, dict):
                 out += [(k, v) for k, v in table.items() if isinstance(v, str)]
-    out += _setup_py_scripts(read_or_none(root, "setup.py", MAX_PROJECT_FILE))
+    out += _setup_py_scripts(analysis)
     data = read_or_none(root, "setup.cfg", MAX_PROJECT_FILE)
     if data is not None:
         cfg = configparser.ConfigParser(interpolation=None)

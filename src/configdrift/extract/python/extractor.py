@@ -41,6 +41,7 @@ from configdrift.extract.python.registration_calls import (
 from configdrift.extract.python.signatures import (
     all_parameters,
     command_line_calls,
+    console_scripts,
     read_signature,
 )
 from configdrift.extract.text import NotText, decode, too_dense
@@ -111,7 +112,7 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
-    facts.registrations += command_line_calls(tree, source)
+    facts.registrations += command_line_calls(tree, source) + console_scripts(tree, source)
     if "auto_env" in source or "default_config_files" in source:
         # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)

@@ -193,3 +193,32 @@ def _option_call(node: ast.expr | None) -> ast.Call | None:
         func = node.func
         return node if last_name(func) in _PARAMETER_OPTIONS else None
     return None
+
+
+#: The method the console scripts a ``setup.py`` lists are recorded as.
+CONSOLE_SCRIPTS = "console_scripts"
+
+
+def console_scripts(tree: ast.Module, source: str) -> list[RegistrationCall]:
+    """The console scripts a ``setup.py`` lists literally
+    (``"console_scripts": ["coverage = coverage.cmdline:main"]``), as one
+    ``console_scripts`` registration whose arguments are the entries."""
+    if CONSOLE_SCRIPTS not in source:
+        return []
+    out: list[RegistrationCall] = []
+    for node in ast.walk(tree):
+        if type(node) is not ast.Dict:
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            if (
+                isinstance(key, ast.Constant)
+                and key.value == CONSOLE_SCRIPTS
+                and isinstance(value, ast.List | ast.Tuple)
+            ):
+                entries = [
+                    to_expr(item, source)
+                    for item in value.elts
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str)
+                ]
+                out.append(RegistrationCall(CONSOLE_SCRIPTS, entries, {}, value.lineno, "<module>"))
+    return out
