@@ -162,3 +162,64 @@ def test_a_required_parameter_given_as_a_word_leaves_the_flags_judged(tmp_path) 
     # Past the words a signature can take, what follows may be another program's.
     far = _GUIDE.replace("pkg finetune", "pkg finetune a b c d e")
     assert ("CD301", "--train.warmup") not in _findings(tmp_path / "far", main, far)
+
+
+_TYPER = """
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def build(path: str, dry_run: bool = False, jobs: int = 1, output_dir: str = "dist") -> None:
+    print(path, dry_run, jobs, output_dir)
+
+
+@app.command()
+def clean(
+    target: str = typer.Argument("all"),
+    force: bool = False,
+    keep: str = typer.Option("logs", "--keep-only"),
+) -> None:
+    print(target, force, keep)
+"""
+
+_TYPER_PAGE = """# Usage
+
+```console
+$ tool build src {flags}
+```
+"""
+
+
+def _typer_findings(tmp_path, flags: str, code: str = _TYPER, message: str = "") -> set[str]:
+    files = {
+        "tool/cli.py": code,
+        "pyproject.toml": '[project]\nname = "tool"\n\n[project.scripts]\ntool = "tool.cli:app"\n',
+        "docs/usage.md": _TYPER_PAGE.format(flags=flags),
+    }
+    _, findings = check_project(tmp_path, files, "tool")
+    return {f.key for f in findings if f.code == "CD301" and message in f.message}
+
+
+def test_a_typer_commands_parameters_are_its_options(tmp_path) -> None:
+    """Typer spells a parameter with hyphens, a switch with its negation;
+    a parameter with no default is an argument, not an option."""
+    flags = "--dry-run --no-dry-run --jobs 4 --output-dir out --keep-only x --paralel"
+    assert _typer_findings(tmp_path, flags, message="'No such option'") == {"--paralel"}
+    assert _typer_findings(tmp_path / "argument", "--jobs 4 --dry-run --path y") == {"--path"}
+    # An argument ``typer.Argument`` declares is no option either.
+    assert _typer_findings(tmp_path / "declared", "--jobs 4 --dry-run --target y") == {"--target"}
+
+
+def test_another_apps_command_is_no_typer_command(tmp_path) -> None:
+    click = _TYPER.replace("import typer", "import click\nimport typer").replace(
+        "app = typer.Typer()", "app = click.Group()"
+    )
+    assert _typer_findings(tmp_path, "--jobs 4 --dry-run --paralel", click) == set()
+
+
+def test_typer_run_makes_a_command_of_a_function(tmp_path) -> None:
+    run = _TYPER.replace("@app.command()\ndef build", "def build") + "\n\ntyper.run(build)\n"
+    run = run.replace("@app.command()\ndef clean", "def clean")
+    assert _typer_findings(tmp_path, "--jobs 2 --dry-run --paralel", run) == {"--paralel"}

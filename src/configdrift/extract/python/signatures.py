@@ -105,20 +105,43 @@ def read_signature(
 
 #: The calls that make command lines of functions' signatures, by the
 #: text a module must hold to make one.
-SIGNATURE_COMMANDS = frozenset({"CLI", "auto_cli", "Fire", "cli", "subcommand_cli_from_dict"})
+SIGNATURE_COMMANDS = frozenset(
+    {"CLI", "auto_cli", "Fire", "cli", "subcommand_cli_from_dict", "run"}
+)
+#: The decorators that make a function a command of an app (typer's
+#: ``@app.command()``, ``@app.callback()``), by the method's name.
+COMMAND_DECORATORS = frozenset({"command", "callback"})
 #: The method a command line made of signatures is recorded as.
 COMMAND_FUNCTIONS = "command_functions"
 
 
 def command_line_calls(tree: ast.Module, source: str) -> list[RegistrationCall]:
     """``CLI(main)``, ``CLI({"train": train, ...})``, ``fire.Fire(main)``,
-    ``tyro.cli(main)``: calls that may build a command line of the
-    signatures of the functions they are given, as ``command_functions``
-    registrations (the functions as the argument, the callee as
-    ``callee``), wherever the module makes them."""
-    if not any(word in source for word in ("jsonargparse", "fire", "tyro")):
+    ``tyro.cli(main)``, ``typer.run(main)``: calls that may build a
+    command line of the signatures of the functions they are given, as
+    ``command_functions`` registrations (the functions as the argument,
+    the callee as ``callee``), wherever the module makes them; and a
+    module's function decorated ``@app.command()``, as if ``app.command``
+    were called with it."""
+    if not any(word in source for word in ("jsonargparse", "fire", "tyro", "typer")):
         return []
     calls: list[RegistrationCall] = []
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for deco in stmt.decorator_list:
+            func = deco.func if isinstance(deco, ast.Call) else deco
+            if isinstance(func, ast.Attribute) and func.attr in COMMAND_DECORATORS:
+                calls.append(
+                    RegistrationCall(
+                        COMMAND_FUNCTIONS,
+                        [["n", stmt.name]],
+                        {},
+                        deco.lineno,
+                        "<module>",
+                        dotted(func) or "",
+                    )
+                )
     # ``commands = {"train": train, ...}`` then ``CLI(commands)``: the
     # collections a name is bound to, anywhere in the module.
     bound: dict[str, ast.expr] = {}

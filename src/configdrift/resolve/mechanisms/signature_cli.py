@@ -1,6 +1,7 @@
 """Command lines made of functions' signatures: ``jsonargparse.CLI(main)``
-(or a dict or list of functions, one subcommand each), ``fire.Fire(main)``
-and ``tyro.cli(main)``.
+(or a dict or list of functions, one subcommand each), ``fire.Fire(main)``,
+``tyro.cli(main)``, and typer's commands (``@app.command()`` of ``app =
+typer.Typer()``, ``typer.run(main)``).
 
 Each parameter of such a function is an option: ``--name`` (fire and tyro
 take ``--the-name`` too). A parameter whose type is a dataclass or a
@@ -10,12 +11,15 @@ parameter's default builds the model with others (``train: Train =
 Train(lr=3e-4)``). jsonargparse and tyro reject a flag they do not know;
 fire hands it to a ``**kwargs`` when the function takes one, so such a
 function's command line is open (its call is returned as dynamic).
+Typer spells a parameter ``--the-name`` (a switch ``--no-the-name`` too);
+one without a default, or one ``typer.Argument`` declares, is an
+argument, and one ``typer.Option`` declares is read by ``options.py``.
 """
 
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr
-from configdrift.extract.python.signatures import COMMAND_FUNCTIONS
+from configdrift.extract.python.signatures import COMMAND_DECORATORS, COMMAND_FUNCTIONS
 from configdrift.model import PARAMETER_OF, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
 from configdrift.resolve.project import Symbol
@@ -29,6 +33,7 @@ _LIBRARIES = {
     "fire.Fire": "fire",
     "tyro.cli": "tyro",
     "tyro.extras.subcommand_cli_from_dict": "tyro",
+    "typer.run": "typer",
 }
 #: The deepest a dict of subcommands is followed.
 _MAX_NESTING = 4
@@ -45,10 +50,7 @@ def signature_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Lo
         for call in info.facts.registrations:
             if call.method != COMMAND_FUNCTIONS or not call.args:
                 continue
-            symbol = project.resolve(module, call.callee)
-            library = (
-                _LIBRARIES.get(symbol.qualname) if symbol and symbol.kind == "external" else None
-            )
+            library = _library(builder, module, call.callee)
             if library is None:
                 continue
             where = Location(info.path, call.line)
@@ -61,6 +63,25 @@ def signature_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Lo
                 if opened:
                     open_calls.append(where)
     return nodes, open_calls
+
+
+def _library(builder: SchemaBuilder, module: str, callee: str) -> str | None:
+    """The library whose call (``jsonargparse.CLI``) or app's decorator
+    (``app.command`` of ``app = typer.Typer()``) ``callee`` is, if one
+    that makes a command line of signatures."""
+    project = builder.project
+    receiver, _, method = callee.rpartition(".")
+    if method in COMMAND_DECORATORS:
+        made = project.modules[module].facts.assigns.get(receiver)
+        if made is None or made[0] != "call" or made[1][0] != "n":
+            return None
+        callee, method = made[1][1], ""
+    symbol = project.resolve(module, callee)
+    if symbol is None or symbol.kind != "external":
+        return None
+    if method:
+        return _LIBRARIES.get(symbol.qualname)
+    return "typer" if symbol.qualname == "typer.Typer" else None
 
 
 def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> list[Symbol | None]:
@@ -81,6 +102,8 @@ def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> l
 
 def _flags(name: str, library: str) -> list[str]:
     """How users write the option of the parameter (or field path) ``name``."""
+    if library == "typer":
+        return [f"--{name.replace('_', '-')}"]
     flags = [f"--{name}"]
     if library != "jsonargparse" and "_" in name:
         hyphened = f"--{name.replace('_', '-')}"
@@ -102,11 +125,20 @@ def _parameters(
     for name, line, annotation, default in signature:
         if name in ("self", "cls"):
             continue
+        if library == "typer" and (default is None or _typer_declared(annotation, default)):
+            # An argument, or an option its ``typer.Option`` declares
+            # (``options.py`` reads those).
+            continue
         where = project.location(module, line)
         value = project.evaluate(module, default) if default is not None else None
         kind = declared_kind(annotation) if annotation is not None else ""
-        option = option_node(name, _flags(name, library), kind, value, where, group)
+        flags = _flags(name, library)
+        if library == "typer" and (kind == "bool" or isinstance(value and value.value, bool)):
+            flags.append(f"--no-{flags[0][2:]}")  # a switch, and its negation
+        option = option_node(name, flags, kind, value, where, group)
         option.origin = PARAMETER_OF + group
+        if library == "typer":
+            option.model_kind = "click"  # typer's command is click's
         out.append(option)
         model = _model(builder, module, annotation)
         if model is not None:
@@ -174,3 +206,22 @@ def _fields(
             option.default_location = at
         out.append(option)
     return out
+
+
+#: The calls that declare a typer parameter as an option or an argument.
+_TYPER_PARAMETERS = frozenset({"Option", "Argument"})
+
+
+def _typer_declared(annotation: Expr | None, default: Expr) -> bool:
+    """Is a typer parameter declared by ``typer.Option`` or
+    ``typer.Argument``, as its default or in ``Annotated[T, ...]``?"""
+    for expr in (default, annotation):
+        if expr is None:
+            continue
+        calls = [expr] if expr[0] == "call" else []
+        if expr[0] == "sub" and expr[2][0] == "seq":
+            calls = [item for item in expr[2][2] if item[0] == "call"]
+        for call in calls:
+            if call[1][0] == "n" and call[1][1].rpartition(".")[2] in _TYPER_PARAMETERS:
+                return True
+    return False
