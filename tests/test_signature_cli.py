@@ -223,3 +223,17 @@ def test_typer_run_makes_a_command_of_a_function(tmp_path) -> None:
     run = _TYPER.replace("@app.command()\ndef build", "def build") + "\n\ntyper.run(build)\n"
     run = run.replace("@app.command()\ndef clean", "def clean")
     assert _typer_findings(tmp_path, "--jobs 2 --dry-run --paralel", run) == {"--paralel"}
+
+
+def test_a_command_none_of_whose_flags_are_documented_is_not_reported_flag_by_flag(
+    tmp_path,
+) -> None:
+    """``pretrain``'s flags, which no page names, are a command of its
+    own: not reported one by one beside ``finetune``'s documented ones."""
+    found = _findings(tmp_path, page=_GUIDE + _TABLE.format(epochs=5))
+    assert ("CD103", "--seed") not in found
+    # One of a documented command's own flags is.
+    main = _MAIN.replace("devices: int = 1,", "devices: int = 1,\n    resume: bool = False,")
+    assert ("CD103", "--resume") in _findings(
+        tmp_path / "resume", main, _GUIDE + _TABLE.format(epochs=5)
+    )

@@ -422,11 +422,11 @@ CONFIGURED_STRICT = "the configuration (`open = false`)"
 
 #: The origin of an option that only prints (``--version``, ``--help``).
 BUILTIN = "an action of the parser"
-#: The origin of an option that is a parameter of a function whose
-#: signature is a command line (``jsonargparse.CLI(main)``), before the
-#: function's group: such a command takes its parameters as positional
-#: words too.
-PARAMETER_OF = "parameter of "
+#: How an option's origin (``option of pkg.cli:main()``) ends when it is a
+#: parameter of a function whose signature is a command line
+#: (``jsonargparse.CLI(main)``): such a command takes its parameters as
+#: positional words too.
+SIGNATURE = "()"
 
 
 #: The kinds of root a command line makes.

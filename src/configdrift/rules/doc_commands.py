@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
 from configdrift.files import read_or_none
-from configdrift.model import PARAMETER_OF, Finding, Location, Related, SchemaNode
+from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
 
@@ -74,7 +74,7 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     parameters = Counter(
         node.origin
         for node in parser.children.values()
-        if node.origin.startswith(PARAMETER_OF) and "." not in node.key
+        if node.origin.endswith(SIGNATURE) and "." not in node.key
     )
     positionals = 1 + max(parameters.values(), default=0)
     unknown: list[tuple[str, int, str, str]] = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr
 from configdrift.extract.python.signatures import COMMAND_DECORATORS, COMMAND_FUNCTIONS
-from configdrift.model import PARAMETER_OF, Location, SchemaNode, Value
+from configdrift.model import SIGNATURE, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder, new_root
@@ -120,7 +120,7 @@ def _parameters(
     module = function.module
     facts = project.modules[module].facts
     signature = facts.signatures.get(function.qualname, [])
-    group = option_group(module, function.qualname)
+    group = option_group(module, function.qualname) + SIGNATURE
     out: list[SchemaNode] = []
     for name, line, annotation, default in signature:
         if name in ("self", "cls"):
@@ -136,7 +136,6 @@ def _parameters(
         if library == "typer" and (kind == "bool" or isinstance(value and value.value, bool)):
             flags.append(f"--no-{flags[0][2:]}")  # a switch, and its negation
         option = option_node(name, flags, kind, value, where, group)
-        option.origin = PARAMETER_OF + group
         if library == "typer":
             option.model_kind = "click"  # typer's command is click's
         out.append(option)
@@ -201,7 +200,6 @@ def _fields(
         where = node.location or builder.project.location(module, 1)
         option = option_node(key, _flags(key, library), "", value, where, group)
         option.type, option.deprecated = node.type, node.deprecated
-        option.origin = PARAMETER_OF + group
         if overridden:
             option.default_location = at
         out.append(option)
