@@ -87,6 +87,7 @@ def test_mkdocs_options_have_types_choices_defaults_and_deprecations(tmp_path) -
         paths = c.ListOfItems(c.Type(str), default=[])
         old = c.Deprecated(moved_to="mode")
         _secret = c.Private()
+        validation = c.SubConfig[Validation]()
     """
     doc = "# Plugin\n\n#### `enabled`\n\n#### `mode`\n\n#### `lang`\n\n#### `paths`\n"
     analysis, _ = check_project(tmp_path, {"app/config.py": code, "docs/p.md": doc}, "app")
@@ -98,6 +99,59 @@ def test_mkdocs_options_have_types_choices_defaults_and_deprecations(tmp_path) -
     assert node.children["paths"].type.kinds == frozenset({"list"})
     assert node.children["old"].deprecated and node.children["old"].replacement == "mode"
     assert "_secret" not in node.children
+    # An option type given its type argument (``c.SubConfig[Validation]()``).
+    assert "validation" in node.children
+
+
+#: MkDocs's own repository: its configuration classes and option types are
+#: the project's, not another package's.
+_SELF_HOSTED = {
+    "mkdocs/config/__init__.py": "",
+    "mkdocs/config/base.py": "class BaseConfigOption:\n    pass\n\n\nclass Config:\n    pass\n",
+    "mkdocs/config/config_options.py": (
+        "from mkdocs.config.base import BaseConfigOption\n\n\n"
+        "class Type(BaseConfigOption):\n    def __init__(self, kind, default=None):\n"
+        "        self.kind = kind\n"
+    ),
+    "mkdocs/config/defaults.py": (
+        "from mkdocs.config import base\nfrom mkdocs.config import config_options as c\n\n\n"
+        "class MkDocsConfig(base.Config):\n"
+        "    site_name = c.Type(str)\n    site_url = c.Type(str)\n"
+        "    repo_url = c.Type(str)\n    edit_uri = c.Type(str)\n"
+    ),
+}
+_SELF_HOSTED_DOC = "# Configuration\n\n### site_name\n\n### site_url\n\n### repo_url\n\n### edit_uri\n\n### site_author\n"
+
+
+def test_a_librarys_own_config_classes_are_its_configuration(tmp_path) -> None:
+    files = {**_SELF_HOSTED, "docs/configuration.md": _SELF_HOSTED_DOC}
+    analysis, findings = check_project(tmp_path, files, "mkdocs")
+    node = next(s for s in analysis.everything if s.surface == "MkDocsConfig").schema
+    assert set(node.children) == {"site_name", "site_url", "repo_url", "edit_uri"}
+    assert node.children["site_name"].type.kinds == frozenset({"str"})
+    assert ("CD101", "site_author") in by_key(findings)
+
+
+def test_a_config_class_a_typeddict_holds_is_a_surface_of_its_own(tmp_path) -> None:
+    """A template's context (a TypedDict) that holds the config class as
+    ``config`` does not take the configuration's keys under ``config``."""
+    context = (
+        "from typing import TypedDict\n\nfrom mkdocs.config.defaults import MkDocsConfig\n\n\n"
+        "class TemplateContext(TypedDict):\n    config: MkDocsConfig\n    page_title: str\n"
+        "    nav: list\n\n\n"
+        "def render(context: TemplateContext) -> str:\n"
+        "    config = context['config']\n"
+        "    return f\"{context['page_title']} {context['nav']} {config['site_name']}\"\n"
+    )
+    files = {
+        **_SELF_HOSTED,
+        "mkdocs/templates.py": context,
+        "docs/configuration.md": _SELF_HOSTED_DOC,
+    }
+    analysis, findings = check_project(tmp_path, files, "mkdocs")
+    assert any(s.surface == "MkDocsConfig" for s in analysis.everything)
+    assert ("CD101", "site_author") in by_key(findings)
+    assert ("CD101", "config.site_author") not in by_key(findings)
 
 
 def test_material_setting_macros_are_entries_with_defaults() -> None:

@@ -108,12 +108,18 @@ class DescriptorReader(TypeReader):
         ``value`` builds an option of ``kind``: a ``config_options`` call
         for MkDocs (``Private`` is not one users set); for traitlets, a
         trait tagged ``config=True``."""
-        if value[0] != "call" or value[1][0] != "n":
+        if value[0] != "call":
             return None
-        symbol = self.project.resolve(module, value[1][1])
+        callee = value[1]
+        if callee[0] == "sub":
+            callee = callee[1]  # ``c.SubConfig[Validation]()``
+        if callee[0] != "n":
+            return None
+        symbol = self.project.resolve(module, callee[1])
         if symbol is None:
             return None
-        if symbol.kind != "external":
+        full = self.project.full_name(symbol)
+        if symbol.kind != "external" and not full.startswith(_MKDOCS_OPTIONS):
             # A project's own option type (``log_level = _LogLevel(...)``,
             # ``tags_allowed = TagSet()``, a custom trait).
             if symbol.kind != "class":
@@ -124,26 +130,25 @@ class DescriptorReader(TypeReader):
                 else ("traitlets.",)
             )
             if not any(
-                s.kind == "external" and s.qualname.startswith(prefixes)
-                for s in self.project.mro(symbol)
+                self.project.full_name(s).startswith(prefixes) for s in self.project.mro(symbol)[1:]
             ):
                 return None
             if kind == "traitlets" and value[3].get("config") != ["c", True]:
                 return None
             return "custom"
-        name = last_name(symbol.qualname)
+        name = last_name(full)
         if kind == "mkdocs":
             # ``config_options.Type``, or MkDocs' own option types elsewhere
             # (``mkdocs.config.defaults._LogLevel``).
             if (
-                symbol.qualname.startswith("mkdocs.config.")
+                full.startswith("mkdocs.config.")
                 and name not in ("Private", "Config")
-                and symbol.qualname not in MKDOCS_BASES
+                and full not in MKDOCS_BASES
             ):
                 return name
             return None
         config = value[3].get("config")
-        if symbol.qualname.startswith("traitlets.") and config == ["c", True]:
+        if full.startswith("traitlets.") and config == ["c", True]:
             return name
         return None
 

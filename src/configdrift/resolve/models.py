@@ -128,7 +128,9 @@ class ModelReader(DescriptorReader):
             return None
         kind = None
         # The class's external bases, walked once for every kind's test.
-        external = {s.qualname for s in project.mro(symbol) if s.kind == "external"}
+        # A library's own repository declares its bases itself (MkDocs's
+        # ``mkdocs.config.base.Config``): they count by their full names too.
+        external = {project.full_name(s) for s in project.mro(symbol)[1:]}
         if external & PYDANTIC_BASES:
             kind = "pydantic"
         elif self._is_dataclass(symbol.module, cls, DATACLASS_DECORATORS):

@@ -331,6 +331,14 @@ class Project:
                 out.append(base)
         return out
 
+    @staticmethod
+    def full_name(symbol: Symbol) -> str:
+        """A class's dotted name, from its module (``pkg.config.Settings``),
+        whether the project declares it or another package does."""
+        return (
+            symbol.qualname if symbol.kind == "external" else f"{symbol.module}.{symbol.qualname}"
+        )
+
     def mro(self, symbol: Symbol) -> list[Symbol]:
         """The class and its ancestors, depth first, without repeats (a
         copy of what was worked out once)."""

@@ -49,9 +49,11 @@ SURFACES = (
     theme_options,
     actions,
     loaded_models,
+    # Config classes of option objects are configurations by declaration:
+    # before a TypedDict that holds one (a template's ``config``).
+    descriptors,
     typed_dicts,
     keyword_calls,
-    descriptors,
     class_registry,
     option_attributes,
     option_namespaces,
