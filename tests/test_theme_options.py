@@ -337,3 +337,64 @@ def test_a_page_whose_python_or_untagged_block_assigns_a_dict_is_read() -> None:
     assert may_show_example(page.replace(b"code-block::\n", b"code-block:: python\n"))
     # Python that assigns no dict shows API use, not a configuration.
     assert not may_show_example(page.replace(b"opts = {", b"run(opts"))
+
+
+_MKDOCS_THEME = """# The shop theme's options
+extends: {extends}
+static_templates:
+  - 404.html
+highlightjs: true
+hljs_style: github
+navigation_depth: 2
+color_mode: light
+old_switch: false
+"""
+
+_MKDOCS_TEMPLATE = """{% if config.theme.highlightjs %}<script src="hl.js"></script>{% endif %}
+<link rel="stylesheet" href="{{ config.theme.hljs_style }}.css">
+<nav data-depth="{{ config.theme.navigation_depth }}" data-mode="{{ config.theme.color_mode }}">
+{% for page in config.theme.static_templates %}{{ page }}{% endfor %}
+"""
+
+_MKDOCS_GUIDE = """# Choosing your theme
+
+The shop theme supports the following options:
+
+- `highlightjs`: Highlight code blocks. Default: `True`.
+- `hljs_style`: The highlight.js style. Default: `github_light`.
+- `navigation_depth`: How deep the navigation goes. Default: `2`.
+- `color_mode`: `light` or `dark`. Default: `light`.
+- `static_templates`: Pages rendered on their own. Default: `[]`.
+"""
+
+
+def _mkdocs_theme(tmp_path, extends: str = "null") -> dict:
+    files = {
+        "shop/__init__.py": "",
+        "shop/themes/shop/mkdocs_theme.yml": _MKDOCS_THEME.format(extends=extends),
+        "shop/themes/shop/main.html": _MKDOCS_TEMPLATE,
+        "docs/user-guide/choosing-your-theme.md": _MKDOCS_GUIDE,
+    }
+    _, findings = check_project(tmp_path, files, "shop")
+    return by_key(findings)
+
+
+def test_a_mkdocs_themes_options_are_a_configuration(tmp_path) -> None:
+    """A MkDocs theme's ``mkdocs_theme.yml`` holds its options at its top;
+    its templates read them as ``config.theme.<name>``."""
+    found = _mkdocs_theme(tmp_path)
+    assert "github" in found["CD104", "hljs_style"].message
+    where = found["CD104", "hljs_style"].related[0]
+    assert (where.path, where.line) == ("shop/themes/shop/mkdocs_theme.yml", 6)
+    assert {key for code, key in found if code == "CD103"} == {"old_switch"}
+    # Users set them under ``theme:`` in their ``mkdocs.yml``.
+    assert "accepted by theme," in found["CD103", "old_switch"].message
+    # Read by no template, where they read the others.
+    assert {key for code, key in found if code == "CD202"} == {"old_switch"}
+    # What it extends is no option.
+    assert not any(key == "extends" for _, key in found)
+
+
+def test_a_mkdocs_theme_that_extends_another_outside_the_project_may_take_any(tmp_path) -> None:
+    found = _mkdocs_theme(tmp_path, extends="material")
+    assert ("CD202", "old_switch") not in found

@@ -72,7 +72,9 @@ DATA_SUFFIXES = (".toml", ".cfg", ".ini")
 
 
 #: The files that declare a Sphinx HTML theme's options.
-THEME_FILES = frozenset({"theme.conf", "theme.toml"})
+#: A MkDocs theme's file of options.
+MKDOCS_THEME = "mkdocs_theme.yml"
+THEME_FILES = frozenset({"theme.conf", "theme.toml", MKDOCS_THEME})
 #: What a theme's templates and scripts end with.
 TEMPLATE_SUFFIXES = (".html", ".jinja", ".j2", ".js", ".xml", ".txt")
 #: What a package's page templates end with.

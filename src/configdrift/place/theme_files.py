@@ -2,7 +2,9 @@
 section of a ``theme.conf`` (INI) or the ``[options]`` table of a
 ``theme.toml``, beside a ``[theme]`` that says what it inherits. Users set
 them in ``html_theme_options``; Sphinx hands each to the templates as
-``theme_<name>``. Each option comes with its default, and with whether a
+``theme_<name>``. A MkDocs theme's ``mkdocs_theme.yml`` holds its options
+at its top (``extends`` names the theme it inherits); users set them under
+``theme:``, the templates read ``config.theme.<name>``. Each option comes with its default, and with whether a
 template or the code spells it (read by nothing if none does).
 """
 
@@ -14,6 +16,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from configdrift.discover import MKDOCS_THEME
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.text import NotText, decode
@@ -21,6 +24,8 @@ from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.index.spellings import alternation
 from configdrift.resolve.schema import ThemeOptions
 
+#: What a theme that inherits no other inherits (Sphinx's ``none``).
+NO_THEME = "none"
 #: The largest options file, template or code file searched.
 MAX_BYTES = 1 << 20
 #: The longest value read as a Python literal (``{}``, ``[]``).
@@ -57,6 +62,14 @@ def _read(root: Path, rel: str) -> tuple[str, list[BlockKey], frozenset[str]] | 
         text = decode(read_file(root, rel, MAX_BYTES))
     except (FileNotFoundError, Unreadable, NotText):
         return None
+    if rel.endswith(MKDOCS_THEME):
+        # A MkDocs theme's options: every top-level key but what it
+        # ``extends`` (read with the YAML reader of example blocks).
+        keys = [key for key in read_block(text, "yaml").keys if len(key.path) == 1]
+        extends = next((key.value for key in keys if key.path == ("extends",)), None)
+        options = [key.at(1) for key in keys if key.path != ("extends",)]
+        parent = extends if isinstance(extends, str) else NO_THEME
+        return parent, options, _deprecated(text.splitlines(), options)
     lang = "toml" if rel.endswith(".toml") else "ini"
     lines = {
         key.path[1]: key.line + 1
@@ -133,7 +146,10 @@ def _spelt(root: Path, rels: list[str], names: set[str]) -> frozenset[str] | Non
     if not names:
         return frozenset()
     spelt = alternation(names)
-    pattern = re.compile(rb"""(?<![\w-])(?:theme_(%b)|["'](%b)["'])(?![\w-])""" % (spelt, spelt))
+    # Sphinx's templates read ``theme_<name>``, MkDocs's ``config.theme.<name>``.
+    pattern = re.compile(
+        rb"""(?<![\w-])(?:theme_(%b)|theme\.(%b)|["'](%b)["'])(?![\w-])""" % (spelt, spelt, spelt)
+    )
     # The beginnings of the names, up to an ``_``, that code may complete.
     starts = {n[: i + 1] for n in names for i, c in enumerate(n) if c == "_" and i}
     begun = alternation(starts) or b"(?!)"
@@ -145,7 +161,7 @@ def _spelt(root: Path, rels: list[str], names: set[str]) -> frozenset[str] | Non
         data = read_or_none(root, rel, MAX_BYTES)
         if data is None:
             return None
-        found.update((m.group(1) or m.group(2)).decode() for m in pattern.finditer(data))
+        found.update(next(g for g in m.groups() if g).decode() for m in pattern.finditer(data))
         for m in started.finditer(data):
             start = (m.group(1) or m.group(2) or m.group(3)).decode()
             found.update(n for n in names if n.startswith(start))

@@ -13,6 +13,7 @@ as unresolved.
 
 from __future__ import annotations
 
+from configdrift.discover import MKDOCS_THEME
 from configdrift.model import Location, Surface, Unresolved
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.data_files import file_root
@@ -20,6 +21,8 @@ from configdrift.resolve.schema import ThemeOptions
 
 #: What users set a theme's options as, in their Sphinx ``conf.py``.
 SET_AS = "html_theme_options"
+#: What users set a MkDocs theme's options under, in their ``mkdocs.yml``.
+MKDOCS_SET_AS = "theme"
 
 #: The share of a theme's options the templates and code must spell before
 #: one they never spell is taken for read by nothing.
@@ -35,8 +38,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     themes = {_name(theme.rel): theme for theme in discovery.builder.themes}
     for theme in discovery.builder.themes:
         root = file_root(theme.rel, theme.options)
-        # The name users set the options as, in their ``conf.py``.
-        root.model, root.model_kind = SET_AS, "theme"
+        # The name users set the options as, in their ``conf.py`` (a MkDocs
+        # theme's, under ``theme:`` in their ``mkdocs.yml``).
+        root.model = MKDOCS_SET_AS if theme.rel.endswith(MKDOCS_THEME) else SET_AS
+        root.model_kind = "theme"
         for key in theme.deprecated & root.children.keys():
             root.children[key].deprecated = True
         named = frozenset(key for key in root.children if key in words or key in top_set)
