@@ -138,16 +138,14 @@ class DictFlow(FlowGraph):
         used: set[Scope] = set(self.down)
         external: set[str] = set()
         for name, info in self.project.modules.items():
-            for read in info.facts.dict_reads:
-                used.add(scope_of(read.function, read.source.base, name))
+            used.update(scope_of(r.function, r.source.base, name) for r in info.facts.dict_reads)
             external.update(k for k in info.facts.attr_loads if not k.startswith("self."))
         for scope, edge in self.kept:
             if edge.caller not in self.config or not edge.keys:
                 # The whole config kept (``self._param_dict = config``): its
                 # reads are followed where the code can see them.
                 continue
-            attribute = scope[2].removeprefix("self.")
-            if scope in used and attribute not in external:
+            if scope in used and scope[2].removeprefix("self.") not in external:
                 continue
             parts = self._split(edge.module, edge.function, edge.keys)
             paths, problem = self._paths(edge.caller, parts, edge.keys)
@@ -184,9 +182,7 @@ class DictFlow(FlowGraph):
         ``get_communication_data_type(d, comm_type=COMMUNICATION_DATA_TYPE)``
         calls ``get_scalar_param(d, comm_type, ...)``."""
         pending = list(helpers)
-        rounds = 0
-        while pending and rounds < 4:
-            rounds += 1
+        for _ in range(4):
             found: list[Scope] = []
             for scope in pending:
                 module, function, _ = scope

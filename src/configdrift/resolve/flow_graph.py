@@ -85,10 +85,6 @@ def scope_of(function: str, base: str, module: str) -> Scope:
     return (module, function, base)
 
 
-def _keyed_by_parameter(keys: list[Expr], params: list[str]) -> bool:
-    return any(k[0] == "n" and k[1] in params for k in keys)
-
-
 Unknown = tuple[ConfigPath, Location, str]
 
 
@@ -124,15 +120,6 @@ class FlowGraph:
                 return ancestor.module, qualname
         return None
 
-    def _class_of(self, module: str, function: str) -> str | None:
-        classes = self.project.modules[module].classes
-        parts = function.split(".")
-        for end in range(len(parts) - 1, 0, -1):
-            candidate = ".".join(parts[:end])
-            if candidate in classes:
-                return candidate
-        return None
-
     def callee(self, module: str, function: str, name: str) -> tuple[str, str, int] | None:
         """(module, function qualname, offset of call positions) for a call."""
         key = (module, function if name.startswith("self.") else "", name)
@@ -143,7 +130,7 @@ class FlowGraph:
     def _callee(self, module: str, function: str, name: str) -> tuple[str, str, int] | None:
         parts = name.split(".")
         if parts[0] == "self" and len(parts) == 2:
-            cls = self._class_of(module, function)
+            cls = self.project.class_of(module, function)
             found = self._method(module, cls, parts[1]) if cls else None
             return (*found, 1) if found else None
         symbol = self.project.resolve(module, name)
@@ -206,8 +193,7 @@ class FlowGraph:
     def _resolve_record(
         self, seq: int, name: str, record: DictArg | DictStore
     ) -> tuple[Scope | None, Edge | None, list[Escape]]:
-        info = self.project.modules[name]
-        location = Location(info.path, record.line)
+        location = Location(self.project.modules[name].path, record.line)
         keys = record.source.keys
         if self.opaque(name, record.function, keys):
             return None, None, []  # not the dict itself: an object built from it
@@ -326,22 +312,16 @@ class FlowGraph:
             if (e.caller in self.config or not self.config)
             and not self.opaque(e.module, e.function, e.keys)
         ]
-        result: list[ConfigPath] | None
-        if not callers or depth > 8:
-            result = [()]
-        else:
-            found: list[ConfigPath] = []
-            result = found
-            for edge in callers:
-                keys = self.expand(edge.module, edge.function, edge.keys)
-                outer = self.prefixes(edge.caller, depth + 1)
-                if keys is None or outer is None:
-                    result = None
-                    break
-                for prefix in outer:
-                    path = (*prefix, *keys)
-                    if path not in found:
-                        found.append(path)
+        found: list[ConfigPath] = [] if callers and depth <= 8 else [()]
+        result: list[ConfigPath] | None = found
+        for edge in callers if depth <= 8 else []:
+            keys = self.expand(edge.module, edge.function, edge.keys)
+            outer = self.prefixes(edge.caller, depth + 1)
+            if keys is None or outer is None:
+                result = None
+                break
+            paths = [(*prefix, *keys) for prefix in outer]
+            found += [path for path in paths if path not in found]
         self._prefix_memo[scope] = result
         return result
 
@@ -364,20 +344,14 @@ class FlowGraph:
         for key in keys:
             if key[0] != "ret":
                 continue
-            target = self.callee(module, function, key[1]) if depth < 6 else None
-            if target is None:
+            returns = self._returns(module, function, key[1], key[2], depth)
+            if returns is None:
                 return True
-            callee_module, callee, offset = target
-            facts = self.project.modules[callee_module].facts
-            params = facts.functions.get(callee, [])
-            index = key[2] + offset
-            if index >= len(params) or not any(
-                store.target == "<return>"
-                and store.function == callee
-                and store.source.base == params[index]
-                and not _keyed_by_parameter(store.source.keys, params)
+            callee_module, callee, params, stores = returns
+            if not any(
+                not any(k[0] == "n" and k[1] in params for k in store.source.keys)
                 and not self.opaque(callee_module, callee, store.source.keys, depth + 1)
-                for store in facts.dict_stores
+                for store in stores
             ):
                 return True
         return False
@@ -389,22 +363,33 @@ class FlowGraph:
         a function on the dict) becomes the keys that function returns."""
         out: list[str] = []
         for key in keys:
-            if key[0] == "ret":
-                inner = self._returned(module, function, key[1], key[2], depth)
-                if inner is None:
+            if key[0] != "ret":
+                value = self.project.string(module, key)
+                if value is None:
                     return None
-                out.extend(inner)
+                out.append(value)
                 continue
-            value = self.project.string(module, key)
-            if value is None:
+            # The keys the function indexes its dict argument with before
+            # returning it: one set of them, known statically.
+            returns = self._returns(module, function, key[1], key[2], depth)
+            if returns is None:
                 return None
-            out.append(value)
+            callee_module, callee, _, stores = returns
+            returned = [
+                self.expand(callee_module, callee, s.source.keys, depth + 1) for s in stores
+            ]
+            found = {tuple(inner) for inner in returned if inner is not None}
+            if None in returned or len(found) != 1:
+                return None
+            out.extend(next(iter(found)))
         return out
 
-    def _returned(
+    def _returns(
         self, module: str, function: str, name: str, position: int, depth: int
-    ) -> list[str] | None:
-        """The keys a function indexes its dict argument with before returning it."""
+    ) -> tuple[str, str, list[str], list[DictStore]] | None:
+        """The function the call ``name`` runs, its parameters, and the
+        stores that return the dict it is handed at ``position``; None
+        where the call is not followed."""
         target = self.callee(module, function, name) if depth < 6 else None
         if target is None:
             return None
@@ -414,15 +399,11 @@ class FlowGraph:
         if position + offset >= len(params):
             return None
         param = params[position + offset]
-        found = set()
-        for store in facts.dict_stores:
-            if (
-                store.target == "<return>"
-                and store.function == callee
-                and store.source.base == param
-            ):
-                keys = self.expand(callee_module, callee, store.source.keys, depth + 1)
-                if keys is None:
-                    return None
-                found.add(tuple(keys))
-        return list(next(iter(found))) if len(found) == 1 else None
+        stores = [
+            store
+            for store in facts.dict_stores
+            if store.target == "<return>"
+            and store.function == callee
+            and store.source.base == param
+        ]
+        return callee_module, callee, params, stores

@@ -122,10 +122,9 @@ class ObjectTypes:
         reaches) and sets two attributes of the object or more, as
         ``self.gradient_clipping = get_gradient_clipping(param_dict)`` does.
         Such an object has exactly the attributes its class sets."""
-        project = self.project
         methods: dict[Symbol, set[str]] = {}
         for module, function, base in self.builder.flow.config:
-            classes = project.modules[module].classes
+            classes = self.project.modules[module].classes
             # ``self._param_dict`` is scoped to its class, a parameter to its method.
             owner = function if base.startswith("self.") else function.rpartition(".")[0]
             if owner in classes:
@@ -245,9 +244,7 @@ class ObjectTypes:
                 else:
                     out |= self.call_types(module, function, value)
             return frozenset(out)
-        cls = function.rsplit(".", 1)[0] if "." in function else None
-        while cls is not None and cls not in self.project.modules[module].classes:
-            cls = cls.rsplit(".", 1)[0] if "." in cls else None
+        cls = self.project.class_of(module, function)
         return frozenset({Symbol("class", module, cls)}) if cls else frozenset()
 
     # -- declarations ----------------------------------------------------------
@@ -274,9 +271,7 @@ class ObjectTypes:
                 continue
             if f"{ancestor.qualname}.{attr}" in facts.functions or attr in cls.assigns:
                 return True
-            if any(f.name == attr for f in cls.fields):
-                return True
-            if attr in self.assigns.get(ancestor, {}):
+            if any(f.name == attr for f in cls.fields) or attr in self.assigns.get(ancestor, {}):
                 return True
             if f"{ancestor.qualname}.__getattr__" in facts.functions:
                 dynamic = True

@@ -148,8 +148,7 @@ class Project:
                 depth = len(info.path.split("/")) - len(alias.split("."))
                 if info.is_package:
                     depth -= 1
-                folder = "/".join(info.path.split("/")[:depth])
-                if depth > 0 and folder in packages:
+                if depth > 0 and "/".join(info.path.split("/")[:depth]) in packages:
                     continue
                 claims.setdefault(alias, set()).add(name)
         #: Other names a module is imported by (``pkg.mod`` for
@@ -202,15 +201,12 @@ class Project:
             if imp.local != name:
                 continue
             target = self.absolute(module, imp.module, imp.level)
-            if imp.name is None:
-                known = self.canonical(target)
-                return (
-                    Symbol("module", known, "")
-                    if known is not None
-                    else Symbol("external", "", target)
-                )
-            sub = f"{target}.{imp.name}" if target else imp.name
             known = self.canonical(target)
+            if imp.name is None:
+                if known is None:
+                    return Symbol("external", "", target)
+                return Symbol("module", known, "")
+            sub = f"{target}.{imp.name}" if target else imp.name
             # What the package binds the name to wins over its submodule of
             # that name, as in Python (``from pkg.models import Model``
             # where ``pkg/models/__init__.py`` imports the class from
@@ -268,9 +264,7 @@ class Project:
             if symbol.kind == "module":
                 sub = self.canonical(f"{symbol.module}.{part}")
                 symbol = (
-                    Symbol("module", sub, "")
-                    if sub is not None
-                    else self.lookup(symbol.module, part)
+                    self.lookup(symbol.module, part) if sub is None else Symbol("module", sub, "")
                 )
             elif symbol.kind == "external":
                 return Symbol("external", "", ".".join([symbol.qualname, *parts[i:]]))
@@ -297,6 +291,15 @@ class Project:
         if symbol.kind != "class":
             return None
         return self.modules[symbol.module].classes.get(symbol.qualname)
+
+    def class_of(self, module: str, function: str) -> str | None:
+        """The innermost class of ``module`` that defines ``function`` (a qualname)."""
+        owner = function
+        while "." in owner:
+            owner = owner.rsplit(".", 1)[0]
+            if owner in self.modules[module].classes:
+                return owner
+        return None
 
     def location(self, module: str, line: int) -> Location:
         return Location(self.modules[module].path, line)
@@ -344,19 +347,14 @@ class Project:
         copy of what was worked out once)."""
         known = self._mros.get(symbol)
         if known is None:
-            known = self._mros[symbol] = self._mro(symbol)
+            known = self._mros[symbol] = []
+            stack = [symbol]
+            while stack and len(known) < 64:
+                current = stack.pop(0)
+                if current not in known:
+                    known.append(current)
+                    stack[0:0] = self.bases(current)
         return list(known)
-
-    def _mro(self, symbol: Symbol) -> list[Symbol]:
-        seen: list[Symbol] = []
-        stack = [symbol]
-        while stack and len(seen) < 64:
-            current = stack.pop(0)
-            if current in seen:
-                continue
-            seen.append(current)
-            stack[0:0] = self.bases(current)
-        return seen
 
     def inherits_external(self, symbol: Symbol, names: frozenset[str]) -> bool:
         return any(s.kind == "external" and s.qualname in names for s in self.mro(symbol))
@@ -386,8 +384,7 @@ class Project:
                 return {"True": True, "False": False, "None": None}[name]
             if name == "sys.maxsize":
                 return 2**63 - 1
-            symbol = self.resolve(module, name)
-            return self._symbol_value(symbol, depth)
+            return self._symbol_value(self.resolve(module, name), depth)
         if kind == "u":
             operand = self._eval(module, expr[2], depth + 1)
             if expr[1] == "-":
