@@ -81,27 +81,27 @@ class DescriptorReader(TypeReader):
         raise NotImplementedError  # the model reader's
 
     def _descriptor_fields(self, module: str, cls: ClassFact, kind: str) -> list[FieldFact]:
-        """Options assigned as class attributes: ``port = Integer(8888,
-        config=True)``, ``enabled = c.Type(bool, default=True)``."""
-        out: list[FieldFact] = []
+        """Options assigned as class attributes, annotated or not: ``port =
+        Integer(8888, config=True)``, ``enabled = c.Type(bool,
+        default=True)``; and the (name, option) pairs of a plugin's
+        ``config_scheme``."""
+        rows: list[tuple[str | None, Expr, int]] = []
         scheme = cls.assigns.get("config_scheme") if kind == "mkdocs" else None
         if scheme is not None and scheme[0] == "seq":
             line_expr = cls.assigns.get("__line__config_scheme")
             line = line_expr[1] if line_expr else cls.line
-            for item in scheme[2]:
-                if item[0] != "seq" or len(item[2]) != 2:
-                    continue
-                name = string_of(self.project, module, item[2][0])
-                if name and self._descriptor(module, kind, item[2][1]) is not None:
-                    out.append(FieldFact(name, line, ["src", ""], item[2][1]))
-        for name, value, line in assigned(cls):
-            if self._descriptor(module, kind, value) is not None:
-                out.append(FieldFact(name, line, ["src", ""], value))
-        for fact in cls.fields:
-            # An annotated one: ``remove_cell_tags: set[str] = Set(...).tag(config=True)``.
-            if fact.value is not None and self._descriptor(module, kind, fact.value) is not None:
-                out.append(FieldFact(fact.name, fact.line, ["src", ""], fact.value))
-        return out
+            pairs = [item[2] for item in scheme[2] if item[0] == "seq" and len(item[2]) == 2]
+            rows += [(string_of(self.project, module, name), value, line) for name, value in pairs]
+        rows += assigned(cls)
+        # An annotated one: ``remove_cell_tags: set[str] = Set(...).tag(config=True)``.
+        rows += [
+            (fact.name, fact.value, fact.line) for fact in cls.fields if fact.value is not None
+        ]
+        return [
+            FieldFact(name, at, ["src", ""], value)
+            for name, value, at in rows
+            if name and self._descriptor(module, kind, value) is not None
+        ]
 
     def _descriptor(self, module: str, kind: str, value: Expr) -> str | None:
         """The option constructor's name (``Type``, ``Unicode``) when
@@ -116,55 +116,46 @@ class DescriptorReader(TypeReader):
         if callee[0] != "n":
             return None
         symbol = self.project.resolve(module, callee[1])
-        if symbol is None:
+        if symbol is None or symbol.kind not in ("external", "class"):
             return None
+        tagged = value[3].get("config") == ["c", True]
         full = self.project.full_name(symbol)
-        if symbol.kind != "external" and not full.startswith(_MKDOCS_OPTIONS):
+        if symbol.kind == "class" and not full.startswith(_MKDOCS_OPTIONS):
             # A project's own option type (``log_level = _LogLevel(...)``,
             # ``tags_allowed = TagSet()``, a custom trait).
-            if symbol.kind != "class":
-                return None
             prefixes = (
                 (_MKDOCS_OPTIONS, "mkdocs.config.base.BaseConfigOption")
                 if kind == "mkdocs"
                 else ("traitlets.",)
             )
-            if not any(
-                self.project.full_name(s).startswith(prefixes) for s in self.project.mro(symbol)[1:]
-            ):
-                return None
-            if kind == "traitlets" and value[3].get("config") != ["c", True]:
-                return None
-            return "custom"
+            bases = [self.project.full_name(s) for s in self.project.mro(symbol)[1:]]
+            derived = any(base.startswith(prefixes) for base in bases)
+            return "custom" if derived and (kind == "mkdocs" or tagged) else None
         name = last_name(full)
         if kind == "mkdocs":
             # ``config_options.Type``, or MkDocs' own option types elsewhere
             # (``mkdocs.config.defaults._LogLevel``).
-            if (
+            ours = (
                 full.startswith("mkdocs.config.")
                 and name not in ("Private", "Config")
                 and full not in MKDOCS_BASES
-            ):
-                return name
-            return None
-        config = value[3].get("config")
-        if full.startswith("traitlets.") and config == ["c", True]:
-            return name
-        return None
+            )
+        else:
+            ours = full.startswith("traitlets.") and tagged
+        return name if ours else None
 
     def _descriptor_node(
         self, info: ModelInfo, module: str, fact: FieldFact, parent: ConfigPath, depth: int
     ) -> SchemaNode:
         """A field whose value is an option object: its type, choices and
         default from the constructor's arguments."""
-        project = self.project
         value = fact.value
         assert value is not None
         node = SchemaNode(
             key=fact.name,
             path=(*parent, fact.name),
             spellings=(fact.name,),
-            location=project.location(module, fact.line),
+            location=self.project.location(module, fact.line),
             origin=f"field of {info.symbol.qualname}",
             described=described(value[3]) if value[0] == "call" else False,
         )

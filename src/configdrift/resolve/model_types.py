@@ -181,9 +181,8 @@ class TypeReader:
             return TypeFacts(TypeInfo(""))
         kinds: set[str] = set()
         models: list[tuple[str | None, Symbol]] = []
-        unknown = self._kinds(module, annotation, kinds, models, None, 0)
         text = render(annotation)
-        if unknown:
+        if self._kinds(module, annotation, kinds, models, None, 0):
             return TypeFacts(TypeInfo(text), models)
         choices = self._choices(module, annotation, 0)
         return TypeFacts(
@@ -223,13 +222,8 @@ class TypeReader:
             head = last_name(expr[1][1])
             args = expr[2][2] if expr[2][0] == "seq" and expr[2][1] == "tuple" else [expr[2]]
             if head == "Literal":
-                out: list[Any] = []
-                for arg in args:
-                    literal = self.project.evaluate(module, arg)
-                    if not literal.known:
-                        return None
-                    out.append(literal.value)
-                return out
+                literals = [self.project.evaluate(module, arg) for arg in args]
+                return [v.value for v in literals] if all(v.known for v in literals) else None
             if head == "Optional":
                 return joined([None], self._choices(module, args[0], depth + 1))
             if head == "Annotated" and args:
@@ -281,21 +275,16 @@ class TypeReader:
                 kinds.add("null")
                 return self._kinds(module, args[0], kinds, models, marker, d)
             if head == "Union":
-                unknown = False
-                for arg in args:
-                    unknown = self._kinds(module, arg, kinds, models, marker, d) or unknown
-                return unknown
+                # Every member adds its kinds: a list, not a lazy generator.
+                return any([self._kinds(module, arg, kinds, models, marker, d) for arg in args])
             if head == "Annotated" and args:
                 return self._kinds(module, args[0], kinds, models, marker, d)
             if head == "Literal":
                 for arg in args:
-                    if arg[0] == "c":
-                        kinds.add(value_kind(arg[1]))
-                    else:
-                        value = self.project.evaluate(module, arg)
-                        if not value.known:
-                            return True
-                        kinds.add(value_kind(value.value))
+                    value = self.project.evaluate(module, arg)
+                    if not value.known:
+                        return True
+                    kinds.add(value_kind(value.value))
                 return False
             container = _TYPING_CONTAINERS.get(head)
             if container is not None:
@@ -331,16 +320,13 @@ class TypeReader:
         last = last_name(name)
         symbol = self.project.resolve(module, name)
         if symbol is None or symbol.kind == "external":
-            if last in _SCALAR_KINDS:
-                kinds.add(_SCALAR_KINDS[last])
-                return False
-            if last in _TYPING_CONTAINERS:
-                kinds.add(_TYPING_CONTAINERS[last])
-                return False
+            kind = _SCALAR_KINDS.get(last) or _TYPING_CONTAINERS.get(last)
             if symbol is not None and symbol.qualname in ("pathlib.Path", "os.PathLike"):
-                kinds.add("str")
-                return False
-            return True
+                kind = kind or "str"
+            if kind is None:
+                return True
+            kinds.add(kind)
+            return False
         if symbol.kind != "class":
             return True
         if self.model(symbol) is not None:
@@ -372,16 +358,12 @@ class TypeReader:
         info = self.model(symbol)
         if info is not None and "*" in info.before_validated:
             return True
-        for ancestor in self.project.mro(symbol):
-            if ancestor.kind != "class":
-                continue
-            functions = self.project.modules[ancestor.module].facts.functions
-            if any(
-                f"{ancestor.qualname}.{hook}" in functions
-                for hook in ("__get_validators__", "__get_pydantic_core_schema__")
-            ):
-                return True
-        return False
+        return any(
+            f"{ancestor.qualname}.{hook}" in self.project.modules[ancestor.module].facts.functions
+            for ancestor in self.project.mro(symbol)
+            if ancestor.kind == "class"
+            for hook in ("__get_validators__", "__get_pydantic_core_schema__")
+        )
 
 
 def described(kwargs: dict[str, Expr]) -> bool:

@@ -8,7 +8,7 @@ imported: classes, fields and options are read from the extracted facts.
 from __future__ import annotations
 
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
-from configdrift.model import ConfigPath, Location, SchemaNode, TypeInfo, Value
+from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_descriptors import (
     DESCRIPTOR_KINDS,
     MKDOCS_BASES,
@@ -157,11 +157,10 @@ class ModelReader(DescriptorReader):
         mro = [s for s in project.mro(symbol) if s.kind == "class"]
         # MkDocs reports an option a plugin does not declare (an error with
         # ``--strict``); traitlets warns and goes on.
+        location = project.location(symbol.module, cls.line)
         strict = kind in ("dataclass", "attrs", "mkdocs", "namedtuple")
-        strict_location: Location | None = (
-            project.location(symbol.module, cls.line) if strict else None
-        )
-        strict_owner: str | None = symbol.qualname if strict else None
+        strict_location = location if strict else None
+        strict_owner = symbol.qualname if strict else None
         populate = False
         settings = kind == "pydantic" and bool(external & SETTINGS_BASES)
         env_prefix: str | None = None
@@ -178,9 +177,7 @@ class ModelReader(DescriptorReader):
             elif settings and self._config_value(mro, ("env_file",)) is not None:
                 # pydantic-settings forbids unknown keys unless told otherwise
                 # (in a .env file); an unknown environment variable is not read.
-                strict = True
-                strict_owner = symbol.qualname
-                strict_location = project.location(symbol.module, cls.line)
+                strict, strict_owner, strict_location = True, symbol.qualname, location
             elif settings:
                 strict = False
             by_name = self._config_value(
@@ -210,7 +207,7 @@ class ModelReader(DescriptorReader):
         return ModelInfo(
             symbol,
             kind,
-            project.location(symbol.module, cls.line),
+            location,
             strict,
             strict_location,
             strict_owner,
@@ -271,45 +268,37 @@ class ModelReader(DescriptorReader):
             return found.qualname in names
         if found.kind != "function":
             return False
-        facts = self.project.modules[found.module].facts
         return any(
             function == found.qualname
             and self._is_dataclass_decorator(found.module, callee, names, depth + 1)
-            for function, callee in facts.return_calls
+            for function, callee in self.project.modules[found.module].facts.return_calls
         )
 
     def _config_value(
         self, mro: list[Symbol], names: tuple[str, ...]
     ) -> tuple[object, Symbol, int] | None:
         """A model-config option, looked up through the class and its bases."""
-        project = self.project
         for owner in mro:
-            cls = project.class_fact(owner)
+            cls = self.project.class_fact(owner)
             if cls is None:
                 continue
+            annotated = next((f for f in cls.fields if f.name == "model_config" and f.value), None)
+            config = cls.assigns.get("model_config")
+            if config is None and annotated is not None:
+                config = annotated.value  # model_config: ConfigDict = ConfigDict(...)
+            marker = cls.assigns.get("__line__model_config")
+            line = marker[1] if marker else annotated.line if annotated is not None else cls.line
             for name in names:
                 expr = cls.config_class.get(name)
-                annotated = next(
-                    (f for f in cls.fields if f.name == "model_config" and f.value), None
-                )
+                if expr is None and config is not None:
+                    expr = _option(config, name)
                 if expr is None:
-                    config = cls.assigns.get("model_config")
-                    if config is None and annotated is not None:
-                        config = annotated.value  # model_config: ConfigDict = ConfigDict(...)
-                    if config is not None:
-                        expr = _option(config, name)
-                if expr is not None:
-                    marker = cls.assigns.get("__line__model_config")
-                    fallback = annotated.line if annotated is not None else cls.line
-                    line = marker[1] if marker else fallback
-                    return self._option_value(owner.module, expr), owner, line
+                    continue
+                if expr[0] == "n" and expr[1] not in ("True", "False", "None"):
+                    return last_name(expr[1]), owner, line  # Extra.forbid
+                value = self.project.evaluate(owner.module, expr)
+                return value.value if value.known else None, owner, line
         return None
-
-    def _option_value(self, module: str, expr: Expr) -> object:
-        if expr[0] == "n" and expr[1] not in ("True", "False", "None"):
-            return last_name(expr[1])  # Extra.forbid
-        value = self.project.evaluate(module, expr)
-        return value.value if value.known else None
 
     # -- fields --------------------------------------------------------------
 
@@ -347,10 +336,9 @@ class ModelReader(DescriptorReader):
         if "converter" in kwargs:
             # attrs converts the value first: what it accepts is not its type.
             types = TypeFacts(TypeInfo(types.info.text), types.models)
-        path = (*parent, fact.name)
         node = SchemaNode(
             key=fact.name,
-            path=path,
+            path=(*parent, fact.name),
             spellings=tuple(dict.fromkeys(spellings)),
             path_aliases=tuple(path_aliases),
             type=types.info,
@@ -371,26 +359,20 @@ class ModelReader(DescriptorReader):
             if symbol is not None and self.model(symbol) is not None:
                 nested.append((None, symbol))
         for marker, symbol in nested:
-            self._attach(node, marker, symbol, depth)
+            # A model of a list's items or of a dict's values (``list[Model]``)
+            # fills a node below the field's.
+            if marker is not None and marker not in node.children:
+                node.children[marker] = SchemaNode(
+                    key=marker, path=(*node.path, marker), spellings=(marker,), origin="item"
+                )
+                node.strict = None
+            self.fill(node if marker is None else node.children[marker], symbol, depth + 1)
         if fact.name in info.rewritten:
             # A validator writes it anew before its model sees it (drops a
             # prefix of its keys): what the input sets below is not known.
             for below in node.walk():
                 below.strict = None
         return node
-
-    def _attach(self, node: SchemaNode, marker: str | None, symbol: Symbol, depth: int) -> None:
-        if marker is None:
-            self.fill(node, symbol, depth + 1)
-            return
-        child = node.children.get(marker)
-        if child is None:
-            child = SchemaNode(
-                key=marker, path=(*node.path, marker), spellings=(marker,), origin="item"
-            )
-            node.children[marker] = child
-            node.strict = None
-        self.fill(child, symbol, depth + 1)
 
     def _not_in_init(self, module: str, fact: FieldFact) -> bool:
         """Is a dataclass's or attrs class's field left out of its
@@ -454,20 +436,15 @@ class ModelReader(DescriptorReader):
         return Value.unknown(f"{render(factory)}()")
 
     def _deprecation(self, module: str, kwargs: dict[str, Expr]) -> tuple[bool, str | None]:
-        flag = kwargs.get("deprecated")
-        if flag is not None:
-            value = self.project.evaluate(module, flag)
-            if value.known and value.value not in (False, None):
-                return True, None
+        value = self.project.evaluate(module, kwargs.get("deprecated"))
+        if value.known and value.value not in (False, None):
+            return True, None
         extra = kwargs.get("json_schema_extra")
         if extra is not None and extra[0] == "dict":
             items = {string_of(self.project, module, k): v for k, v in extra[1]}
-            dep = items.get("deprecated")
-            if dep is not None:
-                value = self.project.evaluate(module, dep)
-                if value.known and value.value:
-                    new = items.get("new_param")
-                    return True, string_of(self.project, module, new) if new else None
+            value = self.project.evaluate(module, items.get("deprecated"))
+            if value.known and value.value:
+                return True, string_of(self.project, module, items.get("new_param"))
         return False, None
 
     # -- tree ----------------------------------------------------------------
@@ -515,7 +492,6 @@ class ModelReader(DescriptorReader):
             return
         self._filling[symbol] = self._filling.get(symbol, 0) + 1
         try:
-            lineage = {n for n in node.path}
             for module, fact in info.fields:
                 if fact.name in node.children:
                     if union:
@@ -526,7 +502,7 @@ class ModelReader(DescriptorReader):
                             self.field_node(info, module, fact, node.path, depth),
                         )
                     continue
-                if depth > 8 and fact.name in lineage:
+                if depth > 8 and fact.name in node.path:
                     continue
                 node.children[fact.name] = self.field_node(info, module, fact, node.path, depth)
         finally:
@@ -556,9 +532,7 @@ def _option(config: Expr, name: str) -> Expr | None:
     if config[0] == "call":
         return config[3].get(name)  # type: ignore[no-any-return]
     if config[0] == "dict":
-        for k, v in config[1]:
-            if k[0] == "c" and k[1] == name:
-                return v  # type: ignore[no-any-return]
+        return next((v for k, v in config[1] if k[0] == "c" and k[1] == name), None)
     return None
 
 
