@@ -19,12 +19,10 @@ from configdrift.model import (
 from configdrift.resolve.flow_graph import Scope
 from configdrift.resolve.lifecycle import config_lines, line_of
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
-from configdrift.resolve.mechanisms.environment import (
-    ENVIRONMENT,
-    environment_variables,
-    mount_environment,
-)
+from configdrift.resolve.mechanisms.environment import ENVIRONMENT, environment_variables
+from configdrift.resolve.mechanisms.option_nodes import mount_by_name
 from configdrift.resolve.mechanisms.options import (
+    FOUND_AS,
     declared_options,
     mount_options,
     option_groups,
@@ -32,7 +30,7 @@ from configdrift.resolve.mechanisms.options import (
     options_documented,
 )
 from configdrift.resolve.mechanisms.settings import fill_settings, settings_root
-from configdrift.resolve.mechanisms.settings_module import mount_settings, setting_reads
+from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, setting_reads
 from configdrift.resolve.mechanisms.typed_dicts import seed_typed_dicts
 from configdrift.resolve.project import ModuleInfo, Project, module_name
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root, render_scope
@@ -99,30 +97,27 @@ def build_root(
         module, _, qualname = target.partition(":")
         module = project.canonical(module) or module
         symbol = project.resolve(module, qualname) if module in project.modules else None
-        if (
-            symbol is not None
-            and symbol.kind == "const"
-            and builder.mount_dict(root, path_text, symbol)
-        ):
+        if builder.mount_dict(root, path_text, symbol):
             continue
         path = tuple(p for p in path_text.split(".") if p)
         scope = builder.dict_scope(module, qualname)
-        if scope is not None and (symbol is None or builder.model(symbol) is None):
+        model = builder.model(symbol) if symbol is not None else None
+        if scope is not None and model is None:
             builder.flow.fixed[scope] = path
             dict_seeds.add(scope)
             builder.mounts.append(
                 Mount(path, render_scope(scope), builder.scope_location(scope), "configuration")
             )
             continue
-        if symbol is None or builder.model(symbol) is None:
+        if symbol is None or model is None:
             raise ConfigError(
                 f"mount {path_text!r} = {target!r}: {builder.unmountable(module, qualname, symbol)}"
             )
         if not path:
             fill_settings(builder, root, symbol, "configuration")
         else:
-            loc = builder.model(symbol).location  # type: ignore[union-attr]
-            builder.mount(root, path, symbol, (path[-1],), "configuration", loc, direct=True)
+            where = model.location
+            builder.mount(root, path, symbol, (path[-1],), "configuration", where, direct=True)
     explicit_paths = {tuple(p for p in k.split(".") if p) for k in explicit}
     seeds = builder.seeds() | dict_seeds
     builder.flow.mark(seeds)
@@ -163,11 +158,7 @@ def build_root(
                 builder.mounts.clear()
                 builder.flow.mark(set())
             mount_options(root, options, complete=options_complete(builder))
-            how = (
-                f"{len(options)} options declared with add_argument or @option"
-                if groups[0][0] == "cli"
-                else f"{len(options)} keys registered by name"
-            )
+            how = f"{len(options)} {FOUND_AS[groups[0][0]]}"
             # Keys a plugin registers by name (pytest's ini, Sphinx's
             # conf.py) are a config file's, not a command line's.
             builder.primary = "cli" if root.model_kind in CLI_KINDS else "config"
@@ -178,7 +169,7 @@ def build_root(
     if empty and not root.children and not root.model and "env" not in named:
         variables = environment_variables(project)
         if len(variables) >= MIN_OPTIONS:
-            mount_environment(root, variables)
+            mount_by_name(root, variables, ENVIRONMENT, "env")
             builder.primary = "env"
             assert root.model_location is not None
             how = f"{len(variables)} variables read with os.environ or os.getenv"
@@ -212,12 +203,12 @@ def configured_surfaces(
             variables = environment_variables(project)
             if not variables:
                 raise ConfigError(f"surfaces.{name}: the code reads no environment variable")
-            mount_environment(node, variables)
+            mount_by_name(node, variables, ENVIRONMENT, "env")
         elif target == "settings":
             named = setting_reads(project)
             if not named:
                 raise ConfigError(f"surfaces.{name}: the code reads no setting by name")
-            mount_settings(node, named)
+            mount_by_name(node, named, SETTINGS_OBJECT, "setting")
         else:
             module, _, qualname = target.partition(":")
             module = project.canonical(module) or module
@@ -237,11 +228,7 @@ def configured_surfaces(
                 node.model_location = builder.scope_location(scope)
                 if not node.children:
                     raise ConfigError(f"surfaces.{name} = {target!r}: the code reads no key of it")
-            elif not (
-                symbol is not None
-                and symbol.kind == "const"
-                and builder.mount_dict(node, "", symbol)
-            ):
+            elif not builder.mount_dict(node, "", symbol):
                 why = builder.unmountable(module, qualname, symbol)
                 if why.endswith("(module:function.param)"):
                     why = (

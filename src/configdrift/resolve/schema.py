@@ -250,10 +250,13 @@ class SchemaBuilder(ModelReader):
             if node.reads and node.origin.startswith("read in"):
                 _from_reads(node)
 
-    def mount_dict(self, root: SchemaNode, path_text: str, symbol: Symbol) -> bool:
+    def mount_dict(self, root: SchemaNode, path_text: str, symbol: Symbol | None) -> bool:
         """Mount a module-level dict literal of option -> default (a registry
         of options, such as ``DEFAULTS = {"docs": [], ...}``): its string keys
-        are the accepted keys, with their defaults, and nothing else is."""
+        are the accepted keys, with their defaults, and nothing else is.
+        False where ``symbol`` names no such constant."""
+        if symbol is None or symbol.kind != "const":
+            return False
         project = self.project
         info = project.modules.get(symbol.module)
         expr = info.facts.assigns.get(symbol.qualname) if info else None
@@ -264,12 +267,8 @@ class SchemaBuilder(ModelReader):
         line = info.facts.assign_lines.get(symbol.qualname, 1)
         where = project.location(symbol.module, line)
         lines = info.facts.dict_key_lines.get(symbol.qualname, {})
-        node.strict = True
-        node.strict_location = where
-        node.strict_owner = symbol.qualname
-        node.model = symbol.qualname
-        node.model_kind = "dict"
-        node.model_location = where
+        node.strict, node.strict_location, node.strict_owner = True, where, symbol.qualname
+        node.model, node.model_kind, node.model_location = symbol.qualname, "dict", where
         for key_expr, value_expr in expr[1]:
             key = project.string(symbol.module, key_expr)
             if key is None:
@@ -320,9 +319,8 @@ class SchemaBuilder(ModelReader):
         owner, _, param = qualname.rpartition(".")
         if info is None or not owner:
             return None
-        functions = info.facts.functions
         for function in (owner, f"{owner}.__init__"):
-            if param in functions.get(function, ()):
+            if param in info.facts.functions.get(function, ()):
                 return (module, function, param)
         return None
 
@@ -365,9 +363,7 @@ class SchemaBuilder(ModelReader):
         for source in placement.sources:
             keys = [project.string(module, k) for k in source.keys]
             if any(k is None for k in keys):
-                missing = next(
-                    render(k) for k, r in zip(source.keys, keys, strict=True) if r is None
-                )
+                missing = render(source.keys[keys.index(None)])
                 unresolved(f" built from {source.base}[{missing}]: key not static")
                 continue
             prefixes = (
@@ -384,7 +380,6 @@ class SchemaBuilder(ModelReader):
                     resolved.append(full)
         if not resolved:
             return
-        direct = placement.via == "kwargs"
         primary = resolved[0]
         if not primary:
             if any(source.base == LOADED for source in placement.sources):
@@ -405,9 +400,8 @@ class SchemaBuilder(ModelReader):
             elif other:
                 mounts.append((other, (other[-1],)))
         for target, spelt in [*mounts, (primary, tuple(spellings))]:
-            self.mount(
-                root, target, symbol, spelt, f"built in {placement.function}", location, direct
-            )
+            how = f"built in {placement.function}"
+            self.mount(root, target, symbol, spelt, how, location, direct=placement.via == "kwargs")
 
 
 def ensure_path(

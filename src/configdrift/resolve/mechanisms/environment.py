@@ -122,12 +122,6 @@ def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
     return out
 
 
-def mount_environment(root: SchemaNode, variables: list[SchemaNode]) -> None:
-    """The variables as the children of a lenient root: an unknown variable
-    is never read, and nothing says so."""
-    mount_by_name(root, variables, ENVIRONMENT, "env")
-
-
 def surfaces(discovery: Discovery) -> list[Surface]:
     """The environment variables read by name, unless they are the root."""
     found: list[Surface] = []
@@ -135,7 +129,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         variables = environment_variables(discovery.builder.project)
         if len(variables) >= MIN_OPTIONS:
             env = new_root()
-            mount_environment(env, variables)
+            mount_by_name(env, variables, ENVIRONMENT, "env")
             if discovery.claim(env):
                 how = f"{len(variables)} variables read with os.environ or os.getenv"
                 found.append(Surface("env", env, how, [], "env"))

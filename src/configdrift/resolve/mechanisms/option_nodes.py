@@ -49,8 +49,6 @@ def option_group(module: str, function: str) -> str:
 
 def sequence(project: Project, module: str, expr: Expr | None) -> tuple[object, ...] | None:
     """The items of a list or tuple known statically (``choices=[...]``)."""
-    if expr is None:
-        return None
     value = project.evaluate(module, expr)
     if value.known and isinstance(value.value, list | tuple):
         return tuple(value.value)
@@ -58,7 +56,9 @@ def sequence(project: Project, module: str, expr: Expr | None) -> tuple[object, 
 
 
 def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: str) -> None:
-    """Keys the code reads by name, as the children of a lenient root."""
+    """Keys the code reads by name (environment variables, a settings
+    object's names), as the children of a lenient root: an unknown one is
+    never asked for, and nothing says so."""
     for node in keys:
         root.children[node.key] = node
     root.model, root.model_kind = model, kind
@@ -72,9 +72,9 @@ def hide_or_deprecate(
     """Mark an option its declaration hides from the help (``help=
     argparse.SUPPRESS``, click's ``hidden=True``) or whose ``help`` says
     it is deprecated (``"Deprecated: use --x"``)."""
-    help_expr, hidden = kwargs.get("help"), kwargs.get("hidden")
+    help_expr = kwargs.get("help")
     if (help_expr is not None and help_expr[0] == "n" and help_expr[1].endswith("SUPPRESS")) or (
-        hidden is not None and project.evaluate(module, hidden).value is True
+        project.evaluate(module, kwargs.get("hidden")).value is True
     ):
         node.hidden = True
     elif help_expr is not None and _DEPRECATED.match(project.string(module, help_expr) or ""):

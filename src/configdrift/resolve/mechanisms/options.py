@@ -63,6 +63,11 @@ _NOT_OPTIONS = frozenset({"help", "version"})
 PARSER = "the argument parser"
 COMMAND = "the click command"
 REGISTERED = "the registered options"
+#: How ``map`` says each group of options (``option_groups``) was found.
+FOUND_AS = {
+    "cli": "options declared with add_argument or @option",
+    "registered": "keys registered by name",
+}
 
 
 #: The libraries whose declaring calls (``body.DECLARING_CALLS``) declare a
@@ -165,11 +170,10 @@ def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bo
     built: list[str] = []
     if receiver.startswith("self.") and receiver.count(".") == 1 and "." in call.function:
         owner = call.function.rsplit(".", 1)[0] + "."
-        attr = receiver[5:]
         built = [
             callee
             for function, name, how, callee, _ in facts.attr_assigns
-            if name == attr and how == "call" and function.startswith(owner)
+            if name == receiver[5:] and how == "call" and function.startswith(owner)
         ]
     elif receiver and "." not in receiver:
         built = [
@@ -266,25 +270,24 @@ def _options_of(
             # A key registered by name for a file (pytest's ``addini``) is
             # not the flag of its name: two spellings users write apart.
             slot = f"named:{node.key}" if node.model_kind == "named" else node.key
-            known = nodes.get(slot)
-            if known is None:
-                nodes[slot] = node
-            else:
-                fresh = [s for s in node.spellings if s not in known.spellings]
-                if node.location is not None and known.location is not None:
-                    # ``--no-color`` declared apart from ``--color``, in one file
-                    # (another file's parser may be another program's), or
-                    # ``--log_level`` beside ``--log-level`` anywhere: a flag of
-                    # its own that the docs may leave out.
-                    same = node.location.path == known.location.path
-                    variants = {separated(s) for s in known.spellings}
-                    apart = [s for s in fresh if same or separated(s) in variants]
-                    known.apart += tuple((s, node.location) for s in apart if s[:2] == "--")
-                known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
-                if not _same_default(known.default, node.default):
-                    # Two commands give the option different defaults: no
-                    # one default to compare the docs with.
-                    known.default = Value.unknown("depends on the command")
+            known = nodes.setdefault(slot, node)
+            if known is node:
+                continue
+            fresh = [s for s in node.spellings if s not in known.spellings]
+            if node.location is not None and known.location is not None:
+                # ``--no-color`` declared apart from ``--color``, in one file
+                # (another file's parser may be another program's), or
+                # ``--log_level`` beside ``--log-level`` anywhere: a flag of
+                # its own that the docs may leave out.
+                same = node.location.path == known.location.path
+                variants = {separated(s) for s in known.spellings}
+                apart = [s for s in fresh if same or separated(s) in variants]
+                known.apart += tuple((s, node.location) for s in apart if s[:2] == "--")
+            known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
+            if not _same_default(known.default, node.default):
+                # Two commands give the option different defaults: no
+                # one default to compare the docs with.
+                known.default = Value.unknown("depends on the command")
     return nodes, dynamic
 
 
@@ -294,20 +297,15 @@ def _framework_parser(project: Project, module: str, call: RegistrationCall) -> 
     Django's ``BaseCommand.add_arguments(self, parser)``)? The framework
     then builds it, with options the project never declares."""
     owner, _, _ = call.function.rpartition(".")
-    receiver = call.callee.split(".", 1)[0]
     facts = project.modules[module].facts
-    if not owner or receiver not in facts.functions.get(call.function, ()):
+    if not owner or call.callee.split(".", 1)[0] not in facts.functions.get(call.function, ()):
         return False
     cls = next((c for c in facts.classes if c.name == owner), None)
-    if cls is None:
-        return False
-    for base in cls.bases:
-        if base[0] != "n":
-            continue
-        symbol = project.resolve(module, base[1])
-        if symbol is None or symbol.kind == "external":
-            return True
-    return False
+    return cls is not None and any(
+        (symbol := project.resolve(module, base[1])) is None or symbol.kind == "external"
+        for base in cls.bases
+        if base[0] == "n"
+    )
 
 
 def _same_default(a: Value | None, b: Value | None) -> bool:
@@ -506,10 +504,6 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             admitted = "the pages write its flags in prose and command lines" if claimed else ""
         if claimed:
             unresolved = [Unresolved(where, DYNAMIC) for where in dynamic]
-            how = (
-                f"{len(options)} options declared with add_argument or @option"
-                if name == "cli"
-                else f"{len(options)} keys registered by name"
-            )
+            how = f"{len(options)} {FOUND_AS[name]}"
             found.append(Surface(name, cli, how, unresolved, name, admitted=admitted))
     return found

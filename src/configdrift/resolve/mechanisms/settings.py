@@ -16,10 +16,28 @@ def settings_root(
     builder: SchemaBuilder, root: SchemaNode, doc_names: Callable[[], frozenset[str]]
 ) -> None:
     """A project whose configuration is a pydantic-settings class (built
-    as ``Settings()``, from the environment) has it as the root."""
-    found = settings_class(builder, doc_names)
-    if found is not None:
-        fill_settings(builder, root, *found)
+    as ``Settings()``, from the environment) has it as the root: the
+    settings class that no other one derives from or holds as a field; of
+    several, the one most of whose fields the docs document (three at
+    least, and no tie)."""
+    leaves = settings_leaves(builder)
+    how = "the project's one settings class"
+    if len(leaves) > 1:
+
+        def documented(symbol: Symbol) -> int:
+            # A field counts by its name or as its variable (``env_prefix``).
+            node = builder.model_root(symbol)
+            return sum(
+                1 for child in node.children.values() if doc_names() & {child.key, *child.spellings}
+            )
+
+        scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
+        if scored[0][0] < 3 or scored[0][0] == scored[1][0]:
+            return
+        leaves = [scored[0][1]]
+        how = f"the settings class whose fields the docs name most ({scored[0][0]})"
+    if leaves:
+        fill_settings(builder, root, leaves[0], how)
         builder.primary = "settings"
 
 
@@ -48,39 +66,13 @@ def settings_leaves(builder: SchemaBuilder) -> list[Symbol]:
     return [s for s in settings if s not in inner]
 
 
-def settings_class(
-    builder: SchemaBuilder, doc_names: Callable[[], frozenset[str]]
-) -> tuple[Symbol, str] | None:
-    """The settings class that no other one derives from or holds as a
-    field; of several, the one most of whose fields the docs document
-    (three at least, and no tie)."""
-    leaves = settings_leaves(builder)
-    if not leaves:
-        return None
-
-    def documented(symbol: Symbol) -> int:
-        # A field counts by its name or as its variable (``env_prefix``).
-        node = builder.model_root(symbol)
-        return sum(
-            1 for child in node.children.values() if doc_names() & {child.key, *child.spellings}
-        )
-
-    if len(leaves) == 1:
-        return leaves[0], "the project's one settings class"
-    scored = sorted(((documented(s), s) for s in leaves), key=lambda i: i[0], reverse=True)
-    if scored[0][0] < 3 or scored[0][0] == scored[1][0]:
-        return None
-    return scored[0][1], f"the settings class whose fields the docs name most ({scored[0][0]})"
-
-
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each settings class the docs document (an app may have one for
-    itself and one for its server); one alone is named ``settings``."""
+    itself and one for its server, ``UVICORN_``); one alone is named
+    ``settings``."""
     builder = discovery.builder
     if not (builder.imported("pydantic_settings") or builder.imported("pydantic")):
         return []
-    # Each settings class the docs document is a surface: an app may
-    # have one for itself and one for its server (``UVICORN_``).
     mounted = discovery.mounted()
     leaves = [s for s in settings_leaves(builder) if s.qualname not in mounted]
     how = "a settings class the docs document"

@@ -116,8 +116,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     nodes: dict[str, SchemaNode] = {}
     for name in sorted(project.modules):
         info = project.modules[name]
-        stem = name.rsplit(".", 1)[-1]
-        if stem in _DEFAULTS_MODULES:
+        if name.rsplit(".", 1)[-1] in _DEFAULTS_MODULES:
             names = [
                 q for q in info.facts.assigns if "." not in q and q.isupper() and q not in nodes
             ]
@@ -148,9 +147,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 if not django and (symbol is None or symbol.kind != "module"):
                     continue  # an attribute of some other ``settings``
             variable = project.string(name, call.args[0])
-            if not variable or (django and variable in _DJANGO_SETTINGS):
-                continue
-            if variable in nodes:
+            if not variable or variable in nodes or (django and variable in _DJANGO_SETTINGS):
                 continue
             if defaults and form == "attribute":
                 continue  # the defaults module declares the settings
@@ -209,19 +206,13 @@ def own_default(name: str, expr: Expr) -> Expr | None:
     return default
 
 
-def mount_settings(root: SchemaNode, settings: list[SchemaNode]) -> None:
-    """The settings as the children of a lenient root: a settings object
-    returns what it holds, and an unknown name is never asked for."""
-    mount_by_name(root, settings, SETTINGS_OBJECT, "setting")
-
-
 def surfaces(discovery: Discovery) -> list[Surface]:
     """The settings read by name from a settings object."""
     found: list[Surface] = []
     named = setting_reads(discovery.builder.project)
     if len(named) >= MIN_OPTIONS:
         node = new_root()
-        mount_settings(node, named)
+        mount_by_name(node, named, SETTINGS_OBJECT, "setting")
         if discovery.claim(node):
             how = f"{len(named)} settings read by name from a settings object"
             found.append(Surface("settings object", node, how, [], "settings"))
