@@ -200,8 +200,7 @@ def code_uses(project: Project, root: Path, registries: set[str], leaves: set[st
         if registries:
             for node in ast.walk(tree):
                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-                    named = names & registries
+                    named = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} & registries
                     if named and any(isinstance(n, ast.Raise) for n in ast.walk(node)):
                         uses.enforced |= named
     return uses

@@ -83,9 +83,8 @@ def _own(cls: ClassFact) -> set[str]:
 def key_attribute(project: Project, members: list[Symbol]) -> str | None:
     """The attribute that holds a distinct key-like string in four of five
     members at least: the registry's key."""
-    classes = [project.class_fact(m) for m in members]
     counts: dict[str, list[str]] = {}
-    for cls in classes:
+    for cls in map(project.class_fact, members):
         if cls is None:
             continue
         for attr in _own(cls):

@@ -60,8 +60,7 @@ def click_option(
         return None
     longs = [f for f in flags if f.startswith("--")]
     dest = names[0] if names else (longs or flags)[0].lstrip("-").replace("-", "_").lower()
-    flag_expr = call.kwargs.get("is_flag")
-    is_flag = flag_expr is not None and project.evaluate(module, flag_expr).value is True
+    is_flag = project.evaluate(module, call.kwargs.get("is_flag")).value is True
     default: Value | None = Value.of(False, "False") if is_flag else None
     if "default" in call.kwargs:
         default = project.evaluate(module, call.kwargs["default"])
@@ -81,8 +80,7 @@ def click_option(
         choices = sequence(project, module, type_expr[2][0])
         if choices is not None:
             kind = "str"
-    multiple = call.kwargs.get("multiple")
-    if multiple is not None and project.evaluate(module, multiple).value is True:
+    if project.evaluate(module, call.kwargs.get("multiple")).value is True:
         kind, choices = "list", None
     # A command receives its options as parameters, not attributes: what
     # reads them is not judged (CD202).

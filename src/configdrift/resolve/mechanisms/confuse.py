@@ -91,9 +91,7 @@ def _add(
         node = ensure_path(root, path, where, f"default added at {where.path}:{where.line}")
         if value[0] == "dict":
             _add(project, module, root, path, value, where, depth + 1)
-            continue
-        found = project.evaluate(module, value)
-        if found.known:
+        elif (found := project.evaluate(module, value)).known:
             _set_default(node, found)
 
 
@@ -111,8 +109,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     found: list[Surface] = []
     if discovery.builder.imported("confuse"):
         defaults = defaults_root(discovery.builder.project, discovery.builder.defaults_files)
-        words = discovery.words()
-        if defaults is not None and discovery.claim(defaults, words):
+        if defaults is not None and discovery.claim(defaults, discovery.words()):
             files = [rel for rel, _ in discovery.builder.defaults_files]
             how = "confuse's defaults: " + (
                 ", ".join(files) + " and config.add calls" if files else "config.add calls"

@@ -4,6 +4,7 @@ document most of the keys read (and where it comes from)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from configdrift.extract.python.dict_sources import LOADED
@@ -54,8 +55,7 @@ def find_overrides(builder: SchemaBuilder, scope: Scope) -> set[Scope]:
             overriding = other.facts.functions.get(f"{qualname}.{method}")
             if overriding is None or len(overriding) <= index:
                 continue
-            ancestors = project.mro(Symbol("class", name, qualname))[1:]
-            if family.intersection(ancestors):
+            if family.intersection(project.mro(Symbol("class", name, qualname))[1:]):
                 out.add((name, f"{qualname}.{method}", overriding[index]))
     out.discard(scope)
     return out
@@ -69,15 +69,9 @@ def readable(builder: SchemaBuilder) -> set[str]:
     for name, info in project.modules.items():
         exprs = [read.source.keys[-1] for read in info.facts.dict_reads if read.source.keys]
         exprs += [e for arg in info.facts.dict_args for e in arg.key_args.values()]
-        # A constant is read in many places: resolved once per module.
-        names: set[str] = set()
         for expr in exprs:
-            if expr[0] == "c" and isinstance(expr[1], str):
-                out.add(expr[1])
-            elif expr[0] == "n":
-                names.add(expr[1])
-        for dotted in names:
-            key = project.string(name, ["n", dotted])
+            # A literal, or a constant (``Project.string`` resolves each once a module).
+            key = project.string(name, expr) if expr[0] in ("c", "n") else None
             if key is not None:
                 out.add(key)
     return out
@@ -128,7 +122,7 @@ def dict_root(
     if len(unexplained) <= present or len(unexplained & readable(builder)) <= present:
         return None
     known = read | model_fields(builder)
-    fan_out: dict[Scope, int] = {}
+    fan_out: Counter[Scope] = Counter()
     for name, info in builder.project.modules.items():
         facts = info.facts
         records: list[DictRead | DictArg | DictStore] = [
@@ -136,9 +130,7 @@ def dict_root(
             *facts.dict_args,
             *facts.dict_stores,
         ]
-        for record in records:
-            scope = scope_of(record.function, record.source.base, name)
-            fan_out[scope] = fan_out.get(scope, 0) + 1
+        fan_out.update(scope_of(r.function, r.source.base, name) for r in records)
     candidates = sorted(
         (
             (count, scope)

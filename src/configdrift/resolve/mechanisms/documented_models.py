@@ -65,19 +65,16 @@ MIN_EXAMPLE_FIELDS = 10
 MIN_EXAMPLE_PAGES = 3
 
 
-def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
-    """The model's fields a page that constructs it documents, where the
-    page is about it: ``ABOUT_SHARE`` of its entries are its fields, and
-    a third of its fields at least (BentoML's ``Image`` constructor
-    parameters beside ``bentoml.images.Image(distro=...)``), whatever
-    other surface holds them; none where no page is. The claim wants three
-    of them."""
+def _best_page(pages: Iterable[PageKeys], keys: frozenset[str], least: float) -> frozenset[str]:
+    """The model's fields spelt by the page that spells most of them, where
+    ``ABOUT_SHARE`` of the page's entries are its fields and they are
+    ``least`` at least; none where no page is."""
     fields = {normal(k): k for k in keys}
     best: frozenset[str] = frozenset()
     for page in pages:
         entries = page.names(ENTRY)
         spelt = frozenset(fields[k] for k in fields.keys() & entries)
-        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(keys) / ABOUT_PART, len(best) + 1):
+        if len(spelt) >= max(ABOUT_SHARE * len(entries), least, len(best) + 1):
             best = spelt
     return best
 
@@ -87,37 +84,17 @@ def _about(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
 MIN_LISTED = 10
 
 
-def _listed(pages: Iterable[PageKeys], keys: frozenset[str]) -> frozenset[str]:
-    """The model's fields the page that lists most of them documents, where
-    ``ABOUT_SHARE`` of the page's entries are its fields, half of its
-    fields and ``MIN_LISTED`` at least (a guide that pastes the model's
-    fields with their types and defaults); none where no page does."""
-    fields = {normal(k): k for k in keys}
-    best: frozenset[str] = frozenset()
-    for page in pages:
-        entries = page.names(ENTRY)
-        spelt = frozenset(fields[k] for k in fields.keys() & entries)
-        if len(spelt) >= max(ABOUT_SHARE * len(entries), len(keys) / 2, MIN_LISTED, len(best) + 1):
-            best = spelt
-    return best
-
-
 def _exemplified(tops: list[frozenset[str]], keys: frozenset[str]) -> frozenset[str]:
     """The model's fields the docs' examples set at the top of their
     blocks (``tops``, each page's, in ``normal`` form), on the pages whose
     blocks set more of its fields than other keys; none unless
     ``MIN_EXAMPLE_FIELDS`` at least, on ``MIN_EXAMPLE_PAGES`` pages."""
     fields = {normal(k): k for k in keys}
-    spelt: set[str] = set()
-    count = 0
-    for top in tops:
-        ours = top & fields.keys()
-        if 2 * len(ours) > len(top):
-            spelt.update(fields[k] for k in ours)
-            count += 1
-    if len(spelt) < MIN_EXAMPLE_FIELDS or count < MIN_EXAMPLE_PAGES:
+    pages = [ours for top in tops if 2 * len(ours := top & fields.keys()) > len(top)]
+    spelt = frozenset(fields[k] for ours in pages for k in ours)
+    if len(spelt) < MIN_EXAMPLE_FIELDS or len(pages) < MIN_EXAMPLE_PAGES:
         return frozenset()
-    return frozenset(spelt)
+    return spelt
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -154,14 +131,17 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # Keys a surface found before holds are its evidence, not this one's.
         documented = len(keys & names - discovery.taken)
         if documented < MIN_FIELDS or 2 * documented < len(keys):
-            spelt = _about(constructed.get(symbol.qualname.rpartition(".")[2], ()), keys)
-            if spelt:
+            # A page that constructs the model and is about it, else one
+            # that lists most of its fields, whatever its path.
+            pages = constructed.get(symbol.qualname.rpartition(".")[2], ())
+            fresh = keys - discovery.taken
+            if spelt := _best_page(pages, keys, len(keys) / ABOUT_PART):
                 about[symbol] = spelt
                 documented = len(spelt)
-            elif listed := _listed(discovery.page_keys(), keys - discovery.taken):
-                documented = len(listed)
+            elif spelt := _best_page(discovery.page_keys(), fresh, max(len(fresh) / 2, MIN_LISTED)):
+                documented = len(spelt)
             elif len({normal(k) for k in keys} & every_top) >= MIN_EXAMPLE_FIELDS and (
-                set_fields := _exemplified(tops, keys - discovery.taken)
+                set_fields := _exemplified(tops, fresh)
             ):
                 documented = len(set_fields)
                 exemplified[symbol] = set_fields
@@ -202,11 +182,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         node.strict = None if symbol in about or builder.inherits_unknown_fields(symbol) else False
         evidence_of = about.get(symbol, exemplified.get(symbol))
         if discovery.claim(node, evidence_of, shared=symbol in about):
-            said = "the docs' examples set" if symbol in exemplified else "its page documents"
+            shown = symbol in exemplified
+            said = "the docs' examples set" if shown else "its page documents"
             how = f"{said} {documented} of its {len(node.children)} keys"
-            found.append(
-                Surface(
-                    symbol.qualname, node, how, [], symbol.target, exemplified=symbol in exemplified
-                )
-            )
+            found.append(Surface(symbol.qualname, node, how, [], symbol.target, exemplified=shown))
     return found

@@ -209,10 +209,7 @@ def _key(discovery: Discovery, module: str, keys: list[Expr]) -> str | None:
     """The key a read of a dict's own key reads, when it is known statically."""
     if len(keys) != 1:
         return None
-    name = discovery.builder.project.evaluate(module, keys[0])
-    if not name.known or not isinstance(name.value, str) or not name.value:
-        return None
-    return name.value
+    return discovery.builder.project.string(module, keys[0]) or None
 
 
 def _about(discovery: Discovery, keys: set[str]) -> bool:
@@ -223,12 +220,10 @@ def _about(discovery: Discovery, keys: set[str]) -> bool:
     if discovery.pages is None or len(keys) < PAGE_MIN_KEYS:
         return False
     fresh = {normal(k) for k in keys - discovery.taken}
-    for page in discovery.pages():
-        entries = page.names(ENTRY)
-        spelt = fresh & entries
-        if len(spelt) >= PAGE_MIN_KEYS and len(spelt) >= ABOUT_SHARE * len(entries):
-            return True
-    return False
+    return any(
+        len(fresh & entries) >= max(PAGE_MIN_KEYS, ABOUT_SHARE * len(entries))
+        for entries in (page.names(ENTRY) for page in discovery.pages())
+    )
 
 
 def _documented(discovery: Discovery, keys: set[str]) -> tuple[tuple[str, ...], bool] | None:
@@ -247,10 +242,8 @@ def _documented(discovery: Discovery, keys: set[str]) -> tuple[tuple[str, ...], 
         return None
     fresh = {normal(k) for k in keys - discovery.taken}
     pages = discovery.pages()
-    for page in pages:
-        spelt = fresh & page.names(ENTRY)
-        if len(spelt) >= PAGE_MIN_KEYS and 2 * len(spelt) >= len(keys):
-            return (), False
+    if any(len(fresh & page.names(ENTRY)) >= max(PAGE_MIN_KEYS, len(keys) / 2) for page in pages):
+        return (), False
     examples = [s for page in pages for s in page.examples(fresh)]
     set_ = {normal(s.path[-1]) for s in examples}
     if len(set_) < PAGE_MIN_KEYS or 2 * len(set_) < len(keys):

@@ -33,20 +33,15 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if symbol.qualname in mounted:
             continue
         node = builder.model_root(symbol)
+        whole = f"built from a whole dict ({location.path}:{location.line})"
         if symbol in builder.loaded_models:
             if not discovery.claim(node, least=LOADED_LEAST):
                 continue
             how = f"built from a loaded file's contents ({location.path}:{location.line})"
         elif discovery.references is not None and discovery.claim(node, discovery.references()):
-            how = (
-                f"built from a whole dict ({location.path}:{location.line}); "
-                "a configuration reference page documents its keys"
-            )
+            how = f"{whole}; a configuration reference page documents its keys"
         elif (page := _naming(discovery, symbol.qualname, node)) is not None:
-            how = (
-                f"built from a whole dict ({location.path}:{location.line}); "
-                f"{page} names it and documents its keys"
-            )
+            how = f"{whole}; {page} names it and documents its keys"
         else:
             continue
         found.append(Surface(symbol.qualname, node, how, [], symbol.target))

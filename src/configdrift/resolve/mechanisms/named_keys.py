@@ -90,8 +90,7 @@ def named_option(
     )
     # Registered where the host lacks it (``try: ... except: pass``): the
     # host's key, which its own docs describe.
-    if call.guarded:
-        node.hidden = True
+    node.hidden = call.guarded
     return node
 
 

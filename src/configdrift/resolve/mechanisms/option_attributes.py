@@ -44,8 +44,7 @@ def _attributes(
 ) -> list[tuple[str, list[tuple[str, Expr, int]]]]:
     """(owner, [(attribute, call, line)]) for the module and each class of
     it that no model reader takes."""
-    project = builder.project
-    info = project.modules[module]
+    info = builder.project.modules[module]
     out: list[tuple[str, list[tuple[str, Expr, int]]]] = []
     top = [
         (q, e, info.facts.assign_lines.get(q, 1))
@@ -91,8 +90,7 @@ def _family(project: Project, module: str, callee: Expr) -> str:
     if callee[0] == "n":
         symbol = project.resolve(module, str(callee[1]))
         if symbol is not None and symbol.kind == "class":
-            ours = [s for s in project.mro(symbol) if s.kind == "class"]
-            return ours[-1].target
+            return [s for s in project.mro(symbol) if s.kind == "class"][-1].target
     return render(callee)
 
 
@@ -102,16 +100,14 @@ def _singletons(project: Project) -> set[Symbol]:
     whose objects are made with values for its attributes is an API's."""
     out: set[Symbol] = set()
     for module in project.modules:
-        facts = project.modules[module].facts
-        for qualname, expr in facts.assigns.items():
+        for qualname, expr in project.modules[module].facts.assigns.items():
             if "." in qualname or qualname.startswith("_") or expr[0] != "call":
                 continue  # a private object is the module's own, not its users'
-            if expr[2] or expr[3]:
-                continue
-            if expr[1][0] == "n":
-                symbol = project.resolve(module, str(expr[1][1]))
-                if symbol is not None and symbol.kind == "class":
-                    out.add(symbol)
+            if expr[2] or expr[3] or expr[1][0] != "n":
+                continue  # made with values, or not by a class's name
+            symbol = project.resolve(module, str(expr[1][1]))
+            if symbol is not None and symbol.kind == "class":
+                out.add(symbol)
     return out
 
 
@@ -169,8 +165,7 @@ def _table(
             defaulted += 1
     if 2 * max(defaulted, described) < len(rows) and not named:
         return None  # objects built from names (a class's widgets), not options
-    line = min(r[2] for r in rows)
-    root, _, _ = table_root(builder, module, owner or module, line)
+    root, _, _ = table_root(builder, module, owner or module, min(r[2] for r in rows))
     for (attr, call, at), key in zip(rows, keys, strict=True):
         assert key is not None
         args, kwargs = call[2], call[3]

@@ -48,12 +48,10 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 # settings object (``Settings(validators=[Validator("PORT",
                 # default=80), ...])``): what the callee does with other keys
                 # is not known, so none is judged absent.
-                node = None
-                for rows in handed_tables(expr):
-                    node = call_table(builder, name, qualname, rows, line)
-                    if node is not None:
-                        node.strict = False
-                        break
+                found = (call_table(builder, name, qualname, r, line) for r in handed_tables(expr))
+                node = next((table for table in found if table is not None), None)
+                if node is not None:
+                    node.strict = False
             elif expr[0] == "seq" and len(expr[2]) >= MIN_TABLE:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
                     builder, name, qualname, expr[2], line
@@ -118,7 +116,7 @@ def option_table(
         node = root.children[key] = table_option((key,), default, where, qualname)
         if calls:
             mark_deprecated(project, module, node, value[3])
-        if not calls and value[0] == "dict":
+        elif value[0] == "dict":
             # A section of the defaults (``"virtualenvs": {"create": True}``):
             # its keys are options under it, written ``virtualenvs.create``.
             _section(builder, module, node, value, qualname, 1)
@@ -217,9 +215,7 @@ def table_root(
     # (``XINDY_LANG_OPTIONS[language]``): nothing is said of what it lacks.
     if _LENIENT_NAME.search(qualname.rsplit(".", 1)[-1]):
         root.strict = False
-    root.model = qualname
-    root.model_kind = "table"
-    root.model_location = where
+    root.model, root.model_kind, root.model_location = qualname, "table", where
     return root, where, builder.project.modules[module].facts.dict_key_lines.get(qualname, {})
 
 
@@ -259,7 +255,10 @@ def tuple_table(
         return None
     project = builder.project
     root, where, lines = table_root(builder, module, qualname, line)
-    attributes = _class_attributes(project, module, qualname)
+    # The attributes the class holding the table (``Class._params``)
+    # assigns in its body; none for a module's table.
+    owner = project.modules[module].classes.get(qualname.rpartition(".")[0])
+    attributes = {name: value for name, value, _ in assigned(owner)} if owner else {}
     for row, key in zip(rows, keys, strict=True):
         path = tuple(key.split(":")) if sectioned else (key,)
         if path[-1].startswith("_"):
@@ -282,16 +281,6 @@ def tuple_table(
         at = project.location(module, lines.get(key, line))
         parent.children[path[-1]] = table_option(path, default, at, qualname)
     return root
-
-
-def _class_attributes(project: Project, module: str, qualname: str) -> dict[str, Expr]:
-    """The attributes the class holding ``qualname`` (``Class._params``)
-    assigns in its body, by name; none for a module's table."""
-    owner, _, _ = qualname.rpartition(".")
-    cls = project.modules[module].classes.get(owner)
-    if cls is None:
-        return {}
-    return {name: value for name, value, _ in assigned(cls)}
 
 
 def call_table(
@@ -378,20 +367,16 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     """Tables of options the docs describe half of at least; the
     table they describe most claims its keys first."""
     found: list[Surface] = []
-    tables: list[tuple[int, int, Surface]] = []
+    tables: list[tuple[int, int, Surface, set[str]]] = []
     # The keys the docs' examples set at the top of a block are documented
     # too (``SILKY_META = True`` in a settings module shown on a page).
     evidence = discovery.names | discovery.set_at_top()
     for surface in distinct_tables(option_tables(discovery.builder)):
-        # A table of values is a configuration's only where the docs
-        # describe half of its keys at least; the table they describe
-        # most claims its keys first.
         keys = {n.key for n in surface.root.walk() if not n.children}
         if 2 * len(keys & evidence) >= len(keys):
-            tables.append((-len(keys & evidence), len(tables), surface))
-    for _, _, surface in sorted(tables, key=lambda t: t[:2]):
+            tables.append((-len(keys & evidence), len(tables), surface, keys))
+    for _, _, surface, keys in sorted(tables, key=lambda t: t[:2]):
         if discovery.claim(surface.root, evidence):
-            keys = {n.key for n in surface.root.walk() if not n.children}
             # Where the entries alone are too few, its examples document it.
             surface.exemplified = 2 * len(keys & discovery.names) < len(keys)
             found.append(surface)

@@ -29,7 +29,6 @@ PART = 3
 
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each exported instance of a model whose fields the pages write on it."""
-    builder = discovery.builder
     written: dict[tuple[str, ...], set[str]] = {}
     for page in discovery.page_keys():
         for owner, qualified in page.qualified.items():
@@ -39,7 +38,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         cls = _instance_of(discovery, owner)
         if cls is None:
             continue
-        root = builder.model_root(cls)
+        root = discovery.builder.model_root(cls)
         spelt = names & set(root.children)
         if len(spelt) < max(MIN_NAMED, SHARE * len(names), len(root.children) / PART):
             continue
@@ -82,8 +81,7 @@ def _slotted(discovery: Discovery, cls: Symbol) -> bool:
     for deco in fact.decorators if fact is not None else ():
         call = deco[0] == "call"
         name = str((deco[1] if call else deco)[-1]).rsplit(".", 1)[-1]
-        given = deco[3] if call else {}
-        slots = given.get("slots")
+        slots = deco[3].get("slots") if call else None
         if name in _SLOTTED and slots != ["c", False]:
             return True
         if name == "dataclass" and slots == ["c", True]:

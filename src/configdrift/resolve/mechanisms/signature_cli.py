@@ -90,9 +90,7 @@ def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> l
     else (a class, another library's function)."""
     if expr[0] == "n":
         symbol = builder.project.resolve(module, expr[1])
-        if symbol is not None and symbol.kind == "function":
-            return [symbol]
-        return [None]
+        return [symbol if symbol is not None and symbol.kind == "function" else None]
     if depth < _MAX_NESTING and expr[0] == "dict":
         return [f for _, value in expr[1] for f in _functions(builder, module, value, depth + 1)]
     if depth < _MAX_NESTING and expr[0] == "seq":
@@ -142,8 +140,7 @@ def _parameters(
         model = _model(builder, module, annotation)
         if model is not None:
             out += _fields(builder, module, (name, line), model, default, library, group)
-    opened = library == "fire" and function.qualname in facts.open_signatures
-    return out, opened
+    return out, library == "fire" and function.qualname in facts.open_signatures
 
 
 def _model(builder: SchemaBuilder, module: str, annotation: Expr | None) -> Symbol | None:
@@ -191,16 +188,13 @@ def _fields(
         if node is root or not all(part.isidentifier() for part in node.path):
             continue  # a list's items (``[]``): no flag spells them
         key = ".".join((name, *node.path))
-        value, overridden = node.default, False
-        if given is None:
-            value = Value.unknown("set by the parameter's default")
-        elif len(node.path) == 1 and node.path[0] in given:
-            value = builder.project.evaluate(module, given[node.path[0]])
-            overridden = True
         where = node.location or builder.project.location(module, 1)
-        option = option_node(key, _flags(key, library), "", value, where, group)
+        option = option_node(key, _flags(key, library), "", node.default, where, group)
         option.type, option.deprecated = node.type, node.deprecated
-        if overridden:
+        if given is None:
+            option.default = Value.unknown("set by the parameter's default")
+        elif len(node.path) == 1 and node.path[0] in given:
+            option.default = builder.project.evaluate(module, given[node.path[0]])
             option.default_location = at
         out.append(option)
     return out

@@ -32,8 +32,7 @@ SPELT_SHARE = 0.5
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each theme whose options the docs name (three, and half of them)."""
     found: list[Surface] = []
-    words = discovery.words()
-    top_set = discovery.set_at_top()
+    evidence = discovery.words() | discovery.set_at_top()
     # A theme is named by its folder (``theme/sphinx_book_theme/theme.conf``).
     themes = {_name(theme.rel): theme for theme in discovery.builder.themes}
     for theme in discovery.builder.themes:
@@ -44,7 +43,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         root.model_kind = "theme"
         for key in theme.deprecated & root.children.keys():
             root.children[key].deprecated = True
-        named = frozenset(key for key in root.children if key in words or key in top_set)
+        named = frozenset(key for key in root.children if key in evidence)
         if not discovery.claim(root, named):
             continue
         name = _name(theme.rel)
