@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from configdrift.extract.python.facts import Expr
-from configdrift.model import ConfigPath, Location, ReadSite, Value
+from configdrift.model import ConfigPath, Location, ReadSite
 from configdrift.resolve.flow_graph import Edge, FlowGraph, Scope, Unknown, scope_of
 from configdrift.resolve.project import Project, render
 
@@ -111,7 +111,7 @@ class DictFlow(FlowGraph):
                     if read.how != "in":
                         unknown.extend((p, location, problem) for p in paths)
                     continue
-                default = self._default(name, read.default)
+                default = project.known(name, read.default)
                 sites.extend(
                     ReadSite(p, location, name, read.function, read.how, default, read.kind)
                     for p in paths
@@ -151,14 +151,6 @@ class DictFlow(FlowGraph):
             paths, problem = self._paths(edge.caller, parts, edge.keys)
             what = problem or f"kept as {scope[2]} and read through the object"
             unknown.extend((p, edge.location, what) for p in paths)
-
-    def _default(self, module: str, expr: Expr | None) -> Value | None:
-        """A read's default, where it is known statically; None otherwise
-        (no default, or one computed at runtime)."""
-        if expr is None:
-            return None
-        value = self.project.evaluate(module, expr)
-        return value if value.known else None
 
     def _passed(
         self, edge: Edge, params: list[str], use: HelperUse, callee_module: str
@@ -254,7 +246,7 @@ class DictFlow(FlowGraph):
                     unknown.extend((p, edge.location, problem) for p in paths)
                     continue
                 default, default_module = self._passed(edge, params, use, module)
-                value = self._default(default_module, default)
+                value = self.project.known(default_module, default)
                 via, kind = f"{how} via {function}", use.kind or edge.kind
                 sites.extend(
                     ReadSite(p, edge.location, caller_module, caller_function, via, value, kind)

@@ -393,13 +393,7 @@ class ModelReader(DescriptorReader):
         return None
 
     def _is_field_call(self, module: str, call: Expr) -> bool:
-        func = call[1]
-        if func[0] != "n":
-            return False
-        symbol = self.project.resolve(module, func[1])
-        return (
-            symbol is not None and symbol.kind == "external" and symbol.qualname in FIELD_FUNCTIONS
-        )
+        return call[1][0] == "n" and self.project.external(module, call[1][1]) in FIELD_FUNCTIONS
 
     def _alias_choices(self, module: str, expr: Expr, path_aliases: list[str]) -> list[str]:
         if expr[0] == "call" and expr[1][0] == "n":

@@ -182,11 +182,10 @@ class Project:
     def lookup(self, module: str, name: str, depth: int = 0) -> Symbol | None:
         """Resolve a plain name as seen from inside ``module``."""
         key = (module, name)
-        if key in self._cache:
-            return self._cache[key]
-        self._cache[key] = None  # guards import cycles
-        result = self._cache[key] = self._lookup(module, name, depth)
-        return result
+        if key not in self._cache:
+            self._cache[key] = None  # guards import cycles
+            self._cache[key] = self._lookup(module, name, depth)
+        return self._cache[key]
 
     def _lookup(self, module: str, name: str, depth: int) -> Symbol | None:
         info = self.modules.get(module)
@@ -254,6 +253,13 @@ class Project:
         if key not in self._resolved:
             self._resolved[key] = self._resolve(module, dotted)
         return self._resolved[key]
+
+    def external(self, module: str, dotted: str) -> str:
+        """The full name of what ``dotted`` names from outside the project
+        (``pydantic.Field``), as seen from inside ``module``; "" where it
+        names something of the project's, or nothing known."""
+        symbol = self.resolve(module, dotted)
+        return symbol.qualname if symbol is not None and symbol.kind == "external" else ""
 
     def _resolve(self, module: str, dotted: str) -> Symbol | None:
         parts = dotted.split(".")
@@ -373,6 +379,12 @@ class Project:
         except (_NotStatic, ArithmeticError, TypeError, ValueError, OverflowError):
             return Value.unknown(text)
         return Value.of(value, text)
+
+    def known(self, module: str, expr: Expr | None) -> Value | None:
+        """The value of an expression where it is known statically; None
+        where it is not, or there is no expression."""
+        value = self.evaluate(module, expr)
+        return value if value.known else None
 
     def _eval(self, module: str, expr: Expr, depth: int) -> Any:
         kind = expr[0]

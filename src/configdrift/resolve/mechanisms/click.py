@@ -27,8 +27,7 @@ def beside_click(project: Project, module: str, call: RegistrationCall) -> bool:
     for other in project.modules[module].facts.registrations:
         if other.function != call.function or other.method != "option" or other is call:
             continue
-        symbol = project.resolve(module, other.callee)
-        if symbol is not None and symbol.kind == "external" and of_click(symbol.qualname):
+        if of_click(project.external(module, other.callee)):
             return True
     return False
 

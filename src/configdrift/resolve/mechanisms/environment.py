@@ -93,8 +93,7 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                 continue  # the platform's, or private (``_APP_TEST_HOOK``)
             if _CGI.match(base):
                 continue  # a WSGI request's ``environ``, not the process's
-            default = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
-            known = default if default is not None and default.known else None
+            known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
             for suffix in sorted(suffixes):
                 variable = base + suffix

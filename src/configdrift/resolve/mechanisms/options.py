@@ -99,26 +99,17 @@ def _kind(
         symbol = project.resolve(module, call.callee)
         if symbol is not None and name in (f"{symbol.module}.{symbol.qualname}", symbol.qualname):
             return "named"
+    # The three sets of names below share none: the one that holds the method decides.
     if call.method in DECLARING_CALLS:
-        symbol = project.resolve(module, call.callee)
-        if (
-            symbol is not None
-            and symbol.kind == "external"
-            and symbol.qualname.startswith(_CATALOGUE)
-        ):
-            return "named"
+        return "named" if project.external(module, call.callee).startswith(_CATALOGUE) else None
     if call.method in CLICK_BUILTINS and call.callee:
-        symbol = project.resolve(module, call.callee)
-        if symbol is not None and symbol.kind == "external" and of_click(symbol.qualname):
-            return "click-builtin"
+        return "click-builtin" if of_click(project.external(module, call.callee)) else None
     if call.method in ("option", "Option") and call.callee:
-        symbol = project.resolve(module, call.callee)
-        if symbol is not None and symbol.kind == "external":
-            head, _, last = symbol.qualname.rpartition(".")
-            if last == "option" and (of_click(head) or beside_click(project, module, call)):
-                return "click"
-            if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
-                return "typer"
+        head, _, last = project.external(module, call.callee).rpartition(".")
+        if last == "option" and (of_click(head) or beside_click(project, module, call)):
+            return "click"
+        if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
+            return "typer"
     return None
 
 
@@ -181,13 +172,8 @@ def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bo
             for function, name, callee in facts.local_types
             if function == call.function and name == receiver
         ]
-    if not built:
-        return False
-    symbol = project.resolve(module, built[0])
-    if symbol is None or symbol.kind != "external":
-        return False
-    name = symbol.qualname
-    return not (
+    name = project.external(module, built[0]) if built else ""
+    return bool(name) and not (
         name.split(".")[0] in _PARSER_MODULES
         or name.endswith(("Parser", "_group", "add_parser", "getgroup"))
     )

@@ -122,9 +122,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             ]
             affixes = shared_affixes(names)
             for qualname in names:
-                expr = own_default(qualname, info.facts.assigns[qualname])
-                default = project.evaluate(name, expr) if expr is not None else None
-                known = default if default is not None and default.known else None
+                known = project.known(name, own_default(qualname, info.facts.assigns[qualname]))
                 where = Location(info.path, info.facts.assign_lines.get(qualname, 1))
                 plain = bare(qualname, affixes)
                 flags = [qualname, *([plain] if plain else [])]
@@ -139,11 +137,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             django = False
             if form in ("attribute", "getattr"):
                 symbol = project.resolve(name, call.callee)
-                django = (
-                    symbol is not None
-                    and symbol.kind == "external"
-                    and symbol.qualname == "django.conf.settings"
-                )
+                django = project.external(name, call.callee) == "django.conf.settings"
                 if not django and (symbol is None or symbol.kind != "module"):
                     continue  # an attribute of some other ``settings``
             variable = project.string(name, call.args[0])
@@ -151,8 +145,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 continue
             if defaults and form == "attribute":
                 continue  # the defaults module declares the settings
-            read = project.evaluate(name, call.args[1]) if len(call.args) > 1 else None
-            known = read if read is not None and read.known else None
+            known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
             nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
     return list(nodes.values())

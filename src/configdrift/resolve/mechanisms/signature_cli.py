@@ -76,12 +76,10 @@ def _library(builder: SchemaBuilder, module: str, callee: str) -> str | None:
         if made is None or made[0] != "call" or made[1][0] != "n":
             return None
         callee, method = made[1][1], ""
-    symbol = project.resolve(module, callee)
-    if symbol is None or symbol.kind != "external":
-        return None
+    name = project.external(module, callee)
     if method:
-        return _LIBRARIES.get(symbol.qualname)
-    return "typer" if symbol.qualname == "typer.Typer" else None
+        return _LIBRARIES.get(name)
+    return "typer" if name == "typer.Typer" else None
 
 
 def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> list[Symbol | None]:
@@ -91,10 +89,9 @@ def _functions(builder: SchemaBuilder, module: str, expr: Expr, depth: int) -> l
     if expr[0] == "n":
         symbol = builder.project.resolve(module, expr[1])
         return [symbol if symbol is not None and symbol.kind == "function" else None]
-    if depth < _MAX_NESTING and expr[0] == "dict":
-        return [f for _, value in expr[1] for f in _functions(builder, module, value, depth + 1)]
-    if depth < _MAX_NESTING and expr[0] == "seq":
-        return [f for item in expr[2] for f in _functions(builder, module, item, depth + 1)]
+    if depth < _MAX_NESTING and expr[0] in ("dict", "seq"):
+        items = [value for _, value in expr[1]] if expr[0] == "dict" else expr[2]
+        return [f for item in items for f in _functions(builder, module, item, depth + 1)]
     return [None]
 
 
@@ -133,10 +130,8 @@ def _parameters(
         flags = _flags(name, library)
         if library == "typer" and (kind == "bool" or isinstance(value and value.value, bool)):
             flags.append(f"--no-{flags[0][2:]}")  # a switch, and its negation
-        option = option_node(name, flags, kind, value, where, group)
-        if library == "typer":
-            option.model_kind = "click"  # typer's command is click's
-        out.append(option)
+        model_kind = "click" if library == "typer" else None  # typer's command is click's
+        out.append(option_node(name, flags, kind, value, where, group, model_kind))
         model = _model(builder, module, annotation)
         if model is not None:
             out += _fields(builder, module, (name, line), model, default, library, group)
