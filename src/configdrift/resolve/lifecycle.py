@@ -64,17 +64,12 @@ def registry_entries(
     """Entries of the registries in the code, and what could not be read."""
     entries: list[LifecycleEntry] = []
     unresolved: list[tuple[Location, str]] = []
+    # A registry's status is the first whose patterns match its name.
+    globs = [(status, glob) for status, names in patterns.items() for glob in names]
     for module in sorted(project.modules):
         info = project.modules[module]
         for name, expr in info.facts.assigns.items():
-            status = next(
-                (
-                    s
-                    for s, globs in patterns.items()
-                    if any(fnmatch.fnmatchcase(name, g) for g in globs)
-                ),
-                None,
-            )
+            status = next((s for s, glob in globs if fnmatch.fnmatchcase(name, glob)), None)
             if status is None:
                 continue
             where = Location(info.path, info.facts.assign_lines.get(name, 1))

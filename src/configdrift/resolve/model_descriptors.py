@@ -54,9 +54,7 @@ _TRAIT_KINDS = {
     "Tuple": "list",
     "Set": "list",
     "Dict": "dict",
-    "Enum": "",
     "CaselessStrEnum": "str",
-    "UseEnum": "",
 }
 
 
@@ -169,9 +167,8 @@ class DescriptorReader(TypeReader):
         if kind == "traitlets":
             text = _TRAIT_KINDS.get(name)
             if name in ("Enum", "CaselessStrEnum", "UseEnum") and args:
-                choices = project.evaluate(module, args[0])
-                if choices.known and isinstance(choices.value, list | tuple):
-                    node.type = TypeInfo(name, frozenset(), tuple(choices.value))
+                if (choices := project.sequence(module, args[0])) is not None:
+                    node.type = TypeInfo(name, frozenset(), choices)
                 args = args[1:]
             elif text:
                 node.type = TypeInfo(text, frozenset({text}))
@@ -184,8 +181,7 @@ class DescriptorReader(TypeReader):
             return
         if name == "Deprecated":
             node.deprecated = True
-            moved = kwargs.get("moved_to")
-            node.replacement = string_of(project, module, moved) if moved else None
+            node.replacement = string_of(project, module, kwargs.get("moved_to"))
             return
         if name == "Optional" and args:
             if args[0][0] == "call":
@@ -199,9 +195,8 @@ class DescriptorReader(TypeReader):
         elif name == "Type" and args:
             node.type = self.type_facts(module, args[0]).info
         elif name == "Choice" and args:
-            choices = project.evaluate(module, args[0])
-            if choices.known and isinstance(choices.value, list | tuple):
-                node.type = TypeInfo("Choice", frozenset(), tuple(choices.value))
+            if (choices := project.sequence(module, args[0])) is not None:
+                node.type = TypeInfo("Choice", frozenset(), choices)
         elif name in _MKDOCS_KINDS:
             text = _MKDOCS_KINDS[name]
             node.type = TypeInfo(text, frozenset({text}))

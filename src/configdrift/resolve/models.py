@@ -25,18 +25,14 @@ from configdrift.resolve.model_types import (
 )
 from configdrift.resolve.project import Project, Symbol, assigned, render
 
-PYDANTIC_BASES = frozenset(
-    {
-        "pydantic.BaseModel",
-        "pydantic.main.BaseModel",
-        "pydantic.v1.BaseModel",
-        "pydantic.v1.main.BaseModel",
-        "pydantic_settings.BaseSettings",
-        "pydantic.BaseSettings",
-    }
-)
 #: Settings classes: fed from the environment, ``.env`` files and keywords.
 SETTINGS_BASES = frozenset({"pydantic_settings.BaseSettings", "pydantic.BaseSettings"})
+PYDANTIC_BASES = SETTINGS_BASES | {
+    "pydantic.BaseModel",
+    "pydantic.main.BaseModel",
+    "pydantic.v1.BaseModel",
+    "pydantic.v1.main.BaseModel",
+}
 DATACLASS_DECORATORS = frozenset(
     {
         "dataclasses.dataclass",
@@ -115,11 +111,10 @@ class ModelReader(DescriptorReader):
         return [info for info in self._models.values() if info is not None]
 
     def model(self, symbol: Symbol) -> ModelInfo | None:
-        if symbol in self._models:
-            return self._models[symbol]
-        self._models[symbol] = None
-        info = self._models[symbol] = self._model(symbol)
-        return info
+        if symbol not in self._models:
+            self._models[symbol] = None  # guards recursion, as ``Project.lookup`` does
+            self._models[symbol] = self._model(symbol)
+        return self._models[symbol]
 
     def _model(self, symbol: Symbol) -> ModelInfo | None:
         project = self.project
@@ -399,10 +394,9 @@ class ModelReader(DescriptorReader):
         if expr[0] == "call" and expr[1][0] == "n":
             head = last_name(expr[1][1])
             if head == "AliasChoices":
-                out: list[str] = []
-                for arg in expr[2]:
-                    out.extend(self._alias_choices(module, arg, path_aliases))
-                return out
+                return [
+                    s for arg in expr[2] for s in self._alias_choices(module, arg, path_aliases)
+                ]
             if head == "AliasPath":
                 first = string_of(self.project, module, expr[2][0]) if expr[2] else None
                 if first and len(expr[2]) > 1:

@@ -380,6 +380,11 @@ class Project:
             return Value.unknown(text)
         return Value.of(value, text)
 
+    def sequence(self, module: str, expr: Expr | None) -> tuple[object, ...] | None:
+        """The items of a list or tuple known statically (``choices=[...]``)."""
+        value = self.evaluate(module, expr)
+        return tuple(value.value) if value.known and isinstance(value.value, list | tuple) else None
+
     def known(self, module: str, expr: Expr | None) -> Value | None:
         """The value of an expression where it is known statically; None
         where it is not, or there is no expression."""

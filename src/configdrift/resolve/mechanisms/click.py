@@ -11,7 +11,6 @@ from configdrift.resolve.mechanisms.option_nodes import (
     hide_or_deprecate,
     option_group,
     option_node,
-    sequence,
 )
 from configdrift.resolve.project import ModuleInfo, Project
 
@@ -76,7 +75,7 @@ def click_option(
         and type_expr[1][1].rsplit(".", 1)[-1] == "Choice"
         and type_expr[2]
     ):
-        choices = sequence(project, module, type_expr[2][0])
+        choices = project.sequence(module, type_expr[2][0])
         if choices is not None:
             kind = "str"
     if project.evaluate(module, call.kwargs.get("multiple")).value is True:

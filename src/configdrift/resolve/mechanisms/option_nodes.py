@@ -47,14 +47,6 @@ def option_group(module: str, function: str) -> str:
     return module if function == "<module>" else f"{module}:{function}"
 
 
-def sequence(project: Project, module: str, expr: Expr | None) -> tuple[object, ...] | None:
-    """The items of a list or tuple known statically (``choices=[...]``)."""
-    value = project.evaluate(module, expr)
-    if value.known and isinstance(value.value, list | tuple):
-        return tuple(value.value)
-    return None
-
-
 def mount_by_name(root: SchemaNode, keys: list[SchemaNode], model: str, kind: str) -> None:
     """Keys the code reads by name (environment variables, a settings
     object's names), as the children of a lenient root: an unknown one is

@@ -37,12 +37,7 @@ from configdrift.resolve.mechanisms.click import (
     typer_option,
 )
 from configdrift.resolve.mechanisms.named_keys import NAMED, named_option, named_spec
-from configdrift.resolve.mechanisms.option_nodes import (
-    TYPES,
-    option_group,
-    option_node,
-    sequence,
-)
+from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node
 from configdrift.resolve.mechanisms.signature_cli import signature_options
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
@@ -177,25 +172,6 @@ def _other_receiver(project: Project, module: str, call: RegistrationCall) -> bo
         name.split(".")[0] in _PARSER_MODULES
         or name.endswith(("Parser", "_group", "add_parser", "getgroup"))
     )
-
-
-def argparse_options(
-    project: Project, declared: dict[str, tuple[int | str, int | str]] | None = None
-) -> tuple[list[SchemaNode], list[Location]]:
-    """Every command-line option of the project (argparse's ``add_argument``,
-    click's ``@option``), one node per destination (an option declared twice
-    keeps the first, with both spellings), and the calls whose option
-    strings are not known statically (``add_argument(*names)``).
-
-    A script outside every package that runs itself
-    (``release/build_pkg.py``) is a program of its own: its options count only
-    when the packages declare too few to be a command line."""
-    learned = learned_flag_methods(project, declared or {})
-    packaged = [name for name in sorted(project.modules) if not _script(project.modules[name])]
-    nodes, dynamic = _options_of(project, packaged, declared or {}, learned)
-    if len(nodes) < MIN_OPTIONS:
-        nodes, dynamic = _options_of(project, sorted(project.modules), declared or {}, learned)
-    return list(nodes.values()), dynamic
 
 
 def _script(info: ModuleInfo) -> bool:
@@ -339,7 +315,7 @@ def _option(
     type_expr = call.kwargs.get("type")
     if type_expr is not None and type_expr[0] == "n":
         kind = TYPES.get(type_expr[1], "")
-    choices = sequence(project, module, call.kwargs.get("choices"))
+    choices = project.sequence(module, call.kwargs.get("choices"))
     node = option_node(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
@@ -417,10 +393,23 @@ def options_complete(builder: SchemaBuilder) -> bool:
 
 
 def declared_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Location]]:
-    """The project's registered options and where options are built at
-    runtime (computed once)."""
+    """The project's registered options (argparse's ``add_argument``,
+    click's ``@option``, a signature's parameters, keys registered by
+    name), one node per destination (an option declared twice keeps the
+    first, with both spellings), and where options are built at runtime
+    (``add_argument(*names)``); computed once.
+
+    A script outside every package that runs itself
+    (``release/build_pkg.py``) is a program of its own: its options count only
+    when the packages declare too few to be a command line."""
     if builder.options_found is None:
-        nodes, dynamic = argparse_options(builder.project, builder.declared)
+        project, declared = builder.project, builder.declared
+        learned = learned_flag_methods(project, declared)
+        packaged = [name for name in sorted(project.modules) if not _script(project.modules[name])]
+        found, dynamic = _options_of(project, packaged, declared, learned)
+        if len(found) < MIN_OPTIONS:
+            found, dynamic = _options_of(project, sorted(project.modules), declared, learned)
+        nodes = list(found.values())
         signatures, opened = signature_options(builder)
         known = {node.key: node for node in nodes}
         for node in signatures:

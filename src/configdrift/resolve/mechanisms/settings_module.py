@@ -157,21 +157,18 @@ def read_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
     defaults module declares ``MIN_OPTIONS`` settings. Only the package of
     the defaults module that declares most counts (a test project's
     ``global_settings.py`` is another program's)."""
-
-    def module(node: SchemaNode) -> str:
-        return node.origin.removeprefix("option of ")
-
-    declared = [
-        node
+    # Each setting with the module that declares or reads it (``option of <module>``).
+    options = [
+        (node, node.origin.removeprefix("option of "))
         for node in root.children.values()
         if node.origin.startswith("option of ")
-        and module(node).rsplit(".", 1)[-1] in _DEFAULTS_MODULES
     ]
-    if not declared:
-        return None, []
     by_package: dict[str, list[SchemaNode]] = {}
-    for node in declared:
-        by_package.setdefault(module(node).split(".", 1)[0], []).append(node)
+    for node, module in options:
+        if module.rsplit(".", 1)[-1] in _DEFAULTS_MODULES:
+            by_package.setdefault(module.split(".", 1)[0], []).append(node)
+    if not by_package:
+        return None, []
     package, own = max(by_package.items(), key=lambda item: (len(item[1]), item[0]))
     if len(own) < MIN_OPTIONS:
         return None, []
@@ -179,11 +176,10 @@ def read_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
     first = min(own, key=lambda n: n.location.line if n.location else 0)
     around = [
         node
-        for node in root.children.values()
+        for node, module in options
         if node.origin not in registry
-        and node.origin.startswith("option of ")
-        and module(node).split(".", 1)[0] == package
-        and module(node).rsplit(".", 1)[-1] not in _DEFAULTS_MODULES
+        and module.split(".", 1)[0] == package
+        and module.rsplit(".", 1)[-1] not in _DEFAULTS_MODULES
     ]
     return first, around
 
