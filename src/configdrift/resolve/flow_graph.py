@@ -220,13 +220,11 @@ class FlowGraph:
                 escapes.append(Escape(seq, caller, arg.function, returned, location, what))
         if isinstance(arg.position, int):
             index = arg.position + offset
-            if index >= len(params):
-                return None, None, escapes
-            param = params[index]
+            param = params[index] if index < len(params) else None
         else:
-            if arg.position not in params:
-                return None, None, escapes
-            param = arg.position
+            param = arg.position if arg.position in params else None
+        if param is None:
+            return None, None, escapes
         edge = Edge(
             caller,
             keys,

@@ -120,18 +120,11 @@ def configured_entries(config: Config) -> list[LifecycleEntry]:
     lines = config_lines(config) if rel and (config.removed or config.deprecated) else []
     for status, table in ((REMOVED, config.removed), (DEPRECATED, config.deprecated)):
         for key, value in table.items():
-            if isinstance(value, str):
-                reason, version, replacement = value or None, None, None
-            else:
-                reason = value.get("reason")
-                version = value.get("version")
-                replacement = value.get("replacement")
+            if isinstance(value, str):  # a reason alone
+                value = {"reason": value} if value else {}
             where = Location(rel, line_of(lines, key)) if rel else None
-            out.append(
-                LifecycleEntry(
-                    split_key(key), status, "configuration", where, reason, version, replacement
-                )
-            )
+            said = (value.get("reason"), value.get("version"), value.get("replacement"))
+            out.append(LifecycleEntry(split_key(key), status, "configuration", where, *said))
     return out
 
 

@@ -61,9 +61,7 @@ def named_option(
     name = names[0]
     if call.method in NAMED:
         position, keyword = NAMED[call.method]
-        expr = call.kwargs.get(keyword) if keyword else None
-        if expr is None and position is not None and len(call.args) > position:
-            expr = call.args[position]
+        expr = _argument(call, keyword) or _argument(call, position)
     else:
         expr = _argument(call, spec[1])
         if expr is None and call.method == "define":
