@@ -35,39 +35,23 @@ _MKDOCS_OPTIONS = "mkdocs.config.config_options."
 DESCRIPTOR_KINDS = frozenset({"mkdocs", "traitlets"})
 
 
+#: The kind of value each of traitlets' traits holds (an enum's, from its choices).
 _TRAIT_KINDS = {
-    "Unicode": "str",
-    "CUnicode": "str",
-    "Bytes": "str",
-    "ObjectName": "str",
-    "DottedObjectName": "str",
-    "Integer": "int",
-    "Int": "int",
-    "CInt": "int",
-    "Long": "int",
-    "CLong": "int",
-    "Float": "float",
-    "CFloat": "float",
-    "Bool": "bool",
-    "CBool": "bool",
-    "List": "list",
-    "Tuple": "list",
-    "Set": "list",
+    **dict.fromkeys(("Unicode", "CUnicode", "Bytes", "ObjectName", "DottedObjectName"), "str"),
+    **dict.fromkeys(("Integer", "Int", "CInt", "Long", "CLong"), "int"),
+    **dict.fromkeys(("Float", "CFloat"), "float"),
+    **dict.fromkeys(("Bool", "CBool"), "bool"),
+    **dict.fromkeys(("List", "Tuple", "Set"), "list"),
     "Dict": "dict",
     "CaselessStrEnum": "str",
 }
 
 
+#: The kind of value each of MkDocs' option types holds (``Type`` says its own).
 _MKDOCS_KINDS = {
-    "File": "str",
-    "Dir": "str",
-    "FilesystemObject": "str",
-    "URL": "str",
-    "ListOfItems": "list",
-    "ListOfPaths": "list",
+    **dict.fromkeys(("File", "Dir", "FilesystemObject", "URL"), "str"),
+    **dict.fromkeys(("ListOfItems", "ListOfPaths", "MarkdownExtensions", "Plugins"), "list"),
     "DictOfItems": "dict",
-    "MarkdownExtensions": "list",
-    "Plugins": "list",
 }
 
 

@@ -32,23 +32,12 @@ _SCALAR_KINDS = {
 }
 
 
+#: The kind of value each container type holds, ``typing``'s and the builtins.
 _TYPING_CONTAINERS = {
-    "Dict": "dict",
-    "dict": "dict",
-    "Mapping": "dict",
-    "MutableMapping": "dict",
-    "OrderedDict": "dict",
-    "DefaultDict": "dict",
-    "List": "list",
-    "list": "list",
-    "Sequence": "list",
-    "Tuple": "list",
-    "tuple": "list",
-    "Set": "list",
-    "set": "list",
-    "FrozenSet": "list",
-    "frozenset": "list",
-    "Iterable": "list",
+    **dict.fromkeys(("dict", "Dict", "Mapping", "MutableMapping"), "dict"),
+    **dict.fromkeys(("OrderedDict", "DefaultDict"), "dict"),
+    **dict.fromkeys(("list", "List", "Sequence", "Iterable", "tuple", "Tuple"), "list"),
+    **dict.fromkeys(("set", "Set", "frozenset", "FrozenSet"), "list"),
 }
 
 
@@ -129,14 +118,13 @@ def mark_deprecated(
         value = project.evaluate(module, flag)
         if not value.known or not value.value:
             return
-        node.deprecated = True
         text = value.value if isinstance(value.value, str) else ""
     else:
         helps = (help_text(project, module, described.get(w)) for w in HELP_ARGUMENTS)
         text = next((h for h in helps if h), "")
         if not _DEPRECATED_HELP.match(text):
             return
-        node.deprecated = True
+    node.deprecated = True
     node.replacement = replacement_named(text)
 
 
