@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from configdrift.discover import HISTORY_PAGES
-from configdrift.extract.python.facts import CONSTANT_PART
+from configdrift.extract.python.facts import CONSTANT_PART, ClassFact
 from configdrift.files import read_or_none
 from configdrift.index.spellings import WHOLE, alternation
 from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_path
@@ -409,14 +409,22 @@ def class_attribute(analysis: Analysis, parent: SchemaNode, key: str) -> bool:
     field, a public class attribute of it (an unannotated ``dataset =
     "samsum"``)? A loader that sets attributes (``setattr`` where
     ``hasattr``) sets it, and the code reads it."""
-    where = parent.model_location
-    if where is None or parent.model_kind not in ("dataclass", "attrs") or key[:1] == "_":
+    if parent.model_kind not in ("dataclass", "attrs") or key[:1] == "_":
         return False
-    for info in analysis.code.project.modules.values():
-        if info.path == where.path:
-            cls = info.classes.get(parent.model or "")
-            return cls is not None and key in cls.assigns
-    return False
+    found = _model_class(analysis, parent)
+    return found is not None and key in found[1].assigns
+
+
+def _model_class(analysis: Analysis, model: SchemaNode) -> tuple[str, ClassFact] | None:
+    """The module and the class of the model ``model`` holds, found by the
+    file it is declared in."""
+    if model.model is None or model.model_location is None:
+        return None
+    for module, info in analysis.project.modules.items():
+        cls = info.classes.get(model.model) if info.path == model.model_location.path else None
+        if cls is not None:
+            return module, cls
+    return None
 
 
 def _mixable_fields(analysis: Analysis) -> frozenset[str]:
@@ -557,10 +565,7 @@ def _model_line(analysis: Analysis, model: SchemaNode) -> set[str]:
     """The qualified names of the model's class and its bases."""
     from configdrift.resolve.project import Symbol
 
-    if model.model is None or model.model_location is None:
+    found = _model_class(analysis, model)
+    if found is None:
         return set()
-    project = analysis.project
-    for module, info in project.modules.items():
-        if info.path == model.model_location.path and model.model in info.classes:
-            return {s.qualname for s in project.mro(Symbol("class", module, model.model))}
-    return set()
+    return {s.qualname for s in analysis.project.mro(Symbol("class", found[0], found[1].name))}
