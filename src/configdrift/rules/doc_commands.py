@@ -104,7 +104,7 @@ def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:
     ``--config-file`` option), short flags too: described there, where the
     prose alone documents the command line (a program's short flag may be
     another subcommand's)."""
-    programs = {p for p in project_programs(analysis) if not p.startswith("-m ")}
+    programs = _scripts_installed(analysis)
     spellings = {s for node in root.children.values() for s in node.spellings if s.strip("-")}
     given = given_to(analysis, programs, spellings)
     return {
@@ -117,7 +117,7 @@ def subcommands_run(analysis: Analysis) -> frozenset[str]:
     first (``coverage help``): the subcommands they show run."""
 
     def read() -> frozenset[str]:
-        programs = {p for p in project_programs(analysis) if not p.startswith("-m ")}
+        programs = _scripts_installed(analysis)
         pages = {
             rel: doc
             for surface in (analysis.first or analysis).everything
@@ -199,9 +199,15 @@ def project_programs(analysis: Analysis) -> set[str]:
     """The programs the project installs whose code is its own: console
     scripts of ``pyproject.toml`` (``[project.scripts]``, Poetry's
     ``[tool.poetry.scripts]``) and ``setup.cfg`` whose module is one of the
-    project's, and ``-m package`` for a package of its own with a
-    ``__main__``."""
+    project's, and those ``setup.py`` lists, and ``-m package`` for a
+    package of its own with a ``__main__``."""
     return set(_programs(analysis))
+
+
+def _scripts_installed(analysis: Analysis) -> set[str]:
+    """The project's programs run by their own name (its console scripts,
+    not ``-m package``)."""
+    return {p for p in _programs(analysis) if not p.startswith("-m ")}
 
 
 def _programs(analysis: Analysis) -> dict[str, str]:
