@@ -143,8 +143,10 @@ def command_line_calls(tree: ast.Module, source: str) -> list[RegistrationCall]:
                     )
                 )
     # ``commands = {"train": train, ...}`` then ``CLI(commands)``: the
-    # collections a name is bound to, anywhere in the module.
+    # collections a name is bound to, anywhere in the module, found in the
+    # same walk as the calls.
     bound: dict[str, ast.expr] = {}
+    made: list[ast.Call] = []
     for node in ast.walk(tree):
         if (
             type(node) is ast.Assign
@@ -153,21 +155,22 @@ def command_line_calls(tree: ast.Module, source: str) -> list[RegistrationCall]:
             and type(node.value) in (ast.Dict, ast.List, ast.Tuple)
         ):
             bound[node.targets[0].id] = node.value
-    for node in ast.walk(tree):
-        if type(node) is ast.Call and node.args and last_name(node.func) in SIGNATURE_COMMANDS:
-            given = node.args[0]
-            if type(given) is ast.Name:
-                given = bound.get(given.id, given)
-            calls.append(
-                RegistrationCall(
-                    COMMAND_FUNCTIONS,
-                    [to_expr(given, source)],
-                    {},
-                    node.lineno,
-                    "<module>",
-                    dotted(node.func) or "",
-                )
+        elif type(node) is ast.Call and node.args and last_name(node.func) in SIGNATURE_COMMANDS:
+            made.append(node)
+    for call in made:
+        given = call.args[0]
+        if type(given) is ast.Name:
+            given = bound.get(given.id, given)
+        calls.append(
+            RegistrationCall(
+                COMMAND_FUNCTIONS,
+                [to_expr(given, source)],
+                {},
+                call.lineno,
+                "<module>",
+                dotted(call.func) or "",
             )
+        )
     return calls
 
 
