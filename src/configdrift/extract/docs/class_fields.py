@@ -20,17 +20,21 @@ FORM = "annotation"
 _ANNOTATED = re.compile(r"^[ \t]*+[A-Za-z_]\w*+[ \t]*+:[ \t]*+[A-Za-z_]", re.MULTILINE)
 
 
-def shown_fields(content: str, first: int, section: int) -> list[RawEntry]:
+def shown_fields(
+    content: str, first: int, section: int, parsed: ast.Module | None = None
+) -> list[RawEntry]:
     """The fields a Python block shows, as entries at the page's lines:
     only a block of annotated names and assignments to names (a class's
     body without its ``class`` line), ``MIN_FIELDS`` annotated at least.
     A block that defines a class, a function or runs code is an example
-    of the reader's own code, not the configuration's fields."""
+    of the reader's own code, not the configuration's fields. ``parsed``
+    is the block already parsed, where it was."""
     if len(content) > MAX_BYTES or len(_ANNOTATED.findall(content)) < MIN_FIELDS:
         return []
     text = textwrap.dedent(content)
+    tree = parsed if parsed is not None and text == content else None
     try:
-        tree = ast.parse(text)
+        tree = tree or ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     entries: list[RawEntry] = []

@@ -336,5 +336,5 @@ def python_blocks(
         # A page's block: its blocks and calls, and the fields it shows.
         into.blocks.extend(blocks)
         into.calls.extend(calls)
-        into.entries.extend(shown_fields(content, first, section))
+        into.entries.extend(shown_fields(content, first, section, tree))
     return blocks, calls
