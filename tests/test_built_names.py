@@ -51,6 +51,12 @@ def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
         # Built from a beginning that no field has.
         "def get(cfg, name):\n    return getattr(cfg, 'handle_' + name)\n",
         "def get(cfg, sig):\n    return getattr(cfg, 'handle_%s' % sig)\n",
+        # Built with an end, or with parts, that no field has.
+        "def get(cfg, name):\n    return getattr(cfg, name + '_handler')\n",
+        "def get(cfg, a, b):\n    return getattr(cfg, 'on_' + a + '_' + b)\n",
+        # A module from outside the project, imported whole.
+        "import torch\n\n\ndef get(name):\n    return getattr(torch, name)\n",
+        "import numpy as np\n\n\ndef get(name):\n    return getattr(np, name)\n",
     ],
 )
 def test_a_built_name_that_cannot_read_the_configuration_silences_nothing(tmp_path, code) -> None:
@@ -79,10 +85,22 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         "import os\n\n\ndef get(name):\n    return getattr(os.environ, name)\n",
         "class Modes:\n    A = 1\n\n\ndef get(cfg, name):\n    Modes = cfg\n"
         "    return getattr(Modes.inner, name)\n",
+        # A name of an imported module that the function takes or binds itself.
+        "import torch\n\n\ndef get(torch, name):\n    return getattr(torch, name)\n",
+        "import torch\n\n\ndef load():\n    return object()\n\n\n"
+        "def get(name):\n    torch = load()\n    return getattr(torch, name)\n",
+        # What ``from`` imports may be an object, not a module.
+        "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
     ],
 )
 def test_a_built_name_on_what_may_hold_the_configuration_silences(tmp_path, code) -> None:
     assert _inert(tmp_path, code) == set()
+
+
+def test_a_sum_s_literal_end_is_anchored(tmp_path) -> None:
+    # ``known_beta`` may be read; ``gamma`` may not.
+    code = "def get(cfg, name):\n    return getattr(cfg, name + '_beta')\n"
+    assert _inert(tmp_path, code) == {"gamma"}
 
 
 def test_a_constant_in_a_built_name_is_filled_in(tmp_path) -> None:
@@ -92,6 +110,8 @@ def test_a_constant_in_a_built_name_is_filled_in(tmp_path) -> None:
     )
     # ``known_beta`` may be read; ``gamma`` may not.
     assert _inert(tmp_path, code) == {"gamma"}
+    summed = code.replace("f'{PREFIX}{name}'", "PREFIX + name")
+    assert _inert(tmp_path / "sum", summed) == {"gamma"}
 
 
 def test_a_test_s_table_of_setting_names_is_no_read(tmp_path) -> None:

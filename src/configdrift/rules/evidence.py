@@ -531,6 +531,8 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...
             if name not in mro and owner not in line:
                 continue
         elif receiver.startswith("name:"):
+            if _imported_module(project, module, function, receiver[5:]):
+                continue  # ``getattr(torch, name)``
             symbol = project.resolve(module, receiver[5:])
             if (
                 symbol is not None
@@ -547,6 +549,19 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...
                 continue  # an object of another class of the project
         out.append(parts)
     return out
+
+
+def _imported_module(project: Project, module: str, function: str, name: str) -> bool:
+    """Is ``name`` a module that ``module`` imports whole (``import torch``,
+    ``import numpy as np``), which ``function`` neither takes as a parameter
+    nor binds (no configuration object)?"""
+    facts = project.modules[module].facts
+    if name in facts.functions.get(function, ()) or any(
+        (f, n) == (function, name) for f, n, _ in facts.local_types
+    ):
+        return False
+    last = next((imp for imp in reversed(facts.imports) if imp.local == name), None)
+    return last is not None and last.name is None
 
 
 def _typed(analysis: Analysis, module: str, function: str, name: str) -> Symbol | None:

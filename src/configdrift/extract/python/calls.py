@@ -60,19 +60,28 @@ def _is_self_dict(node: ast.expr) -> bool:
 PERCENT_HOLE = re.compile(r"%(?:\([^)%]{0,80}\))?[-#0 +]*(?:[1-9]\d*)?(?:\.\d+)?[sdirfxXeEgGoac]")
 
 
-def _name_parts(node: ast.expr) -> tuple[str, ...]:
+#: How deep a sum of strings is followed (``"a" + x + "b" + ...``).
+_MAX_DEPTH = 32
+
+
+def _name_parts(node: ast.expr, depth: int = 0) -> tuple[str, ...]:
     """The literal parts of the names an expression can build, a computed
     hole between each two: ``f"{x}_size"`` and ``"%s_size" % x`` give
     ``("", "_size")``, ``"handle_" + x`` gives ``("handle_", "")``; a
-    constant's name in a hole (``f"{PREFIX}{x}"``) is kept in its part,
+    constant's name in a hole (``f"{PREFIX}{x}"``, ``PREFIX + x``) is kept in its part,
     enclosed in ``CONSTANT_PART``; ``("", "")`` for any other computed name
     (``built_name_matches`` reads them)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return (node.value,)
+    if isinstance(node, ast.Name) and node.id.isupper():
+        return (f"{CONSTANT_PART}{node.id}{CONSTANT_PART}",)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and depth < _MAX_DEPTH:
+        # Each side's parts, the two touching ones joined: ``x + "_result"``
+        # gives ``("", "_result")``, ``"a_" + x + "_b"`` ``("a_", "_b")``.
+        left, right = _name_parts(node.left, depth + 1), _name_parts(node.right, depth + 1)
+        return (*left[:-1], left[-1] + right[0], *right[1:])
     if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
         text = node.left.value
-        if isinstance(text, str) and isinstance(node.op, ast.Add):
-            return (text, "")
         if isinstance(text, str) and isinstance(node.op, ast.Mod):
             pieces = PERCENT_HOLE.split(text)
             return tuple(pieces) if len(pieces) > 1 else ("", "")
