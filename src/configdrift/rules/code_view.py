@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import ConfigPath, DocEntry, Finding, SchemaNode, format_path, near_spelling
+from configdrift.rules.built_names import built_names
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
-    built_names,
     class_attribute,
     code_files,
     is_loaded,

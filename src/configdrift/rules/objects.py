@@ -18,8 +18,8 @@ from configdrift.model import (
     format_path,
 )
 from configdrift.rules.around_registry import read_around
+from configdrift.rules.built_names import built_reads_of
 from configdrift.rules.evidence import (
-    built_reads_of,
     code_files,
     function_called,
     is_loaded,

@@ -39,7 +39,8 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
-from configdrift.rules.evidence import built_names, named_as_key, spelt_anywhere
+from configdrift.rules.built_names import built_names
+from configdrift.rules.evidence import named_as_key, spelt_anywhere
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:

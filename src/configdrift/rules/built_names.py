@@ -1,0 +1,131 @@
+"""The names ``getattr`` builds at runtime, and which configuration each
+may read: the evidence CD202 and the rules on unspelled keys weigh before
+they say nothing reads a key. A built name counts only where its object
+may hold the model (``self`` in the model's line, a name typed as it, an
+object nothing types), with its literal parts anchored."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from configdrift.extract.python.facts import CONSTANT_PART
+from configdrift.rules.evidence import model_class, once
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.model import SchemaNode
+    from configdrift.resolve.project import Project, Symbol
+
+
+def built_names(analysis: Analysis) -> list[tuple[str, str, tuple[str, ...], str]]:
+    """Each name ``getattr`` builds at runtime: (module, function, its
+    literal parts with the project's constants filled in, what it reads
+    from). Once per analysis."""
+
+    def build() -> list[tuple[str, str, tuple[str, ...], str]]:
+        project = analysis.project
+        return [
+            (module, function, _filled(project, module, parts), receiver)
+            for module, info in project.modules.items()
+            for _line, function, parts, receiver in info.facts.dynamic_getattr
+        ]
+
+    return once(analysis, "built names", build)
+
+
+def _filled(project: Project, module: str, parts: tuple[str, ...]) -> tuple[str, ...]:
+    """``parts`` with each constant's text in place of its name; one that is
+    not known statically is a hole."""
+    out: list[str] = []
+    for part in parts:
+        pieces = part.split(CONSTANT_PART)
+        current = pieces[0]
+        for name, text in zip(pieces[1::2], pieces[2::2], strict=False):
+            value = project.string(module, ["n", name])
+            if value is None:
+                out.append(current)
+                current = text
+            else:
+                current += value + text
+        out.append(current)
+    return tuple(out)
+
+
+def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...]]:
+    """The built names ``getattr`` may read from ``model``'s object: from
+    ``self`` in a class of the model's line (itself, a base, a subclass),
+    from a name or an expression that may hold it; never from a module the
+    function imports, nor from a name that is one of the project's modules,
+    classes or functions other than the model."""
+    from configdrift.resolve.project import Symbol
+
+    project = analysis.project
+    name = model.model or ""
+    line = _model_line(analysis, model)
+    out: list[tuple[str, ...]] = []
+    for module, function, parts, receiver in built_names(analysis):
+        if receiver == "module":
+            continue
+        if receiver == "self":
+            owner = function.rsplit(".", 1)[0] if "." in function else ""
+            mro = (
+                {s.qualname for s in project.mro(Symbol("class", module, owner))}
+                if owner
+                else set()
+            )
+            if name not in mro and owner not in line:
+                continue
+        elif receiver.startswith("name:"):
+            if _imported_module(project, module, function, receiver[5:]):
+                continue  # ``getattr(torch, name)``
+            symbol = project.resolve(module, receiver[5:])
+            if (
+                symbol is not None
+                and symbol.kind in ("module", "class", "function")
+                and symbol.qualname != name
+            ):
+                continue
+            typed = None if symbol is not None else _typed(analysis, module, function, receiver[5:])
+            if (
+                typed is not None
+                and typed.qualname not in line
+                and name not in {s.qualname for s in project.mro(typed)}
+            ):
+                continue  # an object of another class of the project
+        out.append(parts)
+    return out
+
+
+def _imported_module(project: Project, module: str, function: str, name: str) -> bool:
+    """Is ``name`` a module that ``module`` imports whole (``import torch``,
+    ``import numpy as np``), which ``function`` neither takes as a parameter
+    nor binds (no configuration object)?"""
+    facts = project.modules[module].facts
+    if name in facts.functions.get(function, ()) or any(
+        (f, n) == (function, name) for f, n, _ in facts.local_types
+    ):
+        return False
+    last = next((imp for imp in reversed(facts.imports) if imp.local == name), None)
+    return last is not None and last.name is None
+
+
+def _typed(analysis: Analysis, module: str, function: str, name: str) -> Symbol | None:
+    """The one class of the project a parameter or local of ``function`` is
+    annotated with or bound to an object of (``orm_service: orm.Service``)."""
+    project = analysis.project
+    facts = project.modules[module].facts
+    types = {t for f, n, t in facts.local_types if (f, n) == (function, name)}
+    symbols = [project.resolve(module, t) for t in types]
+    if len(symbols) == 1 and symbols[0] is not None and symbols[0].kind == "class":
+        return symbols[0]
+    return None
+
+
+def _model_line(analysis: Analysis, model: SchemaNode) -> set[str]:
+    """The qualified names of the model's class and its bases."""
+    from configdrift.resolve.project import Symbol
+
+    found = model_class(analysis, model)
+    if found is None:
+        return set()
+    return {s.qualname for s in analysis.project.mro(Symbol("class", found[0], found[1].name))}
