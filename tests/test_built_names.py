@@ -12,6 +12,12 @@ import pytest
 
 from helpers import by_key, check_project, mounted_config
 
+#: A function that returns a module it imports at runtime.
+_LOADER = (
+    "import importlib.util\n\n\ndef load(path):\n"
+    "    spec = importlib.util.spec_from_file_location('m', path)\n"
+    "    module = importlib.util.module_from_spec(spec)\n    return module\n\n\n"
+)
 _READS = "from pkg.config import Config\n\n\ndef run(cfg: Config):\n    print(cfg.alpha)\n"
 
 
@@ -39,6 +45,11 @@ def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
         "import importlib\n\n\ndef load(path, attr):\n"
         "    mod = importlib.import_module(path)\n    return getattr(mod, attr)\n",
         "import sys\n\n\ndef load(path, attr):\n    mod = sys.modules[path]\n    return getattr(mod, attr)\n",
+        "import importlib.util\n\n\ndef load(spec, attr):\n"
+        "    mod = importlib.util.module_from_spec(spec)\n    return getattr(mod, attr)\n",
+        # A module one of the project's functions imports and returns.
+        _LOADER
+        + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",
         # A proxy that hands its reads on to what it wraps.
         "class Wrapper:\n    def __getattr__(self, name):\n        return getattr(self.sock, name)\n",
         # One of the project's classes, not the configuration (an enum).
@@ -89,6 +100,11 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         "import torch\n\n\ndef get(torch, name):\n    return getattr(torch, name)\n",
         "import torch\n\n\ndef load():\n    return object()\n\n\n"
         "def get(name):\n    torch = load()\n    return getattr(torch, name)\n",
+        # What a function returns where it does not always return a module.
+        _LOADER.replace(
+            "    return module\n", "    if path:\n        return module\n    return object()\n"
+        )
+        + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",
         # What ``from`` imports may be an object, not a module.
         "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
     ],

@@ -159,6 +159,9 @@ def test_every_fact_survives_the_cache() -> None:
     sources += [p.read_bytes() for p in sorted(repo.glob("tests/fixtures/**/*.py"))]
     sources += [p.read_bytes() for p in sorted(DEMO.rglob("*.py"))]
     sources.append(b"def broken(:\n")
+    sources.append(
+        b"import importlib\n\n\ndef load(name):\n    return importlib.import_module(name)\n"
+    )
     sources.append(_REWRITING_MODEL)
     held: set[str] = set()
     held_by_classes: set[str] = set()

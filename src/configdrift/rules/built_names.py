@@ -97,14 +97,21 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...
 
 
 def _imported_module(project: Project, module: str, function: str, name: str) -> bool:
-    """Is ``name`` a module that ``module`` imports whole (``import torch``,
-    ``import numpy as np``), which ``function`` neither takes as a parameter
-    nor binds (no configuration object)?"""
+    """Is ``name`` a module (no configuration object)? One that ``module``
+    imports whole (``import torch``, ``import numpy as np``), which
+    ``function`` neither takes as a parameter nor binds; or a local the
+    function binds only to calls of the project's functions that return a
+    module imported at runtime (``module = load_module_from_file(path)``)."""
     facts = project.modules[module].facts
-    if name in facts.functions.get(function, ()) or any(
-        (f, n) == (function, name) for f, n, _ in facts.local_types
-    ):
+    if name in facts.functions.get(function, ()):
         return False
+    bound = [callee for f, n, callee in facts.local_types if (f, n) == (function, name)]
+    if bound:
+        symbols = [project.resolve(module, callee) for callee in bound]
+        return all(
+            s is not None and s.qualname in project.modules[s.module].facts.module_returns
+            for s in symbols
+        )
     last = next((imp for imp in reversed(facts.imports) if imp.local == name), None)
     return last is not None and last.name is None
 

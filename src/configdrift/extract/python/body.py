@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from configdrift.extract.python.calls import FALSY, READ_METHODS, CallFacts
+from configdrift.extract.python.calls import FALSY, READ_METHODS, CallFacts, makes_module
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import DictStore, Expr
 from configdrift.extract.python.registration_calls import (
@@ -175,6 +175,8 @@ class FunctionBody(CallFacts):
                 copied = _copy(assign)
                 if copied is not None:
                     facts.copies.append(copied)
+        if returns and all(makes_module(r.value, self.locals) for r in returns):  # type: ignore[arg-type]
+            facts.module_returns.append(self.qualname)
         for ret in returns:
             returned = ret.value
             if isinstance(returned, ast.Call):

@@ -117,9 +117,9 @@ def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function:
         return ""
     if node.id == "self":
         return "self"
-    values = local_values.get(node.id, ())
-    if values and all(_imports_module(v) for v in values):
+    if makes_module(node, local_values):
         return "module"
+    values = local_values.get(node.id, ())
     # A local bound to calls only is typed by them (``m = Modes()``).
     return "" if values and not all(type(v) is ast.Call for v in values) else f"name:{node.id}"
 
@@ -135,9 +135,17 @@ def _on_self(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
 
 
+def makes_module(node: ast.expr, local_values: dict[str, list[ast.expr]]) -> bool:
+    """Is it a module imported at runtime, or a local bound only to such?"""
+    if type(node) is ast.Name:
+        values = local_values.get(node.id, ())
+        return bool(values) and all(_imports_module(v) for v in values)
+    return _imports_module(node)
+
+
 def _imports_module(node: ast.expr) -> bool:
-    """Is it ``importlib.import_module(...)``, ``__import__(...)`` or
-    ``sys.modules[...]``?"""
+    """Is it ``importlib.import_module(...)``, ``__import__(...)``,
+    ``importlib.util.module_from_spec(...)`` or ``sys.modules[...]``?"""
     if isinstance(node, ast.Subscript):
         base = node.value
         return (
@@ -148,7 +156,7 @@ def _imports_module(node: ast.expr) -> bool:
         )
     if not isinstance(node, ast.Call):
         return False
-    return last_name(node.func) in ("import_module", "__import__")
+    return last_name(node.func) in ("import_module", "__import__", "module_from_spec")
 
 
 def _strings(expr: Expr | None) -> list[str] | None:

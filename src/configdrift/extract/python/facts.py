@@ -260,6 +260,9 @@ class ModuleFacts:
     attr_assigns: list[tuple[str, str, str, str, int]] = field(default_factory=list)
     #: Functions returning a call: (function, callee).
     return_calls: list[tuple[str, str]] = field(default_factory=list)
+    #: Functions every return of which hands back a module imported at
+    #: runtime (``importlib.util.module_from_spec(spec)``).
+    module_returns: list[str] = field(default_factory=list)
     #: Calls of capitalised callees with call-valued arguments:
     #: (callee, position, callees of the argument's value).
     ctor_args: list[tuple[str, str, list[str]]] = field(default_factory=list)
