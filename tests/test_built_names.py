@@ -105,6 +105,8 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
             "    return module\n", "    if path:\n        return module\n    return object()\n"
         )
         + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",
+        # What a call of another library returns.
+        "import json\n\n\ndef get(text, name):\n    c = json.loads(text)\n    return getattr(c, name)\n",
         # What ``from`` imports may be an object, not a module.
         "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
     ],

@@ -109,7 +109,9 @@ def _imported_module(project: Project, module: str, function: str, name: str) ->
     if bound:
         symbols = [project.resolve(module, callee) for callee in bound]
         return all(
-            s is not None and s.qualname in project.modules[s.module].facts.module_returns
+            s is not None
+            and s.kind == "function"
+            and s.qualname in project.modules[s.module].facts.module_returns
             for s in symbols
         )
     last = next((imp for imp in reversed(facts.imports) if imp.local == name), None)
