@@ -143,3 +143,36 @@ def test_a_test_s_table_of_setting_names_is_no_read(tmp_path) -> None:
 def test_a_key_read_from_a_dict_by_its_name_may_reach_the_field(tmp_path) -> None:
     code = "def build(merged):\n    if 'gamma' in merged:\n        print(merged['gamma'])\n"
     assert _inert(tmp_path, code) == {"known_beta"}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # The values of a literal dict whose items the loop walks.
+        "def get(cfg):\n    for kw, attr in {'b': 'known_beta'}.items():\n"
+        "        print(kw, getattr(cfg, attr))\n",
+        # Held by a local, by a module constant, or walked by a comprehension.
+        "def get(cfg):\n    names = {'b': 'known_beta'}\n"
+        "    return {kw: getattr(cfg, attr) for kw, attr in names.items()}\n",
+        "NAMES = {'known_beta': 'b'}\n\n\ndef get(cfg):\n"
+        "    return [getattr(cfg, attr) for attr, kw in NAMES.items()]\n",
+    ],
+)
+def test_a_loop_over_a_literal_dict_s_items_reads_its_names(tmp_path, code) -> None:
+    # ``known_beta`` is read by name; ``gamma`` by nothing.
+    assert _inert(tmp_path, code) == {"gamma"}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # A dict that is no literal, or one with a computed value.
+        "def get(cfg, names):\n    for kw, attr in names.items():\n        print(getattr(cfg, attr))\n",
+        "def get(cfg, x):\n    for kw, attr in {'b': x}.items():\n        print(getattr(cfg, attr))\n",
+        # A parameter of the name, read before the loop binds it.
+        "def get(cfg, attr):\n    print(getattr(cfg, attr))\n"
+        "    for kw, attr in {'b': 'known_beta'}.items():\n        pass\n",
+    ],
+)
+def test_a_loop_over_other_items_may_read_any_name(tmp_path, code) -> None:
+    assert _inert(tmp_path, code) == set()

@@ -33,7 +33,7 @@ class FunctionBody(CallFacts):
         subscripts: list[ast.Subscript] = []
         compares: list[ast.Compare] = []
         returns: list[ast.Return] = []
-        self.loops = {}
+        self.loops, self.item_loops = {}, {}
         attributes: list[ast.Attribute] = []
         ifexps: list[ast.IfExp] = []
         ifs: list[ast.If] = []
@@ -66,6 +66,8 @@ class FunctionBody(CallFacts):
                 target = sub.target  # type: ignore[attr-defined]
                 if type(target) is name_type:
                     self.loops.setdefault(target.id, []).append(sub.iter)  # type: ignore[attr-defined]
+                elif type(target) is ast.Tuple and len(target.elts) == 2:
+                    _item_loop(self.item_loops, target, sub.iter)  # type: ignore[attr-defined]
                 variable = (
                     _environ_key(target, sub.iter)  # type: ignore[attr-defined]
                     if environ
@@ -564,3 +566,18 @@ def _joined(node: ast.expr, source: str) -> Expr:
     for part in parts[1:]:
         out = ["b", "+", out, part]
     return out
+
+
+def _item_loop(
+    walks: dict[str, list[tuple[ast.expr, int]]], target: ast.Tuple, iterable: ast.expr
+) -> None:
+    """``for key, value in mapping.items()``: each name with the dict and
+    the side of its items it takes."""
+    if not isinstance(iterable, ast.Call) or iterable.args:
+        return
+    func = iterable.func
+    if not isinstance(func, ast.Attribute) or func.attr != "items":
+        return
+    for side, element in enumerate(target.elts):
+        if type(element) is ast.Name:
+            walks.setdefault(element.id, []).append((func.value, side))

@@ -191,10 +191,12 @@ class CallFacts(DictSources):
         """The names a loop variable takes where every loop that binds it
         walks a literal list of strings: written there, or held by a local,
         a module constant or an attribute of the class (``for flag in
-        self._FLAGS``). None otherwise."""
+        self._FLAGS``), or the keys or values of a literal dict whose items
+        the loop walks (``for kwarg, attr in {"lr": "learning_rate"}.items()``).
+        None otherwise."""
         iters = self.loop_iters(node)
         if not iters:
-            return None
+            return self._item_names(node)
         out: list[str] = []
         src = self.module.source
         for it in iters:
@@ -221,6 +223,33 @@ class CallFacts(DictSources):
             if names is None:
                 return None
             out.extend(names)
+        return out
+
+    def _item_names(self, node: ast.expr) -> list[str] | None:
+        """The keys (or values) a pair of loop variables takes from a
+        literal dict's ``items()``: written there, or held by a local or a
+        module constant. None where any such dict is not one of strings."""
+        if type(node) is not ast.Name or node.id in self.params:
+            return None
+        walks = self.item_loops.get(node.id)
+        if not walks:
+            return None
+        out: list[str] = []
+        src = self.module.source
+        for mapping, side in walks:
+            if type(mapping) is ast.Name and mapping.id in self.locals:
+                exprs = [to_expr(v, src) for v in self.locals[mapping.id]]
+            elif type(mapping) is ast.Name:
+                exprs = [self.module.facts.assigns.get(mapping.id) or []]
+            else:
+                exprs = [to_expr(mapping, src)]
+            for expr in exprs:
+                if not expr or expr[0] != "dict":
+                    return None
+                sides = [pair[side] for pair in expr[1]]
+                if not all(e[0] == "c" and type(e[1]) is str for e in sides):
+                    return None
+                out.extend(e[1] for e in sides)
         return out
 
     def _call(self, call: ast.Call) -> None:

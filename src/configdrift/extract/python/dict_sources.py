@@ -209,6 +209,9 @@ class DictSources:
         self._name_memo: dict[str, list[DictSource]] = {}
         #: What each loop variable iterates over, by name.
         self.loops: dict[str, list[ast.expr]] = {}
+        #: The dicts whose items a pair of loop variables walks, by name,
+        #: with the side each takes (0 the key, 1 the value).
+        self.item_loops: dict[str, list[tuple[ast.expr, int]]] = {}
         #: Expressions whose type a use makes certain (``_use_kinds``).
         self.kinds: dict[int, str] = {}
         #: Reads whose value a falsy fallback replaces (``_falsy_fallbacks``).
