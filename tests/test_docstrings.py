@@ -403,3 +403,28 @@ def test_a_class_the_docstring_types_a_parameter_as_that_the_annotation_refuses(
         "Trainer(args=)",
         "Trainer(data=)",
     }
+
+
+def test_a_page_that_only_renders_a_module_is_read_for_its_docstrings(tmp_path) -> None:
+    source = (
+        "class Loader:\n"
+        '    """Load.\n\n    Args:\n'
+        "        root (str): The root. Defaults to ``None``.\n"
+        "        size (int): The size. Defaults to ``3``.\n"
+        "        shuffle (bool): Whether. Defaults to ``None``.\n"
+        "        ratio (float): Gone. Defaults to ``0.2``.\n"
+        '    """\n\n'
+        "    def __init__(self, root: str = 'data', size: int = 3, shuffle: bool = True):\n"
+        "        pass\n"
+    )
+    page = "# Loader\n\n```{eval-rst}\n.. automodule:: pkg.loader\n   :members:\n```\n"
+    files = {"pkg/__init__.py": "", "pkg/loader.py": source, "docs/api/loader.md": page}
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = {(f.code, f.key) for f in findings if "docstring" in f.message}
+    # A switch documented as None differs from its True; a string's None may
+    # stand for unset.
+    assert found == {("CD101", "Loader(ratio=)"), ("CD104", "Loader(shuffle=)")}
+    # Without the directive the page is not read, and nothing is judged.
+    files["docs/api/loader.md"] = "# Loader\n\nThe loader loads.\n"
+    _, findings = check_project(tmp_path / "plain", files, "pkg")
+    assert not [f for f in findings if "docstring" in f.message]

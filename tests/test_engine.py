@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from configdrift.extract.run import PARALLEL_THRESHOLD, _chunks
 from helpers import make_project, strict_model
 
@@ -67,3 +69,21 @@ def test_a_table_of_bare_keys_may_document_a_configuration() -> None:
     # One row under its header, or rows whose first cell is a sentence, are not enough.
     assert not may_document(rows, 3)
     assert not may_document(rows + b"| Keep it | 5 |\n| Or not at all | 6 |\n", 3)
+
+
+@pytest.mark.parametrize(
+    ("page", "renders"),
+    [
+        (b"Ref\n===\n\n.. automodule:: pkg.x\n", True),
+        (b"Ref\n===\n\n.. py:autoclass:: pkg.X\n", True),
+        (b"# Ref\n\n```{autoclass} pkg.X\n```\n", True),
+        (b"# Ref\n\n::: pkg.X\n", True),
+        (b"::: pkg.X\n", True),
+        (b"# Ref\n\n[[autodoc]] x.X\n", True),
+        (b"# Ref\n\nThe loader loads: see ``pkg.X``.\n", False),
+    ],
+)
+def test_a_page_may_render_docstrings_by_a_directive(page: bytes, renders: bool) -> None:
+    from configdrift.extract.byte_tests import may_render_docstrings
+
+    assert may_render_docstrings(page) is renders

@@ -126,6 +126,9 @@ class Analysis:
     #: The facts of every doc page parsed, by path (``map --unread`` pairs
     #: the pages no surface reads with the code that holds their keys).
     doc_facts: dict[str, DocFacts] = field(default_factory=dict)
+    #: Pages read only for the classes they render from their docstrings
+    #: (an ``automodule`` page that documents no key itself).
+    rendered_pages: dict[str, DocFacts] = field(default_factory=dict)
     #: The facts of the pages outside the docs read for their examples
     #: (a tutorial beside configured docs), history pages left out.
     example_facts: dict[str, DocFacts] = field(default_factory=dict)

@@ -20,7 +20,7 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
-from configdrift.index.pages import misspelling_pages
+from configdrift.index.pages import misspelling_pages, rendering_pages
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -153,9 +153,12 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # or one the read pages document): read for the names their prose
         # spells in code, and only for those.
         unread_pages = [rel for rel in sources.docs if rel not in md_facts]
-        mention_facts = extractor.docs(
-            misspelling_pages(root, unread_pages, spellings | doc_names()), None
-        )()
+        spelt = misspelling_pages(root, unread_pages, spellings | doc_names())
+        # Pages that render classes from their docstrings: read for what
+        # they render alone (the docstrings' ``Args:`` are a reference).
+        rendering = rendering_pages(root, unread_pages)
+        extra = extractor.docs(sorted({*spelt, *rendering}), None)()
+        mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [
             (Location(rel, facts.error_line), facts.error)
             for rel, facts in sorted(py_facts.items())
@@ -236,6 +239,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.doc_facts = dict(candidates)
+    analysis.rendered_pages = {
+        rel: extra[rel] for rel in rendering if rel in extra and extra[rel].error is None
+    }
     analysis.example_facts = {
         rel: doc
         for rel, doc in example_facts.items()

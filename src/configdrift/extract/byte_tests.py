@@ -209,6 +209,17 @@ _PYTHON_FENCES = tuple(
 _CONFIG_STATEMENT = re.compile(rb"^[ \t]+c\.[A-Z]\w*\.\w+[ \t]*=", re.MULTILINE)
 
 
+#: What a page that renders objects from their docstrings holds: an autodoc
+#: directive (``.. autoclass::``, ``.. py:automodule::``, MyST's
+#: ``{autoclass}``), mkdocstrings' ``::: pkg.Class``, ``[[autodoc]]``.
+_RENDER_MARKERS = (b".. auto", b".. py:auto", b"{auto", b"\n::: ", b"[[autodoc]]")
+
+
+def may_render_docstrings(data: bytes) -> bool:
+    """Could the page render a class from its docstring?"""
+    return any(m in data for m in _RENDER_MARKERS) or data.startswith(b"::: ")
+
+
 def may_show_example(data: bytes) -> bool:
     """Could the page hold an example config block at all?"""
     if any(fence in data for fence in _EXAMPLE_FENCES):

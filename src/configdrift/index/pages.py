@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from configdrift.extract.byte_tests import may_render_docstrings
 from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
@@ -208,3 +209,14 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
                 out.append(rel)
                 break
     return out
+
+
+def rendering_pages(root: Path, pages: Iterable[str]) -> list[str]:
+    """The pages that may render a class from its docstring (an autodoc
+    directive): its ``Args:`` are a reference, whatever else the page holds."""
+    return [
+        rel
+        for rel in list(pages)[:MAX_SPELT_PAGES]
+        if (data := read_or_none(root, rel, MAX_SPELT_BYTES)) is not None
+        and may_render_docstrings(data)
+    ]

@@ -93,7 +93,7 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
     def derive() -> list[_Rendered]:
         found = callables(analysis)
         out: dict[tuple[str, str], _Rendered] = {}
-        for rel, doc in sorted(analysis.doc_facts.items()):
+        for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
             for target, _line in doc.autodoc:
                 for module, qualname in _classes(analysis, found, target):
                     cls = analysis.project.class_fact(Symbol("class", module, qualname))
@@ -283,10 +283,13 @@ def _differs(analysis: Analysis, item: _Rendered, name: str, doc: DocValue, code
     """Does a stated default differ from the code's for certain? Values
     are compared where both are known and neither is unset; a default
     documented as ``None`` differs from an instance the ``__init__``
-    builds (``PListMLELambdaWeight()``, never ``None``); two names differ
+    builds (``PListMLELambdaWeight()``, never ``None``) and from a switch's
+    ``True`` or ``False`` (no sentinel for unset); two names differ
     by their last part (``util.pairwise_cos_sim`` against ``util.cos_sim``),
     not by the path they are reached through (``F.relu``)."""
     if doc.known and doc.value is None:
+        if code.known and type(code.value) is bool:
+            return True
         expr = item.cls.init_defaults.get(name)
         return expr is not None and _builds_instance(analysis, item.module, expr)
     if not code.known:
