@@ -18,6 +18,10 @@ _LOADER = (
     "    spec = importlib.util.spec_from_file_location('m', path)\n"
     "    module = importlib.util.module_from_spec(spec)\n    return module\n\n\n"
 )
+#: A function that returns a module on one path only.
+_SOMETIMES = _LOADER.replace(
+    "    return module\n", "    if path:\n        return module\n    return object()\n"
+)
 _READS = "from pkg.config import Config\n\n\ndef run(cfg: Config):\n    print(cfg.alpha)\n"
 
 
@@ -89,9 +93,18 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         "from pkg.config import Base\n\n\ndef get(c: Base, name):\n    return getattr(c, name)\n",
         "from pkg.config import Config\n\n\nclass Sub(Config):\n    pass\n\n\n"
         "def get(c: Sub, name):\n    return getattr(c, name)\n",
-        # What a function returns.
-        "def load():\n    return object()\n\n\ndef get(name):\n    c = load()\n"
-        "    return getattr(c, name)\n",
+        # What a function returns, read through that name elsewhere (``cfg.alpha``).
+        "def load():\n    return object()\n\n\ndef get(name):\n    cfg = load()\n"
+        "    return getattr(cfg, name)\n",
+        # An attribute of ``self`` of that name, or a local bound to one.
+        "def get(holder, name):\n    cfg = holder.cfg\n    return getattr(cfg, name)\n",
+        "class Runner:\n    def get(self, name):\n        return getattr(self.cfg, name)\n",
+        # A loop over any object's own attributes: a dump of whatever it is.
+        "def dump(obj):\n    return {k: getattr(obj, k) for k in vars(obj)}\n",
+        "def dump(obj):\n    return [getattr(obj, k) for k in sorted(vars(obj).keys())]\n",
+        "import dataclasses\n\n\ndef dump(obj):\n"
+        "    return [getattr(obj, f.name) for f in dataclasses.fields(obj)]\n",
+        "def dump(obj):\n    for k, v in obj.__dict__.items():\n        print(getattr(obj, k))\n",
         # A dotted name that is none of the project's, or rooted at a local.
         "import os\n\n\ndef get(name):\n    return getattr(os.environ, name)\n",
         "class Modes:\n    A = 1\n\n\ndef get(cfg, name):\n    Modes = cfg\n"
@@ -100,13 +113,13 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         "import torch\n\n\ndef get(torch, name):\n    return getattr(torch, name)\n",
         "import torch\n\n\ndef load():\n    return object()\n\n\n"
         "def get(name):\n    torch = load()\n    return getattr(torch, name)\n",
-        # What a function returns where it does not always return a module.
-        _LOADER.replace(
-            "    return module\n", "    if path:\n        return module\n    return object()\n"
-        )
-        + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",
-        # What a call of another library returns.
-        "import json\n\n\ndef get(text, name):\n    c = json.loads(text)\n    return getattr(c, name)\n",
+        # What a function returns where it does not always return a module,
+        # read through that name elsewhere.
+        _SOMETIMES + "def get(path, name):\n    module = load(path)\n    print(module.alpha)\n"
+        "    return getattr(module, name)\n",
+        # What a call of another library returns, read through that name.
+        "import json\n\n\ndef get(text, name):\n    cfg = json.loads(text)\n"
+        "    return getattr(cfg, name)\n",
         # What ``from`` imports may be an object, not a module.
         "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
     ],
@@ -176,3 +189,29 @@ def test_a_loop_over_a_literal_dict_s_items_reads_its_names(tmp_path, code) -> N
 )
 def test_a_loop_over_other_items_may_read_any_name(tmp_path, code) -> None:
     assert _inert(tmp_path, code) == set()
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # What a function returns, never read as the configuration.
+        "def load():\n    return object()\n\n\ndef get(name):\n    c = load()\n"
+        "    return getattr(c, name)\n",
+        # A parameter, an attribute of ``self``, a local bound to an
+        # attribute, none of them read as the configuration.
+        "def get(target, name):\n    return getattr(target, name)\n",
+        "def get(target, name):\n    print(target.weight)\n    return getattr(target, name)\n",
+        "class Server:\n    def change(self, name):\n        return getattr(self.orm, name)\n",
+        "def get(holder, name):\n    inner = holder.inner\n    return getattr(inner, name)\n",
+        # A module one of the project's functions may not always return.
+        _SOMETIMES
+        + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",
+    ],
+)
+def test_an_object_nothing_shows_to_be_the_configuration_may_read_only_quoted_names(
+    tmp_path, code
+) -> None:
+    assert _inert(tmp_path, code) == {"known_beta", "gamma"}
+    # A name the code quotes may reach it (``get(cfg, "gamma")``).
+    quoted = code + "\n\nFIELD = 'gamma'\n"
+    assert _inert(tmp_path / "quoted", quoted) == {"known_beta"}

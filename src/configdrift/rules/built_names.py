@@ -6,10 +6,11 @@ object nothing types), with its literal parts anchored."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import CONSTANT_PART
-from configdrift.rules.evidence import model_class, once
+from configdrift.rules.evidence import bounded_files, code_files, model_class, once
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -51,21 +52,27 @@ def _filled(project: Project, module: str, parts: tuple[str, ...]) -> tuple[str,
     return tuple(out)
 
 
-def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...]]:
-    """The built names ``getattr`` may read from ``model``'s object: from
-    ``self`` in a class of the model's line (itself, a base, a subclass),
-    from a name or an expression that may hold it; never from a module the
-    function imports, nor from a name that is one of the project's modules,
-    classes or functions other than the model."""
+def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[str, ...], bool]]:
+    """The built names ``getattr`` may read from ``model``'s object, each
+    with whether the object is shown to hold the model: ``self`` in a class
+    of the model's line (itself, a base, a subclass), a name typed as one,
+    a loop over any object's own attributes (a dump), or a name the code
+    reads one of the model's fields through elsewhere (``cfg.timeout``).
+    Never from a module, nor from a name that is one of the project's
+    modules, classes or functions other than the model; from anything else
+    (an object nothing spells), not shown."""
     from configdrift.resolve.project import Symbol
 
     project = analysis.project
     name = model.model or ""
     line = _model_line(analysis, model)
-    out: list[tuple[str, ...]] = []
+    keys = {child.key for child in model.children.values()}
+    through = _read_through(analysis)
+    out: list[tuple[tuple[str, ...], bool]] = []
     for module, function, parts, receiver in built_names(analysis):
         if receiver == "module":
             continue
+        shown = receiver in ("self", "dump")
         if receiver == "self":
             owner = function.rsplit(".", 1)[0] if "." in function else ""
             mro = (
@@ -92,8 +99,50 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[str, ...
                 and name not in {s.qualname for s in project.mro(typed)}
             ):
                 continue  # an object of another class of the project
-        out.append(parts)
+            shown = (
+                typed is not None
+                or symbol is not None
+                or _annotated_as(analysis, module, function, receiver[5:], line)
+            )
+        if receiver.startswith(("name:", "spelt:")) and not shown:
+            shown = bool(through.get(_spelling(receiver), set()) & keys)
+        out.append((parts, shown))
     return out
+
+
+def _spelling(receiver: str) -> str:
+    """The name an object is read through, its last part (``cfg`` of
+    ``name:ctx.cfg``, of ``spelt:cfg``)."""
+    return receiver.split(":", 1)[1].rsplit(".", 1)[-1]
+
+
+#: A name, and the attribute read through it (``cfg.timeout``,
+#: ``self.cfg.timeout``): the name alone is taken, the attribute looked
+#: ahead at, so each name of a chain is found.
+_THROUGH = re.compile(rb"(?<!\w)([A-Za-z_]\w*)(?=[ \t]*\.[ \t]*([A-Za-z_]\w*))")
+
+
+def _read_through(analysis: Analysis) -> dict[str, set[str]]:
+    """The attributes the code reads through each name some ``getattr``
+    with a built name reads from (``cfg`` -> ``{"timeout", ...}``), by the
+    code's text; once a project."""
+
+    def derive() -> dict[str, set[str]]:
+        words = {
+            _spelling(receiver).encode()
+            for _, _, _, receiver in built_names(analysis)
+            if receiver.startswith(("name:", "spelt:"))
+        }
+        out: dict[str, set[str]] = {}
+        if not words:
+            return out
+        for _rel, data in bounded_files(analysis, code_files(analysis)):
+            for match in _THROUGH.finditer(data):
+                if match.group(1) in words:
+                    out.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
+        return out
+
+    return once(analysis, "read through", derive)
 
 
 def _imported_module(project: Project, module: str, function: str, name: str) -> bool:
@@ -116,6 +165,20 @@ def _imported_module(project: Project, module: str, function: str, name: str) ->
         )
     last = next((imp for imp in reversed(facts.imports) if imp.local == name), None)
     return last is not None and last.name is None
+
+
+def _annotated_as(
+    analysis: Analysis, module: str, function: str, name: str, line: set[str]
+) -> bool:
+    """Is the name annotated with a class of another library that the
+    model derives from (``c: BaseModel``)?"""
+    project = analysis.project
+    for f, n, annotation in project.modules[module].facts.local_types:
+        if (f, n) == (function, name):
+            symbol = project.resolve(module, annotation)
+            if symbol is not None and symbol.kind == "external" and symbol.qualname in line:
+                return True
+    return False
 
 
 def _typed(analysis: Analysis, module: str, function: str, name: str) -> Symbol | None:

@@ -207,9 +207,12 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     documented = {entry.path: entry for entry in analysis.entries}
     accessors = _accessor_only(analysis, loaded)
     candidates: list[tuple[SchemaNode, str, bool]] = []
-    scoped: dict[int, list[tuple[str, ...]]] = {}
+    scoped: dict[int, list[tuple[tuple[str, ...], bool]]] = {}
+    # Names only a built name on an object nothing shows to be the model's
+    # may read: read, where the code quotes them (``get(cfg, "timeout")``).
+    loose: set[str] = set()
 
-    def built_of(model: SchemaNode) -> list[tuple[str, ...]]:
+    def built_of(model: SchemaNode) -> list[tuple[tuple[str, ...], bool]]:
         if id(model) not in scoped:
             scoped[id(model)] = built_reads_of(analysis, model)
         return scoped[id(model)]
@@ -224,9 +227,12 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue  # a command's parameter, or a variable or setting the code reads
         if model.model not in consumed:
             continue
-        if any(built_name_matches(parts, name) for parts in built_of(model)):
+        matched = [shown for parts, shown in built_of(model) if built_name_matches(parts, name)]
+        if any(matched):
             continue  # ``getattr(cfg, f"{section}_{option}")`` may read it
         readers = accessors.get((model.model or "", name))
+        if matched:
+            loose.add(name)
         key = format_path(field.path)
         unread = not readers
         if readers:
@@ -257,12 +263,13 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         and _parent_kind(analysis, field) in ("mkdocs", "argparse", "typeddict")
     }
     used |= by_name
+    loose = quoted_in(analysis, code, loose)
     if keyed:
         used |= quoted_in(analysis, code, keyed)
         # A dict the code renders a template with: the template reads it.
         used |= named_in_templates(analysis, keyed - used)
     for field, message, unread in candidates:
-        if unread and field.key in used:
+        if (unread and field.key in used) or field.key in loose:
             continue
         assert field.location is not None
         yield make(

@@ -106,10 +106,16 @@ def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function:
     hands its attributes on to: ``self.sock``), a module the function
     imports (``importlib.import_module(name)``, ``sys.modules[name]``), a
     name or a dotted name (``name:cfg``, ``name:orm.User``, resolved where
-    imports are known), or ``""`` for anything else."""
+    imports are known), an object known by its spelling alone (``spelt:cfg``
+    for ``self.cfg``, or a local bound to other values than calls), or
+    ``""`` for anything else."""
     if function.rsplit(".", 1)[-1] in _PROXIES and _on_self(node):
         return "self"
-    if type(node) is ast.Attribute and not _on_self(node):
+    if makes_module(node, local_values):
+        return "module"
+    if type(node) is ast.Attribute:
+        if _on_self(node):
+            return f"spelt:{node.attr}"
         # ``orm.User``: a dotted name, resolved where imports are known.
         path = dotted(node)
         return f"name:{path}" if path else ""
@@ -117,11 +123,38 @@ def _receiver(node: ast.expr, local_values: dict[str, list[ast.expr]], function:
         return ""
     if node.id == "self":
         return "self"
-    if makes_module(node, local_values):
-        return "module"
     values = local_values.get(node.id, ())
     # A local bound to calls only is typed by them (``m = Modes()``).
-    return "" if values and not all(type(v) is ast.Call for v in values) else f"name:{node.id}"
+    if values and not all(type(v) is ast.Call for v in values):
+        return f"spelt:{node.id}"
+    return f"name:{node.id}"
+
+
+#: Calls and attributes that give an object's own attribute names: a loop
+#: over them reads every attribute, whatever the object (a dump).
+_OWN_NAMES = frozenset({"vars", "dir", "fields", "asdict", "getmembers"})
+_OWN_ATTRS = frozenset(
+    {"__dict__", "__dataclass_fields__", "__fields__", "model_fields", "__annotations__"}
+)
+
+
+def _own_names(node: ast.expr, depth: int = 0) -> bool:
+    """Does the expression give an object's own attribute names
+    (``vars(obj)``, ``fields(obj)``, ``obj.__dict__.items()``,
+    ``sorted(vars(obj))``)?"""
+    if depth > 3:
+        return False
+    if type(node) is ast.Attribute:
+        return node.attr in _OWN_ATTRS
+    if type(node) is not ast.Call:
+        return False
+    func = node.func
+    if type(func) is ast.Attribute and func.attr in ("keys", "items") and not node.args:
+        return _own_names(func.value, depth + 1)
+    name = last_name(func)
+    if name in ("sorted", "list", "tuple", "set", "enumerate") and len(node.args) == 1:
+        return _own_names(node.args[0], depth + 1)
+    return name in _OWN_NAMES
 
 
 #: Methods through which a class hands attribute reads on to another object.
@@ -225,6 +258,17 @@ class CallFacts(DictSources):
             out.extend(names)
         return out
 
+    def _walks_own_names(self, node: ast.expr) -> bool:
+        """Is the name a loop's over an object's own attribute names
+        (``for key in vars(obj)``; ``f.name`` for ``f in fields(obj)``)?"""
+        if type(node) is ast.Attribute:
+            node = node.value
+        if type(node) is not ast.Name:
+            return False
+        walked = [*self.loops.get(node.id, ())]
+        walked += [mapping for mapping, side in self.item_loops.get(node.id, ()) if side == 0]
+        return any(_own_names(it) for it in walked)
+
     def _item_names(self, node: ast.expr) -> list[str] | None:
         """The keys (or values) a pair of loop variables takes from a
         literal dict's ``items()``: written there, or held by a local or a
@@ -312,6 +356,8 @@ class CallFacts(DictSources):
                 self.module.attr_loads.update(names)
             else:
                 receiver = _receiver(call.args[0], self.locals, self.qualname)
+                if self._walks_own_names(name_arg):
+                    receiver = "dump"  # ``for k in vars(obj): getattr(obj, k)``
                 bound = self.locals.get(name_arg.id, ()) if isinstance(name_arg, ast.Name) else ()
                 # A local the function binds to built names: each of them
                 # (``key = f"{PREFIX}{x}"``; ``getattr(self, key)``).
