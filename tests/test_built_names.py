@@ -105,14 +105,11 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         "import dataclasses\n\n\ndef dump(obj):\n"
         "    return [getattr(obj, f.name) for f in dataclasses.fields(obj)]\n",
         "def dump(obj):\n    for k, v in obj.__dict__.items():\n        print(getattr(obj, k))\n",
-        # A dotted name that is none of the project's, or rooted at a local.
-        "import os\n\n\ndef get(name):\n    return getattr(os.environ, name)\n",
-        "class Modes:\n    A = 1\n\n\ndef get(cfg, name):\n    Modes = cfg\n"
-        "    return getattr(Modes.inner, name)\n",
-        # A name of an imported module that the function takes or binds itself.
-        "import torch\n\n\ndef get(torch, name):\n    return getattr(torch, name)\n",
-        "import torch\n\n\ndef load():\n    return object()\n\n\n"
-        "def get(name):\n    torch = load()\n    return getattr(torch, name)\n",
+        # The model's class itself.
+        "from pkg.config import Config\n\n\ndef get(name):\n    return getattr(Config, name)\n",
+        # A dotted name of another library's the code reads the model's fields through.
+        "import settings_lib\n\n\ndef get(name):\n    print(settings_lib.conf.alpha)\n"
+        "    return getattr(settings_lib.conf, name)\n",
         # What a function returns where it does not always return a module,
         # read through that name elsewhere.
         _SOMETIMES + "def get(path, name):\n    module = load(path)\n    print(module.alpha)\n"
@@ -120,8 +117,6 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         # What a call of another library returns, read through that name.
         "import json\n\n\ndef get(text, name):\n    cfg = json.loads(text)\n"
         "    return getattr(cfg, name)\n",
-        # What ``from`` imports may be an object, not a module.
-        "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
     ],
 )
 def test_a_built_name_on_what_may_hold_the_configuration_silences(tmp_path, code) -> None:
@@ -203,6 +198,17 @@ def test_a_loop_over_other_items_may_read_any_name(tmp_path, code) -> None:
         "def get(target, name):\n    print(target.weight)\n    return getattr(target, name)\n",
         "class Server:\n    def change(self, name):\n        return getattr(self.orm, name)\n",
         "def get(holder, name):\n    inner = holder.inner\n    return getattr(inner, name)\n",
+        # A dotted name none of the project's, or one rooted at a local.
+        "import os\n\n\ndef get(name):\n    return getattr(os.environ, name)\n",
+        "class Modes:\n    A = 1\n\n\ndef get(cfg, name):\n    Modes = cfg\n"
+        "    return getattr(Modes.inner, name)\n",
+        # What ``from`` imports, a module or any other object.
+        "from os import environ\n\n\ndef get(name):\n    return getattr(environ, name)\n",
+        # A name of an imported module that the function takes or binds
+        # itself: no module for certain.
+        "import torch\n\n\ndef get(torch, name):\n    return getattr(torch, name)\n",
+        "import torch\n\n\ndef load():\n    return object()\n\n\n"
+        "def get(name):\n    torch = load()\n    return getattr(torch, name)\n",
         # A module one of the project's functions may not always return.
         _SOMETIMES
         + "def get(path, name):\n    module = load(path)\n    return getattr(module, name)\n",

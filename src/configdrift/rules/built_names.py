@@ -99,9 +99,11 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
                 and name not in {s.qualname for s in project.mro(typed)}
             ):
                 continue  # an object of another class of the project
+            # The model's class itself, a name typed as it, or annotated
+            # with the class of another library it derives from.
             shown = (
-                typed is not None
-                or symbol is not None
+                (symbol is not None and symbol.kind == "class")
+                or typed is not None
                 or _annotated_as(analysis, module, function, receiver[5:], line)
             )
         if receiver.startswith(("name:", "spelt:")) and not shown:
