@@ -152,7 +152,7 @@ def _own_names(node: ast.expr, depth: int = 0) -> bool:
     if type(func) is ast.Attribute and func.attr in ("keys", "items") and not node.args:
         return _own_names(func.value, depth + 1)
     name = last_name(func)
-    if name in ("sorted", "list", "tuple", "set", "enumerate") and len(node.args) == 1:
+    if name in ("sorted", "list", "tuple", "set") and len(node.args) == 1:
         return _own_names(node.args[0], depth + 1)
     return name in _OWN_NAMES
 
