@@ -37,7 +37,7 @@ from configdrift.place.config_files import (
     schema_beside,
 )
 from configdrift.place.entries import DocPlacer, configured_sections, section_names
-from configdrift.place.examples import placed_blocks
+from configdrift.place.examples import listed_blocks, placed_blocks
 from configdrift.place.includes import SELECTORS, Include, file_includes
 from configdrift.place.pages import (
     autodoc,
@@ -109,9 +109,11 @@ def _surface(
         )
     blocks: list[tuple[str, Block, ConfigPath]] = []
     unjudged: list[tuple[str, Block]] = []
-    if schema.model_kind not in CLI_KINDS and schema.model_kind not in ("env", "mkdocs"):
+    if schema.model_kind == "mkdocs":
         # A MkDocs plugin's options sit in ``mkdocs.yml`` under ``plugins: -
         # name:``, where the examples show them: not at a root of their own.
+        blocks = listed_blocks(schema, list(dict([*shown, *pages]).items()))
+    elif schema.model_kind not in CLI_KINDS and schema.model_kind != "env":
         own = {rel for rel, _ in pages}
         blocks = placed_blocks(schema, pages, placer, set()) + placed_blocks(
             schema, [(rel, doc) for rel, doc in shown if rel not in own], None, set()

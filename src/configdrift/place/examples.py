@@ -5,9 +5,10 @@ config."""
 
 from __future__ import annotations
 
+from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
-from configdrift.model import CLI_KINDS, ConfigPath, SchemaNode, spellings_of
+from configdrift.model import CLI_KINDS, LIST_ITEM, ConfigPath, SchemaNode, spellings_of
 from configdrift.place.entries import DocPlacer
 
 
@@ -139,6 +140,47 @@ def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block |
     if top.lower() != name.lower() or schema.child(top) is not None:
         return None
     return _below(schema, block, 1, f"the `{top}` section")
+
+
+def listed_blocks(
+    schema: SchemaNode, pages: list[tuple[str, DocFacts]]
+) -> list[tuple[str, Block, ConfigPath]]:
+    """The example blocks that hold the configuration as one named item of
+    a list (``_in_list_item``), and only those: where a MkDocs plugin's
+    options are set."""
+    return [
+        (rel, inner, ())
+        for rel, doc in pages
+        for block in doc.blocks
+        if block.error is None and (inner := _in_list_item(schema, block)) is not None
+    ]
+
+
+def _in_list_item(schema: SchemaNode, block: Block) -> Block | None:
+    """A block that holds the configuration as one named item of a list
+    under a key that is none of the configuration's (MkDocs's
+    ``plugins:``, each item a name over its options: ``- my-plugin:
+    {locale: en}``, beside ``site_name`` and the rest of ``mkdocs.yml``):
+    the keys under the one item shaped like the configuration, as a whole
+    config."""
+    items: dict[tuple[str, str], list[BlockKey]] = {}
+    for key in block.keys:
+        if len(key.path) > 3 and key.path[1] == LIST_ITEM and schema.child(key.path[0]) is None:
+            items.setdefault((key.path[0], key.path[2]), []).append(key)
+    found = [
+        inner
+        for (top, name), keys in sorted(items.items())
+        if (
+            inner := _below(
+                schema,
+                Block(block.section, block.line, block.lang, keys),
+                3,
+                f"the `{name}` item of `{top}`",
+            )
+        )
+        is not None
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _in_tool_table(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:

@@ -180,7 +180,12 @@ class DescriptorReader(TypeReader):
             node.type = self.type_facts(module, args[0]).info
         elif name == "Choice" and args:
             if (choices := project.sequence(module, args[0])) is not None:
-                node.type = TypeInfo("Choice", frozenset(), choices)
+                kinds = (
+                    frozenset({"str"}) if all(isinstance(c, str) for c in choices) else frozenset()
+                )
+                node.type = TypeInfo("Choice", kinds, choices)
+                # MkDocs refuses a value that is none of them when it loads the config.
+                node.checked = bool(kinds)
         elif name in _MKDOCS_KINDS:
             text = _MKDOCS_KINDS[name]
             node.type = TypeInfo(text, frozenset({text}))
