@@ -139,21 +139,10 @@ def _parameters(
 
 
 def _model(builder: SchemaBuilder, module: str, annotation: Expr | None) -> Symbol | None:
-    """The project's model a parameter's type names (``Train``,
+    """The one model of the project a parameter's type names (``Train``,
     ``Optional[Train]``, ``Train | None``)."""
-    if annotation is None:
-        return None
-    if annotation[0] == "sub" and annotation[1][:2] == ["n", "Optional"]:
-        annotation = annotation[2]
-    elif annotation[0] == "b" and annotation[1] == "|":
-        sides = [side for side in annotation[2:] if side != ["c", None]]
-        annotation = sides[0] if len(sides) == 1 else annotation
-    if annotation[0] != "n":
-        return None
-    symbol = builder.project.resolve(module, annotation[1])
-    if symbol is None or symbol.kind != "class" or builder.model(symbol) is None:
-        return None
-    return symbol
+    found = [s for marker, s in builder.type_facts(module, annotation).models if marker is None]
+    return found[0] if len(found) == 1 else None
 
 
 def _fields(
