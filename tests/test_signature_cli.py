@@ -237,3 +237,10 @@ def test_a_command_none_of_whose_flags_are_documented_is_not_reported_flag_by_fl
     assert ("CD103", "--resume") in _findings(
         tmp_path / "resume", main, _GUIDE + _TABLE.format(epochs=5)
     )
+
+
+def test_a_list_of_models_is_no_group_of_dotted_flags(tmp_path) -> None:
+    main = _MAIN.replace("train: TrainArgs = TrainArgs(epochs=5),", "train: list[TrainArgs] = [],")
+    # ``--train`` takes the list whole: no ``--train.learning_rate`` of its own.
+    assert ("CD301", "--train.learning_rate") in _findings(tmp_path, main)
+    assert ("CD301", "--train.learning_rate") not in _findings(tmp_path / "one")
