@@ -30,7 +30,6 @@ from configdrift.extract.docs.entry_text import (
     CONFIG_LANGS,
     GENERATORS,
     KEY_HEADERS,
-    KEY_ROLES,
     MAX_MENTIONS,
     announces_default,
     balanced,
@@ -64,11 +63,13 @@ from configdrift.extract.docs.rst_forms import (
     directive_fields,
     lone_key,
     opening_key,
+    references,
     signature,
     signature_defaults,
     spelt_as_key,
     titled,
 )
+from configdrift.extract.docs.rst_forms import node_line as _line
 from configdrift.extract.docs.rst_parse import LARGE_RST_BYTES, parse_rst, release_parsed
 
 #: Directives whose signature names a key.
@@ -142,28 +143,10 @@ def extract_rst(data: bytes) -> DocFacts:
             gc.disable()
     facts.sections.append(Section("", 0, 1, None))
     _Walker(facts, text).walk(tree, 0, 0)
-    _references(facts, tree)
+    references(facts, tree)
     del tree
     release_parsed(len(data))
     return facts
-
-
-def _references(facts: DocFacts, tree: Any) -> None:
-    """The roles that point at keys, with their lines."""
-    from docutils import nodes
-
-    try:
-        for node in tree.findall(nodes.literal):
-            if node.get("role") in KEY_ROLES and node.get("target"):
-                facts.references.append((node["role"], node["target"], _line(node, 1)))
-                if len(facts.references) >= MAX_REFERENCES:
-                    break
-    except RecursionError:
-        return
-
-
-#: References kept per page (a page of thousands is an index, not prose).
-MAX_REFERENCES = 2000
 
 
 def _text(node: Any) -> str:
@@ -176,14 +159,6 @@ def _row_line(row: Any, default: int) -> int:
 
     para = row.next_node(nodes.paragraph)
     return _line(para, default) if para is not None else default
-
-
-def _line(node: Any, default: int) -> int:
-    line = getattr(node, "line", None)
-    if isinstance(line, int) and line > 0:
-        return line
-    parent = getattr(node, "parent", None)
-    return _line(parent, default) if parent is not None else default
 
 
 #: Directives describing a function or method whose body lists its

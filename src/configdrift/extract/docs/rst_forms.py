@@ -8,10 +8,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from configdrift.extract.docs.entry_text import (
     KEY,
+    KEY_ROLES,
     VALUES_LEAD,
     file_name,
     heading_rest,
@@ -19,6 +20,9 @@ from configdrift.extract.docs.entry_text import (
     listed_values,
     mentioned_key,
 )
+
+if TYPE_CHECKING:
+    from configdrift.extract.docs.facts import DocFacts
 
 
 def titled(rest: str) -> bool:
@@ -210,3 +214,31 @@ def directive_fields(node: Any) -> Iterator[tuple[str, str]]:
         body = field.next_node(nodes.field_body)
         if name is not None and body is not None:
             yield name.astext().strip(), body.astext().strip()
+
+
+def node_line(node: Any, default: int) -> int:
+    """A node's line, or its nearest ancestor's (docutils gives not every
+    node one)."""
+    line = getattr(node, "line", None)
+    if isinstance(line, int) and line > 0:
+        return line
+    parent = getattr(node, "parent", None)
+    return node_line(parent, default) if parent is not None else default
+
+
+def references(facts: DocFacts, tree: Any) -> None:
+    """The roles that point at keys, with their lines."""
+    from docutils import nodes
+
+    try:
+        for node in tree.findall(nodes.literal):
+            if node.get("role") in KEY_ROLES and node.get("target"):
+                facts.references.append((node["role"], node["target"], node_line(node, 1)))
+                if len(facts.references) >= MAX_REFERENCES:
+                    break
+    except RecursionError:
+        return
+
+
+#: References kept per page (a page of thousands is an index, not prose).
+MAX_REFERENCES = 2000
