@@ -255,3 +255,27 @@ def test_a_signature_s_other_arguments_are_never_said_to_be_rejected(tmp_path) -
     assert [(f.code, f.key) for f in findings if f.location.path == "docs/api.rst"] == [
         ("CD104", "port")
     ]
+
+
+def test_a_term_s_classifier_is_its_type(tmp_path) -> None:
+    # numpydoc's ``name : type``, its description indented under it.
+    page = (
+        _PAGE.replace("host\n", "host : str\n")
+        .replace("port\n", "port : bool\n")
+        .replace("workers\n", "workers : int\n")
+    )
+    _, findings = check_project(tmp_path, _app(**{"docs/configuration.rst": page}), "app")
+    found = by_key(findings)
+    assert "int" in found[("CD105", "port")].message
+    assert ("CD105", "host") not in found
+    assert ("CD101", "workers") in found
+
+
+def test_classified_terms_pass_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    page = _PAGE.replace("host\n", "host : str\n").replace("port\n", "port : int\n")
+    page = page.replace("workers\n", "workers : int\n").encode()
+    assert may_document(page, 3)
+    # A term and its classifier with no description indented under them.
+    assert not may_document(page.replace(b"\n    ", b"\n"), 3)

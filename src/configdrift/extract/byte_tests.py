@@ -122,7 +122,9 @@ _SIGNATURE = re.compile(rb"^\.\. (?:py:)?(?:function|method|class):: [^\n]*", re
 #: The signatures of a page counted for the byte test.
 MAX_SIGNATURES = 50
 
-_BARE_TERM = re.compile(rb"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*\r?\n[ \t]+\S", re.MULTILINE)
+_BARE_TERM = re.compile(
+    rb"^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*(?:[ \t]+:[ \t]+[^\n]{1,80})?\r?\n[ \t]+\S", re.MULTILINE
+)
 #: A row of a reStructuredText simple table whose first cell is one key-like
 #: word, its next cell two spaces or more away (``backlog   100``).
 _SIMPLE_ROW = re.compile(rb"^[A-Za-z_][\w.-]*  +\S", re.MULTILINE)

@@ -492,7 +492,11 @@ class _Walker:
                 continue
             key = parts[0].astext().strip()
             if key_ok(key, strict_case=False):
-                self.last_entry = self._add(key, _line(term, 1), section, "list")
+                # ``timeout : int``: the classifier is the key's type.
+                typed = [c.astext().strip() for c in item.children if c.tagname == "classifier"]
+                self.last_entry = self._add(
+                    key, _line(term, 1), section, "list", typed[0] if typed else None
+                )
                 definition = item.next_node(nodes.definition)
                 if definition is not None:
                     self._describe(definition)
