@@ -10,7 +10,6 @@ import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import CONSTANT_PART
-from configdrift.index.spellings import alternation
 from configdrift.rules.evidence import bounded_files, code_files, model_class, once
 
 if TYPE_CHECKING:
@@ -119,10 +118,11 @@ def _spelling(receiver: str) -> str:
     return receiver.split(":", 1)[1].rsplit(".", 1)[-1]
 
 
-#: One of the names, and the attribute read through it (``cfg.timeout``,
+#: A name, and the attribute read through it (``cfg.timeout``,
 #: ``self.cfg.timeout``): the name alone is taken, the attribute looked
-#: ahead at, so each name of a chain is found.
-_THROUGH = rb"\b(%b)(?=[ \t]*\.[ \t]*([A-Za-z_]\w*))"
+#: ahead at, so each name of a chain is found. One pattern for every
+#: project, linear in the text whatever names the project's code holds.
+_THROUGH = re.compile(rb"(?<!\w)([A-Za-z_]\w*)(?=[ \t]*\.[ \t]*([A-Za-z_]\w*))")
 
 
 def _read_through(analysis: Analysis) -> dict[str, set[str]]:
@@ -132,17 +132,17 @@ def _read_through(analysis: Analysis) -> dict[str, set[str]]:
 
     def derive() -> dict[str, set[str]]:
         words = {
-            _spelling(receiver)
+            _spelling(receiver).encode()
             for _, _, _, receiver in built_names(analysis)
             if receiver.startswith(("name:", "spelt:"))
         }
         out: dict[str, set[str]] = {}
         if not words:
             return out
-        pattern = re.compile(_THROUGH % alternation(words))
         for _rel, data in bounded_files(analysis, code_files(analysis)):
-            for match in pattern.finditer(data):
-                out.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
+            for match in _THROUGH.finditer(data):
+                if match.group(1) in words:
+                    out.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
         return out
 
     return once(analysis, "read through", derive)
