@@ -32,8 +32,8 @@ _PAGE = """# Command line
 """
 
 
-def _check(tmp_path, cli: str):
-    files = {"shop/__init__.py": "", "shop/cli.py": cli, "docs/cli.md": _PAGE}
+def _check(tmp_path, cli: str, more: dict[str, str] | None = None):
+    files = {"shop/__init__.py": "", "shop/cli.py": cli, "docs/cli.md": _PAGE, **(more or {})}
     analysis, findings = check_project(tmp_path, files, "shop")
     (surface,) = [s for s in analysis.everything if s.schema.model == "the click command"]
     flags = {s for node in surface.schema.walk() for s in node.spellings}
@@ -107,3 +107,48 @@ def test_another_librarys_decorator_that_adds_options_opens_the_command(tmp_path
         strict, found = _strict(tmp_path, own)
         assert strict is True, deco
         assert ("CD101", "--verbosity") in found
+
+
+_WRAPPED = """
+import click
+
+
+def option(*decls, **attrs):
+    attrs.setdefault("show_default", True)
+    return click.option(*decls, **attrs)
+
+
+@click.command()
+@option("--host", default="127.0.0.1", help="the address")
+@option("--port", type=int, default=8000, help="the port")
+@option("--workers", type=int, default=1, help="processes")
+def main(host, port, workers):
+    return host, port, workers
+"""
+
+#: A function named ``option`` beside one that returns click's: its own
+#: result is no option of click's.
+_OTHER = """
+import click
+
+
+def option(*decls, **attrs):
+    return dict(decls=decls, **attrs)
+
+
+def click_option(*decls, **attrs):
+    return click.option(*decls, **attrs)
+"""
+
+
+def test_a_function_of_the_projects_that_returns_clicks_option_declares_one(tmp_path) -> None:
+    """``def option(*decls, **attrs): return click.option(*decls, **attrs)``
+    used as the decorator: each call is one of the command's options; a
+    function of that name returning something else declares none."""
+    cli = _WRAPPED + (
+        "\n\nfrom shop import other\n\n\n"
+        "@other.option('--print', help='print')\ndef build():\n    return 1\n"
+    )
+    flags, found = _check(tmp_path, cli, {"shop/other.py": _OTHER})
+    assert {"--host", "--port", "--workers"} <= flags and "--print" not in flags
+    assert ("CD101", "--print") in found

@@ -180,12 +180,9 @@ class DescriptorReader(TypeReader):
             node.type = self.type_facts(module, args[0]).info
         elif name == "Choice" and args:
             if (choices := project.sequence(module, args[0])) is not None:
-                kinds = (
-                    frozenset({"str"}) if all(isinstance(c, str) for c in choices) else frozenset()
-                )
-                node.type = TypeInfo("Choice", kinds, choices)
-                # MkDocs refuses a value that is none of them when it loads the config.
-                node.checked = bool(kinds)
+                # MkDocs refuses a string none of them when it loads the config.
+                node.checked = all(isinstance(c, str) for c in choices)
+                node.type = TypeInfo("Choice", frozenset({"str"} if node.checked else ()), choices)
         elif name in _MKDOCS_KINDS:
             text = _MKDOCS_KINDS[name]
             node.type = TypeInfo(text, frozenset({text}))

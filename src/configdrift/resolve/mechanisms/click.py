@@ -31,6 +31,19 @@ def beside_click(project: Project, module: str, call: RegistrationCall) -> bool:
     return False
 
 
+def wraps_click_option(project: Project, module: str, callee: str) -> bool:
+    """Is the callee a function of the project's that returns a click-like
+    library's ``option`` (a wrapper that sets some keywords first)?"""
+    symbol = project.resolve(module, callee)
+    if symbol is None or symbol.kind != "function":
+        return False
+    for function, returned in project.modules[symbol.module].facts.return_calls:
+        head, _, last = project.external(symbol.module, returned).rpartition(".")
+        if function == symbol.qualname and last == "option" and of_click(head):
+            return True
+    return False
+
+
 def of_click(qualname: str) -> bool:
     """Is the name one of a click-like library's?"""
     return qualname.split(".")[0] in CLICK_LIKE

@@ -35,6 +35,7 @@ from configdrift.resolve.mechanisms.click import (
     of_click,
     takes_unknown,
     typer_option,
+    wraps_click_option,
 )
 from configdrift.resolve.mechanisms.named_keys import NAMED, named_option, named_spec
 from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node
@@ -102,6 +103,8 @@ def _kind(
     if call.method in ("option", "Option") and call.callee:
         head, _, last = project.external(module, call.callee).rpartition(".")
         if last == "option" and (of_click(head) or beside_click(project, module, call)):
+            return "click"
+        if wraps_click_option(project, module, call.callee):  # ``return click.option(...)``
             return "click"
         if last == "Option" and head.split(".")[0] == "typer" and "__param__" in call.kwargs:
             return "typer"
