@@ -221,3 +221,16 @@ def test_an_object_nothing_shows_to_be_the_configuration_may_read_only_quoted_na
     # A name the code quotes may reach it (``get(cfg, "gamma")``).
     quoted = code + "\n\nFIELD = 'gamma'\n"
     assert _inert(tmp_path / "quoted", quoted) == {"known_beta"}
+
+
+def test_the_names_read_through_are_found_however_many_there_are(tmp_path, monkeypatch) -> None:
+    """Past ``MAX_SEARCHED`` names, every name of the text is taken and
+    kept where it is one of them: the same names are found."""
+    from configdrift.rules import built_names
+
+    code = "def get(holder, name):\n    cfg = holder.cfg\n    return getattr(cfg, name)\n"
+    assert _inert(tmp_path, code) == set()
+    monkeypatch.setattr(built_names, "MAX_SEARCHED", 0)
+    assert _inert(tmp_path / "many", code) == set()
+    unseen = code.replace("cfg", "conf")
+    assert _inert(tmp_path / "unseen", unseen) == {"known_beta", "gamma"}

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import CONSTANT_PART
+from configdrift.index.spellings import alternation
 from configdrift.rules.evidence import bounded_files, code_files, model_class, once
 
 if TYPE_CHECKING:
@@ -120,9 +121,12 @@ def _spelling(receiver: str) -> str:
 
 #: A name, and the attribute read through it (``cfg.timeout``,
 #: ``self.cfg.timeout``): the name alone is taken, the attribute looked
-#: ahead at, so each name of a chain is found. One pattern for every
-#: project, linear in the text whatever names the project's code holds.
+#: ahead at, so each name of a chain is found.
 _THROUGH = re.compile(rb"(?<!\w)([A-Za-z_]\w*)(?=[ \t]*\.[ \t]*([A-Za-z_]\w*))")
+#: The most names searched for as one alternation of them (faster than
+#: taking every name the text holds); past it, every name is taken and
+#: kept where it is one of them, so the cost never grows with their count.
+MAX_SEARCHED = 200
 
 
 def _read_through(analysis: Analysis) -> dict[str, set[str]]:
@@ -132,16 +136,20 @@ def _read_through(analysis: Analysis) -> dict[str, set[str]]:
 
     def derive() -> dict[str, set[str]]:
         words = {
-            _spelling(receiver).encode()
+            _spelling(receiver)
             for _, _, _, receiver in built_names(analysis)
             if receiver.startswith(("name:", "spelt:"))
         }
         out: dict[str, set[str]] = {}
         if not words:
             return out
+        pattern = _THROUGH
+        if len(words) <= MAX_SEARCHED:
+            pattern = re.compile(rb"\b(%b)(?=[ \t]*\.[ \t]*([A-Za-z_]\w*))" % alternation(words))
+        wanted = {word.encode() for word in words}
         for _rel, data in bounded_files(analysis, code_files(analysis)):
-            for match in _THROUGH.finditer(data):
-                if match.group(1) in words:
+            for match in pattern.finditer(data):
+                if match.group(1) in wanted:
                     out.setdefault(match.group(1).decode(), set()).add(match.group(2).decode())
         return out
 
