@@ -305,3 +305,45 @@ def test_a_subcommand_the_docs_run_is_shown_there(
     undocumented = {k for (c, k) in by_key(findings) if c == "CD103"}
     assert "audit" in undocumented
     assert ("help" in undocumented) != (shown and installed in ("pyproject", "setup.py"))
+
+
+_CHOICES = _CLI.replace(
+    '    parser.add_argument("--color", action="store_true", help="colors")\n',
+    '    parser.add_argument("--color", action="store_true", help="colors")\n'
+    '    parser.add_argument("--mode", choices=["fast", "safe"], default="safe", help="how")\n',
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "invalid"),
+    [
+        # A value none of the choices, after a space or an ``=``.
+        ("shop --mode quick", True),
+        ("shop --port 8080 --mode=quick", True),
+        # One of them, a placeholder, or no value at all.
+        ("shop --mode fast", False),
+        ("shop --mode <mode>", False),
+        ("shop --mode $MODE", False),
+        ("shop --mode", False),
+        # After a flag the parser lacks, where nothing is certain.
+        ("shop --colour --mode quick", False),
+        # Another program's command.
+        ("other --mode quick", False),
+    ],
+)
+def test_a_value_none_of_an_options_choices_is_invalid(tmp_path, line, invalid) -> None:
+    page = _PAGE.replace("$ shop --port 8080 --colour", f"$ {line}")
+    base = {
+        "shop/cli.py": _CHOICES,
+        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
+        "pyproject.toml": _PYPROJECT,
+        "docs/cli.md": page,
+    }
+    _, findings = check_project(tmp_path, base, "shop")
+    found = [f for f in findings if f.code == "CD303"]
+    assert bool(found) is invalid
+    if invalid:
+        (finding,) = found
+        assert finding.key == "--mode" and finding.location.line == 8
+        assert "`fast`, `safe`" in finding.message and "invalid choice" in finding.message
+        assert finding.related[0].path == "shop/cli.py"

@@ -1,7 +1,8 @@
 """Command lines in the docs that run the project's own program with a
 flag its parser does not declare: following the docs fails with
 ``unrecognized arguments`` (argparse) or ``no such option`` (click)
-(reported by CD301).
+(reported by CD301); or with a value none of an option's choices
+(reported by CD303).
 
 The program must be certainly the project's: a console script its
 ``pyproject.toml`` or ``setup.cfg`` names, whose function is in the
@@ -28,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from configdrift.extract.docs.block_model import placeholder_text
 from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
 from configdrift.files import read_or_none
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
@@ -50,42 +52,17 @@ _REJECTION = {
 def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     """CD301 for each flag a doc command line gives the project's own
     program that its strict parser does not declare."""
-    pages = analysis.pages_read
-    if analysis.first is not None or not pages:
-        return  # the project's docs, judged once
-    parser = next(
-        (
-            s.schema
-            for s in analysis.everything
-            if s.schema.model_kind in _REJECTION and s.schema.strict is True
-        ),
-        None,
-    )
-    if parser is None:
-        return  # no parser that rejects unknown flags for certain
-    programs = project_programs(analysis)
-    if not programs:
+    judged = _commands(analysis)
+    if judged is None:
         return
-    flags = {s: node for node in parser.children.values() for s in node.spellings}
+    parser, flags, positionals, commands = judged
     longs = [s for s in flags if s.startswith("--")]
-    # A command line made of a function's signature takes its parameters
-    # as positional words too (``app finetune checkpoints/``): they are
-    # the command's own, and the flags after them are judged.
-    parameters = Counter(
-        node.origin
-        for node in parser.children.values()
-        if node.origin.endswith(SIGNATURE) and "." not in node.key
-    )
-    positionals = 1 + max(parameters.values(), default=0)
-    unknown: list[tuple[str, int, str, str]] = []
-    for rel, doc in sorted(pages.items()):
-        for line, program, args in doc.commands:
-            if program in programs:
-                unknown += [
-                    (rel, line, program, flag)
-                    for flag in _judged_flags(args, flags, positionals)
-                    if not _declared(flag, flags, longs)
-                ]
+    unknown = [
+        (rel, line, program, flag)
+        for rel, line, program, args in commands
+        for flag, _ in _given(args, flags, positionals)
+        if not _declared(flag, flags, longs)
+    ]
     if not unknown:
         return
     # A flag some code spells as a string (``click.option("-w", ...)`` in a
@@ -96,6 +73,83 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)
+
+
+def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
+    """CD303 for each value a doc command line gives an option of the
+    project's own program that is none of the option's choices
+    (``--log-level trace`` where it takes ``info`` or ``debug``); a
+    placeholder (``<level>``, ``$LEVEL``) is no value."""
+    judged = _commands(analysis)
+    if judged is None:
+        return
+    parser, flags, positionals, commands = judged
+    for rel, line, program, args in commands:
+        for flag, value in _given(args, flags, positionals):
+            node = flags.get(flag)
+            choices = [c for c in (node.type.choices or ()) if isinstance(c, str)] if node else []
+            if node is None or value is None or not choices or value in choices:
+                continue
+            if placeholder_text(value):
+                continue
+            assert node.location is not None
+            yield make(
+                "CD303",
+                flag,
+                Location(rel, line),
+                f"the command line runs `{program}` with `{flag} {value}`, but `{flag}` takes "
+                f"one of {', '.join(f'`{c}`' for c in choices)}: following the docs "
+                f"{_INVALID[parser.model_kind or 'argparse']}",
+                (Related(node.location.path, node.location.line, "the option's choices"),),
+            )
+
+
+#: What each parser says of a value none of an option's choices.
+_INVALID = {"argparse": "fails with 'invalid choice'", "click": "fails with 'Invalid value'"}
+
+
+def _commands(
+    analysis: Analysis,
+) -> (
+    tuple[SchemaNode, dict[str, SchemaNode], int, list[tuple[str, int, str, tuple[str, ...]]]]
+    | None
+):
+    """The strict parser of the project's program, its options by flag,
+    how many positional words its commands take before their flags end,
+    and the doc command lines that run the program; None where nothing is
+    judged (another surface, no page, no strict parser, no program)."""
+    pages = analysis.pages_read
+    if analysis.first is not None or not pages:
+        return None  # the project's docs, judged once
+    parser = next(
+        (
+            s.schema
+            for s in analysis.everything
+            if s.schema.model_kind in _REJECTION and s.schema.strict is True
+        ),
+        None,
+    )
+    if parser is None:
+        return None  # no parser that rejects unknown flags for certain
+    programs = project_programs(analysis)
+    if not programs:
+        return None
+    flags = {s: node for node in parser.children.values() for s in node.spellings}
+    # A command line made of a function's signature takes its parameters
+    # as positional words too (``app finetune checkpoints/``): they are
+    # the command's own, and the flags after them are judged.
+    parameters = Counter(
+        node.origin
+        for node in parser.children.values()
+        if node.origin.endswith(SIGNATURE) and "." not in node.key
+    )
+    commands = [
+        (rel, line, program, args)
+        for rel, doc in sorted(pages.items())
+        for line, program, args in doc.commands
+        if program in programs
+    ]
+    return parser, flags, 1 + max(parameters.values(), default=0), commands
 
 
 def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:
@@ -145,36 +199,39 @@ def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool
 _FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
 
 
-def _judged_flags(
+def _given(
     args: tuple[str, ...], flags: dict[str, SchemaNode], allowed: int = 1
-) -> Iterator[str]:
+) -> Iterator[tuple[str, str | None]]:
     """The flags of a command whose place is certain (see the module's
-    docs): each ``--long`` (before ``=``) and ``-x``, before the positional
-    word after the ``allowed`` first ones."""
+    docs), each with the value given it (after ``=``, or the next word of
+    an option that takes one): each ``--long`` and ``-x``, before the
+    positional word after the ``allowed`` first ones."""
     positionals = 0
-    value_next = False
-    for word in args:
+    index = 0
+    while index < len(args):
+        word = args[index]
+        index += 1
         if word == "--":
             return
-        if value_next:
-            value_next = False
-            if not word.startswith("-"):
-                continue  # the option's value
         if not word.startswith("-") or word == "-" or word[1:2].isdigit():
             positionals += 1
             if positionals > allowed:
                 return  # what follows may be another program's
             continue
-        name, given, _ = word.partition("=")
+        name, equals, given = word.partition("=")
         if _FLAG.fullmatch(name) is None:
             return  # a placeholder (``--<type>``): what it stands for is not known
         if not name.startswith("--") and len(name) != 2:
             continue  # a cluster of short flags (``-vvv``), or a value glued on
-        yield name
         node = flags.get(name)
+        value: str | None = given if equals else None
+        takes = node is not None and not given and "bool" not in node.type.kinds
+        if takes and index < len(args) and not args[index].startswith("-"):
+            value = args[index]  # the option's value
+            index += 1
+        yield name, value
         if node is None:
             return  # what it takes is not known: nothing after it is judged
-        value_next = not given and "bool" not in node.type.kinds
 
 
 def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -> Finding:

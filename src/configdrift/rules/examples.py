@@ -28,7 +28,7 @@ from configdrift.model import (
 )
 from configdrift.rules.class_paths import class_path_keywords
 from configdrift.rules.doc_calls import doc_call_keywords
-from configdrift.rules.doc_commands import doc_command_flags
+from configdrift.rules.doc_commands import doc_command_flags, doc_command_values
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.docstrings import example_calls_not_taken
 from configdrift.rules.evidence import (
@@ -352,6 +352,11 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     ``[true|false]``, ``"[cpu|nvme]"``, ``<int>``, ``"auto"``, ``...`` and
     prose are skipped.
 
+    A command line in the docs that gives an option of the project's own
+    program a value none of its choices (``--log-level trace`` where
+    argparse's ``choices=`` or ``click.Choice`` takes ``info`` or
+    ``debug``) is one too, judged where CD301 judges the command's flags.
+
     Why it matters
     A reader who copies the example gets a ``ValidationError`` at start-up.
 
@@ -362,6 +367,7 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     How to fix
     Write a value the field accepts, or a placeholder that reads as one.
     """
+    yield from doc_command_values(analysis)
     for rel, block, base in analysis.blocks:
         what = block.described()
         for key in block.keys:
