@@ -327,8 +327,10 @@ _CHOICES = _CLI.replace(
         ("shop --mode", False),
         # After a flag the parser lacks, where nothing is certain.
         ("shop --colour --mode quick", False),
-        # Another program's command.
+        # Another program's command, or after a positional word (a
+        # subcommand's options are not told apart).
         ("other --mode quick", False),
+        ("shop serve --mode quick", False),
     ],
 )
 def test_a_value_none_of_an_options_choices_is_invalid(tmp_path, line, invalid) -> None:
@@ -347,3 +349,23 @@ def test_a_value_none_of_an_options_choices_is_invalid(tmp_path, line, invalid) 
         assert finding.key == "--mode" and finding.location.line == 8
         assert "`fast`, `safe`" in finding.message and "invalid choice" in finding.message
         assert finding.related[0].path == "shop/cli.py"
+
+
+def test_a_flag_two_options_spell_is_not_judged_by_its_value(tmp_path) -> None:
+    # The build command's ``--mode`` takes any word; the program's own
+    # takes ``fast`` or ``safe``. Which one a line means is not told.
+    cli = _CHOICES.replace(
+        '    parser.add_argument("--mode"',
+        "    build = parser.add_subparsers().add_parser('build')\n"
+        "    build.add_argument('--mode', dest='build_mode', help='the build mode, any word')\n"
+        '    parser.add_argument("--mode"',
+    )
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop --mode quick")
+    base = {
+        "shop/cli.py": cli,
+        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
+        "pyproject.toml": _PYPROJECT,
+        "docs/cli.md": page,
+    }
+    _, findings = check_project(tmp_path, base, "shop")
+    assert not [f for f in findings if f.code == "CD303"]

@@ -79,14 +79,18 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
     """CD303 for each value a doc command line gives an option of the
     project's own program that is none of the option's choices
     (``--log-level trace`` where it takes ``info`` or ``debug``); a
-    placeholder (``<level>``, ``$LEVEL``) is no value."""
+    placeholder (``<level>``, ``$LEVEL``) is no value. Only a flag before
+    the command's first positional word is judged (a subcommand's options
+    are not told apart), and only one no other option of the program
+    spells (two commands may take one flag two ways)."""
     judged = _commands(analysis)
     if judged is None:
         return
-    parser, flags, positionals, commands = judged
+    parser, flags, _, commands = judged
+    spelt = Counter(s for node in parser.children.values() for s in node.spellings)
     for rel, line, program, args in commands:
-        for flag, value in _given(args, flags, positionals):
-            node = flags.get(flag)
+        for flag, value in _given(args, flags, 0):
+            node = flags.get(flag) if spelt[flag] == 1 else None
             choices = [c for c in (node.type.choices or ()) if isinstance(c, str)] if node else []
             if node is None or value is None or not choices or value in choices:
                 continue
