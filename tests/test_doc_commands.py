@@ -314,6 +314,23 @@ _CHOICES = _CLI.replace(
 )
 
 
+def _invalid_values(tmp_path, line: str, cli: str = _CHOICES) -> list:
+    """The CD303 findings of a page that runs ``line``, with ``cli`` the program."""
+    page = _PAGE.replace("$ shop --port 8080 --colour", f"$ {line}")
+    _, findings = _flags_and_all(tmp_path, page, cli)
+    return [f for f in findings if f.code == "CD303"]
+
+
+def _flags_and_all(tmp_path, page: str, cli: str):
+    base = {
+        "shop/cli.py": cli,
+        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
+        "pyproject.toml": _PYPROJECT,
+        "docs/cli.md": page,
+    }
+    return check_project(tmp_path, base, "shop")
+
+
 @pytest.mark.parametrize(
     ("line", "invalid"),
     [
@@ -334,15 +351,7 @@ _CHOICES = _CLI.replace(
     ],
 )
 def test_a_value_none_of_an_options_choices_is_invalid(tmp_path, line, invalid) -> None:
-    page = _PAGE.replace("$ shop --port 8080 --colour", f"$ {line}")
-    base = {
-        "shop/cli.py": _CHOICES,
-        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
-        "pyproject.toml": _PYPROJECT,
-        "docs/cli.md": page,
-    }
-    _, findings = check_project(tmp_path, base, "shop")
-    found = [f for f in findings if f.code == "CD303"]
+    found = _invalid_values(tmp_path, line)
     assert bool(found) is invalid
     if invalid:
         (finding,) = found
@@ -360,12 +369,4 @@ def test_a_flag_two_options_spell_is_not_judged_by_its_value(tmp_path) -> None:
         "    build.add_argument('--mode', dest='build_mode', help='the build mode, any word')\n"
         '    parser.add_argument("--mode"',
     )
-    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop --mode quick")
-    base = {
-        "shop/cli.py": cli,
-        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
-        "pyproject.toml": _PYPROJECT,
-        "docs/cli.md": page,
-    }
-    _, findings = check_project(tmp_path, base, "shop")
-    assert not [f for f in findings if f.code == "CD303"]
+    assert _invalid_values(tmp_path, "shop --mode quick", cli) == []

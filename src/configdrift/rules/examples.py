@@ -355,7 +355,9 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     A command line in the docs that gives an option of the project's own
     program a value none of its choices (``--log-level trace`` where
     argparse's ``choices=`` or ``click.Choice`` takes ``info`` or
-    ``debug``) is one too, judged where CD301 judges the command's flags.
+    ``debug``) is one too: a flag before the command's first positional
+    word (a subcommand's options are not told apart) that no other option
+    of the program spells.
 
     Why it matters
     A reader who copies the example gets a ``ValidationError`` at start-up.
