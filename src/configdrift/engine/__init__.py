@@ -20,7 +20,7 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
-from configdrift.index.pages import misspelling_pages, rendering_pages
+from configdrift.index.pages import pages_worth_reading
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -153,10 +153,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # or one the read pages document): read for the names their prose
         # spells in code, and only for those.
         unread_pages = [rel for rel in sources.docs if rel not in md_facts]
-        spelt = misspelling_pages(root, unread_pages, spellings | doc_names())
-        # Pages that render classes from their docstrings: read for what
+        # Those that render classes from their docstrings are read for what
         # they render alone (the docstrings' ``Args:`` are a reference).
-        rendering = rendering_pages(root, unread_pages)
+        spelt, rendering = pages_worth_reading(root, unread_pages, spellings | doc_names())
         extra = extractor.docs(sorted({*spelt, *rendering}), None)()
         mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [

@@ -188,35 +188,43 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
     """The pages that spell a name of words one letter from a key of
     several words (a letter left out, added or changed), and not the key:
     the pages worth reading for a misspelt key where no entry is."""
+    return pages_worth_reading(root, pages, keys)[0]
+
+
+def pages_worth_reading(
+    root: Path, pages: Iterable[str], keys: Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """Of pages no surface reads, each read once: those that may misspell
+    a key (``misspelling_pages``), and those that may render a class from
+    its docstring (an autodoc directive: its ``Args:`` are a reference,
+    whatever else the page holds)."""
     wanted = {k for k in keys if words_name(k)}
-    if not wanted:
-        return []
     dropped: dict[str, set[str]] = {}
     for key in wanted:
         for short in deletions(key):
             dropped.setdefault(short, set()).add(key)
-    out: list[str] = []
+    spelt: list[str] = []
+    rendering: list[str] = []
     for rel in list(pages)[:MAX_SPELT_PAGES]:
         data = read_or_none(root, rel, MAX_SPELT_BYTES)
         if data is None:
             continue
-        for raw in set(_WORDS.findall(data)):
-            word = raw.decode()
-            if word in wanted or not words_name(word):
-                continue
-            shorter = deletions(word)
-            if word in dropped or shorter & wanted or any(s in dropped for s in shorter):
-                out.append(rel)
-                break
-    return out
+        if wanted and _misspells(data, wanted, dropped):
+            spelt.append(rel)
+        if may_render_docstrings(data):
+            rendering.append(rel)
+    return spelt, rendering
 
 
-def rendering_pages(root: Path, pages: Iterable[str]) -> list[str]:
-    """The pages that may render a class from its docstring (an autodoc
-    directive): its ``Args:`` are a reference, whatever else the page holds."""
-    return [
-        rel
-        for rel in list(pages)[:MAX_SPELT_PAGES]
-        if (data := read_or_none(root, rel, MAX_SPELT_BYTES)) is not None
-        and may_render_docstrings(data)
-    ]
+def _misspells(data: bytes, wanted: set[str], dropped: dict[str, set[str]]) -> bool:
+    """Does the page spell a name of words one letter from a wanted key
+    (``dropped``: each key's spellings with a letter left out), and not
+    the key?"""
+    for raw in set(_WORDS.findall(data)):
+        word = raw.decode()
+        if word in wanted or not words_name(word):
+            continue
+        shorter = deletions(word)
+        if word in dropped or shorter & wanted or any(s in dropped for s in shorter):
+            return True
+    return False
