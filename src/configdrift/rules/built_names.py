@@ -68,7 +68,7 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
     name = model.model or ""
     line = _model_line(analysis, model)
     keys = {child.key for child in model.children.values()}
-    through = _read_through(analysis)
+    bound_to = analysis.objects.locals
     out: list[tuple[tuple[str, ...], bool]] = []
     for module, function, parts, receiver in built_names(analysis):
         if receiver == "module":
@@ -84,7 +84,9 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
             if name not in mro and owner not in line:
                 continue
         elif receiver.startswith("name:"):
-            if _imported_module(project, module, function, receiver[5:]):
+            # What the function binds the name to, or annotates it with.
+            bound = bound_to.get((module, function, receiver[5:]), [])
+            if _imported_module(project, module, function, receiver[5:], bound):
                 continue  # ``getattr(torch, name)``
             symbol = project.resolve(module, receiver[5:])
             if (
@@ -93,7 +95,7 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
                 and symbol.qualname != name
             ):
                 continue
-            typed = None if symbol is not None else _typed(analysis, module, function, receiver[5:])
+            typed = None if symbol is not None else _typed(project, module, bound)
             if (
                 typed is not None
                 and typed.qualname not in line
@@ -105,10 +107,10 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
             shown = (
                 (symbol is not None and symbol.kind == "class")
                 or typed is not None
-                or _annotated_as(analysis, module, function, receiver[5:], line)
+                or _annotated_as(project, module, bound, line)
             )
         if receiver.startswith(("name:", "spelt:")) and not shown:
-            shown = bool(through.get(_spelling(receiver), set()) & keys)
+            shown = bool(_read_through(analysis).get(_spelling(receiver), set()) & keys)
         out.append((parts, shown))
     return out
 
@@ -156,16 +158,18 @@ def _read_through(analysis: Analysis) -> dict[str, set[str]]:
     return once(analysis, "read through", derive)
 
 
-def _imported_module(project: Project, module: str, function: str, name: str) -> bool:
+def _imported_module(
+    project: Project, module: str, function: str, name: str, bound: list[str]
+) -> bool:
     """Is ``name`` a module (no configuration object)? One that ``module``
     imports whole (``import torch``, ``import numpy as np``), which
     ``function`` neither takes as a parameter nor binds; or a local the
     function binds only to calls of the project's functions that return a
-    module imported at runtime (``module = load_module_from_file(path)``)."""
+    module imported at runtime (``module = load_module_from_file(path)``).
+    ``bound``: what the function binds or annotates the name with."""
     facts = project.modules[module].facts
     if name in facts.functions.get(function, ()):
         return False
-    bound = [callee for f, n, callee in facts.local_types if (f, n) == (function, name)]
     if bound:
         symbols = [project.resolve(module, callee) for callee in bound]
         return all(
@@ -178,27 +182,17 @@ def _imported_module(project: Project, module: str, function: str, name: str) ->
     return last is not None and last.name is None
 
 
-def _annotated_as(
-    analysis: Analysis, module: str, function: str, name: str, line: set[str]
-) -> bool:
-    """Is the name annotated with a class of another library that the
-    model derives from (``c: BaseModel``)?"""
-    project = analysis.project
-    for f, n, annotation in project.modules[module].facts.local_types:
-        if (f, n) == (function, name):
-            symbol = project.resolve(module, annotation)
-            if symbol is not None and symbol.kind == "external" and symbol.qualname in line:
-                return True
-    return False
+def _annotated_as(project: Project, module: str, bound: list[str], line: set[str]) -> bool:
+    """Is a name annotated (``bound``) with a class of another library that
+    the model derives from (``c: BaseModel``)?"""
+    symbols = [project.resolve(module, annotation) for annotation in bound]
+    return any(s is not None and s.kind == "external" and s.qualname in line for s in symbols)
 
 
-def _typed(analysis: Analysis, module: str, function: str, name: str) -> Symbol | None:
-    """The one class of the project a parameter or local of ``function`` is
-    annotated with or bound to an object of (``orm_service: orm.Service``)."""
-    project = analysis.project
-    facts = project.modules[module].facts
-    types = {t for f, n, t in facts.local_types if (f, n) == (function, name)}
-    symbols = [project.resolve(module, t) for t in types]
+def _typed(project: Project, module: str, bound: list[str]) -> Symbol | None:
+    """The one class of the project a parameter or local is annotated with
+    or bound to an object of (``bound``: ``orm_service: orm.Service``)."""
+    symbols = [project.resolve(module, t) for t in set(bound)]
     if len(symbols) == 1 and symbols[0] is not None and symbols[0].kind == "class":
         return symbols[0]
     return None
