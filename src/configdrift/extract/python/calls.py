@@ -231,32 +231,31 @@ class CallFacts(DictSources):
         if not iters:
             return self._item_names(node)
         out: list[str] = []
-        src = self.module.source
         for it in iters:
-            kind = type(it)
-            if kind is ast.Name and it.id in self.locals:  # type: ignore[attr-defined]
-                values = self.locals[it.id]  # type: ignore[attr-defined]
-                found = [_strings(to_expr(v, src)) for v in values]
-                names = (
-                    None if any(f is None for f in found) else [n for f in found for n in f or ()]
-                )
-            elif kind is ast.Name:
-                names = _strings(self.module.facts.assigns.get(it.id))  # type: ignore[attr-defined]
-            elif (
-                kind is ast.Attribute
-                and type(it.value) is ast.Name  # type: ignore[attr-defined]
-                and it.value.id in ("self", "cls")  # type: ignore[attr-defined]
+            if (
+                type(it) is ast.Attribute
+                and type(it.value) is ast.Name
+                and it.value.id in ("self", "cls")
                 and self.module.open_classes
             ):
-                names = _strings(self.module.open_classes[-1].assigns.get(it.attr))  # type: ignore[attr-defined]
+                held = [self.module.open_classes[-1].assigns.get(it.attr)]
             else:
-                names = (
-                    _strings(to_expr(it, src)) if kind in (ast.List, ast.Tuple, ast.Set) else None
-                )
-            if names is None:
+                held = self._held(it)
+            found = [_strings(expr) for expr in held]
+            if any(names is None for names in found):
                 return None
-            out.extend(names)
+            out.extend(name for names in found for name in names or ())
         return out
+
+    def _held(self, node: ast.expr) -> list[Expr | None]:
+        """What an expression stands for: each value a local of the
+        function is bound to, or the module's constant of that name; the
+        expression itself otherwise."""
+        if type(node) is ast.Name and node.id in self.locals:
+            return [to_expr(v, self.module.source) for v in self.locals[node.id]]
+        if type(node) is ast.Name:
+            return [self.module.facts.assigns.get(node.id)]
+        return [to_expr(node, self.module.source)]
 
     def _walks_own_names(self, node: ast.expr) -> bool:
         """Is the name a loop's over an object's own attribute names
@@ -279,15 +278,8 @@ class CallFacts(DictSources):
         if not walks:
             return None
         out: list[str] = []
-        src = self.module.source
         for mapping, side in walks:
-            if type(mapping) is ast.Name and mapping.id in self.locals:
-                exprs = [to_expr(v, src) for v in self.locals[mapping.id]]
-            elif type(mapping) is ast.Name:
-                exprs = [self.module.facts.assigns.get(mapping.id) or []]
-            else:
-                exprs = [to_expr(mapping, src)]
-            for expr in exprs:
+            for expr in self._held(mapping):
                 if not expr or expr[0] != "dict":
                     return None
                 sides = [pair[side] for pair in expr[1]]
