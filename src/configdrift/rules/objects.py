@@ -267,13 +267,14 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         and _parent_kind(analysis, field) in ("mkdocs", "argparse", "typeddict")
     }
     used |= by_name
-    loose = quoted_in(analysis, code, loose)
+    # Of those, the names the code quotes may be read through them.
+    quoted = quoted_in(analysis, code, loose)
     if keyed:
         used |= quoted_in(analysis, code, keyed)
         # A dict the code renders a template with: the template reads it.
         used |= named_in_templates(analysis, keyed - used)
     for field, message, unread in candidates:
-        if (unread and field.key in used) or field.key in loose:
+        if (unread and field.key in used) or field.key in quoted:
             continue
         assert field.location is not None
         yield make(
