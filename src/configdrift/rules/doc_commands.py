@@ -22,16 +22,13 @@ be declared where the parser is not followed (a list of shared options).
 
 from __future__ import annotations
 
-import configparser
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
-from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
-from configdrift.files import read_or_none
+from configdrift.index.programs import console_scripts
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -39,9 +36,6 @@ from configdrift.rules.registry import make
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
-#: the project's programs.
-MAX_PROJECT_FILE = 1 << 20
 #: What each parser says of a flag it does not know.
 _REJECTION = {
     "argparse": "fails with 'unrecognized arguments'",
@@ -296,54 +290,12 @@ def installed_modules(analysis: Analysis) -> set[str]:
     return {*_programs(analysis).values(), *(m for m in modules if m.endswith(".__main__"))}
 
 
-def _setup_py_scripts(analysis: Analysis) -> list[tuple[str, str]]:
-    """The console scripts the project's ``setup.py`` lists literally
-    (``"console_scripts": ["coverage = coverage.cmdline:main"]``)."""
-    out: list[tuple[str, str]] = []
-    for info in analysis.project.modules.values():
-        if info.path != "setup.py":
-            continue
-        for call in info.facts.registrations:
-            if call.method == CONSOLE_SCRIPTS:
-                for entry in call.args:
-                    name, sep, target = str(entry[1]).partition("=")
-                    if sep and name.strip():
-                        out.append((name.strip(), target.strip()))
-    return out
-
-
-def _table(data: Any, *keys: str) -> Any:
-    """``data[k1][k2]...``, or None where one is missing or no table."""
-    for key in keys:
-        data = data.get(key) if isinstance(data, dict) else None
-    return data
-
-
 def _scripts(analysis: Analysis) -> list[tuple[str, str]]:
     """(script, ``module:function``) of the project's files."""
-    root = analysis.config.root
-    out: list[tuple[str, str]] = []
-    data = read_or_none(root, "pyproject.toml", MAX_PROJECT_FILE)
-    if data is not None:
-        try:
-            toml: dict[str, Any] = tomllib.loads(data.decode("utf-8", "replace"))
-        except (tomllib.TOMLDecodeError, RecursionError):
-            toml = {}
-        tables = [_table(toml, "project", "scripts"), _table(toml, "tool", "poetry", "scripts")]
-        for table in tables:
-            if isinstance(table, dict):
-                out += [(k, v) for k, v in table.items() if isinstance(v, str)]
-    out += _setup_py_scripts(analysis)
-    data = read_or_none(root, "setup.cfg", MAX_PROJECT_FILE)
-    if data is not None:
-        cfg = configparser.ConfigParser(interpolation=None)
-        try:
-            cfg.read_string(data.decode("utf-8", "replace"))
-            lines = cfg.get("options.entry_points", "console_scripts", fallback="")
-        except (configparser.Error, ValueError):
-            lines = ""
-        for line in lines.splitlines():
-            name, sep, target = line.partition("=")
-            if sep and name.strip():
-                out.append((name.strip(), target.strip()))
-    return out
+    setup_py = [
+        call
+        for info in analysis.project.modules.values()
+        if info.path == "setup.py"
+        for call in info.facts.registrations
+    ]
+    return console_scripts(analysis.config.root, setup_py)

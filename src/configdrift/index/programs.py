@@ -1,0 +1,90 @@
+"""The programs a project installs: its console scripts, as its project
+files name them (``[project.scripts]``, Poetry's ``[tool.poetry.scripts]``,
+``setup.cfg``'s ``console_scripts`` and those ``setup.py`` lists
+literally). Doc command lines that run one are the docs' examples of its
+command line (``rules.doc_commands``); the pages that may hold such a line
+are read for it (``may_run``).
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from configdrift.extract.python.facts import RegistrationCall
+from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
+from configdrift.files import read_or_none
+
+#: The largest project file (``pyproject.toml``, ``setup.cfg``) read for
+#: the project's programs.
+MAX_PROJECT_FILE = 1 << 20
+#: The most occurrences of a program's name on one page looked at.
+MAX_RUNS_LOOKED_AT = 200
+#: A flag given after a word on the rest of a line (`` --port``, `` -p``).
+_FLAG_AFTER = re.compile(rb"[ \t]--?[A-Za-z]")
+
+
+def console_scripts(root: Path, setup_py: Iterable[RegistrationCall]) -> list[tuple[str, str]]:
+    """(script, ``module:function``) of the project's files; ``setup_py``
+    are the calls its ``setup.py`` makes."""
+    out: list[tuple[str, str]] = []
+    data = read_or_none(root, "pyproject.toml", MAX_PROJECT_FILE)
+    if data is not None:
+        try:
+            toml: dict[str, Any] = tomllib.loads(data.decode("utf-8", "replace"))
+        except (tomllib.TOMLDecodeError, RecursionError):
+            toml = {}
+        tables = [_table(toml, "project", "scripts"), _table(toml, "tool", "poetry", "scripts")]
+        for table in tables:
+            if isinstance(table, dict):
+                out += [(k, v) for k, v in table.items() if isinstance(v, str)]
+    for call in setup_py:
+        if call.method == CONSOLE_SCRIPTS:
+            for entry in call.args:
+                name, sep, target = str(entry[1]).partition("=")
+                if sep and name.strip():
+                    out.append((name.strip(), target.strip()))
+    data = read_or_none(root, "setup.cfg", MAX_PROJECT_FILE)
+    if data is not None:
+        cfg = configparser.ConfigParser(interpolation=None)
+        try:
+            cfg.read_string(data.decode("utf-8", "replace"))
+            lines = cfg.get("options.entry_points", "console_scripts", fallback="")
+        except (configparser.Error, ValueError):
+            lines = ""
+        for line in lines.splitlines():
+            name, sep, target = line.partition("=")
+            if sep and name.strip():
+                out.append((name.strip(), target.strip()))
+    return out
+
+
+def may_run(data: bytes, programs: Iterable[str]) -> bool:
+    """Does the page spell one of the programs (a script's name, ``-m
+    package``) as a word followed, on its line, by a flag: a command line
+    that may give the program a flag?"""
+    for program in programs:
+        name = program.encode()
+        start = 0
+        for _ in range(MAX_RUNS_LOOKED_AT):
+            at = data.find(name + b" ", start)
+            if at < 0:
+                break
+            end = data.find(b"\n", at)
+            end = len(data) if end < 0 else end
+            before = data[at - 1 : at] if at else b"\n"
+            if not (before.isalnum() or before in b"_-./") and _FLAG_AFTER.search(data, at, end):
+                return True
+            start = end
+    return False
+
+
+def _table(data: Any, *keys: str) -> Any:
+    """``data[k1][k2]...``, or None where one is missing or no table."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
