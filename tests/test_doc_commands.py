@@ -370,3 +370,40 @@ def test_a_flag_two_options_spell_is_not_judged_by_its_value(tmp_path) -> None:
         '    parser.add_argument("--mode"',
     )
     assert _invalid_values(tmp_path, "shop --mode quick", cli) == []
+
+
+_TUTORIAL = """# A first shop
+
+Serve the shop on another port:
+
+```console
+$ shop --port 8080 --flavour
+```
+"""
+
+
+def test_a_page_no_surface_reads_is_read_for_its_command_lines(tmp_path) -> None:
+    # The tutorial documents no key: read for the command lines alone.
+    found = _flags(tmp_path, **{"docs/tutorial.md": _TUTORIAL})
+    assert {(f.key, f.location.path, f.location.line) for f in found.values()} == {
+        ("--colour", "docs/cli.md", 8),
+        ("--flavour", "docs/tutorial.md", 6),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        (b"$ shop --port 8080\n", True),
+        (b"shop serve -v\n", True),
+        (b"python -m shop --colour\n", True),
+        (b"run shop\n--colour\n", False),  # the flag on another line
+        (b"myshop --colour\n", False),  # another program's name ends with it
+        (b"shop_app --colour\n", False),
+        (b"$ shop\n", False),  # no flag given
+    ],
+)
+def test_a_page_may_run_the_program_with_a_flag(text, runs) -> None:
+    from configdrift.index.programs import may_run
+
+    assert may_run(text, ["shop", "-m shop"]) is runs

@@ -129,6 +129,12 @@ class Analysis:
     #: Pages read only for the classes they render from their docstrings
     #: (an ``automodule`` page that documents no key itself).
     rendered_pages: dict[str, DocFacts] = field(default_factory=dict)
+    #: Pages no surface reads that run the project's own program, read
+    #: for their command lines alone (CD301, CD303).
+    command_pages: dict[str, DocFacts] = field(default_factory=dict)
+    #: The programs the project installs whose code is its own, each with
+    #: the module it runs (``index.programs.installed_programs``).
+    programs: dict[str, str] = field(default_factory=dict)
     #: The facts of the pages outside the docs read for their examples
     #: (a tutorial beside configured docs), history pages left out.
     example_facts: dict[str, DocFacts] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
 from configdrift.index.pages import pages_worth_reading
+from configdrift.index.programs import installed_programs
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -155,8 +156,14 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         unread_pages = [rel for rel in sources.docs if rel not in md_facts]
         # Those that render classes from their docstrings are read for what
         # they render alone (the docstrings' ``Args:`` are a reference).
-        spelt, rendering = pages_worth_reading(root, unread_pages, spellings | doc_names())
-        extra = extractor.docs(sorted({*spelt, *rendering}), None)()
+        # And those that run the project's own program with a flag are read
+        # for their command lines alone.
+        setup_py = py_facts["setup.py"].registrations if "setup.py" in py_facts else []
+        programs = installed_programs(root, builder.project.modules, setup_py)
+        spelt, rendering, running = pages_worth_reading(
+            root, unread_pages, spellings | doc_names(), programs
+        )
+        extra = extractor.docs(sorted({*spelt, *rendering, *running}), None)()
         mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [
             (Location(rel, facts.error_line), facts.error)
@@ -241,6 +248,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     analysis.rendered_pages = {
         rel: extra[rel] for rel in rendering if rel in extra and extra[rel].error is None
     }
+    analysis.command_pages = {
+        rel: extra[rel] for rel in running if rel in extra and extra[rel].error is None
+    }
+    analysis.programs = programs
     analysis.example_facts = {
         rel: doc
         for rel, doc in example_facts.items()

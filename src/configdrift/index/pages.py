@@ -21,6 +21,7 @@ from configdrift.extract.byte_tests import may_render_docstrings
 from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
+from configdrift.index.programs import may_run
 from configdrift.index.spellings import WHOLE, alternation, normal
 
 #: A key the page documents with an entry of its own.
@@ -192,19 +193,22 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
 
 
 def pages_worth_reading(
-    root: Path, pages: Iterable[str], keys: Iterable[str]
-) -> tuple[list[str], list[str]]:
+    root: Path, pages: Iterable[str], keys: Iterable[str], programs: Iterable[str] = ()
+) -> tuple[list[str], list[str], list[str]]:
     """Of pages no surface reads, each read once: those that may misspell
-    a key (``misspelling_pages``), and those that may render a class from
-    its docstring (an autodoc directive: its ``Args:`` are a reference,
-    whatever else the page holds)."""
+    a key (``misspelling_pages``), those that may render a class from its
+    docstring (an autodoc directive: its ``Args:`` are a reference,
+    whatever else the page holds), and those that may run one of the
+    project's ``programs`` with a flag (``may_run``)."""
     wanted = {k for k in keys if words_name(k)}
     dropped: dict[str, set[str]] = {}
     for key in wanted:
         for short in deletions(key):
             dropped.setdefault(short, set()).add(key)
+    programs = tuple(programs)
     spelt: list[str] = []
     rendering: list[str] = []
+    running: list[str] = []
     for rel in list(pages)[:MAX_SPELT_PAGES]:
         data = read_or_none(root, rel, MAX_SPELT_BYTES)
         if data is None:
@@ -213,7 +217,9 @@ def pages_worth_reading(
             spelt.append(rel)
         if may_render_docstrings(data):
             rendering.append(rel)
-    return spelt, rendering
+        if programs and may_run(data, programs):
+            running.append(rel)
+    return spelt, rendering, running
 
 
 def _misspells(data: bytes, wanted: set[str], dropped: dict[str, set[str]]) -> bool:

@@ -1,6 +1,6 @@
 """The programs a project installs: its console scripts, as its project
 files name them (``[project.scripts]``, Poetry's ``[tool.poetry.scripts]``,
-``setup.cfg``'s ``console_scripts`` and those ``setup.py`` lists
+``setup.cfg``'s ``console_scripts`` (setuptools' or pbr's) and those ``setup.py`` lists
 literally). Doc command lines that run one are the docs' examples of its
 command line (``rules.doc_commands``); the pages that may hold such a line
 are read for it (``may_run``).
@@ -11,7 +11,7 @@ from __future__ import annotations
 import configparser
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -53,13 +53,34 @@ def console_scripts(root: Path, setup_py: Iterable[RegistrationCall]) -> list[tu
         cfg = configparser.ConfigParser(interpolation=None)
         try:
             cfg.read_string(data.decode("utf-8", "replace"))
-            lines = cfg.get("options.entry_points", "console_scripts", fallback="")
+            # setuptools' section, or pbr's (``[entry_points]``).
+            lines = cfg.get("options.entry_points", "console_scripts", fallback="") or cfg.get(
+                "entry_points", "console_scripts", fallback=""
+            )
         except (configparser.Error, ValueError):
             lines = ""
         for line in lines.splitlines():
             name, sep, target = line.partition("=")
             if sep and name.strip():
                 out.append((name.strip(), target.strip()))
+    return out
+
+
+def installed_programs(
+    root: Path, modules: Collection[str], setup_py: Iterable[RegistrationCall]
+) -> dict[str, str]:
+    """The programs the project installs whose code is its own, each with
+    the module it runs: its console scripts whose module is one of the
+    project's ``modules``, and ``-m package`` for a package of its own
+    with a ``__main__``."""
+    out: dict[str, str] = {}
+    for name, target in console_scripts(root, setup_py):
+        module = target.partition(":")[0].strip()
+        if module in modules:
+            out[name] = module
+    for module in modules:
+        if module.endswith(".__main__") and module.count(".") == 1:
+            out[f"-m {module.split('.')[0]}"] = module
     return out
 
 

@@ -28,7 +28,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
-from configdrift.index.programs import console_scripts
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -116,7 +115,8 @@ def _commands(
     how many positional words its commands take before their flags end,
     and the doc command lines that run the program; None where nothing is
     judged (another surface, no page, no strict parser, no program)."""
-    pages = analysis.pages_read
+    # The pages read, and those no surface reads that run the program.
+    pages = {**analysis.command_pages, **analysis.pages_read}
     if analysis.first is not None or not pages:
         return None  # the project's docs, judged once
     parser = next(
@@ -266,21 +266,8 @@ def _scripts_installed(analysis: Analysis) -> set[str]:
 
 
 def _programs(analysis: Analysis) -> dict[str, str]:
-    """``project_programs``, each with the module it runs; read once."""
-
-    def read() -> dict[str, str]:
-        modules = analysis.project.modules
-        out: dict[str, str] = {}
-        for name, target in _scripts(analysis):
-            module = target.partition(":")[0].strip()
-            if module in modules:
-                out[name] = module
-        for module in modules:
-            if module.endswith(".__main__") and module.count(".") == 1:
-                out[f"-m {module.split('.')[0]}"] = module
-        return out
-
-    return once(analysis, "programs", read)
+    """``project_programs``, each with the module it runs (``Analysis.programs``)."""
+    return (analysis.first or analysis).programs
 
 
 def installed_modules(analysis: Analysis) -> set[str]:
@@ -288,14 +275,3 @@ def installed_modules(analysis: Analysis) -> set[str]:
     ``flask = "flask.cli:main"``), and ``__main__`` modules."""
     modules = analysis.project.modules
     return {*_programs(analysis).values(), *(m for m in modules if m.endswith(".__main__"))}
-
-
-def _scripts(analysis: Analysis) -> list[tuple[str, str]]:
-    """(script, ``module:function``) of the project's files."""
-    setup_py = [
-        call
-        for info in analysis.project.modules.values()
-        if info.path == "setup.py"
-        for call in info.facts.registrations
-    ]
-    return console_scripts(analysis.config.root, setup_py)
