@@ -91,3 +91,40 @@ def test_a_model_is_no_plain_class(tmp_path) -> None:
     files = {"app/config.py": model, "docs/configuring.rst": _table(_rows(_NAMES))}
     analysis, _ = check_project(tmp_path, files, "app")
     assert all(s.schema.model_kind != "attributes" for s in analysis.everything)
+
+
+_OPTIONS = (
+    "class Option:\n    def __init__(self, default=None, help=''):\n        self.default = default\n\n\n"
+    "class IntOption(Option):\n    pass\n\n\n"
+    "class Base:\n    workers = 1\n    daemon = True\n    timeout = 30\n    keepalive = 2\n\n\n"
+    "class Config(Base):\n"
+    "    backlog = IntOption(default=100)\n"
+    "    certfile = Option(help='the certificate')\n"
+    "    ciphers = Option(default='ECDHE')\n"
+    "    debug = Option(default=False)\n"
+    "    umask = IntOption()\n"
+    "    started = time.time()\n"
+)
+
+
+def test_a_class_of_option_objects_is_no_plain_class(tmp_path) -> None:
+    # Its own values are calls of the project's option classes: the calls
+    # hold the defaults, not the attributes' values (a base's plain
+    # attributes do not make it one).
+    files = {
+        "app/config.py": "import time\n\n" + _OPTIONS,
+        "docs/configuring.rst": _table(_rows(_NAMES)),
+    }
+    analysis, findings = check_project(tmp_path, files, "app")
+    assert all(s.schema.model_kind != "attributes" for s in analysis.everything)
+    assert ("CD103", "daemon") not in by_key(findings)
+
+
+def test_a_class_with_a_few_option_objects_is_still_a_plain_class(tmp_path) -> None:
+    # Most of its own values are plain: a call or two of the project's
+    # classes among them does not make it a class of option objects.
+    config = _CONFIG.replace("    debug = False\n", "    debug = Flag()\n")
+    config = "class Flag:\n    pass\n\n\n" + config
+    files = {"app/config.py": config, "docs/configuring.rst": _table(_rows(_NAMES))}
+    analysis, _ = check_project(tmp_path, files, "app")
+    assert "Config" in {s.surface for s in analysis.everything}

@@ -5,6 +5,8 @@ from a file or a mapping, read as ``config.backlog``.
 No library declares it; the docs say it is one. A class of ``MIN_FIELDS``
 public attributes or more, each given a value in its body (its own and
 its project bases'), that is no model of any kind nor derives from one,
+and whose own values are mostly no calls of the project's classes (option
+objects, ``IntParameter(default=60)``, whose calls hold the defaults),
 is a surface where the pages that look like configuration references
 document ``MIN_FIELDS`` of them and half (the evidence
 ``documented_models`` asks of a model). Each
@@ -51,6 +53,22 @@ def _computed(value: Expr) -> bool:
     )
 
 
+def _option_objects(
+    project: Project, attributes: dict[str, tuple[str, int, Expr, Expr | None]]
+) -> bool:
+    """Are most attributes calls of the project's own classes (``email_interval
+    = IntParameter(default=60)``): option objects, whose value is no default?"""
+    calls = sum(
+        1
+        for owner, _, value, _ in attributes.values()
+        if value[0] == "call"
+        and value[1][0] == "n"
+        and (symbol := project.resolve(owner, str(value[1][1]))) is not None
+        and symbol.kind == "class"
+    )
+    return 2 * calls > len(attributes)
+
+
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each plain class the reference pages document ``MIN_FIELDS`` of
     the attributes of, and half."""
@@ -65,6 +83,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if any(builder.model(ancestor) is not None for ancestor in lineage):
             continue  # a model's, or a subclass of one: its reader's
         attributes = _attributes(project, lineage)
+        if _option_objects(project, _attributes(project, [symbol])):
+            continue  # a class of option objects: their calls hold the defaults
         documented = len(attributes.keys() & names - discovery.taken)
         if documented < MIN_FIELDS or 2 * documented < len(attributes):
             continue
