@@ -407,3 +407,15 @@ def test_a_page_may_run_the_program_with_a_flag(text, runs) -> None:
     from configdrift.index.programs import may_run
 
     assert may_run(text, ["shop", "-m shop"]) is runs
+
+
+@pytest.mark.parametrize("section", ["options.entry_points", "entry_points"])
+def test_a_console_script_of_setup_cfg_is_the_projects(tmp_path, section) -> None:
+    # setuptools' section, or pbr's.
+    setup_cfg = (
+        f"[metadata]\nname = shop\n\n[{section}]\nconsole_scripts =\n    shop = shop.cli:main\n"
+    )
+    found = _flags(
+        tmp_path, **{"pyproject.toml": "", "shop/__main__.py": "", "setup.cfg": setup_cfg}
+    )
+    assert set(found) == {"--colour"}
