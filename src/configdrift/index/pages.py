@@ -56,6 +56,10 @@ class PageKeys:
     qualified: Mapping[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
     #: The class names the page writes in code in its prose (``GroupConfig``).
     classes: frozenset[str] = frozenset()
+    #: The keys each section whose heading names a key (``[core]``) has
+    #: entries for, in ``normal`` form, by the heading's key in ``normal``
+    #: form: a file's sections, each documented under its heading.
+    sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def names(self, role: str | None = None) -> frozenset[str]:
         """The keys spelt (in ``normal`` form), of one role or of any."""
@@ -141,12 +145,18 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
         *owner, last = name.split(".")
         if owner:
             qualified.setdefault(tuple(owner), set()).add(last)
+    sections: dict[str, set[str]] = {}
+    for entry in doc.entries:
+        heading = doc.sections[entry.section].heading_key if entry.parts else None
+        if heading is not None and entry.form not in NO_EVIDENCE_FORMS:
+            sections.setdefault(normal(heading), set()).add(normal(entry.parts[-1]))
     return PageKeys(
         page,
         {k: tuple(v) for k, v in spelt.items()},
         calls,
         {k: frozenset(v) for k, v in qualified.items()},
         frozenset(n for n, _ in doc.mentions if class_name(n)),
+        {k: frozenset(v) for k, v in sections.items()},
     )
 
 

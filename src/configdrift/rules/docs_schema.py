@@ -22,6 +22,7 @@ from configdrift.model import (
     resolve_path,
     step,
 )
+from configdrift.resolve.mechanisms.section_classes import SECTIONS
 from configdrift.rules import docstrings
 from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given, subcommands_run
@@ -441,7 +442,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         outside = list(outside_reference(analysis, findings, where, spans, aliases))
         findings = [f for f in findings if f.key not in named] + outside
     # A settings class's field is also written as its variable: named in
-    # prose ("you must set `GOOGLE_API_KEY`"), it is described there.
+    # prose ("you must set `GOOGLE_API_KEY`"), it is described there; a
+    # section class's option as its flag (``--local-scheduler``).
     variables: dict[str, set[str]] = {}
     for f in findings:
         node = resolve_path(root, tuple(f.key.split(".")))[0]
@@ -449,6 +451,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             spelt = {v for v in node.spellings if VARIABLE.fullmatch(v)}
             if spelt:
                 variables[f.key] = spelt
+        elif node is not None and root.model_kind == SECTIONS:
+            variables[f.key] = {"--" + node.key.replace("_", "-")}
     if variables:
         from configdrift.rules.evidence import named_in_pages
 

@@ -34,6 +34,7 @@ from configdrift.resolve.mechanisms import (
     options,
     plain_classes,
     qualified_objects,
+    section_classes,
     settings,
     settings_module,
     theme_options,
@@ -56,6 +57,8 @@ SURFACES = (
     keyword_calls,
     class_registry,
     option_attributes,
+    # Classes of option objects the docs' headings name, one section each.
+    section_classes,
     option_namespaces,
     option_tables,
     settings,

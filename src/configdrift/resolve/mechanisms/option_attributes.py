@@ -83,7 +83,7 @@ def _spellings(key: str, call: Expr) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _family(project: Project, module: str, callee: Expr) -> str:
+def option_family(project: Project, module: str, callee: Expr) -> str:
     """The option classes a call belongs with: the project class its
     callee derives from at the top (``c.Type`` and ``c.Choice`` both derive
     from one option base), else the callee as written."""
@@ -124,7 +124,7 @@ def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
                 attributes = [a for a in attributes if len(_spellings("", a[1])) > 1]
             by_callee: dict[str, list[tuple[str, Expr, int]]] = {}
             for row in attributes:
-                by_callee.setdefault(_family(project, module, row[1][1]), []).append(row)
+                by_callee.setdefault(option_family(project, module, row[1][1]), []).append(row)
             for rows in by_callee.values():
                 node = _table(builder, module, owner, rows)
                 if node is not None:
