@@ -876,3 +876,24 @@ def test_a_table_with_no_default_column_states_defaults_in_its_prose() -> None:
         # Two cells that state one each: which holds is not said.
         "mode": None,
     }
+
+
+def test_a_parenthesis_that_states_the_default_alone_gives_it() -> None:
+    page = (
+        "# Options\n\n"
+        "* `--workers` - Number of worker processes (default: 2).\n"
+        "* `--log-level` - The log level (default `INFO`).\n"
+        "* `--burst` - Stop when the queue is empty (default: true)\n"
+        # Not the default alone: two values, or a number of something.
+        "* `--mode` - How to run (default `a` or `b`).\n"
+        "* `--pool` - Workers to start (default: 2 per CPU).\n"
+        "* `--limit` - Memory per worker (default: 2.5GB).\n"
+    )
+    assert _entries(page) == [
+        ("--workers", "2", None),
+        ("--log-level", "`INFO`", None),
+        ("--burst", "true", None),
+        ("--mode", None, None),
+        ("--pool", None, None),
+        ("--limit", None, None),
+    ]

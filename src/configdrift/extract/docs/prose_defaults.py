@@ -8,17 +8,21 @@ import re
 
 from configdrift.extract.docs.entry_text import MAX_PROSE_LINE
 
-#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", and a
-#: label that opens a sentence: "Products per page. Default: `25`.".
+#: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", "(default:
+#: 2)", "(default `INFO`)", and a label that opens a sentence: "Products
+#: per page. Default: `25`.".
 #: "This is set to `False` by default" as well; "defaults to 2." with a
 #: bare number or truth value that ends its clause.
 DEFAULT_PROSE = re.compile(
     r"\b(?:defaults? (?:to|is)|default value is)\s+"
     # A code span, or a bare number or truth value that ends the clause
     # ("defaults to 2.", "defaults to true,"); never a word of prose.
-    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)](?:\s|$)|\s*$))"
-    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*(`[^`]+`)"
-    r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b",
+    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
+    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*"
+    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
+    r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b"
+    # "(default `INFO`)": the parenthesis holds the code span alone.
+    r"|\(\s*default\s+(`[^`]+`)\s*\)",
     re.IGNORECASE,
 )
 
@@ -47,7 +51,7 @@ def prose_default(line: str) -> str | None:
         # Two defaults in one sentence hold each in its own case.
         return None
     found = stated[0]
-    return found.group(1) or found.group(2) or found.group(3)
+    return found.group(1) or found.group(2) or found.group(3) or found.group(4)
 
 
 def row_default(cells: list[str], column: int | None) -> str | None:
