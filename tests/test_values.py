@@ -38,6 +38,20 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
         ("0.0.0.0:8000", "0.0.0.0:8000", True),
         ("`1.2.3`", 1.2, None),
         ("`1.2`", 1.2, True),
+        # A code span's text is a string where the code's default is one.
+        ("`%(name)s] %(message)s`", "[%(name)s] %(message)s", False),
+        ("`%(name)s: %(message)s`", "%(name)s: %(message)s", True),
+        ("`*.py`", "*.py", True),
+        ("`*.py`", 3, None),
+        ("the glob *.py", "*.py", None),  # prose, not a span
+        # Not the value itself: a placeholder, a variable, an expression,
+        # a call, or spaces a markup may keep or drop.
+        ("`<dir>/cache`", "/tmp/cache", None),
+        ("`$HOME/.cache`", "~/.cache", None),
+        ("`{root}/x`", "/x", None),
+        ("`os.getcwd()`", ".", None),
+        ("`a or b`", "a", None),
+        ("``  #``", "  #", None),
     ],
 )
 def test_values_are_compared_not_text(doc: str, code: object, equal: bool | None) -> None:

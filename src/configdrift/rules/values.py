@@ -54,6 +54,13 @@ class DocValue:
 
 
 #: A value written as a role's text: ``:code-py:`30```, ``:code:`"x"```.
+#: A code span alone (``...``, or `...`).
+_SPAN = re.compile(r"``?[^`]++``?")
+#: What makes a code span's text no literal value: a placeholder, a
+#: variable, an expression, a call (``<dir>``, ``$HOME``, ``{root}``,
+#: ``os.getcwd()``, ``a or b``); so do spaces around it (what a span
+#: keeps of them differs by markup).
+_NOT_LITERAL = re.compile(r"[<>${}]|\w\(\)|\s(?:or|and|if|else)\s")
 _ROLE = re.compile(r":[\w.:+-]{1,40}:`([^`]*+)`")
 
 
@@ -91,6 +98,11 @@ def parse_doc_value(text: str | None) -> DocValue:
                 continue
         return DocValue(False)
     if _WORD.match(t) or _DOTTED.match(t):
+        return DocValue(True, t, word=True)
+    raw = text.strip().strip("`")
+    if _SPAN.fullmatch(text.strip()) and raw == raw.strip() and not _NOT_LITERAL.search(t):
+        # A code span's text as written (``%(message)s``): a string where
+        # the code's default is one, as a bare word is.
         return DocValue(True, t, word=True)
     return DocValue(False)
 
