@@ -208,9 +208,10 @@ def test_mentions_are_not_entries(source: str) -> None:
         ("* `-u`, `--show-user` : show the user\n", ["-u", "--show-user"]),
         ("- `--watch` / `-i`: refresh\n", ["--watch", "-i"]),
         ("### `-l`, `--line-length`\n", ["-l", "--line-length"]),
-        # Not option spellings: the second span is prose, not an alias.
+        # Not option spellings: the second span is prose, not an alias (the
+        # flag the prose is about is a mention, a key where the schema has it).
         ("- `name`, `other`: two keys in one item\n", []),
-        ("- `--flag` sets `value`: prose after the key\n", []),
+        ("- `--flag` sets `value`: prose after the key\n", ["--flag"]),
     ],
 )
 def test_option_spellings(source: str, names: list[str]) -> None:

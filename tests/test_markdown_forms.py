@@ -897,3 +897,18 @@ def test_a_parenthesis_that_states_the_default_alone_gives_it() -> None:
         ("--pool", None, None),
         ("--limit", None, None),
     ]
+
+
+def test_a_flag_an_item_opens_with_before_prose_is_a_mention_with_its_default() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        "# Options\n\n"
+        "* `--no-color` - disables colors.\n"
+        "* `-v` is used to talk more (default `0`).\n"
+        "* `--log-level` is used to set a log level (default `INFO`).\n"
+    )
+    found = [(e.name, e.form, e.default) for e in extract_markdown(page.encode()).entries]
+    # The item's default is its own flag's, never the entry's before it;
+    # a short flag is no mention (too short to tell from prose).
+    assert found == [("--no-color", "list", None), ("--log-level", "mention", "`INFO`")]

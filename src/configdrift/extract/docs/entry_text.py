@@ -299,17 +299,19 @@ def heading_rest(rest: str) -> bool:
 def mentioned_key(key: str, rest: str) -> bool:
     """Does a list item that opens with ``key`` in code and goes on with
     ``rest`` in prose name a key (````tool.options.x`` is equivalent to
-    ...``, ```max_retries` sets ...``)? The code is spelt as a key, with a
-    ``_`` or a ``.`` inside and no call or path, and prose follows."""
+    ...``, ```max_retries` sets ...``, ```--log-level` is used to ...``)?
+    The code is spelt as a key, with a ``_`` or a ``.`` inside and no call
+    or path, or as a long flag, and prose follows."""
     words = rest.split()
-    return (
-        bool(KEY.fullmatch(key))
-        and ("_" in key.strip("_") or "." in key.strip("."))
-        and key[:1].isalpha()
-        and not file_name(key)
-        and bool(words)
-        and words[0][:1].islower()
+    spelt = bool(KEY.fullmatch(key)) and (
+        key.startswith("--")
+        or (
+            ("_" in key.strip("_") or "." in key.strip("."))
+            and key[:1].isalpha()
+            and not file_name(key)
+        )
     )
+    return spelt and bool(words) and words[0][:1].islower()
 
 
 #: A dotted name in code in prose: ``c.Class.trait``, ``section.key``.

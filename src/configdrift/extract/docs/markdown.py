@@ -414,6 +414,7 @@ class _Walker:
                     self.last_entry = self._add(keys[0], self._line(inline), "mention", None)
                     self.last_entry_token = index
                     return
+                self.last_entry = None  # another key's item: its prose is not the entry's
         # A prose paragraph (a note, a description) does not end the entry:
         # its table may still follow.
 
