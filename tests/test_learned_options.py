@@ -104,3 +104,41 @@ def test_a_field_whose_metadata_declares_its_flags_is_an_option(tmp_path) -> Non
     assert ("CD103", "--jobs") in found
     assert ("CD103", "--version") not in found
     assert ("CD104", "--max-line-length") in found
+
+
+_HANDED = """
+import argparse
+
+
+def add_argument(parser, *args, envvar=None, **kwargs):
+    return parser.add_argument(*args, **kwargs)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    add_argument(parser, "--count", action="store_true", help="Print the total.")
+    add_argument(parser, "--exclude", default="", help="Skip these.")
+    add_argument(parser, "--max-line-length", type=int, default=79, help="Longest line.")
+    add_argument(parser, "--show-source", action="store_true", help="Show the line.")
+    add_argument(parser, "--jobs", default="auto", envvar="JOBS", help="Processes.")
+    return parser.parse_args()
+"""
+
+
+def test_a_function_handed_the_parser_first_declares_the_flag_after_it(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": _HANDED, "docs/options.rst": _DOCS}, "tool"
+    )
+    options = analysis.schema.children
+    assert {"count", "exclude", "max_line_length", "show_source", "jobs"} <= set(options)
+    assert options["max_line_length"].default is not None
+    assert options["max_line_length"].default.value == 79
+    found = by_key(findings)
+    assert any(code == "CD104" and "max" in key for code, key in found)
+
+
+def test_a_call_handed_a_name_then_no_flag_declares_nothing(tmp_path) -> None:
+    # The word after the name is no flag: a call of another kind.
+    code = _HANDED.replace('(parser, "--', '(parser, "')
+    analysis, _ = check_project(tmp_path, {"tool/cli.py": code, "docs/options.rst": _DOCS}, "tool")
+    assert not {"count", "exclude", "jobs"} & set(analysis.schema.children)

@@ -103,11 +103,14 @@ def field_flags(
     return None
 
 
-def _recorded(call: ast.Call, name: str, source: str, function: str) -> RegistrationCall:
-    """The call as a fact: its arguments as expressions."""
+def _recorded(
+    call: ast.Call, name: str, source: str, function: str, skip: int = 0
+) -> RegistrationCall:
+    """The call as a fact: its arguments as expressions (but the first
+    ``skip``)."""
     return RegistrationCall(
         name,
-        [to_expr(a, source) for a in call.args if type(a) is not ast.Starred],
+        [to_expr(a, source) for a in call.args[skip:] if type(a) is not ast.Starred],
         {k.arg: to_expr(k.value, source) for k in call.keywords if k.arg is not None},
         call.lineno,
         function,
@@ -124,8 +127,11 @@ def _flag_call(call: ast.Call, name: str, source: str, function: str) -> Registr
     (``"--show-source"``) and a keyword of argparse's (``help=``,
     ``action=``): ``add_option("--x", help=...)`` through a name of the
     project's. Resolution keeps the names the project calls so again and
-    again (``options.learned_flag_methods``)."""
-    first = call.args[0]
+    again (``options.learned_flag_methods``). A function of the project's
+    handed the parser first (``add_argument(parser, "--app", help=...)``)
+    declares the flag after it."""
+    skip = 1 if len(call.args) >= 2 and type(call.args[0]) is ast.Name else 0
+    first = call.args[skip]
     if (
         not name
         or type(first) is not ast.Constant
@@ -134,7 +140,7 @@ def _flag_call(call: ast.Call, name: str, source: str, function: str) -> Registr
         or not any(k.arg in FLAG_KEYWORDS for k in call.keywords)
     ):
         return None
-    return _recorded(call, name, source, function)
+    return _recorded(call, name, source, function, skip)
 
 
 def _defaults_added(
