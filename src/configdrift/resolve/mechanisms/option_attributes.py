@@ -69,7 +69,7 @@ def _strings(exprs: list[Expr]) -> list[str]:
     return [e[1] for e in exprs if e[0] == "c" and isinstance(e[1], str)]
 
 
-def _spellings(key: str, call: Expr) -> tuple[str, ...]:
+def option_spellings(key: str, call: Expr) -> tuple[str, ...]:
     """The key, the variable named beside it and its other names."""
     args, kwargs = call[2], call[3]
     found = [key]
@@ -121,7 +121,7 @@ def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
             if owner and Symbol("class", module, owner) not in singletons:
                 # Only the calls that name the option's environment variable or
                 # other names: what users write, where an API's attributes have one.
-                attributes = [a for a in attributes if len(_spellings("", a[1])) > 1]
+                attributes = [a for a in attributes if len(option_spellings("", a[1])) > 1]
             by_callee: dict[str, list[tuple[str, Expr, int]]] = {}
             for row in attributes:
                 by_callee.setdefault(option_family(project, module, row[1][1]), []).append(row)
@@ -168,26 +168,46 @@ def _table(
     root, _, _ = table_root(builder, module, owner or module, min(r[2] for r in rows))
     for (attr, call, at), key in zip(rows, keys, strict=True):
         assert key is not None
-        args, kwargs = call[2], call[3]
         position = positions[render(call[1])]
-        where = position if position is not None else (1 if named else 0)
-        default_expr = kwargs.get("default") or (args[where] if len(args) > where else None)
-        if (
-            position is None
-            and default_expr is not None
-            and default_expr[0] == "c"
-            and isinstance(default_expr[1], str)
-            and VARIABLE.fullmatch(default_expr[1])
-        ):
-            default_expr = None  # the variable, not a default
-        default = project.evaluate(module, default_expr) if default_expr else None
-        node = table_option((attr,), default, project.location(module, at), owner or module)
-        node.spellings = _spellings(key, call)
-        node.described = bool(_DESCRIBED & set(kwargs))
-        mark_deprecated(project, module, node, kwargs)
-        node.converter = next((f"{k}={render(kwargs[k])}" for k in _CONVERTERS if k in kwargs), "")
+        node = option_node(builder, module, owner or module, (attr,), call, at, position, named)
+        node.spellings = option_spellings(key, call)
         root.children[attr] = node
     return root
+
+
+def option_node(
+    builder: SchemaBuilder,
+    module: str,
+    owner: str,
+    path: tuple[str, ...],
+    call: Expr,
+    line: int,
+    position: int | None,
+    named: bool = False,
+) -> SchemaNode:
+    """The option a call declares (``IntParam(default=60, help=...)``):
+    its default (``default=``, or the argument at the option class's
+    parameter ``default``, ``position``; else the first, or the second
+    where the first is the key, ``named``), whether it is described, its
+    deprecation and its converter."""
+    project = builder.project
+    args, kwargs = call[2], call[3]
+    where = position if position is not None else (1 if named else 0)
+    default_expr = kwargs.get("default") or (args[where] if len(args) > where else None)
+    if (
+        position is None
+        and default_expr is not None
+        and default_expr[0] == "c"
+        and isinstance(default_expr[1], str)
+        and VARIABLE.fullmatch(default_expr[1])
+    ):
+        default_expr = None  # the variable, not a default
+    default = project.evaluate(module, default_expr) if default_expr else None
+    node = table_option(path, default, project.location(module, line), owner)
+    node.described = bool(_DESCRIBED & set(kwargs))
+    mark_deprecated(project, module, node, kwargs)
+    node.converter = next((f"{k}={render(kwargs[k])}" for k in _CONVERTERS if k in kwargs), "")
+    return node
 
 
 #: Keywords that name what converts an option's value as read.

@@ -22,6 +22,7 @@ from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.documented_models import MIN_FIELDS
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
+from configdrift.resolve.mechanisms.section_classes import option_rows
 from configdrift.resolve.project import Project, Symbol, assigned
 
 #: Callees whose value is no setting: a method or a computed attribute.
@@ -53,22 +54,6 @@ def _computed(value: Expr) -> bool:
     )
 
 
-def _option_objects(
-    project: Project, attributes: dict[str, tuple[str, int, Expr, Expr | None]]
-) -> bool:
-    """Are most attributes calls of the project's own classes (``email_interval
-    = IntParameter(default=60)``): option objects, whose value is no default?"""
-    calls = sum(
-        1
-        for owner, _, value, _ in attributes.values()
-        if value[0] == "call"
-        and value[1][0] == "n"
-        and (symbol := project.resolve(owner, str(value[1][1]))) is not None
-        and symbol.kind == "class"
-    )
-    return 2 * calls > len(attributes)
-
-
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each plain class the reference pages document ``MIN_FIELDS`` of
     the attributes of, and half."""
@@ -83,7 +68,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if any(builder.model(ancestor) is not None for ancestor in lineage):
             continue  # a model's, or a subclass of one: its reader's
         attributes = _attributes(project, lineage)
-        if _option_objects(project, _attributes(project, [symbol])):
+        if option_rows(builder, symbol) is not None:
             continue  # a class of option objects: their calls hold the defaults
         documented = len(attributes.keys() & names - discovery.taken)
         if documented < MIN_FIELDS or 2 * documented < len(attributes):

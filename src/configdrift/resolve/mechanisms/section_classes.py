@@ -23,8 +23,12 @@ from configdrift.extract.python.facts import Expr
 from configdrift.index.spellings import normal
 from configdrift.model import SchemaNode, Surface, TypeInfo
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.option_attributes import option_family
-from configdrift.resolve.mechanisms.option_tables import default_position, table_option
+from configdrift.resolve.mechanisms.option_attributes import (
+    option_family,
+    option_node,
+    option_spellings,
+)
+from configdrift.resolve.mechanisms.option_tables import default_position
 from configdrift.resolve.project import Project, Symbol, assigned
 from configdrift.resolve.schema import SchemaBuilder, new_root
 
@@ -39,7 +43,7 @@ _PLACE_KEYS = frozenset({"section", "name"})
 Row = tuple[str, Expr, int]
 
 
-def _option_rows(builder: SchemaBuilder, symbol: Symbol) -> tuple[str, list[Row]] | None:
+def option_rows(builder: SchemaBuilder, symbol: Symbol) -> tuple[str, list[Row]] | None:
     """The family of option classes most of the class's own attributes
     are calls of, with those attributes; None where it has none."""
     project = builder.project
@@ -100,17 +104,11 @@ def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaN
         callee = str(call[1][1])
         if callee not in positions:
             positions[callee] = default_position(builder, module, call[1])
-        at = positions[callee]
-        args, kwargs = call[2], call[3]
-        default_expr = kwargs.get("default") or (
-            args[at] if at is not None and len(args) > at else None
-        )
-        default = project.evaluate(module, default_expr) if default_expr is not None else None
-        node = table_option(
-            (symbol.qualname, attr), default, project.location(module, line), symbol.qualname
-        )
+        path = (symbol.qualname, attr)
+        node = option_node(builder, module, symbol.qualname, path, call, line, positions[callee])
         own = [n for s, n in _places(project, module, call) if s == symbol.qualname]
-        node.spellings = tuple(dict.fromkeys([attr, *own, *(n.replace("-", "_") for n in own)]))
+        spelt = [*option_spellings(attr, call), *own, *(n.replace("-", "_") for n in own)]
+        node.spellings = tuple(dict.fromkeys(spelt))
         section.children[attr] = node
     return section
 
@@ -132,7 +130,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         under = documented.get(normal(symbol.qualname), set())
         if not under or "." in symbol.qualname:
             continue
-        found = _option_rows(builder, symbol)
+        found = option_rows(builder, symbol)
         if found is None:
             continue
         family, rows = found
