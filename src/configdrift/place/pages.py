@@ -11,9 +11,11 @@ from pathlib import Path
 
 from configdrift.discover import HISTORY_PAGES, Sources, matches
 from configdrift.extract.byte_tests import mentions
+from configdrift.extract.docs.entry_text import words_name
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.run import OWN_FAULT
 from configdrift.files import CANNOT_READ, read_or_none
+from configdrift.index.pages import deletions
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
 
 #: The entries a page needs when the schema has three keys or more.
@@ -51,7 +53,13 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
         or e.form in ("heading", "directive", "word", "field")
         for p in e.parts
     }
-    if len(typed & spellings) >= needed:
+    exact = typed & spellings
+    if len(exact) >= needed:
+        return True
+    named = len(exact) + len(_near(typed - exact, spellings))
+    if len(exact) >= _SMALL_LEAST and named >= needed and named == len(typed):
+        # A key misspelt one letter off (``target_versions``) names it too,
+        # where every other key the page documents is the configuration's.
         return True
     # A signature's keyword arguments list keys as a list does.
     listed = {
@@ -81,6 +89,14 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
 
 #: The keys a short list must name of a small configuration.
 _SMALL_LEAST = 2
+
+
+def _near(names: set[str], spellings: set[str]) -> set[str]:
+    """The names of several words one letter from a key of several words
+    (a letter left out, added, changed or two swapped)."""
+    keys = {k for k in spellings if words_name(k)}
+    dropped = {short for k in keys for short in deletions(k)}
+    return {n for n in names if words_name(n) and (n in dropped or deletions(n) & (keys | dropped))}
 
 
 def parents_by_spelling(root: SchemaNode) -> dict[str, frozenset[ConfigPath]]:
