@@ -40,7 +40,9 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     lists keys other code reads): a tutorial's list of functions or classes,
     with a key or two among them, is not a doc source. A configuration of
     fewer than six keys is listed by a page whose list names two of them,
-    half of the list and half of the configuration.
+    half of the list and half of the configuration. Typed entries two of
+    which are keys and the others keys misspelt a letter off
+    (``target_versions``) name the keys too.
     ``extract.byte_tests.may_document`` is the byte-level necessary condition.
     """
     if not spellings:
