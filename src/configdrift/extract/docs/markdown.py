@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs import markdown_budget as budget
 from configdrift.extract.docs.commands import command_lines
 from configdrift.extract.docs.embedded_rst import embedded_rst
 from configdrift.extract.docs.entry_text import (
@@ -53,8 +54,6 @@ from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import literal_choices, variable_of
 from configdrift.extract.docs.markdown_tokens import (
-    DENSE_PAGE,
-    MAX_BRACKETS,
     anchor_only,
     cell_key,
     code_keys,
@@ -64,13 +63,11 @@ from configdrift.extract.docs.markdown_tokens import (
     find_macro,
     header_text,
     heading_core,
-    inert_brackets,
     ini_heading_key,
     joined_keys,
     labels_of,
     list_table_cells,
     listed_choices,
-    markup_share,
     parser,
     plain_heading,
     plain_text,
@@ -99,13 +96,13 @@ def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
     text = strip_front_matter(text)
     if mdx:
         text = mdx_markdown(text)
-    if len(text) > DENSE_PAGE and markup_share(text) > 0.2:
+    if len(text) > budget.DENSE_PAGE and budget.markup_share(text) > 0.2:
         # Mostly markup characters (``<``, ``&``, ``\\``, ``[``): the parser
         # spends a token on each, for a page that is data, not prose.
         facts.error, facts.error_line = "mostly markup characters: not read as a page", 1
         return facts
-    if text.count("[") > MAX_BRACKETS:
-        text = inert_brackets(text)
+    if text.count("[") > budget.MAX_BRACKETS:
+        text = budget.inert_brackets(text)
     try:
         tokens = parser().parse(text)
     except Exception as exc:  # markdown-it is total on str input; guard anyway

@@ -533,41 +533,6 @@ def find_macro(inline: Token, kinds: tuple[str, ...]) -> tuple[str, str] | None:
     return words[0], words[1].strip()
 
 
-#: Opening brackets a page may hold before those of bracket-heavy lines are
-#: escaped: markdown-it looks for a link's end from each ``[``, so a page of
-#: many takes time that grows with their square.
-MAX_BRACKETS = 5_000
-
-
-#: A line outside code with more ``[`` than this is no prose with links.
-BRACKETS_PER_LINE = 8
-
-
-#: Pages larger than this are tested for their share of markup characters.
-DENSE_PAGE = 200_000
-
-
-def markup_share(text: str) -> float:
-    return sum(text.count(c) for c in "<&\\[]!*_`") / max(1, len(text))
-
-
-def inert_brackets(text: str) -> str:
-    """The page with the ``[`` of bracket-heavy lines outside code blocks
-    blanked: no link can start there, and parsing stays linear (an escaped
-    bracket would still cost a token each)."""
-    out: list[str] = []
-    fence = ""
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        marker = stripped[:3]
-        if marker in ("```", "~~~"):
-            fence = "" if fence and marker == fence else fence or marker
-        elif not fence and line.count("[") > BRACKETS_PER_LINE:
-            line = line.replace("[", " ")
-        out.append(line)
-    return "\n".join(out)
-
-
 def listed_choices(tokens: list[Token], start: int) -> tuple[str, ...] | None:
     """The values a bullet list opening at ``start`` lists, each item's
     first word a code span (``- `"google"`: ...``), quotes dropped; None
