@@ -912,3 +912,17 @@ def test_a_flag_an_item_opens_with_before_prose_is_a_mention_with_its_default() 
     # The item's default is its own flag's, never the entry's before it;
     # a short flag is no mention (too short to tell from prose).
     assert found == [("--no-color", "list", None), ("--log-level", "mention", "`INFO`")]
+
+
+def test_a_table_row_of_an_options_spellings_is_its_long_one() -> None:
+    page = (
+        "# Options\n\n| Option | Default |\n| --- | --- |\n"
+        "| `--jobs`, `-j` | `2` |\n"
+        "| `-q` / `--quiet` | |\n"
+        "| `-v`, `-d` | |\n"
+        # Not an option's spellings: prose after them, or other keys.
+        "| `--depth`, `-d` or more | |\n"
+        "| `name`, `other` | |\n"
+        "| `Not a key` | |\n"
+    )
+    assert _entries(page) == [("--jobs", "`2`", None), ("--quiet", None, None), ("-v", None, None)]

@@ -348,6 +348,11 @@ def cell_key(tok: Token) -> tuple[str, str | None, int] | None:
         plain = children[0].type == "text" and not (text.isupper() and len(text) > 1)
         if key_ok(text, strict_case=plain):
             return text, None, 0
+    codes = code_keys(raw)
+    if codes is not None and len(codes[0]) > 1 and not codes[1].strip():
+        # ``--jobs``, ``-j``: an option's spellings, the long one names it.
+        longs = [key for key in codes[0] if key.startswith("--")]
+        return (longs or codes[0])[0], None, 0
     return None
 
 
