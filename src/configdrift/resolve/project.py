@@ -11,10 +11,11 @@ from __future__ import annotations
 import builtins
 import operator
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from configdrift.extract.python.facts import ClassFact, Expr, ModuleFacts
+from configdrift.extract.python.dict_sources import LOADED, LOADERS
+from configdrift.extract.python.facts import ClassFact, DictSource, Expr, ModuleFacts
 from configdrift.model import Location, Value
 
 _BUILTIN_SCALARS = {"int": int, "float": float, "str": str, "bool": bool}
@@ -161,6 +162,40 @@ class Project:
         self._resolved: dict[tuple[str, str], Symbol | None] = {}
         self._mros: dict[Symbol, list[Symbol]] = {}
         self._eval_cache: dict[tuple[str, str], Value] = {}
+        self._rebase_loaded()
+
+    def _rebase_loaded(self) -> None:
+        """A call of the project's own function that returns what a loader
+        parsed (``def load_config(path): return yaml.safe_load(f)``) hands
+        back that file's dict: what its caller reads of it (``config =
+        load_config(p); config.get("token")``) is read of a loaded dict, as
+        though the caller had called the loader itself."""
+        loaders = {
+            (name, function)
+            for name, info in self.modules.items()
+            for function, callee in info.facts.return_calls
+            if callee in LOADERS
+        }
+        if not loaders:
+            return
+        for name, info in self.modules.items():
+            facts = info.facts
+
+            def rebased(record: Any, name: str = name) -> Any:
+                keys = record.source.keys
+                if not keys or keys[0][0] != "ret":
+                    return record
+                symbol = self.resolve(name, str(keys[0][1]))
+                if symbol is None or (symbol.module, symbol.qualname) not in loaders:
+                    return record
+                return replace(record, source=DictSource(LOADED, keys[1:], True))
+
+            reads = [rebased(r) for r in facts.dict_reads]
+            args = [rebased(r) for r in facts.dict_args]
+            stores = [rebased(r) for r in facts.dict_stores]
+            old = [*facts.dict_reads, *facts.dict_args, *facts.dict_stores]
+            if any(a is not b for a, b in zip([*reads, *args, *stores], old, strict=True)):
+                info.facts = replace(facts, dict_reads=reads, dict_args=args, dict_stores=stores)
 
     # -- names -------------------------------------------------------------
 

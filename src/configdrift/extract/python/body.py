@@ -185,6 +185,11 @@ class FunctionBody(CallFacts):
                 callee = dotted(returned.func)
                 if callee is not None:
                     facts.return_calls.append((self.qualname, callee))
+            elif isinstance(returned, ast.BoolOp) and _or_empty(returned):
+                # ``return yaml.safe_load(f) or {}``: the call, or nothing.
+                callee = dotted(returned.values[0].func)  # type: ignore[attr-defined]
+                if callee is not None:
+                    facts.return_calls.append((self.qualname, callee))
             elif isinstance(returned, ast.Name):
                 for bound in self.locals.get(returned.id, ()):
                     if type(bound) is call_type:
@@ -581,3 +586,10 @@ def _item_loop(
     for side, element in enumerate(target.elts):
         if type(element) is ast.Name:
             walks.setdefault(element.id, []).append((func.value, side))
+
+
+def _or_empty(node: ast.BoolOp) -> bool:
+    """Is it a call or an empty literal (``load(f) or {}``)?"""
+    first, *rest = node.values
+    empty = [v for v in rest if not getattr(v, "keys", getattr(v, "elts", True))]
+    return isinstance(node.op, ast.Or) and isinstance(first, ast.Call) and len(empty) == len(rest)
