@@ -926,3 +926,11 @@ def test_a_table_row_of_an_options_spellings_is_its_long_one() -> None:
         "| `Not a key` | |\n"
     )
     assert _entries(page) == [("--jobs", "`2`", None), ("--quiet", None, None), ("-v", None, None)]
+
+
+def test_a_heading_of_an_ini_section_in_code_names_it() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = "# Settings\n\n## `[database]`\n\n## [server]\n\n## `[not a section]`\n"
+    sections = extract_markdown(page.encode()).sections
+    assert [s.heading_key for s in sections[2:]] == ["database", "server", None]

@@ -201,13 +201,13 @@ class _Walker:
         word: str | None = None
         self.pending = None
         self.field_entry = None
-        if codes is not None and heading_rest(codes[1]):
+        if (ini := ini_heading_key(children)) is not None:
+            section.heading_key = ini  # ``[database]``, as text or code
+        elif codes is not None and heading_rest(codes[1]):
             keys = [k for k in codes[0] if key_ok(k, strict_case=False) and not file_name(k)]
             keys += joined_keys(children, codes[1])
             if keys and len(keys) >= len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]
-        elif codes is None and (ini := ini_heading_key(children)) is not None:
-            section.heading_key = ini
         elif codes is None and (plain := plain_heading(children)) is not None:
             name, certain = plain
             if certain:

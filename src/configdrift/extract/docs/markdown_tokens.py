@@ -419,7 +419,7 @@ def joined_keys(children: list[Token], rest: str) -> list[str]:
 
 
 def ini_heading_key(children: list[Token]) -> str | None:
-    if not children or any(c.type != "text" for c in children):
+    if not children or any(c.type not in ("text", "code_inline") for c in children):
         return None
     return ini_heading("".join(c.content for c in children))
 
