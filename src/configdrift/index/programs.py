@@ -1,7 +1,7 @@
 """The programs a project installs: its console scripts, as its project
 files name them (``[project.scripts]``, Poetry's ``[tool.poetry.scripts]``,
-``setup.cfg``'s ``console_scripts`` (setuptools' or pbr's) and those ``setup.py`` lists
-literally). Doc command lines that run one are the docs' examples of its
+``setup.cfg``'s ``console_scripts``, setuptools' or pbr's, and those
+``setup.py`` lists literally). Doc command lines that run one are the docs' examples of its
 command line (``rules.doc_commands``); the pages that may hold such a line
 are read for it (``may_run``).
 """

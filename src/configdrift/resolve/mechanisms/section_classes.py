@@ -10,9 +10,10 @@ the docs' sections (``[worker]``), each such section documenting one of
 its class's attributes at least. Each class is a section of one surface,
 keyed by the class's name, its attributes the options: a call's
 ``default=`` (or the position of the option class's parameter
-``default``) is the default. The name a call gives the option elsewhere
-(``config_path=dict(section="core", name="worker-keep-alive")``, the
-section's own) is another spelling of it. A file's section takes what
+``default``) is the default. A name the call gives the option in its own
+section (``config_path=dict(section="core",
+name="default-scheduler-host")`` in ``core``) is another spelling of it;
+one in another section is not followed. A file's section takes what
 the option classes read, so nothing is said of a documented key a class
 lacks (the surface is open).
 """
@@ -87,7 +88,8 @@ def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaN
     """The class's section: its options, each with its default."""
     project = builder.project
     module = symbol.module
-    where = project.location(module, rows[0][2])
+    fact = project.class_fact(symbol)
+    where = project.location(module, fact.line if fact is not None else rows[0][2])
     section = SchemaNode(
         key=symbol.qualname,
         path=(symbol.qualname,),
