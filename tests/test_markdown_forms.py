@@ -934,3 +934,20 @@ def test_a_heading_of_an_ini_section_in_code_names_it() -> None:
     page = "# Settings\n\n## `[database]`\n\n## [server]\n\n## `[not a section]`\n"
     sections = extract_markdown(page.encode()).sections
     assert [s.heading_key for s in sections[2:]] == ["database", "server", None]
+
+
+def test_a_lead_in_after_the_key_on_its_own_line_gives_type_and_default() -> None:
+    page = (
+        "# Options\n\n"
+        "- **server.port** (int, default `8080`): the port.\n"
+        "- **server.host** (str): the address.\n\n"
+        "# Notes\n\n"
+        "- **workers**: how many.\n\n"
+        # Another paragraph under the entry: no lead-in of the entry's key.
+        "  Retries (int, default `3`): how often.\n"
+    )
+    assert _entries(page) == [
+        ("server.port", "`8080`", "int"),
+        ("server.host", None, "str"),
+        ("workers", None, None),
+    ]

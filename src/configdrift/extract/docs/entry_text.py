@@ -413,7 +413,7 @@ MAX_PROSE_LINE = 64 * 1024
 #: A parenthesised lead-in that types an entry: "(boolean, default False)
 #: Whether to ...", "(multi-string) The ...".
 _LEAD_IN = re.compile(
-    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*+default(?::\s*+|\s++)(?P<default>[^()]+?))?\)(?:\s|$)"
+    r"^\((?P<type>[A-Za-z][A-Za-z -]{0,30}?)(?:,\s*+default(?::\s*+|\s++)(?P<default>[^()]+?))?\)[:.,]?(?:\s|$)"
 )
 
 

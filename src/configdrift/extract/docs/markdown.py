@@ -324,7 +324,7 @@ class _Walker:
         if len(self.facts.entries) > before:
             # ``- `key` (int): ... Defaults to `5`.``: the entry's own line.
             entry = self.facts.entries[-1]
-            for label, value in labels_of(inline):
+            for label, value in labels_of(inline, own=True):
                 if label == "default" and entry.default is None:
                     entry.default = value
                 elif label == "type" and entry.doc_type is None:

@@ -471,12 +471,16 @@ def line_texts(inline: Token) -> list[str]:
     return lines
 
 
-def labels_of(inline: Token) -> list[tuple[str, str]]:
+def labels_of(inline: Token, own: bool = False) -> list[tuple[str, str]]:
     """(``default`` or ``type``, its value) of each label line, and a
-    default given in prose ("Defaults to `5`")."""
+    default given in prose ("Defaults to `5`"); of an entry's ``own``
+    paragraph, a lead-in after its key too (``**port** (int, default
+    `8080`): ...``)."""
     out: list[tuple[str, str]] = []
     lines = line_texts(inline)
     typed = lead_in(lines[0])
+    if typed is None and own:
+        typed = lead_in(lines[0].split(None, 1)[-1])
     if typed is not None:
         out.append(("type", typed[0]))
         if typed[1] is not None:
