@@ -10,6 +10,7 @@ from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
 from configdrift.model import CLI_KINDS, LIST_ITEM, ConfigPath, SchemaNode, spellings_of
 from configdrift.place.entries import DocPlacer
+from configdrift.place.pages import near_keys
 
 
 def _misspelt(top: str, block: Block, schema: SchemaNode) -> bool:
@@ -201,7 +202,9 @@ def _below(schema: SchemaNode, block: Block, depth: int, what: str) -> Block | N
     inner = [k.under(depth) for k in block.keys if len(k.path) > depth]
     firsts = {k.path[0] for k in inner}
     known = sum(1 for first in firsts if schema.child(first) is not None)
-    if not (known >= 2 and _config_shaped(len(firsts), known)):
+    # A key a letter off one of the configuration's is its, misspelt.
+    near = near_keys({f for f in firsts if schema.child(f) is None}, set(schema.children))
+    if not (known >= 1 and _config_shaped(len(firsts), known + len(near))):
         return None
     return Block(block.section, block.line, block.lang, inner, what=what)
 

@@ -58,7 +58,7 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     exact = typed & spellings
     if len(exact) >= needed:
         return True
-    named = len(exact) + len(_near(typed - exact, spellings))
+    named = len(exact) + len(near_keys(typed - exact, spellings))
     if len(exact) >= _SMALL_LEAST and named >= needed and named == len(typed):
         # A key misspelt one letter off (``target_versions``) names it too,
         # where every other key the page documents is the configuration's.
@@ -93,12 +93,21 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
 _SMALL_LEAST = 2
 
 
-def _near(names: set[str], spellings: set[str]) -> set[str]:
-    """The names of several words one letter from a key of several words
-    (a letter left out, added, changed or two swapped)."""
-    keys = {k for k in spellings if words_name(k)}
+def near_keys(names: set[str], spellings: set[str]) -> set[str]:
+    """The names one letter from a key (a letter left out, added, changed
+    or two swapped: ``time_zone`` of ``timezone``), each of several words
+    or of ``NEAR_LEAST`` letters at least, as the key is."""
+    keys = {k for k in spellings if _long(k)}
     dropped = {short for k in keys for short in deletions(k)}
-    return {n for n in names if words_name(n) and (n in dropped or deletions(n) & (keys | dropped))}
+    return {n for n in names if _long(n) and (n in dropped or deletions(n) & (keys | dropped))}
+
+
+#: The fewest letters of a word one letter from a key that misspells it.
+NEAR_LEAST = 6
+
+
+def _long(name: str) -> bool:
+    return words_name(name) or len(name) >= NEAR_LEAST
 
 
 def parents_by_spelling(root: SchemaNode) -> dict[str, frozenset[ConfigPath]]:
