@@ -69,6 +69,10 @@ def test_a_flag_the_parser_lacks_is_rejected(tmp_path) -> None:
         "$ shop -v target --colour",
         # The option's value is no positional word.
         "$ shop --host 0.0.0.0 target --colour",
+        # After positional words: the parser takes options anywhere.
+        "$ shop serve target --colour",
+        # A flag takes no value: the word after it is a positional one.
+        "$ shop -v serve target --colour",
     ],
 )
 def test_the_program_and_the_flag_are_found_through_the_line(tmp_path, line) -> None:
@@ -81,10 +85,6 @@ def test_the_program_and_the_flag_are_found_through_the_line(tmp_path, line) -> 
         # Another program's command.
         "$ othertool --colour",
         "$ pip install shop --colour",
-        # After a second positional word: maybe another program's.
-        "$ shop serve target --colour",
-        # A flag takes no value: the word after it is a positional one.
-        "$ shop -v serve target --colour",
         # After ``--``: the arguments of what the program runs.
         "$ shop -- --colour",
         # A cluster of short flags.
@@ -419,3 +419,36 @@ def test_a_console_script_of_setup_cfg_is_the_projects(tmp_path, section) -> Non
         tmp_path, **{"pyproject.toml": "", "shop/__main__.py": "", "setup.cfg": setup_cfg}
     )
     assert set(found) == {"--colour"}
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        'parser.add_argument("command", nargs=argparse.REMAINDER)',
+        'parser.add_argument("command", nargs="...")',
+        "main.allow_interspersed_args = False",
+    ],
+)
+def test_after_a_positional_that_takes_the_rest_no_flag_is_judged(tmp_path, rest) -> None:
+    # ``shop run script.py --colour``: the script's flag, maybe.
+    cli = _CLI.replace(
+        "    return parser.parse_args(argv)", f"    {rest}\n    return parser.parse_args(argv)"
+    )
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop serve target --colour")
+    assert _flags(tmp_path, page, **{"shop/cli.py": cli}) == {}
+    # Before the first positional word, the flag is the program's still.
+    assert set(_flags(tmp_path / "before", **{"shop/cli.py": cli})) == {"--colour"}
+
+
+@pytest.mark.parametrize(
+    "settings",
+    ["dict(allow_interspersed_args=False)", '{"allow_interspersed_args": False}'],
+)
+def test_a_click_command_that_stops_at_its_first_argument_judges_no_flag_after_it(
+    tmp_path, settings
+) -> None:
+    cli = _CLICK.replace('dict(help_option_names=["-h", "--help"])', settings)
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop serve script.py --colour")
+    assert _flags(tmp_path, page, **{"shop/cli.py": cli}) == {}
+    # Unless it says nothing of it: click takes options anywhere.
+    assert set(_flags(tmp_path / "anywhere", page, **{"shop/cli.py": _CLICK})) == {"--colour"}

@@ -11,10 +11,15 @@ project's code, or ``python -m package`` of a package of its own with a
 command line surface is strict: every option declared statically, no
 ``parse_known_args``, no click command told to take unknown options:
 ``options_complete``). A flag is judged only where its place is certain:
-before the command's second positional word (a subcommand and a file
-come first; what follows may be another program's, as ``coverage run -m
-pytest -x`` hands ``-x`` to pytest), never after ``--``, never in a
-cluster of short flags (``-vvv``), and a long flag is accepted where it
+after any positional words (argparse and click take options anywhere),
+but only before the command's second positional word where a positional
+argument takes the rest (``nargs=REMAINDER``, ``"..."``) or a click
+command stops at its first argument (``allow_interspersed_args``): a
+subcommand and a file come first, and what follows may be another
+program's, as ``coverage run -m pytest -x`` hands ``-x`` to pytest (a
+command line made of a signature takes a word for each parameter
+besides). Never after ``--``, never in a cluster of short flags
+(``-vvv``), and a long flag is accepted where it
 begins a declared one (argparse takes ``--verb`` for ``--verbose``). A
 flag some code of the project spells as a string is never judged: it may
 be declared where the parser is not followed (a list of shared options).
@@ -147,7 +152,39 @@ def _commands(
         for line, program, args in doc.commands
         if program in programs
     ]
-    return parser, flags, 1 + max(parameters.values(), default=0), commands
+    # Where no positional argument takes the words after it, a flag after
+    # the positional words is the program's still (argparse and click take
+    # options anywhere): all are judged; a signature takes as many words
+    # as it has parameters.
+    bounded = parameters or _takes_the_rest(analysis)
+    positionals = 1 + max(parameters.values(), default=0) if bounded else _ALL
+    return parser, flags, positionals, commands
+
+
+#: As many positional words as a command line holds.
+_ALL = 1 << 30
+
+
+def _takes_the_rest(analysis: Analysis) -> bool:
+    """Does a positional argument take every word after it (argparse's
+    ``nargs=REMAINDER`` or ``"..."``), or a click command take no option
+    after its first argument (``allow_interspersed_args``, wherever the
+    project spells it)? Then the words after a command's first positional
+    ones may be another program's."""
+    for info in analysis.project.modules.values():
+        facts = info.facts
+        if "allow_interspersed_args" in {*facts.attr_counts, *facts.attr_stores}:
+            return True
+        for call in facts.registrations:
+            if call.method == "context_settings" and call.args:
+                given = call.args[0]
+                given = facts.assigns.get(given[1], given) if given[0] == "n" else given
+                if "allow_interspersed_args" in str(given):
+                    return True
+            nargs = call.kwargs.get("nargs")
+            if nargs is not None and (nargs == ["c", "..."] or str(nargs[1]).endswith("REMAINDER")):
+                return True
+    return False
 
 
 def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:

@@ -110,9 +110,10 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package)
     with a flag its parser does not declare, where the parser rejects
-    unknown flags and the flag's place is certain (before a second
-    positional word, never after ``--``, never after a placeholder such as
-    ``--<type>``). A key the project's loader takes out of the loaded file
+    unknown flags and the flag's place is certain (after positional words
+    only where no positional argument takes the rest, ``nargs=REMAINDER``,
+    else before a second one; never after ``--``, never after a
+    placeholder such as ``--<type>``). A key the project's loader takes out of the loaded file
     by name (``cfg.pop("include")``) is the loader's, never the model's:
     an example may set it.
 
