@@ -58,8 +58,11 @@ def is_config_doc(facts: DocFacts, spellings: set[str]) -> bool:
     exact = typed & spellings
     if len(exact) >= needed:
         return True
-    named = len(exact) + len(near_keys(typed - exact, spellings))
-    if len(exact) >= _SMALL_LEAST and named >= needed and named == len(typed):
+    if (
+        len(exact) >= _SMALL_LEAST
+        and len(typed) >= needed
+        and len(near_keys(typed - exact, spellings)) == len(typed - exact)
+    ):
         # A key misspelt one letter off (``target_versions``) names it too,
         # where every other key the page documents is the configuration's.
         return True
@@ -97,9 +100,18 @@ def near_keys(names: set[str], spellings: set[str]) -> set[str]:
     """The names one letter from a key (a letter left out, added, changed
     or two swapped: ``time_zone`` of ``timezone``), each of several words
     or of ``NEAR_LEAST`` letters at least, as the key is."""
-    keys = {k for k in spellings if _long(k)}
-    dropped = {short for k in keys for short in deletions(k)}
-    return {n for n in names if _long(n) and (n in dropped or deletions(n) & (keys | dropped))}
+    out: set[str] = set()
+    for name in names:
+        if not _long(name):
+            continue
+        shorter = deletions(name)
+        for key in spellings:
+            if abs(len(key) - len(name)) > 1 or not _long(key):
+                continue
+            if key in shorter or name in (dropped := deletions(key)) or shorter & dropped:
+                out.add(name)
+                break
+    return out
 
 
 #: The fewest letters of a word one letter from a key that misspells it.
