@@ -78,12 +78,14 @@ def test_an_item_of_one_option_and_a_misspelt_one_is_an_example_of_them(tmp_path
     # ``locale`` is an option; ``enable`` a letter off ``enabled``.
     block = "plugins:\n  - my-plugin:\n      locale: de\n      enable: false\n"
     assert _findings(tmp_path, block) == {("CD301", "enable", 7)}
-    # A key far from every option: another plugin's, maybe.
-    far = "plugins:\n  - my-plugin:\n      locale: de\n      lang: fr\n"
-    assert _findings(tmp_path / "far", far) == set()
-    # A word too short to tell a misspelling from another key (``typo``).
-    short = "plugins:\n  - my-plugin:\n      locale: de\n      typo: x\n"
-    assert _findings(tmp_path / "short", short) == set()
-    # Misspellings alone, no option spelt right: not shown to be these.
-    none = "plugins:\n  - my-plugin:\n      localle: de\n      enable: false\n"
-    assert _findings(tmp_path / "none", none) == set()
+    unlike = {
+        # A key far from every option: another plugin's, maybe.
+        "far": "locale: de\n      lang: fr",
+        # A word too short to tell a misspelling from another key.
+        "short": "locale: de\n      typo: x",
+        # Misspellings alone, no option spelt right: not shown to be these.
+        "none": "localle: de\n      enable: false",
+    }
+    for name, options in unlike.items():
+        item = f"plugins:\n  - my-plugin:\n      {options}\n"
+        assert _findings(tmp_path / name, item) == set(), name
