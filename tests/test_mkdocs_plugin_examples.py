@@ -83,6 +83,8 @@ def test_an_item_of_one_option_and_a_misspelt_one_is_an_example_of_them(tmp_path
         "far": "locale: de\n      lang: fr",
         # A word too short to tell a misspelling from another key.
         "short": "locale: de\n      typo: x",
+        # Nor one a letter off a key that short (``rules``).
+        "short key": "locale: de\n      rulles: x",
         # Misspellings alone, no option spelt right: not shown to be these.
         "none": "localle: de\n      enable: false",
     }

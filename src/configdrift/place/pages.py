@@ -15,7 +15,7 @@ from configdrift.extract.docs.entry_text import words_name
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.run import OWN_FAULT
 from configdrift.files import CANNOT_READ, read_or_none
-from configdrift.index.pages import deletions
+from configdrift.index.spellings import one_edit
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
 
 #: The entries a page needs when the schema has three keys or more.
@@ -97,21 +97,11 @@ _SMALL_LEAST = 2
 
 
 def near_keys(names: set[str], spellings: set[str]) -> set[str]:
-    """The names one letter from a key (a letter left out, added, changed
-    or two swapped: ``time_zone`` of ``timezone``), each of several words
-    or of ``NEAR_LEAST`` letters at least, as the key is."""
-    out: set[str] = set()
-    for name in names:
-        if not _long(name):
-            continue
-        shorter = deletions(name)
-        for key in spellings:
-            if abs(len(key) - len(name)) > 1 or not _long(key):
-                continue
-            if key in shorter or name in (dropped := deletions(key)) or shorter & dropped:
-                out.add(name)
-                break
-    return out
+    """The names one letter from a key (``index.spellings.one_edit``:
+    ``time_zone`` of ``timezone``), each of several words or of
+    ``NEAR_LEAST`` letters at least, as the key is."""
+    keys = [key for key in spellings if _long(key)]
+    return {name for name in names if _long(name) and any(one_edit(name, k) for k in keys)}
 
 
 #: The fewest letters of a word one letter from a key that misspells it.

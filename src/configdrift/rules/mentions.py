@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.docs.entry_text import class_name
 from configdrift.files import read_or_none
 from configdrift.index.pages import deletions
-from configdrift.index.spellings import normal
+from configdrift.index.spellings import normal, one_edit
 from configdrift.model import Finding, Location, SchemaNode
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
@@ -56,7 +56,7 @@ class _Children:
             s
             for n in (size - 1, size, size + 1)
             for s in self.by_length.get(n, ())
-            if _one_edit(part, s)
+            if one_edit(part, s)
         ]
         return self.exact[close[0]] if len(close) == 1 else None
 
@@ -122,23 +122,6 @@ class _Index:
         for part in parts:
             node = self.children(node).exact.get(part) if node is not None else None
         return node is not None
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Are ``a`` and ``b`` one letter apart: one left out, added, changed,
-    or two side by side swapped (``prot`` for ``port``)?"""
-    if a == b or abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 3:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        return len(diff) == 1 or (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def misspelt_mentions(analysis: Analysis, strict: bool) -> Iterator[Finding]:
