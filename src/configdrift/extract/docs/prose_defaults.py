@@ -8,6 +8,12 @@ import re
 
 from configdrift.extract.docs.entry_text import MAX_PROSE_LINE
 
+#: The value stated: a code span, or a bare number or truth value that
+#: ends the clause ("defaults to 2.", "defaults to true,"); never a word of
+#: prose.
+_STATED = r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
+
+
 #: "Defaults to `5`.", "The default is `5`.", "(default: `5`)", "(default:
 #: 2)", "(default `INFO`)", and a label that opens a sentence: "Products
 #: per page. Default: `25`.".
@@ -15,12 +21,10 @@ from configdrift.extract.docs.entry_text import MAX_PROSE_LINE
 #: bare number or truth value that ends its clause.
 DEFAULT_PROSE = re.compile(
     r"\b(?:defaults? (?:to|is)|default value is)\s+"
-    # A code span, or a bare number or truth value that ends the clause
-    # ("defaults to 2.", "defaults to true,"); never a word of prose.
-    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
-    r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*"
-    r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
-    r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b"
+    + _STATED
+    + r"|(?:[.;:]\s+|\(\s*)[*_]{0,2}default(?: value)?[*_]{0,2}\s*[:=]\s*"
+    + _STATED
+    + r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b"
     # "(default `INFO`)": the parenthesis holds the code span alone.
     r"|\(\s*default\s+(`[^`]+`)\s*\)",
     re.IGNORECASE,
