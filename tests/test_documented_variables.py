@@ -97,3 +97,124 @@ def test_a_field_of_a_restructuredtext_entry_gives_its_variable() -> None:
     page = ".. confval:: port\n\n   The port.\n\n   :type: int\n   :env var: APP_PORT\n"
     entry = extract_rst(page.encode()).entries[0]
     assert (entry.name, entry.doc_type, entry.variable) == ("port", "int", "APP_PORT")
+
+
+# A command line's options that name their variables (click's and typer's
+# ``envvar=``): a page's table of variables documents the options.
+
+_CLICK = """
+import click
+
+
+@click.command({settings})
+@click.option("--host", envvar="SRV_HOST", default="127.0.0.1", help="Bind address.")
+@click.option("--port", envvar="SRV_PORT", default=8000, type=int, help="Port.")
+@click.option("--workers", envvar=["SRV_WORKERS", "SRV_PROCS"], default=1, type=int)
+def main(host, port, workers):
+    print(host, port, workers)
+"""
+
+_TABLE = (
+    "# srv\n\n## Environment variables\n\n"
+    "| Variable | Default | Description |\n|---|---|---|\n"
+    "| `SRV_HOST` | `127.0.0.1` | Bind address |\n"
+    "| `SRV_PORT` | `{port}` | Port |\n"
+    "| `SRV_PROCS` | `1` | Worker count |\n"
+    "{more}"
+)
+
+
+def _cli(tmp_path, port: str = "8000", more: str = "", settings: str = "", **files: str) -> dict:
+    project = {
+        "srv/cli.py": _CLICK.format(settings=settings),
+        "README.md": _TABLE.format(port=port, more=more),
+        **files,
+    }
+    _, findings = check_project(tmp_path, project, "srv")
+    return by_key(findings)
+
+
+def test_a_variable_an_option_names_is_documented_with_its_default(tmp_path) -> None:
+    found = _cli(tmp_path / "same")
+    assert not [key for code, key in found if code.startswith("CD1")]
+    found = _cli(tmp_path / "other", port="8080")
+    finding = found["CD104", "SRV_PORT"]
+    assert finding.location.path == "README.md"
+    assert "8000" in finding.message
+
+
+def test_a_variable_no_option_names_is_read_by_nothing(tmp_path) -> None:
+    found = _cli(tmp_path, more="| `SRV_LOG_LEVEL` | `info` | Log level |\n")
+    finding = found["CD102", "SRV_LOG_LEVEL"]
+    assert finding.location.path == "README.md"
+    assert "no option names it" in finding.message
+    assert finding.related[0].path == "srv/cli.py"
+
+
+def test_a_variable_some_file_spells_may_be_read_there(tmp_path) -> None:
+    more = "| `SRV_LOG_LEVEL` | `info` | Log level |\n"
+    read = {"srv/logs.py": 'import os\nLEVEL = os.environ.get("SRV_LOG_LEVEL")\n'}
+    assert ("CD102", "SRV_LOG_LEVEL") not in _cli(tmp_path / "code", more=more, **read)
+    compose = {"compose.yaml": "services:\n  srv:\n    environment:\n      - SRV_LOG_LEVEL\n"}
+    assert ("CD102", "SRV_LOG_LEVEL") not in _cli(tmp_path / "compose", more=more, **compose)
+
+
+def test_a_command_that_reads_variables_of_its_own_accord_is_not_judged(tmp_path) -> None:
+    # click's automatic variables: ``SRV_LOG_LEVEL`` may be any option's.
+    more = "| `SRV_LOG_LEVEL` | `info` | Log level |\n"
+    settings = 'context_settings={"auto_envvar_prefix": "SRV"}'
+    assert ("CD102", "SRV_LOG_LEVEL") not in _cli(tmp_path, more=more, settings=settings)
+
+
+def test_another_programs_variable_is_not_judged(tmp_path) -> None:
+    # Not the options' prefix: a variable of the platform or a library.
+    more = "| `PYTHONWARNINGS` | | Warnings |\n| `OTHER_TOOL_HOME` | | Another's |\n"
+    found = _cli(tmp_path, more=more)
+    assert not [key for code, key in found if code == "CD102"]
+
+
+def test_typer_options_name_their_variables_too(tmp_path) -> None:
+    code = (
+        "import typer\n\napp = typer.Typer()\n\n\n@app.command()\n"
+        "def main(\n"
+        '    host: str = typer.Option("127.0.0.1", envvar="SRV_HOST"),\n'
+        '    port: int = typer.Option(8000, envvar="SRV_PORT"),\n'
+        '    workers: int = typer.Option(1, envvar="SRV_PROCS"),\n'
+        "):\n    print(host, port, workers)\n"
+    )
+    found = _cli(tmp_path, port="8080", **{"srv/cli.py": code})
+    assert ("CD104", "SRV_PORT") in found
+
+
+def test_a_variable_a_settings_class_spells_by_its_prefix_is_read(tmp_path) -> None:
+    # ``SRV_LOG_LEVEL`` is nowhere in the code's text, but the settings
+    # class reads it: its prefix and its field.
+    settings = (
+        "from pydantic_settings import BaseSettings, SettingsConfigDict\n\n\n"
+        "class Settings(BaseSettings):\n"
+        '    model_config = SettingsConfigDict(env_prefix="SRV_")\n\n'
+        '    log_level: str = "info"\n    color: bool = True\n    name: str = "srv"\n'
+    )
+    more = "| `SRV_LOG_LEVEL` | `info` | Log level |\n"
+    found = _cli(tmp_path, more=more, **{"srv/settings.py": settings})
+    assert ("CD102", "SRV_LOG_LEVEL") not in found
+
+
+def test_variables_an_option_names_leave_the_environment_its_own_surface(tmp_path) -> None:
+    # The code reads ``SRV_HOST`` and ``SRV_PORT`` by name too: the
+    # environment is a configuration of its own, its page judged on it.
+    reads = (
+        "import os\n\n"
+        'HOST = os.environ.get("SRV_HOST", "localhost")\n'
+        'PORT = os.environ.get("SRV_PORT", "8000")\n'
+        'CACHE = os.environ.get("SRV_CACHE", "/tmp")\n'
+    )
+    table = "| `SRV_CACHE` | `/tmp` | Cache |\n| `SRV_DEBUG` | | Debug |\n"
+    files = {
+        "srv/cli.py": _CLICK.format(settings=""),
+        "srv/net.py": reads,
+        "README.md": _TABLE.format(port="8000", more=table),
+    }
+    analysis, findings = check_project(tmp_path, files, "srv")
+    assert {s.surface for s in analysis.everything} == {"cli", "env"}
+    assert ("CD102", "SRV_DEBUG") in by_key(findings)

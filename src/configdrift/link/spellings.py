@@ -29,6 +29,7 @@ from configdrift.model import (
     Spelling,
     resolve_path,
 )
+from configdrift.resolve.mechanisms.click import option_variables
 from configdrift.resolve.mechanisms.environment import environment_variables, variable_read
 from configdrift.resolve.project import Project
 
@@ -261,14 +262,8 @@ def _flag_variables(call: RegistrationCall | None) -> Iterator[tuple[str, str]]:
     list of them), or a default read from the environment."""
     if call is None:
         return
-    for keyword in ("envvar", "env_var"):  # click and typer; configargparse
-        named = call.kwargs.get(keyword)
-        if named is None:
-            continue
-        items = named[2] if named[0] == "seq" else [named]
-        for item in items:
-            if item[0] == "c" and isinstance(item[1], str) and item[1]:
-                yield item[1], f"{keyword}="
+    for name, keyword in option_variables(call):
+        yield name, f"{keyword}="
     variable = variable_read(call.kwargs.get("default"))
     if variable is not None:
         yield variable, "default"

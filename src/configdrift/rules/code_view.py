@@ -27,7 +27,7 @@ from configdrift.rules.evidence import (
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.unspelled import unspelt_entries
-from configdrift.rules.variables import unread_variables
+from configdrift.rules.variables import unnamed_variables, unread_variables
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -91,7 +91,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     key: ``gallery_dir`` is a path of ``gallery_dirs``). Also an environment
     variable a doc entry gives its setting (``env-var=`APP_HOSTNAME```)
     that no setting has and no code quotes, where the code spells the
-    setting's own. A key another pydantic model of the project declares,
+    setting's own; and one a page documents beside a command line whose
+    options name variables of its prefix (``envvar="SRV_PORT"``) that no
+    option names, no setting has and no file of the project spells, where
+    the command reads no variables of its own accord (``auto_envvar_prefix``).
+    A key another pydantic model of the project declares,
     where the configuration's tree does not hold that model, is not judged
     (a plugin's arguments may be mixed into the model at run time); nor,
     where the docs' examples document the surface, a heading or list item
@@ -185,6 +189,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from misspelt_mentions(analysis, strict=False)
     yield from unread_variables(analysis)
+    yield from unnamed_variables(analysis)
     yield from dangling_references(analysis)
 
 

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.index.spellings import VARIABLE
-from configdrift.model import Finding, Related, SchemaNode, format_path, resolve_path
-from configdrift.rules.evidence import code_files, once, quoted_in
+from configdrift.model import CLI_KINDS, Finding, Related, SchemaNode, format_path, resolve_path
+from configdrift.rules.doc_gaps import variable_prefixes
+from configdrift.rules.evidence import code_files, once, quoted_in, spelt_anywhere
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -80,6 +81,68 @@ def unread_variables(analysis: Analysis) -> Iterator[Finding]:
             (Related(node.location.path, node.location.line, "the setting is declared here"),),
             f"did you mean `{own[0]}`?",
         )
+
+
+#: Keywords by which a command line reads variables no option names:
+#: click's automatic ones (``auto_envvar_prefix="APP"``).
+_AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix"})
+
+
+def unnamed_variables(analysis: Analysis) -> Iterator[Finding]:
+    """CD102 for a variable documented beside a command line's options
+    that no option names (``envvar=``), no setting has and no file of the
+    project spells: setting it does nothing. Judged only where the
+    command's options name variables of one prefix and the documented one
+    has it, and where the command reads no variables of its own accord
+    (click's ``auto_envvar_prefix``)."""
+    root = analysis.schema
+    prefixes = variable_prefixes(root) if root.model_kind in CLI_KINDS else ()
+    if not prefixes:
+        return
+    holders = _holders(analysis)
+    found = {
+        entry.name: entry
+        for entry in analysis.entries
+        if len(entry.path) == 1
+        and VARIABLE.fullmatch(entry.name)
+        and entry.name.startswith(prefixes)
+        and entry.name not in holders
+        and resolve_path(root, entry.path)[0] is None
+    }
+    if not found or _automatic(analysis):
+        return
+    spelt = spelt_anywhere(analysis, set(found))
+    for name, entry in found.items():
+        if name in spelt:
+            continue
+        yield make(
+            "CD102",
+            name,
+            entry.location,
+            f"`{name}` is documented as an environment variable of {root.model or 'the command'}, "
+            "but no option names it and no code reads it: setting it does nothing",
+            (
+                Related(
+                    root.model_location.path,
+                    root.model_location.line,
+                    f"its options name variables of `{prefixes[0]}`, not this one",
+                ),
+            )
+            if root.model_location is not None
+            else (),
+        )
+
+
+def _automatic(analysis: Analysis) -> bool:
+    """Does a command of the project read variables no option names: a
+    call given the keyword, or a dict that quotes it
+    (``context_settings={"auto_envvar_prefix": "APP"}``)?"""
+    given = any(
+        call.method in _AUTOMATIC
+        for info in analysis.project.modules.values()
+        for call in info.facts.registrations
+    )
+    return given or bool(quoted_in(analysis, code_files(analysis), set(_AUTOMATIC)))
 
 
 def misgiven_variables(analysis: Analysis) -> Iterator[Finding]:

@@ -15,7 +15,7 @@ A new mechanism is a module here with its ``surfaces``, a line in
 
 from __future__ import annotations
 
-from configdrift.model import Surface, spellings_of
+from configdrift.model import Surface
 from configdrift.resolve.mechanisms import (
     actions,
     class_registry,
@@ -40,7 +40,7 @@ from configdrift.resolve.mechanisms import (
     theme_options,
     typed_dicts,
 )
-from configdrift.resolve.mechanisms.base import Discovery
+from configdrift.resolve.mechanisms.base import Discovery, owned
 
 #: The mechanisms whose surfaces are looked for beside the root, in the
 #: order they claim keys.
@@ -81,7 +81,7 @@ def discover_surfaces(discovery: Discovery, claimed: frozenset[str] = frozenset(
     surfaces before it do not hold (for a command line, a page
     ``generated`` from its parser will do); the ``claimed`` spellings are
     configured surfaces', no evidence for another."""
-    discovery.taken.update(spellings_of(discovery.root))
+    discovery.taken.update(owned(discovery.root))
     # The keys of the surfaces the configuration names are theirs.
     discovery.taken.update(claimed)
     return [surface for mechanism in SURFACES for surface in mechanism.surfaces(discovery)]

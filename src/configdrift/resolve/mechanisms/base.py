@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from configdrift.index.pages import PageKeys
-from configdrift.model import SchemaNode, spellings_of
+from configdrift.index.spellings import VARIABLE
+from configdrift.model import CLI_KINDS, SchemaNode, spellings_of
 from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder
 
 
@@ -98,5 +99,15 @@ class Discovery:
             len(node.children), 2 * MIN_OPTIONS
         ):
             return False
-        self.taken.update(spelt)
+        self.taken.update(owned(node))
         return True
+
+
+def owned(node: SchemaNode) -> set[str]:
+    """The spellings a surface takes for its own: all, but the variables a
+    command line's options name (``envvar="APP_PORT"``), which the
+    environment's surface of variables read by name may hold too."""
+    spelt = spellings_of(node)
+    if node.model_kind in CLI_KINDS:
+        spelt -= {s for n in node.walk() for s in n.spellings[1:] if VARIABLE.fullmatch(s)}
+    return spelt

@@ -44,6 +44,30 @@ def wraps_click_option(project: Project, module: str, callee: str) -> bool:
     return False
 
 
+def option_variables(call: RegistrationCall | None) -> list[tuple[str, str]]:
+    """The environment variables a flag's call names, each with its
+    keyword: click's and typer's ``envvar="X"`` (or a list of them),
+    configargparse's ``env_var=``."""
+    if call is None:
+        return []
+    found: list[tuple[str, str]] = []
+    for keyword in ("envvar", "env_var"):
+        named = call.kwargs.get(keyword)
+        if named is None:
+            continue
+        for item in named[2] if named[0] == "seq" else [named]:
+            if item[0] == "c" and isinstance(item[1], str) and item[1]:
+                found.append((item[1], keyword))
+    return found
+
+
+def with_variables(node: SchemaNode, call: RegistrationCall) -> SchemaNode:
+    """The option's node, spelt also by the variables its call names."""
+    named = [v for v, _ in option_variables(call) if v not in node.spellings]
+    node.spellings = (*node.spellings, *named)
+    return node
+
+
 def of_click(qualname: str) -> bool:
     """Is the name one of a click-like library's?"""
     return qualname.split(".")[0] in CLICK_LIKE
@@ -98,7 +122,7 @@ def click_option(
     group = option_group(module, call.function)
     node = option_node(dest, flags, kind, default, where, group, "click", choices)
     hide_or_deprecate(project, module, call.kwargs, node)
-    return node
+    return with_variables(node, call)
 
 
 def click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:
@@ -135,9 +159,10 @@ def typer_option(
         if kind == "bool":
             flags.append("--no-" + param.replace("_", "-"))
     # typer is built on click: its parameters arrive as the command's.
-    return option_node(
+    node = option_node(
         param, flags, kind, default, where, option_group(module, call.function), "click"
     )
+    return with_variables(node, call)
 
 
 #: click's ``context_settings`` under which a command takes what it does not declare.
