@@ -218,3 +218,16 @@ def test_variables_an_option_names_leave_the_environment_its_own_surface(tmp_pat
     analysis, findings = check_project(tmp_path, files, "srv")
     assert {s.surface for s in analysis.everything} == {"cli", "env"}
     assert ("CD102", "SRV_DEBUG") in by_key(findings)
+
+
+def test_configargparse_options_name_their_variables_too(tmp_path) -> None:
+    code = (
+        "import configargparse\n\n"
+        "parser = configargparse.ArgParser()\n"
+        'parser.add_argument("--host", env_var="SRV_HOST", default="127.0.0.1")\n'
+        'parser.add_argument("--port", env_var="SRV_PORT", type=int, default=8000)\n'
+        'parser.add_argument("--workers", env_var="SRV_PROCS", type=int, default=1)\n'
+        "args = parser.parse_args()\n"
+    )
+    found = _cli(tmp_path, port="8080", **{"srv/cli.py": code})
+    assert ("CD104", "SRV_PORT") in found

@@ -29,8 +29,8 @@ from configdrift.model import (
     Spelling,
     resolve_path,
 )
-from configdrift.resolve.mechanisms.click import option_variables
 from configdrift.resolve.mechanisms.environment import environment_variables, variable_read
+from configdrift.resolve.mechanisms.option_nodes import option_variables
 from configdrift.resolve.project import Project
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ from configdrift.resolve.mechanisms.option_nodes import (
     hide_or_deprecate,
     option_group,
     option_node,
+    with_variables,
 )
 from configdrift.resolve.project import ModuleInfo, Project
 
@@ -42,30 +43,6 @@ def wraps_click_option(project: Project, module: str, callee: str) -> bool:
         if function == symbol.qualname and last == "option" and of_click(head):
             return True
     return False
-
-
-def option_variables(call: RegistrationCall | None) -> list[tuple[str, str]]:
-    """The environment variables a flag's call names, each with its
-    keyword: click's and typer's ``envvar="X"`` (or a list of them),
-    configargparse's ``env_var=``."""
-    if call is None:
-        return []
-    found: list[tuple[str, str]] = []
-    for keyword in ("envvar", "env_var"):
-        named = call.kwargs.get(keyword)
-        if named is None:
-            continue
-        for item in named[2] if named[0] == "seq" else [named]:
-            if item[0] == "c" and isinstance(item[1], str) and item[1]:
-                found.append((item[1], keyword))
-    return found
-
-
-def with_variables(node: SchemaNode, call: RegistrationCall) -> SchemaNode:
-    """The option's node, spelt also by the variables its call names."""
-    named = [v for v, _ in option_variables(call) if v not in node.spellings]
-    node.spellings = (*node.spellings, *named)
-    return node
 
 
 def of_click(qualname: str) -> bool:

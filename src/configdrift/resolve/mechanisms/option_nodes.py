@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.model import Location, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project
 
@@ -90,3 +90,27 @@ def declared_kind(expr: Expr) -> str:
     if name in ("dict", "Dict", "Mapping"):
         return "dict"
     return TYPES.get(name, "")
+
+
+def option_variables(call: RegistrationCall | None) -> list[tuple[str, str]]:
+    """The environment variables a flag's call names, each with its
+    keyword: click's and typer's ``envvar="X"`` (or a list of them),
+    configargparse's ``env_var=``."""
+    if call is None:
+        return []
+    found: list[tuple[str, str]] = []
+    for keyword in ("envvar", "env_var"):
+        named = call.kwargs.get(keyword)
+        if named is None:
+            continue
+        for item in named[2] if named[0] == "seq" else [named]:
+            if item[0] == "c" and isinstance(item[1], str) and item[1]:
+                found.append((item[1], keyword))
+    return found
+
+
+def with_variables(node: SchemaNode, call: RegistrationCall) -> SchemaNode:
+    """The option's node, spelt also by the variables its call names."""
+    named = [v for v, _ in option_variables(call) if v not in node.spellings]
+    node.spellings = (*node.spellings, *named)
+    return node

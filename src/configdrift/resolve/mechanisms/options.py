@@ -323,7 +323,7 @@ def _option(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
     option_nodes.hide_or_deprecate(project, module, call.kwargs, node)
-    return node
+    return option_nodes.with_variables(node, call)
 
 
 #: Flags every command line has, that no page is expected to describe.
