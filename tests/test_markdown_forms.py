@@ -951,3 +951,33 @@ def test_a_lead_in_after_the_key_on_its_own_line_gives_type_and_default() -> Non
         ("server.host", None, "str"),
         ("workers", None, None),
     ]
+
+
+def test_definition_lists_give_defaults_and_types() -> None:
+    # ``default`` then ``: value``: a definition list, plain or indented under
+    # a container CommonMark does not know (``::: field-list``), which it
+    # reads as code.
+    page = (
+        "# Settings\n\n"
+        "## commit\n\n::: field-list\n\n    required\n    : No\n\n"
+        "    default\n    : `True`\n\n    type\n    : boolean\n\nWhether to commit.\n\n"
+        "## tag\n\ndefault\n: `False`\n\ntype\n: boolean\n\nWhether to tag.\n\n"
+        "## message\n\nSee below.\n\n    default\n    x = 1\n"
+    )
+    facts = extract_markdown(page.encode())
+    keys = [(e.name, e.default, e.doc_type) for e in facts.entries if e.form != "word"]
+    # ``message``'s block is code: its heading stays a word, with no labels.
+    assert keys == [("commit", "`True`", "boolean"), ("tag", "`False`", "boolean")]
+
+
+def test_a_code_block_that_is_no_definition_list_gives_no_labels() -> None:
+    from configdrift.extract.docs.label_values import definition_labels
+
+    assert definition_labels("default\n: `1`\ntype\n: int\n") == [
+        ("default", "`1`"),
+        ("type", "int"),
+    ]
+    assert definition_labels("default\n: `1`\nprint(x)\n") == []  # an odd line
+    assert definition_labels("default: 1\n: `2`\n") == []  # a term with a colon
+    assert definition_labels("default\nnot a definition\n") == []
+    assert definition_labels("default\n") == []

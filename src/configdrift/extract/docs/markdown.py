@@ -52,7 +52,7 @@ from configdrift.extract.docs.entry_text import (
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
-from configdrift.extract.docs.label_values import literal_choices, variable_of
+from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
     cell_key,
@@ -273,7 +273,9 @@ class _Walker:
         """``Default: 5``, ``**Type**: int``, "Defaults to `5`." lines under
         an entry give its default and type; a plain-word heading they
         follow is a key. True when the paragraph was such lines only."""
-        found = labels_of(inline)
+        return self._label(labels_of(inline))
+
+    def _label(self, found: list[tuple[str, str]]) -> bool:
         if not found:
             return False
         current = self._current_entry()
@@ -553,6 +555,8 @@ class _Walker:
                 return
             lang, content, skipped = shown
             first += skipped
+        if tok.type == "code_block" and self._label(definition_labels(content)):
+            return  # the terms of an entry's field list, indented under a container
         if tok.type == "code_block" and (fenced := indented_fence(content)) is not None:
             # A fence indented under a container CommonMark does not know
             # (a content tab ``=== "YAML"``, a ``.. column::``): the fence.

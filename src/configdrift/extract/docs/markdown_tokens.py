@@ -26,7 +26,7 @@ from configdrift.extract.docs.entry_text import (
     lead_in,
     type_from_rest,
 )
-from configdrift.extract.docs.label_values import label_kind
+from configdrift.extract.docs.label_values import joined_terms, label_kind
 from configdrift.extract.docs.prose_defaults import prose_default
 
 # What may stand between the option spellings of one entry: `-u`, `--user`.
@@ -477,7 +477,7 @@ def labels_of(inline: Token, own: bool = False) -> list[tuple[str, str]]:
     paragraph, a lead-in after its key too (``**port** (int, default
     `8080`): ...``)."""
     out: list[tuple[str, str]] = []
-    lines = line_texts(inline)
+    lines = joined_terms(line_texts(inline))
     typed = lead_in(lines[0])
     if typed is None and own:
         typed = lead_in(lines[0].split(None, 1)[-1])
