@@ -126,3 +126,52 @@ def test_a_configured_page_that_feeds_another_surface_is_not_empty(tmp_path) -> 
     assert [(f["code"], f["path"]) for f in report["findings"] if f["code"] == "CD501"] == [
         ("CD501", "docs/cli.md")
     ]
+
+
+_DEFAULTS_BESIDE_MODEL = """
+from pydantic import BaseModel
+
+DEFAULTS = {"version": None, "commit": False, "tag": False, "message": "Bump", "parts": {}}
+
+
+class Config(BaseModel):
+    version: str | None
+    commit: bool
+    tag: bool
+    message: str
+    parts: dict
+    files: list = []
+
+
+def load(parsed):
+    return Config(**{**DEFAULTS, **parsed})
+"""
+
+
+def test_a_dict_of_defaults_beside_its_model_reports_a_key_once(tmp_path) -> None:
+    # ``parts`` is in both and documented in neither: the model says so,
+    # where its own pages document it; otherwise the dict does.
+    global_page = "# Global\n\n" + "".join(
+        f"## {key}\n\nDefault: `{value}`\n\n"
+        for key, value in (("version", "None"), ("commit", "False"), ("tag", "False"))
+    )
+    surfaces = 'defaults = {mount = "app.config:DEFAULTS", docs = ["docs/global.md"]}'
+    for documented, reported in (("files", {"config"}), ("", {"defaults"})):
+        root = make_project(
+            tmp_path / (documented or "none"),
+            {
+                "pyproject.toml": (
+                    f'[project]\nname = "app"\n\n[tool.configdrift]\ndocs = ["docs/files.md"]\n\n'
+                    f'[tool.configdrift.mount]\n"" = "app.config:Config"\n\n'
+                    f"[tool.configdrift.surfaces]\n{surfaces}\n"
+                ),
+                "app/__init__.py": "",
+                "app/config.py": _DEFAULTS_BESIDE_MODEL,
+                "docs/global.md": global_page,
+                "docs/files.md": f"# Files\n\n## {documented}\n\nThe files.\n",
+            },
+        )
+        result = run_cli("check", str(root), "--format", "json", "--no-cache")
+        found = json.loads(result.out)["findings"]
+        parts = {f["surface"] for f in found if f["code"] == "CD103" and f["key"] == "parts"}
+        assert parts == reported, documented

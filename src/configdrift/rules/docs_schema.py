@@ -11,6 +11,7 @@ from configdrift.index.spellings import VARIABLE
 from configdrift.model import (
     ANY_KEY,
     BUILTIN,
+    CLASS_KINDS,
     LIST_ITEM,
     ConfigPath,
     DocEntry,
@@ -252,6 +253,16 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # documented: the same configuration read in two places.
     project = (analysis.first or analysis).everything
     beside = {p for other in project if other is not analysis for p in _shown(other)}
+    if root.model_kind in ("table", "dict"):
+        # A dict of defaults beside a documented model that holds its keys
+        # (``DEFAULTS`` copied into ``Config(**config)``): each is reported
+        # once, on the model.
+        beside |= {
+            node.path
+            for other in project
+            if other.entries and other.schema.model_kind in CLASS_KINDS
+            for node in other.schema.walk()
+        }
     # Options of a parser none of whose options the docs describe (a script's
     # own flags; a command its prose names is described) are not reported one
     # by one, nor the keys of a dict of defaults none of whose keys they do.
