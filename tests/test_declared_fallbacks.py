@@ -91,3 +91,25 @@ def test_an_object_that_reads_mostly_other_names_is_not_the_surface_s(tmp_path) 
         + "    return bars, columns\n"
     )
     assert ("CD106", "gallery_bars") not in _found(tmp_path, reads)
+
+
+def test_an_empty_sequence_against_a_declared_sequence_tests_for_one(tmp_path) -> None:
+    # ``get("formats", [])`` asks whether any is given; the declared
+    # default applies later. Another sequence is another default.
+    setup = _SETUP + '    app.add_config_value("gallery_formats", ("png",), "html")\n'
+    reads = (
+        "def render(config):\n"
+        '    formats = getattr(config, "gallery_formats", FALLBACK)\n'
+        '    columns = getattr(config, "gallery_columns", 3)\n'
+        '    title = getattr(config, "gallery_title", "Gallery")\n'
+        "    return formats, columns, title\n"
+    )
+    cases = (("[]", False), ("()", False), ('["jpg"]', True))
+    for number, (fallback, reported) in enumerate(cases):
+        files = {
+            "plug/ext.py": setup,
+            "plug/render.py": reads.replace("FALLBACK", fallback),
+            "docs/settings.md": _DOCS,
+        }
+        _, findings = check_project(tmp_path / str(number), files, "plug")
+        assert (("CD106", "gallery_formats") in by_key(findings)) is reported, fallback

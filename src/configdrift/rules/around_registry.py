@@ -290,11 +290,14 @@ def _differs(fallback: object, declared: object) -> bool:
     """Does a read's fallback say another default than the declared one?
     Not where either is ``None``; not where both are falsy (``False`` and
     ``""`` both mean unset to a truth test); not a string against another
-    type (an environment variable's ``"true"`` is parsed)."""
+    type (an environment variable's ``"true"`` is parsed); not an empty
+    sequence against a sequence (a read that tests whether one is given)."""
     if fallback is None or same_value(fallback, declared):
         return False
     if not fallback and not declared:
         return False
+    if fallback in ([], ()) and isinstance(declared, (list, tuple)):
+        return False  # ``get("serialize", [])``: a sequence or none, the declared one later
     return not (isinstance(fallback, str) and not isinstance(declared, str))
 
 
