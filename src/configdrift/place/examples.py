@@ -112,9 +112,10 @@ def placed_blocks(
             # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
             near = sum(1 for top in tops if top not in former and _misspelt(top, block, schema))
             # traitlets' classes are an open set (another package's class
-            # is configured beside the project's): one of the project's
-            # places the block.
-            open_set = schema.model_kind == "traitlets" and known >= 1
+            # is configured beside the project's), as are the keys of a
+            # file others register in too (Sphinx's ``conf.py``): one of
+            # the project's places the block.
+            open_set = schema.model_kind in ("traitlets", "named") and known >= 1
             if tops and (
                 open_set
                 or known == len(tops)

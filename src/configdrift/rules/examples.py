@@ -41,7 +41,7 @@ from configdrift.rules.evidence import (
     unknown_under,
 )
 from configdrift.rules.registry import make, register
-from configdrift.rules.unspelled import unspelled_keys
+from configdrift.rules.unspelled import misspelt_open_keys, unspelled_keys
 from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
@@ -178,6 +178,12 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     read or spelt by the code (never of a model class's: one whose keys
     are open takes its unknown ones from a base outside the project).
 
+    In a file other tools register keys in too (Sphinx's ``conf.py``; a
+    docs block that sets or extends ``extensions``, or names ``conf.py`` in
+    a comment, is one), a key is judged only where it is one letter from
+    one key the project registers (``foo_banner_txt`` beside
+    ``foo_banner_text``) and no file of the project spells it.
+
     A key spelt with ``-`` where the code reads it with ``_`` (or back) is
     not judged: a loader may turn one into the other. Nor is a key of a
     pydantic model's that another pydantic model of the project declares,
@@ -202,6 +208,7 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from _env_examples(analysis)
     yield from unspelled_keys(analysis)
+    yield from misspelt_open_keys(analysis)
 
 
 #: ``NAME=value`` (``NAME = value``), ``export NAME=value`` or a commented

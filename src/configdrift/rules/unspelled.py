@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.calls import PERCENT_HOLE
 from configdrift.extract.python.facts import Expr, built_name_matches
+from configdrift.index.spellings import one_edit
 from configdrift.model import (
     CLASS_KINDS,
     ConfigPath,
@@ -38,6 +39,7 @@ from configdrift.model import (
     SchemaNode,
     format_path,
     resolve_path,
+    top_spellings,
 )
 from configdrift.rules.built_names import built_names
 from configdrift.rules.evidence import named_as_key, spelt_anywhere
@@ -110,6 +112,44 @@ def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
                 "silently ignored",
                 _beside(option),
             )
+
+
+def misspelt_open_keys(analysis: Analysis) -> Iterator[Finding]:
+    """CD302 for a key an example sets at the top of a configuration that
+    says nothing of the keys it lacks (registered by name, as Sphinx's
+    ``add_config_value``: the file may set another tool's too), where the
+    key is one letter from one of its own (``foo_banner_txt`` beside
+    ``foo_banner_text``) and no file of the project spells it in any form:
+    nothing reads it, and the key it misspells keeps its default."""
+    root = analysis.schema
+    if root.strict is not None or root.model_kind != "named" or analysis.unresolved:
+        return
+    own = sorted(top_spellings(root))
+    found: dict[str, tuple[str, int, str, str]] = {}
+    for rel, block, base in analysis.blocks:
+        for key in block.keys:
+            name = key.path[0]
+            if base or len(key.path) != 1 or name in found or root.child(name) is not None:
+                continue
+            close = [spelling for spelling in own if one_edit(name, spelling)]
+            if len(close) == 1:
+                found[name] = (rel, key.line, close[0], block.described())
+    spelt = spelt_anywhere(analysis, set(found)) | _built(analysis, set(found)) if found else set()
+    for name, (rel, line, close, what) in found.items():
+        if name in spelt:
+            continue
+        node = root.child(close)
+        where = node.location if node is not None else None
+        yield make(
+            "CD302",
+            name,
+            Location(rel, line),
+            f"{what} sets `{name}`, which is not among {root.model or 'the keys declared'} "
+            "and which no code of the project spells: the setting is silently ignored, and "
+            f"`{close}` keeps its default",
+            (Related(where.path, where.line, f"`{close}` is declared here"),) if where else (),
+            f"did you mean `{close}`?",
+        )
 
 
 def unspelt_entries(

@@ -107,6 +107,29 @@ def read_config_statements(text: str, tree: ast.Module | None = None) -> BlockRe
 
 #: A line that assigns a name in capitals: ``CORS_ALLOW_ALL = True``.
 _CAPS_ASSIGNMENT = re.compile(r"(?m)^([A-Z][A-Z0-9_]*)[ \t]*=[^=]")
+#: The list a Sphinx ``conf.py`` names its extensions in.
+_EXTENSIONS = "extensions"
+#: A block that is a fragment of a Sphinx ``conf.py``: it names the file in
+#: a comment, or sets or extends ``extensions``. Its settings are written
+#: in small letters (``copybutton_prompt_text = "$ "``).
+_CONF_FRAGMENT = re.compile(
+    r"(?m)^[ \t]*#.*\bconf\.py\b|^extensions[ \t]*(?:\+?=|\.(?:append|extend)\()"
+)
+
+
+def _extends(statement: ast.stmt) -> bool:
+    """``extensions += [...]``, ``extensions.append("x")``."""
+    if isinstance(statement, ast.AugAssign):
+        return isinstance(statement.target, ast.Name) and statement.target.id == _EXTENSIONS
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == _EXTENSIONS
+    )
+
+
 #: Statements a settings module may hold besides its assignments.
 _QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
 
@@ -125,8 +148,11 @@ def read_settings_module(
     block already parsed."""
     if "=" not in text or len(text) > MAX_BYTES:
         return None
+    fragment = not config_file and _CONF_FRAGMENT.search(text) is not None
     found = [] if config_file else list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))
-    if not config_file and not (len(found) == 2 or (found and "_" in found[0].group(1))):
+    if not (config_file or fragment) and not (
+        len(found) == 2 or (found and "_" in found[0].group(1))
+    ):
         return None  # no two settings in capitals (or one named in parts): not parsed
     tree = tree or _parse(text)
     if tree is None:
@@ -137,6 +163,8 @@ def read_settings_module(
             isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
         ):
             continue
+        if fragment and _extends(statement):
+            continue  # ``extensions.append("x")``: the documentation tool's, not a setting
         if config_file and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             continue  # a hook, not a value
         if not (
@@ -146,8 +174,10 @@ def read_settings_module(
         ):
             return None  # code, not settings
         name = statement.targets[0].id
-        if name.startswith("_") or not (config_file or name.isupper()):
+        if name.startswith("_") or not (config_file or fragment or name.isupper()):
             return None
+        if fragment and name == _EXTENSIONS:
+            continue
         kind, value = literal_value(statement.value)
         if kind == DICT and not config_file:
             continue  # the dict reader gives its keys

@@ -1,0 +1,103 @@
+"""A Sphinx ``conf.py`` fragment in the docs (it sets or extends
+``extensions``, or a comment names ``conf.py``) is an example of the
+settings it assigns in small letters; a key one letter from an option the
+extension registers, that no code spells, is ignored (CD302)."""
+
+from __future__ import annotations
+
+from configdrift.extract.docs.python_config import read_settings_module
+from helpers import by_key, check_project
+
+
+def _keys(text: str) -> list[str] | None:
+    read = read_settings_module(text)
+    return None if read is None else [key.path[0] for key in read.keys]
+
+
+def test_a_conf_fragment_sets_settings_in_small_letters() -> None:
+    fragment = 'extensions = ["sphinx_foo"]\nfoo_show = True\nfoo_text = "Welcome"\n'
+    assert _keys(fragment) == ["foo_show", "foo_text"]
+    extended = 'extensions.append("sphinx_foo")\nextensions += ["x"]\nfoo_show = True\n'
+    assert _keys(extended) == ["foo_show"]
+    commented = '# in your conf.py\nfoo_show = True\nfoo_text = "Welcome"\n'
+    assert _keys(commented) == ["foo_show", "foo_text"]
+
+
+def test_python_in_small_letters_is_no_settings_module() -> None:
+    # A tutorial's code: no ``extensions``, no ``conf.py``.
+    assert _keys('name = "x"\ncount = 2\n') is None
+    # Code beside the assignments is not a conf fragment's settings either.
+    assert _keys('extensions = ["a"]\nfoo_show = True\nprint(foo_show)\n') is None
+    # ``extensions`` named in the middle of a word or a line is no fragment.
+    assert _keys('my_extensions = ["a"]\nfoo_show = True\n') is None
+
+
+_SETUP = """
+def setup(app):
+    app.add_config_value("foo_show_banner", True, "html")
+    app.add_config_value("foo_banner_text", "Hello", "html")
+    app.add_config_value("foo_max_items", 10, "env")
+"""
+
+_README = """# sphinx-foo
+
+Add it to your `conf.py`:
+
+```python
+extensions = ["sphinx_foo"]
+html_theme = "alabaster"
+foo_show_banner = True
+{key} = "Welcome"
+```
+
+## Options
+
+- `foo_show_banner` (default `True`): show a banner.
+- `foo_banner_text` (default `"Hello"`): the banner's text.
+- `foo_max_items` (default `10`): how many items.
+"""
+
+
+def _found(tmp_path, key: str, **more: str) -> dict:
+    files = {"sphinx_foo/__init__.py": _SETUP, "README.md": _README.format(key=key), **more}
+    _, findings = check_project(tmp_path, files, "sphinx_foo")
+    return by_key(findings)
+
+
+def test_a_key_one_letter_from_a_registered_one_is_ignored(tmp_path) -> None:
+    found = _found(tmp_path, "foo_banner_txt")
+    finding = found["CD302", "foo_banner_txt"]
+    assert finding.location.path == "README.md" and finding.location.line == 9
+    assert finding.suggestion == "did you mean `foo_banner_text`?"
+    assert finding.related[0].path == "sphinx_foo/__init__.py"
+    # Another tool's setting beside it is not judged: the file is open.
+    assert ("CD302", "html_theme") not in found
+
+
+def test_a_key_some_code_spells_or_far_from_any_is_not_judged(tmp_path) -> None:
+    assert not [k for k in _found(tmp_path / "far", "foo_colour") if k[0] == "CD302"]
+    spelt = {"sphinx_foo/legacy.py": 'OLD = "foo_banner_txt"\n'}
+    assert ("CD302", "foo_banner_txt") not in _found(tmp_path / "spelt", "foo_banner_txt", **spelt)
+    # Two registered keys one letter from it: which one is meant is unknown.
+    setup = _SETUP + '    app.add_config_value("foo_banner_test", "", "html")\n'
+    both = {"sphinx_foo/__init__.py": setup}
+    assert ("CD302", "foo_banner_tet") not in _found(tmp_path / "two", "foo_banner_tet", **both)
+
+
+def test_a_model_open_to_a_base_elsewhere_is_not_judged(tmp_path) -> None:
+    # A dataclass whose base is another library's may take ``max_item``
+    # from it: a letter off ``max_items`` is no proof of a misspelling.
+    code = (
+        "from dataclasses import dataclass\n\nfrom otherlib import BaseConfig\n\n\n"
+        "@dataclass\nclass Config(BaseConfig):\n"
+        "    host: str = 'a'\n    port: int = 1\n    workers: int = 2\n    max_items: int = 3\n\n\n"
+        "def load(data):\n    return Config(**data)\n"
+    )
+    page = (
+        "# Configuration\n\n- `host`: the host.\n- `port`: the port.\n- `workers`: workers.\n"
+        "- `max_items`: items.\n\n```yaml\nhost: a\nport: 2\nworkers: 3\nmax_item: 4\n```\n"
+    )
+    files = {"app/config.py": code, "docs/config.md": page}
+    analysis, findings = check_project(tmp_path, files, "app", {"": "app.config:Config"})
+    assert analysis.schema.strict is None and analysis.blocks
+    assert ("CD302", "max_item") not in by_key(findings)
