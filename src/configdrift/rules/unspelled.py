@@ -131,9 +131,9 @@ def misspelt_open_keys(analysis: Analysis) -> Iterator[Finding]:
             name = key.path[0]
             if base or len(key.path) != 1 or name in found or root.child(name) is not None:
                 continue
-            close = [spelling for spelling in own if one_edit(name, spelling)]
-            if len(close) == 1:
-                found[name] = (rel, key.line, close[0], block.described())
+            near = [spelling for spelling in own if one_edit(name, spelling)]
+            if len(near) == 1:
+                found[name] = (rel, key.line, near[0], block.described())
     spelt = spelt_anywhere(analysis, set(found)) | _built(analysis, set(found)) if found else set()
     for name, (rel, line, close, what) in found.items():
         if name in spelt:
