@@ -101,3 +101,66 @@ def test_a_model_open_to_a_base_elsewhere_is_not_judged(tmp_path) -> None:
     analysis, findings = check_project(tmp_path, files, "app", {"": "app.config:Config"})
     assert analysis.schema.strict is None and analysis.blocks
     assert ("CD302", "max_item") not in by_key(findings)
+
+
+# An option the docs present and the code reads from Sphinx's config,
+# that no ``add_config_value`` registers (CD201).
+
+_EXTENSION = """
+def on_build(app, exception, self_like=None):
+    if app.config.foo_show_banner:
+        print(app.config.foo_banner_text, app.config.html_theme)
+    print(self_like.app.config.{read})
+
+
+def setup(app):
+{setup}    app.add_config_value("foo_show_banner", True, "html")
+    app.add_config_value("foo_banner_text", "Hello", "html")
+    app.add_config_value("foo_max_items", 10, "env")
+    app.connect("build-finished", on_build)
+"""
+
+_OPTIONS = """# Options
+
+- `foo_show_banner` (default `True`): show a banner.
+- `foo_banner_text` (default `"Hello"`): the banner's text.
+- `foo_max_items` (default `10`): how many items.
+- `foo_theme_color` (default `"blue"`): the colour.
+- `html_theme`: the theme, as Sphinx takes it.
+"""
+
+
+def _read(tmp_path, read: str = "foo_theme_color", setup: str = "", **more: str) -> dict:
+    code = _EXTENSION.format(read=read, setup=setup)
+    files = {"sphinx_foo/__init__.py": code, "docs/options.md": _OPTIONS, **more}
+    _, findings = check_project(tmp_path, files, "sphinx_foo")
+    return by_key(findings)
+
+
+def test_an_option_read_but_never_registered_fails_at_the_read(tmp_path) -> None:
+    found = _read(tmp_path)
+    finding = found["CD201", "foo_theme_color"]
+    assert finding.severity.value == "error"
+    assert (finding.location.path, finding.location.line) == ("sphinx_foo/__init__.py", 5)
+    assert "AttributeError" in finding.message
+    assert [r.path for r in finding.related] == ["docs/options.md", "sphinx_foo/__init__.py"]
+    # Sphinx's own value, documented beside and read: not the extension's.
+    assert ("CD201", "html_theme") not in found
+
+
+def test_an_option_registered_set_or_quoted_is_not_judged(tmp_path) -> None:
+    registered = '    app.add_config_value("foo_theme_color", "blue", "html")\n'
+    assert ("CD201", "foo_theme_color") not in _read(tmp_path / "registered", setup=registered)
+    # Set by the extension itself before it is read.
+    written = '    app.config.foo_theme_color = "blue"\n'
+    assert ("CD201", "foo_theme_color") not in _read(tmp_path / "written", setup=written)
+    # A name the code quotes may be registered or guarded (``hasattr``).
+    quoted = {
+        "sphinx_foo/guard.py": 'def has(app):\n    return hasattr(app.config, "foo_theme_color")\n'
+    }
+    assert ("CD201", "foo_theme_color") not in _read(tmp_path / "quoted", **quoted)
+
+
+def test_a_name_registered_at_run_time_may_be_any(tmp_path) -> None:
+    computed = '    for name in NAMES:\n        app.add_config_value(name, None, "html")\n'
+    assert ("CD201", "foo_theme_color") not in _read(tmp_path, setup=computed)

@@ -31,7 +31,14 @@ from configdrift.model import (
     top_spellings,
 )
 from configdrift.rules.doc_gaps import missing_entries
-from configdrift.rules.evidence import bounded_files, code_files, once
+from configdrift.rules.evidence import (
+    bounded_files,
+    code_files,
+    config_assigned,
+    config_attributes,
+    once,
+    quoted_in,
+)
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -51,6 +58,64 @@ _DECLARING = _REGISTRIES | {"named", "theme", "defaults"}
 def read_around(analysis: Analysis) -> Iterator[Finding]:
     yield from _read_around_defaults(analysis)
     yield from _documented_around(analysis)
+    yield from _read_unregistered(analysis)
+
+
+def _read_unregistered(analysis: Analysis) -> Iterator[Finding]:
+    """A key the docs present beside options registered by name (Sphinx's
+    ``add_config_value``), with their prefix, that the code reads as an
+    attribute of the configuration (``app.config.foo_color``) but that no
+    registration declares and no code quotes: Sphinx raises an
+    ``AttributeError`` at the read and ignores the ``conf.py`` setting."""
+    root = analysis.schema
+    if root.model_kind != "named" or analysis.unresolved:
+        return
+    prefix = _shared_prefix(top_spellings(root))
+    found = {
+        rejected[-1]: entry
+        for entry, rejected, parent in missing_entries(analysis, strict=None)
+        if parent is root and len(rejected) == 1 and prefix and rejected[0].startswith(prefix)
+    }
+    if not found:
+        return
+    files = code_files(analysis)
+    # A name the code quotes may be registered or guarded (``hasattr``);
+    # one it assigns is set before it is read.
+    taken = quoted_in(analysis, files, set(found)) | config_assigned(analysis, files, set(found))
+    found = {k: e for k, e in found.items() if k not in taken}
+    where: dict[str, Location] = {}
+    read = config_attributes(analysis, files, set(found), where)
+    for key in sorted(read):
+        entry = found[key]
+        related = [Related(entry.location.path, entry.location.line, "the docs present it here")]
+        if root.model_location is not None:
+            related.append(
+                Related(
+                    root.model_location.path,
+                    root.model_location.line,
+                    "the options are registered here, not this one",
+                )
+            )
+        yield make(
+            "CD201",
+            key,
+            where[key],
+            f"`{key}` is read from the configuration and documented as an option, but nothing "
+            "registers it: the read raises an AttributeError, and a value set for it is ignored",
+            tuple(related),
+        )
+
+
+def _shared_prefix(keys: set[str]) -> str:
+    """The first word (``foo_``) at least half of the keys, two or more,
+    begin with; empty where there is none."""
+    counts: dict[str, int] = {}
+    for key in keys:
+        head, sep, _ = key.partition("_")
+        if sep and head:
+            counts[head + sep] = counts.get(head + sep, 0) + 1
+    best = max(counts.items(), key=lambda item: (item[1], item[0]), default=("", 0))
+    return best[0] if best[1] >= 2 and 2 * best[1] >= len(keys) else ""
 
 
 def _read_around_defaults(analysis: Analysis) -> Iterator[Finding]:

@@ -334,6 +334,23 @@ def read_elsewhere(analysis: Analysis, names: set[str]) -> set[str]:
     return _search(analysis, analysis.other_python, pattern, names)
 
 
+def config_attributes(
+    analysis: Analysis, files: list[str], names: set[str], where: dict[str, Location]
+) -> set[str]:
+    """Names ``files`` spell as attributes of a configuration object
+    (``app.config.foo_color``, ``env.config.foo_color``), with the place
+    of each first in ``where``."""
+    pattern = rb"(?<!\w)config\.(%b)\b" % alternation(names)
+    return _search(analysis, files, pattern, names, where=where)
+
+
+def config_assigned(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names ``files`` assign as attributes of a configuration object
+    (``app.config.foo_color = "blue"``)."""
+    pattern = rb"(?<!\w)config\.(%b)\s*+=[^=]" % alternation(names)
+    return _search(analysis, files, pattern, names)
+
+
 def bounded_files(analysis: Analysis, files: list[str]) -> Iterator[tuple[str, bytes]]:
     """The bytes of ``files``, the first ``MAX_OTHER_FILES`` of them and
     ``MAX_OTHER_BYTES`` of each, skipping what is not the tree's own

@@ -62,6 +62,12 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     reads two of the registry's own keys by name too (``conf.get``,
     ``_get``), outside the tests; a key spelt in another case than the
     registry's (``Task`` beside ``task_acks_late``) is something else.
+    And a key the docs present beside options registered by name (Sphinx's
+    ``add_config_value``), with the prefix most of them share, that the
+    code reads as an attribute of the configuration
+    (``app.config.foo_color``) where nothing registers, assigns or quotes
+    it: Sphinx raises an ``AttributeError`` at the read, and ignores the
+    value ``conf.py`` sets.
 
     Why it matters
     The read can only fail (an ``AttributeError``), or it reads a key that a
