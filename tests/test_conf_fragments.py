@@ -164,3 +164,27 @@ def test_an_option_registered_set_or_quoted_is_not_judged(tmp_path) -> None:
 def test_a_name_registered_at_run_time_may_be_any(tmp_path) -> None:
     computed = '    for name in NAMES:\n        app.add_config_value(name, None, "html")\n'
     assert ("CD201", "foo_theme_color") not in _read(tmp_path, setup=computed)
+
+
+def test_a_paragraph_that_leads_into_conf_py_makes_its_block_a_fragment() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    markdown = (
+        "# X\n\nAdd this to your `conf.py`:\n\n```python\nfoo_show = True\nfoo_text = 'a'\n```\n\n"
+        "```python\nname = 'z'\ncount = 1\n```\n\n"  # the block after it is not led into
+        "Some code:\n\n```python\nname = 'x'\ncount = 2\n```\n\n"
+        "The `conf.py` file is read first.\n\n```python\nname = 'y'\ncount = 3\n```\n"
+    )
+    blocks = extract_markdown(markdown.encode()).blocks
+    assert [[k.path[0] for k in b.keys] for b in blocks] == [["foo_show", "foo_text"]]
+    rst = (
+        "X\n=\n\nAdd this to your ``conf.py``::\n\n    foo_show = True\n    foo_text = 'a'\n\n"
+        "In ``conf.py``:\n\n.. code-block:: python\n\n    foo_max = 3\n    foo_min = 1\n\n"
+        "Some code::\n\n    name = 'x'\n    count = 2\n"
+    )
+    blocks = extract_rst(rst.encode()).blocks
+    assert [[k.path[0] for k in b.keys] for b in blocks] == [
+        ["foo_show", "foo_text"],
+        ["foo_max", "foo_min"],
+    ]

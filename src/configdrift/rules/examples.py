@@ -179,8 +179,9 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     are open takes its unknown ones from a base outside the project).
 
     In a file other tools register keys in too (Sphinx's ``conf.py``; a
-    docs block that sets or extends ``extensions``, or names ``conf.py`` in
-    a comment, is one), a key is judged only where it is one letter from
+    docs block that sets or extends ``extensions``, names ``conf.py`` in a
+    comment, or follows a paragraph that names it and ends with a colon,
+    is one), a key is judged only where it is one letter from
     one key the project registers (``foo_banner_txt`` beside
     ``foo_banner_text``) and no file of the project spells it.
 

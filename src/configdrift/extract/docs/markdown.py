@@ -18,7 +18,6 @@ mapping.
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs import markdown_budget as budget
@@ -30,9 +29,7 @@ from configdrift.extract.docs.entry_text import (
     DOTTED,
     GENERATORS,
     KEY_HEADERS,
-    KEY_ROLES,
     MAX_MENTIONS,
-    MYST_ROLE,
     SPELLING_HEADERS,
     VALUES_LEAD,
     announces_default,
@@ -46,13 +43,17 @@ from configdrift.extract.docs.entry_text import (
     mentioned_key,
     rename_cell,
     rename_columns,
-    role_target,
     split_name,
     type_from_rest,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
+from configdrift.extract.docs.markdown_inline import (
+    comment_default,
+    leads_to_conf,
+    role_references,
+)
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
     cell_key,
@@ -126,6 +127,7 @@ class _Walker:
         self.pending: int | None = None
         #: The key a field line of this section names (``**Config File Name:**``).
         self.field_entry: int | None = None
+        self.conf_lead = False
 
     def run(self) -> None:
         tokens = self.tokens
@@ -141,6 +143,9 @@ class _Walker:
                 block_default(self.facts.entries[awaiting], tok.content)
             if kind.endswith("_open") or kind in ("fence", "code_block"):
                 awaiting = None
+            if kind.endswith("_open"):
+                # "Add this to your `conf.py`:" leads into the block after it.
+                self.conf_lead = kind == "paragraph_open" and leads_to_conf(tokens[i + 1])
             if kind == "paragraph_open" and i + 1 < len(tokens):
                 current = self._current_entry()
                 if current is not None and self.facts.entries[current].section == self.section:
@@ -169,6 +174,7 @@ class _Walker:
                 continue
             elif kind in ("fence", "code_block"):
                 self._block(tok)
+                self.conf_lead = False
             elif kind == "html_block":
                 self._comments(tok.content)
             i += 1
@@ -243,17 +249,16 @@ class _Walker:
         return len(self.facts.entries) - 1
 
     def _comments(self, content: str) -> None:
-        """Documentation macros in an HTML block: ``<!-- md:default `true`
-        -->`` under a setting's heading gives its default."""
-        for line in content.splitlines()[:20]:
-            line = line.strip()
-            if not (line.startswith("<!--") and line.endswith("-->")):
-                continue
-            words = line[4:-3].split(None, 1)
-            if len(words) == 2 and words[0] == "md:default":
-                entry = self.facts.entries[-1] if self.facts.entries else None
-                if entry is not None and entry.form == "heading" and entry.section == self.section:
-                    entry.default = words[1].strip()
+        """A documentation macro's default for the heading's entry above."""
+        default = comment_default(content)
+        entry = self.facts.entries[-1] if self.facts.entries else None
+        if (
+            default
+            and entry is not None
+            and entry.form == "heading"
+            and entry.section == self.section
+        ):
+            entry.default = default
 
     def _current_entry(self) -> int | None:
         """The entry the text of the section is about: the last one, else
@@ -305,19 +310,9 @@ class _Walker:
 
     def _roles(self, inline: Token) -> None:
         """MyST roles that point at keys: ``{confval}`name```."""
-        children = inline.children or []
-        for before, child in itertools.pairwise(children):
-            if child.type != "code_inline" or before.type != "text":
-                continue
-            match = MYST_ROLE.search(before.content)
-            target = role_target(child.content) if match else None
-            if (
-                match
-                and match.group(1) in KEY_ROLES
-                and target
-                and len(self.facts.references) < 2000
-            ):
-                self.facts.references.append((match.group(1), target, self._line(inline)))
+        for role, target in role_references(inline):
+            if len(self.facts.references) < 2000:
+                self.facts.references.append((role, target, self._line(inline)))
 
     def _paragraph(self, inline: Token, in_list: int, index: int) -> None:
         self._roles(inline)
@@ -583,7 +578,7 @@ class _Walker:
             # A settings module's assignments (``CORS_ALLOW_CREDENTIALS =
             # True``): a block of their own, beside the dicts'; and the
             # calls that pass keyword arguments.
-            python_blocks(content, first, self.section, lang, self.facts)
+            python_blocks(content, first, self.section, lang, self.facts, self.conf_lead)
         read = read_block(content, lang)
         if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return

@@ -135,7 +135,7 @@ _QUIET = (ast.Import, ast.ImportFrom, ast.Pass)
 
 
 def read_settings_module(
-    text: str, *, config_file: bool = False, tree: ast.Module | None = None
+    text: str, *, config_file: bool = False, tree: ast.Module | None = None, conf: bool = False
 ) -> BlockRead | None:
     """The settings a block of Python assigns, as a settings module does
     (``CORS_ALLOW_CREDENTIALS = True``, gunicorn's ``workers = 4``): each
@@ -148,7 +148,7 @@ def read_settings_module(
     block already parsed."""
     if "=" not in text or len(text) > MAX_BYTES:
         return None
-    fragment = not config_file and _CONF_FRAGMENT.search(text) is not None
+    fragment = not config_file and (conf or _CONF_FRAGMENT.search(text) is not None)
     found = [] if config_file else list(islice(_CAPS_ASSIGNMENT.finditer(text), 2))
     if not (config_file or fragment) and not (
         len(found) == 2 or (found and "_" in found[0].group(1))
@@ -338,16 +338,22 @@ def _value_keys(
 
 
 def python_blocks(
-    content: str, first: int, section: int, lang: str, into: DocFacts | None = None
+    content: str,
+    first: int,
+    section: int,
+    lang: str,
+    into: DocFacts | None = None,
+    conf: bool = False,
 ) -> tuple[list[Block], list[Block]]:
     """What a Python block of a page gives besides its dicts: the settings
-    it assigns as a settings module does (a block), and its calls with
+    it assigns as a settings module does (a block; in small letters too
+    where the page leads into it as a ``conf.py``), and its calls with
     keyword arguments (call blocks, ``Block.call``), at the page's lines."""
     blocks: list[Block] = []
     # Parsed once for both readings, where a call with keywords may be.
     calls_possible = "=" in content and "(" in content and len(content) <= MAX_BYTES
     tree = _parse(content) if calls_possible else None
-    settings = read_settings_module(content, tree=tree)
+    settings = read_settings_module(content, tree=tree, conf=conf)
     if settings is not None:
         blocks.append(Block(section, first, lang, [k.at(first) for k in settings.keys]))
     calls = [

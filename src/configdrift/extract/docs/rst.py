@@ -61,6 +61,7 @@ from configdrift.extract.docs.rst_forms import (
     bare_terms,
     described_values,
     directive_fields,
+    leads_to_conf,
     lone_key,
     opening_key,
     references,
@@ -550,6 +551,9 @@ class _Walker:
         commands = command_lines(content, language)
         self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
+        conf = leads_to_conf(node)
+        if not language and conf:
+            language = "python"  # "Add this to your ``conf.py``::"
         if not language and _IMPORTS.match(content.lstrip()):
             # An untagged ``::`` block that imports is Python to Sphinx: its calls.
             self.facts.calls.extend(python_blocks(content, first, section, "python")[1])
@@ -560,7 +564,7 @@ class _Walker:
         if language in ("python", "py"):
             # A settings module's assignments: a block of their own; and the
             # calls that pass keyword arguments.
-            python_blocks(content, first, section, language, self.facts)
+            python_blocks(content, first, section, language, self.facts, conf)
         read = read_block(content, language)
         if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return

@@ -242,3 +242,17 @@ def references(facts: DocFacts, tree: Any) -> None:
 
 #: References kept per page (a page of thousands is an index, not prose).
 MAX_REFERENCES = 2000
+
+
+def leads_to_conf(node: Any) -> bool:
+    """Does the paragraph just before a literal block name ``conf.py`` and
+    end with a colon ("Add this to your ``conf.py``::"), leading into it?"""
+    from docutils import nodes
+
+    parent = node.parent
+    index = parent.index(node) if parent is not None else 0
+    before = parent[index - 1] if index else None
+    if not isinstance(before, nodes.paragraph):
+        return False
+    text = before.astext().rstrip()
+    return text.endswith(":") and re.search(r"\bconf\.py\b", text) is not None

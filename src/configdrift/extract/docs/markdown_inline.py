@@ -1,0 +1,52 @@
+"""What a Markdown page says of its keys outside entries and blocks: the
+MyST roles that point at keys (``{confval}`name```), the documentation
+macros of an HTML comment (``<!-- md:default `true` -->``), and whether a
+paragraph leads into a Sphinx ``conf.py`` fragment."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from markdown_it.token import Token
+
+from configdrift.extract.docs.entry_text import KEY_ROLES, MYST_ROLE, role_target
+
+
+def role_references(inline: Token) -> list[tuple[str, str]]:
+    """(role, target) of each MyST role of the paragraph that points at a
+    key: ``{confval}`name```."""
+    out: list[tuple[str, str]] = []
+    for before, child in itertools.pairwise(inline.children or []):
+        if child.type != "code_inline" or before.type != "text":
+            continue
+        match = MYST_ROLE.search(before.content)
+        target = role_target(child.content) if match else None
+        if match and match.group(1) in KEY_ROLES and target:
+            out.append((match.group(1), target))
+    return out
+
+
+def comment_default(content: str) -> str | None:
+    """The default a documentation macro of an HTML block gives:
+    ``<!-- md:default `true` -->``."""
+    for line in content.splitlines()[:20]:
+        line = line.strip()
+        if not (line.startswith("<!--") and line.endswith("-->")):
+            continue
+        words = line[4:-3].split(None, 1)
+        if len(words) == 2 and words[0] == "md:default":
+            return words[1].strip()
+    return None
+
+
+#: A paragraph that sends the reader to a Sphinx ``conf.py``: "Add this to
+#: your `conf.py`:".
+_CONF_LEAD = re.compile(r"\bconf\.py\b")
+
+
+def leads_to_conf(inline: Token) -> bool:
+    """Does the paragraph name ``conf.py`` and end with a colon, leading into
+    the block after it?"""
+    text = inline.content.rstrip()
+    return text.endswith(":") and _CONF_LEAD.search(text) is not None
