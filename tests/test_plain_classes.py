@@ -128,3 +128,56 @@ def test_a_class_with_a_few_option_objects_is_still_a_plain_class(tmp_path) -> N
     files = {"app/config.py": config, "docs/configuring.rst": _table(_rows(_NAMES))}
     analysis, _ = check_project(tmp_path, files, "app")
     assert "Config" in {s.surface for s in analysis.everything}
+
+
+_SERVER = """
+class Config:
+    def __init__(
+        self,
+        app,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        workers: int = 1,
+        backlog: int = 2048,
+        log_level: str = "info",
+        reload=False,
+        timeout_keep_alive: int = 5,
+    ):
+        self.app = app
+        self.host = host
+        self.port = port
+        self.workers = workers
+        self.backlog = backlog
+        self.log_level = log_level
+        self.reload_enabled = reload
+        self.timeout_keep_alive = timeout_keep_alive
+        self.started = False
+
+
+class Runner:
+    def __init__(self, reload=True):
+        self.reload = reload
+"""
+
+
+def test_a_class_that_keeps_its_constructors_keywords_is_a_surface(tmp_path) -> None:
+    # uvicorn's shape: the keywords ``__init__`` takes and keeps as
+    # attributes of the same name are the keys, with its defaults.
+    rows = [
+        ("host", "127.0.0.1"),
+        ("port", "8080"),
+        ("workers", "1"),
+        ("backlog", "2048"),
+        ("log_level", "info"),
+    ]
+    files = {"app/config.py": _SERVER, "docs/settings.rst": _table(rows)}
+    analysis, findings = check_project(tmp_path, files, "app")
+    surface = {s.surface: s for s in analysis.everything}["Config"]
+    # ``app`` has no default, ``reload`` is kept under another name (the
+    # ``Runner`` beside keeps its own) and ``started`` is no keyword: none
+    # of them is a key.
+    assert set(surface.schema.children) == {*(r[0] for r in rows), "timeout_keep_alive"}
+    assert surface.schema.children["port"].type.kinds == {"int"}
+    found = by_key(findings)
+    assert "8000" in found[("CD104", "port")].message
+    assert found[("CD103", "timeout_keep_alive")].location.line == 21

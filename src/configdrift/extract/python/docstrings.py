@@ -251,8 +251,9 @@ def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
 def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     """What a class's docstring says of its parameters, into its facts:
     those it (else its ``__init__``'s) describes, the calls of its
-    examples and, where it describes some, the defaults its ``__init__``
-    gives them and the keywords it mentions elsewhere."""
+    examples, the defaults and annotations its ``__init__`` gives its
+    parameters and, where it describes some, the keywords it mentions
+    elsewhere."""
     init = next(
         (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
@@ -260,8 +261,6 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     docstrings = [found for found in (own, init and _docstring(init.body)) if found]
     fact.doc_calls = example_calls(own)
     fact.doc_params = next((p for found in docstrings if (p := doc_params(*found))), [])
-    if not fact.doc_params:
-        return
     if init is not None:
         fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
         fact.init_annotations = {
@@ -269,6 +268,8 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
             for a in (*init.args.args, *init.args.kwonlyargs)
             if a.annotation is not None
         }
+    if not fact.doc_params:
+        return
     fact.doc_mentions = _mentions(node, init, [text for text, _ in docstrings])
 
 

@@ -4,7 +4,9 @@ from a file or a mapping, read as ``config.backlog``.
 
 No library declares it; the docs say it is one. A class of ``MIN_FIELDS``
 public attributes or more, each given a value in its body (its own and
-its project bases'), that is no model of any kind nor derives from one,
+its project bases') or a keyword its ``__init__`` takes with a default and
+keeps as an attribute of the same name (``self.port = port``, uvicorn's
+shape), that is no model of any kind nor derives from one,
 and whose own values are mostly no calls of the project's classes (option
 objects, ``IntParameter(default=60)``, whose calls hold the defaults),
 is a surface where the pages that look like configuration references
@@ -44,6 +46,13 @@ def _attributes(
         for field in fact.fields:
             if not field.name.startswith("_") and field.value and not _computed(field.value):
                 out[field.name] = (ancestor.module, field.line, field.value, field.annotation)
+        # ``def __init__(self, app, port: int = 8000): self.port = port``:
+        # a keyword it takes and keeps as its attribute.
+        for function, name, _, _, line in project.modules[ancestor.module].facts.attr_assigns:
+            given = fact.init_defaults.get(name)
+            if given is not None and function.rpartition(".")[0] == ancestor.qualname:
+                annotation = fact.init_annotations.get(name)
+                out.setdefault(name, (ancestor.module, line, given, annotation))
     return out
 
 
