@@ -217,3 +217,61 @@ def test_code_shown_through_a_myst_directive_or_a_braced_language_is_read() -> N
     # Another language shown the same way is not Python.
     rst = "# Use\n\n```{code-block} yaml\nApp('x', strict=True)\n```\n"
     assert extract_markdown(rst.encode()).calls == []
+
+
+_FORWARDING = """
+from app.core import App, Plain
+from other_lib import Thing
+
+
+def run(app, reload=False, **kwargs):
+    config = App(app, **kwargs)
+    return config, reload
+
+
+def launch(app, **kwargs):
+    debug = kwargs.pop("debug", False)
+    return App(app, **kwargs), debug
+
+
+def spread(app, **kwargs):
+    App(app, **kwargs)
+    return Other(**kwargs)
+
+
+def loose(app, **kwargs):
+    return Plain(app, **kwargs)
+
+
+def foreign(app, **kwargs):
+    return Thing(app, **kwargs)
+
+
+class Relay:
+    def __init__(self, app, **kwargs):
+        self.app = App(app, **kwargs)
+
+
+def relayed(app, **kwargs):
+    return Relay(app, **kwargs)
+"""
+
+
+def test_keywords_handed_on_whole_to_a_class_are_its_constructors(tmp_path) -> None:
+    # ``run(app, **kwargs)`` builds ``App(app, **kwargs)``: it takes its own
+    # keywords and App's.
+    init = _INIT + "from app.runner import foreign, launch, loose, relayed, run, spread\n"
+    extra = {"app/__init__.py": init, "app/runner.py": _FORWARDING}
+    found = _calls(tmp_path, "run(app, strict=True, reload=True, colour='red')", **extra)
+    assert set(found) == {"run(colour=)"}
+    assert "run hands its keywords on to App: App.__init__ takes" in (
+        found["run(colour=)"].related[0].note
+    )
+    # A function that takes a keyword out first, hands them to two callees,
+    # to a class whose constructor is open or hands them on again, or to
+    # another library's: not judged.
+    others = (
+        "launch(app, debug=True)\nspread(app, colour=1)\nloose(app, colour=2)\n"
+        "relayed(app, colour=3)\nforeign(app, colour=4)"
+    )
+    assert _calls(tmp_path / "others", others, **extra) == {}

@@ -6,7 +6,10 @@ The callee must be certain: a name the package exports at its top
 (``from sanic import Sanic``) or spelt with the package's name
 (``pkg.server.serve``), one function or class of that name in the whole
 project, whose signature names every keyword it takes: its own, or the
-``__init__`` a dataclass or attrs generates from its fields. A
+``__init__`` a dataclass or attrs generates from its fields; a
+function that hands its ``**kwargs`` whole to one class of the project
+and uses them for nothing else (``run(app, **kwargs)`` building
+``Config(app, **kwargs)``) takes that class's keywords too. Another
 ``**kwargs``, a decorator that may change the signature, a class with no
 ``__init__`` of its own that is no such model (a subclass, a pydantic
 model that may ignore what it does not know): the call is not judged.
@@ -14,12 +17,14 @@ model that may ignore what it does not know): the call is not judged.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related
 from configdrift.resolve.project import Symbol
-from configdrift.rules.evidence import once
+from configdrift.rules.evidence import MAX_OTHER_BYTES, once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -164,32 +169,82 @@ def calls_deprecated(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iter
 
 
 def closed_signature(
-    analysis: Analysis, module: str, function: str
+    analysis: Analysis, module: str, function: str, forward: bool = True
 ) -> tuple[set[str], Related] | None:
     """The keywords a function of the project takes, and where it says so,
     where its signature names every one (no ``**kwargs``, no decorator
     that may change it); None otherwise."""
     facts = analysis.project.modules[module].facts
-    if function not in facts.functions or function in facts.open_signatures:
+    if function not in facts.functions:
         return None
+    if function in facts.open_signatures:
+        return _forwarding(analysis, module, function) if forward else None
     taken = set(facts.functions[function]) - _BOUND
     where = facts.function_lines.get(function, (1, 1))[0]
     path = analysis.project.modules[module].path
     return taken, Related(path, where, f"{function} takes {', '.join(sorted(taken))}")
 
 
+def _forwarding(analysis: Analysis, module: str, function: str) -> tuple[set[str], Related] | None:
+    """The keywords a function takes that hands its ``**kwargs`` whole to
+    one class of the project (``def run(app, **kwargs): config =
+    Config(app, **kwargs)``) and reads none of them itself: its own and
+    those the class's constructor names; None where either is open."""
+    facts = analysis.project.modules[module].facts
+    models = [m for f, m, _, passed in facts.keyword_models if f == function and not passed]
+    if len(models) != 1 or models[0][0] != "n":
+        return None
+    own = set(facts.functions[function]) - _BOUND
+    if _uses_keywords(analysis, module, function):
+        return None  # ``kwargs.pop("debug")``: a keyword the function takes itself
+    symbol = analysis.project.resolve(module, models[0][1])
+    if symbol is None or symbol.kind != "class":
+        return None
+    # One hand-over is followed: the class's own must be closed.
+    inner = constructor(analysis, symbol.module, symbol.qualname, forward=False)
+    if inner is None:
+        return None
+    taken, said = inner
+    note = f"{function} hands its keywords on to {symbol.qualname}: {said.note}"
+    return own | taken, Related(said.path, said.line, note)
+
+
+#: The ``**`` parameter of a signature, and a use of a name as a word.
+_DOUBLE_STAR = re.compile(rb"\*\*\s*(\w+)")
+
+
+def _uses_keywords(analysis: Analysis, module: str, function: str) -> bool:
+    """Does the function use its ``**kwargs`` but to hand it on
+    (``kwargs.pop("debug")``, ``"debug" in kwargs``)? Yes where its text
+    cannot be read."""
+    info = analysis.project.modules[module]
+    first, last = info.facts.function_lines.get(function, (0, 0))
+    data = read_or_none(analysis.config.root, info.path, MAX_OTHER_BYTES)
+    if data is None or not first:
+        return True
+    text = b"\n".join(data.split(b"\n")[first - 1 : last])
+    holder = _DOUBLE_STAR.search(text)
+    if holder is None:
+        return True
+    name = re.escape(holder.group(1))
+    uses = re.findall(rb"(\*\*\s*)?\b%b\b" % name, text)
+    return any(not starred for starred in uses)
+
+
 #: The models whose generated ``__init__`` takes their fields, and only them.
 _FIELD_CONSTRUCTORS = frozenset({"dataclass", "attrs"})
 
 
-def constructor(analysis: Analysis, module: str, qualname: str) -> tuple[set[str], Related] | None:
+def constructor(
+    analysis: Analysis, module: str, qualname: str, forward: bool = True
+) -> tuple[set[str], Related] | None:
     """The keywords a class of the project takes, and where it says so,
     where its constructor names every one: its own ``__init__``'s closed
     signature, else a dataclass's or attrs' fields (what the ``__init__``
     they generate takes); None otherwise (``init=False``, a subclass of
     another class, a model that may take more)."""
     if f"{qualname}.__init__" in analysis.project.modules[module].facts.functions:
-        return closed_signature(analysis, module, f"{qualname}.__init__")
+        return closed_signature(analysis, module, f"{qualname}.__init__", forward)
     symbol = Symbol("class", module, qualname)
     model = analysis.code.model(symbol)
     cls = analysis.project.class_fact(symbol)

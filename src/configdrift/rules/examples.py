@@ -101,7 +101,9 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     take (``App(__name__, load_env=False)``), where the callee is certain (a
     name the package exports, one of that name in the project) and its
     signature complete (no ``**kwargs``, no decorator that may change it;
-    a dataclass takes its fields); so are the calls of the doctest
+    a dataclass takes its fields; a function that hands its ``**kwargs``
+    whole to one class of the project, and uses them for nothing else,
+    takes that class's keywords); so are the calls of the doctest
     examples of a class's docstring that a page renders (autodoc), and
     the ``init_args`` an example config (a page's block, a YAML or JSON
     file of the project) gives the class its ``class_path`` names
