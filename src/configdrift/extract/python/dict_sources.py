@@ -406,6 +406,10 @@ class DictSources:
                             out.append(DictSource(s.base, [*s.keys, ["ret", name, position]], True))
                 return out
             return []
+        if isinstance(node, ast.DictComp) and (items := _items_of(node)) is not None:
+            # ``{k: v for k, v in raw.items() if k not in (...)}``: what is
+            # left of ``raw``, its keys as they are.
+            return self.sources(items, d)
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
             out = []
             for value in node.values:
@@ -414,3 +418,54 @@ class DictSources:
         if isinstance(node, ast.IfExp):
             return self.sources(node.body, d) + self.sources(node.orelse, d)
         return []
+
+
+def _items_of(node: ast.DictComp) -> ast.expr | None:
+    """The dict a comprehension copies key by key, the keys handled
+    elsewhere left out: ``X`` of ``{k: v for k, v in X.items() if k not in
+    ("model", "optim")}``. None where a condition keeps only some keys
+    (``if k in allowed``): the rest are dropped, not passed on."""
+    if len(node.generators) != 1:
+        return None
+    loop = node.generators[0]
+    if not all(_leaves_out(test, loop.target) for test in loop.ifs):
+        return None
+    target, call = loop.target, loop.iter
+    if not (
+        isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and all(isinstance(e, ast.Name) for e in target.elts)
+        and isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "items"
+        and not call.args
+    ):
+        return None
+    key, value = target.elts
+    assert isinstance(key, ast.Name) and isinstance(value, ast.Name)
+    same = (
+        isinstance(node.key, ast.Name)
+        and node.key.id == key.id
+        and isinstance(node.value, ast.Name)
+        and node.value.id == value.id
+    )
+    return call.func.value if same else None
+
+
+def _leaves_out(test: ast.expr, target: ast.expr) -> bool:
+    """Is the condition ``k not in (literals)`` or ``k != literal`` of the
+    loop's key?"""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and isinstance(target, ast.Tuple)
+        and target.elts
+        and isinstance(target.elts[0], ast.Name)
+        and test.left.id == target.elts[0].id
+    ):
+        return False
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(op, ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        return all(isinstance(e, ast.Constant) for e in right.elts)
+    return isinstance(op, ast.NotEq) and isinstance(right, ast.Constant)
