@@ -443,17 +443,6 @@ def model_class(analysis: Analysis, model: SchemaNode) -> tuple[str, ClassFact] 
     return None
 
 
-def _mixable_fields(analysis: Analysis) -> frozenset[str]:
-    held = {node.model for node in analysis.schema.walk() if node.model}
-    project = analysis.code.project
-    fields: set[str] = set()
-    for symbol in project.class_symbols():
-        info = analysis.code.model(symbol)
-        if info is not None and info.kind == "pydantic" and symbol.qualname not in held:
-            fields.update(fact.name for _, fact in info.fields)
-    return frozenset(fields)
-
-
 def unknown_under(analysis: Analysis, path: ConfigPath) -> str | None:
     """Why keys under ``path`` may be read unseen, if they may."""
     for prefix, location, what in analysis.unknown_reads:
