@@ -386,3 +386,66 @@ def test_two_fallbacks_of_a_setting_read_by_name_are_a_conflict(tmp_path) -> Non
         "bot",
     )
     assert [f.key for f in findings if f.code == "CD106"] == ["BOT_DELAY"]
+
+
+_EXTENSION = """
+class Cache:
+    def __init__(self, app=None):
+        if app is not None:
+            self.init_app(app)
+
+    def init_app(self, app):
+        app.config.setdefault("CACHE_TYPE", "simple")
+        app.config.setdefault("CACHE_DEFAULT_TIMEOUT", 300)
+        app.config.setdefault("CACHE_THRESHOLD", 500)
+        self.timeout = app.config["CACHE_DEFAULT_TIMEOUT"]
+        self.kind = app.config["CACHE_TYPE"]
+        self.redis = app.config.get("CACHE_REDIS_URL")
+        self.debug = app.config["DEBUG"] or current_app.config.get("SERVER_NAME")
+"""
+
+_TABLE = """Flask-Cache
+===========
+
+=============================== ==================================================
+``CACHE_TYPE``                  The type of cache. Default: ``"simple"``.
+``CACHE_DEFAULT_TIMEOUT``       The default timeout. Default: ``600``.
+``CACHE_THRESHOLD``             The maximum number of items. Default: ``500``.
+``CACHE_REDIS_HOST``            A Redis server host.
+=============================== ==================================================
+"""
+
+
+def test_an_extensions_settings_on_the_apps_config_are_a_surface(tmp_path) -> None:
+    # Flask's shape: ``app.config.setdefault("X", d)`` declares a setting
+    # with its default, ``app.config["X"]`` reads it; a table without a
+    # header documents them, a key in code and its description per row.
+    files = {"flask_cache/__init__.py": _EXTENSION, "docs/index.rst": _TABLE}
+    analysis, findings = check_project(tmp_path, files, "flask_cache")
+    surface = {s.surface: s for s in analysis.everything}["settings object"]
+    # Flask's own settings, read beside, are the application's.
+    assert set(surface.schema.children) == {
+        "CACHE_TYPE",
+        "CACHE_DEFAULT_TIMEOUT",
+        "CACHE_THRESHOLD",
+        "CACHE_REDIS_URL",
+    }
+    found = by_key(findings)
+    assert "300" in found["CD104", "CACHE_DEFAULT_TIMEOUT"].message
+    assert found["CD104", "CACHE_DEFAULT_TIMEOUT"].location.line == 6
+    assert ("CD102", "CACHE_REDIS_HOST") in found
+    assert ("CD103", "CACHE_REDIS_URL") in found
+    assert ("CD104", "CACHE_TYPE") not in found
+
+
+def test_a_table_without_a_header_is_read_only_when_every_row_opens_with_a_key() -> None:
+    from configdrift.extract.docs.rst import extract_rst
+
+    names = [e.name for e in extract_rst(_TABLE.encode()).entries]
+    assert names == ["CACHE_TYPE", "CACHE_DEFAULT_TIMEOUT", "CACHE_THRESHOLD", "CACHE_REDIS_HOST"]
+    # A row whose first cell holds more than a key: a table of something else.
+    worded = _TABLE.replace("``CACHE_THRESHOLD``  ", "``CACHE_THRESHOLD`` n")
+    assert extract_rst(worded.encode()).entries == []
+    # The entries end with the table: a later "Default:" is none of theirs.
+    after = _TABLE + "\nDefault: ``10``.\n"
+    assert [e.default for e in extract_rst(after.encode()).entries][-1] is None

@@ -61,6 +61,7 @@ from configdrift.extract.docs.rst_forms import (
     bare_terms,
     described_values,
     directive_fields,
+    key_rows,
     leads_to_conf,
     lone_key,
     opening_key,
@@ -508,6 +509,14 @@ class _Walker:
 
         rows = list(node.findall(nodes.row))
         if len(rows) < 2:
+            return
+        keyed = key_rows(node) or []
+        for row, key, described in keyed:
+            # A key and its description, no header: each row an entry.
+            self.last_entry = self._add(key, _row_line(row, _line(node, 1)), section, "table")
+            self._describe(described)
+        if keyed:
+            self.last_entry = None
             return
         header = [_text(entry).strip().lower() for entry in rows[0].children]
         renamed = rename_columns(header)

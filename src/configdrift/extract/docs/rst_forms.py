@@ -256,3 +256,21 @@ def leads_to_conf(node: Any) -> bool:
         return False
     text = before.astext().rstrip()
     return text.endswith(":") and re.search(r"\bconf\.py\b", text) is not None
+
+
+def key_rows(node: Any) -> list[tuple[Any, str, Any]] | None:
+    """The rows of a table without a header whose every row opens with a
+    key in code alone (``CACHE_TYPE``) and describes it in the next cell,
+    as Flask's extensions document their settings: (row, key, the cell
+    that describes it); None for any other table."""
+    from docutils import nodes
+
+    out: list[tuple[Any, str, Any]] = []
+    for row in node.findall(nodes.row):
+        cells = list(row.children)
+        literal = cells[0].next_node(nodes.literal) if len(cells) >= 2 else None
+        key = literal.astext().strip() if literal is not None else ""
+        if not key or cells[0].astext().strip() != key or not key_ok(key, strict_case=False):
+            return None
+        out.append((row, key, cells[1]))
+    return out if len(out) >= 2 else None

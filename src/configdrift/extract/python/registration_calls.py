@@ -285,15 +285,19 @@ _ENV_MAPPINGS = frozenset({"os.environ", "environ"})
 
 #: A settings object's getters (Scrapy's ``settings.getint("NAME")``).
 _SETTING_GETTERS = frozenset(
-    {"get", "getbool", "getint", "getfloat", "getlist", "getdict", "getwithbase", "getdictorlist"}
+    {
+        *("get", "getbool", "getint", "getfloat", "getlist", "getdict", "getwithbase"),
+        *("getdictorlist", "setdefault"),
+    }
 )
 
 
 def _settings_object(node: ast.expr) -> str | None:
-    """``settings``, ``self.settings``, ``crawler.settings``: the dotted
-    name of what looks like a settings object."""
+    """``settings``, ``self.settings``, ``crawler.settings``, an app's
+    ``app.config`` (Flask's): the dotted name of what looks like a
+    settings object."""
     name = dotted(node)
-    if name is not None and (name == "settings" or name.endswith(".settings")):
+    if name is not None and (name == "settings" or name.endswith((".settings", ".config"))):
         return name
     return None
 

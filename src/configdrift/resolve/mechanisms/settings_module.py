@@ -5,96 +5,13 @@ the upper-case names a defaults module assigns: a lenient surface."""
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr
+from configdrift.index.framework_settings import DJANGO_SETTINGS, FLASK_SETTINGS
 from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import MIN_OPTIONS, new_root
-
-#: Django's own settings: read by an app through ``django.conf.settings``,
-#: they are the site's configuration, documented by Django, not the app's.
-_DJANGO_SETTINGS = frozenset(
-    [
-        "ABSOLUTE_URL_OVERRIDES",
-        "ADMINS",
-        "ALLOWED_HOSTS",
-        "APPEND_SLASH",
-        "ASGI_APPLICATION",
-        "AUTHENTICATION_BACKENDS",
-        "AUTH_PASSWORD_VALIDATORS",
-        "AUTH_USER_MODEL",
-        "BASE_DIR",
-        "CACHES",
-        "CACHE_MIDDLEWARE_ALIAS",
-        "CACHE_MIDDLEWARE_KEY_PREFIX",
-        "CACHE_MIDDLEWARE_SECONDS",
-        "CSRF_COOKIE_NAME",
-        "CSRF_COOKIE_SECURE",
-        "CSRF_HEADER_NAME",
-        "CSRF_TRUSTED_ORIGINS",
-        "DATABASES",
-        "DATABASE_ROUTERS",
-        "DATA_UPLOAD_MAX_MEMORY_SIZE",
-        "DATETIME_FORMAT",
-        "DATE_FORMAT",
-        "DEBUG",
-        "DEFAULT_AUTO_FIELD",
-        "DEFAULT_CHARSET",
-        "DEFAULT_FILE_STORAGE",
-        "DEFAULT_FROM_EMAIL",
-        "EMAIL_BACKEND",
-        "EMAIL_HOST",
-        "EMAIL_HOST_PASSWORD",
-        "EMAIL_HOST_USER",
-        "EMAIL_PORT",
-        "EMAIL_USE_SSL",
-        "EMAIL_USE_TLS",
-        "FILE_UPLOAD_MAX_MEMORY_SIZE",
-        "FIXTURE_DIRS",
-        "FORM_RENDERER",
-        "INSTALLED_APPS",
-        "INTERNAL_IPS",
-        "LANGUAGES",
-        "LANGUAGE_CODE",
-        "LOCALE_PATHS",
-        "LOGGING",
-        "LOGIN_REDIRECT_URL",
-        "LOGIN_URL",
-        "LOGOUT_REDIRECT_URL",
-        "MANAGERS",
-        "MEDIA_ROOT",
-        "MEDIA_URL",
-        "MIDDLEWARE",
-        "MIGRATION_MODULES",
-        "PASSWORD_HASHERS",
-        "ROOT_URLCONF",
-        "SECRET_KEY",
-        "SECURE_PROXY_SSL_HEADER",
-        "SERVER_EMAIL",
-        "SESSION_COOKIE_AGE",
-        "SESSION_COOKIE_NAME",
-        "SESSION_COOKIE_SECURE",
-        "SESSION_ENGINE",
-        "SITE_ID",
-        "STATICFILES_DIRS",
-        "STATICFILES_FINDERS",
-        "STATICFILES_STORAGE",
-        "STATIC_ROOT",
-        "STATIC_URL",
-        "STORAGES",
-        "TEMPLATES",
-        "TEST_RUNNER",
-        "TIME_ZONE",
-        "USE_I18N",
-        "USE_L10N",
-        "USE_THOUSAND_SEPARATOR",
-        "USE_TZ",
-        "WSGI_APPLICATION",
-        "X_FRAME_OPTIONS",
-    ]
-)
-
 
 #: Modules that hold a settings object's defaults, one upper-case name each
 #: (Scrapy's ``default_settings``, an app's ``conf/defaults.py``).
@@ -109,8 +26,9 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     """Settings read by name from a settings object: ``settings.NAME`` and
     ``getattr(settings, "NAME", d)`` where ``settings`` is Django's
     (``django.conf.settings``) or a project module; a getter
-    (``settings.getint("NAME", d)``) or subscript on any object called
-    ``settings``; and the upper-case names a defaults module assigns
+    (``settings.getint("NAME", d)``, ``app.config.setdefault("NAME", d)``)
+    or subscript on any object called ``settings`` or an app's ``config``;
+    and the upper-case names a defaults module assigns
     (``default_settings.py``), with their defaults. One node per name;
     Django's own settings are not the project's."""
     nodes: dict[str, SchemaNode] = {}
@@ -141,8 +59,10 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 if not django and (symbol is None or symbol.kind != "module"):
                     continue  # an attribute of some other ``settings``
             variable = project.string(name, call.args[0])
-            if not variable or variable in nodes or (django and variable in _DJANGO_SETTINGS):
+            if not variable or variable in nodes or (django and variable in DJANGO_SETTINGS):
                 continue
+            if call.callee.endswith(".config") and variable in FLASK_SETTINGS:
+                continue  # the application's own, read by an extension
             if defaults and form == "attribute":
                 continue  # the defaults module declares the settings
             known = project.known(name, call.args[1]) if len(call.args) > 1 else None
