@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.python.registration_calls import AUTOMATIC
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import CLI_KINDS, Finding, Related, SchemaNode, format_path, resolve_path
 from configdrift.rules.doc_gaps import variable_prefixes
@@ -83,11 +84,6 @@ def unread_variables(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-#: Keywords by which a command line reads variables no option names:
-#: click's automatic ones (``auto_envvar_prefix="APP"``).
-_AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix"})
-
-
 def unnamed_variables(analysis: Analysis) -> Iterator[Finding]:
     """CD102 for a variable documented beside a command line's options
     that no option names (``envvar=``), no setting has and no file of the
@@ -134,15 +130,16 @@ def unnamed_variables(analysis: Analysis) -> Iterator[Finding]:
 
 
 def _automatic(analysis: Analysis) -> bool:
-    """Does a command of the project read variables no option names: a
-    call given the keyword, or a dict that quotes it
-    (``context_settings={"auto_envvar_prefix": "APP"}``)?"""
+    """Does a command of the project read what no option names (click's
+    ``auto_envvar_prefix``, configargparse's): a call given the keyword,
+    or a dict that quotes it (``context_settings={"auto_envvar_prefix":
+    "APP"}``)?"""
     given = any(
-        call.method in _AUTOMATIC
+        call.method in AUTOMATIC
         for info in analysis.project.modules.values()
         for call in info.facts.registrations
     )
-    return given or bool(quoted_in(analysis, code_files(analysis), set(_AUTOMATIC)))
+    return given or bool(quoted_in(analysis, code_files(analysis), set(AUTOMATIC)))
 
 
 def misgiven_variables(analysis: Analysis) -> Iterator[Finding]:
