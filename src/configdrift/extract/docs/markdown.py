@@ -51,7 +51,7 @@ from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
 from configdrift.extract.docs.markdown_inline import (
     comment_default,
-    leads_to_conf,
+    conf_lead,
     role_references,
 )
 from configdrift.extract.docs.markdown_tokens import (
@@ -145,7 +145,7 @@ class _Walker:
                 awaiting = None
             if kind.endswith("_open"):
                 # "Add this to your `conf.py`:" leads into the block after it.
-                self.conf_lead = kind == "paragraph_open" and leads_to_conf(tokens[i + 1])
+                self.conf_lead = kind == "paragraph_open" and conf_lead(tokens[i + 1])
             if kind == "paragraph_open" and i + 1 < len(tokens):
                 current = self._current_entry()
                 if current is not None and self.facts.entries[current].section == self.section:

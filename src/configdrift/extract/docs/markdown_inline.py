@@ -6,11 +6,10 @@ paragraph leads into a Sphinx ``conf.py`` fragment."""
 from __future__ import annotations
 
 import itertools
-import re
 
 from markdown_it.token import Token
 
-from configdrift.extract.docs.entry_text import KEY_ROLES, MYST_ROLE, role_target
+from configdrift.extract.docs.entry_text import KEY_ROLES, MYST_ROLE, leads_to_conf, role_target
 
 
 def role_references(inline: Token) -> list[tuple[str, str]]:
@@ -40,13 +39,6 @@ def comment_default(content: str) -> str | None:
     return None
 
 
-#: A paragraph that sends the reader to a Sphinx ``conf.py``: "Add this to
-#: your `conf.py`:".
-_CONF_LEAD = re.compile(r"\bconf\.py\b")
-
-
-def leads_to_conf(inline: Token) -> bool:
-    """Does the paragraph name ``conf.py`` and end with a colon, leading into
-    the block after it?"""
-    text = inline.content.rstrip()
-    return text.endswith(":") and _CONF_LEAD.search(text) is not None
+def conf_lead(inline: Token) -> bool:
+    """Does the paragraph lead into a ``conf.py`` fragment?"""
+    return leads_to_conf(inline.content)

@@ -58,11 +58,11 @@ from configdrift.extract.docs.rst_budget import (
     longest_paragraph,
 )
 from configdrift.extract.docs.rst_forms import (
+    after_conf_lead,
     bare_terms,
     described_values,
     directive_fields,
     key_rows,
-    leads_to_conf,
     lone_key,
     opening_key,
     references,
@@ -560,7 +560,7 @@ class _Walker:
         commands = command_lines(content, language)
         self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
-        conf = leads_to_conf(node)
+        conf = after_conf_lead(node)
         if not language and conf:
             language = "python"  # "Add this to your ``conf.py``::"
         if not language and _IMPORTS.match(content.lstrip()):

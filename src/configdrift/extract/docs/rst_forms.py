@@ -17,6 +17,7 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     heading_rest,
     key_ok,
+    leads_to_conf,
     listed_values,
     mentioned_key,
 )
@@ -244,18 +245,15 @@ def references(facts: DocFacts, tree: Any) -> None:
 MAX_REFERENCES = 2000
 
 
-def leads_to_conf(node: Any) -> bool:
-    """Does the paragraph just before a literal block name ``conf.py`` and
-    end with a colon ("Add this to your ``conf.py``::"), leading into it?"""
+def after_conf_lead(node: Any) -> bool:
+    """Does the paragraph just before a literal block lead into it as a
+    ``conf.py`` fragment ("Add this to your ``conf.py``::")?"""
     from docutils import nodes
 
     parent = node.parent
     index = parent.index(node) if parent is not None else 0
     before = parent[index - 1] if index else None
-    if not isinstance(before, nodes.paragraph):
-        return False
-    text = before.astext().rstrip()
-    return text.endswith(":") and re.search(r"\bconf\.py\b", text) is not None
+    return isinstance(before, nodes.paragraph) and leads_to_conf(before.astext())
 
 
 def key_rows(node: Any) -> list[tuple[Any, str, Any]] | None:
