@@ -154,9 +154,14 @@ class SchemaNode:
     #: The converter an option's declaration passes (``convert=convert_bool``),
     #: ``""`` for none; None where the declaration has no such keywords.
     converter: str | None = None
+    #: What merges config files into this model where that is not its own
+    #: constructor: ``omegaconf`` for a structured config.
+    loader: str | None = None
 
     def rejection(self) -> str:
         """What loading an unknown key under this node raises."""
+        if self.loader == "omegaconf":
+            return "raises an omegaconf ConfigKeyError"
         return {
             "pydantic": "raises a ValidationError",
             "dataclass": "raises a TypeError",

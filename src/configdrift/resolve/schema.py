@@ -136,6 +136,8 @@ class SchemaBuilder(ModelReader):
         self.loaded_models: dict[Symbol, Location] = {}
         #: Models built from a whole dict, loaded or not (``Config(**raw)``).
         self.whole_models: dict[Symbol, Location] = {}
+        #: Models OmegaConf merges config files into (``OmegaConf.structured``).
+        self.structured: set[Symbol] = set()
         #: The name of the root's surface (``config``, ``settings``, ``cli``,
         #: ``env``), set by ``build``.
         self.primary = "config"
@@ -295,6 +297,9 @@ class SchemaBuilder(ModelReader):
         assert model is not None
         self.fill(node, symbol, direct=True)
         node.model_location = model.location
+        if symbol in self.structured:
+            for inner in node.walk():
+                inner.loader = "omegaconf"
         return node
 
     def unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
@@ -384,6 +389,8 @@ class SchemaBuilder(ModelReader):
         if not primary:
             if any(source.base == LOADED for source in placement.sources):
                 self.loaded_models.setdefault(symbol, location)
+            if placement.via == "structured":
+                self.structured.add(symbol)
             self.whole_models.setdefault(symbol, location)
             how = f"built from the whole dict in {placement.function}"
             self.root_candidates.append(Mount((), symbol.qualname, location, how))

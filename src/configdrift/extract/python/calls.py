@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, DictSources
+from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, LOADED, DictSources
 from configdrift.extract.python.exprs import dotted, last_name, to_expr
 from configdrift.extract.python.facts import (
     CONSTANT_PART,
@@ -296,6 +296,19 @@ class CallFacts(DictSources):
             # ``parser.add_argument(*names, **kwargs)`` is no model built.
             self.module.facts.registrations.append(registration)
             return
+        schema = structured_schema(call)
+        if schema is not None:
+            # The schema config files are merged into: loaded, key by key.
+            self.module.facts.placements.append(
+                Placement(
+                    to_expr(schema, src),
+                    [DictSource(LOADED, [], True)],
+                    call.lineno,
+                    self.qualname,
+                    "structured",
+                )
+            )
+            return
         starred = [k.value for k in call.keywords if k.arg is None]
         model: Expr | None = None
         feeds: list[ast.expr] = []
@@ -518,3 +531,23 @@ class CallFacts(DictSources):
                 return out
         callee = to_expr(func, self.module.source)
         return [callee] if callee[0] == "n" else []
+
+
+def structured_schema(call: ast.Call) -> ast.expr | None:
+    """The class an OmegaConf structured config is built from:
+    ``OmegaConf.structured(TrainConf)`` (or ``TrainConf()``), Hydra's
+    ``cs.store(name="train", node=TrainConf)``."""
+    func = call.func
+    schema: ast.expr | None = None
+    if type(func) is not ast.Attribute:
+        return None
+    if func.attr == "structured" and last_name(func.value) == "OmegaConf" and call.args:
+        schema = call.args[0]
+        if type(schema) is ast.Call and not schema.args and not schema.keywords:
+            schema = schema.func
+    elif func.attr == "store":
+        given = {k.arg: k.value for k in call.keywords if k.arg}
+        schema = given.get("node") if "name" in given else None
+    else:
+        return None
+    return schema if type(schema) in (ast.Name, ast.Attribute) else None

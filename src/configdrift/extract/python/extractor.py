@@ -15,8 +15,9 @@ import warnings
 from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
+from configdrift.extract.python.calls import structured_schema
 from configdrift.extract.python.compat import downgrade_isolated
-from configdrift.extract.python.dict_sources import read_by_many
+from configdrift.extract.python.dict_sources import LOADED, read_by_many
 from configdrift.extract.python.docstrings import read_docstring
 from configdrift.extract.python.exprs import (
     add_validator,
@@ -28,9 +29,11 @@ from configdrift.extract.python.facts import (
     HELD_MIN_KEYS,
     ClassFact,
     DictRead,
+    DictSource,
     FieldFact,
     ImportFact,
     ModuleFacts,
+    Placement,
 )
 from configdrift.extract.python.registration_calls import (
     automatic_prefixes,
@@ -374,6 +377,7 @@ class ModuleExtractor:
                 )
                 if registration is not None:
                     self.facts.registrations.append(registration)
+                self._structured(stmt.value)
             elif isinstance(stmt, ast.If | ast.Try | ast.With):
                 self.facts.main_guard |= top and is_main_guard(stmt)
                 # Conditional imports and definitions still define names.
@@ -387,8 +391,21 @@ class ModuleExtractor:
             if read is not None:
                 self.facts.registrations.append(read)
 
+    def _structured(self, call: ast.expr) -> None:
+        """A module's ``cs.store(name="train", node=TrainConf)`` or
+        ``OmegaConf.structured(TrainConf)``: the model config files are
+        merged into."""
+        schema = structured_schema(call) if isinstance(call, ast.Call) else None
+        if schema is not None:
+            model = to_expr(schema, self.source)
+            loaded = [DictSource(LOADED, [], True)]
+            self.facts.placements.append(
+                Placement(model, loaded, call.lineno, "<module>", "structured")
+            )
+
     def _module_assign(self, targets: list[ast.expr], value: ast.expr, line: int) -> None:
         self._module_env_reads(value)
+        self._structured(value)
         for target in targets:
             if isinstance(target, ast.Name):
                 if target.id == "__all__" and isinstance(value, ast.List | ast.Tuple):
