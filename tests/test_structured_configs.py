@@ -40,6 +40,7 @@ _PAGE = """# Configuration
 | `optimizer.lr` | `1e-3` | Learning rate |
 | `optimizer.momentum` | `0.9` | Momentum |
 | `warmup_steps` | `0` | Warmup |
+| `optimizer.nesterov` | `false` | Nesterov |
 """
 
 _READS = "def main(cfg):\n    print(cfg.epochs, cfg.batch_size, cfg.optimizer.lr, cfg.optimizer.momentum)\n"
@@ -67,6 +68,9 @@ def test_a_structured_config_is_the_files_schema(tmp_path) -> None:
         rejected = found["CD101", "warmup_steps"]
         assert "raises an omegaconf ConfigKeyError" in rejected.message, register
         assert ("CD103", "log_every") in found
+        # OmegaConf checks a nested structured config's keys too.
+        nested = found["CD101", "optimizer.nesterov"]
+        assert "OptimizerConf forbids unknown keys" in nested.message, register
 
 
 def test_a_store_or_a_call_that_names_no_schema_is_none(tmp_path) -> None:

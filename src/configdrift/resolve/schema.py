@@ -300,6 +300,10 @@ class SchemaBuilder(ModelReader):
         if symbol in self.structured:
             for inner in node.walk():
                 inner.loader = "omegaconf"
+                if inner.model and inner.strict is None:
+                    # OmegaConf checks a nested structured config's keys too.
+                    inner.strict, inner.strict_owner = True, inner.model
+                    inner.strict_location = inner.model_location
         return node
 
     def unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
