@@ -122,3 +122,62 @@ def test_a_flag_the_code_warns_is_deprecated(tmp_path) -> None:
     docs = "# Options\n\n- `--paste`: paste the output.\n- `--verbose`: say more.\n- `--color`: color.\n"
     _, findings = check_project(tmp_path, {"cli/main.py": _CLI, "docs/cli.md": docs}, "cli")
     assert sorted(key for code, key in by_key(findings) if code == "CD402") == ["--paste"]
+
+
+_EXT_SPLIT = """
+import logging
+
+logger = logging.getLogger(__name__)
+
+
+def setup(app):
+    app.add_config_value("theme_color", "blue", "html")
+    app.add_config_value("old_color", "", "html")
+    app.add_config_value("nav_depth", 4, "html")
+    app.add_config_value("side_bar", True, "html")
+    app.connect("config-inited", check)
+
+
+def check(app, config):
+    if config.old_color:
+        logger.warning(
+            "The old_color configuration item is"
+            " deprecated, use theme_color instead."
+        )
+"""
+
+
+def test_a_message_cut_into_strings_and_two_nouns_still_says_so(tmp_path) -> None:
+    files = {"ext/__init__.py": _EXT_SPLIT, "docs/settings.md": _DOCS}
+    _, findings = check_project(tmp_path, files, "ext")
+    assert ("CD402", "old_color") in by_key(findings)
+
+
+def test_a_key_the_code_warns_is_deprecated_needs_no_entry(tmp_path) -> None:
+    # Left out of the docs on purpose: no CD103 for it, as for any other
+    # undocumented key (``extra_key``).
+    docs = _DOCS.replace("## `old_color`\n\nThe old color.\n\n", "").replace(
+        'old_color = "red"\n', ""
+    )
+    extra = '    app.add_config_value("extra_key", 1, "html")\n    app.connect('
+    for name, code in (("split", _EXT_SPLIT), ("plain", _EXT)):
+        files = {
+            "ext/__init__.py": code.replace("    app.connect(", extra),
+            "docs/settings.md": docs,
+        }
+        _, findings = check_project(tmp_path / name, files, "ext")
+        found = by_key(findings)
+        assert ("CD103", "old_color") not in found, name
+        assert ("CD103", "extra_key") in found, name
+
+
+def test_a_message_line_that_says_so_alone_is_read_alone(tmp_path) -> None:
+    # The string before it is another sentence: joined, the message would
+    # no longer open with the key.
+    code = _EXT_SPLIT.replace(
+        '            "The old_color configuration item is"\n            " deprecated, use theme_color instead."',
+        '            "Check the settings."\n            "The old_color option is deprecated."',
+    )
+    files = {"ext/__init__.py": code, "docs/settings.md": _DOCS}
+    _, findings = check_project(tmp_path, files, "ext")
+    assert ("CD402", "old_color") in by_key(findings)

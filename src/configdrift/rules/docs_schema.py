@@ -52,6 +52,7 @@ from configdrift.rules.short_flags import (
 )
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 from configdrift.rules.variables import misgiven_variables
+from configdrift.rules.warned import warned_deprecations
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -270,8 +271,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
     covered |= prose
     scripts = script_groups(analysis)
-    # A key marked removed is not to be documented: CD404 says it is still read.
+    # A key marked removed is not to be documented (CD404 says it is still
+    # read), nor one the code warns is deprecated.
     removed = {e.path for e in analysis.lifecycle if e.status == "removed"}
+    removed |= warned_deprecations(analysis).keys()
     # A trait is configured on its class and every subclass alike
     # (``c.Spawner.mem_limit`` holds for ``LocalProcessSpawner``): where one
     # of them documents it, it is documented, and it is reported once.

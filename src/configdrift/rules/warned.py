@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: A key, then (an "option" or "setting" noun, quoted or not) "is deprecated".
 _SAYS_DEPRECATED = re.compile(
     rb"""((?:--)?[A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
-    rb"""(?:(?:option|setting|parameter|key|config|configuration|value)[ \t]{1,3})?"""
+    rb"""(?:(?:option|setting|parameter|key|config|configuration|value|item)[ \t]{1,3}){0,2}"""
     rb"""(?:is|are|has been|have been|was|were)[ \t]{1,3}(?:now[ \t]{1,3})?deprecated""",
     re.IGNORECASE,
 )
@@ -61,9 +61,18 @@ def warned(analysis: Analysis) -> dict[str, Location]:
         for rel, data in bounded_files(analysis, code_files(analysis)):
             if b"eprecat" not in data and b"EPRECAT" not in data:
                 continue
-            for line_number, line in enumerate(data.split(b"\n"), 1):
+            lines = data.split(b"\n")
+            for line_number, line in enumerate(lines, 1):
                 if b"eprecat" not in line and b"EPRECAT" not in line:
                     continue
+                if (
+                    not _SAYS_DEPRECATED.search(line)
+                    and line_number > 1
+                    and line.lstrip()[:1] in (b'"', b"'")
+                ):
+                    # A message cut into strings the parser joins:
+                    # ``"The core.tmp-dir item is"`` then ``" deprecated"``.
+                    line = lines[line_number - 2].rstrip()[:-1] + line.lstrip()[1:]
                 for match in _SAYS_DEPRECATED.finditer(line):
                     name = match.group(1).decode("utf-8", "replace").rstrip(".-").strip(".")
                     quote = max(
@@ -90,7 +99,7 @@ def warned_deprecations(analysis: Analysis) -> dict[ConfigPath, LifecycleEntry]:
     for node in analysis.schema.walk():
         if not node.path:
             continue
-        for spelling in node.spellings or (node.key,):
+        for spelling in (*(node.spellings or (node.key,)), ".".join(node.path)):
             if distinctive(spelling) and spelling in said:
                 out[node.path] = LifecycleEntry(
                     node.path, DEPRECATED, SOURCE, said[spelling], None, None, None

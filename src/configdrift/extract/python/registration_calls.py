@@ -292,6 +292,22 @@ _SETTING_GETTERS = frozenset(
 )
 
 
+#: configparser's getters: ``get(section, option, *, fallback=...)``.
+_INI_GETTERS = frozenset({"get", "getint", "getfloat", "getboolean"})
+
+
+def _ini_names(args: list[ast.expr]) -> bool:
+    """A section and an option as a string, the section a string not spelt
+    as a setting (``settings.get("NAME", "x")`` is a setting's default) or
+    computed (``get(self.version, "driver-cores", None)``)."""
+    if len(args) < 2 or type(args[1]) is not ast.Constant or not isinstance(args[1].value, str):
+        return False
+    section = args[0]
+    if type(section) is ast.Constant:
+        return isinstance(section.value, str) and not _setting_name(section)
+    return type(section) in (ast.Name, ast.Attribute, ast.Call, ast.JoinedStr)
+
+
 def _settings_object(node: ast.expr) -> str | None:
     """``settings``, ``self.settings``, ``crawler.settings``, an app's
     ``app.config`` (Flask's): the dotted name of what looks like a
@@ -350,6 +366,22 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         last = last_name(func)
         if not node.args:
             return None
+        if (
+            last in _INI_GETTERS
+            and type(func) is ast.Attribute
+            and _ini_names(node.args)
+            and dotted(func) not in ENV_CALLS
+        ):
+            # ``parser.getint("server", "port", fallback=8000)``: an INI option.
+            given = {k.arg: to_expr(k.value, source) for k in node.keywords if k.arg}
+            return RegistrationCall(
+                "ini",
+                [to_expr(a, source) for a in node.args[:3]],
+                {**given, "getter": ["c", last]},
+                node.lineno,
+                function,
+                dotted(func.value) or "",
+            )
         if last == "getattr" and type(func) is ast.Name and len(node.args) >= 2:
             holder = _settings_object(node.args[0])
             if holder is None or not _setting_name(node.args[1]):
