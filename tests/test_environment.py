@@ -256,3 +256,54 @@ def test_a_variable_read_in_a_module_of_no_documented_variable_is_judged_by_its_
     _, found = _run(tmp_path, {"app/main.py": _APP, "app/paths.py": paths, "docs/env.md": _DOCS})
     undocumented = {key for code, key in found if code == "CD103"}
     assert undocumented == {"APP_REGION", "APP_CACHE_DIR"}
+
+
+_READ_WITH_LIBRARIES = {
+    "decouple": (
+        "from decouple import config\n\n"
+        'PORT = config("APP_PORT", default=8000, cast=int)\n'
+        'HOST = config("APP_HOST", default="127.0.0.1")\n'
+        'DEBUG = config("APP_DEBUG", default=False, cast=bool)\n'
+    ),
+    "environs": (
+        "from environs import Env\n\nenv = Env()\n\n"
+        'PORT = env.int("APP_PORT", 8000)\n'
+        'HOST = env.str("APP_HOST", "127.0.0.1")\n'
+        'DEBUG = env.bool("APP_DEBUG", False)\n'
+    ),
+    "django-environ": (
+        "import environ\n\nenv = environ.Env()\n\n"
+        'PORT = env.int("APP_PORT", default=8000)\n'
+        'HOST = env("APP_HOST", default="127.0.0.1")\n'
+        'DEBUG = env.bool("APP_DEBUG", default=False)\n'
+    ),
+}
+
+_LIBRARY_DOCS = (
+    "# Environment\n\n| Variable | Default | Description |\n| --- | --- | --- |\n"
+    "| `APP_PORT` | `8080` | Port |\n| `APP_HOST` | `127.0.0.1` | Host |\n"
+    "| `APP_DEBUG` | `False` | Debug |\n| `APP_TIMEOUT` | `30` | Timeout |\n"
+)
+
+
+def test_variables_a_library_reads_by_name_are_the_environment(tmp_path) -> None:
+    # python-decouple's ``config``, environs' and django-environ's ``Env``.
+    for name, code in _READ_WITH_LIBRARIES.items():
+        files = {"app/settings.py": code, "docs/env.md": _LIBRARY_DOCS}
+        _, findings = check_project(tmp_path / name, files, "app")
+        found = by_key(findings)
+        assert "8000" in found["CD104", "APP_PORT"].message, name
+        assert ("CD102", "APP_TIMEOUT") in found, name
+        assert ("CD104", "APP_HOST") not in found, name
+
+
+def test_a_call_of_another_reader_is_no_variable(tmp_path) -> None:
+    # A function or an object of another library spelt like them.
+    for name, code in _READ_WITH_LIBRARIES.items():
+        code = code.replace("decouple", "otherlib").replace("environs", "otherlib")
+        code = code.replace("environ.Env", "otherlib.Env").replace(
+            "import environ", "import otherlib"
+        )
+        files = {"app/settings.py": code, "docs/env.md": _LIBRARY_DOCS}
+        _, findings = check_project(tmp_path / name, files, "app")
+        assert ("CD104", "APP_PORT") not in by_key(findings), name

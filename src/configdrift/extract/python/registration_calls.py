@@ -410,7 +410,8 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             # ``envbool("DEBUG", False)``: a helper that may read a variable
             # by its parameter (resolution decides).
             kind, form, name, callee = "named_call", "", node.args[0], helper
-            default = node.args[1] if len(node.args) > 1 else None
+            named = next((k.value for k in node.keywords if k.arg == "default"), None)
+            default = node.args[1] if len(node.args) > 1 else named  # decouple's ``default=``
         else:
             return None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:

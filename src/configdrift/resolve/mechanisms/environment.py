@@ -1,5 +1,6 @@
 """Environment variables the code reads by name (``os.environ.get``,
-``os.getenv``, a helper that reads the variable its parameter names): a
+``os.getenv``, a helper that reads the variable its parameter names, a
+library's reader: python-decouple's ``config``, environs' ``Env``): a
 surface of their own, lenient (an unknown variable is never read)."""
 
 from __future__ import annotations
@@ -83,9 +84,10 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             suffixes = {""}
             if call.method == "named_call":
                 symbol = project.resolve(name, call.callee)
-                if symbol is None or (symbol.module, symbol.qualname) not in helpers:
+                if symbol is not None and (symbol.module, symbol.qualname) in helpers:
+                    suffixes = helpers[(symbol.module, symbol.qualname)]
+                elif not _library_read(project, name, call.callee):
                     continue
-                suffixes = helpers[(symbol.module, symbol.qualname)]
             elif call.method != "env" or call.args[0][0] == "n":
                 continue
             base = project.string(name, call.args[0])
@@ -103,6 +105,26 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                         variable, [variable], "", None if suffix else known, where, name, "env"
                     )
     return list(nodes.values())
+
+
+#: Libraries' readers of a variable by name: python-decouple's ``config``.
+_READERS = frozenset({"decouple.config"})
+#: Classes whose instance reads one (``env = Env()``, then ``env.int("PORT",
+#: 8000)`` or django-environ's ``env("SECRET_KEY")``).
+_READER_CLASSES = frozenset({"environs.Env", "environ.Env"})
+
+
+def _library_read(project: Project, module: str, callee: str) -> bool:
+    """Is ``callee`` a library's reader of an environment variable?"""
+    if project.external(module, callee) in _READERS:
+        return True
+    holder = project.modules[module].facts.assigns.get(callee.split(".", 1)[0])
+    return (
+        holder is not None
+        and holder[0] == "call"
+        and holder[1][0] == "n"
+        and project.external(module, holder[1][1]) in _READER_CLASSES
+    )
 
 
 def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
