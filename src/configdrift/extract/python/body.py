@@ -273,6 +273,8 @@ class FunctionBody(CallFacts):
                     None if default is None else to_expr(default, self.module.source),
                     self.kinds.get(id(subscript)),
                 )
+        for attribute in attributes:
+            self.attribute_read(attribute)
         for compare in compares:
             if id(compare) in refused and type(compare.ops[0]) is ast.In:
                 continue

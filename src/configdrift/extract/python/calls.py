@@ -9,7 +9,12 @@ from __future__ import annotations
 import ast
 import re
 
-from configdrift.extract.python.dict_sources import BUILTIN_CONSUMERS, LOADED, DictSources
+from configdrift.extract.python.dict_sources import (
+    ATTRIBUTE_WRAPPERS,
+    BUILTIN_CONSUMERS,
+    LOADED,
+    DictSources,
+)
 from configdrift.extract.python.exprs import dotted, last_name, to_expr
 from configdrift.extract.python.facts import (
     CONSTANT_PART,
@@ -413,8 +418,8 @@ class CallFacts(DictSources):
                 func.value, call.args[0], call.lineno, func.attr, default, self.kinds.get(id(call))
             )
             return
-        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS:
-            return
+        if type(func) is ast.Name and func.id in BUILTIN_CONSUMERS | ATTRIBUTE_WRAPPERS:
+            return  # ``EasyDict(raw)`` hands nothing over: it is ``raw``, read by attribute
         args: list[tuple[int | str, ast.expr]] = [
             *enumerate(call.args),
             *((k.arg, k.value) for k in call.keywords if k.arg is not None),

@@ -90,7 +90,21 @@ BUILTIN_CONSUMERS = frozenset(
 )
 
 
-_COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict"})
+#: Dicts whose keys are read as attributes, around a loaded one
+#: (``EasyDict(yaml.safe_load(f))``): a copy.
+ATTRIBUTE_WRAPPERS = frozenset(
+    {"EasyDict", "edict", "Munch", "munchify", "Box", "AttrDict", "DotMap", "ConfigDict"}
+)
+_COPY_FUNCS = frozenset({"copy.copy", "copy.deepcopy", "deepcopy", "dict", *ATTRIBUTE_WRAPPERS})
+
+
+#: A dict's methods, never its keys: ``cfg.get(...)``, ``cfg.items()``.
+_DICT_METHODS = frozenset(
+    {"get", "items", "keys", "values", "pop", "setdefault", "update", "copy", "to_dict", "toDict"}
+)
+#: Calls that hand back a loaded dict whose keys are read as attributes
+#: (``cfg = OmegaConf.load(path)``, then ``cfg.train.lr``).
+ATTRIBUTE_LOADERS = frozenset({"OmegaConf.load", "omegaconf.OmegaConf.load"})
 
 
 #: Calls that parse a whole file or string into a dict: where a
@@ -111,6 +125,7 @@ LOADERS = frozenset(
         "tomli.loads",
         "toml.load",
         "toml.loads",
+        *ATTRIBUTE_LOADERS,
     }
 )
 
@@ -234,6 +249,32 @@ class DictSources:
         ):
             return []
         return [s for s in self.sources(node) if s.is_param and s.base not in ("self", "cls")]
+
+    def attribute_read(self, node: ast.Attribute) -> None:
+        """``cfg.train.lr`` of a local bound to a dict that takes its keys as
+        attributes (``OmegaConf.load(path)``, ``EasyDict(yaml.safe_load(f))``):
+        a read of ``lr`` under ``train``. Never a method's name."""
+        chain: list[str] = []
+        root: ast.expr = node
+        while type(root) is ast.Attribute:
+            chain.append(root.attr)
+            root = root.value
+        if type(root) is not ast.Name or any(a in _DICT_METHODS or a[:1] == "_" for a in chain):
+            return
+        bound = self.locals.get(root.id, ())
+        wrappers = ATTRIBUTE_WRAPPERS | ATTRIBUTE_LOADERS
+        if not bound or not all(type(v) is ast.Call and dotted(v.func) in wrappers for v in bound):
+            return
+        path: list[Expr] = [["c", part] for part in reversed(chain)]
+        for source in [s for value in bound for s in self.sources(value)]:
+            self.module.facts.dict_reads.append(
+                DictRead(
+                    DictSource(source.base, [*source.keys, *path], source.is_param),
+                    node.lineno,
+                    self.qualname,
+                    "attribute",
+                )
+            )
 
     def _read(
         self,
