@@ -84,3 +84,56 @@ def test_a_store_or_a_call_that_names_no_schema_is_none(tmp_path) -> None:
     for number, register in enumerate(registrations):
         found = _found(tmp_path / str(number), register)
         assert not [key for code, key in found if code.startswith("CD1")], register
+
+
+_DACITE = """
+from dataclasses import dataclass
+
+import yaml
+CONVERTER
+
+
+@dataclass
+class Config:
+    name: str = "x"
+    retries: int = 3
+    timeout: float = 10.0
+    verbose: bool = False
+
+
+def load(path):
+    with open(path) as f:
+        raw = yaml.safe_load(f)
+    return BUILD
+"""
+
+_DACITE_PAGE = (
+    "# Configuration\n\n- `name` (default `x`): the name.\n- `retries` (default `5`): retries.\n"
+    "- `timeout` (default `10.0`): seconds.\n- `colour` (default `red`): the colour.\n"
+)
+
+
+def test_a_class_a_library_builds_from_a_loaded_dict_drops_what_it_lacks(tmp_path) -> None:
+    # dacite and cattrs ignore the keys the class lacks: read by nothing.
+    builds = (
+        ("import dacite", "dacite.from_dict(data_class=Config, data=raw)"),
+        ("from dacite import from_dict", "from_dict(Config, raw)"),
+        ("import cattrs", "cattrs.structure(raw, Config)"),
+    )
+    for number, (converter, build) in enumerate(builds):
+        code = _DACITE.replace("CONVERTER", converter).replace("BUILD", build)
+        files = {"tool/config.py": code, "docs/config.md": _DACITE_PAGE}
+        _, findings = check_project(tmp_path / str(number), files, "tool")
+        found = by_key(findings)
+        assert "3" in found["CD104", "retries"].message, build
+        assert ("CD102", "colour") in found, build
+        assert ("CD101", "colour") not in found, build
+
+
+def test_a_library_told_how_to_build_is_not_followed(tmp_path) -> None:
+    # ``config=dacite.Config(strict=True)`` may reject what the class lacks.
+    build = "dacite.from_dict(data_class=Config, data=raw, config=dacite.Config(strict=True))"
+    code = _DACITE.replace("CONVERTER", "import dacite").replace("BUILD", build)
+    files = {"tool/config.py": code, "docs/config.md": _DACITE_PAGE}
+    _, findings = check_project(tmp_path, files, "tool")
+    assert ("CD102", "colour") not in by_key(findings)

@@ -136,8 +136,9 @@ class SchemaBuilder(ModelReader):
         self.loaded_models: dict[Symbol, Location] = {}
         #: Models built from a whole dict, loaded or not (``Config(**raw)``).
         self.whole_models: dict[Symbol, Location] = {}
-        #: Models OmegaConf merges config files into (``OmegaConf.structured``).
-        self.structured: set[Symbol] = set()
+        #: Models a library builds from the files (``OmegaConf.structured``,
+        #: dacite's ``from_dict``), with the library: its strictness.
+        self.loaders: dict[Symbol, str] = {}
         #: The name of the root's surface (``config``, ``settings``, ``cli``,
         #: ``env``), set by ``build``.
         self.primary = "config"
@@ -297,13 +298,15 @@ class SchemaBuilder(ModelReader):
         assert model is not None
         self.fill(node, symbol, direct=True)
         node.model_location = model.location
-        if symbol in self.structured:
-            for inner in node.walk():
-                inner.loader = "omegaconf"
-                if inner.model and inner.strict is None:
-                    # OmegaConf checks a nested structured config's keys too.
-                    inner.strict, inner.strict_owner = True, inner.model
-                    inner.strict_location = inner.model_location
+        loader = self.loaders.get(symbol)
+        for inner in node.walk() if loader is not None else ():
+            inner.loader = loader
+            if inner.model and loader != "omegaconf":
+                inner.strict = False  # dacite and cattrs drop the keys a class lacks
+            elif inner.model and inner.strict is None:
+                # OmegaConf checks a nested structured config's keys too.
+                inner.strict, inner.strict_owner = True, inner.model
+                inner.strict_location = inner.model_location
         return node
 
     def unmountable(self, module: str, qualname: str, symbol: Symbol | None) -> str:
@@ -393,8 +396,10 @@ class SchemaBuilder(ModelReader):
         if not primary:
             if any(source.base == LOADED for source in placement.sources):
                 self.loaded_models.setdefault(symbol, location)
-            if placement.via == "structured":
-                self.structured.add(symbol)
+            if placement.via in ("structured", "dacite", "cattrs"):
+                self.loaders[symbol] = (
+                    "omegaconf" if placement.via == "structured" else placement.via
+                )
             self.whole_models.setdefault(symbol, location)
             how = f"built from the whole dict in {placement.function}"
             self.root_candidates.append(Mount((), symbol.qualname, location, how))

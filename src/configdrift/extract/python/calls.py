@@ -293,6 +293,15 @@ class CallFacts(DictSources):
                 out.extend(e[1] for e in sides)
         return out
 
+    def _full_name(self, name: str) -> str:
+        """``from_dict`` as ``dacite.from_dict`` where the module imports it so."""
+        head, _, rest = name.partition(".")
+        for fact in self.module.facts.imports:
+            if fact.local == head and not fact.level:
+                base = f"{fact.module}.{fact.name}" if fact.name else fact.module
+                return f"{base}.{rest}" if rest else base
+        return name
+
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
         func = call.func
@@ -313,6 +322,16 @@ class CallFacts(DictSources):
                     "structured",
                 )
             )
+            return
+        converted = converted_model(call, self._full_name(dotted(func) or ""))
+        if converted is not None:
+            # ``dacite.from_dict(data_class=Config, data=raw)``: built from ``raw``.
+            model_node, data, library = converted
+            keyed = [s for s in self.sources(data) if s.keys or s.is_param]
+            if keyed:
+                self.module.facts.placements.append(
+                    Placement(to_expr(model_node, src), keyed, call.lineno, self.qualname, library)
+                )
             return
         starred = [k.value for k in call.keywords if k.arg is None]
         model: Expr | None = None
@@ -556,3 +575,22 @@ def structured_schema(call: ast.Call) -> ast.expr | None:
     else:
         return None
     return schema if type(schema) in (ast.Name, ast.Attribute) else None
+
+
+def converted_model(call: ast.Call, name: str) -> tuple[ast.expr, ast.expr, str] | None:
+    """The class a library builds from a dict, dropping the keys it lacks,
+    with the dict and the library: dacite's ``from_dict(data_class=Config,
+    data=raw)`` (not with a ``config=``, which may make it strict), cattrs'
+    ``cattrs.structure(raw, Config)``. ``name`` is the callee's full name."""
+    given = {k.arg: k.value for k in call.keywords if k.arg}
+    if name in ("dacite.from_dict", "dacite.core.from_dict") and "config" not in given:
+        model = given.get("data_class", call.args[0] if call.args else None)
+        data = given.get("data", call.args[1] if len(call.args) > 1 else None)
+        library = "dacite"
+    elif name in ("cattrs.structure", "cattr.structure") and len(call.args) == 2:
+        data, model, library = call.args[0], call.args[1], "cattrs"
+    else:
+        return None
+    if model is None or data is None or type(model) not in (ast.Name, ast.Attribute):
+        return None
+    return model, data, library
