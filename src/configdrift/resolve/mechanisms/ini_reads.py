@@ -9,7 +9,8 @@ section of the surface, each option a key with the read's default and
 the getter's type (spelt with ``-`` and ``_`` alike: a parser may take
 one for the other). configparser takes any option a file sets and reads
 only those asked for: the surface is lenient, but for a section another
-surface reads too, where what it lacks may be read there."""
+surface reads too, or any where a read names its section at run time
+(``get(self.version, "cores")``): what a section lacks may be read there."""
 
 from __future__ import annotations
 
