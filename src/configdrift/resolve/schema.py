@@ -396,10 +396,8 @@ class SchemaBuilder(ModelReader):
         if not primary:
             if any(source.base == LOADED for source in placement.sources):
                 self.loaded_models.setdefault(symbol, location)
-            if placement.via in ("structured", "dacite", "cattrs"):
-                self.loaders[symbol] = (
-                    "omegaconf" if placement.via == "structured" else placement.via
-                )
+            if placement.via in ("omegaconf", "dacite", "cattrs"):
+                self.loaders[symbol] = placement.via
             self.whole_models.setdefault(symbol, location)
             how = f"built from the whole dict in {placement.function}"
             self.root_candidates.append(Mount((), symbol.qualname, location, how))

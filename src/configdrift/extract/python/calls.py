@@ -310,18 +310,9 @@ class CallFacts(DictSources):
             # ``parser.add_argument(*names, **kwargs)`` is no model built.
             self.module.facts.registrations.append(registration)
             return
-        schema = structured_schema(call)
-        if schema is not None:
-            # The schema config files are merged into: loaded, key by key.
-            self.module.facts.placements.append(
-                Placement(
-                    to_expr(schema, src),
-                    [DictSource(LOADED, [], True)],
-                    call.lineno,
-                    self.qualname,
-                    "structured",
-                )
-            )
+        structured = structured_placement(call, src, self.qualname)
+        if structured is not None:
+            self.module.facts.placements.append(structured)
             return
         converted = converted_model(call, self._full_name(dotted(func) or ""))
         if converted is not None:
@@ -555,6 +546,17 @@ class CallFacts(DictSources):
                 return out
         callee = to_expr(func, self.module.source)
         return [callee] if callee[0] == "n" else []
+
+
+def structured_placement(call: ast.expr, source: str, function: str) -> Placement | None:
+    """The placement of the model an OmegaConf structured config is built
+    from (``structured_schema``): the schema config files are merged into,
+    loaded key by key."""
+    schema = structured_schema(call) if type(call) is ast.Call else None
+    if schema is None:
+        return None
+    loaded = [DictSource(LOADED, [], True)]
+    return Placement(to_expr(schema, source), loaded, call.lineno, function, "omegaconf")
 
 
 def structured_schema(call: ast.Call) -> ast.expr | None:

@@ -15,9 +15,9 @@ import warnings
 from collections import Counter
 
 from configdrift.extract.python.body import FunctionBody
-from configdrift.extract.python.calls import structured_schema
+from configdrift.extract.python.calls import structured_placement
 from configdrift.extract.python.compat import downgrade_isolated
-from configdrift.extract.python.dict_sources import LOADED, read_by_many
+from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.docstrings import read_docstring
 from configdrift.extract.python.exprs import (
     add_validator,
@@ -29,11 +29,9 @@ from configdrift.extract.python.facts import (
     HELD_MIN_KEYS,
     ClassFact,
     DictRead,
-    DictSource,
     FieldFact,
     ImportFact,
     ModuleFacts,
-    Placement,
 )
 from configdrift.extract.python.registration_calls import (
     automatic_prefixes,
@@ -391,17 +389,13 @@ class ModuleExtractor:
             if read is not None:
                 self.facts.registrations.append(read)
 
-    def _structured(self, call: ast.expr) -> None:
+    def _structured(self, value: ast.expr) -> None:
         """A module's ``cs.store(name="train", node=TrainConf)`` or
         ``OmegaConf.structured(TrainConf)``: the model config files are
         merged into."""
-        schema = structured_schema(call) if isinstance(call, ast.Call) else None
-        if schema is not None:
-            model = to_expr(schema, self.source)
-            loaded = [DictSource(LOADED, [], True)]
-            self.facts.placements.append(
-                Placement(model, loaded, call.lineno, "<module>", "structured")
-            )
+        placement = structured_placement(value, self.source, "<module>")
+        if placement is not None:
+            self.facts.placements.append(placement)
 
     def _module_assign(self, targets: list[ast.expr], value: ast.expr, line: int) -> None:
         self._module_env_reads(value)

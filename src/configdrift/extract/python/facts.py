@@ -104,6 +104,8 @@ class Placement:
     sources: list[DictSource]
     line: int
     function: str
+    #: How: ``kwargs``, a validating method's name, or the library that
+    #: builds it (``omegaconf``, ``dacite``, ``cattrs``).
     via: str = "kwargs"
 
 
