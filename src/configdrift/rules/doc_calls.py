@@ -195,7 +195,12 @@ def _forwarding(analysis: Analysis, module: str, function: str) -> tuple[set[str
     if len(models) != 1 or models[0][0] != "n":
         return None
     own = set(facts.functions[function]) - _BOUND
-    if _uses_keywords(analysis, module, function):
+    uses = once(
+        analysis,
+        f"doc_calls.uses_keywords {module}:{function}",
+        lambda: _uses_keywords(analysis, module, function),
+    )
+    if uses:
         return None  # ``kwargs.pop("debug")``: a keyword the function takes itself
     symbol = analysis.project.resolve(module, models[0][1])
     if symbol is None or symbol.kind != "class":
