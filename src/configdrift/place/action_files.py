@@ -31,6 +31,12 @@ def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
                 frozenset(
                     key.path[1] for key in inputs if (key.path[1], "deprecationMessage") in fields
                 ),
+                # ``runs.env`` (a container's) or a composite step's ``env``.
+                frozenset(
+                    key.path[-1]
+                    for key in read.keys
+                    if key.path[0] == "runs" and len(key.path) >= 3 and key.path[-2] == "env"
+                ),
             )
         )
     return out

@@ -12,7 +12,7 @@ from pathlib import Path
 from configdrift.discover import HISTORY_PAGES, Sources, matches
 from configdrift.extract.byte_tests import mentions
 from configdrift.extract.docs.entry_text import words_name
-from configdrift.extract.docs.facts import DocFacts
+from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.extract.run import OWN_FAULT
 from configdrift.files import CANNOT_READ, read_or_none
 from configdrift.index.spellings import one_edit
@@ -157,6 +157,34 @@ def listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
         if needed
         and len(names & spellings) >= needed
         and len(names & spellings) >= 0.8 * len(names)
+    )
+
+
+#: The variables a section on the environment must document as entries.
+VARIABLES_NEEDED = 2
+
+
+def lists_variables(facts: DocFacts, spellings: set[str]) -> bool:
+    """Does a section about the environment (its title, or an enclosing
+    section's, says so: "Environment variables") document two of these
+    variables as entries (headings, list items, table rows), none of its
+    entries another name? A small tool's page of its two variables."""
+    sections = facts.sections
+
+    def about_environment(sid: int | None) -> bool:
+        for _ in range(len(sections)):
+            if sid is None:
+                return False
+            if "environment" in sections[sid].title.lower():
+                return True
+            sid = sections[sid].parent
+        return False
+
+    named = [
+        e for e in facts.entries if e.form not in NO_EVIDENCE_FORMS and about_environment(e.section)
+    ]
+    return len({p for e in named for p in e.parts} & spellings) >= VARIABLES_NEEDED and all(
+        e.parts[-1] in spellings or e.parts[-1].isupper() for e in named
     )
 
 
@@ -394,6 +422,7 @@ def surface_pages(
         if is_config_doc(doc, spellings)
         or is_small_doc(doc, parents)
         or (cli and (doc.generated or lists_flags(doc, spellings, needed)))
+        or (schema.model_kind == "env" and lists_variables(doc, spellings))
         or (rel in shared and len({p for e in doc.entries for p in e.parts} & spellings) >= needed)
     ]
     taken = {rel for rel, _ in pages}

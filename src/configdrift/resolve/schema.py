@@ -96,11 +96,13 @@ class ThemeOptions:
 class ActionInputs:
     """A GitHub Action's metadata file (``action.yml``): its inputs, each a
     key of one part with its line and default (a string, or a placeholder
-    where it gives none), and those it marks deprecated."""
+    where it gives none), those it marks deprecated, and the environment
+    variables its steps are given (``env: {OUTPUT_FILE: ...}``)."""
 
     rel: str
     inputs: list[BlockKey]
     deprecated: frozenset[str] = frozenset()
+    variables: frozenset[str] = frozenset()
 
 
 class SchemaBuilder(ModelReader):

@@ -26,6 +26,7 @@ from configdrift.model import (
     near_spelling,
     resolve_path,
 )
+from configdrift.resolve.mechanisms.environment import CONVENTIONS
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -440,6 +441,8 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     out: set[str] = set()
     for key in keys:
         node = root.children.get(key)
+        if key in CONVENTIONS:
+            continue  # ``NO_COLOR``: the program's own, whatever its prefix
         if not any(
             normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
             for s in (node.spellings if node is not None else (key,))

@@ -258,7 +258,7 @@ class FunctionBody(CallFacts):
                 self._call(call)
                 if id(call) in guarded and len(registrations) > count:
                     registrations[-1].guarded = True
-        for read_node in (*calls, *subscripts, *attributes):
+        for read_node in (*calls, *subscripts, *attributes, *compares):
             read = env_read(read_node, self.module.source, self.qualname)
             if read is not None:
                 self.module.facts.registrations.append(read)

@@ -405,7 +405,11 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             name = node.args[0]
             default = node.args[1] if len(node.args) > 1 else None
         elif (helper := dotted(func)) is not None and (
-            _setting_name(node.args[0]) or ("env" in helper.lower() and _variable(node.args[0]))
+            _setting_name(node.args[0])
+            or (
+                "env" in helper.lower()
+                and (_variable(node.args[0]) or type(node.args[0]) is ast.Name)
+            )
         ):
             # ``envbool("DEBUG", False)``: a helper that may read a variable
             # by its parameter (resolution decides).
@@ -425,12 +429,26 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             name, default = node.slice, None
         else:
             return None
+    elif type(node) is ast.Compare:
+        # ``"NO_COLOR" in os.environ``: a variable read for its presence.
+        target = node.comparators[0]
+        if (
+            len(node.ops) != 1
+            or type(node.ops[0]) not in (ast.In, ast.NotIn)
+            or (target.attr if type(target) is ast.Attribute else getattr(target, "id", ""))
+            != "environ"
+            or dotted(target) not in _ENV_MAPPINGS
+        ):
+            return None
+        name, default = node.left, None
+        callee = dotted(target) or callee
     else:
         return None
     if kind == "env" and type(name) is ast.Name:
         # ``os.getenv(name, d)`` with a parameter: the function is a helper
-        # that reads the variable its callers name.
-        return RegistrationCall("env", [["n", name.id]], {}, node.lineno, function, callee)
+        # that reads the variable its callers name; or a constant's.
+        args = [["n", name.id]] + ([to_expr(default, source)] if default is not None else [])
+        return RegistrationCall("env", args, {}, node.lineno, function, callee)
     if (
         kind == "env"
         and type(name) is ast.BinOp
@@ -442,6 +460,9 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         # ``os.getenv(name + "_FILE")``: the variable with a suffix.
         suffix = {"suffix": ["c", name.right.value]}
         return RegistrationCall("env", [["n", name.left.id]], suffix, node.lineno, function, callee)
+    if kind == "named_call" and type(name) is ast.Name:
+        # ``get_environ(env_name)``: a helper's helper, or a constant's name.
+        return RegistrationCall(kind, [["n", name.id]], {}, node.lineno, function, callee)
     if type(name) is not ast.Constant or not isinstance(name.value, str):
         return None
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])

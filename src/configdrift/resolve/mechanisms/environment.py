@@ -13,7 +13,7 @@ from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
-from configdrift.resolve.schema import MIN_OPTIONS, new_root
+from configdrift.resolve.schema import new_root
 
 #: Variables every process has: the platform's, not the project's settings.
 _SYSTEM_VARIABLES = frozenset(
@@ -42,9 +42,24 @@ _SYSTEM_VARIABLES = frozenset(
         "LOCALAPPDATA",
         "USERPROFILE",
         "COLUMNS",
-        "NO_COLOR",
     }
 )
+
+#: Variables every tool may honour by a shared convention: a program that
+#: reads one changes its own behaviour by it, never another program's.
+CONVENTIONS = frozenset({"NO_COLOR", "FORCE_COLOR"})
+
+
+#: The variables a GitHub Actions runner sets for every step, and an
+#: action's inputs as its steps receive them (``INPUT_SRC``): the
+#: platform's, or an action's (whose inputs are a surface of their own).
+#: ``GITHUB_TOKEN`` is a secret users pass on, not one of them.
+_RUNNER = re.compile(r"^(?:GITHUB_(?!TOKEN$)\w+|RUNNER_\w+|INPUT_\w+)$")
+
+
+#: A variable named as private: a leading underscore, or a double one
+#: after the prefix.
+_PRIVATE = re.compile(r"^_|.__")
 
 
 #: The keys of a WSGI or CGI request's ``environ``: a web app reads them
@@ -53,6 +68,11 @@ _CGI = re.compile(
     r"^(?:HTTP_\w+|PATH_INFO|SCRIPT_NAME|QUERY_STRING|REQUEST_METHOD|REQUEST_URI|REMOTE_\w+"
     r"|SERVER_(?:NAME|PORT|PROTOCOL|SOFTWARE)|CONTENT_(?:TYPE|LENGTH)|wsgi\.\w+)$"
 )
+
+
+#: The variables read, and documented as entries, that make the
+#: environment a configuration of the project.
+MIN_VARIABLES = 2
 
 
 #: How findings name the environment as a configuration.
@@ -88,13 +108,15 @@ def environment_variables(project: Project) -> list[SchemaNode]:
                     suffixes = helpers[(symbol.module, symbol.qualname)]
                 elif not _library_read(project, name, call.callee):
                     continue
-            elif call.method != "env" or call.args[0][0] == "n":
-                continue
+            elif call.method != "env" or (
+                call.args[0][0] == "n" and (name, call.function) in helpers
+            ):
+                continue  # a helper's own read of the variable its caller names
             base = project.string(name, call.args[0])
-            if not base or base in _SYSTEM_VARIABLES or base.startswith("_"):
-                continue  # the platform's, or private (``_APP_TEST_HOOK``)
-            if _CGI.match(base):
-                continue  # a WSGI request's ``environ``, not the process's
+            if not base or base in _SYSTEM_VARIABLES or _PRIVATE.search(base):
+                continue  # the platform's, or private (``_APP_TEST_HOOK``, ``APP__DOC_HOOK``)
+            if _CGI.match(base) or _RUNNER.match(base):
+                continue  # a WSGI request's ``environ``, or a CI runner's variable
             known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
             for suffix in sorted(suffixes):
@@ -127,6 +149,10 @@ def _library_read(project: Project, module: str, callee: str) -> bool:
     )
 
 
+#: How many helpers deep a variable's name is followed.
+_HELPER_DEPTH = 3
+
+
 def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
     """Functions that read the environment variable their first parameter
     names (``def envbool(s, d): return os.getenv(s, d) == "1"``), with the
@@ -140,6 +166,27 @@ def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
                 if params and params[0] == call.args[0][1]:
                     suffix = call.kwargs.get("suffix", ["c", ""])[1]
                     out.setdefault((name, call.function), set()).add(str(suffix))
+    # A function that hands its first parameter to a helper is one too
+    # (``get_path(name)`` calling ``get_value(name)``), a few calls deep.
+    for _ in range(_HELPER_DEPTH):
+        grown = False
+        for name, info in project.modules.items():
+            for call in info.facts.registrations:
+                if (
+                    call.method != "named_call"
+                    or call.args[0][0] != "n"
+                    or (name, call.function) in out
+                ):
+                    continue
+                params = info.facts.functions.get(call.function, [])
+                symbol = project.resolve(name, call.callee)
+                if params and params[0] == call.args[0][1] and symbol is not None:
+                    inner = out.get((symbol.module, symbol.qualname))
+                    if inner is not None:
+                        out[(name, call.function)] = set(inner)
+                        grown = True
+        if not grown:
+            break
     return out
 
 
@@ -147,11 +194,19 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     """The environment variables read by name, unless they are the root."""
     found: list[Surface] = []
     if discovery.builder.primary != "env":
-        variables = environment_variables(discovery.builder.project)
-        if len(variables) >= MIN_OPTIONS:
+        # The variables an action the project ships hands its own steps.
+        handed = {v for action in discovery.builder.actions for v in action.variables}
+        variables = [
+            node
+            for node in environment_variables(discovery.builder.project)
+            if node.key not in handed
+        ]
+        if len(variables) >= MIN_VARIABLES:
             env = new_root()
             mount_by_name(env, variables, ENVIRONMENT, "env")
-            if discovery.claim(env):
+            # Two variables the docs list as entries are evidence enough:
+            # a page's "Environment variables" section of a small tool.
+            if discovery.claim(env, least=MIN_VARIABLES):
                 how = f"{len(variables)} variables read with os.environ or os.getenv"
                 found.append(Surface("env", env, how, [], "env"))
     return found
