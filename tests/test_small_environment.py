@@ -169,3 +169,16 @@ def test_a_variable_read_by_a_helpers_helper_is_read(tmp_path) -> None:
     env, found = _reads(tmp_path)
     assert "APP_HOME" in env.children
     assert ("CD102", "APP_HOME") not in found
+
+
+def test_a_section_on_the_environment_that_lists_other_things_is_no_evidence(tmp_path) -> None:
+    # A development environment's tools beside two variables: no list of
+    # the program's variables.
+    env, _ = _env(tmp_path, title="Development environment")
+    assert env is not None  # the two variables alone
+    page = _PAGE.format(title="Development environment") + "\n### `tox`\n\nRuns the tests.\n"
+    analysis, findings = check_project(
+        tmp_path / "tools", {"app/cli.py": _CLI, "docs/usage.md": page}, "app"
+    )
+    assert not any(s.schema.model_kind == "env" for s in analysis.surfaces)
+    assert ("CD103", "NO_COLOR") not in by_key(findings)
