@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.platform_variables import CONVENTIONS
 from configdrift.index.spellings import VARIABLE, bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
@@ -26,7 +27,6 @@ from configdrift.model import (
     near_spelling,
     resolve_path,
 )
-from configdrift.resolve.mechanisms.environment import CONVENTIONS
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis

@@ -5,70 +5,14 @@ surface of their own, lenient (an unknown variable is never read)."""
 
 from __future__ import annotations
 
-import re
-
 from configdrift.extract.python.facts import Expr
 from configdrift.extract.python.registration_calls import CONVERSIONS, ENV_CALLS
+from configdrift.index.platform_variables import not_the_projects
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import new_root
-
-#: Variables every process has: the platform's, not the project's settings.
-_SYSTEM_VARIABLES = frozenset(
-    {
-        "HOME",
-        "PATH",
-        "USER",
-        "USERNAME",
-        "LOGNAME",
-        "PWD",
-        "SHELL",
-        "TERM",
-        "LANG",
-        "LC_ALL",
-        "TMPDIR",
-        "TEMP",
-        "TMP",
-        "HOSTNAME",
-        "PYTHONPATH",
-        "VIRTUAL_ENV",
-        "CI",
-        "XDG_CONFIG_HOME",
-        "XDG_CACHE_HOME",
-        "XDG_DATA_HOME",
-        "APPDATA",
-        "LOCALAPPDATA",
-        "USERPROFILE",
-        "COLUMNS",
-    }
-)
-
-#: Variables every tool may honour by a shared convention: a program that
-#: reads one changes its own behaviour by it, never another program's.
-CONVENTIONS = frozenset({"NO_COLOR", "FORCE_COLOR"})
-
-
-#: The variables a GitHub Actions runner sets for every step, and an
-#: action's inputs as its steps receive them (``INPUT_SRC``): the
-#: platform's, or an action's (whose inputs are a surface of their own).
-#: ``GITHUB_TOKEN`` is a secret users pass on, not one of them.
-_RUNNER = re.compile(r"^(?:GITHUB_(?!TOKEN$)\w+|RUNNER_\w+|INPUT_\w+)$")
-
-
-#: A variable named as private: a leading underscore, or a double one
-#: after the prefix.
-_PRIVATE = re.compile(r"^_|.__")
-
-
-#: The keys of a WSGI or CGI request's ``environ``: a web app reads them
-#: from its request, not from the process environment.
-_CGI = re.compile(
-    r"^(?:HTTP_\w+|PATH_INFO|SCRIPT_NAME|QUERY_STRING|REQUEST_METHOD|REQUEST_URI|REMOTE_\w+"
-    r"|SERVER_(?:NAME|PORT|PROTOCOL|SOFTWARE)|CONTENT_(?:TYPE|LENGTH)|wsgi\.\w+)$"
-)
-
 
 #: The variables read, and documented as entries, that make the
 #: environment a configuration of the project.
@@ -113,10 +57,8 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             ):
                 continue  # a helper's own read of the variable its caller names
             base = project.string(name, call.args[0])
-            if not base or base in _SYSTEM_VARIABLES or _PRIVATE.search(base):
-                continue  # the platform's, or private (``_APP_TEST_HOOK``, ``APP__DOC_HOOK``)
-            if _CGI.match(base) or _RUNNER.match(base):
-                continue  # a WSGI request's ``environ``, or a CI runner's variable
+            if not base or not_the_projects(base):
+                continue  # the platform's, a request's or a runner's, or private
             known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
             for suffix in sorted(suffixes):
