@@ -420,8 +420,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             return None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
         value = node.value
-        last = value.attr if type(value) is ast.Attribute else getattr(value, "id", "")
-        if last == "environ" and dotted(value) in _ENV_MAPPINGS:
+        if last_name(value) == "environ" and dotted(value) in _ENV_MAPPINGS:
             name, default = node.slice, None
             callee = dotted(value) or callee
         elif (holder := _settings_object(value)) is not None and _setting_name(node.slice):
@@ -435,8 +434,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
         if (
             len(node.ops) != 1
             or type(node.ops[0]) not in (ast.In, ast.NotIn)
-            or (target.attr if type(target) is ast.Attribute else getattr(target, "id", ""))
-            != "environ"
+            or last_name(target) != "environ"
             or dotted(target) not in _ENV_MAPPINGS
         ):
             return None

@@ -5,7 +5,7 @@ surface of their own, lenient (an unknown variable is never read)."""
 
 from __future__ import annotations
 
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import Expr, RegistrationCall
 from configdrift.extract.python.registration_calls import CONVERSIONS, ENV_CALLS
 from configdrift.index.platform_variables import not_the_projects
 from configdrift.model import Location, SchemaNode, Surface
@@ -99,34 +99,30 @@ def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
     """Functions that read the environment variable their first parameter
     names (``def envbool(s, d): return os.getenv(s, d) == "1"``), with the
     suffixes they add to it (``os.getenv(s + "_FILE")``; ``""`` for the
-    name itself)."""
+    name itself); and those that hand their first parameter to one
+    (``get_path(name)`` calling ``get_value(name)``), a few calls deep."""
     out: dict[tuple[str, str], set[str]] = {}
+    handing: list[tuple[str, RegistrationCall]] = []
     for name, info in project.modules.items():
         for call in info.facts.registrations:
-            if call.method == "env" and call.args and call.args[0][0] == "n":
-                params = info.facts.functions.get(call.function, [])
-                if params and params[0] == call.args[0][1]:
-                    suffix = call.kwargs.get("suffix", ["c", ""])[1]
-                    out.setdefault((name, call.function), set()).add(str(suffix))
-    # A function that hands its first parameter to a helper is one too
-    # (``get_path(name)`` calling ``get_value(name)``), a few calls deep.
-    for _ in range(_HELPER_DEPTH):
+            if call.method not in ("env", "named_call") or not call.args or call.args[0][0] != "n":
+                continue
+            params = info.facts.functions.get(call.function, [])
+            if not params or params[0] != call.args[0][1]:
+                continue  # not the function's first parameter
+            if call.method == "named_call":
+                handing.append((name, call))
+            else:
+                suffix = call.kwargs.get("suffix", ["c", ""])[1]
+                out.setdefault((name, call.function), set()).add(str(suffix))
+    for _ in range(_HELPER_DEPTH if handing else 0):
         grown = False
-        for name, info in project.modules.items():
-            for call in info.facts.registrations:
-                if (
-                    call.method != "named_call"
-                    or call.args[0][0] != "n"
-                    or (name, call.function) in out
-                ):
-                    continue
-                params = info.facts.functions.get(call.function, [])
-                symbol = project.resolve(name, call.callee)
-                if params and params[0] == call.args[0][1] and symbol is not None:
-                    inner = out.get((symbol.module, symbol.qualname))
-                    if inner is not None:
-                        out[(name, call.function)] = set(inner)
-                        grown = True
+        for name, call in handing:
+            symbol = project.resolve(name, call.callee)
+            inner = out.get((symbol.module, symbol.qualname)) if symbol is not None else None
+            if inner is not None and (name, call.function) not in out:
+                out[(name, call.function)] = set(inner)
+                grown = True
         if not grown:
             break
     return out
