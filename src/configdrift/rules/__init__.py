@@ -15,6 +15,7 @@ def load() -> None:
     """Import every rule module: each registers its rules."""
     from configdrift.rules import (  # noqa: F401
         code_view,
+        defaults,
         doc_types,
         docs_schema,
         examples,

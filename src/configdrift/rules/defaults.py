@@ -1,0 +1,132 @@
+"""CD104: a documented default that differs from the code's."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Related, format_path, resolve_path
+from configdrift.rules import docstrings
+from configdrift.rules.registry import make, register
+from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+
+@register("CD104")
+def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
+    """What it finds
+    A documented default that differs in value from the default the schema
+    declares. Values are compared, not text: ``5e8``, ``500000000`` and
+    ``pp_int(5e8)`` are equal, as are ``True`` and ``true``. A default of
+    ``None`` in the code is taken as computed at runtime and not compared; a
+    documented ``None`` and an untyped default's empty string both mean
+    unset; a documented default that names another key (``format_item``)
+    is that key's value, not a literal. A class's docstring that a page renders
+    (``Default is `False`.`` under its ``Args:``) states its fields'
+    defaults too.
+
+    Why it matters
+    Users who rely on the documented default get another behaviour, silently.
+
+    Example
+    The docs give ``server.timeout`` a default of ``30`` while the model
+    declares ``timeout: float = 60.0``.
+
+    How to fix
+    Correct whichever side is wrong; if the default is computed, document
+    how it is computed instead of a number.
+    """
+    yield from docstrings.default_mismatch(analysis)
+    root = analysis.schema
+    spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
+
+    @functools.cache
+    def fallbacks() -> dict[str, list[object]]:
+        """Values the code puts in place of a falsy option, by its name."""
+        out: dict[str, list[object]] = {}
+        for name, info in analysis.project.modules.items():
+            for attr, expr, _line in info.facts.fallbacks:
+                value = analysis.project.evaluate(name, expr)
+                if value.known:
+                    out.setdefault(attr, []).append(value.value)
+        return out
+
+    @functools.cache
+    def hooks() -> set[tuple[str, str]]:
+        """(class, attribute) a model's after-init hook assigns
+        (``object.__setattr__(self, "py_version", f"py{v}")``)."""
+        return {
+            (function.rsplit(".", 1)[0].rsplit(".", 1)[-1], attr)
+            for info in analysis.project.modules.values()
+            for function, attr, *_ in info.facts.attr_assigns
+            if function.rsplit(".", 1)[-1] in _AFTER_INIT
+        }
+
+    for entry in analysis.entries:
+        if entry.default is None:
+            continue
+        node, _, _ = resolve_path(root, entry.path)
+        if node is None or node.default is None or not node.default.known or node.location is None:
+            continue
+        if entry.path[-1] in node.path_aliases:
+            continue
+        code = node.default.value
+        if code is None:
+            continue  # computed at runtime
+        if isinstance(code, dict | list) and node.children:
+            continue
+        written = (entry.default or "").strip().strip("`").strip()
+        if isinstance(code, str) and written == code:
+            continue  # ``Feat.``: the text as written, its full stop included
+        if (
+            code == ""
+            and written.lower() in ("none", "null")
+            and node.origin.startswith("default ")
+        ):
+            continue  # an untyped default: unset either way
+        if written in spellings:
+            continue  # ``Default: format_item``: the value of another key
+        doc = parse_doc_value(entry.default)
+        kinds = doc_kinds(entry.doc_type)
+        if isinstance(doc.value, str) and not doc.word and kinds and kinds <= _NUMERIC:
+            # `"0.1"` under a [float] entry: a number written in quotes.
+            doc = parse_doc_value(doc.value)
+        equal = values_equal(doc, code)
+        if equal is not False:
+            continue
+        if not code and any(values_equal(doc, v) for v in fallbacks().get(node.key, [])):
+            continue  # ``cfg.ignore or DEFAULT_IGNORE``: the falsy default stands for another
+        owner = resolve_path(root, entry.path[:-1])[0]
+        if owner is not None and (str(owner.model).rsplit(".", 1)[-1], node.key) in hooks():
+            continue  # rewritten after init: a page made from an instance shows the result
+        yield make(
+            "CD104",
+            format_path(entry.path),
+            entry.location,
+            f"`{format_path(entry.path)}` is documented with default {entry.default.strip()}, "
+            f"but the code's default is {_show(code, node.default.text)}",
+            (
+                Related(
+                    (node.default_location or node.location).path,
+                    (node.default_location or node.location).line,
+                    "the read falls back to it"
+                    if node.default_location
+                    else f"{node.origin or 'the field'} sets the default",
+                ),
+            ),
+        )
+
+
+_NUMERIC = frozenset({"int", "float", "number"})
+
+#: Hooks a model runs after its fields are set: what they assign is the
+#: value users see, not the declared default.
+_AFTER_INIT = frozenset({"__post_init__", "model_post_init", "__attrs_post_init__"})
+
+
+def _show(value: object, text: str) -> str:
+    shown = repr(value)
+    return shown if shown == text or not text else f"{shown} ({text})"
