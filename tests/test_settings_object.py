@@ -61,6 +61,19 @@ def test_django_settings_read_by_name_are_a_surface(tmp_path) -> None:
     assert not any(key == "DEBUG" for _, key in found)
 
 
+def test_a_setting_read_alone_in_a_module_is_one_of_the_object_s(tmp_path) -> None:
+    # The docs describe settings read in conf.py; one read only in
+    # another module is the same object's, undocumented.
+    app = _APP.replace('MODE = getattr(settings, "SHOP_MODE", "live")\n', "")
+    mode = 'from django.conf import settings\n\nMODE = getattr(settings, "SHOP_MODE", "live")\n'
+    _, findings = check_project(
+        tmp_path,
+        {"shop/conf.py": app, "shop/mode.py": mode, "docs/settings.md": _DOC},
+        "shop",
+    )
+    assert ("CD103", "SHOP_MODE") in by_key(findings)
+
+
 def test_an_attribute_of_some_other_settings_is_no_setting(tmp_path) -> None:
     code = """
     class Holder:

@@ -265,8 +265,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # Options of a parser none of whose options the docs describe (a script's
     # own flags; a command its prose names is described) are not reported one
     # by one, nor the keys of a dict of defaults none of whose keys they do.
+    # Settings read by name are one group, the settings object, wherever
+    # each is read or declared.
     grouped = ("option", "default ")
-    covered = {n.origin for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
+    covered = {_group(n) for n in root.walk() if id(n) in own and n.origin.startswith(grouped)}
     covered |= prose
     scripts = script_groups(analysis)
     # A key marked removed is not to be documented (CD404 says it is still
@@ -344,7 +346,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                 child.origin.startswith(grouped)
                 and child.model_kind != "env"
                 and (
-                    (child.origin not in covered and not analysis.admitted)
+                    (_group(child) not in covered and not analysis.admitted)
                     or child.origin in scripts
                     or analysis.generated
                 )
@@ -473,6 +475,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from findings
     yield from flags_apart(analysis, {f.key for f in findings})
     yield from unnamed_shorts(analysis, set(own))
+
+
+def _group(node: SchemaNode) -> str:
+    """The group CD103 judges an option with: a setting read by name
+    belongs to its settings object, any other option to where it is
+    declared."""
+    return "setting" if node.model_kind == "setting" else node.origin
 
 
 def _rendered_field(analysis: Analysis, child: SchemaNode) -> bool:
