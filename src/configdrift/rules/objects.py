@@ -168,9 +168,10 @@ def _fields(root: SchemaNode) -> Iterator[tuple[SchemaNode, SchemaNode]]:
 def inert_option(analysis: Analysis) -> Iterator[Finding]:
     """What it finds
     A config key that is accepted and then never used: a model field that no
-    code reads (no attribute access, no ``getattr`` with its name), or a key
-    read from a dict only to be copied into an attribute of a config object
-    that nothing reads. It stays quiet where a read could hide: a ``getattr``
+    code reads (no attribute access, no ``getattr`` with its name), a
+    setting a defaults module or an ``AppConf`` class declares that no code
+    spells (as an attribute or a string), or a key read from a dict only to
+    be copied into an attribute of a config object that nothing reads. It stays quiet where a read could hide: a ``getattr``
     with a computed name that could build the field's name, on an object
     that may be the model (``self`` in its class, a name typed as it or
     that the code reads the model's fields through, a loop over any
@@ -199,11 +200,12 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     # A model none of whose fields the code reads is used some other way
     # (serialised, handed on whole): its fields are not judged one by one.
     # A table's key is read by name too: a getter's literal argument
-    # anywhere but the table itself (``settings.get("SECRET")``).
+    # anywhere but the table itself (``settings.get("SECRET")``); so is a
+    # setting a settings object declares.
     tabled = {
         field.key: (field.location.path, field.location.line)
         for model, field in fields
-        if model.model_kind == "table"
+        if (model.model_kind == "table" or field.model_kind == "setting")
         and field.location is not None
         and not is_loaded(field.key, loaded)
     }
@@ -233,8 +235,8 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
             continue  # a TypedDict's key is read as a dict's (``settings["path"]``)
         if model.model_kind == "argparse" and is_loaded("__dict__", loaded):
             continue  # ``vars(args)`` hands every option on at once
-        if field.model_kind in ("click", "env", "setting"):
-            continue  # a command's parameter, or a variable or setting the code reads
+        if field.model_kind in ("click", "env"):
+            continue  # a command's parameter, or a variable the code reads
         if model.model not in consumed:
             continue
         matched = [shown for parts, shown in built_of(model) if built_name_matches(parts, name)]

@@ -4,13 +4,15 @@ the upper-case names a defaults module assigns: a lenient surface."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from configdrift.extract.python.facts import Expr
 from configdrift.index.framework_settings import DJANGO_SETTINGS, FLASK_SETTINGS
 from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
-from configdrift.resolve.project import Project
+from configdrift.resolve.project import Project, assigned
 from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
 #: Modules that hold a settings object's defaults, one upper-case name each
@@ -47,18 +49,35 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 nodes[qualname] = option_node(qualname, flags, "", known, where, name, "setting")
     defaults = len(nodes)
     for name in sorted(project.modules):
+        for key, expr, line in appconf_settings(project, name):
+            where = Location(project.modules[name].path, line)
+            known = project.known(name, expr)
+            nodes.setdefault(key, option_node(key, [key], "", known, where, name, "setting"))
+    # A name a module assigns from a setting it reads (``MODEL =
+    # getattr(settings, "APP_MODEL", d)``) holds that setting's value.
+    held = {
+        (name, call.line)
+        for name, info in project.modules.items()
+        for call in info.facts.registrations
+        if call.method == "setting"
+    }
+    for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
             if call.method != "setting":
                 continue
             form = call.kwargs.get("form", ["c", ""])[1]
+            variable = project.string(name, call.args[0])
             django = False
             if form in ("attribute", "getattr"):
                 symbol = project.resolve(name, call.callee)
                 django = project.external(name, call.callee) == "django.conf.settings"
                 if not django and (symbol is None or symbol.kind != "module"):
                     continue  # an attribute of some other ``settings``
-            variable = project.string(name, call.args[0])
+                if not django and symbol:
+                    lines = project.modules[symbol.module].facts.assign_lines
+                    if (symbol.module, lines.get(variable or "")) in held:
+                        continue
             if not variable or variable in nodes or (django and variable in DJANGO_SETTINGS):
                 continue
             if call.callee.endswith(".config") and variable in FLASK_SETTINGS:
@@ -69,6 +88,35 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             where = Location(info.path, call.line)
             nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
     return list(nodes.values())
+
+
+#: The bases of a django-appconf class: its upper-case names are settings.
+_APPCONF = frozenset({"appconf.AppConf", "appconf.base.AppConf"})
+
+
+def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | None, int]]:
+    """The settings an ``AppConf`` class of the module declares: each
+    upper-case name its body assigns or defines, prefixed with its
+    ``Meta.prefix`` (else its package's name) unless it begins with it
+    (``COMPRESSORS``), with its default (none where a ``configure_<name>``
+    hook computes the value) and line."""
+    info = project.modules[name]
+    for cls in info.facts.classes:
+        symbol = project.resolve(name, cls.name)
+        if symbol is None or not project.inherits_external(symbol, _APPCONF):
+            continue
+        meta = next((c.assigns for c in info.facts.classes if c.name == cls.name + ".Meta"), {})
+        given = project.string(name, meta["prefix"]) if "prefix" in meta else None
+        prefix = (given or name.split(".")[-2:][0]).upper()
+        methods = {
+            q.rsplit(".", 1)[1]: span[0]
+            for q, span in info.facts.function_lines.items()
+            if q.rsplit(".", 1)[0] == cls.name
+        }
+        for key, expr, line in [*assigned(cls), *((m, None, at) for m, at in methods.items())]:
+            if key.isupper():
+                full = key if key.startswith(prefix) else f"{prefix}_{key}"
+                yield full, None if f"configure_{key.lower()}" in methods else expr, line
 
 
 def read_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
