@@ -123,10 +123,85 @@ def test_a_built_name_on_what_may_hold_the_configuration_silences(tmp_path, code
     assert _inert(tmp_path, code) == set()
 
 
+def test_a_name_that_reads_one_key_among_other_things_is_not_the_configuration(
+    tmp_path,
+) -> None:
+    # ``step.gamma`` beside ``step.name``, ``step.label``, ``step.start``:
+    # a common word, not a read of the model through ``step``.
+    code = (
+        "def send(step, method):\n    print(step.gamma, step.name, step.label, step.start)\n"
+        "    return getattr(step, method)\n"
+    )
+    assert _inert(tmp_path, code) == {"known_beta"}
+    # Where it reads little else, the name may hold the model.
+    code = "def send(step, method):\n    print(step.gamma)\n    return getattr(step, method)\n"
+    assert _inert(tmp_path, code) == set()
+
+
 def test_a_sum_s_literal_end_is_anchored(tmp_path) -> None:
     # ``known_beta`` may be read; ``gamma`` may not.
     code = "def get(cfg, name):\n    return getattr(cfg, name + '_beta')\n"
     assert _inert(tmp_path, code) == {"gamma"}
+
+
+def test_an_attribute_the_class_assigns_is_filled_in(tmp_path) -> None:
+    # ``self.prefix`` is ``"known_"``: only ``known_beta`` may be read.
+    code = (
+        "class Reader:\n    prefix = 'known_'\n\n    def get(self, cfg, name):\n"
+        "        return getattr(cfg, f'{self.prefix}{name}')\n"
+    )
+    assert _inert(tmp_path, code) == {"gamma"}
+    # An attribute no class gives a value is a hole: any field may be read.
+    unknown = code.replace("    prefix = 'known_'\n", "    pass\n")
+    assert _inert(tmp_path / "unknown", unknown) == set()
+
+
+_DAEMON = """
+import click
+
+
+class DaemonOption(click.Option):
+    def setting(self, ctx, value):
+        print(ctx.obj.cfg.alpha)
+        return value or getattr(ctx.obj.cfg, f"{ctx.command.name}{self.name}")
+
+
+def options():
+    return [DaemonOption("--beta", help="b"), DaemonOption("--pid-file", "-p", help="p")]
+"""
+
+
+def test_a_click_option_s_name_is_one_of_the_options_built_of_its_class(tmp_path) -> None:
+    # ``f"{ctx.command.name}{self.name}"`` ends with ``beta`` or
+    # ``pid_file``: ``known_beta`` may be read, ``gamma`` may not.
+    assert _inert(tmp_path, _DAEMON) == {"gamma"}
+    # The same method on a class that is no click option: its name is a hole.
+    plain = _DAEMON.replace("class DaemonOption(click.Option):", "class DaemonOption:")
+    assert _inert(tmp_path / "plain", plain) == set()
+
+
+def test_a_click_option_s_name_is_its_plain_name_or_its_long_flag_s(tmp_path) -> None:
+    # ``--known-beta`` is named ``known_beta``; ``-x`` is no name of it.
+    code = _DAEMON.replace('"--pid-file", "-p"', '"-x", "--known-beta"')
+    code = code.replace('DaemonOption("--beta", help="b"), ', "")
+    assert _inert(tmp_path, code) == {"gamma"}
+    # Options of another class are not this one's.
+    other = _DAEMON.replace(
+        "def options():",
+        "class OtherOption(click.Option):\n    pass\n\n\ndef others():\n"
+        '    return [OtherOption("--gamma", help="g")]\n\n\ndef options():',
+    )
+    assert _inert(tmp_path / "other", other) == {"gamma"}
+    # A click option class the project builds no option of: a hole.
+    unbuilt = _DAEMON.replace('DaemonOption("--', 'click.Option("--')
+    assert _inert(tmp_path / "unbuilt", unbuilt) == set()
+
+
+def test_an_attribute_of_too_many_values_is_a_hole(tmp_path) -> None:
+    # Past ``_MAX_FILLED`` names, a built name is not spelt out: anything.
+    many = ", ".join(f'DaemonOption("--o{n}", help="o")' for n in range(65))
+    code = _DAEMON.replace('DaemonOption("--beta", help="b"), ', many + ", ")
+    assert _inert(tmp_path, code) == set()
 
 
 def test_a_constant_in_a_built_name_is_filled_in(tmp_path) -> None:

@@ -22,35 +22,91 @@ if TYPE_CHECKING:
 def built_names(analysis: Analysis) -> list[tuple[str, str, tuple[str, ...], str]]:
     """Each name ``getattr`` builds at runtime: (module, function, its
     literal parts with the project's constants filled in, what it reads
-    from). Once per analysis."""
+    from); one per value of an attribute of the instance its class gives.
+    Once per analysis."""
 
     def build() -> list[tuple[str, str, tuple[str, ...], str]]:
         project = analysis.project
         return [
-            (module, function, _filled(project, module, parts), receiver)
+            (module, function, filled, receiver)
             for module, info in project.modules.items()
             for _line, function, parts, receiver in info.facts.dynamic_getattr
+            for filled in _filled(project, module, function, parts)
         ]
 
     return once(analysis, "built names", build)
 
 
-def _filled(project: Project, module: str, parts: tuple[str, ...]) -> tuple[str, ...]:
-    """``parts`` with each constant's text in place of its name; one that is
-    not known statically is a hole."""
-    out: list[str] = []
+#: The most names one built name stands for, its attributes filled in.
+_MAX_FILLED = 64
+
+#: The bases of click's parameters: an instance's ``name`` is its option's.
+_CLICK_PARAMETERS = frozenset(
+    f"click.{where}{kind}" for where in ("", "core.") for kind in ("Option", "Parameter")
+)
+
+
+def _filled(
+    project: Project, module: str, function: str, parts: tuple[str, ...]
+) -> list[tuple[str, ...]]:
+    """``parts`` with each constant's text in place of its name, and each
+    attribute of the instance (``self.prefix``) with each value its class
+    gives it (a name for each); one not known statically is a hole."""
+    names: list[list[str]] = [[]]
     for part in parts:
         pieces = part.split(CONSTANT_PART)
-        current = pieces[0]
+        names = [[*done, pieces[0]] for done in names]
         for name, text in zip(pieces[1::2], pieces[2::2], strict=False):
-            value = project.string(module, ["n", name])
-            if value is None:
-                out.append(current)
-                current = text
+            values = _values(project, module, function, name)
+            if values is None or len(names) * len(values) > _MAX_FILLED:
+                names = [[*done, text] for done in names]  # a hole
             else:
-                current += value + text
-        out.append(current)
-    return tuple(out)
+                names = [[*done[:-1], done[-1] + v + text] for done in names for v in values]
+    return [tuple(done) for done in names]
+
+
+def _values(project: Project, module: str, function: str, name: str) -> list[str] | None:
+    """The values a constant or an attribute of the instance may have: a
+    constant's text; the string the method's class (or a base) assigns the
+    attribute; the names of the options the project builds of a click
+    parameter class for its ``name``. None where they are not known."""
+    from configdrift.resolve.project import Symbol, assigned
+
+    if not name.startswith("self."):
+        value = project.string(module, ["n", name])
+        return None if value is None else [value]
+    owner = project.class_of(module, function)
+    if owner is None:
+        return None
+    attribute = name.removeprefix("self.")
+    mro = project.mro(Symbol("class", module, owner))
+    for symbol in mro:
+        cls = project.class_fact(symbol)
+        for key, expr, _line in assigned(cls) if cls else ():
+            if key == attribute:
+                value = project.string(symbol.module, expr)
+                return None if value is None else [value]
+    if attribute != "name" or not any(s.qualname in _CLICK_PARAMETERS for s in mro):
+        return None
+    names = {
+        option_name(flags)
+        for other, info in project.modules.items()
+        for call in info.facts.registrations
+        if (made := project.resolve(other, call.callee)) is not None
+        and made.kind == "class"
+        and mro[0] in project.mro(made)
+        and (flags := [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)])
+    }
+    return sorted(names) or None
+
+
+def option_name(flags: list[str]) -> str:
+    """The name click gives an option: the name among its declarations
+    that is no flag, else its first long flag's, else its first flag's,
+    ``-`` as ``_``."""
+    plain = [f for f in flags if not f.startswith("-")]
+    long = [f for f in flags if f.startswith("--")]
+    return (plain or long or flags)[0].lstrip("-").replace("-", "_")
 
 
 def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[str, ...], bool]]:
@@ -110,7 +166,12 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
                 or _annotated_as(project, module, bound, line)
             )
         if receiver.startswith(("name:", "spelt:")) and not shown:
-            shown = bool(_read_through(analysis).get(_spelling(receiver), set()) & keys)
+            # Two of the model's keys read through the name, or one where
+            # it reads little else (``step.include`` beside ``step.alias``,
+            # ``step.name``, ``step.start``: a common word, not the model).
+            read = _read_through(analysis).get(_spelling(receiver), set())
+            through = len(read & keys)
+            shown = through >= 2 or (through == 1 and len(read) <= 2)
         out.append((parts, shown))
     return out
 

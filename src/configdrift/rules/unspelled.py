@@ -26,7 +26,7 @@ import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.extract.python.calls import PERCENT_HOLE
+from configdrift.extract.python.built_parts import PERCENT_HOLE
 from configdrift.extract.python.facts import Expr, built_name_matches
 from configdrift.index.spellings import one_edit
 from configdrift.model import (
