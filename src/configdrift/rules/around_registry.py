@@ -30,6 +30,11 @@ from configdrift.model import (
     same_value,
     top_spellings,
 )
+from configdrift.resolve.mechanisms.settings_module import (
+    DEFAULTS_MODULES,
+    MIN_DEFAULTS,
+    SETTINGS_OBJECT,
+)
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     bounded_files,
@@ -118,17 +123,48 @@ def _shared_prefix(keys: set[str]) -> str:
     return best[0] if best[1] >= 2 and 2 * best[1] >= len(keys) else ""
 
 
+def _settings_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
+    """The settings the package reads by name that its defaults module (the
+    registry) does not declare, with a node of that module: none where no
+    defaults module declares ``MIN_DEFAULTS`` settings. Only the package of
+    the defaults module that declares most counts (a test project's
+    ``global_settings.py`` is another program's)."""
+    # Each setting with the module that declares or reads it (``option of <module>``).
+    options = [
+        (node, node.origin.removeprefix("option of "))
+        for node in root.children.values()
+        if node.origin.startswith("option of ")
+    ]
+    by_package: dict[str, list[SchemaNode]] = {}
+    for node, module in options:
+        if module.rsplit(".", 1)[-1] in DEFAULTS_MODULES:
+            by_package.setdefault(module.split(".", 1)[0], []).append(node)
+    if not by_package:
+        return None, []
+    package, own = max(by_package.items(), key=lambda item: (len(item[1]), item[0]))
+    if len(own) < MIN_DEFAULTS:
+        return None, []
+    registry = {node.origin for node in own}
+    first = min(own, key=lambda n: n.location.line if n.location else 0)
+    around = [
+        node
+        for node, module in options
+        if node.origin not in registry
+        and module.split(".", 1)[0] == package
+        and module.rsplit(".", 1)[-1] not in DEFAULTS_MODULES
+    ]
+    return first, around
+
+
 def _read_around_defaults(analysis: Analysis) -> Iterator[Finding]:
     """A setting read by name from the settings object that the defaults
     module does not declare (``settings.getint("PER_IP")``): it bypasses the
     registry, its default the read's own. A warning: the object is lenient,
     the read gets its default."""
-    from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, read_around
-
     root = analysis.schema
     if root.model != SETTINGS_OBJECT:
         return
-    registry, around = read_around(root)
+    registry, around = _settings_around(root)
     if registry is None or registry.location is None:
         return
     module = registry.origin.removeprefix("option of ")

@@ -17,7 +17,9 @@ from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
 #: Modules that hold a settings object's defaults, one upper-case name each
 #: (Scrapy's ``default_settings``, an app's ``conf/defaults.py``).
-_DEFAULTS_MODULES = frozenset({"default_settings", "global_settings", "defaults", "app_settings"})
+DEFAULTS_MODULES = frozenset({"default_settings", "global_settings", "defaults", "app_settings"})
+#: A defaults module that declares this many settings is their registry.
+MIN_DEFAULTS = MIN_OPTIONS
 
 
 #: How findings name a settings object as a configuration.
@@ -36,7 +38,7 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     nodes: dict[str, SchemaNode] = {}
     for name in sorted(project.modules):
         info = project.modules[name]
-        if name.rsplit(".", 1)[-1] in _DEFAULTS_MODULES:
+        if name.rsplit(".", 1)[-1] in DEFAULTS_MODULES:
             names = [
                 q for q in info.facts.assigns if "." not in q and q.isupper() and q not in nodes
             ]
@@ -53,40 +55,37 @@ def setting_reads(project: Project) -> list[SchemaNode]:
             where = Location(project.modules[name].path, line)
             known = project.known(name, expr)
             nodes.setdefault(key, option_node(key, [key], "", known, where, name, "setting"))
+    reads = [
+        (name, call)
+        for name in sorted(project.modules)
+        for call in project.modules[name].facts.registrations
+        if call.method == "setting"
+    ]
     # A name a module assigns from a setting it reads (``MODEL =
     # getattr(settings, "APP_MODEL", d)``) holds that setting's value.
-    held = {
-        (name, call.line)
-        for name, info in project.modules.items()
-        for call in info.facts.registrations
-        if call.method == "setting"
-    }
-    for name in sorted(project.modules):
-        info = project.modules[name]
-        for call in info.facts.registrations:
-            if call.method != "setting":
-                continue
-            form = call.kwargs.get("form", ["c", ""])[1]
-            variable = project.string(name, call.args[0])
-            django = False
-            if form in ("attribute", "getattr"):
-                symbol = project.resolve(name, call.callee)
-                django = project.external(name, call.callee) == "django.conf.settings"
-                if not django and (symbol is None or symbol.kind != "module"):
-                    continue  # an attribute of some other ``settings``
-                if not django and symbol:
-                    lines = project.modules[symbol.module].facts.assign_lines
-                    if (symbol.module, lines.get(variable or "")) in held:
-                        continue
-            if not variable or variable in nodes or (django and variable in DJANGO_SETTINGS):
-                continue
-            if call.callee.endswith(".config") and variable in FLASK_SETTINGS:
-                continue  # the application's own, read by an extension
-            if defaults and form == "attribute":
-                continue  # the defaults module declares the settings
-            known = project.known(name, call.args[1]) if len(call.args) > 1 else None
-            where = Location(info.path, call.line)
-            nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
+    held = {(name, call.line) for name, call in reads}
+    for name, call in reads:
+        form = call.kwargs.get("form", ["c", ""])[1]
+        variable = project.string(name, call.args[0])
+        django = False
+        if form in ("attribute", "getattr"):
+            symbol = project.resolve(name, call.callee)
+            django = project.external(name, call.callee) == "django.conf.settings"
+            if not django and (symbol is None or symbol.kind != "module"):
+                continue  # an attribute of some other ``settings``
+            if not django and symbol:
+                lines = project.modules[symbol.module].facts.assign_lines
+                if (symbol.module, lines.get(variable or "")) in held:
+                    continue
+        if not variable or variable in nodes or (django and variable in DJANGO_SETTINGS):
+            continue
+        if call.callee.endswith(".config") and variable in FLASK_SETTINGS:
+            continue  # the application's own, read by an extension
+        if defaults and form == "attribute":
+            continue  # the defaults module declares the settings
+        known = project.known(name, call.args[1]) if len(call.args) > 1 else None
+        where = Location(project.modules[name].path, call.line)
+        nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
     return list(nodes.values())
 
 
@@ -117,39 +116,6 @@ def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | 
             if key.isupper():
                 full = key if key.startswith(prefix) else f"{prefix}_{key}"
                 yield full, None if f"configure_{key.lower()}" in methods else expr, line
-
-
-def read_around(root: SchemaNode) -> tuple[SchemaNode | None, list[SchemaNode]]:
-    """The settings the package reads by name that its defaults module (the
-    registry) does not declare, with a node of that module: none where no
-    defaults module declares ``MIN_OPTIONS`` settings. Only the package of
-    the defaults module that declares most counts (a test project's
-    ``global_settings.py`` is another program's)."""
-    # Each setting with the module that declares or reads it (``option of <module>``).
-    options = [
-        (node, node.origin.removeprefix("option of "))
-        for node in root.children.values()
-        if node.origin.startswith("option of ")
-    ]
-    by_package: dict[str, list[SchemaNode]] = {}
-    for node, module in options:
-        if module.rsplit(".", 1)[-1] in _DEFAULTS_MODULES:
-            by_package.setdefault(module.split(".", 1)[0], []).append(node)
-    if not by_package:
-        return None, []
-    package, own = max(by_package.items(), key=lambda item: (len(item[1]), item[0]))
-    if len(own) < MIN_OPTIONS:
-        return None, []
-    registry = {node.origin for node in own}
-    first = min(own, key=lambda n: n.location.line if n.location else 0)
-    around = [
-        node
-        for node, module in options
-        if node.origin not in registry
-        and module.split(".", 1)[0] == package
-        and module.rsplit(".", 1)[-1] not in _DEFAULTS_MODULES
-    ]
-    return first, around
 
 
 def own_default(name: str, expr: Expr) -> Expr | None:
