@@ -76,6 +76,9 @@ def test_an_appconf_class_declares_its_prefixed_settings(tmp_path) -> None:
     assert children["SHOP_GET_BACKEND"].location.path == "shop/conf.py"
     found = by_key(findings)
     assert ("CD103", "SHOP_RETRIES") in found
+    # Declared by the project's class: its own, though no documented
+    # setting begins as it does.
+    assert ("CD103", "SHOPPERS") in found
     assert ("CD104", "SHOP_TIMEOUT") in found
     # Documented, declared, and read by nobody.
     assert ("CD202", "SHOP_STALE") in found

@@ -434,7 +434,10 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     (``AWS_S3_FILE_OVERWRITE`` read for a storage backend; each spelling
     counts, ``main_env`` for ``MAIN_ENV_FOR_DYNACONF``) nor carries the
     affix most of the container's share (``MAIN_ENV_FOR_DYNACONF`` is the
-    project's, whatever its words)."""
+    project's, whatever its words), and the project does not declare them
+    (a setting its ``AppConf`` class holds is its own)."""
+    from configdrift.resolve.mechanisms.settings_module import declared
+
     root = analysis.schema
     words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
     affixes = shared_affixes(n.key for n in root.children.values())
@@ -443,6 +446,8 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
         node = root.children.get(key)
         if key in CONVENTIONS:
             continue  # ``NO_COLOR``: the program's own, whatever its prefix
+        if node is not None and node.model_kind == "setting" and declared(node):
+            continue
         if not any(
             normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
             for s in (node.spellings if node is not None else (key,))

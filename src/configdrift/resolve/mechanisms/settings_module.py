@@ -11,7 +11,7 @@ from configdrift.index.framework_settings import DJANGO_SETTINGS, FLASK_SETTINGS
 from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
+from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_group, option_node
 from configdrift.resolve.project import Project, assigned
 from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
@@ -51,10 +51,11 @@ def setting_reads(project: Project) -> list[SchemaNode]:
                 nodes[qualname] = option_node(qualname, flags, "", known, where, name, "setting")
     defaults = len(nodes)
     for name in sorted(project.modules):
-        for key, expr, line in appconf_settings(project, name):
+        for key, expr, line, owner in appconf_settings(project, name):
             where = Location(project.modules[name].path, line)
             known = project.known(name, expr)
-            nodes.setdefault(key, option_node(key, [key], "", known, where, name, "setting"))
+            group = option_group(name, owner)
+            nodes.setdefault(key, option_node(key, [key], "", known, where, group, "setting"))
     reads = [
         (name, call)
         for name in sorted(project.modules)
@@ -93,12 +94,12 @@ def setting_reads(project: Project) -> list[SchemaNode]:
 _APPCONF = frozenset({"appconf.AppConf", "appconf.base.AppConf"})
 
 
-def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | None, int]]:
+def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | None, int, str]]:
     """The settings an ``AppConf`` class of the module declares: each
     upper-case name its body assigns or defines, prefixed with its
     ``Meta.prefix`` (else its package's name) unless it begins with it
     (``COMPRESSORS``), with its default (none where a ``configure_<name>``
-    hook computes the value) and line."""
+    hook computes the value), line and class."""
     info = project.modules[name]
     for cls in info.facts.classes:
         symbol = project.resolve(name, cls.name)
@@ -115,7 +116,14 @@ def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | 
         for key, expr, line in [*assigned(cls), *((m, None, at) for m, at in methods.items())]:
             if key.isupper():
                 full = key if key.startswith(prefix) else f"{prefix}_{key}"
-                yield full, None if f"configure_{key.lower()}" in methods else expr, line
+                yield full, None if f"configure_{key.lower()}" in methods else expr, line, cls.name
+
+
+def declared(node: SchemaNode) -> bool:
+    """Is the setting one an ``AppConf`` class of the project declares
+    (its group names the class)? A defaults module may also read another
+    program's variables (``AWS_REGION = get("AWS_REGION", "eu")``)."""
+    return ":" in node.origin.removeprefix("option of ")
 
 
 def own_default(name: str, expr: Expr) -> Expr | None:
