@@ -66,6 +66,31 @@ def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:
     assert _found(tmp_path, **{"shop/other.py": other}) == set()
 
 
+_FETCH = "\n\ndef fetch(task_id, wait=0, cached=False):\n    return task_id\n"
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        # A method of the class the page describes, nested in its body.
+        ".. py:class:: Chain(chain=None)\n\n   .. py:method:: fetch(failures=True, wait=0)\n",
+        ".. py:class:: Task\n\n   .. py:classmethod:: fetch(group_id, failures=False)\n",
+        # A method's directive, wherever it stands.
+        ".. py:method:: fetch(failures=True, wait=0)\n",
+    ],
+)
+def test_a_method_s_description_is_not_the_function_s(tmp_path, description) -> None:
+    # ``fetch`` is one top-level function; the page describes a method.
+    found = _found(tmp_path, _CODE + _FETCH, _PAGE + "\n" + description)
+    assert ("CD101", "Queue(delay=)") in found
+    assert ("CD101", "fetch(failures=)") not in found
+
+
+def test_a_function_s_description_is_judged(tmp_path) -> None:
+    page = _PAGE + "\n.. py:function:: fetch(task_id, failures=True, wait=0)\n"
+    assert ("CD101", "fetch(failures=)") in _found(tmp_path, _CODE + _FETCH, page)
+
+
 @pytest.mark.parametrize(
     ("directive", "params", "opened"),
     [

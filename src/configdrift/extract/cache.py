@@ -209,6 +209,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
                 tuple((p, d) for p, d in a["params"]),
                 a["open"],
                 tuple(a["fields"]),
+                a["method"],
             )
             for a in data["api"]
         ],

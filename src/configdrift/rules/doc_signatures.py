@@ -3,7 +3,8 @@
 fields) against the code's signature.
 
 The callee must be certain, as for the docs' calls (``doc_calls``): one
-top-level function or class of that name in the whole project. A keyword
+top-level function or class of that name in the whole project; a
+method's description (``.. py:method:: fetch(failures=True)``) is none. A keyword
 the description gives a default (``retries=0``) that the code's signature
 does not take, where the code names every keyword it takes, is CD101: a
 reader who passes it gets ``TypeError``. A keyword argument the code
@@ -39,6 +40,8 @@ def _described(analysis: Analysis) -> Iterator[tuple[str, ApiDoc, str, str]]:
     found = callables(analysis)
     for rel, doc in sorted(pages.items()):
         for api in doc.api:
+            if api.method:
+                continue  # a method's: no top-level callable of its name
             owners = found.get(api.name.rsplit(".", 1)[-1], [])
             if len(owners) != 1:
                 continue  # not one callable for certain (a method, another library's)

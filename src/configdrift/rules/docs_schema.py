@@ -92,7 +92,8 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     flag the docs teach sets something else. Also a keyword a page's own
     description of the project's function or class gives a default
     (``.. py:class:: Queue(name='q', retries=3)``) that the code's
-    signature, which names every keyword it takes, does not; and one a
+    signature, which names every keyword it takes, does not (a method's
+    description, ``.. py:method::``, is no top-level function's); and one a
     class's docstring describes (``Args:``), where a page renders it from
     there (``.. autoclass::``), that its closed constructor does not take.
     A dataclass that inherits from a class outside the project

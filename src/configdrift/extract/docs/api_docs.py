@@ -48,13 +48,16 @@ class ApiDoc:
     params: tuple[tuple[str, str | None], ...]
     open: bool
     fields: tuple[str, ...] = ()
+    #: A method's description (``.. py:method::``), not a top-level
+    #: callable's.
+    method: bool = False
 
 
-def api_doc(arguments: str, line: int, node: Any) -> ApiDoc | None:
+def api_doc(arguments: str, line: int, node: Any, directive: str = "function") -> ApiDoc | None:
     """The callable a directive's arguments describe (``Huey(name='huey',
-    results=True)``), with the ``:param:`` fields of its body; None where
-    the signature is not one (no parentheses, a name that is no Python
-    name)."""
+    results=True)``), with the ``:param:`` fields of its body and whether
+    ``directive`` describes a method; None where the signature is not one
+    (no parentheses, a name that is no Python name)."""
     text = arguments.strip().split("\n", 1)[0][:MAX_SIGNATURE]
     start, end = text.find("("), text.rfind(")")
     name = text[:start].strip() if start > 0 else ""
@@ -74,7 +77,12 @@ def api_doc(arguments: str, line: int, node: Any) -> ApiDoc | None:
         if not param.isidentifier():
             return None  # no Python signature: nothing it names is certain
         params.append((param, default.strip() if eq and _literal(default) else None))
-    return ApiDoc(name, line, tuple(params[:MAX_PARAMS]), opened, _fields(node))
+    method = directive.removeprefix("py:") in _METHODS
+    return ApiDoc(name, line, tuple(params[:MAX_PARAMS]), opened, _fields(node), method)
+
+
+#: Directives that describe a method.
+_METHODS = frozenset({"method", "classmethod", "staticmethod"})
 
 
 def _split(text: str) -> list[str]:

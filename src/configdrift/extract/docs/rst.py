@@ -294,7 +294,7 @@ class _Walker:
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
             return
         if directive in API_DIRECTIVES and (
-            api := api_doc(node["arguments"], _line(node, 1), node)
+            api := api_doc(node["arguments"], _line(node, 1), node, directive)
         ):
             self.facts.api.append(api)
         if directive in _API_DIRECTIVES:
