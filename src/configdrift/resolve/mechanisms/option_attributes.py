@@ -169,13 +169,13 @@ def _table(
     for (attr, call, at), key in zip(rows, keys, strict=True):
         assert key is not None
         position = positions[render(call[1])]
-        node = option_node(builder, module, owner or module, (attr,), call, at, position, named)
+        node = call_option(builder, module, owner or module, (attr,), call, at, position, named)
         node.spellings = option_spellings(key, call)
         root.children[attr] = node
     return root
 
 
-def option_node(
+def call_option(
     builder: SchemaBuilder,
     module: str,
     owner: str,

@@ -25,8 +25,8 @@ from configdrift.index.spellings import normal
 from configdrift.model import SchemaNode, Surface, TypeInfo
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_attributes import (
+    call_option,
     option_family,
-    option_node,
     option_spellings,
 )
 from configdrift.resolve.mechanisms.option_tables import default_position
@@ -107,7 +107,7 @@ def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaN
         if callee not in positions:
             positions[callee] = default_position(builder, module, call[1])
         path = (symbol.qualname, attr)
-        node = option_node(builder, module, symbol.qualname, path, call, line, positions[callee])
+        node = call_option(builder, module, symbol.qualname, path, call, line, positions[callee])
         own = [n for s, n in _places(project, module, call) if s == symbol.qualname]
         spelt = [*option_spellings(attr, call), *own, *(n.replace("-", "_") for n in own)]
         node.spellings = tuple(dict.fromkeys(spelt))
