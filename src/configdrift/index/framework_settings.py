@@ -1,8 +1,13 @@
 """The settings web frameworks own: read by an app or an extension
 through the framework's settings object, they are the site's
-configuration, documented by the framework, not the project's."""
+configuration, documented by the framework, not the project's; and the
+modules that hold a project's own settings' defaults."""
 
 from __future__ import annotations
+
+#: Modules that hold a settings object's defaults, one upper-case name each
+#: (Scrapy's ``default_settings``, an app's ``conf/defaults.py``).
+DEFAULTS_MODULES = frozenset({"default_settings", "global_settings", "defaults", "app_settings"})
 
 #: Django's, read through ``django.conf.settings``.
 DJANGO_SETTINGS = frozenset(

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.index.framework_settings import DEFAULTS_MODULES
 from configdrift.index.spellings import alternation
 from configdrift.model import (
     Finding,
@@ -30,11 +31,7 @@ from configdrift.model import (
     same_value,
     top_spellings,
 )
-from configdrift.resolve.mechanisms.settings_module import (
-    DEFAULTS_MODULES,
-    MIN_DEFAULTS,
-    SETTINGS_OBJECT,
-)
+from configdrift.resolve.mechanisms.settings_module import MIN_DEFAULTS, SETTINGS_OBJECT
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     bounded_files,

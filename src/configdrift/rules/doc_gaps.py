@@ -436,8 +436,6 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     affix most of the container's share (``MAIN_ENV_FOR_DYNACONF`` is the
     project's, whatever its words), and the project does not declare them
     (a setting its ``AppConf`` class holds is its own)."""
-    from configdrift.resolve.mechanisms.settings_module import declared
-
     root = analysis.schema
     words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
     affixes = shared_affixes(n.key for n in root.children.values())
@@ -446,14 +444,20 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
         node = root.children.get(key)
         if key in CONVENTIONS:
             continue  # ``NO_COLOR``: the program's own, whatever its prefix
-        if node is not None and node.model_kind == "setting" and declared(node):
-            continue
+        if node is not None and node.model_kind == "setting" and _in_class(node):
+            continue  # an ``AppConf`` class's: the project declares it
         if not any(
             normal(s).split("_", 1)[0] in words or bare(s, affixes) is not None
             for s in (node.spellings if node is not None else (key,))
         ):
             out.add(key)
     return out
+
+
+def _in_class(node: SchemaNode) -> bool:
+    """Is the setting one a class of the project declares (its group,
+    ``option of pkg.conf:ShopConf``, names the class)?"""
+    return ":" in node.origin.removeprefix("option of ")
 
 
 def script_groups(analysis: Analysis) -> set[str]:

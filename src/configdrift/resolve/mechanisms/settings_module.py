@@ -1,13 +1,14 @@
 """Settings read by name from a settings object (Django's
-``django.conf.settings``, a project module, a getter on ``settings``) and
-the upper-case names a defaults module assigns: a lenient surface."""
+``django.conf.settings``, a project module, a getter on ``settings``), the
+upper-case names a defaults module assigns and those a django-appconf
+class declares: a lenient surface."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from configdrift.extract.python.facts import Expr
-from configdrift.index.framework_settings import DJANGO_SETTINGS, FLASK_SETTINGS
+from configdrift.index.framework_settings import DEFAULTS_MODULES, DJANGO_SETTINGS, FLASK_SETTINGS
 from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
@@ -15,9 +16,6 @@ from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_gr
 from configdrift.resolve.project import Project, assigned
 from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
-#: Modules that hold a settings object's defaults, one upper-case name each
-#: (Scrapy's ``default_settings``, an app's ``conf/defaults.py``).
-DEFAULTS_MODULES = frozenset({"default_settings", "global_settings", "defaults", "app_settings"})
 #: A defaults module that declares this many settings is their registry.
 MIN_DEFAULTS = MIN_OPTIONS
 
@@ -32,9 +30,11 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     (``django.conf.settings``) or a project module; a getter
     (``settings.getint("NAME", d)``, ``app.config.setdefault("NAME", d)``)
     or subscript on any object called ``settings`` or an app's ``config``;
-    and the upper-case names a defaults module assigns
-    (``default_settings.py``), with their defaults. One node per name;
-    Django's own settings are not the project's."""
+    the upper-case names a defaults module assigns
+    (``default_settings.py``) and an ``AppConf`` class declares
+    (``appconf_settings``), with their defaults. One node per name;
+    Django's own settings are not the project's, nor a module's name that
+    holds another setting's value."""
     nodes: dict[str, SchemaNode] = {}
     for name in sorted(project.modules):
         info = project.modules[name]
@@ -117,13 +117,6 @@ def appconf_settings(project: Project, name: str) -> Iterator[tuple[str, Expr | 
             if key.isupper():
                 full = key if key.startswith(prefix) else f"{prefix}_{key}"
                 yield full, None if f"configure_{key.lower()}" in methods else expr, line, cls.name
-
-
-def declared(node: SchemaNode) -> bool:
-    """Is the setting one an ``AppConf`` class of the project declares
-    (its group names the class)? A defaults module may also read another
-    program's variables (``AWS_REGION = get("AWS_REGION", "eu")``)."""
-    return ":" in node.origin.removeprefix("option of ")
 
 
 def own_default(name: str, expr: Expr) -> Expr | None:
