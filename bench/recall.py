@@ -73,6 +73,7 @@ FITS: dict[str, set[str]] = {
     "example-rejected": _NOT_TAKEN,
     "example-ignored": _NOT_TAKEN,
     "example-invalid-value": {"example-invalid-value"},
+    "example-unparseable": {"example-unparseable"},
     "removed-key-leftover": {"removed-key-leftover", "deprecated-key-documented", *_NOT_TAKEN},
     "deprecated-key-documented": {"deprecated-key-documented", "removed-key-leftover"},
     "removed-key-accepted": {"removed-key-accepted"},

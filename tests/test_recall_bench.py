@@ -183,7 +183,7 @@ def test_every_truth_file_has_the_shape_the_bench_reads():
     kinds = {
         "documented-not-accepted", "documented-not-read", "undocumented", "default-mismatch",
         "type-mismatch", "read-default-conflict", "dead-accessor", "inert-option",
-        "example-rejected", "example-ignored", "example-invalid-value",
+        "example-rejected", "example-ignored", "example-invalid-value", "example-unparseable",
         "removed-key-leftover", "deprecated-key-documented", "removed-key-accepted",
     }  # fmt: skip
     for path in sorted((BENCH / "truth").glob("*.json")):
