@@ -77,6 +77,8 @@ _FETCH = "\n\ndef fetch(task_id, wait=0, cached=False):\n    return task_id\n"
         ".. py:class:: Task\n\n   .. py:classmethod:: fetch(group_id, failures=False)\n",
         # A method's directive, wherever it stands.
         ".. py:method:: fetch(failures=True, wait=0)\n",
+        # A function's directive that names the method by its class.
+        ".. py:function:: Queue.fetch(failures=True, wait=0)\n",
     ],
 )
 def test_a_method_s_description_is_not_the_function_s(tmp_path, description) -> None:
@@ -86,9 +88,12 @@ def test_a_method_s_description_is_not_the_function_s(tmp_path, description) -> 
     assert ("CD101", "fetch(failures=)") not in found
 
 
-def test_a_function_s_description_is_judged(tmp_path) -> None:
-    page = _PAGE + "\n.. py:function:: fetch(task_id, failures=True, wait=0)\n"
-    assert ("CD101", "fetch(failures=)") in _found(tmp_path, _CODE + _FETCH, page)
+@pytest.mark.parametrize("name", ["fetch", "shop.queue.fetch"])
+def test_a_function_s_description_is_judged(tmp_path, name) -> None:
+    # By its name, or its module's dotted path (no class's method).
+    page = _PAGE + f"\n.. py:function:: {name}(task_id, failures=True, wait=0)\n"
+    found = _found(tmp_path, _CODE + _FETCH, page)
+    assert any(code == "CD101" and key.endswith("fetch(failures=)") for code, key in found)
 
 
 @pytest.mark.parametrize(

@@ -40,8 +40,9 @@ def _described(analysis: Analysis) -> Iterator[tuple[str, ApiDoc, str, str]]:
     found = callables(analysis)
     for rel, doc in sorted(pages.items()):
         for api in doc.api:
-            if api.method:
-                continue  # a method's: no top-level callable of its name
+            head = api.name.rpartition(".")[0].rsplit(".", 1)[-1]
+            if api.method or any(is_class for *_, is_class in found.get(head, [])):
+                continue  # a method's (``Chain.fetch``): no top-level callable of its name
             owners = found.get(api.name.rsplit(".", 1)[-1], [])
             if len(owners) != 1:
                 continue  # not one callable for certain (a method, another library's)
