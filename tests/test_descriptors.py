@@ -303,3 +303,36 @@ def test_two_tables_of_defaults_with_the_same_keys_are_no_surface(tmp_path) -> N
     analysis, findings = check_project(tmp_path, {"app/t.py": code, "docs/o.md": doc}, "app")
     assert [s.surface for s in analysis.everything if s.surface != "config"] == []
     assert not [f for f in findings if f.code == "CD104"]
+
+
+_SMALL = """
+DEFAULT_CONFIG = {
+    "cache_dir": "~/.cache/app",
+    "replay_dir": "~/.replay",
+    "default_context": {},
+    "abbreviations": {"gh": "https://github.com/{0}.git"},
+}
+"""
+_SMALL_DOC = (
+    "# User config\n\n- `cache_dir`: where templates are kept. Default: `~/.app`.\n"
+    "- `replay_dir`: where replays go.\n- `default_context`: values to inject.\n"
+    "- `abbreviations`: short names of repositories.\n"
+)
+
+
+def test_a_small_table_of_defaults_a_page_documents_whole_is_a_surface(tmp_path) -> None:
+    # Four keys, fewer than a table needs alone: every one an entry of the page.
+    analysis, findings = check_project(
+        tmp_path, {"app/config.py": _SMALL, "docs/user.md": _SMALL_DOC}, "app"
+    )
+    assert "DEFAULT_CONFIG" in [s.surface for s in analysis.everything]
+    assert ("CD104", "cache_dir") in by_key(findings)
+
+
+def test_a_small_table_a_page_documents_in_part_is_no_surface(tmp_path) -> None:
+    doc = _SMALL_DOC.replace("- `abbreviations`: short names of repositories.\n", "")
+    analysis, findings = check_project(
+        tmp_path, {"app/config.py": _SMALL, "docs/user.md": doc}, "app"
+    )
+    assert "DEFAULT_CONFIG" not in [s.surface for s in analysis.everything]
+    assert ("CD104", "cache_dir") not in by_key(findings)

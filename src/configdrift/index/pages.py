@@ -69,6 +69,10 @@ class PageKeys:
             if role is None or any(s.role == role for s in found)
         )
 
+    def has_entries(self, keys: Iterable[str]) -> bool:
+        """Has the page an entry for every one of ``keys``, however spelt?"""
+        return {normal(key) for key in keys} <= self.names(ENTRY)
+
     def examples(self, keys: Iterable[str]) -> list[Spelt]:
         """The spellings of ``keys`` the page's examples set."""
         return [s for key in keys for s in self.spelt.get(key, ()) if s.role == EXAMPLE]

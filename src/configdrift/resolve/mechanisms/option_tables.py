@@ -12,14 +12,15 @@ from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInf
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.model_types import mark_deprecated, value_kind
 from configdrift.resolve.project import Project, assigned, render
-from configdrift.resolve.schema import SchemaBuilder, ensure_path, new_root
+from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder, ensure_path, new_root
 
 
 def option_tables(builder: SchemaBuilder) -> list[Surface]:
     """Declarative tables of options: a dict literal of five string keys
     or more whose values are all calls of one option class
     (``{"name": Opt(default, ...), ...}``), or whose name says it holds
-    the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``). Each key is
+    the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``; three or four
+    keys are enough where a page documents every one, ``surfaces``). Each key is
     an option with the call's first argument (or ``default=``) or the
     value as its default; nothing is known of unknown keys."""
     project = builder.project
@@ -56,8 +57,8 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 node = tuple_table(builder, name, qualname, expr[2], line) or call_table(
                     builder, name, qualname, expr[2], line
                 )
-            elif expr[0] != "dict" or len(expr[1]) < MIN_TABLE:
-                continue
+            elif expr[0] != "dict" or len(expr[1]) < MIN_OPTIONS:
+                continue  # fewer than MIN_TABLE: a page must document it whole
             else:
                 node = option_table(builder, name, qualname, expr, line)
             if node is not None:
@@ -373,6 +374,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     evidence = discovery.names | discovery.set_at_top()
     for surface in distinct_tables(option_tables(discovery.builder)):
         keys = {n.key for n in surface.root.walk() if not n.children}
+        # A small table: one page documents every one of its keys.
+        tops = set(surface.root.children)
+        if len(tops) < MIN_TABLE and not any(p.has_entries(tops) for p in discovery.page_keys()):
+            continue
         if 2 * len(keys & evidence) >= len(keys):
             tables.append((-len(keys & evidence), len(tables), surface, keys))
     for _, _, surface, keys in sorted(tables, key=lambda t: t[:2]):
