@@ -173,15 +173,26 @@ def test_another_programs_variable_is_not_judged(tmp_path) -> None:
     assert not [key for code, key in found if code == "CD102"]
 
 
-def test_typer_options_name_their_variables_too(tmp_path) -> None:
-    code = (
+@pytest.mark.parametrize(
+    "code",
+    [
+        # typer's ``envvar=``.
         "import typer\n\napp = typer.Typer()\n\n\n@app.command()\n"
         "def main(\n"
         '    host: str = typer.Option("127.0.0.1", envvar="SRV_HOST"),\n'
         '    port: int = typer.Option(8000, envvar="SRV_PORT"),\n'
         '    workers: int = typer.Option(1, envvar="SRV_PROCS"),\n'
-        "):\n    print(host, port, workers)\n"
-    )
+        "):\n    print(host, port, workers)\n",
+        # configargparse's ``env_var=``.
+        "import configargparse\n\n"
+        "parser = configargparse.ArgParser()\n"
+        'parser.add_argument("--host", env_var="SRV_HOST", default="127.0.0.1")\n'
+        'parser.add_argument("--port", env_var="SRV_PORT", type=int, default=8000)\n'
+        'parser.add_argument("--workers", env_var="SRV_PROCS", type=int, default=1)\n'
+        "args = parser.parse_args()\n",
+    ],
+)
+def test_other_libraries_options_name_their_variables_too(tmp_path, code) -> None:
     found = _cli(tmp_path, port="8080", **{"srv/cli.py": code})
     assert ("CD104", "SRV_PORT") in found
 
@@ -218,16 +229,3 @@ def test_variables_an_option_names_leave_the_environment_its_own_surface(tmp_pat
     analysis, findings = check_project(tmp_path, files, "srv")
     assert {s.surface for s in analysis.everything} == {"cli", "env"}
     assert ("CD102", "SRV_DEBUG") in by_key(findings)
-
-
-def test_configargparse_options_name_their_variables_too(tmp_path) -> None:
-    code = (
-        "import configargparse\n\n"
-        "parser = configargparse.ArgParser()\n"
-        'parser.add_argument("--host", env_var="SRV_HOST", default="127.0.0.1")\n'
-        'parser.add_argument("--port", env_var="SRV_PORT", type=int, default=8000)\n'
-        'parser.add_argument("--workers", env_var="SRV_PROCS", type=int, default=1)\n'
-        "args = parser.parse_args()\n"
-    )
-    found = _cli(tmp_path, port="8080", **{"srv/cli.py": code})
-    assert ("CD104", "SRV_PORT") in found

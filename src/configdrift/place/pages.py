@@ -171,6 +171,7 @@ def lists_variables(facts: DocFacts, spellings: set[str]) -> bool:
     entries another name? A small tool's page of its two variables."""
     sections = facts.sections
 
+    @functools.cache
     def about_environment(sid: int | None) -> bool:
         for _ in range(len(sections)):
             if sid is None:

@@ -39,6 +39,7 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     heading_rest,
     key_ok,
+    leads_to_conf,
     listed_values,
     mentioned_key,
     rename_cell,
@@ -49,11 +50,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
-from configdrift.extract.docs.markdown_inline import (
-    comment_default,
-    conf_lead,
-    role_references,
-)
+from configdrift.extract.docs.markdown_inline import comment_default, role_references
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
     cell_key,
@@ -145,7 +142,7 @@ class _Walker:
                 awaiting = None
             if kind.endswith("_open"):
                 # "Add this to your `conf.py`:" leads into the block after it.
-                self.conf_lead = kind == "paragraph_open" and conf_lead(tokens[i + 1])
+                self.conf_lead = kind == "paragraph_open" and leads_to_conf(tokens[i + 1].content)
             if kind == "paragraph_open" and i + 1 < len(tokens):
                 current = self._current_entry()
                 if current is not None and self.facts.entries[current].section == self.section:

@@ -1,7 +1,6 @@
 """What a Markdown page says of its keys outside entries and blocks: the
-MyST roles that point at keys (``{confval}`name```), the documentation
-macros of an HTML comment (``<!-- md:default `true` -->``), and whether a
-paragraph leads into a Sphinx ``conf.py`` fragment."""
+MyST roles that point at keys (``{confval}`name```) and the documentation
+macros of an HTML comment (``<!-- md:default `true` -->``)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import itertools
 
 from markdown_it.token import Token
 
-from configdrift.extract.docs.entry_text import KEY_ROLES, MYST_ROLE, leads_to_conf, role_target
+from configdrift.extract.docs.entry_text import KEY_ROLES, MYST_ROLE, role_target
 
 
 def role_references(inline: Token) -> list[tuple[str, str]]:
@@ -37,8 +36,3 @@ def comment_default(content: str) -> str | None:
         if len(words) == 2 and words[0] == "md:default":
             return words[1].strip()
     return None
-
-
-def conf_lead(inline: Token) -> bool:
-    """Does the paragraph lead into a ``conf.py`` fragment?"""
-    return leads_to_conf(inline.content)

@@ -46,12 +46,9 @@ def ini_reads(project: Project) -> SchemaNode | None:
         if call.method == "ini"
     ]
     # A section read for certain somewhere is an INI file's wherever it is read.
-    sure = [_certain(project, module, call) for module, call, _, _ in reads]
-    certain = {section for (_, _, section, _), ok in zip(reads, sure, strict=True) if ok}
+    certain = {section for module, call, section, _ in reads if _certain(project, module, call)}
     # ``get(self.version, "driver-cores", None)``: any section's option.
-    computed = any(
-        ok and section is None for (_, _, section, _), ok in zip(reads, sure, strict=True)
-    )
+    computed = None in certain
     root = new_root()
     count = 0
     for module, call, section, key in reads:
