@@ -473,6 +473,25 @@ def test_a_default_stated_by_default_in_prose_and_no_conditional_one() -> None:
     ]
 
 
+def test_a_value_a_list_of_choices_marks_as_the_default_is_the_default() -> None:
+    page = (
+        "# Options\n\n"
+        "- **type**: What the input must be. Options are: `bool`, `str`,\n"
+        "  `yaml` (default).\n\n"
+        "- **mode**: How it runs. One of `fast`, `safe` (the default), `off`.\n\n"
+        "- **shell**: What runs it. One of `bash` (default on Linux), `cmd`.\n\n"
+        "- **level**: How loud. `low` (default) or `high` (default when verbose).\n\n"
+        "- **format**: How it is written. Either json (default) or yaml.\n"  # no code span
+    )
+    assert [(name, default) for name, default, _ in _entries(page)] == [
+        ("type", "`yaml`"),
+        ("mode", "`safe`"),
+        ("shell", None),
+        ("level", None),
+        ("format", None),
+    ]
+
+
 def test_a_field_list_under_a_heading_names_its_key_and_default() -> None:
     page = (
         "# Virtual environments\n\n"

@@ -419,6 +419,25 @@ def test_arguments_in_a_description_are_no_keys() -> None:
     assert [e.name for e in extract_rst(page).entries] == ["html_theme", "maxdepth"]
 
 
+def test_a_value_a_list_of_choices_marks_as_the_default_is_the_default() -> None:
+    page = (
+        "Options\n=======\n\n"
+        "``write``\n   Either ``yes`` or ``no`` (default), controlling writes.\n\n"
+        "``fallback``\n   Either ``skip`` (default) or ``asis``.\n\n"
+        "``aggregate``\n   By vulnerability (default) or by file.\n\n"  # a word
+        "``shell``\n   One of ``bash`` (default on Linux) or ``cmd``.\n\n"  # conditional
+        "``level``\n   ``low`` (default) or ``high`` (default when verbose).\n"  # two
+    )
+    facts = extract_rst(page.encode())
+    assert [(e.name, e.default) for e in facts.entries] == [
+        ("write", "no"),
+        ("fallback", "skip"),
+        ("aggregate", None),
+        ("shell", None),
+        ("level", None),
+    ]
+
+
 def test_a_literal_titled_heading_is_an_entry_with_its_prose_default() -> None:
     page = (
         "Options\n=======\n\n"

@@ -18,7 +18,8 @@ _STATED = r"(`[^`]+`|(?:-?\d+(?:\.\d+)?|true|false)(?=[.,;)]+(?:\s|$)|\s*$))"
 #: 2)", "(default `INFO`)", and a label that opens a sentence: "Products
 #: per page. Default: `25`.".
 #: "This is set to `False` by default" as well; "defaults to 2." with a
-#: bare number or truth value that ends its clause.
+#: bare number or truth value that ends its clause; and the value a list of
+#: choices marks as the default ("`json`, `yaml` (default)").
 DEFAULT_PROSE = re.compile(
     r"\b(?:defaults? (?:to|is)|default value is)\s+"
     + _STATED
@@ -26,9 +27,16 @@ DEFAULT_PROSE = re.compile(
     + _STATED
     + r"|\b(?:is|are|to|be)\s+(`[^`]+`)\s+by default\b"
     # "(default `INFO`)": the parenthesis holds the code span alone.
-    r"|\(\s*default\s+(`[^`]+`)\s*\)",
+    r"|\(\s*default\s+(`[^`]+`)\s*\)"
+    # "`yaml` (default)": the parenthesis marks the code span before it.
+    r"|(`[^`]+`)\s*\(\s*(?:the\s+)?default\s*\)",
     re.IGNORECASE,
 )
+
+
+#: A parenthesis that marks a value as the default, in any case: a second
+#: one in the line marks another value in another case.
+MARKED = re.compile(r"\(\s*(?:the\s+)?default\b", re.IGNORECASE)
 
 
 #: What makes a stated default hold only sometimes: "defaults to `x` on
@@ -55,7 +63,9 @@ def prose_default(line: str) -> str | None:
         # Two defaults in one sentence hold each in its own case.
         return None
     found = stated[0]
-    return found.group(1) or found.group(2) or found.group(3) or found.group(4)
+    if found.group(5) and len(MARKED.findall(line)) > 1:
+        return None  # "`low` (default) or `high` (default when verbose)"
+    return next(value for value in found.groups() if value)
 
 
 def row_default(cells: list[str], column: int | None) -> str | None:

@@ -50,7 +50,7 @@ from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.label_values import label_kind, variable_of
 from configdrift.extract.docs.page import page_text
-from configdrift.extract.docs.prose_defaults import conditional
+from configdrift.extract.docs.prose_defaults import MARKED, conditional
 from configdrift.extract.docs.python_config import block_language, python_blocks
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
@@ -100,7 +100,9 @@ MAX_DEPTH = 100
 #: "Default: blue", "Defaults to 5", "The default is 5" inside prose.
 _EXPLICIT_DEFAULT = re.compile(r"\bdefault:\s*(\S+)", re.IGNORECASE)
 _INLINE_DEFAULT = re.compile(
-    r"\b(?:default:|defaults to|default is)\s*(\S+)|\b(?:is|are|to|be)\s+(\S+)\s+by default\b",
+    r"\b(?:default:|defaults to|default is)\s*(\S+)|\b(?:is|are|to|be)\s+(\S+)\s+by default\b"
+    # "``yaml`` (default)": a value a list of choices marks as the default.
+    r"|(?<!\S)(\S+)\s+\((?:the )?default\)",
     re.IGNORECASE,
 )
 
@@ -359,9 +361,11 @@ class _Walker:
         if found is None:
             stated = list(_INLINE_DEFAULT.finditer(flat))
             found = stated[0] if len(stated) == 1 else None
+            if found is not None and found.group(3) and len(MARKED.findall(flat)) > 1:
+                found = None  # "``low`` (default) or ``high`` (default when verbose)"
         value = ""
         if found is not None and not conditional(flat[found.end() :]):
-            value = (found.group(1) or found.group(2)).rstrip(".,;")
+            value = next(v for v in found.groups() if v).rstrip(".,;")
         if value and not (
             _PLAIN_VALUE.fullmatch(value)
             or any(lit.astext().strip() == value for lit in node.findall(nodes.literal))
