@@ -52,6 +52,17 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
         ("`os.getcwd()`", ".", None),
         ("`a or b`", "a", None),
         ("``  #``", "  #", None),
+        # A remark in parentheses after the value says no more of it.
+        ("None (not specified)", [], False),
+        ("``None`` (not specified)", None, True),
+        ("`30` (seconds)", 30, True),
+        ("`30` (seconds)", 60, False),
+        ("`30` (60 on Windows)", 60, None),  # another value, in another case
+        ("`30` (on Windows)", 60, None),  # a case of its own
+        ("`30` (`60` with TLS)", 60, None),
+        ('`True` (fallback: `False`)', False, None),  # another value beside
+        ("True (fallback False)", False, None),  # another value named
+        ("`1` (or none)", None, None),
     ],
 )
 def test_values_are_compared_not_text(doc: str, code: object, equal: bool | None) -> None:

@@ -64,9 +64,24 @@ _NOT_LITERAL = re.compile(r"[<>${}]|\w\(\)|\s(?:or|and|if|else)\s")
 _ROLE = re.compile(r":[\w.:+-]{1,40}:`([^`]*+)`")
 
 
+#: A value followed by a remark in parentheses that states no other value
+#: and no case of its own: "``None`` (not specified)", "30 (seconds)".
+_REMARK = re.compile(r"(\S[^()]{0,200}?)\s+\(([A-Za-z][A-Za-z -]{0,79})\)")
+#: A remark that makes the value hold only sometimes ("(on Windows)"), or
+#: names another value ("(fallback: False)", "(or none)").
+_CASE = re.compile(
+    r"\b(?:if|when|unless|on|under|while|except|where|for|in|or|but|fallback|default|"
+    r"true|false|none|null|yes|no)\b",
+    re.IGNORECASE,
+)
+
+
 def parse_doc_value(text: str | None) -> DocValue:
     if text is None:
         return DocValue(False)
+    remark = _REMARK.fullmatch(text.strip())
+    if remark is not None and not _CASE.search(remark.group(2)):
+        text = remark.group(1)
     if text.strip() == "none":
         return DocValue(False)  # a bare lowercase word: no value, not Python's None
     # A value wrapped in a role (``:code-py:`False```): the role's text.
