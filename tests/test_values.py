@@ -60,9 +60,10 @@ from configdrift.rules.values import doc_kinds, kinds_compatible, parse_doc_valu
         ("`30` (60 on Windows)", 60, None),  # another value, in another case
         ("`30` (on Windows)", 60, None),  # a case of its own
         ("`30` (`60` with TLS)", 60, None),
-        ('`True` (fallback: `False`)', False, None),  # another value beside
+        ("`True` (fallback: `False`)", False, None),  # another value beside
         ("True (fallback False)", False, None),  # another value named
         ("`1` (or none)", None, None),
+        ("`auto` (null disables it)", "off", None),
     ],
 )
 def test_values_are_compared_not_text(doc: str, code: object, equal: bool | None) -> None:
