@@ -664,3 +664,21 @@ def test_a_directives_default_field_is_its_own_after_a_list_in_its_body() -> Non
 """
     entries = {e.name: e.default for e in extract_rst(page).entries}
     assert entries == {"APP_PARSER": "'app.parser.AutoParser'", "APP_OTHER": "5"}
+
+
+def test_a_project_s_own_object_type_for_settings_names_a_key() -> None:
+    page = (
+        "Options\n=======\n\n"
+        ".. confval:: html_theme_options\n\n"
+        "   The theme's options.\n\n"
+        "   .. themeconf:: site_url\n\n"
+        "      Where the site lives.\n\n"
+        "   .. std:pluginconfig:: cache_dir\n\n"
+        "      Where the cache lives.\n\n"
+        ".. themefeature:: navigation\n\n"  # an object type, but not a setting's
+        "   A feature.\n\n"
+        ".. inconfigurable:: shape\n\n"  # ``conf`` inside a word, not its end
+        "   Text.\n"
+    )
+    names = [e.name for e in extract_rst(page.encode()).entries]
+    assert names == ["html_theme_options", "site_url", "cache_dir"]

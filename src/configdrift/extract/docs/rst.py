@@ -93,6 +93,9 @@ ENTRY_DIRECTIVES = frozenset(
         "std:envvar",
     }
 )
+#: A project's own object type for its settings, named as Sphinx names its
+#: own (``.. themeconf:: site_url``, ``.. std:pluginconfig:: name``).
+_CONF_DIRECTIVE = re.compile(r"(?:[a-z]{1,20}:)?[a-z]{0,30}conf(?:val|ig)?")
 #: Languages of example blocks (Markdown's, and configparser's).
 _LANGS = CONFIG_LANGS | {"ini", "cfg", "jsonc"}
 #: A page nested deeper than this is not read further.
@@ -313,7 +316,7 @@ class _Walker:
             for block in node.findall(nodes.literal_block):
                 self._block(block, section)
             return
-        if directive not in ENTRY_DIRECTIVES:
+        if directive not in ENTRY_DIRECTIVES and not _CONF_DIRECTIVE.fullmatch(directive):
             self.walk(node, section, depth + 1)
             return
         options = node["options"]
