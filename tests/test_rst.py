@@ -661,9 +661,21 @@ def test_a_directives_default_field_is_its_own_after_a_list_in_its_body() -> Non
     :Default: ``5``
 
     Another.
+
+.. attribute:: APP_FONT
+
+    The font.
+
+    :Using a font of your own:
+        Copy its files to ``_static`` first.
 """
     entries = {e.name: e.default for e in extract_rst(page).entries}
-    assert entries == {"APP_PARSER": "'app.parser.AutoParser'", "APP_OTHER": "5"}
+    # A field of prose is no default: only a field named as a label is.
+    assert entries == {
+        "APP_PARSER": "'app.parser.AutoParser'",
+        "APP_OTHER": "5",
+        "APP_FONT": None,
+    }
 
 
 def test_a_project_s_own_object_type_for_settings_names_a_key() -> None:

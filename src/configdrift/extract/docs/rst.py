@@ -343,7 +343,9 @@ class _Walker:
             self.in_entry -= 1
         self.last_entry = first  # the body's lists may have moved it
         for field_name, value in directive_fields(node):
-            self._label(field_name, value)
+            if label(f"{field_name}: -") is not None:
+                # ``:Default: 5``, never a field of prose (``:Using a font:``).
+                self._label(field_name, value)
         self.last_entry = None
         if first is not None and not node.children:
             self.pending = (self.facts.entries[first].name, first)
