@@ -1000,3 +1000,20 @@ def test_a_code_block_that_is_no_definition_list_gives_no_labels() -> None:
     assert definition_labels("default: 1\n: `2`\n") == []  # a term with a colon
     assert definition_labels("default\nnot a definition\n") == []
     assert definition_labels("default\n") == []
+
+
+def test_a_myst_fence_of_an_object_directive_for_settings_is_an_entry() -> None:
+    page = (
+        "# Options\n\n"
+        "```{confval} timeout\n:type: int\n:default: 5\n\nHow long.\n```\n\n"
+        # Options open the body: a field after its prose is the prose's.
+        "```{envvar} APP_CACHE_DIR\nWhere the cache lives.\n:default: none here\n```\n\n"
+        "```{themeconf} site_url\nWhere the site lives.\n```\n\n"
+        "```{note} retries\nA note's title is no key.\n```\n\n"
+        "```{code-block} python\nx = 1\n```\n"
+    )
+    assert _entries(page) == [
+        ("timeout", "5", "int"),
+        ("APP_CACHE_DIR", None, None),
+        ("site_url", None, None),
+    ]

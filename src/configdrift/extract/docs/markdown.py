@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.docs import markdown_budget as budget
 from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.directives import myst_entries
 from configdrift.extract.docs.embedded_rst import embedded_rst
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
@@ -534,6 +535,11 @@ class _Walker:
                 self._rows(rows, lines)
         elif info in ("{eval-rst}", "{rst}"):
             embedded_rst(tok.content, self._line(tok) + 1, self.facts)
+        else:
+            # ```{confval} name with its ``:type:`` and ``:default:``.
+            for name, doc_type, default in myst_entries(tok.info or "", tok.content):
+                index = self._add(name, self._line(tok), "directive", doc_type)
+                self.facts.entries[index].default = default
 
     def _block(self, tok: Token) -> None:
         self.last_entry = None  # an example ends the entry before it

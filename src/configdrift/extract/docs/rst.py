@@ -25,6 +25,7 @@ from typing import Any
 from configdrift.extract.docs.api_docs import API_DIRECTIVES, api_doc
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.directives import names_key
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -74,28 +75,6 @@ from configdrift.extract.docs.rst_forms import (
 from configdrift.extract.docs.rst_forms import node_line as _line
 from configdrift.extract.docs.rst_parse import LARGE_RST_BYTES, parse_rst, release_parsed
 
-#: Directives whose signature names a key.
-ENTRY_DIRECTIVES = frozenset(
-    {
-        "confval",
-        "option",
-        "envvar",
-        "setting",
-        "conf",
-        "describe",
-        "object",
-        "data",
-        "attribute",
-        "py:data",
-        "py:attribute",
-        "std:confval",
-        "std:option",
-        "std:envvar",
-    }
-)
-#: A project's own object type for its settings, named as Sphinx names its
-#: own (``.. themeconf:: site_url``, ``.. std:pluginconfig:: name``).
-_CONF_DIRECTIVE = re.compile(r"(?:[a-z]{1,20}:)?[a-z]{0,30}conf(?:val|ig)?")
 #: Languages of example blocks (Markdown's, and configparser's).
 _LANGS = CONFIG_LANGS | {"ini", "cfg", "jsonc"}
 #: A page nested deeper than this is not read further.
@@ -316,7 +295,7 @@ class _Walker:
             for block in node.findall(nodes.literal_block):
                 self._block(block, section)
             return
-        if directive not in ENTRY_DIRECTIVES and not _CONF_DIRECTIVE.fullmatch(directive):
+        if not names_key(directive):
             self.walk(node, section, depth + 1)
             return
         options = node["options"]

@@ -1,0 +1,67 @@
+"""The object directives that document a key, in either markup: Sphinx's
+(``.. confval:: name``), a project's own object type for its settings
+(``.. themeconf:: site_url``), and their MyST fences (```` ```{confval}
+name ```` with ``:type:`` and ``:default:`` options)."""
+
+from __future__ import annotations
+
+import re
+
+from configdrift.extract.docs.entry_text import key_ok
+from configdrift.extract.docs.rst_forms import signature
+
+#: Directives whose signature names a key.
+ENTRY_DIRECTIVES = frozenset(
+    {
+        "confval",
+        "option",
+        "envvar",
+        "setting",
+        "conf",
+        "describe",
+        "object",
+        "data",
+        "attribute",
+        "py:data",
+        "py:attribute",
+        "std:confval",
+        "std:option",
+        "std:envvar",
+    }
+)
+
+#: A project's own object type for its settings, named as Sphinx names its
+#: own (``.. themeconf:: site_url``, ``.. std:pluginconfig:: name``).
+_CONF_DIRECTIVE = re.compile(r"(?:[a-z]{1,20}:)?[a-z]{0,30}conf(?:val|ig)?")
+
+#: A MyST directive's option line at the top of its body (``:default: 5``).
+_OPTION = re.compile(r":([A-Za-z][\w-]{0,40}):\s*(.*)")
+
+#: The option lines read at the top of a MyST directive's body.
+MAX_OPTIONS = 20
+
+
+def names_key(directive: str) -> bool:
+    """Does the directive's signature name a key?"""
+    return directive in ENTRY_DIRECTIVES or _CONF_DIRECTIVE.fullmatch(directive) is not None
+
+
+def myst_entries(info: str, content: str) -> list[tuple[str, str | None, str | None]]:
+    """The keys a MyST fence of such a directive documents (```` ```{confval}
+    name ````), each with the type and the default its options give (``:type:
+    int``, ``:default: 5``); none for any other fence."""
+    head, _, arguments = info.strip().partition(" ")
+    if not (head.startswith("{") and head.endswith("}")) or not names_key(head[1:-1].lower()):
+        return []
+    options: dict[str, str] = {}
+    for line in content.split("\n", MAX_OPTIONS)[:MAX_OPTIONS]:
+        option = _OPTION.fullmatch(line.strip())
+        if option is None:
+            break
+        options[option.group(1).lower()] = option.group(2).strip()
+    directive = head[1:-1].lower()
+    return [
+        (name, options.get("type") or sig_type, options.get("default") or None)
+        for name, sig_type in signature(arguments, directive)
+        if key_ok(name, strict_case=False)
+    ]
