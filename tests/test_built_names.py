@@ -69,6 +69,11 @@ def _inert(tmp_path, extra: str, name: str = "pkg/other.py") -> set[str]:
         # Built with an end, or with parts, that no field has.
         "def get(cfg, name):\n    return getattr(cfg, name + '_handler')\n",
         "def get(cfg, a, b):\n    return getattr(cfg, 'on_' + a + '_' + b)\n",
+        # A dump of an object that is not the configuration: the modules
+        # loaded, another class's own attributes.
+        "import sys\n\n\ndef scan():\n    for _, module in list(sys.modules.items()):\n"
+        "        for attr in dir(module):\n            print(getattr(module, attr))\n",
+        "class Other:\n    def dump(self):\n        return {k: getattr(self, k) for k in vars(self)}\n",
         # A module from outside the project, imported whole.
         "import torch\n\n\ndef get(name):\n    return getattr(torch, name)\n",
         "import numpy as np\n\n\ndef get(name):\n    return getattr(np, name)\n",
@@ -99,7 +104,11 @@ def test_a_built_name_on_an_object_that_may_be_the_configuration_silences(tmp_pa
         # An attribute of ``self`` of that name, or a local bound to one.
         "def get(holder, name):\n    cfg = holder.cfg\n    return getattr(cfg, name)\n",
         "class Runner:\n    def get(self, name):\n        return getattr(self.cfg, name)\n",
-        # A loop over any object's own attributes: a dump of whatever it is.
+        # A dump of the configuration's own attributes, in a class of its line.
+        "from pkg.config import Config\n\n\nclass Sub(Config):\n    def dump(self):\n"
+        "        return {k: getattr(self, k) for k in vars(self)}\n",
+        # A loop over the own attributes of what a function is handed: a
+        # dump of whatever it is.
         "def dump(obj):\n    return {k: getattr(obj, k) for k in vars(obj)}\n",
         "def dump(obj):\n    return [getattr(obj, k) for k in sorted(vars(obj).keys())]\n",
         "import dataclasses\n\n\ndef dump(obj):\n"

@@ -79,3 +79,18 @@ def test_an_api_page_that_lists_a_module_s_attributes_is_no_evidence(tmp_path) -
         tmp_path, **{"docs/configuration.rst": "Nothing\n=======\n", "docs/api.rst": hand}
     )
     assert "app.stats" in [s.surface for s in analysis.everything]
+
+
+def test_a_constant_is_read_by_its_bare_name_where_it_is_assigned_or_imported(tmp_path) -> None:
+    stats = _STATS + (
+        "\n\ndef console():\n    global STATS_AUTORESIZE\n    STATS_AUTORESIZE = False\n"
+        "    return CONSOLE_INTERVAL_SEC * 2\n"
+    )
+    runner = _USE + (
+        "\n\nfrom app.stats import HISTORY_INTERVAL_SEC\n\n\ndef history():\n"
+        "    return HISTORY_INTERVAL_SEC\n"
+    )
+    _, findings = _check(tmp_path, **{"app/stats.py": stats, "app/runner.py": runner})
+    inert = {key for code, key in by_key(findings) if code == "CD202"}
+    # Assigned (and named by ``global``) but read nowhere: setting it does nothing.
+    assert inert == {"STATS_AUTORESIZE", "CSV_FLUSH_INTERVAL_SEC"}

@@ -113,8 +113,10 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
     """The built names ``getattr`` may read from ``model``'s object, each
     with whether the object is shown to hold the model: ``self`` in a class
     of the model's line (itself, a base, a subclass), a name typed as one,
-    a loop over any object's own attributes (a dump), or a name the code
-    reads one of the model's fields through elsewhere (``cfg.timeout``).
+    or a name the code reads one of the model's fields through elsewhere
+    (``cfg.timeout``); a loop over such an object's own attributes (a dump),
+    or over those of an expression nothing spells. A dump of any other
+    object (``module`` of ``sys.modules``) reads that object's attributes.
     Never from a module, nor from a name that is one of the project's
     modules, classes or functions other than the model; from anything else
     (an object nothing spells), not shown."""
@@ -126,10 +128,14 @@ def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[st
     keys = {child.key for child in model.children.values()}
     bound_to = analysis.objects.locals
     out: list[tuple[tuple[str, ...], bool]] = []
-    for module, function, parts, receiver in built_names(analysis):
+    for module, function, parts, built_on in built_names(analysis):
+        # A loop over an object's own attributes (a dump) reads all of that
+        # object's, the model's where the object may be the model.
+        dump = built_on.startswith("dump:")
+        receiver = built_on.removeprefix("dump:")
         if receiver == "module":
             continue
-        shown = receiver in ("self", "dump")
+        shown = receiver in ("self", "") if dump else receiver == "self"
         if receiver == "self":
             owner = function.rsplit(".", 1)[0] if "." in function else ""
             mro = (

@@ -254,6 +254,32 @@ def quoted_elsewhere(
     return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, declaration)
 
 
+def named_bare(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names ``files`` read as a bare name (a module's constant read in its
+    module, or where it is imported: ``width = STATS_NAME_WIDTH - 4``); an
+    assignment to it (``STATS_NAME_WIDTH = 80``, ``X: int = 1``) or a
+    ``global`` statement is no read."""
+
+    def written(rel: str, data: bytes, at: int, name: str) -> bool:
+        newline = data.rfind(b"\n", max(0, at - _AFTER), at)
+        if newline < 0 and at > _AFTER:
+            return False  # deep in a long line: no statement of its own
+        before = data[newline + 1 : at].strip()
+        after = data[at + len(name) : at + len(name) + _AFTER]
+        if before.startswith((b"global", b"nonlocal")):
+            return True
+        return not before and _ASSIGNED.match(after) is not None
+
+    pattern = rb"""(?<![\w.'"])(%b)(?!\w)""" % alternation(names)
+    return _search(analysis, files, pattern, names, written)
+
+
+#: What follows a name that is assigned (``= 80``, ``: int = 1``); the
+#: bytes looked at before and after it.
+_ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]{0,200})?=(?!=)")
+_AFTER = 240
+
+
 def stored_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names ``files`` store as a key: ``env["APP_X"] = ...``, ``{"APP_X": ...}``
     (a variable set for a child process, a setting written out)."""

@@ -24,6 +24,7 @@ from configdrift.rules.evidence import (
     function_called,
     is_loaded,
     loaded_names,
+    named_bare,
     named_in_templates,
     once,
     quoted_elsewhere,
@@ -211,6 +212,10 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     }
     code = code_files(analysis)
     by_name = quoted_elsewhere(analysis, code, tabled)
+    # A module's constant is read by its bare name, where it is assigned or
+    # imported (``STATS_NAME_WIDTH - 4``).
+    constants = {field.key for model, field in fields if model.model in analysis.project.modules}
+    by_name |= named_bare(analysis, code, constants - by_name)
     consumed = {
         model.model
         for model, field in fields

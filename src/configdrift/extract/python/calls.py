@@ -329,7 +329,16 @@ class CallFacts(DictSources):
             else:
                 receiver = _receiver(call.args[0], self.locals, self.qualname)
                 if self._walks_own_names(name_arg):
-                    receiver = "dump"  # ``for k in vars(obj): getattr(obj, k)``
+                    # ``for k in vars(obj): getattr(obj, k)``: every attribute
+                    # of that object; of any object, where it is a parameter
+                    # (a helper that dumps what it is handed).
+                    dumped = call.args[0]
+                    handed = (
+                        type(dumped) is ast.Name
+                        and dumped.id in self.params
+                        and dumped.id not in ("self", "cls")
+                    )
+                    receiver = "dump:" if handed else f"dump:{receiver}"
                 bound = self.locals.get(name_arg.id, ()) if isinstance(name_arg, ast.Name) else ()
                 # A local the function binds to built names: each of them
                 # (``key = f"{PREFIX}{x}"``; ``getattr(self, key)``).
