@@ -333,12 +333,12 @@ class CallFacts(DictSources):
                     # of that object; of any object, where it is a parameter
                     # (a helper that dumps what it is handed).
                     dumped = call.args[0]
-                    handed = (
+                    given = (
                         type(dumped) is ast.Name
                         and dumped.id in self.params
                         and dumped.id not in ("self", "cls")
                     )
-                    receiver = "dump:" if handed else f"dump:{receiver}"
+                    receiver = "dump:" if given else f"dump:{receiver}"
                 bound = self.locals.get(name_arg.id, ()) if isinstance(name_arg, ast.Name) else ()
                 # A local the function binds to built names: each of them
                 # (``key = f"{PREFIX}{x}"``; ``getattr(self, key)``).
