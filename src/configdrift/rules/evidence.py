@@ -276,7 +276,7 @@ def named_bare(analysis: Analysis, files: list[str], names: set[str]) -> set[str
 
 #: What follows a name that is assigned (``= 80``, ``: int = 1``); the
 #: bytes looked at before and after it.
-_ASSIGNED = re.compile(rb"[ \t]*(?::[^=\n]{0,200})?=(?!=)")
+_ASSIGNED = re.compile(rb"[ \t]{0,40}+(?::[^=\n:]{0,200}+)?=(?!=)")
 _AFTER = 240
 
 
