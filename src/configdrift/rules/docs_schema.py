@@ -24,6 +24,7 @@ from configdrift.model import (
 )
 from configdrift.resolve.mechanisms.section_classes import SECTIONS
 from configdrift.rules import docstrings
+from configdrift.rules.build_ignores import left_out
 from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given, subcommands_run
 from configdrift.rules.doc_gaps import (
@@ -401,7 +402,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             paths_of[format_path(child.path)] = child.path
             yield make("CD103", format_path(child.path), child.location, message, tuple(related))
 
-    findings = list(visit(root))
+    # A key the docs' build lists as left out on purpose (``ignored_settings``).
+    skipped = left_out(analysis)
+    findings = [f for f in visit(root) if f.key not in skipped]
     # A key the prose writes as code in its parent's section (``name`` in
     # the ``envs`` section) is described there, if not as an entry.
     shown = shown_on_pages(analysis, list(paths_of.values()))

@@ -301,7 +301,7 @@ def named_in_pages(
     """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
     (or ``pages``) spell whole, and ``spans`` they write as inline code
     (`` `name` ``), in one pass over the pages; a changelog's mention or an
-    issue template's is no description. ``where`` gets the first place of
+    issue template's is no description, nor a role that links to it. ``where`` gets the first place of
     each."""
     if pages is None:
         pages = _described_pages(analysis)
@@ -312,7 +312,9 @@ def named_in_pages(
     if names:
         patterns.append(WHOLE % alternation(names))
     if spans:
-        patterns.append(rb"`(%b)[`=: ]" % alternation(spans))
+        # A role's target (``:setting:`name```, MyST's ``{confval}`name```)
+        # links to a description; it describes nothing itself.
+        patterns.append(rb"(?<![:}])`(%b)[`=: ]" % alternation(spans))
     return _search(analysis, pages, b"|".join(patterns), names | spans, where=where)
 
 
