@@ -5,8 +5,9 @@ such evidence."""
 
 from __future__ import annotations
 
-from helpers import by_key, check_project
 from test_module_constants import _PAGE, _STATS, _USE
+
+from helpers import by_key, check_project
 
 
 def _undocumented(tmp_path, conf: str) -> set[str]:
