@@ -440,6 +440,25 @@ def test_after_a_positional_that_takes_the_rest_no_flag_is_judged(tmp_path, rest
     assert set(_flags(tmp_path / "before", **{"shop/cli.py": cli})) == {"--colour"}
 
 
+@pytest.mark.parametrize("nargs", ["argparse.REMAINDER", '"..."'])
+def test_the_rest_begins_after_the_first_positional_word_without_subcommands(
+    tmp_path, nargs
+) -> None:
+    # ``shop train.py -f recipe.yaml``: the script takes ``-f``, not the program.
+    cli = _CLI.replace(
+        "    return parser.parse_args(argv)",
+        f'    parser.add_argument("args", nargs={nargs})\n    return parser.parse_args(argv)',
+    )
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop train.py --colour")
+    assert _flags(tmp_path, page, **{"shop/cli.py": cli}) == {}
+    # A program with subcommands takes its subcommand's flags after its name.
+    sub = cli.replace(
+        '    parser.add_argument("args"',
+        '    parser.add_subparsers(dest="command")\n    parser.add_argument("args"',
+    )
+    assert set(_flags(tmp_path / "sub", page, **{"shop/cli.py": sub})) == {"--colour"}
+
+
 @pytest.mark.parametrize(
     "settings",
     ["dict(allow_interspersed_args=False)", '{"allow_interspersed_args": False}'],

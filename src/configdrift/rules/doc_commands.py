@@ -13,7 +13,8 @@ command line surface is strict: every option declared statically, no
 ``options_complete``). A flag is judged only where its place is certain:
 after any positional words (argparse and click take options anywhere),
 but only before the command's second positional word where a positional
-argument takes the rest (``nargs=REMAINDER``, ``"..."``) or a click
+argument takes the rest (``nargs=REMAINDER``, ``"..."``: before the first
+positional word, the second where the program has subcommands) or a click
 command stops at its first argument (``allow_interspersed_args``): a
 subcommand and a file come first, and what follows may be another
 program's, as ``coverage run -m pytest -x`` hands ``-x`` to pytest (a
@@ -156,8 +157,10 @@ def _commands(
     # the positional words is the program's still (argparse and click take
     # options anywhere): all are judged; a signature takes as many words
     # as it has parameters.
-    bounded = parameters or _takes_the_rest(analysis)
-    positionals = 1 + max(parameters.values(), default=0) if bounded else _ALL
+    rest = _takes_the_rest(analysis)
+    positionals = _ALL if rest is None else rest
+    if parameters:
+        positionals = 1 + max(parameters.values())
     return parser, flags, positionals, commands
 
 
@@ -165,26 +168,31 @@ def _commands(
 _ALL = 1 << 30
 
 
-def _takes_the_rest(analysis: Analysis) -> bool:
-    """Does a positional argument take every word after it (argparse's
-    ``nargs=REMAINDER`` or ``"..."``), or a click command take no option
-    after its first argument (``allow_interspersed_args``, wherever the
-    project spells it)? Then the words after a command's first positional
-    ones may be another program's."""
+def _takes_the_rest(analysis: Analysis) -> int | None:
+    """How many positional words a command line takes before the words that
+    may be another program's: where a click command takes no option after
+    its first argument (``allow_interspersed_args``, wherever the project
+    spells it), one (its subcommand); where a positional argument takes
+    every word after it (argparse's ``nargs=REMAINDER`` or ``"..."``), one
+    where the program has subcommands, else none (``composer train.py -f
+    x``: ``-f`` is the script's). None where no argument takes the rest."""
+    rest: int | None = None
+    subcommands = False
     for info in analysis.project.modules.values():
         facts = info.facts
+        subcommands = subcommands or "add_subparsers" in facts.attr_counts
         if "allow_interspersed_args" in {*facts.attr_counts, *facts.attr_stores}:
-            return True
+            return 1
         for call in facts.registrations:
             if call.method == "context_settings" and call.args:
                 given = call.args[0]
                 given = facts.assigns.get(given[1], given) if given[0] == "n" else given
                 if "allow_interspersed_args" in str(given):
-                    return True
+                    return 1
             nargs = call.kwargs.get("nargs")
             if nargs is not None and (nargs == ["c", "..."] or str(nargs[1]).endswith("REMAINDER")):
-                return True
-    return False
+                rest = 0
+    return 1 if rest is not None and subcommands else rest
 
 
 def flags_given(analysis: Analysis, root: SchemaNode) -> set[str]:
