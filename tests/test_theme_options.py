@@ -49,7 +49,7 @@ _REFERENCE = """# Theme options
 """
 
 
-def _check(tmp_path, inherit: str = "basic", page: str = _REFERENCE, **files: str) -> dict:
+def _check(tmp_path, inherit: str = "basic", page: str = _REFERENCE, **files: str | None) -> dict:
     base = {
         "shop/__init__.py": "",
         "shop/launch.py": _CODE,
@@ -57,7 +57,8 @@ def _check(tmp_path, inherit: str = "basic", page: str = _REFERENCE, **files: st
         "shop/theme/shop/layout.html": _LAYOUT,
         "docs/options.md": page,
     }
-    _, findings = check_project(tmp_path, {**base, **files}, "shop")
+    given = {path: text for path, text in {**base, **files}.items() if text is not None}
+    _, findings = check_project(tmp_path, given, "shop")
     return by_key(findings)
 
 
@@ -76,6 +77,29 @@ def test_an_option_no_template_or_code_spells_is_read_by_nothing(tmp_path) -> No
     found = _check(tmp_path)
     assert {key for code, key in found if code == "CD202"} == {"old_sections"}
     assert "theme_old_sections" in found["CD202", "old_sections"].message
+
+
+def test_a_theme_whose_pages_are_built_from_elsewhere_has_no_option_read_by_nothing(
+    tmp_path,
+) -> None:
+    # Its folder holds no page: the templates that read its options are
+    # built into it from sources elsewhere (``src/templates/``).
+    copies = (
+        "def context(options):\n    names = ('use_download_button', 'show_depth',"
+        " 'launch_buttons', 'footer_items')\n    return {k: options.get(k) for k in names}\n"
+    )
+    found = _check(
+        tmp_path,
+        **{
+            "shop/theme/shop/layout.html": None,
+            "src/templates/layout.html": _LAYOUT,
+            "shop/context.py": copies,
+        },
+    )
+    assert not [key for code, key in found if code == "CD202"]
+    # With its pages beside it, what none of them nor the code spells is read by nothing.
+    found = _check(tmp_path / "beside", **{"shop/context.py": copies})
+    assert {key for code, key in found if code == "CD202"} == {"old_sections"}
 
 
 def test_an_option_of_sphinxs_basic_theme_is_read_by_its_templates(tmp_path) -> None:

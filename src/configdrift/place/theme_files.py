@@ -32,6 +32,10 @@ MAX_BYTES = 1 << 20
 MAX_LITERAL = 10_000
 
 
+#: What a theme's page templates end with.
+_PAGES = (".html", ".jinja", ".j2")
+
+
 def theme_options(
     root: Path, themes: list[str], templates: list[str], code: list[str]
 ) -> list[ThemeOptions]:
@@ -49,7 +53,10 @@ def theme_options(
     out: list[ThemeOptions] = []
     for rel, inherit, options, deprecated in found:
         folder = rel.rsplit("/", 1)[0] + "/"
-        own = _spelt(root, [t for t in templates if t.startswith(folder)], names)
+        mine = [t for t in templates if t.startswith(folder)]
+        own = _spelt(root, mine, names)
+        if not any(t.endswith(_PAGES) for t in mine):
+            own = None  # its pages are built from elsewhere: what they read is not known
         spelt = None if own is None or in_code is None else own | in_code
         out.append(ThemeOptions(rel, inherit, options, spelt, deprecated))
     return out
