@@ -199,9 +199,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     name) counts as documented. When a whole section is undocumented, only
     the section's key is reported. Deprecated fields, hidden options
     (``help=argparse.SUPPRESS``), keys marked removed (CD404 reports those
-    the code still reads) and a script's own flags (of a parser none of
-    whose options the docs describe) are not reported. A key a page
-    names in prose is described there, unless the surface has a reference
+    the code still reads), keys the docs' build lists as left out on
+    purpose (a ``conf.py``'s ``ignored_settings``) and a script's own flags
+    (of a parser none of whose options the docs describe) are not
+    reported. A key a page names in prose (not a cross-reference role
+    that only links to it) is described there, unless the surface has a reference
     page (one that holds most of its entries, ten at least) and only other
     pages name it: then the reference is said to lack it. A short flag
     (``-x``) no page names, of an option the docs describe, is undocumented
