@@ -10,12 +10,12 @@ from test_module_constants import _PAGE, _STATS, _USE
 from helpers import by_key, check_project
 
 
-def _undocumented(tmp_path, conf: str) -> set[str]:
+def _undocumented(tmp_path, conf: str, where: str = "docs/conf.py") -> set[str]:
     files = {
         "app/stats.py": _STATS,
         "app/runner.py": _USE,
         "docs/configuration.rst": _PAGE,
-        "docs/conf.py": conf,
+        where: conf,
     }
     _, findings = check_project(tmp_path, files, "app")
     return {key for code, key in by_key(findings) if code == "CD103"}
@@ -38,12 +38,6 @@ def test_a_docs_build_that_does_not_parse_ignores_nothing(tmp_path) -> None:
 
 def test_a_list_outside_the_docs_build_ignores_nothing(tmp_path) -> None:
     # A script's or a test's list of names is not the docs' build.
-    files = {
-        "app/stats.py": _STATS,
-        "app/runner.py": _USE,
-        "docs/configuration.rst": _PAGE,
-        "scripts/check.py": "ignored_settings = {'STATS_AUTORESIZE'}\n",
-    }
-    _, findings = check_project(tmp_path, files, "app")
-    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    conf = "ignored_settings = {'STATS_AUTORESIZE'}\n"
+    undocumented = _undocumented(tmp_path, conf, where="scripts/check.py")
     assert undocumented == {"STATS_AUTORESIZE", "CSV_FLUSH_INTERVAL_SEC"}
