@@ -94,3 +94,11 @@ def test_a_constant_is_read_by_its_bare_name_where_it_is_assigned_or_imported(tm
     inert = {key for code, key in by_key(findings) if code == "CD202"}
     # Assigned (and named by ``global``) but read nowhere: setting it does nothing.
     assert inert == {"STATS_AUTORESIZE", "CSV_FLUSH_INTERVAL_SEC"}
+
+
+def test_a_call_whose_name_begins_like_global_reads_the_constant(tmp_path) -> None:
+    # ``globalize(X)`` reads ``X``: only a ``global`` statement names it unread.
+    stats = _STATS + "\n\ndef scale():\n    globalize(STATS_AUTORESIZE)\n"
+    _, findings = _check(tmp_path, **{"app/stats.py": stats})
+    inert = {key for code, key in by_key(findings) if code == "CD202"}
+    assert "STATS_AUTORESIZE" not in inert

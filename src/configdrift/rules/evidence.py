@@ -266,7 +266,7 @@ def named_bare(analysis: Analysis, files: list[str], names: set[str]) -> set[str
             return False  # deep in a long line: no statement of its own
         before = data[newline + 1 : at].strip()
         after = data[at + len(name) : at + len(name) + _AFTER]
-        if before.startswith((b"global", b"nonlocal")):
+        if before.split(maxsplit=1)[:1] in ([b"global"], [b"nonlocal"]):
             return True
         return not before and _ASSIGNED.match(after) is not None
 
@@ -301,8 +301,8 @@ def named_in_pages(
     """``names`` (``--flag``, ``APP_HOME``) that the doc and example pages
     (or ``pages``) spell whole, and ``spans`` they write as inline code
     (`` `name` ``), in one pass over the pages; a changelog's mention or an
-    issue template's is no description, nor a role that links to it. ``where`` gets the first place of
-    each."""
+    issue template's is no description, nor a role that links to it.
+    ``where`` gets the first place of each."""
     if pages is None:
         pages = _described_pages(analysis)
     spans = spans or set()

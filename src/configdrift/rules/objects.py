@@ -172,13 +172,15 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     code reads (no attribute access, no ``getattr`` with its name), a
     setting a defaults module or an ``AppConf`` class declares that no code
     spells (as an attribute or a string), or a key read from a dict only to
-    be copied into an attribute of a config object that nothing reads. It stays quiet where a read could hide: a ``getattr``
-    with a computed name that could build the field's name, on an object
-    that may be the model (``self`` in its class, a name typed as it or
-    that the code reads the model's fields through, a loop over such an
-    object's own attributes or over those of whatever a function is
-    handed; not a loop over ``sys.modules``), or on any other object where
-    the code quotes the name; a module's constant read by its bare name; the model dumped whole (``model_dump()``, ``dict()``), or a
+    be copied into an attribute of a config object that nothing reads. It
+    stays quiet where a read could hide: a ``getattr`` with a computed name
+    that could build the field's name, on an object that may be the model
+    (``self`` in its class, a name typed as it or that the code reads the
+    model's fields through, a loop over such an object's own attributes or
+    over those of whatever a function is handed; not a loop over
+    ``sys.modules``), or on any other object where the code quotes the
+    name; a module's constant read by its bare name; the model dumped
+    whole (``model_dump()``, ``dict()``), or a
     dict's key a template among the code spells (``{{ build_date }}``); and
     it does not judge the fields of a model none of whose fields the code
     reads (such a model is used whole, in ways static analysis does not
