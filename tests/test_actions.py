@@ -123,6 +123,21 @@ def test_an_input_no_doc_describes_is_undocumented_unless_deprecated(tmp_path) -
     assert ("CD103", "extras") not in by_key(findings)
 
 
+def test_an_input_kept_for_internal_use_is_no_setting(tmp_path) -> None:
+    action = _ACTION.replace(
+        "  only:\n",
+        "  expected-code:\n    description: (Internal use only) What the self-test expects.\n"
+        "    default: '0'\n  extras:\n    description: What the internal installer adds\n"
+        "    default: ''\n"
+        "  only:\n",
+    )
+    analysis, findings = _check(tmp_path, action)
+    (surface,) = [s for s in analysis.everything if s.schema.model_kind == "action"]
+    assert "expected-code" not in surface.schema.children
+    undocumented = {key for code, key in by_key(findings) if code == "CD103"}
+    assert undocumented == {"extras"}
+
+
 _STEP = """# Use it
 
 Add a step to your workflow:

@@ -6,10 +6,11 @@ is required and a deprecation message.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
-from configdrift.place.config_files import named_yaml
+from configdrift.place.config_files import config_text, named_yaml
 from configdrift.resolve.schema import ActionInputs
 
 #: The names GitHub gives an action's metadata file.
@@ -22,8 +23,18 @@ def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
     for rel, read in named_yaml(root, configs, NAMES):
         if "runs" not in {key.path[0] for key in read.keys}:
             continue  # no action's metadata
-        inputs = [key for key in read.keys if len(key.path) == 2 and key.path[0] == "inputs"]
         fields = {key.path[1:]: key for key in read.keys if len(key.path) == 3}
+        # An input its description keeps for the action's own tests ("(Internal
+        # use only)") is no setting of the users' (the reader keeps no prose:
+        # the description's line is looked at).
+        lines = (config_text(root, rel) or "").splitlines()
+        inputs = [
+            key
+            for key in read.keys
+            if len(key.path) == 2
+            and key.path[0] == "inputs"
+            and not _internal(lines, fields.get((key.path[1], "description")))
+        ]
         out.append(
             ActionInputs(
                 rel,
@@ -40,6 +51,17 @@ def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
             )
         )
     return out
+
+
+#: A description that keeps an input for the action's own use.
+_INTERNAL = re.compile(r"\binternal use\b|\binternal only\b", re.IGNORECASE)
+
+
+def _internal(lines: list[str], description: BlockKey | None) -> bool:
+    """Does an input's description (its first line) keep it for internal use?"""
+    if description is None or not 0 <= description.line < len(lines):
+        return False
+    return _INTERNAL.search(lines[description.line]) is not None
 
 
 def _input(key: BlockKey, default: BlockKey | None) -> BlockKey:
