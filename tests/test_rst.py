@@ -694,3 +694,17 @@ def test_a_project_s_own_object_type_for_settings_names_a_key() -> None:
     )
     names = [e.name for e in extract_rst(page.encode()).entries]
     assert names == ["html_theme_options", "site_url", "cache_dir"]
+
+
+def test_an_autosummary_that_writes_pages_renders_the_classes_it_lists() -> None:
+    page = (
+        ".. currentmodule:: shop.samplers\n\n"
+        "Samplers\n========\n\n"
+        ".. autosummary::\n   :toctree: generated/\n   :nosignatures:\n\n"
+        "   GridSampler\n   ~shop.samplers.RandomSampler\n   plot_history\n\n"
+        "Table only\n==========\n\n"
+        ".. autosummary::\n\n   TableSampler\n"
+    )
+    targets = [target for target, _ in extract_rst(page.encode()).autodoc]
+    # A function's page and a table's row render no class's docstring.
+    assert targets == ["shop.samplers.GridSampler", "shop.samplers.RandomSampler"]

@@ -1,7 +1,8 @@
 """The object directives that document a key, in either markup: Sphinx's
 (``.. confval:: name``), a project's own object type for its settings
 (``.. themeconf:: site_url``), and their MyST fences (```` ```{confval}
-name ```` with ``:type:`` and ``:default:`` options)."""
+name ```` with ``:type:`` and ``:default:`` options); and the classes an
+``autosummary`` gives pages of their own, rendered from their docstrings."""
 
 from __future__ import annotations
 
@@ -64,4 +65,24 @@ def myst_entries(info: str, content: str) -> list[tuple[str, str | None, str | N
         (name, options.get("type") or sig_type, options.get("default") or None)
         for name, sig_type in signature(arguments, directive)
         if key_ok(name, strict_case=False)
+    ]
+
+
+#: Directives that set the module the names after them belong to.
+MODULE_DIRECTIVES = frozenset({"module", "currentmodule", "py:module", "py:currentmodule"})
+
+
+def summarised_classes(options: dict[str, object], body: str, module: str) -> list[str]:
+    """The classes an ``autosummary`` that writes a page for each name
+    (``:toctree:``) lists, a bare name under ``module`` (the page's current
+    module), a dotted one as written: a class's page renders its docstring. Names of
+    functions and modules (in small letters) are left out; so is every
+    name of an ``autosummary`` that only lists them in a table."""
+    if "toctree" not in options:
+        return []
+    names = [word.lstrip("~") for line in body.splitlines() for word in line.split()[:1]]
+    return [
+        f"{module}.{name}" if module and "." not in name else name
+        for name in names
+        if name and name.rsplit(".", 1)[-1][:1].isupper()
     ]

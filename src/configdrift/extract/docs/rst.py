@@ -25,7 +25,7 @@ from typing import Any
 from configdrift.extract.docs.api_docs import API_DIRECTIVES, api_doc
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.commands import command_lines
-from configdrift.extract.docs.directives import names_key
+from configdrift.extract.docs.directives import MODULE_DIRECTIVES, names_key, summarised_classes
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -168,6 +168,8 @@ class _Walker:
         self.word: int | None = None
         #: How many entry directives the walk is inside the body of.
         self.in_entry = 0
+        #: The module the page's names belong to (``.. currentmodule::``).
+        self.module = ""
 
     def walk(self, node: Any, section: int, depth: int) -> None:
         from docutils import nodes
@@ -276,6 +278,12 @@ class _Walker:
             return
         if directive in AUTODOC_DIRECTIVES and node["arguments"]:
             self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
+            return
+        if directive in MODULE_DIRECTIVES:
+            self.module = node["arguments"].strip()
+        elif directive == "autosummary":
+            classes = summarised_classes(node["options"], node.astext(), self.module)
+            self.facts.autodoc.extend((name, _line(node, 1)) for name in classes)
             return
         if directive in API_DIRECTIVES and (
             api := api_doc(node["arguments"], _line(node, 1), node, directive)
