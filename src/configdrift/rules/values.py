@@ -65,8 +65,9 @@ _ROLE = re.compile(r":[\w.:+-]{1,40}:`([^`]*+)`")
 
 
 #: A value followed by a remark in parentheses that states no other value
-#: and no case of its own: "``None`` (not specified)", "30 (seconds)".
-_REMARK = re.compile(r"(\S[^()]{0,200}?)\s+\(([A-Za-z][A-Za-z -]{0,79})\)")
+#: and no case of its own: "``None`` (not specified)", "30 (seconds)";
+#: anchored at both ends, so that a search tries one place only.
+_REMARK = re.compile(r"\A(\S[^()]{0,200}?)\s+\(([A-Za-z][A-Za-z -]{0,79})\)\Z")
 #: A remark that makes the value hold only sometimes ("(on Windows)"), or
 #: names another value ("(fallback: False)", "(or none)").
 _CASE = re.compile(
