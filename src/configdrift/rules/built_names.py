@@ -70,6 +70,7 @@ def _values(project: Project, module: str, function: str, name: str) -> list[str
     constant's text; the string the method's class (or a base) assigns the
     attribute; the names of the options the project builds of a click
     parameter class for its ``name``. None where they are not known."""
+    from configdrift.resolve.mechanisms.click import click_parameter
     from configdrift.resolve.project import Symbol, assigned
 
     if not name.startswith("self."):
@@ -89,24 +90,15 @@ def _values(project: Project, module: str, function: str, name: str) -> list[str
     if attribute != "name" or not any(s.qualname in _CLICK_PARAMETERS for s in mro):
         return None
     names = {
-        option_name(flags)
+        click_parameter(texts)[1]
         for other, info in project.modules.items()
         for call in info.facts.registrations
         if (made := project.resolve(other, call.callee)) is not None
         and made.kind == "class"
         and mro[0] in project.mro(made)
-        and (flags := [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)])
+        and (texts := [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)])
     }
     return sorted(names) or None
-
-
-def option_name(flags: list[str]) -> str:
-    """The name click gives an option: the name among its declarations
-    that is no flag, else its first long flag's, else its first flag's,
-    ``-`` as ``_``."""
-    plain = [f for f in flags if not f.startswith("-")]
-    long = [f for f in flags if f.startswith("--")]
-    return (plain or long or flags)[0].lstrip("-").replace("-", "_")
 
 
 def built_reads_of(analysis: Analysis, model: SchemaNode) -> list[tuple[tuple[str, ...], bool]]:

@@ -62,16 +62,9 @@ def click_option(
     texts = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
     if len(texts) != len(call.args):
         return None
-    flags: list[str] = []
-    names: list[str] = []
-    for text in texts:
-        for part in text.split("/"):  # "--shout/--no-shout"
-            part = part.strip()
-            (flags if part.startswith("-") else names).append(part)
+    flags, dest = click_parameter(texts)
     if not flags:
         return None
-    longs = [f for f in flags if f.startswith("--")]
-    dest = names[0] if names else (longs or flags)[0].lstrip("-").replace("-", "_").lower()
     is_flag = project.evaluate(module, call.kwargs.get("is_flag")).value is True
     default: Value | None = Value.of(False, "False") if is_flag else None
     if "default" in call.kwargs:
@@ -100,6 +93,23 @@ def click_option(
     node = option_node(dest, flags, kind, default, where, group, "click", choices)
     hide_or_deprecate(project, module, call.kwargs, node)
     return with_variables(node, call)
+
+
+def click_parameter(texts: list[str]) -> tuple[list[str], str]:
+    """The flags of a click option's declarations (``"--shout/--no-shout"``
+    split in two) and the parameter the command receives: the declaration
+    that is no flag, else its first long flag's, else its first flag's, in
+    small letters with ``-`` as ``_``."""
+    flags: list[str] = []
+    names: list[str] = []
+    for text in texts:
+        for part in text.split("/"):
+            part = part.strip()
+            (flags if part.startswith("-") else names).append(part)
+    longs = [f for f in flags if f.startswith("--")]
+    if names or not flags:
+        return flags, names[0] if names else ""
+    return flags, (longs or flags)[0].lstrip("-").replace("-", "_").lower()
 
 
 def click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:
