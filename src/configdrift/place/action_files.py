@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
-from configdrift.place.config_files import config_text, named_yaml
+from configdrift.place.config_files import named_yaml
 from configdrift.resolve.schema import ActionInputs
 
 #: The names GitHub gives an action's metadata file.
@@ -20,14 +20,14 @@ NAMES = ("action.yml", "action.yaml")
 def action_files(root: Path, configs: list[str]) -> list[ActionInputs]:
     """The inputs of each action file among the config candidates."""
     out: list[ActionInputs] = []
-    for rel, read in named_yaml(root, configs, NAMES):
+    for rel, text, read in named_yaml(root, configs, NAMES):
         if "runs" not in {key.path[0] for key in read.keys}:
             continue  # no action's metadata
         fields = {key.path[1:]: key for key in read.keys if len(key.path) == 3}
         # An input its description keeps for the action's own tests ("(Internal
         # use only)") is no setting of the users' (the reader keeps no prose:
         # the description's line is looked at).
-        lines = (config_text(root, rel) or "").splitlines()
+        lines = text.splitlines()
         inputs = [
             key
             for key in read.keys

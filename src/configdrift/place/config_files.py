@@ -31,9 +31,9 @@ def config_text(root: Path, rel: str) -> str | None:
 
 def named_yaml(
     root: Path, rels: list[str], names: Collection[str]
-) -> Iterator[tuple[str, BlockRead]]:
-    """Each file of ``rels`` whose name is one of ``names``, read whole as
-    YAML (a file that cannot be read, or not whole, is none)."""
+) -> Iterator[tuple[str, str, BlockRead]]:
+    """Each file of ``rels`` whose name is one of ``names``, with its text,
+    read whole as YAML (a file that cannot be read, or not whole, is none)."""
     for rel in rels:
         if rel.rsplit("/", 1)[-1] not in names:
             continue
@@ -42,12 +42,12 @@ def named_yaml(
             continue
         read = read_block(text, "yaml")
         if read.error is None:
-            yield rel, read
+            yield rel, text, read
 
 
 def defaults_files(root: Path, rels: list[str]) -> list[tuple[str, list[BlockKey]]]:
     """The keys of confuse's defaults files (``config_default.yaml``)."""
-    return [(rel, read.keys) for rel, read in named_yaml(root, rels, DEFAULTS_FILES)]
+    return [(rel, read.keys) for rel, _, read in named_yaml(root, rels, DEFAULTS_FILES)]
 
 
 #: How many Python files beside a defaults file are searched for its name.
