@@ -16,7 +16,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from configdrift.discover import MKDOCS_THEME
+from configdrift.discover import MKDOCS_THEME, PAGE_TEMPLATES
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.text import NotText, decode
@@ -30,10 +30,6 @@ NO_THEME = "none"
 MAX_BYTES = 1 << 20
 #: The longest value read as a Python literal (``{}``, ``[]``).
 MAX_LITERAL = 10_000
-
-
-#: What a theme's page templates end with.
-_PAGES = (".html", ".jinja", ".j2")
 
 
 def theme_options(
@@ -55,7 +51,7 @@ def theme_options(
         folder = rel.rsplit("/", 1)[0] + "/"
         mine = [t for t in templates if t.startswith(folder)]
         own = _spelt(root, mine, names)
-        if not any(t.endswith(_PAGES) for t in mine):
+        if not any(t.endswith(PAGE_TEMPLATES) for t in mine):
             own = None  # its pages are built from elsewhere: what they read is not known
         spelt = None if own is None or in_code is None else own | in_code
         out.append(ThemeOptions(rel, inherit, options, spelt, deprecated))

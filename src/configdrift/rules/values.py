@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from configdrift.extract.docs.prose_defaults import CASE_WORDS
 from configdrift.model import TypeInfo
 
 #: A number: digits with ``_``, or with ``,`` between groups of three
@@ -71,8 +72,7 @@ _REMARK = re.compile(r"\A(\S[^()]{0,200}?)\s+\(([A-Za-z][A-Za-z -]{0,79})\)\Z")
 #: A remark that makes the value hold only sometimes ("(on Windows)"), or
 #: names another value ("(fallback: False)", "(or none)").
 _CASE = re.compile(
-    r"\b(?:if|when|unless|on|under|while|except|where|for|in|or|but|fallback|default|"
-    r"true|false|none|null|yes|no)\b",
+    rf"\b(?:{CASE_WORDS}|or|but|fallback|default|true|false|none|null|yes|no)\b",
     re.IGNORECASE,
 )
 

@@ -39,10 +39,13 @@ DEFAULT_PROSE = re.compile(
 MARKED = re.compile(r"\(\s*(?:the\s+)?default\b", re.IGNORECASE)
 
 
+#: The words that open a case a statement holds in ("on Windows", "when
+#: run in a terminal"), as an alternation.
+CASE_WORDS = "if|when|unless|on|under|while|except|where|for|in"
 #: What makes a stated default hold only sometimes: "defaults to `x` on
 #: Windows", "is `true` by default when run in a terminal".
 _CONDITION = re.compile(
-    r"(?<!\s)\s*+(?:by default\s*+)?,?\s*+(?:if|when|unless|on|under|while|except|where|for|in)\b",
+    rf"(?<!\s)\s*+(?:by default\s*+)?,?\s*+(?:{CASE_WORDS})\b",
     re.IGNORECASE,
 )
 
