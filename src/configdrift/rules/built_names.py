@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import CONSTANT_PART
+from configdrift.extract.python.registration_calls import click_parameter
 from configdrift.index.spellings import alternation
 from configdrift.rules.evidence import bounded_files, code_files, model_class, once
 
@@ -70,7 +71,6 @@ def _values(project: Project, module: str, function: str, name: str) -> list[str
     constant's text; the string the method's class (or a base) assigns the
     attribute; the names of the options the project builds of a click
     parameter class for its ``name``. None where they are not known."""
-    from configdrift.resolve.mechanisms.click import click_parameter
     from configdrift.resolve.project import Symbol, assigned
 
     if not name.startswith("self."):

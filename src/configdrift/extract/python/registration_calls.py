@@ -466,3 +466,20 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
     kwargs = {"form": ["c", form]} if form else {}
     return RegistrationCall(kind, args, kwargs, node.lineno, function, callee)
+
+
+def click_parameter(texts: list[str]) -> tuple[list[str], str]:
+    """The flags of a click option's declarations (``"--shout/--no-shout"``
+    split in two) and the parameter the command receives: the declaration
+    that is no flag, else its first long flag's, else its first flag's, in
+    small letters with ``-`` as ``_``."""
+    flags: list[str] = []
+    names: list[str] = []
+    for text in texts:
+        for part in text.split("/"):
+            part = part.strip()
+            (flags if part.startswith("-") else names).append(part)
+    longs = [f for f in flags if f.startswith("--")]
+    if names or not flags:
+        return flags, names[0] if names else ""
+    return flags, (longs or flags)[0].lstrip("-").replace("-", "_").lower()

@@ -4,7 +4,7 @@ decorators or typer parameters, and click's builtin flags."""
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import CLICK_BUILTINS
+from configdrift.extract.python.registration_calls import CLICK_BUILTINS, click_parameter
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import (
     TYPES,
@@ -93,23 +93,6 @@ def click_option(
     node = option_node(dest, flags, kind, default, where, group, "click", choices)
     hide_or_deprecate(project, module, call.kwargs, node)
     return with_variables(node, call)
-
-
-def click_parameter(texts: list[str]) -> tuple[list[str], str]:
-    """The flags of a click option's declarations (``"--shout/--no-shout"``
-    split in two) and the parameter the command receives: the declaration
-    that is no flag, else its first long flag's, else its first flag's, in
-    small letters with ``-`` as ``_``."""
-    flags: list[str] = []
-    names: list[str] = []
-    for text in texts:
-        for part in text.split("/"):
-            part = part.strip()
-            (flags if part.startswith("-") else names).append(part)
-    longs = [f for f in flags if f.startswith("--")]
-    if names or not flags:
-        return flags, names[0] if names else ""
-    return flags, (longs or flags)[0].lstrip("-").replace("-", "_").lower()
 
 
 def click_builtin(module: str, call: RegistrationCall, where: Location) -> SchemaNode:
