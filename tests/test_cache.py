@@ -185,14 +185,15 @@ def test_every_fact_survives_the_cache() -> None:
 
 #: A model validator that runs before and writes a key of its input anew
 #: (``ClassFact.rewritten``), and a docstring that names its fields in code
-#: elsewhere (``doc_mentions``): no file of the repository holds either.
+#: elsewhere (``doc_mentions``) and misspells one (``doc_misspelt``): no
+#: file of the repository holds any of them.
 _REWRITING_MODEL = b"""from pydantic import BaseModel, model_validator
 
 
 class Config(BaseModel):
     '''Args:
         fsdp_config: the sharding, as `fsdp_config` with `limit` beside.
-        limit: the limit.
+        limit: the limit, not `fsdp_configs`.
     '''
 
     fsdp_config: dict = {}

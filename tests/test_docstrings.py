@@ -428,3 +428,60 @@ def test_a_page_that_only_renders_a_module_is_read_for_its_docstrings(tmp_path) 
     files["docs/api/loader.md"] = "# Loader\n\nThe loader loads.\n"
     _, findings = check_project(tmp_path / "plain", files, "pkg")
     assert not [f for f in findings if "docstring" in f.message]
+
+
+_CROSSOVER = (
+    "class Crossover:\n"
+    '    """Crossover.\n\n'
+    "    Args:\n"
+    "        eta: The index. See ``beta`` in the paper.\n"
+    "        mix_prob: How often. ``1-use_chile_gene_prob`` is the other way.\n"
+    "        use_child_gene_prob: The child's share.\n"
+    "        min_gene_rate: Passed on as ``min_gene_rates`` to ``Mutate``.\n"
+    "        max_gene_size: Read as ``max_gene_sizes`` by the runner.\n"
+    "        tile_x: Beside ``tile_y``; there is no ``tile_z``.\n"
+    "        tile_y: Kept under ``cache_limits``.\n"
+    '    """\n\n'
+    "    cache_limit: int = 3\n\n"
+    "    def __init__(self, eta=None, mix_prob=0.5, use_child_gene_prob=0.5,\n"
+    "                 min_gene_rate=0.1, max_gene_size=3, tile_x=1, tile_y=1{extra}):\n"
+    "        self.eta = eta\n\n\n"
+    "class Mutate:\n"
+    "    def __init__(self, min_gene_rates=None):\n"
+    "        self.rates = min_gene_rates\n\n\n"
+    "def run(options):\n"
+    '    return options["max_gene_sizes"]\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"), [("", {(6, "use_chile_gene_prob")}), (", **kw", set())]
+)
+def test_a_keyword_a_rendered_docstring_misspells_in_code(tmp_path, extra, expected) -> None:
+    files = {
+        "pkg/ops.py": _CROSSOVER.replace("{extra}", extra),
+        "docs/reference.rst": "Reference\n=========\n\n.. autoclass:: pkg.ops.Crossover\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = {
+        (f.location.line, f.key.partition("(")[2].rstrip("=)"))
+        for f in findings
+        if f.code == "CD101" and "one letter from" in f.message
+    }
+    # ``beta`` (a short word beside ``eta``), ``min_gene_rates`` (a parameter
+    # of another class) and ``max_gene_sizes`` (a key the code quotes) are
+    # names of their own; ``tile_z`` is one letter from two keywords, and
+    # ``cache_limits`` from a class attribute the constructor does not
+    # take; behind ``**kw`` any keyword may be taken.
+    assert found == expected
+    if expected:
+        (finding,) = [f for f in findings if "one letter from" in f.message]
+        assert finding.key == "Crossover(use_chile_gene_prob=)"
+        assert "`use_child_gene_prob`" in finding.message
+        assert "docs/reference.rst" in finding.message
+
+
+def test_a_docstring_no_page_renders_misspells_nothing_it_reports(tmp_path) -> None:
+    files = {"pkg/ops.py": _CROSSOVER.replace("{extra}", ""), "docs/index.rst": "Home\n====\n"}
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert not [f for f in findings if "one letter from" in f.message]

@@ -19,6 +19,9 @@ from collections.abc import Iterable
 # An environment variable's name (``APP_PORT``), as the docs' labels read it.
 from configdrift.extract.docs.label_values import VARIABLE as VARIABLE
 
+# Two names one letter apart (a misspelling), as extraction tells them too.
+from configdrift.extract.names import one_edit as one_edit
+
 #: The least share of a container's keys that must carry an affix for it
 #: to be the container's convention rather than a word some keys share.
 AFFIX_SHARE = 0.75
@@ -89,20 +92,3 @@ WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
 def alternation(names: set[str] | frozenset[str]) -> bytes:
     """The names as one alternation of a bytes pattern, escaped, in order."""
     return b"|".join(re.escape(n.encode()) for n in sorted(names))
-
-
-def one_edit(a: str, b: str) -> bool:
-    """Are ``a`` and ``b`` one letter apart: one left out, added, changed,
-    or two side by side swapped (``prot`` for ``port``)?"""
-    if a == b or abs(len(a) - len(b)) > 1 or min(len(a), len(b)) < 3:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        return len(diff) == 1 or (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

@@ -96,8 +96,11 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     signature, which names every keyword it takes, does not (a method's
     description, ``.. py:method::``, is no top-level function's); and one a
     class's docstring describes (``Args:``), where a page renders it from
-    there (``.. autoclass::``), that its closed constructor does not take.
-    A dataclass that inherits from a class outside the project
+    there (``.. autoclass::``), that its closed constructor does not take;
+    and a name such a docstring writes in code one letter from one of the
+    class's keywords (``use_chile_gene_prob`` for ``use_child_gene_prob``),
+    which the constructor does not take and the code never spells. A
+    dataclass that inherits from a class outside the project
     (``TrainingArguments``) takes that class's fields, which are not
     known: what it lacks is not judged.
 
@@ -134,6 +137,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from misgiven_shorts(analysis)
     yield from described_keywords_not_taken(analysis)
     yield from docstrings.params_not_taken(analysis)
+    yield from docstrings.misspelt_keywords(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:

@@ -46,7 +46,7 @@ from configdrift.rules.doc_calls import (
     calls_not_taken,
     constructor,
 )
-from configdrift.rules.evidence import once
+from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
 from configdrift.rules.values import (
     DocValue,
@@ -168,6 +168,48 @@ def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
                 "raises TypeError (unexpected keyword argument)",
                 (declared,),
             )
+
+
+def misspelt_keywords(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for each name a rendered docstring writes in code one letter
+    from a keyword of its class that the class's closed constructor does
+    not take, and that the project's code never spells as a name of its
+    own (an attribute it reads, a string it quotes, a parameter)."""
+    misspelt = [(item, m) for item in _rendered(analysis) for m in item.cls.doc_misspelt]
+    if not misspelt:
+        return
+    names = {word for _, (word, _, _) in misspelt}
+    used = names & (loaded_names(analysis) | _parameters(analysis))
+    used |= quoted_in(analysis, code_files(analysis), names - used)
+    for item, (word, keyword, line) in misspelt:
+        signature = constructor(analysis, item.module, item.qualname)
+        if word in used or signature is None or word in signature[0]:
+            continue  # a name of the code's own, or one the constructor may take
+        if keyword not in signature[0]:
+            continue  # the keyword it is near is no keyword the constructor takes
+        yield make(
+            "CD101",
+            f"{item.qualname}({word}=)",
+            Location(analysis.project.modules[item.module].path, line),
+            f"the docstring of `{item.qualname}`, rendered at {item.page}, writes "
+            f"`{word}`, one letter from its keyword `{keyword}`: {item.qualname} does not "
+            "take it, and following the docs raises TypeError (unexpected keyword argument)",
+            (signature[1],),
+        )
+
+
+def _parameters(analysis: Analysis) -> set[str]:
+    """Every parameter name of the project's functions, once."""
+
+    def derive() -> set[str]:
+        return {
+            name
+            for info in analysis.project.modules.values()
+            for params in info.facts.functions.values()
+            for name in params
+        }
+
+    return once(analysis, "docstrings.parameters", derive)
 
 
 def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:

@@ -22,6 +22,7 @@ import re
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import python_blocks
+from configdrift.extract.names import one_edit
 from configdrift.extract.python.exprs import (
     defaulted,
     deprecated_keywords,
@@ -268,9 +269,49 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
             for a in (*init.args.args, *init.args.kwonlyargs)
             if a.annotation is not None
         }
+    fact.doc_misspelt = _misspelt(_keywords(node, init), docstrings)
     if not fact.doc_params:
         return
     fact.doc_mentions = _mentions(node, init, [text for text, _ in docstrings])
+
+
+def _keywords(node: ast.ClassDef, init: ast.FunctionDef | None) -> set[str]:
+    """The class's own keywords: the names its body annotates, its
+    ``__init__``'s parameters (``self`` and private ones left out)."""
+    names = {
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    }
+    if init is not None:
+        names.update(
+            a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
+        )
+    return {name for name in names if name != "self" and not name.startswith("_")}
+
+
+#: Code in prose: one or two backticks around text of one line.
+_CODE_SPAN = re.compile(r"(`{1,2})([^`\n]{1,120})\1")
+#: A name inside it (``1-use_chile_gene_prob``: ``use_chile_gene_prob``).
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,80}")
+
+
+def _misspelt(keywords: set[str], docstrings: list[tuple[str, int]]) -> list[tuple[str, str, int]]:
+    """The names the docstrings write in code one letter from one of the
+    class's ``keywords`` (and from no other), each with that keyword and
+    its line. Only names of two words or more are compared
+    (``target_name``): a short word one letter from a keyword is as often
+    another word (``beta`` beside ``eta``)."""
+    found: dict[str, tuple[str, str, int]] = {}
+    for text, first in docstrings:
+        for span in _CODE_SPAN.finditer(text):
+            for word in _NAME.findall(span.group(2)):
+                if word in keywords or "_" not in word.strip("_") or word in found:
+                    continue
+                near = [k for k in keywords if one_edit(word, k)]
+                if len(near) == 1:
+                    found[word] = (word, near[0], first + text.count("\n", 0, span.start()))
+    return list(found.values())
 
 
 def _mentions(node: ast.ClassDef, init: ast.FunctionDef | None, texts: list[str]) -> list[str]:
@@ -279,18 +320,10 @@ def _mentions(node: ast.ClassDef, init: ast.FunctionDef | None, texts: list[str]
     anywhere (``> - `learning_rate`: Defaults to `5e-7```) or a
     deprecation message of its ``__init__`` names: described, if not in
     an entry of their own; a word of prose ("bias") is not."""
-    names = {
-        s.target.id
-        for s in node.body
-        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-    }
     words = set(_CODE_NAME.findall("\n".join(texts)))
     if init is not None:
-        names.update(
-            a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)
-        )
         words.update(_deprecated(init))
-    return sorted(names & words)
+    return sorted(_keywords(node, init) & words)
 
 
 def _deprecated(init: ast.FunctionDef) -> set[str]:

@@ -81,6 +81,10 @@ class ClassFact:
     init_annotations: dict[str, Expr] = field(default_factory=dict)
     #: Its own keywords its docstrings spell anywhere.
     doc_mentions: list[str] = field(default_factory=list)
+    #: Names its docstrings write in code one letter from one of its own
+    #: keywords, each with that keyword and its line (``use_chile_gene_prob``
+    #: for ``use_child_gene_prob``): the keyword misspelt.
+    doc_misspelt: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
