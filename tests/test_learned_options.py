@@ -142,3 +142,100 @@ def test_a_call_handed_a_name_then_no_flag_declares_nothing(tmp_path) -> None:
     code = _HANDED.replace('(parser, "--', '(parser, "')
     analysis, _ = check_project(tmp_path, {"tool/cli.py": code, "docs/options.rst": _DOCS}, "tool")
     assert not {"count", "exclude", "jobs"} & set(analysis.schema.children)
+
+
+_ATTRIBUTES = """
+from plumbum import cli
+
+
+class CopyApp(cli.Application):
+    pretend = cli.Flag(["-n", "--pretend"], help="Run but change nothing.")
+    quiet = cli.Flag(["-q", "--quiet"], help="Say nothing.")
+    exclude = cli.SwitchAttr(["-x", "--exclude"], str, list=True, help="Skip these.")
+    answers = cli.SwitchAttr(["-a", "--answers-file"], default=None, help="Answers.")
+    overwrite = cli.Flag(["-w", "--overwrite"], help="Overwrite files.")
+    rcfile = cli.SwitchAttr(["", "--rcfile"], help="The settings file.")
+    debug = cli.SwitchAttr("", "--debug", action="store", help="Debug.")
+
+    @cli.switch(["--data-file"], cli.ExistingFile, help="Load data from a file.")
+    def data_file_switch(self, path):
+        self.loaded = path
+
+    def main(self):
+        return self.pretend, self.quiet, self.exclude, self.answers, self.overwrite
+"""
+
+_ATTRIBUTE_DOCS = """
+Options
+=======
+
+.. option:: -n, --pretend
+
+   Run but change nothing.
+
+.. option:: -q, --quiet
+
+   Say nothing.
+
+.. option:: -x, --exclude
+
+   Skip these.
+
+.. option:: -a, --answers-file
+
+   Answers.
+
+.. option:: --overwrite
+
+   Overwrite files.
+
+.. option:: --rcfile
+
+   The settings file.
+
+.. option:: --debug
+
+   Debug.
+
+.. option:: --dry-run
+
+   No such flag.
+"""
+
+
+def test_class_attributes_that_declare_their_flags_as_a_list_are_options(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": _ATTRIBUTES, "docs/options.rst": _ATTRIBUTE_DOCS}, "tool"
+    )
+    options = analysis.schema.children
+    # Each read as its attribute; the empty string is no flag (in a list
+    # or not: optparse's ``make_option("", "--rcfile")``), the type after
+    # the list no flag either.
+    assert set(options) - {"help"} == {
+        "pretend",
+        "quiet",
+        "exclude",
+        "answers",
+        "overwrite",
+        "rcfile",
+        "debug",
+        "data_file",
+    }
+    assert options["exclude"].spellings == ("--exclude", "-x")
+    assert options["rcfile"].spellings == ("--rcfile",)
+    found = by_key(findings)
+    assert ("CD103", "-w") in found  # the one short flag the docs leave out
+    assert ("CD101", "--dry-run") in found  # the parser is strict
+    # Read: each attribute the code reads, and the flag a decorator
+    # declares, handed to the function it decorates; not the others.
+    assert {key for code, key in found if code == "CD202"} == {"--rcfile", "--debug"}
+
+
+def test_an_attribute_whose_flags_are_built_at_run_time_opens_the_command_line(tmp_path) -> None:
+    built = _ATTRIBUTES + '    extra = cli.SwitchAttr(*EXTRA, help="More.", default=None)\n'
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": built, "docs/options.rst": _ATTRIBUTE_DOCS}, "tool"
+    )
+    assert "pretend" in analysis.schema.children
+    # ``--dry-run`` may be one of the flags built at run time: not an error.
+    assert ("CD101", "--dry-run") not in by_key(findings)

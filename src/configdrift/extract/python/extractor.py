@@ -34,6 +34,7 @@ from configdrift.extract.python.facts import (
     ModuleFacts,
 )
 from configdrift.extract.python.registration_calls import (
+    attribute_flags,
     automatic_prefixes,
     env_read,
     field_flags,
@@ -470,6 +471,9 @@ class ModuleExtractor:
                         lines = _key_lines(stmt.value)
                         if lines is not None:
                             self.facts.dict_key_lines[f"{qualname}.{target.id}"] = lines
+                        flags = attribute_flags(stmt.value, target.id, self.source, qualname)
+                        if flags is not None:
+                            self.facts.registrations.append(flags)
             elif isinstance(stmt, ast.ClassDef):
                 if stmt.name == "Config":
                     for inner in stmt.body:

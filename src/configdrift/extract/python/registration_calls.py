@@ -103,6 +103,18 @@ def field_flags(
     return None
 
 
+def attribute_flags(value: ast.expr, name: str, source: str, owner: str) -> RegistrationCall | None:
+    """A class attribute that declares its flags (plumbum's ``pretend =
+    cli.Flag(["-n", "--pretend"], help=...)``): an option read as the
+    attribute's name, declared in the class ``owner``."""
+    if type(value) is not ast.Call or not value.args:
+        return None
+    option = _flag_call(value, last_name(value.func), source, owner)
+    if option is not None and "dest" not in option.kwargs:
+        option.kwargs["dest"] = ["c", name]
+    return option
+
+
 def _recorded(
     call: ast.Call, name: str, source: str, function: str, skip: int = 0
 ) -> RegistrationCall:
@@ -118,6 +130,10 @@ def _recorded(
     )
 
 
+#: The keyword a flag's declaration that decorates a function is recorded
+#: with (the function is handed the value), beside its own keywords.
+HANDLER = "__handler__"
+
 #: Keywords a call that declares a command-line flag carries.
 FLAG_KEYWORDS = frozenset({"help", "action", "default", "dest", "type", "metavar", "choices"})
 
@@ -129,18 +145,42 @@ def _flag_call(call: ast.Call, name: str, source: str, function: str) -> Registr
     project's. Resolution keeps the names the project calls so again and
     again (``options.learned_flag_methods``). A function of the project's
     handed the parser first (``add_argument(parser, "--app", help=...)``)
-    declares the flag after it."""
-    skip = 1 if len(call.args) >= 2 and type(call.args[0]) is ast.Name else 0
-    first = call.args[skip]
-    if (
-        not name
-        or type(first) is not ast.Constant
-        or not isinstance(first.value, str)
-        or not first.value.startswith("-")
-        or not any(k.arg in FLAG_KEYWORDS for k in call.keywords)
-    ):
+    declares the flag after it. An empty string stands for no short flag
+    (optparse's ``make_option("", "--rcfile")``); the flags may come as a
+    list (plumbum's ``cli.SwitchAttr(["-x", "--exclude"], str)``), the
+    library's own positional arguments after it left out."""
+    if not name or not any(k.arg in FLAG_KEYWORDS for k in call.keywords):
         return None
-    return _recorded(call, name, source, function, skip)
+    skip = 1 if len(call.args) >= 2 and type(call.args[0]) is ast.Name else 0
+    given = [a for a in call.args[skip:] if not _is_empty(a)]
+    if given and type(given[0]) in (ast.List, ast.Tuple):
+        given = [e for e in given[0].elts if not _is_empty(e)]  # type: ignore[attr-defined]
+        if not given or not all(_is_flag(e) for e in given):
+            return None
+    elif given and _computed(given[0]) and sum(k.arg in FLAG_KEYWORDS for k in call.keywords) > 1:
+        # Flags built at run time (``make_option(*FLAGS, help=..., action=...)``):
+        # kept as such, so that the command line they belong to is open.
+        given = given[:1]
+    elif not given or not _is_flag(given[0]):
+        return None
+    found = _recorded(call, name, source, function, len(call.args))
+    found.args = [to_expr(a, source) for a in given if type(a) is not ast.Starred]
+    return found
+
+
+def _computed(node: ast.expr) -> bool:
+    """Flags a name, an unpacking or an f-string holds, known at run time."""
+    return type(node) in (ast.Starred, ast.Name, ast.Attribute, ast.JoinedStr)
+
+
+def _is_empty(node: ast.expr) -> bool:
+    """The empty string: no flag (optparse's short flag left out)."""
+    return type(node) is ast.Constant and node.value == ""
+
+
+def _is_flag(node: ast.expr) -> bool:
+    """A string literal that is a flag (``"--show-source"``, ``"-s"``)."""
+    return type(node) is ast.Constant and isinstance(node.value, str) and node.value.startswith("-")
 
 
 def _defaults_added(

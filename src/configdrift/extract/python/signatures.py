@@ -18,6 +18,7 @@ from configdrift.extract.python.exprs import (
 )
 from configdrift.extract.python.facts import ModuleFacts, RegistrationCall
 from configdrift.extract.python.registration_calls import (
+    HANDLER,
     OPTION_DECORATORS,
     click_builtin,
     context_settings,
@@ -51,6 +52,8 @@ def read_signature(
         if isinstance(deco, ast.Call):
             option = registration_call(deco, source, qualname, OPTION_DECORATORS)
             if option is not None:
+                if option.method not in OPTION_DECORATORS:
+                    option.kwargs[HANDLER] = ["c", qualname]  # a flag handed to the function
                 facts.registrations.append(option)
         builtin = click_builtin(deco, source, qualname)
         if builtin is not None:

@@ -19,11 +19,21 @@ from configdrift.extract.python.registration_calls import (
     ADDED_OPTION,
     CLICK_BUILTINS,
     DECLARING_CALLS,
+    HANDLER,
     OPTION_DECORATORS,
     REGISTRATION_METHODS,
 )
 from configdrift.index.spellings import separated
-from configdrift.model import BUILTIN, IMPLIED, Location, SchemaNode, Surface, Unresolved, Value
+from configdrift.model import (
+    BUILTIN,
+    IMPLIED,
+    Location,
+    ReadSite,
+    SchemaNode,
+    Surface,
+    Unresolved,
+    Value,
+)
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms import option_nodes
 from configdrift.resolve.mechanisms.base import Discovery
@@ -122,7 +132,9 @@ def learned_flag_methods(
     """Names the project calls again and again with a flag first and
     argparse's keywords (``add_option("--show-source", action="store_true",
     help=...)``) and no library's known name: its own way of declaring
-    command-line options, taken as ``add_argument`` is."""
+    command-line options, taken as ``add_argument`` is; and the names
+    called so on one module or object, together as often (plumbum's
+    ``cli.Flag`` and ``cli.SwitchAttr``)."""
     # A library's name is never learned: ``add_argument`` on a browser's
     # options object stays no option of the project's.
     known = {
@@ -137,14 +149,25 @@ def learned_flag_methods(
         *(name.rsplit(".", 1)[-1] for name in declared),
     }
     counts: Counter[str] = Counter()
-    for info in project.modules.values():
+    # The calls by the module or object they are made on (``cli`` of
+    # ``cli.Flag`` and ``cli.SwitchAttr``): one library's family of
+    # declarations, learned together.
+    families: dict[str, Counter[str]] = {}
+    for name, info in project.modules.items():
         for call in info.facts.registrations:
             flag = (
                 bool(call.args) and call.args[0][0] == "c" and str(call.args[0][1]).startswith("-")
             )
             if call.method not in known and flag:
                 counts[call.method] += 1
-    return frozenset(method for method, n in counts.items() if n >= MIN_LEARNED)
+                head = project.external(name, call.callee).rpartition(".")[0]
+                if head:
+                    families.setdefault(head, Counter())[call.method] += 1
+    learned = {method for method, n in counts.items() if n >= MIN_LEARNED}
+    for family in families.values():
+        if family.total() >= MIN_LEARNED:
+            learned.update(family)
+    return frozenset(learned)
 
 
 #: Modules whose objects take ``add_argument`` as a parser does.
@@ -323,6 +346,10 @@ def _option(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
     option_nodes.hide_or_deprecate(project, module, call.kwargs, node)
+    if HANDLER in call.kwargs:
+        # A decorator's flag (plumbum's ``@cli.switch(["--data-file"])``):
+        # the function it decorates is handed the value.
+        node.reads.append(ReadSite((dest,), where, module, call.function, "handed to it"))
     return option_nodes.with_variables(node, call)
 
 
