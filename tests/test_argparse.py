@@ -202,6 +202,16 @@ def test_click_options_are_the_command_line(tmp_path) -> None:
     assert not [key for code, key in found if code == "CD202"]
 
 
+def test_a_click_option_a_constant_names_is_an_option(tmp_path) -> None:
+    code = _CLICK.replace('@click.option("--verbose", "-v"', '@click.option(VERBOSE, "-v"')
+    code = code.replace(
+        "from click import option\n", 'from click import option\n\nVERBOSE = "--verbose"\n'
+    )
+    analysis, found = _run(tmp_path, {"tool/cli.py": code, "docs/options.md": _CLICK_DOCS})
+    assert "verbose" in analysis.schema.children
+    assert ("CD101", "--fast") in found  # the command stays closed
+
+
 def test_an_option_method_of_another_library_is_no_option(tmp_path) -> None:
     other = (
         "import optparse_like\n"

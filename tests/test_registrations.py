@@ -94,6 +94,44 @@ def test_a_sphinx_extensions_config_values(tmp_path) -> None:
     assert ("CD202", "gallery_dirs") not in found
 
 
+def test_a_key_a_constant_names_is_registered_under_its_value(tmp_path) -> None:
+    code = _EXTENSION.replace(
+        '    app.add_config_value("gallery_backrefs", False, "env")',
+        '    app.add_config_value(_BACKREFS, default=False, rebuild="env")',
+    )
+    code = '_BACKREFS = "gallery_backrefs"\n\n' + code
+    analysis, found = _run(tmp_path, {"plug/ext.py": code, "docs/settings.md": _EXT_DOCS})
+    assert analysis.schema.children["gallery_backrefs"].default.value is False
+    assert ("CD103", "gallery_backrefs") in found
+
+
+def test_a_flag_a_constant_names_is_an_option_of_a_strict_parser(tmp_path) -> None:
+    code = (
+        "import argparse\n\nVERBOSE = '--verbose'\n\n\ndef main(flag):\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument(VERBOSE, action='store_true', help='Talk.')\n"
+        "    parser.add_argument('--limit', type=int, default=3, help='Limit.')\n"
+        "    parser.add_argument('--out', help='Where.')\n"
+        "    parser.add_argument({extra}, help='More.')\n"
+        "    args = parser.parse_args()\n"
+        "    return args.verbose, args.limit, args.out\n"
+    )
+    docs = (
+        "# Configuration\n\n- `--verbose` (bool): talk.\n- `--limit` (int): limit.\n"
+        "- `--out` (str): where.\n- `--quiet` (bool): hush.\n"
+    )
+    strict, found = _run(
+        tmp_path, {"plug/cli.py": code.format(extra="'--more'"), "docs/config.md": docs}
+    )
+    assert "verbose" in strict.schema.children
+    assert ("CD101", "--quiet") in found
+    # A flag a parameter names is known at run time only: the parser is open.
+    _, found = _run(
+        tmp_path / "open", {"plug/cli.py": code.format(extra="flag"), "docs/config.md": docs}
+    )
+    assert ("CD101", "--quiet") not in found
+
+
 def test_a_call_of_the_same_name_with_a_computed_name_declares_nothing(tmp_path) -> None:
     code = "def setup(app, names):\n" + "".join(
         f"    app.add_config_value(names[{i}], None, 'env')\n" for i in range(4)

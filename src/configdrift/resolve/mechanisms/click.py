@@ -59,7 +59,7 @@ def click_option(
     """``@click.option("-n", "--count", "name", default=1, type=int,
     is_flag=..., multiple=..., type=click.Choice([...]))``: the parameter
     the command receives is its destination."""
-    texts = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
+    texts = [text for a in call.args if (text := project.string(module, a)) is not None]
     if len(texts) != len(call.args):
         return None
     flags, dest = click_parameter(texts)

@@ -238,7 +238,7 @@ def _options_of(
             node: SchemaNode | None
             if kind == "click-builtin":
                 node = click_builtin(name, call, where)
-            elif kind != "typer" and _dynamic(call):
+            elif kind != "typer" and _dynamic(project, name, call):
                 dynamic.append(where)
                 continue
             elif kind == "argparse":
@@ -302,19 +302,20 @@ def _same_default(a: Value | None, b: Value | None) -> bool:
     return a.known == b.known and (a.value == b.value if a.known else a.text == b.text)
 
 
-def _dynamic(call: RegistrationCall) -> bool:
+def _dynamic(project: Project, module: str, call: RegistrationCall) -> bool:
     """Option strings built at runtime: a starred or computed first argument
-    (a positional argument's name is a plain string)."""
+    (a positional argument's name is a plain string); a constant's name
+    (``add_config_value(_WORKERS_KEY, ...)``) is known."""
     first = call.args[0] if call.args else call.kwargs.get("keys")
     if first is not None and first[0] == "seq" and first[2]:
-        return any(item[0] != "c" for item in first[2])
-    return first is None or first[0] != "c"
+        return any(project.string(module, item) is None for item in first[2])
+    return first is None or project.string(module, first) is None
 
 
 def _option(
     project: Project, module: str, call: RegistrationCall, where: Location
 ) -> SchemaNode | None:
-    flags = [a[1] for a in call.args if a[0] == "c" and isinstance(a[1], str)]
+    flags = [flag for a in call.args if (flag := project.string(module, a)) is not None]
     if not flags or len(flags) != len(call.args) or not all(f.startswith("-") for f in flags):
         return None  # a positional argument, or option strings not known statically
     if not any(f.strip("-") for f in flags):
