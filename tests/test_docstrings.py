@@ -485,3 +485,50 @@ def test_a_docstring_no_page_renders_misspells_nothing_it_reports(tmp_path) -> N
     files = {"pkg/ops.py": _CROSSOVER.replace("{extra}", ""), "docs/index.rst": "Home\n====\n"}
     _, findings = check_project(tmp_path, files, "pkg")
     assert not [f for f in findings if "one letter from" in f.message]
+
+
+_SUBCLASS = '''from dataclasses import dataclass
+
+
+@dataclass
+class BaseArguments:
+    """Base.
+
+    Args:
+        prompts (str): The prompts.
+        sampler (Union[:class:`~pkg.args.BatchSamplers`, `str`, :class:`~pkg.sampler.DefaultBatchSampler`, Callable[[...], :class:`~pkg.sampler.DefaultBatchSampler`], :class:`~pkg.sampler.AnotherBatchSampler`], *optional*):
+            The sampler.
+        mapping (dict): The mapping.
+        rates (dict): The rates.
+    """
+
+    prompts: str = ""
+    sampler: str = "batch"
+    mapping: dict = None
+    rates: dict = None
+
+
+class CrossArguments(BaseArguments):
+    """Cross.
+
+    Args:
+        prompts (str): The prompts.
+        sampler (Union[:class:`~pkg.args.BatchSamplers`, `str`, :class:`~pkg.sampler.DefaultBatchSampler`, Callable[[...], :class:`~pkg.sampler.DefaultBatchSampler`], :class:`~pkg.sampler.AnotherBatchSampler`], *optional*):
+            The sampler.
+        rates (dict): The rates.
+    """
+{body}'''
+
+
+def test_a_subclass_that_only_says_its_bases_fields_anew_documents_them(tmp_path) -> None:
+    page = "# Arguments\n\n[[autodoc]] args.CrossArguments\n\n[[autodoc]] args.BaseArguments\n"
+    files = {"pkg/args.py": _SUBCLASS.replace("{body}", ""), "docs/args.md": page}
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = {(f.code, f.key) for f in findings if f.code == "CD103"}
+    # The base's docstring describes all four (a type that runs long is
+    # read); the subclass's leaves out `mapping`, a field it takes.
+    assert found == {("CD103", "CrossArguments(mapping=)")}
+    # A subclass with a field of its own documents its own only.
+    own = _SUBCLASS.replace("{body}", "\n    extra: int = 0\n")
+    _, findings = check_project(tmp_path / "own", {"pkg/args.py": own, "docs/args.md": page}, "pkg")
+    assert not [f for f in findings if f.code == "CD103"]

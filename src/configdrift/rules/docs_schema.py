@@ -221,7 +221,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     (``.. py:class:: Queue(name='q')`` and its ``:param:`` fields) leaves
     out, where it names two thirds of them; so is one a class declares
     itself that its docstring, rendered by a page, leaves out where it
-    describes two thirds of them; and a setting's environment variable
+    describes two thirds of them (a subclass that declares nothing of its
+    own and says its bases' fields anew declares those); and a setting's environment variable
     where its entry gives another setting's.
 
     A model a page renders from the code documents its described fields

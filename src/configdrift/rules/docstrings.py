@@ -17,7 +17,8 @@ parameters or more. The findings name a keyword as the class's
 - CD103: a keyword the class itself declares (a field of its own body, or
   a parameter of its ``__init__``) that the docstring leaves
   out, where it describes two thirds of them. Inherited fields are the
-  base class's to document.
+  base class's to document, unless the class declares none of its own
+  and its docstring says its bases' anew.
 - CD104: a default the docstring states as a value (``Default is
   `False`.``) that differs from the field's own; ``None`` where the
   ``__init__`` builds an instance, or another name (``util.pairwise_cos_sim``
@@ -132,9 +133,29 @@ def _described(analysis: Analysis) -> list[_Rendered]:
 
 def _fields(analysis: Analysis, item: _Rendered) -> list[tuple[str, FieldFact]]:
     """The model's fields, with their modules; none for a class that is no
-    model."""
-    model = analysis.code.model(Symbol("class", item.module, item.qualname))
-    return model.fields if model is not None else []
+    model. A class that declares nothing of its own (no field, no
+    ``__init__``: a subclass of a dataclass that only says its fields anew
+    in its docstring) has its one base's, where that base is the
+    project's."""
+    symbol: Symbol | None = Symbol("class", item.module, item.qualname)
+    for _ in range(MAX_BASES):
+        assert symbol is not None
+        model = analysis.code.model(symbol)
+        if model is not None:
+            return model.fields
+        cls = analysis.project.class_fact(symbol)
+        facts = analysis.project.modules[symbol.module].facts
+        if cls is None or cls.fields or f"{symbol.qualname}.__init__" in facts.functions:
+            return []
+        bases = [b[1] for b in cls.bases if b[0] == "n"]
+        symbol = analysis.project.resolve(symbol.module, bases[0]) if len(bases) == 1 else None
+        if symbol is None or symbol.kind != "class":
+            return []
+    return []
+
+
+#: The most bases followed up from a class that declares nothing of its own.
+MAX_BASES = 5
 
 
 def _init(item: _Rendered) -> str:
@@ -212,20 +233,24 @@ def _parameters(analysis: Analysis) -> set[str]:
     return once(analysis, "docstrings.parameters", derive)
 
 
-def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, int]]:
-    """The keywords the class itself declares, each with its line: its
-    ``__init__``'s parameters (those it requires too), else its model
-    fields of its own body."""
-    facts = analysis.project.modules[item.module].facts
-    if _init(item) in facts.functions:
+def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, str, int]]:
+    """The keywords the class itself declares, each with its file and
+    line: its ``__init__``'s parameters (those it requires too), else its
+    model fields of its own body; a model that declares none (a subclass
+    that only says them anew in its docstring) takes those its bases in
+    the project give it."""
+    info = analysis.project.modules[item.module]
+    if _init(item) in info.facts.functions:
         line = _init_line(analysis, item)
-        params = facts.functions[_init(item)][1:]  # ``self`` is no keyword
-        return [(name, line) for name in params if not name.startswith("_")]
+        params = info.facts.functions[_init(item)][1:]  # ``self`` is no keyword
+        return [(name, info.path, line) for name in params if not name.startswith("_")]
     own = {fact.name for fact in item.cls.fields}
+    fields = _fields(analysis, item)
     return [
-        (fact.name, fact.line)
-        for module, fact in _fields(analysis, item)
-        if module == item.module and fact.name in own
+        (fact.name, analysis.project.modules[module].path, fact.line)
+        for module, fact in fields
+        if (module == item.module and fact.name in own)
+        or (not own and module in analysis.project.modules)
     ]
 
 
@@ -241,18 +266,18 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
     for item in _described(analysis):
         own = _own(analysis, item)
         described = {p.name for p in item.params} | set(item.cls.doc_mentions)
-        named = [name for name, _ in own if name in described]
+        named = [name for name, _, _ in own if name in described]
         if not own or len(named) < DESCRIBED_SHARE * len(own):
             continue
         path = analysis.project.modules[item.module].path
         first = min(p.line for p in item.params)
-        for name, line in own:
+        for name, where, line in own:
             if name in described:
                 continue
             yield make(
                 "CD103",
                 f"{item.qualname}({name}=)",
-                Location(path, line),
+                Location(where, line),
                 f"{item.qualname} takes `{name}`, but its docstring, rendered at {item.page}, "
                 f"describes {len(named)} of its {len(own)} keywords and not this one",
                 (Related(path, first, "the docstring describes the others"),),

@@ -48,10 +48,11 @@ _GOOGLE = frozenset(
 _NUMPY = frozenset({"parameters", "attributes", "other parameters"})
 
 #: One entry of a Google section: a name, its type in parentheses (which
-#: may hold one level more: ``defaults to `(None, None)```), a colon.
+#: may hold one level more: ``defaults to `(None, None)```, and run long:
+#: a union of four classes, each with its role), a colon.
 _ENTRY = re.compile(
     r"^(\*{0,2}[A-Za-z_]\w{0,80}) {0,3}"
-    r"(?:\(((?:[^()\n]|\([^()\n]{0,80}\)){0,200})\)|\{[^{}\n]{0,200}\})? {0,3}:(?!//)"
+    r"(?:\(((?:[^()\n]|\([^()\n]{0,80}\)){0,400})\)|\{[^{}\n]{0,200}\})? {0,3}:(?!//)"
 )
 #: One entry of a numpy section: ``name : type``, or the name alone.
 _NUMPY_ENTRY = re.compile(r"^([A-Za-z_]\w{0,80})(?: {0,3}: {0,3}([^\n]{0,200}))?")
