@@ -772,6 +772,24 @@ def test_a_bold_key_with_its_type_in_parentheses_is_an_entry() -> None:
     ]
 
 
+def test_a_nested_key_written_as_an_annotation_gives_its_type_and_default() -> None:
+    page = (
+        "# Groups\n\n- **aggregate** (`list`) - what to aggregate:\n"
+        "  - `weight_by_size: bool = True` - weigh by size.\n"
+        '  - `filter_list: Union[str, List[str]] = "none"` - the filters.\n'
+        "  - `metric: str` - the metric.\n"
+        "  - `cached: true` - a value, no type.\n"
+    )
+    assert _entries(page) == [
+        ("aggregate", None, "list"),
+        ("weight_by_size", "`True`", "bool"),
+        # A type with commas inside its brackets is one type.
+        ("filter_list", '`"none"`', "Union[str, List[str]]"),
+        ("metric", None, "str"),
+        ("cached", None, None),
+    ]
+
+
 _MODELS = """
 from dataclasses import dataclass
 

@@ -241,54 +241,6 @@ def split_name(name: str) -> tuple[str, ...]:
     return tuple(p for p in name.split(sep) if p)
 
 
-def annotated_key(code: str) -> tuple[str, str] | None:
-    """A code span that spells a key as a Python annotation does
-    (``metric: str``, ``weight_by_size: bool = True``): (the key, the rest
-    as an entry's type in parentheses, ``" (str)"``)."""
-    name, colon, annotation = code.partition(":")
-    name = name.strip()
-    kind = annotation.partition("=")[0].strip()
-    if not colon or not name.isidentifier() or not kind or len(code) > MAX_ANNOTATED:
-        return None
-    # ``release_cache: true`` gives a value, not a type.
-    literal = kind.lower() in ("true", "false", "null", "none") or not kind[:1].isalpha()
-    return name, "" if literal else f" ({kind})"
-
-
-#: The longest code span read as an annotated key.
-MAX_ANNOTATED = 200
-
-
-def type_from_rest(rest: str) -> str | None:
-    rest = rest.strip()
-    if rest.startswith(":"):
-        rest = rest[1:].strip()
-    if rest.startswith("["):
-        end = rest.find("]", 1)
-        # Nested brackets such as ["a"|"b"] close at the last bracket of the run.
-        depth = 0
-        for k, ch in enumerate(rest):
-            if ch == "[":
-                depth += 1
-            elif ch == "]":
-                depth -= 1
-                if depth == 0:
-                    end = k
-                    break
-        if end > 0:
-            return rest[1:end].strip() or None
-    if rest.startswith("("):
-        end = rest.find(")")
-        if end > 0:
-            inner = rest[1:end].split(",")[0].strip()
-            return inner or None
-    return None
-
-
-#: ``**key** (type): ...``: a type in parentheses before the colon or dash.
-TYPED_REST = re.compile(r"^\s*\([^()]{1,80}\)\s*[:\-\u2013\u2014]")
-
-
 def heading_rest(rest: str) -> bool:
     """Is the text after a heading's code span no prose of its own: nothing,
     a description after a colon or dash, or ``and`` another key?"""

@@ -46,8 +46,8 @@ from configdrift.extract.docs.entry_text import (
     rename_cell,
     rename_columns,
     split_name,
-    type_from_rest,
 )
+from configdrift.extract.docs.entry_types import annotated_default, type_from_rest
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
@@ -394,10 +394,12 @@ class _Walker:
                 if all(key_ok(k, strict_case=False) for k in keys) and (
                     not stripped or stripped[0] in ":(-\u2013\u2014"
                 ):
+                    code = next(t.content for t in first_line if t.type == "code_inline")
                     for key in keys:
                         self.last_entry = self._add(
                             key, self._line(inline), "list", type_from_rest(rest)
                         )
+                        self.facts.entries[-1].default = annotated_default(code)
                     self.last_entry_token = index
                     return
                 if len(keys) == 1 and rest[:1].isspace() and mentioned_key(keys[0], rest):

@@ -17,15 +17,13 @@ import re
 from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
-    TYPED_REST,
-    annotated_key,
     continued,
     ini_heading,
     key_ok,
     label_segments,
     lead_in,
-    type_from_rest,
 )
+from configdrift.extract.docs.entry_types import TYPED_REST, annotated_key, type_from_rest
 from configdrift.extract.docs.label_values import joined_terms, label_kind
 from configdrift.extract.docs.prose_defaults import prose_default
 
