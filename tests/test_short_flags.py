@@ -192,3 +192,35 @@ def test_a_short_flag_two_options_have_is_no_other_options_for_certain(tmp_path)
     )
     _, findings = check_project(tmp_path, {"tool/cli.py": cli, "docs/usage.rst": _MAN}, "tool")
     assert ("CD101", "--tags") not in by_key(findings)
+
+
+def test_each_short_form_of_an_option_is_named_or_said(tmp_path) -> None:
+    # The option's negative spellings, given as more flags of its
+    # declaration (``negative_flags=``), are its own: ``-S`` is left out
+    # though its ``-s`` is named.
+    cli = _CLI.replace(
+        '"-s", "--sessions", help="sessions to run"',
+        '"-s", "--sessions", negative_flags=("-S", "--no-sessions"), help="sessions to run"',
+    )
+    found = _found(tmp_path, cli=cli)
+    finding = found["CD103", "-S"]
+    assert "`--sessions` or `--no-sessions`" in finding.message
+    assert ("CD103", "-s") not in found
+    # Named too, neither is said.
+    found = _found(tmp_path / "named", _DOCS + "\nSkip them with `-S`.\n", cli)
+    assert ("CD103", "-S") not in found
+
+
+def test_a_short_form_other_options_have_too_names_none_of_them(tmp_path) -> None:
+    # ``-s`` is another program's option too: that the docs name it says
+    # nothing of ``--sessions``, whose ``-S`` is then not said.
+    cli = _CLI.replace(
+        '"-s", "--sessions", help="sessions to run"',
+        '"-s", "--sessions", negative_flags=("-S", "--no-sessions"), help="sessions to run"',
+    ) + (
+        "\n\ndef other_parser():\n"
+        '    other = argparse.ArgumentParser(prog="other")\n'
+        '    other.add_argument("-s", "--single", help="one")\n'
+        "    return other\n"
+    )
+    assert ("CD103", "-S") not in _found(tmp_path, cli=cli)

@@ -76,21 +76,29 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
         return
     unnamed = [n for n in options if n not in known and n.location is not None]
     longs = named_in_pages(analysis, {s for n in unnamed for s in n.spellings if s[:2] == "--"})
-    for node in unnamed:
-        if id(node) not in entries and not longs & set(node.spellings):
+    owners = sole_owners(root)
+    for node in options:
+        if node.location is None:
+            continue
+        if node in unnamed and id(node) not in entries and not longs & set(node.spellings):
             continue  # the option itself is undocumented: said of the option
-        assert node.location is not None
-        short = next(s for s in node.spellings if is_short(s))
-        long = next(s for s in node.spellings if s.startswith("--"))
-        yield make(
-            "CD103",
-            short,
-            node.location,
-            f"`{short}` is accepted by {root.model or 'the parser'} as `{long}`, and the docs "
-            f"name the short forms of {len(known)} of the {len(options)} options that have "
-            "one, but no doc names this one",
-            (),
-        )
+        if node not in unnamed and not any(
+            owners.get(s) is node for s in named & set(node.spellings)
+        ):
+            continue  # named by a short flag other options have too: not this one for certain
+        # Each short form no page names (``-N`` of ``--no-reuse`` beside a
+        # named ``-r``), the option's other spellings named or not.
+        long = "` or `".join(s for s in node.spellings if s.startswith("--"))
+        for short in (s for s in node.spellings if is_short(s) and s not in named):
+            yield make(
+                "CD103",
+                short,
+                node.location,
+                f"`{short}` is accepted by {root.model or 'the parser'} as `{long}`, and the "
+                f"docs name the short forms of {len(known)} of the {len(options)} options that "
+                "have one, but no doc names this one",
+                (),
+            )
 
 
 def misgiven_shorts(analysis: Analysis) -> Iterator[Finding]:

@@ -312,12 +312,22 @@ def _dynamic(project: Project, module: str, call: RegistrationCall) -> bool:
     return first is None or project.string(module, first) is None
 
 
+#: Keywords of a flag's declaration that give more flags of the option
+#: (nox's ``negative_flags=``, ``aliases=``).
+_MORE_FLAGS = ("flags", "aliases")
+
+
 def _option(
     project: Project, module: str, call: RegistrationCall, where: Location
 ) -> SchemaNode | None:
     flags = [flag for a in call.args if (flag := project.string(module, a)) is not None]
     if not flags or len(flags) != len(call.args) or not all(f.startswith("-") for f in flags):
         return None  # a positional argument, or option strings not known statically
+    for keyword, value in call.kwargs.items():
+        if keyword.endswith(_MORE_FLAGS) and value[0] == "seq":
+            # ``negative_flags=("-N", "--no-reuse")``: the same option's other spellings.
+            more = [project.string(module, item) for item in value[2]]
+            flags += [f for f in more if f and f.startswith("-") and f not in flags]
     if not any(f.strip("-") for f in flags):
         return None  # ``add_argument("-")``: standard input, no option to document
     action = project.string(module, call.kwargs["action"]) if "action" in call.kwargs else None
