@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import RegistrationCall
-from configdrift.extract.python.registration_calls import AUTOMATIC
+from configdrift.extract.python.registration_calls import AUTOMATIC, option_variables
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import (
     BUILTIN,
@@ -30,7 +30,6 @@ from configdrift.model import (
     resolve_path,
 )
 from configdrift.resolve.mechanisms.environment import environment_variables, variable_read
-from configdrift.resolve.mechanisms.option_nodes import option_variables
 from configdrift.resolve.project import Project
 
 if TYPE_CHECKING:

@@ -523,3 +523,39 @@ def click_parameter(texts: list[str]) -> tuple[list[str], str]:
     if names or not flags:
         return flags, names[0] if names else ""
     return flags, (longs or flags)[0].lstrip("-").replace("-", "_").lower()
+
+
+#: The builtin types an option's declared type names, by name.
+TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
+
+
+def declared_kind(expr: Expr) -> str:
+    """The kind of value a type expression names: ``int``, ``bool``,
+    ``list[str]``; nothing for a union or a class of the project."""
+    if expr[0] == "sub":
+        expr = expr[1]
+    if expr[0] != "n":
+        return ""
+    name = expr[1].rsplit(".", 1)[-1]
+    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
+        return "list"
+    if name in ("dict", "Dict", "Mapping"):
+        return "dict"
+    return TYPES.get(name, "")
+
+
+def option_variables(call: RegistrationCall | None) -> list[tuple[str, str]]:
+    """The environment variables a flag's call names, each with its
+    keyword: click's and typer's ``envvar="X"`` (or a list of them),
+    configargparse's ``env_var=``."""
+    if call is None:
+        return []
+    found: list[tuple[str, str]] = []
+    for keyword in ("envvar", "env_var"):
+        named = call.kwargs.get(keyword)
+        if named is None:
+            continue
+        for item in named[2] if named[0] == "seq" else [named]:
+            if item[0] == "c" and isinstance(item[1], str) and item[1]:
+                found.append((item[1], keyword))
+    return found

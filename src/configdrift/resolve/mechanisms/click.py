@@ -4,10 +4,9 @@ decorators or typer parameters, and click's builtin flags."""
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import CLICK_BUILTINS, click_parameter
+from configdrift.extract.python.registration_calls import CLICK_BUILTINS, TYPES, click_parameter
 from configdrift.model import BUILTIN, Location, SchemaNode, Value
 from configdrift.resolve.mechanisms.option_nodes import (
-    TYPES,
     hide_or_deprecate,
     option_group,
     option_node,

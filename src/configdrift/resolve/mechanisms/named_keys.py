@@ -7,8 +7,9 @@ Sphinx's ``app.add_config_value("autoapi_dirs", [], "html")``, tox's
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
+from configdrift.extract.python.registration_calls import declared_kind
 from configdrift.model import Location, SchemaNode
-from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
+from configdrift.resolve.mechanisms.option_nodes import option_group, option_node
 from configdrift.resolve.project import Project
 
 #: Calls that name a key and where its default is: (position, keyword).

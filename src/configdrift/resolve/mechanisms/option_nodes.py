@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.model import Location, SchemaNode, TypeInfo, Value
+from configdrift.extract.python.registration_calls import HANDLER, TYPES, option_variables
+from configdrift.model import Location, ReadSite, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project
 
-TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool"}
 #: The builtin types an option's declared type may name, containers too.
 KINDS = {**TYPES, "list": "list", "dict": "dict"}
 
@@ -77,40 +77,12 @@ def hide_or_deprecate(
 _DEPRECATED = re.compile(r"\W{0,3}deprecated\b", re.IGNORECASE)
 
 
-def declared_kind(expr: Expr) -> str:
-    """The kind of value a type expression names: ``int``, ``bool``,
-    ``list[str]``; nothing for a union or a class of the project."""
-    if expr[0] == "sub":
-        expr = expr[1]
-    if expr[0] != "n":
-        return ""
-    name = expr[1].rsplit(".", 1)[-1]
-    if name in ("list", "List", "Sequence", "set", "Set", "tuple", "Tuple"):
-        return "list"
-    if name in ("dict", "Dict", "Mapping"):
-        return "dict"
-    return TYPES.get(name, "")
-
-
-def option_variables(call: RegistrationCall | None) -> list[tuple[str, str]]:
-    """The environment variables a flag's call names, each with its
-    keyword: click's and typer's ``envvar="X"`` (or a list of them),
-    configargparse's ``env_var=``."""
-    if call is None:
-        return []
-    found: list[tuple[str, str]] = []
-    for keyword in ("envvar", "env_var"):
-        named = call.kwargs.get(keyword)
-        if named is None:
-            continue
-        for item in named[2] if named[0] == "seq" else [named]:
-            if item[0] == "c" and isinstance(item[1], str) and item[1]:
-                found.append((item[1], keyword))
-    return found
-
-
-def with_variables(node: SchemaNode, call: RegistrationCall) -> SchemaNode:
-    """The option's node, spelt also by the variables its call names."""
+def with_variables(node: SchemaNode, call: RegistrationCall, module: str = "") -> SchemaNode:
+    """The option's node, spelt also by the variables its call names; read
+    by the function its call decorates (plumbum's ``@cli.switch([...])``),
+    which is handed the value."""
     named = [v for v, _ in option_variables(call) if v not in node.spellings]
     node.spellings = (*node.spellings, *named)
+    if HANDLER in call.kwargs and node.location is not None:
+        node.reads.append(ReadSite((node.key,), node.location, module, call.function, "handed"))
     return node

@@ -19,21 +19,12 @@ from configdrift.extract.python.registration_calls import (
     ADDED_OPTION,
     CLICK_BUILTINS,
     DECLARING_CALLS,
-    HANDLER,
     OPTION_DECORATORS,
     REGISTRATION_METHODS,
+    TYPES,
 )
 from configdrift.index.spellings import separated
-from configdrift.model import (
-    BUILTIN,
-    IMPLIED,
-    Location,
-    ReadSite,
-    SchemaNode,
-    Surface,
-    Unresolved,
-    Value,
-)
+from configdrift.model import BUILTIN, IMPLIED, Location, SchemaNode, Surface, Unresolved, Value
 from configdrift.resolve.flow_graph import harmless
 from configdrift.resolve.mechanisms import option_nodes
 from configdrift.resolve.mechanisms.base import Discovery
@@ -48,7 +39,7 @@ from configdrift.resolve.mechanisms.click import (
     wraps_click_option,
 )
 from configdrift.resolve.mechanisms.named_keys import NAMED, named_option, named_spec
-from configdrift.resolve.mechanisms.option_nodes import TYPES, option_group, option_node
+from configdrift.resolve.mechanisms.option_nodes import option_group, option_node
 from configdrift.resolve.mechanisms.signature_cli import signature_options
 from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root
@@ -357,11 +348,7 @@ def _option(
         dest, flags, kind, default, where, option_group(module, call.function), None, choices
     )
     option_nodes.hide_or_deprecate(project, module, call.kwargs, node)
-    if HANDLER in call.kwargs:
-        # A decorator's flag (plumbum's ``@cli.switch(["--data-file"])``):
-        # the function it decorates is handed the value.
-        node.reads.append(ReadSite((dest,), where, module, call.function, "handed to it"))
-    return option_nodes.with_variables(node, call)
+    return option_nodes.with_variables(node, call, module)
 
 
 #: Flags every command line has, that no page is expected to describe.

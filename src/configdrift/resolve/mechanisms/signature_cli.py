@@ -19,9 +19,10 @@ argument, and one ``typer.Option`` declares is read by ``options.py``.
 from __future__ import annotations
 
 from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.registration_calls import declared_kind
 from configdrift.extract.python.signatures import COMMAND_DECORATORS, COMMAND_FUNCTIONS
 from configdrift.model import SIGNATURE, Location, SchemaNode, Value
-from configdrift.resolve.mechanisms.option_nodes import declared_kind, option_group, option_node
+from configdrift.resolve.mechanisms.option_nodes import option_group, option_node
 from configdrift.resolve.project import Symbol
 from configdrift.resolve.schema import SchemaBuilder, new_root
 
