@@ -165,42 +165,20 @@ class CopyApp(cli.Application):
         return self.pretend, self.quiet, self.exclude, self.answers, self.overwrite
 """
 
-_ATTRIBUTE_DOCS = """
-Options
-=======
-
-.. option:: -n, --pretend
-
-   Run but change nothing.
-
-.. option:: -q, --quiet
-
-   Say nothing.
-
-.. option:: -x, --exclude
-
-   Skip these.
-
-.. option:: -a, --answers-file
-
-   Answers.
-
-.. option:: --overwrite
-
-   Overwrite files.
-
-.. option:: --rcfile
-
-   The settings file.
-
-.. option:: --debug
-
-   Debug.
-
-.. option:: --dry-run
-
-   No such flag.
-"""
+#: The options the page documents, each with its description.
+_DOCUMENTED = {
+    "-n, --pretend": "Run but change nothing.",
+    "-q, --quiet": "Say nothing.",
+    "-x, --exclude": "Skip these.",
+    "-a, --answers-file": "Answers.",
+    "--overwrite": "Overwrite files.",
+    "--rcfile": "The settings file.",
+    "--debug": "Debug.",
+    "--dry-run": "No such flag.",
+}
+_ATTRIBUTE_DOCS = "Options\n=======\n\n" + "".join(
+    f".. option:: {flags}\n\n   {text}\n\n" for flags, text in _DOCUMENTED.items()
+)
 
 
 def test_class_attributes_that_declare_their_flags_as_a_list_are_options(tmp_path) -> None:

@@ -39,38 +39,31 @@ def type_from_rest(rest: str) -> str | None:
     if rest.startswith(":"):
         rest = rest[1:].strip()
     if rest.startswith("["):
-        end = rest.find("]", 1)
         # Nested brackets such as ["a"|"b"] close at the last bracket of the run.
-        depth = 0
-        for k, ch in enumerate(rest):
-            if ch == "[":
-                depth += 1
-            elif ch == "]":
-                depth -= 1
-                if depth == 0:
-                    end = k
-                    break
+        end = _outside_brackets(rest, "]")
+        end = end if end > 0 else rest.find("]", 1)
         if end > 0:
             return rest[1:end].strip() or None
     if rest.startswith("("):
         end = rest.find(")")
         if end > 0:
-            return _first_part(rest[1:end]) or None
+            # Up to the first comma outside brackets: ``Union[str, List[str]]``
+            # of ``Union[str, List[str]], optional``.
+            inner = rest[1:end]
+            comma = _outside_brackets(inner, ",")
+            return (inner[:comma] if comma >= 0 else inner).strip() or None
     return None
 
 
-def _first_part(text: str) -> str:
-    """``text`` up to its first comma outside brackets: ``Union[str,
-    List[str]]`` of ``Union[str, List[str]], optional``."""
+def _outside_brackets(text: str, stop: str) -> int:
+    """The index of the first ``stop`` outside square brackets (a closing
+    bracket that closes the first), -1 if none."""
     depth = 0
     for index, ch in enumerate(text):
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            return text[:index].strip()
-    return text.strip()
+        depth += (ch == "[") - (ch == "]")
+        if ch == stop and depth <= 0:
+            return index
+    return -1
 
 
 #: ``**key** (type): ...``: a type in parentheses before the colon or dash.
