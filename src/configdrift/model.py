@@ -418,6 +418,9 @@ class Surface:
     #: Documented by the examples that set its keys below the path it sits
     #: under, rather than by entries: every page's examples are its.
     exemplified: bool = False
+    #: Documented by a page that links its file and names its keys in
+    #: list items: a key any page names in code is described there.
+    file_linked: bool = False
 
 
 #: Who forbids unknown keys where the configuration says so (``open =

@@ -167,6 +167,7 @@ def _surface(
         autodoc={m for doc in base.pages_read.values() for m in autodoc(doc, schema)},
         admitted=surface.admitted,
         exemplified=surface.exemplified,
+        file_linked=surface.file_linked,
         other_examples=unjudged,
         calls=surface.calls,
         unread=surface.unread,

@@ -200,6 +200,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
         references=[(role, name, line) for role, name, line in data["references"]],
+        code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],
         mentions=[(name, line) for name, line in data["mentions"]],
         commands=[(line, program, tuple(args)) for line, program, args in data["commands"]],

@@ -11,6 +11,7 @@ path, in ``normal`` form, with the role and the whole path as written.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -60,6 +61,12 @@ class PageKeys:
     #: entries for, in ``normal`` form, by the heading's key in ``normal``
     #: form: a file's sections, each documented under its heading.
     sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: The project's Python files the page links, from the root
+    #: (``src/configs/fsdp.py``): the code it says it documents.
+    links: frozenset[str] = frozenset()
+    #: The keys its list items open with in code and go on about in prose
+    #: (``- `use_fp16` boolean flag to ...``), in ``normal`` form.
+    mentioned: frozenset[str] = frozenset()
 
     def names(self, role: str | None = None) -> frozenset[str]:
         """The keys spelt (in ``normal`` form), of one role or of any."""
@@ -161,7 +168,83 @@ def page_keys(page: str, doc: DocFacts) -> PageKeys:
         {k: frozenset(v) for k, v in qualified.items()},
         frozenset(n for n, _ in doc.mentions if class_name(n)),
         {k: frozenset(v) for k, v in sections.items()},
+        frozenset(filter(None, (linked_file(page, target) for target, _ in doc.code_links))),
+        frozenset(normal(e.parts[-1]) for e in doc.entries if e.form == "mention" and e.parts),
     )
+
+
+#: A link to a file of a repository on GitHub: the path after its ref.
+_GITHUB_FILE = re.compile(
+    r"^https://github\.com/[^/]{1,100}/[^/]{1,100}/(?:blob|tree)/[^/]{1,100}/"
+)
+
+
+def linked_file(page: str, target: str) -> str | None:
+    """The file a page's link names, from the root: relative to the page's
+    folder, from the root (``/src/app.py``), or a file of a repository on
+    GitHub (the path after its ref); None for another site's, or one
+    outside the tree."""
+    github = _GITHUB_FILE.match(target)
+    if github:
+        path = target[github.end() :]
+    elif "://" in target:
+        return None
+    elif target.startswith("/"):
+        path = target[1:]
+    else:
+        path = posixpath.join(posixpath.dirname(page), target)
+    path = posixpath.normpath(path)
+    return None if path.startswith("..") or path == "." else path
+
+
+def linked_best_page(
+    pages: Iterable[PageKeys], path: str, keys: frozenset[str], least: float
+) -> frozenset[str]:
+    """The ``keys`` spelt by the entries of the page that links the file at
+    ``path`` and spells most of them, ``least`` at least: a guide that says
+    where the configuration is (``[FSDP config file](../src/fsdp.py)``) and
+    lists part of its fields, in entries or list items that open with
+    them; none where no page does."""
+    fields = {normal(k): k for k in keys}
+    best: frozenset[str] = frozenset()
+    for page in pages:
+        if path in page.links:
+            spelt = frozenset(
+                fields[k] for k in fields.keys() & (page.names(ENTRY) | page.mentioned)
+            )
+            best = spelt if len(spelt) >= max(least, len(best) + 1) else best
+    return best
+
+
+def best_page(
+    pages: Iterable[PageKeys], keys: frozenset[str], least: float, share: float
+) -> frozenset[str]:
+    """The ``keys`` spelt by the page that spells most of them, where
+    ``share`` of the page's entries are of ``keys`` and they are ``least``
+    at least; none where no page is."""
+    fields = {normal(k): k for k in keys}
+    best: frozenset[str] = frozenset()
+    for page in pages:
+        entries = page.names(ENTRY)
+        spelt = frozenset(fields[k] for k in fields.keys() & entries)
+        if len(spelt) >= max(share * len(entries), least, len(best) + 1):
+            best = spelt
+    return best
+
+
+def exemplified_fields(
+    tops: list[frozenset[str]], keys: frozenset[str], least: int, pages: int
+) -> frozenset[str]:
+    """The model's fields the docs' examples set at the top of their
+    blocks (``tops``, each page's, in ``normal`` form), on the pages whose
+    blocks set more of its fields than other keys; none unless ``least``
+    at least, on ``pages`` pages."""
+    fields = {normal(k): k for k in keys}
+    setting = [ours for top in tops if 2 * len(ours := top & fields.keys()) > len(top)]
+    spelt = frozenset(fields[k] for ours in setting for k in ours)
+    if len(spelt) < least or len(setting) < pages:
+        return frozenset()
+    return spelt
 
 
 #: The pages, and the bytes of each, searched for names spelt whole.

@@ -207,7 +207,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     purpose (a ``conf.py``'s ``ignored_settings``) and a script's own flags
     (of a parser none of whose options the docs describe) are not
     reported. A key a page names in prose (not a cross-reference role
-    that only links to it) is described there, unless the surface has a reference
+    that only links to it; of a model a page documents by linking its
+    file, a field any page writes in code or as a flag) is described
+    there, unless the surface has a reference
     page (one that holds most of its entries, ten at least) and only other
     pages name it: then the reference is said to lack it. A short flag
     (``-x``) no page names, of an option the docs describe, is undocumented
@@ -432,7 +434,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         for f in findings
         if f.key.startswith("--") or (root.model_kind in NAMED_KINDS and f.key.isupper())
     }
-    spans = {f.key for f in findings if root.model_kind in NAMED_KINDS and f.key not in flags}
+    # A key of a surface a page documents by linking its file is described
+    # where any page writes it in code (``sharding_group_size``).
+    spans = {
+        f.key
+        for f in findings
+        if (root.model_kind in NAMED_KINDS or analysis.file_linked) and f.key not in flags
+    }
     if flags or spans:
         # A flag, variable or option the pages name in prose or a command
         # (``deepspeed --num_gpus 2``, "the key `changelog_file`") is described.
@@ -453,6 +461,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                     aliases[alias] = f.key
                 elif is_short(alias) and alias in owners:
                     shorts[alias] = f.key
+        if analysis.file_linked:
+            aliases.update({f"--{key}": key for key in spans})  # a field given as a flag
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)
         named |= flags & flags_given(analysis, root) if prose else set()

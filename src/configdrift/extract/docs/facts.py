@@ -97,6 +97,9 @@ class DocFacts:
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.
     references: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Links to the project's Python files (``[FSDP config](../src/fsdp.py)``),
+    #: as written, with their lines: the code a page says it documents.
+    code_links: list[tuple[str, int]] = field(default_factory=list)
     #: Tables of renamed keys (| Old name | New name |): (old, new, line).
     renames: list[tuple[str, str, int]] = field(default_factory=list)
     #: Dotted names in code in the prose (``c.ConfigurableHTTPProxy.api_url``,

@@ -51,7 +51,7 @@ from configdrift.extract.docs.entry_types import annotated_default, type_from_re
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
-from configdrift.extract.docs.markdown_inline import comment_default, role_references
+from configdrift.extract.docs.markdown_inline import code_links, comment_default, role_references
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
     cell_key,
@@ -79,8 +79,7 @@ from configdrift.extract.docs.prose_defaults import row_default
 from configdrift.extract.docs.python_config import block_language, python_blocks
 
 if TYPE_CHECKING:
-    # Imported when the first page is parsed: a run whose pages are parsed
-    # by worker processes never pays for it in the main one.
+    # Imported with the first page parsed: a run's main process never pays for it.
     from markdown_it.token import Token
 
 from configdrift.extract.docs.blocks import STRICT_LANGS, directive_code, indented_fence, read_block
@@ -109,6 +108,7 @@ def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
         facts.error_line = 1
         return facts
     _Walker(facts, tokens).run()
+    facts.code_links = code_links(tokens)
     return facts
 
 

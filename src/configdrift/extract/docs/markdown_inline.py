@@ -25,6 +25,26 @@ def role_references(inline: Token) -> list[tuple[str, str]]:
     return out
 
 
+#: The most links to code files kept of one page.
+MAX_CODE_LINKS = 200
+
+
+def code_links(tokens: list[Token]) -> list[tuple[str, int]]:
+    """The targets of the page's links to Python files (``[FSDP config
+    file](../../src/configs/fsdp.py)``, a line anchor left out), with
+    their lines."""
+    found: list[tuple[str, int]] = []
+    for token in tokens:
+        if token.type != "inline" or token.map is None:
+            continue
+        for child in token.children or []:
+            href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
+            target = href.partition("#")[0]
+            if target.endswith(".py") and len(found) < MAX_CODE_LINKS:
+                found.append((target, token.map[0] + 1))
+    return found
+
+
 def comment_default(content: str) -> str | None:
     """The default a documentation macro of an HTML block gives:
     ``<!-- md:default `true` -->``."""

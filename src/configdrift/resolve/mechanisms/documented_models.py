@@ -19,7 +19,11 @@ documented key it lacks is said to be ignored, never to fail.
 
 A page whose entries are most of a model's fields, half of them and
 ``MIN_LISTED`` at least, documents it whatever its path (a guide that
-pastes the model's fields with their types and defaults).
+pastes the model's fields with their types and defaults). So does a page
+that links the model's file (``[FSDP config file](../src/fsdp.py)
+provides settings such as:``) and names half its fields, ``MIN_LINKED``
+at least, in entries or list items that open with them
+(``Surface.file_linked``): a field any page writes in code is described.
 
 A model is also one the docs' example blocks are written for, though
 no page lists its keys (a trainer's YAML recipes, each guide showing a
@@ -41,9 +45,8 @@ judged (the page may list an environment variable beside).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
-from configdrift.index.pages import ENTRY, PageKeys
+from configdrift.index.pages import PageKeys, best_page, exemplified_fields, linked_best_page
 from configdrift.index.spellings import normal
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
@@ -65,36 +68,11 @@ MIN_EXAMPLE_FIELDS = 10
 MIN_EXAMPLE_PAGES = 3
 
 
-def _best_page(pages: Iterable[PageKeys], keys: frozenset[str], least: float) -> frozenset[str]:
-    """The model's fields spelt by the page that spells most of them, where
-    ``ABOUT_SHARE`` of the page's entries are its fields and they are
-    ``least`` at least; none where no page is."""
-    fields = {normal(k): k for k in keys}
-    best: frozenset[str] = frozenset()
-    for page in pages:
-        entries = page.names(ENTRY)
-        spelt = frozenset(fields[k] for k in fields.keys() & entries)
-        if len(spelt) >= max(ABOUT_SHARE * len(entries), least, len(best) + 1):
-            best = spelt
-    return best
-
-
 #: The fields a page must list, most of its entries, to document a model
-#: whatever its path says.
+#: whatever its path says; or, where it links the model's file, half of
+#: them and this many at least.
 MIN_LISTED = 10
-
-
-def _exemplified(tops: list[frozenset[str]], keys: frozenset[str]) -> frozenset[str]:
-    """The model's fields the docs' examples set at the top of their
-    blocks (``tops``, each page's, in ``normal`` form), on the pages whose
-    blocks set more of its fields than other keys; none unless
-    ``MIN_EXAMPLE_FIELDS`` at least, on ``MIN_EXAMPLE_PAGES`` pages."""
-    fields = {normal(k): k for k in keys}
-    pages = [ours for top in tops if 2 * len(ours := top & fields.keys()) > len(top)]
-    spelt = frozenset(fields[k] for ours in pages for k in ours)
-    if len(spelt) < MIN_EXAMPLE_FIELDS or len(pages) < MIN_EXAMPLE_PAGES:
-        return frozenset()
-    return spelt
+MIN_LINKED = 3
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -122,6 +100,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     about: dict[Symbol, frozenset[str]] = {}
     # The models the docs' examples are of, with no page listing their keys.
     exemplified: dict[Symbol, frozenset[str]] = {}
+    # The models a page that links their file lists half the fields of.
+    linked: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
     for symbol in builder.project.class_symbols():
         model = builder.model(symbol)
@@ -135,13 +115,20 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             # that lists most of its fields, whatever its path.
             pages = constructed.get(symbol.qualname.rpartition(".")[2], ())
             fresh = keys - discovery.taken
-            if spelt := _best_page(pages, keys, len(keys) / ABOUT_PART):
+            if spelt := best_page(pages, keys, len(keys) / ABOUT_PART, ABOUT_SHARE):
                 about[symbol] = spelt
                 documented = len(spelt)
-            elif spelt := _best_page(discovery.page_keys(), fresh, max(len(fresh) / 2, MIN_LISTED)):
+            elif spelt := best_page(
+                discovery.page_keys(), fresh, max(len(fresh) / 2, MIN_LISTED), ABOUT_SHARE
+            ):
                 documented = len(spelt)
+            elif spelt := linked_best_page(
+                discovery.page_keys(), model.location.path, keys, max(len(keys) / 2, MIN_LINKED)
+            ):
+                documented = len(spelt)  # a page that links its file lists half its fields
+                linked[symbol] = spelt
             elif len({normal(k) for k in keys} & every_top) >= MIN_EXAMPLE_FIELDS and (
-                set_fields := _exemplified(tops, fresh)
+                set_fields := exemplified_fields(tops, fresh, MIN_EXAMPLE_FIELDS, MIN_EXAMPLE_PAGES)
             ):
                 documented = len(set_fields)
                 exemplified[symbol] = set_fields
@@ -180,10 +167,12 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # judged there.
         # So is one whose class inherits fields from outside the project.
         node.strict = None if symbol in about or builder.inherits_unknown_fields(symbol) else False
-        evidence_of = about.get(symbol, exemplified.get(symbol))
+        evidence_of = about.get(symbol, exemplified.get(symbol, linked.get(symbol)))
         if discovery.claim(node, evidence_of, shared=symbol in about):
             shown = symbol in exemplified
             said = "the docs' examples set" if shown else "its page documents"
             how = f"{said} {documented} of its {len(node.children)} keys"
-            found.append(Surface(symbol.qualname, node, how, [], symbol.target, exemplified=shown))
+            surface = Surface(symbol.qualname, node, how, [], symbol.target, exemplified=shown)
+            surface.file_linked = symbol in linked
+            found.append(surface)
     return found
