@@ -87,3 +87,31 @@ def test_a_page_that_links_another_file_or_lists_few_fields_documents_nothing(tm
     }
     analysis, _ = check_project(tmp_path / "few", files, "src/app")
     assert "fsdp_config" not in {s.schema.model for s in analysis.everything}
+
+
+_RST_GUIDE = """Fine-tuning
+===========
+
+The `FSDP config file <../src/app/fsdp.py>`_ provides settings such as:
+
+``mixed_precision``
+   Use mixed precision, true by default.
+
+``use_fp16``
+   Use FP16 for mixed precision.
+
+``sharding_strategy``
+   The sharding strategy for FSDP.
+
+``checkpoint_type``
+   The state dict checkpoint type when saving.
+"""
+
+
+def test_a_restructuredtext_page_that_links_the_file_documents_it(tmp_path) -> None:
+    files = {"src/app/fsdp.py": _MODEL, "docs/finetuning.rst": _RST_GUIDE}
+    analysis, findings = check_project(tmp_path, files, "src/app")
+    assert "fsdp_config" in {s.schema.model for s in analysis.everything}
+    undocumented = {f.key for f in findings if f.code == "CD103"}
+    assert {"cpu_offload", "pure_bf16"} <= undocumented
+    assert "use_fp16" not in undocumented

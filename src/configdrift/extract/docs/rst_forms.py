@@ -228,7 +228,8 @@ def node_line(node: Any, default: int) -> int:
 
 
 def references(facts: DocFacts, tree: Any) -> None:
-    """The roles that point at keys, with their lines."""
+    """The roles that point at keys, and the links to Python files
+    (`` `settings <../src/app/config.py>`_ ``), with their lines."""
     from docutils import nodes
 
     try:
@@ -237,6 +238,10 @@ def references(facts: DocFacts, tree: Any) -> None:
                 facts.references.append((node["role"], node["target"], node_line(node, 1)))
                 if len(facts.references) >= MAX_REFERENCES:
                     break
+        for node in tree.findall(nodes.reference):
+            target = str(node.get("refuri", "")).partition("#")[0]
+            if target.endswith(".py") and len(facts.code_links) < MAX_REFERENCES:
+                facts.code_links.append((target, node_line(node, 1)))
     except RecursionError:
         return
 
