@@ -399,7 +399,8 @@ def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, Con
         # A key another model may bring when it is mixed in (``mixable``).
         known |= fields_beside(base.code, schema)
     out: list[tuple[str, Block, ConfigPath]] = []
-    for rel, block in config_files(base.config.root, rels, tops, []) if rels and tops else []:
+    found = config_files(base.config.root, rels, tops, [], dashes=True) if rels and tops else []
+    for rel, block in found:
         keys = {k.path[0].replace("-", "_") for k in block.keys if k.path}
         if (
             block.error is None

@@ -207,7 +207,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def config_files(
-    root: Path, rels: list[str], spellings: set[str], declared: list[str]
+    root: Path, rels: list[str], spellings: set[str], declared: list[str], dashes: bool = False
 ) -> list[tuple[str, Block]]:
     """Config files of this project, each as one block (language ``file``)
     whose keys sit at the top of the config: the files the configuration
@@ -218,7 +218,11 @@ def config_files(
 
     Most JSON and YAML files are data: byte searches for top-level keys and
     the C JSON parser turn them away before a reader that keeps every key's
-    line looks at a config. ``spellings`` are the config's top-level keys."""
+    line looks at a config. ``spellings`` are the config's top-level keys;
+    with ``dashes``, a file may write them with ``-`` for ``_``
+    (``"save-interval"``), as a loader that turns one into the other reads
+    them (a lenient configuration's: what a strict one makes of them is
+    not known)."""
     out: list[tuple[str, Block]] = []
     for rel in declared:
         block = _config_file(root, rel, spellings, shaped=False)
@@ -226,6 +230,8 @@ def config_files(
             out.append((rel, block))
     if len(spellings) < 2:
         return out
+    if dashes:
+        spellings = spellings | {s.replace("_", "-") for s in spellings}
     quoted = [f'"{s}"'.encode() for s in spellings]
     for rel in rels:
         block = _config_file(root, rel, spellings, shaped=True, quoted=quoted)
