@@ -42,6 +42,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
 from configdrift.rules.mentions import misspelt_mentions
+from configdrift.rules.partial_lists import partial_lists
 from configdrift.rules.registry import make, register
 from configdrift.rules.short_flags import (
     flags_apart,
@@ -211,7 +212,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     file, a field any page writes in code or as a flag) is described
     there, unless the surface has a reference
     page (one that holds most of its entries, ten at least) and only other
-    pages name it: then the reference is said to lack it. A short flag
+    pages name it: then the reference is said to lack it. A page whose
+    entries name nine tenths of the top-level keys (ten at least) is a
+    full list of them: a key another page documents that it leaves out is
+    undocumented there (a command line's, spread over a page per command,
+    aside). A short flag
     (``-x``) no page names, of an option the docs describe, is undocumented
     where the pages name the short forms of three quarters of the options
     that have one; so is a flag that differs from the documented one by a
@@ -253,6 +258,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from misgiven_variables(analysis)
     yield from undescribed_keywords(analysis)
     yield from docstrings.undescribed_params(analysis)
+    yield from partial_lists(analysis)
     prose = prose_commands(analysis)
     documented = analysis.entries or analysis.autodoc or analysis.admitted
     if not (documented or analysis.examples_document or prose):
