@@ -523,3 +523,24 @@ def test_a_built_reference_holds_for_a_command_line_beside_the_configuration(
     files["mkdocs.yml"] = "site_name: t\n"
     _, findings = check_project(tmp_path / "without", files, "tool")
     assert [f for f in findings if f.code == "CD103" and f.key.startswith("--")]
+
+
+def test_a_family_of_flags_written_with_a_star_names_each_of_them(tmp_path) -> None:
+    code = (
+        "import argparse\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        + "".join(
+            f"    parser.add_argument({flag!r}, help='x')\n"
+            for flag in ("--model", "--lr", "--epochs", "--audio-ext", "--audio-fill", "--audiox")
+        )
+        + "    args = parser.parse_args()\n"
+        "    return args.model, args.lr, args.epochs, args.audio_ext, args.audio_fill, args.audiox\n"
+    )
+    docs = "# Options\n\n- `--model` (str): the model.\n- `--lr` (float): the rate.\n"
+    docs += "- `--epochs` (int): how long.\n"
+    family = docs + "\nThe `--audio-*` flags enable audio training.\n"
+    _, found = _run(tmp_path, {"tool/cli.py": code, "docs/options.md": family})
+    undocumented = {key for code, key in found if code == "CD103"}
+    # ``--audiox`` does not begin as the family does.
+    assert undocumented == {"--audiox"}
+    _, found = _run(tmp_path / "bare", {"tool/cli.py": code, "docs/options.md": docs})
+    assert {"--audio-ext", "--audio-fill"} <= {key for code, key in found if code == "CD103"}

@@ -212,7 +212,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     file, a field any page writes in code or as a flag) is described
     there, unless the surface has a reference
     page (one that holds most of its entries, ten at least) and only other
-    pages name it: then the reference is said to lack it. A page whose
+    pages name it: then the reference is said to lack it. A family of
+    flags written with a star (`` `--audio-*` ``) names each that begins
+    so. A page whose
     entries name nine tenths of the top-level keys (ten at least) is a
     full list of them: a key another page documents that it leaves out is
     undocumented there (a command line's, spread over a page per command,
@@ -450,7 +452,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     if flags or spans:
         # A flag, variable or option the pages name in prose or a command
         # (``deepspeed --num_gpus 2``, "the key `changelog_file`") is described.
-        from configdrift.rules.evidence import named_in_pages
+        from configdrift.rules.evidence import flag_families, named_in_pages
 
         # Other spellings name it too: a variable's with ``_``, a flag's long
         # ones, and a short flag written as code (```-t```, not ``mkdir -p``)
@@ -471,6 +473,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
             aliases.update({f"--{key}": key for key in spans})  # a field given as a flag
         where: dict[str, Location] = {}
         named = named_in_pages(analysis, flags | set(aliases), spans | set(shorts), where=where)
+        named |= flag_families(analysis, flags)  # `--audio-*` flags
         named |= flags & flags_given(analysis, root) if prose else set()
         for alias, key in aliases.items():
             if alias in named and key not in named:

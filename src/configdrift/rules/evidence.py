@@ -324,6 +324,22 @@ def _described_pages(analysis: Analysis) -> list[str]:
     return [p for p in analysis.pages if not HISTORY_PAGES.search(p)]
 
 
+#: A family of flags written with a star (`` `--audio-*` ``): every flag
+#: that begins so.
+_FLAG_FAMILY = re.compile(rb"`(--[A-Za-z0-9][\w-]{0,60}-)\*`")
+
+
+def flag_families(analysis: Analysis, flags: set[str]) -> set[str]:
+    """The ``flags`` a page names as one of a family written with a star
+    (`` `--audio-*` flags enable ...`` names ``--audio-ext``); a
+    changelog's mention is no description."""
+    prefixes: set[str] = set()
+    for _, data in bounded_files(analysis, _described_pages(analysis)):
+        if b"-*`" in data:
+            prefixes.update(m.group(1).decode() for m in _FLAG_FAMILY.finditer(data))
+    return {flag for flag in flags if any(flag.startswith(p) for p in prefixes)}
+
+
 def words_in_pages(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` the doc and example pages spell as words of their own
     (``method='GET'``, ``:param flags:``), not as another object's
