@@ -471,3 +471,21 @@ def test_a_click_command_that_stops_at_its_first_argument_judges_no_flag_after_i
     assert _flags(tmp_path, page, **{"shop/cli.py": cli}) == {}
     # Unless it says nothing of it: click takes options anywhere.
     assert set(_flags(tmp_path / "anywhere", page, **{"shop/cli.py": _CLICK})) == {"--colour"}
+
+
+def test_a_module_run_with_python_m_that_parses_the_command_line_is_the_program(tmp_path) -> None:
+    # No console script, no ``__main__``: ``python -m shop.serve``, whose
+    # main parses ``shop.cli``'s flags, is the program the docs run.
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ python -m shop.serve --colour")
+    serve = 'from shop.cli import main\n\nif __name__ == "__main__":\n    main()\n'
+    files = {"shop/cli.py": _CLI, "shop/serve.py": serve, "docs/cli.md": page}
+    _, findings = check_project(tmp_path, files, "shop")
+    assert {f.key for f in findings if f.code == "CD301"} == {"--colour"}
+    # A module that runs as a script but never reaches the parser is another program.
+    other = 'import sys\n\nif __name__ == "__main__":\n    print(sys.argv)\n'
+    _, findings = check_project(tmp_path / "other", {**files, "shop/serve.py": other}, "shop")
+    assert not [f for f in findings if f.code == "CD301"]
+    # One that reaches it but does not run as a script is no program either.
+    library = "from shop.cli import main\n\n\ndef serve():\n    return main()\n"
+    _, findings = check_project(tmp_path / "library", {**files, "shop/serve.py": library}, "shop")
+    assert not [f for f in findings if f.code == "CD301"]

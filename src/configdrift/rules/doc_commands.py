@@ -135,7 +135,7 @@ def _commands(
     )
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
-    programs = project_programs(analysis)
+    programs = project_programs(analysis) | _modules_running(analysis, parser)
     if not programs:
         return None
     flags = {s: node for node in parser.children.values() for s in node.spellings}
@@ -166,6 +166,30 @@ def _commands(
 
 #: As many positional words as a command line holds.
 _ALL = 1 << 30
+
+
+def _modules_running(analysis: Analysis, parser: SchemaNode) -> set[str]:
+    """``-m module`` for each module of the project run as a script (a
+    ``__main__`` guard) whose command line is ``parser``'s: the module that
+    declares its options, or one that imports that module
+    (``python -m app.train``, whose ``main`` parses ``app.params``' flags)."""
+    paths = {n.location.path for n in parser.children.values() if n.location is not None}
+    modules = analysis.project.modules
+    declaring = {name for name, info in modules.items() if info.path in paths}
+    running: set[str] = set()
+    for name, info in modules.items():
+        if not info.facts.main_guard:
+            continue
+        imported = set()
+        for fact in info.facts.imports:
+            base = fact.module
+            if fact.level:
+                package = name.split(".")[: -fact.level]
+                base = ".".join([*package, fact.module] if fact.module else package)
+            imported |= {base, f"{base}.{fact.name}"}
+        if name in declaring or imported & declaring:
+            running.add(f"-m {name}")
+    return running
 
 
 def _takes_the_rest(analysis: Analysis) -> int | None:

@@ -110,8 +110,9 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     (jsonargparse, LightningCLI: ``class_path: pkg.models.Padim``), where
     the dotted path resolves to the project's class.
     And a command line of the docs' shell blocks that runs the project's
-    own program (a console script of its own, ``python -m`` its package)
-    with a flag its parser does not declare, where the parser rejects
+    own program (a console script of its own, ``python -m`` its package,
+    or a module of it run as a script that declares the parser or imports
+    the module that does) with a flag its parser does not declare, where the parser rejects
     unknown flags and the flag's place is certain (after positional words
     only where no positional argument takes the rest, ``nargs=REMAINDER``,
     else before a second one; never after ``--``, never after a
