@@ -36,10 +36,10 @@ def partial_lists(analysis: Analysis) -> Iterator[Finding]:
     if len(keys) < LIST_LEAST:
         return
     # By the path users write (a flag's ``--opt``, a field's name).
-    order = {child.path[-1]: index for index, child in enumerate(keys)}
+    paths = {child.path[-1] for child in keys}
     listed: dict[str, dict[str, int]] = {}
     for entry in analysis.entries:
-        if len(entry.path) == 1 and entry.path[0] in order:
+        if len(entry.path) == 1 and entry.path[0] in paths:
             listed.setdefault(entry.location.path, {}).setdefault(
                 entry.path[0], entry.location.line
             )
@@ -47,13 +47,15 @@ def partial_lists(analysis: Analysis) -> Iterator[Finding]:
     for page, found in sorted(listed.items()):
         if len(found) < max(LIST_LEAST, LIST_SHARE * len(keys)):
             continue
+        # Where a key belongs: after the key declared before it that the page lists.
+        line = min(found.values())
         for child in keys:
             key = child.path[-1]
-            if key in found or key not in where:
-                continue  # listed here, or documented nowhere: CD103 says so itself
-            # Where it belongs: after the key declared before it that the page lists.
-            before = [found[k.path[-1]] for k in keys[: order[key]] if k.path[-1] in found]
-            line = before[-1] if before else min(found.values())
+            if key in found:
+                line = found[key]
+                continue
+            if key not in where:
+                continue  # documented nowhere: CD103 says so itself
             other, other_line = where[key]
             assert child.location is not None
             yield make(
