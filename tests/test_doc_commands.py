@@ -481,6 +481,10 @@ def test_a_module_run_with_python_m_that_parses_the_command_line_is_the_program(
     files = {"shop/cli.py": _CLI, "shop/serve.py": serve, "docs/cli.md": page}
     _, findings = check_project(tmp_path, files, "shop")
     assert {f.key for f in findings if f.code == "CD301"} == {"--colour"}
+    # Imported relatively, the parser's module is the same.
+    relative = {**files, "shop/serve.py": serve.replace("from shop.cli", "from .cli")}
+    _, findings = check_project(tmp_path / "relative", relative, "shop")
+    assert {f.key for f in findings if f.code == "CD301"} == {"--colour"}
     # A module that runs as a script but never reaches the parser is another program.
     other = 'import sys\n\nif __name__ == "__main__":\n    print(sys.argv)\n'
     _, findings = check_project(tmp_path / "other", {**files, "shop/serve.py": other}, "shop")

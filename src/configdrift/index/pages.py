@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -205,27 +205,24 @@ def linked_best_page(
     where the configuration is (``[FSDP config file](../src/fsdp.py)``) and
     lists part of its fields, in entries or list items that open with
     them; none where no page does."""
-    fields = {normal(k): k for k in keys}
-    best: frozenset[str] = frozenset()
-    for page in pages:
-        if path in page.links:
-            spelt = frozenset(
-                fields[k] for k in fields.keys() & (page.names(ENTRY) | page.mentioned)
-            )
-            best = spelt if len(spelt) >= max(least, len(best) + 1) else best
-    return best
+    linking = (p for p in pages if path in p.links)
+    return best_page(linking, keys, least, 0.0, lambda p: p.names(ENTRY) | p.mentioned)
 
 
 def best_page(
-    pages: Iterable[PageKeys], keys: frozenset[str], least: float, share: float
+    pages: Iterable[PageKeys],
+    keys: frozenset[str],
+    least: float,
+    share: float,
+    names: Callable[[PageKeys], frozenset[str]] = lambda page: page.names(ENTRY),
 ) -> frozenset[str]:
     """The ``keys`` spelt by the page that spells most of them, where
-    ``share`` of the page's entries are of ``keys`` and they are ``least``
-    at least; none where no page is."""
+    ``share`` of the page's entries (``names``, its entries by default)
+    are of ``keys`` and they are ``least`` at least; none where no page is."""
     fields = {normal(k): k for k in keys}
     best: frozenset[str] = frozenset()
     for page in pages:
-        entries = page.names(ENTRY)
+        entries = names(page)
         spelt = frozenset(fields[k] for k in fields.keys() & entries)
         if len(spelt) >= max(share * len(entries), least, len(best) + 1):
             best = spelt

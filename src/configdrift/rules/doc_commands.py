@@ -182,10 +182,7 @@ def _modules_running(analysis: Analysis, parser: SchemaNode) -> set[str]:
             continue
         imported = set()
         for fact in info.facts.imports:
-            base = fact.module
-            if fact.level:
-                package = name.split(".")[: -fact.level]
-                base = ".".join([*package, fact.module] if fact.module else package)
+            base = analysis.project.absolute(name, fact.module, fact.level)
             imported |= {base, f"{base}.{fact.name}"}
         if name in declaring or imported & declaring:
             running.add(f"-m {name}")

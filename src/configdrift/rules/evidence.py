@@ -333,10 +333,15 @@ def flag_families(analysis: Analysis, flags: set[str]) -> set[str]:
     """The ``flags`` a page names as one of a family written with a star
     (`` `--audio-*` flags enable ...`` names ``--audio-ext``); a
     changelog's mention is no description."""
-    prefixes: set[str] = set()
-    for _, data in bounded_files(analysis, _described_pages(analysis)):
-        if b"-*`" in data:
-            prefixes.update(m.group(1).decode() for m in _FLAG_FAMILY.finditer(data))
+
+    def derive() -> set[str]:
+        prefixes: set[str] = set()
+        for _, data in bounded_files(analysis, _described_pages(analysis)):
+            if b"-*`" in data:
+                prefixes.update(m.group(1).decode() for m in _FLAG_FAMILY.finditer(data))
+        return prefixes
+
+    prefixes = once(analysis, "flag families", derive)
     return {flag for flag in flags if any(flag.startswith(p) for p in prefixes)}
 
 

@@ -77,12 +77,13 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
     unnamed = [n for n in options if n not in known and n.location is not None]
     longs = named_in_pages(analysis, {s for n in unnamed for s in n.spellings if s[:2] == "--"})
     owners = sole_owners(root)
+    unnamed_ids = {id(n) for n in unnamed}
     for node in options:
         if node.location is None:
             continue
-        if node in unnamed and id(node) not in entries and not longs & set(node.spellings):
+        if id(node) in unnamed_ids and id(node) not in entries and not longs & set(node.spellings):
             continue  # the option itself is undocumented: said of the option
-        if node not in unnamed and not any(
+        if id(node) not in unnamed_ids and not any(
             owners.get(s) is node for s in named & set(node.spellings)
         ):
             continue  # named by a short flag other options have too: not this one for certain

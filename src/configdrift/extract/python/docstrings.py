@@ -270,10 +270,11 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
             for a in (*init.args.args, *init.args.kwonlyargs)
             if a.annotation is not None
         }
-    fact.doc_misspelt = _misspelt(_keywords(node, init), docstrings)
+    keywords = _keywords(node, init)
+    fact.doc_misspelt = _misspelt(keywords, docstrings)
     if not fact.doc_params:
         return
-    fact.doc_mentions = _mentions(node, init, [text for text, _ in docstrings])
+    fact.doc_mentions = _mentions(keywords, init, [text for text, _ in docstrings])
 
 
 def _keywords(node: ast.ClassDef, init: ast.FunctionDef | None) -> set[str]:
@@ -315,8 +316,8 @@ def _misspelt(keywords: set[str], docstrings: list[tuple[str, int]]) -> list[tup
     return list(found.values())
 
 
-def _mentions(node: ast.ClassDef, init: ast.FunctionDef | None, texts: list[str]) -> list[str]:
-    """The class's own keywords (the names its body annotates, its
+def _mentions(keywords: set[str], init: ast.FunctionDef | None, texts: list[str]) -> list[str]:
+    """The class's own ``keywords`` (the names its body annotates, its
     ``__init__``'s parameters) its docstrings (``texts``) spell in code
     anywhere (``> - `learning_rate`: Defaults to `5e-7```) or a
     deprecation message of its ``__init__`` names: described, if not in
@@ -324,7 +325,7 @@ def _mentions(node: ast.ClassDef, init: ast.FunctionDef | None, texts: list[str]
     words = set(_CODE_NAME.findall("\n".join(texts)))
     if init is not None:
         words.update(_deprecated(init))
-    return sorted(_keywords(node, init) & words)
+    return sorted(keywords & words)
 
 
 def _deprecated(init: ast.FunctionDef) -> set[str]:
