@@ -217,3 +217,92 @@ def test_an_attribute_whose_flags_are_built_at_run_time_opens_the_command_line(t
     assert "pretend" in analysis.schema.children
     # ``--dry-run`` may be one of the flags built at run time: not an error.
     assert ("CD101", "--dry-run") not in by_key(findings)
+
+
+_BOUND = """
+from optparse import OptionParser
+
+
+def create_parser():
+    parser = OptionParser(VERSION_GIVEN)
+    option = parser.add_option
+    option("-e", "--explain", action="store_true", help="Explain each error.")
+    option("-s", "--source", action="store_true", help="Show the source.")
+    option("--count", action="store_true", help="Print the total.")
+    option("--match", default="*.py", help="Check these files.")
+    option("-d", "--debug", action="store_true", help="Print debug information.")
+    option("-v", "--verbose", action="store_true", help="Print status information.")
+    return parser
+"""
+
+_BOUND_DOCS = """
+Usage
+=====
+
+.. option:: --explain
+
+   Explain each error.
+
+.. option:: --source
+
+   Show the source.
+
+.. option:: --count
+
+   Print the total.
+
+.. option:: --debug
+
+   Print debug information.
+
+.. option:: --verbose
+
+   Print status information.
+
+.. option:: --version
+
+   Print the version and exit.
+"""
+
+
+def test_a_local_bound_to_a_parsers_method_declares_options_through_it(tmp_path) -> None:
+    code = _BOUND.replace("VERSION_GIVEN", 'version="1.0"')
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": code, "docs/usage.rst": _BOUND_DOCS}, "tool"
+    )
+    options = analysis.schema.children
+    assert {"explain", "source", "count", "match", "version"} <= set(options)
+    found = by_key(findings)
+    assert ("CD103", "--match") in found
+    # ``OptionParser(version=...)`` adds ``--version``: documenting it is right.
+    assert not any(key == "--version" for _, key in found)
+
+
+def test_a_local_bound_to_another_method_declares_nothing(tmp_path) -> None:
+    code = _BOUND.replace("VERSION_GIVEN", 'version="1.0"').replace(
+        "parser.add_option\n", "parser.print_usage\n"
+    )
+    analysis, _ = check_project(
+        tmp_path, {"tool/cli.py": code, "docs/usage.rst": _BOUND_DOCS}, "tool"
+    )
+    assert analysis.schema.children == {}
+
+
+def test_a_parser_given_no_version_has_no_version_flag(tmp_path) -> None:
+    code = _BOUND.replace("VERSION_GIVEN", 'usage="%prog [options]"')
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": code, "docs/usage.rst": _BOUND_DOCS}, "tool"
+    )
+    assert "version" not in analysis.schema.children
+    assert ("CD101", "--version") in by_key(findings)
+
+
+def test_another_librarys_option_parser_given_a_version_adds_no_flag(tmp_path) -> None:
+    code = _BOUND.replace("VERSION_GIVEN", 'version="1.0"').replace(
+        "from optparse import", "from othertool.parsing import"
+    )
+    analysis, findings = check_project(
+        tmp_path, {"tool/cli.py": code, "docs/usage.rst": _BOUND_DOCS}, "tool"
+    )
+    assert "version" not in analysis.schema.children
+    assert ("CD101", "--version") in by_key(findings)

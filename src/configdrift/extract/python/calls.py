@@ -23,7 +23,10 @@ from configdrift.extract.python.facts import (
     Placement,
     RegistrationCall,
 )
-from configdrift.extract.python.registration_calls import registration_call
+from configdrift.extract.python.registration_calls import (
+    REGISTRATION_METHODS,
+    registration_call,
+)
 
 #: Methods that read a key of a dict: ``d.get(K)``, ``d.pop(K)``.
 READ_METHODS = frozenset({"get", "pop", "setdefault"})
@@ -32,6 +35,8 @@ _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 
 #: The methods of an argument parser (pytest's included) that add options.
 _PARSER_METHODS = frozenset({"add_argument", "addoption", "_addoption"})
+#: optparse's declaring method, bound to a local as a parser's are.
+_OPTPARSE = frozenset({"add_option"})
 
 
 #: Calls that read an option by its name: ``config.getini("timeout")``.
@@ -257,7 +262,9 @@ class CallFacts(DictSources):
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
         func = call.func
-        registration = registration_call(call, src, self.qualname, declaring=self.module.declaring)
+        registration = registration_call(
+            self._unaliased(call), src, self.qualname, declaring=self.module.declaring
+        )
         if registration is not None:
             # ``parser.add_argument(*names, **kwargs)`` is no model built.
             self.module.facts.registrations.append(registration)
@@ -440,6 +447,20 @@ class CallFacts(DictSources):
                         self.kinds.get(id(call)),
                     )
                 )
+
+    def _unaliased(self, call: ast.Call) -> ast.Call:
+        """A call through a local bound to a parser's declaring method
+        (``option = parser.add_option``, then ``option("-e", ...)``) as the
+        method's own call; any other call as it is."""
+        func = call.func
+        if type(func) is not ast.Name:
+            return call
+        bound = self.locals.get(func.id, ())
+        if len(bound) != 1 or type(bound[0]) is not ast.Attribute:
+            return call
+        if bound[0].attr not in REGISTRATION_METHODS and bound[0].attr not in _OPTPARSE:
+            return call
+        return ast.copy_location(ast.Call(bound[0], call.args, call.keywords), call)
 
     def _handed_parsers(self, calls: list[ast.Call]) -> None:
         """A parser handed to other code (``shtab.add_argument_to(parser)``)

@@ -115,7 +115,7 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module.run(tree)
     module.finish()
     facts.registrations += command_line_calls(tree, source) + console_scripts(tree, source)
-    if "auto_env" in source or "default_config_files" in source:
+    if "auto_env" in source or "default_config_files" in source or "OptionParser" in source:
         # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)
     return facts

@@ -289,16 +289,30 @@ def context_settings(deco: ast.expr, source: str, function: str) -> Registration
 AUTOMATIC = frozenset({"auto_envvar_prefix", "auto_env_var_prefix", "default_config_files"})
 
 
+#: optparse's ``OptionParser(version=...)``, which adds ``--version``: the
+#: call as one named so.
+PARSER_VERSION = "parser_version"
+
+
 def automatic_prefixes(tree: ast.Module, source: str) -> list[RegistrationCall]:
     """The calls that give options automatic spellings, as calls named by
     their keyword (``auto_envvar_prefix``) with its value as argument and
-    the callee (the command, or the parser class) as ``callee``."""
+    the callee (the command, or the parser class) as ``callee``; and a
+    parser given a version (``OptionParser(version=...)``), as a call named
+    ``PARSER_VERSION``."""
     return [
-        _keyword_given(keyword.arg, node, keyword.value, source, "<module>")
+        _keyword_given(
+            keyword.arg if keyword.arg in AUTOMATIC else PARSER_VERSION,
+            node,
+            keyword.value,
+            source,
+            "<module>",
+        )
         for node in ast.walk(tree)
         if type(node) is ast.Call
         for keyword in node.keywords
         if keyword.arg in AUTOMATIC
+        or (keyword.arg == "version" and last_name(node.func) == "OptionParser")
     ]
 
 

@@ -20,6 +20,7 @@ from configdrift.extract.python.registration_calls import (
     CLICK_BUILTINS,
     DECLARING_CALLS,
     OPTION_DECORATORS,
+    PARSER_VERSION,
     REGISTRATION_METHODS,
     TYPES,
 )
@@ -71,6 +72,8 @@ FOUND_AS = {
 #: key: Tornado's ``define(name, default=None, ...)``, oslo.config's
 #: ``cfg.StrOpt(name, default=None)``.
 _CATALOGUE = ("tornado.options.", "oslo_config.")
+#: optparse's parser, given a version: it adds ``--version``.
+_OPTPARSE = "optparse.OptionParser"
 
 
 def _kind(
@@ -99,6 +102,8 @@ def _kind(
     # The three sets of names below share none: the one that holds the method decides.
     if call.method in DECLARING_CALLS:
         return "named" if project.external(module, call.callee).startswith(_CATALOGUE) else None
+    if call.method == PARSER_VERSION:
+        return "version" if project.external(module, call.callee) == _OPTPARSE else None
     if call.method in CLICK_BUILTINS and call.callee:
         return "click-builtin" if of_click(project.external(module, call.callee)) else None
     if call.method in ("option", "Option") and call.callee:
@@ -229,6 +234,10 @@ def _options_of(
             node: SchemaNode | None
             if kind == "click-builtin":
                 node = click_builtin(name, call, where)
+            elif kind == "version":
+                # ``OptionParser(version=...)`` adds ``--version``, to print and exit.
+                node = option_node("version", ["--version"], "", None, where, name)
+                node.origin = BUILTIN
             elif kind != "typer" and _dynamic(project, name, call):
                 dynamic.append(where)
                 continue
