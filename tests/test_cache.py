@@ -236,8 +236,9 @@ Old name      New name
 def test_every_doc_fact_survives_the_cache() -> None:
     """The same of a page's facts: the repository's pages, a reference
     with a generated command line, autodoc, a renames table and a class's
-    signature, a page that links a code file and a page that does not
-    parse, hold every field at least once."""
+    signature, a page that links a code file, a page that sets names in
+    small letters and a page that does not parse, hold every field at
+    least once."""
     import dataclasses
     import json
 
@@ -254,6 +255,7 @@ def test_every_doc_fact_survives_the_cache() -> None:
     pages += [("reference.rst", _REFERENCE_RST), ("broken.rst", b".. include:: /etc/passwd\n")]
     pages.append(("broken.md", b"\xff\xfe not UTF-8"))
     pages.append(("linked.md", b"The [settings](../src/app/config.py#L3) of the app.\n"))
+    pages.append(("loose.md", b"```python\napp_port = 8080\napp_host = 'x'\n```\n"))
     held: set[str] = set()
     for name, data in pages:
         facts = extractor_for(name)(data)

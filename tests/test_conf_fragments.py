@@ -188,3 +188,77 @@ def test_a_paragraph_that_leads_into_conf_py_makes_its_block_a_fragment() -> Non
         ["foo_show", "foo_text"],
         ["foo_max", "foo_min"],
     ]
+
+
+_LOOSE = """# sphinx-foo
+
+## Options
+
+- `foo_show_banner` (default `True`): show a banner.
+- `foo_banner_text` (default `"Hello"`): the banner's text.
+- `foo_max_items` (default `10`): how many items.
+
+To change the text:
+
+```python
+foo_show_banner = True
+BLOCK
+```
+"""
+
+
+def _loose(tmp_path, block: str, setup: str = _SETUP, page: str = _LOOSE, mount=None) -> dict:
+    files = {"sphinx_foo/__init__.py": setup, "README.md": page.replace("BLOCK", block)}
+    _, findings = check_project(tmp_path, files, "sphinx_foo", mount)
+    return by_key(findings)
+
+
+def test_settings_in_small_letters_with_no_lead_in_that_set_a_registered_key_are_examples(
+    tmp_path,
+) -> None:
+    found = _loose(tmp_path, 'foo_banner_txt = "Welcome"')
+    finding = found["CD302", "foo_banner_txt"]
+    assert finding.location.line == 13
+    assert finding.suggestion == "did you mean `foo_banner_text`?"
+
+
+def test_small_letters_that_set_no_registered_key_or_compute_a_value_are_no_example(
+    tmp_path,
+) -> None:
+    # No registered key among them: a script's variables.
+    alone = _LOOSE.replace("foo_show_banner = True\n", "")
+    found = _loose(tmp_path / "alone", 'foo_banner_txt = "Welcome"', page=alone)
+    assert ("CD302", "foo_banner_txt") not in found
+    # A value computed, or code beside the assignments: not settings.
+    computed = _loose(tmp_path / "computed", 'foo_banner_txt = make_text("Welcome")')
+    assert ("CD302", "foo_banner_txt") not in computed
+    code = _loose(tmp_path / "code", 'foo_banner_txt = "Welcome"\nprint(foo_banner_txt)')
+    assert ("CD302", "foo_banner_txt") not in code
+
+
+_MODEL = """
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    foo_show_banner: bool = True
+    foo_banner_text: str = "Hello"
+    foo_max_items: int = 10
+
+
+def load(path):
+    with open(path) as f:
+        return Settings.model_validate(yaml.safe_load(f))
+"""
+
+
+def test_settings_in_small_letters_are_no_example_of_a_model(tmp_path) -> None:
+    # Only keys a file registers by name (Sphinx's ``conf.py``) are set so.
+    found = _loose(
+        tmp_path, 'foo_banner_txt = "Welcome"', setup=_MODEL, mount={"": "sphinx_foo:Settings"}
+    )
+    assert ("CD103", "foo_max_items") not in found  # the page documents the model
+    assert not [key for key in found if key[0] in ("CD301", "CD302")]

@@ -195,6 +195,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         entries=[RawEntry(**{**e, "parts": tuple(e["parts"])}) for e in data["entries"]],
         blocks=[_block(b) for b in data["blocks"]],
         calls=[_block(b) for b in data["calls"]],
+        loose_settings=[_block(b) for b in data["loose_settings"]],
         error=data["error"],
         error_line=data["error_line"],
         generated=[(tool, line) for tool, line in data["generated"]],

@@ -69,7 +69,7 @@ def example_pages(
     return [
         (rel, doc)
         for rel, doc in facts.items()
-        if rel not in taken and doc.error is None and doc.blocks
+        if rel not in taken and doc.error is None and (doc.blocks or doc.loose_settings)
     ]
 
 
@@ -128,6 +128,18 @@ def placed_blocks(
                 inner := _under_its_name(schema, block, tops) or _in_tool_table(schema, block, tops)
             ) is not None:
                 out.append((rel, inner, ()))
+        if schema.model_kind == "named":
+            # Settings in small letters with no lead-in (``mermaid_cmd =
+            # "npx mmdc"``) are a ``conf.py``'s where they set one of the
+            # keys the code registers by name for it.
+            out.extend(
+                (rel, block, ())
+                for block in doc.loose_settings
+                if any(
+                    key.path[0] in former or schema.child(key.path[0]) is not None
+                    for key in block.keys
+                )
+            )
     return out
 
 

@@ -113,6 +113,11 @@ class DocFacts:
     #: its own (``Block.call``): examples of the model a function builds
     #: from them, never placed by their keys alone.
     calls: list[Block] = field(default_factory=list)
+    #: Python blocks that only assign literals to names in small letters,
+    #: with no lead-in naming a ``conf.py`` (``mermaid_cmd = "npx mmdc"``):
+    #: judged only as settings of a file whose keys the code registers by
+    #: name (Sphinx's ``conf.py``), where one of their names is such a key.
+    loose_settings: list[Block] = field(default_factory=list)
     #: Command lines of the shell blocks (``$ myapp serve --port 8080``):
     #: (line, program, its arguments); ``python -m pkg`` is ``-m pkg``.
     commands: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)

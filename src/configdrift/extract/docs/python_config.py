@@ -189,6 +189,33 @@ def read_settings_module(
     return BlockRead(keys)
 
 
+def loose_settings(text: str, tree: ast.Module | None) -> list[BlockKey] | None:
+    """The settings of a block that only assigns literals to names in
+    small letters, one of them at least in parts (``mermaid_cmd = "npx
+    mmdc"``), with no page leading into it as a ``conf.py``: settings of
+    such a file perhaps, or a script's variables. ``tree`` is the block
+    parsed, where it was."""
+    if "_" not in text or "=" not in text or len(text) > MAX_BYTES:
+        return None
+    tree = tree or _parse(text)
+    if tree is None or not tree.body:
+        return None
+    keys: list[BlockKey] = []
+    for statement in tree.body:
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            return None  # code, not settings
+        name = statement.targets[0].id
+        kind, value = literal_value(statement.value)
+        if name.startswith("_") or kind == PLACEHOLDER:
+            return None  # a private name, or a value computed: a script's
+        keys.append(BlockKey((name,), statement.lineno - 1, kind, value))
+    return keys if any("_" in key.path[0] for key in keys) else None
+
+
 #: The languages a block of a settings module is mislabelled with
 #: (``console``, ``text``) or given none.
 _PLAIN_LANGS = frozenset({"", "console", "shell", "sh", "bash", "text", "txt", "none"})
@@ -370,6 +397,8 @@ def python_blocks(
     ]
     if into is not None:
         # A page's block: its blocks and calls, and the fields it shows.
+        if settings is None and (loose := loose_settings(content, tree)) is not None:
+            into.loose_settings.append(Block(section, first, lang, [k.at(first) for k in loose]))
         into.blocks.extend(blocks)
         into.calls.extend(calls)
         into.entries.extend(shown_fields(content, first, section, tree))
