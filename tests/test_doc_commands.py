@@ -7,6 +7,8 @@ code spells, nor a parser that takes unknown flags."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from configdrift.extract.docs.commands import command_lines
@@ -493,3 +495,71 @@ def test_a_module_run_with_python_m_that_parses_the_command_line_is_the_program(
     library = "from shop.cli import main\n\n\ndef serve():\n    return main()\n"
     _, findings = check_project(tmp_path / "library", {**files, "shop/serve.py": library}, "shop")
     assert not [f for f in findings if f.code == "CD301"]
+
+
+_SCRIPT = """#!/bin/bash
+# Serve the example shop.
+shop --port 8080 \\
+    --host 0.0.0.0 \\
+    --flavour vanilla
+"""
+
+
+def test_a_shell_script_is_read_for_its_command_lines(tmp_path) -> None:
+    found = _flags(tmp_path, **{"examples/serve.sh": _SCRIPT})
+    finding = found["--flavour"]
+    assert (finding.location.path, finding.location.line) == ("examples/serve.sh", 3)
+    assert finding.related[0].path == "shop/cli.py"
+
+
+def test_a_shell_script_of_the_tests_or_a_tools_folder_is_not_read(tmp_path) -> None:
+    assert "--flavour" not in _flags(tmp_path, **{"tests/serve.sh": _SCRIPT})
+    # A folder named with a dot is listed where git tracks it: a tool's.
+    hidden = tmp_path / "hidden"
+    (hidden / ".runpod").mkdir(parents=True)
+    (hidden / ".runpod/serve.sh").write_text(_SCRIPT, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(hidden)], capture_output=True, check=True)
+    assert "--flavour" not in _flags(hidden)
+
+
+def test_a_shell_script_that_runs_another_program_is_not_judged(tmp_path) -> None:
+    other = _SCRIPT.replace("shop --port", "othershop --port")
+    assert "--flavour" not in _flags(tmp_path, **{"examples/serve.sh": other})
+
+
+def test_a_launcher_runs_the_module_after_its_own_flags() -> None:
+    line = "torchrun --nproc_per_node 8 -m shop.serve --port 1 \\\n  --colour\n"
+    assert command_lines(line, "sh") == [(0, "-m shop.serve", ("--port", "1", "--colour"))]
+    launch = "python -m torch.distributed.launch --nproc 2 --module shop.serve --port 1\n"
+    assert command_lines(launch, "sh") == [(0, "-m shop.serve", ("--port", "1"))]
+    accelerate = "accelerate launch --num_processes 2 -m shop.serve --port 1\n"
+    assert command_lines(accelerate, "sh") == [(0, "-m shop.serve", ("--port", "1"))]
+    # A script the launcher runs: the ``-m`` after it is the script's flag.
+    script = "torchrun --standalone serve.py -m x --port 1\n"
+    assert command_lines(script, "sh") == [
+        (0, "torchrun", ("--standalone", "serve.py", "-m", "x", "--port", "1"))
+    ]
+
+
+def test_a_launched_module_that_parses_the_command_line_is_judged_in_a_script(tmp_path) -> None:
+    serve = 'from shop.cli import main\n\nif __name__ == "__main__":\n    main()\n'
+    script = _SCRIPT.replace("shop --port", "torchrun --nproc_per_node 2 -m shop.serve --port")
+    files = {"shop/cli.py": _CLI, "shop/serve.py": serve, "examples/serve.sh": script}
+    _, findings = check_project(tmp_path, {**files, "docs/cli.md": _PAGE}, "shop")
+    # (the page runs ``shop``, which no console script installs here)
+    assert {(f.key, f.location.path) for f in findings if f.code == "CD301"} == {
+        ("--flavour", "examples/serve.sh")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        (b"shop \\\n  --colour\n", True),  # continued onto the next line
+        (b"shop \\\n\n--colour\n", False),  # the continuation ends at the empty line
+    ],
+)
+def test_a_command_continued_onto_the_next_lines_may_run_the_program(text, runs) -> None:
+    from configdrift.index.programs import may_run
+
+    assert may_run(text, ["shop"]) is runs

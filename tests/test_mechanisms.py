@@ -50,12 +50,13 @@ def test_a_claim_needs_three_fresh_keys_the_docs_name():
 
 
 def test_every_doc_suffix_discovered_has_its_markup():
-    from configdrift.discover import DOC_SUFFIXES
+    from configdrift.discover import DOC_SUFFIXES, SHELL_SUFFIX
     from configdrift.extract.docs.markups import MARKUPS
     from configdrift.sphinx_sources import SPHINX_TEXT
 
-    # A Sphinx project's ``.txt`` pages too, where its ``conf.py`` says so.
-    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT}
+    # A Sphinx project's ``.txt`` pages too, where its ``conf.py`` says so,
+    # and shell scripts, for their command lines.
+    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT, SHELL_SUFFIX}
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,10 @@ NON_SCHEMA_DIRS = frozenset(
     }
 )
 DOC_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".rst")
+#: Shell scripts: read for the command lines they run (``scripts``).
+SHELL_SUFFIX = ".sh"
+#: At most this many shell scripts are looked at.
+MAX_SCRIPTS = 1000
 
 
 #: Files that may be configs of the project, read when shaped like one.
@@ -87,7 +91,7 @@ MAX_TEMPLATES = 2000
 #: The suffixes of every file a run may read: code, pages, config files,
 #: data files. A ref's files are written for the same (``--diff-base``,
 #: ``diff``), so that both sides are read alike.
-READ_SUFFIXES = (".py", *DOC_SUFFIXES, *CONFIG_SUFFIXES, *DATA_SUFFIXES)
+READ_SUFFIXES = (".py", *DOC_SUFFIXES, *CONFIG_SUFFIXES, *DATA_SUFFIXES, SHELL_SUFFIX)
 
 
 def may_read(rel: str) -> bool:
@@ -153,6 +157,9 @@ class Sources:
     #: The templates inside the code's folders (``.html``, ``.jinja``,
     #: ``.j2``), which read the keys of the contexts they are rendered with.
     rendered: list[str] = field(default_factory=list)
+    #: Shell scripts (not tests, not a tool's hidden folder): the command
+    #: lines a reader copies, judged where they run the project's program.
+    scripts: list[str] = field(default_factory=list)
 
     def read(self) -> list[str]:
         """Every file an analysis of these sources reads, once each, sorted."""
@@ -168,6 +175,7 @@ class Sources:
                 *self.data_files,
                 *self.themes,
                 *self.templates,
+                *self.scripts,
             }
         )
 
@@ -484,6 +492,11 @@ def discover(config: Config) -> Sources:
         themes,
         templates,
         rendered,
+        [
+            f
+            for f in files
+            if f.endswith(SHELL_SUFFIX) and not _in_test_dir(f) and not _in_hidden_dir(f)
+        ][:MAX_SCRIPTS],
     )
 
 

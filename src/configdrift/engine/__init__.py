@@ -20,7 +20,7 @@ from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
-from configdrift.index.pages import pages_worth_reading
+from configdrift.index.pages import pages_worth_reading, scripts_running
 from configdrift.index.programs import installed_programs
 from configdrift.model import (
     CLI_KINDS,
@@ -163,6 +163,12 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         spelt, rendering, running = pages_worth_reading(
             root, unread_pages, spellings | doc_names(), programs
         )
+        # And the shell scripts that run the program, or a module run as a
+        # script (``python -m app.train``), for their command lines.
+        scripts = [
+            f"-m {name}" for name, info in builder.project.modules.items() if info.facts.main_guard
+        ]
+        running += scripts_running(root, sources.scripts, [*programs, *scripts])
         extra = extractor.docs(sorted({*spelt, *rendering, *running}), None)()
         mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [

@@ -316,6 +316,20 @@ def pages_worth_reading(
     return spelt, rendering, running
 
 
+def scripts_running(root: Path, scripts: Iterable[str], programs: Iterable[str]) -> list[str]:
+    """The shell scripts that may run one of the project's ``programs``
+    with a flag (``may_run``), each read once and bounded as a page is."""
+    programs = tuple(programs)
+    if not programs:
+        return []
+    return [
+        rel
+        for rel in scripts
+        if (data := read_or_none(root, rel, MAX_SPELT_BYTES)) is not None
+        and may_run(data, programs)
+    ]
+
+
 def _misspells(data: bytes, wanted: set[str], dropped: dict[str, set[str]]) -> bool:
     """Does the page spell a name of words one letter from a wanted key
     (``dropped``: each key's spellings with a letter left out), and not

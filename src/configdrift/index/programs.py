@@ -86,8 +86,9 @@ def installed_programs(
 
 def may_run(data: bytes, programs: Iterable[str]) -> bool:
     """Does the page spell one of the programs (a script's name, ``-m
-    package``) as a word followed, on its line, by a flag: a command line
-    that may give the program a flag?"""
+    package``) as a word followed, on its line or those it continues onto
+    with ``\\``, by a flag: a command line that may give the program a
+    flag?"""
     for program in programs:
         name = program.encode()
         start = 0
@@ -95,13 +96,29 @@ def may_run(data: bytes, programs: Iterable[str]) -> bool:
             at = data.find(name + b" ", start)
             if at < 0:
                 break
-            end = data.find(b"\n", at)
-            end = len(data) if end < 0 else end
+            end = _line_end(data, at)
             before = data[at - 1 : at] if at else b"\n"
             if not (before.isalnum() or before in b"_-./") and _FLAG_AFTER.search(data, at, end):
                 return True
             start = end
     return False
+
+
+#: The most lines a command continued with ``\\`` is looked at over.
+MAX_CONTINUED = 50
+
+
+def _line_end(data: bytes, at: int) -> int:
+    """Where the command line at ``at`` ends: its line's end, or that of
+    the last line it continues onto with ``\\``."""
+    for _ in range(MAX_CONTINUED):
+        end = data.find(b"\n", at)
+        if end < 0:
+            return len(data)
+        if not data[at:end].rstrip(b" \t\r").endswith(b"\\"):
+            return end
+        at = end + 1
+    return at
 
 
 def _table(data: Any, *keys: str) -> Any:

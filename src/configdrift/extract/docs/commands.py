@@ -96,5 +96,34 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
     program = words[at]
     rest = words[at + 1 :]
     if program.rsplit("/", 1)[-1].startswith("python") and len(rest) >= 2 and rest[0] == "-m":
-        return f"-m {rest[1]}", rest[2:]
+        if rest[1] not in _LAUNCHER_MODULES:
+            return f"-m {rest[1]}", rest[2:]
+        program, rest = rest[1], rest[2:]
+    if program == "accelerate" and rest[:1] == ["launch"]:
+        program, rest = "accelerate launch", rest[1:]
+    if program in _LAUNCHERS:
+        # ``torchrun --nproc_per_node 8 -m app.train --lr 1``: the module
+        # the launcher runs, with the words after it.
+        for n, word in enumerate(rest[:-1]):
+            if word in _MODULE_FLAGS:
+                return f"-m {rest[n + 1]}", rest[n + 2 :]
+            if word.endswith(".py"):
+                break  # a script it runs, and flags of the script's after it
     return program, rest
+
+
+#: Programs that launch a Python module on many processes, with flags of
+#: their own before it (``torchrun --nproc_per_node 8 -m app.train``).
+_LAUNCHERS = frozenset(
+    {
+        "torchrun",
+        "deepspeed",
+        "accelerate launch",
+        "torch.distributed.run",
+        "torch.distributed.launch",
+    }
+)
+#: The same run with ``python -m``.
+_LAUNCHER_MODULES = frozenset({"torch.distributed.run", "torch.distributed.launch"})
+#: A launcher's flag that names the module it runs.
+_MODULE_FLAGS = frozenset({"-m", "--module"})

@@ -3,8 +3,9 @@
 A markup is a module of ``extract/docs`` with a function from a page's
 bytes to its ``DocFacts`` (``extract_markdown``, ``extract_rst``); a new
 markup adds its module, a line here, and its suffix to
-``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A page of
-any other suffix is read as Markdown.
+``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A shell
+script is read for its command lines alone. A page of any other suffix is
+read as Markdown.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
 from configdrift.extract.docs.rst import extract_rst
+from configdrift.extract.docs.shell import extract_shell
 
 MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".md": extract_markdown,
@@ -25,6 +27,8 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     # A Sphinx project's pages where its ``source_suffix`` says so
     # (``sphinx_sources.SPHINX_TEXT``): no other ``.txt`` file is a page.
     ".txt": extract_rst,
+    # Shell scripts (``discover.SHELL_SUFFIX``): read for their command lines.
+    ".sh": extract_shell,
 }
 
 
