@@ -92,3 +92,20 @@ WHOLE = rb"(?<![\w-])(%b)(?![\w-])"
 def alternation(names: set[str] | frozenset[str]) -> bytes:
     """The names as one alternation of a bytes pattern, escaped, in order."""
     return b"|".join(re.escape(n.encode()) for n in sorted(names))
+
+
+#: The keys of words of a tree its pages must write with dashes, and more
+#: of them than with underscores, for the dashed spelling to be its users'.
+MIN_DASHED = 3
+
+
+def dashed_tree(keys: Iterable[str], written: Iterable[str]) -> bool:
+    """Do the pages write a tree's keys of words with dashes, as its
+    loader reads them (``minimum-version`` for the field
+    ``minimum_version``): ``MIN_DASHED`` of them at least, and more than
+    they write with underscores? ``written``: the keys as the pages
+    write them."""
+    seen = set(written)
+    worded = {k for k in keys if "_" in k.strip("_")}
+    dashed = sum(1 for k in worded if k.replace("_", "-") in seen)
+    return dashed >= MIN_DASHED and dashed > sum(1 for k in worded if k in seen)

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections import Counter
 
 from configdrift.index.pages import PageKeys, best_page, exemplified_fields, linked_best_page
-from configdrift.index.spellings import normal
+from configdrift.index.spellings import dashed_tree, normal
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
@@ -82,7 +82,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     mounted = discovery.mounted()
     if discovery.references is None:
         return []
-    names = discovery.references()
+    # Written with dashes too, as a TOML table's keys are (``line-length``).
+    names = discovery.references() | {n.replace("-", "_") for n in discovery.references()}
     # The pages by each name their Python blocks call with keyword
     # arguments (a class they construct).
     constructed: dict[str, list[PageKeys]] = {}
@@ -156,6 +157,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if not any(other < keys and best[other][0] == found[0] for other in best)
     }
     ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
+    # The keys as the pages write them: a tree they write with dashes takes them.
+    written = [s.path[-1] for p in discovery.page_keys() for f in p.spelt.values() for s in f]
     evidence = Counter(documented for documented, symbol in ranked if symbol not in about)
     found: list[Surface] = []
     for documented, symbol in ranked:
@@ -168,6 +171,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # So is one whose class inherits fields from outside the project.
         node.strict = None if symbol in about or builder.inherits_unknown_fields(symbol) else False
         evidence_of = about.get(symbol, exemplified.get(symbol, linked.get(symbol)))
+        if dashed_tree((n.key for n in node.walk()), written):
+            for n in node.walk():
+                if "_" in n.key:
+                    n.spellings = (*dict.fromkeys((*n.spellings, n.key, n.key.replace("_", "-"))),)
         if discovery.claim(node, evidence_of, shared=symbol in about):
             shown = symbol in exemplified
             said = "the docs' examples set" if shown else "its page documents"
