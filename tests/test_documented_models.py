@@ -204,3 +204,91 @@ def test_a_model_of_starred_bases_its_page_documents_by_defaults(tmp_path) -> No
     files = {"app/arguments.py": _PARTS, "configs/arguments.md": "## Args\n\n" + bare}
     analysis, _ = check_project(tmp_path / "bare", files, "app")
     assert "Args" not in {s.surface for s in analysis.everything}
+
+
+def _dashed(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(name.replace("_", "-") for name in names)
+
+
+def _table(names: tuple[str, ...]) -> str:
+    return "# Options\n\n| Option | Default | Meaning |\n| --- | --- | --- |\n" + "".join(
+        f"| `{name}` | `{i}` | It. |\n" for i, name in enumerate(names)
+    )
+
+
+def test_a_model_its_page_writes_with_dashes_takes_the_dashed_spellings(tmp_path) -> None:
+    # The loader reads ``line-length`` into ``line_length`` (a TOML table's
+    # convention): the page's spelling is the users'.
+    page = _table((*_dashed(_FIELDS[:5]), "wrap-length")).replace("`1`", "`9`")
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": _SETTINGS, "docs/options.md": page}, "app"
+    )
+    surfaces = {s.surface: s for s in analysis.everything}
+    assert surfaces["_Config"].schema.children["line_length"].spellings == (
+        "line_length",
+        "line-length",
+    )
+    found = by_key(findings)
+    assert "9" in found[("CD104", "profile")].message
+    dashed = [k for c, k in found if c in ("CD102", "CD103") and "-" in k and k != "wrap-length"]
+    assert not dashed
+    assert ("CD102", "wrap-length") in found
+    assert ("CD103", "quiet") in found
+
+
+def test_a_page_that_writes_most_keys_with_underscores_gives_no_dashed_spelling(tmp_path) -> None:
+    # Two dashed of five: the page's spelling is the code's; a dashed one
+    # is another key, which the model lacks.
+    names = (*_FIELDS[:3], *_dashed(_FIELDS[3:5]))
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": _SETTINGS, "docs/options.md": _table(names)}, "app"
+    )
+    schema = {s.surface: s for s in analysis.everything}["_Config"].schema
+    assert "skip-gitignore" not in schema.children["skip_gitignore"].spellings
+    assert ("CD103", "force_sort") in by_key(findings)  # not taken as ``force-sort``
+
+
+_LISTED = """
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Hook:
+    path: str = ""
+    template: str = ""
+    location: str = "install"
+
+
+@dataclass
+class Settings:
+    verbose: bool = False
+    hooks: list[Hook] = field(default_factory=list)
+"""
+
+_LISTED_PAGE = """# Settings
+
+| Option | Default | Meaning |
+| --- | --- | --- |
+| `verbose` | `false` | Talk. |
+
+## `hooks[]`
+
+| Option | Default | Meaning |
+| --- | --- | --- |
+| `hooks[].path` | `""` | Where. |
+| `hooks[].template` | `""` | What. |
+| `hooks[].locaton` | `"install"` | When. |
+"""
+
+
+def test_keys_of_each_item_of_a_list_are_written_with_brackets(tmp_path) -> None:
+    from configdrift.extract.docs.entry_text import split_name
+
+    assert split_name("hooks[].path") == ("hooks", "[]", "path")
+    assert split_name("hooks[]") == ("hooks",)  # the list itself
+    assert split_name("a.b") == ("a", "b")
+    files = {"app/settings.py": _LISTED, "docs/settings.md": _LISTED_PAGE}
+    _, findings = check_project(tmp_path, files, "app", mount={"": "app.settings:Settings"})
+    found = by_key(findings)
+    # The list and two keys of its items are documented; the third is misspelt.
+    assert [key for code, key in found if code == "CD103"] == ["hooks[].location"]

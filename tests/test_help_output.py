@@ -137,3 +137,67 @@ def test_a_default_the_help_output_states_against_the_parser(tmp_path) -> None:
         assert bool(mismatch) == found
         if found:
             assert mismatch[0].key in ("--loops", "loops") and "3" in mismatch[0].message
+
+
+_SCRIPTS = '[project]\nname = "tool"\n\n[project.scripts]\ntune = "tool.cli:main"\n'
+
+
+def test_the_help_output_of_another_program_of_the_project_is_not_its_parsers(tmp_path) -> None:
+    # ``tune-diff``'s code is not read (a vendored folder): its flags are
+    # not ``tune``'s, whose parser would refuse them.
+    other = _HELP.replace("usage: tune ", "usage: tune-diff ")
+    rst = "Tuning\n======\n\n::\n\n" + "".join(
+        f"   {line}\n" for line in other.strip().splitlines()
+    )
+    for page, text in (("md", _page(other)), ("rst", rst)):
+        files = {"tool/cli.py": _CLI, f"docs/tuning.{page}": text, "pyproject.toml": _SCRIPTS}
+        _, findings = check_project(tmp_path / page, files, "tool")
+        assert ("CD101", "--flush-page-cache") not in by_key(findings)
+    # The program's own help output is judged; so is one no program is
+    # known for (no console script) or that names none.
+    unnamed = _HELP.replace(
+        "usage: tune [-h] --nvme-dir NVME_DIR [--sweep-config SWEEP_CONFIG]", ""
+    )
+    for name, block, more in (
+        ("own", _HELP, {"pyproject.toml": _SCRIPTS}),
+        ("unknown", other, {}),
+        ("unnamed", unnamed, {"pyproject.toml": _SCRIPTS}),
+    ):
+        files = {"tool/cli.py": _CLI, "docs/tuning.md": _page(block), **more}
+        _, findings = check_project(tmp_path / name, files, "tool")
+        assert ("CD101", "--flush-page-cache") in by_key(findings), name
+
+
+def test_the_program_a_usage_line_names() -> None:
+    from configdrift.extract.docs.help_output import usage_program
+
+    assert usage_program("usage: tune-diff [-h]\n\noptions:\n") == "tune-diff"
+    assert usage_program("Usage: /usr/bin/tune [OPTIONS]") == "tune"
+    assert usage_program("  usage: python3 -m tool.cli [-h]") == "-m tool.cli"
+    assert usage_program("options:\n  -h, --help  show help\n") is None
+
+
+def test_another_programs_help_output_is_not_a_second_surfaces_either(tmp_path) -> None:
+    # The command line beside keys a plugin registers for a file, which
+    # are more: a surface of its own, placed apart.
+    names = [
+        f"tool_{w}" for w in ["level", "mode", "color", "depth", "speed", "width", "height", "name"]
+    ]
+    plugin = "def pytest_addoption(parser):\n" + "".join(
+        f"    parser.addini({n!r}, help='It.')\n" for n in names
+    )
+    page = "# Settings\n\n| Key | Meaning |\n| --- | --- |\n" + "".join(
+        f"| `{n}` | It. |\n" for n in names
+    )
+    other = _HELP.replace("usage: tune ", "usage: tune-diff ")
+    for name, block, found in (("other", other, False), ("own", _HELP, True)):
+        files = {
+            "tool/cli.py": _CLI,
+            "tool/plugin.py": plugin,
+            "docs/ini.md": page,
+            "docs/tuning.md": _page(block),
+            "pyproject.toml": _SCRIPTS,
+        }
+        analysis, findings = check_project(tmp_path / name, files, "tool")
+        assert analysis.schema.model_kind == "named"
+        assert (("CD101", "--flush-page-cache") in by_key(findings)) is found, name

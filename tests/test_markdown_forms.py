@@ -1035,3 +1035,24 @@ def test_a_myst_fence_of_an_object_directive_for_settings_is_an_entry() -> None:
         ("APP_CACHE_DIR", None, None),
         ("site_url", None, None),
     ]
+
+
+def test_object_directives_in_embedded_rst_are_entries_of_their_section() -> None:
+    from configdrift.extract.docs.markdown import extract_markdown
+
+    page = (
+        "# Options\n\n## build\n\n"
+        "```{eval-rst}\n.. confval:: build.verbose\n\n  :Type: ``bool``\n  :Default: false\n\n"
+        "  Talk more.\n```\n\n"
+        "```{eval-rst}\n.. note::\n\n  A note names no key.\n```\n\n"
+        # Only the object directives' keys: a list beside them is prose's.
+        "```{eval-rst}\n.. confval:: build.jobs\n\n  How many.\n\n``retries``\n   Retries.\n```\n"
+    )
+    facts = extract_markdown(page.encode())
+    # (the heading names a key too: a word entry)
+    assert [(e.name, e.line, e.section, e.doc_type, e.default) for e in facts.entries] == [
+        ("build", 3, 2, None, None),
+        ("build.verbose", 6, 2, "bool", "false"),
+        ("build.jobs", 21, 2, None, None),
+    ]
+    assert facts.sections[2].title == "build"

@@ -177,9 +177,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if facts.error is not None
         ]
         pages = config_pages(sources, md_facts, schema, spellings, parse_errors)
-        placer, entries = place_entries(schema, config, pages)
+        placer, entries = place_entries(schema, config, pages, frozenset(programs))
         if mount_by_docs(builder, schema, entries):
-            placer, entries = place_entries(schema, config, pages)
+            placer, entries = place_entries(schema, config, pages, frozenset(programs))
         unused = sorted(set(config.sections_of(None)) - placer.used)
         if unused:
             raise ConfigError(

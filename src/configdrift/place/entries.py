@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 
 from configdrift.config import Config
+from configdrift.extract.docs.entry_text import split_name
 from configdrift.extract.docs.facts import DocFacts, RawEntry
 from configdrift.index.spellings import normal
 from configdrift.model import (
@@ -143,6 +144,10 @@ class DocPlacer:
         #: Sections (page, index) that document another configuration:
         #: their entries are not judged here.
         self.foreign: set[tuple[str, int]] = set()
+        #: The project's programs (``analysis.programs``): where it has
+        #: some, a ``--help`` output of another program (``usage: app-diff``)
+        #: lists flags of a command line none of its surfaces is.
+        self.programs: frozenset[str] = frozenset()
 
     def _claims(self, rel: str, facts: DocFacts) -> None:
         """The sections of the page another surface's ``sections`` entry
@@ -240,7 +245,8 @@ class DocPlacer:
         self.page_context = self._small_page(facts)
         by_section: dict[int, list[int]] = {}
         for idx, entry in enumerate(facts.entries):
-            by_section.setdefault(entry.section, []).append(idx)
+            if not (self.programs and entry.program and entry.program not in self.programs):
+                by_section.setdefault(entry.section, []).append(idx)
         blocks_by_section: dict[int, list[int]] = {}
         for idx, block in enumerate(facts.blocks):
             blocks_by_section.setdefault(block.section, []).append(idx)
@@ -349,8 +355,9 @@ class DocPlacer:
                 self.used.add(key)
                 return tuple(p for p in self.explicit[key].split(".") if p), "configuration", None
         if section.heading_key is not None:
+            key = section.heading_key
             return (
-                _overlap(parent, tuple(section.heading_key.split("."))),
+                _overlap(parent, tuple(key.split(".")) if key[:1] == "-" else split_name(key)),
                 "heading names the key",
                 None,
             )
@@ -516,9 +523,13 @@ class DocPlacer:
 
 
 def place_entries(
-    schema: SchemaNode, config: Config, pages: list[tuple[str, DocFacts]]
+    schema: SchemaNode,
+    config: Config,
+    pages: list[tuple[str, DocFacts]],
+    programs: frozenset[str] = frozenset(),
 ) -> tuple[DocPlacer, list[DocEntry]]:
     placer = DocPlacer(schema, *configured_sections(config, "", first=True))
+    placer.programs = programs
     entries: list[DocEntry] = []
     for rel, doc in pages:
         entries.extend(placer.place(rel, doc))

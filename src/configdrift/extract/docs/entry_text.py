@@ -11,6 +11,7 @@ import re
 from configdrift.extract.docs.blocks import STRICT_LANGS
 from configdrift.extract.docs.facts import RawEntry
 from configdrift.extract.docs.toml_block import INI_LANGS
+from configdrift.model import LIST_ITEM
 
 #: A key as docs write it: a command-line option (``--flag``, ``-f``,
 #: ``--4o``, a group's ``--train.lr``), or a dotted path whose later parts may be ``*``, any key
@@ -18,7 +19,7 @@ from configdrift.extract.docs.toml_block import INI_LANGS
 #: already isolated by the parser), not to raw Markdown.
 KEY = re.compile(
     r"^(?:--?[A-Za-z0-9][A-Za-z0-9_\-]*+(?:\.[A-Za-z_][A-Za-z0-9_\-]*+)*+"
-    r"|[A-Za-z_][A-Za-z0-9_\-]*(?:[.:](?:[A-Za-z_][A-Za-z0-9_\-]*|\*))*)$"
+    r"|[A-Za-z_][A-Za-z0-9_\-]*+(?:\[\])?(?:[.:](?:[A-Za-z_][A-Za-z0-9_\-]*+(?:\[\])?|\*))*)$"
 )
 
 
@@ -238,7 +239,15 @@ def split_name(name: str) -> tuple[str, ...]:
     if name[:1] == "-":
         return (name,)  # a flag is one key, dots and all (``--train.lr``)
     sep = ":" if ":" in name else "."
-    return tuple(p for p in name.split(sep) if p)
+    parts: list[str] = []
+    for part in name.split(sep):
+        if len(part) > 2 and part.endswith(LIST_ITEM):
+            # ``generate[].path``: a key of each item of the list ``generate``.
+            parts += (part[:-2], LIST_ITEM)
+        elif part:
+            parts.append(part)
+    # ``generate[]`` alone names the list.
+    return tuple(parts[:-1] if parts[-1:] == [LIST_ITEM] and len(parts) > 1 else parts)
 
 
 def heading_rest(rest: str) -> bool:

@@ -40,6 +40,8 @@ class RawEntry:
     choices: tuple[str, ...] | None = None
     #: The environment variable its labels give it (``env-var=`APP_PORT```).
     variable: str | None = None
+    #: The program whose ``--help`` output lists it (``usage: app-diff``).
+    program: str | None = None
 
 
 def imported_elsewhere(origin: str, packages: set[str]) -> bool:

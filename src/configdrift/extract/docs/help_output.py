@@ -70,12 +70,36 @@ def help_defaults(text: str, flags: list[tuple[str, int]]) -> dict[int, str]:
     return out
 
 
-def help_options(text: str) -> list[tuple[str, int, str | None]]:
+def help_options(text: str) -> list[tuple[str, int, str | None, str | None]]:
     """The long flags a help output lists (``help_flags``), each with its
-    line in the block and the default it states (``help_defaults``)."""
+    line in the block, the default it states (``help_defaults``) and the
+    program its usage line names (``usage_program``)."""
     flags = help_flags(text)
-    defaults = help_defaults(text, flags) if flags else {}
-    return [(flag, number, defaults.get(number)) for flag, number in flags]
+    if not flags:
+        return []
+    defaults = help_defaults(text, flags)
+    program = usage_program(text)
+    return [(flag, number, defaults.get(number), program) for flag, number in flags]
+
+
+#: argparse's and click's usage line: ``usage: yapf-diff [-h] ...``,
+#: ``Usage: python -m app [OPTIONS]``.
+_USAGE = re.compile(
+    r"usage:[ \t]{1,20}(\S{1,200})(?:[ \t]{1,20}-m[ \t]{1,20}([\w.]{1,200}))?", re.I
+)
+
+
+def usage_program(text: str) -> str | None:
+    """The program a help output's usage line names (its file's name;
+    ``python -m app`` as ``-m app``), or None where no line of it begins
+    with ``usage:``."""
+    for line in text.splitlines():
+        match = _USAGE.match(line.lstrip())
+        if match is not None:
+            program, module = match.groups()
+            name = program.rsplit("/", 1)[-1]
+            return f"-m {module}" if module and name.startswith("python") else name
+    return None
 
 
 #: A metavar or a choice list after a flag (``CONFIG_FILE``, ``{file,vuln}``).

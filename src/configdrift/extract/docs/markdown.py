@@ -536,7 +536,7 @@ class _Walker:
             if rows:
                 self._rows(rows, lines)
         elif info in ("{eval-rst}", "{rst}"):
-            embedded_rst(tok.content, self._line(tok) + 1, self.facts)
+            embedded_rst(tok.content, self._line(tok) + 1, self.facts, self.section)
         else:
             # ```{confval} name with its ``:type:`` and ``:default:``.
             for name, doc_type, default in myst_entries(tok.info or "", tok.content):
@@ -562,10 +562,10 @@ class _Walker:
             # (a content tab ``=== "YAML"``, a ``.. column::``): the fence.
             lang, content = fenced
             first += 1
-        for flag, number, default in help_options(content):
-            # A command's ``--help`` output documents its flags, and the
-            # defaults it states.
-            self.facts.entries[self._add(flag, first + number, "help", None)].default = default
+        for flag, number, default, program in help_options(content):
+            # A command's ``--help`` output documents its flags and defaults.
+            entry = self.facts.entries[self._add(flag, first + number, "help", None)]
+            entry.default, entry.program = default, program
         self.facts.commands.extend(
             (first + n, program, args) for n, program, args in command_lines(content, lang)
         )

@@ -550,9 +550,10 @@ class _Walker:
             language = str(classes[1]).lower()  # docutils' own ``code`` directive
         content = _text(node)
         first = _line(node, 1)
-        for flag, number, default in help_options(content):
+        for flag, number, default, program in help_options(content):
             # A command's ``--help`` output documents its flags and defaults.
-            self.facts.entries[self._add(flag, first + number, section, "help")].default = default
+            entry = self.facts.entries[self._add(flag, first + number, section, "help")]
+            entry.default, entry.program = default, program
         commands = command_lines(content, language)
         self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
         language = block_language(language, content)
