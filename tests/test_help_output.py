@@ -139,12 +139,15 @@ def test_a_default_the_help_output_states_against_the_parser(tmp_path) -> None:
             assert mismatch[0].key in ("--loops", "loops") and "3" in mismatch[0].message
 
 
-_SCRIPTS = '[project]\nname = "tool"\n\n[project.scripts]\ntune = "tool.cli:main"\n'
+_SCRIPTS = (
+    '[project]\nname = "tool"\n\n[project.scripts]\ntune = "tool.cli:main"\n'
+    'tune-diff = "tune_vendored.diff:main"\n'
+)
 
 
 def test_the_help_output_of_another_program_of_the_project_is_not_its_parsers(tmp_path) -> None:
-    # ``tune-diff``'s code is not read (a vendored folder): its flags are
-    # not ``tune``'s, whose parser would refuse them.
+    # ``tune-diff`` is installed, and its code is not read (a vendored
+    # folder): its flags are not ``tune``'s, whose parser would refuse them.
     other = _HELP.replace("usage: tune ", "usage: tune-diff ")
     rst = "Tuning\n======\n\n::\n\n" + "".join(
         f"   {line}\n" for line in other.strip().splitlines()
@@ -153,14 +156,17 @@ def test_the_help_output_of_another_program_of_the_project_is_not_its_parsers(tm
         files = {"tool/cli.py": _CLI, f"docs/tuning.{page}": text, "pyproject.toml": _SCRIPTS}
         _, findings = check_project(tmp_path / page, files, "tool")
         assert ("CD101", "--flush-page-cache") not in by_key(findings)
-    # The program's own help output is judged; so is one no program is
-    # known for (no console script) or that names none.
+    # The program's own help output is judged; so is one of a program the
+    # project does not install (``__main__.py``, as ``python -m`` names it;
+    # ``tune-diff`` where no console script is it), and one that names none.
     unnamed = _HELP.replace(
         "usage: tune [-h] --nvme-dir NVME_DIR [--sweep-config SWEEP_CONFIG]", ""
     )
+    main = _HELP.replace("usage: tune ", "usage: __main__.py ")
     for name, block, more in (
         ("own", _HELP, {"pyproject.toml": _SCRIPTS}),
-        ("unknown", other, {}),
+        ("main", main, {"pyproject.toml": _SCRIPTS}),
+        ("uninstalled", other, {}),
         ("unnamed", unnamed, {"pyproject.toml": _SCRIPTS}),
     ):
         files = {"tool/cli.py": _CLI, "docs/tuning.md": _page(block), **more}

@@ -135,6 +135,9 @@ class Analysis:
     #: The programs the project installs whose code is its own, each with
     #: the module it runs (``index.programs.installed_programs``).
     programs: dict[str, str] = field(default_factory=dict)
+    #: The console scripts it installs whose code is not read
+    #: (``index.programs.other_programs``).
+    other_programs: frozenset[str] = frozenset()
     #: The facts of the pages outside the docs read for their examples
     #: (a tutorial beside configured docs), history pages left out.
     example_facts: dict[str, DocFacts] = field(default_factory=dict)

@@ -21,7 +21,7 @@ from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
 from configdrift.index.pages import pages_worth_reading, scripts_running
-from configdrift.index.programs import installed_programs
+from configdrift.index.programs import installed_programs, other_programs
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -160,6 +160,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # for their command lines alone.
         setup_py = py_facts["setup.py"].registrations if "setup.py" in py_facts else []
         programs = installed_programs(root, builder.project.modules, setup_py)
+        others = other_programs(root, builder.project.modules, setup_py)
         spelt, rendering, running = pages_worth_reading(
             root, unread_pages, spellings | doc_names(), programs
         )
@@ -177,9 +178,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             if facts.error is not None
         ]
         pages = config_pages(sources, md_facts, schema, spellings, parse_errors)
-        placer, entries = place_entries(schema, config, pages, frozenset(programs))
+        placer, entries = place_entries(schema, config, pages, others)
         if mount_by_docs(builder, schema, entries):
-            placer, entries = place_entries(schema, config, pages, frozenset(programs))
+            placer, entries = place_entries(schema, config, pages, others)
         unused = sorted(set(config.sections_of(None)) - placer.used)
         if unused:
             raise ConfigError(
@@ -258,6 +259,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         rel: extra[rel] for rel in running if rel in extra and extra[rel].error is None
     }
     analysis.programs = programs
+    analysis.other_programs = others
     analysis.example_facts = {
         rel: doc
         for rel, doc in example_facts.items()

@@ -99,7 +99,7 @@ def _surface(
     ]
     pages = [*pages, *extra]
     placer = DocPlacer(schema, mine, elsewhere, frozenset(rel for rel, _ in extra))
-    placer.programs = frozenset(base.programs)
+    placer.other_programs = base.other_programs
     entries = only_listed([e for rel, doc in pages for e in placer.place(rel, doc)], restricted)
     unused = sorted(set(mine) - placer.used)
     if unused:

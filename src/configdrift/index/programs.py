@@ -84,6 +84,19 @@ def installed_programs(
     return out
 
 
+def other_programs(
+    root: Path, modules: Collection[str], setup_py: Iterable[RegistrationCall]
+) -> frozenset[str]:
+    """The console scripts the project installs whose code is not read
+    (a vendored tool's): a ``--help`` output of one lists flags no surface
+    of the project declares."""
+    return frozenset(
+        name
+        for name, target in console_scripts(root, setup_py)
+        if target.partition(":")[0].strip() not in modules
+    )
+
+
 def may_run(data: bytes, programs: Iterable[str]) -> bool:
     """Does the page spell one of the programs (a script's name, ``-m
     package``) as a word followed, on its line or those it continues onto

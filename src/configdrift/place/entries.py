@@ -144,10 +144,10 @@ class DocPlacer:
         #: Sections (page, index) that document another configuration:
         #: their entries are not judged here.
         self.foreign: set[tuple[str, int]] = set()
-        #: The project's programs (``analysis.programs``): where it has
-        #: some, a ``--help`` output of another program (``usage: app-diff``)
-        #: lists flags of a command line none of its surfaces is.
-        self.programs: frozenset[str] = frozenset()
+        #: The console scripts the project installs whose code is not read
+        #: (``analysis.other_programs``): a ``--help`` output of one
+        #: (``usage: app-diff``) lists flags none of its surfaces declares.
+        self.other_programs: frozenset[str] = frozenset()
 
     def _claims(self, rel: str, facts: DocFacts) -> None:
         """The sections of the page another surface's ``sections`` entry
@@ -245,7 +245,7 @@ class DocPlacer:
         self.page_context = self._small_page(facts)
         by_section: dict[int, list[int]] = {}
         for idx, entry in enumerate(facts.entries):
-            if not (self.programs and entry.program and entry.program not in self.programs):
+            if entry.program not in self.other_programs:
                 by_section.setdefault(entry.section, []).append(idx)
         blocks_by_section: dict[int, list[int]] = {}
         for idx, block in enumerate(facts.blocks):
@@ -526,10 +526,10 @@ def place_entries(
     schema: SchemaNode,
     config: Config,
     pages: list[tuple[str, DocFacts]],
-    programs: frozenset[str] = frozenset(),
+    other_programs: frozenset[str] = frozenset(),
 ) -> tuple[DocPlacer, list[DocEntry]]:
     placer = DocPlacer(schema, *configured_sections(config, "", first=True))
-    placer.programs = programs
+    placer.other_programs = other_programs
     entries: list[DocEntry] = []
     for rel, doc in pages:
         entries.extend(placer.place(rel, doc))
