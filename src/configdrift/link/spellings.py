@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import RegistrationCall
-from configdrift.extract.python.registration_calls import AUTOMATIC, option_variables
+from configdrift.extract.python.registration_calls import AUTOMATIC, option_variables, variable_read
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import (
     BUILTIN,
@@ -29,7 +29,7 @@ from configdrift.model import (
     Spelling,
     resolve_path,
 )
-from configdrift.resolve.mechanisms.environment import environment_variables, variable_read
+from configdrift.resolve.mechanisms.environment import environment_variables
 from configdrift.resolve.project import Project
 
 if TYPE_CHECKING:

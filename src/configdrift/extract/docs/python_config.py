@@ -167,18 +167,15 @@ def read_settings_module(
             continue  # ``extensions.append("x")``: the documentation tool's, not a setting
         if config_file and isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             continue  # a hook, not a value
-        if not (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-        ):
+        assigned = _assignment(statement)
+        if assigned is None:
             return None  # code, not settings
-        name = statement.targets[0].id
+        name, given = assigned
         if name.startswith("_") or not (config_file or fragment or name.isupper()):
             return None
         if fragment and name == _EXTENSIONS:
             continue
-        kind, value = literal_value(statement.value)
+        kind, value = literal_value(given)
         if kind == DICT and not config_file:
             continue  # the dict reader gives its keys
         keys.append(BlockKey((name,), statement.lineno - 1, kind, value))
@@ -187,6 +184,18 @@ def read_settings_module(
         # (``SILKY_META = True``), as a setting's is.
         return None
     return BlockRead(keys)
+
+
+def _assignment(statement: ast.stmt) -> tuple[str, ast.expr] | None:
+    """The one name a statement assigns and its value (``workers = 4``),
+    else None."""
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+    ):
+        return statement.targets[0].id, statement.value
+    return None
 
 
 def loose_settings(text: str, tree: ast.Module | None) -> list[BlockKey] | None:
@@ -202,14 +211,11 @@ def loose_settings(text: str, tree: ast.Module | None) -> list[BlockKey] | None:
         return None
     keys: list[BlockKey] = []
     for statement in tree.body:
-        if not (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-        ):
+        assigned = _assignment(statement)
+        if assigned is None:
             return None  # code, not settings
-        name = statement.targets[0].id
-        kind, value = literal_value(statement.value)
+        name, given = assigned
+        kind, value = literal_value(given)
         if name.startswith("_") or kind == PLACEHOLDER:
             return None  # a private name, or a value computed: a script's
         keys.append(BlockKey((name,), statement.lineno - 1, kind, value))

@@ -337,6 +337,19 @@ CONVERSIONS = frozenset({"int", "float", "str", "bool"})
 _ENV_MAPPINGS = frozenset({"os.environ", "environ"})
 
 
+def variable_read(expr: Expr | None) -> str | None:
+    """The variable an expression reads: ``os.environ.get("X", d)``,
+    ``os.getenv("X")``, also inside a conversion (``int(...)``)."""
+    if expr is None or expr[0] != "call" or expr[1][0] != "n":
+        return None
+    if expr[1][1] in CONVERSIONS and len(expr[2]) == 1:
+        return variable_read(expr[2][0])
+    args = expr[2]
+    if expr[1][1] in ENV_CALLS and args and args[0][0] == "c" and isinstance(args[0][1], str):
+        return str(args[0][1]) or None
+    return None
+
+
 #: A settings object's getters (Scrapy's ``settings.getint("NAME")``).
 _SETTING_GETTERS = frozenset(
     {

@@ -13,9 +13,9 @@ default and type are the class's or the nearest base's attribute.
 from __future__ import annotations
 
 from configdrift.extract.python.facts import ClassFact, Expr
+from configdrift.extract.python.registration_calls import variable_read
 from configdrift.model import SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.mechanisms.environment import variable_read
 from configdrift.resolve.mechanisms.option_nodes import KINDS
 from configdrift.resolve.mechanisms.option_tables import (
     MIN_TABLE,

@@ -5,8 +5,7 @@ surface of their own, lenient (an unknown variable is never read)."""
 
 from __future__ import annotations
 
-from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import CONVERSIONS, ENV_CALLS
+from configdrift.extract.python.facts import RegistrationCall
 from configdrift.index.platform_variables import not_the_projects
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
@@ -21,19 +20,6 @@ MIN_VARIABLES = 2
 
 #: How findings name the environment as a configuration.
 ENVIRONMENT = "the environment"
-
-
-def variable_read(expr: Expr | None) -> str | None:
-    """The variable an expression reads: ``os.environ.get("X", d)``,
-    ``os.getenv("X")``, also inside a conversion (``int(...)``)."""
-    if expr is None or expr[0] != "call" or expr[1][0] != "n":
-        return None
-    if expr[1][1] in CONVERSIONS and len(expr[2]) == 1:
-        return variable_read(expr[2][0])
-    args = expr[2]
-    if expr[1][1] in ENV_CALLS and args and args[0][0] == "c" and isinstance(args[0][1], str):
-        return str(args[0][1]) or None
-    return None
 
 
 def environment_variables(project: Project) -> list[SchemaNode]:
