@@ -1056,3 +1056,31 @@ def test_object_directives_in_embedded_rst_are_entries_of_their_section() -> Non
         ("build.jobs", 21, 2, None, None),
     ]
     assert facts.sections[2].title == "build"
+
+
+def test_a_default_ends_its_sentence_with_a_period_but_an_ellipsis_is_its_own() -> None:
+    from configdrift.extract.docs.label_values import definition_labels
+    from configdrift.extract.docs.markdown import extract_markdown
+    from configdrift.extract.docs.rst import extract_rst
+
+    rst = (
+        ".. confval:: tooltip_content\n\n   Default: ``Loading...``\n\n"
+        ".. confval:: retries\n\n   Default: 5.\n\n"
+        ".. confval:: motto\n\n   The default is ``Wait...``.\n\n"
+        ".. confval:: modal\n\n   Default: ``a.b.``\n"
+    )
+    assert [(e.name, e.default) for e in extract_rst(rst.encode()).entries] == [
+        ("tooltip_content", "Loading..."),
+        ("retries", "5"),
+        ("motto", "Wait..."),
+        ("modal", "a.b"),
+    ]
+    md = "# Options\n\n## `tooltip_content`\n\nDefault: Loading...\n\n## `retries`\n\nDefault: 5.\n"
+    assert [(e.name, e.default) for e in extract_markdown(md.encode()).entries] == [
+        ("tooltip_content", "Loading..."),
+        ("retries", "5"),
+    ]
+    assert definition_labels("default\n: Loading...\ntype\n: str.\n") == [
+        ("default", "Loading..."),
+        ("type", "str"),
+    ]

@@ -431,6 +431,15 @@ def ini_heading(title: str) -> str | None:
     return f"{section}.{option}" if option else section
 
 
+def sentence_end(value: str) -> str:
+    """A value without the period that ends its sentence (``Default: 5.``),
+    but an ellipsis, which is the value's (``Loading...``, and before the
+    sentence's own period, ``Loading....``)."""
+    if value.endswith("...."):
+        return value[:-1]
+    return value if value.endswith("...") else value.rstrip(".")
+
+
 def continued(value: str, after: list[str]) -> str:
     """A value whose brackets its line leaves open, with the lines that
     close them (five at most): ``Default: [`` then ``'*migrations*']``;
@@ -440,7 +449,7 @@ def continued(value: str, after: list[str]) -> str:
         if balanced(out):
             break
         out = f"{out} {line.strip()}"
-    return out.rstrip(".") if balanced(out) else ""
+    return sentence_end(out) if balanced(out) else ""
 
 
 def balanced(text: str) -> bool:
@@ -473,8 +482,8 @@ def label(line: str) -> tuple[str, str] | None:
     if match is None:
         return None
     value = match.group(2)
-    if line.endswith(".") and len(value) > 1:
-        value = value[:-1].rstrip()
+    if line.endswith(".") and len(value) > 1 and not line.endswith("..."):
+        value = value[:-1].rstrip()  # not an ellipsis, which is the value's
     return match.group(1), value
 
 

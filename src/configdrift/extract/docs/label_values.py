@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 
-from configdrift.extract.docs.entry_text import LABEL
+from configdrift.extract.docs.entry_text import LABEL, sentence_end
 
 #: A ``Literal`` annotation as a page writes one after an entry's key
 #: (``- **norm**: typing.Literal['layernorm', 'rmsnorm']``).
@@ -72,5 +72,5 @@ def definition_labels(content: str) -> list[tuple[str, str]]:
     for term, definition in zip(terms, definitions, strict=True):
         match = LABEL.match(f"{term}{definition}")
         if match is not None:
-            out.append((label_kind(match.group(1)), match.group(2).rstrip(".")))
+            out.append((label_kind(match.group(1)), sentence_end(match.group(2))))
     return out

@@ -22,6 +22,7 @@ from configdrift.extract.docs.entry_text import (
     key_ok,
     label_segments,
     lead_in,
+    sentence_end,
 )
 from configdrift.extract.docs.entry_types import TYPED_REST, annotated_key, type_from_rest
 from configdrift.extract.docs.label_values import joined_terms, label_kind
@@ -495,7 +496,7 @@ def labels_of(inline: Token, own: bool = False) -> list[tuple[str, str]]:
             value = match.group(2)
             if segment is segments[-1]:
                 value = continued(value, lines[index + 1 : 20])
-            value = value.rstrip(".")
+            value = sentence_end(value)
             if value:
                 out.append((label, value))
         if labelled:

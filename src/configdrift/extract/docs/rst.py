@@ -45,6 +45,7 @@ from configdrift.extract.docs.entry_text import (
     lead_in,
     rename_cell,
     rename_columns,
+    sentence_end,
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
@@ -357,7 +358,7 @@ class _Walker:
                 found = None  # "``low`` (default) or ``high`` (default when verbose)"
         value = ""
         if found is not None and not conditional(flat[found.end() :]):
-            value = next(v for v in found.groups() if v).rstrip(".,;")
+            value = sentence_end(next(v for v in found.groups() if v).rstrip(",;"))
         if value and not (
             _PLAIN_VALUE.fullmatch(value)
             or any(lit.astext().strip() == value for lit in node.findall(nodes.literal))
