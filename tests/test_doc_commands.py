@@ -11,8 +11,14 @@ import subprocess
 
 import pytest
 
-from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.commands import command_words
 from helpers import by_key, check_project
+
+
+def command_lines(text: str, lang: str) -> list[tuple[int, str, tuple[str, ...]]]:
+    """Each command of a block without the lines of its arguments."""
+    return [(line, program, args) for line, program, args, _ in command_words(text, lang)]
+
 
 _CLI = """
 import argparse
@@ -152,9 +158,9 @@ def test_command_lines_of_pages() -> None:
     from configdrift.extract.docs.rst import extract_rst
 
     rst = b"Usage\n=====\n\n.. code-block:: console\n\n   $ shop --colour\n"
-    assert extract_rst(rst).commands == [(6, "shop", ("--colour",))]
+    assert extract_rst(rst).commands == [(6, "shop", ("--colour",), (6,))]
     md = b"# Usage\n\n```bash\nshop --colour\n```\n"
-    assert extract_markdown(md).commands == [(4, "shop", ("--colour",))]
+    assert extract_markdown(md).commands == [(4, "shop", ("--colour",), (4,))]
 
 
 def test_a_documented_flag_is_refused_only_by_a_parser_that_refuses(tmp_path) -> None:
@@ -508,7 +514,8 @@ shop --port 8080 \\
 def test_a_shell_script_is_read_for_its_command_lines(tmp_path) -> None:
     found = _flags(tmp_path, **{"examples/serve.sh": _SCRIPT})
     finding = found["--flavour"]
-    assert (finding.location.path, finding.location.line) == ("examples/serve.sh", 3)
+    # The line of the flag, in a command continued over three lines.
+    assert (finding.location.path, finding.location.line) == ("examples/serve.sh", 5)
     assert finding.related[0].path == "shop/cli.py"
 
 
@@ -525,6 +532,20 @@ def test_a_shell_script_of_the_tests_or_a_tools_folder_is_not_read(tmp_path) -> 
 def test_a_shell_script_that_runs_another_program_is_not_judged(tmp_path) -> None:
     other = _SCRIPT.replace("shop --port", "othershop --port")
     assert "--flavour" not in _flags(tmp_path, **{"examples/serve.sh": other})
+
+
+def test_the_words_of_a_continued_command_are_on_their_own_lines() -> None:
+    text = "shop --port 1 \\\n  --host 'a b' \\\n  --colour | tee log\nshop -v\n"
+    assert command_words(text, "bash") == [
+        (0, "shop", ("--port", "1", "--host", "a b", "--colour"), (0, 0, 1, 1, 2)),
+        (0, "tee", ("log",), (2,)),
+        (3, "shop", ("-v",), (3,)),
+    ]
+    # A word written twice is found where it is the second time.
+    twice = "shop --port 1 \\\n  --retries 1\n"
+    assert command_words(twice, "sh") == [
+        (0, "shop", ("--port", "1", "--retries", "1"), (0, 0, 1, 1))
+    ]
 
 
 def test_a_launcher_runs_the_module_after_its_own_flags() -> None:

@@ -204,7 +204,10 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],
         mentions=[(name, line) for name, line in data["mentions"]],
-        commands=[(line, program, tuple(args)) for line, program, args in data["commands"]],
+        commands=[
+            (line, program, tuple(args), tuple(lines))
+            for line, program, args, lines in data["commands"]
+        ],
         api=[
             ApiDoc(
                 a["name"],

@@ -57,9 +57,9 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     parser, flags, positionals, commands = judged
     longs = [s for s in flags if s.startswith("--")]
     unknown = [
-        (rel, line, program, flag)
-        for rel, line, program, args in commands
-        for flag, _ in _given(args, flags, positionals)
+        (rel, lines[at], program, flag)
+        for rel, lines, program, args in commands
+        for at, flag, _ in _given(args, flags, positionals)
         if not _declared(flag, flags, longs)
     ]
     if not unknown:
@@ -87,8 +87,8 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
         return
     parser, flags, _, commands = judged
     spelt = Counter(s for node in parser.children.values() for s in node.spellings)
-    for rel, line, program, args in commands:
-        for flag, value in _given(args, flags, 0):
+    for rel, lines, program, args in commands:
+        for at, flag, value in _given(args, flags, 0):
             node = flags.get(flag) if spelt[flag] == 1 else None
             choices = [c for c in (node.type.choices or ()) if isinstance(c, str)] if node else []
             if node is None or value is None or not choices or value in choices:
@@ -99,7 +99,7 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
             yield make(
                 "CD303",
                 flag,
-                Location(rel, line),
+                Location(rel, lines[at]),
                 f"the command line runs `{program}` with `{flag} {value}`, but `{flag}` takes "
                 f"one of {', '.join(f'`{c}`' for c in choices)}: following the docs "
                 f"{_INVALID[parser.model_kind or 'argparse']}",
@@ -114,7 +114,12 @@ _INVALID = {"argparse": "fails with 'invalid choice'", "click": "fails with 'Inv
 def _commands(
     analysis: Analysis,
 ) -> (
-    tuple[SchemaNode, dict[str, SchemaNode], int, list[tuple[str, int, str, tuple[str, ...]]]]
+    tuple[
+        SchemaNode,
+        dict[str, SchemaNode],
+        int,
+        list[tuple[str, tuple[int, ...], str, tuple[str, ...]]],
+    ]
     | None
 ):
     """The strict parser of the project's program, its options by flag,
@@ -148,9 +153,9 @@ def _commands(
         if node.origin.endswith(SIGNATURE) and "." not in node.key
     )
     commands = [
-        (rel, line, program, args)
+        (rel, lines, program, args)
         for rel, doc in sorted(pages.items())
-        for line, program, args in doc.commands
+        for _, program, args, lines in doc.commands
         if program in programs
     ]
     # Where no positional argument takes the words after it, a flag after
@@ -244,7 +249,7 @@ def subcommands_run(analysis: Analysis) -> frozenset[str]:
         return frozenset(
             args[0]
             for doc in pages.values()
-            for _, program, args in doc.commands
+            for _, program, args, _ in doc.commands
             if program in programs and args
         )
 
@@ -265,15 +270,16 @@ _FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
 
 def _given(
     args: tuple[str, ...], flags: dict[str, SchemaNode], allowed: int = 1
-) -> Iterator[tuple[str, str | None]]:
+) -> Iterator[tuple[int, str, str | None]]:
     """The flags of a command whose place is certain (see the module's
-    docs), each with the value given it (after ``=``, or the next word of
-    an option that takes one): each ``--long`` and ``-x``, before the
-    positional word after the ``allowed`` first ones."""
+    docs), each with its place among the arguments and the value given it
+    (after ``=``, or the next word of an option that takes one): each
+    ``--long`` and ``-x``, before the positional word after the ``allowed``
+    first ones."""
     positionals = 0
     index = 0
     while index < len(args):
-        word = args[index]
+        word, at = args[index], index
         index += 1
         if word == "--":
             return
@@ -293,7 +299,7 @@ def _given(
         if takes and index < len(args) and not args[index].startswith("-"):
             value = args[index]  # the option's value
             index += 1
-        yield name, value
+        yield at, name, value
         if node is None:
             return  # what it takes is not known: nothing after it is judged
 

@@ -33,14 +33,15 @@ MAX_WORDS = 200
 MAX_LINE = 4000
 
 
-def command_lines(text: str, lang: str) -> list[tuple[int, str, tuple[str, ...]]]:
-    """(line in the block, 0-based; program; its arguments) of each
-    command the block runs (see the module's docs)."""
+def command_words(text: str, lang: str) -> list[tuple[int, str, tuple[str, ...], tuple[int, ...]]]:
+    """(line in the block, 0-based; program; its arguments; the line of
+    each argument) of each command the block runs (see the module's docs):
+    a command continued with ``\\`` gives its words on the lines it spans."""
     lang = lang.lower()
     every = lang in SHELL_LANGS
     if not every and lang not in SESSION_LANGS:
         return []
-    out: list[tuple[int, str, tuple[str, ...]]] = []
+    out: list[tuple[int, str, tuple[str, ...], tuple[int, ...]]] = []
     lines = text.splitlines()
     number = 0
     while number < len(lines) and len(out) < MAX_COMMANDS:
@@ -52,31 +53,67 @@ def command_lines(text: str, lang: str) -> list[tuple[int, str, tuple[str, ...]]
             line = line[prompt.end() :]
         elif not every:
             continue
+        # Where each line of a continued command begins in the joined text.
+        starts = [(0, start)]
         while line.endswith("\\") and number < len(lines) and len(line) < MAX_LINE:
-            line = line[:-1] + " " + lines[number]
+            line = line[:-1] + " "
+            starts.append((len(line), number))
+            line += lines[number]
             number += 1
         if len(line) > MAX_LINE or line.lstrip().startswith("#"):
             continue
         try:
-            words = shlex.split(line, comments=True)
+            words = shlex.split(line, comments=True)[: MAX_WORDS * 4]
         except ValueError:
             continue  # an open quote: where the words end is not known
-        for command in _commands(words[: MAX_WORDS * 4]):
+        at = _word_lines(line, words, starts)
+        for command, places in _commands(words, at):
             program, args = _program(command)
             if program:
-                out.append((start, program, tuple(args[:MAX_WORDS])))
+                kept = args[:MAX_WORDS]
+                where = tuple(places[len(command) - len(args) :][: len(kept)])
+                out.append((start, program, tuple(kept), where))
     return out
 
 
-def _commands(words: list[str]) -> list[list[str]]:
-    """The words split at pipes and command separators."""
-    out: list[list[str]] = [[]]
+def commands_at(
+    text: str, lang: str, first: int
+) -> list[tuple[int, str, tuple[str, ...], tuple[int, ...]]]:
+    """``command_words`` of a block whose first line is the page's line
+    ``first``, at the page's lines."""
+    return [
+        (first + line, program, args, tuple(first + n for n in lines))
+        for line, program, args, lines in command_words(text, lang)
+    ]
+
+
+def _word_lines(line: str, words: list[str], starts: list[tuple[int, int]]) -> list[int]:
+    """The line each word of a joined command line is on: where its text
+    is found after the word before it (a word whose quotes ``shlex`` took
+    off is found within them), else the line of the word before."""
+    out: list[int] = []
+    cursor = 0
+    current = starts[0][1]
     for word in words:
+        found = line.find(word, cursor) if word else -1
+        if found >= 0:
+            cursor = found + len(word)
+            current = next(n for offset, n in reversed(starts) if offset <= found)
+        out.append(current)
+    return out
+
+
+def _commands(words: list[str], lines: list[int]) -> list[tuple[list[str], list[int]]]:
+    """The words split at pipes and command separators, each command with
+    the line of each of its words."""
+    out: list[tuple[list[str], list[int]]] = [([], [])]
+    for word, line in zip(words, lines, strict=True):
         if word in _SEPARATORS:
-            out.append([])
+            out.append(([], []))
         else:
-            out[-1].append(word)
-    return [c for c in out if c]
+            out[-1][0].append(word)
+            out[-1][1].append(line)
+    return [c for c in out if c[0]]
 
 
 def _assignment(word: str) -> bool:

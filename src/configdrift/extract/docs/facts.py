@@ -121,8 +121,9 @@ class DocFacts:
     #: name (Sphinx's ``conf.py``), where one of their names is such a key.
     loose_settings: list[Block] = field(default_factory=list)
     #: Command lines of the shell blocks (``$ myapp serve --port 8080``):
-    #: (line, program, its arguments); ``python -m pkg`` is ``-m pkg``.
-    commands: list[tuple[int, str, tuple[str, ...]]] = field(default_factory=list)
+    #: (line, program, its arguments, the line of each argument: a command
+    #: continued with ``\\`` spans lines); ``python -m pkg`` is ``-m pkg``.
+    commands: list[tuple[int, str, tuple[str, ...], tuple[int, ...]]] = field(default_factory=list)
     #: The project's callables the page describes by hand, with their
     #: signatures (``.. py:class:: Huey(name='huey')``).
     api: list[ApiDoc] = field(default_factory=list)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs import markdown_budget as budget
-from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.commands import commands_at
 from configdrift.extract.docs.directives import myst_entries
 from configdrift.extract.docs.embedded_rst import embedded_rst
 from configdrift.extract.docs.entry_text import (
@@ -566,9 +566,7 @@ class _Walker:
             # A command's ``--help`` output documents its flags and defaults.
             entry = self.facts.entries[self._add(flag, first + number, "help", None)]
             entry.default, entry.program = default, program
-        self.facts.commands.extend(
-            (first + n, program, args) for n, program, args in command_lines(content, lang)
-        )
+        self.facts.commands.extend(commands_at(content, lang, first))
         lang = block_language(lang, content)
         if lang not in CONFIG_LANGS:
             return

@@ -24,7 +24,7 @@ from typing import Any
 
 from configdrift.extract.docs.api_docs import API_DIRECTIVES, api_doc
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
-from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.commands import commands_at
 from configdrift.extract.docs.directives import MODULE_DIRECTIVES, names_key, summarised_classes
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
@@ -555,8 +555,7 @@ class _Walker:
             # A command's ``--help`` output documents its flags and defaults.
             entry = self.facts.entries[self._add(flag, first + number, section, "help")]
             entry.default, entry.program = default, program
-        commands = command_lines(content, language)
-        self.facts.commands.extend((first + n, program, args) for n, program, args in commands)
+        self.facts.commands.extend(commands_at(content, language, first))
         language = block_language(language, content)
         conf = after_conf_lead(node)
         if not language and conf:

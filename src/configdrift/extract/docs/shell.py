@@ -5,7 +5,7 @@ no entry, no example config."""
 
 from __future__ import annotations
 
-from configdrift.extract.docs.commands import command_lines
+from configdrift.extract.docs.commands import commands_at
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.page import page_text
 
@@ -15,5 +15,5 @@ def extract_shell(data: bytes) -> DocFacts:
     facts = DocFacts()
     text = page_text(data, facts)
     if text is not None:
-        facts.commands = [(1 + n, program, args) for n, program, args in command_lines(text, "sh")]
+        facts.commands = commands_at(text, "sh", 1)
     return facts
