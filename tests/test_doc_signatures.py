@@ -2,7 +2,8 @@
 py:class:: Queue(name='q', retries=3)`` and its ``:param:`` fields)
 against the code's signature: a keyword it gives a default that the
 closed signature does not take is CD101; one the code takes that it
-leaves out, where it names two thirds of them, is CD103."""
+leaves out, where it names two thirds of them, is CD103; a default it
+writes that differs from the code's is CD104."""
 
 from __future__ import annotations
 
@@ -195,3 +196,34 @@ def test_a_function_that_hands_its_keywords_to_a_class_takes_the_class_s(tmp_pat
         ("CD103", "record(interval=)"),
         ("CD103", "record(most=)"),
     }
+
+
+def test_a_default_the_description_writes_against_the_codes(tmp_path) -> None:
+    # ``retries=5`` where the code gives 3: CD104, at the description.
+    page = _PAGE.replace("retries=3", "retries=5")
+    files = {"shop/__init__.py": "from shop.queue import Queue\n", "shop/queue.py": _CODE}
+    _, findings = check_project(tmp_path, {**files, "docs/api.rst": page}, "shop")
+    found = by_key(findings)
+    finding = found["CD104", "Queue(retries=)"]
+    assert (finding.location.path, finding.location.line) == ("docs/api.rst", 4)
+    assert "retries=5" in finding.message and "is 3" in finding.message
+    assert finding.related[0].path == "shop/queue.py"
+    # A module function's signature, and a constant the code names.
+    code = (
+        _CODE
+        + "\n\nPORT = 8080\n\n\ndef serve(app, host='127.0.0.1', port=PORT):\n    return app\n"
+    )
+    page = _PAGE + "\n.. py:function:: serve(app, host='127.0.0.1', port=8000)\n"
+    files = {"shop/__init__.py": "from shop.queue import Queue, serve\n", "shop/queue.py": code}
+    _, findings = check_project(tmp_path / "f", {**files, "docs/api.rst": page}, "shop")
+    found = by_key(findings)
+    assert "8080 (PORT)" in found["CD104", "serve(port=)"].message
+    assert ("CD104", "serve(host=)") not in found
+
+
+def test_a_default_the_code_computes_or_leaves_unset_is_not_judged(tmp_path) -> None:
+    code = _CODE.replace('name="q"', "name=make_name()").replace("timeout=10", "timeout=None")
+    page = _PAGE.replace("name='q'", "name='jobs'").replace("timeout=10", "timeout=30")
+    files = {"shop/__init__.py": "from shop.queue import Queue\n", "shop/queue.py": code}
+    _, findings = check_project(tmp_path, {**files, "docs/api.rst": page}, "shop")
+    assert not [f for f in findings if f.code == "CD104"]

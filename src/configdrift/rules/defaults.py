@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Related, format_path, resolve_path
-from configdrift.rules import docstrings
+from configdrift.rules import doc_signatures, docstrings
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
@@ -26,7 +26,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     unset; a documented default that names another key (``format_item``)
     is that key's value, not a literal. A class's docstring that a page renders
     (``Default is `False`.`` under its ``Args:``) states its fields'
-    defaults too.
+    defaults too, and so does a page's own description of a callable, in
+    its signature (``.. py:function:: serve(app, port=8000)``).
 
     Why it matters
     Users who rely on the documented default get another behaviour, silently.
@@ -40,6 +41,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     how it is computed instead of a number.
     """
     yield from docstrings.default_mismatch(analysis)
+    yield from doc_signatures.described_defaults_differ(analysis)
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
 

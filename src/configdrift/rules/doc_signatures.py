@@ -10,7 +10,8 @@ does not take, where the code names every keyword it takes, is CD101: a
 reader who passes it gets ``TypeError``. A keyword argument the code
 takes with a default that neither the signature nor the fields name, where
 they name two thirds of the others, is CD103: the description is the
-reference, and it leaves that one out. A function that hands its
+reference, and it leaves that one out. A default the signature writes
+that differs from the code's, both known values, is CD104. A function that hands its
 ``**kwargs`` whole to one class of the project takes that class's
 keywords too.
 """
@@ -21,13 +22,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related
+from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import callables, closed_signature, left_out
 from configdrift.rules.docstrings import DESCRIBED_SHARE
 from configdrift.rules.registry import make
+from configdrift.rules.values import parse_doc_value, shown_default, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.api_docs import ApiDoc
+    from configdrift.extract.python.facts import Expr
 
 
 def _described(analysis: Analysis) -> Iterator[tuple[str, ApiDoc, str, str]]:
@@ -72,6 +76,46 @@ def described_keywords_not_taken(analysis: Analysis) -> Iterator[Finding]:
                 "not take it: following the docs raises TypeError (unexpected keyword argument)",
                 (declared,),
             )
+
+
+def described_defaults_differ(analysis: Analysis) -> Iterator[Finding]:
+    """CD104 for each default a description writes in its signature
+    (``serve(port=8000)``) that differs from the default the code's
+    signature gives, both values known (literals, or constants the code
+    names); a keyword the code gives no default, or one it computes, is
+    not judged."""
+    for rel, api, module, function in _described(analysis):
+        facts = analysis.project.modules[module].facts
+        given = _code_defaults(analysis, module, function)
+        line = facts.function_lines.get(function, (1, 1))[0]
+        name = api.name.rsplit(".", 1)[-1]
+        for param, written in api.params:
+            expr = given.get(param)
+            if written is None or expr is None:
+                continue
+            code = analysis.project.evaluate(module, expr)
+            doc = parse_doc_value(written)
+            if not code.known or code.value is None or values_equal(doc, code.value) is not False:
+                continue
+            yield make(
+                "CD104",
+                f"{name}({param}=)",
+                Location(rel, api.line),
+                f"the page describes `{name}` with `{param}={written}`, but the code's default "
+                f"is {shown_default(code.value, code.text)}",
+                (Related(analysis.project.modules[module].path, line, f"{function} sets it"),),
+            )
+
+
+def _code_defaults(analysis: Analysis, module: str, function: str) -> dict[str, Expr]:
+    """The defaults the code's signature gives: a class's ``__init__``'s,
+    or a module function's."""
+    qualname, _, method = function.rpartition(".")
+    if method == "__init__":
+        cls = analysis.project.class_fact(Symbol("class", module, qualname))
+        return dict(cls.init_defaults) if cls is not None else {}
+    signature = analysis.project.modules[module].facts.signatures.get(function, ())
+    return {name: expr for name, _, _, expr in signature if expr is not None}
 
 
 def undescribed_keywords(analysis: Analysis) -> Iterator[Finding]:

@@ -54,6 +54,7 @@ from configdrift.rules.values import (
     doc_kinds,
     kinds_compatible,
     parse_doc_value,
+    shown_default,
     values_equal,
 )
 
@@ -310,12 +311,6 @@ def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Value
     return out
 
 
-def _shown(value: object, text: str) -> str:
-    """A default as the code writes it, and its value where that differs
-    (``'arq:queue' (default_queue_name)``)."""
-    return text if text == repr(value) else f"{value!r} ({text})"
-
-
 def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """CD104 for each default a rendered docstring states as a value that
     differs from the code's own."""
@@ -337,7 +332,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
                 Location(path, param.line),
                 f"`{param.name}` is documented with default {param.default} in the docstring of "
                 f"`{item.qualname}`, but the code's default is "
-                f"{_shown(code.value, code.text) if code.known else code.text}",
+                f"{shown_default(code.value, code.text) if code.known else code.text}",
                 (Related(analysis.project.modules[module].path, line, note),),
             )
 

@@ -140,6 +140,12 @@ def _size(text: str) -> float | None:
 TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
 
 
+def shown_default(value: object, text: str) -> str:
+    """A default as the code writes it, and its value where that differs
+    (``'arq:queue' (default_queue_name)``)."""
+    return text if text == repr(value) else f"{value!r} ({text})"
+
+
 def values_equal(doc: DocValue, code: Any) -> bool | None:
     """True/False when comparable, None when the two cannot be compared."""
     if not doc.known:
