@@ -462,3 +462,74 @@ def test_a_table_without_a_header_is_read_only_when_every_row_opens_with_a_key()
     # The entries end with the table: a later "Default:" is none of theirs.
     after = _TABLE + "\nDefault: ``10``.\n"
     assert [e.default for e in extract_rst(after.encode()).entries][-1] is None
+
+
+_CHAIN = """
+from django.conf import settings
+
+settings.SHOP_ORDER = getattr(
+    settings,
+    "SHOP_ORDER",
+    getattr(settings, "SHOP_META_ORDER", getattr(settings, "OLD_ORDER", ("REMOTE_ADDR",))),
+)
+settings.SHOP_TIMEOUT = getattr(settings, "SHOP_TIMEOUT", 30)
+settings.SHOP_CURRENCY = getattr(settings, "SHOP_CURRENCY", "EUR")
+
+
+def order():
+    return settings.SHOP_ORDER, settings.SHOP_TIMEOUT, settings.SHOP_CURRENCY
+"""
+
+_CHAIN_DOC = """
+# Settings
+
+| Setting | Default | Description |
+| --- | --- | --- |
+| `SHOP_ORDER` | `("REMOTE_ADDR",)` | The headers, in order. |
+| `SHOP_TIMEOUT` | `30` | Seconds. |
+| `SHOP_CURRENCY` | `EUR` | The currency. |
+"""
+
+
+def test_a_setting_read_as_anothers_fallback_is_its_older_spelling(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"shop/conf.py": _CHAIN, "docs/settings.md": _CHAIN_DOC}, "shop"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert set(surface.schema.children) == {"SHOP_ORDER", "SHOP_TIMEOUT", "SHOP_CURRENCY"}
+    assert surface.schema.children["SHOP_ORDER"].spellings == (
+        "SHOP_ORDER",
+        "SHOP_META_ORDER",
+        "OLD_ORDER",
+    )
+    # Read where the newer one is: never "nothing reads it".
+    assert not [f for f in findings if f.code in ("CD103", "CD202") and "ORDER" in f.key]
+    # Read apart, by a statement of its own: a setting of its own.
+    apart = (
+        _CHAIN.replace(
+            'getattr(settings, "SHOP_META_ORDER", getattr(settings, "OLD_ORDER", ("REMOTE_ADDR",)))',
+            '("REMOTE_ADDR",)',
+        )
+        + '\nLEGACY = getattr(settings, "OLD_ORDER", None)\n'
+    )
+    analysis, _ = check_project(
+        tmp_path / "apart", {"shop/conf.py": apart, "docs/settings.md": _CHAIN_DOC}, "shop"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert "OLD_ORDER" in surface.schema.children
+
+
+def test_a_default_another_call_computes_from_a_name_is_no_fallback_setting(tmp_path) -> None:
+    picked = (
+        _CHAIN.replace(
+            'getattr(settings, "SHOP_META_ORDER", getattr(settings, "OLD_ORDER", ("REMOTE_ADDR",)))',
+            'pick(settings, "OLD_ORDER")',
+        )
+        + '\nLEGACY = getattr(settings, "OLD_ORDER", None)\n'
+    )
+    analysis, _ = check_project(
+        tmp_path, {"shop/conf.py": picked, "docs/settings.md": _CHAIN_DOC}, "shop"
+    )
+    surface = next(s for s in analysis.everything if s.surface == "settings object")
+    assert "OLD_ORDER" in surface.schema.children
+    assert surface.schema.children["SHOP_ORDER"].spellings == ("SHOP_ORDER",)

@@ -32,9 +32,10 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     or subscript on any object called ``settings`` or an app's ``config``;
     the upper-case names a defaults module assigns
     (``default_settings.py``) and an ``AppConf`` class declares
-    (``appconf_settings``), with their defaults. One node per name;
-    Django's own settings are not the project's, nor a module's name that
-    holds another setting's value."""
+    (``appconf_settings``), with their defaults. One node per name, but a
+    setting read as another's fallback, its older spelling; Django's own
+    settings are not the project's, nor a module's name that holds another
+    setting's value."""
     nodes: dict[str, SchemaNode] = {}
     for name in sorted(project.modules):
         info = project.modules[name]
@@ -87,7 +88,27 @@ def setting_reads(project: Project) -> list[SchemaNode]:
         known = project.known(name, call.args[1]) if len(call.args) > 1 else None
         where = Location(project.modules[name].path, call.line)
         nodes[variable] = option_node(variable, [variable], "", known, where, name, "setting")
+    # ``getattr(settings, "NEW", getattr(settings, "OLD", d))``: the setting
+    # read as another's fallback is its older spelling, read there.
+    merged: dict[str, str] = {}
+    for name, call in reads:
+        older = _fallback_setting(call.args[1]) if len(call.args) > 1 else None
+        newer = merged.get(project.string(name, call.args[0]) or "")
+        newer = newer or project.string(name, call.args[0])
+        if older and newer and older != newer and older in nodes and newer in nodes:
+            node = nodes[newer]
+            node.spellings = (*dict.fromkeys((*node.spellings, *nodes.pop(older).spellings)),)
+            merged[older] = newer
     return list(nodes.values())
+
+
+def _fallback_setting(default: Expr) -> str | None:
+    """The setting a default reads from the settings object, when it is
+    one (``getattr(settings, "OLD", d)``)."""
+    if default[0] != "call" or default[1] != ["n", "getattr"] or len(default[2]) < 2:
+        return None
+    name = default[2][1]
+    return str(name[1]) if name[0] == "c" and isinstance(name[1], str) else None
 
 
 #: The bases of a django-appconf class: its upper-case names are settings.
