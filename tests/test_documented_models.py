@@ -292,3 +292,52 @@ def test_keys_of_each_item_of_a_list_are_written_with_brackets(tmp_path) -> None
     found = by_key(findings)
     # The list and two keys of its items are documented; the third is misspelt.
     assert [key for code, key in found if code == "CD103"] == ["hooks[].location"]
+
+
+_ENCODERS = """
+from dataclasses import dataclass
+
+
+@dataclass
+class Encoder:
+    codec: str = "av1"
+    crf: int = 30
+    gop: int = 2
+    preset: int = 12
+    fast_decode: bool = False
+
+
+@dataclass
+class DepthEncoder(Encoder):
+    codec: str = "hevc"
+    depth_min: float = 0.0
+    depth_max: float = 10.0
+    depth_unit: str = "mm"
+"""
+
+_ENCODERS_PAGE = """# Options
+
+| Option | Default | Meaning |
+| --- | --- | --- |
+| `codec` | `"av1"` | The codec. |
+| `crf` | `40` | The quality. |
+| `gop` | `2` | Frames between keyframes. |
+| `preset` | `12` | The speed. |
+| `fast_decode` | `false` | Decode fast. |
+| `depth_min` | `0.0` | The nearest depth. |
+| `depth_max` | `10.0` | The farthest depth. |
+| `depth_unit` | `"mm"` | The unit. |
+"""
+
+
+def test_a_default_a_model_and_its_base_give_differently_is_not_known(tmp_path) -> None:
+    # The page documents the base's codec beside the subclass's own keys:
+    # which class its ``codec`` default is of, is not known.
+    files = {"app/encoders.py": _ENCODERS, "docs/options.md": _ENCODERS_PAGE}
+    analysis, findings = check_project(tmp_path, files, "app")
+    surfaces = {s.surface: s for s in analysis.everything}
+    assert "DepthEncoder" in surfaces
+    found = by_key(findings)
+    assert ("CD104", "codec") not in found
+    # A default both give alike is still compared.
+    assert "40" in found["CD104", "crf"].message

@@ -48,7 +48,7 @@ from collections import Counter
 
 from configdrift.index.pages import PageKeys, best_page, exemplified_fields, linked_best_page
 from configdrift.index.spellings import dashed_tree, normal
-from configdrift.model import Surface
+from configdrift.model import Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
 
@@ -104,6 +104,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     # The models a page that links their file lists half the fields of.
     linked: dict[Symbol, frozenset[str]] = {}
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
+    alike: dict[frozenset[str], list[Symbol]] = {}
     for symbol in builder.project.class_symbols():
         model = builder.model(symbol)
         if model is None or symbol.qualname in mounted:
@@ -138,6 +139,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         # Models of the same keys (a base and a subclass that adds
         # none) are one configuration: the first found stands for it.
         best.setdefault(keys, (documented, symbol))
+        alike.setdefault(keys, []).append(symbol)
     # A model another one holds in a field (``PythonOptions`` in
     # ``BuildConfig.python``) is part of that configuration, not one of its
     # own to guess between.
@@ -165,7 +167,15 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if evidence[documented] > 1 and symbol not in about:
             continue  # two models of other keys with the same evidence: never guessed
         node = trees[symbol]
-        # A page about a model's constructor may list other settings
+        mine = next(keys for keys, (_, s) in best.items() if s == symbol)
+        for other in (o for keys, found in alike.items() if keys <= mine for o in found):
+            # A model of its keys or some (its base) that gives them other
+            # defaults: which the pages document is not known (the codec of
+            # ``DepthEncoderConfig`` and of the ``VideoEncoderConfig`` it extends).
+            given = builder.model_root(other).children if other != symbol else {}
+            for key, child in node.children.items():
+                if key in given and given[key].default != child.default:
+                    child.default = Value.unknown(f"{other.qualname} gives another")
         # beside (an environment variable): a key the model lacks is not
         # judged there.
         # So is one whose class inherits fields from outside the project.
