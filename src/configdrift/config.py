@@ -454,3 +454,22 @@ def load(path: Path, explicit: Path | None = None) -> Config:
         deprecated_registries=tuple(values["deprecated-registries"]),
         source=source,
     )
+
+
+def config_lines(config: Config) -> list[str]:
+    """The lines of the configuration file, for the places of its keys."""
+    if config.source is None:
+        return []
+    try:
+        data = read_path(config.source, MAX_CONFIG_FILE_BYTES, (config.root,))
+        return data.decode("utf-8").splitlines()
+    except (OSError, Unreadable, UnicodeDecodeError):
+        return []
+
+
+def line_of(lines: list[str], key: str) -> int:
+    """The line of the configuration file that names ``key`` (1 if none)."""
+    for number, line in enumerate(lines, start=1):
+        if f'"{key}"' in line or line.strip().startswith((f"{key} ", f"{key}=")):
+            return number
+    return 1

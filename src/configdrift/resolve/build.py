@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from configdrift.config import Config, ConfigError
+from configdrift.config import Config, ConfigError, config_lines, line_of
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import (
     CLI_KINDS,
@@ -17,7 +17,6 @@ from configdrift.model import (
     Unresolved,
 )
 from configdrift.resolve.flow_graph import Scope
-from configdrift.resolve.lifecycle import config_lines, line_of
 from configdrift.resolve.mechanisms.dict_roots import dict_origin, dict_root, overrides
 from configdrift.resolve.mechanisms.environment import ENVIRONMENT, environment_variables
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name

@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from configdrift.config import MAX_CONFIG_FILE_BYTES, Config
+from configdrift.config import Config, config_lines, line_of
 from configdrift.extract.python.dict_writes import dict_writes
 from configdrift.extract.python.facts import Expr
-from configdrift.files import Unreadable, read_or_none, read_path
+from configdrift.files import read_or_none
 from configdrift.model import DEPRECATED, REMOVED, ConfigPath, LifecycleEntry, Location, SchemaNode
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import SchemaBuilder
@@ -95,24 +95,6 @@ def registry_entries(
                     LifecycleEntry(split_key(key), status, name, where, note, None, replacement)
                 )
     return entries, unresolved
-
-
-def config_lines(config: Config) -> list[str]:
-    if config.source is None:
-        return []
-    try:
-        data = read_path(config.source, MAX_CONFIG_FILE_BYTES, (config.root,))
-        return data.decode("utf-8").splitlines()
-    except (OSError, Unreadable, UnicodeDecodeError):
-        return []
-
-
-def line_of(lines: list[str], key: str) -> int:
-    """The line of the configuration file that names ``key`` (1 if none)."""
-    for number, line in enumerate(lines, start=1):
-        if f'"{key}"' in line or line.strip().startswith((f"{key} ", f"{key}=")):
-            return number
-    return 1
 
 
 def configured_entries(config: Config) -> list[LifecycleEntry]:
