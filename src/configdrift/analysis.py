@@ -152,7 +152,7 @@ class Analysis:
     #: Documented by the examples that set its keys below its path
     #: (``model.Surface.exemplified``): its placed blocks are its evidence.
     exemplified: bool = False
-    #: Documented by a page that links its file (``model.Surface.linked``).
+    #: Documented by a page that links its file (``model.Surface.file_linked``).
     file_linked: bool = False
     #: Of such a surface, the examples not placed on it: where they set its
     #: keys at its path, beside other configurations' keys or past a broken

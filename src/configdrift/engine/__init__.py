@@ -166,10 +166,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         )
         # And the shell scripts that run the program, or a module run as a
         # script (``python -m app.train``), for their command lines.
-        scripts = [
+        run_as_scripts = [
             f"-m {name}" for name, info in builder.project.modules.items() if info.facts.main_guard
         ]
-        running += scripts_running(root, sources.scripts, [*programs, *scripts])
+        running += scripts_running(root, sources.scripts, [*programs, *run_as_scripts])
         extra = extractor.docs(sorted({*spelt, *rendering, *running}), None)()
         mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [

@@ -102,12 +102,16 @@ def placed_blocks(
     as the config's."""
     decided = {(rel, bid): base for rel, bid, base in placer.blocks} if placer else {}
     out: list[tuple[str, Block, ConfigPath]] = []
+
+    def ours(top: str) -> bool:
+        return top in former or schema.child(top) is not None
+
     for rel, doc in pages:
         for bid, block in enumerate(doc.blocks):
             if block.error is not None:
                 continue  # past a broken bracket, where a key sits is a guess
             tops = {key.path[0] for key in block.keys}
-            known = sum(1 for top in tops if top in former or schema.child(top) is not None)
+            known = sum(1 for top in tops if ours(top))
             # A misspelling of a top-level key is evidence of the config
             # too (``show_out_of_stok`` beside ``currency``, ``page_size``).
             near = sum(1 for top in tops if top not in former and _misspelt(top, block, schema))
@@ -135,10 +139,7 @@ def placed_blocks(
             out.extend(
                 (rel, block, ())
                 for block in doc.loose_settings
-                if any(
-                    key.path[0] in former or schema.child(key.path[0]) is not None
-                    for key in block.keys
-                )
+                if any(ours(key.path[0]) for key in block.keys)
             )
     return out
 

@@ -475,16 +475,11 @@ def default_column(header: list[str]) -> int | None:
 
 def label(line: str) -> tuple[str, str] | None:
     """A label line (``Default: 5.``): the label and its value, blanks
-    around it and a full stop that ends the line left out (by string
-    methods: a lazy pattern before them cost a long line its square)."""
-    line = line[:MAX_PROSE_LINE]
-    match = LABEL.match(line)
-    if match is None:
-        return None
-    value = match.group(2)
-    if line.endswith(".") and len(value) > 1 and not line.endswith("..."):
-        value = value[:-1].rstrip()  # not an ellipsis, which is the value's
-    return match.group(1), value
+    around it left out; the full stop that ends its sentence is left to
+    ``sentence_end`` (a string method: a lazy pattern before it cost a
+    long line its square)."""
+    match = LABEL.match(line[:MAX_PROSE_LINE])
+    return None if match is None else (match.group(1), match.group(2))
 
 
 #: A paragraph that only announces the block after it as the default

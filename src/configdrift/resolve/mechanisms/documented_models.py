@@ -158,24 +158,26 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         for keys, found in best.items()
         if not any(other < keys and best[other][0] == found[0] for other in best)
     }
-    ranked = sorted(best.values(), key=lambda t: (-t[0], t[1].module, t[1].qualname))
+    ranked = sorted(best.items(), key=lambda t: (-t[1][0], t[1][1].module, t[1][1].qualname))
     # The keys as the pages write them: a tree they write with dashes takes them.
     written = [s.path[-1] for p in discovery.page_keys() for f in p.spelt.values() for s in f]
-    evidence = Counter(documented for documented, symbol in ranked if symbol not in about)
+    evidence = Counter(documented for _, (documented, symbol) in ranked if symbol not in about)
     found: list[Surface] = []
-    for documented, symbol in ranked:
+    for mine, (documented, symbol) in ranked:
         if evidence[documented] > 1 and symbol not in about:
             continue  # two models of other keys with the same evidence: never guessed
         node = trees[symbol]
-        mine = next(keys for keys, (_, s) in best.items() if s == symbol)
-        for other in (o for keys, found in alike.items() if keys <= mine for o in found):
+        for other in (o for keys, same in alike.items() if keys <= mine for o in same):
+            if other == symbol:
+                continue
             # A model of its keys or some (its base) that gives them other
             # defaults: which the pages document is not known (the codec of
             # ``DepthEncoderConfig`` and of the ``VideoEncoderConfig`` it extends).
-            given = builder.model_root(other).children if other != symbol else {}
+            given = builder.model_root(other).children
             for key, child in node.children.items():
                 if key in given and given[key].default != child.default:
                     child.default = Value.unknown(f"{other.qualname} gives another")
+        # A page about a model's constructor may list other settings
         # beside (an environment variable): a key the model lacks is not
         # judged there.
         # So is one whose class inherits fields from outside the project.

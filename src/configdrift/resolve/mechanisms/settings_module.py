@@ -93,8 +93,8 @@ def setting_reads(project: Project) -> list[SchemaNode]:
     merged: dict[str, str] = {}
     for name, call in reads:
         older = _fallback_setting(call.args[1]) if len(call.args) > 1 else None
-        newer = merged.get(project.string(name, call.args[0]) or "")
-        newer = newer or project.string(name, call.args[0])
+        named = project.string(name, call.args[0])
+        newer = merged.get(named, named) if named else None
         if older and newer and older != newer and older in nodes and newer in nodes:
             node = nodes[newer]
             node.spellings = (*dict.fromkeys((*node.spellings, *nodes.pop(older).spellings)),)
