@@ -143,6 +143,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         fallbacks=[(attr, expr, line) for attr, expr, line in data["fallbacks"]],
         copies=[tuple(c) for c in data["copies"]],
         env_prefix_loops=[(f, line, e) for f, line, e in data["env_prefix_loops"]],
+        variables_named=data["variables_named"],
         main_guard=bool(data["main_guard"]),
         param_defaults=data["param_defaults"],
         signatures={

@@ -27,6 +27,7 @@ from configdrift.model import (
     near_spelling,
     resolve_path,
 )
+from configdrift.rules.environment_docs import named_variables
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -438,6 +439,10 @@ def other_programs(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     (a setting its ``AppConf`` class holds is its own)."""
     root = analysis.schema
     words = {normal(e.name).split("_", 1)[0] for e in analysis.entries}
+    if analysis.admitted and not analysis.entries:
+        # Admitted by the variables its pages name: theirs begin as the
+        # project's do (``FLOWER_`` of a named ``FLOWER_AUTH``).
+        words = {normal(key).split("_", 1)[0] for key in named_variables(analysis)}
     affixes = shared_affixes(n.key for n in root.children.values())
     out: set[str] = set()
     for key in keys:

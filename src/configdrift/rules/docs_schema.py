@@ -41,6 +41,7 @@ from configdrift.rules.doc_gaps import (
     shown_on_pages,
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
+from configdrift.rules.environment_docs import linked_variables, unneighboured
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
 from configdrift.rules.registry import make, register
@@ -232,7 +233,13 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     itself that its docstring, rendered by a page, leaves out where it
     describes two thirds of them (a subclass that declares nothing of its
     own and says its bases' fields anew declares those); and a setting's environment variable
-    where its entry gives another setting's.
+    where its entry gives another setting's. Of an environment no page
+    lists as entries, whose variables the pages name in prose or command
+    lines, a variable is undocumented where a module of the package its
+    prefix abbreviates (``CIBW_`` of ``cibuildwheel``) reads it beside a
+    named one of that prefix; one that spells an option of another surface
+    (``envvar=``, or ``SHOP_PORT`` of ``--port`` by the project's
+    convention) is documented with that option.
 
     A model a page renders from the code documents its described fields
     there; so does one a site's build script imports (Quarto's
@@ -436,6 +443,12 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # A variable or setting of another program: no documented one begins
         # like it (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
         others = other_programs(analysis, [f.key for f in findings])
+        if analysis.admitted:
+            # Admitted by the variables its pages name: one that spells an
+            # option of another surface is documented with that option.
+            others |= linked_variables(analysis) | unneighboured(
+                analysis, [f.key for f in findings]
+            )
         findings = [f for f in findings if f.key not in others]
     flags = {
         f.key

@@ -33,6 +33,7 @@ from configdrift.extract.python.facts import (
     ImportFact,
     ModuleFacts,
 )
+from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import (
     attribute_flags,
     automatic_prefixes,
@@ -203,6 +204,7 @@ class ModuleExtractor:
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
+        self.facts.variables_named = variables_named(tree, self.source)
 
     def finish(self) -> None:
         self._drop_unstored_attributes()

@@ -305,6 +305,9 @@ class ModuleFacts:
     #: (``for k, v in os.environ.items(): if k.startswith(prefix): ...``):
     #: (function, line, the prefix as written).
     env_prefix_loops: list[tuple[str, int, Expr]] = field(default_factory=list)
+    #: The environment variables the module names in an option's help
+    #: text or writes as a key (``named_variables.variables_named``).
+    variables_named: list[str] = field(default_factory=list)
     #: Does the module run itself (``if __name__ == "__main__":``)?
     main_guard: bool = False
     error: str | None = None

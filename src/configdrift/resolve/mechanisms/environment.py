@@ -5,9 +5,11 @@ surface of their own, lenient (an unknown variable is never read)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.index.platform_variables import not_the_projects
-from configdrift.model import Location, SchemaNode, Surface
+from configdrift.model import Location, SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
 from configdrift.resolve.project import Project
@@ -27,6 +29,25 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     (``os.environ.get("X", d)``, ``os.getenv``, ``os.environ["X"]``), one
     node per name, with the first default a read gives."""
     nodes: dict[str, SchemaNode] = {}
+    for variable, module, where, known in _reads(project):
+        if variable not in nodes:
+            # Grouped by module; a variable the helper suffixes takes no default.
+            nodes[variable] = option_node(variable, [variable], "", known, where, module, "env")
+    return list(nodes.values())
+
+
+def reading_modules(project: Project) -> dict[str, set[tuple[str, str]]]:
+    """The modules (each its file and its name) that read each environment
+    variable by name."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for variable, module, where, _ in _reads(project):
+        out.setdefault(variable, set()).add((where.path, module))
+    return out
+
+
+def _reads(project: Project) -> Iterator[tuple[str, str, Location, Value | None]]:
+    """Each read of a variable by name: the variable, the module, where,
+    and the default it gives (none where a helper suffixes the name)."""
     helpers = _env_helpers(project)
     for name in sorted(project.modules):
         info = project.modules[name]
@@ -48,13 +69,7 @@ def environment_variables(project: Project) -> list[SchemaNode]:
             known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
             for suffix in sorted(suffixes):
-                variable = base + suffix
-                if variable not in nodes:
-                    # Grouped by module; a variable the helper suffixes takes no default.
-                    nodes[variable] = option_node(
-                        variable, [variable], "", None if suffix else known, where, name, "env"
-                    )
-    return list(nodes.values())
+                yield base + suffix, name, where, None if suffix else known
 
 
 #: Libraries' readers of a variable by name: python-decouple's ``config``.
@@ -130,7 +145,16 @@ def surfaces(discovery: Discovery) -> list[Surface]:
             mount_by_name(env, variables, ENVIRONMENT, "env")
             # Two variables the docs list as entries are evidence enough:
             # a page's "Environment variables" section of a small tool.
-            if discovery.claim(env, least=MIN_VARIABLES):
+            claimed = discovery.claim(env, least=MIN_VARIABLES)
+            admitted = ""
+            if not claimed and discovery.spelt is not None:
+                # Variables the pages write in prose or command lines.
+                spelt = discovery.spelt(frozenset(n.key for n in variables))
+                claimed = discovery.claim(env, discovery.names | spelt, least=MIN_VARIABLES)
+                admitted = (
+                    "the pages write its variables in prose and command lines" if claimed else ""
+                )
+            if claimed:
                 how = f"{len(variables)} variables read with os.environ or os.getenv"
-                found.append(Surface("env", env, how, [], "env"))
+                found.append(Surface("env", env, how, [], "env", admitted=admitted))
     return found

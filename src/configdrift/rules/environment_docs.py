@@ -1,0 +1,99 @@
+"""The environment of a project no page lists as entries, whose
+variables the pages name in prose and command lines (CD103 judges it
+beside them): which variables are named, which are the package's own
+read beside a named one, and which another spelling documents."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from configdrift.resolve.mechanisms.environment import reading_modules
+from configdrift.rules.evidence import named_in_pages, once
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+
+def named_variables(analysis: Analysis) -> set[str]:
+    """The keys of a surface the pages spell whole, searched once."""
+    root = analysis.schema
+    return once(
+        analysis, f"named keys of {id(root)}", lambda: named_in_pages(analysis, set(root.children))
+    )
+
+
+def unneighboured(analysis: Analysis, keys: Iterable[str]) -> set[str]:
+    """Of an environment admitted by the variables its pages name, the
+    ``keys`` that are not the package's own beside a named one. A
+    variable is the package's own where its first word abbreviates the
+    name of the package that reads it (``CIBW_`` read in ``cibuildwheel``,
+    ``DS_`` in ``deepspeed``; ``WANDB_`` read in ``torchtitan`` is
+    wandb's, ``DS_`` read by a build script at the root its builder's);
+    and the pages name ``FLOWER_GITLAB_OAUTH_DOMAIN`` and leave out the
+    ``FLOWER_GITHUB_OAUTH_DOMAIN`` the same module reads, while one read
+    apart (a test switch) says nothing of the docs. One the code names in
+    an option's help text (a generated reference shows it) or writes
+    itself (for a process it starts) is not left to the pages, nor one
+    read as another's fallback (``os.getenv("NEW", os.getenv("OLD"))``:
+    the older spelling)."""
+    modules = once(analysis, "modules reading variables", lambda: reading_modules(analysis.project))
+    beside = {
+        (path, name.split("_", 1)[0])
+        for name in named_variables(analysis)
+        for path, _ in modules.get(name, ())
+    }
+    written = once(analysis, "variables the code names", lambda: _named_by_code(analysis))
+    out: set[str] = set()
+    for key in keys:
+        word = key.split("_", 1)[0]
+        if key in written or not any(
+            (path, word) in beside and abbreviates(word, module.split(".", 1)[0])
+            for path, module in modules.get(key, ())
+        ):
+            out.add(key)
+    return out
+
+
+def abbreviates(word: str, name: str) -> bool:
+    """Is ``word`` a short form of ``name``: its letters in order, from the
+    first (``CIBW`` of ``cibuildwheel``, ``DS`` of ``deepspeed``)?"""
+    word, name = word.lower(), name.lower().replace("_", "")
+    if not word or not name.startswith(word[0]):
+        return False
+    letters = iter(name)
+    return all(letter in letters for letter in word)
+
+
+def linked_variables(analysis: Analysis) -> set[str]:
+    """The variables one setting links to a key or flag of another
+    surface (``envvar=``, or the convention: ``FLOWER_OAUTH2_KEY`` of the
+    option ``oauth2_key``): each is that setting's, documented with it."""
+    from configdrift.link import settings_of
+
+    return {
+        spelling.name
+        for setting in settings_of(analysis)
+        if any(s.kind != "env" for s in setting.spellings)
+        for spelling in setting.spellings
+        if spelling.kind == "env"
+    }
+
+
+def _named_by_code(analysis: Analysis) -> set[str]:
+    """The variables the code names in help texts or writes as keys, and
+    those it reads as another's fallback."""
+    out: set[str] = set()
+    for info in analysis.project.modules.values():
+        out.update(info.facts.variables_named)
+        for call in info.facts.registrations:
+            default = call.args[1] if call.method == "env" and len(call.args) > 1 else None
+            if (
+                default is not None
+                and default[0] == "call"
+                and str(default[1][1]).rpartition(".")[2] in ("getenv", "get")
+                and default[2]
+                and default[2][0][0] == "c"
+            ):
+                out.add(str(default[2][0][1]))
+    return out
