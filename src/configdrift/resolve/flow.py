@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location, ReadSite
 from configdrift.resolve.flow_graph import Edge, FlowGraph, Scope, Unknown, scope_of
-from configdrift.resolve.project import Project, render
+from configdrift.resolve.project import Project
 
 #: Uses of helpers kept per function: chains of helpers (a helper defined
 #: twice, calling itself) cannot grow without bound.

@@ -5,6 +5,7 @@ field with its type, default and description."""
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import assigned
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_types import (
@@ -15,7 +16,7 @@ from configdrift.resolve.model_types import (
     mark_deprecated,
     string_of,
 )
-from configdrift.resolve.project import Symbol, assigned
+from configdrift.resolve.project import Symbol
 
 #: MkDocs' config classes: each option a class attribute built by a
 #: ``config_options`` constructor (``enabled = c.Type(bool, default=True)``).

@@ -9,9 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value
-from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.project import Project, Symbol
 
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 

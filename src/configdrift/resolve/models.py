@@ -7,6 +7,7 @@ imported: classes, fields and options are read from the extracted facts.
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_descriptors import (
@@ -23,7 +24,7 @@ from configdrift.resolve.model_types import (
     replacement_named,
     string_of,
 )
-from configdrift.resolve.project import Project, Symbol, assigned, render
+from configdrift.resolve.project import Project, Symbol
 
 #: Settings classes: fed from the environment, ``.env`` files and keywords.
 SETTINGS_BASES = frozenset({"pydantic_settings.BaseSettings", "pydantic.BaseSettings"})

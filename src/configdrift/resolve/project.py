@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from configdrift.extract.python.dict_sources import LOADED, LOADERS
+from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import ClassFact, DictSource, Expr, ModuleFacts
 from configdrift.model import Location, Value
 
@@ -105,16 +106,6 @@ def import_names(path: str) -> list[str]:
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
-
-
-def assigned(cls: ClassFact) -> list[tuple[str, Expr, int]]:
-    """The names a class body assigns, each with its value and its line
-    (which the facts keep beside it, as ``__line__`` and the name)."""
-    return [
-        (name, value, marker[1] if (marker := cls.assigns.get("__line__" + name)) else cls.line)
-        for name, value in cls.assigns.items()
-        if not name.startswith("__line__")
-    ]
 
 
 class Project:
@@ -526,30 +517,3 @@ class Project:
 
 class _NotStatic(Exception):
     pass
-
-
-def render(expr: Expr) -> str:
-    """Source-like text of an expression, for messages."""
-    kind = expr[0]
-    if kind == "c":
-        return str(expr[2]) if len(expr) > 2 else repr(expr[1])
-    if kind in ("n", "src"):
-        return str(expr[1])
-    if kind == "u":
-        return f"{expr[1]}{render(expr[2])}" if expr[1] != "not" else f"not {render(expr[2])}"
-    if kind == "b":
-        return f"{render(expr[2])} {expr[1]} {render(expr[3])}"
-    if kind == "call":
-        parts = [render(a) for a in expr[2]] + [f"{k}={render(v)}" for k, v in expr[3].items()]
-        return f"{render(expr[1])}({', '.join(parts)})"
-    if kind == "seq":
-        inner = ", ".join(render(e) for e in expr[2])
-        return {"list": f"[{inner}]", "tuple": f"({inner})", "set": f"{{{inner}}}"}[expr[1]]
-    if kind == "dict":
-        return "{" + ", ".join(f"{render(k)}: {render(v)}" for k, v in expr[1]) + "}"
-    if kind == "sub":
-        index = expr[2]
-        if index[0] == "seq" and index[1] == "tuple" and index[2]:
-            return f"{render(expr[1])}[{', '.join(render(e) for e in index[2])}]"
-        return f"{render(expr[1])}[{render(index)}]"
-    return "?"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.python.dict_sources import LOADED
+from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import Placement
 from configdrift.model import (
     ANY_KEY,
@@ -29,7 +30,7 @@ from configdrift.resolve.flow import DictFlow
 from configdrift.resolve.flow_graph import Scope, scope_of
 from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.models import ModelReader
-from configdrift.resolve.project import Project, Symbol, render
+from configdrift.resolve.project import Project, Symbol
 
 #: A command line of this many options is the configuration of a project
 #: that has no other.

@@ -71,7 +71,8 @@ def _values(project: Project, module: str, function: str, name: str) -> list[str
     constant's text; the string the method's class (or a base) assigns the
     attribute; the names of the options the project builds of a click
     parameter class for its ``name``. None where they are not known."""
-    from configdrift.resolve.project import Symbol, assigned
+    from configdrift.extract.python.exprs import assigned
+    from configdrift.resolve.project import Symbol
 
     if not name.startswith("self."):
         value = project.string(module, ["n", name])

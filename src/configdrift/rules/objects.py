@@ -350,7 +350,7 @@ def _parent_kind(analysis: Analysis, field: SchemaNode) -> str | None:
 def _used_in_bodies(analysis: Analysis, names: set[str]) -> set[str]:
     """Field names that another field's default uses (``url: str =
     f"redis://{host}"``, in the class or a base)."""
-    from configdrift.resolve.project import render
+    from configdrift.extract.python.exprs import render
 
     used: set[str] = set()
     if not names:

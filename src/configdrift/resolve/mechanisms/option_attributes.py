@@ -17,6 +17,7 @@ model readers take (dataclass, attrs, pydantic) is theirs, not this.
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import Expr
 from configdrift.index.spellings import VARIABLE
 from configdrift.model import SchemaNode, Surface, spellings_of
@@ -29,7 +30,7 @@ from configdrift.resolve.mechanisms.option_tables import (
     table_root,
 )
 from configdrift.resolve.model_types import mark_deprecated
-from configdrift.resolve.project import Project, Symbol, assigned, render
+from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 
 #: Keywords that say a call describes an option.

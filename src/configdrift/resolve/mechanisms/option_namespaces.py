@@ -11,13 +11,13 @@ more often.
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import KINDS
 from configdrift.resolve.mechanisms.option_tables import MIN_TABLE, table_option, table_root
 from configdrift.resolve.model_types import mark_deprecated
-from configdrift.resolve.project import render
 from configdrift.resolve.schema import ensure_path
 
 #: How deep namespaces are followed.

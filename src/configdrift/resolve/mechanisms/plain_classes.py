@@ -19,13 +19,14 @@ nothing is said of a documented key the class lacks.
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import assigned
 from configdrift.extract.python.facts import Expr
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.documented_models import MIN_FIELDS
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
 from configdrift.resolve.mechanisms.section_classes import option_rows
-from configdrift.resolve.project import Project, Symbol, assigned
+from configdrift.resolve.project import Project, Symbol
 
 #: Callees whose value is no setting: a method or a computed attribute.
 _NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})

@@ -20,6 +20,7 @@ lacks (the surface is open).
 
 from __future__ import annotations
 
+from configdrift.extract.python.exprs import assigned
 from configdrift.extract.python.facts import Expr
 from configdrift.index.spellings import normal
 from configdrift.model import SchemaNode, Surface, TypeInfo
@@ -30,7 +31,7 @@ from configdrift.resolve.mechanisms.option_attributes import (
     option_spellings,
 )
 from configdrift.resolve.mechanisms.option_tables import default_position
-from configdrift.resolve.project import Project, Symbol, assigned
+from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder, new_root
 
 #: What the surface and each of its sections are (``SchemaNode.model_kind``).

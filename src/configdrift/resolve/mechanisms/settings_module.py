@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from configdrift.extract.python.exprs import assigned
 from configdrift.extract.python.facts import Expr
 from configdrift.index.framework_settings import DEFAULTS_MODULES, DJANGO_SETTINGS, FLASK_SETTINGS
 from configdrift.index.spellings import bare, shared_affixes
 from configdrift.model import Location, SchemaNode, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_group, option_node
-from configdrift.resolve.project import Project, assigned
+from configdrift.resolve.project import Project
 from configdrift.resolve.schema import MIN_OPTIONS, new_root
 
 #: A defaults module that declares this many settings is their registry.
