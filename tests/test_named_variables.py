@@ -152,7 +152,9 @@ def test_a_prefix_abbreviates_its_package(word, name, expected) -> None:
     assert abbreviates(word, name) is expected
 
 
-_MORE = _AUTH + """
+_MORE = (
+    _AUTH
+    + """
 
 def more():
     os.environ["SHOP_CHILD"] = "1"
@@ -162,6 +164,7 @@ def more():
         os.environ.get("SHOP_NEW_HOST", os.environ.get("SHOP_OLD_HOST")),
     )
 """
+)
 
 
 def test_what_the_code_names_or_sets_itself_is_not_left_to_the_pages(tmp_path) -> None:
@@ -173,3 +176,15 @@ def test_what_the_code_names_or_sets_itself_is_not_left_to_the_pages(tmp_path) -
     assert ("CD103", "SHOP_CHATTY") not in found  # the help text names it
     _, plain = _check(tmp_path / "plain", files={"shop/auth.py": _MORE})
     assert ("CD103", "SHOP_CHATTY") in plain
+
+
+def test_a_variable_the_code_says_is_no_longer_supported_is_not_asked_for(tmp_path) -> None:
+    reads = _AUTH + (
+        "\n\ndef errors():\n"
+        "    if 'SHOP_LEGACY_DOMAIN' in os.environ:\n"
+        "        yield 'SHOP_LEGACY_DOMAIN environment variable is no longer supported.'\n"
+    )
+    _, found = _check(tmp_path, files={"shop/auth.py": reads})
+    assert ("CD103", "SHOP_LEGACY_DOMAIN") not in found
+    _, kept = _check(tmp_path / "kept", files={"shop/auth.py": reads.replace("no longer", "")})
+    assert ("CD103", "SHOP_LEGACY_DOMAIN") in kept

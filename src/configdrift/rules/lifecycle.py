@@ -377,7 +377,8 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     ``json_schema_extra={"deprecated": True, "new_param": ...}``), a
     registry of deprecated keys, ``[tool.configdrift.deprecated]``, or a
     message in the code that opens with the key and says it is deprecated
-    (``"The analytics_id option is deprecated, use ..."``). A doc entry
+    or no longer supported (``"The analytics_id option is deprecated, use
+    ..."``). A doc entry
     that says it is deprecated (on its line, or in its description before
     the next entry) is not reported, nor are tests, which keep old
     spellings working on purpose. Also a call in the docs (or in

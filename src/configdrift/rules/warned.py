@@ -1,7 +1,8 @@
 """Keys the code warns are deprecated: a message in a string of the
 project's code that says a key of a surface is deprecated (``"The
 analytics_id option is deprecated, use ..."``, ``"`max_conn` has been
-deprecated"``). The project says so where a user meets it, when the key
+deprecated"``, ``"APP_MODE environment variable is no longer
+supported"``). The project says so where a user meets it, when the key
 is set; a doc that teaches the key should say so too (CD402).
 
 Only the key the message opens with and says is deprecated counts: the
@@ -28,8 +29,10 @@ if TYPE_CHECKING:
 #: A key, then (an "option" or "setting" noun, quoted or not) "is deprecated".
 _SAYS_DEPRECATED = re.compile(
     rb"""((?:--)?[A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
-    rb"""(?:(?:option|setting|parameter|key|config|configuration|value|item)[ \t]{1,3}){0,2}"""
-    rb"""(?:is|are|has been|have been|was|were)[ \t]{1,3}(?:now[ \t]{1,3})?deprecated""",
+    rb"""(?:(?:option|setting|parameter|key|config|configuration|value|item|environment|variable)"""
+    rb"""[ \t]{1,3}){0,2}"""
+    rb"""(?:is|are|has been|have been|was|were)[ \t]{1,3}"""
+    rb"""(?:(?:now[ \t]{1,3})?deprecated|no[ \t]{1,3}longer[ \t]{1,3}supported)""",
     re.IGNORECASE,
 )
 #: What a message may say before the key it calls deprecated: it opens
@@ -52,6 +55,11 @@ _OPENINGS = frozenset(
 SOURCE = "a warning in the code"
 
 
+def _may_say(text: bytes) -> bool:
+    """May ``text`` say a key is deprecated, or no longer supported?"""
+    return b"eprecat" in text or b"EPRECAT" in text or b"longer supported" in text
+
+
 def warned(analysis: Analysis) -> dict[str, Location]:
     """The names the project's code says are deprecated, in a string, with
     the first place of each; searched once for the project."""
@@ -59,11 +67,11 @@ def warned(analysis: Analysis) -> dict[str, Location]:
     def search() -> dict[str, Location]:
         found: dict[str, Location] = {}
         for rel, data in bounded_files(analysis, code_files(analysis)):
-            if b"eprecat" not in data and b"EPRECAT" not in data:
+            if not _may_say(data):
                 continue
             lines = data.split(b"\n")
             for line_number, line in enumerate(lines, 1):
-                if b"eprecat" not in line and b"EPRECAT" not in line:
+                if not _may_say(line):
                     continue
                 if (
                     not _SAYS_DEPRECATED.search(line)
