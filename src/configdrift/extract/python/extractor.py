@@ -204,7 +204,7 @@ class ModuleExtractor:
 
     def run(self, tree: ast.Module) -> None:
         self._statements(tree.body, top=True)
-        self.facts.variables_named = variables_named(tree, self.source)
+        self.facts.variables_named = variables_named(self.source)
 
     def finish(self) -> None:
         self._drop_unstored_attributes()
