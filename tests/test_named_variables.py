@@ -188,3 +188,19 @@ def test_a_variable_the_code_says_is_no_longer_supported_is_not_asked_for(tmp_pa
     assert ("CD103", "SHOP_LEGACY_DOMAIN") not in found
     _, kept = _check(tmp_path / "kept", files={"shop/auth.py": reads.replace("no longer", "")})
     assert ("CD103", "SHOP_LEGACY_DOMAIN") in kept
+
+
+def test_the_variables_a_module_names_are_its_help_texts_and_written_keys() -> None:
+    from configdrift.extract.python.named_variables import variables_named
+
+    source = (
+        'p.add_argument("--a", help="Use it (env var: SHOP_A).")\n'
+        'p.add_argument("--b", default=os.environ.get("SHOP_B"), help="B")\n'
+        'p.add_argument("--c", help=("first "\n    "then SHOP_C"))\n'
+        'opt = Option(help="Don\'t [env var: SHOP_D]"\n    " and SHOP_E", default=os.getenv("SHOP_F"))\n'
+        'env["SHOP_G"] = "1"\n'
+        'if env["SHOP_H"] == "1":\n    pass\n'
+    )
+    # The next argument's read (SHOP_B, SHOP_F) is no part of a help text,
+    # nor is a key compared (SHOP_H).
+    assert variables_named(source) == ["SHOP_A", "SHOP_C", "SHOP_D", "SHOP_E", "SHOP_G"]

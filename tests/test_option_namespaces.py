@@ -179,6 +179,32 @@ def test_a_read_around_the_registry_needs_an_accessor_of_its_keys(tmp_path) -> N
     assert ("CD201", "worker_concurrency") in by_key(findings)
 
 
+def test_the_accessor_reads_the_registrys_keys_in_the_same_file(tmp_path) -> None:
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
+    # ``conf`` reads the registry's keys in one module, another dict of
+    # that name reads the documented key in another.
+    apart = {
+        "app/backend.py": _BACKEND.replace(
+            '        self.concurrency = app.conf.get("worker_concurrency", 4)\n', ""
+        ),
+        "app/pool.py": 'def size(app):\n    return app.conf.get("worker_concurrency", 4)\n',
+    }
+    _, findings = check_project(tmp_path, {**files, **apart}, "app")
+    assert ("CD201", "worker_concurrency") not in by_key(findings)
+
+
+def test_a_documented_word_read_by_name_is_any_dicts(tmp_path) -> None:
+    # ``url`` documented beside the settings and read by the registry's
+    # accessor: a word read by name is as likely another dict's.
+    docs = _JOINED + "\n``url``\n~~~~~~~\n\nThe address.\n"
+    code = _BACKEND + '        self.url = app.conf.get("url")\n'
+    files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": docs, "app/backend.py": code}
+    _, findings = check_project(tmp_path, files, "app")
+    found = by_key(findings)
+    assert ("CD201", "worker_concurrency") in found
+    assert ("CD201", "url") not in found
+
+
 def test_a_read_in_the_tests_or_a_name_of_another_case_is_no_read_around(tmp_path) -> None:
     files = {"app/defaults.py": _DEFAULTS, "docs/configuration.rst": _JOINED}
     _, findings = check_project(tmp_path, {**files, "app/tests/test_backend.py": _BACKEND}, "app")

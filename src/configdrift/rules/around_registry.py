@@ -31,6 +31,7 @@ from configdrift.model import (
     same_value,
     top_spellings,
 )
+from configdrift.resolve.lifecycle import distinctive
 from configdrift.resolve.mechanisms.settings_module import MIN_DEFAULTS, SETTINGS_OBJECT
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
@@ -191,26 +192,31 @@ def _read_around_defaults(analysis: Analysis) -> Iterator[Finding]:
 def _documented_around(analysis: Analysis) -> Iterator[Finding]:
     """A key the docs present on a registry's page that the registry does
     not declare, which the code reads by its literal name through an
-    accessor that reads the registry's own keys too: the docs and the code
-    agree on a setting the registry never heard of."""
+    accessor that reads the registry's own keys too, in the same file: the
+    docs and the code agree on a setting the registry never heard of. Only
+    a key spelt in parts (``redis_client_name``): a word read by name
+    (``url``) is as likely any dict's."""
     found = [
         (entry, rejected, parent)
         for entry, rejected, parent in missing_entries(analysis, strict=False)
-        if parent.model_kind in _REGISTRIES and _spelt_alike(rejected[-1], parent)
+        if parent.model_kind in _REGISTRIES
+        and _spelt_alike(rejected[-1], parent)
+        # A word (``url``) read by name is as likely any dict's.
+        and distinctive(rejected[-1])
     ]
     if not found:
         return
     reads = _registry_reads(analysis)
-    accessors: dict[int, set[str]] = {}
+    accessors: dict[int, set[tuple[str, str]]] = {}
     for entry, rejected, parent in found:
         if id(parent) not in accessors:
-            accessors[id(parent)] = _accessors(reads, top_spellings(parent))
+            accessors[id(parent)] = _local_accessors(reads, top_spellings(parent))
         key = rejected[-1]
         site = next(
             (
                 where
                 for accessor, where, _ in reads.get(key, [])
-                if accessor in accessors[id(parent)]
+                if (accessor, where.path) in accessors[id(parent)]
             ),
             None,
         )
@@ -264,6 +270,22 @@ def _accessors(
         for accessor, _, _ in reads[key]:
             keys_of.setdefault(accessor, set()).add(key)
     return {accessor for accessor, keys in keys_of.items() if len(keys) >= least}
+
+
+def _local_accessors(
+    reads: dict[str, list[tuple[str, Location, str | None]]], own: set[str]
+) -> set[tuple[str, str]]:
+    """The accessors, each with a file, that read ``_ACCESSOR_KEYS`` of the
+    registry's own keys by name in that file: the registry's object there
+    (``conf`` of a backend that reads ``conf.get("redis_host")``), not a
+    getter that reads the same names elsewhere from another dict (a JSON
+    schema's ``validate.get("title")`` in one plugin and ``"url"`` in
+    another)."""
+    keys_of: dict[tuple[str, str], set[str]] = {}
+    for key in own & reads.keys():
+        for accessor, where, _ in reads[key]:
+            keys_of.setdefault((accessor, where.path), set()).add(key)
+    return {place for place, keys in keys_of.items() if len(keys) >= _ACCESSOR_KEYS}
 
 
 def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]]]:

@@ -60,9 +60,10 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     (``conf.get("redis_client_name")``, ``_get("client_name")``): the
     docs and the code agree on a setting the registry's type, default and
     old names never apply to. The read must be through an accessor that
-    reads two of the registry's own keys by name too (``conf.get``,
-    ``_get``), outside the tests; a key spelt in another case than the
-    registry's (``Task`` beside ``task_acks_late``) is something else.
+    reads two of the registry's own keys by name too, in the same file
+    (``conf.get``, ``_get``), outside the tests; a key spelt in another
+    case than the registry's (``Task`` beside ``task_acks_late``) is
+    something else, and a word (``url``) read by name may be any dict's.
     And a key the docs present beside options registered by name (Sphinx's
     ``add_config_value``), with the prefix most of them share, that the
     code reads as an attribute of the configuration

@@ -3,12 +3,13 @@ option's help text (``help="... [env var: APP_TOKEN]"``), which ``--help``
 shows and a generated command-line reference renders, or as a key it
 writes (``env["APP_HOOK"] = "1"``, ``os.environ["APP_HOOK"] = ...``), set
 by the project itself for a process it starts. Read off the source text
-(no walk of its tree): a name caught by mistake only keeps a variable
-from being asked for."""
+(no walk of its tree)."""
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 from configdrift.extract.docs.label_values import VARIABLE
 
@@ -23,15 +24,32 @@ def variables_named(source: str) -> list[str]:
     out: set[str] = set()
     at = source.find("help=")
     while at >= 0:
-        window = source[at + 5 : at + 5 + HELP_WINDOW]
-        out.update(m.group() for m in VARIABLE.finditer(window) if _quoted(window, m.start()))
+        text = _strings(source[at + 5 : at + 5 + HELP_WINDOW])
+        out.update(m.group() for m in VARIABLE.finditer(text))
         at = source.find("help=", at + 5)
     if "] =" in source or "]=" in source:
         out.update(m.group(1) for m in _WRITTEN.finditer(source) if VARIABLE.fullmatch(m.group(1)))
     return sorted(out)
 
 
-def _quoted(text: str, at: int) -> bool:
-    """Is ``at`` inside a string of ``text`` (an odd count of quotes before it)?"""
-    before = text[:at]
-    return (before.count('"') - before.count('\\"')) % 2 == 1 or before.count("'") % 2 == 1
+#: The tokens a help text written in parts may have between its strings.
+_BETWEEN = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
+)
+
+
+def _strings(text: str) -> str:
+    """The string literals ``text`` opens with, joined (a help text written
+    in parts, ``"a " "b"``); empty where it opens with none."""
+    parts: list[str] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING:
+                parts.append(token.string)
+            elif token.type in _BETWEEN or (token.string == "(" and not parts):
+                continue  # a line break or an opening bracket between the parts
+            else:
+                break
+    except (tokenize.TokenError, SyntaxError):
+        pass  # the window ends inside a string: what was read so far
+    return " ".join(parts)
