@@ -204,3 +204,14 @@ def test_the_variables_a_module_names_are_its_help_texts_and_written_keys() -> N
     # The next argument's read (SHOP_B, SHOP_F) is no part of a help text,
     # nor is a key compared (SHOP_H).
     assert variables_named(source) == ["SHOP_A", "SHOP_C", "SHOP_D", "SHOP_E", "SHOP_G"]
+
+
+def test_only_a_variable_read_as_the_fallback_is_an_older_spelling(tmp_path) -> None:
+    reads = _AUTH + (
+        "\n\ndef host(settings):\n"
+        "    return os.environ.get('SHOP_HOST', settings.get('SHOP_CONF_HOST')),"
+        " os.environ.get('SHOP_CONF_HOST')\n"
+    )
+    _, found = _check(tmp_path, files={"shop/auth.py": reads})
+    # A dict's key given as the default is no variable's older spelling.
+    assert ("CD103", "SHOP_CONF_HOST") in found

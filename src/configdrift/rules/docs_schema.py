@@ -41,7 +41,7 @@ from configdrift.rules.doc_gaps import (
     shown_on_pages,
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
-from configdrift.rules.environment_docs import linked_variables, unneighboured
+from configdrift.rules.environment_docs import linked_variables, unjudged_variables
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
 from configdrift.rules.registry import make, register
@@ -444,9 +444,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
         # like it (``AWS_S3_FILE_OVERWRITE`` read for a storage backend).
         others = other_programs(analysis, [f.key for f in findings])
         if analysis.admitted:
-            # Admitted by the variables its pages name: one that spells an
-            # option of another surface is documented with that option.
-            others |= linked_variables(analysis) | unneighboured(
+            # The environment, admitted by the variables its pages name (no
+            # settings object is admitted so): one that spells an option of
+            # another surface is documented with that option.
+            others |= linked_variables(analysis) | unjudged_variables(
                 analysis, [f.key for f in findings]
             )
         findings = [f for f in findings if f.key not in others]

@@ -23,7 +23,7 @@ def named_variables(analysis: Analysis) -> set[str]:
     )
 
 
-def unneighboured(analysis: Analysis, keys: Iterable[str]) -> set[str]:
+def unjudged_variables(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     """Of an environment admitted by the variables its pages name, the
     ``keys`` that are not the package's own beside a named one. A
     variable is the package's own where its first word abbreviates the
@@ -91,7 +91,7 @@ def _named_by_code(analysis: Analysis) -> set[str]:
             if (
                 default is not None
                 and default[0] == "call"
-                and str(default[1][1]).rpartition(".")[2] in ("getenv", "get")
+                and str(default[1][1]).endswith(("getenv", "environ.get"))
                 and default[2]
                 and default[2][0][0] == "c"
             ):
