@@ -26,7 +26,8 @@ from configdrift.rules.evidence import bounded_files, code_files, once
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: A key, then (an "option" or "setting" noun, quoted or not) "is deprecated".
+#: A key, then (an "option" or "setting" noun, quoted or not) "is
+#: deprecated" or "is no longer supported".
 _SAYS_DEPRECATED = re.compile(
     rb"""((?:--)?[A-Za-z_][\w.-]{0,80}+)[`'"]?[ \t]{1,3}"""
     rb"""(?:(?:option|setting|parameter|key|config|configuration|value|item|environment|variable)"""
