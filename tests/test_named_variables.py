@@ -178,15 +178,19 @@ def test_what_the_code_names_or_sets_itself_is_not_left_to_the_pages(tmp_path) -
     assert ("CD103", "SHOP_CHATTY") in plain
 
 
+def _reading(tmp_path, function: str) -> dict:
+    """The findings where ``shop/auth.py`` has ``function`` too."""
+    return _check(tmp_path, files={"shop/auth.py": _AUTH + "\n\n" + function})[1]
+
+
 def test_a_variable_the_code_says_is_no_longer_supported_is_not_asked_for(tmp_path) -> None:
-    reads = _AUTH + (
-        "\n\ndef errors():\n"
+    errors = (
+        "def errors():\n"
         "    if 'SHOP_LEGACY_DOMAIN' in os.environ:\n"
         "        yield 'SHOP_LEGACY_DOMAIN environment variable is no longer supported.'\n"
     )
-    _, found = _check(tmp_path, files={"shop/auth.py": reads})
-    assert ("CD103", "SHOP_LEGACY_DOMAIN") not in found
-    _, kept = _check(tmp_path / "kept", files={"shop/auth.py": reads.replace("no longer", "")})
+    assert ("CD103", "SHOP_LEGACY_DOMAIN") not in _reading(tmp_path, errors)
+    kept = _reading(tmp_path / "kept", errors.replace("no longer", ""))
     assert ("CD103", "SHOP_LEGACY_DOMAIN") in kept
 
 
@@ -207,11 +211,11 @@ def test_the_variables_a_module_names_are_its_help_texts_and_written_keys() -> N
 
 
 def test_only_a_variable_read_as_the_fallback_is_an_older_spelling(tmp_path) -> None:
-    reads = _AUTH + (
-        "\n\ndef host(settings):\n"
+    found = _reading(
+        tmp_path,
+        "def host(settings):\n"
         "    return os.environ.get('SHOP_HOST', settings.get('SHOP_CONF_HOST')),"
-        " os.environ.get('SHOP_CONF_HOST')\n"
+        " os.environ.get('SHOP_CONF_HOST')\n",
     )
-    _, found = _check(tmp_path, files={"shop/auth.py": reads})
     # A dict's key given as the default is no variable's older spelling.
     assert ("CD103", "SHOP_CONF_HOST") in found
