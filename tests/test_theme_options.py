@@ -415,8 +415,27 @@ def test_a_mkdocs_themes_options_are_a_configuration(tmp_path) -> None:
     assert "accepted by theme," in found["CD103", "old_switch"].message
     # Read by no template, where they read the others.
     assert {key for code, key in found if code == "CD202"} == {"old_switch"}
-    # What it extends is no option.
-    assert not any(key == "extends" for _, key in found)
+    assert "`config.theme.old_switch`" in found["CD202", "old_switch"].message
+    # What it extends, and the pages MkDocs renders on their own, are MkDocs's.
+    assert not any(key in ("extends", "static_templates") for _, key in found)
+
+
+def test_the_pages_mkdocs_renders_on_their_own_are_no_option_of_the_theme(tmp_path) -> None:
+    # Neither documented nor read by a template: MkDocs reads it itself.
+    guide = "\n".join(line for line in _MKDOCS_GUIDE.splitlines() if "static_templates" not in line)
+    template = "\n".join(
+        line for line in _MKDOCS_TEMPLATE.splitlines() if "static_templates" not in line
+    )
+    files = {
+        "shop/__init__.py": "",
+        "shop/themes/shop/mkdocs_theme.yml": _MKDOCS_THEME.format(extends="null"),
+        "shop/themes/shop/main.html": template,
+        "docs/user-guide/choosing-your-theme.md": guide,
+    }
+    _, findings = check_project(tmp_path, files, "shop")
+    found = by_key(findings)
+    assert ("CD202", "old_switch") in found
+    assert not any(key == "static_templates" for _, key in found)
 
 
 def test_a_mkdocs_theme_that_extends_another_outside_the_project_may_take_any(tmp_path) -> None:

@@ -24,6 +24,10 @@ from configdrift.files import Unreadable, read_file, read_or_none
 from configdrift.index.spellings import alternation
 from configdrift.resolve.schema import ThemeOptions
 
+#: The keys of a ``mkdocs_theme.yml`` MkDocs takes for itself, not the
+#: theme's options: the theme it ``extends`` and the ``static_templates``
+#: it renders on their own.
+MKDOCS_OWN = frozenset({"extends", "static_templates"})
 #: What a theme that inherits no other inherits (Sphinx's ``none``).
 NO_THEME = "none"
 #: The largest options file, template or code file searched.
@@ -66,11 +70,11 @@ def _read(root: Path, rel: str) -> tuple[str, list[BlockKey], frozenset[str]] | 
     except (FileNotFoundError, Unreadable, NotText):
         return None
     if rel.endswith(MKDOCS_THEME):
-        # A MkDocs theme's options: every top-level key but what it
-        # ``extends`` (read with the YAML reader of example blocks).
+        # A MkDocs theme's options: every top-level key but what MkDocs
+        # itself takes (read with the YAML reader of example blocks).
         keys = [key for key in read_block(text, "yaml").keys if len(key.path) == 1]
         extends = next((key.value for key in keys if key.path == ("extends",)), None)
-        options = [key.at(1) for key in keys if key.path != ("extends",)]
+        options = [key.at(1) for key in keys if key.path[0] not in MKDOCS_OWN]
         parent = extends if isinstance(extends, str) else NO_THEME
         return parent, options, _deprecated(text.splitlines(), options)
     lang = "toml" if rel.endswith(".toml") else "ini"

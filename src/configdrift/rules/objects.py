@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.discover import MKDOCS_THEME
 from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import (
     ANY_KEY,
@@ -320,9 +321,15 @@ def _inert_file_keys(
         dotted = ".".join(node.path)
         if dotted not in analysis.unread or node.deprecated or node.location is None:
             continue
+        # Sphinx's templates read ``theme_<name>``, MkDocs's ``config.theme.<name>``.
+        spelling = (
+            f"config.theme.{dotted}"
+            if node.location.path.endswith(MKDOCS_THEME)
+            else f"theme_{dotted}"
+        )
         why = (
             f"is declared in {node.location.path}, but no template of the theme "
-            f"(`theme_{dotted}`) nor any code spells it"
+            f"(`{spelling}`) nor any code spells it"
             if root.model_kind == "theme"
             else f"is set in {root.model}, but no code reads it by its dotted path "
             "(nor a section above it)"
