@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from configdrift.extract.python.registration_calls import variable_read
 from configdrift.resolve.mechanisms.environment import reading_modules
 from configdrift.rules.evidence import named_in_pages, once
 
@@ -87,13 +88,8 @@ def _named_by_code(analysis: Analysis) -> set[str]:
     for info in analysis.project.modules.values():
         out.update(info.facts.variables_named)
         for call in info.facts.registrations:
-            default = call.args[1] if call.method == "env" and len(call.args) > 1 else None
-            if (
-                default is not None
-                and default[0] == "call"
-                and str(default[1][1]).endswith(("getenv", "environ.get"))
-                and default[2]
-                and default[2][0][0] == "c"
-            ):
-                out.add(str(default[2][0][1]))
+            if call.method == "env" and len(call.args) > 1:
+                older = variable_read(call.args[1])
+                if older is not None:
+                    out.add(older)
     return out
