@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.index.framework_settings import DEFAULTS_MODULES
@@ -265,11 +265,7 @@ def _accessors(
 ) -> set[str]:
     """The accessors that read ``least`` of the registry's own keys by
     name: the registry's object, as the code spells it."""
-    keys_of: dict[str, set[str]] = {}
-    for key in own & reads.keys():
-        for accessor, _, _ in reads[key]:
-            keys_of.setdefault(accessor, set()).add(key)
-    return {accessor for accessor, keys in keys_of.items() if len(keys) >= least}
+    return {accessor for accessor, _ in _reading(reads, own, least, lambda where: "")}
 
 
 def _local_accessors(
@@ -281,11 +277,22 @@ def _local_accessors(
     getter that reads the same names elsewhere from another dict (a JSON
     schema's ``validate.get("title")`` in one plugin and ``"url"`` in
     another)."""
+    return _reading(reads, own, _ACCESSOR_KEYS, lambda where: where.path)
+
+
+def _reading(
+    reads: dict[str, list[tuple[str, Location, str | None]]],
+    own: set[str],
+    least: int,
+    place: Callable[[Location], str],
+) -> set[tuple[str, str]]:
+    """Each accessor, with the ``place`` of its reads, that reads ``least``
+    of the registry's own keys by name there."""
     keys_of: dict[tuple[str, str], set[str]] = {}
     for key in own & reads.keys():
         for accessor, where, _ in reads[key]:
-            keys_of.setdefault((accessor, where.path), set()).add(key)
-    return {place for place, keys in keys_of.items() if len(keys) >= _ACCESSOR_KEYS}
+            keys_of.setdefault((accessor, place(where)), set()).add(key)
+    return {found for found, keys in keys_of.items() if len(keys) >= least}
 
 
 def _registry_reads(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]]]:
