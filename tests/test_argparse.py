@@ -442,6 +442,10 @@ def test_a_flag_declared_apart_with_one_destination_is_undocumented_until_named(
     assert ("CD103", "--verbose") in found
     said = found[("CD103", "--no-verbose")].message
     assert "declared apart from `--verbose`" in said and "which no doc describes either" in said
+    # A twin its declaration hides from the help is not for users to find.
+    hidden = cli.replace('action="store_false")', 'action="store_false", help=argparse.SUPPRESS)')
+    _, found = _run(tmp_path, {"tool/cli.py": hidden, "docs/cli.md": _DOCS})
+    assert ("CD103", "--no-verbose") not in found
     # An option the prose describes is not said to be undocumented by its twin.
     _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs + "\nPass `--verbose`.\n"})
     assert ("CD103", "--verbose") not in found

@@ -262,11 +262,12 @@ def _options_of(
             if known is node:
                 continue
             fresh = [s for s in node.spellings if s not in known.spellings]
-            if node.location is not None and known.location is not None:
+            if node.location is not None and known.location is not None and not node.hidden:
                 # ``--no-color`` declared apart from ``--color``, in one file
                 # (another file's parser may be another program's), or
                 # ``--log_level`` beside ``--log-level`` anywhere: a flag of
-                # its own that the docs may leave out.
+                # its own that the docs may leave out, unless its declaration
+                # hides it from the help (``--ls``, ``help=argparse.SUPPRESS``).
                 same = node.location.path == known.location.path
                 variants = {separated(s) for s in known.spellings}
                 apart = [s for s in fresh if same or separated(s) in variants]
