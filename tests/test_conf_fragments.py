@@ -6,7 +6,7 @@ extension registers, that no code spells, is ignored (CD302)."""
 from __future__ import annotations
 
 from configdrift.extract.docs.python_config import read_settings_module
-from helpers import by_key, check_project
+from helpers import by_key, check_project, make_project
 
 
 def _keys(text: str) -> list[str] | None:
@@ -262,3 +262,12 @@ def test_settings_in_small_letters_are_no_example_of_a_model(tmp_path) -> None:
     )
     assert ("CD103", "foo_max_items") not in found  # the page documents the model
     assert not [key for key in found if key[0] in ("CD301", "CD302")]
+
+
+def test_the_summary_counts_settings_with_no_lead_in_among_the_examples_read(cli, tmp_path) -> None:
+    # The block with no lead-in is read and checked: one example of one,
+    # never more checked than read.
+    files = {"sphinx_foo/__init__.py": _SETUP, "README.md": _LOOSE.replace("BLOCK\n", "")}
+    make_project(tmp_path, files)
+    result = cli("check", str(tmp_path), "--exit-zero")
+    assert "Example configs: 1 read, 1 checked" in result.out, result.out

@@ -238,7 +238,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         + len(files)
         + len(dict_facts),
         blocks=blocks_of,
-        examples_read=sum(len(doc.blocks) for _, doc in pages + shown) + len(files) + len(dicts),
+        examples_read=sum(len(doc.blocks) + len(doc.loose_settings) for _, doc in pages + shown)
+        + len(files)
+        + len(dicts),
         lifecycle=lifecycle,
         pages=sorted({*sources.docs, *sources.examples}),
         other_python=sources.py_examples,
