@@ -113,3 +113,24 @@ def test_an_empty_sequence_against_a_declared_sequence_tests_for_one(tmp_path) -
         }
         _, findings = check_project(tmp_path / str(number), files, "plug")
         assert (("CD106", "gallery_formats") in by_key(findings)) is reported, fallback
+
+
+def test_an_empty_dict_against_a_declared_section_reads_the_section(tmp_path) -> None:
+    # ``get("gallery_colors", {})`` then each colour with its own fallback:
+    # no section, not another default. Another dict is another default.
+    setup = _SETUP + '    app.add_config_value("gallery_colors", {"bar": "red"}, "html")\n'
+    reads = (
+        "def render(config):\n"
+        '    colors = getattr(config, "gallery_colors", FALLBACK)\n'
+        '    columns = getattr(config, "gallery_columns", 3)\n'
+        '    title = getattr(config, "gallery_title", "Gallery")\n'
+        "    return colors, columns, title\n"
+    )
+    for number, (fallback, reported) in enumerate((("{}", False), ('{"bar": "blue"}', True))):
+        files = {
+            "plug/ext.py": setup,
+            "plug/render.py": reads.replace("FALLBACK", fallback),
+            "docs/settings.md": _DOCS,
+        }
+        _, findings = check_project(tmp_path / str(number), files, "plug")
+        assert (("CD106", "gallery_colors") in by_key(findings)) is reported, fallback

@@ -418,13 +418,16 @@ def _differs(fallback: object, declared: object) -> bool:
     Not where either is ``None``; not where both are falsy (``False`` and
     ``""`` both mean unset to a truth test); not a string against another
     type (an environment variable's ``"true"`` is parsed); not an empty
-    sequence against a sequence (a read that tests whether one is given)."""
+    sequence against a sequence (a read that tests whether one is given),
+    nor an empty dict against a section's."""
     if fallback is None or same_value(fallback, declared):
         return False
     if not fallback and not declared:
         return False
     if fallback in ([], ()) and isinstance(declared, (list, tuple)):
         return False  # ``get("serialize", [])``: a sequence or none, the declared one later
+    if fallback == {} and isinstance(declared, dict):
+        return False  # ``get("colors", {})``: a section, each key read with its own fallback
     return not (isinstance(fallback, str) and not isinstance(declared, str))
 
 

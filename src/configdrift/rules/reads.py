@@ -32,8 +32,10 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     accessor reads with another fallback (``getattr(config, "k", True)``
     where ``add_config_value("k", False, "env")`` declares it). Fallbacks
     that both mean unset (``False`` and ``""``), a string against a
-    declared non-string (parsed where it is read), and an object that
-    reads mostly other names (a task's ``options``) are not compared.
+    declared non-string (parsed where it is read), an empty dict against
+    a declared section (``get("colors", {})``, each key then read with its
+    own fallback), and an object that reads mostly other names (a task's
+    ``options``) are not compared.
 
     Why it matters
     The key's default depends on which code path reads it, so a documented
