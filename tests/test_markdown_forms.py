@@ -32,6 +32,26 @@ def test_headings_that_are_keys() -> None:
     assert [e.name for e in facts.entries if e.form == "word"] == ["install"]
 
 
+def test_a_plain_heading_of_keys_joined_by_and_names_each() -> None:
+    page = (
+        "# Options\n\n## default_hour and default_minute\n\nWhen.\n\n"
+        "## log_dir, cache_dir / tmp_dir\n\nWhere.\n\n"
+        # Words among the keys, a word alone joined, a joiner at either end:
+        # prose, not keys.
+        "## max_retries and more\n\nMore.\n\n## parse and lint\n\nBoth.\n\n"
+        "## and min_size, max_size\n\nSize.\n\n## min_size, max_size and\n\nSize.\n\n"
+        "## min_size max_size\n\nSizes.\n"
+    )
+    facts = extract_markdown(page.encode())
+    assert [e.name for e in facts.entries] == [
+        "default_minute",
+        "default_hour",
+        "cache_dir",
+        "tmp_dir",
+        "log_dir",
+    ]
+
+
 def test_default_and_type_lines_under_an_entry() -> None:
     page = (
         "# Settings\n\n"

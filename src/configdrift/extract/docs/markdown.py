@@ -213,14 +213,14 @@ class _Walker:
             if keys and len(keys) >= len(codes[0]):
                 section.heading_key, aliases = keys[0], keys[1:]
         elif codes is None and (plain := plain_heading(children)) is not None:
-            name, certain = plain
+            names, certain = plain
             if certain:
                 # ``### max_retries``: spelt like a key, not a word.
-                section.heading_key = name
+                section.heading_key, aliases = names[0], names[1:]
             else:
                 # ``## parse``: a key if the schema has it there (form
                 # ``word``), or if a Default or Type line says so.
-                word = name
+                word = names[0]
         elif (macro := find_macro(inline, ("md:setting",))) is not None:
             # Material for MkDocs' setting headings: ``#### <!-- md:setting
             # config.enabled -->`` names a plugin's own option; ``meta.`` (a

@@ -432,10 +432,14 @@ LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 METAVAR = re.compile(r"[A-Z][A-Z0-9_]*+|\[[^\[\]\s]++\]|<[^<>\s]++>")
 
 
-def plain_heading(children: list[Token]) -> tuple[str, bool] | None:
-    """A heading that is one plain word: (the word, is it spelt as a key
+HEADING_JOINERS = frozenset({"and", "or", ",", "/"})  # ``default_hour and default_minute``
+
+
+def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
+    """A heading that is one plain word: ([the word], is it spelt as a key
     for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
-    word (``parse``) may be; a capitalised word (``Usage``) is not."""
+    word (``parse``) may be; a capitalised word (``Usage``) is not. Sure
+    keys joined (``default_hour and default_minute``) are each its own."""
     if not children or any(c.type not in ("text",) for c in children):
         return None
     words = "".join(c.content for c in children).split()
@@ -446,15 +450,38 @@ def plain_heading(children: list[Token]) -> tuple[str, bool] | None:
         and len(words) <= 4
     ):
         # ``### --dry-run``, ``### --config-file PATH``: an option's entry.
-        return words[0], True
-    if len(words) != 1 or not KEY.match(words[0]) or words[0].startswith("-"):
-        return None
+        return [words[0]], True
+    if len(words) != 1:
+        joined = _joined_words(words)
+        return (joined, True) if joined else None
     word = words[0]
-    if any(ch in word for ch in "_.") and word[:1].isalpha():
-        return word, True
-    if word.islower() and word.isalpha():
-        return word, False
+    if not KEY.match(word) or word.startswith("-"):
+        return None
+    if _certain_key(word) or (word.islower() and word.isalpha()):
+        return [word], _certain_key(word)
     return None
+
+
+def _certain_key(word: str) -> bool:
+    return bool(KEY.match(word)) and any(ch in word for ch in "_.") and word[:1].isalpha()
+
+
+def _joined_words(words: list[str]) -> list[str]:
+    """The keys of ``a_b and c_d``, ``a_b, c_d / e_f`` (joiners between); else none."""
+    tokens = " ".join(words).replace(",", " , ").replace("/", " / ").split()
+    keys: list[str] = []
+    joined = True
+    for token in tokens:
+        if token in HEADING_JOINERS:
+            if not keys:
+                return []
+            joined = True
+        elif joined and _certain_key(token):
+            keys.append(token)
+            joined = False
+        else:
+            return []
+    return keys if len(keys) > 1 and not joined else []
 
 
 def line_texts(inline: Token) -> list[str]:
