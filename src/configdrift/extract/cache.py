@@ -97,6 +97,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         assigns=data["assigns"],
         assign_lines=data["assign_lines"],
         dict_key_lines=data["dict_key_lines"],
+        returned_dicts=data["returned_dicts"],
         all_names=data["all_names"],
         classes=[
             ClassFact(

@@ -377,6 +377,39 @@ def example_entries(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]
                 yield node, entry
 
 
+def section_examples(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]]:
+    """Each key an example placed on the surface sets below the key its own
+    section documents (``journals: default: journal: ...`` under ``###
+    journals``), with an entry that stands for the example: the section
+    shows it there. Not where a key below it has an entry of its own: the
+    others below it are then left undescribed (a block of every default
+    beside the entries of most)."""
+    described = {entry.path[:n] for entry in analysis.entries for n in range(len(entry.path))}
+    mapped: dict[str, list[tuple[int, ConfigPath]]] = {}
+    for section in analysis.sections:
+        mapped.setdefault(section.location.path, []).append((section.location.line, section.path))
+    root = analysis.schema
+    for rel, block, base in analysis.blocks:
+        above = [(line, path) for line, path in mapped.get(rel, ()) if line <= block.line]
+        if not above:
+            continue
+        _, own = max(above)
+        if not own or own in described:
+            continue
+        for spelt in block.keys:
+            path = (*base, *spelt.path)
+            if len(path) <= len(own) or path[: len(own)] != own:
+                continue
+            node, _, _ = resolve_path(root, path)
+            if node is not None:
+                yield (
+                    node,
+                    DocEntry(
+                        spelt.path[-1], node.path, Location(rel, spelt.line), "", form="example"
+                    ),
+                )
+
+
 #: The share of a command's flags the prose must name for its pages to
 #: describe the command without a reference of entries.
 PROSE_SHARE = 0.75

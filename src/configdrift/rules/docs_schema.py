@@ -38,6 +38,7 @@ from configdrift.rules.doc_gaps import (
     plain_path,
     prose_commands,
     script_groups,
+    section_examples,
     shown_on_pages,
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
@@ -168,7 +169,7 @@ def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]
                         form="section",
                     ),
                 )
-    for node, example in example_entries(analysis):
+    for node, example in (*example_entries(analysis), *section_examples(analysis)):
         own.setdefault(id(node), example)
     for entry in analysis.entries:
         node = root
@@ -246,7 +247,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     ``pre-render``, MkDocs's ``hooks``), with every model of its tree: its
     undescribed fields are said to lack a description. Of a model the
     docs' examples are written for, a key any page spells whole is shown
-    there. A key another surface of the project documents at the same
+    there; so is one an example sets below the key whose section it sits in
+    (``journals: default: ...`` under ``### journals``). A key another surface of the project documents at the same
     path (the same configuration read in two places) is documented.
 
     Why it matters

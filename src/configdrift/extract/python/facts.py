@@ -210,8 +210,13 @@ class ModuleFacts:
     star_imports: list[tuple[str, int]] = field(default_factory=list)
     assigns: dict[str, Expr] = field(default_factory=dict)
     assign_lines: dict[str, int] = field(default_factory=dict)
-    #: The line of each string key of a module-level dict literal, by name.
+    #: The line of each string key of a module-level dict literal, by name
+    #: (and of the dict a module-level function returns, by its name).
     dict_key_lines: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The dict literal a module-level function returns as its last
+    #: statement and only return (``def get_default_config(): return
+    #: {...}``), by the function's name.
+    returned_dicts: dict[str, Expr] = field(default_factory=dict)
     all_names: list[str] | None = None
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)

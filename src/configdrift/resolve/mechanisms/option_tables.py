@@ -1,6 +1,7 @@
 """Declarative tables of options: a dict literal whose values are all calls
 of one option class (``{"name": Opt(default, ...), ...}``) or whose name
-says it holds the defaults (``DEFAULT_CONFIG = {...}``), and tables of
+says it holds the defaults (``DEFAULT_CONFIG = {...}``, ``def
+get_default_config(): return {...}``), and tables of
 tuples (``CONFIG_FILE_OPTIONS = (("branch", "run:branch", ...), ...)``)."""
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
     """Declarative tables of options: a dict literal of five string keys
     or more whose values are all calls of one option class
     (``{"name": Opt(default, ...), ...}``), or whose name says it holds
-    the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``; three or four
+    the defaults (``DEFAULT_CONFIG = {"KEY": value, ...}``, or the dict a
+    module-level function so named returns: ``def get_default_config():
+    return {...}``; three or four
     keys are enough where a page documents every one, ``surfaces``). Each key is
     an option with the call's first argument (or ``default=``) or the
     value as its default; nothing is known of unknown keys."""
@@ -29,6 +32,12 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
     for name in sorted(project.modules):
         info = project.modules[name]
         tables = [(q, e, info.facts.assign_lines.get(q, 1)) for q, e in info.facts.assigns.items()]
+        # A function that builds the defaults afresh (``def get_default_config():
+        # return {...}``), named for them: a table as a module's dict is.
+        tables += [
+            (q, e, min(info.facts.dict_key_lines.get(q, {}).values(), default=1))
+            for q, e in info.facts.returned_dicts.items()
+        ]
         for cls in info.facts.classes:
             tables += [(f"{cls.name}.{attr}", value, at) for attr, value, at in assigned(cls)]
             for fact in cls.fields:
@@ -353,8 +362,10 @@ def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
     """The tables whose keys no other table mostly shares: two tables of
     defaults with the same keys (a parameter offload's and an optimizer
     offload's ``device``, ``buffer_count`` ...) cannot tell which of them a
-    doc entry describes by its name."""
-    keys = [{n.key for n in s.root.walk() if not n.children} for s in surfaces]
+    doc entry describes by its name. A table that holds another's keys as
+    a section (``"colors": {"body": ...}`` beside ``get_default_colors()``)
+    is not the same: the keys sit at other paths."""
+    keys = [{n.path for n in s.root.walk() if not n.children} for s in surfaces]
     return [
         surface
         for i, surface in enumerate(surfaces)
