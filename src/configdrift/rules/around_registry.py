@@ -389,7 +389,7 @@ def fallbacks_against_declared(
         if declared is None or not declared.known or declared.value is None:
             continue
         for accessor, where, text, value in _literal_fallbacks(reads.get(node.key, []), accessors):
-            if not _differs(value, declared.value) or not _mostlytop_spellings(
+            if not fallback_differs(value, declared.value) or not _mostlytop_spellings(
                 analysis, accessor, own
             ):
                 continue
@@ -413,7 +413,7 @@ def _literal_fallbacks(
         yield accessor, where, text, value
 
 
-def _differs(fallback: object, declared: object) -> bool:
+def fallback_differs(fallback: object, declared: object) -> bool:
     """Does a read's fallback say another default than the declared one?
     Not where either is ``None``; not where both are falsy (``False`` and
     ``""`` both mean unset to a truth test); not a string against another

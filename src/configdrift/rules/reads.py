@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Related, format_path, read_defaults, same_value
 from configdrift.rules.around_registry import fallbacks_against_declared, fallbacks_around
+from configdrift.rules.namespace_fallbacks import namespace_fallbacks
 from configdrift.rules.registry import make, register
 
 if TYPE_CHECKING:
@@ -30,7 +31,11 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     ``conf.get("k", True)`` there), and a key declared with its default
     (a registry's, an option registered by name, a theme's) that such an
     accessor reads with another fallback (``getattr(config, "k", True)``
-    where ``add_config_value("k", False, "env")`` declares it). Fallbacks
+    where ``add_config_value("k", False, "env")`` declares it), and a
+    command-line option read from the parsed arguments with another
+    fallback (``getattr(args, "device", "cpu")`` where ``--device``
+    defaults to ``"cuda"``; the receiver reads three of the parser's
+    destinations so). Fallbacks
     that both mean unset (``False`` and ``""``), a string against a
     declared non-string (parsed where it is read), an empty dict against
     a declared section (``get("colors", {})``, each key then read with its
@@ -91,6 +96,18 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             f"`{key}` is read by name with the fallback {other} here, but with {text} "
             "elsewhere: its default depends on the code path",
             (Related(at.path, at.line, f"read with the fallback {text}"),),
+        )
+    for node, where, text in namespace_fallbacks(analysis):
+        key = format_path(node.path)
+        assert node.default is not None and node.location is not None
+        yield make(
+            "CD106",
+            key,
+            where,
+            f"`{key}` is read from the parsed arguments with the fallback {text} here, but "
+            f"the parser declares the default {node.default.text}: its default depends on the "
+            "code path",
+            (Related(node.location.path, node.location.line, "the parser declares it here"),),
         )
     for node, where, text in fallbacks_against_declared(analysis):
         if node.key in told:
