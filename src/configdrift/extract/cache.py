@@ -98,6 +98,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         assign_lines=data["assign_lines"],
         dict_key_lines=data["dict_key_lines"],
         returned_dicts=data["returned_dicts"],
+        merged_defaults=[(f, e, lines) for f, e, lines in data["merged_defaults"]],
         all_names=data["all_names"],
         classes=[
             ClassFact(

@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Related, format_path, read_defaults, same_value
+from configdrift.model import (
+    Finding,
+    Related,
+    SchemaNode,
+    format_path,
+    read_defaults,
+    same_value,
+)
 from configdrift.rules.around_registry import fallbacks_against_declared, fallbacks_around
+from configdrift.rules.merged_defaults import merged_defaults
 from configdrift.rules.namespace_fallbacks import namespace_fallbacks
 from configdrift.rules.registry import make, register
 
@@ -35,7 +43,10 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
     command-line option read from the parsed arguments with another
     fallback (``getattr(args, "device", "cpu")`` where ``--device``
     defaults to ``"cuda"``; the receiver reads three of the parser's
-    destinations so). Fallbacks
+    destinations so), and a key's default written again in a dict the
+    code merges what it is given over (``self.config = {"wrap": 80, ...}``
+    then ``self.config.update(kwargs)``, where the table declares ``79``;
+    three of the dict's keys, and half, are the surface's). Fallbacks
     that both mean unset (``False`` and ``""``), a string against a
     declared non-string (parsed where it is read), an empty dict against
     a declared section (``get("colors", {})``, each key then read with its
@@ -109,25 +120,36 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             "code path",
             (Related(node.location.path, node.location.line, "the parser declares it here"),),
         )
+    for node, where, text, function in merged_defaults(analysis):
+        key = format_path(node.path)
+        assert node.default is not None
+        yield make(
+            "CD106",
+            key,
+            where,
+            f"`{key}` defaults to {text} in `{function}`, which merges the given values over "
+            f"it, but is declared with the default {node.default.text}: its default depends on "
+            "the code path",
+            _declaration(node),
+        )
     for node, where, text in fallbacks_against_declared(analysis):
         if node.key in told:
             continue
         key = format_path(node.path)
         assert node.default is not None
-        related: tuple[Related, ...] = ()
-        if node.location is not None:
-            related = (
-                Related(
-                    node.location.path,
-                    node.location.line,
-                    f"declared with the default {node.default.text}",
-                ),
-            )
         yield make(
             "CD106",
             key,
             where,
             f"`{key}` is read by name with the fallback {text} here, but is declared with "
             f"the default {node.default.text}: its default depends on the code path",
-            related,
+            _declaration(node),
         )
+
+
+def _declaration(node: SchemaNode) -> tuple[Related, ...]:
+    """Where a key is declared with its default, as a related place."""
+    if node.location is None or node.default is None:
+        return ()
+    where = node.location
+    return (Related(where.path, where.line, f"declared with the default {node.default.text}"),)

@@ -33,6 +33,7 @@ from configdrift.extract.python.facts import (
     ImportFact,
     ModuleFacts,
 )
+from configdrift.extract.python.function_tables import record_tables
 from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import (
     attribute_flags,
@@ -513,18 +514,8 @@ class ModuleExtractor:
         annotated = read_signature(self.facts, self.source, node, qualname, self.deprecates)
         FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
         last = node.body[-1]
-        if (
-            "." not in qualname
-            and type(last) is ast.Return
-            and type(last.value) is ast.Dict
-            and not any(type(n) is ast.Return for stmt in node.body[:-1] for n in ast.walk(stmt))
-        ):
-            # ``def get_default_config(): return {"editor": "", ...}``: a
-            # table of defaults a module-level function builds afresh.
-            self.facts.returned_dicts[qualname] = to_expr(last.value, self.source)
-            lines = _key_lines(last.value)
-            if lines:
-                self.facts.dict_key_lines[qualname] = lines
+        lines = _key_lines(last.value) if type(last) is ast.Return and last.value else None
+        record_tables(self.facts, self.source, node, qualname, lines)
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:

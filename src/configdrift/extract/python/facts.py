@@ -217,6 +217,10 @@ class ModuleFacts:
     #: statement and only return (``def get_default_config(): return
     #: {...}``), by the function's name.
     returned_dicts: dict[str, Expr] = field(default_factory=dict)
+    #: Dict literals a function binds and then updates with what it is
+    #: given (``self.config = {...}`` then ``self.config.update(kwargs)``):
+    #: (function, the dict, the line of each key).
+    merged_defaults: list[tuple[str, Expr, dict[str, int]]] = field(default_factory=list)
     all_names: list[str] | None = None
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)
