@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from configdrift.config import Config, ConfigError, config_lines, line_of
 from configdrift.extract.python.facts import ModuleFacts
+from configdrift.extract.python.module_paths import module_name
 from configdrift.model import (
     CLI_KINDS,
     CONFIGURED_STRICT,
@@ -31,7 +32,7 @@ from configdrift.resolve.mechanisms.options import (
 from configdrift.resolve.mechanisms.settings import fill_settings, settings_root
 from configdrift.resolve.mechanisms.settings_module import SETTINGS_OBJECT, setting_reads
 from configdrift.resolve.mechanisms.typed_dicts import seed_typed_dicts
-from configdrift.resolve.project import ModuleInfo, Project, module_name
+from configdrift.resolve.project import ModuleInfo, Project
 from configdrift.resolve.schema import DYNAMIC, MIN_OPTIONS, SchemaBuilder, new_root, render_scope
 
 
