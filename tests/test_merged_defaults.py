@@ -98,3 +98,9 @@ def test_a_dict_updated_twice_is_one_table_of_defaults() -> None:
     assert [(function, lines["wrap"]) for function, _, lines in facts.merged_defaults] == [
         ("Notebook.__init__", 6)
     ]
+
+
+def test_a_key_a_constant_names_is_told_at_the_dict(tmp_path) -> None:
+    merged = 'WRAP = "wrap"\n' + _MERGED.replace('"wrap": WRAP', "WRAP: 80")
+    finding = _found(tmp_path, merged)[("CD106", "wrap")]
+    assert (finding.location.path, finding.location.line) == ("nb/notebook.py", 6)

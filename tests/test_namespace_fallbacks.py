@@ -126,3 +126,16 @@ def test_the_declaring_module_s_own_read_knows_when_it_declares_the_option(tmp_p
     files = {"tool/params.py": params, "docs/training.md": _DOCS}
     _, findings = check_project(tmp_path, files, "tool")
     assert ("CD106", "--device") not in by_key(findings)
+
+
+def test_an_option_two_namespaces_read_is_told_once(tmp_path) -> None:
+    train = _TRAIN.replace("DEVICE", '"cpu"') + _TRAIN.replace("args", "opts").replace(
+        "DEVICE", '"mps"'
+    ).replace("def train(", "def evaluate(")
+    found = [f for f in _run_findings(tmp_path, train) if f.code == "CD106"]
+    assert [(f.key, f.location.line) for f in found] == [("--device", 3)]
+
+
+def _run_findings(tmp_path, train: str) -> list:
+    files = {"tool/params.py": _PARAMS, "tool/train.py": train, "docs/training.md": _DOCS}
+    return check_project(tmp_path, files, "tool")[1]

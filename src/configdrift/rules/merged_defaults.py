@@ -43,11 +43,14 @@ def merged_defaults(analysis: Analysis) -> Iterator[tuple[SchemaNode, Location, 
             shared = {key for key, _ in keys if key in declared}
             if len(shared) < MIN_SHARED or 2 * len(shared) < len(keys):
                 continue
+            first = min(lines.values(), default=1)
             for key, expr in keys:
-                node = declared.get(key or "")
-                if key is None or node is None:
+                node = declared.get(key) if key is not None else None
+                if node is None:
                     continue
                 value = project.evaluate(module, expr)
-                assert node.default is not None
+                assert key is not None and node.default is not None
                 if fallback_differs(value.value, node.default.value):
-                    yield node, Location(info.path, lines.get(key, 1)), value.text, function
+                    # A key named by a constant has no line of its own: the dict's.
+                    where = Location(info.path, lines.get(key, first))
+                    yield node, where, value.text, function

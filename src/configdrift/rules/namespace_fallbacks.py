@@ -51,16 +51,17 @@ def namespace_fallbacks(analysis: Analysis) -> Iterator[tuple[SchemaNode, Locati
     }
     if len(options) < NAMESPACE_KEYS:
         return
-    reads = once(analysis, f"getattr fallbacks {id(root)}", lambda: _getattr_reads(analysis))
+    reads = once(analysis, "getattr fallbacks", lambda: _getattr_reads(analysis))
     dests = {node.key for node in root.children.values()}
     read_by: dict[str, set[str]] = {}
     for receiver, name in reads:
         if name in dests:
             read_by.setdefault(receiver, set()).add(name)
     namespaces = {receiver for receiver, names in read_by.items() if len(names) >= NAMESPACE_KEYS}
+    told: set[str] = set()
     for (receiver, name), sites in sorted(reads.items()):
         node = options.get(name)
-        if node is None or receiver not in namespaces:
+        if node is None or receiver not in namespaces or name in told:
             continue
         assert node.default is not None
         for where, text in sites:
@@ -71,6 +72,7 @@ def namespace_fallbacks(analysis: Analysis) -> Iterator[tuple[SchemaNode, Locati
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
                 continue
             if fallback_differs(value, node.default.value):
+                told.add(name)
                 yield node, where, text
                 break
 
@@ -82,8 +84,10 @@ def _getattr_reads(analysis: Analysis) -> dict[tuple[str, str], list[tuple[Locat
     for rel, data in bounded_files(analysis, code_files(analysis)):
         if b"getattr(" not in data:
             continue
+        line, counted = 1, 0
         for match in _GETATTR.finditer(data):
-            line = data.count(b"\n", 0, match.start()) + 1
+            line += data.count(b"\n", counted, match.start())
+            counted = match.start()
             key = (match.group(1).decode(), match.group(2).decode())
             out.setdefault(key, []).append((Location(rel, line), match.group(3).decode()))
     return out
