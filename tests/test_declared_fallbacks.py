@@ -93,18 +93,17 @@ def test_an_object_that_reads_mostly_other_names_is_not_the_surface_s(tmp_path) 
     assert ("CD106", "gallery_bars") not in _found(tmp_path, reads)
 
 
-def test_an_empty_sequence_against_a_declared_sequence_tests_for_one(tmp_path) -> None:
-    # ``get("formats", [])`` asks whether any is given; the declared
-    # default applies later. Another sequence is another default.
-    setup = _SETUP + '    app.add_config_value("gallery_formats", ("png",), "html")\n'
+def _fallback_cases(tmp_path, declared: str, key: str, cases) -> None:
+    """For each (fallback, reported): is a read of ``key`` with that
+    fallback, declared by the line ``declared``, reported?"""
+    setup = _SETUP + declared
     reads = (
         "def render(config):\n"
-        '    formats = getattr(config, "gallery_formats", FALLBACK)\n'
+        f'    value = getattr(config, "{key}", FALLBACK)\n'
         '    columns = getattr(config, "gallery_columns", 3)\n'
         '    title = getattr(config, "gallery_title", "Gallery")\n'
-        "    return formats, columns, title\n"
+        "    return value, columns, title\n"
     )
-    cases = (("[]", False), ("()", False), ('["jpg"]', True))
     for number, (fallback, reported) in enumerate(cases):
         files = {
             "plug/ext.py": setup,
@@ -112,25 +111,20 @@ def test_an_empty_sequence_against_a_declared_sequence_tests_for_one(tmp_path) -
             "docs/settings.md": _DOCS,
         }
         _, findings = check_project(tmp_path / str(number), files, "plug")
-        assert (("CD106", "gallery_formats") in by_key(findings)) is reported, fallback
+        assert (("CD106", key) in by_key(findings)) is reported, fallback
+
+
+def test_an_empty_sequence_against_a_declared_sequence_tests_for_one(tmp_path) -> None:
+    # ``get("formats", [])`` asks whether any is given; the declared
+    # default applies later. Another sequence is another default.
+    declared = '    app.add_config_value("gallery_formats", ("png",), "html")\n'
+    cases = (("[]", False), ("()", False), ('["jpg"]', True))
+    _fallback_cases(tmp_path, declared, "gallery_formats", cases)
 
 
 def test_an_empty_dict_against_a_declared_section_reads_the_section(tmp_path) -> None:
     # ``get("gallery_colors", {})`` then each colour with its own fallback:
     # no section, not another default. Another dict is another default.
-    setup = _SETUP + '    app.add_config_value("gallery_colors", {"bar": "red"}, "html")\n'
-    reads = (
-        "def render(config):\n"
-        '    colors = getattr(config, "gallery_colors", FALLBACK)\n'
-        '    columns = getattr(config, "gallery_columns", 3)\n'
-        '    title = getattr(config, "gallery_title", "Gallery")\n'
-        "    return colors, columns, title\n"
-    )
-    for number, (fallback, reported) in enumerate((("{}", False), ('{"bar": "blue"}', True))):
-        files = {
-            "plug/ext.py": setup,
-            "plug/render.py": reads.replace("FALLBACK", fallback),
-            "docs/settings.md": _DOCS,
-        }
-        _, findings = check_project(tmp_path / str(number), files, "plug")
-        assert (("CD106", "gallery_colors") in by_key(findings)) is reported, fallback
+    declared = '    app.add_config_value("gallery_colors", {"bar": "red"}, "html")\n'
+    cases = (("{}", False), ('{"bar": "blue"}', True))
+    _fallback_cases(tmp_path, declared, "gallery_colors", cases)

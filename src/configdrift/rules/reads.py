@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import (
     Finding,
+    Location,
     Related,
     SchemaNode,
     format_path,
@@ -121,30 +122,26 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             (Related(node.location.path, node.location.line, "the parser declares it here"),),
         )
     for node, where, text, function in merged_defaults(analysis):
-        key = format_path(node.path)
-        assert node.default is not None
-        yield make(
-            "CD106",
-            key,
-            where,
-            f"`{key}` defaults to {text} in `{function}`, which merges the given values over "
-            f"it, but is declared with the default {node.default.text}: its default depends on "
-            "the code path",
-            _declaration(node),
-        )
+        said = f"defaults to {text} in `{function}`, which merges the given values over it"
+        yield _against_declared(node, where, said)
     for node, where, text in fallbacks_against_declared(analysis):
-        if node.key in told:
-            continue
-        key = format_path(node.path)
-        assert node.default is not None
-        yield make(
-            "CD106",
-            key,
-            where,
-            f"`{key}` is read by name with the fallback {text} here, but is declared with "
-            f"the default {node.default.text}: its default depends on the code path",
-            _declaration(node),
-        )
+        if node.key not in told:
+            yield _against_declared(node, where, f"is read by name with the fallback {text} here")
+
+
+def _against_declared(node: SchemaNode, where: Location, said: str) -> Finding:
+    """CD106 for a key read or defaulted (``said``) otherwise than it is
+    declared."""
+    key = format_path(node.path)
+    assert node.default is not None
+    return make(
+        "CD106",
+        key,
+        where,
+        f"`{key}` {said}, but is declared with the default {node.default.text}: its default "
+        "depends on the code path",
+        _declaration(node),
+    )
 
 
 def _declaration(node: SchemaNode) -> tuple[Related, ...]:
