@@ -532,3 +532,57 @@ def test_a_subclass_that_only_says_its_bases_fields_anew_documents_them(tmp_path
     own = _SUBCLASS.replace("{body}", "\n    extra: int = 0\n")
     _, findings = check_project(tmp_path / "own", {"pkg/args.py": own, "docs/args.md": page}, "pkg")
     assert not [f for f in findings if f.code == "CD103"]
+
+
+_ATTRS = (
+    "from attrs import define, field\n\n\n"
+    "@define\nclass Context:\n"
+    '    """The context.\n\n'
+    "    Args:\n"
+    "        path: Where it is.\n"
+    "        package_name: The package.\n"
+    "        hooks: The hooks.\n"
+    "        env: The environment.\n"
+    '    """\n\n'
+    "    path: str = field()\n"
+    "    _package_name: str = field()\n"
+    "    _hook_manager: object = field(alias='hooks')\n"
+    "    env: str = field(default='local')\n"
+    "    _cache: dict = field(init=False)\n"
+)
+
+
+def test_an_attrs_private_field_is_taken_by_its_name_without_the_underscore(tmp_path) -> None:
+    # attrs takes ``_package_name`` as ``package_name=``, ``_hook_manager``
+    # as its ``alias=``; ``init=False`` takes no keyword.
+    files = {
+        "pkg/context.py": _ATTRS,
+        "docs/reference.md": "# Reference\n\n[[autodoc]] context.Context\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert not [f for f in findings if f.code in ("CD101", "CD103")]
+    # A keyword the docstring names otherwise is not taken.
+    files["pkg/context.py"] = _ATTRS.replace(
+        "        hooks: The hooks.\n", "        hook_manager: Hooks.\n"
+    )
+    _, findings = check_project(tmp_path / "named", files, "pkg")
+    assert {(f.code, f.key) for f in findings if f.code == "CD101"} == {
+        ("CD101", "Context(hook_manager=)")
+    }
+
+
+def test_a_dataclass_private_field_keeps_its_underscore(tmp_path) -> None:
+    # A dataclass takes ``_package_name=``: ``package_name=`` raises.
+    source = _ATTRS.replace(
+        "from attrs import define, field", "from dataclasses import dataclass, field"
+    )
+    source = source.replace("@define", "@dataclass").replace("alias='hooks'", "default=None")
+    source = source.replace("field()", "field(default='')")
+    # In a module named for upgrades, code is no guide to the past: an error.
+    files = {
+        "pkg/upgrader.py": source,
+        "docs/reference.md": "# Reference\n\n[[autodoc]] upgrader.Context\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = {(f.code, f.key): f for f in findings}
+    assert found[("CD101", "Context(package_name=)")].severity.value == "error"

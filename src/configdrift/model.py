@@ -453,6 +453,23 @@ def same_value(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
+def value_kind(value: object) -> str:
+    """The category of a static value (``bool int float str dict list null``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, dict):
+        return "dict"
+    if isinstance(value, list | tuple):
+        return "list"
+    return "str"
+
+
 def read_defaults(node: SchemaNode) -> list[ReadSite]:
     """The reads of a key that fall back to a known default other than
     ``None`` (``None`` means computed later, or not set)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from configdrift.extract.python.exprs import render
 from configdrift.extract.python.facts import Expr, FieldFact
-from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value
+from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value, value_kind
 from configdrift.resolve.project import Project, Symbol
 
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
@@ -74,23 +74,6 @@ def last_name(name: str) -> str:
 
 def joined(left: list[Any] | None, right: list[Any] | None) -> list[Any] | None:
     return None if left is None or right is None else left + right
-
-
-def value_kind(value: object) -> str:
-    """The category of a static value (``bool int float str dict list null``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, dict):
-        return "dict"
-    if isinstance(value, list | tuple):
-        return "list"
-    return "str"
 
 
 def string_of(project: Project, module: str, expr: Expr | None) -> str | None:

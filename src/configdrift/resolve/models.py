@@ -7,6 +7,8 @@ imported: classes, fields and options are read from the extracted facts.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
@@ -195,6 +197,9 @@ class ModelReader(DescriptorReader):
                 else [*fact.fields, *self._attrib_fields(ancestor.module, fact)]
             )
             for f in found:
+                if kind == "attrs" and f.name.startswith("_"):
+                    # attrs takes ``_package_name`` as ``package_name=`` (or its ``alias=``).
+                    f = replace(f, name=_attrs_alias(f) or f.name.lstrip("_"))
                 if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
                     continue
                 if kind in ("dataclass", "attrs") and self._not_in_init(ancestor.module, f):
@@ -523,6 +528,13 @@ def _option(config: Expr, name: str) -> Expr | None:
     if config[0] == "dict":
         return next((v for k, v in config[1] if k[0] == "c" and k[1] == name), None)
     return None
+
+
+def _attrs_alias(fact: FieldFact) -> str | None:
+    """The keyword an attrs field's ``alias=`` names, where it names one."""
+    value = fact.value
+    alias = value[3].get("alias") if value is not None and value[0] == "call" else None
+    return alias[1] if alias is not None and alias[0] == "c" and isinstance(alias[1], str) else None
 
 
 def _is_model_config(fact: FieldFact) -> bool:

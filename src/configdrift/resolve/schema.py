@@ -25,10 +25,10 @@ from configdrift.model import (
     Unresolved,
     read_defaults,
     same_value,
+    value_kind,
 )
 from configdrift.resolve.flow import DictFlow
 from configdrift.resolve.flow_graph import Scope, scope_of
-from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.models import ModelReader
 from configdrift.resolve.project import Project, Symbol
 

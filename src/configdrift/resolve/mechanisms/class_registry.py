@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from configdrift.extract.python.facts import ClassFact, Expr
 from configdrift.extract.python.registration_calls import variable_read
-from configdrift.model import SchemaNode, Surface
+from configdrift.model import SchemaNode, Surface, value_kind
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import KINDS
 from configdrift.resolve.mechanisms.option_tables import (
@@ -23,7 +23,7 @@ from configdrift.resolve.mechanisms.option_tables import (
     table_option,
     table_root,
 )
-from configdrift.resolve.model_types import HELP_ARGUMENTS, mark_deprecated, value_kind
+from configdrift.resolve.model_types import HELP_ARGUMENTS, mark_deprecated
 from configdrift.resolve.project import Project, Symbol
 from configdrift.resolve.schema import SchemaBuilder
 

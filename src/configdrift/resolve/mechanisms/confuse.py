@@ -14,9 +14,8 @@ import re
 
 from configdrift.extract.docs.block_model import LIST, VALUE, BlockKey
 from configdrift.extract.python.facts import Expr
-from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo, Value
+from configdrift.model import LIST_ITEM, Location, SchemaNode, Surface, TypeInfo, Value, value_kind
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.model_types import value_kind
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import ensure_path, new_root
 

@@ -10,9 +10,9 @@ import re
 
 from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import Expr
-from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value
+from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value, value_kind
 from configdrift.resolve.mechanisms.base import Discovery
-from configdrift.resolve.model_types import mark_deprecated, value_kind
+from configdrift.resolve.model_types import mark_deprecated
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import MIN_OPTIONS, SchemaBuilder, ensure_path, new_root
 
