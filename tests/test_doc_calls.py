@@ -95,6 +95,19 @@ def test_a_keyword_the_callee_does_not_take_is_an_error(tmp_path) -> None:
     assert "App.__init__ takes env_prefix, name, strict" in app.related[0].note
 
 
+def test_a_migration_guide_s_call_is_told_as_a_warning(tmp_path) -> None:
+    # A guide to an upgrade shows the code of the version it leads to,
+    # which a later version may change again.
+    block = "from app import App\napp = App(__name__, load_env=False)"
+    for page in ("docs/migration.md", "docs/upgrading-to-2.md"):
+        found = _calls(
+            tmp_path / page.replace("/", "_"),
+            "",
+            **{page: f"# Upgrade\n\n```python\n{block}\n```\n"},
+        )
+        assert found["App(load_env=)"].severity.value == "warning", page
+
+
 def test_an_open_or_uncertain_signature_is_not_judged(tmp_path) -> None:
     found = _calls(
         tmp_path,

@@ -60,11 +60,22 @@ def run_rules(analysis: Analysis) -> list[Finding]:
             for finding in rule.check(surface):
                 if (finding.code, finding.key, finding.location) not in seen:
                     seen.add((finding.code, finding.key, finding.location))
+                    if finding.severity is Severity.ERROR and _guide_to_the_past(finding):
+                        finding = dataclasses.replace(finding, severity=Severity.WARNING)
                     # A project rule may name the surface a finding is on.
                     named = finding.surface or surface.surface
                     findings.append(dataclasses.replace(finding, surface=named))
     findings.sort(key=lambda f: (f.location.path, f.location.line, f.code, f.key))
     return findings
+
+
+def _guide_to_the_past(finding: Finding) -> bool:
+    """Is the finding on a migration or upgrade guide's page
+    (``docs/about/migration.md``)? It shows the code of the version it
+    leads to, which a later version may change again: what it says of
+    today's code is told as a warning, never as an error."""
+    path = finding.location.path.lower()
+    return not path.endswith(".py") and ("migrat" in path or "upgrad" in path)
 
 
 def allowed(findings: list[Finding], config: Config) -> list[Finding]:
