@@ -268,3 +268,52 @@ def test_a_file_the_code_names_too_little_of_has_no_inert_key(tmp_path) -> None:
     docs = {"docs/configuration.rst": _DOCS, "pkg/use.py": reads}
     _, findings = check_project(tmp_path, _files(**docs), "pkg")
     assert not any(code == "CD202" for code, _ in by_key(findings))
+
+
+_LOGGING = """version: 1
+disable_existing_loggers: false
+formatters:
+  simple:
+    format: "%(message)s"
+handlers:
+  console:
+    class: logging.StreamHandler
+loggers:
+  pkg:
+    level: INFO
+"""
+
+_LOGGING_DOCS = """
+Logging
+=======
+
+``handlers``
+   Where the records go.
+
+``formatters``
+   How they are written.
+
+``loggers``
+   Which loggers write.
+"""
+
+
+def test_a_logging_configuration_is_the_standard_library_s(tmp_path) -> None:
+    # ``logging.config.dictConfig`` reads these keys: the file is no
+    # configuration of the project's own, whatever the docs name.
+    files = {"pkg/config.py": _LOADER, "pkg/pkg.yaml": _LOGGING, "docs/logging.rst": _LOGGING_DOCS}
+    analysis, _ = check_project(tmp_path, files, "pkg")
+    assert analysis.surfaces == []
+    # A key of the project's own beside them: its file.
+    files["pkg/pkg.yaml"] = _LOGGING + "workers: 4\n"
+    analysis, _ = check_project(tmp_path / "own", files, "pkg")
+    assert len(analysis.surfaces) == 1
+    # Without handlers, where a logging configuration sends its records:
+    # keys of its own.
+    files["pkg/pkg.yaml"] = (
+        _LOGGING.replace("handlers:\n  console:\n    class: logging.StreamHandler\n", "")
+        + "  other:\n    level: DEBUG\n"
+    )
+    files["docs/logging.rst"] += "\n``disable_existing_loggers``\n   Whether to.\n"
+    analysis, _ = check_project(tmp_path / "words", files, "pkg")
+    assert len(analysis.surfaces) == 1

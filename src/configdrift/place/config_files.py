@@ -101,6 +101,8 @@ def package_defaults_files(
         # count, with no default known.
         counted = (VALUE, PLACEHOLDER) if lang == "ini" else (VALUE,)
         values = sum(1 for k in read.keys if k.kind in counted)
+        if tops <= _LOGGING_KEYS and {"version", "handlers"} <= tops:
+            continue  # ``logging.config.dictConfig``'s keys: the standard library's configuration
         if read.error is None and values >= MIN_DEFAULTS and not tops & _SCHEMA_KEYS:
             found.append((rel, [k.at(1) for k in read.keys]))
     strings, starts = quoted_dotted(root, code_paths) if found else (frozenset(), frozenset())
@@ -200,6 +202,12 @@ MAX_CODE_FILES = 5000
 
 #: Top-level keys of a JSON Schema: a file that describes a config, not one.
 _SCHEMA_KEYS = frozenset({"$schema", "properties", "definitions", "$defs"})
+
+#: The keys of a logging configuration (``logging.config.dictConfig``).
+_LOGGING_KEYS = frozenset(
+    {"version", "formatters", "filters", "handlers", "loggers", "root", "incremental"}
+    | {"disable_existing_loggers"}
+)
 
 
 #: Larger JSON files are data, not configs: they are not read.
