@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from helpers import make_project, strict_model
+from helpers import check_project, make_project, strict_model
 
 PAGE = """\
 # Configuration
@@ -297,3 +297,20 @@ def test_a_section_s_other_example_is_not_placed_by_another_language(tmp_path) -
     analysis = analyse(load(tmp_path), jobs=1)
     (name,) = [e for e in analysis.entries if e.name == "name"]
     assert "tool" not in name.path
+
+
+def test_another_tool_s_table_of_a_pyproject_example_is_that_tool_s(tmp_path) -> None:
+    # ``[tool.ruff]`` beside ``[tool.app]``: ruff's table, which the code
+    # never reads; the key the code does not read in its own table is told.
+    code = (
+        "import tomllib\n\n\ndef load(path):\n"
+        '    with open(path, "rb") as f:\n        data = tomllib.load(f)\n'
+        '    conf = data["tool"]["app"]\n'
+        '    return conf.get("workers", 1), conf.get("timeout", 30), conf.get("host", "x")\n'
+    )
+    page = (
+        "# Configuration\n\n- `workers`: how many.\n- `timeout`: how long.\n- `host`: where.\n\n"
+        '```toml\n[tool.app]\nworkers = 2\ncolour = "red"\n\n[tool.ruff]\nline-length = 100\n```\n'
+    )
+    _, findings = check_project(tmp_path, {"app/config.py": code, "docs/config.md": page}, "app")
+    assert {f.key for f in findings if f.code == "CD302"} == {"tool.app.colour"}

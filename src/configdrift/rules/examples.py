@@ -74,6 +74,8 @@ def _unaccepted(
                 or handled_by_model(analysis, parent, rejected[-1])
             ):
                 continue  # another model may be mixed in, or the model's module takes it
+            if not strict and len(rejected) == 2 and rejected[0] == "tool":
+                continue  # ``[tool.ruff]`` of a ``pyproject.toml`` is that tool's table (PEP 518)
             if len(rejected) == 1 and rejected[0] in loader_pops(analysis):
                 continue  # the loader takes it out of the file before the model sees it
             seen.add(rejected)
@@ -189,7 +191,8 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     ``foo_banner_text``) and no file of the project spells it.
 
     A key spelt with ``-`` where the code reads it with ``_`` (or back) is
-    not judged: a loader may turn one into the other. Nor is a key of a
+    not judged: a loader may turn one into the other; nor another tool's
+    table of a ``pyproject.toml`` example (``[tool.ruff]``). Nor is a key of a
     pydantic model's that another pydantic model of the project declares,
     where the configuration's tree does not hold that model (a plugin's
     arguments mixed in at run time), one the module declaring the model
