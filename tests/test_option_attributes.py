@@ -288,3 +288,68 @@ def test_one_converted_sibling_or_two_converters_say_nothing(tmp_path) -> None:
     assert _unconverted(tmp_path / "one", one) == []
     two = _CONVERTED.replace("default=True, convert=convert_bool", "default=True, convert=bool")
     assert _unconverted(tmp_path / "two", two) == []
+
+
+_VALIDATED = """
+from dynaconf import LazySettings, Validator
+
+
+class _IsSubclassValidator(Validator):
+    pass
+
+
+class _ProjectSettings(LazySettings):
+    _HOOKS = Validator("HOOKS", default=tuple())
+    _CONF_SOURCE = Validator("CONF_SOURCE", default="conf")
+    _CONTEXT_CLASS = _IsSubclassValidator("CONTEXT_CLASS", default="app.Context")
+    _STORE_ARGS = Validator("STORE_ARGS", default={})
+    _LOADER_ARGS = Validator("LOADER_ARGS", default={"base_env": "base"})
+    _VALIDATION = Validator("VALIDATION", default=True)
+
+
+settings = _ProjectSettings()
+"""
+
+_VALIDATED_DOCS = """# Settings
+
+| Setting | Default value | Use |
+| --- | --- | --- |
+| `HOOKS` | `tuple()` | The hooks. |
+| `CONF_SOURCE` | `"conf"` | Where the configuration is. |
+| `CONTEXT_CLASS` | `app.Context` | The context. |
+| `STORE_ARGS` | `dict()` | The store's arguments. |
+| `LOADER_ARGS` | `dict()` | The loader's arguments. |
+"""
+
+
+def test_validators_of_settings_names_held_as_private_attributes_are_options(tmp_path) -> None:
+    # Another library's validator class, and a subclass of it the project
+    # declares, each naming a setting in capitals with its default.
+    analysis, findings = _check(
+        tmp_path, {"app/settings.py": _VALIDATED, "docs/settings.md": _VALIDATED_DOCS}
+    )
+    (surface,) = analysis.surfaces
+    assert set(surface.schema.children) == {
+        "HOOKS",
+        "CONF_SOURCE",
+        "CONTEXT_CLASS",
+        "STORE_ARGS",
+        "LOADER_ARGS",
+        "VALIDATION",
+    }
+    found = by_key(findings)
+    assert ("CD103", "VALIDATION") in found
+    # ``dict()`` documented where the code's default holds keys; an empty
+    # one, and ``tuple()``, say the same as the code.
+    assert {key for code, key in found if code == "CD104"} == {"LOADER_ARGS"}
+
+
+def test_validators_of_lower_case_names_are_another_library_s_objects(tmp_path) -> None:
+    lower = _VALIDATED.replace('Validator("HOOKS"', 'Validator("hooks"')
+    analysis, _ = _check(tmp_path, {"app/settings.py": lower, "docs/settings.md": _VALIDATED_DOCS})
+    assert analysis.surfaces == []
+    # Nor capitals with no default: names of another library's objects.
+    bare = _VALIDATED.replace('Validator("HOOKS", default=tuple())', 'Validator("HOOKS")')
+    files = {"app/settings.py": bare, "docs/settings.md": _VALIDATED_DOCS}
+    analysis, _ = _check(tmp_path / "bare", files)
+    assert analysis.surfaces == []

@@ -109,3 +109,8 @@ def dashed_tree(keys: Iterable[str], written: Iterable[str]) -> bool:
     worded = {k for k in keys if "_" in k.strip("_")}
     dashed = sum(1 for k in worded if k.replace("_", "-") in seen)
     return dashed >= MIN_DASHED and dashed > sum(1 for k in worded if k in seen)
+
+
+def in_capitals(name: str) -> bool:
+    """Is it a settings name, in capitals (``HOOKS``, ``CONF_SOURCE``)?"""
+    return name[:1].isalpha() and name.isupper() and name.replace("_", "").isalnum()

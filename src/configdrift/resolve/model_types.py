@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from configdrift.extract.python.exprs import render
+from configdrift.extract.python.exprs import parse_annotation, render
 from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value, value_kind
 from configdrift.resolve.project import Project, Symbol
@@ -125,18 +125,6 @@ def replacement_named(text: str) -> str | None:
     """The option a deprecation's text names instead (``use `lint.args```)."""
     moved = _USE_INSTEAD.search(text)
     return moved.group(1).rstrip(".") if moved else None
-
-
-def parse_annotation(text: str) -> Expr | None:
-    import ast
-
-    from configdrift.extract.python.exprs import to_expr
-
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return None
-    return to_expr(node, text)
 
 
 class TypeReader:

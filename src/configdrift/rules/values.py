@@ -77,6 +77,10 @@ _CASE = re.compile(
 )
 
 
+#: Empty containers written as the call that makes them.
+_EMPTY_CALLS = {"dict()": dict, "list()": list, "tuple()": tuple, "set()": set}
+
+
 def parse_doc_value(text: str | None) -> DocValue:
     if text is None:
         return DocValue(False)
@@ -97,6 +101,8 @@ def parse_doc_value(text: str | None) -> DocValue:
         return DocValue(True, low == "true")
     if low in ("null", "none", "nil"):
         return DocValue(True, None)
+    if low in _EMPTY_CALLS:
+        return DocValue(True, _EMPTY_CALLS[low]())  # ``dict()``: an empty one
     if _NUMBER.match(t):
         number = t.replace(",", "").replace("_", "")
         try:

@@ -301,3 +301,12 @@ def assigned(cls: ClassFact) -> list[tuple[str, Expr, int]]:
         for name, value in cls.assigns.items()
         if not name.startswith("__line__")
     ]
+
+
+def parse_annotation(text: str) -> Expr | None:
+    """A string annotation (``"list[str]"``) as an expression, where it parses."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    return to_expr(node, text)

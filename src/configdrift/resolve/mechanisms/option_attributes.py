@@ -13,13 +13,18 @@ string argument where there is one, else the attribute; an upper-case
 string beside it (``"APP_PORT"``) or an ``env=`` keyword is the same
 option's variable, and ``aliases=`` are its other names. A class the
 model readers take (dataclass, attrs, pydantic) is theirs, not this.
+
+Another library's option class counts where the calls describe the
+options, or name settings in capitals with their defaults (dynaconf's
+``_HOOKS = Validator("HOOKS", default=())``); a project class derived from
+it is of its family. A private attribute is read by the key it names.
 """
 
 from __future__ import annotations
 
 from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import Expr
-from configdrift.index.spellings import VARIABLE
+from configdrift.index.spellings import VARIABLE, in_capitals
 from configdrift.model import SchemaNode, Surface, spellings_of
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_tables import (
@@ -95,6 +100,16 @@ def option_family(project: Project, module: str, callee: Expr) -> str:
     return render(callee)
 
 
+def _external_base(project: Project, module: str, callee: Expr) -> str | None:
+    """The name another library's class an option class of the project
+    derives from is called by (``Validator``), if any."""
+    symbol = project.resolve(module, str(callee[1])) if callee[0] == "n" else None
+    if symbol is None or symbol.kind != "class":
+        return None
+    base = next((s.qualname for s in project.mro(symbol) if s.kind == "external"), None)
+    return None if base is None else base.rsplit(".", 1)[-1]
+
+
 def _singletons(project: Project) -> set[Symbol]:
     """The classes of the objects a module makes once, with no arguments
     (``settings = Settings()``): a configuration's holder, where a class
@@ -119,13 +134,18 @@ def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
     singletons = _singletons(project)
     for module in sorted(project.modules):
         for owner, attributes in _attributes(builder, module):
+            families = {render(r[1][1]).rsplit(".", 1)[-1]: render(r[1][1]) for r in attributes}
             if owner and Symbol("class", module, owner) not in singletons:
                 # Only the calls that name the option's environment variable or
                 # other names: what users write, where an API's attributes have one.
                 attributes = [a for a in attributes if len(option_spellings("", a[1])) > 1]
             by_callee: dict[str, list[tuple[str, Expr, int]]] = {}
             for row in attributes:
-                by_callee.setdefault(option_family(project, module, row[1][1]), []).append(row)
+                family = option_family(project, module, row[1][1])
+                # A project class of another library's option class is of its
+                # family (``_IsSubclassValidator(Validator)`` beside ``Validator``).
+                base = families.get(_external_base(project, module, row[1][1]) or "")
+                by_callee.setdefault(base or family, []).append(row)
             for rows in by_callee.values():
                 node = _table(builder, module, owner, rows)
                 if node is not None:
@@ -138,8 +158,12 @@ def attribute_tables(builder: SchemaBuilder) -> list[Surface]:
 def _table(
     builder: SchemaBuilder, module: str, owner: str, rows: list[tuple[str, Expr, int]]
 ) -> SchemaNode | None:
-    if len(rows) < MIN_TABLE or any(attr.startswith("_") for attr, _, _ in rows):
-        return None
+    named = all(call[2] and call[2][0][0] == "c" for _, call, _ in rows)
+    settings = named and all(
+        in_capitals(str(call[2][0][1])) and "default" in call[3] for _, call, _ in rows
+    )
+    if len(rows) < MIN_TABLE or (not named and any(a.startswith("_") for a, _, _ in rows)):
+        return None  # private attributes are the class's own, unless each names its key
     project = builder.project
     positions: dict[str, int | None] = {}
     for _, call, _ in rows:
@@ -149,12 +173,13 @@ def _table(
             return None
         if symbol.kind == "class" and builder.model(symbol) is not None:
             return None  # a nested model (``sub = Sub()``), not an option
-        if symbol.kind == "external" and not _DESCRIBED & set(call[3]):
-            return None  # another library's objects (columns, widgets), not options
+        if symbol.kind == "external" and not _DESCRIBED & set(call[3]) and not settings:
+            # Another library's objects (columns, widgets), not options; but
+            # a validator of a settings name (``Validator("HOOKS", default=())``).
+            return None
         if render(callee) not in positions:
             positions[render(callee)] = default_position(builder, module, callee)
     described = sum(1 for _, call, _ in rows if _DESCRIBED & set(call[3]))
-    named = all(call[2] and call[2][0][0] == "c" for _, call, _ in rows)
     keys = [project.string(module, call[2][0]) if named else attr for attr, call, _ in rows]
     if any(k is None or not OPTION_KEY.fullmatch(k) for k in keys) or len(set(keys)) != len(keys):
         return None
@@ -170,9 +195,11 @@ def _table(
     for (attr, call, at), key in zip(rows, keys, strict=True):
         assert key is not None
         position = positions[render(call[1])]
-        node = call_option(builder, module, owner or module, (attr,), call, at, position, named)
+        # A private attribute (``_HOOKS = Validator("HOOKS")``) is read by its key.
+        name = key if attr.startswith("_") else attr
+        node = call_option(builder, module, owner or module, (name,), call, at, position, named)
         node.spellings = option_spellings(key, call)
-        root.children[attr] = node
+        root.children[name] = node
     return root
 
 
