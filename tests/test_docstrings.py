@@ -552,20 +552,23 @@ _ATTRS = (
 )
 
 
+def _rendered(tmp_path, module: str, source: str) -> list:
+    """The findings on ``pkg/<module>.py`` whose class ``Context`` a page renders."""
+    files = {
+        f"pkg/{module}.py": source,
+        "docs/reference.md": f"# Reference\n\n[[autodoc]] {module}.Context\n",
+    }
+    return check_project(tmp_path, files, "pkg")[1]
+
+
 def test_an_attrs_private_field_is_taken_by_its_name_without_the_underscore(tmp_path) -> None:
     # attrs takes ``_package_name`` as ``package_name=``, ``_hook_manager``
     # as its ``alias=``; ``init=False`` takes no keyword.
-    files = {
-        "pkg/context.py": _ATTRS,
-        "docs/reference.md": "# Reference\n\n[[autodoc]] context.Context\n",
-    }
-    _, findings = check_project(tmp_path, files, "pkg")
+    findings = _rendered(tmp_path, "context", _ATTRS)
     assert not [f for f in findings if f.code in ("CD101", "CD103")]
     # A keyword the docstring names otherwise is not taken.
-    files["pkg/context.py"] = _ATTRS.replace(
-        "        hooks: The hooks.\n", "        hook_manager: Hooks.\n"
-    )
-    _, findings = check_project(tmp_path / "named", files, "pkg")
+    named = _ATTRS.replace("        hooks: The hooks.\n", "        hook_manager: Hooks.\n")
+    findings = _rendered(tmp_path / "named", "context", named)
     assert {(f.code, f.key) for f in findings if f.code == "CD101"} == {
         ("CD101", "Context(hook_manager=)")
     }
@@ -579,10 +582,5 @@ def test_a_dataclass_private_field_keeps_its_underscore(tmp_path) -> None:
     source = source.replace("@define", "@dataclass").replace("alias='hooks'", "default=None")
     source = source.replace("field()", "field(default='')")
     # In a module named for upgrades, code is no guide to the past: an error.
-    files = {
-        "pkg/upgrader.py": source,
-        "docs/reference.md": "# Reference\n\n[[autodoc]] upgrader.Context\n",
-    }
-    _, findings = check_project(tmp_path, files, "pkg")
-    found = {(f.code, f.key): f for f in findings}
+    found = {(f.code, f.key): f for f in _rendered(tmp_path, "upgrader", source)}
     assert found[("CD101", "Context(package_name=)")].severity.value == "error"
