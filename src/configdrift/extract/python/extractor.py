@@ -33,7 +33,7 @@ from configdrift.extract.python.facts import (
     ImportFact,
     ModuleFacts,
 )
-from configdrift.extract.python.function_tables import record_tables
+from configdrift.extract.python.function_tables import dict_key_lines, record_tables
 from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import (
     attribute_flags,
@@ -163,11 +163,7 @@ def _key_lines(value: ast.expr) -> dict[str, int] | None:
                 found.update(_key_lines(item) or {})
         return found or None
     if type(value) is ast.Dict:
-        return {
-            k.value: k.lineno
-            for k in value.keys
-            if isinstance(k, ast.Constant) and isinstance(k.value, str)
-        }
+        return dict_key_lines(value)
     if type(value) not in (ast.Tuple, ast.List) or len(value.elts) < 2:  # type: ignore[attr-defined]
         return None
     out: dict[str, int] = {}
@@ -513,9 +509,7 @@ class ModuleExtractor:
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
         annotated = read_signature(self.facts, self.source, node, qualname, self.deprecates)
         FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
-        last = node.body[-1]
-        lines = _key_lines(last.value) if type(last) is ast.Return and last.value else None
-        record_tables(self.facts, self.source, node, qualname, lines)
+        record_tables(self.facts, self.source, node, qualname)
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:

@@ -12,15 +12,19 @@ from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import ModuleFacts
 
 
+def dict_key_lines(table: ast.Dict) -> dict[str, int]:
+    """The line of each string key of a dict literal."""
+    return {
+        k.value: k.lineno
+        for k in table.keys
+        if isinstance(k, ast.Constant) and isinstance(k.value, str)
+    }
+
+
 def record_tables(
-    facts: ModuleFacts,
-    source: str,
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
-    qualname: str,
-    key_lines: dict[str, int] | None,
+    facts: ModuleFacts, source: str, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str
 ) -> None:
-    """Record the function's tables of defaults in ``facts``; ``key_lines``
-    gives the line of each key of a dict literal."""
+    """Record the function's tables of defaults in ``facts``."""
     last = node.body[-1]
     if (
         "." not in qualname
@@ -29,8 +33,8 @@ def record_tables(
         and not any(type(n) is ast.Return for stmt in node.body[:-1] for n in ast.walk(stmt))
     ):
         facts.returned_dicts[qualname] = to_expr(last.value, source)
-        if key_lines:
-            facts.dict_key_lines[qualname] = key_lines
+        if lines := dict_key_lines(last.value):
+            facts.dict_key_lines[qualname] = lines
     bound: dict[str, ast.Dict] = {}
     for stmt in node.body:
         if type(stmt) is ast.Assign and type(stmt.value) is ast.Dict and len(stmt.targets) == 1:
@@ -45,9 +49,4 @@ def record_tables(
             and (target := dotted(stmt.value.func.value)) in bound
         ):
             table = bound.pop(target)
-            lines = {
-                k.value: k.lineno
-                for k in table.keys
-                if isinstance(k, ast.Constant) and isinstance(k.value, str)
-            }
-            facts.merged_defaults.append((qualname, to_expr(table, source), lines))
+            facts.merged_defaults.append((qualname, to_expr(table, source), dict_key_lines(table)))
