@@ -45,11 +45,10 @@ def merged_defaults(analysis: Analysis) -> Iterator[tuple[SchemaNode, Location, 
                 continue
             first = min(lines.values(), default=1)
             for key, expr in keys:
-                node = declared.get(key) if key is not None else None
-                if node is None:
+                if key is None or (node := declared.get(key)) is None:
                     continue
                 value = project.evaluate(module, expr)
-                assert key is not None and node.default is not None
+                assert node.default is not None
                 if fallback_differs(value.value, node.default.value):
                     # A key named by a constant has no line of its own: the dict's.
                     where = Location(info.path, lines.get(key, first))

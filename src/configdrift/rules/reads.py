@@ -111,7 +111,7 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
         )
     for node, where, text in namespace_fallbacks(analysis):
         key = format_path(node.path)
-        assert node.default is not None and node.location is not None
+        assert node.default is not None
         yield make(
             "CD106",
             key,
@@ -119,7 +119,7 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             f"`{key}` is read from the parsed arguments with the fallback {text} here, but "
             f"the parser declares the default {node.default.text}: its default depends on the "
             "code path",
-            (Related(node.location.path, node.location.line, "the parser declares it here"),),
+            _declaration(node, "the parser declares it here"),
         )
     for node, where, text, function in merged_defaults(analysis):
         said = f"defaults to {text} in `{function}`, which merges the given values over it"
@@ -144,9 +144,12 @@ def _against_declared(node: SchemaNode, where: Location, said: str) -> Finding:
     )
 
 
-def _declaration(node: SchemaNode) -> tuple[Related, ...]:
-    """Where a key is declared with its default, as a related place."""
+def _declaration(node: SchemaNode, note: str = "") -> tuple[Related, ...]:
+    """Where a key is declared with its default, as a related place (none
+    where it is not known)."""
     if node.location is None or node.default is None:
         return ()
     where = node.location
-    return (Related(where.path, where.line, f"declared with the default {node.default.text}"),)
+    return (
+        Related(where.path, where.line, note or f"declared with the default {node.default.text}"),
+    )
