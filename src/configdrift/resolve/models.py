@@ -199,7 +199,8 @@ class ModelReader(DescriptorReader):
             for f in found:
                 if kind == "attrs" and f.name.startswith("_"):
                     # attrs takes ``_package_name`` as ``package_name=`` (or its ``alias=``).
-                    f = replace(f, name=_attrs_alias(f) or f.name.lstrip("_"))
+                    call = self._field_call(ancestor.module, f)
+                    f = replace(f, name=_attrs_alias(call) or f.name.lstrip("_"))
                 if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
                     continue
                 if kind in ("dataclass", "attrs") and self._not_in_init(ancestor.module, f):
@@ -530,10 +531,9 @@ def _option(config: Expr, name: str) -> Expr | None:
     return None
 
 
-def _attrs_alias(fact: FieldFact) -> str | None:
-    """The keyword an attrs field's ``alias=`` names, where it names one."""
-    value = fact.value
-    alias = value[3].get("alias") if value is not None and value[0] == "call" else None
+def _attrs_alias(call: Expr | None) -> str | None:
+    """The keyword an attrs field call's ``alias=`` names, where it names one."""
+    alias = call[3].get("alias") if call is not None else None
     return alias[1] if alias is not None and alias[0] == "c" and isinstance(alias[1], str) else None
 
 
