@@ -350,8 +350,11 @@ def _flags_and_all(tmp_path, page: str, cli: str):
         ("shop --mode <mode>", False),
         ("shop --mode $MODE", False),
         ("shop --mode", False),
-        # After a flag the parser lacks, where nothing is certain.
-        ("shop --colour --mode quick", False),
+        # After a flag the parser lacks, the flags are the program's still;
+        # a word after it may be its value or a positional word: what
+        # follows is not judged.
+        ("shop --colour --mode quick", True),
+        ("shop --colour red --mode quick", False),
         # Another program's command, or after a positional word (a
         # subcommand's options are not told apart).
         ("other --mode quick", False),
@@ -366,6 +369,34 @@ def test_a_value_none_of_an_options_choices_is_invalid(tmp_path, line, invalid) 
         assert finding.key == "--mode" and finding.location.line == 8
         assert "`fast`, `safe`" in finding.message and "invalid choice" in finding.message
         assert finding.related[0].path == "shop/cli.py"
+
+
+@pytest.mark.parametrize(
+    ("line", "invalid"),
+    [
+        # ``int()`` refuses a point or an exponent.
+        ("shop --port 4e8", True),
+        ("shop --port=80.5", True),
+        # A whole number, a placeholder, a word (a name the reader puts in).
+        ("shop --port 8080", False),
+        ("shop --port $PORT", False),
+        ("shop --port PORT", False),
+        # An option that takes the string as it is typed.
+        ("shop --host 1.5", False),
+    ],
+)
+def test_a_number_an_integer_option_refuses_is_invalid(tmp_path, line, invalid) -> None:
+    found = _invalid_values(tmp_path, line, _CLI)
+    assert bool(found) is invalid
+    if invalid:
+        assert "invalid int value" in found[0].message
+        assert found[0].related[0].note == "the option takes a whole number"
+
+
+def test_an_option_typed_by_its_default_alone_takes_any_string(tmp_path) -> None:
+    # Without ``type=``, argparse hands the code the string: ``4e8`` is taken.
+    cli = _CLI.replace('"--port", type=int, default=8000', '"--port", default=8000')
+    assert _invalid_values(tmp_path, "shop --port 4e8", cli) == []
 
 
 def test_a_flag_two_options_spell_is_not_judged_by_its_value(tmp_path) -> None:
@@ -446,6 +477,20 @@ def test_after_a_positional_that_takes_the_rest_no_flag_is_judged(tmp_path, rest
     assert _flags(tmp_path, page, **{"shop/cli.py": cli}) == {}
     # Before the first positional word, the flag is the program's still.
     assert set(_flags(tmp_path / "before", **{"shop/cli.py": cli})) == {"--colour"}
+
+
+def test_the_flags_after_a_flag_the_parser_lacks_are_judged(tmp_path) -> None:
+    # argparse names every flag it does not know: ``--shade`` and ``--colour``.
+    page = _PAGE.replace("$ shop --port 8080 --colour", "$ shop --shade --port 1 --colour")
+    assert set(_flags(tmp_path, page)) == {"--shade", "--colour"}
+    # Where the rest goes to a positional, a word after the flag may be its
+    # first: what follows is not judged.
+    cli = _CLI.replace(
+        "    return parser.parse_args(argv)",
+        '    parser.add_argument("command", nargs="...")\n    return parser.parse_args(argv)',
+    )
+    valued = _PAGE.replace("$ shop --port 8080 --colour", "$ shop --shade red --colour")
+    assert set(_flags(tmp_path / "rest", valued, **{"shop/cli.py": cli})) == {"--shade"}
 
 
 @pytest.mark.parametrize("nargs", ["argparse.REMAINDER", '"..."'])

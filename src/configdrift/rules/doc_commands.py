@@ -19,7 +19,8 @@ command stops at its first argument (``allow_interspersed_args``): a
 subcommand and a file come first, and what follows may be another
 program's, as ``coverage run -m pytest -x`` hands ``-x`` to pytest (a
 command line made of a signature takes a word for each parameter
-besides). Never after ``--``, never in a cluster of short flags
+besides; the words after a flag the parser lacks count as positional
+words, for it may take them). Never after ``--``, never in a cluster of short flags
 (``-vvv``), and a long flag is accepted where it
 begins a declared one (argparse takes ``--verb`` for ``--verbose``). A
 flag some code of the project spells as a string is never judged: it may
@@ -77,7 +78,8 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
 def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
     """CD303 for each value a doc command line gives an option of the
     project's own program that is none of the option's choices
-    (``--log-level trace`` where it takes ``info`` or ``debug``); a
+    (``--log-level trace`` where it takes ``info`` or ``debug``) or a
+    number ``int()`` refuses where it takes a whole number (``4e8``); a
     placeholder (``<level>``, ``$LEVEL``) is no value. Only a flag before
     the command's first positional word is judged (a subcommand's options
     are not told apart), and only one no other option of the program
@@ -90,25 +92,43 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
     for rel, lines, program, args in commands:
         for at, flag, value in _given(args, flags, 0):
             node = flags.get(flag) if spelt[flag] == 1 else None
-            choices = [c for c in (node.type.choices or ()) if isinstance(c, str)] if node else []
-            if node is None or value is None or not choices or value in choices:
+            if node is None or value is None or placeholder_text(value):
                 continue
-            if placeholder_text(value):
+            refused = _refused(node, value)
+            if refused is None:
                 continue
+            takes, error = refused
+            fails = error if parser.model_kind != "click" else "Invalid value"
             assert node.location is not None
             yield make(
                 "CD303",
                 flag,
                 Location(rel, lines[at]),
-                f"the command line runs `{program}` with `{flag} {value}`, but `{flag}` takes "
-                f"one of {', '.join(f'`{c}`' for c in choices)}: following the docs "
-                f"{_INVALID[parser.model_kind or 'argparse']}",
-                (Related(node.location.path, node.location.line, "the option's choices"),),
+                f"the command line runs `{_runs(program)}` with `{flag} {value}`, but `{flag}` takes "
+                f"{takes}: following the docs fails with '{fails}'",
+                (Related(node.location.path, node.location.line, f"the option takes {takes}"),),
             )
 
 
-#: What each parser says of a value none of an option's choices.
-_INVALID = {"argparse": "fails with 'invalid choice'", "click": "fails with 'Invalid value'"}
+def _refused(node: SchemaNode, value: str) -> tuple[str, str] | None:
+    """What an option takes that ``value`` is not, for certain, and what
+    argparse says of it: one of its choices, or a whole number where the
+    value is a number with a point or an exponent (``4e8``, which ``int()``
+    refuses); None where it is taken or may be."""
+    choices = [c for c in (node.type.choices or ()) if isinstance(c, str)]
+    if choices:
+        if value in choices:
+            return None
+        return f"one of {', '.join(f'`{c}`' for c in choices)}", "invalid choice"
+    if node.type.kinds == frozenset({"int"}) and _FRACTION.fullmatch(value):
+        return "a whole number", "invalid int value"
+    return None
+
+
+#: A number ``int()`` refuses and ``float()`` takes: a point or an exponent.
+_FRACTION = re.compile(
+    r"[-+]?(?:\d{1,30}\.\d{0,30}|\.\d{1,30}|\d{1,30}(?:\.\d{0,30})?[eE][-+]?\d{1,4})"
+)
 
 
 def _commands(
@@ -299,15 +319,21 @@ def _given(
         if takes and index < len(args) and not args[index].startswith("-"):
             value = args[index]  # the option's value
             index += 1
+        # A flag the parser lacks may take the words after it: each counts
+        # as a positional word (the flags after it are the program's still,
+        # as argparse and click read them, up to where positional words end).
         yield at, name, value
-        if node is None:
-            return  # what it takes is not known: nothing after it is judged
+
+
+def _runs(program: str) -> str:
+    """The program as a reader runs it (``python -m app`` for ``-m app``)."""
+    return f"python {program}" if program.startswith("-m ") else program
 
 
 def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -> Finding:
     kind = parser.model_kind or "argparse"
     what = parser.model or "the parser"
-    runs = f"python {program}" if program.startswith("-m ") else program
+    runs = _runs(program)
     related: tuple[Related, ...] = ()
     if parser.model_location is not None:
         where = parser.model_location

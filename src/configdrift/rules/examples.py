@@ -370,7 +370,9 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     A command line in the docs that gives an option of the project's own
     program a value none of its choices (``--log-level trace`` where
     argparse's ``choices=`` or ``click.Choice`` takes ``info`` or
-    ``debug``) is one too: a flag before the command's first positional
+    ``debug``), or a number with a point or an exponent where it takes a
+    whole number (``--train-num-samples 4e8`` where argparse's ``type=int``
+    refuses it), is one too: a flag before the command's first positional
     word (a subcommand's options are not told apart) that no other option
     of the program spells.
 
