@@ -99,6 +99,10 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         dict_key_lines=data["dict_key_lines"],
         returned_dicts=data["returned_dicts"],
         merged_defaults=[(f, e, lines) for f, e, lines in data["merged_defaults"]],
+        attribute_trees=[
+            (scope, root, call, at, [(path, line, value) for path, line, value in entries])
+            for scope, root, call, at, entries in data["attribute_trees"]
+        ],
         all_names=data["all_names"],
         classes=[
             ClassFact(

@@ -220,6 +220,14 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names)
 
 
+def quoted_as_path_end(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt in ``files`` as a string, whole or as the last part of a
+    dotted path (``"MODEL.RPN.ANCHOR_SIZES"``, a key path yacs's
+    ``merge_from_list`` and renamed keys take)."""
+    pattern = rb"""["'](?:[\w.]{0,200}\.)?(%b)["']""" % alternation(names)
+    return _search(analysis, files, pattern, names)
+
+
 def read_by_key(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names the code reads as a dict's keys in ``files``: ``d["name"]``,
     ``d.get("name")``, ``"name" in d`` (a field whose value may arrive

@@ -19,6 +19,7 @@ from configdrift.model import (
     format_path,
 )
 from configdrift.rules.around_registry import read_around
+from configdrift.rules.attribute_trees import inert_leaves, undeclared_reads
 from configdrift.rules.built_names import built_reads_of
 from configdrift.rules.evidence import (
     code_files,
@@ -70,7 +71,10 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     code reads as an attribute of the configuration
     (``app.config.foo_color``) where nothing registers, assigns or quotes
     it: Sphinx raises an ``AttributeError`` at the read, and ignores the
-    value ``conf.py`` sets.
+    value ``conf.py`` sets. And a key read below a node of a yacs tree
+    of defaults (``cfg.DATALOADER.RATIO`` where ``_C.DATALOADER = CN()``
+    declares no ``RATIO``, nor any code assigns it there): yacs raises
+    an ``AttributeError``, and refuses a config file that sets it.
 
     Why it matters
     The read can only fail (an ``AttributeError``), or it reads a key that a
@@ -86,6 +90,7 @@ def dead_accessor(analysis: Analysis) -> Iterator[Finding]:
     accessor and its callers.
     """
     yield from read_around(analysis)
+    yield from undeclared_reads(analysis)
     if analysis.first is not None and analysis.schema.model_kind in _READ_BY_NAME:
         # A surface read by name holds no config objects of its own: the
         # chains were judged with the first surface (a shortcut, no verdict).
@@ -174,7 +179,10 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     code reads (no attribute access, no ``getattr`` with its name), a
     setting a defaults module or an ``AppConf`` class declares that no code
     spells (as an attribute or a string), or a key read from a dict only to
-    be copied into an attribute of a config object that nothing reads. It
+    be copied into an attribute of a config object that nothing reads, or
+    a key of a tree of settings built by assigning attributes (``_C.MODEL.X
+    = 1``, yacs's defaults) that no code reads by its name (as an attribute
+    or a string) where the code reads half of its siblings or more. It
     stays quiet where a read could hide: a ``getattr`` with a computed name
     that could build the field's name, on an object that may be the model
     (``self`` in its class, a name typed as it or that the code reads the
@@ -308,6 +316,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from _inert_copies(analysis, loaded)
     yield from _inert_file_keys(analysis, documented)
+    yield from inert_leaves(analysis)
 
 
 def _inert_file_keys(

@@ -14,6 +14,7 @@ import re
 import warnings
 from collections import Counter
 
+from configdrift.extract.python.attribute_trees import attribute_trees
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.calls import structured_placement
 from configdrift.extract.python.compat import downgrade_isolated
@@ -116,6 +117,8 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     module = ModuleExtractor(facts, source, declaring)
     module.run(tree)
     module.finish()
+    if "=" in source:
+        facts.attribute_trees = attribute_trees(tree, source)
     facts.registrations += command_line_calls(tree, source) + console_scripts(tree, source)
     if "auto_env" in source or "default_config_files" in source or "OptionParser" in source:
         # Rare: a walk of its own costs nothing elsewhere.

@@ -22,6 +22,12 @@ from typing import Any
 from configdrift.extract.docs.facts import Block
 
 Expr = list[Any]
+#: A tree built by assigning attributes: the function that builds it
+#: (``<module>`` for the module's body), its root's name, the call that
+#: makes the root (None where the function is handed it) and its line (the
+#: first assignment's where it is handed), and each path assigned below
+#: the root (``MODEL.DEVICE``) with its line and value.
+AttributeTree = tuple[str, str, Expr | None, int, list[tuple[str, int, Expr]]]
 
 
 @dataclass(slots=True)
@@ -221,6 +227,9 @@ class ModuleFacts:
     #: given (``self.config = {...}`` then ``self.config.update(kwargs)``):
     #: (function, the dict, the line of each key).
     merged_defaults: list[tuple[str, Expr, dict[str, int]]] = field(default_factory=list)
+    #: Trees of settings built by assigning attributes (``_C = CN()`` then
+    #: ``_C.MODEL.DEVICE = "cuda"``; ``attribute_trees``).
+    attribute_trees: list[AttributeTree] = field(default_factory=list)
     all_names: list[str] | None = None
     classes: list[ClassFact] = field(default_factory=list)
     functions: dict[str, list[str]] = field(default_factory=dict)
