@@ -138,6 +138,8 @@ def test_a_key_read_below_a_node_that_lacks_it_is_a_dead_accessor(tmp_path) -> N
         # A node told to take keys it lacks, and the root.
         (_DEFAULTS.replace("_C.SOLVER = CN()", "_C.SOLVER = CN(new_allowed=True)"), ""),
         (_DEFAULTS.replace("_C = CN()", "_C = CN(new_allowed=True)"), ""),
+        # A node told so at run time.
+        (_DEFAULTS, "\n\ndef load(cfg):\n    cfg.SOLVER.set_new_allowed(True)\n"),
         # Assigned there by the code, or quoted (``hasattr``).
         (_DEFAULTS, "\n\ndef setup(cfg):\n    cfg.SOLVER.RATIO = 0.5\n"),
         (_DEFAULTS, '\n\ndef has(cfg):\n    return hasattr(cfg.SOLVER, "RATIO")\n'),

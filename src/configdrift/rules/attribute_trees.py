@@ -14,8 +14,9 @@ node it has at the top (``MODEL``). Reads are found in the code's text:
 - CD201: ``cfg.MODEL.X`` read where ``MODEL`` is a node of the tree and
   no code assigns ``X`` below it, for a tree whose nodes refuse a key they
   lack (a yacs ``CfgNode``, made by a class that derives from it, never
-  told ``new_allowed``): the read raises ``AttributeError``, and a config
-  file that sets the key is refused.
+  told ``new_allowed``, nor any node at run time: ``set_new_allowed``):
+  the read raises ``AttributeError``, and a config file that sets the key
+  is refused.
 """
 
 from __future__ import annotations
@@ -209,9 +210,12 @@ def undeclared_reads(analysis: Analysis) -> Iterator[Finding]:
     no code assigns there (the module's docs): the first read of each."""
     if analysis.first is not None:
         return  # the project's code, judged once
-    for tree in trees(analysis):
-        if not tree.strict:
-            continue
+    strict = [tree for tree in trees(analysis) if tree.strict]
+    if strict and any(
+        b".set_new_allowed(" in data for _, data in bounded_files(analysis, _python(analysis))
+    ):
+        return  # a node may be told at run time to take any key
+    for tree in strict:
         reads, stored = _chains(analysis, tree)
         quoted = _quoted(analysis, {name for _, name in reads})
         for (node, name), where in sorted(reads.items(), key=lambda item: item[0]):
