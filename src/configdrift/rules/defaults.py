@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Related, format_path, resolve_path
 from configdrift.rules import doc_signatures, docstrings
+from configdrift.rules.help_defaults import help_defaults_differ
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
 
@@ -27,7 +28,9 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     is that key's value, not a literal. A class's docstring that a page renders
     (``Default is `False`.`` under its ``Args:``) states its fields'
     defaults too, and so does a page's own description of a callable, in
-    its signature (``.. py:function:: serve(app, port=8000)``).
+    its signature (``.. py:function:: serve(app, port=8000)``), and so does
+    an option's help text, which ``--help`` shows (``help="Port (default:
+    8080)"`` beside ``default=8000``).
 
     Why it matters
     Users who rely on the documented default get another behaviour, silently.
@@ -42,6 +45,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """
     yield from docstrings.default_mismatch(analysis)
     yield from doc_signatures.described_defaults_differ(analysis)
+    yield from help_defaults_differ(analysis)
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
 
