@@ -584,3 +584,46 @@ def test_a_dataclass_private_field_keeps_its_underscore(tmp_path) -> None:
     # In a module named for upgrades, code is no guide to the past: an error.
     found = {(f.code, f.key): f for f in _rendered(tmp_path, "upgrader", source)}
     assert found[("CD101", "Context(package_name=)")].severity.value == "error"
+
+
+_RETRIES = (
+    "class Retries:\n"
+    '    """Retry.\n\n'
+    "    Args:\n"
+    "      max_retries(int): How many.\n"
+    "      min_backoff(int): The least.\n"
+    "      jitter(int): The jitter.\n"
+    '    """\n\n'
+    "    def __init__(self, max_retries=1, min_backoff=2):\n"
+    "        self.max_retries = max_retries\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("page", "init", "found"),
+    [
+        # ``__all__`` lists a class the package imports: Sphinx renders it.
+        (".. automodule:: pkg\n   :members:\n", '__all__ = ["Retries"]\n', True),
+        # No ``:members:``: only the module's docstring; told to ignore
+        # ``__all__``: only what the module defines.
+        (".. automodule:: pkg\n", '__all__ = ["Retries"]\n', False),
+        (
+            ".. automodule:: pkg\n   :members:\n   :ignore-module-all:\n",
+            '__all__ = ["Retries"]\n',
+            False,
+        ),
+        # Imported, but not listed.
+        (".. automodule:: pkg\n   :members:\n", '__all__ = ["VERSION"]\nVERSION = "1"\n', False),
+    ],
+)
+def test_a_class_a_package_exports_is_rendered_with_its_members(
+    tmp_path, page, init, found
+) -> None:
+    files = {
+        "pkg/__init__.py": "from pkg.retry import Retries\n\n" + init,
+        "pkg/retry.py": _RETRIES,
+        "docs/api.rst": "API\n===\n\n" + page,
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    keys = {(f.code, f.key) for f in findings}
+    assert (("CD101", "Retries(jitter=)") in keys) is found

@@ -207,6 +207,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         error_line=data["error_line"],
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
+        module_members=[(name, line) for name, line in data["module_members"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],

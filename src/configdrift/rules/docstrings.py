@@ -1,7 +1,8 @@
 """A class's docstring against its constructor, where a page renders the
 class from its docstring (``.. autoclass:: pkg.Retries``, ``[[autodoc]]
 tuners.lora.LoraConfig``, ``::: pkg.Config``, an ``automodule`` of its
-module): what the docstring's
+module, or one with ``:members:`` of a module whose ``__all__`` lists it):
+what the docstring's
 ``Args:`` (``Parameters``, ``:param x:``) describe is the reference users
 read.
 
@@ -96,12 +97,15 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
         found = callables(analysis)
         out: dict[tuple[str, str], _Rendered] = {}
         for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
-            for target, _line in doc.autodoc:
-                for module, qualname in _classes(analysis, found, target):
-                    cls = analysis.project.class_fact(Symbol("class", module, qualname))
-                    if cls is None:
-                        continue
-                    out.setdefault((module, qualname), _Rendered(rel, module, qualname, cls))
+            targets = [
+                *(_classes(analysis, found, target) for target, _ in doc.autodoc),
+                *(_exported(analysis, target) for target, _ in doc.module_members),
+            ]
+            for module, qualname in (pair for classes in targets for pair in classes):
+                cls = analysis.project.class_fact(Symbol("class", module, qualname))
+                if cls is None:
+                    continue
+                out.setdefault((module, qualname), _Rendered(rel, module, qualname, cls))
         return list(out.values())
 
     if analysis.first is not None:
@@ -124,6 +128,24 @@ def _classes(
         return []  # a name two classes share, a function, or no module for certain
     classes = analysis.project.modules[modules[0]].classes
     return [(modules[0], q) for q in classes if "." not in q and not q.startswith("_")]
+
+
+def _exported(analysis: Analysis, target: str) -> list[tuple[str, str]]:
+    """The classes of the project the ``__all__`` of the one module of the
+    project an ``automodule`` names (with ``:members:``) lists, its own and
+    those imported into it (``from .retry import Retries``): Sphinx renders
+    them all there."""
+    project = analysis.project
+    modules = [m for m in project.modules if m == target or m.endswith("." + target)]
+    if len(modules) != 1:
+        return []
+    module = modules[0]
+    out: list[tuple[str, str]] = []
+    for name in project.modules[module].facts.all_names or ():
+        symbol = project.resolve(module, name)
+        if symbol is not None and symbol.kind == "class":
+            out.append((symbol.module, symbol.qualname))
+    return out
 
 
 def _described(analysis: Analysis) -> list[_Rendered]:

@@ -95,6 +95,9 @@ class DocFacts:
     #: Reference pages rendered from code objects (mkdocstrings' ``:::
     #: package.module.Class``): (the object's dotted name, line).
     autodoc: list[tuple[str, int]] = field(default_factory=list)
+    #: Modules an ``automodule`` renders with ``:members:``, which renders
+    #: what the module's ``__all__`` names, imported or not: (module, line).
+    module_members: list[tuple[str, int]] = field(default_factory=list)
     #: Roles that point at a key (``:confval:`name```, MyST's
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.

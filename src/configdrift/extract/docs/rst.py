@@ -278,7 +278,12 @@ class _Walker:
             self.facts.generated.append((tool, _line(node, 1)))
             return
         if directive in AUTODOC_DIRECTIVES and node["arguments"]:
-            self.facts.autodoc.append((node["arguments"].split()[0], _line(node, 1)))
+            target = node["arguments"].split()[0]
+            self.facts.autodoc.append((target, _line(node, 1)))
+            options = node["options"]
+            if directive.endswith("automodule") and "members" in options:
+                if "ignore-module-all" not in options:
+                    self.facts.module_members.append((target, _line(node, 1)))
             return
         if directive in MODULE_DIRECTIVES:
             self.module = node["arguments"].strip()
