@@ -281,9 +281,10 @@ class _Walker:
             target = node["arguments"].split()[0]
             self.facts.autodoc.append((target, _line(node, 1)))
             options = node["options"]
-            if directive.endswith("automodule") and "members" in options:
-                if "ignore-module-all" not in options:
-                    self.facts.module_members.append((target, _line(node, 1)))
+            # ``:members:`` renders what the module's ``__all__`` names.
+            listed = "members" in options and "ignore-module-all" not in options
+            if directive.endswith("automodule") and listed:
+                self.facts.module_members.append((target, _line(node, 1)))
             return
         if directive in MODULE_DIRECTIVES:
             self.module = node["arguments"].strip()
