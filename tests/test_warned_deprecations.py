@@ -31,6 +31,15 @@ def check(app, config):
         logger.warning("debug is deprecated")  # a word, not a key in parts
     if config.side_bar == "left":
         logger.warning("Using 'left' in side_bar is deprecated.")
+    # A value of the key, not the key, in one string and in three.
+    if config.nav_depth is True:
+        logger.warning("Using a boolean for 'nav_depth' is deprecated")
+    if config.side_bar is None:
+        logger.warning(
+            "Since 2.0, using None for "
+            "'side_bar' is "
+            "deprecated."
+        )
 """
 
 _DOCS = """

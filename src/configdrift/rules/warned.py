@@ -74,19 +74,13 @@ def warned(analysis: Analysis) -> dict[str, Location]:
             for line_number, line in enumerate(lines, 1):
                 if not _may_say(line):
                     continue
-                if (
-                    not _SAYS_DEPRECATED.search(line)
-                    and line_number > 1
-                    and line.lstrip()[:1] in (b'"', b"'")
-                ):
+                if not _SAYS_DEPRECATED.search(line) and line.lstrip()[:1] in _QUOTES:
                     # A message cut into strings the parser joins:
                     # ``"The core.tmp-dir item is"`` then ``" deprecated"``.
-                    line = lines[line_number - 2].rstrip()[:-1] + line.lstrip()[1:]
+                    line = _joined(lines, line_number - 1)
                 for match in _SAYS_DEPRECATED.finditer(line):
                     name = match.group(1).decode("utf-8", "replace").rstrip(".-").strip(".")
-                    quote = max(
-                        line.rfind(b'"', 0, match.start()), line.rfind(b"'", 0, match.start())
-                    )
+                    quote = _opening_quote(line, match.start())
                     if quote < 0 or line.lstrip().startswith(b"#"):
                         continue  # not in a string, or in a comment
                     opening = line[quote + 1 : match.start()].strip(b"`'\" \t").lower()
@@ -96,6 +90,37 @@ def warned(analysis: Analysis) -> dict[str, Location]:
         return found
 
     return once(analysis, "deprecation warnings", search)
+
+
+#: The quotes a string opens with.
+_QUOTES = (b'"', b"'")
+#: The most lines of one message cut into strings that are joined.
+_MAX_JOINED = 8
+
+
+def _joined(lines: list[bytes], index: int) -> bytes:
+    """The strings the parser joins into one message, up to the line at
+    ``index``: it and the lines of strings alone before it."""
+    first = index
+    while first > 0 and index - first < _MAX_JOINED and lines[first - 1].lstrip()[:1] in _QUOTES:
+        first -= 1
+    joined = lines[first].rstrip()
+    for line in lines[first + 1 : index + 1]:
+        joined = joined[:-1] + line.strip()[1:]
+    return joined
+
+
+def _opening_quote(line: bytes, at: int) -> int:
+    """Where the string that holds ``at`` opens: the last quote before it,
+    unless that quote is within a string of the other quote (``"using a
+    boolean for 'x' is deprecated"`` opens at the double quote); -1 where
+    no quote comes before it."""
+    double, single = line.rfind(b'"', 0, at), line.rfind(b"'", 0, at)
+    if double < 0 or single < 0:
+        return max(double, single)
+    outer, inner = min(double, single), max(double, single)
+    nested = line.count(line[inner : inner + 1], outer + 1, at) % 2 == 1
+    return outer if nested else inner
 
 
 def warned_deprecations(analysis: Analysis) -> dict[ConfigPath, LifecycleEntry]:
