@@ -91,3 +91,22 @@ def test_an_item_of_one_option_and_a_misspelt_one_is_an_example_of_them(tmp_path
     for name, options in unlike.items():
         item = f"plugins:\n  - my-plugin:\n      {options}\n"
         assert _findings(tmp_path / name, item) == set(), name
+
+
+def _page_findings(tmp_path, *blocks: str) -> set[tuple[str, str, int]]:
+    page = "# Options\n\n" + "".join(f"```yaml\n{block}```\n\n" for block in blocks) + _ENTRIES
+    files = {"myplugin/plugin.py": _PLUGIN, "docs/options.md": page}
+    _, findings = check_project(tmp_path, files, "myplugin")
+    return {(f.code, f.key, f.location.line) for f in findings if f.code in ("CD301", "CD303")}
+
+
+def test_a_section_s_example_under_the_item_a_whole_example_names(tmp_path) -> None:
+    whole = "plugins:\n  - my-plugin:\n      enabled: true\n      locale: en\n"
+    # One option set under ``- my-plugin:``, once a whole example names it.
+    one = "plugins:\n  - my-plugin:\n      timezone: UTC\n"
+    assert _page_findings(tmp_path, whole, one) == {("CD301", "timezone", 13)}
+    # No whole example names the item: one option alone may be another
+    # plugin's, and so may one under another item's name.
+    assert _page_findings(tmp_path / "alone", one) == set()
+    other = "plugins:\n  - search:\n      timezone: UTC\n"
+    assert _page_findings(tmp_path / "other", whole, other) == set()

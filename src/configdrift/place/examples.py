@@ -162,29 +162,54 @@ def listed_blocks(
 ) -> list[tuple[str, Block, ConfigPath]]:
     """The example blocks that hold the configuration as one named item of
     a list (``_in_list_item``), and only those: where a MkDocs plugin's
-    options are set."""
-    return [
-        (rel, inner, ())
-        for rel, doc in pages
-        for block in doc.blocks
-        if block.error is None and (inner := _in_list_item(schema, block)) is not None
-    ]
+    options are set. Once a block shaped like the configuration names the
+    item (``- rss:``), a block that sets a few of its options under that
+    name is the configuration's too (a section's own example)."""
+    placed: list[tuple[str, Block, ConfigPath]] = []
+    names: set[tuple[str, str]] = set()
+    rest: list[tuple[str, Block]] = []
+    for rel, doc in pages:
+        for block in doc.blocks:
+            if block.error is not None:
+                continue
+            found = _in_list_item(schema, block)
+            if found is None:
+                rest.append((rel, block))
+                continue
+            item, inner = found
+            names.add(item)
+            placed.append((rel, inner, ()))
+    for rel, block in rest:
+        items = _list_items(schema, block)
+        if len(items) == 1 and (item := next(iter(items))) in names:
+            top, name = item
+            inner = [key.under(3) for key in items[item]]
+            what = f"the `{name}` item of `{top}`"
+            placed.append((rel, Block(block.section, block.line, block.lang, inner, what=what), ()))
+    return placed
 
 
-def _in_list_item(schema: SchemaNode, block: Block) -> Block | None:
-    """A block that holds the configuration as one named item of a list
-    under a key that is none of the configuration's (MkDocs's
-    ``plugins:``, each item a name over its options: ``- my-plugin:
-    {locale: en}``, beside ``site_name`` and the rest of ``mkdocs.yml``):
-    the keys under the one item shaped like the configuration, as a whole
-    config."""
+def _list_items(schema: SchemaNode, block: Block) -> dict[tuple[str, str], list[BlockKey]]:
+    """The keys a block sets under each named item of a list under a key
+    that is none of the configuration's (``plugins: - rss: {...}``), by the
+    list's key and the item's name."""
     items: dict[tuple[str, str], list[BlockKey]] = {}
     for key in block.keys:
         if len(key.path) > 3 and key.path[1] == LIST_ITEM and schema.child(key.path[0]) is None:
             items.setdefault((key.path[0], key.path[2]), []).append(key)
+    return items
+
+
+def _in_list_item(schema: SchemaNode, block: Block) -> tuple[tuple[str, str], Block] | None:
+    """A block that holds the configuration as one named item of a list
+    under a key that is none of the configuration's (MkDocs's
+    ``plugins:``, each item a name over its options: ``- my-plugin:
+    {locale: en}``, beside ``site_name`` and the rest of ``mkdocs.yml``):
+    the item, and the keys under the one item shaped like the
+    configuration, as a whole config."""
     found = [
-        inner
-        for (top, name), keys in sorted(items.items())
+        ((top, name), inner)
+        for (top, name), keys in sorted(_list_items(schema, block).items())
         if (
             inner := _below(
                 schema,
