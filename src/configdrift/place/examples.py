@@ -183,9 +183,9 @@ def listed_blocks(
         items = _list_items(schema, block)
         if len(items) == 1 and (item := next(iter(items))) in names:
             top, name = item
-            inner = [key.under(3) for key in items[item]]
+            keys = [key.under(3) for key in items[item]]
             what = f"the `{name}` item of `{top}`"
-            placed.append((rel, Block(block.section, block.line, block.lang, inner, what=what), ()))
+            placed.append((rel, Block(block.section, block.line, block.lang, keys, what=what), ()))
     return placed
 
 
