@@ -47,3 +47,13 @@ def test_a_package_named_as_a_virtual_environment_is_read(tmp_path, with_git) ->
     assert "app/build/wheel.py" in listed
     # What a virtual environment or a build's output holds is not.
     assert not any(rel.startswith(("env/", "build/")) for rel in listed)
+
+
+@pytest.mark.parametrize("folder", ["vendor", "_vendor", "vendored", "_vendored", "third_party"])
+def test_another_project_s_code_copied_in_is_not_read(tmp_path, folder) -> None:
+    files = {"app/__init__.py": "", f"app/{folder}/lib/__init__.py": "X = 1\n", "app/own.py": ""}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert set(list_files(tmp_path)) >= {"app/__init__.py", "app/own.py"}
+    assert not any(f"/{folder}/" in rel for rel in list_files(tmp_path))

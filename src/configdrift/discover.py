@@ -36,7 +36,11 @@ SKIP_DIRS = frozenset(
         "build",
         "dist",
         "third_party",
+        # Other projects' code copied in (pip's ``_vendor``, isort's ``_vendored``).
         "vendor",
+        "_vendor",
+        "vendored",
+        "_vendored",
         ".eggs",
     }
 )
