@@ -8,6 +8,7 @@ from __future__ import annotations
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.examples import PyExample
+from configdrift.index.spellings import one_edit
 from configdrift.model import CLI_KINDS, LIST_ITEM, ConfigPath, SchemaNode, spellings_of
 from configdrift.place.entries import DocPlacer
 from configdrift.place.pages import near_keys
@@ -120,6 +121,8 @@ def placed_blocks(
             # file others register in too (Sphinx's ``conf.py``): one of
             # the project's places the block.
             open_set = schema.model_kind in ("traitlets", "named") and known >= 1
+            if len(tops) == known == 1 and not open_set and _foreign_table(schema, block):
+                continue  # another file's table under a key the config shares
             if tops and (
                 open_set
                 or known == len(tops)
@@ -142,6 +145,25 @@ def placed_blocks(
                 if any(ours(key.path[0]) for key in block.keys)
             )
     return out
+
+
+def _foreign_table(schema: SchemaNode, block: Block) -> bool:
+    """Is a block of one top-level key a table of the user's own names
+    under a key a lenient config shares (a Pipfile's ``[packages]`` of
+    ``requests`` and ``flask`` beside a request's ``packages``): two keys
+    or more below it, none of them the config's in any spelling, nor one
+    a letter off? A strict config's key is refused whatever the file."""
+    top = next(iter({key.path[0] for key in block.keys}))
+    node = schema.child(top)
+    below = {key.path[1] for key in block.keys if len(key.path) > 1}
+    if node is None or node.strict is True or len(below) < 2:
+        return False
+    return not any(
+        name in node.children
+        or node.child(name) is not None
+        or any(one_edit(name, key) for key in node.children)
+        for name in below
+    )
 
 
 def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:

@@ -1,0 +1,70 @@
+"""An example block of one top-level key is no example of a lenient
+config where it sets two keys or more below that key and the config
+knows none of them: a table of the user's own names under a key the
+config shares (a Pipfile's ``[packages]`` beside a request's
+``packages``). A strict config refuses them, whatever the file."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import check_project
+
+_MODELS = """
+import json
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Packages(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    specs: dict = {}
+    pinned: bool = False
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rate: int = 1
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    packages: Packages = Packages()
+    limits: Limits = Limits()
+    mapping: dict[str, int] = {}
+    category: str = "default"
+
+
+def load(path):
+    with open(path) as f:
+        return Request(**json.load(f))
+"""
+
+_ENTRIES = (
+    "- `packages`: the packages.\n- `limits`: how much.\n- `mapping`: names.\n"
+    "- `category`: which.\n\n"
+)
+
+
+def _rejected(tmp_path, block: str) -> set[str]:
+    page = f"# Request\n\n{_ENTRIES}```toml\n{block}```\n"
+    _, findings = check_project(
+        tmp_path, {"app/request.py": _MODELS, "docs/request.md": page}, "app"
+    )
+    return {f.key for f in findings if f.code in ("CD301", "CD302", "CD303")}
+
+
+@pytest.mark.parametrize(
+    ("block", "rejected"),
+    [
+        # A key the config knows below the top one, beside one it lacks.
+        ("[packages]\npinned = true\nextra = 1\n", {"packages.extra"}),
+        # Names of the user's own under it: another file's table.
+        ('[packages]\nrequests = "*"\nflask = "*"\n', set()),
+        # A strict section refuses them all; a leaf alone is the config's.
+        ("[limits]\nalpha = 1\nbeta = 2\n", {"limits.alpha", "limits.beta"}),
+        ("category = 5\n", {"category"}),
+    ],
+)
+def test_a_block_of_one_top_level_key(tmp_path, block, rejected) -> None:
+    assert _rejected(tmp_path, block) == rejected
