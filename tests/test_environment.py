@@ -307,3 +307,23 @@ def test_a_call_of_another_reader_is_no_variable(tmp_path) -> None:
         files = {"app/settings.py": code, "docs/env.md": _LIBRARY_DOCS}
         _, findings = check_project(tmp_path / name, files, "app")
         assert ("CD104", "APP_PORT") not in by_key(findings), name
+
+
+def test_a_variable_the_code_names_or_reads_as_an_attribute_is_not_unread(tmp_path) -> None:
+    """A variable the code names in a string (a table of flags' variables)
+    or reads as the attribute that holds it (``settings.APP_DEPTH``) is read
+    there; one the code only assigns to an attribute is not."""
+    settings = (
+        "FLAG_VARIABLES = {'skip': 'APP_SKIP'}\n\n\n"
+        "class Settings:\n"
+        "    def __init__(self, lookup):\n"
+        "        self.APP_DEPTH = int(lookup('DEPTH', 3))\n"
+        "        self.APP_TIMEOUT = int(lookup('TIMEOUT', 30))\n\n\n"
+        "def depth(settings):\n    return settings.APP_DEPTH\n"
+    )
+    docs = _DOCS + "| `APP_SKIP` | skip it | |\n| `APP_DEPTH` | how deep | |\n"
+    files = {"app/main.py": _APP, "app/settings.py": settings, "docs/env.md": docs}
+    _, found = _run(tmp_path, files)
+    assert ("CD102", "APP_SKIP") not in found
+    assert ("CD102", "APP_DEPTH") not in found
+    assert ("CD102", "APP_TIMEOUT") in found

@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING
 
 from configdrift.index.spellings import alternation
 from configdrift.model import Finding, Location, Related
-from configdrift.rules.evidence import bounded_files, code_files, once, quoted_as_path_end
+from configdrift.rules.evidence import (
+    attribute_loads,
+    bounded_files,
+    code_files,
+    once,
+    quoted_as_path_end,
+)
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -134,15 +140,10 @@ def _python(analysis: Analysis) -> list[str]:
 
 def _loaded(analysis: Analysis, names: set[str]) -> set[str]:
     """The names the code loads as an attribute (``.NAME`` not assigned
-    to, comments too) or spells as a whole string."""
+    to, comments too) or spells as a string."""
     if not names:
         return set()
-    pattern = re.compile(rb"\.(%b)\b(?!\s*=(?!=))" % alternation(names))
-    found: set[str] = set()
-    for _rel, data in bounded_files(analysis, _python(analysis)):
-        found.update(m.group(1).decode() for m in pattern.finditer(data))
-        if found >= names:
-            break
+    found = attribute_loads(analysis, _python(analysis), names)
     return found | _quoted(analysis, names - found)
 
 

@@ -11,6 +11,7 @@ from configdrift.model import ConfigPath, DocEntry, Finding, SchemaNode, format_
 from configdrift.rules.built_names import built_names
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
+    attribute_loads,
     class_attribute,
     code_files,
     is_loaded,
@@ -18,6 +19,7 @@ from configdrift.rules.evidence import (
     mixable,
     named_in_files,
     quoted_in,
+    quoted_outside_calls,
     read_elsewhere,
     read_note,
     reader,
@@ -167,6 +169,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         }
     if settings:
         elsewhere |= stored_in(analysis, code, settings)
+        # A variable the code names in a string (``{"skip_lock":
+        # "PIPENV_SKIP_LOCK"}``; a call's argument is what the call makes
+        # of it), or reads as the attribute of the object that holds it
+        # (``project.s.PIPENV_MAX_DEPTH``), is read there.
+        elsewhere |= quoted_outside_calls(analysis, code, settings - elsewhere)
+        elsewhere |= attribute_loads(analysis, code, settings - elsewhere)
     for entry, rejected, parent, environment in found:
         key = rejected[-1]
         if (environment or parent.model_kind in _BY_NAME) and key in elsewhere:

@@ -220,6 +220,24 @@ def quoted_in(analysis: Analysis, files: list[str], names: set[str]) -> set[str]
     return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names)
 
 
+def quoted_outside_calls(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt as a whole string in ``files`` other than as a call's
+    first argument (``{"skip": "APP_SKIP"}``, not ``label("APP_NAME")``:
+    what a call does with it, the resolution of the call says)."""
+
+    def first_argument(rel: str, data: bytes, at: int, name: str) -> bool:
+        return data[max(0, at - 42) : at - 1].rstrip().endswith(b"(")
+
+    pattern = rb"""["'](%b)["']""" % alternation(names)
+    return _search(analysis, files, pattern, names, first_argument)
+
+
+def attribute_loads(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names ``files`` load as an attribute (``project.s.PIPENV_MAX_DEPTH``,
+    in comments too), never counting an assignment to it (``self.X = 1``)."""
+    return _search(analysis, files, rb"\.(%b)\b(?!\s*=(?!=))" % alternation(names), names)
+
+
 def quoted_as_path_end(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt in ``files`` as a string, whole or as the last part of a
     dotted path (``"MODEL.RPN.ANCHOR_SIZES"``, a key path yacs's
