@@ -1,7 +1,7 @@
 """An example block of one top-level key is no example of a lenient
-config where it sets two keys or more below that key and the config
-knows none of them: a table of the user's own names under a key the
-config shares (a Pipfile's ``[packages]`` beside a request's
+config where the blocks of that key set three names or more below it
+and the config knows none of them: a table of the user's own names under
+a key the config shares (a Pipfile's ``[packages]`` beside a request's
 ``packages``). A strict config refuses them, whatever the file."""
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ _ENTRIES = (
 )
 
 
-def _rejected(tmp_path, block: str) -> set[str]:
-    page = f"# Request\n\n{_ENTRIES}```toml\n{block}```\n"
-    _, findings = check_project(
-        tmp_path, {"app/request.py": _MODELS, "docs/request.md": page}, "app"
-    )
+def _rejected(tmp_path, *blocks: str) -> set[str]:
+    examples = "".join(f"```toml\n{block}```\n\n" for block in blocks)
+    page = f"# Request\n\n## Keys\n\n{_ENTRIES}## Examples\n\n{examples}"
+    files = {"app/request.py": _MODELS, "docs/request.md": page}
+    _, findings = check_project(tmp_path, files, "app")
     return {f.key for f in findings if f.code in ("CD301", "CD302", "CD303")}
 
 
@@ -59,12 +59,28 @@ def _rejected(tmp_path, block: str) -> set[str]:
     [
         # A key the config knows below the top one, beside one it lacks.
         ("[packages]\npinned = true\nextra = 1\n", {"packages.extra"}),
-        # Names of the user's own under it: another file's table.
-        ('[packages]\nrequests = "*"\nflask = "*"\n', set()),
+        # Two names of the user's own: too few to tell.
+        ('[packages]\nrequests = "*"\nflask = "*"\n', {"packages.requests", "packages.flask"}),
+        # Three, none the config's: another file's table.
+        ('[packages]\nrequests = "*"\nflask = "*"\nnumpy = "*"\n', set()),
+        # Three, one a letter off one of the config's.
+        (
+            "[packages]\npined = 1\nsource = 2\nmirror = 3\n",
+            {"packages.pined", "packages.source", "packages.mirror"},
+        ),
         # A strict section refuses them all; a leaf alone is the config's.
-        ("[limits]\nalpha = 1\nbeta = 2\n", {"limits.alpha", "limits.beta"}),
+        (
+            "[limits]\nalpha = 1\nbeta = 2\ngamma = 3\n",
+            {"limits.alpha", "limits.beta", "limits.gamma"},
+        ),
         ("category = 5\n", {"category"}),
     ],
 )
 def test_a_block_of_one_top_level_key(tmp_path, block, rejected) -> None:
     assert _rejected(tmp_path, block) == rejected
+
+
+def test_names_of_their_own_across_the_blocks(tmp_path) -> None:
+    # One name a block, three across the page: another file's table.
+    blocks = [f'[packages]\n{name} = "*"\n' for name in ("alpha", "beta", "gamma")]
+    assert _rejected(tmp_path, *blocks) == set()

@@ -107,6 +107,7 @@ def placed_blocks(
     def ours(top: str) -> bool:
         return top in former or schema.child(top) is not None
 
+    foreign = _foreign_tables(schema, pages)
     for rel, doc in pages:
         for bid, block in enumerate(doc.blocks):
             if block.error is not None:
@@ -121,7 +122,7 @@ def placed_blocks(
             # file others register in too (Sphinx's ``conf.py``): one of
             # the project's places the block.
             open_set = schema.model_kind in ("traitlets", "named") and known >= 1
-            if len(tops) == known == 1 and not open_set and _foreign_table(schema, block):
+            if len(tops) == known == 1 and not open_set and tops <= foreign:
                 continue  # another file's table under a key the config shares
             if tops and (
                 open_set
@@ -147,23 +148,38 @@ def placed_blocks(
     return out
 
 
-def _foreign_table(schema: SchemaNode, block: Block) -> bool:
-    """Is a block of one top-level key a table of the user's own names
-    under a key a lenient config shares (a Pipfile's ``[packages]`` of
-    ``requests`` and ``flask`` beside a request's ``packages``): two keys
-    or more below it, none of them the config's in any spelling, nor one
-    a letter off? A strict config's key is refused whatever the file."""
-    top = next(iter({key.path[0] for key in block.keys}))
-    node = schema.child(top)
-    below = {key.path[1] for key in block.keys if len(key.path) > 1}
-    if node is None or node.strict is True or len(below) < 2:
-        return False
-    return not any(
-        name in node.children
-        or node.child(name) is not None
-        or any(one_edit(name, key) for key in node.children)
-        for name in below
-    )
+#: The names of their own the blocks must set under a key for it to be
+#: taken for another file's table.
+MIN_FOREIGN_NAMES = 3
+
+
+def _foreign_tables(schema: SchemaNode, pages: list[tuple[str, DocFacts]]) -> set[str]:
+    """The top-level keys of a lenient config under which the blocks of
+    that one key set names of the user's own (a Pipfile's ``[packages]``
+    of ``requests``, ``flask``, ``numpy`` beside a resolver request's
+    ``packages``): ``MIN_FOREIGN_NAMES`` of them or more across the pages,
+    none the config's in any spelling, nor one a letter off. A strict
+    config's key is refused whatever the file."""
+    below: dict[str, set[str]] = {}
+    for _, doc in pages:
+        for block in doc.blocks:
+            tops = {key.path[0] for key in block.keys}
+            if len(tops) == 1 and block.error is None:
+                names = below.setdefault(next(iter(tops)), set())
+                names.update(key.path[1] for key in block.keys if len(key.path) > 1)
+    out: set[str] = set()
+    for top, names in below.items():
+        node = schema.child(top)
+        if node is None or node.strict is True or len(names) < MIN_FOREIGN_NAMES:
+            continue
+        if not any(
+            name in node.children
+            or node.child(name) is not None
+            or any(one_edit(name, key) for key in node.children)
+            for name in names
+        ):
+            out.add(top)
+    return out
 
 
 def _under_its_name(schema: SchemaNode, block: Block, tops: set[str]) -> Block | None:
