@@ -627,3 +627,27 @@ def test_a_class_a_package_exports_is_rendered_with_its_members(
     _, findings = check_project(tmp_path, files, "pkg")
     keys = {(f.code, f.key) for f in findings}
     assert (("CD101", "Retries(jitter=)") in keys) is found
+
+
+@pytest.mark.parametrize(
+    ("page", "found"),
+    [
+        ("```{automodule} pkg\n:members:\n```\n", True),
+        ("```{automodule} pkg\n```\n", False),
+        ("```{eval-rst}\n.. automodule:: pkg\n   :members:\n```\n", True),
+        ("```{eval-rst}\n.. automodule:: pkg\n   :undoc-members:\n```\n", False),
+        # Another directive's options.
+        (
+            "```{eval-rst}\n.. automodule:: pkg\n\n.. autoclass:: pkg.Other\n   :members:\n```\n",
+            False,
+        ),
+    ],
+)
+def test_a_myst_automodule_with_its_members(tmp_path, page, found) -> None:
+    files = {
+        "pkg/__init__.py": 'from pkg.retry import Retries\n\n__all__ = ["Retries"]\n',
+        "pkg/retry.py": _RETRIES,
+        "docs/api.md": "# API\n\n" + page,
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert (("CD101", "Retries(jitter=)") in {(f.code, f.key) for f in findings}) is found

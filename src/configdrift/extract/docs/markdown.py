@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.docs import markdown_budget as budget
 from configdrift.extract.docs.commands import commands_at
 from configdrift.extract.docs.directives import myst_entries
-from configdrift.extract.docs.embedded_rst import embedded_rst
+from configdrift.extract.docs.embedded_rst import autodoc_directive, embedded_rst, fence_options
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -525,11 +525,10 @@ class _Walker:
         name = info.strip("{}")
         if info.startswith("{") and name in GENERATORS:
             self.facts.generated.append((GENERATORS[name], self._line(tok)))
-        elif info.startswith("{") and name in AUTODOC_DIRECTIVES:
-            # ```{autoconfigurable} pkg.Class
-            target = (tok.info or "").split()[1:2]
-            if target:
-                self.facts.autodoc.append((target[0], self._line(tok)))
+        elif info.startswith("{") and name in AUTODOC_DIRECTIVES and (tok.info or "").split()[1:2]:
+            # ```{autoconfigurable} pkg.Class, ```{automodule} pkg with :members:
+            target, options = tok.info.split()[1], fence_options(tok.content)
+            autodoc_directive(name, target, options, self._line(tok), self.facts)
         elif info == "{list-table}":
             # MyST's table written as a list of rows, each a list of cells.
             rows, lines = list_table_cells(tok.content, self._line(tok) + 1)
