@@ -629,3 +629,13 @@ def test_a_command_continued_onto_the_next_lines_may_run_the_program(text, runs)
     from configdrift.index.programs import may_run
 
     assert may_run(text, ["shop"]) is runs
+
+
+def test_a_parser_the_program_does_not_reach_is_not_its(tmp_path) -> None:
+    # ``shop`` runs ``shop.cli:main``; the strict parser is a tool's of its own.
+    files = {"shop/cli.py": "def main():\n    print('shop')\n", "shop/bench.py": _CLI}
+    assert _flags(tmp_path, **files) == {}
+    # The program's module imports the module that declares the parser's
+    # options (a few imports deep): the parser is the program's.
+    files["shop/cli.py"] = "from shop.bench import main\n"
+    assert set(_flags(tmp_path / "reached", **files)) == {"--colour"}

@@ -160,7 +160,7 @@ def _commands(
     )
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
-    programs = project_programs(analysis) | _modules_running(analysis, parser)
+    programs = _programs_of(analysis, parser) | _modules_running(analysis, parser)
     if not programs:
         return None
     flags = {s: node for node in parser.children.values() for s in node.spellings}
@@ -193,6 +193,45 @@ def _commands(
 _ALL = 1 << 30
 
 
+#: How many imports deep a program's module is followed to the modules
+#: that declare a parser's options.
+_IMPORT_DEPTH = 3
+
+
+def _programs_of(analysis: Analysis, parser: SchemaNode) -> set[str]:
+    """The project's programs whose command line is ``parser``'s: the
+    module a console script runs declares its options, or imports one that
+    does, a few imports deep (a tool's own parser under ``extra/`` is no
+    parser of the project's ``faust`` command)."""
+    paths = {n.location.path for n in parser.children.values() if n.location is not None}
+    modules = analysis.project.modules
+    declaring = {name for name, info in modules.items() if info.path in paths}
+    out: set[str] = set()
+    for program, module in _programs(analysis).items():
+        reached, frontier = {module}, {module}
+        for _ in range(_IMPORT_DEPTH):
+            frontier = {
+                target
+                for name in frontier
+                if name in modules
+                for target in _imported(analysis, name)
+                if target in modules and target not in reached
+            }
+            reached |= frontier
+        if reached & declaring:
+            out.add(program)
+    return out
+
+
+def _imported(analysis: Analysis, name: str) -> set[str]:
+    """The modules ``name`` imports (``from . import x`` as ``pkg.x`` too)."""
+    out: set[str] = set()
+    for fact in analysis.project.modules[name].facts.imports:
+        base = analysis.project.absolute(name, fact.module, fact.level)
+        out |= {base, f"{base}.{fact.name}"}
+    return out
+
+
 def _modules_running(analysis: Analysis, parser: SchemaNode) -> set[str]:
     """``-m module`` for each module of the project run as a script (a
     ``__main__`` guard) whose command line is ``parser``'s: the module that
@@ -205,11 +244,7 @@ def _modules_running(analysis: Analysis, parser: SchemaNode) -> set[str]:
     for name, info in modules.items():
         if not info.facts.main_guard:
             continue
-        imported = set()
-        for fact in info.facts.imports:
-            base = analysis.project.absolute(name, fact.module, fact.level)
-            imported |= {base, f"{base}.{fact.name}"}
-        if name in declaring or imported & declaring:
+        if name in declaring or _imported(analysis, name) & declaring:
             running.add(f"-m {name}")
     return running
 
