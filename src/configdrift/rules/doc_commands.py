@@ -383,15 +383,6 @@ def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -
     )
 
 
-def project_programs(analysis: Analysis) -> set[str]:
-    """The programs the project installs whose code is its own: console
-    scripts of ``pyproject.toml`` (``[project.scripts]``, Poetry's
-    ``[tool.poetry.scripts]``) and ``setup.cfg`` whose module is one of the
-    project's, and those ``setup.py`` lists, and ``-m package`` for a
-    package of its own with a ``__main__``."""
-    return set(_programs(analysis))
-
-
 def _scripts_installed(analysis: Analysis) -> set[str]:
     """The project's programs run by their own name (its console scripts,
     not ``-m package``)."""
@@ -399,7 +390,12 @@ def _scripts_installed(analysis: Analysis) -> set[str]:
 
 
 def _programs(analysis: Analysis) -> dict[str, str]:
-    """``project_programs``, each with the module it runs (``Analysis.programs``)."""
+    """The programs the project installs whose code is its own, each with
+    the module it runs (``Analysis.programs``): console scripts of
+    ``pyproject.toml`` (``[project.scripts]``, Poetry's
+    ``[tool.poetry.scripts]``) and ``setup.cfg`` whose module is one of the
+    project's, and those ``setup.py`` lists, and ``-m package`` for a
+    package of its own with a ``__main__``."""
     return (analysis.first or analysis).programs
 
 
