@@ -20,7 +20,8 @@ from configdrift.files import exists
 from configdrift.sphinx_sources import SPHINX_TEXT, text_folders
 from configdrift.wording import counted
 
-#: Folders that hold no part of a project's own schema or config docs.
+#: Folders that hold no part of a project's own schema or config docs
+#: (other projects' code copied in: pip's ``_vendor``, isort's ``_vendored``).
 SKIP_DIRS = frozenset(
     {
         ".git",
@@ -36,7 +37,6 @@ SKIP_DIRS = frozenset(
         "build",
         "dist",
         "third_party",
-        # Other projects' code copied in (pip's ``_vendor``, isort's ``_vendored``).
         "vendor",
         "_vendor",
         "vendored",
