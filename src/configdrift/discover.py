@@ -20,8 +20,7 @@ from configdrift.files import exists
 from configdrift.sphinx_sources import SPHINX_TEXT, text_folders
 from configdrift.wording import counted
 
-#: Folders that hold no part of a project's own schema or config docs
-#: (other projects' code copied in: pip's ``_vendor``, isort's ``_vendored``).
+#: Folders that hold no part of a project's own schema or docs (or others' code).
 SKIP_DIRS = frozenset(
     {
         ".git",
