@@ -641,6 +641,10 @@ def test_a_class_a_package_exports_is_rendered_with_its_members(
             "```{eval-rst}\n.. automodule:: pkg\n\n.. autoclass:: pkg.Other\n   :members:\n```\n",
             False,
         ),
+        # The members it lists, those alone.
+        ("```{eval-rst}\n.. automodule:: pkg\n   :members: Other, Loader\n```\n", False),
+        ("```{eval-rst}\n.. automodule:: pkg\n   :members: Loader, Retries\n```\n", True),
+        ("```{automodule} pkg\n:members: Other\n```\n", False),
     ],
 )
 def test_a_myst_automodule_with_its_members(tmp_path, page, found) -> None:
@@ -651,3 +655,13 @@ def test_a_myst_automodule_with_its_members(tmp_path, page, found) -> None:
     }
     _, findings = check_project(tmp_path, files, "pkg")
     assert (("CD101", "Retries(jitter=)") in {(f.code, f.key) for f in findings}) is found
+
+
+def test_an_rst_automodule_renders_the_members_it_lists(tmp_path) -> None:
+    files = {
+        "pkg/__init__.py": 'from pkg.retry import Retries\n\n__all__ = ["Retries"]\n',
+        "pkg/retry.py": _RETRIES,
+        "docs/api.rst": "API\n===\n\n.. automodule:: pkg\n   :members: Other\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert ("CD101", "Retries(jitter=)") not in {(f.code, f.key) for f in findings}

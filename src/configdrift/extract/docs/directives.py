@@ -2,13 +2,15 @@
 (``.. confval:: name``), a project's own object type for its settings
 (``.. themeconf:: site_url``), and their MyST fences (```` ```{confval}
 name ```` with ``:type:`` and ``:default:`` options); and the classes an
-``autosummary`` gives pages of their own, rendered from their docstrings."""
+``autosummary`` gives pages of their own, rendered from their docstrings;
+the objects an autodoc directive renders, with its options."""
 
 from __future__ import annotations
 
 import re
 
 from configdrift.extract.docs.entry_text import key_ok
+from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.rst_forms import signature
 
 #: Directives whose signature names a key.
@@ -86,3 +88,41 @@ def summarised_classes(options: dict[str, object], body: str, module: str) -> li
         for name in names
         if name and name.rsplit(".", 1)[-1][:1].isupper()
     ]
+
+
+#: The most option lines read after a directive's.
+MAX_OPTIONS = 20
+
+
+def autodoc_directive(
+    name: str, target: str, options: dict[str, str], line: int, facts: DocFacts
+) -> None:
+    """An autodoc directive's object, into ``facts``. An ``automodule``
+    with ``:members:`` renders what its module's ``__all__`` names too, or
+    the members it lists (``:members: Folder, Visa``), those alone."""
+    facts.autodoc.append((target, line))
+    if not name.endswith("automodule") or "members" not in options:
+        return
+    listed = [m.strip() for m in (options["members"] or "").split(",") if m.strip()]
+    if listed:
+        facts.autodoc.extend((f"{target}.{member}", line) for member in listed)
+    elif "ignore-module-all" not in options:
+        facts.module_members.append((target, line))
+
+
+def fence_options(content: str) -> dict[str, str]:
+    """The options a MyST directive's fence opens with (``:members:``)."""
+    return options_of(content.splitlines()[:MAX_OPTIONS])
+
+
+def options_of(lines: list[str]) -> dict[str, str]:
+    """The options (``:members: Folder, Visa``) the lines open with, by
+    name, up to the first line that is none."""
+    found: dict[str, str] = {}
+    for line in lines:
+        text = line.strip()
+        if not text.startswith(":") or text.count(":") < 2:
+            break
+        option, _, value = text[1:].partition(":")
+        found[option] = value.strip()
+    return found

@@ -8,44 +8,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from configdrift.extract.docs.directives import names_key
+from configdrift.extract.docs.directives import (
+    MAX_OPTIONS,
+    autodoc_directive,
+    names_key,
+    options_of,
+)
 from configdrift.extract.docs.entry_text import AUTODOC_DIRECTIVES, GENERATORS
 from configdrift.extract.docs.facts import DocFacts
 
 #: The most lines of one embedded block scanned for directives.
 MAX_SCANNED = 10_000
-
-
-#: The most option lines read after a directive's.
-MAX_OPTIONS = 20
-
-
-def autodoc_directive(
-    name: str, target: str, options: set[str], line: int, facts: DocFacts
-) -> None:
-    """An autodoc directive's object, into ``facts``; an ``automodule``
-    with ``:members:`` renders what its module's ``__all__`` names too."""
-    facts.autodoc.append((target, line))
-    listed = "members" in options and "ignore-module-all" not in options
-    if name.endswith("automodule") and listed:
-        facts.module_members.append((target, line))
-
-
-def fence_options(content: str) -> set[str]:
-    """The options a MyST directive's fence opens with (``:members:``)."""
-    return _options(content.splitlines()[:MAX_OPTIONS])
-
-
-def _options(lines: list[str]) -> set[str]:
-    """The names of the options (``:members:``) the lines open with, up to
-    the first that is none."""
-    names: set[str] = set()
-    for line in lines:
-        text = line.strip()
-        if not text.startswith(":") or text.count(":") < 2:
-            break
-        names.add(text[1:].split(":", 1)[0])
-    return names
 
 
 def embedded_rst(content: str, first: int, facts: DocFacts, section: int = 0) -> None:
@@ -65,7 +38,7 @@ def embedded_rst(content: str, first: int, facts: DocFacts, section: int = 0) ->
             if name in GENERATORS:
                 facts.generated.append((GENERATORS[name], first + offset))
             elif name in AUTODOC_DIRECTIVES and len(words) >= 3:
-                options = _options(lines[offset + 1 : offset + 1 + MAX_OPTIONS])
+                options = options_of(lines[offset + 1 : offset + 1 + MAX_OPTIONS])
                 autodoc_directive(name, words[2], options, first + offset, facts)
             keys = keys or names_key(name)
     if not keys and ("(" not in content or "=" not in content):

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.docs import markdown_budget as budget
 from configdrift.extract.docs.commands import commands_at
-from configdrift.extract.docs.directives import myst_entries
-from configdrift.extract.docs.embedded_rst import autodoc_directive, embedded_rst, fence_options
+from configdrift.extract.docs.directives import autodoc_directive, fence_options, myst_entries
+from configdrift.extract.docs.embedded_rst import embedded_rst
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,

@@ -25,7 +25,12 @@ from typing import Any
 from configdrift.extract.docs.api_docs import API_DIRECTIVES, api_doc
 from configdrift.extract.docs.blocks import STRICT_LANGS, read_block
 from configdrift.extract.docs.commands import commands_at
-from configdrift.extract.docs.directives import MODULE_DIRECTIVES, names_key, summarised_classes
+from configdrift.extract.docs.directives import (
+    MODULE_DIRECTIVES,
+    autodoc_directive,
+    names_key,
+    summarised_classes,
+)
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
     CONFIG_LANGS,
@@ -279,12 +284,8 @@ class _Walker:
             return
         if directive in AUTODOC_DIRECTIVES and node["arguments"]:
             target = node["arguments"].split()[0]
-            self.facts.autodoc.append((target, _line(node, 1)))
-            options = node["options"]
-            # ``:members:`` renders what the module's ``__all__`` names.
-            listed = "members" in options and "ignore-module-all" not in options
-            if directive.endswith("automodule") and listed:
-                self.facts.module_members.append((target, _line(node, 1)))
+            options = {k: str(v or "") for k, v in node["options"].items()}
+            autodoc_directive(directive, target, options, _line(node, 1), self.facts)
             return
         if directive in MODULE_DIRECTIVES:
             self.module = node["arguments"].strip()
