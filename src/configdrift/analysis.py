@@ -32,6 +32,7 @@ from configdrift.model import (
     Unresolved,
     Value,
 )
+from configdrift.place.schema_files import ClosedObject
 from configdrift.resolve.model_types import ModelInfo, TypeFacts
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.project import Project, Symbol
@@ -161,6 +162,9 @@ class Analysis:
     other_examples: list[tuple[str, Block]] = field(default_factory=list)
     #: The dotted paths of keys no code names (``model.Surface.unread``).
     unread: frozenset[str] = frozenset()
+    #: The objects of a JSON Schema shipped for this surface that forbid
+    #: the properties they do not list (``place.schema_files``).
+    closed_schemas: list[ClosedObject] = field(default_factory=list)
     #: The project's other surfaces, each judged on its own (on the first
     #: analysis only).
     surfaces: list[Analysis] = field(default_factory=list)

@@ -46,6 +46,7 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
+from configdrift.place.schema_files import schema_files, schema_pages
 from configdrift.place.theme_files import theme_options
 from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
@@ -365,6 +366,9 @@ def other_surfaces(
             # configuration names it.
             found.add(surface.name)
             analysis.surfaces.append(other)
+    schemas = schema_files(config.root, files, code)
+    for each in analysis.everything if schemas else ():
+        _add_schemas(each, config.root, schemas)
     lost = sorted(n for n, t in targets.items() if t == "discovered" and n not in found)
     if lost:
         seen = ", ".join(sorted(found)) or "none"
@@ -417,6 +421,20 @@ def _know_first(analysis: Analysis) -> None:
     """Each other surface knows the first one."""
     for other in analysis.surfaces:
         other.first = analysis
+
+
+def _add_schemas(analysis: Analysis, root: Path, files: list[str]) -> None:
+    """The JSON Schemas shipped for the surface (``place.schema_files``),
+    each a page of its entries, and the objects of them that forbid other
+    properties; a command line has none."""
+    if analysis.schema.model_kind in CLI_KINDS:
+        return
+    read = {source.path for source in analysis.doc_sources}
+    for rel, doc, closed in schema_pages(
+        root, [f for f in files if f not in read], analysis.schema
+    ):
+        _add_page(analysis, rel, doc)
+        analysis.closed_schemas.extend(closed)
 
 
 def _add_page(analysis: Analysis, rel: str, doc: DocFacts) -> None:

@@ -46,6 +46,7 @@ from configdrift.rules.environment_docs import linked_variables, unjudged_variab
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
 from configdrift.rules.registry import make, register
+from configdrift.rules.schema_files import closed_schema_gaps
 from configdrift.rules.short_flags import (
     flags_apart,
     is_short,
@@ -220,7 +221,9 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     entries name nine tenths of the top-level keys (ten at least) is a
     full list of them: a key another page documents that it leaves out is
     undocumented there (a command line's, spread over a page per command,
-    aside). A short flag
+    aside). So is a key a JSON Schema shipped for the configuration
+    leaves out where it forbids what it does not list
+    (``additionalProperties: false``): an editor flags it. A short flag
     (``-x``) no page names, of an option the docs describe, is undocumented
     where the pages name the short forms of three quarters of the options
     that have one; so is a flag that differs from the documented one by a
@@ -270,6 +273,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from undescribed_keywords(analysis)
     yield from docstrings.undescribed_params(analysis)
     yield from partial_lists(analysis)
+    yield from closed_schema_gaps(analysis)
     prose = prose_commands(analysis)
     documented = analysis.entries or analysis.autodoc or analysis.admitted
     if not (documented or analysis.examples_document or prose):

@@ -44,8 +44,10 @@ def partial_lists(analysis: Analysis) -> Iterator[Finding]:
                 entry.path[0], entry.location.line
             )
     where = {key: (page, line) for page, found in listed.items() for key, line in found.items()}
+    # A schema that forbids what it does not list is judged as such.
+    closed = {c.rel for c in analysis.closed_schemas if not c.path}
     for page, found in sorted(listed.items()):
-        if len(found) < max(LIST_LEAST, LIST_SHARE * len(keys)):
+        if len(found) < max(LIST_LEAST, LIST_SHARE * len(keys)) or page in closed:
             continue
         # Where a key belongs: after the key declared before it that the page lists.
         line = min(found.values())
