@@ -426,8 +426,9 @@ def _know_first(analysis: Analysis) -> None:
 def _add_schemas(analysis: Analysis, root: Path, files: list[str]) -> None:
     """The JSON Schemas shipped for the surface (``place.schema_files``),
     each a page of its entries, and the objects of them that forbid other
-    properties; a command line has none."""
-    if analysis.schema.model_kind in CLI_KINDS:
+    properties; a command line has none, and a file of defaults has the
+    schema beside it read where a page renders both (``schema_beside``)."""
+    if analysis.schema.model_kind in CLI_KINDS or analysis.schema.model_kind == "defaults":
         return
     read = {source.path for source in analysis.doc_sources}
     for rel, doc, closed in schema_pages(
