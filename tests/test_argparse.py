@@ -548,3 +548,13 @@ def test_a_family_of_flags_written_with_a_star_names_each_of_them(tmp_path) -> N
     assert undocumented == {"--audiox"}
     _, found = _run(tmp_path / "bare", {"tool/cli.py": code, "docs/options.md": docs})
     assert {"--audio-ext", "--audio-fill"} <= {key for code, key in found if code == "CD103"}
+
+
+def test_short_flags_written_together_are_those_flags(tmp_path) -> None:
+    """argparse takes ``-lv`` for ``-l -v``: documented, it is no flag the
+    parser lacks; ``-lz``, whose ``-z`` no option takes, is one."""
+    cli = _CLI.replace('parser.add_argument("--verbose",', 'parser.add_argument("-v", "--verbose",')
+    docs = _DOCS + "- `-lv`: both at once.\n- `-lz`: one unknown.\n"
+    _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": docs})
+    rejected = sorted(key for code, key in found if code == "CD101")
+    assert "-lv" not in rejected and "-lz" in rejected

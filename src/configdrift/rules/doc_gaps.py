@@ -85,6 +85,7 @@ def missing_entries(
             not entry.name.startswith("-")
             or (entry.location.path, entry.section) in foreign
             or _abbreviates(parent, entry.name)
+            or _clustered(parent, entry.name)
         ):
             continue  # no claim about this command line
         rejected = entry.path[: missing + 1]
@@ -149,6 +150,16 @@ def _abbreviates(parent: SchemaNode, flag: str) -> bool:
         if spelling.startswith(flag)
     }
     return len(matches) == 1
+
+
+def _clustered(parent: SchemaNode, flag: str) -> bool:
+    """argparse and click take short flags written together (``-nx`` for
+    ``-n -x``): a word of one dash whose every letter is a short flag of
+    the command line."""
+    if flag.startswith("--") or len(flag) < 3 or not flag[1:].isalnum():
+        return False
+    shorts = {s for node in parent.children.values() for s in node.spellings}
+    return all(f"-{letter}" in shorts for letter in flag[1:])
 
 
 def _foreign_flag_sections(analysis: Analysis) -> set[tuple[str, str]]:
