@@ -110,16 +110,9 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             (Related(at.path, at.line, f"read with the fallback {text}"),),
         )
     for node, where, text in namespace_fallbacks(analysis):
-        key = format_path(node.path)
-        assert node.default is not None
-        yield make(
-            "CD106",
-            key,
-            where,
-            f"`{key}` is read from the parsed arguments with the fallback {text} here, but "
-            f"the parser declares the default {node.default.text}: its default depends on the "
-            "code path",
-            _declaration(node, "the parser declares it here"),
+        said = f"is read from the parsed arguments with the fallback {text} here"
+        yield _against_declared(
+            node, where, said, "the parser declares the default", "the parser declares it here"
         )
     for node, where, text, function in merged_defaults(analysis):
         said = f"defaults to {text} in `{function}`, which merges the given values over it"
@@ -129,18 +122,23 @@ def read_default_conflict(analysis: Analysis) -> Iterator[Finding]:
             yield _against_declared(node, where, f"is read by name with the fallback {text} here")
 
 
-def _against_declared(node: SchemaNode, where: Location, said: str) -> Finding:
+def _against_declared(
+    node: SchemaNode,
+    where: Location,
+    said: str,
+    declared: str = "is declared with the default",
+    note: str = "",
+) -> Finding:
     """CD106 for a key read or defaulted (``said``) otherwise than it is
-    declared."""
+    declared (``declared``, and the related place's ``note``)."""
     key = format_path(node.path)
     assert node.default is not None
     return make(
         "CD106",
         key,
         where,
-        f"`{key}` {said}, but is declared with the default {node.default.text}: its default "
-        "depends on the code path",
-        _declaration(node),
+        f"`{key}` {said}, but {declared} {node.default.text}: its default depends on the code path",
+        _declaration(node, note),
     )
 
 
