@@ -160,7 +160,8 @@ def _commands(
     )
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
-    programs = _programs_of(analysis, parser) | _modules_running(analysis, parser)
+    declaring = _declaring(analysis, parser)
+    programs = _programs_of(analysis, declaring) | _modules_running(analysis, declaring)
     if not programs:
         return None
     flags = {s: node for node in parser.children.values() for s in node.spellings}
@@ -198,14 +199,19 @@ _ALL = 1 << 30
 _IMPORT_DEPTH = 3
 
 
-def _programs_of(analysis: Analysis, parser: SchemaNode) -> set[str]:
-    """The project's programs whose command line is ``parser``'s: the
-    module a console script runs declares its options, or imports one that
-    does, a few imports deep (a tool's own parser under ``extra/`` is no
-    parser of the project's ``faust`` command)."""
+def _declaring(analysis: Analysis, parser: SchemaNode) -> set[str]:
+    """The project's modules that declare options of ``parser``."""
     paths = {n.location.path for n in parser.children.values() if n.location is not None}
+    return {name for name, info in analysis.project.modules.items() if info.path in paths}
+
+
+def _programs_of(analysis: Analysis, declaring: set[str]) -> set[str]:
+    """The project's programs whose command line is the parser's whose
+    options the ``declaring`` modules declare: the module a console script
+    runs is one of them, or imports one, a few imports deep (a tool's own
+    parser under ``extra/`` is no parser of the project's ``faust``
+    command)."""
     modules = analysis.project.modules
-    declaring = {name for name, info in modules.items() if info.path in paths}
     out: set[str] = set()
     for program, module in _programs(analysis).items():
         reached, frontier = {module}, {module}
@@ -232,16 +238,13 @@ def _imported(analysis: Analysis, name: str) -> set[str]:
     return out
 
 
-def _modules_running(analysis: Analysis, parser: SchemaNode) -> set[str]:
+def _modules_running(analysis: Analysis, declaring: set[str]) -> set[str]:
     """``-m module`` for each module of the project run as a script (a
-    ``__main__`` guard) whose command line is ``parser``'s: the module that
-    declares its options, or one that imports that module
-    (``python -m app.train``, whose ``main`` parses ``app.params``' flags)."""
-    paths = {n.location.path for n in parser.children.values() if n.location is not None}
-    modules = analysis.project.modules
-    declaring = {name for name, info in modules.items() if info.path in paths}
+    ``__main__`` guard) whose command line is the parser's: one of the
+    ``declaring`` modules, or one that imports one (``python -m
+    app.train``, whose ``main`` parses ``app.params``' flags)."""
     running: set[str] = set()
-    for name, info in modules.items():
+    for name, info in analysis.project.modules.items():
         if not info.facts.main_guard:
             continue
         if name in declaring or _imported(analysis, name) & declaring:
