@@ -46,7 +46,7 @@ from configdrift.place.pages import (
     rendered_by_bytes,
     surface_pages,
 )
-from configdrift.place.schema_files import schema_files, schema_pages
+from configdrift.place.schema_files import Schema, schema_files, schema_pages
 from configdrift.place.theme_files import theme_options
 from configdrift.resolve.build import configured_openness, configured_surfaces
 from configdrift.resolve.mechanisms import discover_surfaces
@@ -368,7 +368,7 @@ def other_surfaces(
             analysis.surfaces.append(other)
     schemas = schema_files(config.root, files, code)
     for each in analysis.everything if schemas else ():
-        _add_schemas(each, config.root, schemas)
+        _add_schemas(each, schemas)
     lost = sorted(n for n, t in targets.items() if t == "discovered" and n not in found)
     if lost:
         seen = ", ".join(sorted(found)) or "none"
@@ -423,7 +423,7 @@ def _know_first(analysis: Analysis) -> None:
         other.first = analysis
 
 
-def _add_schemas(analysis: Analysis, root: Path, files: list[str]) -> None:
+def _add_schemas(analysis: Analysis, schemas: list[Schema]) -> None:
     """The JSON Schemas shipped for the surface (``place.schema_files``),
     each a page of its entries, and the objects of them that forbid other
     properties; a command line has none, and a file of defaults has the
@@ -431,9 +431,8 @@ def _add_schemas(analysis: Analysis, root: Path, files: list[str]) -> None:
     if analysis.schema.model_kind in CLI_KINDS or analysis.schema.model_kind == "defaults":
         return
     read = {source.path for source in analysis.doc_sources}
-    for rel, doc, closed in schema_pages(
-        root, [f for f in files if f not in read], analysis.schema
-    ):
+    unread = [(rel, keys) for rel, keys in schemas if rel not in read]
+    for rel, doc, closed in schema_pages(unread, analysis.schema):
         _add_page(analysis, rel, doc)
         analysis.closed_schemas.extend(closed)
 

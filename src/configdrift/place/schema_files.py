@@ -43,10 +43,14 @@ class ClosedObject:
 MAX_CODE_BYTES = 1 << 20
 
 
-def schema_files(root: Path, rels: list[str], code: list[str]) -> list[str]:
-    """The files of ``rels`` named for a schema that no code file names: one
-    the code writes (a generator) or reads (its own declaration) is no
-    page written by hand."""
+#: A schema file read: its path, and its keys at their lines.
+Schema = tuple[str, list[BlockKey]]
+
+
+def schema_files(root: Path, rels: list[str], code: list[str]) -> list[Schema]:
+    """The files of ``rels`` named for a schema that no code file names (one
+    the code writes, a generator, or reads, its own declaration, is no page
+    written by hand), each read once."""
     named = [
         rel for rel in rels if _lang(rel) is not None and "schema" in rel.rsplit("/", 1)[-1].lower()
     ]
@@ -56,7 +60,13 @@ def schema_files(root: Path, rels: list[str], code: list[str]) -> list[str]:
     for path in code:
         data = read_or_none(root, path, MAX_CODE_BYTES) or b""
         spelt |= {rel for rel in named if rel.rsplit("/", 1)[-1].encode() in data}
-    return [rel for rel in named if rel not in spelt]
+    out: list[Schema] = []
+    for rel in named:
+        text = config_text(root, rel) if rel not in spelt else None
+        read = read_block(text, _lang(rel) or "") if text is not None else None
+        if read is not None and read.error is None:
+            out.append((rel, [k.at(1) for k in read.keys]))
+    return out
 
 
 def _lang(rel: str) -> str | None:
@@ -64,28 +74,21 @@ def _lang(rel: str) -> str | None:
 
 
 def schema_pages(
-    root: Path, rels: list[str], schema: SchemaNode
+    schemas: list[Schema], schema: SchemaNode
 ) -> list[tuple[str, DocFacts, list[ClosedObject]]]:
-    """Each schema file of ``rels`` (``schema_files``) that describes
+    """Each of the ``schemas`` (``schema_files``) that describes
     ``schema``'s keys, read as a page, with the objects of it that forbid
     other properties."""
     tops = top_spellings(schema)
     out: list[tuple[str, DocFacts, list[ClosedObject]]] = []
-    for rel in rels:
-        lang = _lang(rel)
-        if lang is None or not tops:
-            continue
-        text = config_text(root, rel)
-        read = read_block(text, lang) if text is not None else None
-        if read is None or read.error is not None:
-            continue
-        holder = _holder(read.keys, tops)
+    for rel, all_keys in schemas if tops else ():
+        holder = _holder(all_keys, tops)
         if holder is None:
             continue
         depth = len(holder)
         keys = [
-            BlockKey(k.path[depth:], k.line + 1, k.kind, k.value)
-            for k in read.keys
+            BlockKey(k.path[depth:], k.line, k.kind, k.value)
+            for k in all_keys
             if k.path[:depth] == holder and len(k.path) > depth
         ]
         facts = schema_facts(keys)
@@ -94,17 +97,23 @@ def schema_pages(
     return out
 
 
-def _holder(keys: list[BlockKey], tops: set[str]) -> tuple[str, ...] | None:
-    """Where the ``properties`` object that names enough of ``tops`` sits
-    in the file (``oneOf, [], properties, rss``): the shallowest."""
+def _properties(keys: list[BlockKey]) -> dict[tuple[str, ...], set[str]]:
+    """The names each ``properties`` object of a schema lists, by where the
+    object that holds it sits."""
     names: dict[tuple[str, ...], set[str]] = {}
     for key in keys:
         if len(key.path) >= 2 and key.path[-2] == "properties":
             names.setdefault(key.path[:-2], set()).add(key.path[-1])
+    return names
+
+
+def _holder(keys: list[BlockKey], tops: set[str]) -> tuple[str, ...] | None:
+    """Where the ``properties`` object that names enough of ``tops`` sits
+    in the file (``oneOf, [], properties, rss``): the shallowest."""
     # The shallowest that names enough (an override's item deeper down
     # takes every key and a selector besides), then the one naming most.
     best: tuple[tuple[int, int], tuple[str, ...]] | None = None
-    for holder, listed in names.items():
+    for holder, listed in _properties(keys).items():
         shared = len(listed & tops)
         score = (-len(holder), shared)
         if shared >= MIN_SHARED and 2 * shared >= len(listed) and (best is None or score > best[0]):
@@ -115,10 +124,7 @@ def _holder(keys: list[BlockKey], tops: set[str]) -> tuple[str, ...] | None:
 def _closed(rel: str, keys: list[BlockKey]) -> list[ClosedObject]:
     """The objects of the (re-rooted) schema that forbid other properties,
     each at its config path with the names it lists."""
-    listed: dict[tuple[str, ...], set[str]] = {}
-    for key in keys:
-        if len(key.path) >= 2 and key.path[-2] == "properties":
-            listed.setdefault(key.path[:-2], set()).add(key.path[-1])
+    listed = _properties(keys)
     out: list[ClosedObject] = []
     for key in keys:
         closes = key.path[-1:] == ("additionalProperties",) and key.kind == VALUE
