@@ -102,6 +102,9 @@ class Analysis:
     #: Templates inside the code's folders (``Sources.rendered``): where
     #: CD202 looks for reads of a context's keys.
     templates: list[str] = field(default_factory=list)
+    #: The other files inside the code's folders (``Sources.package_data``):
+    #: where a key no code spells may still be read.
+    package_data: list[str] = field(default_factory=list)
     #: Example environment files (``.env.example``), judged by CD302 over
     #: every surface (the first surface holds them, the others none).
     env_examples: list[str] = field(default_factory=list)

@@ -12,11 +12,11 @@ import functools
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
 from configdrift.files import exists
+from configdrift.sources import Sources
 from configdrift.sphinx_sources import SPHINX_TEXT, text_folders
 from configdrift.wording import counted
 
@@ -124,63 +124,6 @@ HISTORY_PAGES = re.compile(
     r"(?i)(?:^|/)(?:\.github/|(?:changelogs?|changes|history|news|releases?|release[-_]?notes)"
     r"(?:/|[^/]*$))"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Sources:
-    python: list[str]
-    docs: list[str]
-    docs_explicit: bool
-    missing_docs: list[str]
-    #: JSON and YAML files: the candidates for config files of the project.
-    configs: list[str]
-    #: Markdown pages outside ``docs`` that may still show example configs.
-    examples: list[str]
-    #: Files the configuration names as config files (``config-files``): read
-    #: whatever their shape.
-    declared_configs: list[str] = field(default_factory=list)
-    #: ``config-files`` patterns that match no file.
-    missing_configs: list[str] = field(default_factory=list)
-    #: Python files that are not the code (tests, examples, scripts): their
-    #: config dicts are example configs.
-    py_examples: list[str] = field(default_factory=list)
-    #: Example environment files (``.env.example``): the variables a
-    #: deployment is shown to set.
-    env_examples: list[str] = field(default_factory=list)
-    #: Folders that could not be listed (no permission): skipped, with a note.
-    unreadable: list[str] = field(default_factory=list)
-    #: TOML and INI files inside folders (not tests): with the JSON and YAML
-    #: files, the candidates for a package's file of defaults.
-    data_files: list[str] = field(default_factory=list)
-    #: The options files of Sphinx HTML themes (``theme.conf``,
-    #: ``theme.toml``) and the templates beside and below them, which read
-    #: the options as ``theme_<name>``.
-    themes: list[str] = field(default_factory=list)
-    templates: list[str] = field(default_factory=list)
-    #: The templates inside the code's folders (``.html``, ``.jinja``,
-    #: ``.j2``), which read the keys of the contexts they are rendered with.
-    rendered: list[str] = field(default_factory=list)
-    #: Shell scripts (not tests, not a tool's hidden folder): the command
-    #: lines a reader copies, judged where they run the project's program.
-    scripts: list[str] = field(default_factory=list)
-
-    def read(self) -> list[str]:
-        """Every file an analysis of these sources reads, once each, sorted."""
-        return sorted(
-            {
-                *self.python,
-                *self.docs,
-                *self.configs,
-                *self.examples,
-                *self.declared_configs,
-                *self.py_examples,
-                *self.env_examples,
-                *self.data_files,
-                *self.themes,
-                *self.templates,
-                *self.scripts,
-            }
-        )
 
 
 def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
@@ -500,7 +443,24 @@ def discover(config: Config) -> Sources:
             for f in files
             if f.endswith(SHELL_SUFFIX) and not _in_test_dir(f) and not _in_hidden_dir(f)
         ][:MAX_SCRIPTS],
+        _package_data(files, packages),
     )
+
+
+def _package_data(files: list[str], packages: tuple[str, ...]) -> list[str]:
+    """The files inside the code's top folders that are no Python: a
+    package's templates (of any markup, a page's too), schemas and data
+    (at most ``MAX_TEMPLATES``)."""
+    tops = tuple(p for p in packages if not any(p != q and p.startswith(q) for q in packages))
+    return [
+        f
+        for f in files
+        if f.startswith(tops) and not f.endswith((".py", ".pyc", *_BINARY)) and not _in_test_dir(f)
+    ][:MAX_TEMPLATES]
+
+
+#: What ends the name of a file of no words (images, fonts, archives).
+_BINARY = (".png", ".jpg", ".jpeg", ".gif", ".ico", ".woff", ".woff2", ".ttf", ".so", ".gz", ".zip")
 
 
 #: What ends the name of an example environment file.

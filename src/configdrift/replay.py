@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from configdrift.config import Config
-from configdrift.discover import Sources
 from configdrift.files import code_digest, write_cache
 from configdrift.model import Finding, Location, Related, Severity
+from configdrift.sources import Sources
 
 #: The store's own format; a change makes every entry a miss.
 FORMAT = 1

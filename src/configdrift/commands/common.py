@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.config import Config
-    from configdrift.discover import Sources
+    from configdrift.sources import Sources
 
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from configdrift.wording import counted
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.config import Config
-    from configdrift.discover import Sources
     from configdrift.model import Finding
+    from configdrift.sources import Sources
 
 
 def reported(

@@ -13,7 +13,7 @@ import gc
 
 from configdrift.analysis import Analysis
 from configdrift.config import Config, ConfigError
-from configdrift.discover import HISTORY_PAGES, Sources, built_commands, discover, matches
+from configdrift.discover import HISTORY_PAGES, built_commands, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
@@ -54,6 +54,7 @@ from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
 from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
+from configdrift.sources import Sources
 from configdrift.wording import counted
 
 
@@ -245,6 +246,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         pages=sorted({*sources.docs, *sources.examples}),
         other_python=sources.py_examples,
         templates=sources.rendered,
+        package_data=sources.package_data,
         env_examples=sources.env_examples,
         config_files=[*sources.declared_configs, *sources.configs],
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),

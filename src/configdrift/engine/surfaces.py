@@ -10,7 +10,7 @@ from pathlib import Path
 
 from configdrift.analysis import Analysis, fields_beside
 from configdrift.config import Config, ConfigError
-from configdrift.discover import Sources, in_tests, looks_like_reference, matches
+from configdrift.discover import in_tests, looks_like_reference, matches
 from configdrift.extract.docs.facts import Block, DocFacts, claimed_names
 from configdrift.files import read_or_none
 from configdrift.index.pages import page_keys, spelt_whole
@@ -53,6 +53,7 @@ from configdrift.resolve.mechanisms import discover_surfaces
 from configdrift.resolve.mechanisms.actions import set_with
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.schema import SchemaBuilder, placed_under
+from configdrift.sources import Sources
 
 
 def _as_named(config: Config, surface: Surface) -> None:
@@ -161,6 +162,7 @@ def _surface(
         pages=base.pages,
         other_python=base.other_python,
         templates=base.templates,
+        package_data=base.package_data,
         config_files=base.config_files,
         surface=surface.name,
         how=surface.how,

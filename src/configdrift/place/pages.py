@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from configdrift.discover import HISTORY_PAGES, Sources, matches
+from configdrift.discover import HISTORY_PAGES, matches
 from configdrift.extract.byte_tests import mentions
 from configdrift.extract.docs.entry_text import words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
@@ -17,6 +17,7 @@ from configdrift.extract.run import OWN_FAULT
 from configdrift.files import CANNOT_READ, read_or_none
 from configdrift.index.spellings import one_edit
 from configdrift.model import CLI_KINDS, ConfigPath, DocEntry, Location, SchemaNode, spellings_of
+from configdrift.sources import Sources
 
 #: The entries a page needs when the schema has three keys or more.
 EARLY_NEEDED = 3

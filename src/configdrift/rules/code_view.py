@@ -28,6 +28,7 @@ from configdrift.rules.evidence import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
+from configdrift.rules.spelt_nowhere import spelt_nowhere
 from configdrift.rules.unspelled import unspelt_entries
 from configdrift.rules.variables import unnamed_variables, unread_variables
 
@@ -97,6 +98,12 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     options name variables of its prefix (``envvar="SRV_PORT"``) that no
     option names, no setting has and no file of the project spells, where
     the command reads no variables of its own accord (``auto_envvar_prefix``).
+    Also a key of a list a reference page gives (its headings, a table's
+    rows) that no file of the project spells in any form (whole, inside a
+    longer name such as ``NAME_FOR_APP``, or as a name the code builds or
+    matches), where all but a third of the list is spelt and one file
+    spells half of it: never a name in capitals, one whose description
+    tells of its removal, or a key a surface places and judges itself.
     A key another pydantic model of the project declares,
     where the configuration's tree does not hold that model, is not judged
     (a plugin's arguments may be mixed into the model at run time); nor,
@@ -196,6 +203,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             f"the code reads `{close}`" if close else None,
         )
     yield from misspelt_mentions(analysis, strict=False)
+    yield from spelt_nowhere(analysis)
     yield from unread_variables(analysis)
     yield from unnamed_variables(analysis)
     yield from dangling_references(analysis)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 #: A line that tells of the removal is history, not a leftover.
-_HISTORY = re.compile(r"\b(removed|deprecated|no longer|instead|renamed|obsolete)\b", re.I)
+HISTORY_WORDS = re.compile(r"\b(removed|deprecated|no longer|instead|renamed|obsolete)\b", re.I)
 
 
 def _entries(analysis: Analysis, status: str) -> dict[ConfigPath, LifecycleEntry]:
@@ -101,7 +101,7 @@ def _page_lines(
 def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
     """Does the doc line (or the two after it) tell of a removal?"""
     lines = _page_lines(analysis, rel, cache)
-    return any(_HISTORY.search(text) for text in lines[max(0, line - 1) : line + 2])
+    return any(HISTORY_WORDS.search(text) for text in lines[max(0, line - 1) : line + 2])
 
 
 #: The lines of an entry's description read for a word of its deprecation.
@@ -315,7 +315,7 @@ def _mentions(
                     continue
                 if (rel, entry.path) in documented and token == entry.path[-1]:
                     break  # the entry's own prose
-                if _HISTORY.search(text):
+                if HISTORY_WORDS.search(text):
                     break
                 yield make(
                     "CD401",

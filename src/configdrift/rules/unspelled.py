@@ -93,7 +93,7 @@ def unspelled_keys(analysis: Analysis) -> Iterator[Finding]:
     if not judged:
         return
     names = {path[-1] for unread, _, _ in judged for _, _, path, _ in unread}
-    spelt = spelt_anywhere(analysis, names) | _built(analysis, names)
+    spelt = spelt_anywhere(analysis, names) | built_keys(analysis, names)
     seen: set[ConfigPath] = set()
     for unread, option, size in judged:
         nowhere = [item for item in unread if item[2][-1] not in spelt]
@@ -134,7 +134,9 @@ def misspelt_open_keys(analysis: Analysis) -> Iterator[Finding]:
             near = [spelling for spelling in own if one_edit(name, spelling)]
             if len(near) == 1:
                 found[name] = (rel, key.line, near[0], block.described())
-    spelt = spelt_anywhere(analysis, set(found)) | _built(analysis, set(found)) if found else set()
+    spelt = (
+        spelt_anywhere(analysis, set(found)) | built_keys(analysis, set(found)) if found else set()
+    )
     for name, (rel, line, close, what) in found.items():
         if name in spelt:
             continue
@@ -183,7 +185,7 @@ def unspelt_entries(
     spelt = (
         spelt_anywhere(analysis, dashed)
         | named_as_key(analysis, names - dashed)
-        | _built(analysis, names)
+        | built_keys(analysis, names)
     )
     nowhere = {rejected for rejected, spelt_as in forms.items() if not spelt_as & spelt}
     by_page: dict[str, list[DocEntry]] = {}
@@ -240,7 +242,7 @@ def _forms(key: str) -> set[str]:
     return {key, key.lstrip("-")} - {""}
 
 
-def _built(analysis: Analysis, names: set[str]) -> set[str]:
+def built_keys(analysis: Analysis, names: set[str]) -> set[str]:
     """The ``names`` a key some code builds at run time may be, in any case:
     a dict's key (``settings.get(f"{name}_DSN")``, ``"PRE_" + name``,
     ``"X_%s" % name``) or an attribute ``getattr`` builds, anything in the
