@@ -195,3 +195,16 @@ def test_a_history_page_is_left_alone(tmp_path) -> None:
     analysis = analyse(Config(root=tmp_path, docs=("docs/*.md",)), jobs=1)
     found = {f.location.path for f in run_rules(analysis) if f.code == "CD102"}
     assert "docs/changelog.md" not in found
+
+
+def test_a_new_name_of_a_table_of_renamed_keys_no_file_spells_is_read_by_nothing(
+    tmp_path,
+) -> None:
+    renames = (
+        "\n## Renamed settings\n\n| Old name | New name |\n| --- | --- |\n"
+        "| `CACHE` | `cache_dir` |\n| `WORKERS` | `max_workers` |\n"
+        "| `LEVEL` | `log_level` |\n| `SPOOL` | `spool_bytes` |\n"
+    )
+    found = _unread(tmp_path, page=_page() + renames)
+    assert set(found) == {"spool_bytes"}
+    assert found["spool_bytes"].location.line == _page().count("\n") + 9

@@ -38,7 +38,6 @@ from configdrift.rules.unspelled import built_keys
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
-    from configdrift.extract.docs.facts import RawEntry
 
 #: A key's name: words joined by ``_`` or ``-`` (a single word is as often
 #: a value, a section's title or a term).
@@ -50,6 +49,9 @@ MIN_CONTAINED = 3
 #: The longest word cut into its parts, and the most parts it is cut in.
 MAX_WORD = 100
 MAX_PARTS = 12
+
+#: A key a page lists: its name, the line, and its path as written.
+Listed = tuple[str, int, str]
 
 _WORD = re.compile(rb"[\w-]++")
 _SEPARATOR = re.compile(rb"[_-]")
@@ -67,7 +69,7 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
     lists = _lists(analysis)
     if not lists:
         return
-    names = {name for entries in lists.values() for name, _ in entries}
+    names = {name for entries in lists.values() for name, _, _ in entries}
     files = [
         *code_files(analysis),
         *analysis.other_python,
@@ -89,7 +91,7 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
     }
     told = _told_retired(analysis, lists)
     for (page, _form), entries in sorted(lists.items()):
-        listed = {name for name, _ in entries}
+        listed = {name for name, _, _ in entries}
         unspelt = {
             name for name in listed if not within.get(name) and not _fragment_of(name, fragments)
         }
@@ -100,24 +102,24 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
         if container is None or count < MIN_CONTAINED or 2 * count < len(listed):
             continue
         words = _words_of(analysis, container)
-        line = _first_line(analysis, container, listed - unspelt)
-        for name, entry in entries:
-            if name not in unspelt or (page, entry.line) in told:
+        first = _first_line(analysis, container, listed - unspelt)
+        for name, line, written in entries:
+            if name not in unspelt or (page, line) in told:
                 continue
-            held, surface = placed.get((page, entry.line), (None, None))
+            held, surface = placed.get((page, line), (None, None))
             if surface is not None and held is not None and not _left_over(surface, held):
                 continue  # the surface's rules judge its keys (CD101, CD102)
-            key = format_path(held.path) if held is not None else ".".join(entry.parts) or name
+            key = format_path(held.path) if held is not None else written
             close = next((w for w in sorted(words) if one_edit(w, name.lower())), None)
             yield make(
                 "CD102",
                 key,
-                Location(page, entry.line),
+                Location(page, line),
                 f"`{name}` is documented, but no file of the project spells it in any form, "
                 f"while {count} of the {len(listed) - 1} other keys its page lists so are "
                 f"spelt in {container}: nothing reads it, and a config that sets it is "
                 "silently ignored",
-                (Related(container, line, "spells the page's other keys"),),
+                (Related(container, first, "spells the page's other keys"),),
                 f"the code spells `{close}`" if close else None,
             )
 
@@ -134,27 +136,31 @@ def _left_over(surface: Analysis, entry: DocEntry) -> bool:
     return node is None and parent.model_kind in ("env", "setting")
 
 
-def _lists(analysis: Analysis) -> dict[tuple[str, str], list[tuple[str, RawEntry]]]:
+def _lists(analysis: Analysis) -> dict[tuple[str, str], list[Listed]]:
     """The keys each page some surface reads lists in one form (headings,
-    a table's rows): (page, form) to (name, entry)."""
+    a table's rows, the new names of a table of renamed keys): (page,
+    form) to each key's name, line and path as written."""
     read = {entry.location.path for s in analysis.everything for entry in s.entries}
-    lists: dict[tuple[str, str], list[tuple[str, RawEntry]]] = {}
+    lists: dict[tuple[str, str], list[Listed]] = {}
     for page, facts in sorted(analysis.doc_facts.items()):
         if page not in read or HISTORY_PAGES.search(page):
             continue
-        for entry in facts.entries:
-            name = (entry.parts[-1] if entry.parts else entry.name).rsplit(".", 1)[-1]
-            if (
-                entry.form not in NO_EVIDENCE_FORMS
-                and KEY_NAME.fullmatch(name)
-                and name != name.upper()
-            ):
-                lists.setdefault((page, entry.form), []).append((name, entry))
+        written = [
+            (entry.form, entry.parts[-1] if entry.parts else entry.name, entry.line, entry.parts)
+            for entry in facts.entries
+            if entry.form not in NO_EVIDENCE_FORMS
+        ]
+        written += [("renamed", new, line, (new,)) for _, new, line in facts.renames]
+        for form, last, line, parts in written:
+            name = last.rsplit(".", 1)[-1]
+            if KEY_NAME.fullmatch(name) and name != name.upper():
+                listed = (name, line, ".".join(parts) or name)
+                lists.setdefault((page, form), []).append(listed)
     return lists
 
 
 def _told_retired(
-    analysis: Analysis, lists: dict[tuple[str, str], list[tuple[str, RawEntry]]]
+    analysis: Analysis, lists: dict[tuple[str, str], list[Listed]]
 ) -> set[tuple[str, int]]:
     """The entries whose description tells of their key's removal or
     deprecation ("This option has been removed in v10"): the line up to
