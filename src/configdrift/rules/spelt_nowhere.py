@@ -69,7 +69,6 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
     lists = _lists(analysis)
     if not lists:
         return
-    names = {name for entries in lists.values() for name, _, _ in entries}
     files = [
         *code_files(analysis),
         *analysis.other_python,
@@ -79,7 +78,7 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
     ]
     if len(files) > MAX_OTHER_FILES or len(analysis.package_data) >= MAX_TEMPLATES:
         return  # not every file is searched: any name may be spelt
-    found = _spellings(analysis, files, names)
+    found = _spellings(analysis, files, [{n for n, _, _ in e} for e in lists.values()])
     if found is None:
         return
     within = found
@@ -187,35 +186,48 @@ def _variants(names: set[str]) -> dict[bytes, set[str]]:
     return out
 
 
-def _spellings(analysis: Analysis, files: list[str], names: set[str]) -> dict[str, set[str]] | None:
-    """The files that spell each of ``names`` whole or as a part of a
-    longer name; None where a file is not read (too large, unreadable)."""
-    wanted = _variants(names)
+def _spellings(
+    analysis: Analysis, files: list[str], lists: list[set[str]]
+) -> dict[str, set[str]] | None:
+    """The files that spell each name of ``lists`` whole or as a part of a
+    longer name (the parts are looked for only in the lists where some
+    name is spelt nowhere whole); None where a file is not read (too
+    large, unreadable)."""
+    wanted = _variants({name for names in lists for name in names})
     within: dict[str, set[str]] = {}
+    words_of: list[tuple[str, set[bytes]]] = []
     for rel in files:
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is None:
             return None
         words = set(_WORD.findall(data.lower()))
+        words_of.append((rel, {w for w in words if _SEPARATOR.search(w)}))
         for word in words & wanted.keys():
             for name in wanted[word]:
                 within.setdefault(name, set()).add(rel)
+    parted = _variants({n for names in lists if not names <= within.keys() for n in names})
+    # The first words of the names: where a part that may be one begins.
+    heads = {_SEPARATOR.split(spelling, 1)[0] for spelling in parted}
+    for rel, words in words_of if parted else ():
         for word in words:
-            for part in _inner_parts(word):
-                for name in wanted.get(part, ()):
+            for part in _inner_parts(word, heads):
+                for name in parted.get(part, ()):
                     within.setdefault(name, set()).add(rel)
     return within
 
 
-def _inner_parts(word: bytes) -> Iterator[bytes]:
-    """The runs of a word's parts between separators, other than the whole
-    word (``redis_enabled`` of ``redis_enabled_for_dynaconf``)."""
+def _inner_parts(word: bytes, heads: set[bytes]) -> Iterator[bytes]:
+    """The runs of a word's parts between separators that begin with one
+    of ``heads``, other than the whole word (``redis_enabled`` of
+    ``redis_enabled_for_dynaconf``)."""
     if len(word) > MAX_WORD or not _SEPARATOR.search(word):
         return
     cuts = [-1, *(m.start() for m in _SEPARATOR.finditer(word)), len(word)]
     if len(cuts) > MAX_PARTS + 1:
         return
     for i in range(len(cuts) - 1):
+        if word[cuts[i] + 1 : cuts[i + 1]] not in heads:
+            continue
         for j in range(i + 1, len(cuts)):
             if i == 0 and j == len(cuts) - 1:
                 continue
@@ -270,9 +282,10 @@ def _first_line(analysis: Analysis, rel: str, names: set[str]) -> int:
     data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES) or b""
     lower = data.lower()
     spellings = _variants(names)
+    heads = {_SEPARATOR.split(spelling, 1)[0] for spelling in spellings}
     for line, text in enumerate(lower.split(b"\n"), 1):
         if any(
-            word in spellings or any(part in spellings for part in _inner_parts(word))
+            word in spellings or any(part in spellings for part in _inner_parts(word, heads))
             for word in _WORD.findall(text)
         ):
             return line
