@@ -665,3 +665,20 @@ def test_an_rst_automodule_renders_the_members_it_lists(tmp_path) -> None:
     }
     _, findings = check_project(tmp_path, files, "pkg")
     assert ("CD101", "Retries(jitter=)") not in {(f.code, f.key) for f in findings}
+
+
+@pytest.mark.parametrize(
+    ("text", "default"),
+    [
+        ("The factor. Defaults to 1./3.", None),
+        ("The ceiling. Defaults to 2.**24.", None),
+        ("The ratio (default: 1/3).", None),
+        ("The wait. Defaults to 15 seconds.", None),
+        ("The factor. Defaults to 1.", "1"),
+        ("The factor. Defaults to 0.5. Larger is slower.", "0.5"),
+    ],
+)
+def test_a_default_stated_as_a_sum_is_no_value(text, default) -> None:
+    from configdrift.extract.python.docstrings import _default
+
+    assert _default(text, "factor") == default

@@ -87,7 +87,9 @@ def _default(text: str, name: str) -> str | None:
     if found is None:
         return None
     value = found.group(1)
-    after = flat[found.end() :].lstrip(" ")[:1]
+    rest = flat[found.end() :].lstrip(" ")
+    # A number's point may start a sum (``1./3``, ``2.**24``).
+    after = rest[1:2] if rest[:1] == "." and not value.startswith("`") else rest[:1]
     if not value.startswith("`") and (after.isalpha() or after in ("/", "*", "+", "-")):
         return None  # a quantity in words ("15 seconds") or a sum ("1/3"), not a value
     if conditional(flat[found.end() :]):
