@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 #: A key's name: words joined by ``_`` or ``-`` (a single word is as often
 #: a value, a section's title or a term).
-KEY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++)++")
+KEY_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]{0,60}+(?:[_-][A-Za-z0-9]{1,60}+){1,12}+")
 #: At most one key in this many of a list may be spelt nowhere.
 UNSPELT_SHARE = 3
 #: The fewest of a list's keys one file must spell to be its container.
