@@ -208,3 +208,15 @@ def test_a_new_name_of_a_table_of_renamed_keys_no_file_spells_is_read_by_nothing
     found = _unread(tmp_path, page=_page() + renames)
     assert set(found) == {"spool_bytes"}
     assert found["spool_bytes"].location.line == _page().count("\n") + 9
+
+
+def test_a_package_with_more_files_than_are_read_may_spell_any_key(tmp_path, monkeypatch) -> None:
+    # The package's other files are read up to a bound: past it, one of
+    # those left unread may spell the key.
+    import configdrift.discover
+    import configdrift.rules.spelt_nowhere
+
+    monkeypatch.setattr(configdrift.discover, "MAX_TEMPLATES", 3)
+    monkeypatch.setattr(configdrift.rules.spelt_nowhere, "MAX_TEMPLATES", 3)
+    data = {f"shop/data/{n}.txt": "nothing here\n" for n in range(4)}
+    assert _unread(tmp_path, **data) == {}

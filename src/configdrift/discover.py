@@ -451,11 +451,16 @@ def _package_data(files: list[str], packages: tuple[str, ...]) -> list[str]:
     """The files inside the code's top folders that are no Python: a
     package's templates (of any markup, a page's too), schemas and data
     (at most ``MAX_TEMPLATES``)."""
-    tops = tuple(p for p in packages if not any(p != q and p.startswith(q) for q in packages))
+    tops: list[str] = []
+    for folder in sorted(packages):
+        if not tops or not folder.startswith(tops[-1]):
+            tops.append(folder)  # the folders inside one follow it, sorted
     return [
         f
         for f in files
-        if f.startswith(tops) and not f.endswith((".py", ".pyc", *_BINARY)) and not _in_test_dir(f)
+        if f.startswith(tuple(tops))
+        and not f.endswith((".py", ".pyc", *_BINARY))
+        and not _in_test_dir(f)
     ][:MAX_TEMPLATES]
 
 
