@@ -708,3 +708,18 @@ def test_an_autosummary_that_writes_pages_renders_the_classes_it_lists() -> None
     targets = [target for target, _ in extract_rst(page.encode()).autodoc]
     # A function's page and a table's row render no class's docstring.
     assert targets == ["shop.samplers.GridSampler", "shop.samplers.RandomSampler"]
+
+
+def test_an_option_directive_by_either_of_sphinx_s_names_documents_its_flags() -> None:
+    # ``cmdoption`` is Sphinx's older name of ``option``; each flag of the
+    # signature is an entry, a comma never splits a flag from its value.
+    for directive in ("option", "cmdoption", "std:cmdoption"):
+        page = (
+            f".. program:: cherryd\n\n.. {directive}:: -c, --config FILE\n\n   Config files.\n\n"
+            f".. {directive}:: -d\n\n   Run as a daemon.\n\n"
+            f".. {directive}:: --exclude=<patterns>\n\n   What to leave out.\n"
+        )
+        names = [e.name for e in extract_rst(page.encode()).entries]
+        assert names == ["-c", "--config", "-d", "--exclude"], directive
+    page = ".. cmdline:: -d\n\n   Not a directive of options.\n"
+    assert [e.name for e in extract_rst(page.encode()).entries] == []

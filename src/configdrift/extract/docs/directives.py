@@ -30,6 +30,9 @@ ENTRY_DIRECTIVES = frozenset(
         "std:confval",
         "std:option",
         "std:envvar",
+        # Sphinx's older name of ``option``.
+        "cmdoption",
+        "std:cmdoption",
     }
 )
 

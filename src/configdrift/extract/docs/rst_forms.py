@@ -99,19 +99,25 @@ def lone_key(item: Any) -> str | None:
 def signature(arguments: str, directive: str) -> Iterator[tuple[str, str | None]]:
     """The names a directive's signature documents: ``name``, ``name : type``,
     ``-o, --output FILE``, several lines."""
+    option = directive.rsplit(":", 1)[-1] in _OPTIONS
     for line in arguments.replace("\n", ",").split(","):
         text = line.strip()
         if not text:
             continue
-        name, _, sig_type = text.partition(":") if directive != "option" else (text, "", "")
+        name, _, sig_type = text.partition(":") if not option else (text, "", "")
         words = name.split()
         if not words:
             continue
-        if directive == "option":
+        if option:
             # ``--exclude=<patterns>``, ``--jobs[=N]``: the option alone.
             yield re.split(r"[=\[<]", words[0], maxsplit=1)[0], None
             continue
         yield words[0], (sig_type.strip() or None)
+
+
+#: Directives that describe a command line's option (``cmdoption`` is
+#: Sphinx's older name of ``option``).
+_OPTIONS = frozenset({"option", "cmdoption"})
 
 
 #: The longest signature read for its keyword defaults.
