@@ -168,3 +168,31 @@ def test_a_model_dumped_whole_may_use_every_field(tmp_path) -> None:
     files["pkg/run.py"] = reads + "    send(cfg.model_dump())\n"
     _, findings = check_project(tmp_path / "b", files, "pkg", {"": "pkg.config:Config"})
     assert ("CD202", "gamma") not in by_key(findings)
+
+
+def test_a_model_iterated_as_a_dict_through_what_reads_its_fields_may_use_every_field(
+    tmp_path,
+) -> None:
+    # ``self.current``'s type is not known; the code reads two of the
+    # model's fields through it and loops over its items: every field may be
+    # used in the loop. A loop over an object that reads other names too
+    # may be another object's.
+    from helpers import mounted_config
+
+    files = mounted_config("alpha: int = 1", "beta: int = 2", "gamma: int = 3")
+    files["docs/config.md"] = "# Configuration\n\n- `alpha`: a.\n- `beta`: b.\n- `gamma`: c.\n"
+    reads = (
+        "class Runner:\n    def run(self):\n        print(self.current.alpha, self.current.beta)\n"
+    )
+    loop = "        for key, value in self.current.items():\n            apply(key, value)\n"
+    found = {}
+    for name, text in {
+        "plain": reads,
+        "looped": reads + loop,
+        "single": "class Runner:\n    def run(self):\n        print(self.current.alpha)\n" + loop,
+        "other": reads + "        print(self.current.locale)\n" + loop,
+    }.items():
+        files["pkg/run.py"] = text
+        _, findings = check_project(tmp_path / name, files, "pkg", {"": "pkg.config:Config"})
+        found[name] = ("CD202", "gamma") in by_key(findings)
+    assert found == {"plain": True, "looped": False, "single": True, "other": True}

@@ -190,7 +190,9 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     over those of whatever a function is handed; not a loop over
     ``sys.modules``), or on any other object where the code quotes the
     name; a module's constant read by its bare name; the model dumped
-    whole (``model_dump()``, ``dict()``), or a
+    whole (``model_dump()``, ``dict()``), or looped over as a dict through
+    an object the code reads two of its fields through and nothing else
+    (``for key, value in self.current.items()``), or a
     dict's key a template among the code spells (``{{ build_date }}``); and
     it does not judge the fields of a model none of whose fields the code
     reads (such a model is used whole, in ways static analysis does not
@@ -211,6 +213,7 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     loaded = loaded_names(analysis)
     dumped = _dumped_models(analysis)
     fields = list(_fields(analysis.schema))
+    dumped |= _iterated_models(analysis, fields)
     # A model none of whose fields the code reads is used some other way
     # (serialised, handed on whole): its fields are not judged one by one.
     # A table's key is read by name too: a getter's literal argument
@@ -418,6 +421,39 @@ def _find_accessors(analysis: Analysis, loaded: set[str]) -> dict[tuple[str, str
 def _dumped_models(analysis: Analysis) -> set[str]:
     """Models some code dumps whole: every field may be used through the dump."""
     return once(analysis, "dumped", lambda: _find_dumped(analysis))
+
+
+#: Methods of a dict-like object that hand on its every key at once.
+_WHOLE = frozenset({"items", "keys", "values", "copy"})
+
+
+def _iterated_models(analysis: Analysis, fields: list[tuple[SchemaNode, SchemaNode]]) -> set[str]:
+    """Models read through an expression of no known type that the code
+    also hands on whole as a dict (``self.current.nav_translations`` and
+    ``for key, value in self.current.items()``): where every other name
+    read through it is a field of a model, two at least, that model's
+    every field may be used through the loop."""
+    from configdrift.resolve.objects import DUMPS
+
+    names: dict[str, set[str]] = {}
+    for info in analysis.project.modules.values():
+        for _, _, chain in info.facts.chains:
+            head, _, last = chain.rpartition(".")
+            if head:
+                names.setdefault(head, set()).add(last)
+    own: dict[str, set[str]] = {}
+    for model, field in fields:
+        if model.model is not None:
+            own.setdefault(model.model, set()).add(field.key)
+    out: set[str] = set()
+    for read in names.values():
+        if not read & _WHOLE:
+            continue
+        through = read - _WHOLE - DUMPS
+        if len(through) >= 2:
+            # Each model that has them all may be the object looped over.
+            out.update(m for m, keys in own.items() if through <= keys)
+    return out
 
 
 def _find_dumped(analysis: Analysis) -> set[str]:
