@@ -6,11 +6,19 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from configdrift.model import Finding, Related, format_path, resolve_path
+from configdrift.model import (
+    DocEntry,
+    Finding,
+    Related,
+    SchemaNode,
+    format_path,
+    resolve_path,
+    value_kind,
+)
 from configdrift.rules import doc_signatures, docstrings
 from configdrift.rules.help_defaults import help_defaults_differ
 from configdrift.rules.registry import make, register
-from configdrift.rules.values import doc_kinds, parse_doc_value, values_equal
+from configdrift.rules.values import DocValue, doc_kinds, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -22,7 +30,9 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     A documented default that differs in value from the default the schema
     declares. Values are compared, not text: ``5e8``, ``500000000`` and
     ``pp_int(5e8)`` are equal, as are ``True`` and ``true``. A default of
-    ``None`` in the code is taken as computed at runtime and not compared; a
+    ``None`` in the code is taken as computed at runtime and not compared,
+    unless the documented default is no value the option may hold (a truth
+    value or a number for an option of text or a container); a
     documented ``None`` and an untyped default's empty string both mean
     unset; a documented default that names another key (``format_item``)
     is that key's value, not a literal. A class's docstring that a page renders
@@ -81,7 +91,11 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
             continue
         code = node.default.value
         if code is None:
-            continue  # computed at runtime
+            # Computed at runtime, unless the page's default is no value the
+            # option may hold (``true`` for an option of text): wrong either way.
+            if _foreign(parse_doc_value(entry.default), node.type.kinds):
+                yield _foreign_default(entry, node)
+            continue
         if isinstance(code, dict | list) and node.children:
             continue
         written = (entry.default or "").strip().strip("`").strip()
@@ -127,6 +141,42 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
 
 
 _NUMERIC = frozenset({"int", "float", "number"})
+
+#: The kinds of an option that holds no truth value or number: text, or a
+#: container.
+_NO_SCALARS = frozenset({"str", "dict", "list", "null"})
+
+
+def _foreign(doc: DocValue, kinds: frozenset[str]) -> bool:
+    """Is a documented default certainly no value of an option of
+    ``kinds``: a truth value or a number, where the option holds only
+    text or containers?"""
+    return (
+        doc.known
+        and value_kind(doc.value) in ("bool", "int", "float")
+        and bool(kinds - {"null"})
+        and kinds <= _NO_SCALARS
+    )
+
+
+def _foreign_default(entry: DocEntry, node: SchemaNode) -> Finding:
+    """CD104 for a documented default the option cannot hold, where the
+    code gives none (``None``)."""
+    assert node.location is not None
+    takes = " or ".join(sorted(node.type.kinds - {"null"}))
+    return make(
+        "CD104",
+        format_path(entry.path),
+        entry.location,
+        f"`{format_path(entry.path)}` is documented with default {entry.default!s}, but the "
+        f"code gives it none (None) and it takes {takes}: {entry.default!s} is no value of it",
+        (
+            Related(
+                node.location.path, node.location.line, f"{node.origin or 'the field'} declares it"
+            ),
+        ),
+    )
+
 
 #: Hooks a model runs after its fields are set: what they assign is the
 #: value users see, not the declared default.
