@@ -317,3 +317,15 @@ def test_a_logging_configuration_is_the_standard_library_s(tmp_path) -> None:
     files["docs/logging.rst"] += "\n``disable_existing_loggers``\n   Whether to.\n"
     analysis, _ = check_project(tmp_path / "words", files, "pkg")
     assert len(analysis.surfaces) == 1
+
+
+def test_a_file_beside_code_of_no_package_is_no_defaults_file(tmp_path) -> None:
+    # A folder of scripts (no ``__init__.py``) that reads a YAML file beside
+    # it reads a file of its own, shipped in no package (a site's
+    # ``mkdocs.yml`` read by a script at the root).
+    files = {"tools/config.py": _LOADER, "tools/pkg.yaml": _DEFAULTS, "tools/use.py": _READS}
+    analysis, _ = check_project(tmp_path / "a", {**files, "docs/configuration.rst": _DOCS}, "pkg")
+    assert analysis.surfaces == []
+    files["tools/__init__.py"] = ""
+    analysis, _ = check_project(tmp_path / "b", {**files, "docs/configuration.rst": _DOCS}, "pkg")
+    assert len(analysis.surfaces) == 1

@@ -61,8 +61,8 @@ MIN_DEFAULTS = 5
 def package_defaults_files(
     root: Path, rels: list[str], code_paths: list[str]
 ) -> list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]]:
-    """Files of defaults (YAML, JSON, TOML, INI) shipped in a package and
-    loaded by its code (``dask.yaml`` beside ``config.py``, which names it,
+    """Files of defaults (YAML, JSON, TOML, INI) shipped in a package (a
+    folder with an ``__init__.py``) and loaded by its code (``dask.yaml`` beside ``config.py``, which names it,
     ``default_config.cfg``): a mapping of five
     values or more, not a JSON Schema, whose name a Python file of its
     folder quotes. Each with its keys, the dotted paths of its values the
@@ -73,6 +73,13 @@ def package_defaults_files(
     by_folder: dict[str, list[str]] = {}
     for path in code_paths:
         by_folder.setdefault(path.rsplit("/", 1)[0] if "/" in path else "", []).append(path)
+    # Shipped in a package: a folder with its ``__init__.py`` (a script at
+    # the root that reads ``mkdocs.yml`` reads the site's configuration).
+    packages = {
+        folder
+        for folder, paths in by_folder.items()
+        if any(path.rsplit("/", 1)[-1] == "__init__.py" for path in paths)
+    }
     loaded: dict[str, list[bytes]] = {}
     found: list[tuple[str, list[BlockKey]]] = []
     for rel in rels:
@@ -80,7 +87,7 @@ def package_defaults_files(
         lang = _DATA_LANGS.get(name.rsplit(".", 1)[-1])
         if lang is None or "schema" in name.lower():
             continue
-        if folder not in by_folder:
+        if folder not in packages:
             continue
         if folder not in loaded:
             # Each folder's modules are read once, for all its files.
