@@ -78,17 +78,17 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
     ]
     if len(files) > MAX_OTHER_FILES or len(analysis.package_data) >= MAX_TEMPLATES:
         return  # not every file is searched: any name may be spelt
-    found = _spellings(analysis, files, [{n for n, _, _ in e} for e in lists.values()])
+    code = set(code_files(analysis))
+    found = _spellings(analysis, files, [{n for n, _, _ in e} for e in lists.values()], code)
     if found is None:
         return
-    within = found
-    fragments = _fragments(analysis)
+    within, words_of, fragments = found
     placed = {
         (entry.location.path, entry.location.line): (entry, surface)
         for surface in analysis.everything
         for entry in surface.entries
     }
-    told = _told_retired(analysis, lists)
+    told: dict[str, set[int]] = {}
     for (page, _form), entries in sorted(lists.items()):
         listed = {name for name, _, _ in entries}
         unspelt = {
@@ -100,15 +100,17 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
         container, count = _container(listed - unspelt, within)
         if container is None or count < MIN_CONTAINED or 2 * count < len(listed):
             continue
-        words = _words_of(analysis, container)
+        words = {w.decode(errors="replace") for w in words_of[container]}
         first = _first_line(analysis, container, listed - unspelt)
+        if page not in told:
+            told[page] = _told_retired(analysis, page)
         for name, line, written in entries:
-            if name not in unspelt or (page, line) in told:
+            if name not in unspelt or line in told[page]:
                 continue
-            held, surface = placed.get((page, line), (None, None))
-            if surface is not None and held is not None and not _left_over(surface, held):
+            held = placed.get((page, line))
+            if held is not None and not _left_over(*held):
                 continue  # the surface's rules judge its keys (CD101, CD102)
-            key = format_path(held.path) if held is not None else written
+            key = format_path(held[0].path) if held is not None else written
             close = next((w for w in sorted(words) if one_edit(w, name.lower())), None)
             yield make(
                 "CD102",
@@ -123,7 +125,7 @@ def spelt_nowhere(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def _left_over(surface: Analysis, entry: DocEntry) -> bool:
+def _left_over(entry: DocEntry, surface: Analysis) -> bool:
     """Is an entry placed on a surface one its rules leave alone as no key
     of theirs: a lowercase word on the environment or a settings object,
     which spell their keys in capitals? Every other entry a surface
@@ -158,21 +160,18 @@ def _lists(analysis: Analysis) -> dict[tuple[str, str], list[Listed]]:
     return lists
 
 
-def _told_retired(
-    analysis: Analysis, lists: dict[tuple[str, str], list[Listed]]
-) -> set[tuple[str, int]]:
-    """The entries whose description tells of their key's removal or
-    deprecation ("This option has been removed in v10"): the line up to
-    the page's next entry, at most ``MAX_ENTRY_LINES``."""
-    out: set[tuple[str, int]] = set()
-    for page in {page for page, _ in lists}:
-        data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
-        lines = data.decode(errors="replace").splitlines() if data is not None else []
-        starts = sorted({entry.line for entry in analysis.doc_facts[page].entries})
-        for at, start in enumerate(starts):
-            end = min([*starts[at + 1 : at + 2], start + MAX_ENTRY_LINES])
-            if any(HISTORY_WORDS.search(text) for text in lines[start - 1 : end - 1]):
-                out.add((page, start))
+def _told_retired(analysis: Analysis, page: str) -> set[int]:
+    """The lines of a page's entries whose description tells of their
+    key's removal or deprecation ("This option has been removed in v10"):
+    the line up to the page's next entry, at most ``MAX_ENTRY_LINES``."""
+    data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
+    lines = data.decode(errors="replace").splitlines() if data is not None else []
+    starts = sorted({entry.line for entry in analysis.doc_facts[page].entries})
+    out: set[int] = set()
+    for at, start in enumerate(starts):
+        end = min([*starts[at + 1 : at + 2], start + MAX_ENTRY_LINES])
+        if any(HISTORY_WORDS.search(text) for text in lines[start - 1 : end - 1]):
+            out.add(start)
     return out
 
 
@@ -187,33 +186,39 @@ def _variants(names: set[str]) -> dict[bytes, set[str]]:
 
 
 def _spellings(
-    analysis: Analysis, files: list[str], lists: list[set[str]]
-) -> dict[str, set[str]] | None:
-    """The files that spell each name of ``lists`` whole or as a part of a
-    longer name (the parts are looked for only in the lists where some
-    name is spelt nowhere whole); None where a file is not read (too
-    large, unreadable)."""
+    analysis: Analysis, files: list[str], lists: list[set[str]], code: set[str]
+) -> tuple[dict[str, set[str]], dict[str, set[bytes]], set[str]] | None:
+    """One read of each file: the files that spell each name of ``lists``
+    whole or as a part of a longer name (the parts are looked for only in
+    the lists where some name is spelt nowhere whole), each file's words
+    of more than one part (the near spellings offered), and the string
+    literals of the ``code`` that begin or end with a separator
+    (``"_report"``, in small letters with ``_`` for ``-``); None where a
+    file is not read (too large, unreadable)."""
     wanted = _variants({name for names in lists for name in names})
     within: dict[str, set[str]] = {}
-    words_of: list[tuple[str, set[bytes]]] = []
+    words_of: dict[str, set[bytes]] = {}
+    fragments: set[str] = set()
     for rel in files:
         data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
         if data is None:
             return None
+        if rel in code:
+            fragments.update(m.decode().lower().replace("-", "_") for m in _FRAGMENT.findall(data))
         words = set(_WORD.findall(data.lower()))
-        words_of.append((rel, {w for w in words if _SEPARATOR.search(w)}))
+        words_of[rel] = {w for w in words if _SEPARATOR.search(w)}
         for word in words & wanted.keys():
             for name in wanted[word]:
                 within.setdefault(name, set()).add(rel)
     parted = _variants({n for names in lists if not names <= within.keys() for n in names})
     # The first words of the names: where a part that may be one begins.
     heads = {_SEPARATOR.split(spelling, 1)[0] for spelling in parted}
-    for rel, words in words_of if parted else ():
+    for rel, words in words_of.items() if parted else ():
         for word in words:
             for part in _inner_parts(word, heads):
                 for name in parted.get(part, ()):
                     within.setdefault(name, set()).add(rel)
-    return within
+    return within, words_of, fragments
 
 
 def _inner_parts(word: bytes, heads: set[bytes]) -> Iterator[bytes]:
@@ -234,17 +239,6 @@ def _inner_parts(word: bytes, heads: set[bytes]) -> Iterator[bytes]:
             part = word[cuts[i] + 1 : cuts[j]]
             if part:
                 yield part
-
-
-def _fragments(analysis: Analysis) -> set[str]:
-    """The string literals of the code that begin or end with a separator
-    (``"_report"``), in small letters with ``_`` for ``-``."""
-    out: set[str] = set()
-    for rel in code_files(analysis):
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is not None:
-            out.update(m.decode().lower().replace("-", "_") for m in _FRAGMENT.findall(data))
-    return out
 
 
 def _fragment_of(name: str, fragments: set[str]) -> bool:
@@ -268,13 +262,6 @@ def _container(spelt: set[str], within: dict[str, set[str]]) -> tuple[str | None
         return None, 0
     best = min(counts, key=lambda rel: (-counts[rel], rel))
     return best, counts[best]
-
-
-def _words_of(analysis: Analysis, rel: str) -> set[str]:
-    """The names of a file's words, in small letters: the near spellings
-    offered."""
-    data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES) or b""
-    return {w.decode(errors="replace") for w in _WORD.findall(data.lower()) if _SEPARATOR.search(w)}
 
 
 def _first_line(analysis: Analysis, rel: str, names: set[str]) -> int:
