@@ -62,8 +62,9 @@ def package_defaults_files(
     root: Path, rels: list[str], code_paths: list[str]
 ) -> list[tuple[str, list[BlockKey], frozenset[str], frozenset[str]]]:
     """Files of defaults (YAML, JSON, TOML, INI) shipped in a package (a
-    folder with an ``__init__.py``) and loaded by its code (``dask.yaml`` beside ``config.py``, which names it,
-    ``default_config.cfg``): a mapping of five
+    folder with an ``__init__.py``) and loaded by its code (``dask.yaml``
+    beside ``config.py``, which names it, ``default_config.cfg``): a
+    mapping of five
     values or more, not a JSON Schema, whose name a Python file of its
     folder quotes. Each with its keys, the dotted paths of its values the
     code quotes (``config.get("array.chunk-size")``), and the dotted paths

@@ -435,12 +435,7 @@ def _iterated_models(analysis: Analysis, fields: list[tuple[SchemaNode, SchemaNo
     every field may be used through the loop."""
     from configdrift.resolve.objects import DUMPS
 
-    names: dict[str, set[str]] = {}
-    for info in analysis.project.modules.values():
-        for _, _, chain in info.facts.chains:
-            head, _, last = chain.rpartition(".")
-            if head:
-                names.setdefault(head, set()).add(last)
+    names = once(analysis, "names read through", lambda: _read_through(analysis))
     own: dict[str, set[str]] = {}
     for model, field in fields:
         if model.model is not None:
@@ -454,6 +449,19 @@ def _iterated_models(analysis: Analysis, fields: list[tuple[SchemaNode, SchemaNo
             # Each model that has them all may be the object looped over.
             out.update(m for m, keys in own.items() if through <= keys)
     return out
+
+
+def _read_through(analysis: Analysis) -> dict[str, set[str]]:
+    """The names the code reads through each expression of its attribute
+    chains (``self.current`` to ``nav_translations``, ``items``), once a
+    project."""
+    names: dict[str, set[str]] = {}
+    for info in analysis.project.modules.values():
+        for _, _, chain in info.facts.chains:
+            head, _, last = chain.rpartition(".")
+            if head:
+                names.setdefault(head, set()).add(last)
+    return names
 
 
 def _find_dumped(analysis: Analysis) -> set[str]:
