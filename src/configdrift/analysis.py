@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from configdrift.config import Config
+from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import (
@@ -110,6 +111,8 @@ class Analysis:
     env_examples: list[str] = field(default_factory=list)
     #: The repository's config-like files (JSON, YAML, TOML ...), by path.
     config_files: list[str] = field(default_factory=list)
+    #: The YAML files of them read whole, by path: each is parsed once.
+    config_reads: dict[str, BlockRead] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     #: The name of this configuration surface (``config``, ``settings``,
     #: ``cli``, ``env``) and how it was found.

@@ -421,6 +421,10 @@ class Surface:
     #: Documented by a page that links its file and names its keys in
     #: list items: a key any page names in code is described there.
     file_linked: bool = False
+    #: Shown only by the repository's config files that set its keys (a
+    #: trainer's recipes), no page: a key they leave out is not judged
+    #: undocumented.
+    by_files: bool = False
 
 
 #: Who forbids unknown keys where the configuration says so (``open =

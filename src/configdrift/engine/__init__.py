@@ -17,6 +17,7 @@ from configdrift.discover import HISTORY_PAGES, built_commands, discover, matche
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
+from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
@@ -192,7 +193,8 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             DocSource(rel, sum(1 for e in entries if e.location.path == rel), sources.docs_explicit)
             for rel, _ in pages
         ]
-        files = config_files(root, sources.configs, tops, sources.declared_configs)
+        reads: dict[str, BlockRead] = {}  # each YAML file parsed once
+        files = config_files(root, sources.configs, tops, sources.declared_configs, reads=reads)
         # The pages configured surfaces name are read whatever they hold.
         named = tuple(p for _, docs in config.surfaces.values() for p in docs)
         unread = [
@@ -249,6 +251,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         package_data=sources.package_data,
         env_examples=sources.env_examples,
         config_files=[*sources.declared_configs, *sources.configs],
+        config_reads=reads,
         unparseable=sorted(broken, key=lambda item: (item[0], item[1].error_line)),
         surface=builder.primary,
         how=builder.mounts[0].how if builder.mounts else "",

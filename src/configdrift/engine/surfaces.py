@@ -33,6 +33,7 @@ from configdrift.place.build_scripts import build_scripts, rendered_by_scripts
 from configdrift.place.config_files import (
     config_files,
     defaults_files,
+    file_tops,
     package_defaults_files,
     schema_beside,
 )
@@ -295,6 +296,9 @@ def other_surfaces(
             hand_written=hand_written,
             pages=functools.cache(lambda: tuple(page_keys(r, d) for r, d in candidates)),
             spelt=lambda names: spelt_whole(config.root, sources.docs, names),
+            files=functools.cache(
+                lambda: file_tops(config.root, sources.configs, analysis.config_reads)
+            ),
         )
     )
     discovered = discover_surfaces(discovery, frozenset(claimed)) if discovery else []
@@ -316,7 +320,9 @@ def other_surfaces(
             # A model the examples are written for is documented by them
             # wherever they are: a key some page spells whole is shown there.
             keys = frozenset(surface.root.children)
-            spelt = spelt_whole(config.root, sources.docs, keys)
+            # Shown by the repository's config files alone, a key they do
+            # not set is not said to be undocumented.
+            spelt = keys if surface.by_files else spelt_whole(config.root, sources.docs, keys)
             other.documented_elsewhere |= {(key,) for key in spelt}
         if surface.root.model_kind == "action" and discovery:
             # An input a step of the docs sets under ``with:`` is shown there.
@@ -406,7 +412,11 @@ def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, Con
         # A key another model may bring when it is mixed in (``mixable``).
         known |= fields_beside(base.code, schema)
     out: list[tuple[str, Block, ConfigPath]] = []
-    found = config_files(base.config.root, rels, tops, [], dashes=True) if rels and tops else []
+    found = (
+        config_files(base.config.root, rels, tops, [], dashes=True, reads=base.config_reads)
+        if rels and tops
+        else []
+    )
     for rel, block in found:
         keys = {k.path[0].replace("-", "_") for k in block.keys if k.path}
         if (

@@ -229,8 +229,23 @@ def best_page(
     return best
 
 
+def example_tops(pages: Iterable[PageKeys]) -> list[frozenset[str]]:
+    """The keys each page's examples set at their top, in ``normal`` form;
+    a page whose examples set none is left out."""
+    return [top for page in pages if (top := frozenset(map(normal, page.set_at_top())))]
+
+
+#: The fields the docs' example blocks must set, on this many pages at
+#: least, for a model to be their configuration.
+MIN_EXAMPLE_FIELDS = 10
+MIN_EXAMPLE_PAGES = 3
+
+
 def exemplified_fields(
-    tops: list[frozenset[str]], keys: frozenset[str], least: int, pages: int
+    tops: list[frozenset[str]],
+    keys: frozenset[str],
+    least: int = MIN_EXAMPLE_FIELDS,
+    pages: int = MIN_EXAMPLE_PAGES,
 ) -> frozenset[str]:
     """The model's fields the docs' examples set at the top of their
     blocks (``tops``, each page's, in ``normal`` form), on the pages whose

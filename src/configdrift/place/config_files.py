@@ -12,12 +12,14 @@ import re
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+from configdrift.discover import in_tests
 from configdrift.extract.docs.block_model import PLACEHOLDER, VALUE, BlockKey, BlockRead
 from configdrift.extract.docs.blocks import read_block
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.docs.json_schema import schema_facts
 from configdrift.extract.text import NotText, decode
 from configdrift.files import Unreadable, read_file, read_or_none
+from configdrift.index.spellings import normal
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
@@ -223,7 +225,12 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def config_files(
-    root: Path, rels: list[str], spellings: set[str], declared: list[str], dashes: bool = False
+    root: Path,
+    rels: list[str],
+    spellings: set[str],
+    declared: list[str],
+    dashes: bool = False,
+    reads: dict[str, BlockRead] | None = None,
 ) -> list[tuple[str, Block]]:
     """Config files of this project, each as one block (language ``file``)
     whose keys sit at the top of the config: the files the configuration
@@ -238,7 +245,8 @@ def config_files(
     with ``dashes``, a file may write them with ``-`` for ``_``
     (``"save-interval"``), as a loader that turns one into the other reads
     them (a lenient configuration's: what a strict one makes of them is
-    not known)."""
+    not known). Each YAML file is parsed once: ``reads`` keeps what was
+    read (by ``file_tops`` too)."""
     out: list[tuple[str, Block]] = []
     for rel in declared:
         block = _config_file(root, rel, spellings, shaped=False)
@@ -250,7 +258,7 @@ def config_files(
         spellings = spellings | {s.replace("_", "-") for s in spellings}
     quoted = [f'"{s}"'.encode() for s in spellings]
     for rel in rels:
-        block = _config_file(root, rel, spellings, shaped=True, quoted=quoted)
+        block = _config_file(root, rel, spellings, shaped=True, quoted=quoted, reads=reads)
         if block is not None:
             out.append((rel, block))
     return out
@@ -263,6 +271,7 @@ def _config_file(
     *,
     shaped: bool,
     quoted: list[bytes] | None = None,
+    reads: dict[str, BlockRead] | None = None,
 ) -> Block | None:
     """One config file as a block; with ``shaped``, only if shaped like one."""
     try:
@@ -296,7 +305,11 @@ def _config_file(
     if lang in ("yaml", "toml", "ini"):
         # TOML and INI files are read where the configuration declares
         # them (``config-files``); ``[section] key`` is ``section.key``.
-        read = read_block(text, lang)
+        read = reads.get(rel) if reads is not None else None
+        if read is None:
+            read = read_block(text, lang)
+            if reads is not None:
+                reads[rel] = read
         tops = {k.path[0] for k in read.keys if len(k.path) == 1}
     else:
         try:
@@ -320,6 +333,34 @@ def _config_file(
     keys = [k.at(1) for k in read.keys]
     error_line = read.error_line + 1 if read.error is not None else 0
     return Block(0, 1, "file", keys, read.error, error_line)
+
+
+#: The YAML files read for the keys they set at their top, and the bytes
+#: of each: a project's recipes are small files.
+MAX_TOP_FILES = 500
+MAX_TOP_BYTES = 64 * 1024
+
+
+def file_tops(root: Path, rels: list[str], reads: dict[str, BlockRead]) -> list[frozenset[str]]:
+    """The keys each YAML file of the repository (not a test's) sets at
+    its top, in ``normal`` form (``max_duration``, ``global_seed``),
+    those that set some: evidence of the model a
+    trainer's recipes are written for, where no page shows one. Each file
+    is parsed once: ``reads`` keeps what was read (by ``config_files``
+    too)."""
+    out: list[frozenset[str]] = []
+    yaml = [rel for rel in rels if rel.endswith((".yaml", ".yml")) and not in_tests(rel)]
+    for rel in yaml[:MAX_TOP_FILES]:
+        read = reads.get(rel)
+        if read is None:
+            try:
+                text = decode(read_file(root, rel, MAX_TOP_BYTES))
+            except (FileNotFoundError, Unreadable, NotText):
+                continue
+            reads[rel] = read = read_block(text, "yaml")
+        if top := frozenset(normal(k.path[0]) for k in read.keys if len(k.path) == 1):
+            out.append(top)
+    return out
 
 
 def schema_beside(root: Path, defaults: str, rels: list[str]) -> tuple[str, DocFacts] | None:

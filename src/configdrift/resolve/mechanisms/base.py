@@ -58,6 +58,8 @@ class Discovery:
     #: whole, in prose or in command lines: evidence where no page lists
     #: them as entries.
     spelt: Callable[[frozenset[str]], frozenset[str]] | None = None
+    #: The keys each of the repository's YAML files sets at its top (``normal``).
+    files: Callable[[], list[frozenset[str]]] | None = None
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

@@ -29,7 +29,9 @@ A model is also one the docs' example blocks are written for, though
 no page lists its keys (a trainer's YAML recipes, each guide showing a
 few): on ``MIN_EXAMPLE_PAGES`` pages at least, its fields are most of
 what the blocks set at their top, ``MIN_EXAMPLE_FIELDS`` of them at least
-in all. Such a model is lenient, and its examples document it. A subclass
+in all; else the repository's YAML files (a trainer's recipes) do so,
+and a key they leave out is not judged undocumented. Such a model is
+lenient, and its examples document it. A subclass
 that only adds keys no page spells (its capabilities found at run time)
 is its base's configuration, not one to guess between.
 
@@ -46,7 +48,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from configdrift.index.pages import PageKeys, best_page, exemplified_fields, linked_best_page
+from configdrift.index.pages import (
+    MIN_EXAMPLE_FIELDS,
+    PageKeys,
+    best_page,
+    example_tops,
+    exemplified_fields,
+    linked_best_page,
+)
 from configdrift.index.spellings import dashed_tree, normal
 from configdrift.model import Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
@@ -62,10 +71,6 @@ ABOUT_SHARE = 0.75
 #: A page about a model documents a part of its fields this large at
 #: least (a third): a guide that shows three of forty is about its use.
 ABOUT_PART = 3
-#: The fields the docs' example blocks must set, on this many pages at
-#: least, for a model to be their configuration.
-MIN_EXAMPLE_FIELDS = 10
-MIN_EXAMPLE_PAGES = 3
 
 
 #: The fields a page must list, most of its entries, to document a model
@@ -90,19 +95,18 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     for page in discovery.page_keys():
         for name in page.calls:
             constructed.setdefault(name, []).append(page)
-    # The keys each page's examples set at their top, once, and all of them.
-    tops = [
-        top
-        for page in discovery.page_keys()
-        if (top := frozenset(normal(k) for k in page.set_at_top()))
-    ]
-    every_top = frozenset().union(*tops)
+    # The keys each page's examples set at their top, then each YAML file
+    # of the repository (a trainer's recipes), and all of them.
+    tops = example_tops(discovery.page_keys())
+    files = discovery.files() if discovery.files else []
+    every_top = frozenset().union(*tops, *files)
     # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}
     # The models the docs' examples are of, with no page listing their keys.
     exemplified: dict[Symbol, frozenset[str]] = {}
     # The models a page that links their file lists half the fields of.
     linked: dict[Symbol, frozenset[str]] = {}
+    by_files: set[Symbol] = set()  # of those, the ones only its YAML files show
     best: dict[frozenset[str], tuple[int, Symbol]] = {}
     alike: dict[frozenset[str], list[Symbol]] = {}
     for symbol in builder.project.class_symbols():
@@ -130,10 +134,13 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 documented = len(spelt)  # a page that links its file lists half its fields
                 linked[symbol] = spelt
             elif len({normal(k) for k in keys} & every_top) >= MIN_EXAMPLE_FIELDS and (
-                set_fields := exemplified_fields(tops, fresh, MIN_EXAMPLE_FIELDS, MIN_EXAMPLE_PAGES)
+                set_fields := (by_page := exemplified_fields(tops, fresh))
+                or exemplified_fields(tops + files, fresh)
             ):
                 documented = len(set_fields)
                 exemplified[symbol] = set_fields
+                if not by_page:
+                    by_files.add(symbol)
             else:
                 continue
         # Models of the same keys (a base and a subclass that adds
@@ -190,8 +197,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if discovery.claim(node, evidence_of, shared=symbol in about):
             shown = symbol in exemplified
             said = "the docs' examples set" if shown else "its page documents"
+            said = "the repository's YAML files set" if symbol in by_files else said
             how = f"{said} {documented} of its {len(node.children)} keys"
             surface = Surface(symbol.qualname, node, how, [], symbol.target, exemplified=shown)
-            surface.file_linked = symbol in linked
+            surface.file_linked, surface.by_files = symbol in linked, symbol in by_files
             found.append(surface)
     return found
