@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from configdrift.extract.byte_tests import may_render_docstrings
 from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
@@ -27,6 +28,7 @@ from configdrift.index.spellings import WHOLE, alternation, normal
 
 #: A key the page documents with an entry of its own.
 ENTRY = "entry"
+K = TypeVar("K")
 #: A key an example block of the page sets.
 EXAMPLE = "example"
 #: The part of a path standing for any key (``tool.app.envs.*``).
@@ -227,6 +229,27 @@ def best_page(
         if len(spelt) >= max(share * len(entries), least, len(best) + 1):
             best = spelt
     return best
+
+
+def gathered(mappings: Iterable[Mapping[K, Iterable[str]]]) -> dict[K, set[str]]:
+    """Each key's names over the pages' mappings, gathered: the keys
+    documented under each heading (``PageKeys.sections``), the names
+    written on each object (``PageKeys.qualified``)."""
+    out: dict[K, set[str]] = {}
+    for mapping in mappings:
+        for key, names in mapping.items():
+            out.setdefault(key, set()).update(names)
+    return out
+
+
+def calling(pages: Iterable[PageKeys]) -> dict[str, list[PageKeys]]:
+    """The pages by each name their Python blocks call with keyword
+    arguments (a class they construct, ``PageKeys.calls``)."""
+    out: dict[str, list[PageKeys]] = {}
+    for page in pages:
+        for name in page.calls:
+            out.setdefault(name, []).append(page)
+    return out
 
 
 def example_tops(pages: Iterable[PageKeys]) -> list[frozenset[str]]:

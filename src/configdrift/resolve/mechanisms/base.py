@@ -59,7 +59,7 @@ class Discovery:
     #: them as entries.
     spelt: Callable[[frozenset[str]], frozenset[str]] | None = None
     #: The keys each of the repository's YAML files sets at its top (``normal``).
-    files: Callable[[], list[frozenset[str]]] | None = None
+    files: Callable[[], list[frozenset[str]]] = list
     #: The spellings claimed so far: the root's, then each surface's.
     taken: set[str] = field(default_factory=set)
 

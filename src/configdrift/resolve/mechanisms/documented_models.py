@@ -29,11 +29,10 @@ A model is also one the docs' example blocks are written for, though
 no page lists its keys (a trainer's YAML recipes, each guide showing a
 few): on ``MIN_EXAMPLE_PAGES`` pages at least, its fields are most of
 what the blocks set at their top, ``MIN_EXAMPLE_FIELDS`` of them at least
-in all; else the repository's YAML files (a trainer's recipes) do so,
-and a key they leave out is not judged undocumented. Such a model is
-lenient, and its examples document it. A subclass
-that only adds keys no page spells (its capabilities found at run time)
-is its base's configuration, not one to guess between.
+in all; else the repository's YAML files do so, and a key they leave out
+is not judged undocumented. Such a model is lenient, and its examples
+document it. A subclass that only adds keys no page spells (its
+capabilities found at run time) is its base's configuration.
 
 A model is also one where a page constructs it (a Python block calls the
 class with keyword arguments) and is about it: ``ABOUT_SHARE`` of the
@@ -50,8 +49,8 @@ from collections import Counter
 
 from configdrift.index.pages import (
     MIN_EXAMPLE_FIELDS,
-    PageKeys,
     best_page,
+    calling,
     example_tops,
     exemplified_fields,
     linked_best_page,
@@ -89,16 +88,10 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         return []
     # Written with dashes too, as a TOML table's keys are (``line-length``).
     names = discovery.references() | {n.replace("-", "_") for n in discovery.references()}
-    # The pages by each name their Python blocks call with keyword
-    # arguments (a class they construct).
-    constructed: dict[str, list[PageKeys]] = {}
-    for page in discovery.page_keys():
-        for name in page.calls:
-            constructed.setdefault(name, []).append(page)
-    # The keys each page's examples set at their top, then each YAML file
-    # of the repository (a trainer's recipes), and all of them.
-    tops = example_tops(discovery.page_keys())
-    files = discovery.files() if discovery.files else []
+    # The pages by each name their Python blocks call (a class they construct).
+    constructed = calling(discovery.page_keys())
+    # The keys each page's examples set at their top, each YAML file's, all.
+    tops, files = example_tops(discovery.page_keys()), discovery.files()
     every_top = frozenset().union(*tops, *files)
     # The models a page that constructs them is about, with the fields it documents.
     about: dict[Symbol, frozenset[str]] = {}

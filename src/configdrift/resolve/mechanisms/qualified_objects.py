@@ -14,6 +14,7 @@ is strict or not).
 
 from __future__ import annotations
 
+from configdrift.index.pages import gathered
 from configdrift.model import Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.project import Symbol
@@ -29,10 +30,7 @@ PART = 3
 
 def surfaces(discovery: Discovery) -> list[Surface]:
     """Each exported instance of a model whose fields the pages write on it."""
-    written: dict[tuple[str, ...], set[str]] = {}
-    for page in discovery.page_keys():
-        for owner, qualified in page.qualified.items():
-            written.setdefault(owner, set()).update(qualified)
+    written = gathered(page.qualified for page in discovery.page_keys())
     found: list[Surface] = []
     for owner, names in sorted(written.items()):
         cls = _instance_of(discovery, owner)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from configdrift.extract.python.exprs import assigned
 from configdrift.extract.python.facts import Expr
+from configdrift.index.pages import gathered
 from configdrift.index.spellings import normal
 from configdrift.model import SchemaNode, Surface, TypeInfo
 from configdrift.resolve.mechanisms.base import Discovery
@@ -122,10 +123,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     attributes documented under its heading."""
     builder = discovery.builder
     project = builder.project
-    documented: dict[str, set[str]] = {}
-    for page in discovery.page_keys():
-        for heading, keys in page.sections.items():
-            documented.setdefault(heading, set()).update(keys)
+    documented = gathered(page.sections for page in discovery.page_keys())
     if len(documented) < MIN_SECTIONS:
         return []
     families: dict[str, list[tuple[Symbol, list[Row]]]] = {}
