@@ -1104,3 +1104,13 @@ def test_a_default_ends_its_sentence_with_a_period_but_an_ellipsis_is_its_own() 
         ("default", "Loading..."),
         ("type", "str"),
     ]
+
+
+def test_a_heading_that_names_a_script_library_or_a_file_is_no_key() -> None:
+    page = (
+        "# Options\n\n## Chart.js\n\nPassed to the charts.\n\n"
+        "## settings.toml\n\nThe file.\n\n## site.url\n\nThe address.\n"
+    )
+    facts = extract_markdown(page.encode())
+    assert [s.heading_key for s in facts.sections][-4:] == [None, None, None, "site.url"]
+    assert [e.name for e in facts.entries] == ["site.url"]

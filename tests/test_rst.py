@@ -463,6 +463,23 @@ def test_a_literal_titled_heading_is_an_entry_with_its_prose_default() -> None:
     ]
 
 
+def test_a_heading_that_names_a_script_library_is_no_key() -> None:
+    # ``MicroModal.js`` over the options passed to it: they sit at the top.
+    page = (
+        "Settings\n========\n\n"
+        "MicroModal.js\n-------------\n\n"
+        "These settings have effect in modal dialogues.\n\n"
+        ".. confval:: app_modal_class\n\n   Default: ``modal``\n\n"
+        "site.url\n--------\n\nThe site's address.\n\nDefault: ``/``\n"
+    )
+    facts = extract_rst(page.encode())
+    assert [s.heading_key for s in facts.sections] == [None, None, None, "site.url"]
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("app_modal_class", "directive"),
+        ("site.url", "heading"),
+    ]
+
+
 def test_a_bullet_naming_a_key_in_prose_is_a_mention() -> None:
     page = (
         "Options\n=======\n\n"

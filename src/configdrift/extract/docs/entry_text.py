@@ -217,14 +217,28 @@ GENERATORS = {
 }
 
 
-#: Literals that name a file, not a key (``tox.ini``, ``setup.cfg``).
+#: Literals that name a file, not a key (``tox.ini``, ``setup.cfg``), or a
+#: script library (``MicroModal.js``).
 _FILE_SUFFIXES = frozenset(
     {"ini", "toml", "cfg", "py", "yaml", "yml", "json", "txt", "md", "rst", "env", "lock", "conf"}
+    | {"js", "css", "html"}
 )
 
 
 def file_name(key: str) -> bool:
     return "." in key and key.rsplit(".", 1)[-1].lower() in _FILE_SUFFIXES
+
+
+def spelt_as_key(word: str) -> bool:
+    """One word spelt as a key (``max_retries``, ``site.url``), not prose
+    nor a file's name."""
+    return (
+        " " not in word
+        and bool(KEY.match(word))
+        and ("_" in word or "." in word)
+        and word[:1].isalpha()
+        and not file_name(word)
+    )
 
 
 def key_ok(text: str, strict_case: bool) -> bool:

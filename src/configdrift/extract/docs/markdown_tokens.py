@@ -23,6 +23,7 @@ from configdrift.extract.docs.entry_text import (
     label_segments,
     lead_in,
     sentence_end,
+    spelt_as_key,
 )
 from configdrift.extract.docs.entry_types import TYPED_REST, annotated_key, type_from_rest
 from configdrift.extract.docs.label_values import joined_terms, label_kind
@@ -457,13 +458,9 @@ def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
     word = words[0]
     if not KEY.match(word) or word.startswith("-"):
         return None
-    if _certain_key(word) or (word.islower() and word.isalpha()):
-        return [word], _certain_key(word)
+    if spelt_as_key(word) or (word.islower() and word.isalpha()):
+        return [word], spelt_as_key(word)
     return None
-
-
-def _certain_key(word: str) -> bool:
-    return bool(KEY.match(word)) and any(ch in word for ch in "_.") and word[:1].isalpha()
 
 
 def _joined_words(words: list[str]) -> list[str]:
@@ -476,7 +473,7 @@ def _joined_words(words: list[str]) -> list[str]:
             if not keys:
                 return []
             joined = True
-        elif joined and _certain_key(token):
+        elif joined and spelt_as_key(token):
             keys.append(token)
             joined = False
         else:

@@ -51,6 +51,7 @@ from configdrift.extract.docs.entry_text import (
     rename_cell,
     rename_columns,
     sentence_end,
+    spelt_as_key,
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
@@ -75,7 +76,6 @@ from configdrift.extract.docs.rst_forms import (
     references,
     signature,
     signature_defaults,
-    spelt_as_key,
     titled,
 )
 from configdrift.extract.docs.rst_forms import node_line as _line

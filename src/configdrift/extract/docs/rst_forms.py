@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from configdrift.extract.docs.entry_text import (
-    KEY,
     KEY_ROLES,
     VALUES_LEAD,
     file_name,
@@ -31,17 +30,6 @@ def titled(rest: str) -> bool:
     timeout``, `` - the timeout``), not prose around the key ("``x`` and
     you")."""
     return heading_rest(rest) and rest.strip() not in ("and", ",", "/")
-
-
-def spelt_as_key(word: str) -> bool:
-    """One word spelt as a key (``max_retries``, ``site.url``), not prose."""
-    return (
-        " " not in word
-        and bool(KEY.match(word))
-        and ("_" in word or "." in word)
-        and word[:1].isalpha()
-        and not file_name(word)
-    )
 
 
 def opening_key(para: Any) -> tuple[str, str] | None:
