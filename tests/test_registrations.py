@@ -497,3 +497,65 @@ def test_a_key_registered_where_the_host_lacks_it_is_the_hosts(tmp_path) -> None
     handled = guarded.replace("        pass\n", "        raise\n")
     _, found = _run(tmp_path / "handled", {"plug/ext.py": handled, "docs/settings.md": _EXT_DOCS})
     assert ("CD103", "gallery_backrefs") in found
+
+
+_SETUPS = """
+def setup(app):
+    app.add_config_value("gallery_dirs", [], "html")
+    app.add_config_value("gallery_columns", 3, "html")
+    app.add_config_value("gallery_title", "Gallery", "env")
+
+
+def setup_links(app):
+    app.add_config_value("gallery_link_style", "plain", "html")
+    app.add_config_value("gallery_link_target", "_blank", "html")
+"""
+
+_SETUP_DOCS = """
+# Configuration
+
+- `gallery_dirs` (list): where the galleries are.
+- `gallery_columns` (int): the columns. Default: 3.
+- `gallery_title` (str): the title. Default: `Gallery`.
+"""
+
+
+def test_keys_registered_in_another_setup_are_one_file_s_keys(tmp_path) -> None:
+    # The docs describe the keys of one setup: those of the other are
+    # undocumented, not a script's own flags.
+    files = {"plug/ext.py": _SETUPS, "docs/config.md": _SETUP_DOCS}
+    _, found = _run(tmp_path, files)
+    assert ("CD103", "gallery_link_style") in found
+    assert ("CD103", "gallery_link_target") in found
+
+
+def test_a_key_an_entry_of_its_own_names_on_a_page_not_read_is_described(tmp_path) -> None:
+    links = (
+        "Links\n=====\n\n.. confval:: gallery_link_style\n\n   How links look.\n\n"
+        "   .. confval:: plain\n\n      Text.\n\n   .. confval:: boxed\n\n      A box.\n\n"
+        "   .. confval:: shaded\n\n      Shade.\n"
+    )
+    files = {"plug/ext.py": _SETUPS, "docs/config.md": _SETUP_DOCS, "docs/links.rst": links}
+    _, found = _run(tmp_path, files)
+    assert ("CD103", "gallery_link_style") not in found
+    assert ("CD103", "gallery_link_target") in found
+    # So is one a heading names, above the headings of its values.
+    targets = "# Targets\n\n## gallery_link_target\n\nWhere links open.\n\n" + "".join(
+        f"### {name}\n\nText.\n\n" for name in ("new_window", "same_window", "parent_frame")
+    )
+    _, found = _run(tmp_path / "heading", {**files, "docs/targets.md": targets})
+    assert ("CD103", "gallery_link_target") not in found
+
+
+def test_a_key_registered_by_name_a_guide_writes_in_code_is_missing_from_the_reference(
+    tmp_path,
+) -> None:
+    # A reference of ten keys and more, and a guide that writes one more in code.
+    more = "".join(f'    app.add_config_value("gallery_opt{i}", 0, "html")\n' for i in range(8))
+    reference = _SETUP_DOCS + "".join(f"- `gallery_opt{i}` (int): an option.\n" for i in range(8))
+    guide = "# Guide\n\nSet `gallery_link_style` to `boxed` for boxes.\n"
+    files = {"plug/ext.py": _SETUPS + more, "docs/config.md": reference, "docs/guide.md": guide}
+    _, found = _run(tmp_path, files)
+    message = found[("CD103", "gallery_link_style")].message
+    assert "docs/guide.md:3 names it" in message and "docs/config.md" in message
+    assert "no doc describes it" in found[("CD103", "gallery_link_target")].message

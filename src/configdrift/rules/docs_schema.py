@@ -209,11 +209,14 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     (``help=argparse.SUPPRESS``), keys marked removed (CD404 reports those
     the code still reads), keys the docs' build lists as left out on
     purpose (a ``conf.py``'s ``ignored_settings``) and a script's own flags
-    (of a parser none of whose options the docs describe) are not
-    reported. A key a page names in prose (not a cross-reference role
+    (of a parser none of whose options the docs describe; the keys a
+    project registers by name, ``add_config_value`` in any ``setup``, are
+    one file's) are not reported. A key an entry of its own names on any
+    page (a ``.. confval::`` on a page no surface reads) is described
+    there. A key a page names in prose (not a cross-reference role
     that only links to it; of a model a page documents by linking its
-    file, a field any page writes in code or as a flag) is described
-    there, unless the surface has a reference
+    file, a field any page writes in code or as a flag; a key registered
+    by name) is described there, unless the surface has a reference
     page (one that holds most of its entries, ten at least) and only other
     pages name it: then the reference is said to lack it. A family of
     flags written with a star (`` `--audio-*` ``) names each that begins
@@ -437,6 +440,15 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     findings = [f for f in visit(root) if f.key not in skipped]
     # A key the prose writes as code in its parent's section (``name`` in
     # the ``envs`` section) is described there, if not as an entry.
+    # A key an entry of its own names on any page (``.. confval::`` on a
+    # page no surface reads, beside the keys of its items) is described.
+    entered = {
+        entry.name
+        for doc in (analysis.first or analysis).doc_facts.values()
+        for entry in doc.entries
+        if entry.form in ("directive", "heading")
+    }
+    findings = [f for f in findings if f.key not in entered]
     shown = shown_on_pages(analysis, list(paths_of.values()))
     findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
     run = subcommands_run(analysis)
@@ -467,7 +479,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     spans = {
         f.key
         for f in findings
-        if (root.model_kind in NAMED_KINDS or analysis.file_linked) and f.key not in flags
+        if (root.model_kind in NAMED_KINDS | {"named"} or analysis.file_linked)
+        and f.key not in flags
     }
     if flags or spans:
         # A flag, variable or option the pages name in prose or a command
@@ -529,9 +542,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
 
 def _group(node: SchemaNode) -> str:
     """The group CD103 judges an option with: a setting read by name
-    belongs to its settings object, any other option to where it is
-    declared."""
-    return "setting" if node.model_kind == "setting" else node.origin
+    belongs to its settings object, a key registered by name to the file
+    users write (``add_config_value`` in any ``setup``), any other option
+    to where it is declared."""
+    return node.model_kind if node.model_kind in ("setting", "named") else node.origin
 
 
 def _rendered_field(analysis: Analysis, child: SchemaNode) -> bool:
