@@ -337,8 +337,8 @@ def _config_file(
 
 #: The YAML files read for the keys they set at their top, and the bytes
 #: of each: a project's recipes are small files.
-MAX_TOP_FILES = 500
-MAX_TOP_BYTES = 64 * 1024
+MAX_TOP_FILES = 300
+MAX_TOP_BYTES = 32 * 1024
 
 
 def file_tops(root: Path, rels: list[str], reads: dict[str, BlockRead]) -> list[frozenset[str]]:
