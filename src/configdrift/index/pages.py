@@ -28,11 +28,11 @@ from configdrift.index.spellings import WHOLE, alternation, normal
 
 #: A key the page documents with an entry of its own.
 ENTRY = "entry"
-K = TypeVar("K")
 #: A key an example block of the page sets.
 EXAMPLE = "example"
 #: The part of a path standing for any key (``tool.app.envs.*``).
 ANY = "*"
+K = TypeVar("K")
 
 
 @dataclass(frozen=True, slots=True)

@@ -438,17 +438,11 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     # A key the docs' build lists as left out on purpose (``ignored_settings``).
     skipped = left_out(analysis)
     findings = [f for f in visit(root) if f.key not in skipped]
-    # A key the prose writes as code in its parent's section (``name`` in
-    # the ``envs`` section) is described there, if not as an entry.
     # A key an entry of its own names on any page (``.. confval::`` on a
     # page no surface reads, beside the keys of its items) is described.
-    entered = {
-        entry.name
-        for doc in (analysis.first or analysis).doc_facts.values()
-        for entry in doc.entries
-        if entry.form in ("directive", "heading")
-    }
-    findings = [f for f in findings if f.key not in entered]
+    findings = [f for f in findings if f.key not in _entered(analysis)]
+    # A key the prose writes as code in its parent's section (``name`` in
+    # the ``envs`` section) is described there, if not as an entry.
     shown = shown_on_pages(analysis, list(paths_of.values()))
     findings = [f for f in findings if plain_path(paths_of[f.key]) not in shown]
     run = subcommands_run(analysis)
@@ -538,6 +532,24 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from findings
     yield from flags_apart(analysis, {f.key for f in findings})
     yield from unnamed_shorts(analysis, set(own))
+
+
+def _entered(analysis: Analysis) -> set[str]:
+    """The names an entry of its own (a directive, a heading) gives on
+    any page parsed, read or not; once a project."""
+    from configdrift.rules.evidence import once
+
+    first = analysis.first or analysis
+
+    def derive() -> set[str]:
+        return {
+            entry.name
+            for doc in first.doc_facts.values()
+            for entry in doc.entries
+            if entry.form in ("directive", "heading")
+        }
+
+    return once(first, "docs_schema.entered", derive)
 
 
 def _group(node: SchemaNode) -> str:
