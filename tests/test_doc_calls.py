@@ -95,6 +95,17 @@ def test_a_keyword_the_callee_does_not_take_is_an_error(tmp_path) -> None:
     assert "App.__init__ takes env_prefix, name, strict" in app.related[0].note
 
 
+def test_the_docs_a_site_keeps_of_a_past_release_are_history(tmp_path) -> None:
+    # Docusaurus keeps each release's docs as they were: an old keyword
+    # there is no drift; the same call on a current page is.
+    block = "from app import App\napp = App(__name__, load_env=False)"
+    page = f"# Use\n\n```python\n{block}\n```\n"
+    old = {"website/versioned_docs/version-0.1/use.md": page}
+    assert "App(load_env=)" not in _calls(tmp_path / "old", "", **old)
+    now = {"website/docs/use.md": page}
+    assert "App(load_env=)" in _calls(tmp_path / "now", "", **now)
+
+
 def test_a_migration_guide_s_call_is_told_as_a_warning(tmp_path) -> None:
     # A guide to an upgrade shows the code of the version it leads to,
     # which a later version may change again.
