@@ -67,6 +67,33 @@ def test_options_are_the_root_of_a_command_line_tool(tmp_path) -> None:
     assert not [key for code, key in found if code == "CD101" and key != "--dry-run"]
 
 
+def test_an_option_read_by_its_flag_from_the_argument_list_is_read(tmp_path) -> None:
+    # The config file's flag is found in ``sys.argv`` before the parser runs.
+    early = (
+        'import sys\n\n\ndef config_path():\n    return sys.argv[sys.argv.index("--seed") + 1]\n'
+    )
+    multi = _CLI.replace(
+        'group.add_argument("--seed", type=int, default=0)',
+        'group.add_argument(\n        "--seed",\n        type=int,\n        default=0,\n    )',
+    )
+    _, found = _run(tmp_path, {"tool/cli.py": multi, "tool/early.py": early, "docs/cli.md": _DOCS})
+    assert ("CD202", "--seed") not in found
+    # Its declaration over several lines is no read of it, nor is a short
+    # flag of its quoted elsewhere (``-s`` means anything to a subprocess).
+    short = multi.replace('        "--seed",\n', '        "-s",\n        "--seed",\n')
+    other = "def call(run):\n    return run(['ls', '-s'])\n"
+    files = {"tool/cli.py": short, "tool/other.py": other, "docs/cli.md": _DOCS}
+    _, found = _run(tmp_path / "declared", files)
+    assert ("CD202", "--seed") in found
+    # Nor is a read in the declaring file before the declaration a declaration.
+    before = multi.replace(
+        "def build_parser():", early.split("\n\n\n")[1] + "\n\ndef build_parser():"
+    )
+    before = "import sys\n" + before
+    _, found = _run(tmp_path / "before", {"tool/cli.py": before, "docs/cli.md": _DOCS})
+    assert ("CD202", "--seed") not in found
+
+
 def test_vars_of_the_arguments_reads_every_option(tmp_path) -> None:
     cli = _CLI.replace("    print(args.input", "    run(**vars(args))\n    print(args.input")
     _, found = _run(tmp_path, {"tool/cli.py": cli, "docs/cli.md": _DOCS})

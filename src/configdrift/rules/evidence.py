@@ -280,6 +280,21 @@ def quoted_elsewhere(
     return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, declaration)
 
 
+def quoted_twice(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt as a whole string literal in ``files`` twice at least: a
+    name its declaration quotes once (``add_argument(\n"--config", ...)``)
+    is quoted again where the code reads it."""
+    passed: set[str] = set()
+
+    def first(rel: str, data: bytes, at: int, name: str) -> bool:
+        if name in passed:
+            return False
+        passed.add(name)
+        return True
+
+    return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, first)
+
+
 def named_bare(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names ``files`` read as a bare name (a module's constant read in its
     module, or where it is imported: ``width = STATS_NAME_WIDTH - 4``); an

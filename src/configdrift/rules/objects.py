@@ -31,6 +31,7 @@ from configdrift.rules.evidence import (
     once,
     quoted_elsewhere,
     quoted_in,
+    quoted_twice,
     read_by_key,
     read_elsewhere,
 )
@@ -193,8 +194,10 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     whole (``model_dump()``, ``dict()``), or looped over as a dict through
     an object the code reads two of its fields through and nothing else
     (``for key, value in self.current.items()``), or a
-    dict's key a template among the code spells (``{{ build_date }}``); and
-    it does not judge the fields of a model none of whose fields the code
+    dict's key a template among the code spells (``{{ build_date }}``), or
+    a command-line option the code finds by its long flag in the argument
+    list (``argv.index("--config")``: the flag quoted beside its
+    declaration); and it does not judge the fields of a model none of whose fields the code
     reads (such a model is used whole, in ways static analysis does not
     see).
 
@@ -302,6 +305,11 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
         used |= quoted_in(analysis, code, keyed)
         # A dict the code renders a template with: the template reads it.
         used |= named_in_templates(analysis, keyed - used)
+        # An option the code finds by its flag in the argument list
+        # (``argv[argv.index("--config") + 1]``, before the parser runs).
+        used |= _read_by_flag(
+            analysis, code, [f for f, _, _ in candidates if f.key in keyed - used]
+        )
     for field, message, unread in candidates:
         if (unread and field.key in used) or field.key in quoted:
             continue
@@ -320,6 +328,19 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     yield from _inert_copies(analysis, loaded)
     yield from _inert_file_keys(analysis, documented)
     yield from inert_leaves(analysis)
+
+
+def _read_by_flag(analysis: Analysis, code: list[str], fields: list[SchemaNode]) -> set[str]:
+    """The options among ``fields`` whose long flag the code quotes beside
+    its declaration: read from the argument list itself."""
+    flags = {
+        s: field
+        for field in fields
+        if _parent_kind(analysis, field) == "argparse"
+        for s in field.spellings
+        if s.startswith("--")
+    }
+    return {flags[s].key for s in quoted_twice(analysis, code, set(flags))}
 
 
 def _inert_file_keys(
