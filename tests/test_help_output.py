@@ -207,3 +207,37 @@ def test_another_programs_help_output_is_not_a_second_surfaces_either(tmp_path) 
         analysis, findings = check_project(tmp_path / name, files, "tool")
         assert analysis.schema.model_kind == "named"
         assert (("CD101", "--flush-page-cache") in by_key(findings)) is found, name
+
+
+def test_a_metavar_as_the_parser_was_given_it_is_read() -> None:
+    # ``metavar="length"``: a lowercase metavar, after a space or ``=``.
+    help_text = _HELP.replace("--loops LOOPS  ", "--loops count  ").replace(
+        "--io-size IO_SIZE", "--io-size=size   "
+    )
+    flags = [flag for flag, _ in help_flags(help_text)]
+    assert "--loops" in flags and "--io-size" in flags
+
+
+def test_a_flag_documented_with_another_separator_sets_nothing(tmp_path) -> None:
+    # The help pasted into the page writes ``--io_size``; the parser, which
+    # hands unknown flags back, takes ``--io-size`` only.
+    page = _page(_HELP.replace("--io-size IO_SIZE", "--io_size IO_SIZE"))
+    # A word is no long flag written otherwise: ``reloops`` beside
+    # ``--loops`` (their first two letters cut off alike).
+    page += "\n- `reloops`: a word.\n"
+    cli = _CLI.replace("parse_args()", "parse_known_args()[0]")
+    _, findings = check_project(tmp_path, {"tool/cli.py": cli, "docs/tune.md": page}, "tool")
+    found = by_key(findings)
+    ignored = found[("CD102", "--io_size")]
+    assert ignored.severity.value == "warning"
+    assert "the parser takes `--io-size`" in ignored.message
+    assert (ignored.related[0].path, ignored.related[0].line) == ("tool/cli.py", 11)
+    # The flags written as the parser takes them are no such finding.
+    said = [f.key for f in findings if "the parser takes" in f.message]
+    assert said == ["--io_size"]
+    # A strict parser rejects it as it rejects any unknown flag (CD101).
+    _, findings = check_project(
+        tmp_path / "strict", {"tool/cli.py": _CLI, "docs/tune.md": page}, "tool"
+    )
+    assert ("CD101", "--io_size") in by_key(findings)
+    assert ("CD102", "--io_size") not in by_key(findings)

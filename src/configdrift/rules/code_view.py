@@ -28,6 +28,7 @@ from configdrift.rules.evidence import (
 )
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
+from configdrift.rules.short_flags import misseparated_flags
 from configdrift.rules.spelt_nowhere import spelt_nowhere
 from configdrift.rules.unspelled import unspelt_entries
 from configdrift.rules.variables import unnamed_variables, unread_variables
@@ -84,7 +85,8 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     quoted in Python, a config file's key) nor a flag built at run time
     may be, on a page whose other entries are mostly its flags, when the
     project builds the parser itself and loads no plugins (which may add
-    flags). Also a
+    flags); and a flag that differs from one the parser takes by its
+    separators alone (``--tab_width`` where it takes ``--tab-width``). Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
     that no configuration has, where one part is a near spelling of a key
     of a lenient section and the code nowhere spells it; and a name of
@@ -204,6 +206,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from misspelt_mentions(analysis, strict=False)
     yield from spelt_nowhere(analysis)
+    yield from misseparated_flags(analysis)
     yield from unread_variables(analysis)
     yield from unnamed_variables(analysis)
     yield from dangling_references(analysis)

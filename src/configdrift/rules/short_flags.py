@@ -1,6 +1,7 @@
 """Short flags the docs leave out where they name the others and flags
 declared apart from the documented one (CD103), and those an entry gives
-an option that the parser gives another (CD101).
+an option that the parser gives another (CD101), and documented flags that
+differ from an open parser's by a separator alone (CD102).
 
 A page that gives most options' short forms (``-s``/``--sessions``,
 ``-k``/``--keywords``) has a convention: an option whose short form no
@@ -187,4 +188,34 @@ def flags_apart(analysis: Analysis, undocumented: set[str]) -> Iterator[Finding]
             location,
             f"`{spelling}` is accepted by {root.model or 'the parser'}, {said}",
             related,
+        )
+
+
+def misseparated_flags(analysis: Analysis) -> Iterator[Finding]:
+    """CD102 for a documented long flag that differs from a flag of an
+    open parser (one that leaves unknown arguments to others,
+    ``parse_known_args``) by its separators alone (``--tab_width`` where it
+    takes ``--tab-width``): argparse and click match a flag as written, so
+    the documented one sets nothing. A strict parser's is CD101, as any
+    unknown flag is."""
+    root = analysis.schema
+    if root.strict:
+        return
+    owner = sole_owners(root)
+    declared = {separated(s): s for s in owner}
+    for entry in analysis.entries:
+        if not entry.name.startswith("--") or entry.name in owner:
+            continue  # a short flag, a word (``bpm``), or the parser's own flag
+        taken = declared.get(separated(entry.name))
+        if taken is None:
+            continue
+        at = owner[taken].location
+        yield make(
+            "CD102",
+            entry.name,
+            entry.location,
+            f"`{entry.name}` is documented, but the parser takes `{taken}`: a flag is matched "
+            "as written, and following the docs sets nothing (or fails where the arguments "
+            "are parsed strictly)",
+            (Related(at.path, at.line, f"`{taken}` is declared here"),) if at else (),
         )

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 
 #: An option line of argparse's or click's help: the flags, an optional
-#: metavar or choice list, then a description after two spaces or nothing.
+#: metavar (``PATH``, or as the parser was given it: ``length``) or choice
+#: list, then a description after two spaces or nothing.
 _OPTION_LINE = re.compile(
     r"[ \t]{1,12}(?:-[A-Za-z0-9](?:[ =][^\s,]+)?,[ \t]*)?(--[A-Za-z0-9][\w-]*)"
-    r"(?:[ =](?:\{[^}]*\}|[A-Z_][A-Z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\]))?(?:[ \t]{2,}+\S.*+)?[ \t]*+"
+    r"(?:[ =](?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_.\[\]-]*|<[^>]+>|\[[^\]]+\]))?(?:[ \t]{2,}+\S.*+)?[ \t]*+"
 )
 #: Help output lists this many options at least.
 MIN_OPTIONS = 5
