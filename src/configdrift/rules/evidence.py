@@ -282,8 +282,8 @@ def quoted_elsewhere(
 
 def quoted_twice(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string literal in ``files`` twice at least: a
-    name its declaration quotes once (``add_argument(\n"--config", ...)``)
-    is quoted again where the code reads it."""
+    name its declaration quotes once (``add_argument("--config", ...)``),
+    on whatever line of the call, is quoted again where the code reads it."""
     passed: set[str] = set()
 
     def first(rel: str, data: bytes, at: int, name: str) -> bool:

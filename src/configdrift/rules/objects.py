@@ -197,9 +197,9 @@ def inert_option(analysis: Analysis) -> Iterator[Finding]:
     dict's key a template among the code spells (``{{ build_date }}``), or
     a command-line option the code finds by its long flag in the argument
     list (``argv.index("--config")``: the flag quoted beside its
-    declaration); and it does not judge the fields of a model none of whose fields the code
-    reads (such a model is used whole, in ways static analysis does not
-    see).
+    declaration); and it does not judge the fields of a model none of
+    whose fields the code reads (such a model is used whole, in ways
+    static analysis does not see).
 
     Why it matters
     Users set the option and nothing happens. Inert options are also the half
