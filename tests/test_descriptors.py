@@ -103,6 +103,33 @@ def test_mkdocs_options_have_types_choices_defaults_and_deprecations(tmp_path) -
     assert "validation" in node.children
 
 
+def test_a_plugin_s_annotated_config_scheme_declares_its_options(tmp_path) -> None:
+    code = """
+    from typing import Tuple
+
+    from mkdocs.config import config_options
+    from mkdocs.plugins import BasePlugin
+
+
+    class StampPlugin(BasePlugin):
+        config_scheme: Tuple = (
+            ("format", config_options.Type(str, default="%Y-%m-%d")),
+            ("timezone", config_options.Type(str, default="UTC")),
+            ("locale", config_options.Type(str, default="en")),
+        )
+
+        def on_page_markdown(self, markdown, page, config, files):
+            return self.config["format"] + self.config["timezone"] + self.config["locale"]
+    """
+    doc = "# Stamp\n\n- `format`: how. Default: `%d`.\n- `timezone`: where.\n- `locale`: what.\n"
+    analysis, findings = check_project(tmp_path, {"app/plugin.py": code, "docs/p.md": doc}, "app")
+    node = next(s for s in analysis.everything if s.surface == "StampPlugin").schema
+    assert set(node.children) == {"format", "timezone", "locale"}
+    assert node.children["timezone"].default.value == "UTC"
+    assert node.children["format"].location.line == 9  # the scheme's line
+    assert ("CD104", "format") in {(f.code, f.key) for f in findings}
+
+
 #: MkDocs's own repository: its configuration classes and option types are
 #: the project's, not another package's.
 _SELF_HOSTED = {

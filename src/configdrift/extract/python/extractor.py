@@ -465,6 +465,10 @@ class ModuleExtractor:
                         self._deprecation_comment(stmt.lineno),
                     )
                 )
+                if stmt.target.id == "config_scheme" and value is not None:
+                    # ``config_scheme: Tuple = (...)``: a MkDocs plugin's options, annotated.
+                    fact.assigns["config_scheme"] = value
+                    fact.assigns.setdefault("__line__config_scheme", ["c", stmt.lineno])
             elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Name):
