@@ -23,10 +23,11 @@ from configdrift.index.spellings import normal
 from configdrift.resolve.mechanisms.confuse import DEFAULTS_FILES
 
 
-def config_text(root: Path, rel: str) -> str | None:
-    """A config file's text, or None when it cannot be read as text."""
+def config_text(root: Path, rel: str, limit: int | None = None) -> str | None:
+    """A config file's text (of ``MAX_CONFIG_BYTES`` at most, unless
+    ``limit`` says), or None when it cannot be read as text."""
     try:
-        return decode(read_file(root, rel, MAX_CONFIG_BYTES))
+        return decode(read_file(root, rel, MAX_CONFIG_BYTES if limit is None else limit))
     except (FileNotFoundError, Unreadable, NotText):
         return None
 
@@ -353,9 +354,8 @@ def file_tops(root: Path, rels: list[str], reads: dict[str, BlockRead]) -> list[
     for rel in yaml[:MAX_TOP_FILES]:
         read = reads.get(rel)
         if read is None:
-            try:
-                text = decode(read_file(root, rel, MAX_TOP_BYTES))
-            except (FileNotFoundError, Unreadable, NotText):
+            text = config_text(root, rel, MAX_TOP_BYTES)
+            if text is None:
                 continue
             reads[rel] = read = read_block(text, "yaml")
         if top := frozenset(normal(k.path[0]) for k in read.keys if len(k.path) == 1):
