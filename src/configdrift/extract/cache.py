@@ -41,6 +41,7 @@ from configdrift.extract.python.facts import (
     FieldFact,
     ImportFact,
     ModuleFacts,
+    ParserUses,
     Placement,
     RegistrationCall,
 )
@@ -88,6 +89,17 @@ def encoded(facts: object) -> str:
 
 def _source(d: dict[str, Any]) -> DictSource:
     return DictSource(d["base"], d["keys"], d["is_param"])
+
+
+def _parsers(d: dict[str, Any] | None) -> ParserUses | None:
+    if d is None:
+        return None
+    return ParserUses(
+        d["subcommands"],
+        {int(line): token for line, token in d["options"].items()},
+        [(token, callee, line) for token, callee, line in d["handed"]],
+        d["escaped"],
+    )
 
 
 def module_from_json(data: dict[str, Any]) -> ModuleFacts:
@@ -182,6 +194,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
             for d in data["dict_stores"]
         ],
         registrations=[RegistrationCall(**r) for r in data["registrations"]],
+        parsers=_parsers(data["parsers"]),
         dict_reads=[_read(r) for r in data["dict_reads"]],
         held_reads=[_read(r) for r in data["held_reads"]],
         call_reads=[_read(r) for r in data["call_reads"]],

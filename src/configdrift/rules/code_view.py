@@ -30,6 +30,7 @@ from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.registry import make, register
 from configdrift.rules.short_flags import misseparated_flags
 from configdrift.rules.spelt_nowhere import spelt_nowhere
+from configdrift.rules.subcommand_flags import flags_of_other_subcommands
 from configdrift.rules.unspelled import unspelt_entries
 from configdrift.rules.variables import unnamed_variables, unread_variables
 
@@ -207,6 +208,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     yield from misspelt_mentions(analysis, strict=False)
     yield from spelt_nowhere(analysis)
     yield from misseparated_flags(analysis)
+    yield from flags_of_other_subcommands(analysis, strict=False)
     yield from unread_variables(analysis)
     yield from unnamed_variables(analysis)
     yield from dangling_references(analysis)

@@ -54,6 +54,7 @@ from configdrift.rules.short_flags import (
     sole_owners,
     unnamed_shorts,
 )
+from configdrift.rules.subcommand_flags import flags_of_other_subcommands
 from configdrift.rules.variables import misgiven_variables
 from configdrift.rules.warned import warned_deprecations
 
@@ -139,6 +140,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
         )
     yield from misspelt_mentions(analysis, strict=True)
     yield from misgiven_shorts(analysis)
+    yield from flags_of_other_subcommands(analysis, strict=True)
     yield from described_keywords_not_taken(analysis)
     yield from docstrings.params_not_taken(analysis)
     yield from docstrings.misspelt_keywords(analysis)

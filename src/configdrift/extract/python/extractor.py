@@ -49,6 +49,7 @@ from configdrift.extract.python.signatures import (
     console_scripts,
     read_signature,
 )
+from configdrift.extract.python.subcommands import parser_uses
 from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -120,6 +121,8 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     if "=" in source:
         facts.attribute_trees = attribute_trees(tree, source)
     facts.registrations += command_line_calls(tree, source) + console_scripts(tree, source)
+    if "add_parser" in source:
+        facts.parsers = parser_uses(tree)
     if "auto_env" in source or "default_config_files" in source or "OptionParser" in source:
         # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)

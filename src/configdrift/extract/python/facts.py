@@ -209,6 +209,23 @@ class ImportFact:
 
 
 @dataclass(slots=True)
+class ParserUses:
+    """What one module does with its subcommands' parsers, each named by a
+    token: the subcommand's name, or ``@function`` for a parameter of a
+    function (a helper that is handed a parser)."""
+
+    #: Each subcommand the module declares, with the line of its ``add_parser``.
+    subcommands: dict[str, int] = field(default_factory=dict)
+    #: The token of the parser each ``add_argument`` call is made on, by its line.
+    options: dict[int, str] = field(default_factory=dict)
+    #: Parsers handed to a function: (token, the callee as written, line).
+    handed: list[tuple[str, str, int]] = field(default_factory=list)
+    #: Parsers used some other way (returned, stored, made with
+    #: ``parents=``): what options they take is not known here.
+    escaped: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class ModuleFacts:
     """Everything configdrift needs from one Python file."""
 
@@ -263,6 +280,10 @@ class ModuleFacts:
     call_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
     registrations: list[RegistrationCall] = field(default_factory=list)
+    #: The subcommands an argparse program declares and the parser each
+    #: option is added to (``subcommands.parser_uses``); None where the
+    #: module makes none.
+    parsers: ParserUses | None = None
     #: Attribute names used in the file, as ``name`` when some use is on a
     #: receiver other than a bare ``self`` and as ``self.name`` for uses on
     #: ``self``; ``getattr(x, "name")`` counts. Over-approximate on purpose

@@ -1,0 +1,200 @@
+"""Flags a reference documents for a subcommand that the subcommand does
+not take (CD101 where the parser is strict, CD102 where it may hand unknown
+arguments back).
+
+A program's reference often documents each subcommand under a heading of
+its name (``### install``, then a table of its options). argparse gives
+each subcommand a parser of its own (``p = subs.add_parser("install")``),
+and the flags after a subcommand's name are that parser's alone: a flag
+only another subcommand declares fails there with "unrecognized
+arguments" (or, with ``parse_known_args``, is left unread).
+
+A flag is judged only where all of this is certain: the page's headings
+name three subcommands of the program at least (a reference of them, not
+a guide whose "Run" section means something else); every option of the
+subcommand is known (each added by a call the code shows, the helpers its
+parser is handed to followed, no ``parents=``, the parser never handed to
+code not followed); and the flag is one another subcommand of the same
+program declares (a flag no subcommand has, or a misspelt one, is other
+rules' to judge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from configdrift.extract.python.facts import ModuleFacts
+from configdrift.model import DocEntry, Finding, Location, Related
+from configdrift.rules.evidence import once
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+    from configdrift.extract.docs.facts import DocFacts
+    from configdrift.resolve.project import Project
+
+#: The fewest subcommands a page's headings must name to be their reference.
+MIN_NAMED = 3
+#: Flags every argparse parser takes, unless told not to (then declared).
+_HELP = frozenset({"-h", "--help"})
+#: Words a heading may add to a subcommand's name (``install command``).
+_HEADING_WORDS = frozenset({"command", "subcommand"})
+
+
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    """One subcommand of a program: where it is declared, and the flags
+    its parser takes (None where they are not all known)."""
+
+    name: str
+    location: Location
+    flags: frozenset[str] | None
+    #: The program's other subcommands' flags (its module's).
+    program: frozenset[str]
+
+
+def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
+    """The project's subcommands by name, once; a name two modules
+    declare is left out (two programs' subcommands)."""
+
+    def derive() -> dict[str, Subcommand]:
+        project = analysis.project
+        found: dict[str, list[Subcommand]] = {}
+        for module in sorted(project.modules):
+            info = project.modules[module]
+            if info.facts.parsers is None or not info.facts.parsers.subcommands:
+                continue
+            own = {
+                name: _flags(project, module, name, set())
+                for name in info.facts.parsers.subcommands
+            }
+            program = frozenset(f for flags in own.values() if flags for f in flags)
+            for name, line in info.facts.parsers.subcommands.items():
+                found.setdefault(name, []).append(
+                    Subcommand(name, project.location(module, line), own[name], program)
+                )
+        return {name: subs[0] for name, subs in found.items() if len(subs) == 1}
+
+    return once(analysis, "subcommands", derive)
+
+
+def _flags(
+    project: Project, module: str, token: str, seen: set[tuple[str, str]]
+) -> frozenset[str] | None:
+    """The flags the parser ``token`` of ``module`` takes (a subcommand's
+    name, or ``@function`` for what a helper is handed), with those of the
+    helpers it is handed to; None where any is not known."""
+    if (module, token) in seen:
+        return frozenset()
+    seen.add((module, token))
+    facts = project.modules[module].facts
+    uses = facts.parsers
+    if uses is None or token in uses.escaped:
+        return None
+    lines = {line for line, owner in uses.options.items() if owner == token}
+    flags = set(_HELP)
+    for line, found in _declared(facts).items():
+        if line in lines:
+            flags |= found
+            lines.discard(line)
+    if lines:
+        return None  # an option whose flags the code does not show
+    for owner, callee, _ in uses.handed:
+        if owner != token:
+            continue
+        symbol = project.resolve(module, callee)
+        if symbol is None or symbol.kind != "function" or "." in symbol.qualname:
+            return None  # handed to code not followed
+        more = _flags(project, symbol.module, f"@{symbol.qualname}", seen)
+        if more is None:
+            return None
+        flags |= more
+    return frozenset(flags)
+
+
+def _declared(facts: ModuleFacts) -> dict[int, set[str]]:
+    """The flags each ``add_argument`` call of the module declares, by line."""
+    out: dict[int, set[str]] = {}
+    for call in facts.registrations:
+        if call.method != "add_argument":
+            continue
+        if call.args and all(a[0] == "c" for a in call.args):
+            # A positional argument's name is no flag: its call is known, with none.
+            flags = {str(a[1]) for a in call.args if str(a[1]).startswith("-")}
+            out.setdefault(call.line, set()).update(flags)
+    return out
+
+
+def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Finding]:
+    """CD101 (``strict``) or CD102 for each flag a page documents under a
+    subcommand's heading that the subcommand does not take and another
+    one does (see the module's docs)."""
+    if bool(analysis.schema.strict) != strict or analysis.schema.model_kind != "argparse":
+        return
+    named = subcommands(analysis)
+    if not named:
+        return
+    pages = (analysis.first or analysis).doc_facts
+    for entry in analysis.entries:
+        if not entry.name.startswith("-"):
+            continue
+        facts = pages.get(entry.location.path)
+        sub = _heading_subcommand(facts, entry, named) if facts is not None else None
+        if sub is None or sub.flags is None or entry.name in sub.flags:
+            continue
+        if entry.name not in sub.program:
+            continue  # no subcommand of the program has it: not this rule's
+        others = sorted(
+            s.name
+            for s in named.values()
+            if s.flags and entry.name in s.flags and s.program == sub.program
+        )
+        at = sub.location
+        outcome = (
+            "fails with 'unrecognized arguments'"
+            if strict
+            else "sets nothing (or fails where the arguments are checked)"
+        )
+        yield make(
+            "CD101" if strict else "CD102",
+            entry.name,
+            entry.location,
+            f"`{entry.name}` is documented for the `{sub.name}` subcommand, but its parser does "
+            f"not take it ({_listed(others)} take it): following the docs {outcome}",
+            (Related(at.path, at.line, f"the `{sub.name}` subcommand is declared here"),),
+        )
+
+
+def _listed(names: list[str]) -> str:
+    shown = [f"`{n}`" for n in names[:3]]
+    return ", ".join(shown) + (" and others" if len(names) > 3 else "")
+
+
+def _heading_subcommand(
+    facts: DocFacts, entry: DocEntry, named: dict[str, Subcommand]
+) -> Subcommand | None:
+    """The subcommand a heading above the entry names, on a page whose
+    headings name ``MIN_NAMED`` of the program's subcommands."""
+    titles = [_subcommand_word(s.title) for s in facts.sections]
+    if len({t for t in titles if t in named}) < MIN_NAMED:
+        return None
+    above = [i for i, s in enumerate(facts.sections) if s.line <= entry.location.line]
+    index: int | None = above[-1] if above else None
+    while index is not None:
+        word = titles[index]
+        if word in named:
+            return named[word]
+        index = facts.sections[index].parent
+    return None
+
+
+def _subcommand_word(title: str) -> str:
+    """The subcommand a heading names: its one word (``install``,
+    ```` `install` ````), after the program's name (``pipenv install``) or
+    before "command"."""
+    words = [w for w in title.replace("`", " ").split() if w.lower() not in _HEADING_WORDS]
+    if len(words) == 1:
+        return words[0]
+    return words[1] if len(words) == 2 else ""

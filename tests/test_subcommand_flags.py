@@ -1,0 +1,264 @@
+"""Flags a reference documents under a subcommand's heading that the
+subcommand's own parser does not take (CD101, CD102)."""
+
+from __future__ import annotations
+
+import ast
+
+from configdrift.extract.python.subcommands import parser_uses
+from helpers import by_key, check_project
+
+_CLI = """
+import argparse
+
+
+def _add_common(p):
+    p.add_argument("--verbose", action="store_true")
+    _add_quiet(p)
+
+
+def _add_quiet(p):
+    p.add_argument("--quiet", action="store_true")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="shop")
+    subs = parser.add_subparsers(dest="command")
+
+    p = subs.add_parser("install")
+    p.add_argument("packages", nargs="*")
+    p.add_argument("--editable")
+    _add_common(p)
+
+    p = subs.add_parser("update")
+    p.add_argument("--dry-run", action="store_true")
+    group = p.add_argument_group("output")
+    group.add_argument("--outdated", action="store_true")
+    _add_common(p)
+
+    p = subs.add_parser("clean")
+    p.add_argument("--dry-run", action="store_true")
+    return parser
+
+
+def main():
+    args = build_parser().{parse}()
+    print(args.command, args.packages, args.editable, args.verbose, args.quiet)
+    print(args.dry_run, args.outdated)
+"""
+
+_DOCS = """
+# Commands
+
+## install
+
+| Option | Meaning |
+| --- | --- |
+| `--editable` | install in place |
+| `--verbose` | say more |
+| `--dry-run` | show what would change |
+
+## update
+
+| Option | Meaning |
+| --- | --- |
+| `--dry-run` | show what would change |
+| `--outdated` | list outdated packages |
+| `--quiet` | say less |
+
+## clean
+
+| Option | Meaning |
+| --- | --- |
+| `--dry-run` | show what would go |
+"""
+
+
+def _run(tmp_path, cli=_CLI, docs=_DOCS, parse="parse_args"):
+    files = {"shop/cli.py": cli.replace("{parse}", parse), "docs/cli.md": docs}
+    return by_key(check_project(tmp_path, files, "shop")[1])
+
+
+def _flagged(found) -> list[tuple[str, str]]:
+    return [key for key, f in found.items() if "subcommand" in f.message]
+
+
+def test_a_flag_documented_for_a_subcommand_that_lacks_it(tmp_path) -> None:
+    found = _run(tmp_path)
+    assert _flagged(found) == [("CD101", "--dry-run")]
+    finding = found[("CD101", "--dry-run")]
+    assert finding.location.line == 10  # the row under `## install`
+    assert "documented for the `install` subcommand" in finding.message
+    assert "`clean`, `update` take it" in finding.message
+    assert "fails with 'unrecognized arguments'" in finding.message
+    assert finding.related[0].line == 18  # where `install` is declared
+
+
+def test_an_open_parser_makes_it_a_warning(tmp_path) -> None:
+    found = _run(tmp_path, parse="parse_known_args")
+    assert _flagged(found) == [("CD102", "--dry-run")]
+    assert "sets nothing" in found[("CD102", "--dry-run")].message
+
+
+def test_stays_quiet_where_a_helper_is_not_followed(tmp_path) -> None:
+    # ``install`` hands its parser to a function of another library: its
+    # options are not all known.
+    cli = _CLI.replace(
+        '    _add_common(p)\n\n    p = subs.add_parser("update")',
+        ('    _add_common(p)\n    shtab.add_argument_to(p)\n\n    p = subs.add_parser("update")'),
+    ).replace("import argparse\n", "import argparse\nimport shtab\n")
+    assert _flagged(_run(tmp_path, cli=cli)) == []
+
+
+def test_stays_quiet_where_an_option_is_not_shown(tmp_path) -> None:
+    # ``install`` adds an option whose flags are not literals.
+    cli = _CLI.replace('p.add_argument("--editable")', "p.add_argument(*EDITABLE)").replace(
+        "import argparse\n", 'import argparse\nEDITABLE = ("--editable", "-e")\n'
+    )
+    assert _flagged(_run(tmp_path, cli=cli)) == []
+
+
+def test_stays_quiet_with_parents(tmp_path) -> None:
+    cli = _CLI.replace('subs.add_parser("install")', 'subs.add_parser("install", parents=[base])')
+    assert _flagged(_run(tmp_path, cli=cli)) == []
+
+
+def test_stays_quiet_on_a_flag_no_subcommand_has(tmp_path) -> None:
+    # ``--force`` is no subcommand's: other rules judge it (here none does,
+    # for the code spells it).
+    cli = _CLI + '\nHINT = "retry with --force"\nFORCE = "--force"\n'
+    docs = _DOCS.replace(
+        "`--dry-run` | show what would change |\n\n## update",
+        ("`--force` | do it anyway |\n\n## update"),
+    )
+    assert _flagged(_run(tmp_path, cli=cli, docs=docs, parse="parse_known_args")) == []
+
+
+def test_stays_quiet_on_a_page_naming_few_subcommands(tmp_path) -> None:
+    # A guide whose headings name two subcommands is no reference of them.
+    docs = _DOCS.split("## clean")[0].replace("# Commands", "# Guide")
+    assert _flagged(_run(tmp_path, docs=docs)) == []
+
+
+def test_a_heading_may_name_the_program_or_say_command(tmp_path) -> None:
+    # The table is under a heading of its own, below the subcommand's.
+    docs = (
+        _DOCS.replace("## install", "## shop install\n\n### Options")
+        .replace("## update", "## `update` command")
+        .replace("## clean", "## clean")
+    )
+    assert _flagged(_run(tmp_path, docs=docs)) == [("CD101", "--dry-run")]
+
+
+def test_parser_uses_follow_a_reused_name() -> None:
+    uses = parser_uses(ast.parse(_CLI.replace("{parse}", "parse_args")))
+    assert uses.subcommands == {"install": 18, "update": 23, "clean": 29}
+    tokens = sorted(set(uses.options.values()))
+    assert tokens == ["@_add_common", "@_add_quiet", "clean", "install", "update"]
+    assert ("install", "_add_common", 21) in uses.handed
+    assert ("@_add_common", "_add_quiet", 7) in uses.handed
+    # the group made of ``update``'s parser adds to it
+    assert uses.options[26] == "update"
+    assert uses.escaped == []
+
+
+def test_a_parser_returned_or_stored_is_not_followed() -> None:
+    source = (
+        "def make(subs):\n"
+        "    p = subs.add_parser('a')\n"
+        "    registry.append(p)\n"
+        "    q = subs.add_parser('b')\n"
+        "    q.add_argument('--x')\n"
+        "    q = other()\n"
+        "    q.add_argument('--y')\n"
+    )
+    uses = parser_uses(ast.parse(source))
+    # handed to code the rule cannot follow
+    assert ("a", "registry.append", 3) in uses.handed
+    assert "b" not in uses.escaped
+    # ``q`` rebound to something else: its later option is no subcommand's
+    assert uses.options == {5: "b"}
+
+
+def test_a_parser_returned_is_not_followed() -> None:
+    source = "def make(subs):\n    p = subs.add_parser('c')\n    return p\n"
+    assert parser_uses(ast.parse(source)).escaped[-1:] == ["c"]
+
+
+def test_help_is_every_parsers_own(tmp_path) -> None:
+    # ``update`` declares ``--help`` itself; ``install`` takes it all the same.
+    cli = _CLI.replace(
+        'p.add_argument("--dry-run", action="store_true")\n    group',
+        'p.add_argument("--dry-run", action="store_true")\n    p.add_argument("--help")\n    group',
+    )
+    docs = _DOCS.replace(
+        "| `--verbose` | say more |", "| `--verbose` | say more |\n| `--help` | help |"
+    )
+    assert _flagged(_run(tmp_path, cli=cli, docs=docs)) == [("CD101", "--dry-run")]
+
+
+def test_stays_quiet_where_two_programs_name_a_subcommand_alike(tmp_path) -> None:
+    admin = (
+        "import argparse\n"
+        "def build():\n"
+        "    subs = argparse.ArgumentParser().add_subparsers()\n"
+        "    p = subs.add_parser('install')\n"
+        "    p.add_argument('--all')\n"
+        "    p = subs.add_parser('purge')\n"
+        "    p.add_argument('--editable')\n"
+    )
+    # Which program's ``install`` the page documents is not known: neither
+    # is judged (``--editable`` is only the other's ``purge``'s there).
+    files = {"shop/cli.py": _CLI.replace("{parse}", "parse_args"), "shop/admin.py": admin}
+    found = by_key(check_project(tmp_path, {**files, "docs/cli.md": _DOCS}, "shop")[1])
+    assert _flagged(found) == []
+
+
+def test_a_parser_handed_on_but_first_is_not_followed() -> None:
+    source = "def make(subs):\n    p = subs.add_parser('d')\n    helper(1, p)\n"
+    uses = parser_uses(ast.parse(source))
+    assert "d" in uses.escaped and uses.handed == []
+
+
+_CLICK = """
+import click
+
+
+@click.group()
+def cli():
+    pass
+
+
+@cli.command()
+@click.option("--editable")
+@click.option("--verbose", is_flag=True)
+@click.option("--dry-run", is_flag=True)
+def install(editable, verbose, dry_run):
+    print(editable, verbose, dry_run)
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True)
+@click.option("--outdated", is_flag=True)
+@click.option("--quiet", is_flag=True)
+def update(dry_run, outdated, quiet):
+    print(dry_run, outdated, quiet)
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True)
+def clean(dry_run):
+    print(dry_run)
+"""
+
+
+def test_stays_quiet_on_another_kind_of_command_line(tmp_path) -> None:
+    # The page documents a click program; a script's argparse subcommands
+    # of the same names are not its.
+    files = {
+        "shop/cli.py": _CLICK,
+        "shop/dev.py": _CLI.replace("{parse}", "parse_known_args"),
+        "docs/cli.md": _DOCS,
+    }
+    found = by_key(check_project(tmp_path, files, "shop")[1])
+    assert _flagged(found) == []
