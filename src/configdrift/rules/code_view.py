@@ -87,7 +87,9 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     may be, on a page whose other entries are mostly its flags, when the
     project builds the parser itself and loads no plugins (which may add
     flags); and a flag that differs from one the parser takes by its
-    separators alone (``--tab_width`` where it takes ``--tab-width``). Also a
+    separators alone (``--tab_width`` where it takes ``--tab-width``), or
+    that a reference documents under a subcommand's heading where only
+    other subcommands take it. Also a
     dotted name the prose spells in code (``c.configurableHTTPProxy.api_url``)
     that no configuration has, where one part is a near spelling of a key
     of a lenient section and the code nowhere spells it; and a name of

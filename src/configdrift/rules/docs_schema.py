@@ -95,7 +95,11 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     (or a name of words one letter from such a key, ``--extras``).
     Also an option group of pasted help output (``-l, --confidence-level``)
     that gives an option a short flag the parser gives another one: the
-    flag the docs teach sets something else. Also a keyword a page's own
+    flag the docs teach sets something else. Also a flag a reference
+    documents under a subcommand's heading (``### install``) that the
+    subcommand's own argparse parser does not take, though another
+    subcommand's does: the flags after a subcommand are its parser's
+    alone. Also a keyword a page's own
     description of the project's function or class gives a default
     (``.. py:class:: Queue(name='q', retries=3)``) that the code's
     signature, which names every keyword it takes, does not (a method's
