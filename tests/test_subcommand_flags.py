@@ -262,3 +262,69 @@ def test_stays_quiet_on_another_kind_of_command_line(tmp_path) -> None:
     }
     found = by_key(check_project(tmp_path, files, "shop")[1])
     assert _flagged(found) == []
+
+
+_SCRIPT = '[project]\nname = "shop"\n[project.scripts]\nshop = "shop.cli:main"\n'
+
+_RUNS = """
+# Use
+
+```console
+$ shop install --dry-run requests
+$ shop install requests --dry-run
+$ shop update --dry-run --outd
+$ shop clean -qv
+$ shop install --editable src --outdated
+```
+"""
+
+
+def _commands(tmp_path, parse="parse_args", runs=_RUNS):
+    files = {
+        "pyproject.toml": _SCRIPT,
+        "shop/cli.py": _CLI.replace("{parse}", parse),
+        "docs/use.md": runs,
+    }
+    found = check_project(tmp_path, files, "shop")[1]
+    return [(f.code, f.key, f.location.line) for f in found if "subcommand's parser" in f.message]
+
+
+def test_a_command_line_gives_a_subcommand_a_flag_it_lacks(tmp_path) -> None:
+    # Only right after the subcommand's name: ``requests --dry-run`` and
+    # what follows a value are not judged; ``--outd`` abbreviates ``--outdated``.
+    assert _commands(tmp_path) == [("CD301", "--dry-run", 5)]
+
+
+def test_an_open_parser_makes_a_command_line_a_warning(tmp_path) -> None:
+    assert _commands(tmp_path, parse="parse_known_args") == [("CD302", "--dry-run", 5)]
+
+
+def test_stays_quiet_on_a_command_line_of_another_program(tmp_path) -> None:
+    assert _commands(tmp_path, runs=_RUNS.replace("$ shop", "$ store")) == []
+
+
+def test_a_command_line_may_abbreviate_a_long_flag(tmp_path) -> None:
+    # ``--edit`` is ``clean``'s, and ``install`` takes it as ``--editable``.
+    runs = "```console\n$ shop install --edit src\n```\n"
+    assert _commands(tmp_path, runs=runs) == []
+    cli = _CLI.replace(
+        'subs.add_parser("clean")', 'subs.add_parser("clean")\n    p.add_argument("--edit")'
+    )
+    files = {
+        "pyproject.toml": _SCRIPT,
+        "shop/cli.py": cli.replace("{parse}", "parse_args"),
+        "docs/use.md": runs,
+    }
+    found = check_project(tmp_path, files, "shop")[1]
+    assert not [f for f in found if "subcommand's parser" in f.message]
+
+
+def test_stays_quiet_on_a_command_line_where_the_options_are_not_known(tmp_path) -> None:
+    cli = _CLI.replace('subs.add_parser("install")', 'subs.add_parser("install", parents=[base])')
+    files = {
+        "pyproject.toml": _SCRIPT,
+        "shop/cli.py": cli.replace("{parse}", "parse_args"),
+        "docs/use.md": _RUNS,
+    }
+    found = check_project(tmp_path, files, "shop")[1]
+    assert not [f for f in found if "subcommand's parser" in f.message]

@@ -160,8 +160,7 @@ def _commands(
     )
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
-    declaring = _declaring(analysis, parser)
-    programs = _programs_of(analysis, declaring) | _modules_running(analysis, declaring)
+    programs = programs_running(analysis, _declaring(analysis, parser))
     if not programs:
         return None
     flags = {s: node for node in parser.children.values() for s in node.spellings}
@@ -197,6 +196,12 @@ _ALL = 1 << 30
 #: How many imports deep a program's module is followed to the modules
 #: that declare a parser's options.
 _IMPORT_DEPTH = 3
+
+
+def programs_running(analysis: Analysis, declaring: set[str]) -> set[str]:
+    """The project's programs (console scripts, ``-m module``) whose
+    command line the ``declaring`` modules' options make."""
+    return _programs_of(analysis, declaring) | _modules_running(analysis, declaring)
 
 
 def _declaring(analysis: Analysis, parser: SchemaNode) -> set[str]:

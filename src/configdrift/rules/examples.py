@@ -41,6 +41,7 @@ from configdrift.rules.evidence import (
     unknown_under,
 )
 from configdrift.rules.registry import make, register
+from configdrift.rules.subcommand_flags import commands_of_other_subcommands
 from configdrift.rules.unspelled import misspelt_open_keys, unspelled_keys
 from configdrift.rules.values import value_rejection
 
@@ -118,7 +119,10 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     unknown flags and the flag's place is certain (after positional words
     only where no positional argument takes the rest, ``nargs=REMAINDER``,
     else before a second one; never after ``--``, never after a
-    placeholder such as ``--<type>``). A key the project's loader takes out of the loaded file
+    placeholder such as ``--<type>``); and one that gives a subcommand of
+    an argparse program, right after its name, a flag that only other
+    subcommands take (``shop lock -r`` where ``install`` takes ``-r``). A
+    key the project's loader takes out of the loaded file
     by name (``cfg.pop("include")``) is the loader's, never the model's:
     an example may set it.
 
@@ -140,6 +144,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     yield from class_path_keywords(analysis)
     yield from example_calls_not_taken(analysis)
     yield from doc_command_flags(analysis)
+    yield from commands_of_other_subcommands(analysis, strict=True)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(
             "CD301",
@@ -190,6 +195,10 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     one key the project registers (``foo_banner_txt`` beside
     ``foo_banner_text``) and no file of the project spells it.
 
+    A command line's flag given to a subcommand, right after its name,
+    that only other subcommands take, where the parser may hand unknown
+    arguments back (``parse_known_args``).
+
     A key spelt with ``-`` where the code reads it with ``_`` (or back) is
     not judged: a loader may turn one into the other; nor another tool's
     table of a ``pyproject.toml`` example (``[tool.ruff]``). Nor is a key of a
@@ -216,6 +225,7 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     yield from _env_examples(analysis)
     yield from unspelled_keys(analysis)
     yield from misspelt_open_keys(analysis)
+    yield from commands_of_other_subcommands(analysis, strict=False)
 
 
 #: ``NAME=value`` (``NAME = value``), ``export NAME=value`` or a commented

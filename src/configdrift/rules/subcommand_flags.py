@@ -1,6 +1,7 @@
 """Flags a reference documents for a subcommand that the subcommand does
 not take (CD101 where the parser is strict, CD102 where it may hand unknown
-arguments back).
+arguments back), and flags a doc command line gives a subcommand that it
+does not take (CD301, CD302).
 
 A program's reference often documents each subcommand under a heading of
 its name (``### install``, then a table of its options). argparse gives
@@ -16,7 +17,9 @@ subcommand is known (each added by a call the code shows, the helpers its
 parser is handed to followed, no ``parents=``, the parser never handed to
 code not followed); and the flag is one another subcommand of the same
 program declares (a flag no subcommand has, or a misspelt one, is other
-rules' to judge).
+rules' to judge). A command line's flag is judged only right after the
+subcommand's name, before any other word (a value, a file, or the words
+a command hands on to another program).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import DocEntry, Finding, Location, Related
+from configdrift.rules.doc_commands import programs_running
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
@@ -49,6 +53,7 @@ class Subcommand:
     its parser takes (None where they are not all known)."""
 
     name: str
+    module: str
     location: Location
     flags: frozenset[str] | None
     #: The program's other subcommands' flags (its module's).
@@ -73,7 +78,7 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
             program = frozenset(f for flags in own.values() if flags for f in flags)
             for name, line in info.facts.parsers.subcommands.items():
                 found.setdefault(name, []).append(
-                    Subcommand(name, project.location(module, line), own[name], program)
+                    Subcommand(name, module, project.location(module, line), own[name], program)
                 )
         return {name: subs[0] for name, subs in found.items() if len(subs) == 1}
 
@@ -198,3 +203,78 @@ def _subcommand_word(title: str) -> str:
     if len(words) == 1:
         return words[0]
     return words[1] if len(words) == 2 else ""
+
+
+def commands_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Finding]:
+    """CD301 (``strict``) or CD302 for each flag a doc command line gives a
+    subcommand of the project's program, right after its name, that the
+    subcommand does not take and another one does (see the module's docs)."""
+    parser = next(
+        (s.schema for s in analysis.everything if s.schema.model_kind == "argparse"), None
+    )
+    if parser is None or bool(parser.strict) != strict:
+        return
+    named = subcommands(analysis)
+    if not named:
+        return
+    running: dict[str, set[str]] = {}
+    pages = {**analysis.command_pages, **analysis.pages_read}
+    for rel, doc in sorted(pages.items()):
+        for _, program, args, lines in doc.commands:
+            sub = named.get(args[0]) if args else None
+            if sub is None or sub.flags is None:
+                continue
+            if sub.module not in running:
+                running[sub.module] = programs_running(analysis, {sub.module})
+            if program not in running[sub.module]:
+                continue  # another program's subcommand of that name
+            for at, flag in _leading_flags(args):
+                if flag in sub.flags or flag not in sub.program or _abbreviates(flag, sub.flags):
+                    continue
+                yield _command_finding(strict, sub, named, Location(rel, lines[at]), program, flag)
+
+
+def _leading_flags(args: tuple[str, ...]) -> Iterator[tuple[int, str]]:
+    """The flags right after a command line's subcommand (its first
+    word), up to its first other word."""
+    for at in range(1, len(args)):
+        word = args[at]
+        if not word.startswith("-") or word in ("-", "--"):
+            return
+        # A cluster of short flags (``-qv``) is no flag a parser declares.
+        yield at, word.partition("=")[0]
+
+
+def _abbreviates(flag: str, flags: frozenset[str]) -> bool:
+    """Is the flag the start of a long flag the parser takes (argparse
+    takes ``--verb`` for ``--verbose``)?"""
+    return flag.startswith("--") and any(f.startswith(flag) for f in flags if f.startswith("--"))
+
+
+def _command_finding(
+    strict: bool,
+    sub: Subcommand,
+    named: dict[str, Subcommand],
+    where: Location,
+    program: str,
+    flag: str,
+) -> Finding:
+    others = sorted(
+        s.name for s in named.values() if s.flags and flag in s.flags and s.program == sub.program
+    )
+    outcome = (
+        "fails with 'unrecognized arguments'"
+        if strict
+        else "sets nothing (or fails where the arguments are checked)"
+    )
+    runs = f"python {program}" if program.startswith("-m ") else program
+    at = sub.location
+    return make(
+        "CD301" if strict else "CD302",
+        flag,
+        where,
+        f"the command line runs `{runs} {sub.name}` with `{flag}`, which the `{sub.name}` "
+        f"subcommand's parser does not take ({_listed(others)} take it): following the docs "
+        f"{outcome}",
+        (Related(at.path, at.line, f"the `{sub.name}` subcommand is declared here"),),
+    )
