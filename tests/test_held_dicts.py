@@ -303,3 +303,26 @@ def test_keys_set_beside_the_section_a_surface_is_placed_under_are_not_judged(tm
     analysis, findings = _environments(tmp_path, _ENVIRONMENTS + block)
     assert "Environment.config" in _surfaces(analysis)
     assert not [k for c, k in by_key(findings) if c == "CD302"]
+
+
+def test_a_type_known_only_from_a_reads_fallback_is_not_compared(tmp_path) -> None:
+    # ``shared-data`` is read with ``{}`` to fall back on, and used as
+    # nothing certain: the page's type for it is not judged against the
+    # fallback's.
+    page = """# Wheel builder
+
+## Options
+
+| Option | Type | Description |
+| --- | --- | --- |
+| `core-metadata-version` | str | The version of core metadata to use |
+| `shared-data` | list | Data files installed globally |
+| `strict-naming` | bool | Normalise file names |
+| `bypass-selection` | bool | Suppress the error when nothing is selected |
+| `sbom-files` | list | SBOM files to ship |
+"""
+    analysis, findings = _check(tmp_path, **{"docs/builder/wheel.md": page})
+    surface = next(s for s in analysis.everything if s.surface == "WheelConfig.target_config")
+    assert surface.schema.children["shared-data"].type.kinds == {"dict"}
+    assert [e.doc_type for e in surface.entries if e.name == "shared-data"] == ["list"]
+    assert not [f for f in findings if f.code == "CD105"]

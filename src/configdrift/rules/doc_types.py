@@ -66,6 +66,10 @@ def type_mismatch(analysis: Analysis) -> Iterator[Finding]:
         code = node.type.kinds - {"null"} if "null" not in kinds else node.type.kinds
         if not code:
             continue
+        if node.reads and not any(site.kind for site in node.reads):
+            # Read from a dict, and used as nothing certain: its type is
+            # only its fallback's (``kwargs.get("fps", 1)``).
+            continue
         why = ""
         if kinds_compatible(kinds, code):
             if not _none_refused(kinds, node):
