@@ -5,6 +5,7 @@ over the facts the first one read."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,7 +40,7 @@ from configdrift.place.config_files import (
 )
 from configdrift.place.entries import DocPlacer, configured_sections, section_names
 from configdrift.place.examples import listed_blocks, placed_blocks
-from configdrift.place.includes import SELECTORS, Include, file_includes
+from configdrift.place.includes import SELECTORS, Include, code_shown, file_includes
 from configdrift.place.pages import (
     autodoc,
     generated_pages,
@@ -377,6 +378,7 @@ def other_surfaces(
     schemas = schema_files(config.root, files, code)
     for each in analysis.everything if schemas else ():
         _add_schemas(each, schemas)
+    _included_code(analysis, sources)
     lost = sorted(n for n, t in targets.items() if t == "discovered" and n not in found)
     if lost:
         seen = ", ".join(sorted(found)) or "none"
@@ -392,6 +394,37 @@ def other_surfaces(
 #: all of many (a file of another model's keys shares many of them).
 OWN_FILE_SHARE = 0.95
 OWN_FILE_KEYS = 10
+
+
+def _included_code(analysis: Analysis, sources: Sources) -> None:
+    """A key a page shows by including the code or the file that spells it
+    (``.. literalinclude::``, a snippet ``--8<-- "pkg/envs.py:variables"``)
+    is documented there: the reader sees it written."""
+    files = [
+        *(info.path for info in analysis.project.modules.values()),
+        *sources.configs,
+        *sources.data_files,
+    ]
+    shown = code_shown(analysis.config.root, sources.docs, files)
+    if not shown:
+        return
+    words: set[str] = set()
+    for rel, lines in shown.items():
+        data = read_or_none(analysis.config.root, rel)
+        if data is not None:
+            text = data.decode("utf-8", "replace").splitlines()
+            chosen = (
+                text if lines is None else [text[n - 1] for n in sorted(lines) if n <= len(text)]
+            )
+            words.update(_WORD.findall("\n".join(chosen)))
+    for each in analysis.everything:
+        for node in each.schema.walk():
+            if node.path and words.intersection((node.key, *node.spellings)):
+                each.documented_elsewhere.add(node.path)
+
+
+#: A name as code spells it: letters, digits, ``_`` and ``-`` (a flag's).
+_WORD = re.compile(r"[A-Za-z_][\w-]{0,200}")
 
 
 def _own_files(base: Analysis, schema: SchemaNode) -> list[tuple[str, Block, ConfigPath]]:

@@ -2,9 +2,11 @@
 directive whose argument or one of whose options names the file
 (``.. literalinclude:: ../pkg/defaults.yaml``, ``.. x-config::`` with
 ``:config: ../pkg/defaults.yaml``, MyST's ```` ```{literalinclude} ````),
+or a snippet of a MkDocs page (pymdownx.snippets' ``--8<-- "pkg/env.py"``),
 and the lines of the file it shows (``:lines:``, ``:start-after:``,
 ``:end-before:``, ``:start-at:``, ``:end-at:``, ``:start-line:``,
-``:end-line:``).
+``:end-line:``; a snippet's ``"pkg/env.py:name"``, the lines between
+``--8<-- [start:name]`` and ``--8<-- [end:name]``, or ``"pkg/env.py:3:9"``).
 
 A label (``.. _defaults.yaml:``), a comment, a title or a role in prose
 (``:file:`defaults.yaml```) names the file without rendering it.
@@ -28,11 +30,18 @@ _DIRECTIVE = re.compile(
 #: One of its options, its leading spaces stripped: ``:name: value``
 #: (a role, ``:file:`x```, has no space after its name).
 _OPTION = re.compile(r"^:([\w-]{1,80}):(?:\s(.*))?")
+#: A snippet's line (pymdownx.snippets): ``--8<-- "path"``, the path with
+#: what part of the file it takes (``path:name``, ``path:3:9``).
+_SNIPPET = re.compile(r"""--8<--\s++(["'])([^"'\s]{1,300})\1""")
+#: What a snippet's path may be followed by: a section's name, or lines.
+_LINES = re.compile(r"(\d{1,9})(?::(\d{1,9}))?")
+#: The option a snippet's include is recorded with: what follows its path.
+SNIPPET = "snippet"
 #: The most option lines read after a directive.
 _MAX_OPTIONS = 30
 #: The options that show a part of the included file.
 SELECTORS = frozenset(
-    {"lines", "start-after", "end-before", "start-at", "end-at", "start-line", "end-line"}
+    {"lines", "start-after", "end-before", "start-at", "end-at", "start-line", "end-line", SNIPPET}
 )
 
 
@@ -60,6 +69,10 @@ def file_includes(root: Path, rels: list[str], name: str) -> list[Include]:
             continue
         lines = data.decode("utf-8", "replace").splitlines()
         for number, line in enumerate(lines, start=1):
+            snippet = _snippet(line)
+            if snippet is not None and snippet[0].rsplit("/", 1)[-1] == name:
+                out.append(Include(Location(rel, number), {SNIPPET: snippet[1]}))
+                break
             found = _DIRECTIVE.fullmatch(line.strip())
             if found is None:
                 continue
@@ -68,6 +81,69 @@ def file_includes(root: Path, rels: list[str], name: str) -> list[Include]:
                 out.append(Include(Location(rel, number), options))
                 break
     return out
+
+
+def _snippet(line: str) -> tuple[str, str] | None:
+    """The path a snippet's line includes, and what follows it (``""``
+    for the whole file)."""
+    found = _SNIPPET.fullmatch(line.strip())
+    if found is None:
+        return None
+    path, _, part = found.group(2).partition(":")
+    return path, part
+
+
+def code_shown(root: Path, pages: list[str], files: list[str]) -> dict[str, set[int] | None]:
+    """The files of ``files`` the pages include (by a directive's argument
+    or a snippet, never a label or a role that names them), each with the
+    lines the pages show together; None where one shows it whole. An
+    include whose path names two of ``files`` is left out."""
+    by_name: dict[str, list[str]] = {}
+    for rel in files:
+        by_name.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
+    found: dict[str, list[Include]] = {}
+    for page in pages:
+        data = read_or_none(root, page)
+        if data is None or (b"8<" not in data and b"include" not in data):
+            continue
+        lines = data.decode("utf-8", "replace").splitlines()
+        for number, line in enumerate(lines, start=1):
+            named = _included(line, lines, number)
+            if named is None:
+                continue
+            target, options = named
+            rels = [r for r in by_name.get(target.rsplit("/", 1)[-1], ()) if _names(target, r)]
+            if len(rels) == 1:
+                found.setdefault(rels[0], []).append(Include(Location(page, number), options))
+    out: dict[str, set[int] | None] = {}
+    for rel, includes in found.items():
+        data = read_or_none(root, rel)
+        if data is None:
+            continue
+        text = data.decode("utf-8", "replace")
+        parts = [include.shown(text) for include in includes]
+        out[rel] = None if None in parts else set().union(*(p for p in parts if p is not None))
+    return out
+
+
+def _included(line: str, lines: list[str], number: int) -> tuple[str, dict[str, str]] | None:
+    """The path a line includes (a snippet, or a directive's argument)
+    and the options that choose its part."""
+    snippet = _snippet(line)
+    if snippet is not None:
+        return snippet[0], {SNIPPET: snippet[1]}
+    found = _DIRECTIVE.fullmatch(line.strip())
+    if found is None or not found.group(1).strip():
+        return None
+    return found.group(1).strip(), _options(lines, number)
+
+
+def _names(target: str, rel: str) -> bool:
+    """Does an include's path (relative to its page, or to the site's
+    base) name the file ``rel`` of the tree?"""
+    parts = [p for p in target.split("/") if p not in ("", ".", "..")]
+    tail = "/".join(parts)
+    return bool(tail) and (rel == tail or rel.endswith("/" + tail))
 
 
 def _options(lines: list[str], number: int) -> dict[str, str]:
@@ -89,6 +165,8 @@ def shown_lines(text: str, options: dict[str, str]) -> set[int] | None:
     if not chosen:
         return None
     lines = text.splitlines()
+    if SNIPPET in chosen:
+        return _snippet_lines(lines, options[SNIPPET])
     first, last = 1, len(lines)
     if "start-line" in chosen or "end-line" in chosen:
         try:
@@ -115,6 +193,25 @@ def shown_lines(text: str, options: dict[str, str]) -> set[int] | None:
             return None
         shown = {first - 1 + n for n in picked if first - 1 + n <= last}
     return shown
+
+
+def _snippet_lines(lines: list[str], part: str) -> set[int] | None:
+    """The lines (from 1) a snippet shows of a file: all of them (None),
+    a range (``3:9``, ``3`` to the end), or a section's, between its
+    ``--8<-- [start:name]`` and ``--8<-- [end:name]`` lines (none where
+    the file has no such section)."""
+    if not part:
+        return None
+    numbers = _LINES.fullmatch(part)
+    if numbers is not None:
+        first = int(numbers.group(1))
+        last = int(numbers.group(2)) if numbers.group(2) else len(lines)
+        return set(range(max(first, 1), min(last, len(lines)) + 1))
+    start = _find(lines, f"--8<-- [start:{part}]", 1)
+    end = _find(lines, f"--8<-- [end:{part}]", start) if start is not None else None
+    if start is None or end is None:
+        return set()
+    return set(range(start + 1, end))
 
 
 def _find(lines: list[str], marker: str, start: int) -> int | None:
