@@ -203,6 +203,19 @@ def test_a_variables_string_default_equals_a_documented_boolean() -> None:
     assert values_equal(parse_doc_value("`true`"), "maybe") is False
 
 
+def test_a_switchs_state_in_words_equals_the_codes_boolean() -> None:
+    from configdrift.rules.values import parse_doc_value, values_equal
+
+    # "disabled" where the variable's default is the text "False" (or 0).
+    assert values_equal(parse_doc_value("disabled"), "False") is True
+    assert values_equal(parse_doc_value("disabled"), "1") is False
+    assert values_equal(parse_doc_value("enabled"), True) is True
+    assert values_equal(parse_doc_value("off"), True) is False
+    # Words that are no switch's state are compared as written.
+    assert values_equal(parse_doc_value("auto"), "False") is False
+    assert values_equal(parse_doc_value("disabled"), "disabled") is True
+
+
 def test_a_variable_the_code_sets_for_a_child_is_not_unread(tmp_path) -> None:
     """A page lists the variables the app sets for the processes it starts:
     the code spells the name (``env["APP_CHILD_PORT"] = ...``), so it is no

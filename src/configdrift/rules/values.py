@@ -144,6 +144,8 @@ def _size(text: str) -> float | None:
 
 #: The words a documented or configured bool is written with.
 TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+#: The words a page describes a switch's state with, beside ``TRUTH``'s.
+_SWITCH = {**TRUTH, "on": True, "off": False, "enabled": True, "disabled": False}
 
 
 def shown_default(value: object, text: str) -> str:
@@ -158,11 +160,17 @@ def values_equal(doc: DocValue, code: Any) -> bool | None:
         return None
     value = doc.value
     if doc.word:
-        # A bare word is a string only where the code's default is one.
+        word = str(value).lower()
+        # A bare word is a string only where the code's default is one,
+        # unless both say a switch's state ("disabled" where the code's
+        # default is the text ``"False"``).
         if isinstance(code, str):
-            return str(value).lower() == code.lower()
-        if isinstance(code, bool) and str(value).lower() in TRUTH:
-            return TRUTH[str(value).lower()] == code  # YAML's ``yes`` and ``no``
+            state = _SWITCH.get(code.strip().lower())
+            if state is not None and word in _SWITCH:
+                return _SWITCH[word] == state
+            return word == code.lower()
+        if isinstance(code, bool) and word in _SWITCH:
+            return _SWITCH[word] == code  # YAML's ``yes`` and ``no``, "disabled"
         return None
     if isinstance(value, bool) or isinstance(code, bool):
         if isinstance(value, bool) and isinstance(code, bool):
