@@ -113,3 +113,38 @@ def test_a_deprecation_comment_above_a_field_marks_it_deprecated(tmp_path) -> No
     assert found[("CD402", "old_mode")].suggestion == "use `new_mode`"
     # A comment that only mentions the word is no deprecation.
     assert ("CD402", "level") not in found
+
+
+def test_a_field_docstring_that_opens_deprecated_marks_it_deprecated(tmp_path) -> None:
+    from helpers import by_key, check_project
+
+    model = (
+        "from pydantic import BaseModel\n\n\n"
+        "class Config(BaseModel):\n"
+        "    new_file: str = 'log.md'\n"
+        '    """Where the log goes."""\n'
+        "    old_file: str = ''\n"
+        '    """Deprecated! Moved to \'new_file\'"""\n'
+        "    level: int = 1\n"
+        '    """The level; the deprecated spelling was removed in 2.0."""\n'
+    )
+    page = (
+        "# Config\n\n- `new_file` (str): the log.\n- `old_file` (str): the old log.\n"
+        "- `level` (int): the level.\n"
+    )
+    _, findings = check_project(
+        tmp_path, {"pkg/config.py": model, "docs/config.md": page}, "pkg", {"": "pkg.config:Config"}
+    )
+    found = by_key(findings)
+    assert found[("CD402", "old_file")].suggestion == "use `new_file`"
+    # A docstring that only mentions the word is no deprecation.
+    assert ("CD402", "level") not in found
+
+
+def test_the_option_a_deprecation_names_instead() -> None:
+    from configdrift.resolve.model_types import replacement_named
+
+    assert replacement_named("Deprecated, use `workers`.") == "workers"
+    assert replacement_named("Deprecated! Moved to 'templates.file'") == "templates.file"
+    assert replacement_named("Deprecated: renamed to max_jobs.") == "max_jobs"
+    assert replacement_named("Deprecated since 2.0.") is None

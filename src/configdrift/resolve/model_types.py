@@ -82,8 +82,8 @@ def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
 
 #: A help text that opens by saying the option is deprecated.
 _DEPRECATED_HELP = re.compile(r"(?<!\W)\W*+deprecated\b", re.IGNORECASE)
-#: The option a deprecated one names instead (``use Authenticator.admin_users``).
-_USE_INSTEAD = re.compile(r"\b[Uu]se\s+`*([A-Za-z_][\w.]*)")
+#: The option a deprecated one names instead (``use Authenticator.admin_users``, "moved to x").
+_USE_INSTEAD = re.compile(r"\b(?:[Uu]se|[Mm]oved to|[Rr]enamed to)\s+[`'\"]*([A-Za-z_][\w.]*)")
 
 #: The arguments an option call describes itself with.
 HELP_ARGUMENTS = ("help", "description", "doc", "help_text")

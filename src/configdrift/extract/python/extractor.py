@@ -465,7 +465,8 @@ class ModuleExtractor:
                         to_expr(stmt.annotation, self.source),
                         value,
                         described,
-                        self._deprecation_comment(stmt.lineno),
+                        self._deprecation_comment(stmt.lineno)
+                        or _deprecation_docstring(after if described else None),
                     )
                 )
                 if stmt.target.id == "config_scheme" and value is not None:
@@ -520,6 +521,15 @@ class ModuleExtractor:
         annotated = read_signature(self.facts, self.source, node, qualname, self.deprecates)
         FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
         record_tables(self.facts, self.source, node, qualname)
+
+
+def _deprecation_docstring(after: ast.stmt | None) -> str:
+    """A field's attribute docstring when it opens by saying the field is
+    deprecated ("Deprecated! Moved to 'templates.file'"), else nothing."""
+    if not isinstance(after, ast.Expr) or not isinstance(after.value, ast.Constant):
+        return ""
+    text = str(after.value.value).strip()
+    return text if text.lower().startswith("deprecated") else ""
 
 
 def _sub_bodies(stmt: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
