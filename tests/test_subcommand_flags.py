@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from configdrift.extract.python.subcommands import parser_uses
 from helpers import by_key, check_project
 
@@ -328,3 +330,85 @@ def test_stays_quiet_on_a_command_line_where_the_options_are_not_known(tmp_path)
     }
     found = check_project(tmp_path, files, "shop")[1]
     assert not [f for f in found if "subcommand's parser" in f.message]
+
+
+_CLICK_SHOP = _CLICK.replace(
+    '@click.option("--verbose", is_flag=True)\n@click.option("--dry-run", is_flag=True)\ndef install',
+    '@click.option("--verbose/--quiet")\ndef install',
+).replace(
+    "def install(editable, verbose, dry_run):\n    print(editable, verbose, dry_run)",
+    ("def install(editable, verbose):\n    print(editable, verbose)"),
+)
+
+
+def _click(tmp_path, cli=_CLICK_SHOP):
+    files = {"shop/cli.py": cli, "docs/cli.md": _DOCS}
+    return by_key(check_project(tmp_path, files, "shop")[1])
+
+
+def test_a_click_subcommand_is_judged_by_its_own_options(tmp_path) -> None:
+    found = _click(tmp_path)
+    assert _flagged(found) == [("CD101", "--dry-run")]
+    finding = found[("CD101", "--dry-run")]
+    assert "documented for the `install` subcommand" in finding.message
+    assert "fails with 'No such option'" in finding.message
+    # ``--verbose/--quiet`` is two flags: the row of ``--verbose`` is right.
+    assert ("CD101", "--verbose") not in found
+
+
+def test_a_click_subcommand_named_by_its_decorator(tmp_path) -> None:
+    cli = _CLICK_SHOP.replace(
+        '@cli.command()\n@click.option("--editable")',
+        ('@cli.command("install")\n@click.option("--editable")'),
+    ).replace("def install(", "def install_cmd(")
+    assert _flagged(_click(tmp_path, cli)) == [("CD101", "--dry-run")]
+
+
+def test_stays_quiet_where_a_click_name_depends_on_the_version(tmp_path) -> None:
+    # click 8.2 names ``install_cmd`` "install", older ones "install-cmd".
+    cli = _CLICK_SHOP.replace("def install(", "def install_cmd(")
+    files = {"shop/cli.py": cli, "docs/cli.md": _DOCS.replace("## install", "## install-cmd")}
+    assert _flagged(by_key(check_project(tmp_path, files, "shop")[1])) == []
+
+
+def test_stays_quiet_on_typer_commands(tmp_path) -> None:
+    # typer's options are its functions' parameters, not decorators.
+    cli = _CLICK_SHOP.replace("import click\n", "import click\nimport typer\n")
+    assert _flagged(_click(tmp_path, cli)) == []
+
+
+def test_stays_quiet_where_two_click_commands_share_a_name(tmp_path) -> None:
+    cli = _CLICK_SHOP + '\n\n@cli.command("install")\ndef install_again():\n    pass\n'
+    assert _flagged(_click(tmp_path, cli)) == []
+
+
+def test_a_click_option_with_its_negation_is_two_flags(tmp_path) -> None:
+    from configdrift.rules.subcommand_flags import subcommands
+
+    analysis, _ = check_project(
+        tmp_path, {"shop/cli.py": _CLICK_SHOP, "docs/cli.md": _DOCS}, "shop"
+    )
+    assert {"--verbose", "--quiet"} <= subcommands(analysis)["install"].flags
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        # a decorator of the project's may add options
+        (
+            '@cli.command()\n@click.option("--editable")',
+            '@cli.command()\n@shared\n@click.option("--editable")',
+        ),
+        # a command class of its own may take others
+        (
+            '@cli.command()\n@click.option("--editable")',
+            '@cli.command(cls=Loose)\n@click.option("--editable")',
+        ),
+        # flags the code does not show
+        ('@click.option("--editable")', "@click.option(*EDITABLE)"),
+    ],
+)
+def test_stays_quiet_where_a_click_commands_options_are_not_all_known(tmp_path, change) -> None:
+    cli = _CLICK_SHOP.replace(*change)
+    assert cli != _CLICK_SHOP
+    assert _flagged(_click(tmp_path, cli)) == []

@@ -99,6 +99,7 @@ def _parsers(d: dict[str, Any] | None) -> ParserUses | None:
         {int(line): token for line, token in d["options"].items()},
         [(token, callee, line) for token, callee, line in d["handed"]],
         d["escaped"],
+        d["functions"],
     )
 
 

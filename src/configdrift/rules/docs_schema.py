@@ -97,7 +97,8 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     that gives an option a short flag the parser gives another one: the
     flag the docs teach sets something else. Also a flag a reference
     documents under a subcommand's heading (``### install``) that the
-    subcommand's own argparse parser does not take, though another
+    subcommand's own parser (argparse's, a click command's) does not take,
+    though another
     subcommand's does: the flags after a subcommand are its parser's
     alone. Also a keyword a page's own
     description of the project's function or class gives a default

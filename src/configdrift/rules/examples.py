@@ -120,7 +120,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     only where no positional argument takes the rest, ``nargs=REMAINDER``,
     else before a second one; never after ``--``, never after a
     placeholder such as ``--<type>``); and one that gives a subcommand of
-    an argparse program, right after its name, a flag that only other
+    an argparse or click program, right after its name, a flag that only other
     subcommands take (``shop lock -r`` where ``install`` takes ``-r``). A
     key the project's loader takes out of the loaded file
     by name (``cfg.pop("include")``) is the loader's, never the model's:

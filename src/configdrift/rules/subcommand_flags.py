@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from configdrift.extract.docs.facts import DocFacts
     from configdrift.resolve.project import Project
 
+#: What each kind of parser says of a flag it does not take.
+_REJECTION = {"argparse": "unrecognized arguments", "click": "No such option"}
 #: The fewest subcommands a page's headings must name to be their reference.
 MIN_NAMED = 3
 #: Flags every argparse parser takes, unless told not to (then declared).
@@ -71,9 +73,14 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
             info = project.modules[module]
             if info.facts.parsers is None or not info.facts.parsers.subcommands:
                 continue
+            uses = info.facts.parsers
             own = {
-                name: _flags(project, module, name, set())
-                for name in info.facts.parsers.subcommands
+                name: None
+                if name in uses.escaped
+                else _click_flags(info.facts, uses.functions[name])
+                if name in uses.functions
+                else _flags(project, module, name, set())
+                for name in uses.subcommands
             }
             program = frozenset(f for flags in own.values() if flags for f in flags)
             for name, line in info.facts.parsers.subcommands.items():
@@ -119,6 +126,24 @@ def _flags(
     return frozenset(flags)
 
 
+def _click_flags(facts: ModuleFacts, token: str) -> frozenset[str] | None:
+    r"""The flags a click subcommand takes: those its ``@click.option``\ s
+    declare (``--shout/--no-shout`` is two) and ``--help``; None where
+    they are not all known."""
+    uses = facts.parsers
+    if uses is None or token in uses.escaped:
+        return None
+    flags = {"--help"}
+    for call in facts.registrations:
+        if call.method != "option" or f"@{call.function}" != token:
+            continue
+        if not call.args or any(a[0] != "c" for a in call.args):
+            return None  # flags the code does not show
+        for arg in call.args:
+            flags.update(p.strip() for p in str(arg[1]).split("/") if p.strip().startswith("-"))
+    return frozenset(flags)
+
+
 def _declared(facts: ModuleFacts) -> dict[int, set[str]]:
     """The flags each ``add_argument`` call of the module declares, by line."""
     out: dict[int, set[str]] = {}
@@ -136,7 +161,7 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
     """CD101 (``strict``) or CD102 for each flag a page documents under a
     subcommand's heading that the subcommand does not take and another
     one does (see the module's docs)."""
-    if bool(analysis.schema.strict) != strict or analysis.schema.model_kind != "argparse":
+    if bool(analysis.schema.strict) != strict or analysis.schema.model_kind not in _REJECTION:
         return
     named = subcommands(analysis)
     if not named:
@@ -157,11 +182,7 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
             if s.flags and entry.name in s.flags and s.program == sub.program
         )
         at = sub.location
-        outcome = (
-            "fails with 'unrecognized arguments'"
-            if strict
-            else "sets nothing (or fails where the arguments are checked)"
-        )
+        outcome = _outcome(analysis.schema.model_kind or "", strict)
         yield make(
             "CD101" if strict else "CD102",
             entry.name,
@@ -231,7 +252,10 @@ def commands_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[
             for at, flag in _leading_flags(args):
                 if flag in sub.flags or flag not in sub.program or _abbreviates(flag, sub.flags):
                     continue
-                yield _command_finding(strict, sub, named, Location(rel, lines[at]), program, flag)
+                where = Location(rel, lines[at])
+                yield _command_finding(
+                    parser.model_kind or "", strict, sub, named, where, program, flag
+                )
 
 
 def _leading_flags(args: tuple[str, ...]) -> Iterator[tuple[int, str]]:
@@ -251,7 +275,15 @@ def _abbreviates(flag: str, flags: frozenset[str]) -> bool:
     return flag.startswith("--") and any(f.startswith(flag) for f in flags if f.startswith("--"))
 
 
+def _outcome(kind: str, strict: bool) -> str:
+    """What following the docs does, by the kind of parser."""
+    if strict:
+        return f"fails with '{_REJECTION[kind]}'"
+    return "sets nothing (or fails where the arguments are checked)"
+
+
 def _command_finding(
+    kind: str,
     strict: bool,
     sub: Subcommand,
     named: dict[str, Subcommand],
@@ -262,11 +294,7 @@ def _command_finding(
     others = sorted(
         s.name for s in named.values() if s.flags and flag in s.flags and s.program == sub.program
     )
-    outcome = (
-        "fails with 'unrecognized arguments'"
-        if strict
-        else "sets nothing (or fails where the arguments are checked)"
-    )
+    outcome = _outcome(kind, strict)
     runs = f"python {program}" if program.startswith("-m ") else program
     at = sub.location
     return make(

@@ -121,8 +121,8 @@ def extract_source(source: str, declaring: frozenset[str] = frozenset()) -> Modu
     if "=" in source:
         facts.attribute_trees = attribute_trees(tree, source)
     facts.registrations += command_line_calls(tree, source) + console_scripts(tree, source)
-    if "add_parser" in source:
-        facts.parsers = parser_uses(tree)
+    if "add_parser" in source or ".command(" in source or ".group(" in source:
+        facts.parsers = parser_uses(tree, "click" in source and "typer" not in source)
     if "auto_env" in source or "default_config_files" in source or "OptionParser" in source:
         # Rare: a walk of its own costs nothing elsewhere.
         facts.registrations += automatic_prefixes(tree, source)

@@ -223,6 +223,10 @@ class ParserUses:
     #: Parsers used some other way (returned, stored, made with
     #: ``parents=``): what options they take is not known here.
     escaped: list[str] = field(default_factory=list)
+    #: The function each click subcommand is (``@cli.command("run")`` on
+    #: ``def run_cmd``), by the subcommand's name: its options are the
+    #: ``@click.option``\ s that decorate it (a token ``@function``).
+    functions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

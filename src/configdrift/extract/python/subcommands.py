@@ -10,6 +10,14 @@ first parameter is a parser of its own, named for the function (``@helper``),
 so that the options a helper adds reach the subcommands it is handed.
 Only the function's own statements are read: a nested function is read
 as a function of its own.
+
+A click program's subcommand is a function ``command`` (or ``group``)
+decorates (``@cli.command("run")``, else the function's name
+with ``-`` for ``_``); its options are those its ``@click.option``
+decorators declare, all of them where its other decorators are click's
+own (``@click.argument``, ``@click.pass_context``): a decorator of the
+project's may add more (``@install_options``), and a command given
+``cls=`` or ``context_settings=`` may take others.
 """
 
 from __future__ import annotations
@@ -27,10 +35,34 @@ _ADDS = frozenset({"add_argument"})
 _QUIET = frozenset({"set_defaults", "print_help", "print_usage", "format_help", "error"})
 
 
-def parser_uses(tree: ast.Module) -> ParserUses:
-    """The module's subcommands and where their parsers go (see the module)."""
+#: click's decorators that add no option of their own making.
+_CLICK_OWN = frozenset(
+    {
+        "option",
+        "argument",
+        "pass_context",
+        "pass_obj",
+        "version_option",
+        "help_option",
+        "password_option",
+        "confirmation_option",
+    }
+)
+#: The ends of a function's name that click 8.2 drops from its command's.
+_SUFFIXES = ("-command", "-cmd", "-group", "-grp")
+#: The keywords of a command's decorator that may make it take other options.
+_OPEN_COMMAND = frozenset({"cls", "context_settings"})
+
+
+def parser_uses(tree: ast.Module, click: bool = False) -> ParserUses:
+    """The module's subcommands and where their parsers go (see the module);
+    with ``click``, its click commands too (never typer's, whose options
+    are their functions' parameters)."""
     uses = ParserUses()
     _body(tree.body, {}, uses)
+    for stmt in tree.body if click else ():
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            _click_command(stmt, uses)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             params = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
@@ -138,3 +170,40 @@ def _use(node: ast.Name, token: str, call: ast.Call | None, uses: ParserUses) ->
 def _escape(uses: ParserUses, token: str) -> None:
     if token not in uses.escaped:
         uses.escaped.append(token)
+
+
+def _click_command(node: ast.FunctionDef | ast.AsyncFunctionDef, uses: ParserUses) -> None:
+    """A module's function a click group's ``command`` or ``group``
+    decorates: a subcommand of that name (see the module)."""
+    name: str | None = None
+    known = True
+    for deco in node.decorator_list:
+        func = deco.func if isinstance(deco, ast.Call) else deco
+        method = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        owner = func.value if isinstance(func, ast.Attribute) else None
+        if method in ("command", "group") and isinstance(owner, ast.Name):
+            name = _command_name(deco, node.name)
+            given = deco.keywords if isinstance(deco, ast.Call) else []
+            known = known and not any(k.arg in _OPEN_COMMAND for k in given)
+        elif method not in _CLICK_OWN:
+            known = False  # a decorator of the project's may add options
+    if name is None or (name == node.name.replace("_", "-") and name.endswith(_SUFFIXES)):
+        return  # click 8.2 names ``run_cmd`` "run", older ones "run-cmd"
+    token = f"@{node.name}"
+    if name in uses.subcommands:
+        _escape(uses, name)
+    uses.subcommands.setdefault(name, node.lineno)
+    uses.functions.setdefault(name, token)
+    if not known:
+        _escape(uses, token)
+
+
+def _command_name(deco: ast.expr, function: str) -> str:
+    """The name a command's decorator gives it, else its function's (click
+    writes ``_`` as ``-``)."""
+    if isinstance(deco, ast.Call):
+        given = [*deco.args[:1], *(k.value for k in deco.keywords if k.arg == "name")]
+        for value in given:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value
+    return function.replace("_", "-")
