@@ -8,14 +8,17 @@ its name (``### install``, then a table of its options). argparse gives
 each subcommand a parser of its own (``p = subs.add_parser("install")``),
 and the flags after a subcommand's name are that parser's alone: a flag
 only another subcommand declares fails there with "unrecognized
-arguments" (or, with ``parse_known_args``, is left unread).
+arguments" (or, with ``parse_known_args``, is left unread). A click
+command takes the options that decorate it (``@click.option``), and fails
+on others with "No such option".
 
 A flag is judged only where all of this is certain: the page's headings
 name three subcommands of the program at least (a reference of them, not
 a guide whose "Run" section means something else); every option of the
 subcommand is known (each added by a call the code shows, the helpers its
 parser is handed to followed, no ``parents=``, the parser never handed to
-code not followed); and the flag is one another subcommand of the same
+code not followed; a click command decorated by click's own decorators
+alone, with no ``cls=`` or ``context_settings=``); and the flag is one another subcommand of the same
 program declares (a flag no subcommand has, or a misspelt one, is other
 rules' to judge). A command line's flag is judged only right after the
 subcommand's name, before any other word (a value, a file, or the words
