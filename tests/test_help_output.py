@@ -181,6 +181,12 @@ def test_the_program_a_usage_line_names() -> None:
     assert usage_program("Usage: /usr/bin/tune [OPTIONS]") == "tune"
     assert usage_program("  usage: python3 -m tool.cli [-h]") == "-m tool.cli"
     assert usage_program("options:\n  -h, --help  show help\n") is None
+    # A subcommand's usage: the word in small letters after the program.
+    assert usage_program("usage: shop install [-h]") == "shop install"
+    assert usage_program("Usage: shop serve [OPTIONS] [FILES]...") == "shop serve"
+    assert usage_program("Usage: shop [OPTIONS] COMMAND [ARGS]...") == "shop"
+    assert usage_program("usage: shop FILE [-h]") == "shop"
+    assert usage_program("usage: python -m tool.cli run [-h]") == "-m tool.cli run"
 
 
 def test_another_programs_help_output_is_not_a_second_surfaces_either(tmp_path) -> None:
@@ -196,7 +202,10 @@ def test_another_programs_help_output_is_not_a_second_surfaces_either(tmp_path) 
         f"| `{n}` | It. |\n" for n in names
     )
     other = _HELP.replace("usage: tune ", "usage: tune-diff ")
-    for name, block, found in (("other", other, False), ("own", _HELP, True)):
+    # Another program's subcommand (``tune-diff show``) is that program's.
+    shown = _HELP.replace("usage: tune ", "usage: tune-diff show ")
+    cases = (("other", other, False), ("shown", shown, False), ("own", _HELP, True))
+    for name, block, found in cases:
         files = {
             "tool/cli.py": _CLI,
             "tool/plugin.py": plugin,

@@ -412,3 +412,39 @@ def test_stays_quiet_where_a_click_commands_options_are_not_all_known(tmp_path, 
     cli = _CLICK_SHOP.replace(*change)
     assert cli != _CLICK_SHOP
     assert _flagged(_click(tmp_path, cli)) == []
+
+
+def test_a_help_outputs_usage_line_names_the_subcommand(tmp_path) -> None:
+    # No heading names a subcommand: the usage line of the pasted help does.
+    docs = """# Reference
+
+```console
+$ shop install --help
+usage: shop install [-h] [--editable EDITABLE] [--dry-run]
+
+options:
+  -h, --help           show this help message and exit
+  --editable EDITABLE  install in place
+  --verbose            say more
+  --quiet              say less
+  --dry-run            show what would change
+```
+"""
+    found = _run(tmp_path, docs=docs)
+    assert _flagged(found) == [("CD101", "--dry-run")]
+    assert "documented for the `install` subcommand" in found[("CD101", "--dry-run")].message
+
+
+def test_stays_quiet_on_a_click_group_of_subcommands(tmp_path) -> None:
+    # ``install`` is a group: the flags under its name may be its own
+    # subcommands' (``shop install local --dry-run``).
+    cli = _CLICK_SHOP.replace(
+        '@cli.command()\n@click.option("--editable")', ('@cli.group()\n@click.option("--editable")')
+    )
+    assert cli != _CLICK_SHOP
+    assert _flagged(_click(tmp_path, cli)) == []
+
+
+def test_a_subcommand_with_subcommands_of_its_own_is_not_followed() -> None:
+    source = "def make(subs):\n    p = subs.add_parser('remote')\n    inner = p.add_subparsers()\n"
+    assert "remote" in parser_uses(ast.parse(source)).escaped

@@ -245,7 +245,7 @@ class DocPlacer:
         self.page_context = self._small_page(facts)
         by_section: dict[int, list[int]] = {}
         for idx, entry in enumerate(facts.entries):
-            if entry.program not in self.other_programs:
+            if (entry.program or "").split(" ", 1)[0] not in self.other_programs:
                 by_section.setdefault(entry.section, []).append(idx)
         blocks_by_section: dict[int, list[int]] = {}
         for idx, block in enumerate(facts.blocks):

@@ -12,8 +12,10 @@ arguments" (or, with ``parse_known_args``, is left unread). A click
 command takes the options that decorate it (``@click.option``), and fails
 on others with "No such option".
 
-A flag is judged only where all of this is certain: the page's headings
-name three subcommands of the program at least (a reference of them, not
+The subcommand is the one the usage line of a pasted ``--help`` output
+names (``usage: shop install [-h]``), else a heading's. A flag is judged
+only where all of this is certain: the page's headings (where they name
+the subcommand) name three subcommands of the program at least (a reference of them, not
 a guide whose "Run" section means something else); every option of the
 subcommand is known (each added by a call the code shows, the helpers its
 parser is handed to followed, no ``parents=``, the parser never handed to
@@ -174,7 +176,7 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
         if not entry.name.startswith("-"):
             continue
         facts = pages.get(entry.location.path)
-        sub = _heading_subcommand(facts, entry, named) if facts is not None else None
+        sub = _entry_subcommand(facts, entry, named) if facts is not None else None
         if sub is None or sub.flags is None or entry.name in sub.flags:
             continue
         if entry.name not in sub.program:
@@ -199,6 +201,20 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
 def _listed(names: list[str]) -> str:
     shown = [f"`{n}`" for n in names[:3]]
     return ", ".join(shown) + (" and others" if len(names) > 3 else "")
+
+
+def _entry_subcommand(
+    facts: DocFacts, entry: DocEntry, named: dict[str, Subcommand]
+) -> Subcommand | None:
+    """The subcommand an entry documents a flag of: the one the usage line
+    of its ``--help`` output names (``usage: shop install [-h]``), else one
+    a heading above it names."""
+    for raw in facts.entries:
+        if raw.line == entry.location.line and raw.program and " " in raw.program:
+            word = raw.program.rsplit(" ", 1)[-1]
+            if word in named:
+                return named[word]
+    return _heading_subcommand(facts, entry, named)
 
 
 def _heading_subcommand(

@@ -84,22 +84,26 @@ def help_options(text: str) -> list[tuple[str, int, str | None, str | None]]:
 
 
 #: argparse's and click's usage line: ``usage: yapf-diff [-h] ...``,
-#: ``Usage: python -m app [OPTIONS]``.
+#: ``Usage: python -m app [OPTIONS]``, ``Usage: app serve [OPTIONS]``.
 _USAGE = re.compile(
-    r"usage:[ \t]{1,20}(\S{1,200})(?:[ \t]{1,20}-m[ \t]{1,20}([\w.]{1,200}))?", re.I
+    r"usage:[ \t]{1,20}(\S{1,200})(?:[ \t]{1,20}-m[ \t]{1,20}([\w.]{1,200}))?"
+    r"(?:[ \t]{1,20}([a-z][\w-]{0,80})(?![\w-]))?",
+    re.I,
 )
 
 
 def usage_program(text: str) -> str | None:
     """The program a help output's usage line names (its file's name;
-    ``python -m app`` as ``-m app``), or None where no line of it begins
-    with ``usage:``."""
+    ``python -m app`` as ``-m app``), with the word in small letters that
+    follows it, its subcommand's (``app serve``), or None where no line of
+    it begins with ``usage:``."""
     for line in text.splitlines():
         match = _USAGE.match(line.lstrip())
         if match is not None:
-            program, module = match.groups()
+            program, module, word = match.groups()
             name = program.rsplit("/", 1)[-1]
-            return f"-m {module}" if module and name.startswith("python") else name
+            name = f"-m {module}" if module and name.startswith("python") else name
+            return f"{name} {word}" if word and word.islower() else name
     return None
 
 

@@ -16,8 +16,10 @@ decorates (``@cli.command("run")``, else the function's name
 with ``-`` for ``_``); its options are those its ``@click.option``
 decorators declare, all of them where its other decorators are click's
 own (``@click.argument``, ``@click.pass_context``): a decorator of the
-project's may add more (``@install_options``), and a command given
-``cls=`` or ``context_settings=`` may take others.
+project's may add more (``@install_options``), a command given ``cls=``
+or ``context_settings=`` may take others, and a group's subcommands take
+their own. So with argparse: a subcommand's parser that makes subparsers
+of its own (``add_subparsers``) is handed on, its options not all known.
 """
 
 from __future__ import annotations
@@ -184,7 +186,9 @@ def _click_command(node: ast.FunctionDef | ast.AsyncFunctionDef, uses: ParserUse
         if method in ("command", "group") and isinstance(owner, ast.Name):
             name = _command_name(deco, node.name)
             given = deco.keywords if isinstance(deco, ast.Call) else []
-            known = known and not any(k.arg in _OPEN_COMMAND for k in given)
+            # A group's own options are few: the flags under its name are
+            # mostly its subcommands' (``app publish cloudrun --title``).
+            known = known and method == "command" and not any(k.arg in _OPEN_COMMAND for k in given)
         elif method not in _CLICK_OWN:
             known = False  # a decorator of the project's may add options
     if name is None or (name == node.name.replace("_", "-") and name.endswith(_SUFFIXES)):
