@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from configdrift.config import load
 from configdrift.engine import analyse
 from helpers import make_project
@@ -90,17 +92,28 @@ def test_a_malformed_removed_table_is_a_usage_error(cli, tmp_path) -> None:
     assert "`removed.a` must be a reason, or a table of" in result.err
 
 
-def test_a_deprecation_comment_above_a_field_marks_it_deprecated(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("said", "mentioned"),
+    [
+        # A comment above the field; one that only mentions the word.
+        (
+            "    # Deprecated: use `new_mode` instead.\n    old_mode: bool = False\n",
+            "    # The deprecated spelling of this was removed in 2.0.\n    level: int = 1\n",
+        ),
+        # The field's docstring, opening with the word; one that only mentions it.
+        (
+            '    old_mode: bool = False\n    """Deprecated! Moved to \'new_mode\'"""\n',
+            '    level: int = 1\n    """The deprecated spelling was removed in 2.0."""\n',
+        ),
+    ],
+)
+def test_a_field_its_comment_or_docstring_calls_deprecated(tmp_path, said, mentioned) -> None:
     from helpers import by_key, check_project
 
     model = (
         "from pydantic import BaseModel\n\n\n"
         "class Config(BaseModel):\n"
-        "    new_mode: bool = False\n"
-        "    # Deprecated: use `new_mode` instead.\n"
-        "    old_mode: bool = False\n"
-        "    # The deprecated spelling of this was removed in 2.0.\n"
-        "    level: int = 1\n"
+        "    new_mode: bool = False\n" + said + mentioned
     )
     page = (
         "# Config\n\n- `new_mode` (bool): the mode.\n- `old_mode` (bool): the old mode.\n"
@@ -111,33 +124,7 @@ def test_a_deprecation_comment_above_a_field_marks_it_deprecated(tmp_path) -> No
     )
     found = by_key(findings)
     assert found[("CD402", "old_mode")].suggestion == "use `new_mode`"
-    # A comment that only mentions the word is no deprecation.
-    assert ("CD402", "level") not in found
-
-
-def test_a_field_docstring_that_opens_deprecated_marks_it_deprecated(tmp_path) -> None:
-    from helpers import by_key, check_project
-
-    model = (
-        "from pydantic import BaseModel\n\n\n"
-        "class Config(BaseModel):\n"
-        "    new_file: str = 'log.md'\n"
-        '    """Where the log goes."""\n'
-        "    old_file: str = ''\n"
-        '    """Deprecated! Moved to \'new_file\'"""\n'
-        "    level: int = 1\n"
-        '    """The level; the deprecated spelling was removed in 2.0."""\n'
-    )
-    page = (
-        "# Config\n\n- `new_file` (str): the log.\n- `old_file` (str): the old log.\n"
-        "- `level` (int): the level.\n"
-    )
-    _, findings = check_project(
-        tmp_path, {"pkg/config.py": model, "docs/config.md": page}, "pkg", {"": "pkg.config:Config"}
-    )
-    found = by_key(findings)
-    assert found[("CD402", "old_file")].suggestion == "use `new_file`"
-    # A docstring that only mentions the word is no deprecation.
+    # A comment or docstring that only mentions the word is no deprecation.
     assert ("CD402", "level") not in found
 
 
