@@ -15,16 +15,17 @@ on others with "No such option".
 The subcommand is the one the usage line of a pasted ``--help`` output
 names (``usage: shop install [-h]``), else a heading's. A flag is judged
 only where all of this is certain: the page's headings (where they name
-the subcommand) name three subcommands of the program at least (a reference of them, not
-a guide whose "Run" section means something else); every option of the
-subcommand is known (each added by a call the code shows, the helpers its
-parser is handed to followed, no ``parents=``, the parser never handed to
-code not followed; a click command decorated by click's own decorators
-alone, with no ``cls=`` or ``context_settings=``); and the flag is one another subcommand of the same
-program declares (a flag no subcommand has, or a misspelt one, is other
-rules' to judge). A command line's flag is judged only right after the
-subcommand's name, before any other word (a value, a file, or the words
-a command hands on to another program).
+the subcommand) name three subcommands of the program at least (a
+reference of them, not a guide whose "Run" section means something
+else); every option of the subcommand is known (each added by a call the
+code shows, the helpers its parser is handed to followed, no
+``parents=``, the parser never handed to code not followed; a click
+command decorated by click's own decorators alone, with no ``cls=`` or
+``context_settings=``, and no group of subcommands); and the flag is one
+another subcommand of the same program declares (a flag no subcommand
+has, or a misspelt one, is other rules' to judge). A command line's flag
+is judged only right after the subcommand's name, before any other word
+(a value, a file, or the words a command hands on to another program).
 """
 
 from __future__ import annotations
@@ -78,14 +79,8 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
             info = project.modules[module]
             if info.facts.parsers is None or not info.facts.parsers.subcommands:
                 continue
-            uses = info.facts.parsers
             own = {
-                name: None
-                if name in uses.escaped
-                else _click_flags(info.facts, uses.functions[name])
-                if name in uses.functions
-                else _flags(project, module, name, set())
-                for name in uses.subcommands
+                name: _own_flags(project, module, name) for name in info.facts.parsers.subcommands
             }
             program = frozenset(f for flags in own.values() if flags for f in flags)
             for name, line in info.facts.parsers.subcommands.items():
@@ -95,6 +90,18 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
         return {name: subs[0] for name, subs in found.items() if len(subs) == 1}
 
     return once(analysis, "subcommands", derive)
+
+
+def _own_flags(project: Project, module: str, name: str) -> frozenset[str] | None:
+    """The flags the subcommand ``name`` of ``module`` takes: a click
+    command's, or an argparse subparser's; None where not all are known."""
+    facts = project.modules[module].facts
+    uses = facts.parsers
+    if uses is None or name in uses.escaped:
+        return None
+    if name in uses.functions:
+        return _click_flags(facts, uses.functions[name])
+    return _flags(project, module, name, set())
 
 
 def _flags(
