@@ -75,12 +75,14 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
     def derive() -> dict[str, Subcommand]:
         project = analysis.project
         found: dict[str, list[Subcommand]] = {}
+        declared: dict[str, dict[int, set[str]]] = {}  # each module's, once
         for module in sorted(project.modules):
             info = project.modules[module]
             if info.facts.parsers is None or not info.facts.parsers.subcommands:
                 continue
             own = {
-                name: _own_flags(project, module, name) for name in info.facts.parsers.subcommands
+                name: _own_flags(project, module, name, declared)
+                for name in info.facts.parsers.subcommands
             }
             program = frozenset(f for flags in own.values() if flags for f in flags)
             for name, line in info.facts.parsers.subcommands.items():
@@ -92,7 +94,9 @@ def subcommands(analysis: Analysis) -> dict[str, Subcommand]:
     return once(analysis, "subcommands", derive)
 
 
-def _own_flags(project: Project, module: str, name: str) -> frozenset[str] | None:
+def _own_flags(
+    project: Project, module: str, name: str, declared: dict[str, dict[int, set[str]]]
+) -> frozenset[str] | None:
     """The flags the subcommand ``name`` of ``module`` takes: a click
     command's, or an argparse subparser's; None where not all are known."""
     facts = project.modules[module].facts
@@ -101,15 +105,20 @@ def _own_flags(project: Project, module: str, name: str) -> frozenset[str] | Non
         return None
     if name in uses.functions:
         return _click_flags(facts, uses.functions[name])
-    return _flags(project, module, name, set())
+    return _flags(project, module, name, set(), declared)
 
 
 def _flags(
-    project: Project, module: str, token: str, seen: set[tuple[str, str]]
+    project: Project,
+    module: str,
+    token: str,
+    seen: set[tuple[str, str]],
+    declared: dict[str, dict[int, set[str]]],
 ) -> frozenset[str] | None:
     """The flags the parser ``token`` of ``module`` takes (a subcommand's
     name, or ``@function`` for what a helper is handed), with those of the
-    helpers it is handed to; None where any is not known."""
+    helpers it is handed to; None where any is not known. ``declared``
+    keeps each module's ``_declared``."""
     if (module, token) in seen:
         return frozenset()
     seen.add((module, token))
@@ -119,7 +128,9 @@ def _flags(
         return None
     lines = {line for line, owner in uses.options.items() if owner == token}
     flags = set(_HELP)
-    for line, found in _declared(facts).items():
+    if module not in declared:
+        declared[module] = _declared(facts)
+    for line, found in declared[module].items():
         if line in lines:
             flags |= found
             lines.discard(line)
@@ -131,7 +142,7 @@ def _flags(
         symbol = project.resolve(module, callee)
         if symbol is None or symbol.kind != "function" or "." in symbol.qualname:
             return None  # handed to code not followed
-        more = _flags(project, symbol.module, f"@{symbol.qualname}", seen)
+        more = _flags(project, symbol.module, f"@{symbol.qualname}", seen, declared)
         if more is None:
             return None
         flags |= more

@@ -284,9 +284,9 @@ class ModuleFacts:
     call_reads: list[DictRead] = field(default_factory=list)
     dict_stores: list[DictStore] = field(default_factory=list)
     registrations: list[RegistrationCall] = field(default_factory=list)
-    #: The subcommands an argparse program declares and the parser each
-    #: option is added to (``subcommands.parser_uses``); None where the
-    #: module makes none.
+    #: The subcommands an argparse or click program declares and the
+    #: parser each option is added to (``subcommands.parser_uses``); None
+    #: where the module makes none.
     parsers: ParserUses | None = None
     #: Attribute names used in the file, as ``name`` when some use is on a
     #: receiver other than a bare ``self`` and as ``self.name`` for uses on

@@ -91,18 +91,15 @@ def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
 def _body(body: list[ast.stmt], bound: dict[str, str], uses: ParserUses) -> None:
     """Follow the parsers' names through ``body``'s statements in order."""
     events: list[tuple[tuple[int, int], int, ast.AST]] = []
+    calls: dict[int, ast.Call] = {}
     for node in _own_nodes(body):
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
             events.append((end, 1, node))
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             events.append(((node.lineno, node.col_offset), 0, node))
-    calls = {
-        id(arg): call
-        for call in _own_nodes(body)
-        if isinstance(call, ast.Call)
-        for arg in _operands(call)
-    }
+        elif isinstance(node, ast.Call):
+            calls.update((id(arg), node) for arg in _operands(node))
     for _, _, node in sorted(events, key=lambda e: (e[0], e[1])):
         if isinstance(node, ast.Name):
             token = bound.get(node.id)
