@@ -409,14 +409,12 @@ def _included_code(analysis: Analysis, sources: Sources) -> None:
     if not shown:
         return
     words: set[str] = set()
-    for rel, lines in shown.items():
-        data = read_or_none(analysis.config.root, rel)
-        if data is not None:
-            text = data.decode("utf-8", "replace").splitlines()
-            chosen = (
-                text if lines is None else [text[n - 1] for n in sorted(lines) if n <= len(text)]
-            )
-            words.update(_WORD.findall("\n".join(chosen)))
+    for lines, text in shown.values():
+        split = text.splitlines()
+        chosen = (
+            split if lines is None else [split[n - 1] for n in sorted(lines) if n <= len(split)]
+        )
+        words.update(_WORD.findall("\n".join(chosen)))
     for each in analysis.everything:
         for node in each.schema.walk():
             if node.path and words.intersection((node.key, *node.spellings)):

@@ -69,15 +69,15 @@ def file_includes(root: Path, rels: list[str], name: str) -> list[Include]:
             continue
         lines = data.decode("utf-8", "replace").splitlines()
         for number, line in enumerate(lines, start=1):
-            snippet = _snippet(line)
-            if snippet is not None and snippet[0].rsplit("/", 1)[-1] == name:
-                out.append(Include(Location(rel, number), {SNIPPET: snippet[1]}))
-                break
-            found = _DIRECTIVE.fullmatch(line.strip())
-            if found is None:
+            named = _included(line, lines, number)
+            if named is None:
                 continue
-            options = _options(lines, number)
-            if name in found.group(1) or any(name in value for value in options.values()):
+            target, options = named
+            if (
+                target.rsplit("/", 1)[-1] == name
+                if SNIPPET in options
+                else name in target or any(name in value for value in options.values())
+            ):
                 out.append(Include(Location(rel, number), options))
                 break
     return out
@@ -93,11 +93,14 @@ def _snippet(line: str) -> tuple[str, str] | None:
     return path, part
 
 
-def code_shown(root: Path, pages: list[str], files: list[str]) -> dict[str, set[int] | None]:
+def code_shown(
+    root: Path, pages: list[str], files: list[str]
+) -> dict[str, tuple[set[int] | None, str]]:
     """The files of ``files`` the pages include (by a directive's argument
     or a snippet, never a label or a role that names them), each with the
-    lines the pages show together; None where one shows it whole. An
-    include whose path names two of ``files`` is left out."""
+    lines the pages show together (None where one shows it whole) and its
+    text, read once. An include whose path names two of ``files`` is left
+    out."""
     by_name: dict[str, list[str]] = {}
     for rel in files:
         by_name.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
@@ -115,25 +118,26 @@ def code_shown(root: Path, pages: list[str], files: list[str]) -> dict[str, set[
             rels = [r for r in by_name.get(target.rsplit("/", 1)[-1], ()) if _names(target, r)]
             if len(rels) == 1:
                 found.setdefault(rels[0], []).append(Include(Location(page, number), options))
-    out: dict[str, set[int] | None] = {}
+    out: dict[str, tuple[set[int] | None, str]] = {}
     for rel, includes in found.items():
         data = read_or_none(root, rel)
         if data is None:
             continue
         text = data.decode("utf-8", "replace")
         parts = [include.shown(text) for include in includes]
-        out[rel] = None if None in parts else set().union(*(p for p in parts if p is not None))
+        shown = None if None in parts else set().union(*(p for p in parts if p is not None))
+        out[rel] = shown, text
     return out
 
 
 def _included(line: str, lines: list[str], number: int) -> tuple[str, dict[str, str]] | None:
-    """The path a line includes (a snippet, or a directive's argument)
-    and the options that choose its part."""
+    """The path a line includes (a snippet, or a directive's argument,
+    ``""`` for none) and the options that name or choose its part."""
     snippet = _snippet(line)
     if snippet is not None:
         return snippet[0], {SNIPPET: snippet[1]}
     found = _DIRECTIVE.fullmatch(line.strip())
-    if found is None or not found.group(1).strip():
+    if found is None:
         return None
     return found.group(1).strip(), _options(lines, number)
 
