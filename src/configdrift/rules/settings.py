@@ -11,14 +11,10 @@ from typing import TYPE_CHECKING, Any
 from configdrift.link import settings_of
 from configdrift.model import IMPLIED, Finding, Location, Related, Setting, Spelling, same_value
 from configdrift.rules.registry import make, register
-from configdrift.rules.values import TRUTH, parse_doc_value, values_equal
+from configdrift.rules.values import ON_OFF, parse_doc_value, values_equal
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
-
-#: A string read from the environment or the command line, as a bool: the
-#: words a doc writes, and a switch's ``on`` and ``off``.
-_BOOLS = {**TRUTH, "on": True, "off": False}
 
 
 @register("CD601")
@@ -289,7 +285,7 @@ def _parse(text: str, like: Any) -> Any:
     (a list, a dict, an object), or a string that does not parse."""
     low = text.strip().lower()
     if isinstance(like, bool):
-        return _BOOLS.get(low)
+        return ON_OFF.get(low)
     if not isinstance(like, int | float):
         return None
     for kind in (int, float):

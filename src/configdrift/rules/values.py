@@ -144,8 +144,11 @@ def _size(text: str) -> float | None:
 
 #: The words a documented or configured bool is written with.
 TRUTH = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
-#: The words a page describes a switch's state with, beside ``TRUTH``'s.
-_SWITCH = {**TRUTH, "on": True, "off": False, "enabled": True, "disabled": False}
+#: A string read from the environment or the command line as a bool: the
+#: words a doc writes, and a switch's ``on`` and ``off``.
+ON_OFF = {**TRUTH, "on": True, "off": False}
+#: The words a page describes a switch's state with, beside those.
+_SWITCH = {**ON_OFF, "enabled": True, "disabled": False}
 
 
 def shown_default(value: object, text: str) -> str:
