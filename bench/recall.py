@@ -16,8 +16,10 @@ commit) and prints, per project and per half:
   a finding of another key on the item's very doc line. A finding of
   another key near the item's place (the next row of a table) is not it;
 - for each missed item, the stage where it is lost, from ``configdrift map``'s
-  keys and entries: no surface holds its key, its doc entry is not placed,
-  or both are there and no rule fires;
+  keys and entries: no surface holds its key, its doc entry is not placed
+  (its page read, or not: then whether ``map --unread`` lists it as a
+  reference page it did not read, and why), or both are there and no rule
+  fires;
 - error findings: those matching an item or judged real in the file's
   ``judged`` list, those judged false, and those not judged yet (listed, to
   be judged from the code and recorded).
@@ -278,14 +280,35 @@ def stage(item: dict[str, Any], project: dict[str, Any]) -> str:
         placed = True
     if not placed:
         pages = {d for s in surfaces for d in s.get("docs", ())}
-        read = doc is not None and place_path(doc) in pages
-        return f"{STAGES[1]}: {'page read' if read else 'page not read'}"
+        if doc is not None and place_path(doc) in pages:
+            return f"{STAGES[1]}: page read"
+        return f"{STAGES[1]}: page not read, {_why_unread(doc, project)}"
     if item["kind"] == "default-mismatch":
         return f"{STAGES[2]}: {_default_gap(item, keys, entries)}"
     if item["kind"] == "undocumented":
         states = {k["state"] for k in keys if names_key(item["key"], k["path"])}
         return f"{STAGES[2]}: key {'/'.join(sorted(states)) or 'not named'}"
     return STAGES[2]
+
+
+#: What ``map --unread`` says of a reference page it did not read, in
+#: short (a count of its entries differs from page to page).
+_UNREAD = (
+    ("names too few keys", "too few keys"),
+    ("none of them a key", "no key of a configuration"),
+    ("no entry in a recognised form", "no entry read"),
+)
+
+
+def _why_unread(doc: str | None, project: dict[str, Any]) -> str:
+    """Why an item's page is read by no surface, from ``map --unread``: a
+    reference page it did not read (and why), or a page that looks like
+    no reference (a guide, an example, a docstring)."""
+    path = place_path(doc)
+    reason = next((u["reason"] for u in project.get("unread", ()) if u["path"] == path), None)
+    if reason is None:
+        return "no reference page"
+    return "reference page, " + next((short for long, short in _UNREAD if long in reason), "other")
 
 
 def _default_gap(item: dict[str, Any], keys: list[Any], entries: list[Any]) -> str:
@@ -372,10 +395,12 @@ def score(truth: dict[str, Any], report: dict[str, Any], project: dict[str, Any]
     return result
 
 
-def run_check(python: str, clone: Path, timeout: int, command: str = "check") -> dict[str, Any]:
+def run_check(
+    python: str, clone: Path, timeout: int, command: str = "check", *options: str
+) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run(
-        [python, "-m", "configdrift", command, ".", "--format", "json", "--no-cache"],
+        [python, "-m", "configdrift", command, ".", *options, "--format", "json", "--no-cache"],
         cwd=clone,
         capture_output=True,
         env=env,
@@ -423,7 +448,7 @@ def main() -> int:
             continue
         try:
             report = run_check(args.python, clone, args.timeout)
-            (project,) = run_check(args.python, clone, args.timeout, "map")["projects"]
+            (project,) = run_check(args.python, clone, args.timeout, "map", "--unread")["projects"]
         except (RuntimeError, subprocess.TimeoutExpired, ValueError) as exc:
             scores.append(Score(name, truth.get("half", "tune"), problem=str(exc)))
             continue

@@ -136,12 +136,28 @@ def _third(row):
     return row[2] if len(row) > 2 else None
 
 
+#: What ``map --unread`` says of a page that names too few keys.
+_TOO_FEW = "not parsed: it names too few keys of any configuration"
+
+
 def test_a_miss_is_lost_where_map_shows_it_stops():
     item = {"key": "port", "kind": "default-mismatch", "doc": "d.md:4", "code": "c.py:9"}
     assert recall.stage(item, _project()) == "no surface"
     assert (
-        recall.stage(item, _project(keys=[("port", "c.py:9")])) == "entry not placed: page not read"
+        recall.stage(item, _project(keys=[("port", "c.py:9")]))
+        == "entry not placed: page not read, no reference page"
     )
+    # A reference page map --unread lists says why it was not read.
+    unread = {
+        **_project(keys=[("port", "c.py:9")]),
+        "unread": [{"path": "d.md", "reason": _TOO_FEW}],
+    }
+    assert (
+        recall.stage(item, unread)
+        == "entry not placed: page not read, reference page, too few keys"
+    )
+    other = {**unread, "unread": [{"path": "e.md", "reason": _TOO_FEW}]}
+    assert recall.stage(item, other) == "entry not placed: page not read, no reference page"
     read = _project(keys=[("port", "c.py:9")], docs=["d.md"])
     assert recall.stage(item, read) == "entry not placed: page read"
     placed = _project(keys=[("port", "c.py:9")], entries=[("port", "d.md:4")])
