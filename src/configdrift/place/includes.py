@@ -15,6 +15,7 @@ A label (``.. _defaults.yaml:``), a comment, a title or a role in prose
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,17 +63,8 @@ def file_includes(root: Path, rels: list[str], name: str) -> list[Include]:
     """The directives of the pages ``rels`` that include the file ``name``
     (its path's last part), one per page: the first."""
     out: list[Include] = []
-    wanted = name.encode()
     for rel in rels:
-        data = read_or_none(root, rel)
-        if data is None or wanted not in data:
-            continue
-        lines = data.decode("utf-8", "replace").splitlines()
-        for number, line in enumerate(lines, start=1):
-            named = _included(line, lines, number)
-            if named is None:
-                continue
-            target, options = named
+        for number, target, options in _page_includes(root, rel, (name.encode(),)):
             if (
                 target.rsplit("/", 1)[-1] == name
                 if SNIPPET in options
@@ -81,6 +73,21 @@ def file_includes(root: Path, rels: list[str], name: str) -> list[Include]:
                 out.append(Include(Location(rel, number), options))
                 break
     return out
+
+
+def _page_includes(
+    root: Path, rel: str, wanted: tuple[bytes, ...]
+) -> Iterator[tuple[int, str, dict[str, str]]]:
+    """Each include of the page ``rel``: its line, the path it names and
+    its options; none where the page's bytes hold none of ``wanted``."""
+    data = read_or_none(root, rel)
+    if data is None or not any(w in data for w in wanted):
+        return
+    lines = data.decode("utf-8", "replace").splitlines()
+    for number, line in enumerate(lines, start=1):
+        named = _included(line, lines, number)
+        if named is not None:
+            yield number, *named
 
 
 def _snippet(line: str) -> tuple[str, str] | None:
@@ -106,15 +113,7 @@ def code_shown(
         by_name.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
     found: dict[str, list[Include]] = {}
     for page in pages:
-        data = read_or_none(root, page)
-        if data is None or (b"8<" not in data and b"include" not in data):
-            continue
-        lines = data.decode("utf-8", "replace").splitlines()
-        for number, line in enumerate(lines, start=1):
-            named = _included(line, lines, number)
-            if named is None:
-                continue
-            target, options = named
+        for number, target, options in _page_includes(root, page, (b"8<", b"include")):
             rels = [r for r in by_name.get(target.rsplit("/", 1)[-1], ()) if _names(target, r)]
             if len(rels) == 1:
                 found.setdefault(rels[0], []).append(Include(Location(page, number), options))
