@@ -57,3 +57,39 @@ def test_what_may_take_the_keyword_is_not_judged(tmp_path) -> None:
             tmp_path / str(i), {"app/__init__.py": init, "docs/models.md": _page(target)}
         )
         assert not [key for key in found if key[0] == "CD301"], target
+
+
+_LIST = """# Callbacks
+
+```yaml
+callbacks:
+  - class_path: app.models.Open
+    init_args:
+      patience: 3
+  - class_path: app.models.Padim
+    init_args:
+      backbone: resnet50
+      {more}
+```
+"""
+
+
+def test_each_item_of_a_list_is_built_with_its_own_init_args(tmp_path) -> None:
+    # ``patience`` is the first item's (Open takes it), never Padim's.
+    found = _check(tmp_path, {"docs/cb.md": _LIST.format(more="depth: 2")})
+    assert [key for key in found if key[0] == "CD301"] == [
+        ("CD301", "callbacks.[].init_args.depth")
+    ]
+    assert found[("CD301", "callbacks.[].init_args.depth")].location.line == 11
+
+
+def test_init_args_written_above_their_class_path_in_a_list_are_not_judged(tmp_path) -> None:
+    # Which item's init args these are is not known from their order alone:
+    # ``patience`` is Open's, though it follows Padim's class path.
+    second = "  - init_args:\n      patience: 3\n    class_path: app.models.Open\n"
+    padim = "  - class_path: app.models.Padim\n    init_args:\n      backbone: resnet50\n"
+    first = "  - init_args:\n      backbone: resnet50\n    class_path: app.models.Padim\n"
+    for i, items in enumerate((padim + second, first + second)):
+        page = f"# Callbacks\n\n```yaml\ncallbacks:\n{items}```\n"
+        found = _check(tmp_path / str(i), {"docs/cb.md": page})
+        assert not [key for key in found if key[0] == "CD301"], items

@@ -88,20 +88,38 @@ def _calls(analysis: Analysis) -> Iterator[tuple[str, str, list[BlockKey]]]:
     ]
     blocks += _files(analysis)
     for rel, block in blocks:
-        named = {
-            key.path[:-1]: key.value
-            for key in block.keys
-            if key.path and key.path[-1] == CLASS_PATH and isinstance(key.value, str)
-        }
-        for parent, target in named.items():
-            at = (*parent, INIT_ARGS)
-            args = [
-                key
-                for key in block.keys
-                if len(key.path) == len(at) + 1 and key.path[: len(at)] == at
-            ]
-            if args:
-                yield rel, target, args
+        named: dict[tuple[str, ...], list[BlockKey]] = {}
+        for key in block.keys:
+            if key.path and key.path[-1] == CLASS_PATH and isinstance(key.value, str):
+                named.setdefault(key.path[:-1], []).append(key)
+        for parent, paths in named.items():
+            for target, args in _items(block.keys, (*parent, INIT_ARGS), paths):
+                if args:
+                    yield rel, target, args
+
+
+def _items(
+    keys: list[BlockKey], at: tuple[str, ...], paths: list[BlockKey]
+) -> Iterator[tuple[str, list[BlockKey]]]:
+    """Each class path of one place with the keys under its init args. The
+    items of a list share their path (``callbacks: [{class_path: A,
+    init_args: ...}, {class_path: B, ...}]``): each init args goes with the
+    class path written above it, where that is certain (no init args above
+    the first, none two between class paths); none where it is not."""
+    under = [key for key in keys if len(key.path) == len(at) + 1 and key.path[: len(at)] == at]
+    heads = sorted(key.line for key in keys if key.path == at)
+    if len(paths) == 1 and len(heads) <= 1:
+        yield str(paths[0].value), under  # one item, its keys in any order
+        return
+    starts = sorted(key.line for key in paths)
+    bounds = [*starts[1:], float("inf")]
+    if any(line < starts[0] for line in heads) or any(
+        sum(start < line < end for line in heads) > 1
+        for start, end in zip(starts, bounds, strict=True)
+    ):
+        return  # an item writes its init args first: which class they build is not known
+    for key, end in zip(sorted(paths, key=lambda k: k.line), bounds, strict=True):
+        yield str(key.value), [arg for arg in under if key.line < arg.line < end]
 
 
 def _files(analysis: Analysis) -> list[tuple[str, Block]]:
