@@ -71,6 +71,20 @@ def test_google_hugging_face_numpy_and_sphinx_sections_are_read() -> None:
     assert doc_params("Note: this is prose.\n\nReturns:\n    int: the count.\n", 1) == []
 
 
+def test_a_section_header_indented_as_an_entry_ends_the_entries() -> None:
+    # ``Examples:`` written at the entries' depth is no parameter, nor what
+    # follows it; a line of an entry's text that says ``Example:`` is text.
+    docstring = (
+        "Metric.\n\n    Args:\n        device: where. Default, CPU.\n"
+        "            Example:\n                ``cpu``.\n"
+        "        skip (bool): whether.\n\n        Examples:\n\n        late (int): none.\n"
+    )
+    assert [p.name for p in doc_params(docstring, 1)] == ["device", "skip"]
+    # A parameter named as a section is (``params``) is written in small letters.
+    attributes = "Trial.\n\n    Attributes:\n        number:\n            N.\n        params:\n"
+    assert [p.name for p in doc_params(attributes + "            P.\n", 1)] == ["number", "params"]
+
+
 _DATACLASS = (
     "from dataclasses import dataclass, field\n\n\n"
     "@dataclass\nclass Base:\n    inherited: int = 0\n\n\n"

@@ -44,6 +44,12 @@ _GOOGLE = frozenset(
         "other parameters",
     }
 )
+#: The headers of the other sections, Google style: one written at an
+#: entry's depth (``Examples:`` indented under ``Args:``) ends the entries.
+_OTHER_SECTIONS = frozenset(
+    {"example", "examples", "note", "notes", "returns", "return", "raises", "yields", "warning"}
+    | {"warnings", "see also", "references", "todo", "usage"}
+)
 #: The headers of a section that lists parameters, numpy style.
 _NUMPY = frozenset({"parameters", "attributes", "other parameters"})
 
@@ -187,6 +193,13 @@ def _section(
             break  # the next section's header
         if entry_indent is None:
             entry_indent = indent
+        if (
+            not numpy
+            and (entry_indent is None or indent <= entry_indent)
+            and line.strip()[:1].isupper()
+            and line.strip().rstrip(":").lower() in _OTHER_SECTIONS | _GOOGLE
+        ):
+            break  # another section's header (``Examples:``), indented as an entry is
         if indent == entry_indent:
             pattern = _NUMPY_ENTRY if numpy else _ENTRY
             found = pattern.match(line.strip())
