@@ -143,7 +143,8 @@ def is_small_doc(facts: DocFacts, parents: dict[str, frozenset[ConfigPath]]) -> 
 
 def listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
     """Sections that list the options (``## Global options``: nearly all of
-    their list items name keys, three at least) on a page that lists other
+    their list items name keys, three at least, or they name nine tenths of
+    the keys and other names no more than those) on a page that lists other
     things too: only their list items are the page's entries. For the
     surfaces beside the first only: a tutorial's list of a config tree's
     keys (DeepSpeed's sparse attention) is no reference page."""
@@ -157,7 +158,15 @@ def listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
         for sid, names in by_section.items()
         if needed
         and len(names & spellings) >= needed
-        and len(names & spellings) >= 0.8 * len(names)
+        and (
+            len(names & spellings) >= 0.8 * len(names)
+            # Nine tenths of the keys, beside other names no more than them
+            # (the values a key takes, in items under it).
+            or (
+                10 * len(names & spellings) >= 9 * len(spellings)
+                and 2 * len(names & spellings) >= len(names)
+            )
+        )
     )
 
 
