@@ -44,9 +44,9 @@ _GOOGLE = frozenset(
         "other parameters",
     }
 )
-#: The headers of the other sections, Google style: one written at an
-#: entry's depth (``Examples:`` indented under ``Args:``) ends the entries.
-_OTHER_SECTIONS = frozenset(
+#: The headers of every section, Google style: one written at an entry's
+#: depth (``Examples:`` indented under ``Args:``) ends the entries.
+_HEADERS = _GOOGLE | frozenset(
     {"example", "examples", "note", "notes", "returns", "return", "raises", "yields", "warning"}
     | {"warnings", "see also", "references", "todo", "usage"}
 )
@@ -195,9 +195,9 @@ def _section(
             entry_indent = indent
         if (
             not numpy
-            and (entry_indent is None or indent <= entry_indent)
+            and indent <= entry_indent
             and line.strip()[:1].isupper()
-            and line.strip().rstrip(":").lower() in _OTHER_SECTIONS | _GOOGLE
+            and line.strip().rstrip(":").lower() in _HEADERS
         ):
             break  # another section's header (``Examples:``), indented as an entry is
         if indent == entry_indent:
