@@ -156,18 +156,16 @@ def listing_sections(facts: DocFacts, spellings: set[str]) -> frozenset[str]:
     return frozenset(
         facts.sections[sid].title
         for sid, names in by_section.items()
-        if needed
-        and len(names & spellings) >= needed
-        and (
-            len(names & spellings) >= 0.8 * len(names)
-            # Nine tenths of the keys, beside other names no more than them
-            # (the values a key takes, in items under it).
-            or (
-                10 * len(names & spellings) >= 9 * len(spellings)
-                and 2 * len(names & spellings) >= len(names)
-            )
-        )
+        if needed and _lists_keys(len(names & spellings), len(names), len(spellings), needed)
     )
+
+
+def _lists_keys(hits: int, names: int, keys: int, needed: int) -> bool:
+    """Do ``names`` list items, ``hits`` of them keys of a configuration of
+    ``keys``, list its options? ``needed`` of them at least, and nearly all
+    of the items; or nine tenths of the keys, beside other names no more
+    than them (the values a key takes, in items under it)."""
+    return hits >= needed and (hits >= 0.8 * names or (10 * hits >= 9 * keys and 2 * hits >= names))
 
 
 #: The variables a section on the environment must document as entries.

@@ -43,6 +43,7 @@ from configdrift.rules.doc_gaps import (
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
 from configdrift.rules.environment_docs import linked_variables, unjudged_variables
+from configdrift.rules.evidence import once
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
 from configdrift.rules.registry import make, register
@@ -197,7 +198,6 @@ def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]
 
 def _shown(analysis: Analysis) -> set[ConfigPath]:
     """The paths of the keys a surface documents, once."""
-    from configdrift.rules.evidence import once
 
     def derive() -> set[ConfigPath]:
         own, _ = documented_nodes(analysis)
@@ -544,8 +544,6 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
 def _entered(analysis: Analysis) -> set[str]:
     """The names an entry of its own (a directive, a heading) gives on
     any page parsed, read or not; once a project."""
-    from configdrift.rules.evidence import once
-
     first = analysis.first or analysis
 
     def derive() -> set[str]:

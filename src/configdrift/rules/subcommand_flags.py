@@ -199,11 +199,7 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
             continue
         if entry.name not in sub.program:
             continue  # no subcommand of the program has it: not this rule's
-        others = sorted(
-            s.name
-            for s in named.values()
-            if s.flags and entry.name in s.flags and s.program == sub.program
-        )
+        others = _taking(named, sub, entry.name)
         at = sub.location
         outcome = _outcome(analysis.schema.model_kind or "", strict)
         yield make(
@@ -214,6 +210,13 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
             f"not take it ({_listed(others)} take it): following the docs {outcome}",
             (Related(at.path, at.line, f"the `{sub.name}` subcommand is declared here"),),
         )
+
+
+def _taking(named: dict[str, Subcommand], sub: Subcommand, flag: str) -> list[str]:
+    """The subcommands of ``sub``'s program that take ``flag``, by name."""
+    return sorted(
+        s.name for s in named.values() if s.flags and flag in s.flags and s.program == sub.program
+    )
 
 
 def _listed(names: list[str]) -> str:
@@ -328,9 +331,7 @@ def _command_finding(
     program: str,
     flag: str,
 ) -> Finding:
-    others = sorted(
-        s.name for s in named.values() if s.flags and flag in s.flags and s.program == sub.program
-    )
+    others = _taking(named, sub, flag)
     outcome = _outcome(kind, strict)
     runs = f"python {program}" if program.startswith("-m ") else program
     at = sub.location

@@ -182,7 +182,8 @@ def _section(
     entry_indent: int | None = None
     while index < len(lines):
         line = lines[index]
-        if not line.strip():
+        stripped = line.strip()
+        if not stripped:
             index += 1
             continue
         indent = _indent(line)
@@ -196,20 +197,20 @@ def _section(
         if (
             not numpy
             and indent <= entry_indent
-            and line.strip()[:1].isupper()
-            and line.strip().rstrip(":").lower() in _HEADERS
+            and stripped[:1].isupper()
+            and stripped.rstrip(":").lower() in _HEADERS
         ):
             break  # another section's header (``Examples:``), indented as an entry is
         if indent == entry_indent:
             pattern = _NUMPY_ENTRY if numpy else _ENTRY
-            found = pattern.match(line.strip())
-            if found is None or (numpy and found.end() != len(line.strip())):
-                if not numpy and not line.strip().startswith(">"):
+            found = pattern.match(stripped)
+            if found is None or (numpy and found.end() != len(stripped)):
+                if not numpy and not stripped.startswith(">"):
                     break  # prose after the entries (a quoted line heads a group of them)
             else:
                 name = found.group(1).lstrip("*")
                 typed = found.group(2)
-                rest = line.strip()[found.end() :] + _more(lines, index, indent)
+                rest = stripped[found.end() :] + _more(lines, index, indent)
                 if not found.group(1).startswith("*"):
                     out.append(
                         DocParam(
