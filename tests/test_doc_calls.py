@@ -147,6 +147,53 @@ def test_a_name_two_callables_share_is_not_judged(tmp_path) -> None:
     assert found == {}
 
 
+def test_a_name_two_callables_share_is_the_one_the_block_imports(tmp_path) -> None:
+    # ``serve`` of ``app.server`` (imported there, or through the package
+    # that imports it), not ``app.other``'s: that one is named by a
+    # block that imports it, and takes ``size``.
+    twin = {"app/other.py": "def serve(app, size=1):\n    return app\n"}
+    block = "from app.server import serve\nserve(app, colour='red', size=2)"
+    found = _calls(tmp_path / "module", block, **twin)
+    assert set(found) == {"serve(colour=)", "serve(size=)"}
+    assert "serve takes app, host, port" in found["serve(size=)"].related[0].note
+    block = "from app import serve\nserve(app, colour='red')"
+    assert set(_calls(tmp_path / "package", block, **twin)) == {"serve(colour=)"}
+    block = "from app import server\nserver.serve(app, colour='red')"
+    assert set(_calls(tmp_path / "modules", block, **twin)) == {"serve(colour=)"}
+    block = "from app.other import serve\nserve(app, size=2, colour='red')"
+    assert set(_calls(tmp_path / "other", block, **twin)) == {"serve(colour=)"}
+    # Imported from a module that binds the name to no callable of the
+    # project's top level: not judged.
+    block = "from app.core import serve\nserve(app, colour='red')"
+    assert _calls(tmp_path / "none", block, **twin) == {}
+
+
+def test_a_page_no_surface_reads_is_read_for_its_calls(tmp_path) -> None:
+    # The configuration's reference is another page; this one names none
+    # of its keys, and calls the project's class with a keyword it lacks.
+    model = (
+        "from pydantic import BaseModel\n\n\nclass Options(BaseModel):\n"
+        "    alpha: int = 1\n    beta: int = 2\n    gamma: int = 3\n"
+    )
+    reference = "# Options\n\n" + "".join(
+        f"- `{key}` (int): the {key}. Default: `{n}`.\n"
+        for n, key in enumerate(("alpha", "beta", "gamma"), start=1)
+    )
+    api = ".. sourcecode:: python\n\n    from app.core import App\n    App('x', load_env=False)\n"
+    files = {"app/options.py": model, "docs/options.md": reference, "docs/api.rst": api}
+    found = _calls(tmp_path, "x = 1", **files)
+    assert found["App(load_env=)"].location.path == "docs/api.rst"
+    # Nor one of the project's history: the calls of a past release.
+    found = _calls(
+        tmp_path / "history", "x = 1", **{**files, "docs/api.rst": "", "docs/changelog.rst": api}
+    )
+    assert "App(load_env=)" not in found
+    # A page that imports no package of the project is not read for it.
+    other = api.replace("from app.core", "from elsewhere")
+    found = _calls(tmp_path / "other", "x = 1", **{**files, "docs/api.rst": other})
+    assert "App(load_env=)" not in found
+
+
 def test_a_callee_the_block_imports_from_another_library_is_not_judged(tmp_path) -> None:
     # ``App`` of another package, though the project has one; and the
     # project's own, imported from it or from one of its modules.
@@ -177,10 +224,15 @@ def test_a_keyword_the_callee_deprecates_is_reported_where_the_docs_pass_it(tmp_
         "    def __init__(self, name, old_metric=None, metric=None):\n"
         "        if old_metric is not None:\n"
         '            warnings.warn("`old_metric` is deprecated, use `metric` instead")\n'
+        "\n\nclass Target:\n"
+        "    def __init__(self, path, format=None, mode='r'):\n"
+        "        if hasattr(format, 'writer'):\n"
+        '            warnings.warn("the writer method for format is deprecated")\n'
     )
     block = (
-        "from app.tools import evaluate, Triplet\n"
-        "evaluate([1], margin=0.5, scale=2)\nTriplet('t', old_metric='cos', metric='dot')"
+        "from app.tools import evaluate, Target, Triplet\n"
+        "evaluate([1], margin=0.5, scale=2)\nTriplet('t', old_metric='cos', metric='dot')\n"
+        "Target('p', format=None)"
     )
     files = {
         "app/__init__.py": "",
@@ -189,8 +241,9 @@ def test_a_keyword_the_callee_deprecates_is_reported_where_the_docs_pass_it(tmp_
     }
     _, findings = check_project(tmp_path, files, "app")
     deprecated = {(f.key, f.location.line) for f in findings if f.code == "CD402"}
-    # The name the message calls deprecated, not the one it points to; a
-    # callee imported from its module is certain.
+    # The name the message calls deprecated, not the one it points to nor
+    # one a deprecated thing belongs to; a callee imported from its
+    # module is certain.
     assert deprecated == {("evaluate(margin=)", 5), ("Triplet(old_metric=)", 6)}
 
 

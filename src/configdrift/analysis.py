@@ -139,6 +139,9 @@ class Analysis:
     #: Pages no surface reads that run the project's own program, read
     #: for their command lines alone (CD301, CD303).
     command_pages: dict[str, DocFacts] = field(default_factory=dict)
+    #: Pages no surface reads that import the project's packages, read for
+    #: the calls of its own functions and classes alone (CD301, CD402).
+    calling_pages: dict[str, DocFacts] = field(default_factory=dict)
     #: The programs the project installs whose code is its own, each with
     #: the module it runs (``index.programs.installed_programs``).
     programs: dict[str, str] = field(default_factory=dict)
@@ -233,6 +236,13 @@ class Analysis:
         """Every page read, by path: the docs and the pages read for their
         examples (a tutorial beside configured docs)."""
         return {**self.example_facts, **self.doc_facts}
+
+    @property
+    def doc_calls(self) -> list[tuple[str, Block]]:
+        """The calls every page read makes, and those of the pages read for
+        their calls alone, each with its page."""
+        pages = {**self.calling_pages, **self.pages_read}
+        return [(rel, block) for rel, doc in sorted(pages.items()) for block in doc.calls]
 
     @property
     def everything(self) -> list[Analysis]:

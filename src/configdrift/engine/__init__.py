@@ -163,8 +163,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         setup_py = py_facts["setup.py"].registrations if "setup.py" in py_facts else []
         programs = installed_programs(root, builder.project.modules, setup_py)
         others = other_programs(root, builder.project.modules, setup_py)
-        spelt, rendering, running = pages_worth_reading(
-            root, unread_pages, spellings | doc_names(), programs
+        # And those that import the project's packages, for the calls of
+        # its own functions and classes their Python makes.
+        packages = [m for m, i in builder.project.modules.items() if "." not in m and i.is_package]
+        spelt, rendering, running, calling = pages_worth_reading(
+            root, unread_pages, spellings | doc_names(), programs, packages
         )
         # And the shell scripts that run the program, or a module run as a
         # script (``python -m app.train``), for their command lines.
@@ -172,7 +175,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             f"-m {name}" for name, info in builder.project.modules.items() if info.facts.main_guard
         ]
         running += scripts_running(root, sources.scripts, [*programs, *run_as_scripts])
-        extra = extractor.docs(sorted({*spelt, *rendering, *running}), None)()
+        extra = extractor.docs(sorted({*spelt, *rendering, *running, *calling}), None)()
         mention_facts = {rel: extra[rel] for rel in spelt if rel in extra}
         parse_errors: list[tuple[Location, str]] = [
             (Location(rel, facts.error_line), facts.error)
@@ -265,6 +268,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     analysis.command_pages = {
         rel: extra[rel] for rel in running if rel in extra and extra[rel].error is None
     }
+    analysis.calling_pages = {rel: extra[rel] for rel in calling if rel in extra}
     analysis.programs = programs
     analysis.other_programs = others
     analysis.example_facts = {

@@ -325,13 +325,18 @@ def misspelling_pages(root: Path, pages: Iterable[str], keys: Iterable[str]) -> 
 
 
 def pages_worth_reading(
-    root: Path, pages: Iterable[str], keys: Iterable[str], programs: Iterable[str] = ()
-) -> tuple[list[str], list[str], list[str]]:
+    root: Path,
+    pages: Iterable[str],
+    keys: Iterable[str],
+    programs: Iterable[str] = (),
+    packages: Iterable[str] = (),
+) -> tuple[list[str], list[str], list[str], list[str]]:
     """Of pages no surface reads, each read once: those that may misspell
     a key (``misspelling_pages``), those that may render a class from its
     docstring (an autodoc directive: its ``Args:`` are a reference,
-    whatever else the page holds), and those that may run one of the
-    project's ``programs`` with a flag (``may_run``)."""
+    whatever else the page holds), those that may run one of the
+    project's ``programs`` with a flag (``may_run``), and those that
+    import one of its ``packages`` (``may_call``)."""
     wanted = {k for k in keys if words_name(k)}
     dropped: dict[str, set[str]] = {}
     for key in wanted:
@@ -341,6 +346,8 @@ def pages_worth_reading(
     spelt: list[str] = []
     rendering: list[str] = []
     running: list[str] = []
+    calling: list[str] = []
+    imports = _importing(packages)
     for rel in list(pages)[:MAX_SPELT_PAGES]:
         data = read_or_none(root, rel, MAX_SPELT_BYTES)
         if data is None:
@@ -351,7 +358,19 @@ def pages_worth_reading(
             rendering.append(rel)
         if programs and may_run(data, programs):
             running.append(rel)
-    return spelt, rendering, running
+        if imports is not None and imports.search(data):
+            calling.append(rel)
+    return spelt, rendering, running, calling
+
+
+def _importing(packages: Iterable[str]) -> re.Pattern[bytes] | None:
+    """What a page that imports one of the project's ``packages`` writes
+    (``from pkg.lint import Run``, ``import pkg``): its Python may call
+    the project's own functions and classes. None for no package."""
+    names = sorted(re.escape(p.encode()) for p in packages)
+    if not names:
+        return None
+    return re.compile(rb"(?m)^[ \t>.]*(?:from|import)[ \t]+(?:" + b"|".join(names) + rb")\b")
 
 
 def scripts_running(root: Path, scripts: Iterable[str], programs: Iterable[str]) -> list[str]:

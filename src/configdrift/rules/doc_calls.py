@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related
-from configdrift.resolve.project import Symbol
+from configdrift.resolve.project import Project, Symbol
 from configdrift.rules.evidence import MAX_OTHER_BYTES, once
 from configdrift.rules.registry import make
 
@@ -88,12 +88,9 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     that its signature does not take."""
     # The docs and the pages read for their examples (a tutorial beside
     # configured docs) alike: a reader follows either.
-    pages = analysis.pages_read
-    if analysis.first is not None or not pages:
+    if analysis.first is not None:
         return  # the project's docs, judged once
-    yield from calls_not_taken(
-        analysis, [(rel, block) for rel, doc in sorted(pages.items()) for block in doc.calls]
-    )
+    yield from calls_not_taken(analysis, analysis.doc_calls)
 
 
 def _callees(
@@ -110,12 +107,34 @@ def _callees(
             continue  # imported from another library (``from other import Config``)
         parts = block.call.split(".")
         found = by_name.get(parts[-1], [])
+        if len(found) > 1:
+            # A name two modules define (``Run``): the one the block
+            # imports it from (``from pkg.lint import Run``) says which.
+            found = [f for f in found if f[:2] == _imported(project, block)]
+            if len(found) == 1:
+                yield rel, block, *found[0]
+            continue
         if len(found) != 1:
             continue  # not one callee for certain (another library's, a method)
         # ``from pkg.evaluation import TripletEvaluator``: its module names it.
         named = block.origin and len(parts) == 1 and parts[0] in _names_in(analysis, block.origin)
         if named or _names_callee(parts, found[0][0], exported):
             yield rel, block, *found[0]
+
+
+def _imported(project: Project, block: Block) -> tuple[str, str] | None:
+    """What a call names through the module its block imports the call's
+    first name from (``from pkg.lint import Run``; ``from pkg import
+    server`` for ``server.serve``), as (module, qualname); None where it
+    names nothing of the project's from there."""
+    symbol = project.resolve(block.origin, block.call)
+    head, _, rest = block.call.partition(".")
+    if symbol is None and rest:
+        # A submodule the package does not import itself (``from pkg
+        # import server`` imports ``pkg.server``).
+        module = project.canonical(f"{block.origin}.{head}")
+        symbol = project.resolve(module, rest) if module is not None else None
+    return None if symbol is None else (symbol.module, symbol.qualname)
 
 
 def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:

@@ -419,9 +419,7 @@ def deprecated_in_calls(analysis: Analysis) -> Iterator[Finding]:
     rendered docstring give the project's own callee that it deprecates."""
     if analysis.first is not None:
         return  # the project's docs, judged once
-    pages = analysis.pages_read
-    calls = [(rel, block) for rel, doc in sorted(pages.items()) for block in doc.calls]
-    yield from calls_deprecated(analysis, [*calls, *_example_calls(analysis)])
+    yield from calls_deprecated(analysis, [*analysis.doc_calls, *_example_calls(analysis)])
 
 
 def type_mismatch(analysis: Analysis) -> Iterator[Finding]:

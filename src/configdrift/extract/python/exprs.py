@@ -235,6 +235,9 @@ def described_keywords(node: ast.FunctionDef | ast.AsyncFunctionDef, names: list
 #: A name a deprecation message calls deprecated: "`old` is deprecated",
 #: "The 'margin' parameter was deprecated".
 _DEPRECATED_NAME = re.compile(
+    # Not the object of a word of relation ("the writer method for format
+    # is deprecated": the method is).
+    r"(?<!\bfor )(?<!\bof )(?<!\bin )(?<!\bon )(?<!\bwith )(?<!\bby )"
     r"(?<!\w)([A-Za-z_]\w{0,80})[`'\"]{0,2} {1,3}(?:(?:parameter|argument|keyword|option) {1,3})?"
     r"(?:is|are|was|has been|have been) {1,3}(?:now {1,3})?deprecated"
 )
