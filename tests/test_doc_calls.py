@@ -168,6 +168,45 @@ def test_a_name_two_callables_share_is_the_one_the_block_imports(tmp_path) -> No
     assert _calls(tmp_path / "none", block, **twin) == {}
 
 
+def test_an_example_script_s_calls_of_what_it_imports_are_judged(tmp_path) -> None:
+    script = "from app.core import App\n\n\napp = App('x', load_env=False)\n"
+    found = _calls(tmp_path, "x = 1", **{"examples/demo/run.py": script})
+    assert found["App(load_env=)"].location.path == "examples/demo/run.py"
+    assert found["App(load_env=)"].location.line == 4
+    # Not a test's, nor a script outside the examples and docs, nor a
+    # name the script defines itself (``serve``, though the package
+    # exports one).
+    own = (
+        "from app import App\n\n\ndef serve(app, colour=None):\n    return app\n\n\n"
+        "serve(None, colour='red')\n"
+    )
+    others = {
+        "examples/tests/test_run.py": script,
+        "scripts/run.py": script,
+        "examples/own.py": own,
+        "examples/plain.py": "import json\n\nprint(json.dumps({}, indent=2))\n",
+    }
+    assert _calls(tmp_path / "others", "x = 1", **others) == {}
+    # A script that imports nothing of the project's is not read at all.
+    analysis, _ = check_project(tmp_path / "plain", {**others, "app/core.py": _CORE}, "app")
+    assert set(analysis.calling_pages) == {"examples/own.py"}
+
+
+def test_a_call_spelt_through_the_package_it_imports_is_judged(tmp_path) -> None:
+    # ``app.storages.Storage``: the package the block imports binds
+    # ``storages``, which imports the class from a private module.
+    files = {
+        "app/__init__.py": _INIT + "from app import storages\n",
+        "app/storages/__init__.py": "from app.storages._rdb import Storage\n",
+        "app/storages/_rdb.py": "class Storage:\n    def __init__(self, url, retries=3):\n        pass\n",
+    }
+    block = "import app\napp.storages.Storage(url='x', colour=1)"
+    assert set(_calls(tmp_path, block, **files)) == {"Storage(colour=)"}
+    # A name the block binds no import to says nothing of its module.
+    block = "storages.Storage(url='x', colour=1)"
+    assert _calls(tmp_path / "bare", block, **files) == {}
+
+
 def test_a_page_no_surface_reads_is_read_for_its_calls(tmp_path) -> None:
     # The configuration's reference is another page; this one names none
     # of its keys, and calls the project's class with a keyword it lacks.

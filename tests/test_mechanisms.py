@@ -55,8 +55,9 @@ def test_every_doc_suffix_discovered_has_its_markup():
     from configdrift.sphinx_sources import SPHINX_TEXT
 
     # A Sphinx project's ``.txt`` pages too, where its ``conf.py`` says so,
-    # and shell scripts, for their command lines.
-    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT, SHELL_SUFFIX}
+    # shell scripts, for their command lines, and example scripts, for
+    # their calls.
+    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT, SHELL_SUFFIX, ".py"}
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
-from configdrift.index.pages import pages_worth_reading, scripts_running
+from configdrift.index.pages import example_scripts, pages_worth_reading, scripts_running
 from configdrift.index.programs import installed_programs, other_programs
 from configdrift.model import (
     CLI_KINDS,
@@ -169,6 +169,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         spelt, rendering, running, calling = pages_worth_reading(
             root, unread_pages, spellings | doc_names(), programs, packages
         )
+        calling += example_scripts(root, sources.py_examples, packages)
         # And the shell scripts that run the program, or a module run as a
         # script (``python -m app.train``), for their command lines.
         run_as_scripts = [

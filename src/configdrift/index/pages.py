@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from configdrift.discover import in_tests
 from configdrift.extract.byte_tests import may_render_docstrings
 from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
@@ -361,6 +362,32 @@ def pages_worth_reading(
         if imports is not None and imports.search(data):
             calling.append(rel)
     return spelt, rendering, running, calling
+
+
+#: The folders whose Python files show users the project's use.
+EXAMPLE_FOLDERS = frozenset(
+    {"examples", "example", "tutorials", "tutorial", "gallery", "docs", "doc"}
+)
+
+
+def example_scripts(root: Path, scripts: Iterable[str], packages: Iterable[str]) -> list[str]:
+    """The Python files of the examples' and docs' folders (not a test's)
+    that import one of the project's ``packages``, each read once and
+    bounded as a page is: read for their calls of the project's own
+    functions and classes (a gallery's tutorial, an example app)."""
+    imports = _importing(packages)
+    if imports is None:
+        return []
+    shown = [
+        rel
+        for rel in scripts
+        if EXAMPLE_FOLDERS.intersection(rel.split("/")[:-1]) and not in_tests(rel)
+    ]
+    return [
+        rel
+        for rel in shown[:MAX_SPELT_PAGES]
+        if (data := read_or_none(root, rel, MAX_SPELT_BYTES)) is not None and imports.search(data)
+    ]
 
 
 def _importing(packages: Iterable[str]) -> re.Pattern[bytes] | None:

@@ -2,10 +2,17 @@
 classes, with a keyword argument the callee does not take: following the
 docs raises ``TypeError: unexpected keyword argument`` (reported by CD301).
 
+The calls are those of every page read, of the pages that import one of
+the project's packages (read for them alone), and of the scripts of its
+examples' and docs' folders that import it (of what they import alone:
+a name a script defines is its own).
+
 The callee must be certain: a name the package exports at its top
 (``from sanic import Sanic``) or spelt with the package's name
 (``pkg.server.serve``), one function or class of that name in the whole
-project, whose signature names every keyword it takes: its own, or the
+project, or the one the block imports it from where two share the name
+(``from pkg.lint import Run``; ``import pkg`` then
+``pkg.storages.Storage``), whose signature names every keyword it takes: its own, or the
 ``__init__`` a dataclass or attrs generates from its fields; a
 function that hands its ``**kwargs`` whole to one class of the project
 and uses them for nothing else (``run(app, **kwargs)`` building
@@ -107,10 +114,11 @@ def _callees(
             continue  # imported from another library (``from other import Config``)
         parts = block.call.split(".")
         found = by_name.get(parts[-1], [])
+        imported = _imported(project, block) if block.origin else None
         if len(found) > 1:
             # A name two modules define (``Run``): the one the block
             # imports it from (``from pkg.lint import Run``) says which.
-            found = [f for f in found if f[:2] == _imported(project, block)]
+            found = [f for f in found if f[:2] == imported]
             if len(found) == 1:
                 yield rel, block, *found[0]
             continue
@@ -118,21 +126,24 @@ def _callees(
             continue  # not one callee for certain (another library's, a method)
         # ``from pkg.evaluation import TripletEvaluator``: its module names it.
         named = block.origin and len(parts) == 1 and parts[0] in _names_in(analysis, block.origin)
-        if named or _names_callee(parts, found[0][0], exported):
+        if named or _names_callee(parts, found[0][0], exported) or imported == found[0][:2]:
             yield rel, block, *found[0]
 
 
 def _imported(project: Project, block: Block) -> tuple[str, str] | None:
     """What a call names through the module its block imports the call's
-    first name from (``from pkg.lint import Run``; ``from pkg import
-    server`` for ``server.serve``), as (module, qualname); None where it
-    names nothing of the project's from there."""
+    first name from (``from pkg.lint import Run``; ``import pkg`` for
+    ``pkg.storages.Storage``; ``from pkg import server`` for
+    ``server.serve``), as (module, qualname); None where it names nothing
+    of the project's from there."""
     symbol = project.resolve(block.origin, block.call)
     head, _, rest = block.call.partition(".")
     if symbol is None and rest:
-        # A submodule the package does not import itself (``from pkg
-        # import server`` imports ``pkg.server``).
-        module = project.canonical(f"{block.origin}.{head}")
+        # The package ``import pkg.sub`` binds (``pkg``), or a submodule
+        # the package does not import itself (``from pkg import server``
+        # imports ``pkg.server``).
+        bound = head if head == block.origin.split(".", 1)[0] else f"{block.origin}.{head}"
+        module = project.canonical(bound)
         symbol = project.resolve(module, rest) if module is not None else None
     return None if symbol is None else (symbol.module, symbol.qualname)
 

@@ -101,8 +101,12 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     config whose schema forbids unknown keys, and that the schema does not
     accept under any spelling. Also a call in the docs' Python blocks of the
     project's own function or class with a keyword its signature does not
-    take (``App(__name__, load_env=False)``), where the callee is certain (a
-    name the package exports, one of that name in the project) and its
+    take (``App(__name__, load_env=False)``), on any page that imports
+    the project or in a script of its examples' or docs' folders that
+    does (never a test's), where the callee is certain (a
+    name the package exports, one of that name in the project, or the
+    one the block imports it from: ``from pkg.lint import Run``, ``import
+    pkg`` then ``pkg.storages.Storage``) and its
     signature complete (no ``**kwargs``, no decorator that may change it;
     a dataclass takes its fields; a function that hands its ``**kwargs``
     whole to one class of the project, and uses them for nothing else,

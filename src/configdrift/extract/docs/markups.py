@@ -4,7 +4,8 @@ A markup is a module of ``extract/docs`` with a function from a page's
 bytes to its ``DocFacts`` (``extract_markdown``, ``extract_rst``); a new
 markup adds its module, a line here, and its suffix to
 ``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A shell
-script is read for its command lines alone. A page of any other suffix is
+script is read for its command lines alone, an example script (``.py``)
+for its calls of what it imports alone. A page of any other suffix is
 read as Markdown.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
+from configdrift.extract.docs.python_config import script_facts
 from configdrift.extract.docs.rst import extract_rst
 from configdrift.extract.docs.shell import extract_shell
 
@@ -29,6 +31,8 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".txt": extract_rst,
     # Shell scripts (``discover.SHELL_SUFFIX``): read for their command lines.
     ".sh": extract_shell,
+    # Example scripts (``index.pages.example_scripts``): read for their calls.
+    ".py": script_facts,
 }
 
 

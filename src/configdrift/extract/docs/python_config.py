@@ -409,3 +409,25 @@ def python_blocks(
         into.calls.extend(calls)
         into.entries.extend(shown_fields(content, first, section, tree))
     return blocks, calls
+
+
+def script_facts(data: bytes) -> DocFacts:
+    """An example script's calls with keyword arguments of what it imports
+    (``from pkg import Storage`` then ``Storage(url=...)``; ``import pkg``
+    then ``pkg.storages.Storage(...)``), at its lines: a name it defines
+    itself is its own."""
+    text = data.decode("utf-8", "replace")
+    calls = [
+        Block(
+            0,
+            1 + line,
+            "python",
+            [k.at(1) for k in keys],
+            what=f"the call of `{callee}`",
+            call=callee,
+            origin=origin,
+        )
+        for callee, line, keys, origin in read_calls(text)
+        if origin
+    ]
+    return DocFacts(calls=calls)
