@@ -337,7 +337,7 @@ def pages_worth_reading(
     docstring (an autodoc directive: its ``Args:`` are a reference,
     whatever else the page holds), those that may run one of the
     project's ``programs`` with a flag (``may_run``), and those that
-    import one of its ``packages`` (``may_call``)."""
+    import one of its ``packages`` (``_importing``)."""
     wanted = {k for k in keys if words_name(k)}
     dropped: dict[str, set[str]] = {}
     for key in wanted:
