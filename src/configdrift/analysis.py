@@ -259,6 +259,12 @@ class Analysis:
         return self.object_types()
 
 
+def top_packages(project: Project) -> list[str]:
+    """The project's top-level packages (``pkg`` of ``pkg/__init__.py``),
+    in order."""
+    return sorted(m for m, info in project.modules.items() if "." not in m and info.is_package)
+
+
 def fields_beside(code: CodeQueries, schema: SchemaNode) -> frozenset[str]:
     """The fields of the project's pydantic models that the tree of
     ``schema`` does not hold: what such a model may bring to one of the

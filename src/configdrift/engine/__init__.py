@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import gc
 
-from configdrift.analysis import Analysis
+from configdrift.analysis import Analysis, top_packages
 from configdrift.config import Config, ConfigError
 from configdrift.discover import HISTORY_PAGES, built_commands, discover, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
@@ -165,7 +165,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         others = other_programs(root, builder.project.modules, setup_py)
         # And those that import the project's packages, for the calls of
         # its own functions and classes their Python makes.
-        packages = [m for m, i in builder.project.modules.items() if "." not in m and i.is_package]
+        packages = top_packages(builder.project)
         spelt, rendering, running, calling = pages_worth_reading(
             root, unread_pages, spellings | doc_names(), programs, packages
         )

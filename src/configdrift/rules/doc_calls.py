@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.analysis import top_packages
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related
 from configdrift.resolve.project import Project, Symbol
@@ -71,11 +72,7 @@ def _names_in(analysis: Analysis, module: str) -> set[str]:
 def _exported(analysis: Analysis) -> dict[str, set[str]]:
     """The names each top-level package of the project exports: defined or
     imported in its ``__init__``."""
-    return {
-        module: _names_in(analysis, module)
-        for module, info in analysis.project.modules.items()
-        if "." not in module and info.is_package
-    }
+    return {module: _names_in(analysis, module) for module in top_packages(analysis.project)}
 
 
 def _names_callee(parts: list[str], module: str, exported: dict[str, set[str]]) -> bool:
@@ -317,7 +314,7 @@ def unnamed_keywords(analysis: Analysis) -> Iterator[Finding]:
     if analysis.first is not None or not pages:
         return
     project = analysis.project
-    packages = {m for m, info in project.modules.items() if "." not in m and info.is_package}
+    packages = set(top_packages(project))
 
     def callee(dotted: str) -> tuple[str, str] | None:
         """The module and function a dotted name spelt with one of the
