@@ -111,6 +111,8 @@ def _callees(
             continue  # imported from another library (``from other import Config``)
         parts = block.call.split(".")
         found = by_name.get(parts[-1], [])
+        if not found:
+            continue  # no callable of the project's (another library's, a method)
         imported = _imported(project, block) if block.origin else None
         if len(found) > 1:
             # A name two modules define (``Run``): the one the block
@@ -119,8 +121,6 @@ def _callees(
             if len(found) == 1:
                 yield rel, block, *found[0]
             continue
-        if len(found) != 1:
-            continue  # not one callee for certain (another library's, a method)
         # ``from pkg.evaluation import TripletEvaluator``: its module names it.
         named = block.origin and len(parts) == 1 and parts[0] in _names_in(analysis, block.origin)
         if named or _names_callee(parts, found[0][0], exported) or imported == found[0][:2]:
