@@ -57,3 +57,36 @@ def test_another_project_s_code_copied_in_is_not_read(tmp_path, folder) -> None:
         (tmp_path / rel).write_text(text)
     assert set(list_files(tmp_path)) >= {"app/__init__.py", "app/own.py"}
     assert not any(f"/{folder}/" in rel for rel in list_files(tmp_path))
+
+
+_DOCS = {
+    # A docs section named as a build's output: pages at its top.
+    "docs/build/nodes.md": "# Nodes\n",
+    "docs/build/deep/more.md": "# More\n",
+    # A docs build's output: folders at its top, never a page.
+    "doc/build/objects.inv": "x\n",
+    "doc/build/html/index.html": "<html></html>\n",
+    "doc/build/html/_sources/index.rst": "Title\n=====\n",
+    # A build folder outside the docs, with a page at its top.
+    "build/README.md": "# Build notes\n",
+    "src/build/notes.md": "# Notes\n",
+    # Another output's name in the docs, with a page at its top.
+    "docs/dist/index.md": "# Site\n",
+}
+
+
+@pytest.mark.parametrize("with_git", [False, True], ids=["walked", "git"])
+def test_a_docs_section_named_as_a_build_s_output_is_read(tmp_path, with_git) -> None:
+    for rel, text in _DOCS.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    if with_git:
+        if shutil.which("git") is None:
+            pytest.skip("git is not installed")
+        subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    listed = set(list_files(tmp_path))
+    assert {"docs/build/nodes.md", "docs/build/deep/more.md"} <= listed
+    # A build's output in the docs, and a build folder elsewhere, are not.
+    assert not any(
+        rel.startswith(("doc/build/", "build/", "src/build/", "docs/dist/")) for rel in listed
+    )

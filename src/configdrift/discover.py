@@ -12,6 +12,7 @@ import functools
 import os
 import re
 from collections.abc import Callable
+from itertools import islice
 from pathlib import Path
 
 from configdrift.config import Config, ConfigError
@@ -48,6 +49,11 @@ SKIP_DIRS = frozenset(
 #: ``__init__.py`` is the project's (a virtual environment or a build's
 #: output holds none at its top).
 PACKAGE_NAMES = frozenset({"env", "venv", "build", "dist"})
+#: Of ``SKIP_DIRS``, the name a section of the docs may take too: a
+#: ``docs/build/`` that holds pages at its top is their source (alembic's
+#: Sphinx source, kedro's "build" chapter); a build's output holds folders
+#: there (``html/``, ``doctrees/``).
+DOC_SECTION_NAMES = frozenset({"build"})
 #: Folders whose Python is not where a schema lives (their docs still count).
 NON_SCHEMA_DIRS = frozenset(
     {
@@ -152,6 +158,7 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
                 m.group(1) for line in said if (m := _GIT_UNREADABLE.search(line)) is not None
             )
         packages = {n[: -len("/__init__.py")] for n in names if n.endswith("/__init__.py")}
+        packages.update(n.rsplit("/", 1)[0] for n in names if _docs_section_page(n))
         return sorted({n for n in names if not _skipped(n, packages)})
     out: list[str] = []
     # Folder by folder from a list, not by recursion: a tree of a thousand
@@ -177,6 +184,7 @@ def list_files(root: Path, unreadable: list[str] | None = None) -> list[str]:
                 named = not entry.name.startswith(".") and (
                     entry.name not in SKIP_DIRS
                     or (entry.name in PACKAGE_NAMES and exists(Path(entry.path, "__init__.py")))
+                    or _docs_section(rel, entry.path)
                 )
                 if named and not entry.is_symlink():
                     pending.append(rel)
@@ -205,12 +213,34 @@ def unreadable_note(folders: list[str]) -> str | None:
     )
 
 
+def _docs_section_page(rel: str) -> bool:
+    """Is ``rel`` a page at the top of a docs folder's section named as a
+    build's output (``docs/build/nodes.md``)?"""
+    parts = rel.split("/")
+    return (
+        len(parts) >= 3
+        and parts[-2] in DOC_SECTION_NAMES
+        and parts[-3] in ("docs", "doc")
+        and rel.endswith(DOC_SUFFIXES)
+    )
+
+
+def _docs_section(rel: str, path: str) -> bool:
+    """Is the folder at ``rel`` such a section, with a page at its top?"""
+    try:
+        with os.scandir(path) as scan:
+            return any(_docs_section_page(f"{rel}/{e.name}") for e in islice(scan, 10_000))
+    except OSError:
+        return False
+
+
 def _skipped(rel: str, packages: set[str]) -> bool:
     """Does ``rel`` lie in a folder not read (``SKIP_DIRS``, but a package
-    of the project named as one, among ``packages``)?"""
+    of the project or a docs section named as one, among ``packages``)?"""
     parts = rel.split("/")[:-1]
     return any(
-        part in SKIP_DIRS and not (part in PACKAGE_NAMES and "/".join(parts[: i + 1]) in packages)
+        part in SKIP_DIRS
+        and not (part in PACKAGE_NAMES | DOC_SECTION_NAMES and "/".join(parts[: i + 1]) in packages)
         for i, part in enumerate(parts)
     )
 
