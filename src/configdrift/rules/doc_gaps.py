@@ -422,13 +422,17 @@ def section_examples(analysis: Analysis) -> Iterator[tuple[SchemaNode, DocEntry]
 
 
 #: The share of a command's flags the prose must name for its pages to
-#: describe the command without a reference of entries.
+#: describe the command without a reference of entries; or half of them,
+#: where that is two flags or more (a README's paragraphs on a command
+#: name four of its eight flags: the other four are left out).
 PROSE_SHARE = 0.75
+PROSE_HALF_LEAST = 2
 
 
 def prose_commands(analysis: Analysis) -> set[str]:
     """The commands (groups of options, by origin) whose flags the pages
-    name in prose or command lines, three quarters of them at least (any
+    name in prose or command lines, three quarters of them at least, or
+    half where that is two or more (any
     of a flag's long spellings; options hidden from the help aside), of a
     command line no page lists as entries: documented in prose alone
     (nox's usage page). A command with a flag or two named in passing has
@@ -466,10 +470,11 @@ def _prose(analysis: Analysis) -> set[str]:
         if node.origin.startswith("option") and longs and not node.hidden:
             groups.setdefault(node.origin, []).append(longs)
     named = _long_flags_named(analysis)
+    counts = {o: (sum(bool(named.intersection(s)) for s in g), len(g)) for o, g in groups.items()}
     return {
         origin
-        for origin, group in groups.items()
-        if sum(bool(named.intersection(s)) for s in group) >= PROSE_SHARE * len(group)
+        for origin, (k, n) in counts.items()
+        if k >= PROSE_SHARE * n or (k >= PROSE_HALF_LEAST and 2 * k >= n)
     }
 
 
