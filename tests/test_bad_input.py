@@ -244,16 +244,19 @@ def main():
     parser.add_argument("--output-dir", default="out")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--log-file", default=None)
+    parser.add_argument("--timeout", type=int, default=30)
+    parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     print(args.max_retries, args.dry_run, args.output_dir, args.log_level, args.log_file)
+    print(args.timeout, args.verbose)
 """
 
 
 def test_the_setup_message_names_the_pages_that_name_the_keys(cli, tmp_path) -> None:
     files = {
         "tool/cli.py": _PARSER,
-        # Prose that names three of the five options, in no form read as an
-        # entry (three quarters would document the command line in prose).
+        # Prose that names three of the seven options, in no form read as
+        # an entry (half would document the command line in prose).
         "docs/usage.md": "# Usage\n\nRun it with --max-retries and --dry-run, and set\n"
         "--output-dir to choose where the files go.\n",
         "CHANGELOG.md": "# 1.0\n\nAdded --max-retries, --dry-run, --output-dir and --log-level.\n",
