@@ -2,7 +2,8 @@
 them documented under a section about the environment make the
 environment a configuration of its own; what the code tests for presence
 (``"NO_COLOR" in os.environ``) is read; a CI runner's variables and those
-an action hands its own steps are not the project's."""
+an action hands its own steps are not the project's. An undocumented
+variable's finding names the other places that read it."""
 
 from __future__ import annotations
 
@@ -182,3 +183,17 @@ def test_a_section_on_the_environment_that_lists_other_things_is_no_evidence(tmp
     )
     assert not any(s.schema.model_kind == "env" for s in analysis.surfaces)
     assert ("CD103", "NO_COLOR") not in by_key(findings)
+
+
+def test_an_undocumented_variable_names_every_other_read_of_it(tmp_path) -> None:
+    # Read in seven modules: the finding sits at the first, and names
+    # five of the other six.
+    more = {f"app/part{i}.py": "import os\n\nCOLOR = 'NO_COLOR' in os.environ\n" for i in range(7)}
+    _, found = _env(tmp_path, files=more)
+    finding = found[("CD103", "NO_COLOR")]
+    assert (finding.location.path, finding.location.line) == ("app/cli.py", 14)
+    assert [(r.path, r.line) for r in finding.related] == [(f"app/part{i}.py", 3) for i in range(5)]
+    assert all(r.note == "the code reads it here too" for r in finding.related)
+    # A variable read once names no other place.
+    alone = _env(tmp_path / "alone")[1][("CD103", "NO_COLOR")]
+    assert alone.related == ()

@@ -42,7 +42,7 @@ from configdrift.rules.doc_gaps import (
     shown_on_pages,
 )
 from configdrift.rules.doc_signatures import described_keywords_not_taken, undescribed_keywords
-from configdrift.rules.environment_docs import linked_variables, unjudged_variables
+from configdrift.rules.environment_docs import linked_variables, other_reads, unjudged_variables
 from configdrift.rules.evidence import once
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
@@ -413,6 +413,8 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
                         f"{child.model} declares its keys",
                     )
                 )
+            if child.model_kind == "env":
+                related.extend(other_reads(analysis, child))
             owner = node.model or "the code"
             count = len(child.children)
             keys = f"{count} key" if count == 1 else f"{count} keys"

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.registration_calls import variable_read
+from configdrift.model import Related, SchemaNode
 from configdrift.resolve.mechanisms.environment import reading_modules
 from configdrift.rules.evidence import named_in_pages, once
 
@@ -38,11 +39,11 @@ def unjudged_variables(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     itself (for a process it starts) is not left to the pages, nor one
     read as another's fallback (``os.getenv("NEW", os.getenv("OLD"))``:
     the older spelling)."""
-    modules = once(analysis, "modules reading variables", lambda: reading_modules(analysis.project))
+    modules = _reads(analysis)
     beside = {
         (path, name.split("_", 1)[0])
         for name in named_variables(analysis)
-        for path, _ in modules.get(name, ())
+        for path, _, _ in modules.get(name, ())
     }
     written = once(analysis, "variables the code names", lambda: _named_by_code(analysis))
     out: set[str] = set()
@@ -50,10 +51,32 @@ def unjudged_variables(analysis: Analysis, keys: Iterable[str]) -> set[str]:
         word = key.split("_", 1)[0]
         if key in written or not any(
             (path, word) in beside and abbreviates(word, module.split(".", 1)[0])
-            for path, module in modules.get(key, ())
+            for path, module, _ in modules.get(key, ())
         ):
             out.add(key)
     return out
+
+
+#: How many other reads of a variable a finding names.
+MAX_READS = 5
+
+
+def other_reads(analysis: Analysis, node: SchemaNode) -> list[Related]:
+    """The places besides its first where the code reads the variable of
+    ``node`` (``_py/path.py`` and ``pathlib.py`` both read
+    ``PY_IGNORE_IMPORTMISMATCH``): each is where the variable matters."""
+    first = (node.location.path, node.location.line) if node.location else None
+    places = sorted({(path, line) for path, _, line in _reads(analysis).get(node.key, ())})
+    return [
+        Related(path, line, "the code reads it here too")
+        for path, line in places
+        if (path, line) != first
+    ][:MAX_READS]
+
+
+def _reads(analysis: Analysis) -> dict[str, set[tuple[str, str, int]]]:
+    """``reading_modules``, once."""
+    return once(analysis, "modules reading variables", lambda: reading_modules(analysis.project))
 
 
 def abbreviates(word: str, name: str) -> bool:

@@ -36,12 +36,12 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     return list(nodes.values())
 
 
-def reading_modules(project: Project) -> dict[str, set[tuple[str, str]]]:
-    """The modules (each its file and its name) that read each environment
-    variable by name."""
-    out: dict[str, set[tuple[str, str]]] = {}
+def reading_modules(project: Project) -> dict[str, set[tuple[str, str, int]]]:
+    """The modules (each its file, its name and the line) that read each
+    environment variable by name."""
+    out: dict[str, set[tuple[str, str, int]]] = {}
     for variable, module, where, _ in _reads(project):
-        out.setdefault(variable, set()).add((where.path, module))
+        out.setdefault(variable, set()).add((where.path, module, where.line))
     return out
 
 
