@@ -54,6 +54,7 @@ PACKAGE_NAMES = frozenset({"env", "venv", "build", "dist"})
 #: Sphinx source, kedro's "build" chapter); a build's output holds folders
 #: there (``html/``, ``doctrees/``).
 DOC_SECTION_NAMES = frozenset({"build"})
+DOCS_DIRS = frozenset({"docs", "doc"})  # the folders that hold a project's docs
 #: Folders whose Python is not where a schema lives (their docs still count).
 NON_SCHEMA_DIRS = frozenset(
     {
@@ -216,20 +217,23 @@ def unreadable_note(folders: list[str]) -> str | None:
 def _docs_section_page(rel: str) -> bool:
     """Is ``rel`` a page at the top of a docs folder's section named as a
     build's output (``docs/build/nodes.md``)?"""
+    folder, _, name = rel.rpartition("/")
+    return name.endswith(DOC_SUFFIXES) and _docs_section_folder(folder)
+
+
+def _docs_section_folder(rel: str) -> bool:
+    """Is ``rel`` a docs folder's section named as a build's output?"""
     parts = rel.split("/")
-    return (
-        len(parts) >= 3
-        and parts[-2] in DOC_SECTION_NAMES
-        and parts[-3] in ("docs", "doc")
-        and rel.endswith(DOC_SUFFIXES)
-    )
+    return len(parts) >= 2 and parts[-1] in DOC_SECTION_NAMES and parts[-2] in DOCS_DIRS
 
 
 def _docs_section(rel: str, path: str) -> bool:
     """Is the folder at ``rel`` such a section, with a page at its top?"""
+    if not _docs_section_folder(rel):
+        return False  # listed only then (never ``node_modules/``)
     try:
         with os.scandir(path) as scan:
-            return any(_docs_section_page(f"{rel}/{e.name}") for e in islice(scan, 10_000))
+            return any(e.name.endswith(DOC_SUFFIXES) for e in islice(scan, 10_000))
     except OSError:
         return False
 
@@ -335,9 +339,7 @@ EXAMPLE_DIRS = frozenset({"examples", "example", "samples", "sample"})
 def _beside_example(rel: str) -> bool:
     """Is the page in an examples folder outside the docs (``examples/app/README.md``)?"""
     folders = rel.split("/")[:-1]
-    return any(p in EXAMPLE_DIRS for p in folders) and not any(
-        p in ("docs", "doc") for p in folders
-    )
+    return any(p in EXAMPLE_DIRS for p in folders) and not any(p in DOCS_DIRS for p in folders)
 
 
 def _in_hidden_dir(rel: str) -> bool:
