@@ -246,7 +246,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     out, where it names two thirds of them; so is one a class declares
     itself that its docstring, rendered by a page, leaves out where it
     describes two thirds of them (a subclass that declares nothing of its
-    own and says its bases' fields anew declares those); and a setting's environment variable
+    own and says its bases' fields anew declares those), or describes none
+    where the page names it (``.. autoclass::``) among classes two thirds
+    of which describe theirs (a class whose keywords all lack a default
+    takes inputs, not options, and is left alone); and a setting's environment variable
     where its entry gives another setting's. Of an environment no page
     lists as entries, whose variables the pages name in prose or command
     lines, a variable is undocumented where a module of the package its
@@ -282,6 +285,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from misgiven_variables(analysis)
     yield from undescribed_keywords(analysis)
     yield from docstrings.undescribed_params(analysis)
+    yield from docstrings.silent_params(analysis)
     yield from partial_lists(analysis)
     yield from closed_schema_gaps(analysis)
     prose = prose_commands(analysis)

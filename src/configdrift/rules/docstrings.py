@@ -19,7 +19,9 @@ parameters or more. The findings name a keyword as the class's
   a parameter of its ``__init__``) that the docstring leaves
   out, where it describes two thirds of them. Inherited fields are the
   base class's to document, unless the class declares none of its own
-  and its docstring says its bases' anew.
+  and its docstring says its bases' anew. Also each keyword of a class
+  whose docstring describes none, where the page names it
+  (``.. autoclass::``) beside classes that describe theirs.
 - CD104: a default the docstring states as a value (``Default is
   `False`.``) that differs from the field's own; ``None`` where the
   ``__init__`` builds an instance, or another name (``util.pairwise_cos_sim``
@@ -76,6 +78,10 @@ class _Rendered:
     module: str
     qualname: str
     cls: ClassFact
+    #: The line of the directive that names the class itself
+    #: (``.. autoclass:: pkg.Backoff``, an autosummary's row); 0 where it
+    #: renders a whole module's.
+    named: int = 0
 
     @property
     def params(self) -> list[DocParam]:
@@ -98,14 +104,19 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
         out: dict[tuple[str, str], _Rendered] = {}
         for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
             targets = [
-                *(_classes(analysis, found, target) for target, _ in doc.autodoc),
-                *(_exported(analysis, target) for target, _ in doc.module_members),
+                *(
+                    (_classes(analysis, found, target), target, line)
+                    for target, line in doc.autodoc
+                ),
+                *((_exported(analysis, target), "", 0) for target, _ in doc.module_members),
             ]
-            for module, qualname in (pair for classes in targets for pair in classes):
-                cls = analysis.project.class_fact(Symbol("class", module, qualname))
-                if cls is None:
-                    continue
-                out.setdefault((module, qualname), _Rendered(rel, module, qualname, cls))
+            for classes, target, line in targets:
+                for module, qualname in classes:
+                    cls = analysis.project.class_fact(Symbol("class", module, qualname))
+                    if cls is None:
+                        continue
+                    named = line if target.rsplit(".", 1)[-1] == qualname else 0
+                    out.setdefault((module, qualname), _Rendered(rel, module, qualname, cls, named))
         return list(out.values())
 
     if analysis.first is not None:
@@ -305,6 +316,49 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
                 f"describes {len(named)} of its {len(own)} keywords and not this one",
                 (Related(path, first, "the docstring describes the others"),),
             )
+
+
+def _describes_own(analysis: Analysis, item: _Rendered) -> bool:
+    """Does the class's docstring describe two thirds of its own keywords
+    (one at least)?"""
+    own = _own(analysis, item)
+    described = {p.name for p in item.params} | set(item.cls.doc_mentions)
+    named = [name for name, _, _ in own if name in described]
+    return bool(named) and len(named) >= DESCRIBED_SHARE * len(own)
+
+
+def silent_params(analysis: Analysis) -> Iterator[Finding]:
+    """CD103 for each keyword of a rendered class whose docstring describes
+    none of them, where two thirds of the classes with keywords the page
+    names (two others at least) describe theirs: the page is a reference
+    of keywords, and this class's are missing from it. Only a class with
+    an ``__init__`` of its own is judged, and one none of whose keywords
+    has a default takes inputs, not options (``Tuner(trainer)``, a
+    connection the framework builds), and is left alone."""
+    by_page: dict[str, list[_Rendered]] = {}
+    for item in _rendered(analysis):
+        if item.named and _own(analysis, item):
+            by_page.setdefault(item.page, []).append(item)
+    for page, items in sorted(by_page.items()):
+        beside = [item for item in items if _describes_own(analysis, item)]
+        if len(beside) < DESCRIBED_SHARE * len(items):
+            continue
+        for item in items:
+            if item.params or item.cls.doc_mentions or item.cls.doc_spelt:
+                continue  # described, in part or in prose
+            if not item.cls.init_defaults:
+                continue  # no ``__init__``, or inputs the caller must give, no option
+            others = ", ".join(sorted(b.qualname for b in beside)[:3])
+            for name, where, line in _own(analysis, item):
+                yield make(
+                    "CD103",
+                    f"{item.qualname}({name}=)",
+                    Location(where, line),
+                    f"{item.qualname} takes `{name}`, but its docstring, rendered at {page}, "
+                    f"describes none of its keywords, where the page's other classes "
+                    f"({others}) describe theirs",
+                    (Related(page, item.named, "the page renders the class"),),
+                )
 
 
 def _defaults(analysis: Analysis, item: _Rendered) -> dict[str, tuple[str, Value, int, str]]:

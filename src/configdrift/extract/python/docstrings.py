@@ -289,6 +289,8 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     keywords = _keywords(node, init)
     fact.doc_misspelt = _misspelt(keywords, docstrings)
     if not fact.doc_params:
+        words = set(re.findall(r"\w+", "\n".join(text for text, _ in docstrings)))
+        fact.doc_spelt = sorted(keywords & words)
         return
     fact.doc_mentions = _mentions(keywords, init, [text for text, _ in docstrings])
 

@@ -87,6 +87,9 @@ class ClassFact:
     init_annotations: dict[str, Expr] = field(default_factory=dict)
     #: Its own keywords its docstrings spell anywhere.
     doc_mentions: list[str] = field(default_factory=list)
+    #: Where its docstrings describe no parameter: its own keywords they
+    #: spell anywhere, in prose too (``barrier_ttl``).
+    doc_spelt: list[str] = field(default_factory=list)
     #: Names its docstrings write in code one letter from one of its own
     #: keywords, each with that keyword and its line (``use_chile_gene_prob``
     #: for ``use_child_gene_prob``): the keyword misspelt.
