@@ -134,6 +134,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 init_defaults=c["init_defaults"],
                 init_annotations=c["init_annotations"],
                 doc_mentions=c["doc_mentions"],
+                doc_spelt=c["doc_spelt"],
                 doc_misspelt=[(w, k, line) for w, k, line in c["doc_misspelt"]],
             )
             for c in data["classes"]
