@@ -344,6 +344,10 @@ def test_the_docstring_fixture_project(tmp_path) -> None:
         ("CD104", "AdapterConfig(rank=)"),  # the docstring says 8, the field 16
         ("CD301", "AdapterConfig(scale=)"),  # its example passes what it does not take
         ("CD402", "train(lr=)"),  # the docs pass what it deprecates
+        # A rendered function's docstring describes what it does not take,
+        # and writes a parameter one letter off.
+        ("CD101", "evaluate(dataset=)"),
+        ("CD101", "evaluate(metric_name=)"),
     }
 
 

@@ -263,8 +263,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.doc_facts = dict(candidates)
+    # A gallery example's docstring renders what it names, as a page does.
+    rendered = [*rendering, *(rel for rel in calling if rel in extra and extra[rel].autodoc)]
     analysis.rendered_pages = {
-        rel: extra[rel] for rel in rendering if rel in extra and extra[rel].error is None
+        rel: extra[rel] for rel in rendered if rel in extra and extra[rel].error is None
     }
     analysis.command_pages = {
         rel: extra[rel] for rel in running if rel in extra and extra[rel].error is None

@@ -142,6 +142,12 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         functions=data["functions"],
         optional_params=data["optional_params"],
         described_params=data["described_params"],
+        doc_untaken={
+            k: (n, [(w, line) for w, line in u]) for k, (n, u) in data["doc_untaken"].items()
+        },
+        doc_misspelt={
+            k: [(w, kw, line) for w, kw, line in m] for k, m in data["doc_misspelt"].items()
+        },
         deprecated_params=data["deprecated_params"],
         attr_loads=data["attr_loads"],
         attr_counts=data["attr_counts"],

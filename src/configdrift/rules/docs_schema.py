@@ -23,7 +23,7 @@ from configdrift.model import (
     step,
 )
 from configdrift.resolve.mechanisms.section_classes import SECTIONS
-from configdrift.rules import docstrings
+from configdrift.rules import docstrings, function_docstrings
 from configdrift.rules.build_ignores import left_out
 from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given, subcommands_run
@@ -110,7 +110,13 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     there (``.. autoclass::``), that its closed constructor does not take;
     and a name such a docstring writes in code one letter from one of the
     class's keywords (``use_chile_gene_prob`` for ``use_child_gene_prob``),
-    which the constructor does not take and the code never spells. A
+    which the constructor does not take and the code never spells. So
+    for a module function a page renders from its docstring
+    (``.. autofunction::``) whose signature names every keyword it takes:
+    a parameter the docstring describes (of three or more) that it does
+    not take, and a name it writes in code one letter from one of its
+    parameters (``target_name`` of ``target_names``) that its module
+    never spells. A
     dataclass that inherits from a class outside the project
     (``TrainingArguments``) takes that class's fields, which are not
     known: what it lacks is not judged.
@@ -150,6 +156,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from described_keywords_not_taken(analysis)
     yield from docstrings.params_not_taken(analysis)
     yield from docstrings.misspelt_keywords(analysis)
+    yield from function_docstrings.params_not_taken(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:

@@ -56,10 +56,12 @@ SPELLING_HEADERS = frozenset(
 )
 
 
-#: Directives that render a class or a module from the code (Sphinx
-#: autodoc, autodoc_pydantic, and traitlets' ``autoconfigurable``).
+#: Directives that render a class, a function or a module from the code
+#: (Sphinx autodoc, autodoc_pydantic, and traitlets' ``autoconfigurable``).
 AUTODOC_DIRECTIVES = frozenset(
     {
+        "autofunction",
+        "py:autofunction",
         "autopydantic_model",
         "autopydantic_settings",
         "autoclass",

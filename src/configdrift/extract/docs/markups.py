@@ -5,13 +5,14 @@ bytes to its ``DocFacts`` (``extract_markdown``, ``extract_rst``); a new
 markup adds its module, a line here, and its suffix to
 ``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A shell
 script is read for its command lines alone, an example script (``.py``)
-for its calls of what it imports alone. A page of any other suffix is
+for its calls of what it imports and what its docstring renders alone. A page of any other suffix is
 read as Markdown.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.docs.markdown import extract_markdown, extract_mdx
@@ -31,8 +32,10 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".txt": extract_rst,
     # Shell scripts (``discover.SHELL_SUFFIX``): read for their command lines.
     ".sh": extract_shell,
-    # Example scripts (``index.pages.example_scripts``): read for their calls.
-    ".py": script_facts,
+    # Example scripts (``index.pages.example_scripts``): read for their
+    # calls, and a sphinx-gallery example's docstring, a reST page, for
+    # what it renders from docstrings.
+    ".py": partial(script_facts, page=extract_rst),
 }
 
 

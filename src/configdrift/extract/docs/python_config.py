@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
+from collections.abc import Callable
 from itertools import islice
 
 from configdrift.extract.docs.block_model import (
@@ -411,12 +413,16 @@ def python_blocks(
     return blocks, calls
 
 
-def script_facts(data: bytes) -> DocFacts:
+def script_facts(data: bytes, page: Callable[[bytes], DocFacts] | None = None) -> DocFacts:
     """An example script's calls with keyword arguments of what it imports
     (``from pkg import Storage`` then ``Storage(url=...)``; ``import pkg``
     then ``pkg.storages.Storage(...)``), at its lines: a name it defines
-    itself is its own."""
+    itself is its own. Where its docstring is a page (a sphinx-gallery
+    example's reST, read by ``page``), the classes and functions that
+    page renders from their docstrings (``.. autofunction:: pkg.plot``)."""
     text = data.decode("utf-8", "replace")
+    gallery = page is not None and b".. auto" in data
+    tree = _parse(text) if len(text) <= MAX_BYTES and (gallery or "=" in text) else None
     calls = [
         Block(
             0,
@@ -427,7 +433,25 @@ def script_facts(data: bytes) -> DocFacts:
             call=callee,
             origin=origin,
         )
-        for callee, line, keys, origin in read_calls(text)
+        for callee, line, keys, origin in (read_calls(text, tree) if tree else [])
         if origin
     ]
-    return DocFacts(calls=calls)
+    facts = DocFacts(calls=calls)
+    docstring = _module_docstring(tree) if gallery and tree is not None else None
+    if page is not None and docstring is not None:
+        rendered, first = page(docstring[0].encode()), docstring[1]
+        facts.autodoc = [(target, first + line - 1) for target, line in rendered.autodoc]
+        facts.module_members = [(m, first + line - 1) for m, line in rendered.module_members]
+    return facts
+
+
+def _module_docstring(tree: ast.Module) -> tuple[str, int] | None:
+    """A module's docstring as written, with the line it opens on."""
+    first = tree.body[0] if tree.body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return textwrap.dedent(first.value.value), first.lineno
+    return None

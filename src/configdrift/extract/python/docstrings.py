@@ -29,7 +29,7 @@ from configdrift.extract.python.exprs import (
     deprecation_messages,
     to_expr,
 )
-from configdrift.extract.python.facts import ClassFact, DocParam
+from configdrift.extract.python.facts import ClassFact, DocParam, ModuleFacts
 
 #: The headers of a section that lists parameters, Google style.
 _GOOGLE = frozenset(
@@ -293,6 +293,47 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
         fact.doc_spelt = sorted(keywords & words)
         return
     fact.doc_mentions = _mentions(keywords, init, [text for text, _ in docstrings])
+
+
+def read_function_docstring(
+    facts: ModuleFacts, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str
+) -> None:
+    """What a module function's docstring describes that its signature
+    lacks, into its facts: the names it describes that are no parameter,
+    and those it writes in code one letter from one."""
+    found = _docstring(node.body)
+    if "." in qualname or found is None:
+        return
+    args = node.args
+    keywords = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    # ``*collections`` is described by its name.
+    stars = {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    params = doc_params(*found)
+    nested = _nested_fields(*found)
+    untaken = [
+        (p.name, p.line)
+        for p in params
+        if p.name not in keywords | stars and not p.attribute and p.line not in nested
+    ]
+    if untaken:
+        facts.doc_untaken[qualname] = (len(params), untaken)
+    public = {name for name in keywords if not name.startswith("_")}
+    if misspelt := _misspelt(public, [found]):
+        facts.doc_misspelt[qualname] = misspelt
+
+
+def _nested_fields(docstring: str, first_line: int) -> set[int]:
+    """The lines of the ``:param x:`` fields indented deeper than the
+    docstring's text: a field list in a quote, of something else than the
+    function (the function it returns, "takes the following arguments")."""
+    lines = docstring.splitlines()
+    depths = [_indent(line) for line in lines[1:] if line.strip()]
+    base = min(depths, default=0)
+    return {
+        first_line + number
+        for number, line in enumerate(lines)
+        if number and line.lstrip().startswith(":") and _indent(line) > base
+    }
 
 
 def _keywords(node: ast.ClassDef, init: ast.FunctionDef | None) -> set[str]:

@@ -19,7 +19,7 @@ from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.calls import structured_placement
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.dict_sources import read_by_many
-from configdrift.extract.python.docstrings import read_docstring
+from configdrift.extract.python.docstrings import read_docstring, read_function_docstring
 from configdrift.extract.python.exprs import (
     add_validator,
     dotted,
@@ -519,6 +519,7 @@ class ModuleExtractor:
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> None:
         annotated = read_signature(self.facts, self.source, node, qualname, self.deprecates)
+        read_function_docstring(self.facts, node, qualname)
         FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
         record_tables(self.facts, self.source, node, qualname)
 

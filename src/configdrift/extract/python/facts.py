@@ -263,6 +263,14 @@ class ModuleFacts:
     #: Of those, the ones its docstring spells (what autodoc shows) or a
     #: deprecation message of its body names.
     described_params: dict[str, list[str]] = field(default_factory=dict)
+    #: What a module function's docstring describes that its signature
+    #: lacks, by function: how many parameters it describes, and each name
+    #: it describes that is no parameter, with its line.
+    doc_untaken: dict[str, tuple[int, list[tuple[str, int]]]] = field(default_factory=dict)
+    #: Names a module function's docstring writes in code one letter from
+    #: one of its parameters (``target_name`` of ``target_names``), each
+    #: with that parameter and its line, by function.
+    doc_misspelt: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     #: The parameters a function deprecates, by function.
     deprecated_params: dict[str, list[str]] = field(default_factory=dict)
     #: The parameters of the module's functions: (name, line, annotation,

@@ -1,0 +1,132 @@
+"""A module function's docstring against its signature, where a page
+renders the function from it (``.. autofunction:: pkg.serve``, an
+autosummary's row, ``::: pkg.serve``, or an ``automodule`` with
+``:members:`` of a module whose ``__all__`` lists it): what its ``Args:``
+(``Parameters``, ``:param x:``) describe is what users pass.
+
+The function must be certain (one top-level function of that name in the
+whole project) and its signature closed (no ``**kwargs``, no decorator
+that may change it). The findings name a keyword as the function's
+(``plot_pareto_front(target_name=)``).
+
+- CD101: a parameter the docstring describes that the function does not
+  take, where it describes three parameters or more.
+- CD101: a name its docstring writes in code one letter from one of its
+  parameters (``target_name`` of ``target_names``), where neither the
+  function's module nor the parameter names of its functions spell it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.model import Finding, Location
+from configdrift.rules.doc_calls import callables, closed_signature
+from configdrift.rules.evidence import once
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: The fewest parameters a docstring describes for one it describes and
+#: the function lacks to be judged: a reference of them.
+MIN_PARAMS = 3
+
+
+def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
+    """Each module function a page renders from its docstring, for
+    certain, with the first page; once a project."""
+
+    def derive() -> dict[tuple[str, str], str]:
+        found = callables(analysis)
+        project = analysis.project
+        out: dict[tuple[str, str], str] = {}
+        for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
+            for target, _ in doc.autodoc:
+                function = _function(analysis, found, target)
+                if function is not None:
+                    out.setdefault(function, rel)
+            for target, _ in doc.module_members:
+                modules = [m for m in project.modules if m == target or m.endswith("." + target)]
+                if len(modules) != 1:
+                    continue
+                for name in project.modules[modules[0]].facts.all_names or ():
+                    symbol = project.resolve(modules[0], name)
+                    if symbol is not None and symbol.kind == "function":
+                        out.setdefault((symbol.module, symbol.qualname), rel)
+        return out
+
+    if analysis.first is not None:
+        return {}  # the project's docs, judged once
+    return once(analysis, "function_docstrings.rendered", derive)
+
+
+def _function(
+    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
+) -> tuple[str, str] | None:
+    """The module function an autodoc target names for certain: the one
+    its dotted path resolves to from a module of the project
+    (``optuna.visualization.plot_pareto_front`` through the package's
+    imports), else the one top-level function of the project of its name."""
+    module, _, name = target.rpartition(".")
+    if module in analysis.project.modules:
+        symbol = analysis.project.resolve(module, name)
+        if symbol is not None:
+            return (symbol.module, symbol.qualname) if symbol.kind == "function" else None
+    owners = found.get(name, [])
+    if len(owners) == 1 and not owners[0][2]:
+        return owners[0][0], owners[0][1]
+    return None
+
+
+def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for each parameter a rendered function's docstring describes
+    that its closed signature does not take, and each name it writes in
+    code one letter from one of its parameters."""
+    for (module, qualname), page in sorted(_rendered(analysis).items()):
+        facts = analysis.project.modules[module].facts
+        untaken = facts.doc_untaken.get(qualname)
+        misspelt = facts.doc_misspelt.get(qualname, [])
+        if untaken is None and not misspelt:
+            continue
+        signature = closed_signature(analysis, module, qualname, forward=False)
+        if signature is None:
+            continue  # ``**kwargs``, or a decorator: any keyword may be taken
+        taken, declared = signature
+        path = analysis.project.modules[module].path
+        if untaken is not None and untaken[0] >= MIN_PARAMS:
+            for name, line in untaken[1]:
+                yield make(
+                    "CD101",
+                    f"{qualname}({name}=)",
+                    Location(path, line),
+                    f"the docstring of `{qualname}`, rendered at {page}, describes `{name}`, "
+                    f"but {qualname} does not take it: following the docs raises TypeError "
+                    "(unexpected keyword argument)",
+                    (declared,),
+                )
+        used = _spelt_in(analysis, module)
+        for word, keyword, line in misspelt:
+            if word in used or word in taken or keyword not in taken:
+                continue
+            yield make(
+                "CD101",
+                f"{qualname}({word}=)",
+                Location(path, line),
+                f"the docstring of `{qualname}`, rendered at {page}, writes `{word}`, one "
+                f"letter from its parameter `{keyword}`: {qualname} does not take it, and "
+                "following the docs raises TypeError (unexpected keyword argument)",
+                (declared,),
+            )
+
+
+def _spelt_in(analysis: Analysis, module: str) -> set[str]:
+    """The names a module spells as its own: the attributes it reads, the
+    names it assigns, and its functions' parameters."""
+    facts = analysis.project.modules[module].facts
+    return {
+        *facts.attr_loads,
+        *facts.assigns,
+        *(name for params in facts.functions.values() for name in params),
+    }
