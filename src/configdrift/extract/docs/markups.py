@@ -5,8 +5,8 @@ bytes to its ``DocFacts`` (``extract_markdown``, ``extract_rst``); a new
 markup adds its module, a line here, and its suffix to
 ``discover.DOC_SUFFIXES`` (a test holds the two lists equal). A shell
 script is read for its command lines alone, an example script (``.py``)
-for its calls of what it imports and what its docstring renders alone. A page of any other suffix is
-read as Markdown.
+for its calls of what it imports and what its docstring renders alone.
+A page of any other suffix is read as Markdown.
 """
 
 from __future__ import annotations
