@@ -108,7 +108,7 @@ def _rendered(analysis: Analysis) -> list[_Rendered]:
                     (_classes(analysis, found, target), target, line)
                     for target, line in doc.autodoc
                 ),
-                *((_exported(analysis, target), "", 0) for target, _ in doc.module_members),
+                *((exported(analysis, target), "", 0) for target, _ in doc.module_members),
             ]
             for classes, target, line in targets:
                 for module, qualname in classes:
@@ -141,11 +141,11 @@ def _classes(
     return [(modules[0], q) for q in classes if "." not in q and not q.startswith("_")]
 
 
-def _exported(analysis: Analysis, target: str) -> list[tuple[str, str]]:
-    """The classes of the project the ``__all__`` of the one module of the
-    project an ``automodule`` names (with ``:members:``) lists, its own and
-    those imported into it (``from .retry import Retries``): Sphinx renders
-    them all there."""
+def exported(analysis: Analysis, target: str, kind: str = "class") -> list[tuple[str, str]]:
+    """The classes (or functions, by ``kind``) of the project the
+    ``__all__`` of the one module of the project an ``automodule`` names
+    (with ``:members:``) lists, its own and those imported into it (``from
+    .retry import Retries``): Sphinx renders them all there."""
     project = analysis.project
     modules = [m for m in project.modules if m == target or m.endswith("." + target)]
     if len(modules) != 1:
@@ -154,7 +154,7 @@ def _exported(analysis: Analysis, target: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for name in project.modules[module].facts.all_names or ():
         symbol = project.resolve(module, name)
-        if symbol is not None and symbol.kind == "class":
+        if symbol is not None and symbol.kind == kind:
             out.append((symbol.module, symbol.qualname))
     return out
 
@@ -298,10 +298,8 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
     """CD103 for each keyword the class declares that its rendered
     docstring leaves out, where it describes two thirds of them."""
     for item in _described(analysis):
-        own = _own(analysis, item)
-        described = {p.name for p in item.params} | set(item.cls.doc_mentions)
-        named = [name for name, _, _ in own if name in described]
-        if not own or len(named) < DESCRIBED_SHARE * len(own):
+        own, described, named = _keywords_described(analysis, item)
+        if not _most(own, named):
             continue
         path = analysis.project.modules[item.module].path
         first = min(p.line for p in item.params)
@@ -318,13 +316,26 @@ def undescribed_params(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
+def _keywords_described(
+    analysis: Analysis, item: _Rendered
+) -> tuple[list[tuple[str, str, int]], set[str], list[str]]:
+    """The class's own keywords, the names its docstring describes, and
+    those of its keywords it describes."""
+    own = _own(analysis, item)
+    described = {p.name for p in item.params} | set(item.cls.doc_mentions)
+    return own, described, [name for name, _, _ in own if name in described]
+
+
+def _most(own: list[tuple[str, str, int]], named: list[str]) -> bool:
+    """Are the ``named`` keywords two thirds of the ``own`` (one at least)?"""
+    return bool(named) and len(named) >= DESCRIBED_SHARE * len(own)
+
+
 def _describes_own(analysis: Analysis, item: _Rendered) -> bool:
     """Does the class's docstring describe two thirds of its own keywords
     (one at least)?"""
-    own = _own(analysis, item)
-    described = {p.name for p in item.params} | set(item.cls.doc_mentions)
-    named = [name for name, _, _ in own if name in described]
-    return bool(named) and len(named) >= DESCRIBED_SHARE * len(own)
+    own, _, named = _keywords_described(analysis, item)
+    return _most(own, named)
 
 
 def silent_params(analysis: Analysis) -> Iterator[Finding]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location
 from configdrift.rules.doc_calls import callables, closed_signature
+from configdrift.rules.docstrings import exported
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
@@ -40,7 +41,6 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
 
     def derive() -> dict[tuple[str, str], str]:
         found = callables(analysis)
-        project = analysis.project
         out: dict[tuple[str, str], str] = {}
         for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
             for target, _ in doc.autodoc:
@@ -48,13 +48,8 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
                 if function is not None:
                     out.setdefault(function, rel)
             for target, _ in doc.module_members:
-                modules = [m for m in project.modules if m == target or m.endswith("." + target)]
-                if len(modules) != 1:
-                    continue
-                for name in project.modules[modules[0]].facts.all_names or ():
-                    symbol = project.resolve(modules[0], name)
-                    if symbol is not None and symbol.kind == "function":
-                        out.setdefault((symbol.module, symbol.qualname), rel)
+                for function in exported(analysis, target, "function"):
+                    out.setdefault(function, rel)
         return out
 
     if analysis.first is not None:

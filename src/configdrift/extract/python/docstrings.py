@@ -307,16 +307,13 @@ def read_function_docstring(
     args = node.args
     keywords = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     # ``*collections`` is described by its name.
-    stars = {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    taken = keywords | {a.arg for a in (args.vararg, args.kwarg) if a is not None}
     params = doc_params(*found)
-    nested = _nested_fields(*found)
-    untaken = [
-        (p.name, p.line)
-        for p in params
-        if p.name not in keywords | stars and not p.attribute and p.line not in nested
-    ]
+    untaken = [p for p in params if p.name not in taken and not p.attribute]
     if untaken:
-        facts.doc_untaken[qualname] = (len(params), untaken)
+        nested = _nested_fields(*found)
+        if kept := [(p.name, p.line) for p in untaken if p.line not in nested]:
+            facts.doc_untaken[qualname] = (len(params), kept)
     public = {name for name in keywords if not name.startswith("_")}
     if misspelt := _misspelt(public, [found]):
         facts.doc_misspelt[qualname] = misspelt
