@@ -1,6 +1,9 @@
 """Calls in the docs' Python blocks of the project's own functions and
 classes, with a keyword argument the callee does not take: following the
 docs raises ``TypeError: unexpected keyword argument`` (reported by CD301).
+A code span of the prose that is one such call (```Evaluator(const=0)```)
+counts as a block, unless its paragraph tells of it as retired
+("deprecated", "removed", "use ... instead").
 
 The calls are those of every page read, of the pages that import one of
 the project's packages (read for them alone), and of the scripts of its

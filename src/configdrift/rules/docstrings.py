@@ -30,8 +30,10 @@ parameters or more. The findings name a keyword as the class's
   annotation cannot accept; or one class of the project where the
   ``__init__`` annotates another that it does not subclass
   (``model (SentenceTransformer)``, ``model: CrossEncoder``).
-- CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) give the
-  project's own callee that it does not take, as for the docs' calls;
+- CD301: a keyword its doctest examples (``>>> LoraConfig(r=8)``) or a
+  literal of its prose (````Evaluator(const=0)````) give the project's own
+  callee that it does not take, as for the docs' calls, the callee named
+  through the docstring's module or a package above it;
   CD402: one the callee deprecates, in those examples and the docs' calls.
 """
 
@@ -39,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related, Value
@@ -465,12 +467,29 @@ def _builds_instance(analysis: Analysis, module: str, expr: Expr) -> bool:
 
 
 def _example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
-    """The calls of the rendered docstrings' examples, each with its file."""
-    return [
-        (analysis.project.modules[item.module].path, call)
-        for item in _rendered(analysis)
-        for call in item.calls
-    ]
+    """The calls of the rendered docstrings' examples, each with its file,
+    and with the scope that names its callee where the example imports
+    none: the docstring's module (a doctest runs in its globals), else the
+    nearest package above it."""
+    out: list[tuple[str, Block]] = []
+    for item in _rendered(analysis):
+        for call in item.calls:
+            if not call.origin:
+                call = replace(call, origin=_scope(analysis, item.module, call.call))
+            out.append((analysis.project.modules[item.module].path, call))
+    return out
+
+
+def _scope(analysis: Analysis, module: str, callee: str) -> str:
+    """The docstring's module, or the nearest package above it, whose
+    names hold the callee's first name; empty where none does."""
+    head = callee.split(".", 1)[0]
+    parts = module.split(".")
+    for size in range(len(parts), 0, -1):
+        scope = ".".join(parts[:size])
+        if scope in analysis.project.modules and analysis.project.resolve(scope, head):
+            return scope
+    return ""
 
 
 def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:

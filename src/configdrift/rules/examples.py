@@ -110,8 +110,12 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     signature complete (no ``**kwargs``, no decorator that may change it;
     a dataclass takes its fields; a function that hands its ``**kwargs``
     whole to one class of the project, and uses them for nothing else,
-    takes that class's keywords); so are the calls of the doctest
-    examples of a class's docstring that a page renders (autodoc), and
+    takes that class's keywords), and a code span of the prose that is one
+    such call (```Evaluator(const=0)```), unless its paragraph tells of
+    it as retired ("deprecated", "use ... instead"); so are the calls of
+    the doctest examples and the prose's literals of a class's docstring
+    that a page renders (autodoc), the callee named through the
+    docstring's module or a package above it, and
     the ``init_args`` an example config (a page's block, a YAML or JSON
     file of the project) gives the class its ``class_path`` names
     (jsonargparse, LightningCLI: ``class_path: pkg.models.Padim``), where

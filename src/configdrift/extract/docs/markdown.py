@@ -76,7 +76,7 @@ from configdrift.extract.docs.markdown_tokens import (
 from configdrift.extract.docs.mdx import mdx_markdown
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.prose_defaults import row_default
-from configdrift.extract.docs.python_config import block_language, python_blocks
+from configdrift.extract.docs.python_config import block_language, inline_call, python_blocks
 
 if TYPE_CHECKING:
     # Imported with the first page parsed: a run's main process never pays for it.
@@ -341,6 +341,7 @@ class _Walker:
             if child.type in ("softbreak", "hardbreak"):
                 line += 1
             elif child.type == "code_inline" and len(self.facts.mentions) < MAX_MENTIONS:
+                inline_call(child.content, line, self.section, self.facts.calls, inline.content)
                 name = code_mention(child.content)
                 if name is not None:
                     self.facts.mentions.append((name, line))

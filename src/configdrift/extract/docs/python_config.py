@@ -334,6 +334,46 @@ def read_calls(
     return out
 
 
+#: The longest code span read as a call, and the most read on a page.
+MAX_INLINE_CALL = 300
+MAX_INLINE_CALLS = 200
+
+
+#: Words of prose that tells of a call no longer to write: "`Trainer(...,
+#: tokenizer=t)`: use `processing_class=` instead".
+_RETIRED = frozenset(
+    {"deprecated", "deprecates", "removed", "renamed", "replaced", "instead", "obsolete", "legacy"}
+)
+_WORD = re.compile(r"[a-z]+")
+
+
+def inline_call(code: str, line: int, section: int, calls: list[Block], prose: str) -> None:
+    """A code span in prose that is one call with keyword arguments
+    (``StaticErrorEvaluator(const=0)``), into ``calls`` as a call block at
+    its line, as a Python block's calls are; not where the ``prose`` around
+    it tells of a call retired."""
+    code = code.strip()
+    if (
+        len(code) > MAX_INLINE_CALL
+        or "=" not in code
+        or len(calls) >= MAX_INLINE_CALLS
+        or not _RETIRED.isdisjoint(_WORD.findall(prose.lower()))
+    ):
+        return
+    try:
+        node = ast.parse(code, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    if not isinstance(node, ast.Call):
+        return
+    for callee, _, keys, _ in read_calls(code, ast.Module([ast.Expr(node)], [])):
+        if callee == _callee(node.func):
+            what = f"the call of `{callee}`"
+            shifted = [k.at(line) for k in keys]
+            calls.append(Block(section, line, "python", shifted, what=what, call=callee))
+            return
+
+
 def _imported_from(tree: ast.Module) -> dict[str, str]:
     """The module each name a block imports comes from: ``from m import
     Name`` (``Name``: ``m``), ``import m.sub as n`` (``n``: ``m.sub``)."""

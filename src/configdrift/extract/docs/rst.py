@@ -59,7 +59,7 @@ from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.label_values import label_kind, variable_of
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.prose_defaults import MARKED, conditional
-from configdrift.extract.docs.python_config import block_language, python_blocks
+from configdrift.extract.docs.python_config import block_language, inline_call, python_blocks
 from configdrift.extract.docs.rst_budget import (
     MAX_RST_PARAGRAPH,
     PageTooLarge,
@@ -203,7 +203,7 @@ class _Walker:
                 self._table(child, section)
             elif isinstance(child, nodes.paragraph):
                 self._describe(child)
-                self._mentions(child)
+                self._mentions(child, section)
             elif isinstance(child, nodes.Element):
                 self.walk(child, section, depth + 1)
             announced = isinstance(child, nodes.paragraph) and announces_default(_text(child))
@@ -456,7 +456,7 @@ class _Walker:
                     self._add(flag, line, section, "help")
         self.last_entry = None
 
-    def _mentions(self, para: Any) -> None:
+    def _mentions(self, para: Any, section: int) -> None:
         """Names in literals of a prose paragraph, at their lines
         (a role's target is a reference, not prose)."""
         from docutils import nodes
@@ -464,12 +464,13 @@ class _Walker:
         first = _line(para, 0)
         raw = str(para.rawsource or "")
         for literal in para.findall(nodes.literal):
-            if literal.get("role") or len(self.facts.mentions) >= MAX_MENTIONS:
+            if literal.get("role") or not first or len(self.facts.mentions) >= MAX_MENTIONS:
                 continue
+            at = first + raw.count("\n", 0, max(raw.find(literal.astext()), 0))
+            inline_call(literal.astext(), at, section, self.facts.calls, raw)
             name = code_mention(literal.astext())
-            if name is not None and first:
-                at = raw.find(literal.astext())
-                self.facts.mentions.append((name, first + raw.count("\n", 0, max(at, 0))))
+            if name is not None:
+                self.facts.mentions.append((name, at))
 
     def _line_text(self, number: int) -> str:
         if self.lines is None:

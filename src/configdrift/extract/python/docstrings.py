@@ -21,7 +21,7 @@ import re
 
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
-from configdrift.extract.docs.python_config import python_blocks
+from configdrift.extract.docs.python_config import inline_call, python_blocks
 from configdrift.extract.names import one_edit
 from configdrift.extract.python.exprs import (
     defaulted,
@@ -256,13 +256,24 @@ def example_code(docstring: str, first_line: int) -> list[tuple[int, str]]:
 
 def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
     """The calls with keyword arguments of a docstring's examples
-    (``>>> config = LoraConfig(r=8, lora_alpha=16)``), at their lines in
-    the file; none where it has no example."""
-    if docstring is None or ">>>" not in docstring[0]:
+    (``>>> config = LoraConfig(r=8, lora_alpha=16)``) and of its prose's
+    literals (````StaticErrorEvaluator(const=0)````), at their lines in
+    the file; none where it has neither."""
+    if docstring is None:
         return []
+    text, first = docstring
     calls: list[Block] = []
-    for line, code in example_code(*docstring):
-        calls.extend(python_blocks(code, line, 0, "python")[1])
+    if ">>>" in text:
+        for line, code in example_code(text, first):
+            calls.extend(python_blocks(code, line, 0, "python")[1])
+    if "``" in text and "=" in text:
+        pieces = text.split("``")
+        at = first + pieces[0].count("\n")
+        for index in range(1, len(pieces) - 1, 2):
+            # The prose around it: its paragraph's lines before and after.
+            prose = pieces[index - 1].rsplit("\n\n", 1)[-1] + pieces[index + 1].split("\n\n", 1)[0]
+            inline_call(pieces[index], at, 0, calls, prose)
+            at += pieces[index].count("\n") + pieces[index + 1].count("\n")
     return calls
 
 
