@@ -1114,3 +1114,39 @@ def test_a_heading_that_names_a_script_library_or_a_file_is_no_key() -> None:
     facts = extract_markdown(page.encode())
     assert [s.heading_key for s in facts.sections][-4:] == [None, None, None, "site.url"]
     assert [e.name for e in facts.entries] == ["site.url"]
+
+
+def test_a_default_under_a_subheading_of_a_key_s_heading_is_the_key_s() -> None:
+    page = (
+        "# Options\n\n"
+        "### `abstract_chars_count`: item length { #abstract_chars_count }\n\n"
+        "How many characters.\n\n"
+        "#### Override per page\n\n"
+        "```markdown\n---\ndescription: x\n---\n```\n\n"
+        "Default: `150`\n\n"
+        # A subheading that names a key of its own keeps its default.
+        "### `cache_dir`\n\nWhere.\n\n#### `cache_ttl`\n\nDefault: `60`\n\n"
+        # One whose section above holds more entries than its heading's
+        # tells of none of them.
+        "### `feeds`\n\n- `rss`: the RSS feed.\n\n#### Naming\n\nDefault: `feed.xml`\n\n"
+        # Nor one two levels below the key's heading.
+        "### `ttl`\n\nHow long.\n\n#### Caching\n\n##### Details\n\nDefault: `5`\n\n"
+    )
+    assert _entries(page) == [
+        ("abstract_chars_count", "`150`", None),
+        ("cache_dir", None, None),
+        ("cache_ttl", "`60`", None),
+        ("feeds", None, None),
+        ("rss", None, None),
+        ("ttl", None, None),
+    ]
+    # As the page is read, a section's entry is its heading's, or the one
+    # of the heading right above a section with no entry of its own.
+    from configdrift.extract.docs.facts import DocFacts, RawEntry, Section
+
+    sections = [Section("", 0, 1, None), Section("`ttl`", 3, 1, 0, "ttl")]
+    sections += [Section("Caching", 4, 3, 1), Section("Details", 5, 5, 2)]
+    facts = DocFacts(sections=sections, entries=[RawEntry("ttl", ("ttl",), 1, 1, "heading")])
+    assert [facts.heading_entry(section) for section in (1, 2, 3)] == [0, 0, None]
+    facts.entries.append(RawEntry("rss", ("rss",), 2, 1, "list"))
+    assert facts.heading_entry(2) is None

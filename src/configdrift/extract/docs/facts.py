@@ -131,6 +131,28 @@ class DocFacts:
     #: signatures (``.. py:class:: Huey(name='huey')``).
     api: list[ApiDoc] = field(default_factory=list)
 
+    def heading_entry(self, section: int) -> int | None:
+        """The entry a section's heading names (``### `cache_dir` ``), as
+        the index of the last entry read; or that of the section above it,
+        where the section is one of its own with no key and no entry
+        (``#### Override per page`` under ``### `abstract_chars_count```)."""
+        entries, sections = self.entries, self.sections
+        index = len(entries) - 1
+        if index >= 0 and entries[index].section == section:
+            while index >= 0 and entries[index].section == section:
+                if (
+                    entries[index].form == "heading"
+                    and entries[index].name == sections[section].heading_key
+                ):
+                    return index
+                index -= 1
+            return None
+        above = sections[section].parent
+        if above is None or index < 0:
+            return None
+        last = entries[index]
+        return index if last.section == above and last.form == "heading" else None
+
 
 def claimed_names(docs: Iterable[DocFacts]) -> frozenset[str]:
     """The key names the pages' entries document, as evidence that a

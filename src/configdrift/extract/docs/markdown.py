@@ -263,14 +263,7 @@ class _Walker:
         the key its heading names."""
         if self.last_entry is not None:
             return self.last_entry
-        heading = self.facts.sections[self.section].heading_key
-        for index in range(len(self.facts.entries) - 1, -1, -1):
-            candidate = self.facts.entries[index]
-            if candidate.section != self.section:
-                break
-            if candidate.form == "heading" and candidate.name == heading:
-                return index
-        return None
+        return self.facts.heading_entry(self.section)
 
     def _labelled(self, inline: Token) -> bool:
         """``Default: 5``, ``**Type**: int``, "Defaults to `5`." lines under
@@ -288,7 +281,10 @@ class _Walker:
             self.pending = None
             entry.form = "heading"
             self.facts.sections[self.section].heading_key = entry.name
-        if entry is None or entry.section != self.section:
+        if entry is None or entry.section not in (
+            self.section,
+            self.facts.sections[self.section].parent,
+        ):
             return False
         entries = [entry]
         if self.field_entry is not None and self.field_entry != self.last_entry:
