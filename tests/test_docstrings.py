@@ -348,7 +348,12 @@ def test_the_docstring_fixture_project(tmp_path) -> None:
         # and writes a parameter one letter off.
         ("CD101", "evaluate(dataset=)"),
         ("CD101", "evaluate(metric_name=)"),
+        # Its calls, in its prose and its doctests, as the docs' calls.
+        ("CD301", "AdapterConfig(dropuot=)"),
+        ("CD301", "AdapterConfig(rnk=)"),
     }
+    deprecated = {(f.location.path, f.location.line) for f in findings if f.code == "CD402"}
+    assert deprecated == {("docs/api.md", 10), ("pkg/adapter.py", 56)}
 
 
 def test_an_instance_or_another_function_is_no_default_the_docstring_states(tmp_path) -> None:

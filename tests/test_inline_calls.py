@@ -134,3 +134,33 @@ def test_a_rendered_docstring_s_literal_is_judged_through_its_module_s_names(tmp
     # Told as retired, the docstring's literal is no example either.
     retired = "    The old ``Evaluator(const=0)`` is deprecated."
     assert _check(tmp_path / "c", docstring=retired) == set()
+
+
+def test_a_rendered_function_s_docstring_literal_is_judged_through_its_module(tmp_path) -> None:
+    function = (
+        "from pkg.sub.errors import Hidden\n\n\n"
+        "def stagnate(study, patience=30):\n"
+        '    """Stops the study, as ``Hidden(lvl=2)`` would."""\n'
+        "    return study\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/errors.py": _ERRORS,
+        "pkg/sub/stop.py": function,
+        "docs/reference.rst": "Reference\n=========\n\n.. autofunction:: pkg.sub.stop.stagnate\n",
+    }
+    _, findings = check_project(tmp_path / "rendered", files, "pkg")
+    found = {(f.key, f.location.path, f.location.line) for f in findings if f.code == "CD301"}
+    assert found == {("Hidden(lvl=)", "pkg/sub/stop.py", 5)}
+    # A function no page renders is no doc.
+    files["docs/reference.rst"] = "Reference\n=========\n\nNothing rendered.\n"
+    _, findings = check_project(tmp_path / "unrendered", files, "pkg")
+    assert not [f for f in findings if f.code == "CD301"]
+
+
+def test_a_doctest_s_own_import_names_its_callee(tmp_path) -> None:
+    # The doctest imports another library's Evaluator: the project's,
+    # which the docstring's package exports, is not the one it calls.
+    docstring = "    >>> from otherlib import Evaluator\n    >>> Evaluator(const=0)"
+    assert _check(tmp_path, docstring=docstring, top=False) == set()

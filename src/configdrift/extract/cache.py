@@ -148,6 +148,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         doc_misspelt={
             k: [(w, kw, line) for w, kw, line in m] for k, m in data["doc_misspelt"].items()
         },
+        doc_calls={k: [_block(b) for b in calls] for k, calls in data["doc_calls"].items()},
         deprecated_params=data["deprecated_params"],
         attr_loads=data["attr_loads"],
         attr_counts=data["attr_counts"],

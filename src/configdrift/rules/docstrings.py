@@ -48,8 +48,6 @@ from configdrift.model import Finding, Location, Related, Value
 from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import (
     callables,
-    calls_deprecated,
-    calls_not_taken,
     constructor,
 )
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
@@ -466,44 +464,30 @@ def _builds_instance(analysis: Analysis, module: str, expr: Expr) -> bool:
     return symbol.kind == "external" and symbol.qualname.rsplit(".", 1)[-1][:1].isupper()
 
 
-def _example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
-    """The calls of the rendered docstrings' examples, each with its file,
-    and with the scope that names its callee where the example imports
-    none: the docstring's module (a doctest runs in its globals), else the
-    nearest package above it."""
-    out: list[tuple[str, Block]] = []
-    for item in _rendered(analysis):
-        for call in item.calls:
-            if not call.origin:
-                call = replace(call, origin=_scope(analysis, item.module, call.call))
-            out.append((analysis.project.modules[item.module].path, call))
-    return out
+def example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
+    """The calls of the rendered class docstrings' examples, each with its
+    file and the scope that names its callee (``scoped``)."""
+    return [
+        (analysis.project.modules[item.module].path, scoped(analysis, item.module, call))
+        for item in _rendered(analysis)
+        for call in item.calls
+    ]
 
 
-def _scope(analysis: Analysis, module: str, callee: str) -> str:
-    """The docstring's module, or the nearest package above it, whose
-    names hold the callee's first name; empty where none does."""
-    head = callee.split(".", 1)[0]
+def scoped(analysis: Analysis, module: str, call: Block) -> Block:
+    """A docstring's call with the scope that names its callee where the
+    example imports none: the docstring's module (a doctest runs in its
+    globals), else the nearest package above it whose names hold the
+    callee's first name."""
+    if call.origin:
+        return call
+    head = call.call.split(".", 1)[0]
     parts = module.split(".")
     for size in range(len(parts), 0, -1):
         scope = ".".join(parts[:size])
         if scope in analysis.project.modules and analysis.project.resolve(scope, head):
-            return scope
-    return ""
-
-
-def example_calls_not_taken(analysis: Analysis) -> Iterator[Finding]:
-    """CD301 for each keyword the examples of a rendered docstring give
-    the project's own callee that it does not take."""
-    yield from calls_not_taken(analysis, _example_calls(analysis))
-
-
-def deprecated_in_calls(analysis: Analysis) -> Iterator[Finding]:
-    """CD402 for each keyword the docs' calls or the examples of a
-    rendered docstring give the project's own callee that it deprecates."""
-    if analysis.first is not None:
-        return  # the project's docs, judged once
-    yield from calls_deprecated(analysis, [*analysis.doc_calls, *_example_calls(analysis)])
+            return replace(call, origin=scope)
+    return call
 
 
 def type_mismatch(analysis: Analysis) -> Iterator[Finding]:

@@ -30,7 +30,7 @@ from configdrift.rules.class_paths import class_path_keywords
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags, doc_command_values
 from configdrift.rules.doc_gaps import hint_for, model_related
-from configdrift.rules.docstrings import example_calls_not_taken
+from configdrift.rules.docstring_calls import example_calls_not_taken
 from configdrift.rules.evidence import (
     code_files,
     handled_by_model,
@@ -113,8 +113,8 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     takes that class's keywords), and a code span of the prose that is one
     such call (```Evaluator(const=0)```), unless its paragraph tells of
     it as retired ("deprecated", "use ... instead"); so are the calls of
-    the doctest examples and the prose's literals of a class's docstring
-    that a page renders (autodoc), the callee named through the
+    the doctest examples and the prose's literals of a class's or a
+    module function's docstring that a page renders (autodoc), the callee named through the
     docstring's module or a package above it, and
     the ``init_args`` an example config (a page's block, a YAML or JSON
     file of the project) gives the class its ``class_path`` names

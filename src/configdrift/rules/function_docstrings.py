@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location
 from configdrift.rules.doc_calls import callables, closed_signature
-from configdrift.rules.docstrings import exported
+from configdrift.rules.docstrings import exported, scoped
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.extract.docs.facts import Block
 
 #: The fewest parameters a docstring describes for one it describes and
 #: the function lacks to be judged: a reference of them.
@@ -125,3 +126,15 @@ def _spelt_in(analysis: Analysis, module: str) -> set[str]:
         *facts.assigns,
         *(name for params in facts.functions.values() for name in params),
     }
+
+
+def example_calls(analysis: Analysis) -> list[tuple[str, Block]]:
+    """The calls of the rendered functions' docstrings (their doctests,
+    their prose's literals), each with its file and the scope that names
+    its callee."""
+    out: list[tuple[str, Block]] = []
+    for module, qualname in sorted(_rendered(analysis)):
+        info = analysis.project.modules[module]
+        for call in info.facts.doc_calls.get(qualname, ()):
+            out.append((info.path, scoped(analysis, module, call)))
+    return out

@@ -28,7 +28,7 @@ from configdrift.model import (
     resolve_path,
 )
 from configdrift.resolve.lifecycle import code_uses, distinctive, schema_deprecations
-from configdrift.rules.docstrings import deprecated_in_calls
+from configdrift.rules.docstring_calls import deprecated_in_calls
 from configdrift.rules.registry import describe, make, register
 from configdrift.rules.warned import warned_deprecations
 

@@ -311,7 +311,8 @@ def read_function_docstring(
 ) -> None:
     """What a module function's docstring describes that its signature
     lacks, into its facts: the names it describes that are no parameter,
-    and those it writes in code one letter from one."""
+    and those it writes in code one letter from one; and the calls of its
+    examples and its prose's literals."""
     found = _docstring(node.body)
     if "." in qualname or found is None:
         return
@@ -328,6 +329,8 @@ def read_function_docstring(
     public = {name for name in keywords if not name.startswith("_")}
     if misspelt := _misspelt(public, [found]):
         facts.doc_misspelt[qualname] = misspelt
+    if calls := example_calls(found):
+        facts.doc_calls[qualname] = calls
 
 
 def _nested_fields(docstring: str, first_line: int) -> set[int]:

@@ -271,6 +271,9 @@ class ModuleFacts:
     #: one of its parameters (``target_name`` of ``target_names``), each
     #: with that parameter and its line, by function.
     doc_misspelt: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
+    #: The calls with keyword arguments of a module function's docstring
+    #: (its doctests, its prose's literals), by function.
+    doc_calls: dict[str, list[Block]] = field(default_factory=dict)
     #: The parameters a function deprecates, by function.
     deprecated_params: dict[str, list[str]] = field(default_factory=dict)
     #: The parameters of the module's functions: (name, line, annotation,
