@@ -173,3 +173,26 @@ def test_only_module_functions_are_read() -> None:
     method = "class Server:\n" + _SERVE.replace("\n", "\n    ").replace("(host", "(self, host")
     assert extract_source(_SERVE).doc_untaken == {"serve": (4, [("before_start", 7)])}
     assert extract_source(method).doc_untaken == {}
+
+
+def test_an_autosummary_row_in_small_letters_renders_a_function(tmp_path) -> None:
+    # ``:toctree:`` writes a page for each row: a function's renders its
+    # docstring. A module's row (``pkg.retries``) renders no docstring of
+    # its classes.
+    retries = (
+        "class Retries:\n"
+        '    """Retries.\n\n    :param count: How many.\n    :param delay: How long.\n'
+        '    :param jitter: How random.\n    """\n\n'
+        "    def __init__(self, count=1, delay=0):\n        pass\n"
+    )
+    page = (
+        "API\n===\n\n.. currentmodule:: pkg.server\n\n"
+        ".. autosummary::\n   :toctree: generated/\n\n   serve\n   pkg.retries\n"
+    )
+    files = {"pkg/server.py": _SERVE, "pkg/retries.py": retries, "docs/api.rst": page}
+    _, findings = check_project(tmp_path / "toctree", files, "pkg")
+    found = {(f.code, f.key) for f in findings if f.code == "CD101"}
+    assert found == {("CD101", "serve(before_start=)")}
+    # An autosummary that only lists them in a table renders none.
+    files["docs/api.rst"] = page.replace("   :toctree: generated/\n", "")
+    assert _found(tmp_path / "table", files) == set()

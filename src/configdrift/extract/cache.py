@@ -230,6 +230,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         generated=[(tool, line) for tool, line in data["generated"]],
         autodoc=[(name, line) for name, line in data["autodoc"]],
         module_members=[(name, line) for name, line in data["module_members"]],
+        summarised=[(name, line) for name, line in data["summarised"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],

@@ -44,7 +44,7 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
         found = callables(analysis)
         out: dict[tuple[str, str], str] = {}
         for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
-            for target, _ in doc.autodoc:
+            for target, _ in (*doc.autodoc, *doc.summarised):
                 function = _function(analysis, found, target)
                 if function is not None:
                     out.setdefault(function, rel)

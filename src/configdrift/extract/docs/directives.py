@@ -77,20 +77,19 @@ def myst_entries(info: str, content: str) -> list[tuple[str, str | None, str | N
 MODULE_DIRECTIVES = frozenset({"module", "currentmodule", "py:module", "py:currentmodule"})
 
 
-def summarised_classes(options: dict[str, object], body: str, module: str) -> list[str]:
-    """The classes an ``autosummary`` that writes a page for each name
+def summarised(options: dict[str, object], body: str, module: str) -> tuple[list[str], list[str]]:
+    """The names an ``autosummary`` that writes a page for each name
     (``:toctree:``) lists, a bare name under ``module`` (the page's current
-    module), a dotted one as written: a class's page renders its docstring. Names of
-    functions and modules (in small letters) are left out; so is every
-    name of an ``autosummary`` that only lists them in a table."""
+    module), a dotted one as written: a class's or a function's page
+    renders its docstring. Those in capitals (classes) apart from those in
+    small letters (functions, and modules, whose page renders none); none
+    of an ``autosummary`` that only lists them in a table."""
     if "toctree" not in options:
-        return []
+        return [], []
     names = [word.lstrip("~") for line in body.splitlines() for word in line.split()[:1]]
-    return [
-        f"{module}.{name}" if module and "." not in name else name
-        for name in names
-        if name and name.rsplit(".", 1)[-1][:1].isupper()
-    ]
+    dotted = [f"{module}.{name}" if module and "." not in name else name for name in names if name]
+    capital = [name for name in dotted if name.rsplit(".", 1)[-1][:1].isupper()]
+    return capital, [name for name in dotted if name not in capital]
 
 
 #: The most option lines read after a directive's.

@@ -98,6 +98,10 @@ class DocFacts:
     #: Modules an ``automodule`` renders with ``:members:``, which renders
     #: what the module's ``__all__`` names, imported or not: (module, line).
     module_members: list[tuple[str, int]] = field(default_factory=list)
+    #: Names in small letters an ``autosummary`` with ``:toctree:`` renders
+    #: a page for (``optuna.visualization.plot_contour``): a function's
+    #: page renders its docstring, a module's none: (name, line).
+    summarised: list[tuple[str, int]] = field(default_factory=list)
     #: Roles that point at a key (``:confval:`name```, MyST's
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.

@@ -29,7 +29,7 @@ from configdrift.extract.docs.directives import (
     MODULE_DIRECTIVES,
     autodoc_directive,
     names_key,
-    summarised_classes,
+    summarised,
 )
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
@@ -290,8 +290,9 @@ class _Walker:
         if directive in MODULE_DIRECTIVES:
             self.module = node["arguments"].strip()
         elif directive == "autosummary":
-            classes = summarised_classes(node["options"], node.astext(), self.module)
+            classes, small = summarised(node["options"], node.astext(), self.module)
             self.facts.autodoc.extend((name, _line(node, 1)) for name in classes)
+            self.facts.summarised.extend((name, _line(node, 1)) for name in small)
             return
         if directive in API_DIRECTIVES and (
             api := api_doc(node["arguments"], _line(node, 1), node, directive)
