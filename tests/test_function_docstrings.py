@@ -166,13 +166,16 @@ def test_a_module_rendered_with_its_members_renders_what_all_lists(tmp_path) -> 
     assert _found(tmp_path, files) == {("serve(before_start=)", "pkg/server.py", 8)}
 
 
-def test_only_module_functions_are_read() -> None:
-    # A method is no page's ``autofunction``: its docstring is not kept.
+def test_module_functions_and_methods_are_read() -> None:
+    # A method's docstring is kept as a function's; a nested class's
+    # method's is not (no page renders it as its class's).
     from configdrift.extract.python.extractor import extract_source
 
     method = "class Server:\n" + _SERVE.replace("\n", "\n    ").replace("(host", "(self, host")
     assert extract_source(_SERVE).doc_untaken == {"serve": (4, [("before_start", 7)])}
-    assert extract_source(method).doc_untaken == {}
+    assert extract_source(method).doc_untaken == {"Server.serve": (4, [("before_start", 8)])}
+    nested = extract_source("class Outer:\n    " + method.replace("\n", "\n    "))
+    assert "Outer.Server.serve" in nested.functions and nested.doc_untaken == {}
 
 
 def test_an_autosummary_row_in_small_letters_renders_a_function(tmp_path) -> None:
@@ -196,3 +199,85 @@ def test_an_autosummary_row_in_small_letters_renders_a_function(tmp_path) -> Non
     # An autosummary that only lists them in a table renders none.
     files["docs/api.rst"] = page.replace("   :toctree: generated/\n", "")
     assert _found(tmp_path / "table", files) == set()
+
+
+_CLIENT = '''
+class Client:
+    """A client."""
+
+    def fetch(self, url, timeout=5, retries=1):
+        """Fetch a page.
+
+        :param url: The page.
+        :param timeout: How long.
+        :param verify: Whether to check the certificate.
+        """
+
+    def send(self, body, retries=1, delay=0):
+        """Send a body.
+
+        :param body: What.
+        :param retries: How often.
+        :param jitter: How random.
+        """
+
+    def _private(self, a, b=1, c=2):
+        """Not rendered.
+
+        :param a: A.
+        :param b: B.
+        :param gone: Gone.
+        """
+
+    class Inner:
+        def nested(self, a, b=1, c=2):
+            """A nested class's method.
+
+            :param a: A.
+            :param b: B.
+            :param gone: Gone.
+            """
+'''
+
+
+@pytest.mark.parametrize(
+    ("page", "found"),
+    [
+        (".. autoclass:: pkg.client.Client\n   :members:\n", {"fetch(verify=)", "send(jitter=)"}),
+        (".. autoclass:: pkg.client.Client\n   :members: send\n", {"send(jitter=)"}),
+        (".. automethod:: pkg.client.Client.fetch\n", {"fetch(verify=)"}),
+        # A bare class name: the one class of the project of that name.
+        (".. autoclass:: Client\n   :members:\n", {"fetch(verify=)", "send(jitter=)"}),
+        # Without its members a class's directive renders no method.
+        (".. autoclass:: pkg.client.Client\n", set()),
+    ],
+)
+def test_a_method_a_page_renders_is_judged_as_a_function(tmp_path, page, found) -> None:
+    files = {"pkg/client.py": _CLIENT, "docs/api.rst": f"API\n===\n\n{page}"}
+    assert {key for key, _, _ in _found(tmp_path, files)} == {f"Client.{k}" for k in found}
+
+
+def test_mkdocstrings_renders_a_class_s_methods(tmp_path) -> None:
+    files = {"pkg/client.py": _CLIENT, "docs/api.md": "# API\n\n::: pkg.client.Client\n"}
+    found = {key for key, _, _ in _found(tmp_path, files)}
+    assert found == {"Client.fetch(verify=)", "Client.send(jitter=)"}
+
+
+def test_a_module_s_members_render_no_method(tmp_path) -> None:
+    # An automodule with :members: names no class: its classes' methods
+    # are rendered only where a directive of the class says so.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/client.py": _CLIENT,
+        "docs/api.rst": "API\n===\n\n.. automodule:: pkg.client\n   :members:\n",
+    }
+    assert _found(tmp_path, files) == set()
+
+
+def test_a_class_of_another_library_renders_no_method_of_the_project(tmp_path) -> None:
+    files = {
+        "pkg/__init__.py": "from otherlib import Client\n",
+        "pkg/client.py": _CLIENT,
+        "docs/api.rst": "API\n===\n\n.. autoclass:: pkg.Client\n   :members:\n",
+    }
+    assert _found(tmp_path, files) == set()

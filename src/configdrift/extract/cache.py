@@ -231,6 +231,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         autodoc=[(name, line) for name, line in data["autodoc"]],
         module_members=[(name, line) for name, line in data["module_members"]],
         summarised=[(name, line) for name, line in data["summarised"]],
+        members=[(name, line) for name, line in data["members"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],

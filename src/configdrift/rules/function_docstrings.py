@@ -2,11 +2,14 @@
 renders the function from it (``.. autofunction:: pkg.serve``, an
 autosummary's row, ``::: pkg.serve``, or an ``automodule`` with
 ``:members:`` of a module whose ``__all__`` lists it): what its ``Args:``
-(``Parameters``, ``:param x:``) describe is what users pass.
+(``Parameters``, ``:param x:``) describe is what users pass. A method's
+likewise, where a page renders its class with its members
+(``.. autoclass::`` with ``:members:``, ``::: pkg.Client``) or the method
+itself (``.. automethod::``); its private methods are not rendered.
 
 The function must be certain (one top-level function of that name in the
-whole project) and its signature closed (no ``**kwargs``, no decorator
-that may change it). The findings name a keyword as the function's
+whole project; a method, of one such class) and its signature closed (no
+``**kwargs``, no decorator that may change it). The findings name a keyword as the function's
 (``plot_pareto_front(target_name=)``).
 
 - CD101: a parameter the docstring describes that the function does not
@@ -51,6 +54,9 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
             for target, _ in doc.module_members:
                 for function in exported(analysis, target, "function"):
                     out.setdefault(function, rel)
+            for target, _ in doc.members:
+                for method in _methods(analysis, found, target):
+                    out.setdefault(method, rel)
         return out
 
     if analysis.first is not None:
@@ -74,6 +80,41 @@ def _function(
     if len(owners) == 1 and not owners[0][2]:
         return owners[0][0], owners[0][1]
     return None
+
+
+def _methods(
+    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
+) -> list[tuple[str, str]]:
+    """The methods a page renders for certain: each public one a class
+    defines, where the target is the class's with its members
+    (``pkg.Retries.``), else the one it names (``pkg.Retries.delay``)."""
+    head, _, method = target.rpartition(".")
+    cls = _class(analysis, found, head)
+    if cls is None:
+        return []
+    module, qualname = cls
+    if method:
+        return [(module, f"{qualname}.{method}")]
+    functions = analysis.project.modules[module].facts.functions
+    return [
+        (module, name)
+        for name in functions
+        if name.rpartition(".")[0] == qualname and not name.rpartition(".")[2].startswith("_")
+    ]
+
+
+def _class(
+    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
+) -> tuple[str, str] | None:
+    """The class of the project a dotted name names for certain: through
+    the project's imports, else the one top-level class of its name."""
+    module, _, name = target.rpartition(".")
+    if module in analysis.project.modules:
+        symbol = analysis.project.resolve(module, name)
+        if symbol is not None:
+            return (symbol.module, symbol.qualname) if symbol.kind == "class" else None
+    owners = found.get(name, [])
+    return (owners[0][0], owners[0][1]) if len(owners) == 1 and owners[0][2] else None
 
 
 def params_not_taken(analysis: Analysis) -> Iterator[Finding]:

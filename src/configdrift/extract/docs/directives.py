@@ -101,11 +101,20 @@ def autodoc_directive(
 ) -> None:
     """An autodoc directive's object, into ``facts``. An ``automodule``
     with ``:members:`` renders what its module's ``__all__`` names too, or
-    the members it lists (``:members: Folder, Visa``), those alone."""
+    the members it lists (``:members: Folder, Visa``), those alone; a
+    class's directive with ``:members:`` its methods too, and an
+    ``automethod`` one method."""
+    if name.endswith("automethod"):
+        facts.members.append((target, line))
+        return
     facts.autodoc.append((target, line))
-    if not name.endswith("automodule") or "members" not in options:
+    if "members" not in options:
         return
     listed = [m.strip() for m in (options["members"] or "").split(",") if m.strip()]
+    # A class's methods; a module's target names no class, so none.
+    facts.members.extend((f"{target}.{m}", line) for m in listed or [""])
+    if not name.endswith("automodule"):
+        return
     if listed:
         facts.autodoc.extend((f"{target}.{member}", line) for member in listed)
     elif "ignore-module-all" not in options:

@@ -71,6 +71,8 @@ AUTODOC_DIRECTIVES = frozenset(
         "py:autoclass",
         "automodule",
         "py:automodule",
+        "automethod",
+        "py:automethod",
     }
 )
 

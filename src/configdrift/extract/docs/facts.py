@@ -102,6 +102,11 @@ class DocFacts:
     #: a page for (``optuna.visualization.plot_contour``): a function's
     #: page renders its docstring, a module's none: (name, line).
     summarised: list[tuple[str, int]] = field(default_factory=list)
+    #: Classes a page renders with their methods (``.. autoclass::`` with
+    #: ``:members:``, mkdocstrings' ``::: pkg.Class``), as ``pkg.Class.``;
+    #: and methods it renders one by one (``.. automethod::``, the
+    #: ``:members:`` a class's directive lists): (target, line).
+    members: list[tuple[str, int]] = field(default_factory=list)
     #: Roles that point at a key (``:confval:`name```, MyST's
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.

@@ -351,6 +351,8 @@ class _Walker:
         # ``[[autodoc]] tuners.lora.config.LoraConfig``.
         if len(words) >= 2 and words[0] in (":::", "[[autodoc]]") and DOTTED.fullmatch(words[1]):
             self.facts.autodoc.append((words[1], self._line(inline)))
+            if words[0] == ":::":  # mkdocstrings renders a class's methods too
+                self.facts.members.append((words[1] + ".", self._line(inline)))
             return
         children = inline.children or []
         # Only the first line of a paragraph can introduce an entry; a line

@@ -483,6 +483,7 @@ def script_facts(data: bytes, page: Callable[[bytes], DocFacts] | None = None) -
         facts.autodoc = [(target, first + line - 1) for target, line in rendered.autodoc]
         facts.module_members = [(m, first + line - 1) for m, line in rendered.module_members]
         facts.summarised = [(name, first + line - 1) for name, line in rendered.summarised]
+        facts.members = [(name, first + line - 1) for name, line in rendered.members]
     return facts
 
 

@@ -314,8 +314,8 @@ def read_function_docstring(
     and those it writes in code one letter from one; and the calls of its
     examples and its prose's literals."""
     found = _docstring(node.body)
-    if "." in qualname or found is None:
-        return
+    if qualname.count(".") > 1 or found is None:
+        return  # a module function's or a method's (``Retries.delay``) alone
     args = node.args
     keywords = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     # ``*collections`` is described by its name.
