@@ -48,7 +48,7 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
         out: dict[tuple[str, str], str] = {}
         for rel, doc in sorted({**analysis.rendered_pages, **analysis.doc_facts}.items()):
             for target, _ in (*doc.autodoc, *doc.summarised):
-                function = _function(analysis, found, target)
+                function = _named(analysis, found, target, "function")
                 if function is not None:
                     out.setdefault(function, rel)
             for target, _ in doc.module_members:
@@ -64,20 +64,21 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
     return once(analysis, "function_docstrings.rendered", derive)
 
 
-def _function(
-    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
+def _named(
+    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str, kind: str
 ) -> tuple[str, str] | None:
-    """The module function an autodoc target names for certain: the one
-    its dotted path resolves to from a module of the project
-    (``optuna.visualization.plot_pareto_front`` through the package's
-    imports), else the one top-level function of the project of its name."""
+    """The function (or class, by ``kind``) of the project an autodoc
+    target names for certain: the one its dotted path resolves to from a
+    module of the project (``optuna.visualization.plot_pareto_front``
+    through the package's imports), else the one top-level one of the
+    project of its name."""
     module, _, name = target.rpartition(".")
     if module in analysis.project.modules:
         symbol = analysis.project.resolve(module, name)
         if symbol is not None:
-            return (symbol.module, symbol.qualname) if symbol.kind == "function" else None
+            return (symbol.module, symbol.qualname) if symbol.kind == kind else None
     owners = found.get(name, [])
-    if len(owners) == 1 and not owners[0][2]:
+    if len(owners) == 1 and owners[0][2] == (kind == "class"):
         return owners[0][0], owners[0][1]
     return None
 
@@ -89,7 +90,7 @@ def _methods(
     defines, where the target is the class's with its members
     (``pkg.Retries.``), else the one it names (``pkg.Retries.delay``)."""
     head, _, method = target.rpartition(".")
-    cls = _class(analysis, found, head)
+    cls = _named(analysis, found, head, "class")
     if cls is None:
         return []
     module, qualname = cls
@@ -101,20 +102,6 @@ def _methods(
         for name in functions
         if name.rpartition(".")[0] == qualname and not name.rpartition(".")[2].startswith("_")
     ]
-
-
-def _class(
-    analysis: Analysis, found: dict[str, list[tuple[str, str, bool]]], target: str
-) -> tuple[str, str] | None:
-    """The class of the project a dotted name names for certain: through
-    the project's imports, else the one top-level class of its name."""
-    module, _, name = target.rpartition(".")
-    if module in analysis.project.modules:
-        symbol = analysis.project.resolve(module, name)
-        if symbol is not None:
-            return (symbol.module, symbol.qualname) if symbol.kind == "class" else None
-    owners = found.get(name, [])
-    return (owners[0][0], owners[0][1]) if len(owners) == 1 and owners[0][2] else None
 
 
 def params_not_taken(analysis: Analysis) -> Iterator[Finding]:
