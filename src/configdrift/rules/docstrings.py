@@ -46,10 +46,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.model import Finding, Location, Related, Value
 from configdrift.resolve.project import Symbol
-from configdrift.rules.doc_calls import (
-    callables,
-    constructor,
-)
+from configdrift.rules.doc_calls import callables, constructor
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
 from configdrift.rules.values import (

@@ -260,7 +260,7 @@ class _Walker:
 
     def _current_entry(self) -> int | None:
         """The entry the text of the section is about: the last one, else
-        the key its heading names."""
+        the key its heading names, or the heading right above it names."""
         if self.last_entry is not None:
             return self.last_entry
         return self.facts.heading_entry(self.section)
