@@ -281,3 +281,41 @@ def test_a_class_of_another_library_renders_no_method_of_the_project(tmp_path) -
         "docs/api.rst": "API\n===\n\n.. autoclass:: pkg.Client\n   :members:\n",
     }
     assert _found(tmp_path, files) == set()
+
+
+_TEMPLATED = (
+    "API\n===\n\n.. currentmodule:: pkg.client\n\n"
+    ".. autosummary::\n   :toctree: generated\n   :template: {template}\n\n   Client\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("template", "text", "found"),
+    [
+        # The class's page renders its members through the template.
+        ("classtemplate.rst", ".. autoclass:: {{ name }}\n    :members:\n", True),
+        ("classtemplate.rst", ".. autoclass:: {{ name }}\n    :show-inheritance:\n", False),
+        # A template the page's folders hold none of, or one outside them.
+        ("missing.rst", ".. autoclass:: {{ name }}\n    :members:\n", False),
+        ("../_templates/classtemplate.rst", ".. autoclass:: {{ name }}\n    :members:\n", False),
+    ],
+)
+def test_an_autosummary_template_that_renders_members(tmp_path, template, text, found) -> None:
+    files = {
+        "pkg/client.py": _CLIENT,
+        "docs/en/api/client.rst": _TEMPLATED.format(template=template),
+        "docs/en/_templates/classtemplate.rst": text,
+    }
+    keys = {key for key, _, _ in _found(tmp_path, files)}
+    assert keys == ({"Client.fetch(verify=)", "Client.send(jitter=)"} if found else set())
+
+
+def test_a_template_named_by_an_absolute_path_is_never_read(tmp_path) -> None:
+    # The tree's reader refuses a path outside the tree.
+    outside = tmp_path / "outside.rst"
+    outside.write_text(".. autoclass:: {{ name }}\n    :members:\n")
+    files = {
+        "pkg/client.py": _CLIENT,
+        "docs/api/client.rst": _TEMPLATED.format(template=str(outside)),
+    }
+    assert _found(tmp_path / "project", files) == set()

@@ -232,6 +232,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
         module_members=[(name, line) for name, line in data["module_members"]],
         summarised=[(name, line) for name, line in data["summarised"]],
         members=[(name, line) for name, line in data["members"]],
+        templated=[(name, template, line) for name, template, line in data["templated"]],
         references=[(role, name, line) for role, name, line in data["references"]],
         code_links=[(target, line) for target, line in data["code_links"]],
         renames=[(old, new, line) for old, new, line in data["renames"]],

@@ -4,8 +4,10 @@ autosummary's row, ``::: pkg.serve``, or an ``automodule`` with
 ``:members:`` of a module whose ``__all__`` lists it): what its ``Args:``
 (``Parameters``, ``:param x:``) describe is what users pass. A method's
 likewise, where a page renders its class with its members
-(``.. autoclass::`` with ``:members:``, ``::: pkg.Client``) or the method
-itself (``.. automethod::``); its private methods are not rendered.
+(``.. autoclass::`` with ``:members:``, ``::: pkg.Client``, an
+autosummary's row through a template of the project whose ``autoclass``
+has ``:members:``) or the method itself (``.. automethod::``); its
+private methods are not rendered.
 
 The function must be certain (one top-level function of that name in the
 whole project; a method, of one such class) and its signature closed (no
@@ -22,8 +24,11 @@ whole project; a method, of one such class) and its signature closed (no
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs.directives import renders_members
+from configdrift.files import read_or_none
 from configdrift.model import Finding, Location
 from configdrift.rules.doc_calls import callables, closed_signature
 from configdrift.rules.docstrings import exported, scoped
@@ -33,6 +38,9 @@ from configdrift.rules.registry import make
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
     from configdrift.extract.docs.facts import Block
+
+#: The most bytes of a template read.
+MAX_BYTES = 64 * 1024
 
 #: The fewest parameters a docstring describes for one it describes and
 #: the function lacks to be judged: a reference of them.
@@ -54,7 +62,9 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
             for target, _ in doc.module_members:
                 for function in exported(analysis, target, "function"):
                     out.setdefault(function, rel)
-            for target, _ in doc.members:
+            members = [t for t, _ in doc.members]
+            members += [f"{t}." for t, name, _ in doc.templated if _template(analysis, rel, name)]
+            for target in members:
                 for method in _methods(analysis, found, target):
                     out.setdefault(method, rel)
         return out
@@ -62,6 +72,24 @@ def _rendered(analysis: Analysis) -> dict[tuple[str, str], str]:
     if analysis.first is not None:
         return {}  # the project's docs, judged once
     return once(analysis, "function_docstrings.rendered", derive)
+
+
+def _template(analysis: Analysis, page: str, name: str) -> bool:
+    """Does the template an autosummary of ``page`` names render its
+    classes' members? Found in a ``_templates`` folder of the page's
+    folder or one above it, as Sphinx's ``templates_path`` has it."""
+    if ".." in PurePosixPath(name).parts:
+        return False  # a template outside the templates' folder
+
+    def derive() -> bool:
+        folder = PurePosixPath(page).parent
+        for above in (folder, *folder.parents):
+            data = read_or_none(analysis.config.root, str(above / "_templates" / name), MAX_BYTES)
+            if data is not None:
+                return renders_members(data.decode("utf-8", "replace"))
+        return False
+
+    return once(analysis, f"function_docstrings.template {page} {name}", derive)
 
 
 def _named(

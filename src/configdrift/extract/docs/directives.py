@@ -77,6 +77,40 @@ def myst_entries(info: str, content: str) -> list[tuple[str, str | None, str | N
 MODULE_DIRECTIVES = frozenset({"module", "currentmodule", "py:module", "py:currentmodule"})
 
 
+def autosummary(
+    options: dict[str, object], body: str, module: str, line: int, facts: DocFacts
+) -> None:
+    """An ``autosummary``'s rows, into ``facts``: its classes as rendered
+    from their docstrings (``autodoc``), through the template it names too
+    (``:template: classtemplate.rst``), and its names in small letters."""
+    classes, small = summarised(options, body, module)
+    facts.autodoc.extend((name, line) for name in classes)
+    facts.summarised.extend((name, line) for name in small)
+    template = str(options.get("template") or "").strip()
+    if template:
+        facts.templated.extend((name, template, line) for name in classes)
+
+
+#: The most lines of a template read.
+MAX_TEMPLATE_LINES = 400
+
+
+def renders_members(template: str) -> bool:
+    """Does a template of autosummary's render its class with the class's
+    members (``.. autoclass:: {{ objname }}`` then ``:members:``)?"""
+    lines = template.splitlines()[:MAX_TEMPLATE_LINES]
+    for index, line in enumerate(lines):
+        words = line.split()
+        if (
+            len(words) >= 2
+            and words[0] == ".."
+            and words[1] in ("autoclass::", "py:autoclass::")
+            and "members" in options_of(lines[index + 1 : index + 1 + MAX_OPTIONS])
+        ):
+            return True
+    return False
+
+
 def summarised(options: dict[str, object], body: str, module: str) -> tuple[list[str], list[str]]:
     """The names an ``autosummary`` that writes a page for each name
     (``:toctree:``) lists, a bare name under ``module`` (the page's current
@@ -90,10 +124,6 @@ def summarised(options: dict[str, object], body: str, module: str) -> tuple[list
     dotted = [f"{module}.{name}" if module and "." not in name else name for name in names if name]
     capital = [name for name in dotted if name.rsplit(".", 1)[-1][:1].isupper()]
     return capital, [name for name in dotted if name not in capital]
-
-
-#: The most option lines read after a directive's.
-MAX_OPTIONS = 20
 
 
 def autodoc_directive(

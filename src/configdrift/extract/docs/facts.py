@@ -107,6 +107,10 @@ class DocFacts:
     #: and methods it renders one by one (``.. automethod::``, the
     #: ``:members:`` a class's directive lists): (target, line).
     members: list[tuple[str, int]] = field(default_factory=list)
+    #: Classes an ``autosummary`` writes a page for through a template of
+    #: the project (``:template: classtemplate.rst``), which may render
+    #: their methods: (class, template, line).
+    templated: list[tuple[str, str, int]] = field(default_factory=list)
     #: Roles that point at a key (``:confval:`name```, MyST's
     #: ``{confval}`name```): (role, key, line). ``:confval:`!name``` (no
     #: link wanted) and names of other projects (``other:name``) are not kept.

@@ -484,6 +484,7 @@ def script_facts(data: bytes, page: Callable[[bytes], DocFacts] | None = None) -
         facts.module_members = [(m, first + line - 1) for m, line in rendered.module_members]
         facts.summarised = [(name, first + line - 1) for name, line in rendered.summarised]
         facts.members = [(name, first + line - 1) for name, line in rendered.members]
+        facts.templated = [(n, t, first + line - 1) for n, t, line in rendered.templated]
     return facts
 
 

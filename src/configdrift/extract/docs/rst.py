@@ -28,8 +28,8 @@ from configdrift.extract.docs.commands import commands_at
 from configdrift.extract.docs.directives import (
     MODULE_DIRECTIVES,
     autodoc_directive,
+    autosummary,
     names_key,
-    summarised,
 )
 from configdrift.extract.docs.entry_text import (
     AUTODOC_DIRECTIVES,
@@ -290,9 +290,7 @@ class _Walker:
         if directive in MODULE_DIRECTIVES:
             self.module = node["arguments"].strip()
         elif directive == "autosummary":
-            classes, small = summarised(node["options"], node.astext(), self.module)
-            self.facts.autodoc.extend((name, _line(node, 1)) for name in classes)
-            self.facts.summarised.extend((name, _line(node, 1)) for name in small)
+            autosummary(node["options"], node.astext(), self.module, _line(node, 1), self.facts)
             return
         if directive in API_DIRECTIVES and (
             api := api_doc(node["arguments"], _line(node, 1), node, directive)
