@@ -164,3 +164,9 @@ def test_a_doctest_s_own_import_names_its_callee(tmp_path) -> None:
     # which the docstring's package exports, is not the one it calls.
     docstring = "    >>> from otherlib import Evaluator\n    >>> Evaluator(const=0)"
     assert _check(tmp_path, docstring=docstring, top=False) == set()
+
+
+def test_a_docstring_s_literal_is_read_in_two_backticks_alone(tmp_path) -> None:
+    # reST's literal; one backtick is interpreted text, a role's target.
+    docstring = "    The default is `Evaluator(const=0)`, of ``Evaluator``."
+    assert _check(tmp_path, docstring=docstring, top=False) == set()

@@ -81,15 +81,17 @@ def _template(analysis: Analysis, page: str, name: str) -> bool:
     if ".." in PurePosixPath(name).parts:
         return False  # a template outside the templates' folder
 
+    folder = PurePosixPath(page).parent
+
     def derive() -> bool:
-        folder = PurePosixPath(page).parent
         for above in (folder, *folder.parents):
             data = read_or_none(analysis.config.root, str(above / "_templates" / name), MAX_BYTES)
             if data is not None:
                 return renders_members(data.decode("utf-8", "replace"))
         return False
 
-    return once(analysis, f"function_docstrings.template {page} {name}", derive)
+    # Read once for the pages of a folder, which find the same template.
+    return once(analysis, f"function_docstrings.template {folder} {name}", derive)
 
 
 def _named(

@@ -267,13 +267,14 @@ def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
         for line, code in example_code(text, first):
             calls.extend(python_blocks(code, line, 0, "python")[1])
     if "``" in text and "=" in text:
-        pieces = text.split("``")
-        at = first + pieces[0].count("\n")
-        for index in range(1, len(pieces) - 1, 2):
-            # The prose around it: its paragraph's lines before and after.
-            prose = pieces[index - 1].rsplit("\n\n", 1)[-1] + pieces[index + 1].split("\n\n", 1)[0]
-            inline_call(pieces[index], at, 0, calls, prose)
-            at += pieces[index].count("\n") + pieces[index + 1].count("\n")
+        for span in _CODE_SPAN.finditer(text):
+            if span.group(1) != "``":
+                continue  # reST's literals are in two backticks
+            # The prose around it: its paragraph, from blank line to blank line.
+            start, end = text.rfind("\n\n", 0, span.start()) + 1, text.find("\n\n", span.end())
+            prose = text[start : span.start()] + text[span.end() : end if end >= 0 else len(text)]
+            line = first + text.count("\n", 0, span.start())
+            inline_call(span.group(2), line, 0, calls, prose)
     return calls
 
 
