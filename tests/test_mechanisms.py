@@ -52,12 +52,12 @@ def test_a_claim_needs_three_fresh_keys_the_docs_name():
 def test_every_doc_suffix_discovered_has_its_markup():
     from configdrift.discover import DOC_SUFFIXES, SHELL_SUFFIX
     from configdrift.extract.docs.markups import MARKUPS
-    from configdrift.sphinx_sources import SPHINX_TEXT
+    from configdrift.sphinx_sources import SPHINX_FRAGMENT, SPHINX_TEXT
 
     # A Sphinx project's ``.txt`` pages too, where its ``conf.py`` says so,
-    # shell scripts, for their command lines, and example scripts, for
+    # the fragments its pages include, shell scripts, for their command lines, and example scripts, for
     # their calls.
-    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT, SHELL_SUFFIX, ".py"}
+    assert set(MARKUPS) == {*DOC_SUFFIXES, SPHINX_TEXT, SPHINX_FRAGMENT, SHELL_SUFFIX, ".py"}
 
 
 @pytest.mark.parametrize(

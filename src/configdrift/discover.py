@@ -18,7 +18,7 @@ from pathlib import Path
 from configdrift.config import Config, ConfigError
 from configdrift.files import exists
 from configdrift.sources import Sources
-from configdrift.sphinx_sources import SPHINX_TEXT, text_folders
+from configdrift.sphinx_sources import SPHINX_TEXT, included_fragments, text_folders
 from configdrift.wording import counted
 
 #: Folders that hold no part of a project's own schema or docs (or others' code).
@@ -349,9 +349,9 @@ def _in_hidden_dir(rel: str) -> bool:
 
 
 def in_tests(rel: str) -> bool:
-    """Is the file a test: in a test folder, or named ``test_*``?"""
-    parts = rel.split("/")
-    return any(p in TEST_DIRS for p in parts[:-1]) or parts[-1].startswith("test_")
+    """Is the file a test: in a test folder, or named as pytest finds
+    tests (``test_*.py``, ``*_test.py``, ``conftest.py``)?"""
+    return any(p in TEST_DIRS for p in rel.split("/")[:-1]) or _is_test_file(rel)
 
 
 def _page_test(root: Path, files: list[str]) -> Callable[[str], bool]:
@@ -415,6 +415,7 @@ def discover(config: Config) -> Sources:
             and not HISTORY_PAGES.search(f)
             and not _in_hidden_dir(f)
         ]
+    docs += included_fragments(root, docs, files)  # rendered where included
     declared_files = Globs(config.config_files)
     declared = [f for f in files if config.config_files and declared_files(f)]
     missing_configs = [

@@ -1,7 +1,9 @@
 """Sphinx projects that write their pages with another suffix: a
 ``conf.py`` whose ``source_suffix`` names ``.txt`` (Django's docs, and its
-apps') makes the ``.txt`` files under its folder reStructuredText pages.
-The ``conf.py`` is read as text, never run."""
+apps') makes the ``.txt`` files under its folder reStructuredText pages;
+a fragment a page includes (``.. include:: general/environment.rst.inc``)
+is rendered into that page, so it is a page too. The ``conf.py`` is read
+as text, never run."""
 
 from __future__ import annotations
 
@@ -15,6 +17,14 @@ from configdrift.files import read_or_none
 SPHINX_TEXT = ".txt"
 #: The bytes of a ``conf.py`` read for its ``source_suffix``.
 MAX_CONF_BYTES = 256 * 1024
+#: The suffix of a fragment of reStructuredText a page includes.
+SPHINX_FRAGMENT = ".inc"
+#: How many includes deep fragments are followed, and the bytes of a page
+#: read for its includes.
+MAX_INCLUDE_DEPTH = 4
+MAX_PAGE_BYTES = 1024 * 1024
+#: An ``include`` directive (not ``literalinclude``), its path.
+_INCLUDE = re.compile(rb"^[ \t]*\.\. include::[ \t]*([^\s<>]{1,300})[ \t]*$", re.MULTILINE)
 #: An assignment of ``source_suffix`` at the top of a ``conf.py``.
 _SOURCE_SUFFIX = re.compile(rb"^source_suffix[ \t]*=", re.MULTILINE)
 
@@ -49,3 +59,44 @@ def _text_sources(root: Path, rel: str) -> bool:
         if b"'.txt'" in value or b'".txt"' in value:
             return True
     return False
+
+
+def included_fragments(root: Path, pages: list[str], files: list[str]) -> list[str]:
+    """The fragments (``*.inc``) of ``files`` the reStructuredText
+    ``pages`` include, and those they include in turn, a few deep: each is
+    rendered where it is included. A path is taken from the including
+    page's folder; one that leaves the tree, or an absolute one (from the
+    Sphinx source folder, not known here), is not followed."""
+    known = {rel for rel in files if rel.endswith(SPHINX_FRAGMENT)}
+    found: list[str] = []
+    todo = [rel for rel in pages if rel.endswith((".rst", SPHINX_TEXT))]
+    for _ in range(MAX_INCLUDE_DEPTH):
+        reached: list[str] = []
+        for page in todo:
+            data = read_or_none(root, page, MAX_PAGE_BYTES)
+            if data is None or b".. include::" not in data:
+                continue
+            folder = page.rsplit("/", 1)[0] + "/" if "/" in page else ""
+            for match in _INCLUDE.finditer(data):
+                target = _joined(folder, match.group(1).decode("utf-8", "replace"))
+                if target in known and target not in found and target not in reached:
+                    reached.append(target)
+        found.extend(reached)
+        todo = reached
+    return found
+
+
+def _joined(folder: str, path: str) -> str | None:
+    """``path`` taken from ``folder``, ``..`` resolved; None where it is
+    absolute or leaves the tree."""
+    if path.startswith("/"):
+        return None
+    parts: list[str] = []
+    for part in (folder + path).split("/"):
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts)

@@ -30,6 +30,8 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     # A Sphinx project's pages where its ``source_suffix`` says so
     # (``sphinx_sources.SPHINX_TEXT``): no other ``.txt`` file is a page.
     ".txt": extract_rst,
+    # A fragment a reST page includes (``sphinx_sources.SPHINX_FRAGMENT``).
+    ".inc": extract_rst,
     # Shell scripts (``discover.SHELL_SUFFIX``): read for their command lines.
     ".sh": extract_shell,
     # Example scripts (``index.pages.example_scripts``): read for their

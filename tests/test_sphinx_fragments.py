@@ -1,0 +1,89 @@
+"""A fragment a reStructuredText page includes (``.. include::
+usage/environment.rst.inc``) is rendered into that page: it is a doc page
+too, read as reStructuredText, and so are the fragments it includes in
+turn, a few deep. A fragment no page includes, one named by a
+``literalinclude``, and one whose path leaves the tree or is absolute are
+no pages."""
+
+from __future__ import annotations
+
+from configdrift.config import Config
+from configdrift.discover import discover
+from configdrift.sphinx_sources import MAX_INCLUDE_DEPTH
+from helpers import by_key, check_project, make_project
+
+_CODE = """
+import os
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", default=8000, help="The port.")
+    parser.add_argument("--host", default="::", help="The host.")
+    parser.add_argument("--debug", action="store_true", help="Debug.")
+    return parser.parse_args()
+
+
+def dirs():
+    return os.environ.get("SHOP_CACHE_DIR"), os.environ.get("SHOP_CONFIG_DIR")
+"""
+
+_FILES = {
+    "shop/cli.py": _CODE,
+    "docs/usage.rst": "Usage\n=====\n\nRun ``shop --port 80 --host :: --debug``.\n\n"
+    ".. include:: usage/general.rst.inc\n",
+    "docs/usage/general.rst.inc": ".. include:: environment.rst.inc\n",
+    "docs/usage/environment.rst.inc": "Environment\n-----------\n\n"
+    "SHOP_CACHE_DIR\n    Where the cache lives.\n\nSHOP_CONFIG_DIR\n    Where the config lives.\n",
+    "docs/usage/orphan.rst.inc": "SHOP_ORPHAN\n    Nobody includes this.\n",
+}
+
+
+def _docs(tmp_path, files: dict[str, str]) -> list[str]:
+    root = make_project(tmp_path, {"shop/__init__.py": "", **files})
+    return discover(Config(root=root)).docs
+
+
+def test_a_fragment_a_page_includes_is_a_page_and_so_are_its_own(tmp_path) -> None:
+    assert _docs(tmp_path, _FILES) == [
+        "docs/usage.rst",
+        "docs/usage/general.rst.inc",
+        "docs/usage/environment.rst.inc",
+    ]
+
+
+def test_a_fragment_is_read_as_restructured_text(tmp_path) -> None:
+    # Its definition list documents the variables: none is undocumented.
+    page = _FILES["docs/usage.rst"] + "\nSet ``SHOP_CACHE_DIR`` to move the cache.\n"
+    _, findings = check_project(tmp_path, {**_FILES, "docs/usage.rst": page}, "shop")
+    assert ("CD103", "SHOP_CONFIG_DIR") not in by_key(findings)
+    unincluded = page.replace(".. include:: usage/general.rst.inc\n", "")
+    _, without = check_project(
+        tmp_path / "without", {**_FILES, "docs/usage.rst": unincluded}, "shop"
+    )
+    assert ("CD103", "SHOP_CONFIG_DIR") in by_key(without)
+
+
+def test_what_is_not_an_include_of_a_fragment_in_the_tree_is_not_followed(tmp_path) -> None:
+    for i, line in enumerate(
+        (
+            ".. literalinclude:: usage/orphan.rst.inc",
+            ".. include:: /usage/orphan.rst.inc",
+            ".. include:: ../../docs/usage/orphan.rst.inc",
+            ".. include:: usage/missing.rst.inc",
+            "   .. include:: usage/orphan.rst.inc :literal:",
+        )
+    ):
+        files = {**_FILES, "docs/usage.rst": f"Usage\n=====\n\n{line}\n"}
+        assert _docs(tmp_path / str(i), files) == ["docs/usage.rst"], line
+
+
+def test_fragments_are_followed_a_few_includes_deep(tmp_path) -> None:
+    chain = {
+        f"docs/f{i}.rst.inc": f".. include:: f{i + 1}.rst.inc\n"
+        for i in range(MAX_INCLUDE_DEPTH + 2)
+    }
+    files = {"docs/index.rst": ".. include:: f0.rst.inc\n", **chain}
+    docs = _docs(tmp_path, files)
+    assert docs == ["docs/index.rst", *(f"docs/f{i}.rst.inc" for i in range(MAX_INCLUDE_DEPTH))]
