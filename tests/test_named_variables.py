@@ -32,6 +32,7 @@ _CACHE = """
 import os
 
 CACHE = os.environ.get("SHOP_CACHE_DIR", "~/.cache/shop")
+CHECK = os.environ.get("SHOP_SELF_CHECK")
 TESTING = os.environ.get("SHOP_SELF_TESTING")
 """
 
@@ -68,18 +69,18 @@ $ SHOP_CACHE_DIR=/tmp/cache shop
 """
 
 
-def _check(tmp_path, page=_PAGE, files=None):
+def _check(tmp_path, page=_PAGE, files=None, package="shop"):
     analysis, findings = check_project(
         tmp_path,
         {
-            "shop/auth.py": _AUTH,
-            "shop/cache.py": _CACHE,
-            "shop/cli.py": _CLI,
+            f"{package}/auth.py": _AUTH,
+            f"{package}/cache.py": _CACHE,
+            f"{package}/cli.py": _CLI,
             "setup.py": _BUILD,
             "docs/signin.md": page,
             **(files or {}),
         },
-        "shop",
+        package,
     )
     env = next((s for s in analysis.surfaces if s.schema.model_kind == "env"), None)
     return env, by_key(findings)
@@ -101,14 +102,35 @@ def test_no_named_variable_admits_nothing(tmp_path) -> None:
     assert ("CD103", "SHOP_GITHUB_DOMAIN") not in found
 
 
+_APART = _PAGE.replace("`SHOP_CACHE_DIR`", "`SHOP_ENABLE_NINJA`").replace("SHOP_CACHE_DIR=", "X=")
+
+
 def test_a_variable_read_apart_from_the_named_ones_is_not_judged(tmp_path) -> None:
-    # SHOP_SELF_TESTING is read beside SHOP_CACHE_DIR; without it named, alone.
-    page = _PAGE.replace("`SHOP_CACHE_DIR`", "`SHOP_ENABLE_NINJA`").replace("SHOP_CACHE_DIR=", "X=")
-    env, found = _check(tmp_path, page=page)
+    # In ``shopper``, SHOP abbreviates the package's name: SHOP_SELF_CHECK is
+    # read beside SHOP_CACHE_DIR; without it named, alone.
+    env, found = _check(tmp_path, page=_APART, package="shopper")
     assert env is not None
+    assert ("CD103", "SHOP_SELF_CHECK") not in found
+    _, named = _check(tmp_path / "named", package="shopper")
+    assert ("CD103", "SHOP_SELF_CHECK") in named
+
+
+def test_a_variable_named_for_its_package_is_judged_wherever_it_reads_it(tmp_path) -> None:
+    # SHOP is ``shop``'s whole name: SHOP_SELF_CHECK, read apart from the
+    # named ones, is the package's own all the same.
+    _, found = _check(tmp_path, page=_APART)
+    assert found[("CD103", "SHOP_SELF_CHECK")].location.path == "shop/cache.py"
+    # Not where no variable of that name read by the package is named.
+    page = _APART.replace("`SHOP_GITLAB_DOMAIN`", "`SHOP_ENABLE_NINJA`")
+    _, unnamed = _check(tmp_path / "unnamed", page=page)
+    assert ("CD103", "SHOP_SELF_CHECK") not in unnamed
+
+
+def test_a_tests_switch_is_not_the_docs_to_describe(tmp_path) -> None:
+    # SHOP_SELF_TESTING is read beside the named SHOP_CACHE_DIR.
+    _, found = _check(tmp_path)
+    assert ("CD103", "SHOP_SELF_CHECK") in found
     assert ("CD103", "SHOP_SELF_TESTING") not in found
-    _, named = _check(tmp_path / "named")
-    assert ("CD103", "SHOP_SELF_TESTING") in named
 
 
 def test_another_programs_prefix_is_not_judged(tmp_path) -> None:
@@ -219,3 +241,97 @@ def test_only_a_variable_read_as_the_fallback_is_an_older_spelling(tmp_path) -> 
     )
     # A dict's key given as the default is no variable's older spelling.
     assert ("CD103", "SHOP_CONF_HOST") in found
+
+
+_SETTINGS = 'import os\n\nPATH = os.environ.get("TOOL_SETTINGS_PATH")\n'
+_VCS = 'import os\n\nCACHE = os.environ.get("TOOL_CACHE_DIR")\nX = os.environ.get("TOOL_TESTONLY_FAST")\n'
+
+
+def _tool(tmp_path, settings=_SETTINGS, vcs=_VCS, files=None):
+    page = "# Settings\n\nThe settings file is where `TOOL_SETTINGS_PATH` says.\n"
+    analysis, findings = check_project(
+        tmp_path,
+        {
+            "tool/settings.py": settings,
+            "tool/vcs.py": vcs,
+            "tool/cli.py": _CLI,
+            "docs/settings.md": page,
+            **(files or {}),
+        },
+        "tool",
+    )
+    env = next((s for s in analysis.surfaces if s.schema.model_kind == "env"), None)
+    return env, by_key(findings)
+
+
+def test_variables_named_for_the_package_admit_the_environment_by_one(tmp_path) -> None:
+    # One variable named, of two read: too few, but for their name.
+    env, found = _tool(tmp_path)
+    assert env is not None and "named for the package" in env.admitted
+    assert found[("CD103", "TOOL_CACHE_DIR")].location.path == "tool/vcs.py"
+    assert ("CD103", "TOOL_TESTONLY_FAST") not in found
+    other_env, other_found = _tool(
+        tmp_path / "other",
+        settings=_SETTINGS.replace("TOOL_", "KIT_"),
+        vcs=_VCS.replace("TOOL_", "KIT_"),
+        files={"docs/settings.md": "# Settings\n\nSee `KIT_SETTINGS_PATH`.\n"},
+    )
+    assert other_env is None
+    assert ("CD103", "KIT_CACHE_DIR") not in other_found
+    # Named for the package, but none of them named in the pages.
+    unnamed_env, _ = _tool(tmp_path / "unnamed", files={"docs/settings.md": "# Settings\n"})
+    assert unnamed_env is None
+
+
+def test_a_script_beside_the_package_that_sets_a_variable_leaves_it_alone(tmp_path) -> None:
+    script = 'import os\n\nos.environ["TOOL_CACHE_DIR"] = "/tmp/x"\n'
+    _, found = _tool(tmp_path, files={"scripts/release.py": script})
+    assert ("CD103", "TOOL_CACHE_DIR") not in found
+    # A test setting it (for the tests' own isolation) says nothing of the docs.
+    _, tested = _tool(tmp_path / "tested", files={"scripts/release_test.py": script})
+    assert ("CD103", "TOOL_CACHE_DIR") in tested
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "expected"),
+    [
+        ("COPIER_CACHE_DIR", "copier._vcs", True),
+        ("HTTPIE_NO_MAN_PAGES", "httpie.output.ui", True),
+        ("COPIER_CACHE_DIR", "copierx._vcs", False),
+        ("CIBW_BUILD", "cibuildwheel.options", False),
+        ("TESTS_DIR", "tests.conftest", False),
+        ("COPIER", "copier", False),
+    ],
+)
+def test_a_variable_is_named_for_its_package_by_the_whole_name(name, module, expected) -> None:
+    from configdrift.index.platform_variables import named_for_package
+
+    assert named_for_package(name, module) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("BORG_TESTONLY_WEAKEN_KDF", True),
+        ("SQLFLUFF_TESTENV", True),
+        ("HATCH_SELF_TESTING", True),
+        ("TESTAPP_CACHE_DIR", False),
+        ("BORG_CACHE_DIR", False),
+        ("APP_LATEST", False),
+    ],
+)
+def test_a_tests_switch_has_a_word_beginning_test(name, expected) -> None:
+    from configdrift.index.platform_variables import test_switch
+
+    assert test_switch(name) is expected
+
+
+def test_the_keywords_of_an_update_of_the_environment_are_written() -> None:
+    from configdrift.extract.python.named_variables import variables_named
+
+    source = (
+        "os.environ.update(\n    SHOP_LEVEL=str(level) if level else '',\n    SHOP_FILE=f(x),\n)\n"
+        "run(SHOP_OTHER=1)\n"
+    )
+    # Another call's keyword after the update's closing bracket is no write.
+    assert variables_named(source) == ["SHOP_FILE", "SHOP_LEVEL"]

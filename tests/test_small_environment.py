@@ -1,6 +1,7 @@
 """A small tool's environment variables beside its command line: two of
 them documented under a section about the environment make the
-environment a configuration of its own; what the code tests for presence
+environment a configuration of its own (one, for the variables named for
+the package); what the code tests for presence
 (``"NO_COLOR" in os.environ``) is read; a CI runner's variables and those
 an action hands its own steps are not the project's. An undocumented
 variable's finding names the other places that read it."""
@@ -90,9 +91,18 @@ def test_a_section_about_something_else_is_no_evidence(tmp_path) -> None:
 
 
 def test_one_documented_variable_is_no_evidence(tmp_path) -> None:
+    # The package ``tool`` reads APP_ variables: not named for it.
     page = _PAGE.format(title="Environment variables").split("### `APP_NUM_WORKERS`")[0]
-    analysis, findings = check_project(tmp_path, {"app/cli.py": _CLI, "docs/usage.md": page}, "app")
+    files = {"tool/cli.py": _CLI, "docs/usage.md": page}
+    analysis, findings = check_project(tmp_path, files, "tool")
     assert not any(s.schema.model_kind == "env" for s in analysis.surfaces)
+    assert ("CD103", "NO_COLOR") not in by_key(findings)
+    # In ``app``, the one named is evidence for the others named for it alone.
+    files = {"app/cli.py": _CLI, "docs/usage.md": page}
+    analysis, findings = check_project(tmp_path / "app", files, "app")
+    env = next(s for s in analysis.surfaces if s.schema.model_kind == "env")
+    assert set(env.schema.children) == {"APP_CACHE_DIR", "APP_NUM_WORKERS"}
+    assert ("CD103", "APP_NUM_WORKERS") in by_key(findings)
     assert ("CD103", "NO_COLOR") not in by_key(findings)
 
 

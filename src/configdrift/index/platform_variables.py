@@ -71,3 +71,24 @@ def not_the_projects(name: str) -> bool:
         or _CGI.match(name) is not None
         or _RUNNER.match(name) is not None
     )
+
+
+#: Top-level folders of Python code that are no package of the program.
+_NOT_PACKAGES = frozenset(
+    {"test", "tests", "testing", "doc", "docs", "example", "examples", "script", "scripts"}
+)
+
+
+def named_for_package(name: str, module: str) -> bool:
+    """Is the variable named for the package of ``module`` that reads it,
+    whole (``COPIER_CACHE_DIR`` read in ``copier._vcs``)? Such a variable
+    is the program's own setting, whoever else reads the environment."""
+    package = module.split(".", 1)[0]
+    word, sep, _ = name.partition("_")
+    return bool(sep) and package not in _NOT_PACKAGES and word == package.upper()
+
+
+def test_switch(name: str) -> bool:
+    """Is the variable a switch of the project's tests (a word beginning
+    ``TEST``: ``SQLFLUFF_TESTENV``, ``BORG_TESTONLY_WEAKEN_KDF``)?"""
+    return any(word.startswith("TEST") for word in name.split("_")[1:])

@@ -8,10 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from configdrift.discover import in_tests
+from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import variable_read
+from configdrift.files import read_or_none
+from configdrift.index.platform_variables import named_for_package, test_switch
 from configdrift.model import Related, SchemaNode
-from configdrift.resolve.mechanisms.environment import reading_modules
-from configdrift.rules.evidence import named_in_pages, once
+from configdrift.resolve.mechanisms.environment import variable_reads
+from configdrift.rules.evidence import MAX_OTHER_BYTES, MAX_OTHER_FILES, named_in_pages, once
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -34,24 +38,39 @@ def unjudged_variables(analysis: Analysis, keys: Iterable[str]) -> set[str]:
     wandb's, ``DS_`` read by a build script at the root its builder's);
     and the pages name ``FLOWER_GITLAB_OAUTH_DOMAIN`` and leave out the
     ``FLOWER_GITHUB_OAUTH_DOMAIN`` the same module reads, while one read
-    apart (a test switch) says nothing of the docs. One the code names in
-    an option's help text (a generated reference shows it) or writes
-    itself (for a process it starts) is not left to the pages, nor one
+    apart (a test switch) says nothing of the docs. A variable named for
+    its package, whole, is judged wherever the package reads it, where the
+    pages name another of that name the package reads (``COPIER_CACHE_DIR``
+    beside ``COPIER_SETTINGS_PATH``). A test's switch (a word of it begins
+    ``TEST``: ``APP_TESTONLY_FAST_KDF``) is not the docs' to describe. One
+    the code names in an option's help text (a generated reference
+    shows it) or writes itself, or a script beside it writes (for a
+    process it starts), is not left to the pages, nor one
     read as another's fallback (``os.getenv("NEW", os.getenv("OLD"))``:
     the older spelling)."""
     modules = _reads(analysis)
+    named = named_variables(analysis)
     beside = {
-        (path, name.split("_", 1)[0])
-        for name in named_variables(analysis)
-        for path, _, _ in modules.get(name, ())
+        (path, name.split("_", 1)[0]) for name in named for path, _, _ in modules.get(name, ())
+    }
+    packages = {
+        module.split(".", 1)[0]
+        for name in named
+        for _, module, _ in modules.get(name, ())
+        if named_for_package(name, module)
     }
     written = once(analysis, "variables the code names", lambda: _named_by_code(analysis))
     out: set[str] = set()
     for key in keys:
         word = key.split("_", 1)[0]
-        if key in written or not any(
-            (path, word) in beside and abbreviates(word, module.split(".", 1)[0])
-            for path, module, _ in modules.get(key, ())
+        if (
+            key in written
+            or test_switch(key)
+            or not any(
+                ((path, word) in beside and abbreviates(word, module.split(".", 1)[0]))
+                or (named_for_package(key, module) and module.split(".", 1)[0] in packages)
+                for path, module, _ in modules.get(key, ())
+            )
         ):
             out.add(key)
     return out
@@ -75,8 +94,16 @@ def other_reads(analysis: Analysis, node: SchemaNode) -> list[Related]:
 
 
 def _reads(analysis: Analysis) -> dict[str, set[tuple[str, str, int]]]:
-    """``reading_modules``, once."""
-    return once(analysis, "modules reading variables", lambda: reading_modules(analysis.project))
+    """The modules (each its file, its name and the line) that read each
+    environment variable by name, once."""
+
+    def derive() -> dict[str, set[tuple[str, str, int]]]:
+        out: dict[str, set[tuple[str, str, int]]] = {}
+        for variable, module, where, _ in variable_reads(analysis.project):
+            out.setdefault(variable, set()).add((where.path, module, where.line))
+        return out
+
+    return once(analysis, "modules reading variables", derive)
 
 
 def abbreviates(word: str, name: str) -> bool:
@@ -115,4 +142,9 @@ def _named_by_code(analysis: Analysis) -> set[str]:
                 older = variable_read(call.args[1])
                 if older is not None:
                     out.add(older)
+    # A script beside the package that sets one for the program it runs.
+    for rel in [rel for rel in analysis.other_python if not in_tests(rel)][:MAX_OTHER_FILES]:
+        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
+        if data is not None:
+            out.update(variables_named(data.decode("utf-8", "replace")))
     return out

@@ -1,7 +1,8 @@
 """The environment variables a module names outside its reads: in an
 option's help text (``help="... [env var: APP_TOKEN]"``), which ``--help``
 shows and a generated command-line reference renders, or as a key it
-writes (``env["APP_HOOK"] = "1"``, ``os.environ["APP_HOOK"] = ...``), set
+writes (``env["APP_HOOK"] = "1"``, ``os.environ["APP_HOOK"] = ...``,
+``os.environ.update(APP_HOOK="1")``), set
 by the project itself for a process it starts. Read off the source text
 (no walk of its tree)."""
 
@@ -29,7 +30,29 @@ def variables_named(source: str) -> list[str]:
         at = source.find("help=", at + 5)
     if "] =" in source or "]=" in source:
         out.update(m.group(1) for m in _WRITTEN.finditer(source) if VARIABLE.fullmatch(m.group(1)))
+    at = source.find("environ.update(")
+    while at >= 0:
+        # ``os.environ.update(APP_LOG_LEVEL=level, ...)``: keywords written.
+        window = _arguments(source[at + 14 : at + 14 + HELP_WINDOW])
+        out.update(m.group(1) for m in _KEYWORD.finditer(window) if VARIABLE.fullmatch(m.group(1)))
+        at = source.find("environ.update(", at + 15)
     return sorted(out)
+
+
+def _arguments(text: str) -> str:
+    """The arguments of the call ``text`` opens with (its ``(`` first), to
+    its closing bracket or the end of ``text``."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0:
+            return text[: at + 1]
+    return text
+
+
+#: A keyword argument in capitals: ``(APP_LOG_LEVEL=`` or ``, APP_LOG_LEVEL=``
+#: (not ``==``).
+_KEYWORD = re.compile(r"[(,]\s{0,100}([A-Z][A-Z0-9_]{1,100}) {0,3}=(?!=)")
 
 
 #: The tokens a help text written in parts may have between its strings.

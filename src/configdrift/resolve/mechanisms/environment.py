@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from configdrift.extract.python.facts import RegistrationCall
-from configdrift.index.platform_variables import not_the_projects
+from configdrift.index.platform_variables import named_for_package, not_the_projects
 from configdrift.model import Location, SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
@@ -29,23 +29,14 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     (``os.environ.get("X", d)``, ``os.getenv``, ``os.environ["X"]``), one
     node per name, with the first default a read gives."""
     nodes: dict[str, SchemaNode] = {}
-    for variable, module, where, known in _reads(project):
+    for variable, module, where, known in variable_reads(project):
         if variable not in nodes:
             # Grouped by module; a variable the helper suffixes takes no default.
             nodes[variable] = option_node(variable, [variable], "", known, where, module, "env")
     return list(nodes.values())
 
 
-def reading_modules(project: Project) -> dict[str, set[tuple[str, str, int]]]:
-    """The modules (each its file, its name and the line) that read each
-    environment variable by name."""
-    out: dict[str, set[tuple[str, str, int]]] = {}
-    for variable, module, where, _ in _reads(project):
-        out.setdefault(variable, set()).add((where.path, module, where.line))
-    return out
-
-
-def _reads(project: Project) -> Iterator[tuple[str, str, Location, Value | None]]:
+def variable_reads(project: Project) -> Iterator[tuple[str, str, Location, Value | None]]:
     """Each read of a variable by name: the variable, the module, where,
     and the default it gives (none where a helper suffixes the name)."""
     helpers = _env_helpers(project)
@@ -154,6 +145,15 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 admitted = (
                     "the pages write its variables in prose and command lines" if claimed else ""
                 )
+                reads = variable_reads(discovery.builder.project)
+                own = {v for v, module, _, _ in reads if named_for_package(v, module)}
+                if not claimed and spelt & own:
+                    # Variables named for the package, one of them in the
+                    # pages: their name is evidence for the others.
+                    variables, env = [n for n in variables if n.key in own], new_root()
+                    mount_by_name(env, variables, ENVIRONMENT, "env")
+                    claimed = discovery.claim(env, frozenset(own), least=1)
+                    admitted = "its variables are named for the package"
             if claimed:
                 how = f"{len(variables)} variables read with os.environ or os.getenv"
                 found.append(Surface("env", env, how, [], "env", admitted=admitted))
