@@ -87,3 +87,18 @@ def test_fragments_are_followed_a_few_includes_deep(tmp_path) -> None:
     files = {"docs/index.rst": ".. include:: f0.rst.inc\n", **chain}
     docs = _docs(tmp_path, files)
     assert docs == ["docs/index.rst", *(f"docs/f{i}.rst.inc" for i in range(MAX_INCLUDE_DEPTH))]
+
+
+def test_a_fragment_included_twice_or_in_a_cycle_is_one_page(tmp_path) -> None:
+    files = {
+        "docs/a.rst": ".. include:: x.rst.inc\n\n.. include:: x.rst.inc\n",
+        "docs/b.rst": ".. include:: x.rst.inc\n",
+        "docs/x.rst.inc": ".. include:: y.rst.inc\n",
+        "docs/y.rst.inc": ".. include:: x.rst.inc\n",
+    }
+    assert _docs(tmp_path, files) == [
+        "docs/a.rst",
+        "docs/b.rst",
+        "docs/x.rst.inc",
+        "docs/y.rst.inc",
+    ]
