@@ -207,3 +207,49 @@ def test_an_undocumented_variable_names_every_other_read_of_it(tmp_path) -> None
     # A variable read once names no other place.
     alone = _env(tmp_path / "alone")[1][("CD103", "NO_COLOR")]
     assert alone.related == ()
+
+
+_ONLY_ENV = """
+import os
+
+HOST = os.environ.get("APP_HOST", "localhost")
+PORT = int(os.environ.get("APP_PORT", "8080"))
+DEBUG = os.environ.get("APP_DEBUG") == "1"
+"""
+
+
+def _only_env(tmp_path, page: str, code: str = _ONLY_ENV):
+    return check_project(tmp_path, {"app/main.py": code, "docs/running.md": page}, "app")
+
+
+def test_a_program_configured_by_its_environment_alone_is_admitted_by_prose(tmp_path) -> None:
+    page = "# Running\n\nSet `APP_HOST` to the host to bind and `APP_PORT` to its port.\n"
+    analysis, findings = _only_env(tmp_path, page)
+    assert analysis.schema.model_kind == "env" and analysis.admitted
+    assert by_key(findings)[("CD103", "APP_DEBUG")].location.path == "app/main.py"
+    # One variable named is no evidence, nor two of eight.
+    one, _ = _only_env(tmp_path / "one", "# Running\n\nSet `APP_HOST` to the host.\n")
+    assert not one.admitted
+    more = _ONLY_ENV + "".join(f'X{i} = os.environ.get("APP_MORE_{i}")\n' for i in range(5))
+    few, few_findings = _only_env(tmp_path / "few", page, more)
+    assert not few.admitted
+    assert ("CD103", "APP_DEBUG") not in by_key(few_findings)
+    # Three named are enough, however many the program reads.
+    many = _ONLY_ENV + "".join(f'X{i} = os.environ.get("APP_MORE_{i}")\n' for i in range(9))
+    three = page.replace("its port.", "its port, `APP_MORE_0` more.")
+    assert _only_env(tmp_path / "many", three, many)[0].admitted
+
+
+def test_a_program_whose_pages_list_its_variables_is_judged_by_the_list(tmp_path) -> None:
+    # Listed, the variables are compared with the list: APP_DEBUG, read
+    # apart in ``tool`` (not named for it), is undocumented all the same.
+    code = _ONLY_ENV.replace('DEBUG = os.environ.get("APP_DEBUG") == "1"\n', "")
+    page = "# Running\n\n### `APP_HOST`\n\nThe host.\n\n### `APP_PORT`\n\nThe port.\n"
+    files = {
+        "tool/main.py": code,
+        "tool/debug.py": 'import os\n\nDEBUG = os.environ.get("APP_DEBUG") == "1"\n',
+        "docs/running.md": page,
+    }
+    analysis, findings = check_project(tmp_path, files, "tool")
+    assert analysis.entries and not analysis.admitted
+    assert ("CD103", "APP_DEBUG") in by_key(findings)

@@ -21,7 +21,12 @@ from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import claimed_names
 from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
 from configdrift.extract.run import Extractor
-from configdrift.index.pages import example_scripts, pages_worth_reading, scripts_running
+from configdrift.index.pages import (
+    example_scripts,
+    pages_worth_reading,
+    scripts_running,
+    spelt_whole,
+)
 from configdrift.index.programs import installed_programs, other_programs
 from configdrift.model import (
     CLI_KINDS,
@@ -55,6 +60,7 @@ from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
 from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
+from configdrift.resolve.schema import MIN_OPTIONS
 from configdrift.sources import Sources
 from configdrift.wording import counted
 
@@ -260,6 +266,13 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         surface=builder.primary,
         how=builder.mounts[0].how if builder.mounts else "",
     )
+    if builder.primary == "env" and not entries:
+        # The environment no page lists, whose variables the pages write in
+        # prose and command lines, half of them (two at least: it holds
+        # three or more), is admitted, as a secondary one is.
+        prose = spelt_whole(config.root, sources.docs, frozenset(schema.children))
+        if 2 * len(prose) >= min(len(schema.children), 2 * MIN_OPTIONS):
+            analysis.admitted = "the pages write its variables in prose and command lines"
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.doc_facts = dict(candidates)
