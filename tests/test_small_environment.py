@@ -227,16 +227,22 @@ def test_a_program_configured_by_its_environment_alone_is_admitted_by_prose(tmp_
     analysis, findings = _only_env(tmp_path, page)
     assert analysis.schema.model_kind == "env" and analysis.admitted
     assert by_key(findings)[("CD103", "APP_DEBUG")].location.path == "app/main.py"
-    # One variable named is no evidence, nor two of eight.
-    one, _ = _only_env(tmp_path / "one", "# Running\n\nSet `APP_HOST` to the host.\n")
+    # One variable named is no evidence, nor two of eight, but for one
+    # named for the package (then only the package's own are judged).
+    one_page = "# Running\n\nSet `APP_HOST` to the host.\n"
+    one, _ = _only_env(tmp_path / "one", one_page, _ONLY_ENV.replace("APP_", "WEB_"))
     assert not one.admitted
-    more = _ONLY_ENV + "".join(f'X{i} = os.environ.get("APP_MORE_{i}")\n' for i in range(5))
-    few, few_findings = _only_env(tmp_path / "few", page, more)
+    own, own_findings = _only_env(tmp_path / "own", one_page)
+    assert own.admitted
+    assert ("CD103", "APP_DEBUG") in by_key(own_findings)
+    web, web_page = _ONLY_ENV.replace("APP_", "WEB_"), page.replace("APP_", "WEB_")
+    more = web + "".join(f'X{i} = os.environ.get("WEB_MORE_{i}")\n' for i in range(5))
+    few, few_findings = _only_env(tmp_path / "few", web_page, more)
     assert not few.admitted
-    assert ("CD103", "APP_DEBUG") not in by_key(few_findings)
+    assert ("CD103", "WEB_DEBUG") not in by_key(few_findings)
     # Three named are enough, however many the program reads.
-    many = _ONLY_ENV + "".join(f'X{i} = os.environ.get("APP_MORE_{i}")\n' for i in range(9))
-    three = page.replace("its port.", "its port, `APP_MORE_0` more.")
+    many = web + "".join(f'X{i} = os.environ.get("WEB_MORE_{i}")\n' for i in range(9))
+    three = web_page.replace("its port.", "its port, `WEB_MORE_0` more.")
     assert _only_env(tmp_path / "many", three, many)[0].admitted
 
 
