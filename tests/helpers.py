@@ -92,6 +92,20 @@ def peak_of(argv: list[str], cwd: Path) -> tuple[int, str, int]:
     return int(code), proc.stdout, int(peak)
 
 
+#: A small program's command line: three flags, each with its help.
+SMALL_CLI = """
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", default=8000, help="The port.")
+    parser.add_argument("--host", default="::", help="The host.")
+    parser.add_argument("--debug", action="store_true", help="Debug.")
+    return parser.parse_args()
+"""
+
+
 #: A strict pydantic model built from a whole dict (``AppConfig(**raw)``).
 APP_CONFIG = """
 from pydantic import BaseModel, ConfigDict

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from configdrift.rules.environment_docs import abbreviates
-from helpers import by_key, check_project
+from helpers import SMALL_CLI, by_key, check_project
 
 _AUTH = """
 import os
@@ -43,17 +43,7 @@ NINJA = os.environ.get("SHOP_ENABLE_NINJA")
 DOMAIN = os.environ.get("SHOP_GITLAB_DOMAIN")
 """
 
-_CLI = """
-import argparse
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", default=8000, help="The port.")
-    parser.add_argument("--host", default="::", help="The host.")
-    parser.add_argument("--debug", action="store_true", help="Debug.")
-    return parser.parse_args()
-"""
+_CLI = SMALL_CLI
 
 _PAGE = """# Signing in
 

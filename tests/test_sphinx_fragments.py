@@ -10,24 +10,19 @@ from __future__ import annotations
 from configdrift.config import Config
 from configdrift.discover import discover
 from configdrift.sphinx_sources import MAX_INCLUDE_DEPTH
-from helpers import by_key, check_project, make_project
+from helpers import SMALL_CLI, by_key, check_project, make_project
 
-_CODE = """
+_CODE = (
+    SMALL_CLI
+    + """
+
 import os
-import argparse
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", default=8000, help="The port.")
-    parser.add_argument("--host", default="::", help="The host.")
-    parser.add_argument("--debug", action="store_true", help="Debug.")
-    return parser.parse_args()
 
 
 def dirs():
     return os.environ.get("SHOP_CACHE_DIR"), os.environ.get("SHOP_CONFIG_DIR")
 """
+)
 
 _FILES = {
     "shop/cli.py": _CODE,
