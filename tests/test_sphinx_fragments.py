@@ -1,9 +1,10 @@
 """A fragment a reStructuredText page includes (``.. include::
-usage/environment.rst.inc``) is rendered into that page: it is a doc page
-too, read as reStructuredText, and so are the fragments it includes in
-turn, a few deep. A fragment no page includes, one named by a
-``literalinclude``, and one whose path leaves the tree or is absolute are
-no pages."""
+usage/environment.rst.inc``, ``.. include:: includes/settingref.txt``) is
+rendered into that page: it is a doc page too, read as reStructuredText,
+and so are the fragments it includes in turn, a few deep. A fragment no
+page includes, one named by a ``literalinclude`` or shown as it is
+(``:literal:``), one whose path leaves the tree or is absolute, and a
+history (``CHANGES.txt``) are no pages."""
 
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ def test_what_is_not_an_include_of_a_fragment_in_the_tree_is_not_followed(tmp_pa
             ".. include:: ../../docs/usage/orphan.rst.inc",
             ".. include:: usage/missing.rst.inc",
             "   .. include:: usage/orphan.rst.inc :literal:",
+            ".. include:: usage/orphan.rst.inc\n   :start-line: 2\n   :literal:",
+            ".. include:: usage/orphan.rst.inc\n   :code: rst",
         )
     ):
         files = {**_FILES, "docs/usage.rst": f"Usage\n=====\n\n{line}\n"}
@@ -97,3 +100,13 @@ def test_a_fragment_included_twice_or_in_a_cycle_is_one_page(tmp_path) -> None:
         "docs/x.rst.inc",
         "docs/y.rst.inc",
     ]
+
+
+def test_a_text_fragment_is_one_too_but_a_history(tmp_path) -> None:
+    files = {
+        "docs/settings.rst": ".. include:: includes/settingref.txt\n   :start-line: 1\n\n"
+        ".. include:: ../CHANGES.txt\n",
+        "docs/includes/settingref.txt": "``port``\n--------\n\n:default: ``8000``\n",
+        "CHANGES.txt": "1.0\n---\n\n- ``port`` added.\n",
+    }
+    assert _docs(tmp_path, files) == ["docs/settings.rst", "docs/includes/settingref.txt"]

@@ -415,7 +415,7 @@ def discover(config: Config) -> Sources:
             and not HISTORY_PAGES.search(f)
             and not _in_hidden_dir(f)
         ]
-    docs += included_fragments(root, docs, files)  # rendered where included
+    docs += [f for f in included_fragments(root, docs, files) if not HISTORY_PAGES.search(f)]
     declared_files = Globs(config.config_files)
     declared = [f for f in files if config.config_files and declared_files(f)]
     missing_configs = [

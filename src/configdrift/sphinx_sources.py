@@ -1,8 +1,9 @@
 """Sphinx projects that write their pages with another suffix: a
 ``conf.py`` whose ``source_suffix`` names ``.txt`` (Django's docs, and its
 apps') makes the ``.txt`` files under its folder reStructuredText pages;
-a fragment a page includes (``.. include:: general/environment.rst.inc``)
-is rendered into that page, so it is a page too. The ``conf.py`` is read
+a fragment a page includes (``.. include:: general/environment.rst.inc``,
+``.. include:: ../includes/settingref.txt``) is rendered into that page,
+so it is a page too, unless shown as it is (``:literal:``). The ``conf.py`` is read
 as text, never run."""
 
 from __future__ import annotations
@@ -17,14 +18,21 @@ from configdrift.files import read_or_none
 SPHINX_TEXT = ".txt"
 #: The bytes of a ``conf.py`` read for its ``source_suffix``.
 MAX_CONF_BYTES = 256 * 1024
-#: The suffix of a fragment of reStructuredText a page includes.
+#: The suffixes of a fragment of reStructuredText a page includes.
 SPHINX_FRAGMENT = ".inc"
+FRAGMENT_SUFFIXES = (SPHINX_FRAGMENT, SPHINX_TEXT)
 #: How many includes deep fragments are followed, and the bytes of a page
 #: read for its includes.
 MAX_INCLUDE_DEPTH = 4
 MAX_PAGE_BYTES = 1024 * 1024
 #: An ``include`` directive (not ``literalinclude``), its path.
 _INCLUDE = re.compile(rb"^[ \t]*\.\. include::[ \t]*([^\s<>]{1,300})[ \t]*$", re.MULTILINE)
+#: The directive's options, on the lines below it; one of these shows the
+#: file as it is, not as reStructuredText.
+_OPTIONS = re.compile(rb"(?:\r?\n[ \t]++:([\w-]{1,40}):[^\n]{0,300})")
+_AS_TEXT = frozenset({b"literal", b"code", b"parser"})
+#: The most option lines read below a directive.
+_MAX_OPTIONS = 20
 #: An assignment of ``source_suffix`` at the top of a ``conf.py``.
 _SOURCE_SUFFIX = re.compile(rb"^source_suffix[ \t]*=", re.MULTILINE)
 
@@ -62,12 +70,12 @@ def _text_sources(root: Path, rel: str) -> bool:
 
 
 def included_fragments(root: Path, pages: list[str], files: list[str]) -> list[str]:
-    """The fragments (``*.inc``) of ``files`` the reStructuredText
+    """The fragments (``*.inc``, ``*.txt``) of ``files`` the reStructuredText
     ``pages`` include, and those they include in turn, a few deep: each is
     rendered where it is included. A path is taken from the including
     page's folder; one that leaves the tree, or an absolute one (from the
     Sphinx source folder, not known here), is not followed."""
-    known = {rel for rel in files if rel.endswith(SPHINX_FRAGMENT)}
+    known = {rel for rel in files if rel.endswith(FRAGMENT_SUFFIXES)}
     found: list[str] = []
     todo = [rel for rel in pages if rel.endswith((".rst", SPHINX_TEXT))]
     for _ in range(MAX_INCLUDE_DEPTH):
@@ -78,12 +86,27 @@ def included_fragments(root: Path, pages: list[str], files: list[str]) -> list[s
                 continue
             folder = page.rsplit("/", 1)[0] + "/" if "/" in page else ""
             for match in _INCLUDE.finditer(data):
+                if _as_text(data, match.end()):
+                    continue  # ``:literal:``: shown as it is, no page
                 target = _joined(folder, match.group(1).decode("utf-8", "replace"))
                 if target in known and target not in found and target not in reached:
                     reached.append(target)
         found.extend(reached)
         todo = reached
     return found
+
+
+def _as_text(data: bytes, at: int) -> bool:
+    """Do the options below the directive ending at ``at`` show the file
+    as it is (``:literal:``, ``:code:``, another ``:parser:``)?"""
+    for _ in range(_MAX_OPTIONS):
+        option = _OPTIONS.match(data, at)
+        if option is None:
+            return False
+        if option.group(1) in _AS_TEXT:
+            return True
+        at = option.end()
+    return False
 
 
 def _joined(folder: str, path: str) -> str | None:
