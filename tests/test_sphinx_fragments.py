@@ -77,6 +77,15 @@ def test_what_is_not_an_include_of_a_fragment_in_the_tree_is_not_followed(tmp_pa
         assert _docs(tmp_path / str(i), files) == ["docs/usage.rst"], line
 
 
+def test_a_page_written_with_crlf_line_ends_includes_as_well(tmp_path) -> None:
+    files = {
+        **_FILES,
+        "docs/usage.rst": "Usage\r\n=====\r\n\r\n.. include:: usage/orphan.rst.inc\r\n"
+        ".. include:: usage/general.rst.inc\r\n   :literal:\r\n",
+    }
+    assert _docs(tmp_path, files) == ["docs/usage.rst", "docs/usage/orphan.rst.inc"]
+
+
 def test_fragments_are_followed_a_few_includes_deep(tmp_path) -> None:
     chain = {
         f"docs/f{i}.rst.inc": f".. include:: f{i + 1}.rst.inc\n"

@@ -26,7 +26,7 @@ FRAGMENT_SUFFIXES = (SPHINX_FRAGMENT, SPHINX_TEXT)
 MAX_INCLUDE_DEPTH = 4
 MAX_PAGE_BYTES = 1024 * 1024
 #: An ``include`` directive (not ``literalinclude``), its path.
-_INCLUDE = re.compile(rb"^[ \t]*\.\. include::[ \t]*([^\s<>]{1,300})[ \t]*$", re.MULTILINE)
+_INCLUDE = re.compile(rb"^[ \t]*\.\. include::[ \t]*([^\s<>]{1,300})[ \t\r]*$", re.MULTILINE)
 #: The directive's options, on the lines below it; one of these shows the
 #: file as it is, not as reStructuredText.
 _OPTIONS = re.compile(rb"(?:\r?\n[ \t]++:([\w-]{1,40}):[^\n]{0,300})")
