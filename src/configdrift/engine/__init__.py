@@ -27,7 +27,7 @@ from configdrift.index.pages import (
     scripts_running,
     spelt_whole,
 )
-from configdrift.index.platform_variables import named_for_package
+from configdrift.index.platform_variables import package_named
 from configdrift.index.programs import installed_programs, other_programs
 from configdrift.model import (
     CLI_KINDS,
@@ -59,7 +59,7 @@ from configdrift.place.sharing import share
 from configdrift.progress import stage
 from configdrift.resolve.build import build_schema
 from configdrift.resolve.lifecycle import lifecycle_entries
-from configdrift.resolve.mechanisms.environment import variable_reads
+from configdrift.resolve.mechanisms.environment import IN_PROSE, variable_reads
 from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.schema import MIN_OPTIONS
@@ -274,9 +274,9 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # three or more) or one named for the package, is admitted, as a
         # secondary one is (only the package's own are judged then).
         prose = spelt_whole(config.root, sources.docs, frozenset(schema.children))
-        own = {v for v, m, _, _ in variable_reads(builder.project) if named_for_package(v, m)}
-        if 2 * len(prose) >= min(len(schema.children), 2 * MIN_OPTIONS) or prose & own:
-            analysis.admitted = "the pages write its variables in prose and command lines"
+        half = 2 * len(prose) >= min(len(schema.children), 2 * MIN_OPTIONS)
+        if half or prose & package_named(variable_reads(builder.project)):
+            analysis.admitted = IN_PROSE
     candidates = [(rel, doc) for rel, doc in md_facts.items() if doc.error is None]
     analysis.page_entries = {rel: len(doc.entries) for rel, doc in candidates}
     analysis.doc_facts = dict(candidates)

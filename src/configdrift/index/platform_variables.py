@@ -6,6 +6,7 @@ environment's surface leaves the first out."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: Variables every process has: the platform's, not the project's settings.
 SYSTEM_VARIABLES = frozenset(
@@ -86,6 +87,12 @@ def named_for_package(name: str, module: str) -> bool:
     package = module.split(".", 1)[0]
     word, sep, _ = name.partition("_")
     return bool(sep) and package not in _NOT_PACKAGES and word == package.upper()
+
+
+def package_named(reads: Iterable[tuple[str, str, object, object]]) -> set[str]:
+    """The variables of ``reads`` (each a variable, then the module that
+    reads it) that a read names for the package reading it."""
+    return {name for name, module, *_ in reads if named_for_package(name, module)}
 
 
 def test_switch(name: str) -> bool:

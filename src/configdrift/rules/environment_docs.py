@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import variable_read
-from configdrift.files import read_or_none
 from configdrift.index.platform_variables import named_for_package, test_switch
 from configdrift.model import Related, SchemaNode
 from configdrift.resolve.mechanisms.environment import variable_reads
-from configdrift.rules.evidence import MAX_OTHER_BYTES, MAX_OTHER_FILES, named_in_pages, once
+from configdrift.rules.evidence import bounded_files, named_in_pages, once
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -143,8 +142,7 @@ def _named_by_code(analysis: Analysis) -> set[str]:
                 if older is not None:
                     out.add(older)
     # A script beside the package that sets one for the program it runs.
-    for rel in [rel for rel in analysis.other_python if not in_tests(rel)][:MAX_OTHER_FILES]:
-        data = read_or_none(analysis.config.root, rel, MAX_OTHER_BYTES)
-        if data is not None:
-            out.update(variables_named(data.decode("utf-8", "replace")))
+    scripts = [rel for rel in analysis.other_python if not in_tests(rel)]
+    for _, data in bounded_files(analysis, scripts):
+        out.update(variables_named(data.decode("utf-8", "replace")))
     return out

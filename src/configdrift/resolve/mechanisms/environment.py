@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from configdrift.extract.python.facts import RegistrationCall
-from configdrift.index.platform_variables import named_for_package, not_the_projects
+from configdrift.index.platform_variables import not_the_projects, package_named
 from configdrift.model import Location, SchemaNode, Surface, Value
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.option_nodes import mount_by_name, option_node
@@ -22,6 +22,8 @@ MIN_VARIABLES = 2
 
 #: How findings name the environment as a configuration.
 ENVIRONMENT = "the environment"
+#: How an environment its pages write in prose is admitted (``Surface.admitted``).
+IN_PROSE = "the pages write its variables in prose and command lines"
 
 
 def environment_variables(project: Project) -> list[SchemaNode]:
@@ -142,12 +144,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
                 # Variables the pages write in prose or command lines.
                 spelt = discovery.spelt(frozenset(n.key for n in variables))
                 claimed = discovery.claim(env, discovery.names | spelt, least=MIN_VARIABLES)
-                admitted = (
-                    "the pages write its variables in prose and command lines" if claimed else ""
-                )
-                reads = variable_reads(discovery.builder.project)
-                own = {v for v, module, _, _ in reads if named_for_package(v, module)}
-                if not claimed and spelt & own:
+                admitted = IN_PROSE if claimed else ""
+                project = discovery.builder.project
+                if not claimed and spelt & (own := package_named(variable_reads(project))):
                     # Variables named for the package, one of them in the
                     # pages: their name is evidence for the others.
                     variables, env = [n for n in variables if n.key in own], new_root()
