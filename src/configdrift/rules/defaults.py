@@ -15,7 +15,7 @@ from configdrift.model import (
     resolve_path,
     value_kind,
 )
-from configdrift.rules import doc_signatures, docstrings
+from configdrift.rules import doc_signatures, docstrings, listed_keywords
 from configdrift.rules.help_defaults import help_defaults_differ
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import DocValue, doc_kinds, parse_doc_value, values_equal
@@ -39,7 +39,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     (``Default is `False`.`` under its ``Args:``) states its fields'
     defaults too, and so does a page's own description of a callable, in
     its signature (``.. py:function:: serve(app, port=8000)``), and so does
-    an option's help text, which ``--help`` shows (``help="Port (default:
+    a section that lists a callable's keyword arguments as entries
+    (``max_age``, "Defaults to `600`."), and so does an option's help text, which ``--help`` shows (``help="Port (default:
     8080)"`` beside ``default=8000``).
 
     Why it matters
@@ -55,6 +56,7 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     """
     yield from docstrings.default_mismatch(analysis)
     yield from doc_signatures.described_defaults_differ(analysis)
+    yield from listed_keywords.listed_defaults_differ(analysis)
     yield from help_defaults_differ(analysis)
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}

@@ -72,7 +72,7 @@ def _names_in(analysis: Analysis, module: str) -> set[str]:
     return {*info.facts.functions, *info.classes, *(i.local for i in info.facts.imports)}
 
 
-def _exported(analysis: Analysis) -> dict[str, set[str]]:
+def exported_names(analysis: Analysis) -> dict[str, set[str]]:
     """The names each top-level package of the project exports: defined or
     imported in its ``__init__``."""
     return {module: _names_in(analysis, module) for module in top_packages(analysis.project)}
@@ -100,14 +100,14 @@ def doc_call_keywords(analysis: Analysis) -> Iterator[Finding]:
     yield from calls_not_taken(analysis, analysis.doc_calls)
 
 
-def _callees(
+def callees(
     analysis: Analysis, calls: list[tuple[str, Block]]
 ) -> Iterator[tuple[str, Block, str, str, bool]]:
     """Each call whose callee is the project's own for certain, with it:
     (file, call, module, qualname, is_class)."""
     project = analysis.project
     by_name = callables(analysis)
-    exported = _exported(analysis)
+    exported = exported_names(analysis)
     packages = {module.split(".", 1)[0] for module in project.modules}
     for rel, block in calls:
         if block.foreign(packages):
@@ -151,7 +151,7 @@ def _imported(project: Project, block: Block) -> tuple[str, str] | None:
 def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iterator[Finding]:
     """CD301 for each keyword of these calls (each with the file it is
     written in) that the project's own callee does not take."""
-    for rel, block, module, qualname, is_class in _callees(analysis, calls):
+    for rel, block, module, qualname, is_class in callees(analysis, calls):
         name = block.call.split(".")[-1]
         if is_class:
             signature = constructor(analysis, module, qualname)
@@ -178,7 +178,7 @@ def calls_deprecated(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iter
     """CD402 for each keyword of these calls that the project's own callee
     deprecates (a default that says so, a deprecation message that names
     it)."""
-    for rel, block, module, qualname, is_class in _callees(analysis, calls):
+    for rel, block, module, qualname, is_class in callees(analysis, calls):
         function = f"{qualname}.__init__" if is_class else qualname
         facts = analysis.project.modules[module].facts
         deprecated = set(facts.deprecated_params.get(function, ()))

@@ -86,7 +86,7 @@ def described_defaults_differ(analysis: Analysis) -> Iterator[Finding]:
     not judged."""
     for rel, api, module, function in _described(analysis):
         facts = analysis.project.modules[module].facts
-        given = _code_defaults(analysis, module, function)
+        given = code_defaults(analysis, module, function)
         line = facts.function_lines.get(function, (1, 1))[0]
         name = api.name.rsplit(".", 1)[-1]
         for param, written in api.params:
@@ -107,7 +107,7 @@ def described_defaults_differ(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def _code_defaults(analysis: Analysis, module: str, function: str) -> dict[str, Expr]:
+def code_defaults(analysis: Analysis, module: str, function: str) -> dict[str, Expr]:
     """The defaults the code's signature gives: a class's ``__init__``'s,
     or a module function's."""
     qualname, _, method = function.rpartition(".")

@@ -23,7 +23,7 @@ from configdrift.model import (
     step,
 )
 from configdrift.resolve.mechanisms.section_classes import SECTIONS
-from configdrift.rules import docstrings, function_docstrings
+from configdrift.rules import docstrings, function_docstrings, listed_keywords
 from configdrift.rules.build_ignores import left_out
 from configdrift.rules.doc_calls import unnamed_keywords
 from configdrift.rules.doc_commands import flags_given, subcommands_run
@@ -116,7 +116,11 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     a parameter the docstring describes (of three or more) that it does
     not take, and a name it writes in code one letter from one of its
     parameters (``target_name`` of ``target_names``) that its module
-    never spells. A
+    never spells. So for an entry a page lists among the keyword
+    arguments of the project's class or function (a section titled
+    ``CORSMiddleware``, or whose Python block builds it, listing three of
+    its keywords at least and three quarters of its entries so) that its
+    closed signature does not take and the class has as no attribute. A
     dataclass that inherits from a class outside the project
     (``TrainingArguments``) takes that class's fields, which are not
     known: what it lacks is not judged.
@@ -157,6 +161,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from docstrings.params_not_taken(analysis)
     yield from docstrings.misspelt_keywords(analysis)
     yield from function_docstrings.params_not_taken(analysis)
+    yield from listed_keywords.listed_not_taken(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:
@@ -250,7 +255,10 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     its docstring does not name, where the docs name three quarters of
     them; and one that a page's own description of the function or class
     (``.. py:class:: Queue(name='q')`` and its ``:param:`` fields) leaves
-    out, where it names two thirds of them; so is one a class declares
+    out, where it names two thirds of them, and one no entry of a page
+    names where a section of it lists two thirds of them as entries (a
+    section titled ``CORSMiddleware``, or whose Python block builds it);
+    so is one a class declares
     itself that its docstring, rendered by a page, leaves out where it
     describes two thirds of them (a subclass that declares nothing of its
     own and says its bases' fields anew declares those), or describes none
@@ -291,6 +299,7 @@ def undocumented(analysis: Analysis) -> Iterator[Finding]:
     yield from unnamed_keywords(analysis)
     yield from misgiven_variables(analysis)
     yield from undescribed_keywords(analysis)
+    yield from listed_keywords.listed_left_out(analysis)
     yield from docstrings.undescribed_params(analysis)
     yield from docstrings.silent_params(analysis)
     yield from partial_lists(analysis)
