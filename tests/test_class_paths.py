@@ -1,10 +1,13 @@
 """An example config's ``class_path`` and ``init_args`` (jsonargparse,
-LightningCLI) are a call of the project's class with those keywords: one
-its closed constructor does not take fails the load (CD301); a class of
-another library, a constructor that takes ``**kwargs`` or a class named
-without its module are not judged."""
+LightningCLI), or its ``_target_`` (Hydra) or ``_component_`` (torchtune)
+and the keys beside it, are a call of the project's class or function
+with those keywords: one its closed signature does not take fails the
+load (CD301); a class of another library, a constructor that takes
+``**kwargs`` or a class named without its module are not judged."""
 
 from __future__ import annotations
+
+import pytest
 
 from helpers import by_key, check_project
 
@@ -14,7 +17,9 @@ _MODELS = (
     "        self.backbone = backbone\n\n\n"
     "class Open:\n"
     "    def __init__(self, backbone: str = 'x', **kwargs) -> None:\n"
-    "        self.kwargs = kwargs\n"
+    "        self.kwargs = kwargs\n\n\n"
+    "def build_padim(backbone: str = 'resnet18', layers: int = 3) -> Padim:\n"
+    "    return Padim(backbone)\n"
 )
 _INIT = "from app.models import Open, Padim\n"
 
@@ -93,3 +98,58 @@ def test_init_args_written_above_their_class_path_in_a_list_are_not_judged(tmp_p
         page = f"# Callbacks\n\n```yaml\ncallbacks:\n{items}```\n"
         found = _check(tmp_path / str(i), {"docs/cb.md": page})
         assert not [key for key in found if key[0] == "CD301"], items
+
+
+@pytest.mark.parametrize("marker", ["_target_", "_component_"])
+@pytest.mark.parametrize("target", ["app.models.Padim", "app.models.build_padim"])
+def test_the_keys_beside_a_target_are_its_keywords(tmp_path, marker, target) -> None:
+    config = (
+        f"model:\n  {marker}: {target}\n  _partial_: true\n  backbone: resnet50\n"
+        "  input_size: 256\n"
+    )
+    found = _check(tmp_path, {"configs/padim.yaml": config})
+    cd301 = {key for code, key in found if code == "CD301"}
+    assert cd301 == {"model.input_size"}
+    assert f"{marker}: {target}" in found[("CD301", "model.input_size")].message
+
+
+def test_a_target_at_the_top_is_built_from_the_whole_file(tmp_path) -> None:
+    config = "_target_: app.models.Padim\nbackbone: resnet50\ninput_size: 256\n"
+    found = _check(tmp_path, {"configs/padim.yaml": config})
+    assert {key for code, key in found if code == "CD301"} == {"input_size"}
+
+
+def test_a_target_in_a_page_s_example_is_judged(tmp_path) -> None:
+    page = "# Models\n\n```yaml\nmodel:\n  _target_: app.models.Padim\n  input_size: 256\n```\n"
+    found = _check(tmp_path, {"app/__init__.py": _INIT, "docs/models.md": page})
+    assert ("CD301", "model.input_size") in found
+
+
+def test_what_a_target_may_take_is_not_judged(tmp_path) -> None:
+    for i, target in enumerate(("app.models.Open", "torch.optim.AdamW", "Padim")):
+        config = f"model:\n  _target_: {target}\n  input_size: 256\n"
+        found = _check(tmp_path / str(i), {"configs/padim.yaml": config})
+        assert not [key for key in found if key[0] == "CD301"], target
+
+
+def test_a_list_of_targets_is_not_judged(tmp_path) -> None:
+    # Which keys go with which item is not known from the paths alone.
+    config = (
+        "callbacks:\n  - _target_: app.models.Padim\n    backbone: x\n"
+        "  - _target_: app.models.build_padim\n    input_size: 256\n"
+    )
+    found = _check(tmp_path, {"configs/padim.yaml": config})
+    assert not [key for key in found if key[0] == "CD301"]
+
+
+def test_a_class_path_names_a_class_alone(tmp_path) -> None:
+    config = "model:\n  class_path: app.models.build_padim\n  init_args:\n    input_size: 256\n"
+    found = _check(tmp_path, {"configs/padim.yaml": config})
+    assert not [key for key in found if key[0] == "CD301"]
+
+
+def test_a_test_s_config_is_its_own(tmp_path) -> None:
+    # A config a test loads to see it fail.
+    config = "model:\n  _target_: app.models.Padim\n  input_size: 256\n"
+    found = _check(tmp_path, {"tests/assets/invalid.yaml": config})
+    assert not [key for key in found if key[0] == "CD301"]

@@ -1,29 +1,35 @@
-"""A class named by ``class_path`` in an example config, with the
-``init_args`` it is built with (jsonargparse, LightningCLI:
-``model: {class_path: pkg.models.Padim, init_args: {backbone: ...}}``).
+"""A callable an example config names, with the keywords it is called
+with: a class named by ``class_path``, with the ``init_args`` it is built
+with (jsonargparse, LightningCLI: ``model: {class_path: pkg.models.Padim,
+init_args: {backbone: ...}}``); a class or function named by ``_target_``
+(Hydra's ``instantiate``) or ``_component_`` (torchtune's), with the keys
+beside it but those beginning ``_`` (``_partial_``, ``_recursive_``).
 
-The loader imports the class and calls it with the ``init_args`` as
-keywords, so each is a keyword argument of a call of the class, judged as
-a call in the docs' Python blocks is (``doc_calls``): where the class is
-the project's own for certain (its dotted path spelt with the package's
-name) and its constructor names every keyword it takes, a keyword it does
-not take makes the config fail to load (CD301). The examples are the
-pages' blocks and the project's YAML and JSON files that name a
-``class_path``.
+The loader imports the callable and calls it with those keys as keywords,
+so each is a keyword argument of a call of it, judged as a call in the
+docs' Python blocks is (``doc_calls``): where the callable is the
+project's own for certain (its dotted path spelt with the package's name)
+and its signature names every keyword it takes, a keyword it does not take
+makes the config fail to load (CD301). A list whose items each name their
+own ``_target_`` is not judged: which keys go with which is not known. The
+examples are the pages' blocks and the project's YAML and JSON files that
+name a ``class_path``, a ``_target_`` or a ``_component_``, but a test's.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.discover import in_tests
 from configdrift.extract.docs.block_model import BlockKey
 from configdrift.extract.docs.facts import Block
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location
 from configdrift.place.config_files import config_files
 from configdrift.resolve.project import Symbol
-from configdrift.rules.doc_calls import constructor
+from configdrift.rules.doc_calls import closed_signature, constructor
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -32,21 +38,27 @@ if TYPE_CHECKING:
 #: The key that names the class, and the one that holds its keywords.
 CLASS_PATH = "class_path"
 INIT_ARGS = "init_args"
+#: The keys that name a callable whose keywords are the keys beside them.
+TARGETS = ("_target_", "_component_")
+_MARKERS = re.compile(rb"class_path|_target_|_component_")
 #: The most config files searched for a class path, and the bytes of each.
 MAX_FILES = 2000
 MAX_FILE_BYTES = 1 << 20
 
 
 def class_path_keywords(analysis: Analysis) -> Iterator[Finding]:
-    """CD301 for each ``init_args`` key the class its ``class_path`` names
-    does not take; once a project."""
+    """CD301 for each key of an example config that the callable it is
+    given to does not take; once a project."""
     if analysis.first is not None:
         return
-    for rel, target, keys in _calls(analysis):
-        symbol = _class_of(analysis, target)
-        if symbol is None:
+    for rel, marker, target, keys in _calls(analysis):
+        symbol = _callable_of(analysis, target)
+        if symbol is None or (marker == CLASS_PATH and symbol.kind != "class"):
             continue
-        signature = constructor(analysis, symbol.module, symbol.qualname)
+        if symbol.kind == "class":
+            signature = constructor(analysis, symbol.module, symbol.qualname)
+        else:
+            signature = closed_signature(analysis, symbol.module, symbol.qualname)
         if signature is None:
             continue
         taken, declared = signature
@@ -55,19 +67,23 @@ def class_path_keywords(analysis: Analysis) -> Iterator[Finding]:
             keyword = key.path[-1]
             if keyword in taken:
                 continue
+            if marker == CLASS_PATH:
+                how = f"with `{keyword}` in its `{INIT_ARGS}`"
+            else:
+                how = f"with `{keyword}` beside it"
             yield make(
                 "CD301",
                 ".".join(key.path),
                 Location(rel, key.line),
-                f"the example builds `{name}` (`{CLASS_PATH}: {target}`) with `{keyword}` "
-                f"in its `{INIT_ARGS}`, which {symbol.qualname} does not take: loading it "
-                "raises TypeError (unexpected keyword argument)",
+                f"the example builds `{name}` (`{marker}: {target}`) {how}, which "
+                f"{symbol.qualname} does not take: loading it raises TypeError (unexpected "
+                "keyword argument)",
                 (declared,),
             )
 
 
-def _class_of(analysis: Analysis, target: str) -> Symbol | None:
-    """The project's class a dotted class path names, following the
+def _callable_of(analysis: Analysis, target: str) -> Symbol | None:
+    """The project's class or function a dotted path names, following the
     imports of the module it is spelt through (``pkg.data.Folder``); None
     for another library's or a name not resolved."""
     project = analysis.project
@@ -76,26 +92,44 @@ def _class_of(analysis: Analysis, target: str) -> Symbol | None:
         module = ".".join(parts[:cut])
         if module in project.modules:
             symbol = project.resolve(module, ".".join(parts[cut:]))
-            return symbol if symbol is not None and symbol.kind == "class" else None
+            return symbol if symbol is not None and symbol.kind in ("class", "function") else None
     return None
 
 
-def _calls(analysis: Analysis) -> Iterator[tuple[str, str, list[BlockKey]]]:
-    """Each class path with init args: (file, the class path, the keys
-    under its init args)."""
+def _calls(analysis: Analysis) -> Iterator[tuple[str, str, str, list[BlockKey]]]:
+    """Each callable an example config names with the keys it is called
+    with: (file, the key that names it, its dotted path, the keys)."""
     blocks = [
         (rel, block) for rel, doc in sorted(analysis.pages_read.items()) for block in doc.blocks
     ]
     blocks += _files(analysis)
     for rel, block in blocks:
         named: dict[tuple[str, ...], list[BlockKey]] = {}
+        targets: dict[tuple[str, ...], list[BlockKey]] = {}
         for key in block.keys:
-            if key.path and key.path[-1] == CLASS_PATH and isinstance(key.value, str):
+            if not key.path or not isinstance(key.value, str):
+                continue
+            if key.path[-1] == CLASS_PATH:
                 named.setdefault(key.path[:-1], []).append(key)
+            elif key.path[-1] in TARGETS:
+                targets.setdefault(key.path, []).append(key)
         for parent, paths in named.items():
             for target, args in _items(block.keys, (*parent, INIT_ARGS), paths):
                 if args:
-                    yield rel, target, args
+                    yield rel, CLASS_PATH, target, args
+        for path, found in targets.items():
+            if len(found) != 1:
+                continue  # a list's items, each its own target: whose keys are whose is not known
+            parent = path[:-1]
+            beside = [
+                key
+                for key in block.keys
+                if len(key.path) == len(path)
+                and key.path[:-1] == parent
+                and key.path[-1][:1] != "_"
+            ]
+            if beside:
+                yield rel, path[-1], str(found[0].value), beside
 
 
 def _items(
@@ -123,12 +157,13 @@ def _items(
 
 
 def _files(analysis: Analysis) -> list[tuple[str, Block]]:
-    """The project's YAML and JSON files that name a class path, each as
-    one block."""
+    """The project's YAML and JSON files that name a class path or a
+    target, each as one block; a test's are its own (a config that must
+    fail to load)."""
     root = analysis.config.root
     named = [
         rel
         for rel in analysis.config_files[:MAX_FILES]
-        if CLASS_PATH.encode() in (read_or_none(root, rel, MAX_FILE_BYTES) or b"")
+        if not in_tests(rel) and _MARKERS.search(read_or_none(root, rel, MAX_FILE_BYTES) or b"")
     ]
     return config_files(root, [], set(), named) if named else []

@@ -117,9 +117,13 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     module function's docstring that a page renders (autodoc), the callee named through the
     docstring's module or a package above it, and
     the ``init_args`` an example config (a page's block, a YAML or JSON
-    file of the project) gives the class its ``class_path`` names
-    (jsonargparse, LightningCLI: ``class_path: pkg.models.Padim``), where
-    the dotted path resolves to the project's class.
+    file of the project, not a test's) gives the class its ``class_path``
+    names (jsonargparse, LightningCLI: ``class_path: pkg.models.Padim``),
+    and the keys it writes beside a ``_target_`` (Hydra's ``instantiate``)
+    or a ``_component_`` (torchtune's) but those beginning ``_``, given to
+    the class or function it names (one target at a place: a list's items
+    are not told apart), where the dotted path resolves to the project's
+    own.
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package,
     or a module of it run as a script that declares the parser or imports
