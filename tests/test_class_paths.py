@@ -7,9 +7,11 @@ load (CD301); a class of another library, a constructor that takes
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from helpers import by_key, check_project
+from helpers import by_key, check_project, make_project
 
 _MODELS = (
     "class Padim:\n"
@@ -153,3 +155,106 @@ def test_a_test_s_config_is_its_own(tmp_path) -> None:
     config = "model:\n  _target_: app.models.Padim\n  input_size: 256\n"
     found = _check(tmp_path, {"tests/assets/invalid.yaml": config})
     assert not [key for key in found if key[0] == "CD301"]
+
+
+# A config file names the class each dict builds by its ``type``, as
+# MMEngine's registries build them (``tests/fixtures/registry_configs``).
+_REGISTRY = Path(__file__).parent / "fixtures" / "registry_configs"
+
+
+def _zoo(tmp_path, **changed: str):
+    files = {
+        str(p.relative_to(_REGISTRY)): p.read_text(encoding="utf-8")
+        for p in sorted(_REGISTRY.rglob("*.py"))
+    }
+    files.update(changed)
+    found = by_key(check_project(tmp_path, files, "vision")[1])
+    return {key: f for (code, key), f in found.items() if code == "CD301"}
+
+
+def test_a_key_the_registered_class_does_not_take_fails_the_build(tmp_path) -> None:
+    found = _zoo(tmp_path)
+    assert set(found) == {"ResNet(norm_eval=)", "ClassifierHead(topk=)"}
+    assert found["ResNet(norm_eval=)"].location.line == 3
+    # Registered under another name: ``type="LinearHead"``.
+    assert "type='LinearHead'" in found["ClassifierHead(topk=)"].message
+
+
+def test_what_the_registry_may_not_build_is_not_judged(tmp_path) -> None:
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    # A class no registry holds, though of the name: the type is another's.
+    unregistered = models.replace("@MODELS.register_module()\nclass ResNet", "class ResNet")
+    assert "ResNet(norm_eval=)" not in _zoo(tmp_path / "a", **{"vision/models.py": unregistered})
+    # A name two registered classes take.
+    twin = models + "\n\n@MODELS.register_module()\nclass ResNet:\n    pass\n"
+    assert "ResNet(norm_eval=)" not in _zoo(tmp_path / "b", **{"vision/other.py": twin})
+    # The class registered under another name is not found by its own.
+    config = 'head = dict(type="ClassifierHead", num_classes=1, topk=1)\n'
+    assert not _zoo(tmp_path / "c", **{"configs/resnet50.py": config})
+    # A constructor that takes any keyword.
+    opened = models.replace("frozen_stages=-1):", "frozen_stages=-1, **kwargs):")
+    assert "ResNet(norm_eval=)" not in _zoo(tmp_path / "d", **{"vision/models.py": opened})
+
+
+def test_keys_the_builder_takes_out_are_no_keywords(tmp_path) -> None:
+    config = 'backbone = dict(type="ResNet", depth=50, _delete_=True, priority="LOW")\n'
+    assert not _zoo(tmp_path, **{"configs/resnet50.py": config})
+
+
+def test_a_dict_handed_to_a_class_that_changes_it_is_not_judged(tmp_path) -> None:
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    # ``backbone.pop("norm_eval")`` before it builds the backbone.
+    popping = models.replace(
+        "        self.backbone = MODELS.build(backbone)",
+        '        backbone.pop("norm_eval", None)\n        self.backbone = MODELS.build(backbone)',
+    )
+    found = _zoo(tmp_path, **{"vision/models.py": popping})
+    assert set(found) == {"ClassifierHead(topk=)"}
+    # Handed to a class of another library: what it does is not known.
+    config = 'model = dict(type="Other", backbone=dict(type="ResNet", depth=1, norm_eval=1))\n'
+    assert not _zoo(tmp_path / "other", **{"configs/resnet50.py": config})
+
+
+def test_a_type_given_as_a_class_is_that_class(tmp_path) -> None:
+    config = (
+        "from vision.models import ResNet\n\n"
+        "backbone = dict(type=ResNet, depth=50, norm_eval=True)\n"
+        'other = {"type": "ResNet", "depth": 50, "style": "caffe"}\n'
+    )
+    assert set(_zoo(tmp_path, **{"configs/resnet50.py": config})) == {
+        "ResNet(norm_eval=)",
+        "ResNet(style=)",
+    }
+
+
+def test_a_test_s_typed_dict_is_its_own(tmp_path) -> None:
+    # The code read is named whole, tests and all: a test's config still
+    # says nothing of the docs.
+    from configdrift.config import Config
+    from configdrift.engine import analyse
+    from configdrift.rules.run import run_rules
+
+    files = {str(p.relative_to(_REGISTRY)): p.read_text("utf-8") for p in _REGISTRY.rglob("*.py")}
+    make_project(tmp_path, {**files, "tests/test_build.py": files["configs/resnet50.py"]})
+    code = ("vision/*.py", "configs/*.py", "tests/*.py")
+    findings = run_rules(analyse(Config(root=tmp_path, code=code), jobs=1))
+    assert {f.location.path for f in findings if f.code == "CD301"} == {"configs/resnet50.py"}
+
+
+def test_a_typed_dict_in_a_list_or_a_plain_dict_is_judged(tmp_path) -> None:
+    config = (
+        'pipeline = [dict(type="LinearHead", num_classes=1), dict(type="ResNet", depth=1, x=1)]\n'
+        'train = dict(model=dict(type="ResNet", depth=1, y=1), epochs=3)\n'
+    )
+    assert set(_zoo(tmp_path, **{"configs/resnet50.py": config})) == {
+        "ResNet(x=)",
+        "ResNet(y=)",
+    }
+
+
+def test_a_class_another_decorator_wraps_is_not_registered(tmp_path) -> None:
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    wrapped = models.replace(
+        "@MODELS.register_module()\nclass ResNet", "@MODELS.wrap()\nclass ResNet"
+    )
+    assert "ResNet(norm_eval=)" not in _zoo(tmp_path, **{"vision/models.py": wrapped})

@@ -171,6 +171,10 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         copies=[tuple(c) for c in data["copies"]],
         env_prefix_loops=[(f, line, e) for f, line, e in data["env_prefix_loops"]],
         variables_named=data["variables_named"],
+        typed_dicts=[
+            (expr, line, [(key, at) for key, at in keys], None if up is None else (up[0], up[1]))
+            for expr, line, keys, up in data["typed_dicts"]
+        ],
         main_guard=bool(data["main_guard"]),
         param_defaults=data["param_defaults"],
         signatures={

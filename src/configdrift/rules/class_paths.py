@@ -14,6 +14,15 @@ makes the config fail to load (CD301). A list whose items each name their
 own ``_target_`` is not judged: which keys go with which is not known. The
 examples are the pages' blocks and the project's YAML and JSON files that
 name a ``class_path``, a ``_target_`` or a ``_component_``, but a test's.
+
+So is a dict of a Python config file that names the class it builds by
+its ``type`` (MMEngine's registries: ``dict(type="ResNet", depth=50)``):
+the class registered under that name (``@MODELS.register_module()``, by
+its own name or the one it is given), one class of the project's, or
+the class a name imports (``type=ResNet``). The keys MMEngine takes out
+before it builds (a hook's ``priority``, an optimizer wrapper's
+``constructor`` and ``paramwise_cfg``) and those beginning ``_``
+(``_delete_``, ``_scope_``) are not keywords.
 """
 
 from __future__ import annotations
@@ -30,10 +39,12 @@ from configdrift.model import Finding, Location
 from configdrift.place.config_files import config_files
 from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import closed_signature, constructor
+from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
+    from configdrift.extract.python.facts import Expr
 
 #: The key that names the class, and the one that holds its keywords.
 CLASS_PATH = "class_path"
@@ -80,6 +91,101 @@ def class_path_keywords(analysis: Analysis) -> Iterator[Finding]:
                 "keyword argument)",
                 (declared,),
             )
+
+
+#: The keys MMEngine takes out of a config before it builds the class.
+BUILD_KEYS = frozenset({"priority", "constructor", "paramwise_cfg"})
+
+
+def registered_keywords(analysis: Analysis) -> Iterator[Finding]:
+    """CD301 for each key of a config's dict that the class its ``type``
+    names does not take; once a project."""
+    if analysis.first is not None:
+        return
+    project = analysis.project
+    for module, info in sorted(project.modules.items()):
+        if not info.facts.typed_dicts or in_tests(info.path):
+            continue
+        built = [_built(analysis, module, expr) for expr, *_ in info.facts.typed_dicts]
+        for (expr, line, keys, parent), symbol in zip(info.facts.typed_dicts, built, strict=True):
+            if symbol is None:
+                continue
+            if parent is not None and not _handed_whole(analysis, built[parent[0]], parent[1]):
+                continue  # the class it is handed to may change it before it builds
+            signature = constructor(analysis, symbol.module, symbol.qualname)
+            if signature is None:
+                continue
+            taken, declared = signature
+            name = symbol.qualname.rpartition(".")[2]
+            written = repr(expr[1]) if expr[0] == "c" else expr[1]
+            for key, at in keys:
+                if key in taken or key in BUILD_KEYS or key[:1] == "_":
+                    continue
+                yield make(
+                    "CD301",
+                    f"{name}({key}=)",
+                    Location(info.path, at),
+                    f"the config builds `{name}` (`type={written}`, line {line}) with `{key}`, "
+                    f"which {symbol.qualname} does not take: building it raises TypeError "
+                    "(unexpected keyword argument)",
+                    (declared,),
+                )
+
+
+def _built(analysis: Analysis, module: str, expr: Expr) -> Symbol | None:
+    """The project's class a typed dict's ``type`` names: the one
+    registered under a string, or the class a name is bound to."""
+    if expr[0] == "c":
+        symbol = once(analysis, "class_paths.registered", lambda: _registered(analysis)).get(
+            expr[1]
+        )
+    else:
+        symbol = analysis.project.resolve(module, expr[1])
+    return symbol if symbol is not None and symbol.kind == "class" else None
+
+
+#: A use of a parameter but as a whole value: ``cfg.pop(``, ``cfg[``.
+_TOUCHED = r"\b{}\s*[.\[]"
+
+
+def _handed_whole(analysis: Analysis, owner: Symbol | None, param: str) -> bool:
+    """Does the class a dict is handed to, as the keyword ``param``, use it
+    only as a whole (``MODELS.build(backbone)``), never a key of it
+    (``vision_encoder.pop("pretrained")``)? No where the class is not
+    the project's or its text cannot be read."""
+    if owner is None:
+        return False
+    info = analysis.project.modules[owner.module]
+    first, last = info.facts.function_lines.get(f"{owner.qualname}.__init__", (0, 0))
+    data = read_or_none(analysis.config.root, info.path, MAX_FILE_BYTES)
+    if data is None or not first:
+        return False
+    text = b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
+    return re.search(_TOUCHED.format(re.escape(param)), text) is None
+
+
+def _registered(analysis: Analysis) -> dict[str, Symbol]:
+    """The project's classes a registry holds by name
+    (``@MODELS.register_module()``: the class's own name; ``name="X"`` or
+    ``"X"``: that one), each name one class's; a name two classes take is
+    none's."""
+    found: dict[str, list[Symbol]] = {}
+    for module, info in sorted(analysis.project.modules.items()):
+        for cls in info.facts.classes:
+            for deco in cls.decorators:
+                if deco[0] != "call" or deco[1][0] != "n":
+                    continue
+                if deco[1][1].rpartition(".")[2] != "register_module":
+                    continue
+                given = deco[3].get("name", deco[2][0] if deco[2] else None)
+                if given is None:
+                    name: object = cls.name
+                elif given[0] == "c" and isinstance(given[1], str):
+                    name = given[1]
+                else:
+                    continue  # a name built at run time
+                found.setdefault(str(name), []).append(Symbol("class", module, cls.name))
+    return {name: symbols[0] for name, symbols in found.items() if len(symbols) == 1}
 
 
 def _callable_of(analysis: Analysis, target: str) -> Symbol | None:

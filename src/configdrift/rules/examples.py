@@ -26,7 +26,7 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
-from configdrift.rules.class_paths import class_path_keywords
+from configdrift.rules.class_paths import class_path_keywords, registered_keywords
 from configdrift.rules.doc_calls import doc_call_keywords
 from configdrift.rules.doc_commands import doc_command_flags, doc_command_values
 from configdrift.rules.doc_gaps import hint_for, model_related
@@ -123,7 +123,14 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     or a ``_component_`` (torchtune's) but those beginning ``_``, given to
     the class or function it names (one target at a place: a list's items
     are not told apart), where the dotted path resolves to the project's
-    own.
+    own; and the keys of a Python config file's dict that names the class
+    it builds by its ``type`` (MMEngine's registries:
+    ``dict(type="ResNet", depth=50)``), given to the one class of the
+    project registered under that name (``@MODELS.register_module()``) or
+    the class a name imports, but the keys MMEngine takes out before it
+    builds (``priority``, ``constructor``, ``paramwise_cfg``, those
+    beginning ``_``), and a dict handed to a class that uses a key of it
+    (``vision_encoder.pop("pretrained")``) or to another library's.
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package,
     or a module of it run as a script that declares the parser or imports
@@ -154,6 +161,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     """
     yield from doc_call_keywords(analysis)
     yield from class_path_keywords(analysis)
+    yield from registered_keywords(analysis)
     yield from example_calls_not_taken(analysis)
     yield from doc_command_flags(analysis)
     yield from commands_of_other_subcommands(analysis, strict=True)

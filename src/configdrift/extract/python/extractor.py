@@ -50,6 +50,7 @@ from configdrift.extract.python.signatures import (
     read_signature,
 )
 from configdrift.extract.python.subcommands import parser_uses
+from configdrift.extract.python.typed_dicts import typed_dicts
 from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -199,6 +200,8 @@ class ModuleExtractor:
         self.mentions_environ = "environ" in source
         #: Can a function of the module deprecate a parameter?
         self.deprecates = "eprecat" in source
+        #: Can a dict of the module name the class it builds (``type=``)?
+        self.names_types = "type" in source
         #: The source's lines, split when a comment above a field is read.
         self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
@@ -388,12 +391,16 @@ class ModuleExtractor:
                 for block in _sub_bodies(stmt):
                     self._statements(block, top)
 
-    def _module_env_reads(self, value: ast.expr) -> None:
-        """``API_KEY = os.getenv("API_KEY", "")`` at module level."""
+    def _module_value(self, value: ast.expr, top: bool = True) -> None:
+        """``API_KEY = os.getenv("API_KEY", "")`` at module level (or in a
+        class body), and at the top the dicts that name the class they
+        build (``dict(type="ResNet")``)."""
         for node in ast.walk(value):
             read = env_read(node, self.source, "<module>")
             if read is not None:
                 self.facts.registrations.append(read)
+        if top and self.names_types:
+            typed_dicts(value, self.source, self.facts.typed_dicts)
 
     def _structured(self, value: ast.expr) -> None:
         """A module's ``cs.store(name="train", node=TrainConf)`` or
@@ -404,7 +411,7 @@ class ModuleExtractor:
             self.facts.placements.append(placement)
 
     def _module_assign(self, targets: list[ast.expr], value: ast.expr, line: int) -> None:
-        self._module_env_reads(value)
+        self._module_value(value)
         self._structured(value)
         for target in targets:
             if isinstance(target, ast.Name):
@@ -441,7 +448,7 @@ class ModuleExtractor:
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                 # ``MAIL_SERVER = os.environ.get("MAIL_SERVER")`` in a config class.
-                self._module_env_reads(stmt.value)
+                self._module_value(stmt.value, top=False)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = to_expr(stmt.value, self.source) if stmt.value is not None else None
                 lines = _key_lines(stmt.value) if stmt.value is not None else None

@@ -232,6 +232,13 @@ class ParserUses:
     functions: dict[str, str] = field(default_factory=dict)
 
 
+#: A dict that names the class it builds by its ``type``: the type as
+#: written (a string, or a name), its line, its other keys with their
+#: lines, and the typed dict it is a value of (its index among the
+#: module's, and the key), None at the top.
+TypedDict = tuple[Expr, int, list[tuple[str, int]], tuple[int, str] | None]
+
+
 @dataclass(slots=True)
 class ModuleFacts:
     """Everything configdrift needs from one Python file."""
@@ -365,6 +372,9 @@ class ModuleFacts:
     #: The environment variables the module names in an option's help
     #: text or writes as a key (``named_variables.variables_named``).
     variables_named: list[str] = field(default_factory=list)
+    #: Dicts of its top-level assignments that name the class they build
+    #: by a ``type`` key (``dict(type="ResNet", depth=50)``; ``typed_dicts``).
+    typed_dicts: list[TypedDict] = field(default_factory=list)
     #: Does the module run itself (``if __name__ == "__main__":``)?
     main_guard: bool = False
     error: str | None = None
