@@ -258,3 +258,15 @@ def test_a_class_another_decorator_wraps_is_not_registered(tmp_path) -> None:
         "@MODELS.register_module()\nclass ResNet", "@MODELS.wrap()\nclass ResNet"
     )
     assert "ResNet(norm_eval=)" not in _zoo(tmp_path, **{"vision/models.py": wrapped})
+
+
+def test_a_dict_handed_to_a_class_without_an_init_of_its_own_is_not_judged(tmp_path) -> None:
+    # What its base's ``__init__`` does with the dict is not read.
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    based = models.replace(
+        "@MODELS.register_module()\nclass ImageClassifier:",
+        "class Base:\n    pass\n\n\n@MODELS.register_module()\nclass ImageClassifier(Base):",
+    ).replace(
+        "    def __init__(self, backbone, head=None):", "    def build(self, backbone, head=None):"
+    )
+    assert _zoo(tmp_path, **{"vision/models.py": based}) == {}

@@ -155,13 +155,19 @@ def _handed_whole(analysis: Analysis, owner: Symbol | None, param: str) -> bool:
     the project's or its text cannot be read."""
     if owner is None:
         return False
+    text = once(analysis, f"class_paths.init {owner}", lambda: _init_text(analysis, owner))
+    return text is not None and re.search(_TOUCHED.format(re.escape(param)), text) is None
+
+
+def _init_text(analysis: Analysis, owner: Symbol) -> str | None:
+    """The text of a class's own ``__init__``; None without one, or where
+    its file cannot be read."""
     info = analysis.project.modules[owner.module]
     first, last = info.facts.function_lines.get(f"{owner.qualname}.__init__", (0, 0))
     data = read_or_none(analysis.config.root, info.path, MAX_FILE_BYTES)
     if data is None or not first:
-        return False
-    text = b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
-    return re.search(_TOUCHED.format(re.escape(param)), text) is None
+        return None
+    return b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
 
 
 def _registered(analysis: Analysis) -> dict[str, Symbol]:
