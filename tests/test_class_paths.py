@@ -162,12 +162,15 @@ def test_a_test_s_config_is_its_own(tmp_path) -> None:
 _REGISTRY = Path(__file__).parent / "fixtures" / "registry_configs"
 
 
-def _zoo(tmp_path, **changed: str):
-    files = {
+def _zoo_files() -> dict[str, str]:
+    return {
         str(p.relative_to(_REGISTRY)): p.read_text(encoding="utf-8")
         for p in sorted(_REGISTRY.rglob("*.py"))
     }
-    files.update(changed)
+
+
+def _zoo(tmp_path, **changed: str):
+    files = {**_zoo_files(), **changed}
     found = by_key(check_project(tmp_path, files, "vision")[1])
     return {key: f for (code, key), f in found.items() if code == "CD301"}
 
@@ -234,7 +237,7 @@ def test_a_test_s_typed_dict_is_its_own(tmp_path) -> None:
     from configdrift.engine import analyse
     from configdrift.rules.run import run_rules
 
-    files = {str(p.relative_to(_REGISTRY)): p.read_text("utf-8") for p in _REGISTRY.rglob("*.py")}
+    files = _zoo_files()
     make_project(tmp_path, {**files, "tests/test_build.py": files["configs/resnet50.py"]})
     code = ("vision/*.py", "configs/*.py", "tests/*.py")
     findings = run_rules(analyse(Config(root=tmp_path, code=code), jobs=1))
