@@ -157,7 +157,8 @@ def _page(
 
 def _about(analysis: Analysis, rel: str, doc: DocFacts) -> dict[int, tuple[str, str, bool]]:
     """The callable each section of the page is about by itself: the one
-    its Python blocks call, else the one its title names."""
+    its title names, else the one its Python blocks call, where they call
+    one alone."""
     calls: dict[int, set[tuple[str, str, bool]]] = {}
     for _, block, module, qualname, is_class in callees(analysis, [(rel, b) for b in doc.calls]):
         calls.setdefault(block.section, set()).add((module, qualname, is_class))
