@@ -273,3 +273,40 @@ def test_a_dict_handed_to_a_class_without_an_init_of_its_own_is_not_judged(tmp_p
         "    def __init__(self, backbone, head=None):", "    def build(self, backbone, head=None):"
     )
     assert _zoo(tmp_path, **{"vision/models.py": based}) == {}
+
+
+def test_a_dict_handed_to_a_base_s_init_that_uses_it_whole_is_judged(tmp_path) -> None:
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    based = models.replace(
+        "@MODELS.register_module()\nclass ImageClassifier:",
+        "class Base:\n    def __init__(self, backbone, head=None):\n"
+        "        self.backbone = MODELS.build(backbone)\n\n\n"
+        "@MODELS.register_module()\nclass ImageClassifier(Base):",
+    ).replace(
+        "    def __init__(self, backbone, head=None):\n        self.backbone = MODELS.build(backbone)\n        self.head",
+        "    def build(self, backbone, head=None):\n        self.head",
+    )
+    found = _zoo(tmp_path, **{"vision/models.py": based})
+    # The base names ``backbone`` and builds it whole; ``head`` it names
+    # and never uses: that dict is never built.
+    assert set(found) == {"ResNet(norm_eval=)"}
+    # A base that takes any keyword: the backbone goes where it is not followed.
+    opened = based.replace("def __init__(self, backbone, head=None):", "def __init__(self, **cfg):")
+    assert _zoo(tmp_path / "open", **{"vision/models.py": opened}) == {}
+
+
+def test_a_dict_handed_to_a_class_whose_first_base_is_another_library_s_is_not_judged(
+    tmp_path,
+) -> None:
+    # ``class ImageClassifier(nn.Module, Base)``: which ``__init__`` runs
+    # first is the other library's.
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    based = models.replace(
+        "@MODELS.register_module()\nclass ImageClassifier:",
+        "from torch import nn\n\n\nclass Base:\n    def __init__(self, backbone):\n"
+        "        self.backbone = MODELS.build(backbone)\n\n\n"
+        "@MODELS.register_module()\nclass ImageClassifier(nn.Module, Base):",
+    ).replace(
+        "    def __init__(self, backbone, head=None):", "    def build(self, backbone, head=None):"
+    )
+    assert _zoo(tmp_path, **{"vision/models.py": based}) == {}

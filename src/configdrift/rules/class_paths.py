@@ -22,7 +22,11 @@ its own name or the one it is given), one class of the project's, or
 the class a name imports (``type=ResNet``). The keys MMEngine takes out
 before it builds (a hook's ``priority``, an optimizer wrapper's
 ``constructor`` and ``paramwise_cfg``) and those beginning ``_``
-(``_delete_``, ``_scope_``) are not keywords.
+(``_delete_``, ``_scope_``) are not keywords. A dict that is the value of
+another's key is handed to the class that one builds: it is judged only
+where the ``__init__`` that class runs (its own, or a base's of the
+project) takes that key by name and uses it whole
+(``MODELS.build(backbone)``), never a key of it.
 """
 
 from __future__ import annotations
@@ -151,23 +155,40 @@ _TOUCHED = r"\b{}\s*[.\[]"
 def _handed_whole(analysis: Analysis, owner: Symbol | None, param: str) -> bool:
     """Does the class a dict is handed to, as the keyword ``param``, use it
     only as a whole (``MODELS.build(backbone)``), never a key of it
-    (``vision_encoder.pop("pretrained")``)? No where the class is not
-    the project's or its text cannot be read."""
+    (``vision_encoder.pop("pretrained")``)? The ``__init__`` read is the
+    class's own, else the one it inherits from a base of the project's
+    (``BaseClassifier``), which must name ``param`` and use it. No where
+    that ``__init__`` is another library's or its text cannot be read."""
     if owner is None:
         return False
-    text = once(analysis, f"class_paths.init {owner}", lambda: _init_text(analysis, owner))
-    return text is not None and re.search(_TOUCHED.format(re.escape(param)), text) is None
+    found = once(analysis, f"class_paths.init {owner}", lambda: _init_text(analysis, owner))
+    if found is None or param not in found[0]:
+        return False  # taken by ``**kwargs``: where it goes is not followed
+    name = re.escape(param)
+    if len(re.findall(rf"\b{name}\b", found[1])) < 2:
+        return False  # named in the signature alone: the dict is never built
+    return re.search(_TOUCHED.format(name), found[1]) is None
 
 
-def _init_text(analysis: Analysis, owner: Symbol) -> str | None:
-    """The text of a class's own ``__init__``; None without one, or where
-    its file cannot be read."""
-    info = analysis.project.modules[owner.module]
-    first, last = info.facts.function_lines.get(f"{owner.qualname}.__init__", (0, 0))
-    data = read_or_none(analysis.config.root, info.path, MAX_FILE_BYTES)
-    if data is None or not first:
-        return None
-    return b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
+def _init_text(analysis: Analysis, owner: Symbol) -> tuple[list[str], str] | None:
+    """The parameters and the text of the ``__init__`` a class runs: its
+    own, else the nearest of its bases' in the project; None where a base
+    of another library's comes first, or the file cannot be read."""
+    project = analysis.project
+    for ancestor in project.mro(owner):
+        if ancestor.kind != "class" or ancestor.module not in project.modules:
+            return None
+        info = project.modules[ancestor.module]
+        init = f"{ancestor.qualname}.__init__"
+        if init not in info.facts.functions:
+            continue
+        first, last = info.facts.function_lines.get(init, (0, 0))
+        data = read_or_none(analysis.config.root, info.path, MAX_FILE_BYTES)
+        if data is None or not first:
+            return None
+        text = b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
+        return info.facts.functions[init], text
+    return None
 
 
 def _registered(analysis: Analysis) -> dict[str, Symbol]:

@@ -129,8 +129,10 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     project registered under that name (``@MODELS.register_module()``) or
     the class a name imports, but the keys MMEngine takes out before it
     builds (``priority``, ``constructor``, ``paramwise_cfg``, those
-    beginning ``_``), and a dict handed to a class that uses a key of it
-    (``vision_encoder.pop("pretrained")``) or to another library's.
+    beginning ``_``), and a dict handed to a class whose ``__init__`` (its
+    own, or a base's of the project) uses a key of it
+    (``vision_encoder.pop("pretrained")``) or never uses it, or whose
+    ``__init__`` is another library's.
     And a command line of the docs' shell blocks that runs the project's
     own program (a console script of its own, ``python -m`` its package,
     or a module of it run as a script that declares the parser or imports
