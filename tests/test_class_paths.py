@@ -175,6 +175,20 @@ def _zoo(tmp_path, **changed: str):
     return {key: f for (code, key), f in found.items() if code == "CD301"}
 
 
+def _with_base(base: str, bases: str = "Base") -> str:
+    """The fixture's models, ``ImageClassifier`` deriving from ``bases``
+    (``base`` written above it) with no ``__init__`` of its own."""
+    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
+    models = models.replace(
+        "    def __init__(self, backbone, head=None):\n        self.backbone = MODELS.build(backbone)\n",
+        "    def build(self, backbone, head=None):\n",
+    )
+    return models.replace(
+        "@MODELS.register_module()\nclass ImageClassifier:",
+        f"{base}\n\n\n@MODELS.register_module()\nclass ImageClassifier({bases}):",
+    )
+
+
 def test_a_key_the_registered_class_does_not_take_fails_the_build(tmp_path) -> None:
     found = _zoo(tmp_path)
     assert set(found) == {"ResNet(norm_eval=)", "ClassifierHead(topk=)"}
@@ -218,16 +232,26 @@ def test_a_dict_handed_to_a_class_that_changes_it_is_not_judged(tmp_path) -> Non
     assert not _zoo(tmp_path / "other", **{"configs/resnet50.py": config})
 
 
-def test_a_type_given_as_a_class_is_that_class(tmp_path) -> None:
-    config = (
-        "from vision.models import ResNet\n\n"
-        "backbone = dict(type=ResNet, depth=50, norm_eval=True)\n"
-        'other = {"type": "ResNet", "depth": 50, "style": "caffe"}\n'
-    )
-    assert set(_zoo(tmp_path, **{"configs/resnet50.py": config})) == {
-        "ResNet(norm_eval=)",
-        "ResNet(style=)",
-    }
+@pytest.mark.parametrize(
+    ("config", "judged"),
+    [
+        # A type given as the class a name imports, and a dict literal.
+        (
+            "from vision.models import ResNet\n\n"
+            "backbone = dict(type=ResNet, depth=50, norm_eval=True)\n"
+            'other = {"type": "ResNet", "depth": 50, "style": "caffe"}\n',
+            {"ResNet(norm_eval=)", "ResNet(style=)"},
+        ),
+        # In a list, and in a plain dict.
+        (
+            'pipeline = [dict(type="LinearHead", num_classes=1), dict(type="ResNet", depth=1, x=1)]\n'
+            'train = dict(model=dict(type="ResNet", depth=1, y=1), epochs=3)\n',
+            {"ResNet(x=)", "ResNet(y=)"},
+        ),
+    ],
+)
+def test_a_typed_dict_is_judged_wherever_it_stands(tmp_path, config, judged) -> None:
+    assert set(_zoo(tmp_path, **{"configs/resnet50.py": config})) == judged
 
 
 def test_a_test_s_typed_dict_is_its_own(tmp_path) -> None:
@@ -244,17 +268,6 @@ def test_a_test_s_typed_dict_is_its_own(tmp_path) -> None:
     assert {f.location.path for f in findings if f.code == "CD301"} == {"configs/resnet50.py"}
 
 
-def test_a_typed_dict_in_a_list_or_a_plain_dict_is_judged(tmp_path) -> None:
-    config = (
-        'pipeline = [dict(type="LinearHead", num_classes=1), dict(type="ResNet", depth=1, x=1)]\n'
-        'train = dict(model=dict(type="ResNet", depth=1, y=1), epochs=3)\n'
-    )
-    assert set(_zoo(tmp_path, **{"configs/resnet50.py": config})) == {
-        "ResNet(x=)",
-        "ResNet(y=)",
-    }
-
-
 def test_a_class_another_decorator_wraps_is_not_registered(tmp_path) -> None:
     models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
     wrapped = models.replace(
@@ -265,33 +278,23 @@ def test_a_class_another_decorator_wraps_is_not_registered(tmp_path) -> None:
 
 def test_a_dict_handed_to_a_class_without_an_init_of_its_own_is_not_judged(tmp_path) -> None:
     # What its base's ``__init__`` does with the dict is not read.
-    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
-    based = models.replace(
-        "@MODELS.register_module()\nclass ImageClassifier:",
-        "class Base:\n    pass\n\n\n@MODELS.register_module()\nclass ImageClassifier(Base):",
-    ).replace(
-        "    def __init__(self, backbone, head=None):", "    def build(self, backbone, head=None):"
-    )
+    based = _with_base("class Base:\n    pass")
     assert _zoo(tmp_path, **{"vision/models.py": based}) == {}
 
 
+_BASE = (
+    "class Base:\n    def __init__(self, backbone, head=None):\n"
+    "        self.backbone = MODELS.build(backbone)"
+)
+
+
 def test_a_dict_handed_to_a_base_s_init_that_uses_it_whole_is_judged(tmp_path) -> None:
-    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
-    based = models.replace(
-        "@MODELS.register_module()\nclass ImageClassifier:",
-        "class Base:\n    def __init__(self, backbone, head=None):\n"
-        "        self.backbone = MODELS.build(backbone)\n\n\n"
-        "@MODELS.register_module()\nclass ImageClassifier(Base):",
-    ).replace(
-        "    def __init__(self, backbone, head=None):\n        self.backbone = MODELS.build(backbone)\n        self.head",
-        "    def build(self, backbone, head=None):\n        self.head",
-    )
-    found = _zoo(tmp_path, **{"vision/models.py": based})
+    found = _zoo(tmp_path, **{"vision/models.py": _with_base(_BASE)})
     # The base names ``backbone`` and builds it whole; ``head`` it names
     # and never uses: that dict is never built.
     assert set(found) == {"ResNet(norm_eval=)"}
     # A base that takes any keyword: the backbone goes where it is not followed.
-    opened = based.replace("def __init__(self, backbone, head=None):", "def __init__(self, **cfg):")
+    opened = _with_base(_BASE.replace("(self, backbone, head=None)", "(self, **cfg)"))
     assert _zoo(tmp_path / "open", **{"vision/models.py": opened}) == {}
 
 
@@ -300,13 +303,5 @@ def test_a_dict_handed_to_a_class_whose_first_base_is_another_library_s_is_not_j
 ) -> None:
     # ``class ImageClassifier(nn.Module, Base)``: which ``__init__`` runs
     # first is the other library's.
-    models = (_REGISTRY / "vision/models.py").read_text(encoding="utf-8")
-    based = models.replace(
-        "@MODELS.register_module()\nclass ImageClassifier:",
-        "from torch import nn\n\n\nclass Base:\n    def __init__(self, backbone):\n"
-        "        self.backbone = MODELS.build(backbone)\n\n\n"
-        "@MODELS.register_module()\nclass ImageClassifier(nn.Module, Base):",
-    ).replace(
-        "    def __init__(self, backbone, head=None):", "    def build(self, backbone, head=None):"
-    )
+    based = _with_base("from torch import nn\n\n\n" + _BASE, "nn.Module, Base")
     assert _zoo(tmp_path, **{"vision/models.py": based}) == {}
