@@ -42,7 +42,7 @@ from configdrift.files import read_or_none
 from configdrift.model import Finding, Location
 from configdrift.place.config_files import config_files
 from configdrift.resolve.project import Symbol
-from configdrift.rules.doc_calls import closed_signature, constructor
+from configdrift.rules.doc_calls import constructor, function_text, keywords_taken
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
@@ -70,10 +70,7 @@ def class_path_keywords(analysis: Analysis) -> Iterator[Finding]:
         symbol = _callable_of(analysis, target)
         if symbol is None or (marker == CLASS_PATH and symbol.kind != "class"):
             continue
-        if symbol.kind == "class":
-            signature = constructor(analysis, symbol.module, symbol.qualname)
-        else:
-            signature = closed_signature(analysis, symbol.module, symbol.qualname)
+        signature = keywords_taken(analysis, symbol.module, symbol.qualname, symbol.kind == "class")
         if signature is None:
             continue
         taken, declared = signature
@@ -178,16 +175,13 @@ def _init_text(analysis: Analysis, owner: Symbol) -> tuple[list[str], str] | Non
     for ancestor in project.mro(owner):
         if ancestor.kind != "class" or ancestor.module not in project.modules:
             return None
-        info = project.modules[ancestor.module]
-        init = f"{ancestor.qualname}.__init__"
-        if init not in info.facts.functions:
+        params = project.modules[ancestor.module].facts.functions.get(
+            f"{ancestor.qualname}.__init__"
+        )
+        if params is None:
             continue
-        first, last = info.facts.function_lines.get(init, (0, 0))
-        data = read_or_none(analysis.config.root, info.path, MAX_FILE_BYTES)
-        if data is None or not first:
-            return None
-        text = b"\n".join(data.split(b"\n")[first - 1 : last]).decode("utf-8", "replace")
-        return info.facts.functions[init], text
+        text = function_text(analysis, ancestor.module, f"{ancestor.qualname}.__init__")
+        return None if text is None else (params, text.decode("utf-8", "replace"))
     return None
 
 

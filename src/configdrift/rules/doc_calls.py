@@ -153,10 +153,7 @@ def calls_not_taken(analysis: Analysis, calls: list[tuple[str, Block]]) -> Itera
     written in) that the project's own callee does not take."""
     for rel, block, module, qualname, is_class in callees(analysis, calls):
         name = block.call.split(".")[-1]
-        if is_class:
-            signature = constructor(analysis, module, qualname)
-        else:
-            signature = closed_signature(analysis, module, qualname)
+        signature = keywords_taken(analysis, module, qualname, is_class)
         if signature is None:
             continue
         taken, declared = signature
@@ -196,6 +193,17 @@ def calls_deprecated(analysis: Analysis, calls: list[tuple[str, Block]]) -> Iter
                     f"the example calls `{name}` with `{key.path[0]}=`, which is deprecated",
                     (said,),
                 )
+
+
+def keywords_taken(
+    analysis: Analysis, module: str, qualname: str, is_class: bool
+) -> tuple[set[str], Related] | None:
+    """The keywords a class (its constructor) or a function of the project
+    takes, and where it says so, where it names every one; None
+    otherwise."""
+    if is_class:
+        return constructor(analysis, module, qualname)
+    return closed_signature(analysis, module, qualname)
 
 
 def closed_signature(
@@ -244,6 +252,18 @@ def _forwarding(analysis: Analysis, module: str, function: str) -> tuple[set[str
     return own | taken, Related(said.path, said.line, note)
 
 
+def function_text(analysis: Analysis, module: str, function: str) -> bytes | None:
+    """The text of a function of the project (its lines, decorators
+    aside); None where it has none on record or its file cannot be read
+    (bounded)."""
+    info = analysis.project.modules[module]
+    first, last = info.facts.function_lines.get(function, (0, 0))
+    data = read_or_none(analysis.config.root, info.path, MAX_OTHER_BYTES)
+    if data is None or not first:
+        return None
+    return b"\n".join(data.split(b"\n")[first - 1 : last])
+
+
 #: The ``**`` parameter of a signature, and a use of a name as a word.
 _DOUBLE_STAR = re.compile(rb"\*\*\s*(\w+)")
 
@@ -252,12 +272,9 @@ def _uses_keywords(analysis: Analysis, module: str, function: str) -> bool:
     """Does the function use its ``**kwargs`` but to hand it on
     (``kwargs.pop("debug")``, ``"debug" in kwargs``)? Yes where its text
     cannot be read."""
-    info = analysis.project.modules[module]
-    first, last = info.facts.function_lines.get(function, (0, 0))
-    data = read_or_none(analysis.config.root, info.path, MAX_OTHER_BYTES)
-    if data is None or not first:
+    text = function_text(analysis, module, function)
+    if text is None:
         return True
-    text = b"\n".join(data.split(b"\n")[first - 1 : last])
     holder = _DOUBLE_STAR.search(text)
     if holder is None:
         return True

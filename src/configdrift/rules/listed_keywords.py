@@ -36,9 +36,8 @@ from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import (
     callables,
     callees,
-    closed_signature,
-    constructor,
     exported_names,
+    keywords_taken,
     left_out,
 )
 from configdrift.rules.doc_signatures import code_defaults
@@ -87,9 +86,7 @@ class Listed:
         return f"{self.qualname}.__init__" if self.is_class else self.qualname
 
     def signature(self, analysis: Analysis) -> tuple[set[str], Related] | None:
-        if self.is_class:
-            return constructor(analysis, self.module, self.qualname)
-        return closed_signature(analysis, self.module, self.qualname)
+        return keywords_taken(analysis, self.module, self.qualname, self.is_class)
 
 
 def listed(analysis: Analysis) -> list[Listed]:
@@ -138,8 +135,7 @@ def _page(
             and e.name != name
             and (rel, e.line, e.name) not in placed
         ]
-        listed = Listed(rel, name, module, qualname, is_class, tuple(mine), frozenset())
-        signature = listed.signature(analysis)
+        signature = keywords_taken(analysis, module, qualname, is_class)
         if signature is None:
             continue  # ``**kwargs``, a decorator: what it takes is not known
         taken = signature[0]
