@@ -37,6 +37,8 @@ _VALIDATE_METHODS = frozenset({"model_validate", "parse_obj", "from_dict"})
 _PARSER_METHODS = frozenset({"add_argument", "addoption", "_addoption"})
 #: optparse's declaring method, bound to a local as a parser's are.
 _OPTPARSE = frozenset({"add_option"})
+#: The methods whose calls a project's helper may make for its caller.
+WRAPPED = REGISTRATION_METHODS | _OPTPARSE
 
 
 #: Calls that read an option by its name: ``config.getini("timeout")``.
@@ -262,6 +264,8 @@ class CallFacts(DictSources):
     def _call(self, call: ast.Call) -> None:
         src = self.module.source
         func = call.func
+        if self.module.wrappers and self.module.helper_declared(call, self.qualname):
+            return  # ``add_flag("--port", 8000)``: what the project's helper declares
         registration = registration_call(
             self._unaliased(call), src, self.qualname, declaring=self.module.declaring
         )

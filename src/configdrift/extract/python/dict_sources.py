@@ -21,6 +21,7 @@ from configdrift.extract.python.facts import (
     ModuleFacts,
 )
 from configdrift.extract.python.walk import fast_walk
+from configdrift.extract.python.wrappers import Wrapper
 
 
 class ModuleContext(Protocol):
@@ -37,8 +38,12 @@ class ModuleContext(Protocol):
     open_classes: list[ClassFact]
     #: Can a loop of the module go over the environment's variables?
     mentions_environ: bool
+    #: The module's helpers that declare an option for their caller.
+    wrappers: dict[str, Wrapper]
 
     def import_statement(self, stmt: ast.Import | ast.ImportFrom) -> None: ...
+
+    def helper_declared(self, call: ast.Call, function: str) -> bool: ...
 
 
 #: Builtins that take a dict without reading a particular key from it

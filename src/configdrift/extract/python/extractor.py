@@ -16,7 +16,7 @@ from collections import Counter
 
 from configdrift.extract.python.attribute_trees import attribute_trees
 from configdrift.extract.python.body import FunctionBody
-from configdrift.extract.python.calls import structured_placement
+from configdrift.extract.python.calls import WRAPPED, structured_placement
 from configdrift.extract.python.compat import downgrade_isolated
 from configdrift.extract.python.dict_sources import read_by_many
 from configdrift.extract.python.docstrings import read_docstring, read_function_docstring
@@ -51,6 +51,13 @@ from configdrift.extract.python.signatures import (
 )
 from configdrift.extract.python.subcommands import parser_uses
 from configdrift.extract.python.typed_dicts import typed_dicts
+from configdrift.extract.python.wrappers import (
+    Wrapper,
+    declaring_wrappers,
+    expanded,
+    seen_whole,
+    wrapper_called,
+)
 from configdrift.extract.text import NotText, decode, too_dense
 
 # ``.name``: an attribute name (the receiver is looked at by hand: a pattern
@@ -207,9 +214,18 @@ class ModuleExtractor:
         self.attr_loads: set[str] = set()
         #: The classes whose bodies are read, innermost last (``self.NAMES``).
         self.open_classes: list[ClassFact] = []
+        #: The module's helpers that declare an option for their caller.
+        self.wrappers: dict[str, Wrapper] = {}
+        #: How many calls of each helper declared what it declares.
+        self.wrappers_declared: Counter[str] = Counter()
 
     def run(self, tree: ast.Module) -> None:
+        self.wrappers = declaring_wrappers(tree, self.source, WRAPPED)
         self._statements(tree.body, top=True)
+        if self.wrappers:
+            self.facts.registrations = seen_whole(
+                self.facts.registrations, self.wrappers, self.wrappers_declared
+            )
         self.facts.variables_named = variables_named(self.source)
 
     def finish(self) -> None:
@@ -378,6 +394,8 @@ class ModuleExtractor:
             elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 self._function(stmt, stmt.name)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                if self.wrappers and self.helper_declared(stmt.value, "<module>"):
+                    continue
                 # A script's module-level ``parser.add_argument(...)``.
                 registration = registration_call(
                     stmt.value, self.source, "<module>", declaring=self.declaring
@@ -505,6 +523,22 @@ class ModuleExtractor:
                 add_validator(fact, stmt)
         self.open_classes.pop()
         self.facts.classes.append(fact)
+
+    def helper_declared(self, call: ast.Call, function: str) -> bool:
+        """Record what ``call`` declares if it calls a helper of the module
+        that declares options (``add_flag("--port", 8000)``); is it one?"""
+        wrapper = wrapper_called(call, self.wrappers)
+        if wrapper is None:
+            return False
+        made = [
+            registration_call(inner, self.source, function, declaring=self.declaring)
+            for inner in expanded(wrapper, call)
+        ]
+        declared = [m for m in made if m is not None]
+        self.facts.registrations.extend(declared)
+        if declared:
+            self.wrappers_declared[wrapper.node.name] += 1
+        return True
 
     def _deprecation_comment(self, line: int) -> str:
         """The comment lines right above ``line`` when they say deprecated
