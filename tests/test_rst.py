@@ -740,3 +740,43 @@ def test_an_option_directive_by_either_of_sphinx_s_names_documents_its_flags() -
         assert names == ["-c", "--config", "-d", "--exclude"], directive
     page = ".. cmdline:: -d\n\n   Not a directive of options.\n"
     assert [e.name for e in extract_rst(page.encode()).entries] == []
+
+
+def test_an_option_title_is_an_entry() -> None:
+    page = (
+        "Command line\n============\n\n--dry-run\n---------\n\nDo nothing.\n\n"
+        "--config-file PATH\n------------------\n\nWhere.\n\n"
+        "--not an option, but prose\n--------------------------\n\nText.\n\n-v\n--\n\nLoud.\n"
+    )
+    facts = extract_rst(page.encode())
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("--dry-run", "heading"),
+        ("--config-file", "heading"),
+    ]
+
+
+def test_a_page_of_deprecations_names_options_that_are_gone(tmp_path) -> None:
+    code = (
+        "import argparse\n\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--progress", help="When to show progress.")\n'
+        '    p.add_argument("--player", help="The player.")\n'
+        '    p.add_argument("--output", help="Where to write.")\n'
+        "    args = p.parse_args()\n    print(args.progress, args.player, args.output)\n"
+    )
+    page = "".join(
+        f"{flag}\n{'^' * len(flag)}\n\n{text}\n\n"
+        for flag, text in (
+            ("--progress", "Show progress."),
+            ("--player", "The player."),
+            ("--output", "Where to write."),
+            ("--force-progress", "Removed: use ``--progress=force``."),
+        )
+    )
+    for name, judged in (("docs/cli.rst", True), ("docs/deprecations.rst", False)):
+        root = tmp_path / name.replace("/", "_")
+        files = {"tool/cli.py": code, "docs/cli.rst": "CLI\n===\n\n" + page}
+        if not judged:
+            files["docs/cli.rst"] = "CLI\n===\n\n" + page.rsplit("--force-progress", 1)[0]
+            files[name] = "Deprecations\n============\n\n" + page
+        _, findings = check_project(root, files, "tool")
+        assert any(f.key == "--force-progress" for f in findings) is judged

@@ -125,12 +125,13 @@ def looks_like_reference(page: str) -> bool:
     return _REFERENCE_WORDS.search(page.rsplit(".", 1)[0]) is not None
 
 
-#: Pages of history (changelogs, release notes, the docs of past releases a
-#: site keeps, Docusaurus's ``versioned_docs/``) and the forge's own files:
-#: they name what once was, not what the docs describe now.
+#: Pages of history (changelogs, release notes, a page of deprecations, the
+#: docs of past releases a site keeps, Docusaurus's ``versioned_docs/``) and
+#: the forge's own files: they name what once was, not what the docs
+#: describe now.
 HISTORY_PAGES = re.compile(
     r"(?i)(?:^|/)(?:\.github/|versioned_docs/|"
-    r"(?:changelogs?|changes|history|news|releases?|release[-_]?notes)(?:/|[^/]*$))"
+    r"(?:changelogs?|changes|history|news|releases?|release[-_]?notes|deprecations)(?:/|[^/]*$))"
 )
 
 

@@ -111,7 +111,9 @@ _INI_TITLE = re.compile(
 
 
 _WORD_TITLE = re.compile(
-    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+]{3}|#+ [*_]{0,2}[a-z][a-z0-9_]*[*_]{0,2}\r?$|#+ --[a-z]"
+    rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+\"]{3}|#+ [*_]{0,2}[a-z][a-z0-9_]*[*_]{0,2}\r?$|#+ --[a-z]"
+    # ``--dry-run`` underlined.
+    rb"|--[a-z][a-z0-9-]*\r?\n[-=~^.'`#*+\"]{3}"
     # A setting's name in capitals (``#### DEFAULT_PARSER_CLASSES``).
     rb"|#+ [A-Z][A-Z0-9]*_[A-Z0-9_]*\r?$)",
     re.MULTILINE,

@@ -18,6 +18,7 @@ from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
     continued,
+    flag_title,
     ini_heading,
     key_ok,
     label_segments,
@@ -424,15 +425,6 @@ def ini_heading_key(children: list[Token]) -> str | None:
     return ini_heading("".join(c.content for c in children))
 
 
-#: A long option spelt alone: ``--dry-run``, ``--config-file``.
-LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-
-
-#: What follows an option in its heading: ``PATH``, ``CONFIG_KEY``, ``[N]``, ``<file>``.
-#: (A bracket does not hold another of its kind: so each one is read once.)
-METAVAR = re.compile(r"[A-Z][A-Z0-9_]*+|\[[^\[\]\s]++\]|<[^<>\s]++>")
-
-
 HEADING_JOINERS = frozenset({"and", "or", ",", "/"})  # ``default_hour and default_minute``
 
 
@@ -444,14 +436,8 @@ def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
     if not children or any(c.type not in ("text",) for c in children):
         return None
     words = "".join(c.content for c in children).split()
-    if (
-        words
-        and LONG_OPTION.fullmatch(words[0])
-        and all(METAVAR.fullmatch(w) for w in words[1:4])
-        and len(words) <= 4
-    ):
-        # ``### --dry-run``, ``### --config-file PATH``: an option's entry.
-        return [words[0]], True
+    if (flag := flag_title(words)) is not None:
+        return [flag], True  # ``### --dry-run``, ``### --config-file PATH``
     if len(words) != 1:
         joined = _joined_words(words)
         return (joined, True) if joined else None

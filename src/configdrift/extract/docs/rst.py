@@ -44,6 +44,7 @@ from configdrift.extract.docs.entry_text import (
     continued,
     default_column,
     file_name,
+    flag_title,
     ini_heading,
     key_ok,
     label,
@@ -251,6 +252,8 @@ class _Walker:
         elif len(literals) == 1 and spelt_as_key(literals[0].astext().strip()):
             # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
             entry.heading_key = literals[0].astext().strip()
+        elif all(c.tagname == "#text" for c in literals):  # ``--dry-run`` underlined
+            entry.heading_key = flag_title(_text(title).split()) if title is not None else None
         self.facts.sections.append(entry)
         sid = len(self.facts.sections) - 1
         self.last_entry = None

@@ -29,6 +29,7 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
     value as its default; nothing is known of unknown keys."""
     project = builder.project
     out: list[Surface] = []
+    families: dict[str, list[tuple[str, str, Expr, int]]] = {}
     for name in sorted(project.modules):
         info = project.modules[name]
         tables = [(q, e, info.facts.assign_lines.get(q, 1)) for q, e in info.facts.assigns.items()]
@@ -39,12 +40,21 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
             for q, e in info.facts.returned_dicts.items()
         ]
         for cls in info.facts.classes:
-            tables += [(f"{cls.name}.{attr}", value, at) for attr, value, at in assigned(cls)]
+            for attr, value, at in assigned(cls):
+                if _spec_rows(value):
+                    # ``options = (("jobs", {"default": 4}), ...)`` in a class
+                    # of a family each member of which declares its own.
+                    families.setdefault(attr, []).append((name, f"{cls.name}.{attr}", value, at))
+                else:
+                    tables.append((f"{cls.name}.{attr}", value, at))
             for fact in cls.fields:
                 # An annotated class attribute holding a table of option
                 # calls (``_config_map: ClassVar[dict[str, Item]] = {...}``).
                 if fact.value is not None and fact.value[0] == "dict":
                     tables.append((f"{cls.name}.{fact.name}", fact.value, fact.line))
+                elif fact.value is not None and _spec_rows(fact.value):
+                    member = (name, f"{cls.name}.{fact.name}", fact.value, fact.line)
+                    families.setdefault(fact.name, []).append(member)
         for qualname, expr, line in tables:
             if expr[0] == "call" and len(expr[2]) == 1 and not expr[3] and expr[2][0][0] in WRAPPED:
                 # A table wrapped to freeze it: ``ImmutableDict({...})``.
@@ -80,7 +90,58 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 # A class's private table is the class's (``Adjustments._params``).
                 named = owner.rsplit(".", 1)[-1] if owner and last.startswith("_") else last
                 out.append(Surface(named, node, how, [], ""))
+    for attr, members in sorted(families.items()):
+        if len(members) == 1:
+            module, qualname, expr, line = members[0]
+            node = tuple_table(builder, module, qualname, expr[2], line)
+            if node is not None:
+                # A class's private table is the class's (``Checker._options``).
+                named = qualname.split(".")[-2] if attr.startswith("_") else attr
+                out.append(Surface(named, node, f"a table of {len(node.children)} options", [], ""))
+        elif (joined := _joined(builder, attr, members)) is not None:
+            out.append(joined)
     return out
+
+
+def _spec_rows(expr: Expr) -> bool:
+    """Is ``expr`` a tuple or list of pairs of a name and a dict of the
+    option's settings (``("jobs", {"default": 4, "type": "int"})``)?"""
+    return (
+        expr[0] == "seq"
+        and bool(expr[2])
+        and all(
+            row[0] == "seq" and len(row[2]) == 2 and row[2][0][0] == "c" and row[2][1][0] == "dict"
+            for row in expr[2]
+        )
+    )
+
+
+def _joined(
+    builder: SchemaBuilder, attr: str, members: list[tuple[str, str, Expr, int]]
+) -> Surface | None:
+    """The tables of options that the classes of one family each declare
+    under the same name (pylint's checkers' ``options``): one
+    configuration, the union of their keys, each where its class declares
+    it (a key two classes declare with two defaults has none known)."""
+    root: SchemaNode | None = None
+    classes = 0
+    for module, qualname, expr, line in members:
+        node = tuple_table(builder, module, qualname, expr[2], line, least=1)
+        if node is None:
+            continue
+        classes += 1
+        if root is None:
+            root = node
+            root.model = attr
+            continue
+        for key, child in node.children.items():
+            held = root.children.setdefault(key, child)
+            if held is not child and held.default != child.default:
+                held.default = None  # two classes, two defaults: not known
+    if root is None or len(root.children) < MIN_TABLE:
+        return None
+    how = f"the `{attr}` tables of {classes} classes ({len(root.children)} options)"
+    return Surface(attr, root, how, [], "")
 
 
 def handed_tables(call: Expr) -> list[list[Expr]]:
@@ -231,7 +292,12 @@ def table_root(
 
 
 def tuple_table(
-    builder: SchemaBuilder, module: str, qualname: str, rows: list[Expr], line: int
+    builder: SchemaBuilder,
+    module: str,
+    qualname: str,
+    rows: list[Expr],
+    line: int,
+    least: int | None = None,
 ) -> SchemaNode | None:
     """A table of options as tuples of strings, named for options
     (``CONFIG_FILE_OPTIONS = (("branch", "run:branch", "boolean"), ...)``)
@@ -262,7 +328,7 @@ def tuple_table(
     if column is None:
         return None
     keys = [r[2][column][1] for r in rows]
-    if len(set(keys)) < MIN_TABLE or not all(_TABLE_KEY.fullmatch(k) for k in keys):
+    if len(set(keys)) < (least or MIN_TABLE) or not all(_TABLE_KEY.fullmatch(k) for k in keys):
         return None
     project = builder.project
     root, where, lines = table_root(builder, module, qualname, line)
@@ -358,6 +424,18 @@ OPTION_KEY = re.compile(r"[A-Za-z_][\w.-]*")
 _SECTIONED = re.compile(r"(?<![\w-])[A-Za-z_][\w-]*+:[A-Za-z_][\w.-]*+")
 
 
+def _spelt_as_flags(root: SchemaNode, names: frozenset[str]) -> None:
+    """A table's options are spelt as flags too (``--max-line-length``)
+    where the docs spell half of its keys so (a tool whose table of
+    options makes its command line)."""
+    keys = [key for key, child in root.children.items() if not child.children]
+    if 2 * sum(1 for key in keys if f"--{key}" in names) < len(keys):
+        return
+    for key in keys:
+        node = root.children[key]
+        node.spellings = (*node.spellings, f"--{key}")
+
+
 def distinct_tables(surfaces: list[Surface]) -> list[Surface]:
     """The tables whose keys no other table mostly shares: two tables of
     defaults with the same keys (a parameter offload's and an optimizer
@@ -385,7 +463,9 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     # too (``SILKY_META = True`` in a settings module shown on a page).
     evidence = discovery.names | discovery.set_at_top()
     for surface in distinct_tables(option_tables(discovery.builder)):
-        keys = {n.key for n in surface.root.walk() if not n.children}
+        _spelt_as_flags(surface.root, evidence)
+        # Each key as the docs spell it: its flag where they spell flags.
+        keys = {n.spellings[-1] for n in surface.root.walk() if not n.children}
         # A small table: one page documents every one of its keys.
         tops = set(surface.root.children)
         if len(tops) < MIN_TABLE and not any(p.has_entries(tops) for p in discovery.page_keys()):
