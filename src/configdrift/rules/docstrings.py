@@ -48,6 +48,7 @@ from configdrift.model import Finding, Location, Related, Value
 from configdrift.resolve.project import Symbol
 from configdrift.rules.doc_calls import callables, constructor
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
+from configdrift.rules.exports import exported
 from configdrift.rules.registry import make
 from configdrift.rules.values import (
     DocValue,
@@ -136,24 +137,6 @@ def _classes(
         return []  # a name two classes share, a function, or no module for certain
     classes = analysis.project.modules[modules[0]].classes
     return [(modules[0], q) for q in classes if "." not in q and not q.startswith("_")]
-
-
-def exported(analysis: Analysis, target: str, kind: str = "class") -> list[tuple[str, str]]:
-    """The classes (or functions, by ``kind``) of the project the
-    ``__all__`` of the one module of the project an ``automodule`` names
-    (with ``:members:``) lists, its own and those imported into it (``from
-    .retry import Retries``): Sphinx renders them all there."""
-    project = analysis.project
-    modules = [m for m in project.modules if m == target or m.endswith("." + target)]
-    if len(modules) != 1:
-        return []
-    module = modules[0]
-    out: list[tuple[str, str]] = []
-    for name in project.modules[module].facts.all_names or ():
-        symbol = project.resolve(module, name)
-        if symbol is not None and symbol.kind == kind:
-            out.append((symbol.module, symbol.qualname))
-    return out
 
 
 def _described(analysis: Analysis) -> list[_Rendered]:

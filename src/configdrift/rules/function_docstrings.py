@@ -31,8 +31,9 @@ from configdrift.extract.docs.directives import renders_members
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location
 from configdrift.rules.doc_calls import callables, closed_signature
-from configdrift.rules.docstrings import exported, scoped
+from configdrift.rules.docstrings import scoped
 from configdrift.rules.evidence import once
+from configdrift.rules.exports import exported
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
