@@ -226,3 +226,34 @@ def build(parser):
 """
     declared = [r.args[0] for r in extract_source(code).registrations]
     assert ["c", "--port"] not in declared
+
+
+def test_a_helper_of_names_called_with_none_declares_nothing_named() -> None:
+    from configdrift.extract.python.extractor import extract_source
+
+    code = """
+def build(parser):
+    def add_flag(*names, default=None):
+        parser.add_argument(*names, default=default)
+
+    add_flag("--port", default=8000)
+    add_flag(default=1)
+"""
+    # The second call binds no name: it declares nothing, and reading it
+    # does not fail.
+    declared = [r.args[:1] for r in extract_source(code).registrations if r.line > 4]
+    assert declared == [[["c", "--port"]]]
+
+
+def test_an_argument_nested_past_copying_declares_nothing_and_fails_nothing() -> None:
+    from configdrift.extract.python.extractor import extract_python
+
+    chain = " + ".join(['"a"'] * 1500)
+    code = (
+        "def build(parser):\n    def add_flag(flag, default):\n"
+        f"        parser.add_argument(flag, default=default, help={chain})\n\n"
+        '    add_flag("--port", 8000)\n'
+    )
+    facts = extract_python(code.encode())
+    assert facts.error is None
+    assert [["c", "--port"]] not in [r.args[:1] for r in facts.registrations]

@@ -133,9 +133,9 @@ def _bound(
     for param in positional:
         if given:
             bound[param.arg] = given.pop(0)
-    if given:
-        if args.vararg is None:
-            return None
+    if given and args.vararg is None:
+        return None
+    if args.vararg is not None:
         bound[args.vararg.arg] = ast.Tuple(given, ast.Load())
     extra: list[ast.keyword] = []
     names = {a.arg for a in (*positional, *args.kwonlyargs)}
@@ -174,7 +174,15 @@ def expanded(wrapper: Wrapper, call: ast.Call) -> list[ast.Call]:
     binding = _bound(wrapper.node, call)
     if binding is None:
         return []
-    bound, extra = binding
+    try:
+        return _substituted(wrapper, call, *binding)
+    except RecursionError:
+        return []  # an argument nested past what is copied: nothing declared
+
+
+def _substituted(
+    wrapper: Wrapper, call: ast.Call, bound: dict[str, ast.expr], extra: list[ast.keyword]
+) -> list[ast.Call]:
     star = {wrapper.node.args.vararg.arg} if wrapper.node.args.vararg else set()
     starstar = wrapper.node.args.kwarg.arg if wrapper.node.args.kwarg else None
     replace = _Replace(bound)
