@@ -141,6 +141,8 @@ def _joined(
     if root is None or len(root.children) < MIN_TABLE:
         return None
     how = f"the `{attr}` tables of {classes} classes ({len(root.children)} options)"
+    if classes == 1:
+        how = f"a table of {len(root.children)} options"
     return Surface(attr, root, how, [], "")
 
 
