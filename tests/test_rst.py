@@ -780,3 +780,19 @@ def test_a_page_of_deprecations_names_options_that_are_gone(tmp_path) -> None:
             files[name] = "Deprecations\n============\n\n" + page
         _, findings = check_project(root, files, "tool")
         assert any(f.key == "--force-progress" for f in findings) is judged
+
+
+def test_a_list_announced_as_options_lists_its_bare_keys() -> None:
+    page = (
+        "Configuration\n=============\n\nAvailable options are:\n\n"
+        "* ``select``\n* ``ignore``\n* ``add_select``\n\n"
+        "It is read from one of these files:\n\n* ``setup.cfg``\n* ``tox``\n* ``pyproject``\n\n"
+        "The settings below\n\n* ``alpha``\n* ``beta``\n"
+    )
+    facts = extract_rst(page.encode())
+    # The files' list and a list with no lead-in ending in a colon list values.
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("select", "list"),
+        ("ignore", "list"),
+        ("add_select", "list"),
+    ]

@@ -68,6 +68,7 @@ from configdrift.extract.docs.rst_budget import (
 )
 from configdrift.extract.docs.rst_forms import (
     after_conf_lead,
+    announced,
     bare_terms,
     described_values,
     directive_fields,
@@ -417,10 +418,11 @@ class _Walker:
         ...``), with the defaults their text gives."""
         from docutils import nodes
 
+        listed = announced(node)  # "Available options are:", then bare keys
         for item in node.children:
             para = item.next_node(nodes.paragraph)
             opening = opening_key(para) if para is not None else None
-            if opening is None and (alone := lone_key(item)) is not None:
+            if opening is None and (alone := lone_key(item, listed)) is not None:
                 # ``* ``KEY```` with its description under it: the walk of
                 # the item reads its ``Default:`` and its prose.
                 self.last_entry = self._add(alone, _line(para, _line(node, 1)), section, "list")

@@ -61,19 +61,36 @@ def opening_key(para: Any) -> tuple[str, str] | None:
     return key, form
 
 
-def lone_key(item: Any) -> str | None:
+#: A lead-in that announces a list of a configuration's keys ("Available
+#: options are:", "The following settings can be set:").
+_ANNOUNCED = re.compile(r"(?i)\b(?:options|settings|keys|parameters)\b[^.:]*:\s*$")
+
+
+def announced(node: Any) -> bool:
+    """Is a bullet list announced as a list of keys by the paragraph just
+    before it ("Available options are:")?"""
+    from docutils import nodes
+
+    parent = node.parent
+    at = parent.index(node) if parent is not None else 0
+    before = parent.children[at - 1] if at > 0 else None
+    return isinstance(before, nodes.paragraph) and bool(_ANNOUNCED.search(before.astext()))
+
+
+def lone_key(item: Any, listed: bool = False) -> str | None:
     """The key a list item names alone, its description below it: a first
     paragraph that is one literal and nothing else (````DISABLE_PANELS````),
     then a paragraph or a block (``Default:``, prose). An item of a bare
-    literal with nothing under it is a value in a list, not an entry."""
+    literal with nothing under it is a value in a list, not an entry,
+    unless the list is ``listed`` as keys ("Available options are:")."""
     from docutils import nodes
 
     # A role (a link to an entry elsewhere) is followed by the parser's
     # note on it, no description.
     body = item.children
-    if len(body) < 2 or not isinstance(body[0], nodes.paragraph):
+    if len(body) < (1 if listed else 2) or not isinstance(body[0], nodes.paragraph):
         return None
-    if not isinstance(body[1], nodes.paragraph | nodes.literal_block):
+    if len(body) > 1 and not isinstance(body[1], nodes.paragraph | nodes.literal_block):
         return None
     children = [c for c in body[0].children if not isinstance(c, nodes.Text) or c.astext().strip()]
     if len(children) != 1 or not isinstance(children[0], nodes.literal):
