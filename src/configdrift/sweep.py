@@ -26,8 +26,8 @@ from configdrift.discover import in_tests
 from configdrift.extract.python.dict_writes import dict_writes
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
+from configdrift.index.spellings import distinctive, split_key
 from configdrift.model import ANY_KEY, ConfigPath, Location, SchemaNode, format_path
-from configdrift.resolve.lifecycle import distinctive, split_key
 from configdrift.wording import counted
 
 if TYPE_CHECKING:

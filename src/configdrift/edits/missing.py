@@ -40,8 +40,8 @@ _CELL = re.compile(r"(?<!\\)\|")
 
 def plan(analysis: Analysis, findings: list[Finding]) -> Plan:
     """The entries to add for the CD103 findings among ``findings``."""
+    from configdrift.index.spellings import split_key
     from configdrift.model import resolve_path
-    from configdrift.resolve.lifecycle import split_key
 
     surfaces = {s.surface: s for s in analysis.everything}
     pages: dict[str, list[str] | None] = {}

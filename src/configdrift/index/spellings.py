@@ -114,3 +114,14 @@ def dashed_tree(keys: Iterable[str], written: Iterable[str]) -> bool:
 def in_capitals(name: str) -> bool:
     """Is it a settings name, in capitals (``HOOKS``, ``CONF_SOURCE``)?"""
     return name[:1].isalpha() and name.isupper() and name.replace("_", "").isalnum()
+
+
+def distinctive(key: str) -> bool:
+    """Is a key unlikely to be an everyday word (``sparse_gradients``, not
+    ``enabled``)? Only such keys are looked for as bare words in text."""
+    return "_" in key or "-" in key
+
+
+def split_key(text: str) -> tuple[str, ...]:
+    """A dotted key as a config path: ``a.b`` is ``b`` under ``a``."""
+    return tuple(part for part in text.split(".") if part)

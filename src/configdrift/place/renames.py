@@ -4,8 +4,8 @@ spellings of keys of the schema."""
 from __future__ import annotations
 
 from configdrift.extract.docs.facts import DocFacts
+from configdrift.index.spellings import split_key
 from configdrift.model import DEPRECATED, ConfigPath, LifecycleEntry, Location, SchemaNode
-from configdrift.resolve.lifecycle import split_key
 
 
 def doc_renames(facts: dict[str, DocFacts], schema: SchemaNode) -> list[LifecycleEntry]:

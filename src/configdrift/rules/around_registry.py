@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.index.framework_settings import DEFAULTS_MODULES
-from configdrift.index.spellings import alternation
+from configdrift.index.spellings import alternation, distinctive
 from configdrift.model import (
     Finding,
     Location,
@@ -31,7 +31,6 @@ from configdrift.model import (
     same_value,
     top_spellings,
 )
-from configdrift.resolve.lifecycle import distinctive
 from configdrift.resolve.mechanisms.settings_module import MIN_DEFAULTS, SETTINGS_OBJECT
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from configdrift.discover import in_tests
 from configdrift.extract.text import NotText, decode
 from configdrift.files import read_or_none
+from configdrift.index.spellings import distinctive
 from configdrift.model import (
     DEPRECATED,
     REMOVED,
@@ -27,9 +28,10 @@ from configdrift.model import (
     format_path,
     resolve_path,
 )
-from configdrift.resolve.lifecycle import code_uses, distinctive, schema_deprecations
+from configdrift.resolve.lifecycle import schema_deprecations
 from configdrift.rules.docstring_calls import deprecated_in_calls
 from configdrift.rules.registry import describe, make, register
+from configdrift.rules.removed_uses import code_uses
 from configdrift.rules.warned import warned_deprecations
 
 if TYPE_CHECKING:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from configdrift.index.spellings import distinctive
 from configdrift.model import DEPRECATED, ConfigPath, LifecycleEntry, Location
-from configdrift.resolve.lifecycle import distinctive
 from configdrift.rules.evidence import bounded_files, code_files, once
 
 if TYPE_CHECKING:

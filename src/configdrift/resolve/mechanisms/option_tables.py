@@ -91,28 +91,18 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 named = owner.rsplit(".", 1)[-1] if owner and last.startswith("_") else last
                 out.append(Surface(named, node, how, [], ""))
     for attr, members in sorted(families.items()):
-        if len(members) == 1:
-            module, qualname, expr, line = members[0]
-            node = tuple_table(builder, module, qualname, expr[2], line)
-            if node is not None:
-                # A class's private table is the class's (``Checker._options``).
-                named = qualname.split(".")[-2] if attr.startswith("_") else attr
-                out.append(Surface(named, node, f"a table of {len(node.children)} options", [], ""))
-        elif (joined := _joined(builder, attr, members)) is not None:
+        if (joined := _joined(builder, attr, members)) is not None:
             out.append(joined)
     return out
 
 
 def _spec_rows(expr: Expr) -> bool:
-    """Is ``expr`` a tuple or list of pairs of a name and a dict of the
-    option's settings (``("jobs", {"default": 4, "type": "int"})``)?"""
-    return (
-        expr[0] == "seq"
-        and bool(expr[2])
-        and all(
-            row[0] == "seq" and len(row[2]) == 2 and row[2][0][0] == "c" and row[2][1][0] == "dict"
-            for row in expr[2]
-        )
+    """Is ``expr`` a sequence of pairs of a name and a dict of the option's
+    settings (``("jobs", {"default": 4, "type": "int"})``)?"""
+    rows = expr[2] if expr[0] == "seq" else []
+    return bool(rows) and all(
+        r[0] == "seq" and len(r[2]) == 2 and r[2][0][0] == "c" and r[2][1][0] == "dict"
+        for r in rows
     )
 
 
@@ -122,27 +112,26 @@ def _joined(
     """The tables of options that the classes of one family each declare
     under the same name (pylint's checkers' ``options``): one
     configuration, the union of their keys, each where its class declares
-    it (a key two classes declare with two defaults has none known)."""
-    root: SchemaNode | None = None
-    classes = 0
-    for module, qualname, expr, line in members:
-        node = tuple_table(builder, module, qualname, expr[2], line, least=1)
-        if node is None:
-            continue
-        classes += 1
-        if root is None:
-            root = node
-            root.model = attr
-            continue
+    it (a key two classes declare with two defaults has none known); one
+    class's table is a table of its own."""
+    tables = [tuple_table(builder, m, q, expr[2], line, least=1) for m, q, expr, line in members]
+    found = [table for table in tables if table is not None]
+    if not found:
+        return None
+    root = found[0]
+    for node in found[1:]:
         for key, child in node.children.items():
             held = root.children.setdefault(key, child)
             if held is not child and held.default != child.default:
                 held.default = None  # two classes, two defaults: not known
-    if root is None or len(root.children) < MIN_TABLE:
+    if len(root.children) < MIN_TABLE:
         return None
-    how = f"the `{attr}` tables of {classes} classes ({len(root.children)} options)"
-    if classes == 1:
-        how = f"a table of {len(root.children)} options"
+    if len(found) == 1:
+        # A class's private table is the class's (``Checker._options``).
+        named = members[0][1].split(".")[-2] if attr.startswith("_") else attr
+        return Surface(named, root, f"a table of {len(root.children)} options", [], "")
+    root.model = attr
+    how = f"the `{attr}` tables of {len(found)} classes ({len(root.children)} options)"
     return Surface(attr, root, how, [], "")
 
 
@@ -294,12 +283,7 @@ def table_root(
 
 
 def tuple_table(
-    builder: SchemaBuilder,
-    module: str,
-    qualname: str,
-    rows: list[Expr],
-    line: int,
-    least: int | None = None,
+    builder: SchemaBuilder, module: str, qualname: str, rows: list[Expr], line: int, least: int = 0
 ) -> SchemaNode | None:
     """A table of options as tuples of strings, named for options
     (``CONFIG_FILE_OPTIONS = (("branch", "run:branch", "boolean"), ...)``)
