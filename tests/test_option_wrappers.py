@@ -7,22 +7,30 @@ from __future__ import annotations
 
 from helpers import by_key, check_project
 
-_LOCAL = """
-import argparse
-
-
-def build():
-    parser = argparse.ArgumentParser()
-
-    def add_flag(flag, default, help, **kwargs):
-        parser.add_argument(flag, default=default, help=help, **kwargs)
-
-    add_flag("--host", "localhost", "Host to bind.")
-    add_flag("--port", 8000, "Port to bind.", type=int)
-    add_flag("--workers", 1, "Worker count.", type=int)
-    add_flag("--reload", False, "Reload on change.", action="store_true")
-    return parser
+_HELPER = """
+def add_flag(flag, default, help, **kwargs):
+    parser.add_argument(flag, default=default, help=help, **kwargs)
 """
+
+_CALLS = """
+add_flag("--host", "localhost", "Host to bind.")
+add_flag("--port", 8000, "Port to bind.", type=int)
+add_flag("--workers", 1, "Worker count.", type=int)
+add_flag("--reload", False, "Reload on change.", action="store_true")
+"""
+
+
+def _indented(text: str) -> str:
+    return "".join(f"    {line}\n" if line else "\n" for line in text.splitlines())
+
+
+# The helper defined in the function that makes the parser, called there.
+_LOCAL = (
+    "import argparse\n\n\ndef build():\n    parser = argparse.ArgumentParser()\n"
+    + _indented(_HELPER)
+    + _indented(_CALLS)
+    + "    return parser\n"
+)
 
 _DOCS = """
 # Usage
@@ -65,20 +73,7 @@ def test_a_helper_used_otherwise_than_called_leaves_the_parser_open(tmp_path) ->
 
 
 def test_a_helper_of_the_module_may_be_called_elsewhere(tmp_path) -> None:
-    code = """
-import argparse
-
-parser = argparse.ArgumentParser()
-
-
-def add_flag(flag, default, help, **kwargs):
-    parser.add_argument(flag, default=default, help=help, **kwargs)
-
-
-add_flag("--host", "localhost", "Host to bind.")
-add_flag("--port", 8000, "Port to bind.", type=int)
-add_flag("--workers", 1, "Worker count.", type=int)
-"""
+    code = "import argparse\n\nparser = argparse.ArgumentParser()\n\n" + _HELPER + _CALLS
     _, findings = _check(tmp_path, code)
     found = by_key(findings)
     assert ("CD104", "--port") in found
