@@ -1150,3 +1150,23 @@ def test_a_default_under_a_subheading_of_a_key_s_heading_is_the_key_s() -> None:
     assert [facts.heading_entry(section) for section in (1, 2, 3)] == [0, 0, None]
     facts.entries.append(RawEntry("rss", ("rss",), 2, 1, "list"))
     assert facts.heading_entry(2) is None
+
+
+def test_a_key_heading_may_carry_a_note_in_brackets() -> None:
+    facts = extract_markdown(
+        b"# Hooks\n\n### allow_shell_hooks (compatibility opt-in)\n\nText.\n\n"
+        b"### Usage (advanced)\n\n### retries (optional)\n\n"
+        b"### max_retries (optional) and more\n\n### log_level (see (below))\n"
+    )
+    # A word that may be a key, a capitalised word, more words after the
+    # note, or a note in notes: no entry.
+    assert [(e.name, e.form) for e in facts.entries] == [("allow_shell_hooks", "heading")]
+
+
+def test_key_headings_with_notes_count_for_the_byte_test() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    page = b"# Hooks\n\n### allow_shell_hooks (opt-in)\n\nx\n\n### max_retries (optional)\n\n"
+    page += b"y\n\n### log.level (deprecated)\n"
+    assert may_document(page, 3)
+    assert not may_document(page.replace(b" (", b" ["), 3)

@@ -426,18 +426,23 @@ def ini_heading_key(children: list[Token]) -> str | None:
 
 
 HEADING_JOINERS = frozenset({"and", "or", ",", "/"})  # ``default_hour and default_minute``
+#: A note in brackets after a key in its heading: ``(deprecated)``, ``(optional)``.
+_NOTE = re.compile(r"\([^()]{1,60}\)")
 
 
 def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
     """A heading that is one plain word: ([the word], is it spelt as a key
     for sure?). ``max_retries``, ``site.url``, ``API_KEY`` are; a lowercase
     word (``parse``) may be; a capitalised word (``Usage``) is not. Sure
-    keys joined (``default_hour and default_minute``) are each its own."""
+    keys joined (``default_hour and default_minute``) are each its own; a
+    sure key may be followed by a note in brackets (``(deprecated)``)."""
     if not children or any(c.type not in ("text",) for c in children):
         return None
     words = "".join(c.content for c in children).split()
     if (flag := flag_title(words)) is not None:
         return [flag], True  # ``### --dry-run``, ``### --config-file PATH``
+    if len(words) > 1 and spelt_as_key(words[0]) and _NOTE.fullmatch(" ".join(words[1:])):
+        return words[:1], True  # ``### allow_shell_hooks (compatibility opt-in)``
     if len(words) != 1:
         joined = _joined_words(words)
         return (joined, True) if joined else None
