@@ -796,3 +796,23 @@ def test_a_list_announced_as_options_lists_its_bare_keys() -> None:
         ("ignore", "list"),
         ("add_select", "list"),
     ]
+
+
+def test_a_key_title_may_carry_a_note_in_brackets() -> None:
+    from configdrift.extract.byte_tests import may_document
+
+    page = (
+        "Hooks\n=====\n\nallow_shell_hooks (compatibility opt-in)\n"
+        "-----------------------------------------\n\nText.\n\n"
+        "retries (optional)\n------------------\n\nText.\n\n"
+        "log.level (deprecated)\n----------------------\n\nText.\n\n"
+        "max_depth (see (below))\n-----------------------\n\nText.\n"
+    )
+    facts = extract_rst(page.encode())
+    # A word that may be a key, or a note in notes: no entry.
+    assert [(e.name, e.form) for e in facts.entries] == [
+        ("allow_shell_hooks", "heading"),
+        ("log.level", "heading"),
+    ]
+    assert may_document(page.encode(), 2)
+    assert not may_document(page.replace(" (", " [").encode(), 2)

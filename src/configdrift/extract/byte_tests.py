@@ -112,8 +112,9 @@ _INI_TITLE = re.compile(
 
 _WORD_TITLE = re.compile(
     rb"^(?:[a-z][a-z0-9_]*\r?\n[-=~^.'`#*+\"]{3}|#+ [*_]{0,2}[a-z][a-z0-9_]*[*_]{0,2}\r?$|#+ --[a-z]"
-    # ``--dry-run`` underlined; ``### max_retries (optional)``.
+    # ``--dry-run`` underlined; ``max_retries (optional)``, underlined or ``###``.
     rb"|--[a-z][a-z0-9-]*\r?\n[-=~^.'`#*+\"]{3}|#+ [a-z][a-z0-9]*[_.][a-z0-9_.]* \([^()\n]{1,60}\)\r?$"
+    rb"|[a-z][a-z0-9]*[_.][a-z0-9_.]* \([^()\n]{1,60}\)\r?\n[-=~^.'`#*+\"]{3}"
     # A setting's name in capitals (``#### DEFAULT_PARSER_CLASSES``).
     rb"|#+ [A-Z][A-Z0-9]*_[A-Z0-9_]*\r?$)",
     re.MULTILINE,

@@ -573,19 +573,3 @@ def leads_to_conf(text: str) -> bool:
     your `conf.py`:"), leading into the block after it?"""
     text = text.rstrip()
     return text.endswith(":") and _CONF_PY.search(text) is not None
-
-
-#: A long option spelt alone: ``--dry-run``, ``--config-file``.
-LONG_OPTION = re.compile(r"--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-#: What follows an option in its heading: ``PATH``, ``CONFIG_KEY``, ``[N]``, ``<file>``.
-#: (A bracket does not hold another of its kind: so each one is read once.)
-METAVAR = re.compile(r"[A-Z][A-Z0-9_]*+|\[[^\[\]\s]++\]|<[^<>\s]++>")
-
-
-def flag_title(words: list[str]) -> str | None:
-    """The option a heading of plain text is the entry of: a long option
-    alone or with up to three metavariables (``--dry-run``, ``--config-file
-    PATH``); None for any other title."""
-    if not words or len(words) > 4 or not LONG_OPTION.fullmatch(words[0]):
-        return None
-    return words[0] if all(METAVAR.fullmatch(w) for w in words[1:]) else None

@@ -18,7 +18,6 @@ from configdrift.extract.docs.entry_text import (
     KEY,
     LABEL,
     continued,
-    flag_title,
     ini_heading,
     key_ok,
     label_segments,
@@ -27,6 +26,7 @@ from configdrift.extract.docs.entry_text import (
     spelt_as_key,
 )
 from configdrift.extract.docs.entry_types import TYPED_REST, annotated_key, type_from_rest
+from configdrift.extract.docs.heading_words import flag_title, noted_key
 from configdrift.extract.docs.label_values import joined_terms, label_kind
 from configdrift.extract.docs.prose_defaults import prose_default
 
@@ -426,8 +426,6 @@ def ini_heading_key(children: list[Token]) -> str | None:
 
 
 HEADING_JOINERS = frozenset({"and", "or", ",", "/"})  # ``default_hour and default_minute``
-#: A note in brackets after a key in its heading: ``(deprecated)``, ``(optional)``.
-_NOTE = re.compile(r"\([^()]{1,60}\)")
 
 
 def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
@@ -441,8 +439,8 @@ def plain_heading(children: list[Token]) -> tuple[list[str], bool] | None:
     words = "".join(c.content for c in children).split()
     if (flag := flag_title(words)) is not None:
         return [flag], True  # ``### --dry-run``, ``### --config-file PATH``
-    if len(words) > 1 and spelt_as_key(words[0]) and _NOTE.fullmatch(" ".join(words[1:])):
-        return words[:1], True  # ``### allow_shell_hooks (compatibility opt-in)``
+    if (noted := noted_key(words)) is not None:
+        return [noted], True  # ``### allow_shell_hooks (compatibility opt-in)``
     if len(words) != 1:
         joined = _joined_words(words)
         return (joined, True) if joined else None

@@ -43,16 +43,12 @@ from configdrift.extract.docs.entry_text import (
     code_mention,
     continued,
     default_column,
-    file_name,
-    flag_title,
-    ini_heading,
     key_ok,
     label,
     lead_in,
     rename_cell,
     rename_columns,
     sentence_end,
-    spelt_as_key,
     split_name,
 )
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
@@ -78,7 +74,7 @@ from configdrift.extract.docs.rst_forms import (
     references,
     signature,
     signature_defaults,
-    titled,
+    title_key,
 )
 from configdrift.extract.docs.rst_forms import node_line as _line
 from configdrift.extract.docs.rst_parse import LARGE_RST_BYTES, parse_rst, release_parsed
@@ -99,8 +95,6 @@ _INLINE_DEFAULT = re.compile(
 
 #: A default in prose that needs no literal markup: a number or a truth value.
 _PLAIN_VALUE = re.compile(r"-?\d[\d_.]*(?:[eE][-+]?\d+)?|(?i:true|false|yes|no|on|off|none|null)")
-#: Roles that name an object of the code (a module, a class, a function).
-_CODE_ROLES = frozenset({"mod", "class", "func", "meth", "attr", "obj", "data", "exc", "py"})
 #: A section title of one lowercase word (``timeout``): a key when the text
 #: under it gives a default or a type.
 _WORD_TITLE = re.compile(r"[a-z][a-z0-9]*")
@@ -219,42 +213,7 @@ class _Walker:
         # docutils gives a title the line of its underline.
         line = max(1, _line(title, 2) - 1)
         entry = Section(_text(title), level, line, parent)
-        literals = [
-            c
-            for c in (title.children if title is not None else [])
-            if c.tagname != "#text" or c.astext().strip()
-        ]
-        if (
-            literals
-            and isinstance(literals[0], nodes.literal)
-            and str(literals[0].get("role", "")).rsplit(":", 1)[-1] in _CODE_ROLES
-        ):
-            pass  # ``:mod:`pkg.config``` underlined: a module's page, not a key
-        elif (
-            literals
-            and isinstance(literals[0], nodes.literal)
-            and (
-                len(literals) == 1
-                or (
-                    # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
-                    len(literals) == 2
-                    and not literals[0].get("role")
-                    and titled(literals[1].astext())
-                )
-            )
-        ):
-            # ````key```` underlined, or ````key``: Title``: the key's entry.
-            key = literals[0].astext().strip()
-            if key_ok(key, strict_case=False) and not file_name(key):
-                entry.heading_key = key
-        elif (ini := ini_heading(_text(title) if title is not None else "")) is not None:
-            # ``[run] branch`` underlined: an option of a configparser section.
-            entry.heading_key = ini
-        elif len(literals) == 1 and spelt_as_key(literals[0].astext().strip()):
-            # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
-            entry.heading_key = literals[0].astext().strip()
-        elif all(c.tagname == "#text" for c in literals):  # ``--dry-run`` underlined
-            entry.heading_key = flag_title(_text(title).split()) if title is not None else None
+        entry.heading_key = title_key(title)
         self.facts.sections.append(entry)
         sid = len(self.facts.sections) - 1
         self.last_entry = None

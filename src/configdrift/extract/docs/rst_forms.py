@@ -15,14 +15,56 @@ from configdrift.extract.docs.entry_text import (
     VALUES_LEAD,
     file_name,
     heading_rest,
+    ini_heading,
     key_ok,
     leads_to_conf,
     listed_values,
     mentioned_key,
+    spelt_as_key,
 )
+from configdrift.extract.docs.heading_words import flag_title, noted_key
 
 if TYPE_CHECKING:
     from configdrift.extract.docs.facts import DocFacts
+
+
+#: Roles whose target is code, not a key: ``:mod:`pkg.config``` titles a module's page.
+CODE_ROLES = frozenset({"mod", "class", "func", "meth", "attr", "obj", "data", "exc", "py"})
+
+
+def title_key(title: Any) -> str | None:
+    """The key a section's title names for certain: a literal alone
+    (````key````, not ``:mod:`pkg.config```), or a literal and a title of
+    its own (````key``: Title``); a configparser option (``[run] branch``);
+    an option alone (``--dry-run``, ``--config-file PATH``); a word spelt as
+    a key with a note in brackets (``max_retries (optional)``)."""
+    from docutils import nodes
+
+    if title is None:
+        return None
+    literals = [c for c in title.children if c.tagname != "#text" or c.astext().strip()]
+    first = literals[0] if literals else None
+    if (
+        isinstance(first, nodes.literal)
+        and str(first.get("role", "")).rsplit(":", 1)[-1] in CODE_ROLES
+    ):
+        return None  # ``:mod:`pkg.config``` underlined: a module's page, not a key
+    if isinstance(first, nodes.literal) and (
+        len(literals) == 1
+        # Not ``:mod:`pkg.ext` -- Title``: a role names a module.
+        or (len(literals) == 2 and not first.get("role") and titled(literals[1].astext()))
+    ):
+        key = first.astext().strip()
+        return key if key_ok(key, strict_case=False) and not file_name(key) else None
+    if (ini := ini_heading(title.astext())) is not None:
+        return ini  # ``[run] branch`` underlined: an option of a configparser section
+    if len(literals) == 1 and spelt_as_key(literals[0].astext().strip()):
+        # ``asyncio_default_fixture_loop_scope`` underlined: a key, not a word.
+        return str(literals[0].astext().strip())
+    if all(c.tagname == "#text" for c in literals):
+        words = title.astext().split()
+        return flag_title(words) or noted_key(words)
+    return None
 
 
 def titled(rest: str) -> bool:
