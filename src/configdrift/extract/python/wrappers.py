@@ -50,27 +50,26 @@ def declaring_wrappers(
     no one helper's."""
     if not any(word in source for word in _DECLARING_TEXT):
         return {}
-    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    # One walk: each function, whether it is defined in another, and how
+    # often each name is spelt.
+    functions: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool]] = []
     uses: Counter[str] = Counter()
-    for node in ast.walk(tree):
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, inside = stack.pop()
         kind = type(node)
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            functions.append(node)  # type: ignore[arg-type]
+        function = kind is ast.FunctionDef or kind is ast.AsyncFunctionDef
+        if function:
+            functions.append((node, inside))  # type: ignore[arg-type]
         elif kind is ast.Name:
             uses[node.id] += 1  # type: ignore[attr-defined]
-    nested = {
-        id(sub)
-        for node in functions
-        for stmt in node.body
-        for sub in ast.walk(stmt)
-        if type(sub) is ast.FunctionDef or type(sub) is ast.AsyncFunctionDef
-    }
-    names = Counter(node.name for node in functions)
+        stack.extend((child, inside or function) for child in ast.iter_child_nodes(node))
+    names = Counter(node.name for node, _ in functions)
     found: dict[str, Wrapper] = {}
-    for node in functions:
+    for node, local in functions:
         calls = tuple(sorted(_declaring_calls(node, methods), key=lambda c: c.lineno))
         if names[node.name] == 1 and calls:
-            found[node.name] = Wrapper(node, calls, id(node) in nested, uses[node.name])
+            found[node.name] = Wrapper(node, calls, local, uses[node.name])
     return found
 
 
