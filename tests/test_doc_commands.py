@@ -639,3 +639,66 @@ def test_a_parser_the_program_does_not_reach_is_not_its(tmp_path) -> None:
     # options (a few imports deep): the parser is the program's.
     files["shop/cli.py"] = "from shop.bench import main\n"
     assert set(_flags(tmp_path / "reached", **files)) == {"--colour"}
+
+
+_DEPRECATED_CLI = (
+    _CLI.replace(
+        '"--color", action="store_true", help="colors"',
+        '"--color", action="store_true", help="Colors. [deprecated: use `shop paint`]"',
+    )
+    .replace('help="talk"', 'help="Deprecated: use --loud"')
+    .replace('help="the port"', "help=\"Deprecated, use 'harbour' instead\"")
+)
+
+
+def _deprecated(tmp_path, line: str, cli: str = _DEPRECATED_CLI, before: str = "") -> dict:
+    page = _PAGE.replace("```console\n$ shop --port 8080 --colour", f"{before}```console\n{line}")
+    files = {
+        "shop/cli.py": cli,
+        "shop/__main__.py": "from shop.cli import main\n\nmain()\n",
+        "pyproject.toml": _PYPROJECT,
+        "docs/cli.md": page,
+    }
+    _, findings = check_project(tmp_path, files, "shop")
+    # (The page's entry of ``--verbose`` is reported as an entry is.)
+    return {
+        k: f
+        for (c, k), f in by_key(findings).items()
+        if c == "CD402" and "command line" in f.message
+    }
+
+
+def test_a_command_line_that_gives_a_deprecated_flag_is_reported(tmp_path) -> None:
+    found = _deprecated(tmp_path, "$ shop --color -v --port 1 target")
+    assert set(found) == {"--color", "-v", "--port"}
+    color = found["--color"]
+    assert (color.location.path, color.location.line) == ("docs/cli.md", 8)
+    assert "`shop` with `--color`, which is deprecated" in color.message
+    assert color.related[0].path == "shop/cli.py"
+    # The flag it names instead is the fix; a command in quotes is none.
+    assert found["-v"].suggestion == "use `--loud`"
+    assert color.suggestion is None
+    assert found["--port"].suggestion is None  # a word that is no flag
+
+
+def test_a_deprecated_flag_is_reported_whatever_the_parser_takes(tmp_path) -> None:
+    # A parser that takes unknown flags still warns of a deprecated one.
+    cli = _DEPRECATED_CLI.replace("parser.parse_args(argv)", "parser.parse_known_args(argv)")
+    assert set(_deprecated(tmp_path, "$ shop --color", cli)) == {"--color"}
+
+
+@pytest.mark.parametrize(
+    ("line", "before"),
+    [
+        # The flags are not deprecated.
+        ("$ shop --host 0.0.0.0 target", ""),
+        # Another program's flag of the same name.
+        ("$ othertool --color", ""),
+        # The page tells of the deprecation just before the block.
+        ("$ shop --color", "The `--color` flag is deprecated; it still works:\n\n"),
+        # Or on the line itself.
+        ("$ shop --color  # deprecated, see below", ""),
+    ],
+)
+def test_a_command_line_the_page_says_is_deprecated_is_not_reported(tmp_path, line, before) -> None:
+    assert _deprecated(tmp_path, line, before=before) == {}

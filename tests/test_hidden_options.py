@@ -1,13 +1,15 @@
 """An option its declaration hides from the help (argparse's
 ``help=argparse.SUPPRESS``, click's ``hidden=True``) is not for users to
-find, and one whose help opens by saying it is deprecated is on its way
-out: neither is undocumented (CD103). An option whose help only mentions
-a deprecated one still is."""
+find, and one whose help says it is deprecated (it opens so, a line or a
+note in brackets does) is on its way out: neither is undocumented
+(CD103). An option whose help only mentions a deprecated one, or a
+deprecation to come, still is."""
 
 from __future__ import annotations
 
 import pytest
 
+from configdrift.extract.python.help_texts import replacement_named, says_deprecated
 from helpers import by_key, check_project
 
 _CLI = """
@@ -54,15 +56,50 @@ def _undocumented(tmp_path, cli: str) -> set[str]:
 
 @pytest.mark.parametrize(
     "help_",
-    ["argparse.SUPPRESS", '"Deprecated: use --dump instead"', '"(deprecated) dump state"'],
+    [
+        "argparse.SUPPRESS",
+        '"Deprecated: use --dump instead"',
+        '"(deprecated) dump state"',
+        # A note in brackets, a line of its own, a sentence of it.
+        '"Dump state. [deprecated: use `shop dump`]"',
+        '"Dump state.\\n\\n    Deprecated in 3.0: use --dump"',
+        '"Dump state.\\n\\n    .. deprecated:: 3.0"',
+        '"Dump state. This option is deprecated."',
+    ],
 )
 def test_a_hidden_or_deprecated_option_is_not_undocumented(tmp_path, help_) -> None:
     assert _undocumented(tmp_path, _CLI.replace("HELP", help_)) == set()
 
 
-def test_an_option_whose_help_mentions_a_deprecated_one_is_undocumented(tmp_path) -> None:
-    cli = _CLI.replace("HELP", '"dump state; replaces the deprecated --dump"')
-    assert _undocumented(tmp_path, cli) == {"--debug-dump"}
+@pytest.mark.parametrize(
+    "help_",
+    [
+        '"dump state; replaces the deprecated --dump"',
+        '"dump state, will be deprecated in 4.0"',
+        '"PENDING DEPRECATION: dump state"',
+        '"dump state (also of deprecated workers)"',
+        # A value among others that is deprecated, not the option.
+        '"Dump as:\\n\\n- legacy (deprecated)\\n- json (default)\\n"',
+    ],
+)
+def test_an_option_whose_help_mentions_a_deprecation_only_is_undocumented(tmp_path, help_) -> None:
+    assert _undocumented(tmp_path, _CLI.replace("HELP", help_)) == {"--debug-dump"}
+
+
+@pytest.mark.parametrize(
+    ("text", "instead"),
+    [
+        ("Deprecated: use --dump", "--dump"),
+        ("Deprecated in favor of --player-verbose.", "--player-verbose"),
+        ("DEPRECATED. Use ``lint.args``.", "lint.args"),
+        # A command in quotes, or a phrase, names no option.
+        ("Remove it. [deprecated: use `shop remove`]", None),
+        ("Deprecated. Use the dump option.", None),
+    ],
+)
+def test_the_option_a_deprecation_names_instead(text, instead) -> None:
+    assert says_deprecated(text)
+    assert replacement_named(text) == instead
 
 
 def test_a_click_option_hidden_from_the_help_is_not_undocumented(tmp_path) -> None:

@@ -129,7 +129,7 @@ def test_a_field_its_comment_or_docstring_calls_deprecated(tmp_path, said, menti
 
 
 def test_the_option_a_deprecation_names_instead() -> None:
-    from configdrift.resolve.model_types import replacement_named
+    from configdrift.extract.python.help_texts import replacement_named
 
     assert replacement_named("Deprecated, use `workers`.") == "workers"
     assert replacement_named("Deprecated! Moved to 'templates.file'") == "templates.file"

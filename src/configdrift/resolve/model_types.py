@@ -5,12 +5,12 @@ enum), and whether pydantic coerces it; and what a model is found to be
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from configdrift.extract.python.exprs import parse_annotation, render
 from configdrift.extract.python.facts import Expr, FieldFact
+from configdrift.extract.python.help_texts import replacement_named, says_deprecated
 from configdrift.model import ANY_KEY, LIST_ITEM, Location, SchemaNode, TypeInfo, Value, value_kind
 from configdrift.resolve.project import Project, Symbol
 
@@ -80,11 +80,6 @@ def string_of(project: Project, module: str, expr: Expr | None) -> str | None:
     return None if expr is None else project.string(module, expr)
 
 
-#: A help text that opens by saying the option is deprecated.
-_DEPRECATED_HELP = re.compile(r"(?<!\W)\W*+deprecated\b", re.IGNORECASE)
-#: The option a deprecated one names instead (``use Authenticator.admin_users``, "moved to x").
-_USE_INSTEAD = re.compile(r"\b(?:[Uu]se|[Mm]oved to|[Rr]enamed to)\s+[`'\"]*([A-Za-z_][\w.]*)")
-
 #: The arguments an option call describes itself with.
 HELP_ARGUMENTS = ("help", "description", "doc", "help_text")
 
@@ -106,7 +101,7 @@ def mark_deprecated(
     else:
         helps = (help_text(project, module, described.get(w)) for w in HELP_ARGUMENTS)
         text = next((h for h in helps if h), "")
-        if not _DEPRECATED_HELP.match(text):
+        if not says_deprecated(text):
             return
     node.deprecated = True
     node.replacement = replacement_named(text)
@@ -119,12 +114,6 @@ def help_text(project: Project, module: str, expr: Expr | None) -> str | None:
     if expr is not None and expr[0] == "call" and len(expr[2]) == 1 and not expr[3]:
         expr = expr[2][0]
     return string_of(project, module, expr)
-
-
-def replacement_named(text: str) -> str | None:
-    """The option a deprecation's text names instead (``use `lint.args```)."""
-    moved = _USE_INSTEAD.search(text)
-    return moved.group(1).rstrip(".") if moved else None
 
 
 class TypeReader:

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from configdrift.extract.python.exprs import assigned, render
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
+from configdrift.extract.python.help_texts import replacement_named
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
 from configdrift.resolve.model_descriptors import (
     DESCRIPTOR_KINDS,
@@ -23,7 +24,6 @@ from configdrift.resolve.model_types import (
     TypeFacts,
     described,
     last_name,
-    replacement_named,
     string_of,
 )
 from configdrift.resolve.project import Project, Symbol

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
+from configdrift.files import read_or_none
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -110,6 +111,50 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
+def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
+    """CD402 for each flag a doc command line gives the project's own
+    program that its parser, strict or not, marks deprecated (its help
+    says so: ``"Remove it. [deprecated: use `app remove`]"``), where the
+    line and the three before it say nothing of a deprecation."""
+    for parser in _parsers(analysis):
+        judged = _parser_commands(analysis, parser)
+        if judged is None:
+            continue
+        _, flags, positionals, commands = judged
+        for rel, lines, program, args in commands:
+            for at, flag, _ in _given(args, flags, positionals):
+                node = flags.get(flag)
+                if node is None or not node.deprecated or node.location is None:
+                    continue
+                if _says_deprecated(analysis, rel, lines[at]):
+                    continue
+                yield make(
+                    "CD402",
+                    flag,
+                    Location(rel, lines[at]),
+                    f"the command line runs `{_runs(program)}` with `{flag}`, which is deprecated",
+                    (Related(node.location.path, node.location.line, "its declaration says so"),),
+                    f"use `{node.replacement}`" if node.replacement else None,
+                )
+
+
+#: The lines before a command line that may tell of a deprecation.
+_NOTE_LINES = 3
+
+
+def _says_deprecated(analysis: Analysis, rel: str, line: int) -> bool:
+    """Does a page tell of a deprecation on a line or the few before it?"""
+    page = once(analysis, f"page lines {rel}", lambda: _lines(analysis, rel))
+    if page is None:
+        return True  # what the page says is not known
+    return any("deprecat" in text.lower() for text in page[max(0, line - 1 - _NOTE_LINES) : line])
+
+
+def _lines(analysis: Analysis, rel: str) -> list[str] | None:
+    data = read_or_none(analysis.config.root, rel)
+    return None if data is None else data.decode("utf-8", "replace").splitlines()
+
+
 def _refused(node: SchemaNode, value: str) -> tuple[str, str] | None:
     """What an option takes that ``value`` is not, for certain, and what
     argparse says of it: one of its choices, or a whole number where the
@@ -131,35 +176,39 @@ _FRACTION = re.compile(
 )
 
 
-def _commands(
-    analysis: Analysis,
-) -> (
-    tuple[
-        SchemaNode,
-        dict[str, SchemaNode],
-        int,
-        list[tuple[str, tuple[int, ...], str, tuple[str, ...]]],
-    ]
-    | None
-):
+#: A parser, its options by flag, how many positional words its commands
+#: take before their flags end, and the doc command lines that run it.
+_Judged = tuple[
+    SchemaNode,
+    dict[str, SchemaNode],
+    int,
+    list[tuple[str, tuple[int, ...], str, tuple[str, ...]]],
+]
+
+
+def _commands(analysis: Analysis) -> _Judged | None:
     """The strict parser of the project's program, its options by flag,
     how many positional words its commands take before their flags end,
     and the doc command lines that run the program; None where nothing is
     judged (another surface, no page, no strict parser, no program)."""
-    # The pages read, and those no surface reads that run the program.
-    pages = {**analysis.command_pages, **analysis.pages_read}
-    if analysis.first is not None or not pages:
-        return None  # the project's docs, judged once
-    parser = next(
-        (
-            s.schema
-            for s in analysis.everything
-            if s.schema.model_kind in _REJECTION and s.schema.strict is True
-        ),
-        None,
-    )
+    parser = next((p for p in _parsers(analysis) if p.strict is True), None)
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
+    return _parser_commands(analysis, parser)
+
+
+def _parsers(analysis: Analysis) -> list[SchemaNode]:
+    """The command-line parsers of the project, where its docs are judged
+    (once: on the first surface) and a page is read or runs a program."""
+    if analysis.first is not None or not (analysis.command_pages or analysis.pages_read):
+        return []
+    return [s.schema for s in analysis.everything if s.schema.model_kind in _REJECTION]
+
+
+def _parser_commands(analysis: Analysis, parser: SchemaNode) -> _Judged | None:
+    """``_commands`` for one parser, strict or not."""
+    # The pages read, and those no surface reads that run the program.
+    pages = {**analysis.command_pages, **analysis.pages_read}
     programs = programs_running(analysis, _declaring(analysis, parser))
     if not programs:
         return None

@@ -29,6 +29,7 @@ from configdrift.model import (
     resolve_path,
 )
 from configdrift.resolve.lifecycle import schema_deprecations
+from configdrift.rules.doc_commands import doc_command_deprecations
 from configdrift.rules.docstring_calls import deprecated_in_calls
 from configdrift.rules.registry import describe, make, register
 from configdrift.rules.removed_uses import code_uses
@@ -386,7 +387,10 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     spellings working on purpose. Also a call in the docs (or in
     the examples of a docstring a page renders) that passes the project's
     own function or class a keyword it deprecates: a default that says so
-    (``margin="deprecated"``), a message that calls it deprecated.
+    (``margin="deprecated"``), a message that calls it deprecated. And a
+    command line of the docs that gives the project's own program a flag
+    its help calls deprecated (``[deprecated: use `app remove`]``), where
+    the line and the three before it say nothing of a deprecation.
 
     Why it matters
     Readers copy what the docs show. A deprecated spelling works today and
@@ -401,6 +405,7 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     deprecated in its text.
     """
     yield from deprecated_in_calls(analysis)
+    yield from doc_command_deprecations(analysis)
     lines: dict[str, list[str]] = {}
     # The project's lifecycle is the first surface's; the others mark their
     # own fields deprecated (a trait whose help says so).

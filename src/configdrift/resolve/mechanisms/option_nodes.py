@@ -5,9 +5,8 @@ environment and settings mechanisms."""
 
 from __future__ import annotations
 
-import re
-
 from configdrift.extract.python.facts import Expr, RegistrationCall
+from configdrift.extract.python.help_texts import replacement_named, says_deprecated
 from configdrift.extract.python.registration_calls import HANDLER, TYPES, option_variables
 from configdrift.model import Location, ReadSite, SchemaNode, TypeInfo, Value
 from configdrift.resolve.project import Project
@@ -69,12 +68,11 @@ def hide_or_deprecate(
         project.evaluate(module, kwargs.get("hidden")).value is True
     ):
         node.hidden = True
-    elif help_expr is not None and _DEPRECATED.match(project.string(module, help_expr) or ""):
+    elif help_expr is not None and says_deprecated(text := project.string(module, help_expr) or ""):
         node.deprecated = True
-
-
-#: Help text that opens by saying the option is deprecated.
-_DEPRECATED = re.compile(r"\W{0,3}deprecated\b", re.IGNORECASE)
+        # Only a flag it names instead is a spelling of the parser's.
+        instead = replacement_named(text)
+        node.replacement = instead if instead and instead.startswith("-") else None
 
 
 def with_variables(node: SchemaNode, call: RegistrationCall, module: str = "") -> SchemaNode:
