@@ -3,6 +3,8 @@ where one part is a near spelling of a key (rules/mentions)."""
 
 from __future__ import annotations
 
+import pytest
+
 from helpers import check_project
 
 _MODEL = """
@@ -375,3 +377,50 @@ def test_the_pages_read_for_misspellings_spell_a_name_one_letter_from_a_key(tmp_
         "changed.md",
         "left_out.md",
     ]
+
+
+@pytest.mark.parametrize(
+    ("named", "key"),
+    [
+        ("collected_imported_tests", "collect_imported_tests"),
+        ("sort_imported_keys", "sorting_imported_keys"),
+    ],
+)
+def test_a_name_with_one_word_in_another_form_is_a_misspelling(tmp_path, named, key) -> None:
+    model = _WORDS_MODEL + f"    {key}: bool = True\n"
+    reference = _WORDS_REFERENCE + f"- `{key}` (bool): tests.\n\nSet `{named}` to false.\n"
+    found = _words(tmp_path, "# Guide\n", **{"app/config.py": model, "docs/config.md": reference})
+    assert found == [("CD101", named, "docs/config.md", 10, f"did you mean `{key}`?")]
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        # Two words in another form, or a word's plural: another name.
+        "collecting_imported_test",
+        "collect_imported_testings",
+        # A stem too short to be a word's.
+        "collect_imported_ted",
+    ],
+)
+def test_a_name_with_more_than_one_word_changed_is_no_misspelling(tmp_path, named) -> None:
+    model = _WORDS_MODEL + "    collect_imported_tests: bool = True\n"
+    reference = _WORDS_REFERENCE + f"- `collect_imported_tests` (bool): tests.\n\nSet `{named}`.\n"
+    found = _words(tmp_path, "# Guide\n", **{"app/config.py": model, "docs/config.md": reference})
+    assert found == []
+
+
+def test_the_forms_of_a_name_with_one_word_put_back_to_its_stem() -> None:
+    from configdrift.index.spellings import inflected
+
+    assert inflected("collected_imported_tests") == {
+        "collect_imported_tests",
+        "collecte_imported_tests",
+        "collected_import_tests",
+        "collected_importe_tests",
+    }
+    assert inflected("ignored-checks") == {"ignore-checks", "ignor-checks"}
+    assert inflected("sorting_keys") == {"sort_keys"}
+    # A single word, or a word whose stem would be too short.
+    assert inflected("collected") == set()
+    assert inflected("red_key") == set()

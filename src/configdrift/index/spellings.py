@@ -125,3 +125,27 @@ def distinctive(key: str) -> bool:
 def split_key(text: str) -> tuple[str, ...]:
     """A dotted key as a config path: ``a.b`` is ``b`` under ``a``."""
     return tuple(part for part in text.split(".") if part)
+
+
+#: The endings of a verb's forms (``collected``, ``ignored``, ``sorting``):
+#: a word of a key so ended and its stem are one word, misspelt.
+_ENDINGS = ("ed", "d", "ing")
+#: The shortest stem an ending is taken off.
+_MIN_STEM = 3
+
+
+def inflected(name: str) -> set[str]:
+    """The name of words (``_`` or ``-`` between them) with one word put
+    back to its stem: ``collected_imported_tests`` gives
+    ``collect_imported_tests`` and ``collected_import_tests``; the plural
+    is another word (``gallery_dirs``), never one of these."""
+    words = re.split(r"([_-])", name)
+    if len(words) < 3:
+        return set()
+    return {
+        "".join([*words[:at], word[: -len(end)], *words[at + 1 :]])
+        for at in range(0, len(words), 2)
+        if len(word := words[at]) <= 60
+        for end in _ENDINGS
+        if word.endswith(end) and len(word) - len(end) >= _MIN_STEM
+    }

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.docs.entry_text import class_name
 from configdrift.files import read_or_none
 from configdrift.index.pages import deletions
-from configdrift.index.spellings import normal, one_edit
+from configdrift.index.spellings import inflected, normal, one_edit
 from configdrift.model import Finding, Location, SchemaNode
 from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
@@ -39,15 +39,20 @@ class _Children:
         self.exact: dict[str, SchemaNode] = {}
         self.folded: dict[str, list[SchemaNode]] = {}
         self.by_length: dict[int, list[str]] = {}
+        #: Each spelling and its forms with one word put back to its stem.
+        self.stems: dict[str, set[str]] = {}
         for child in node.children.values():
             for spelling in _spellings(child):
                 self.exact.setdefault(spelling, child)
                 self.folded.setdefault(spelling.casefold(), []).append(child)
                 self.by_length.setdefault(len(spelling), []).append(spelling)
+                for form in {spelling} | inflected(spelling):
+                    self.stems.setdefault(form, set()).add(spelling)
 
     def near(self, part: str) -> SchemaNode | None:
         """The one child ``part`` misspells: the same letters in another
-        case, or one letter apart."""
+        case, one letter apart, or one word of it in another form
+        (``collected_imported_tests`` for ``collect_imported_tests``)."""
         folded = self.folded.get(part.casefold(), [])
         if len(folded) == 1:
             return folded[0]
@@ -58,6 +63,9 @@ class _Children:
             for s in self.by_length.get(n, ())
             if one_edit(part, s)
         ]
+        if not close:
+            forms = {part} | inflected(part)
+            close = sorted({s for f in forms for s in self.stems.get(f, ())} - {part})
         return self.exact[close[0]] if len(close) == 1 else None
 
 
@@ -205,7 +213,7 @@ def _misspelt_word(
     the page names); None where the name is a key of any configuration, at
     any depth, in any case and with ``-`` or ``_``, or differs from the key
     only so or by its number."""
-    shorts = {name} | deletions(name)
+    shorts = {name} | deletions(name) | inflected(name)
     if normal(name) in _every_spelling(analysis) or not shorts & _near_keys(analysis):
         return None
     found = [
@@ -224,8 +232,9 @@ def _misspelt_word(
 
 
 def _near_keys(analysis: Analysis) -> frozenset[str]:
-    """The keys of this surface and the keys with one letter left out: a
-    quick test before a name is looked up section by section."""
+    """The keys of this surface, the keys with one letter left out and
+    with one word put back to its stem: a quick test before a name is
+    looked up section by section."""
     schema = analysis.schema
     return once(
         analysis,
@@ -234,7 +243,7 @@ def _near_keys(analysis: Analysis) -> frozenset[str]:
             short
             for node in schema.walk()
             for spelling in _spellings(node)
-            for short in {spelling} | deletions(spelling)
+            for short in {spelling} | deletions(spelling) | inflected(spelling)
         ),
     )
 
