@@ -153,6 +153,24 @@ def test_command_lines_of_shell_blocks() -> None:
     assert command_lines("shop --port 1\n", "yaml") == []
 
 
+def test_a_command_substituted_into_another_is_a_command_of_its_own() -> None:
+    text = "expr $(shop --count text | wc -w) / $(shop --short)\n"
+    assert command_lines(text, "sh") == [
+        (0, "expr", ("/",)),
+        (0, "shop", ("--count", "text")),
+        (0, "wc", ("-w",)),
+        (0, "shop", ("--short",)),
+    ]
+    assert command_lines("echo $( shop --short )\n", "sh") == [
+        (0, "echo", ()),
+        (0, "shop", ("--short",)),
+    ]
+    # A value built by a substitution, or a word in brackets, stays a word.
+    assert command_lines("shop --dir=$(pwd)/x (a)\n", "sh") == [
+        (0, "shop", ("--dir=$(pwd)/x", "(a)"))
+    ]
+
+
 def test_command_lines_of_pages() -> None:
     from configdrift.extract.docs.markdown import extract_markdown
     from configdrift.extract.docs.rst import extract_rst
@@ -702,3 +720,96 @@ def test_a_deprecated_flag_is_reported_whatever_the_parser_takes(tmp_path) -> No
 )
 def test_a_command_line_the_page_says_is_deprecated_is_not_reported(tmp_path, line, before) -> None:
     assert _deprecated(tmp_path, line, before=before) == {}
+
+
+@pytest.mark.parametrize(
+    ("declared", "suggestion"),
+    [
+        # Python 3.13's argparse and click 8.2 deprecate an option by keyword.
+        ("deprecated=True", None),
+        ('deprecated="use --loud instead"', "use `--loud`"),
+    ],
+)
+def test_a_flag_its_declaration_deprecates_by_keyword_is_reported(
+    tmp_path, declared, suggestion
+) -> None:
+    cli = _CLI.replace('help="colors"', f'help="colors", {declared}')
+    found = _deprecated(tmp_path, "$ shop --color", cli)
+    assert set(found) == {"--color"}
+    assert found["--color"].suggestion == suggestion
+
+
+def test_a_flag_declared_deprecated_false_is_not_reported(tmp_path) -> None:
+    cli = _CLI.replace('help="colors"', 'help="colors", deprecated=False')
+    assert _deprecated(tmp_path, "$ shop --color", cli) == {}
+
+
+def test_a_flag_hidden_from_the_help_and_deprecated_is_reported(tmp_path) -> None:
+    # Hidden and deprecated are two facts: a legacy alias kept out of
+    # ``--help`` is still taught by a page that runs it.
+    cli = _CLI.replace('help="colors"', "help=argparse.SUPPRESS, deprecated=True")
+    assert set(_deprecated(tmp_path, "$ shop --color", cli)) == {"--color"}
+
+
+_COLOR = '    parser.add_argument("--color", action="store_true", help="colors")\n'
+_COLOUR = (
+    '    parser.add_argument("--colour", dest="color", action="store_true", help=SUPPRESSED)\n'
+)
+
+
+@pytest.mark.parametrize("order", ["shown first", "hidden first"])
+def test_a_spelling_kept_out_of_the_help_beside_a_shown_one_is_reported(tmp_path, order) -> None:
+    both = _COLOR + _COLOUR if order == "shown first" else _COLOUR + _COLOR
+    cli = _CLI.replace(_COLOR, both.replace("SUPPRESSED", "argparse.SUPPRESS"))
+    found = _deprecated(tmp_path, "$ shop --colour", cli)
+    assert set(found) == {"--colour"}
+    assert "keeps out of `--help` (`--color` is the one shown)" in found["--colour"].message
+    assert found["--colour"].suggestion == "use `--color`"
+    # The shown spelling is the one to teach.
+    assert _deprecated(tmp_path / "shown", "$ shop --color", cli) == {}
+
+
+def test_a_spelling_shown_in_the_help_or_hidden_alone_is_not_reported(tmp_path) -> None:
+    shown = _CLI.replace(_COLOR, _COLOR + _COLOUR.replace("SUPPRESSED", '"british"'))
+    assert _deprecated(tmp_path / "shown", "$ shop --colour", shown) == {}
+    # A hidden option of its own destination: nothing shows another spelling.
+    alone = _CLI.replace(_COLOR, _COLOUR.replace("SUPPRESSED", "argparse.SUPPRESS"))
+    assert _deprecated(tmp_path / "alone", "$ shop --colour", alone) == {}
+
+
+def _undocumented(tmp_path, cli: str) -> set[str]:
+    # The page's entries alone (its command line gives ``--colour``).
+    page = _PAGE.split("```console")[0]
+    files = {"shop/__init__.py": "", "shop/cli.py": cli, "docs/cli.md": page}
+    _, findings = check_project(tmp_path, files, "shop")
+    return {k for c, k in by_key(findings) if c == "CD103"}
+
+
+def test_an_option_shown_by_one_spelling_is_shown_whatever_the_order(tmp_path) -> None:
+    hidden = _COLOUR.replace("SUPPRESSED", "argparse.SUPPRESS")
+    for order, both in (("hidden first", hidden + _COLOR), ("shown first", _COLOR + hidden)):
+        # ``--color`` is in the help: undocumented on the page either way.
+        assert "--color" in _undocumented(tmp_path / order, _CLI.replace(_COLOR, both))
+    # Two hidden spellings: the option stays out of sight, and neither is
+    # a hidden spelling beside a shown one.
+    twice = hidden + hidden.replace('"--colour"', '"--farbe"')
+    cli = _CLI.replace(_COLOR, twice)
+    assert not {"--colour", "--farbe"} & _undocumented(tmp_path / "twice", cli)
+    assert _deprecated(tmp_path / "twice-run", "$ shop --farbe", cli) == {}
+
+
+def test_a_spelling_both_declarations_give_is_the_shown_one(tmp_path) -> None:
+    hidden = _COLOUR.replace('"--colour"', '"--colour", "--color"')
+    cli = _CLI.replace(_COLOR, _COLOR + hidden.replace("SUPPRESSED", "argparse.SUPPRESS"))
+    assert _deprecated(tmp_path, "$ shop --color", cli) == {}
+    assert set(_deprecated(tmp_path / "hidden", "$ shop --colour", cli)) == {"--colour"}
+
+
+def test_an_option_declared_twice_in_the_help_keeps_its_first_spelling(tmp_path) -> None:
+    tint = _COLOUR.replace('"--colour"', '"--tint"').replace("SUPPRESSED", '"tints"')
+    analysis, _ = check_project(
+        tmp_path, {"shop/cli.py": _CLI.replace(_COLOR, _COLOR + tint)}, "shop"
+    )
+    (color,) = [n for s in analysis.everything for n in s.schema.walk() if n.key == "color"]
+    assert color.path == ("--color",)
+    assert color.hidden_spellings == ()

@@ -224,3 +224,23 @@ def test_a_short_form_other_options_have_too_names_none_of_them(tmp_path) -> Non
         "    return other\n"
     )
     assert ("CD103", "-S") not in _found(tmp_path, cli=cli)
+
+
+def test_a_short_form_kept_out_of_the_help_beside_a_shown_one_is_not_owed(tmp_path) -> None:
+    # ``-X/--halt`` hidden from the help beside the shown ``-x``, one
+    # destination: the hidden spellings are no page's to name.
+    halt = (
+        '    parser.add_argument("-X", "--halt", dest="stop_on_first_error",'
+        ' action="store_true", help=argparse.SUPPRESS)\n'
+    )
+    # And an option whose only short form is hidden counts for nothing.
+    quiet = (
+        '    parser.add_argument("-q", "--hush", dest="quiet", help=argparse.SUPPRESS)\n'
+        '    parser.add_argument("--quiet", action="store_true", help="say less")\n'
+    )
+    envdir = '    parser.add_argument("--envdir", default=".tool", help="where")\n'
+    cli = _CLI.replace(envdir, envdir + halt + quiet)
+    found = {
+        k for c, k in _found(tmp_path, _DOCS + "- `--quiet`: say less.\n", cli) if c == "CD103"
+    }
+    assert found == {"-x"}

@@ -151,6 +151,10 @@ class SchemaNode:
     #: (``help=argparse.SUPPRESS``, click's ``hidden=True``): not for users
     #: to find, never undocumented.
     hidden: bool = False
+    #: Spellings a declaration of its own hides from the help where another
+    #: of the destination shows (``--export`` beside ``--format``): an old
+    #: spelling kept working, for no page to teach.
+    hidden_spellings: tuple[str, ...] = ()
     #: The converter an option's declaration passes (``convert=convert_bool``),
     #: ``""`` for none; None where the declaration has no such keywords.
     converter: str | None = None

@@ -114,8 +114,10 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
 def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
     """CD402 for each flag a doc command line gives the project's own
     program that its parser, strict or not, marks deprecated (its help
-    says so: ``"Remove it. [deprecated: use `app remove`]"``), where the
-    line and the three before it say nothing of a deprecation."""
+    says so: ``"Remove it. [deprecated: use `app remove`]"``) or keeps out
+    of the help beside a spelling it shows (``--export``, hidden, of
+    ``--format``'s destination), where the line and the three before it
+    say nothing of a deprecation."""
     for parser in _parsers(analysis):
         judged = _parser_commands(analysis, parser)
         if judged is None:
@@ -124,17 +126,25 @@ def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
         for rel, lines, program, args in commands:
             for at, flag, _ in _given(args, flags, positionals):
                 node = flags.get(flag)
-                if node is None or not node.deprecated or node.location is None:
+                if node is None or node.location is None:
                     continue
-                if _says_deprecated(analysis, rel, lines[at]):
+                hidden = flag in node.hidden_spellings
+                if not (node.deprecated or hidden) or _says_deprecated(analysis, rel, lines[at]):
                     continue
+                runs = f"the command line runs `{_runs(program)}` with `{flag}`"
+                shown = [s for s in node.spellings if s not in node.hidden_spellings]
                 yield make(
                     "CD402",
                     flag,
                     Location(rel, lines[at]),
-                    f"the command line runs `{_runs(program)}` with `{flag}`, which is deprecated",
+                    f"{runs}, which is deprecated"
+                    if node.deprecated
+                    else f"{runs}, a spelling its declaration keeps out of `--help` "
+                    f"(`{shown[0]}` is the one shown)",
                     (Related(node.location.path, node.location.line, "its declaration says so"),),
-                    f"use `{node.replacement}`" if node.replacement else None,
+                    f"use `{node.replacement or shown[0]}`"
+                    if node.replacement or not node.deprecated
+                    else None,
                 )
 
 

@@ -105,14 +105,29 @@ def _word_lines(line: str, words: list[str], starts: list[tuple[int, int]]) -> l
 
 def _commands(words: list[str], lines: list[int]) -> list[tuple[list[str], list[int]]]:
     """The words split at pipes and command separators, each command with
-    the line of each of its words."""
+    the line of each of its words; a command substituted into another
+    (``expr $(app --count | wc -l) / 2``) is one of its own."""
     out: list[tuple[list[str], list[int]]] = [([], [])]
+    # The command each open substitution is in, the innermost last.
+    outer: list[tuple[list[str], list[int]]] = []
+    current = out[0]
     for word, line in zip(words, lines, strict=True):
+        if word.startswith("$("):
+            outer.append(current)
+            current = ([], [])
+            out.append(current)
+            word = word[2:]
+        closed = 0
+        while len(outer) > closed and word.endswith(")"):
+            word, closed = word[:-1], closed + 1
         if word in _SEPARATORS:
-            out.append(([], []))
-        else:
-            out[-1][0].append(word)
-            out[-1][1].append(line)
+            current = ([], [])
+            out.append(current)
+        elif word:
+            current[0].append(word)
+            current[1].append(line)
+        for _ in range(closed):
+            current = outer.pop()  # back to the command it is in
     return [c for c in out if c[0]]
 
 

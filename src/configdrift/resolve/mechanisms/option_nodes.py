@@ -61,14 +61,18 @@ def hide_or_deprecate(
     project: Project, module: str, kwargs: dict[str, Expr], node: SchemaNode
 ) -> None:
     """Mark an option its declaration hides from the help (``help=
-    argparse.SUPPRESS``, click's ``hidden=True``) or whose ``help`` says
-    it is deprecated (``"Deprecated: use --x"``)."""
+    argparse.SUPPRESS``, click's ``hidden=True``), and one it deprecates:
+    argparse's and click's ``deprecated=True`` (or a message), a ``help``
+    that says so (``"Deprecated: use --x"``)."""
     help_expr = kwargs.get("help")
     if (help_expr is not None and help_expr[0] == "n" and help_expr[1].endswith("SUPPRESS")) or (
         project.evaluate(module, kwargs.get("hidden")).value is True
     ):
         node.hidden = True
-    elif help_expr is not None and says_deprecated(text := project.string(module, help_expr) or ""):
+    said = project.evaluate(module, kwargs.get("deprecated")).value
+    helped = project.string(module, help_expr) if help_expr is not None else None
+    text = said if isinstance(said, str) else helped or ""
+    if said or says_deprecated(text):
         node.deprecated = True
         # Only a flag it names instead is a spelling of the parser's.
         instead = replacement_named(text)

@@ -261,6 +261,8 @@ def _options_of(
             known = nodes.setdefault(slot, node)
             if known is node:
                 continue
+            if known.hidden and not node.hidden:  # the shown one is the option
+                nodes[slot], known, node = node, node, known
             fresh = [s for s in node.spellings if s not in known.spellings]
             if node.location is not None and known.location is not None and not node.hidden:
                 # ``--no-color`` declared apart from ``--color``, in one file
@@ -272,6 +274,8 @@ def _options_of(
                 variants = {separated(s) for s in known.spellings}
                 apart = [s for s in fresh if same or separated(s) in variants]
                 known.apart += tuple((s, node.location) for s in apart if s[:2] == "--")
+            if node.hidden and not known.hidden:  # an old spelling, kept out of the help
+                known.hidden_spellings += tuple(fresh)
             known.spellings = tuple(dict.fromkeys((*known.spellings, *node.spellings)))
             if not _same_default(known.default, node.default):
                 # Two commands give the option different defaults: no
