@@ -340,3 +340,138 @@ def test_a_variable_the_code_names_or_reads_as_an_attribute_is_not_unread(tmp_pa
     assert ("CD102", "APP_SKIP") not in found
     assert ("CD102", "APP_DEPTH") not in found
     assert ("CD102", "APP_TIMEOUT") in found
+
+
+_PREFIXED = """
+import os
+
+
+def from_env(arg, prefix="SHOP", default=None):
+    lookup = arg
+    if prefix:
+        lookup = f"{prefix}_{arg}"
+    return os.environ.get(lookup, default)
+
+
+def env(name):
+    return os.getenv("SHOP_" + name + "_VALUE")
+
+
+CACHE = from_env("CACHE_DIR", default="/tmp")
+WORKERS = from_env("WORKERS")
+REGION = from_env("REGION", prefix="CLOUD")
+LEVEL = env("LEVEL")
+HOST = os.getenv("SHOP_HOST", "localhost")
+"""
+
+_PREFIXED_PAGE = (
+    "# Settings\n\n| Variable | Default |\n| --- | --- |\n| `SHOP_CACHE_DIR` | `/var` |\n"
+    "| `SHOP_HOST` | `localhost` |\n| `SHOP_LEVEL_VALUE` | |\n"
+)
+
+
+def test_a_helper_that_reads_the_variable_with_a_prefix_of_its_own(tmp_path) -> None:
+    analysis, findings = check_project(
+        tmp_path, {"app/settings.py": _PREFIXED, "docs/s.md": _PREFIXED_PAGE}, "app"
+    )
+    variables = set(analysis.schema.children)
+    # The prefix a parameter's default gives, through a local or in place.
+    assert {"SHOP_CACHE_DIR", "SHOP_WORKERS", "SHOP_LEVEL_VALUE", "SHOP_HOST"} <= variables
+    # A caller that gives the prefix reads another variable: not this one.
+    assert "SHOP_REGION" not in variables
+    found = by_key(findings)
+    assert ("CD103", "SHOP_WORKERS") in found
+    assert ("CD102", "SHOP_LEVEL_VALUE") not in found
+    # A prefixed read takes no default of its caller's (which the helper
+    # may take in another place).
+    assert ("CD104", "SHOP_CACHE_DIR") not in found
+
+
+def test_a_name_a_helper_builds_from_what_it_computes_is_not_known(tmp_path) -> None:
+    code = _PREFIXED.replace('lookup = f"{prefix}_{arg}"', 'lookup = f"{prefix.upper()}_{arg}"')
+    code = code.replace('"SHOP_" + name', "PREFIX + name")
+    # The name without the parameter, or with one of no default.
+    code += 'def fixed(arg, prefix="SHOP"):\n    return os.getenv(prefix + "_FIXED")\n'
+    code += "def bare(arg, prefix):\n    return os.getenv(prefix + arg)\n"
+    code += 'X = fixed("A")\nY = bare("B", "SHOP_")\nPORT = os.getenv("SHOP_PORT")\n'
+    page = _PREFIXED_PAGE + "| `SHOP_PORT` | |\n"
+    analysis, _ = check_project(tmp_path, {"app/settings.py": code, "docs/s.md": page}, "app")
+    variables = {k for surface in analysis.everything for k in surface.schema.children}
+    assert not {"SHOP_CACHE_DIR", "SHOP_WORKERS", "SHOP_LEVEL_VALUE", "SHOP_B"} & variables
+    assert "SHOP_HOST" in variables  # the module is read all the same
+
+
+def test_a_variable_takes_the_first_default_a_read_gives(tmp_path) -> None:
+    code = 'import os\n\nA = os.getenv("SHOP_PORT")\nB = os.getenv("SHOP_PORT", "8000")\nC = os.getenv("SHOP_HOST")\n'
+    page = "# Settings\n\n| Variable | Default |\n| --- | --- |\n| `SHOP_PORT` | `9000` |\n| `SHOP_HOST` | |\n"
+    analysis, _ = check_project(tmp_path, {"app/settings.py": code, "docs/s.md": page}, "app")
+    (port,) = [
+        s.schema.children["SHOP_PORT"]
+        for s in analysis.everything
+        if "SHOP_PORT" in s.schema.children
+    ]
+    assert port.default.value == "8000"
+
+
+_OVERLAY = """
+
+
+def overlay(namespace):
+    for dest in vars(namespace):
+        key = LOOKUP.get(dest, NAME)
+        raw = os.environ.get(key)
+        if raw is not None:
+            setattr(namespace, dest, raw)
+"""
+
+
+#: A command line whose options the variables of ``_OVERLAY`` may set.
+_CLI = """
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="app")
+    parser.add_argument("--timeout", type=int, default=30, help="seconds")
+    parser.add_argument("--retries", type=int, default=3, help="tries")
+    parser.add_argument("--verbose", action="store_true", help="talk")
+    return parser.parse_args()
+"""
+
+_CLI_PAGE = (
+    "# Command line\n\n- `--timeout`: seconds.\n- `--retries`: tries.\n- `--verbose`: talk.\n"
+)
+
+
+def _overlaid(tmp_path, name: str, code: str = _OVERLAY) -> dict:
+    app = _APP + code.replace("NAME", name)
+    files = {"app/main.py": app, "app/cli.py": _CLI, "docs/env.md": _DOCS, "docs/cli.md": _CLI_PAGE}
+    _, found = _run(tmp_path, files)
+    return found
+
+
+def test_a_variable_a_read_builds_from_its_text_may_be_read(tmp_path) -> None:
+    # ``f"APP_{dest.upper()}"``: the variable of each key of the project
+    # there (``--timeout``'s), not any that begins with ``APP_``.
+    found = _overlaid(tmp_path, 'f"APP_{dest.upper()}"')
+    assert ("CD102", "APP_TIMEOUT") not in found
+    assert ("CD102", "APP_PROXY") in found
+    # A name of two holes may be any it fits.
+    found = _overlaid(tmp_path / "two", 'f"APP_{dest.upper()}{SUFFIX}"')
+    assert ("CD102", "APP_PROXY") not in found
+    # Also where the name is built in place.
+    inline = _OVERLAY.replace("key = LOOKUP.get(dest, NAME)", "key = None").replace(
+        "os.environ.get(key)", "os.environ.get(NAME)"
+    )
+    found = _overlaid(tmp_path / "inline", 'f"APP_{dest.upper()}"', inline)
+    assert ("CD102", "APP_TIMEOUT") not in found
+    # Either of two names a local may be bound to.
+    either = '(f"OTHER_{dest}" if dest.islower() else f"APP_{dest}")'
+    assert ("CD102", "APP_TIMEOUT") not in _overlaid(tmp_path / "either", either)
+
+
+def test_a_name_built_with_no_text_first_says_nothing_of_a_variable(tmp_path) -> None:
+    # ``f"{prefix}_{dest}"``: no text anchors it; ``f"OTHER_{dest}"`` never
+    # builds a variable of another beginning.
+    for built in ('f"{PREFIX}_{dest.upper()}"', 'f"OTHER_{dest.upper()}"'):
+        assert ("CD102", "APP_TIMEOUT") in _overlaid(tmp_path / built[3:8], built)

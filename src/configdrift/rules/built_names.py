@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from configdrift.extract.python.facts import CONSTANT_PART
+from configdrift.extract.python.facts import CONSTANT_PART, built_name_matches
 from configdrift.extract.python.registration_calls import click_parameter
-from configdrift.index.spellings import alternation
+from configdrift.index.spellings import alternation, normal
 from configdrift.rules.evidence import bounded_files, code_files, model_class, once
 
 if TYPE_CHECKING:
@@ -266,3 +266,52 @@ def _model_line(analysis: Analysis, model: SchemaNode) -> set[str]:
     if found is None:
         return set()
     return {s.qualname for s in analysis.project.mro(Symbol("class", found[0], found[1].name))}
+
+
+def built_variables(analysis: Analysis) -> list[tuple[str, ...]]:
+    """The literal parts of each environment variable's name a read builds
+    at run time (``os.environ.get(f"PIPENV_{dest.upper()}")``:
+    ``("PIPENV_", "")``), once per analysis."""
+    return once(
+        analysis,
+        "built variables",
+        lambda: [
+            tuple(str(part[1]) for part in name[2])
+            for info in analysis.project.modules.values()
+            for call in info.facts.registrations
+            if call.method == "env" and "built" in call.kwargs
+            for name in call.kwargs["built"][2]
+        ],
+    )
+
+
+def variable_built(analysis: Analysis, name: str) -> bool:
+    """May a read that builds its variable's name at run time read
+    ``name``? A name of one hole after its text (``f"APP_{dest.upper()}"``)
+    stands for a key of the project's configurations there (``APP_CLEAR``
+    where a flag's destination is ``clear``, as a command line's options
+    read from the environment); one of more holes, for any name it fits."""
+    for parts in built_variables(analysis):
+        if not built_name_matches(parts, name):
+            continue
+        if len(parts) != 2:
+            return True
+        if normal(name[len(parts[0]) : len(name) - len(parts[1])]) in _keys(analysis):
+            return True
+    return False
+
+
+def _keys(analysis: Analysis) -> frozenset[str]:
+    """Every key and spelling of every configuration, as ``normal`` spells it."""
+    everything = (analysis.first or analysis).everything
+    return once(
+        analysis,
+        "every key",
+        lambda: frozenset(
+            normal(s)
+            for surface in everything
+            for node in surface.schema.walk()
+            for s in (node.key, *node.spellings)
+            if isinstance(s, str)
+        ),
+    )

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
 from configdrift.model import ConfigPath, DocEntry, Finding, SchemaNode, format_path, near_spelling
-from configdrift.rules.built_names import built_names
+from configdrift.rules.built_names import built_names, variable_built
+from configdrift.rules.dead_stores import stored_unread
 from configdrift.rules.doc_gaps import missing_entries
 from configdrift.rules.evidence import (
     attribute_loads,
@@ -103,6 +104,14 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     options name variables of its prefix (``envvar="SRV_PORT"``) that no
     option names, no setting has and no file of the project spells, where
     the command reads no variables of its own accord (``auto_envvar_prefix``).
+    A variable whose name a read builds at run time, text first, may be
+    read there: one hole after the text (``f"APP_{dest.upper()}"``) stands
+    for a key of the project's configurations (``APP_TIMEOUT`` of a flag
+    ``--timeout``), more holes for any name they fit.
+    Also a documented variable the code reads only to keep its value on
+    ``self`` under a name nothing reads (``self.APP_TIMEOUT =
+    int(os.getenv("APP_TIMEOUT"))``, no ``.APP_TIMEOUT`` anywhere, no name
+    ``getattr`` builds that may be it).
     Also a key of a list a reference page gives (its headings, a table's
     rows) that no file of the project spells in any form (whole, inside a
     longer name such as ``NAME_FOR_APP``, or as a name the code builds or
@@ -180,6 +189,9 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
             key for key in named if any(built_name_matches(parts, key) for parts in built)
         }
     if settings:
+        # A variable whose name a read builds at run time, its text first
+        # (``f"PIPENV_{dest.upper()}"``), may be the one of each key there.
+        elsewhere |= {k for k in settings if variable_built(analysis, k)}
         elsewhere |= stored_in(analysis, code, settings)
         # A variable the code names in a string (``{"skip_lock":
         # "PIPENV_SKIP_LOCK"}``; a call's argument is what the call makes
@@ -213,6 +225,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     yield from flags_of_other_subcommands(analysis, strict=False)
     yield from unread_variables(analysis)
     yield from unnamed_variables(analysis)
+    yield from stored_unread(analysis)
     yield from dangling_references(analysis)
 
 

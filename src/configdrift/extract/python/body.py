@@ -10,6 +10,12 @@ from __future__ import annotations
 import ast
 
 from configdrift.extract.python.calls import FALSY, READ_METHODS, CallFacts, makes_module
+from configdrift.extract.python.env_names import (
+    built_read,
+    helper_read,
+    joined,
+    stored_attributes,
+)
 from configdrift.extract.python.exprs import dotted, to_expr
 from configdrift.extract.python.facts import DictStore, Expr
 from configdrift.extract.python.registration_calls import (
@@ -258,8 +264,14 @@ class FunctionBody(CallFacts):
                 self._call(call)
                 if id(call) in guarded and len(registrations) > count:
                     registrations[-1].guarded = True
+        stored = stored_attributes(assigns)
         for read_node in (*calls, *subscripts, *attributes, *compares):
             read = env_read(read_node, self.module.source, self.qualname)
+            if read is None or (read.method == "env" and read.args[0][0] != "c"):
+                helped = helper_read(read_node, node, self.locals, self.qualname)
+                read = helped or built_read(read_node, self.locals, self.qualname, read)
+            if read is not None and id(read_node) in stored:  # its value kept on ``self``
+                read.kwargs["stored"] = ["c", stored[id(read_node)]]
             if read is not None:
                 self.module.facts.registrations.append(read)
         for subscript in subscripts:
@@ -547,32 +559,8 @@ def _prefix_loops(body: FunctionBody, calls: list[ast.Call], environ_keys: dict[
                 prefix = bound[0]
             line = environ_keys[name]
             body.module.facts.env_prefix_loops.append(
-                (body.qualname, line, _joined(prefix, body.module.source))
+                (body.qualname, line, joined(prefix, body.module.source))
             )
-
-
-def _joined(node: ast.expr, source: str) -> Expr:
-    """An f-string of names and text as the sum it is (``f"{prefix}_"`` is
-    ``prefix + "_"``), other expressions as ``to_expr`` keeps them."""
-    if type(node) is not ast.JoinedStr or not node.values:
-        return to_expr(node, source)
-    parts: list[Expr] = []
-    for value in node.values:
-        if type(value) is ast.Constant and isinstance(value.value, str):
-            parts.append(["c", value.value])
-        elif (
-            type(value) is ast.FormattedValue
-            and value.conversion == -1
-            and value.format_spec is None
-            and type(value.value) is ast.Name
-        ):
-            parts.append(["n", value.value.id])
-        else:
-            return to_expr(node, source)
-    out = parts[0]
-    for part in parts[1:]:
-        out = ["b", "+", out, part]
-    return out
 
 
 def _item_loop(

@@ -334,7 +334,7 @@ ENV_CALLS = frozenset({"os.environ.get", "environ.get", "os.getenv", "getenv"})
 CONVERSIONS = frozenset({"int", "float", "str", "bool"})
 
 
-_ENV_MAPPINGS = frozenset({"os.environ", "environ"})
+ENV_MAPPINGS = frozenset({"os.environ", "environ"})
 
 
 def variable_read(expr: Expr | None) -> str | None:
@@ -487,7 +487,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             return None
     elif type(node) is ast.Subscript and type(node.ctx) is ast.Load:
         value = node.value
-        if last_name(value) == "environ" and dotted(value) in _ENV_MAPPINGS:
+        if last_name(value) == "environ" and dotted(value) in ENV_MAPPINGS:
             name, default = node.slice, None
             callee = dotted(value) or callee
         elif (holder := _settings_object(value)) is not None and _setting_name(node.slice):
@@ -502,7 +502,7 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
             len(node.ops) != 1
             or type(node.ops[0]) not in (ast.In, ast.NotIn)
             or last_name(target) != "environ"
-            or dotted(target) not in _ENV_MAPPINGS
+            or dotted(target) not in ENV_MAPPINGS
         ):
             return None
         name, default = node.left, None
@@ -531,7 +531,10 @@ def env_read(node: ast.AST, source: str, function: str) -> RegistrationCall | No
     if type(name) is not ast.Constant or not isinstance(name.value, str):
         return None
     args = [to_expr(name, source)] + ([to_expr(default, source)] if default is not None else [])
-    kwargs = {"form": ["c", form]} if form else {}
+    kwargs: dict[str, Expr] = {"form": ["c", form]} if form else {}
+    if kind == "named_call":  # the keywords it gives (``prefix=""`` names another variable)
+        keywords: list[ast.keyword] = getattr(node, "keywords", [])
+        kwargs["given"] = ["c", ",".join(k.arg for k in keywords if k.arg)]
     return RegistrationCall(kind, args, kwargs, node.lineno, function, callee)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from configdrift.extract.python.env_names import Affix, affix_of, given_to
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.index.platform_variables import not_the_projects, package_named
 from configdrift.model import Location, SchemaNode, Surface, Value
@@ -32,24 +33,26 @@ def environment_variables(project: Project) -> list[SchemaNode]:
     node per name, with the first default a read gives."""
     nodes: dict[str, SchemaNode] = {}
     for variable, module, where, known in variable_reads(project):
-        if variable not in nodes:
-            # Grouped by module; a variable the helper suffixes takes no default.
+        if variable not in nodes or (nodes[variable].default is None and known is not None):
+            # Grouped by module; a variable a helper adds to takes no default.
             nodes[variable] = option_node(variable, [variable], "", known, where, module, "env")
     return list(nodes.values())
 
 
 def variable_reads(project: Project) -> Iterator[tuple[str, str, Location, Value | None]]:
     """Each read of a variable by name: the variable, the module, where,
-    and the default it gives (none where a helper suffixes the name)."""
+    and the default it gives (none where a helper adds to the name, and no
+    read where the caller gives a parameter the helper adds)."""
     helpers = _env_helpers(project)
     for name in sorted(project.modules):
         info = project.modules[name]
         for call in info.facts.registrations:
-            suffixes = {""}
+            affixes: set[Affix] = {("", "", frozenset())}
             if call.method == "named_call":
                 symbol = project.resolve(name, call.callee)
-                if symbol is not None and (symbol.module, symbol.qualname) in helpers:
-                    suffixes = helpers[(symbol.module, symbol.qualname)]
+                helper = helpers.get((symbol.module, symbol.qualname)) if symbol else None
+                if helper is not None:
+                    affixes = {a for a in helper if not given_to(call) & a[2]}
                 elif not _library_read(project, name, call.callee):
                     continue
             elif call.method != "env" or (
@@ -61,8 +64,8 @@ def variable_reads(project: Project) -> Iterator[tuple[str, str, Location, Value
                 continue  # the platform's, a request's or a runner's, or private
             known = project.known(name, call.args[1]) if len(call.args) > 1 else None
             where = Location(info.path, call.line)
-            for suffix in sorted(suffixes):
-                yield base + suffix, name, where, None if suffix else known
+            for before, after, _ in sorted(affixes, key=lambda a: a[:2]):
+                yield before + base + after, name, where, None if before or after else known
 
 
 #: Libraries' readers of a variable by name: python-decouple's ``config``.
@@ -89,13 +92,15 @@ def _library_read(project: Project, module: str, callee: str) -> bool:
 _HELPER_DEPTH = 3
 
 
-def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
+def _env_helpers(project: Project) -> dict[tuple[str, str], set[Affix]]:
     """Functions that read the environment variable their first parameter
     names (``def envbool(s, d): return os.getenv(s, d) == "1"``), with the
-    suffixes they add to it (``os.getenv(s + "_FILE")``; ``""`` for the
-    name itself); and those that hand their first parameter to one
-    (``get_path(name)`` calling ``get_value(name)``), a few calls deep."""
-    out: dict[tuple[str, str], set[str]] = {}
+    text they put before and after it (``os.getenv(s + "_FILE")``,
+    ``f"{prefix}_{arg}"`` of ``prefix="APP"``; ``""`` for none) and the
+    parameters that text comes from; and those that hand their first
+    parameter to one (``get_path(name)`` calling ``get_value(name)``), a
+    few calls deep."""
+    out: dict[tuple[str, str], set[Affix]] = {}
     handing: list[tuple[str, RegistrationCall]] = []
     for name, info in project.modules.items():
         for call in info.facts.registrations:
@@ -107,8 +112,7 @@ def _env_helpers(project: Project) -> dict[tuple[str, str], set[str]]:
             if call.method == "named_call":
                 handing.append((name, call))
             else:
-                suffix = call.kwargs.get("suffix", ["c", ""])[1]
-                out.setdefault((name, call.function), set()).add(str(suffix))
+                out.setdefault((name, call.function), set()).add(affix_of(call))
     for _ in range(_HELPER_DEPTH if handing else 0):
         grown = False
         for name, call in handing:
