@@ -692,7 +692,10 @@ def test_a_command_line_that_gives_a_deprecated_flag_is_reported(tmp_path) -> No
     color = found["--color"]
     assert (color.location.path, color.location.line) == ("docs/cli.md", 8)
     assert "`shop` with `--color`, which is deprecated" in color.message
-    assert color.related[0].path == "shop/cli.py"
+    assert (color.related[0].path, color.related[0].note) == (
+        "shop/cli.py",
+        "its declaration deprecates it",
+    )
     # The flag it names instead is the fix; a command in quotes is none.
     assert found["-v"].suggestion == "use `--loud`"
     assert color.suggestion is None
@@ -764,6 +767,7 @@ def test_a_spelling_kept_out_of_the_help_beside_a_shown_one_is_reported(tmp_path
     found = _deprecated(tmp_path, "$ shop --colour", cli)
     assert set(found) == {"--colour"}
     assert "keeps out of `--help` (`--color` is the one shown)" in found["--colour"].message
+    assert found["--colour"].related[0].note == "its declaration keeps it out of the help"
     assert found["--colour"].suggestion == "use `--color`"
     # The shown spelling is the one to teach.
     assert _deprecated(tmp_path / "shown", "$ shop --color", cli) == {}

@@ -133,6 +133,7 @@ def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
                     continue
                 runs = f"the command line runs `{_runs(program)}` with `{flag}`"
                 shown = [s for s in node.spellings if s not in node.hidden_spellings]
+                said = "deprecates it" if node.deprecated else "keeps it out of the help"
                 yield make(
                     "CD402",
                     flag,
@@ -141,7 +142,7 @@ def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
                     if node.deprecated
                     else f"{runs}, a spelling its declaration keeps out of `--help` "
                     f"(`{shown[0]}` is the one shown)",
-                    (Related(node.location.path, node.location.line, "its declaration says so"),),
+                    (Related(node.location.path, node.location.line, f"its declaration {said}"),),
                     f"use `{node.replacement or shown[0]}`"
                     if node.replacement or not node.deprecated
                     else None,
