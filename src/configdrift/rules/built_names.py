@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.python.facts import CONSTANT_PART, built_name_matches
 from configdrift.extract.python.registration_calls import click_parameter
 from configdrift.index.spellings import alternation, normal
-from configdrift.rules.evidence import bounded_files, code_files, model_class, once
+from configdrift.rules.evidence import bounded_files, code_files, every_spelling, model_class, once
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -296,22 +296,6 @@ def variable_built(analysis: Analysis, name: str) -> bool:
             continue
         if len(parts) != 2:
             return True
-        if normal(name[len(parts[0]) : len(name) - len(parts[1])]) in _keys(analysis):
+        if normal(name[len(parts[0]) : len(name) - len(parts[1])]) in every_spelling(analysis):
             return True
     return False
-
-
-def _keys(analysis: Analysis) -> frozenset[str]:
-    """Every key and spelling of every configuration, as ``normal`` spells it."""
-    everything = (analysis.first or analysis).everything
-    return once(
-        analysis,
-        "every key",
-        lambda: frozenset(
-            normal(s)
-            for surface in everything
-            for node in surface.schema.walk()
-            for s in (node.key, *node.spellings)
-            if isinstance(s, str)
-        ),
-    )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 from configdrift.discover import HISTORY_PAGES
 from configdrift.extract.python.facts import ClassFact
 from configdrift.files import read_or_none
-from configdrift.index.spellings import WHOLE, alternation
+from configdrift.index.spellings import WHOLE, alternation, normal
 from configdrift.model import ConfigPath, Location, Related, SchemaNode, format_path
 
 if TYPE_CHECKING:
@@ -565,3 +565,20 @@ def read_note(node: SchemaNode) -> tuple[Related, ...]:
             note = f"`{format_path(child.path)}` is read here"
             return (Related(site.location.path, site.location.line, note),)
     return ()
+
+
+def every_spelling(analysis: Analysis) -> frozenset[str]:
+    """Every key of every configuration, at any depth, each spelling (its
+    key where it has none) as ``normal`` spells it; once per analysis."""
+    everything = (analysis.first or analysis).everything
+    return once(
+        analysis,
+        "every spelling",
+        lambda: frozenset(
+            normal(s)
+            for other in everything
+            for node in other.schema.walk()
+            for s in (node.spellings or (node.key,))
+            if isinstance(s, str)
+        ),
+    )

@@ -17,7 +17,7 @@ from configdrift.files import read_or_none
 from configdrift.index.pages import deletions
 from configdrift.index.spellings import inflected, normal, one_edit
 from configdrift.model import Finding, Location, SchemaNode
-from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
+from configdrift.rules.evidence import code_files, every_spelling, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def _misspelt_word(
     any depth, in any case and with ``-`` or ``_``, or differs from the key
     only so or by its number."""
     shorts = {name} | deletions(name) | inflected(name)
-    if normal(name) in _every_spelling(analysis) or not shorts & _near_keys(analysis):
+    if normal(name) in every_spelling(analysis) or not shorts & _near_keys(analysis):
         return None
     found = [
         (near, parent)
@@ -258,22 +258,6 @@ def _alike(name: str, key: str) -> bool:
 def _sections(root: SchemaNode) -> Iterator[SchemaNode]:
     """The nodes of a schema that have keys, the root first."""
     return (node for node in root.walk() if node.children)
-
-
-def _every_spelling(analysis: Analysis) -> frozenset[str]:
-    """Every key of every configuration, at any depth, as ``normal`` spells it."""
-
-    everything = (analysis.first or analysis).everything
-    return once(
-        analysis,
-        "every spelling",
-        lambda: frozenset(
-            normal(s)
-            for other in everything
-            for node in other.schema.walk()
-            for s in _spellings(node)
-        ),
-    )
 
 
 def _words_in_code(analysis: Analysis, names: set[str]) -> set[str]:
