@@ -316,18 +316,14 @@ def _default_gap(item: dict[str, Any], keys: list[Any], entries: list[Any]) -> s
     page states no default configdrift reads, the code's is not known
     statically, or both are known and compare equal (or not at all)."""
     doc, code = item.get("doc"), item.get("code")
-    stated = [
-        e.get("default")
-        for e in entries
-        if names_key(item["key"], e["path"])
-        or names_key(item["key"], e["name"])
-        or near(doc, e["location"])
+    # The item's own key's, where a side names it; else those near its place
+    # (a neighbour's default says nothing of a key that has its own).
+    named = [
+        e for e in entries if names_key(item["key"], e["path"]) or names_key(item["key"], e["name"])
     ]
-    known = [
-        k.get("default")
-        for k in keys
-        if names_key(item["key"], k["path"]) or near(code, k["location"])
-    ]
+    stated = [e.get("default") for e in named or [e for e in entries if near(doc, e["location"])]]
+    own = [k for k in keys if names_key(item["key"], k["path"])]
+    known = [k.get("default") for k in own or [k for k in keys if near(code, k["location"])]]
     if not any(stated):
         return "doc default not read"
     if not any(known):

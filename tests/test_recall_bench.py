@@ -166,6 +166,16 @@ def test_a_miss_is_lost_where_map_shows_it_stops():
     assert recall.stage(item, stated) == "no rule: code default not known"
     both = _project(keys=[("port", "c.py:9", "8080")], entries=[("port", "d.md:4", "80")])
     assert recall.stage(item, both) == "no rule: defaults compared alike"
+    # A neighbour's known default says nothing of the key's own.
+    beside = _project(
+        keys=[("port", "c.py:9"), ("host", "c.py:10", "x")], entries=[("port", "d.md:4", "80")]
+    )
+    assert recall.stage(item, beside) == "no rule: code default not known"
+    # Nor a neighbouring entry's stated default the key's own entry lacks.
+    stated_beside = _project(
+        keys=[("port", "c.py:9", "8080")], entries=[("port", "d.md:4"), ("host", "d.md:5", "x")]
+    )
+    assert recall.stage(item, stated_beside) == "no rule: doc default not read"
     # A kind with no default is lost at the stage alone.
     other = {**item, "kind": "type-mismatch"}
     assert recall.stage(other, both) == "no rule"
