@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
-from configdrift.files import read_or_none
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -111,13 +110,15 @@ def doc_command_values(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
+def doc_command_deprecations(
+    analysis: Analysis, said: Callable[[str, int], bool]
+) -> Iterator[Finding]:
     """CD402 for each flag a doc command line gives the project's own
     program that its parser, strict or not, marks deprecated (its help
     says so: ``"Remove it. [deprecated: use `app remove`]"``) or keeps out
     of the help beside a spelling it shows (``--export``, hidden, of
-    ``--format``'s destination), where the line and the three before it
-    say nothing of a deprecation."""
+    ``--format``'s destination), where the page says nothing of a
+    deprecation there (``said(page, line)``, the lifecycle rules' test)."""
     for parser in _parsers(analysis):
         judged = _parser_commands(analysis, parser)
         if judged is None:
@@ -129,11 +130,11 @@ def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
                 if node is None or node.location is None:
                     continue
                 hidden = flag in node.hidden_spellings
-                if not (node.deprecated or hidden) or _says_deprecated(analysis, rel, lines[at]):
+                if not (node.deprecated or hidden) or said(rel, lines[at]):
                     continue
                 runs = f"the command line runs `{_runs(program)}` with `{flag}`"
                 shown = [s for s in node.spellings if s not in node.hidden_spellings]
-                said = "deprecates it" if node.deprecated else "keeps it out of the help"
+                how = "deprecates it" if node.deprecated else "keeps it out of the help"
                 yield make(
                     "CD402",
                     flag,
@@ -142,28 +143,11 @@ def doc_command_deprecations(analysis: Analysis) -> Iterator[Finding]:
                     if node.deprecated
                     else f"{runs}, a spelling its declaration keeps out of `--help` "
                     f"(`{shown[0]}` is the one shown)",
-                    (Related(node.location.path, node.location.line, f"its declaration {said}"),),
+                    (Related(node.location.path, node.location.line, f"its declaration {how}"),),
                     f"use `{node.replacement or shown[0]}`"
                     if node.replacement or not node.deprecated
                     else None,
                 )
-
-
-#: The lines before a command line that may tell of a deprecation.
-_NOTE_LINES = 3
-
-
-def _says_deprecated(analysis: Analysis, rel: str, line: int) -> bool:
-    """Does a page tell of a deprecation on a line or the few before it?"""
-    page = once(analysis, f"page lines {rel}", lambda: _lines(analysis, rel))
-    if page is None:
-        return True  # what the page says is not known
-    return any("deprecat" in text.lower() for text in page[max(0, line - 1 - _NOTE_LINES) : line])
-
-
-def _lines(analysis: Analysis, rel: str) -> list[str] | None:
-    data = read_or_none(analysis.config.root, rel)
-    return None if data is None else data.decode("utf-8", "replace").splitlines()
 
 
 def _refused(node: SchemaNode, value: str) -> tuple[str, str] | None:

@@ -109,6 +109,16 @@ def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list
 
 #: The lines of an entry's description read for a word of its deprecation.
 MAX_ENTRY_LINES = 30
+#: The lines before a command line of the docs that may tell of a deprecation.
+NOTE_LINES = 3
+
+
+def _noted_before(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
+    """Does a page tell of a deprecation on a line or the few before it (a
+    page not read says what is not known: as if it did)?"""
+    lines = _page_lines(analysis, rel, cache)
+    before = lines[max(0, line - 1 - NOTE_LINES) : line]
+    return not lines or any("deprecat" in text.lower() for text in before)
 
 
 def _entry_says(analysis: Analysis, where: Location, cache: dict[str, list[str]]) -> bool:
@@ -405,8 +415,10 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     deprecated in its text.
     """
     yield from deprecated_in_calls(analysis)
-    yield from doc_command_deprecations(analysis)
     lines: dict[str, list[str]] = {}
+    yield from doc_command_deprecations(
+        analysis, lambda rel, line: _noted_before(analysis, rel, line, lines)
+    )
     # The project's lifecycle is the first surface's; the others mark their
     # own fields deprecated (a trait whose help says so).
     for surface in analysis.everything:
