@@ -16,7 +16,7 @@ import ast
 
 from configdrift.extract.python.exprs import defaulted, dotted, last_name, to_expr
 from configdrift.extract.python.facts import Expr, RegistrationCall
-from configdrift.extract.python.registration_calls import ENV_CALLS, ENV_MAPPINGS
+from configdrift.extract.python.registration_calls import CONVERSIONS, ENV_CALLS, ENV_MAPPINGS
 
 #: The most parts a built name is read from.
 MAX_PARTS = 12
@@ -115,10 +115,6 @@ def _holes(node: ast.JoinedStr) -> tuple[str, ...] | None:
     return tuple(parts) if len(parts) > 1 else None
 
 
-#: Calls that convert a value and keep what it holds (``int(getenv(...))``).
-_CONVERSIONS = frozenset({"int", "float", "str", "bool"})
-
-
 def stored_attributes(assigns: list[ast.Assign]) -> dict[int, str]:
     """The attribute of ``self`` each call's value is put in, by the call's
     id: ``self.PORT = int(os.getenv("APP_PORT", "80"))`` puts both calls'
@@ -131,7 +127,7 @@ def stored_attributes(assigns: list[ast.Assign]) -> dict[int, str]:
         value: ast.expr | None = assign.value
         while type(value) is ast.Call:
             out[id(value)] = target.attr
-            converted = type(value.func) is ast.Name and value.func.id in _CONVERSIONS
+            converted = type(value.func) is ast.Name and value.func.id in CONVERSIONS
             value = value.args[0] if converted and len(value.args) == 1 else None
     return out
 
