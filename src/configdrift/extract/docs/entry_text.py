@@ -562,14 +562,3 @@ def listed_values(pieces: list[tuple[bool, str]]) -> tuple[str, ...] | None:
         if len(values) >= 2:
             return tuple(values)
     return None
-
-
-#: Where a paragraph sends the reader to a Sphinx ``conf.py``.
-_CONF_PY = re.compile(r"\bconf\.py\b")
-
-
-def leads_to_conf(text: str) -> bool:
-    """Does a paragraph name ``conf.py`` and end with a colon ("Add this to
-    your `conf.py`:"), leading into the block after it?"""
-    text = text.rstrip()
-    return text.endswith(":") and _CONF_PY.search(text) is not None

@@ -40,7 +40,6 @@ from configdrift.extract.docs.entry_text import (
     file_name,
     heading_rest,
     key_ok,
-    leads_to_conf,
     listed_values,
     mentioned_key,
     rename_cell,
@@ -51,6 +50,7 @@ from configdrift.extract.docs.entry_types import annotated_default, type_from_re
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
+from configdrift.extract.docs.leads import lead_language, leads_to_conf
 from configdrift.extract.docs.markdown_inline import code_links, comment_default, role_references
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
@@ -125,7 +125,7 @@ class _Walker:
         self.pending: int | None = None
         #: The key a field line of this section names (``**Config File Name:**``).
         self.field_entry: int | None = None
-        self.conf_lead = False
+        self.lead = ""  # the paragraph before, which may lead into a block
 
     def run(self) -> None:
         tokens = self.tokens
@@ -143,7 +143,7 @@ class _Walker:
                 awaiting = None
             if kind.endswith("_open"):
                 # "Add this to your `conf.py`:" leads into the block after it.
-                self.conf_lead = kind == "paragraph_open" and leads_to_conf(tokens[i + 1].content)
+                self.lead = tokens[i + 1].content if kind == "paragraph_open" else ""
             if kind == "paragraph_open" and i + 1 < len(tokens):
                 current = self._current_entry()
                 if current is not None and self.facts.entries[current].section == self.section:
@@ -172,7 +172,7 @@ class _Walker:
                 continue
             elif kind in ("fence", "code_block"):
                 self._block(tok)
-                self.conf_lead = False
+                self.lead = ""
             elif kind == "html_block":
                 self._comments(tok.content)
             i += 1
@@ -565,7 +565,8 @@ class _Walker:
             entry = self.facts.entries[self._add(flag, first + number, "help", None)]
             entry.default, entry.program = default, program
         self.facts.commands.extend(commands_at(content, lang, first))
-        lang = block_language(lang, content)
+        guessed = "" if lang else lead_language(self.lead)  # "in `pytest.ini`:"
+        lang = block_language(lang or guessed, content)
         if lang not in CONFIG_LANGS:
             return
         if len(content) > 1_000_000:
@@ -579,10 +580,12 @@ class _Walker:
             # A settings module's assignments (``CORS_ALLOW_CREDENTIALS =
             # True``): a block of their own, beside the dicts'; and the
             # calls that pass keyword arguments.
-            python_blocks(content, first, self.section, lang, self.facts, self.conf_lead)
+            python_blocks(content, first, self.section, lang, self.facts, leads_to_conf(self.lead))
         read = read_block(content, lang)
         if not read.keys and (read.error is None or lang not in STRICT_LANGS):
             return
+        if guessed and read.error:
+            return  # a fragment of the file the lead names, or no file of it
         shifted = [k.at(first) for k in read.keys]
         block = Block(self.section, first, lang, shifted)
         if read.error is not None and lang in STRICT_LANGS:

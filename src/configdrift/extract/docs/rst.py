@@ -54,6 +54,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.label_values import label_kind, variable_of
+from configdrift.extract.docs.leads import lead_language, leads_to_conf
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.prose_defaults import MARKED, conditional
 from configdrift.extract.docs.python_config import block_language, inline_call, python_blocks
@@ -63,12 +64,12 @@ from configdrift.extract.docs.rst_budget import (
     longest_paragraph,
 )
 from configdrift.extract.docs.rst_forms import (
-    after_conf_lead,
     announced,
     bare_terms,
     described_values,
     directive_fields,
     key_rows,
+    lead_text,
     lone_key,
     opening_key,
     references,
@@ -527,8 +528,11 @@ class _Walker:
             entry = self.facts.entries[self._add(flag, first + number, section, "help")]
             entry.default, entry.program = default, program
         self.facts.commands.extend(commands_at(content, language, first))
-        language = block_language(language, content)
-        conf = after_conf_lead(node)
+        lead = lead_text(node)
+        # "You can switch it on in ``pytest.ini``::": the file's language.
+        guessed = "" if language else lead_language(lead)
+        language = block_language(language or guessed, content)
+        conf = leads_to_conf(lead)
         if not language and conf:
             language = "python"  # "Add this to your ``conf.py``::"
         if not language and _IMPORTS.match(content.lstrip()):
@@ -545,6 +549,8 @@ class _Walker:
         read = read_block(content, language)
         if not read.keys and (read.error is None or language not in STRICT_LANGS):
             return
+        if guessed and read.error is not None:
+            return  # a fragment of the file the lead names, or no file of it
         block = Block(section, first, language, [k.at(first) for k in read.keys])
         if read.error is not None and language in STRICT_LANGS:
             block.error, block.error_line = read.error, read.error_line + first

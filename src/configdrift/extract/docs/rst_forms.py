@@ -17,7 +17,6 @@ from configdrift.extract.docs.entry_text import (
     heading_rest,
     ini_heading,
     key_ok,
-    leads_to_conf,
     listed_values,
     mentioned_key,
     spelt_as_key,
@@ -303,15 +302,15 @@ def references(facts: DocFacts, tree: Any) -> None:
 MAX_REFERENCES = 2000
 
 
-def after_conf_lead(node: Any) -> bool:
-    """Does the paragraph just before a literal block lead into it as a
-    ``conf.py`` fragment ("Add this to your ``conf.py``::")?"""
+def lead_text(node: Any) -> str:
+    """The text of the paragraph just before a literal block, which may
+    lead into it ("Add this to your ``conf.py``::"); "" where none is."""
     from docutils import nodes
 
     parent = node.parent
     index = parent.index(node) if parent is not None else 0
     before = parent[index - 1] if index else None
-    return isinstance(before, nodes.paragraph) and leads_to_conf(before.astext())
+    return before.astext() if isinstance(before, nodes.paragraph) else ""
 
 
 def key_rows(node: Any) -> list[tuple[Any, str, Any]] | None:
