@@ -313,3 +313,18 @@ def parse_annotation(text: str) -> Expr | None:
     except SyntaxError:
         return None
     return to_expr(node, text)
+
+
+def spec_rows(expr: Expr) -> bool:
+    """Is ``expr`` a sequence of pairs of a name and a dict of the option's
+    settings (``("jobs", {"default": 4, "type": "int"})``)?"""
+    rows = expr[2] if expr[0] == "seq" else []
+    return bool(rows) and all(
+        r[0] == "seq" and len(r[2]) == 2 and r[2][0][0] == "c" and r[2][1][0] == "dict"
+        for r in rows
+    )
+
+
+def falls_back(default: Expr | None) -> bool:
+    """Is a read's default one to fall back on (``None`` is not)?"""
+    return default is not None and default != ["c", None]

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from configdrift.extract.python.exprs import falls_back
 from configdrift.extract.python.facts import ClassFact, DictRead, Expr
 from configdrift.index.pages import ENTRY, under
 from configdrift.index.spellings import normal
@@ -137,7 +138,7 @@ def _optional(keys: Reads, *, defaults: bool = True) -> bool:
     dict's), and at most a quarter of them required, read by ``d[KEY]``
     alone and never tested first? A record's dict (a lock file's entry, a
     request's scope) requires its keys."""
-    given = sum(any(_fallback(d) for _, d, _, _ in reads) for reads in keys.values())
+    given = sum(any(falls_back(d) for _, d, _, _ in reads) for reads in keys.values())
     if defaults and given < min(MIN_DEFAULTS, len(keys) - 1):
         return False
     required = sum(all(how == "subscript" for _, _, how, _ in reads) for reads in keys.values())
@@ -260,8 +261,3 @@ def _spelt(discovery: Discovery, keys: set[str]) -> frozenset[str]:
     a surface's evidence."""
     named = {n for page in discovery.page_keys() for n in page.names()}
     return frozenset(k for k in keys if k in discovery.names or normal(k) in named)
-
-
-def _fallback(default: Expr | None) -> bool:
-    """Is a read's default one to fall back on (``None`` is not)?"""
-    return default is not None and default != ["c", None]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from configdrift.extract.python.exprs import assigned, render
+from configdrift.extract.python.exprs import assigned, render, spec_rows
 from configdrift.extract.python.facts import Expr
 from configdrift.model import ConfigPath, Location, SchemaNode, Surface, TypeInfo, Value, value_kind
 from configdrift.resolve.mechanisms.base import Discovery
@@ -41,7 +41,7 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
         ]
         for cls in info.facts.classes:
             for attr, value, at in assigned(cls):
-                if _spec_rows(value):
+                if spec_rows(value):
                     # ``options = (("jobs", {"default": 4}), ...)`` in a class
                     # of a family each member of which declares its own.
                     families.setdefault(attr, []).append((name, f"{cls.name}.{attr}", value, at))
@@ -52,7 +52,7 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
                 # calls (``_config_map: ClassVar[dict[str, Item]] = {...}``).
                 if fact.value is not None and fact.value[0] == "dict":
                     tables.append((f"{cls.name}.{fact.name}", fact.value, fact.line))
-                elif fact.value is not None and _spec_rows(fact.value):
+                elif fact.value is not None and spec_rows(fact.value):
                     member = (name, f"{cls.name}.{fact.name}", fact.value, fact.line)
                     families.setdefault(fact.name, []).append(member)
         for qualname, expr, line in tables:
@@ -94,16 +94,6 @@ def option_tables(builder: SchemaBuilder) -> list[Surface]:
         if (joined := _joined(builder, attr, members)) is not None:
             out.append(joined)
     return out
-
-
-def _spec_rows(expr: Expr) -> bool:
-    """Is ``expr`` a sequence of pairs of a name and a dict of the option's
-    settings (``("jobs", {"default": 4, "type": "int"})``)?"""
-    rows = expr[2] if expr[0] == "seq" else []
-    return bool(rows) and all(
-        r[0] == "seq" and len(r[2]) == 2 and r[2][0][0] == "c" and r[2][1][0] == "dict"
-        for r in rows
-    )
 
 
 def _joined(
