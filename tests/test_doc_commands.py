@@ -817,3 +817,53 @@ def test_an_option_declared_twice_in_the_help_keeps_its_first_spelling(tmp_path)
     (color,) = [n for s in analysis.everything for n in s.schema.walk() if n.key == "color"]
     assert color.path == ("--color",)
     assert color.hidden_spellings == ()
+
+
+def _hidden_entries(tmp_path, entries: str, pyproject: str = _PYPROJECT) -> dict:
+    hidden = _COLOUR.replace("SUPPRESSED", "argparse.SUPPRESS")
+    cli = _CLI.replace(_COLOR, _COLOR + hidden)
+    page = _PAGE.split("```console")[0] + entries
+    files = {"shop/cli.py": cli, "pyproject.toml": pyproject, "docs/cli.md": page}
+    _, findings = check_project(tmp_path, files, "shop")
+    return {k: f for (c, k), f in by_key(findings).items() if c == "CD402"}
+
+
+def test_an_entry_of_an_old_spelling_the_project_marks_is_reported_once(tmp_path) -> None:
+    marked = _PYPROJECT + '\n[tool.configdrift.deprecated]\n"--colour" = {reason = "old"}\n'
+    _, findings = check_project(
+        tmp_path,
+        {
+            "shop/cli.py": _CLI.replace(
+                _COLOR, _COLOR + _COLOUR.replace("SUPPRESSED", "argparse.SUPPRESS")
+            ),
+            "pyproject.toml": marked,
+            "docs/cli.md": _PAGE.split("```console")[0] + "- `--colour`: colors.\n",
+        },
+        "shop",
+    )
+    assert [(f.code, f.location.line) for f in findings if f.code == "CD402"] == [("CD402", 7)]
+
+
+def test_an_entry_of_a_spelling_kept_out_of_the_help_is_reported(tmp_path) -> None:
+    found = _hidden_entries(tmp_path, "- `--colour`: colors.\n")
+    assert set(found) == {"--colour"}
+    colour = found["--colour"]
+    assert (colour.location.path, colour.location.line) == ("docs/cli.md", 7)
+    assert "keeps out of `--help` (`--color` is the current one)" in colour.message
+    assert colour.related[0].path == "shop/cli.py"
+    assert colour.suggestion == "use `--color`"
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        # The shown spelling is the one taught.
+        "- `--color`: colors.\n",
+        # An entry of the shown spelling beside it: the old one is listed too.
+        "- `--color`: colors.\n- `--colour`: the same.\n",
+        # The entry says it is deprecated.
+        "- `--colour`: deprecated, use `--color`.\n",
+    ],
+)
+def test_an_entry_of_a_shown_or_noted_spelling_is_not_reported(tmp_path, entries) -> None:
+    assert _hidden_entries(tmp_path, entries) == {}

@@ -70,9 +70,9 @@ timeout
 _RUNNING = "Running\n=======\n\nRun without a lock::\n\n    $ app --no-lock\n"
 
 
-def _check(tmp_path, config: str = _CONFIG, page: str = _CORE + _WORKER):
+def _check(tmp_path, config: str = _CONFIG, page: str = _CORE + _WORKER, params: str = _PARAMS):
     files = {
-        "app/params.py": _PARAMS,
+        "app/params.py": params,
         "app/config.py": config,
         "doc/configuration.rst": "Configuration\n=============\n\nOne section per class.\n\n"
         + page,
@@ -142,3 +142,59 @@ def test_two_classes_of_one_name_are_not_guessed_between(tmp_path) -> None:
     }
     analysis, _ = check_project(tmp_path, files, "app")
     assert "Param" not in {s.surface for s in analysis.everything}
+
+
+_WARNS = """
+    def value(self, section, name):
+        if self.config_path:
+            warn("The use of [{}] {} is deprecated".format(*self.config_path.values()))
+"""
+
+
+def _warning(keeps: str = "        self.config_path = config_path\n", warns: str = _WARNS) -> str:
+    init = "        self.default = default\n"
+    return _PARAMS.replace(init, init + keeps + warns, 1)
+
+
+def test_a_name_the_option_class_warns_of_is_an_old_spelling(tmp_path) -> None:
+    surface, found = _check(tmp_path, params=_warning())
+    host = surface.schema.children["core"].children["scheduler_host"]
+    assert host.deprecated_spellings == ("default-scheduler-host", "default_scheduler_host")
+    finding = found[("CD402", "core.default-scheduler-host")]
+    assert (finding.location.path, finding.location.line) == ("doc/configuration.rst", 12)
+    assert "the code warns is deprecated where it is used" in finding.message
+    assert finding.suggestion == "use `scheduler_host`"
+
+
+def test_a_name_the_option_class_does_not_warn_of_is_a_spelling_alone(tmp_path) -> None:
+    # The attribute kept is used, but in no deprecation message.
+    quiet = _WARNS.replace('warn("The use of [{}] {} is deprecated"', 'log("Reading [{}] {}"')
+    # A message of deprecation that uses another attribute.
+    other = _WARNS.replace("*self.config_path.values()", "self.default")
+    # A message in another statement than the attribute's use.
+    apart = _WARNS.replace(
+        '            warn("The use of [{}] {} is deprecated".format(*self.config_path.values()))',
+        '            place = self.config_path\n            warn("Deprecated: " + str(place))',
+    )
+    for name, params in (("quiet", _warning(warns=quiet)), ("other", _warning(warns=other))):
+        surface, found = _check(tmp_path / name, params=params)
+        host = surface.schema.children["core"].children["scheduler_host"]
+        assert host.deprecated_spellings == (), name
+        assert not [k for k in found if k[0] == "CD402"], name
+    surface, _ = _check(tmp_path / "apart", params=_warning(warns=apart))
+    assert surface.schema.children["core"].children["scheduler_host"].deprecated_spellings == ()
+    # The value not kept from the keyword: nothing to warn of.
+    kept = _warning(keeps="        self.config_path = None\n")
+    surface, _ = _check(tmp_path / "kept", params=kept)
+    assert surface.schema.children["core"].children["scheduler_host"].deprecated_spellings == ()
+
+
+def test_a_page_that_names_the_current_spelling_or_the_deprecation_is_quiet(tmp_path) -> None:
+    params = _warning()
+    both = _CORE.replace(
+        "default-scheduler-host\n", "scheduler_host\n  The host.\n\ndefault-scheduler-host\n"
+    )
+    noted = _CORE.replace("The scheduler's host.", "Deprecated: use scheduler_host.")
+    for name, core in (("both", both), ("noted", noted)):
+        _, found = _check(tmp_path / name, params=params, page=core + _WORKER)
+        assert not [k for k in found if k[0] == "CD402"], name

@@ -155,6 +155,9 @@ class SchemaNode:
     #: of the destination shows (``--export`` beside ``--format``): an old
     #: spelling kept working, for no page to teach.
     hidden_spellings: tuple[str, ...] = ()
+    #: Spellings the code warns are deprecated where they are used (a
+    #: luigi option's ``config_path`` name): old ones, for no page to teach.
+    deprecated_spellings: tuple[str, ...] = ()
     #: The converter an option's declaration passes (``convert=convert_bool``),
     #: ``""`` for none; None where the declaration has no such keywords.
     converter: str | None = None

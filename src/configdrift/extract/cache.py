@@ -136,6 +136,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 doc_mentions=c["doc_mentions"],
                 doc_spelt=c["doc_spelt"],
                 doc_misspelt=[(w, k, line) for w, k, line in c["doc_misspelt"]],
+                warned_keywords=c["warned_keywords"],
             )
             for c in data["classes"]
         ],

@@ -21,10 +21,12 @@ from configdrift.model import (
     DEPRECATED,
     REMOVED,
     ConfigPath,
+    DocEntry,
     Finding,
     LifecycleEntry,
     Location,
     Related,
+    SchemaNode,
     format_path,
     resolve_path,
 )
@@ -400,7 +402,12 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
     (``margin="deprecated"``), a message that calls it deprecated. And a
     command line of the docs that gives the project's own program a flag
     its help calls deprecated (``[deprecated: use `app remove`]``), where
-    the line and the three before it say nothing of a deprecation.
+    the line and the three before it say nothing of a deprecation; and a
+    doc entry of an option by an old spelling, where no entry names a
+    current one: a spelling its declaration keeps out of ``--help`` beside
+    a shown one (``help=argparse.SUPPRESS``), or a name the option class
+    warns is deprecated where it is used (a luigi option's
+    ``config_path``).
 
     Why it matters
     Readers copy what the docs show. A deprecated spelling works today and
@@ -429,9 +436,48 @@ def deprecated_key_documented(analysis: Analysis) -> Iterator[Finding]:
         )
         # A key the code warns is deprecated, where nothing else marks it.
         marked = {**warned_deprecations(surface), **marked}
-        if marked:
-            for finding in _deprecated_in(surface, marked, lines):
-                yield dataclasses.replace(finding, surface=surface.surface)
+        found = [*_deprecated_in(surface, marked, lines)] if marked else []
+        for finding in [*found, *_old_spelling_entries(surface, lines)]:
+            yield dataclasses.replace(finding, surface=surface.surface)
+
+
+def _old_spelling_entries(analysis: Analysis, lines: dict[str, list[str]]) -> Iterator[Finding]:
+    """CD402 on one surface: an entry that names an option by an old
+    spelling (one its declaration keeps out of ``--help`` beside a shown
+    one, or one the code warns is deprecated where it is used), where no
+    entry names a current spelling and the entry says nothing of it."""
+    current: set[int] = set()
+    old: list[tuple[DocEntry, SchemaNode]] = []
+    for doc in analysis.entries:
+        node = resolve_path(analysis.schema, doc.path)[0]
+        if node is None or not (node.hidden_spellings or node.deprecated_spellings):
+            continue
+        if doc.name in node.hidden_spellings or doc.name in node.deprecated_spellings:
+            old.append((doc, node))
+        else:
+            current.add(id(node))
+    for doc, node in old:
+        if id(node) in current or _entry_says(analysis, doc.location, lines):
+            continue
+        stale = {*node.hidden_spellings, *node.deprecated_spellings}
+        instead = next((s for s in node.spellings if s not in stale), None)
+        if instead is None:
+            continue
+        why = (
+            "a spelling its declaration keeps out of `--help`"
+            if doc.name in node.hidden_spellings
+            else "a spelling the code warns is deprecated where it is used"
+        )
+        yield make(
+            "CD402",
+            format_path(doc.path),
+            doc.location,
+            f"`{doc.name}` is documented, {why} (`{instead}` is the current one)",
+            (Related(node.location.path, node.location.line, "declared here"),)
+            if node.location
+            else (),
+            f"use `{instead}`",
+        )
 
 
 def _deprecated_in(

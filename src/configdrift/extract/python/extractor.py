@@ -51,6 +51,7 @@ from configdrift.extract.python.signatures import (
 )
 from configdrift.extract.python.subcommands import parser_uses
 from configdrift.extract.python.typed_dicts import typed_dicts
+from configdrift.extract.python.warned_keywords import warned_keywords
 from configdrift.extract.python.wrappers import (
     Wrapper,
     declaring_wrappers,
@@ -462,6 +463,7 @@ class ModuleExtractor:
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             fact.docstring = isinstance(body[0].value.value, str)
         read_docstring(fact, node, self.source)
+        fact.warned_keywords = warned_keywords(node) if self.deprecates else []
         self.open_classes.append(fact)
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:

@@ -94,6 +94,9 @@ class ClassFact:
     #: keywords, each with that keyword and its line (``use_chile_gene_prob``
     #: for ``use_child_gene_prob``): the keyword misspelt.
     doc_misspelt: list[tuple[str, str, int]] = field(default_factory=list)
+    #: The keywords of its ``__init__`` a method warns are deprecated where
+    #: they are used (``config_path`` of luigi's ``Parameter``).
+    warned_keywords: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

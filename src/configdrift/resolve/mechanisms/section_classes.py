@@ -12,8 +12,10 @@ keyed by the class's name, its attributes the options: a call's
 ``default=`` (or the position of the option class's parameter
 ``default``) is the default. A name the call gives the option in its own
 section (``config_path=dict(section="core",
-name="default-scheduler-host")`` in ``core``) is another spelling of it;
-one in another section is not followed. A file's section takes what
+name="default-scheduler-host")`` in ``core``) is another spelling of it,
+an old one where the option class warns it is deprecated where it is
+used (``ClassFact.warned_keywords``); one in another section is not
+followed. A file's section takes what
 the option classes read, so nothing is said of a documented key a class
 lacks (the surface is open).
 """
@@ -21,7 +23,7 @@ lacks (the surface is open).
 from __future__ import annotations
 
 from configdrift.extract.python.exprs import assigned
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.facts import ClassFact, Expr
 from configdrift.index.pages import gathered
 from configdrift.index.spellings import normal
 from configdrift.model import SchemaNode, Surface, TypeInfo
@@ -70,11 +72,11 @@ def option_rows(builder: SchemaBuilder, symbol: Symbol) -> tuple[str, list[Row]]
     return (family, rows) if 2 * len(rows) > len(own) else None
 
 
-def _places(project: Project, module: str, call: Expr) -> list[tuple[str, str]]:
-    """The (section, name) each keyword of the call names the option by
-    elsewhere."""
-    out: list[tuple[str, str]] = []
-    for value in call[3].values():
+def _places(project: Project, module: str, call: Expr) -> list[tuple[str, str, str]]:
+    """The (keyword, section, name) each keyword of the call names the
+    option by elsewhere."""
+    out: list[tuple[str, str, str]] = []
+    for keyword, value in call[3].items():
         pairs: list[tuple[Expr, Expr]] = []
         if value[0] == "dict":
             pairs = list(value[1])
@@ -82,8 +84,15 @@ def _places(project: Project, module: str, call: Expr) -> list[tuple[str, str]]:
             pairs = [(["c", k], v) for k, v in value[3].items()]
         named = {project.string(module, k): project.string(module, v) for k, v in pairs}
         if set(named) == _PLACE_KEYS and all(named.values()):
-            out.append((str(named["section"]), str(named["name"])))
+            out.append((keyword, str(named["section"]), str(named["name"])))
     return out
+
+
+def _option_classes(project: Project, module: str, call: Expr) -> list[ClassFact]:
+    """The facts of the option class a call makes and of its bases."""
+    callee = project.resolve(module, str(call[1][1]))
+    found = project.mro(callee) if callee is not None else []
+    return [f for f in map(project.class_fact, found) if f is not None]
 
 
 def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaNode:
@@ -110,9 +119,14 @@ def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaN
             positions[callee] = default_position(builder, module, call[1])
         path = (symbol.qualname, attr)
         node = call_option(builder, module, symbol.qualname, path, call, line, positions[callee])
-        own = [n for s, n in _places(project, module, call) if s == symbol.qualname]
-        spelt = [*option_spellings(attr, call), *own, *(n.replace("-", "_") for n in own)]
-        node.spellings = tuple(dict.fromkeys(spelt))
+        places = [(k, n) for k, s, n in _places(project, module, call) if s == symbol.qualname]
+        own = [spelling for _, n in places for spelling in (n, n.replace("-", "_"))]
+        node.spellings = tuple(dict.fromkeys([*option_spellings(attr, call), *own]))
+        # A name the option class warns of where it is used: an old spelling.
+        warned = {w for c in _option_classes(project, module, call) for w in c.warned_keywords}
+        node.deprecated_spellings = tuple(
+            dict.fromkeys(x for k, n in places if k in warned for x in (n, n.replace("-", "_")))
+        )
         section.children[attr] = node
     return section
 
