@@ -198,3 +198,12 @@ def test_a_page_that_names_the_current_spelling_or_the_deprecation_is_quiet(tmp_
     for name, core in (("both", both), ("noted", noted)):
         _, found = _check(tmp_path / name, params=params, page=core + _WORKER)
         assert not [k for k in found if k[0] == "CD402"], name
+
+
+def test_a_warned_name_that_is_the_option_s_own_is_no_old_spelling(tmp_path) -> None:
+    # ``config_path`` naming the attribute itself in its own section.
+    same = _CONFIG.replace('name="default-scheduler-host"', 'name="scheduler_host"')
+    page = _CORE.replace("default-scheduler-host\n", "scheduler_host\n") + _WORKER
+    surface, found = _check(tmp_path, config=same, page=page, params=_warning())
+    assert surface.schema.children["core"].children["scheduler_host"].deprecated_spellings == ()
+    assert not [k for k in found if k[0] == "CD402"]

@@ -121,12 +121,12 @@ def _section(builder: SchemaBuilder, symbol: Symbol, rows: list[Row]) -> SchemaN
         node = call_option(builder, module, symbol.qualname, path, call, line, positions[callee])
         places = [(k, n) for k, s, n in _places(project, module, call) if s == symbol.qualname]
         own = [spelling for _, n in places for spelling in (n, n.replace("-", "_"))]
-        node.spellings = tuple(dict.fromkeys([*option_spellings(attr, call), *own]))
+        fresh = option_spellings(attr, call)
+        node.spellings = tuple(dict.fromkeys([*fresh, *own]))
         # A name the option class warns of where it is used: an old spelling.
         warned = {w for c in _option_classes(project, module, call) for w in c.warned_keywords}
-        node.deprecated_spellings = tuple(
-            dict.fromkeys(x for k, n in places if k in warned for x in (n, n.replace("-", "_")))
-        )
+        old = [x for k, n in places if k in warned for x in (n, n.replace("-", "_"))]
+        node.deprecated_spellings = tuple(dict.fromkeys(x for x in old if x not in fresh))
         section.children[attr] = node
     return section
 
