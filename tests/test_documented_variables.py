@@ -229,3 +229,82 @@ def test_variables_an_option_names_leave_the_environment_its_own_surface(tmp_pat
     analysis, findings = check_project(tmp_path, files, "srv")
     assert {s.surface for s in analysis.everything} == {"cli", "env"}
     assert ("CD102", "SRV_DEBUG") in by_key(findings)
+
+
+_SIX = ("host", "port", "workers", "retries", "backlog", "threads")
+
+
+def _with_timeout(
+    variable: str = "APP_TIMEOUT", held: int = 6, others: int = 0, shown: int = 6
+) -> str:
+    page = "# Settings\n\n" + "".join(
+        f"## `{k}`\n\nThe {k}.\n\n**Environment Variable**: "
+        f"`{'APP_' if n < held else 'OTHER_'}{k.upper()}`\n\n"
+        for n, k in enumerate(_SIX[:shown])
+    )
+    page += "".join(
+        f"## `extra{n}`\n\nMore.\n\n**Environment Variable**: `OTHER_EXTRA{n}`\n\n"
+        for n in range(others)
+    )
+    return page + f"## `timeout`\n\nSeconds.\n\n**Environment Variable**: `{variable}`\n"
+
+
+def _timeout_settings() -> str:
+    return _SETTINGS.split("    host:")[0] + "".join(f"    {k}: int = 1\n" for k in _SIX)
+
+
+def _timeout_found(tmp_path, page: str, **more: str) -> dict:
+    files = {"app/settings.py": _timeout_settings(), "docs/settings.md": page, **more}
+    _, findings = check_project(tmp_path, files, "app")
+    return by_key(findings)
+
+
+def test_a_variable_of_the_pages_convention_no_setting_has_is_read_by_nothing(tmp_path) -> None:
+    found = _timeout_found(tmp_path, _with_timeout())
+    finding = found["CD102", "APP_TIMEOUT"]
+    assert (finding.location.path, finding.location.line) == ("docs/settings.md", 39)
+    assert "no setting has it and no file of the project spells it" in finding.message
+    assert finding.related[0].path == "app/settings.py"
+    assert "`APP_THREADS`, the variable the entry of `threads` gives" in finding.related[0].note
+    # A setting's own variable misspelt is judged against it, once.
+    page = _with_timeout().replace("`APP_PORT`", "`APP_PORTS`")
+    _, findings = check_project(
+        tmp_path / "typo",
+        {"app/settings.py": _timeout_settings(), "docs/settings.md": page},
+        "app",
+    )
+    typo = [f for f in findings if f.code == "CD102" and f.key == "APP_PORTS"]
+    assert [f.suggestion for f in typo] == ["did you mean `APP_PORT`?"]
+
+
+@pytest.mark.parametrize(
+    ("variable", "more"),
+    [
+        # Some file spells it: it may be read there.
+        ("APP_TIMEOUT", {"app/legacy.py": "# APP_TIMEOUT is read by the launcher\n"}),
+        # The code builds names it may be (``config.get(f"APP_{name}")``).
+        (
+            "APP_TIMEOUT",
+            {"app/env.py": 'def get(config, name):\n    return config.get(f"APP_{name}")\n'},
+        ),
+        # Not of the page's convention: another program's variable.
+        ("HTTPS_PROXY", {}),
+    ],
+)
+def test_a_variable_that_may_be_read_or_is_not_the_projects_is_not_judged(
+    tmp_path, variable, more
+) -> None:
+    found = _timeout_found(tmp_path, _with_timeout(variable), **more)
+    assert ("CD102", variable) not in found
+
+
+def test_too_few_variables_of_settings_say_no_convention(tmp_path) -> None:
+    # Four entries give the settings' variables: too few to show an affix.
+    page = _with_timeout(held=4, shown=4)
+    assert ("CD102", "APP_TIMEOUT") not in _timeout_found(tmp_path, page)
+    # Six of ten: less than two thirds.
+    page = _with_timeout(others=3)
+    assert ("CD102", "APP_TIMEOUT") not in _timeout_found(tmp_path / "ten", page)
+    # Six of eight: the convention holds.
+    page = _with_timeout(others=1)
+    assert ("CD102", "APP_TIMEOUT") in _timeout_found(tmp_path / "eight", page)

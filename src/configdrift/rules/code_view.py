@@ -33,7 +33,7 @@ from configdrift.rules.short_flags import misseparated_flags
 from configdrift.rules.spelt_nowhere import spelt_nowhere
 from configdrift.rules.subcommand_flags import flags_of_other_subcommands
 from configdrift.rules.unspelled import unspelt_entries
-from configdrift.rules.variables import unnamed_variables, unread_variables
+from configdrift.rules.variables import unheld_variables, unnamed_variables, unread_variables
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -100,7 +100,11 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     key: ``gallery_dir`` is a path of ``gallery_dirs``). Also an environment
     variable a doc entry gives its setting (``env-var=`APP_HOSTNAME```)
     that no setting has and no code quotes, where the code spells the
-    setting's own; and one a page documents beside a command line whose
+    setting's own; one an entry gives a key for which the code spells no
+    variable, where no file of the project spells it, and it carries the
+    affix the other entries' variables share, two thirds of which settings
+    have (``VALIDATORS_FOR_DYNACONF`` beside ``*_FOR_DYNACONF`` settings);
+    and one a page documents beside a command line whose
     options name variables of its prefix (``envvar="SRV_PORT"``) that no
     option names, no setting has and no file of the project spells, where
     the command reads no variables of its own accord (``auto_envvar_prefix``).
@@ -224,6 +228,7 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     yield from misseparated_flags(analysis)
     yield from flags_of_other_subcommands(analysis, strict=False)
     yield from unread_variables(analysis)
+    yield from unheld_variables(analysis)
     yield from unnamed_variables(analysis)
     yield from stored_unread(analysis)
     yield from dangling_references(analysis)

@@ -7,7 +7,11 @@ class's, a defaults module's ``PORT_FOR_APP``): where the code builds it
 at run time, what it reads is not known. A variable the entry gives that
 is another setting's is that setting's, and the entry's own is then
 documented nowhere (CD103); one that no setting has, and no code quotes,
-is read by nothing (CD102).
+is read by nothing (CD102). So is one an entry gives a key for which the
+code declares no variable, where no file of the project spells it and
+no name the code builds may be it, and it carries the affix the other
+entries' variables share, most of which settings have (dynaconf's
+``VALIDATORS_FOR_DYNACONF``, beside its ``*_FOR_DYNACONF`` settings).
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.registration_calls import AUTOMATIC
-from configdrift.index.spellings import VARIABLE
+from configdrift.index.spellings import VARIABLE, shared_affixes
 from configdrift.model import CLI_KINDS, Finding, Related, SchemaNode, format_path, resolve_path
 from configdrift.rules.doc_gaps import variable_prefixes
 from configdrift.rules.evidence import code_files, once, quoted_in, spelt_anywhere
 from configdrift.rules.registry import make
+from configdrift.rules.unspelled import built_keys
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -82,6 +87,59 @@ def unread_variables(analysis: Analysis) -> Iterator[Finding]:
             (Related(node.location.path, node.location.line, "the setting is declared here"),),
             f"did you mean `{own[0]}`?",
         )
+
+
+def unheld_variables(analysis: Analysis) -> Iterator[Finding]:
+    """CD102 for a variable an entry gives its key where the code has none
+    for it: no setting has it, no file of the project spells it, no name
+    the code builds may be it, and it carries the affix the variables the
+    other entries give share (``_FOR_DYNACONF``), most of which settings
+    have. Setting it does nothing."""
+    holders = _holders(analysis)
+    given = [e for e in analysis.entries if e.variable]
+    held = [e for e in given if e.variable in holders]
+    if 3 * len(held) < 2 * len(given):
+        return  # two thirds at least, and as many as show an affix
+    prefix, suffix = shared_affixes(e.variable for e in held if e.variable)
+    lone: dict[str, DocEntry] = {}
+    for entry in given:
+        name = entry.variable or ""
+        if name in holders:
+            continue  # a setting's (one misspelt is judged against it)
+        if (prefix or suffix) and name.startswith(prefix) and name.endswith(suffix):
+            lone.setdefault(name, entry)
+    spelt = spelt_anywhere(analysis, set(lone)) if lone else set()
+    unspelt = set(lone) - spelt
+    unspelt -= built_keys(analysis, unspelt) if unspelt else set()
+    for name in sorted(unspelt):
+        entry = lone[name]
+        yield make(
+            "CD102",
+            name,
+            entry.location,
+            f"the entry of `{entry.name}` gives its variable as `{name}`, but no setting has "
+            "it and no file of the project spells it: setting it does nothing",
+            _convention(entry, held, holders),
+        )
+
+
+def _convention(
+    entry: DocEntry, held: list[DocEntry], holders: dict[str, SchemaNode]
+) -> tuple[Related, ...]:
+    """Where the code reads the variable the nearest other entry gives
+    that a setting has: the convention the entry's variable follows."""
+    near = min(
+        held,
+        key=lambda h: (
+            h.location.path != entry.location.path,
+            abs(h.location.line - entry.location.line),
+        ),
+    )
+    where = holders[near.variable or ""].location
+    if where is None:
+        return ()
+    note = f"`{near.variable}`, the variable the entry of `{near.name}` gives, is read here"
+    return (Related(where.path, where.line, note),)
 
 
 def unnamed_variables(analysis: Analysis) -> Iterator[Finding]:
