@@ -289,6 +289,14 @@ def test_a_variable_of_the_pages_convention_no_setting_has_is_read_by_nothing(tm
         ),
         # Not of the page's convention: another program's variable.
         ("HTTPS_PROXY", {}),
+        # The code quotes the prefix: it may read every variable of it.
+        (
+            "APP_TIMEOUT",
+            {
+                "app/env.py": "import os\n\nFOUND = {k: v for k, v in os.environ.items() "
+                'if k.startswith("APP_")}\n'
+            },
+        ),
     ],
 )
 def test_a_variable_that_may_be_read_or_is_not_the_projects_is_not_judged(

@@ -103,7 +103,8 @@ def documented_not_read(analysis: Analysis) -> Iterator[Finding]:
     setting's own; one an entry gives a key for which the code spells no
     variable, where no file of the project spells it, and it carries the
     affix the other entries' variables share, two thirds of which settings
-    have (``VALIDATORS_FOR_DYNACONF`` beside ``*_FOR_DYNACONF`` settings);
+    have (``VALIDATORS_FOR_DYNACONF`` beside ``*_FOR_DYNACONF`` settings),
+    unless the code quotes their prefix (``k.startswith("APP_")``);
     and one a page documents beside a command line whose
     options name variables of its prefix (``envvar="SRV_PORT"``) that no
     option names, no setting has and no file of the project spells, where

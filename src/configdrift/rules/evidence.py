@@ -232,6 +232,23 @@ def quoted_outside_calls(analysis: Analysis, files: list[str], names: set[str]) 
     return _search(analysis, files, pattern, names, first_argument)
 
 
+def quoted_as_prefix(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
+    """Names spelt as a whole string in ``files`` other than as a settings
+    class's ``env_prefix`` (``k.startswith("APP_")``, ``PREFIX = "APP_"``:
+    the environment read by its prefix; ``env_prefix="APP_"`` reads its
+    fields' variables alone)."""
+
+    def env_prefix(rel: str, data: bytes, at: int, name: str) -> bool:
+        return _ENV_PREFIX.search(data[max(0, at - 42) : at - 1]) is not None
+
+    return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, env_prefix)
+
+
+#: What comes just before a settings class's prefix (``env_prefix="APP_"``,
+#: ``"env_prefix": "APP_"``).
+_ENV_PREFIX = re.compile(rb"""env_prefix["']?\s*[=:]\s*$""")
+
+
 def attribute_loads(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names ``files`` load as an attribute (``project.s.PIPENV_MAX_DEPTH``,
     in comments too), never counting an assignment to it (``self.X = 1``)."""

@@ -11,7 +11,9 @@ is read by nothing (CD102). So is one an entry gives a key for which the
 code declares no variable, where no file of the project spells it and
 no name the code builds may be it, and it carries the affix the other
 entries' variables share, most of which settings have (dynaconf's
-``VALIDATORS_FOR_DYNACONF``, beside its ``*_FOR_DYNACONF`` settings).
+``VALIDATORS_FOR_DYNACONF``, beside its ``*_FOR_DYNACONF`` settings);
+not where the code quotes their prefix (``"APP_"``), by which it may read
+every variable that carries it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ from configdrift.extract.python.registration_calls import AUTOMATIC
 from configdrift.index.spellings import VARIABLE, shared_affixes
 from configdrift.model import CLI_KINDS, Finding, Related, SchemaNode, format_path, resolve_path
 from configdrift.rules.doc_gaps import variable_prefixes
-from configdrift.rules.evidence import code_files, once, quoted_in, spelt_anywhere
+from configdrift.rules.evidence import (
+    code_files,
+    once,
+    quoted_as_prefix,
+    quoted_in,
+    spelt_anywhere,
+)
 from configdrift.rules.registry import make
 from configdrift.rules.unspelled import built_keys
 
@@ -101,6 +109,8 @@ def unheld_variables(analysis: Analysis) -> Iterator[Finding]:
     if 3 * len(held) < 2 * len(given):
         return  # two thirds at least, and as many as show an affix
     prefix, suffix = shared_affixes(e.variable for e in held if e.variable)
+    if prefix and quoted_as_prefix(analysis, code_files(analysis), {prefix, prefix.rstrip("_")}):
+        return  # the environment may be read by its prefix (``k.startswith("APP_")``)
     lone: dict[str, DocEntry] = {}
     for entry in given:
         name = entry.variable or ""
