@@ -234,9 +234,8 @@ def quoted_outside_calls(analysis: Analysis, files: list[str], names: set[str]) 
 
 def quoted_as_prefix(analysis: Analysis, files: list[str], names: set[str]) -> set[str]:
     """Names spelt as a whole string in ``files`` other than as a settings
-    class's ``env_prefix`` (``k.startswith("APP_")``, ``PREFIX = "APP_"``:
-    the environment read by its prefix; ``env_prefix="APP_"`` reads its
-    fields' variables alone)."""
+    class's ``env_prefix``, which reads its fields' variables alone
+    (``k.startswith("APP_")``: the environment read by its prefix)."""
 
     def env_prefix(rel: str, data: bytes, at: int, name: str) -> bool:
         return _ENV_PREFIX.search(data[max(0, at - 42) : at - 1]) is not None
@@ -244,8 +243,7 @@ def quoted_as_prefix(analysis: Analysis, files: list[str], names: set[str]) -> s
     return _search(analysis, files, rb"""["'](%b)["']""" % alternation(names), names, env_prefix)
 
 
-#: What comes just before a settings class's prefix (``env_prefix="APP_"``,
-#: ``"env_prefix": "APP_"``).
+#: What comes before a settings class's prefix (``env_prefix="APP_"``).
 _ENV_PREFIX = re.compile(rb"""env_prefix["']?\s*[=:]\s*$""")
 
 
