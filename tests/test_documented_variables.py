@@ -287,6 +287,13 @@ def test_a_variable_of_the_pages_convention_no_setting_has_is_read_by_nothing(tm
             "APP_TIMEOUT",
             {"app/env.py": 'def get(config, name):\n    return config.get(f"APP_{name}")\n'},
         ),
+        # A variable whose name a read builds at run time may be it.
+        (
+            "APP_TIMEOUT",
+            {
+                "app/env.py": 'import os\n\n\ndef env(a, b):\n    return os.environ.get(f"APP_{a}{b}")\n'
+            },
+        ),
         # Not of the page's convention: another program's variable.
         ("HTTPS_PROXY", {}),
         # The code quotes the prefix: it may read every variable of it.

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.python.registration_calls import AUTOMATIC
 from configdrift.index.spellings import VARIABLE, shared_affixes
 from configdrift.model import CLI_KINDS, Finding, Related, SchemaNode, format_path, resolve_path
+from configdrift.rules.built_names import variable_built
 from configdrift.rules.doc_gaps import variable_prefixes
 from configdrift.rules.evidence import (
     code_files,
@@ -121,7 +122,7 @@ def unheld_variables(analysis: Analysis) -> Iterator[Finding]:
     spelt = spelt_anywhere(analysis, set(lone)) if lone else set()
     unspelt = set(lone) - spelt
     unspelt -= built_keys(analysis, unspelt) if unspelt else set()
-    for name in sorted(unspelt):
+    for name in sorted(n for n in unspelt if not variable_built(analysis, n)):
         entry = lone[name]
         yield make(
             "CD102",
