@@ -190,6 +190,12 @@ class SchemaNode:
                 return node
         return None
 
+    def current_spellings(self) -> list[str]:
+        """Its spellings but the old ones (``hidden_spellings``,
+        ``deprecated_spellings``): those the docs should teach."""
+        old = {*self.hidden_spellings, *self.deprecated_spellings}
+        return [s for s in self.spellings if s not in old]
+
     def walk(self) -> list[SchemaNode]:
         out: list[SchemaNode] = []
         stack = [self]

@@ -133,7 +133,7 @@ def doc_command_deprecations(
                 if not (node.deprecated or hidden) or said(rel, lines[at]):
                     continue
                 runs = f"the command line runs `{_runs(program)}` with `{flag}`"
-                shown = [s for s in node.spellings if s not in node.hidden_spellings]
+                shown = node.current_spellings()
                 how = "deprecates it" if node.deprecated else "keeps it out of the help"
                 yield make(
                     "CD402",

@@ -459,9 +459,8 @@ def _old_spelling_entries(analysis: Analysis, lines: dict[str, list[str]]) -> It
     for doc, node in old:
         if id(node) in current or _entry_says(analysis, doc.location, lines):
             continue
-        stale = {*node.hidden_spellings, *node.deprecated_spellings}
         # The shown spelling (``--color``), the option's own name.
-        instead = [*(s for s in node.spellings if s not in stale), node.key][0]
+        instead = [*node.current_spellings(), node.key][0]
         why = (
             "a spelling its declaration keeps out of `--help`"
             if doc.name in node.hidden_spellings

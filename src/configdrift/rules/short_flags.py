@@ -68,7 +68,7 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
         for node in root.children.values()
         if node.origin != BUILTIN
         and not (node.hidden or node.deprecated)
-        and any(is_short(s) for s in _shown(node))
+        and any(is_short(s) for s in node.current_spellings())
         and any(s.startswith("--") for s in node.spellings)
     ]
     named = named_in_pages(analysis, {s for n in options for s in n.spellings if is_short(s)})
@@ -89,9 +89,11 @@ def unnamed_shorts(analysis: Analysis, entries: set[int]) -> Iterator[Finding]:
         ):
             continue  # named by a short flag other options have too: not this one for certain
         # Each short form no page names (``-N`` of ``--no-reuse`` beside a
-        # named ``-r``), the option's other spellings named or not.
+        # named ``-r``), the option's other spellings named or not; one its
+        # declaration keeps out of the help (``-i`` beside
+        # ``--no-incremental``) no page owes.
         long = "` or `".join(s for s in node.spellings if s.startswith("--"))
-        for short in (s for s in _shown(node) if is_short(s) and s not in named):
+        for short in (s for s in node.current_spellings() if is_short(s) and s not in named):
             yield make(
                 "CD103",
                 short,
@@ -219,9 +221,3 @@ def misseparated_flags(analysis: Analysis) -> Iterator[Finding]:
             "are parsed strictly)",
             (Related(at.path, at.line, f"`{taken}` is declared here"),) if at else (),
         )
-
-
-def _shown(node: SchemaNode) -> list[str]:
-    """An option's spellings but those its declaration keeps out of the
-    help (``-i`` hidden beside ``--no-incremental``): no page owes them."""
-    return [s for s in node.spellings if s not in node.hidden_spellings]
