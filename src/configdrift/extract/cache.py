@@ -271,6 +271,7 @@ def _block(b: dict[str, Any]) -> Block:
         b["what"],
         b["call"],
         b["origin"],
+        b["defaults"],
     )
 
 

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-import functools
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs.block_model import VALUE, BlockKey
 from configdrift.model import (
+    ConfigPath,
     DocEntry,
     Finding,
+    Location,
     Related,
     SchemaNode,
+    Value,
     format_path,
     resolve_path,
     value_kind,
 )
 from configdrift.rules import doc_signatures, docstrings, listed_keywords
+from configdrift.rules.evidence import once
 from configdrift.rules.help_defaults import help_defaults_differ
 from configdrift.rules.registry import make, register
 from configdrift.rules.values import DocValue, doc_kinds, parse_doc_value, values_equal
@@ -41,7 +46,11 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     its signature (``.. py:function:: serve(app, port=8000)``), and so does
     a section that lists a callable's keyword arguments as entries
     (``max_age``, "Defaults to `600`."), and so does an option's help text, which ``--help`` shows (``help="Port (default:
-    8080)"`` beside ``default=8000``).
+    8080)"`` beside ``default=8000``). So does an example block whose
+    lead says it holds the defaults ("The default configuration is as
+    follows:"), or whose title is the command that prints them
+    (``title="$ app --cfg job"``), where two thirds of its values are the
+    code's defaults: the others are ones the docs left behind.
 
     Why it matters
     Users who rely on the documented default get another behaviour, silently.
@@ -58,31 +67,9 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
     yield from doc_signatures.described_defaults_differ(analysis)
     yield from listed_keywords.listed_defaults_differ(analysis)
     yield from help_defaults_differ(analysis)
+    yield from _restated_defaults_differ(analysis)
     root = analysis.schema
     spellings = {s for n in root.walk() if n is not root for s in n.spellings or (n.key,)}
-
-    @functools.cache
-    def fallbacks() -> dict[str, list[object]]:
-        """Values the code puts in place of a falsy option, by its name."""
-        out: dict[str, list[object]] = {}
-        for name, info in analysis.project.modules.items():
-            for attr, expr, _line in info.facts.fallbacks:
-                value = analysis.project.evaluate(name, expr)
-                if value.known:
-                    out.setdefault(attr, []).append(value.value)
-        return out
-
-    @functools.cache
-    def hooks() -> set[tuple[str, str]]:
-        """(class, attribute) a model's after-init hook assigns
-        (``object.__setattr__(self, "py_version", f"py{v}")``)."""
-        return {
-            (function.rsplit(".", 1)[0].rsplit(".", 1)[-1], attr)
-            for info in analysis.project.modules.values()
-            for function, attr, *_ in info.facts.attr_assigns
-            if function.rsplit(".", 1)[-1] in _AFTER_INIT
-        }
-
     for entry in analysis.entries:
         if entry.default is None:
             continue
@@ -119,11 +106,8 @@ def default_mismatch(analysis: Analysis) -> Iterator[Finding]:
         equal = values_equal(doc, code)
         if equal is not False:
             continue
-        if not code and any(values_equal(doc, v) for v in fallbacks().get(node.key, [])):
-            continue  # ``cfg.ignore or DEFAULT_IGNORE``: the falsy default stands for another
-        owner = resolve_path(root, entry.path[:-1])[0]
-        if owner is not None and (str(owner.model).rsplit(".", 1)[-1], node.key) in hooks():
-            continue  # rewritten after init: a page made from an instance shows the result
+        if _stands_for(analysis, root, entry.path, doc):
+            continue
         yield make(
             "CD104",
             format_path(entry.path),
@@ -188,3 +172,110 @@ _AFTER_INIT = frozenset({"__post_init__", "model_post_init", "__attrs_post_init_
 def _show(value: object, text: str) -> str:
     shown = repr(value)
     return shown if shown == text or not text else f"{shown} ({text})"
+
+
+def _fallbacks(analysis: Analysis) -> dict[str, list[object]]:
+    """Values the code puts in place of a falsy option, by its name."""
+
+    def derive() -> dict[str, list[object]]:
+        out: dict[str, list[object]] = {}
+        for name, info in analysis.project.modules.items():
+            for attr, expr, _line in info.facts.fallbacks:
+                value = analysis.project.evaluate(name, expr)
+                if value.known:
+                    out.setdefault(attr, []).append(value.value)
+        return out
+
+    return once(analysis, "defaults.fallbacks", derive)
+
+
+def _hooks(analysis: Analysis) -> set[tuple[str, str]]:
+    """(class, attribute) a model's after-init hook assigns
+    (``object.__setattr__(self, "py_version", f"py{v}")``)."""
+    return once(
+        analysis,
+        "defaults.hooks",
+        lambda: {
+            (function.rsplit(".", 1)[0].rsplit(".", 1)[-1], attr)
+            for info in analysis.project.modules.values()
+            for function, attr, *_ in info.facts.attr_assigns
+            if function.rsplit(".", 1)[-1] in _AFTER_INIT
+        },
+    )
+
+
+def _stands_for(analysis: Analysis, root: SchemaNode, path: ConfigPath, doc: DocValue) -> bool:
+    """Does the documented value stand for the code's default where they
+    differ: the value the code puts in place of a falsy default (``cfg.ignore
+    or DEFAULT_IGNORE``), or one a model's after-init hook assigns (a page
+    made from an instance shows the result)?"""
+    node = resolve_path(root, path)[0]
+    if node is None:
+        return False
+    code = node.default.value if node.default is not None else None
+    if not code and any(values_equal(doc, v) for v in _fallbacks(analysis).get(node.key, [])):
+        return True
+    owner = resolve_path(root, path[:-1])[0]
+    return owner is not None and (str(owner.model).rsplit(".", 1)[-1], node.key) in _hooks(analysis)
+
+
+def _restated_defaults_differ(analysis: Analysis) -> Iterator[Finding]:
+    """CD104 for each value of a placed example that restates the defaults
+    (``Block.defaults``: its lead says so, or it is what a command prints)
+    that differs from the code's default, where most of its values are
+    the code's defaults. ``None`` in the code is compared only where the
+    block is a command's printout or writes ``null`` for another key whose
+    default is ``None``: else the code may compute it at run time."""
+    root = analysis.schema
+    for rel, block, prefix in analysis.blocks:
+        if not block.defaults:
+            continue
+        printed = block.defaults.startswith("$ ")
+        compared: list[tuple[BlockKey, ConfigPath, SchemaNode, Value, bool]] = []
+        for key in block.keys:
+            path = (*prefix, *key.path)
+            node = resolve_path(root, path)[0] if key.kind == VALUE and key.path else None
+            if node is None or node.default is None or not node.default.known:
+                continue
+            if printed and _named_in(path[-1], block.defaults):
+                continue  # a value the printing command line sets
+            code, doc = node.default.value, DocValue(True, key.value)
+            if key.value is None and code in ("", [], {}):
+                continue  # unset either way
+            equal = values_equal(doc, code)
+            if equal is not None:
+                compared.append((key, path, node, node.default, equal))
+        # Two thirds of its values the code's defaults: the block lists them,
+        # and a value that differs is one the docs left behind, not a change.
+        same = [path for *_, equal in compared if equal]
+        if 3 * len(same) < 2 * len(compared):
+            continue  # an example that sets values of its own, not the defaults
+        # The block writes ``null`` for a default of ``None``: a value where
+        # the code has ``None`` is then no value computed at run time.
+        nulls = printed or any(k.value is None for k, *_, equal in compared if equal)
+        for key, path, node, default, equal in compared:
+            if equal or (default.value is None and not nulls):
+                continue
+            if _stands_for(analysis, root, path, DocValue(True, key.value)):
+                continue
+            where = node.default_location or node.location
+            shown = (
+                f"what `{block.defaults[2:]}` prints, as the page shows it"
+                if printed
+                else "a block the page says lists the defaults"
+            )
+            yield make(
+                "CD104",
+                format_path(path),
+                Location(rel, key.line),
+                f"`{format_path(path)}` is {key.value!r} in {shown}, "
+                f"but the code's default is {_show(default.value, default.text)}",
+                (Related(where.path, where.line, f"{node.origin or 'the field'} sets the default"),)
+                if where is not None
+                else (),
+            )
+
+
+def _named_in(key: str, command: str) -> bool:
+    """Does a command line name ``key`` as a word (``app.timeout=3``)?"""
+    return re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", command) is not None

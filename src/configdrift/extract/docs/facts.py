@@ -68,6 +68,10 @@ class Block:
     #: (``from sanic_ext import Config``: ``sanic_ext``); empty where it
     #: imports none.
     origin: str = ""
+    #: What it says of its values (``leads.shown_defaults``): "stated"
+    #: where its lead says they are the defaults, the command that prints
+    #: them where its title is one (``$ app --cfg job``), else "".
+    defaults: str = ""
 
     def foreign(self, packages: set[str]) -> bool:
         """Does the block import its callee from a package other than

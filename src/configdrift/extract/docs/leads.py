@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from configdrift.extract.docs.facts import Block
+
 #: Where a paragraph sends the reader to a Sphinx ``conf.py``.
 _CONF_PY = re.compile(r"\bconf\.py\b")
 
@@ -43,3 +45,46 @@ def lead_language(text: str) -> str:
         for lang in [(match.group(1) or match.group(2) or match.group(3)).lower()]
     }
     return named.pop() if len(named) == 1 else ""
+
+
+#: A lead's last sentence that says the block after it holds the
+#: defaults: "The default configuration is as follows:", "Default
+#: configuration:", "options with their default values:", "The defaults
+#: are:".
+_DEFAULTS = re.compile(r"(?i)\bdefaults?\b")
+#: Words that say the block shows something else than the defaults: a
+#: change of them ("To change the default port, set:", "the deltas from
+#: the default configuration:"), or values beside them.
+_NOT_DEFAULTS = re.compile(
+    r"(?i)\b(?:chang|overrid|instead|customi[sz]|modif|differ|other|delta|updat|replac"
+    r"|adjust|tweak|disabl|enabl|switch|turn|reset|extend|add|set\b|not\b|unless|beyond"
+    r"|besides|addition|except|without|than|recommend|suggest|run\b|get\b|will\b)"
+    r"|n't\b"
+)
+#: A title a fence gives its block (``yaml title="$ app --cfg job"``).
+_TITLE = re.compile(r"""\btitle=(?:"([^"\n]{0,500})"|'([^'\n]{0,500})')""")
+
+
+def shown_defaults(lead: str, info: str = "") -> str:
+    """What a block says of its values: the command line its title gives
+    (``title="$ app --cfg job"``: the block is what that command prints),
+    prompt and all; ``"stated"`` where the last sentence of the paragraph
+    before it says it holds the defaults and leads into it ("The default
+    configuration is as follows:") with no word of a change; else ""."""
+    title = _TITLE.search(info[:1000])
+    command = (title.group(1) or title.group(2) or "") if title is not None else ""
+    if command.startswith("$ "):
+        return command
+    text = lead.rstrip()
+    if not text.endswith(":"):
+        return ""
+    last = re.split(r"(?<=[.!?])\s", text[-2000:])[-1]
+    return "stated" if _DEFAULTS.search(last) and not _NOT_DEFAULTS.search(last) else ""
+
+
+def mark_defaults(blocks: list[Block], lead: str, info: str = "") -> None:
+    """Mark the blocks one code block of a page gave with what it says of
+    its values (``shown_defaults``)."""
+    shown = shown_defaults(lead, info) if blocks else ""
+    for block in blocks:
+        block.defaults = shown

@@ -50,7 +50,7 @@ from configdrift.extract.docs.entry_types import annotated_default, type_from_re
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options
 from configdrift.extract.docs.label_values import definition_labels, literal_choices, variable_of
-from configdrift.extract.docs.leads import lead_language, leads_to_conf
+from configdrift.extract.docs.leads import lead_language, leads_to_conf, mark_defaults
 from configdrift.extract.docs.markdown_inline import code_links, comment_default, role_references
 from configdrift.extract.docs.markdown_tokens import (
     anchor_only,
@@ -104,8 +104,7 @@ def extract_markdown(data: bytes, mdx: bool = False) -> DocFacts:
     try:
         tokens = parser().parse(text)
     except Exception as exc:  # markdown-it is total on str input; guard anyway
-        facts.error = f"Markdown could not be read: {exc}"
-        facts.error_line = 1
+        facts.error, facts.error_line = f"Markdown could not be read: {exc}", 1
         return facts
     _Walker(facts, tokens).run()
     facts.code_links = code_links(tokens)
@@ -131,8 +130,7 @@ class _Walker:
         tokens = self.tokens
         i = 0
         in_list = 0
-        # The entry a "Default:" paragraph alone announces a block for.
-        awaiting: int | None = None
+        awaiting: int | None = None  # the entry a "Default:" paragraph announces a block for
         owners: list[int | None] = []  # the entry each open list's item names
         while i < len(tokens):
             tok = tokens[i]
@@ -171,7 +169,9 @@ class _Walker:
                 i = self._table(i)
                 continue
             elif kind in ("fence", "code_block"):
+                before = len(self.facts.blocks)
                 self._block(tok)
+                mark_defaults(self.facts.blocks[before:], self.lead, tok.info or "")
                 self.lead = ""
             elif kind == "html_block":
                 self._comments(tok.content)

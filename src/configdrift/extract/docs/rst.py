@@ -54,7 +54,7 @@ from configdrift.extract.docs.entry_text import (
 from configdrift.extract.docs.facts import Block, DocFacts, RawEntry, Section
 from configdrift.extract.docs.help_output import help_options, option_term
 from configdrift.extract.docs.label_values import label_kind, variable_of
-from configdrift.extract.docs.leads import lead_language, leads_to_conf
+from configdrift.extract.docs.leads import lead_language, leads_to_conf, mark_defaults
 from configdrift.extract.docs.page import page_text
 from configdrift.extract.docs.prose_defaults import MARKED, conditional
 from configdrift.extract.docs.python_config import block_language, inline_call, python_blocks
@@ -517,6 +517,11 @@ class _Walker:
                 entry.doc_type = _text(cells[type_col]).strip() or None
 
     def _block(self, node: Any, section: int) -> None:
+        before = len(self.facts.blocks)
+        self._literal(node, section)
+        mark_defaults(self.facts.blocks[before:], lead_text(node))
+
+    def _literal(self, node: Any, section: int) -> None:
         classes = list(node.get("classes", []))
         language = str(node.get("language", "")).lower()
         if not language and len(classes) >= 2 and classes[0] == "code":
