@@ -352,6 +352,7 @@ def test_names_of_words_in_code_spans_are_mentions() -> None:
         "--in-place",
         "--extras",
         "LOG_ENABLE",
+        "--ab",  # a long flag of any length: a flag the prose names
     ]
     rst = "A\n=\n\nSet ``example_dirs`` and ``short``.\n"
     assert extract_rst(rst.encode()).mentions == [("example_dirs", 4)]

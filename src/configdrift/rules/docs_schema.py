@@ -46,6 +46,7 @@ from configdrift.rules.environment_docs import linked_variables, other_reads, un
 from configdrift.rules.evidence import once
 from configdrift.rules.mentions import misspelt_mentions
 from configdrift.rules.partial_lists import partial_lists
+from configdrift.rules.prose_flags import prose_flags_not_taken
 from configdrift.rules.registry import make, register
 from configdrift.rules.schema_files import closed_schema_gaps
 from configdrift.rules.short_flags import (
@@ -120,7 +121,10 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     arguments of the project's class or function (a section titled
     ``CORSMiddleware``, or whose Python block builds it, listing three of
     its keywords at least and three quarters of its entries so) that its
-    closed signature does not take and the class has as no attribute. A
+    closed signature does not take and the class has as no attribute. So
+    for a flag the prose writes in code on a line that names a flag of the
+    project's strict parser (```--verbose`/`--debug` flags``), where no
+    parser declares it and no code spells it as a string. A
     dataclass that inherits from a class outside the project
     (``TrainingArguments``) takes that class's fields, which are not
     known: what it lacks is not judged.
@@ -162,6 +166,7 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     yield from docstrings.misspelt_keywords(analysis)
     yield from function_docstrings.params_not_taken(analysis)
     yield from listed_keywords.listed_not_taken(analysis)
+    yield from prose_flags_not_taken(analysis)
 
 
 def documented_nodes(analysis: Analysis) -> tuple[dict[int, DocEntry], set[int]]:

@@ -308,11 +308,16 @@ _INI_MENTION = re.compile(r"\[([A-Za-z_][\w.-]{0,80})\]\s?([A-Za-z_][\w-]{0,80})
 _WORDS_MENTION = re.compile(r"(?:--)?[A-Za-z][A-Za-z0-9]*+(?:[_-][A-Za-z0-9]++){0,8}")
 
 
+#: A long flag of any length (``--debug``), named as a flag is.
+_LONG_FLAG = re.compile(r"--[A-Za-z][\w-]{1,60}")
+
+
 def code_mention(code: str) -> str | None:
     """The dotted name a code span in prose spells, if it spells only one
     (``c.ServerApp.port``; ``[run] branch`` as ``run.branch``), not a call,
-    a file or an assignment; the name of a class (``GroupConfig``); or a
-    name of words (``example_dirs``, quoted or not, ``--in-place``)."""
+    a file or an assignment; the name of a class (``GroupConfig``); a
+    name of words (``example_dirs``, quoted or not, ``--in-place``); or a
+    long flag (``--debug``)."""
     text = code.strip()
     ini = _INI_MENTION.fullmatch(text)
     if ini is not None:
@@ -320,7 +325,7 @@ def code_mention(code: str) -> str | None:
     if class_name(text):
         return text
     words = text[1:-1] if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"" else text
-    if words_name(words):
+    if words_name(words) or _LONG_FLAG.fullmatch(text):
         return words
     if not _DOTTED_MENTION.fullmatch(text) or file_name(text):
         return None

@@ -1,0 +1,109 @@
+"""A flag the docs' prose writes in code beside a flag of the project's
+own program (```--verbose`/`--debug` flags``, "as the ``--model`` and
+``--hf-tokenizer-name`` parameters") that no parser of the project
+declares (part of CD101): a reader who passes it gets ``unrecognized
+arguments`` (argparse) or ``No such option`` (click).
+
+The line must name a flag of a parser that rejects unknown flags for
+certain (``strict``), so that it speaks of that program's command line;
+the flag must be declared by no parser of the project, under any
+spelling, nor begin a declared one (argparse takes ``--verb`` for
+``--verbose``), and no Python file of the project may spell it as a
+string (it may be declared where the parser is not followed). A line
+that tells of a removal or a deprecation, and a history page, are never
+judged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from configdrift.discover import HISTORY_PAGES
+from configdrift.files import read_or_none
+from configdrift.model import Finding, Location, Related, SchemaNode
+from configdrift.rules.evidence import MAX_OTHER_BYTES, code_files, quoted_in
+from configdrift.rules.lifecycle import HISTORY_WORDS
+from configdrift.rules.registry import make
+
+if TYPE_CHECKING:
+    from configdrift.analysis import Analysis
+
+#: What each parser says of a flag it does not know.
+_REJECTION = {"argparse": "unrecognized arguments", "click": "No such option"}
+#: A long flag as a parser spells one.
+_LONG = re.compile(r"--[A-Za-z0-9][\w.-]*")
+
+
+def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
+    """CD101 for each flag the prose writes in code on a line that names a
+    flag of the project's strict parser, where no parser declares it."""
+    if analysis.first is not None:
+        return  # the project's docs, judged once
+    parsers = [s.schema for s in analysis.everything if s.schema.model_kind in _REJECTION]
+    declared = {s for parser in parsers for node in parser.walk() for s in node.spellings}
+    longs = [s for s in declared if s.startswith("--")]
+    own = {
+        s: parser
+        for parser in parsers
+        if parser.strict is True
+        for node in parser.walk()
+        for s in node.spellings
+        if s.startswith("--")
+    }
+    if not own:
+        return
+    found: list[tuple[str, int, str, str]] = []
+    for rel, doc in sorted({**analysis.doc_facts, **analysis.pages_read}.items()):
+        if HISTORY_PAGES.search(rel):
+            continue
+        by_line: dict[int, set[str]] = {}
+        for name, line in doc.mentions:
+            by_line.setdefault(line, set()).add(name)
+        for line, names in sorted(by_line.items()):
+            beside = sorted(names & own.keys())
+            for flag in sorted(names) if beside else ():
+                if _LONG.fullmatch(flag) and not _declared(flag, declared, longs):
+                    found.append((rel, line, flag, beside[0]))
+    if not found:
+        return
+    python = [*code_files(analysis), *analysis.other_python]
+    spelt = quoted_in(analysis, python, {flag for _, _, flag, _ in found})
+    for rel, line, flag, known in found:
+        if flag in spelt or _told_retired(analysis, rel, line):
+            continue
+        parser = own[known]
+        yield make(
+            "CD101",
+            flag,
+            Location(rel, line),
+            f"`{flag}` is written as a flag beside `{known}`, but no parser of the project "
+            f"declares it: passing it fails with '{_REJECTION[parser.model_kind or '']}'",
+            _declares(parser, known),
+        )
+
+
+def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
+    """Does a parser take the flag: one of its spellings, or a long flag
+    that begins one (argparse's abbreviations), ``-`` and ``_`` alike?"""
+    if flag in declared or flag.replace("-", "_")[2:] in {s.replace("-", "_")[2:] for s in longs}:
+        return True
+    return len(flag) > 3 and any(s.startswith(flag) for s in longs)
+
+
+def _told_retired(analysis: Analysis, page: str, line: int) -> bool:
+    """Does the line tell of a removal or a deprecation ("the ``--boxed``
+    option has been removed")?"""
+    data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
+    lines = data.decode(errors="replace").splitlines() if data is not None else []
+    return 0 < line <= len(lines) and HISTORY_WORDS.search(lines[line - 1]) is not None
+
+
+def _declares(parser: SchemaNode, flag: str) -> tuple[Related, ...]:
+    """Where the parser declares the flag the line names beside."""
+    node = next((n for n in parser.walk() if flag in n.spellings and n.location), None)
+    if node is None or node.location is None:
+        return ()
+    where = node.location
+    return (Related(where.path, where.line, f"`{flag}` is declared here, beside the options"),)
