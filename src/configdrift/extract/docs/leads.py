@@ -85,6 +85,6 @@ def shown_defaults(lead: str, info: str = "") -> str:
 def mark_defaults(blocks: list[Block], lead: str, info: str = "") -> None:
     """Mark the blocks one code block of a page gave with what it says of
     its values (``shown_defaults``)."""
-    shown = shown_defaults(lead, info) if blocks else ""
+    shown = shown_defaults(lead, info)
     for block in blocks:
         block.defaults = shown
