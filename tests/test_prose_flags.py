@@ -22,6 +22,7 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8000, help="the port")
     parser.add_argument("--verbose", "-v", action="store_true", help="talk")
     parser.add_argument("--output_format", default="text", help="the format")
+    parser.add_argument("--max-items", type=int, default=10, help="how many")
     return parser.parse_args(argv)
 """
 
@@ -31,6 +32,7 @@ _PAGE = """# Command line
 - `--port`: the port.
 - `--verbose`: talk.
 - `--output_format`: the format.
+- `--max-items`: how many.
 
 {line}
 """
@@ -47,7 +49,7 @@ def test_a_flag_beside_the_programs_own_that_no_parser_declares(tmp_path) -> Non
     found = _prose(tmp_path, "Pass `--verbose` or `--debug` to see what it does.")
     assert set(found) == {"--debug"}
     finding = found["--debug"]
-    assert (finding.location.path, finding.location.line) == ("docs/cli.md", 8)
+    assert (finding.location.path, finding.location.line) == ("docs/cli.md", 9)
     assert "beside `--verbose`" in finding.message
     assert "unrecognized arguments" in finding.message
     assert finding.related[0].path == "shop/cli.py"
@@ -60,6 +62,7 @@ def test_a_flag_beside_the_programs_own_that_no_parser_declares(tmp_path) -> Non
         "Pass `--debug` to see what it does.",
         # Declared with ``_`` for ``-``, or begun by the flag (``--verb``).
         "Pass `--verbose` and `--output-format json`, or `--output-format`.",
+        "Pass `--verbose` and `--max_items`.",
         "Pass `--verbose` or `--verb`.",
         # The line tells the flag is gone.
         "The `--debug` flag was removed: pass `--verbose` instead.",

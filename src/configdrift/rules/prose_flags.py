@@ -44,6 +44,7 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
     parsers = [s.schema for s in analysis.everything if s.schema.model_kind in _REJECTION]
     declared = {s for parser in parsers for node in parser.walk() for s in node.spellings}
     longs = [s for s in declared if s.startswith("--")]
+    declared |= {s.replace("_", "-") for s in longs}  # ``-`` and ``_`` alike
     own = {
         s: parser
         for parser in parsers
@@ -85,9 +86,9 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
 
 
 def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
-    """Does a parser take the flag: one of its spellings, or a long flag
-    that begins one (argparse's abbreviations), ``-`` and ``_`` alike?"""
-    if flag in declared or flag.replace("-", "_")[2:] in {s.replace("-", "_")[2:] for s in longs}:
+    """Does a parser take the flag: one of its spellings (with ``-`` for
+    ``_``), or a long flag that begins one (argparse's abbreviations)?"""
+    if flag in declared or flag.replace("_", "-") in declared:
         return True
     return len(flag) > 3 and any(s.startswith(flag) for s in longs)
 
