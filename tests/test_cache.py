@@ -256,6 +256,12 @@ def test_every_doc_fact_survives_the_cache() -> None:
     pages.append(("broken.md", b"\xff\xfe not UTF-8"))
     pages.append(("linked.md", b"The [settings](../src/app/config.py#L3) of the app.\n"))
     pages.append(("loose.md", b"```python\napp_port = 8080\napp_host = 'x'\n```\n"))
+    # A block of defaults (``Block.defaults``), and a script whose parser is closed.
+    pages.append(("defaults.md", b"The default configuration is:\n\n```yaml\na: 1\n```\n"))
+    script = (
+        b"import argparse\np = argparse.ArgumentParser()\np.add_argument('--x')\np.parse_args()\n"
+    )
+    pages.append(("train.py", script))
     held: set[str] = set()
     for name, data in pages:
         facts = extractor_for(name)(data)

@@ -28,7 +28,7 @@ from configdrift.index.pages import (
     spelt_whole,
 )
 from configdrift.index.platform_variables import package_named
-from configdrift.index.programs import installed_programs, other_programs
+from configdrift.index.programs import installed_programs, other_programs, scripts_run
 from configdrift.model import (
     CLI_KINDS,
     DocSource,
@@ -296,6 +296,11 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         for rel, doc in example_facts.items()
         if doc.error is None and rel not in analysis.doc_facts and not HISTORY_PAGES.search(rel)
     }
+    # The scripts the pages run, read for the flags their parser declares.
+    pythons = {*sources.python, *sources.py_examples}
+    run = scripts_run({**analysis.command_pages, **analysis.pages_read}, pythons)
+    ran = extractor.docs(run, None)() if run else {}
+    analysis.scripts_run = {rel: doc for rel, doc in ran.items() if doc.parser is not None}
     analysis.mentions = [
         (rel, name, line)
         for rel, doc in candidates + list(mention_facts.items())

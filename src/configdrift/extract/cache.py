@@ -257,6 +257,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
             )
             for a in data["api"]
         ],
+        parser=(data["parser"][0], tuple(data["parser"][1])) if data["parser"] else None,
     )
 
 

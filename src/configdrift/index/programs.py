@@ -9,12 +9,14 @@ are read for it (``may_run``).
 from __future__ import annotations
 
 import configparser
+import posixpath
 import re
 import tomllib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
 from configdrift.files import read_or_none
@@ -139,3 +141,28 @@ def _table(data: Any, *keys: str) -> Any:
     for key in keys:
         data = data.get(key) if isinstance(data, dict) else None
     return data
+
+
+#: The programs that run a script given as their first word.
+PYTHONS = frozenset({"python", "python3"})
+
+
+def script_of(page: str, word: str, files: Collection[str]) -> str | None:
+    """The project's Python file a page's command line runs as a script
+    (``python hf_chat.py``, ``python scripts/train.py``): the path from the
+    page's folder, else from the root, where it is one of ``files``."""
+    beside = posixpath.normpath(posixpath.join(posixpath.dirname(page), word))
+    return next((p for p in (beside, posixpath.normpath(word)) if p in files), None)
+
+
+def scripts_run(pages: Mapping[str, DocFacts], files: Collection[str]) -> list[str]:
+    """The project's Python files the pages' command lines run as scripts
+    (``script_of``)."""
+    return sorted(
+        {
+            found
+            for rel, doc in pages.items()
+            for _, program, args, _ in doc.commands
+            if program in PYTHONS and args and (found := script_of(rel, args[0], files))
+        }
+    )

@@ -25,6 +25,11 @@ words, for it may take them). Never after ``--``, never in a cluster of short fl
 begins a declared one (argparse takes ``--verb`` for ``--verbose``). A
 flag some code of the project spells as a string is never judged: it may
 be declared where the parser is not followed (a list of shared options).
+
+So for a command line that runs a script of the project with ``python``
+(``python hf_chat.py --user_msg_fmt=...``): its long flags against those
+the script's one parser declares, where they are all known
+(``Analysis.scripts_run``, ``extract.docs.script_parsers``).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
+from configdrift.index.programs import PYTHONS, script_of
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -73,6 +79,49 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
     for rel, line, program, flag in dict.fromkeys(unknown):
         if flag not in spelt:
             yield _finding(parser, rel, line, program, flag)
+
+
+def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
+    """CD301 for each long flag a doc command line gives a script of the
+    project it runs (``python hf_chat.py --user_msg_fmt=...``) that the
+    script's one parser, whose flags are all known, does not declare
+    (``Analysis.scripts_run``): before ``--``, any other than a
+    placeholder, nor one that begins a declared flag; and no code of the
+    project spells it as a string."""
+    if analysis.first is not None or not analysis.scripts_run:
+        return
+    pages = {**analysis.command_pages, **analysis.pages_read}
+    pythons = {*code_files(analysis), *analysis.other_python}
+    unknown: list[tuple[str, int, str, str, int]] = []
+    for rel, doc in sorted(pages.items()):
+        for _, program, args, lines in doc.commands:
+            ran = analysis.scripts_run
+            script = script_of(rel, args[0], ran.keys()) if program in PYTHONS and args else None
+            facts = ran[script] if script is not None else None
+            if script is None or facts is None or facts.parser is None:
+                continue
+            line, declared = facts.parser
+            longs = [f for f in declared if f.startswith("--")]
+            for at, word in enumerate(args[1:], 1):
+                if word == "--":
+                    break
+                flag = word.partition("=")[0]
+                if not flag.startswith("--") or not _FLAG.fullmatch(flag) or flag in declared:
+                    continue  # a value, a placeholder (``--<type>``), or a flag it takes
+                if not (len(flag) > 3 and any(s.startswith(flag) for s in longs)):
+                    unknown.append((rel, lines[at], script, flag, line))
+    spelt = quoted_in(analysis, sorted(pythons), {flag for *_, flag, _ in unknown})
+    for rel, at, script, flag, line in dict.fromkeys(unknown):
+        if flag in spelt:
+            continue
+        yield make(
+            "CD301",
+            flag,
+            Location(rel, at),
+            f"the command line runs the script `{script}` with `{flag}`, which its parser "
+            f"does not declare: following the docs {_REJECTION['argparse']}",
+            (Related(script, line, "the script's parser declares the flags it accepts"),),
+        )
 
 
 def doc_command_values(analysis: Analysis) -> Iterator[Finding]:

@@ -28,7 +28,11 @@ from configdrift.model import (
 )
 from configdrift.rules.class_paths import class_path_keywords, registered_keywords
 from configdrift.rules.doc_calls import doc_call_keywords
-from configdrift.rules.doc_commands import doc_command_flags, doc_command_values
+from configdrift.rules.doc_commands import (
+    doc_command_flags,
+    doc_command_values,
+    script_command_flags,
+)
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.docstring_calls import example_calls_not_taken
 from configdrift.rules.evidence import (
@@ -142,7 +146,12 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     else before a second one; never after ``--``, never after a
     placeholder such as ``--<type>``); and one that gives a subcommand of
     an argparse or click program, right after its name, a flag that only other
-    subcommands take (``shop lock -r`` where ``install`` takes ``-r``). A
+    subcommands take (``shop lock -r`` where ``install`` takes ``-r``); and
+    one that runs a script of the project with ``python`` (``python
+    hf_chat.py``, from the page's folder or the root) with a long flag the
+    script's one ``ArgumentParser`` does not declare, where every flag it
+    declares is a literal, it is handed to no helper, takes no rest of
+    the words and parses with ``parse_args``. A
     key the project's loader takes out of the loaded file
     by name (``cfg.pop("include")``) is the loader's, never the model's:
     an example may set it.
@@ -166,6 +175,7 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     yield from registered_keywords(analysis)
     yield from example_calls_not_taken(analysis)
     yield from doc_command_flags(analysis)
+    yield from script_command_flags(analysis)
     yield from commands_of_other_subcommands(analysis, strict=True)
     for rel, line, rejected, parent, what in _unaccepted(analysis, strict=True):
         yield make(

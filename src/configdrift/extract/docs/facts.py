@@ -147,6 +147,9 @@ class DocFacts:
     #: The project's callables the page describes by hand, with their
     #: signatures (``.. py:class:: Huey(name='huey')``).
     api: list[ApiDoc] = field(default_factory=list)
+    #: Of a script the docs run, its one parser's line and every flag it
+    #: declares, where they are all known (``script_parsers``).
+    parser: tuple[int, tuple[str, ...]] | None = None
 
     def heading_entry(self, section: int) -> int | None:
         """The entry a section's heading names (``### `cache_dir` ``), as

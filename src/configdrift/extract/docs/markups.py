@@ -36,7 +36,8 @@ MARKUPS: dict[str, Callable[[bytes], DocFacts]] = {
     ".sh": extract_shell,
     # Example scripts (``index.pages.example_scripts``): read for their
     # calls, and a sphinx-gallery example's docstring, a reST page, for
-    # what it renders from docstrings.
+    # what it renders from docstrings; the scripts the docs run
+    # (``index.programs.scripts_run``) for the flags their parser declares.
     ".py": partial(script_facts, page=extract_rst),
 }
 

@@ -27,6 +27,7 @@ from configdrift.extract.docs.block_model import (
 )
 from configdrift.extract.docs.class_fields import shown_fields
 from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.docs.script_parsers import closed_parser
 from configdrift.extract.text import NotText, decode
 
 #: The name a config file's statements set options on.
@@ -457,7 +458,9 @@ def script_facts(data: bytes, page: Callable[[bytes], DocFacts] | None = None) -
     """An example script's calls with keyword arguments of what it imports
     (``from pkg import Storage`` then ``Storage(url=...)``; ``import pkg``
     then ``pkg.storages.Storage(...)``), at its lines: a name it defines
-    itself is its own. Where its docstring is a page (a sphinx-gallery
+    itself is its own; and, of a script the docs run, its one parser's
+    flags where they are all known (``script_parsers``). Where its
+    docstring is a page (a sphinx-gallery
     example's reST, read by ``page``), the classes and functions that
     page renders from their docstrings (``.. autofunction:: pkg.plot``)."""
     text = data.decode("utf-8", "replace")
@@ -476,7 +479,7 @@ def script_facts(data: bytes, page: Callable[[bytes], DocFacts] | None = None) -
         for callee, line, keys, origin in (read_calls(text, tree) if tree else [])
         if origin
     ]
-    facts = DocFacts(calls=calls)
+    facts = DocFacts(calls=calls, parser=closed_parser(tree) if tree is not None else None)
     docstring = _module_docstring(tree) if gallery and tree is not None else None
     if page is not None and docstring is not None:
         rendered, first = page(docstring[0].encode()), docstring[1]

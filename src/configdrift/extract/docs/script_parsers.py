@@ -1,0 +1,79 @@
+"""The flags a script's own command line takes, where they are all known:
+a script the docs run (``python hf_chat.py --max_new_tokens=16``) that
+builds one ``argparse.ArgumentParser``, declares every option with a
+literal flag, hands the parser to nothing else, takes no rest of the
+words for another program (``nargs=argparse.REMAINDER``), and parses
+with ``parse_args`` (an unknown flag fails: ``unrecognized arguments``).
+Read from the script's syntax tree, never run.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: The parser's methods that take unknown flags or another parser's.
+_OPEN = frozenset({"parse_known_args", "parse_known_intermixed_args", "add_subparsers"})
+
+
+def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
+    """The line of the script's one parser and every flag it declares,
+    where the script declares them all (see the module's docs); None
+    where a flag may come from elsewhere, or the script parses none."""
+    parsers = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and _name(node.func) == "ArgumentParser"
+    ]
+    if len(parsers) != 1 or any(k.arg == "parents" for k in parsers[0].keywords):
+        return None
+    # The names the parser and its groups are bound to.
+    bindings = [
+        (node.value is parsers[0], target.id)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+        if node.value is parsers[0] or _name(node.value.func) in _GROUPS
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    ]
+    if not any(own for own, _ in bindings):
+        return None  # a parser bound to no name: where it goes is not known
+    held = {name for _, name in bindings}
+    flags: list[str] = []
+    parsed = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        if name in _OPEN:
+            return None
+        parsed = parsed or name == "parse_args"
+        if name == "add_argument":
+            if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+                return None
+            if any(k.arg == "nargs" and _rest(k.value) for k in node.keywords):
+                return None  # the words after it are another program's
+            texts = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if len(texts) != len(node.args) or not all(isinstance(t, str) for t in texts):
+                return None  # a flag not known statically
+            flags += [t for t in texts if isinstance(t, str) and t.startswith("-")]
+        elif any(isinstance(a, ast.Name) and a.id in held for a in node.args):
+            return None  # the parser handed to a helper that may add options
+    return (parsers[0].lineno, tuple(flags)) if parsed else None
+
+
+#: The calls that make a group of a parser's options.
+_GROUPS = frozenset({"add_argument_group", "add_mutually_exclusive_group"})
+
+
+def _rest(value: ast.expr) -> bool:
+    """Does ``nargs=`` take the rest of the words (``argparse.REMAINDER``)?"""
+    if isinstance(value, ast.Constant):
+        return value.value == "..."
+    return isinstance(value, ast.Attribute | ast.Name) and _name(value) == "REMAINDER"
+
+
+def _name(func: ast.expr) -> str:
+    """The last name of a callee (``add_argument`` of ``p.add_argument``)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""

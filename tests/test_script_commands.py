@@ -1,0 +1,164 @@
+"""A doc command line that runs a script of the project (``python
+train.py --epok 2``) with a long flag the script's one parser does not
+declare, where every flag it declares is known, is CD301; never a script
+whose parser may take flags from elsewhere, nor a flag it takes by an
+abbreviation, one after ``--``, a placeholder, or one some code spells."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from configdrift.extract.docs.script_parsers import closed_parser
+from configdrift.index.programs import script_of
+from helpers import check_project
+
+_SCRIPT = """
+import argparse
+
+
+def parse():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-n", "--name", required=True)
+    group = parser.add_argument_group("training")
+    group.add_argument("--epochs", type=int, default=1)
+    group.add_argument("--lr", type=float, default=0.1)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    print(parse())
+"""
+
+
+def _flags(script: str) -> tuple[int, tuple[str, ...]] | None:
+    return closed_parser(ast.parse(script))
+
+
+def test_a_scripts_one_parser_declares_its_flags() -> None:
+    assert _flags(_SCRIPT) == (6, ("-n", "--name", "--epochs", "--lr"))
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # Another parser, or one built on parents: flags not all here.
+        ("return parser", "other = argparse.ArgumentParser()\n    return parser"),
+        ("ArgumentParser()", "ArgumentParser(parents=[BASE])"),
+        # Unknown flags handed back, or subcommands of their own.
+        ("parser.parse_args()", "parser.parse_known_args()[0]"),
+        ("return parser", "parser.add_subparsers()\n    return parser"),
+        # A flag not known statically.
+        ('"--lr"', "LR_FLAG"),
+        ('group.add_argument("--lr"', "group.add_argument(*FLAGS"),
+        # The parser (or a group of it) handed to a helper that may add some.
+        ("return parser", "add_common(parser)\n    return parser"),
+        ("return parser", "add_common(group)\n    return parser"),
+        # The rest of the words for another program.
+        ("default=0.1)", 'default=0.1)\n    parser.add_argument("cmd", nargs="...")'),
+        ("default=0.1)", 'default=0.1)\n    parser.add_argument("c", nargs=argparse.REMAINDER)'),
+        # Nothing parsed, or a parser bound to no name.
+        ("parser.parse_args()", "parser"),
+        ("parser = argparse.ArgumentParser()", "parser = make(argparse.ArgumentParser())"),
+    ],
+)
+def test_a_parser_whose_flags_may_come_from_elsewhere_is_not_closed(old, new) -> None:
+    assert old in _SCRIPT
+    assert _flags(_SCRIPT.replace(old, new)) is None
+
+
+def test_a_script_is_found_from_the_pages_folder_then_the_root() -> None:
+    files = {"scripts/train.py", "tools/run.py"}
+    assert script_of("scripts/README.md", "train.py", files) == "scripts/train.py"
+    assert script_of("docs/usage.md", "scripts/train.py", files) == "scripts/train.py"
+    assert script_of("docs/usage.md", "./tools/../scripts/train.py", files) == "scripts/train.py"
+    assert script_of("docs/usage.md", "train.py", files) is None  # not beside, not at the root
+    assert script_of("docs/usage.md", "scripts/train.sh", files) is None
+
+
+#: A settings model the page documents: the page is read.
+_SETTINGS = """
+from dataclasses import dataclass
+
+import yaml
+
+
+@dataclass
+class Settings:
+    seed: int = 0
+    device: str = "cpu"
+    workers: int = 2
+
+
+def load(path):
+    with open(path) as fh:
+        return Settings(**yaml.safe_load(fh))
+"""
+
+_ENTRIES = "- `seed` (int): the seed.\n- `device` (str): where.\n- `workers` (int): how many.\n"
+
+
+def test_the_scripts_run_are_those_python_runs() -> None:
+    from configdrift.extract.docs.facts import DocFacts
+    from configdrift.index.programs import scripts_run
+
+    def page(*commands: tuple[str, tuple[str, ...]]) -> DocFacts:
+        return DocFacts(commands=[(1, p, args, (1,) * len(args)) for p, args in commands])
+
+    files = {"scripts/train.py", "scripts/eval.py"}
+    pages = {
+        "scripts/README.md": page(
+            ("python", ("train.py", "--lr", "1")), ("deepspeed", ("eval.py",))
+        ),
+        "docs/use.md": page(("python3", ("scripts/eval.py",)), ("python", ("missing.py",))),
+    }
+    assert scripts_run(pages, files) == ["scripts/eval.py", "scripts/train.py"]
+    assert scripts_run({"scripts/README.md": pages["scripts/README.md"]}, files) == [
+        "scripts/train.py"
+    ]
+
+
+def _run(tmp_path, command: str, script: str = _SCRIPT, **files: str) -> dict:
+    page = f"# Training\n\n{_ENTRIES}\nRun it:\n\n```bash\n{command}\n```\n"
+    base = {"scripts/train.py": script, "scripts/README.md": page, "pkg/settings.py": _SETTINGS}
+    _, findings = check_project(tmp_path, {**base, **files}, "pkg")
+    return {f.key: f for f in findings if f.code == "CD301"}
+
+
+def test_a_flag_the_scripts_parser_lacks(tmp_path) -> None:
+    found = _run(tmp_path, "python train.py -n run1 --epok 2 --lr=0.5")
+    assert set(found) == {"--epok"}
+    finding = found["--epok"]
+    assert (finding.location.path, finding.location.line) == ("scripts/README.md", 10)
+    assert "the script `scripts/train.py`" in finding.message
+    assert "unrecognized arguments" in finding.message
+    assert (finding.related[0].path, finding.related[0].line) == ("scripts/train.py", 6)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # An abbreviation argparse takes, after ``--``, a placeholder.
+        "python train.py --name run1 --epoch 2",
+        "python train.py --name run1 -- --epok 2",
+        "python train.py --name run1 --<option> 2",
+        # Another program's script, or none of the project's.
+        "python other.py --epok 2",
+        "torchrun train.py --epok 2",
+        # A launcher's line beside the script's own: its words are the launcher's.
+        "python train.py --name run1\ndeepspeed train.py --epok 2",
+    ],
+)
+def test_a_flag_the_script_may_take_or_that_is_not_its_own(tmp_path, command) -> None:
+    assert _run(tmp_path, command) == {}
+
+
+def test_a_flag_some_code_spells_is_not_judged(tmp_path) -> None:
+    spells = {"pkg/flags.py": 'EXTRA = ["--epok"]\n'}
+    assert _run(tmp_path, "python train.py --epok 2", **spells) == {}
+
+
+def test_a_script_whose_parser_is_not_closed_is_not_judged(tmp_path) -> None:
+    script = _SCRIPT.replace("parser.parse_args()", "parser.parse_known_args()[0]")
+    assert _run(tmp_path, "python train.py --epok 2", script) == {}
