@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
 #: What each parser says of a flag it does not know.
-_REJECTION = {
+REJECTION = {
     "argparse": "fails with 'unrecognized arguments'",
     "click": "fails with 'No such option'",
 }
@@ -67,7 +67,7 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
         (rel, lines[at], program, flag)
         for rel, lines, program, args in commands
         for at, flag, _ in _given(args, flags, positionals)
-        if not _declared(flag, flags, longs)
+        if not declared_flag(flag, flags, longs)
     ]
     if not unknown:
         return
@@ -106,9 +106,9 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
                 if word == "--":
                     break
                 flag = word.partition("=")[0]
-                if not flag.startswith("--") or not _FLAG.fullmatch(flag) or flag in declared:
-                    continue  # a value, a placeholder (``--<type>``), or a flag it takes
-                if not (len(flag) > 3 and any(s.startswith(flag) for s in longs)):
+                if not flag.startswith("--") or not FLAG.fullmatch(flag):
+                    continue  # a value, or a placeholder (``--<type>``)
+                if not declared_flag(flag, declared, longs):
                     unknown.append((rel, lines[at], script, flag, line))
     spelt = quoted_in(analysis, sorted(pythons), {flag for *_, flag, _ in unknown})
     for rel, at, script, flag, line in dict.fromkeys(unknown):
@@ -119,7 +119,7 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
             flag,
             Location(rel, at),
             f"the command line runs the script `{script}` with `{flag}`, which its parser "
-            f"does not declare: following the docs {_REJECTION['argparse']}",
+            f"does not declare: following the docs {REJECTION['argparse']}",
             (Related(script, line, "the script's parser declares the flags it accepts"),),
         )
 
@@ -168,7 +168,7 @@ def doc_command_deprecations(
     of the help beside a spelling it shows (``--export``, hidden, of
     ``--format``'s destination), where the page says nothing of a
     deprecation there (``said(page, line)``, the lifecycle rules' test)."""
-    for parser in _parsers(analysis):
+    for parser in doc_parsers(analysis):
         judged = _parser_commands(analysis, parser)
         if judged is None:
             continue
@@ -235,18 +235,18 @@ def _commands(analysis: Analysis) -> _Judged | None:
     how many positional words its commands take before their flags end,
     and the doc command lines that run the program; None where nothing is
     judged (another surface, no page, no strict parser, no program)."""
-    parser = next((p for p in _parsers(analysis) if p.strict is True), None)
+    parser = next((p for p in doc_parsers(analysis) if p.strict is True), None)
     if parser is None:
         return None  # no parser that rejects unknown flags for certain
     return _parser_commands(analysis, parser)
 
 
-def _parsers(analysis: Analysis) -> list[SchemaNode]:
+def doc_parsers(analysis: Analysis) -> list[SchemaNode]:
     """The command-line parsers of the project, where its docs are judged
     (once: on the first surface) and a page is read or runs a program."""
     if analysis.first is not None or not (analysis.command_pages or analysis.pages_read):
         return []
-    return [s.schema for s in analysis.everything if s.schema.model_kind in _REJECTION]
+    return [s.schema for s in analysis.everything if s.schema.model_kind in REJECTION]
 
 
 def _parser_commands(analysis: Analysis, parser: SchemaNode) -> _Judged | None:
@@ -412,7 +412,7 @@ def subcommands_run(analysis: Analysis) -> frozenset[str]:
     return once(analysis, "subcommands run", read)
 
 
-def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool:
+def declared_flag(flag: str, flags: Collection[str], longs: list[str]) -> bool:
     """Does the parser take the flag: one of its spellings, or a long flag
     that begins one (argparse's abbreviations)?"""
     if flag in flags:
@@ -421,7 +421,7 @@ def _declared(flag: str, flags: dict[str, SchemaNode], longs: list[str]) -> bool
 
 
 #: A flag as a parser spells one: no placeholder's brackets (``--<type>``).
-_FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
+FLAG = re.compile(r"--?[A-Za-z0-9][\w.-]*")
 
 
 def _given(
@@ -445,7 +445,7 @@ def _given(
                 return  # what follows may be another program's
             continue
         name, equals, given = word.partition("=")
-        if _FLAG.fullmatch(name) is None:
+        if FLAG.fullmatch(name) is None:
             return  # a placeholder (``--<type>``): what it stands for is not known
         if not name.startswith("--") and len(name) != 2:
             continue  # a cluster of short flags (``-vvv``), or a value glued on
@@ -479,7 +479,7 @@ def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -
         flag,
         Location(rel, line),
         f"the command line runs `{runs}` with `{flag}`, which {what} does not declare: "
-        f"following the docs {_REJECTION[kind]}",
+        f"following the docs {REJECTION[kind]}",
         related,
     )
 

@@ -16,13 +16,13 @@ judged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.discover import HISTORY_PAGES
 from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode
+from configdrift.rules.doc_commands import FLAG, REJECTION, declared_flag, doc_parsers
 from configdrift.rules.evidence import MAX_OTHER_BYTES, code_files, quoted_in
 from configdrift.rules.lifecycle import HISTORY_WORDS
 from configdrift.rules.registry import make
@@ -30,18 +30,13 @@ from configdrift.rules.registry import make
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
 
-#: What each parser says of a flag it does not know.
-_REJECTION = {"argparse": "unrecognized arguments", "click": "No such option"}
-#: A long flag as a parser spells one.
-_LONG = re.compile(r"--[A-Za-z0-9][\w.-]*")
-
 
 def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
     """CD101 for each flag the prose writes in code on a line that names a
     flag of the project's strict parser, where no parser declares it."""
     if analysis.first is not None:
         return  # the project's docs, judged once
-    parsers = [s.schema for s in analysis.everything if s.schema.model_kind in _REJECTION]
+    parsers = doc_parsers(analysis)
     declared = {s for parser in parsers for node in parser.walk() for s in node.spellings}
     longs = [s for s in declared if s.startswith("--")]
     declared |= {s.replace("_", "-") for s in longs}  # ``-`` and ``_`` alike
@@ -65,7 +60,11 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
         for line, names in sorted(by_line.items()):
             beside = sorted(names & own.keys())
             for flag in sorted(names) if beside else ():
-                if _LONG.fullmatch(flag) and not _declared(flag, declared, longs):
+                if (
+                    flag.startswith("--")
+                    and FLAG.fullmatch(flag)
+                    and not _declared(flag, declared, longs)
+                ):
                     found.append((rel, line, flag, beside[0]))
     if not found:
         return
@@ -80,7 +79,7 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
             flag,
             Location(rel, line),
             f"`{flag}` is written as a flag beside `{known}`, but no parser of the project "
-            f"declares it: passing it fails with '{_REJECTION[parser.model_kind or '']}'",
+            f"declares it: passing it {REJECTION[parser.model_kind or '']}",
             _declares(parser, known),
         )
 
@@ -88,9 +87,7 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
 def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
     """Does a parser take the flag: one of its spellings (with ``-`` for
     ``_``), or a long flag that begins one (argparse's abbreviations)?"""
-    if flag in declared or flag.replace("_", "-") in declared:
-        return True
-    return len(flag) > 3 and any(s.startswith(flag) for s in longs)
+    return flag.replace("_", "-") in declared or declared_flag(flag, declared, longs)
 
 
 def _told_retired(analysis: Analysis, page: str, line: int) -> bool:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import DocEntry, Finding, Location, Related
-from configdrift.rules.doc_commands import programs_running
+from configdrift.rules.doc_commands import REJECTION, programs_running
 from configdrift.rules.evidence import once
 from configdrift.rules.registry import make
 
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from configdrift.resolve.project import Project
 
 #: What each kind of parser says of a flag it does not take.
-_REJECTION = {"argparse": "unrecognized arguments", "click": "No such option"}
 #: The fewest subcommands a page's headings must name to be their reference.
 MIN_NAMED = 3
 #: Flags every argparse parser takes, unless told not to (then declared).
@@ -184,7 +183,7 @@ def flags_of_other_subcommands(analysis: Analysis, strict: bool) -> Iterator[Fin
     """CD101 (``strict``) or CD102 for each flag a page documents under a
     subcommand's heading that the subcommand does not take and another
     one does (see the module's docs)."""
-    if bool(analysis.schema.strict) != strict or analysis.schema.model_kind not in _REJECTION:
+    if bool(analysis.schema.strict) != strict or analysis.schema.model_kind not in REJECTION:
         return
     named = subcommands(analysis)
     if not named:
@@ -318,7 +317,7 @@ def _abbreviates(flag: str, flags: frozenset[str]) -> bool:
 def _outcome(kind: str, strict: bool) -> str:
     """What following the docs does, by the kind of parser."""
     if strict:
-        return f"fails with '{_REJECTION[kind]}'"
+        return REJECTION[kind]
     return "sets nothing (or fails where the arguments are checked)"
 
 
