@@ -143,8 +143,9 @@ class Analysis:
     #: the calls of its own functions and classes alone (CD301, CD402).
     calling_pages: dict[str, DocFacts] = field(default_factory=dict)
     #: The project's scripts the pages run (``python hf_chat.py``) whose
-    #: one parser's flags are all known (``DocFacts.parser``), by path.
-    scripts_run: dict[str, DocFacts] = field(default_factory=dict)
+    #: one parser's flags are all known: its line and those flags
+    #: (``DocFacts.parser``), by path.
+    scripts_run: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     #: The programs the project installs whose code is its own, each with
     #: the module it runs (``index.programs.installed_programs``).
     programs: dict[str, str] = field(default_factory=dict)

@@ -300,7 +300,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     pythons = {*sources.python, *sources.py_examples}
     run = scripts_run({**analysis.command_pages, **analysis.pages_read}, pythons)
     ran = extractor.docs(run, None)() if run else {}
-    analysis.scripts_run = {rel: doc for rel, doc in ran.items() if doc.parser is not None}
+    analysis.scripts_run = {rel: doc.parser for rel, doc in ran.items() if doc.parser is not None}
     analysis.mentions = [
         (rel, name, line)
         for rel, doc in candidates + list(mention_facts.items())

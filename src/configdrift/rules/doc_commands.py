@@ -88,19 +88,17 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
     (``Analysis.scripts_run``): before ``--``, any other than a
     placeholder, nor one that begins a declared flag; and no code of the
     project spells it as a string."""
-    if analysis.first is not None or not analysis.scripts_run:
+    ran = analysis.scripts_run
+    if analysis.first is not None or not ran:
         return
     pages = {**analysis.command_pages, **analysis.pages_read}
-    pythons = {*code_files(analysis), *analysis.other_python}
     unknown: list[tuple[str, int, str, str, int]] = []
     for rel, doc in sorted(pages.items()):
         for _, program, args, lines in doc.commands:
-            ran = analysis.scripts_run
             script = script_of(rel, args[0], ran.keys()) if program in PYTHONS and args else None
-            facts = ran[script] if script is not None else None
-            if script is None or facts is None or facts.parser is None:
+            if script is None:
                 continue
-            line, declared = facts.parser
+            line, declared = ran[script]
             longs = [f for f in declared if f.startswith("--")]
             for at, word in enumerate(args[1:], 1):
                 if word == "--":
@@ -110,7 +108,8 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
                     continue  # a value, or a placeholder (``--<type>``)
                 if not declared_flag(flag, declared, longs):
                     unknown.append((rel, lines[at], script, flag, line))
-    spelt = quoted_in(analysis, sorted(pythons), {flag for *_, flag, _ in unknown})
+    python = [*code_files(analysis), *analysis.other_python]
+    spelt = quoted_in(analysis, python, {flag for *_, flag, _ in unknown})
     for rel, at, script, flag, line in dict.fromkeys(unknown):
         if flag in spelt:
             continue
