@@ -37,7 +37,17 @@ def _flags(script: str) -> tuple[int, tuple[str, ...]] | None:
 
 
 def test_a_scripts_one_parser_declares_its_flags() -> None:
-    assert _flags(_SCRIPT) == (6, ("-n", "--name", "--epochs", "--lr"))
+    assert _flags(_SCRIPT) == (6, ("-h", "--help", "-n", "--name", "--epochs", "--lr"))
+
+
+def test_a_parser_without_help_and_the_negations_of_a_boolean_optional_action() -> None:
+    script = _SCRIPT.replace("ArgumentParser()", "ArgumentParser(add_help=False)").replace(
+        "type=int, default=1", "action=argparse.BooleanOptionalAction"
+    )
+    assert _flags(script) == (6, ("-n", "--name", "--epochs", "--no-epochs", "--lr"))
+    # A string action adds no spelling.
+    stored = _SCRIPT.replace("type=int, default=1", 'action="store_true"')
+    assert _flags(stored) == _flags(_SCRIPT)
 
 
 @pytest.mark.parametrize(
@@ -46,6 +56,11 @@ def test_a_scripts_one_parser_declares_its_flags() -> None:
         # Another parser, or one built on parents: flags not all here.
         ("return parser", "other = argparse.ArgumentParser()\n    return parser"),
         ("ArgumentParser()", "ArgumentParser(parents=[BASE])"),
+        # Other prefixes, or whether it takes ``--help`` not known.
+        ("ArgumentParser()", 'ArgumentParser(prefix_chars="+")'),
+        ("ArgumentParser()", "ArgumentParser(add_help=HELP)"),
+        # An action of the project's own may spell the flag other ways.
+        ("type=int, default=1", "action=NegatableAction"),
         # Unknown flags handed back, or subcommands of their own.
         ("parser.parse_args()", "parser.parse_known_args()[0]"),
         ("return parser", "parser.add_subparsers()\n    return parser"),
@@ -99,7 +114,7 @@ def load(path):
 _ENTRIES = "- `seed` (int): the seed.\n- `device` (str): where.\n- `workers` (int): how many.\n"
 
 
-def test_the_scripts_run_are_those_python_runs() -> None:
+def test_the_scripts_run_are_those_python_or_a_launcher_runs() -> None:
     from configdrift.extract.docs.facts import DocFacts
     from configdrift.index.programs import scripts_run
 
@@ -108,15 +123,20 @@ def test_the_scripts_run_are_those_python_runs() -> None:
 
     files = {"scripts/train.py", "scripts/eval.py"}
     pages = {
-        "scripts/README.md": page(
-            ("python", ("train.py", "--lr", "1")), ("deepspeed", ("eval.py",))
-        ),
+        "scripts/README.md": page(("python", ("train.py", "--lr", "1"))),
         "docs/use.md": page(("python3", ("scripts/eval.py",)), ("python", ("missing.py",))),
+        # A launcher's flags before the script; another program's file.
+        "scripts/launch.md": page(("torchrun", ("--nproc_per_node", "8", "eval.py", "--lr"))),
+        "scripts/lint.md": page(("pytest", ("eval.py", "--lr")), ("python", ())),
     }
     assert scripts_run(pages, files) == ["scripts/eval.py", "scripts/train.py"]
     assert scripts_run({"scripts/README.md": pages["scripts/README.md"]}, files) == [
         "scripts/train.py"
     ]
+    assert scripts_run({"scripts/launch.md": pages["scripts/launch.md"]}, files) == [
+        "scripts/eval.py"
+    ]
+    assert scripts_run({"scripts/lint.md": pages["scripts/lint.md"]}, files) == []
 
 
 def _run(tmp_path, command: str, script: str = _SCRIPT, **files: str) -> dict:
@@ -143,15 +163,71 @@ def test_a_flag_the_scripts_parser_lacks(tmp_path) -> None:
         "python train.py --name run1 --epoch 2",
         "python train.py --name run1 -- --epok 2",
         "python train.py --name run1 --<option> 2",
+        "python train.py --help",
         # Another program's script, or none of the project's.
         "python other.py --epok 2",
-        "torchrun train.py --epok 2",
-        # A launcher's line beside the script's own: its words are the launcher's.
-        "python train.py --name run1\ndeepspeed train.py --epok 2",
+        "pytest train.py --epok 2",
+        # A launcher's own flag, before the script.
+        "torchrun --nnodes 1 --max_restarts 3 train.py --name run1",
     ],
 )
 def test_a_flag_the_script_may_take_or_that_is_not_its_own(tmp_path, command) -> None:
     assert _run(tmp_path, command) == {}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "torchrun --nproc_per_node 8 train.py -n run1 --epok 2",
+        "deepspeed --num_gpus 2 ./train.py --epok 2",
+        "accelerate launch --multi_gpu train.py --epok=2",
+        "python -m torch.distributed.launch --nproc_per_node 2 train.py --epok 2",
+    ],
+)
+def test_a_flag_a_launcher_gives_the_script_it_runs(tmp_path, command) -> None:
+    assert set(_run(tmp_path, command)) == {"--epok"}
+
+
+@pytest.mark.parametrize(
+    ("page", "script"),
+    [
+        # A page of the docs no surface reads, that runs a script by its path.
+        ("docs/training.md", "scripts/train.py"),
+        # An example's README, beside its script.
+        ("examples/train/README.md", "examples/train/train.py"),
+    ],
+)
+def test_a_page_read_for_the_scripts_it_runs_alone(tmp_path, page, script) -> None:
+    run = f"python {script.removeprefix('examples/train/')} --name run1 --epok 2"
+    text = f"# Training\n\nRun it:\n\n```bash\n{run}\n```\n"
+    files = {
+        script: _SCRIPT,
+        page: text,
+        "pkg/settings.py": _SETTINGS,
+        "docs/settings.md": _ENTRIES,
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert [(f.key, f.location.path, f.location.line) for f in findings if f.code == "CD301"] == [
+        ("--epok", page, 6)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "runs"),
+    [
+        (b"python ./scripts/train.py --lr 1\n", True),
+        (b"torchrun --nproc 8 train.py \\\n  --lr 1\n", True),
+        (b"`train.py --lr`", True),
+        # No flag on its line; another script whose name ends alike.
+        (b"python train.py\n--lr is the rate\n", False),
+        (b"python mytrain.py --lr 1\n", False),
+        (b"python train.pyc --lr 1\n", False),
+    ],
+)
+def test_a_page_that_may_run_a_script_by_name(text, runs) -> None:
+    from configdrift.index.programs import may_run_script
+
+    assert may_run_script(text, {"train.py"}) is runs
 
 
 def test_a_flag_some_code_spells_is_not_judged(tmp_path) -> None:

@@ -136,8 +136,9 @@ class Analysis:
     #: Pages read only for the classes they render from their docstrings
     #: (an ``automodule`` page that documents no key itself).
     rendered_pages: dict[str, DocFacts] = field(default_factory=dict)
-    #: Pages no surface reads that run the project's own program, read
-    #: for their command lines alone (CD301, CD303).
+    #: Pages no surface reads that run the project's own program or one of
+    #: its scripts (an example's README too), read for their command lines
+    #: alone (CD301, CD303).
     command_pages: dict[str, DocFacts] = field(default_factory=dict)
     #: Pages no surface reads that import the project's packages, read for
     #: the calls of its own functions and classes alone (CD301, CD402).

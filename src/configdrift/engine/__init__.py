@@ -174,9 +174,16 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # And those that import the project's packages, for the calls of
         # its own functions and classes their Python makes.
         packages = top_packages(builder.project)
-        spelt, rendering, running, calling = pages_worth_reading(
-            root, unread_pages, spellings | doc_names(), programs, packages
+        # The scripts a page may run by name (``python train.py``), and the
+        # pages beside the examples that run them, for their command lines.
+        scripts = frozenset(
+            rel.rsplit("/", 1)[-1] for rel in (*sources.python, *sources.py_examples)
         )
+        unshown = [rel for rel in sources.examples if rel not in example_facts]
+        spelt, rendering, running, calling = pages_worth_reading(
+            root, unread_pages, spellings | doc_names(), programs, packages, scripts
+        )
+        running += pages_worth_reading(root, unshown, (), scripts=scripts)[2]
         calling += example_scripts(root, sources.py_examples, packages)
         # And the shell scripts that run the program, or a module run as a
         # script (``python -m app.train``), for their command lines.

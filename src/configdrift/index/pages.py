@@ -15,6 +15,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -24,7 +25,7 @@ from configdrift.extract.byte_tests import may_render_docstrings
 from configdrift.extract.docs.entry_text import CONFIG_LANGS, class_name, words_name
 from configdrift.extract.docs.facts import NO_EVIDENCE_FORMS, DocFacts
 from configdrift.files import read_or_none
-from configdrift.index.programs import may_run
+from configdrift.index.programs import may_run, may_run_script
 from configdrift.index.spellings import WHOLE, alternation, normal
 
 #: A key the page documents with an entry of its own.
@@ -331,12 +332,14 @@ def pages_worth_reading(
     keys: Iterable[str],
     programs: Iterable[str] = (),
     packages: Iterable[str] = (),
+    scripts: AbstractSet[str] = frozenset(),
 ) -> tuple[list[str], list[str], list[str], list[str]]:
     """Of pages no surface reads, each read once: those that may misspell
     a key (``misspelling_pages``), those that may render a class from its
     docstring (an autodoc directive: its ``Args:`` are a reference,
     whatever else the page holds), those that may run one of the
-    project's ``programs`` with a flag (``may_run``), and those that
+    project's ``programs`` with a flag (``may_run``) or a script of one of
+    the names of its ``scripts`` (``may_run_script``), and those that
     import one of its ``packages`` (``_importing``)."""
     wanted = {k for k in keys if words_name(k)}
     dropped: dict[str, set[str]] = {}
@@ -357,7 +360,7 @@ def pages_worth_reading(
             spelt.append(rel)
         if may_render_docstrings(data):
             rendering.append(rel)
-        if programs and may_run(data, programs):
+        if (programs and may_run(data, programs)) or (scripts and may_run_script(data, scripts)):
             running.append(rel)
         if imports is not None and imports.search(data):
             calling.append(rel)

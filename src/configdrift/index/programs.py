@@ -13,9 +13,11 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
+from configdrift.extract.docs.commands import script_at
 from configdrift.extract.docs.facts import DocFacts
 from configdrift.extract.python.facts import RegistrationCall
 from configdrift.extract.python.signatures import CONSOLE_SCRIPTS
@@ -119,6 +121,33 @@ def may_run(data: bytes, programs: Iterable[str]) -> bool:
     return False
 
 
+#: A Python file's name ending a word, a space after it (``train.py ``).
+_SCRIPT_END = re.compile(rb"\.py[ \t]")
+#: The longest script's name looked for.
+MAX_NAME = 255
+#: What a word naming a script begins after: a space, a path's ``/``, a quote.
+_WORD_START = b" \t\n/\"'`=("
+
+
+def may_run_script(data: bytes, names: AbstractSet[str]) -> bool:
+    """Does the page spell a script of one of the ``names`` (``train.py``,
+    a path's last part: ``./scripts/train.py``) as a word followed, on its
+    line or those it continues onto, by a flag: a command line that may
+    give the script a flag?"""
+    for count, match in enumerate(_SCRIPT_END.finditer(data)):
+        if count >= MAX_RUNS_LOOKED_AT:
+            break
+        # The word's last part, of ``MAX_NAME`` bytes at most.
+        before = data[max(0, match.start() - MAX_NAME) : match.end() - 1]
+        name = before[max(before.rfind(bytes([c])) for c in _WORD_START) + 1 :]
+        end = _line_end(data, match.start())
+        if name.decode("utf-8", "replace") in names and _FLAG_AFTER.search(
+            data, match.end() - 1, end
+        ):
+            return True
+    return False
+
+
 #: The most lines a command continued with ``\\`` is looked at over.
 MAX_CONTINUED = 50
 
@@ -143,10 +172,6 @@ def _table(data: Any, *keys: str) -> Any:
     return data
 
 
-#: The programs that run a script given as their first word.
-PYTHONS = frozenset({"python", "python3"})
-
-
 def script_of(page: str, word: str, files: Collection[str]) -> str | None:
     """The project's Python file a page's command line runs as a script
     (``python hf_chat.py``, ``python scripts/train.py``): the path from the
@@ -163,6 +188,7 @@ def scripts_run(pages: Mapping[str, DocFacts], files: Collection[str]) -> list[s
             found
             for rel, doc in pages.items()
             for _, program, args, _ in doc.commands
-            if program in PYTHONS and args and (found := script_of(rel, args[0], files))
+            if (at := script_at(program, args)) is not None
+            and (found := script_of(rel, args[at], files))
         }
     )

@@ -27,9 +27,13 @@ flag some code of the project spells as a string is never judged: it may
 be declared where the parser is not followed (a list of shared options).
 
 So for a command line that runs a script of the project with ``python``
-(``python hf_chat.py --user_msg_fmt=...``): its long flags against those
-the script's one parser declares, where they are all known
-(``Analysis.scripts_run``, ``extract.docs.script_parsers``).
+(``python hf_chat.py --user_msg_fmt=...``) or a launcher (``torchrun
+--nproc_per_node 8 train.py --lr 1``, whose own flags come before the
+script: ``extract.docs.commands.script_at``): its long flags against
+those the script's one parser declares, where they are all known
+(``Analysis.scripts_run``, ``extract.docs.script_parsers``). Every page
+that may run one of the project's scripts by name is read for it, an
+example's README too (``index.programs.may_run_script``).
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.docs.block_model import placeholder_text
-from configdrift.index.programs import PYTHONS, script_of
+from configdrift.extract.docs.commands import script_at
+from configdrift.index.programs import script_of
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -83,7 +88,8 @@ def doc_command_flags(analysis: Analysis) -> Iterator[Finding]:
 
 def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
     """CD301 for each long flag a doc command line gives a script of the
-    project it runs (``python hf_chat.py --user_msg_fmt=...``) that the
+    project it runs (``python hf_chat.py --user_msg_fmt=...``, or a
+    launcher: ``torchrun train.py --lr 1``) that the
     script's one parser, whose flags are all known, does not declare
     (``Analysis.scripts_run``): before ``--``, any other than a
     placeholder, nor one that begins a declared flag; and no code of the
@@ -95,12 +101,13 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
     unknown: list[tuple[str, int, str, str, int]] = []
     for rel, doc in sorted(pages.items()):
         for _, program, args, lines in doc.commands:
-            script = script_of(rel, args[0], ran.keys()) if program in PYTHONS and args else None
-            if script is None:
+            first = script_at(program, args)
+            script = None if first is None else script_of(rel, args[first], ran.keys())
+            if first is None or script is None:
                 continue
             line, declared = ran[script]
             longs = [f for f in declared if f.startswith("--")]
-            for at, word in enumerate(args[1:], 1):
+            for at, word in enumerate(args[first + 1 :], first + 1):
                 if word == "--":
                     break
                 flag = word.partition("=")[0]

@@ -148,7 +148,10 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     an argparse or click program, right after its name, a flag that only other
     subcommands take (``shop lock -r`` where ``install`` takes ``-r``); and
     one that runs a script of the project with ``python`` (``python
-    hf_chat.py``, from the page's folder or the root) with a long flag the
+    hf_chat.py``, from the page's folder or the root) or a launcher
+    (``torchrun --nproc_per_node 8 train.py``, ``accelerate launch``,
+    ``deepspeed``: the words after the script are the script's), on any
+    page, an example's README too, with a long flag the
     script's one ``ArgumentParser`` does not declare, where every flag it
     declares is a literal, it is handed to no helper, takes no rest of
     the words and parses with ``parse_args``. A

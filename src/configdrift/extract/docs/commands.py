@@ -164,6 +164,21 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
     return program, rest
 
 
+def script_at(program: str, args: tuple[str, ...]) -> int | None:
+    """Where among a command's arguments is the script it runs, the words
+    after it the script's own: the first of ``python train.py``'s, the
+    first ending in ``.py`` of a launcher's (``torchrun --nproc_per_node 8
+    train.py --lr 1``, ``accelerate launch train.py``), whose flags come
+    before it; None where it runs none."""
+    if program in PYTHONS:
+        return 0 if args else None
+    if program in _LAUNCHERS:
+        return next((n for n, word in enumerate(args) if word.endswith(".py")), None)
+    return None
+
+
+#: The programs that run a script given as their first word.
+PYTHONS = frozenset({"python", "python3"})
 #: Programs that launch a Python module on many processes, with flags of
 #: their own before it (``torchrun --nproc_per_node 8 -m app.train``).
 _LAUNCHERS = frozenset(

@@ -4,6 +4,9 @@ builds one ``argparse.ArgumentParser``, declares every option with a
 literal flag, hands the parser to nothing else, takes no rest of the
 words for another program (``nargs=argparse.REMAINDER``), and parses
 with ``parse_args`` (an unknown flag fails: ``unrecognized arguments``).
+Its flags are those and ``--help`` (unless ``add_help=False``), and
+``--no-x`` for an ``--x`` of ``action=argparse.BooleanOptionalAction``;
+an action of the project's own (a class) may make others: not closed.
 Read from the script's syntax tree, never run.
 """
 
@@ -24,7 +27,10 @@ def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and _name(node.func) == "ArgumentParser"
     ]
-    if len(parsers) != 1 or any(k.arg == "parents" for k in parsers[0].keywords):
+    if len(parsers) != 1 or any(k.arg in _OTHER_FLAGS for k in parsers[0].keywords):
+        return None
+    helps = _helps(parsers[0])
+    if helps is None:
         return None
     # The names the parser and its groups are bound to.
     bindings = [
@@ -38,7 +44,7 @@ def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
     if not any(own for own, _ in bindings):
         return None  # a parser bound to no name: where it goes is not known
     held = {name for _, name in bindings}
-    flags: list[str] = []
+    flags: list[str] = ["-h", "--help"] if helps else []
     parsed = False
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -55,10 +61,32 @@ def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
             texts = [a.value for a in node.args if isinstance(a, ast.Constant)]
             if len(texts) != len(node.args) or not all(isinstance(t, str) for t in texts):
                 return None  # a flag not known statically
-            flags += [t for t in texts if isinstance(t, str) and t.startswith("-")]
+            given = [t for t in texts if isinstance(t, str) and t.startswith("-")]
+            action = next((k.value for k in node.keywords if k.arg == "action"), None)
+            if action is not None and not isinstance(action, ast.Constant):
+                if _name(action) != "BooleanOptionalAction":
+                    return None  # an action of the project's may add spellings
+                given += ["--no-" + t[2:] for t in given if t.startswith("--")]
+            flags += given
         elif any(isinstance(a, ast.Name) and a.id in held for a in node.args):
             return None  # the parser handed to a helper that may add options
     return (parsers[0].lineno, tuple(flags)) if parsed else None
+
+
+#: The parser's keywords that give it flags of another parser's, or
+#: other prefixes than ``-``.
+_OTHER_FLAGS = frozenset({"parents", "prefix_chars"})
+
+
+def _helps(parser: ast.Call) -> bool | None:
+    """Does the parser take ``-h`` and ``--help`` (``add_help=False``
+    says not); None where it is not known."""
+    given = next((k.value for k in parser.keywords if k.arg == "add_help"), None)
+    if given is None:
+        return True
+    return (
+        given.value if isinstance(given, ast.Constant) and isinstance(given.value, bool) else None
+    )
 
 
 #: The calls that make a group of a parser's options.
