@@ -237,13 +237,14 @@ def test_every_doc_fact_survives_the_cache() -> None:
     """The same of a page's facts: the repository's pages, a reference
     with a generated command line, autodoc, a renames table and a class's
     signature, a page that links a code file, a page that sets names in
-    small letters and a page that does not parse, hold every field at
-    least once."""
+    small letters, a page that does not parse, a script and a Sphinx
+    ``conf.py``, hold every field at least once."""
     import dataclasses
     import json
 
     from configdrift.extract.cache import doc_from_json, encoded
     from configdrift.extract.docs.markups import extractor_for
+    from configdrift.extract.docs.python_config import config_file_facts
 
     repo = DEMO.parent
     pages = [
@@ -262,9 +263,12 @@ def test_every_doc_fact_survives_the_cache() -> None:
         b"import argparse\np = argparse.ArgumentParser()\np.add_argument('--x')\np.parse_args()\n"
     )
     pages.append(("train.py", script))
+    extracted = [(name, extractor_for(name)(data)) for name, data in pages]
+    # A Sphinx ``conf.py``: the names it assigns beside its code.
+    conf = b"import sys\nsys.path.insert(0, '.')\nproject = 'shop'\n"
+    extracted.append(("conf.py", config_file_facts(conf)))
     held: set[str] = set()
-    for name, data in pages:
-        facts = extractor_for(name)(data)
+    for name, facts in extracted:
         decoded = doc_from_json(json.loads(encoded(facts)))
         for field in dataclasses.fields(facts):
             value = getattr(facts, field.name)

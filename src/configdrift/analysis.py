@@ -147,6 +147,9 @@ class Analysis:
     #: one parser's flags are all known: its line and those flags
     #: (``DocFacts.parser``), by path.
     scripts_run: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    #: The names each Sphinx ``conf.py`` outside the tests assigns at its
+    #: top level, with their lines (``DocFacts.assigned``), by path.
+    conf_files: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     #: The programs the project installs whose code is its own, each with
     #: the module it runs (``index.programs.installed_programs``).
     programs: dict[str, str] = field(default_factory=dict)

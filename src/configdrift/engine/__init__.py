@@ -13,13 +13,13 @@ import gc
 
 from configdrift.analysis import Analysis, top_packages
 from configdrift.config import Config, ConfigError
-from configdrift.discover import HISTORY_PAGES, built_commands, discover, matches
+from configdrift.discover import HISTORY_PAGES, built_commands, discover, in_tests, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
 from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import claimed_names
-from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX
+from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX, SPHINX_CONF
 from configdrift.extract.run import Extractor
 from configdrift.index.pages import (
     example_scripts,
@@ -95,9 +95,15 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         # beside configured docs, a page that may document keys is read too:
         # evidence of which code holds the configuration (``doc_names``).
         pending_examples = extractor.docs(sources.examples, EARLY_NEEDED if explicit else 0)
-        # Python config files outside the code (``jupyterhub_config.py``).
+        # Python config files outside the code (``jupyterhub_config.py``),
+        # and Sphinx's ``conf.py`` files, for the names they assign alone.
+        confs = [
+            rel
+            for rel in sources.py_examples
+            if rel.rsplit("/", 1)[-1] == SPHINX_CONF and not in_tests(rel)
+        ]
         pending_config_files = extractor.config_files(
-            [rel for rel in sources.py_examples if rel.endswith(CONFIG_FILE_SUFFIX)]
+            [rel for rel in sources.py_examples if rel.endswith(CONFIG_FILE_SUFFIX)] + confs
         )
         py_facts = pending_py()
         # The facts live until the end: the collector need not walk them
@@ -225,7 +231,10 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
             md_facts.update(extractor.docs(unread, None)())
         dict_facts = pending_dicts()
         # Collected while the workers are still there.
-        python_configs = [(rel, doc) for rel, doc in pending_config_files().items() if doc.blocks]
+        read_configs = pending_config_files()
+        python_configs = [
+            (rel, doc) for rel, doc in read_configs.items() if doc.blocks and rel not in confs
+        ]
     shown = example_pages({**md_facts, **example_facts}, pages) + python_configs
     lifecycle, odd = lifecycle_entries(builder, config, schema)
     lifecycle += doc_renames(md_facts, schema)
@@ -308,6 +317,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
     run = scripts_run({**analysis.command_pages, **analysis.pages_read}, pythons)
     ran = extractor.docs(run, None)() if run else {}
     analysis.scripts_run = {rel: doc.parser for rel, doc in ran.items() if doc.parser is not None}
+    analysis.conf_files = {rel: read_configs[rel].assigned for rel in confs if rel in read_configs}
     analysis.mentions = [
         (rel, name, line)
         for rel, doc in candidates + list(mention_facts.items())

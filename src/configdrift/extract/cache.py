@@ -258,6 +258,7 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
             for a in data["api"]
         ],
         parser=(data["parser"][0], tuple(data["parser"][1])) if data["parser"] else None,
+        assigned=[(name, line) for name, line in data["assigned"]],
     )
 
 

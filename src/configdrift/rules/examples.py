@@ -46,7 +46,7 @@ from configdrift.rules.evidence import (
 )
 from configdrift.rules.registry import make, register
 from configdrift.rules.subcommand_flags import commands_of_other_subcommands
-from configdrift.rules.unspelled import misspelt_open_keys, unspelled_keys
+from configdrift.rules.unspelled import conf_names_of_no_option, misspelt_open_keys, unspelled_keys
 from configdrift.rules.values import value_rejection
 
 if TYPE_CHECKING:
@@ -228,7 +228,15 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     comment, or follows a paragraph that names it and ends with a colon,
     is one), a key is judged only where it is one letter from
     one key the project registers (``foo_banner_txt`` beside
-    ``foo_banner_text``) and no file of the project spells it.
+    ``foo_banner_text``) and no file of the project spells it. The
+    project's own Sphinx ``conf.py`` (not a test's) is judged by the names
+    of its options: a name it assigns and never reads that begins with
+    the words all but a tenth of the options the project registers begin
+    with (``mermaid_include_mindmap`` beside ``mermaid_params``, three such
+    options at least, the words naming a package or module that registers
+    them), where the file sets one of the options too, no registration
+    names it and no code spells it (quoted, read as an attribute, or a
+    name built at run time may be it).
 
     A command line's flag given to a subcommand, right after its name,
     that only other subcommands take, where the parser may hand unknown
@@ -260,6 +268,7 @@ def example_ignored(analysis: Analysis) -> Iterator[Finding]:
     yield from _env_examples(analysis)
     yield from unspelled_keys(analysis)
     yield from misspelt_open_keys(analysis)
+    yield from conf_names_of_no_option(analysis)
     yield from commands_of_other_subcommands(analysis, strict=False)
 
 

@@ -17,12 +17,15 @@ A documented flag is judged likewise where its command line hands unknown
 flags back (``parse_known_args``), when the project builds the parser and
 loads no plugins that may add options. A dict's key is not: a read
 through a computed key (``cfg[key]`` for each key) or the dict handed to
-other code may read any key.
+other code may read any key. So is a name the project's Sphinx
+``conf.py`` sets in the namespace of the options the project registers
+(``conf_names_of_no_option``).
 """
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -42,7 +45,7 @@ from configdrift.model import (
     top_spellings,
 )
 from configdrift.rules.built_names import built_names
-from configdrift.rules.evidence import named_as_key, spelt_anywhere
+from configdrift.rules.evidence import loaded_names, named_as_key, spelt_anywhere
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -152,6 +155,101 @@ def misspelt_open_keys(analysis: Analysis) -> Iterator[Finding]:
             (Related(where.path, where.line, f"`{close}` is declared here"),) if where else (),
             f"did you mean `{close}`?",
         )
+
+
+#: The fewest options a project registers by name under one namespace,
+#: and the share of all it registers (in tenths) that must be under it.
+MIN_NAMESPACED = 3
+NAMESPACE_TENTHS = 9
+
+
+def conf_names_of_no_option(analysis: Analysis) -> Iterator[Finding]:
+    """CD302 for a name a Sphinx ``conf.py`` of the project (not a test's)
+    assigns and never reads in the namespace of the options the project
+    registers (``mermaid_include_mindmap`` beside ``mermaid_params``):
+    where the file sets one of those options too, no ``add_config_value``
+    of the project registers the name, and no code spells it (quoted, read
+    as an attribute, or a name built at run time may be it). The namespace
+    is the words all but a tenth of the options begin with (three at
+    least), which name a package or module registering them
+    (``sphinxcontrib/mermaid``): the project's own, no other tool's."""
+    if analysis.first is not None or not analysis.conf_files:
+        return
+    registered = _registered(analysis.project)
+    space = _namespace(registered) if registered else None
+    if space is None:
+        return
+    prefix, under = space
+    candidates: dict[str, tuple[str, int]] = {}
+    for rel, assigned in sorted(analysis.conf_files.items()):
+        if not any(name in registered for name, _ in assigned):
+            continue  # no file of this project's options
+        for name, line in assigned:
+            if name.startswith(prefix) and name not in registered:
+                candidates.setdefault(name, (rel, line))
+    names = set(candidates)
+    if not names:
+        return
+    spelt = (
+        named_as_key(analysis, names)
+        | built_keys(analysis, names)
+        | (names & loaded_names(analysis))
+    )
+    where = min((registered[name] for name in under), key=lambda at: (at.path, at.line))
+    for name, (rel, line) in candidates.items():
+        if name in spelt:
+            continue
+        near = [option for option in under if one_edit(name, option)]
+        yield make(
+            "CD302",
+            name,
+            Location(rel, line),
+            f"`{rel}` sets `{name}`, a name of the `{prefix}` options the project registers "
+            f"({len(under)} of them), but no code of the project registers or reads it: the "
+            "setting is silently ignored",
+            (Related(where.path, where.line, f"the `{prefix}` options are registered here"),),
+            f"did you mean `{near[0]}`?" if len(near) == 1 else None,
+        )
+
+
+def _registered(project: Project) -> dict[str, Location]:
+    """Each name the project's ``add_config_value`` calls register, with
+    where; none where one registers a name not known statically."""
+    out: dict[str, Location] = {}
+    for module, info in sorted(project.modules.items()):
+        for call in info.facts.registrations:
+            if call.method != "add_config_value":
+                continue
+            named = call.args[0] if call.args else call.kwargs.get("name")
+            name = project.string(module, named) if named is not None else None
+            if name is None:
+                return {}
+            out.setdefault(name, Location(info.path, call.line))
+    return out
+
+
+def _namespace(registered: dict[str, Location]) -> tuple[str, list[str]] | None:
+    """The words (``mermaid_``) all but a tenth of the ``registered`` names
+    begin with, three at least, and those names; where the words name a
+    package or module that registers them (see ``conf_names_of_no_option``)."""
+    firsts = Counter(name.split("_", 1)[0] for name in registered if "_" in name)
+    if not firsts:
+        return None
+    first, count = firsts.most_common(1)[0]
+    if count < MIN_NAMESPACED or 10 * count < NAMESPACE_TENTHS * len(registered):
+        return None
+    prefix = first + "_"
+    under = sorted(name for name in registered if name.startswith(prefix))
+    while all("_" in name[len(prefix) :] for name in under):
+        following = {name[len(prefix) :].split("_", 1)[0] for name in under}
+        if len(following) != 1:
+            break
+        prefix += following.pop() + "_"
+    parts = {
+        part.removesuffix(".py") for name in under for part in registered[name].path.split("/")
+    }
+    named = f"_{prefix}"
+    return (prefix, under) if any(named in f"_{part}_" for part in parts) else None
 
 
 def unspelt_entries(

@@ -150,6 +150,10 @@ class DocFacts:
     #: Of a script the docs run, its one parser's line and every flag it
     #: declares, where they are all known (``script_parsers``).
     parser: tuple[int, tuple[str, ...]] | None = None
+    #: Of a Python config file, each name it assigns at its top level and
+    #: never reads (``mermaid_params = [...]``, beside the code of a Sphinx
+    #: ``conf.py``), with its line.
+    assigned: list[tuple[str, int]] = field(default_factory=list)
 
     def heading_entry(self, section: int) -> int | None:
         """The entry a section's heading names (``### `cache_dir` ``), as

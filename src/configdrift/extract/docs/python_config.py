@@ -271,13 +271,17 @@ def block_language(lang: str, text: str) -> str:
 #: The name a Python config file outside the code ends with
 #: (``jupyterhub_config.py``, ``example_config.py``).
 CONFIG_FILE_SUFFIX = "config.py"
+#: Sphinx's config file, read for the names it assigns alone (its code
+#: beside them is no settings module's).
+SPHINX_CONF = "conf.py"
 
 
 def config_file_facts(data: bytes) -> DocFacts:
     """A Python config file outside the code as a page whose one block is
     the file: the options it sets on ``c``, else the settings it assigns as
-    a module (hooks beside them); no block when it is neither. Read with
-    ``ast``, never run."""
+    a module (hooks beside them); no block when it is neither. And the
+    names it assigns at its top level, whatever code is beside them
+    (``DocFacts.assigned``). Read with ``ast``, never run."""
     try:
         text = decode(data)
     except NotText:
@@ -289,10 +293,23 @@ def config_file_facts(data: bytes) -> DocFacts:
     read = read_config_statements(text, tree) or read_settings_module(
         text, config_file=True, tree=tree
     )
+    # A name the file reads itself is its variable (``year`` of
+    # ``copyright = f"{year} ..."``), not a setting for certain.
+    loaded = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    assigned = [
+        (name, statement.lineno)
+        for statement in tree.body
+        if (found := _assignment(statement)) is not None
+        and not (name := found[0]).startswith("_")
+        and name not in loaded
+    ]
     if read is None:
-        return DocFacts()
+        return DocFacts(assigned=assigned)
     keys = [k.at(1) for k in read.keys]
-    return DocFacts(blocks=[Block(0, 1, "python", keys, what="the config file")])
+    blocks = [Block(0, 1, "python", keys, what="the config file")]
+    return DocFacts(blocks=blocks, assigned=assigned)
 
 
 #: Calls read from one Python block at most, and how deep a keyword's dict
