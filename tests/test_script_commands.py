@@ -230,6 +230,43 @@ def test_a_page_that_may_run_a_script_by_name(text, runs) -> None:
     assert may_run_script(text, {"train.py"}) is runs
 
 
+@pytest.mark.parametrize(
+    ("flag", "suggestion"),
+    [
+        # One letter off.
+        ("--l_r", "did you mean `--lr`?"),
+        ("--epochz", "did you mean `--epochs`?"),
+        ("--nme", "did you mean `--name`?"),
+        # None near.
+        ("--epoks", None),
+        ("--zz", None),
+    ],
+)
+def test_a_flag_near_one_the_parser_declares_is_told_which(tmp_path, flag, suggestion) -> None:
+    found = _run(tmp_path, f"python train.py --name run1 {flag} 2")
+    assert found[flag].suggestion == suggestion
+
+
+def test_near_flag() -> None:
+    from configdrift.rules.doc_commands import near_flag
+
+    declared = (
+        "-h",
+        "--help",
+        "--log-with-file",
+        "--log-with-fil",
+        "--lr",
+        "--lo",
+        "--mixed_precision",
+    )
+    # Two letters off, but ``-`` and ``_`` alike; ``--log-with-fil`` is one off.
+    assert near_flag("--log_with_file", declared) == "--log-with-file"
+    assert near_flag("--mixed_precison", declared) == "--mixed_precision"
+    assert near_flag("--mixed-precision", declared) == "--mixed_precision"
+    assert near_flag("--l", declared) is None  # ``--lr`` and ``--lo``
+    assert near_flag("--he", declared) is None
+
+
 def test_a_flag_some_code_spells_is_not_judged(tmp_path) -> None:
     spells = {"pkg/flags.py": 'EXTRA = ["--epok"]\n'}
     assert _run(tmp_path, "python train.py --epok 2", **spells) == {}

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 from configdrift.extract.docs.block_model import placeholder_text
 from configdrift.extract.docs.commands import script_at
 from configdrift.index.programs import script_of
+from configdrift.index.spellings import one_edit
 from configdrift.model import SIGNATURE, Finding, Location, Related, SchemaNode
 from configdrift.rules.evidence import code_files, given_to, once, quoted_in
 from configdrift.rules.registry import make
@@ -120,6 +121,7 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
     for rel, at, script, flag, line in dict.fromkeys(unknown):
         if flag in spelt:
             continue
+        near = near_flag(flag, ran[script][1])
         yield make(
             "CD301",
             flag,
@@ -127,7 +129,18 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
             f"the command line runs the script `{script}` with `{flag}`, which its parser "
             f"does not declare: following the docs {REJECTION['argparse']}",
             (Related(script, line, "the script's parser declares the flags it accepts"),),
+            f"did you mean `{near}`?" if near else None,
         )
+
+
+def near_flag(flag: str, declared: Collection[str]) -> str | None:
+    """The one flag of ``declared`` a flag is spelt like: the same with
+    ``-`` and ``_`` alike (``--log_with_file`` of ``--log-with-file``:
+    argparse tells them apart), else one letter from it; None for none or
+    several."""
+    alike = [f for f in declared if f.replace("_", "-") == flag.replace("_", "-")]
+    near = alike or [f for f in declared if one_edit(flag, f)]
+    return near[0] if len(near) == 1 else None
 
 
 def doc_command_values(analysis: Analysis) -> Iterator[Finding]:

@@ -154,7 +154,8 @@ def example_rejected(analysis: Analysis) -> Iterator[Finding]:
     page, an example's README too, with a long flag the
     script's one ``ArgumentParser`` does not declare, where every flag it
     declares is a literal, it is handed to no helper, takes no rest of
-    the words and parses with ``parse_args``. A
+    the words and parses with ``parse_args`` (the flag it is spelt like,
+    with ``-`` and ``_`` alike or one letter off, is named). A
     key the project's loader takes out of the loaded file
     by name (``cfg.pop("include")``) is the loader's, never the model's:
     an example may set it.
