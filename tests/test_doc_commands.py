@@ -66,6 +66,7 @@ def test_a_flag_the_parser_lacks_is_rejected(tmp_path) -> None:
     assert (finding.location.path, finding.location.line) == ("docs/cli.md", 8)
     assert "unrecognized arguments" in finding.message
     assert finding.related[0].path == "shop/cli.py"
+    assert finding.suggestion == "did you mean `--color`?"
 
 
 @pytest.mark.parametrize(

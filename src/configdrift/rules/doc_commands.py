@@ -493,6 +493,9 @@ def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -
     if parser.model_location is not None:
         where = parser.model_location
         related = (Related(where.path, where.line, f"{what} declares the flags it accepts"),)
+    near = near_flag(
+        flag, [s for node in parser.children.values() for s in node.current_spellings()]
+    )
     return make(
         "CD301",
         flag,
@@ -500,6 +503,7 @@ def _finding(parser: SchemaNode, rel: str, line: int, program: str, flag: str) -
         f"the command line runs `{runs}` with `{flag}`, which {what} does not declare: "
         f"following the docs {REJECTION[kind]}",
         related,
+        f"did you mean `{near}`?" if near else None,
     )
 
 
