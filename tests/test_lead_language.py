@@ -111,3 +111,55 @@ def test_a_key_a_guessed_example_sets_is_judged(cli, tmp_path) -> None:
     make_project(tmp_path, {**files, "docs/config.md": _PAGE.format(lead="Like so:")})
     result = cli("check", str(tmp_path), "--format", "json", "--select", "CD30")
     assert json.loads(result.out)["findings"] == []
+
+
+_SNIFFED = "host: 0.0.0.0\nport: 9000\n# a comment\nworkers:\n  - 2\n"
+
+
+def test_an_untagged_block_that_is_a_yaml_config_is_read_as_yaml() -> None:
+    from configdrift.extract.docs.python_config import yaml_config
+
+    assert yaml_config(_SNIFFED)
+    # A ``--help`` output and commit messages give their keys prose alone.
+    assert not yaml_config("Usage: app [OPTIONS]\n\nOptions:\n  --help  Show this.\n")
+    assert not yaml_config("fix: a bug\nfeat: a feature\n")
+    # A key without a value is no structure either.
+    assert not yaml_config("name: shop\nsummary:\n")
+    # One key, a line at the left that is no key, a block that does not parse.
+    assert not yaml_config("port: 9000\n")
+    assert not yaml_config("Server name: shop\nport: 9000\n")
+    assert not yaml_config("port: 9000\nworkers: [2\n")
+
+
+def test_an_untagged_yaml_config_of_a_page_is_an_example() -> None:
+    rst = "Example\n=======\n\nLike so::\n\n" + "".join(
+        f"    {line}\n" for line in _SNIFFED.splitlines()
+    )
+    markdown = f"# Example\n\nLike so:\n\n```\n{_SNIFFED}```\n"
+    expected = [("yaml", [("host",), ("port",), ("workers",)])]
+    assert _blocks(extract_rst(rst.encode())) == expected
+    assert _blocks(extract_markdown(markdown.encode())) == expected
+    # A block the page tags as text stays text.
+    text = markdown.replace("```\nhost", "```text\nhost")
+    assert _blocks(extract_markdown(text.encode())) == []
+
+
+def test_an_untagged_yaml_example_of_a_strict_model_is_judged(tmp_path) -> None:
+    from helpers import check_project
+
+    settings = (
+        "import yaml\nfrom pydantic import BaseModel, ConfigDict\n\n\n"
+        "class Settings(BaseModel):\n"
+        '    model_config = ConfigDict(extra="forbid")\n\n'
+        '    host: str = "127.0.0.1"\n    port: int = 8000\n    workers: int = 4\n\n\n'
+        "def load(path):\n    with open(path) as fh:\n        return Settings(**yaml.safe_load(fh))\n"
+    )
+    page = (
+        "Configuration\n=============\n\nhost\n   The address.\n\nport\n   The port.\n\n"
+        "workers\n   How many.\n\nExample::\n\n    host: 0.0.0.0\n    port: 9000\n    wrokers: 2\n"
+    )
+    files = {"app/__init__.py": "", "app/settings.py": settings, "docs/configuration.rst": page}
+    _, findings = check_project(tmp_path, files, "app")
+    assert [(f.code, f.key, f.location.line) for f in findings if f.code == "CD301"] == [
+        ("CD301", "wrokers", 17)
+    ]

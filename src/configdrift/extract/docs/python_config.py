@@ -28,6 +28,7 @@ from configdrift.extract.docs.block_model import (
 from configdrift.extract.docs.class_fields import shown_fields
 from configdrift.extract.docs.facts import Block, DocFacts
 from configdrift.extract.docs.script_parsers import closed_parser
+from configdrift.extract.docs.yaml_block import read_yaml
 from configdrift.extract.text import NotText, decode
 
 #: The name a config file's statements set options on.
@@ -235,6 +236,31 @@ _SPACED_ASSIGNMENT = re.compile(r"^[A-Z][A-Z0-9_]* = \S", re.M)
 _DICT_ASSIGNMENT = re.compile(r"(?<!\w)[A-Za-z_]\w* = \{")
 
 
+#: A line at the left of a YAML mapping: a key, its colon, a space or the end.
+_TOP_KEY = re.compile(r"[A-Za-z_][\w.-]{0,80}:(?:[ \t]|$)")
+
+
+def yaml_config(text: str) -> bool:
+    """Is an untagged block a YAML config: every line at its left a key
+    (``port: 8080``; a comment or a list's item aside), two lines at
+    least, one of its keys given a mapping, a list, a number or a boolean?
+    A ``--help`` output (``Usage: ...``, ``Options:``) or a list of commit
+    messages (``fix: ...``) gives its keys prose alone."""
+    tops = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not line[0].isspace() and not line.startswith(("#", "- "))
+    ]
+    if len(tops) < 2 or not all(_TOP_KEY.match(line) for line in tops):
+        return False
+    # A block that does not parse gives keys with no value: no structure.
+    return any(
+        key.kind in (DICT, LIST)
+        or (key.kind == VALUE and key.value is not None and not isinstance(key.value, str))
+        for key in read_yaml(text).keys
+    )
+
+
 def _dict_assignment(text: str) -> bool:
     """Is the block one assignment of a dict literal to a name? A line that
     is only ``...`` elides the keys the example leaves out."""
@@ -252,9 +278,12 @@ def block_language(lang: str, text: str) -> str:
     """The language a code block is read in: ``python`` for a settings
     module mislabelled as a shell session or plain text (every statement a
     ``NAME = value`` spaced as Python writes it, two at least), or an
-    untagged block that assigns one dict literal to a name, else
+    untagged block that assigns one dict literal to a name; ``yaml`` for
+    an untagged block that is a YAML config (``yaml_config``); else
     ``lang``. A ``.env`` file or a shell session (``NAME=value``) stays
     what it is labelled."""
+    if not lang and len(text) <= MAX_BYTES and yaml_config(text):
+        return "yaml"  # reST's ``Example::``, a fence with no language
     if lang not in _PLAIN_LANGS or len(text) > MAX_BYTES or "=" not in text:
         return lang
     if not lang and _DICT_ASSIGNMENT.match(text.lstrip()) and _dict_assignment(text):
