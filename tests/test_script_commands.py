@@ -275,3 +275,19 @@ def test_a_flag_some_code_spells_is_not_judged(tmp_path) -> None:
 def test_a_script_whose_parser_is_not_closed_is_not_judged(tmp_path) -> None:
     script = _SCRIPT.replace("parser.parse_args()", "parser.parse_known_args()[0]")
     assert _run(tmp_path, "python train.py --epok 2", script) == {}
+
+
+def test_the_pages_read_for_the_scripts_they_run(tmp_path) -> None:
+    from configdrift.index.pages import pages_running
+
+    pages = {
+        "examples/a/README.md": "Run `python train.py --lr 1`.\n",
+        "examples/b/README.md": "Run `python train.py`, then tune `--lr`.\n",
+        "examples/c/README.md": "Run `python other.py --lr 1`.\n",
+    }
+    for rel, text in pages.items():
+        (tmp_path / rel).parent.mkdir(parents=True)
+        (tmp_path / rel).write_text(text)
+    assert pages_running(tmp_path, [*pages, "examples/gone.md"], {"train.py"}) == [
+        "examples/a/README.md"
+    ]

@@ -23,6 +23,7 @@ from configdrift.extract.docs.python_config import CONFIG_FILE_SUFFIX, SPHINX_CO
 from configdrift.extract.run import Extractor
 from configdrift.index.pages import (
     example_scripts,
+    pages_running,
     pages_worth_reading,
     scripts_running,
     spelt_whole,
@@ -189,7 +190,7 @@ def _analyse(config: Config, sources: Sources, jobs: int | None, cache: bool) ->
         spelt, rendering, running, calling = pages_worth_reading(
             root, unread_pages, spellings | doc_names(), programs, packages, scripts
         )
-        running += pages_worth_reading(root, unshown, (), scripts=scripts)[2]
+        running += pages_running(root, unshown, scripts)
         calling += example_scripts(root, sources.py_examples, packages)
         # And the shell scripts that run the program, or a module run as a
         # script (``python -m app.train``), for their command lines.

@@ -403,6 +403,18 @@ def _importing(packages: Iterable[str]) -> re.Pattern[bytes] | None:
     return re.compile(rb"(?m)^[ \t>.]*(?:from|import)[ \t]+(?:" + b"|".join(names) + rb")\b")
 
 
+def pages_running(root: Path, pages: Iterable[str], scripts: AbstractSet[str]) -> list[str]:
+    """The pages that may run a script of one of the names of ``scripts``
+    with a flag (``may_run_script``), each read once and bounded as a page
+    is: an example's README beside its script."""
+    return [
+        rel
+        for rel in list(pages)[:MAX_SPELT_PAGES]
+        if (data := read_or_none(root, rel, MAX_SPELT_BYTES)) is not None
+        and may_run_script(data, scripts)
+    ]
+
+
 def scripts_running(root: Path, scripts: Iterable[str], programs: Iterable[str]) -> list[str]:
     """The shell scripts that may run one of the project's ``programs``
     with a flag (``may_run``), each read once and bounded as a page is."""
