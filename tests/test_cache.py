@@ -259,9 +259,7 @@ def test_every_doc_fact_survives_the_cache() -> None:
     pages.append(("loose.md", b"```python\napp_port = 8080\napp_host = 'x'\n```\n"))
     # A block of defaults (``Block.defaults``), and a script whose parser is closed.
     pages.append(("defaults.md", b"The default configuration is:\n\n```yaml\na: 1\n```\n"))
-    script = (
-        b"import argparse\np = argparse.ArgumentParser()\np.add_argument('--x')\np.parse_args()\n"
-    )
+    script = b"import argparse\np = argparse.ArgumentParser()\np.add_argument('--x', choices=['a'])\np.parse_args()\n"
     pages.append(("train.py", script))
     extracted = [(name, extractor_for(name)(data)) for name, data in pages]
     # A Sphinx ``conf.py``: the names it assigns beside its code.

@@ -37,14 +37,14 @@ def _flags(script: str) -> tuple[int, tuple[str, ...]] | None:
 
 
 def test_a_scripts_one_parser_declares_its_flags() -> None:
-    assert _flags(_SCRIPT) == (6, ("-h", "--help", "-n", "--name", "--epochs", "--lr"))
+    assert _flags(_SCRIPT) == (6, ("-h", "--help", "-n", "--name", "--epochs", "--lr"), ())
 
 
 def test_a_parser_without_help_and_the_negations_of_a_boolean_optional_action() -> None:
     script = _SCRIPT.replace("ArgumentParser()", "ArgumentParser(add_help=False)").replace(
         "type=int, default=1", "action=argparse.BooleanOptionalAction"
     )
-    assert _flags(script) == (6, ("-n", "--name", "--epochs", "--no-epochs", "--lr"))
+    assert _flags(script) == (6, ("-n", "--name", "--epochs", "--no-epochs", "--lr"), ())
     # A string action adds no spelling.
     stored = _SCRIPT.replace("type=int, default=1", 'action="store_true"')
     assert _flags(stored) == _flags(_SCRIPT)
@@ -291,3 +291,65 @@ def test_the_pages_read_for_the_scripts_they_run(tmp_path) -> None:
     assert pages_running(tmp_path, [*pages, "examples/gone.md"], {"train.py"}) == [
         "examples/a/README.md"
     ]
+
+
+_CHOOSING = _SCRIPT.replace(
+    "type=float, default=0.1)",
+    'type=float, default=0.1)\n    parser.add_argument("-m", "--mode", choices=["fast", "slow"])',
+)
+
+
+def test_a_scripts_parser_gives_the_choices_of_an_option_of_strings() -> None:
+    parsed = _flags(_CHOOSING)
+    assert parsed is not None
+    assert parsed[2] == (("-m", ("fast", "slow")), ("--mode", ("fast", "slow")))
+
+
+@pytest.mark.parametrize(
+    "choices",
+    [
+        # Converted first, or several words: other values may be taken.
+        'choices=["1", "2"], type=int',
+        'choices=["a", "b"], nargs="+"',
+        # Not all literal strings.
+        "choices=MODES",
+        'choices=["a", MODE]',
+        "choices=[1, 2]",
+    ],
+)
+def test_choices_a_value_may_pass_besides_are_none(choices) -> None:
+    script = _SCRIPT.replace(
+        "type=float, default=0.1)",
+        f'type=float, default=0.1)\n    parser.add_argument("--mode", {choices})',
+    )
+    parsed = _flags(script)
+    assert parsed is None or parsed[2] == ()
+
+
+@pytest.mark.parametrize(
+    ("command", "invalid"),
+    [
+        ("python train.py -n run1 --mode medium", "medium"),
+        ("python train.py -n run1 --mode=medium", "medium"),
+        ("torchrun --nproc_per_node 2 train.py -m quick", "quick"),
+        # A choice, a placeholder, a flag after it, after ``--``.
+        ("python train.py -n run1 --mode fast", None),
+        ("python train.py -n run1 --mode <mode>", None),
+        ("python train.py -n run1 --mode [fast | slow]", None),
+        ("python train.py -n run1 --mode --lr 1", None),
+        ("python train.py -n run1 -- --mode medium", None),
+    ],
+)
+def test_a_value_none_of_a_script_options_choices(tmp_path, command, invalid) -> None:
+    page = f"# Training\n\n{_ENTRIES}\nRun it:\n\n```bash\n{command}\n```\n"
+    files = {"scripts/train.py": _CHOOSING, "scripts/README.md": page, "pkg/settings.py": _SETTINGS}
+    _, findings = check_project(tmp_path, files, "pkg")
+    found = [f for f in findings if f.code == "CD303"]
+    if invalid is None:
+        assert found == []
+        return
+    assert len(found) == 1
+    assert f"with `{found[0].key} {invalid}`" in found[0].message
+    assert "takes one of `fast`, `slow`" in found[0].message
+    assert (found[0].location.path, found[0].location.line) == ("scripts/README.md", 10)
+    assert found[0].related[0].path == "scripts/train.py"

@@ -17,6 +17,7 @@ from typing import Protocol
 from configdrift.config import Config
 from configdrift.extract.docs.block_model import BlockRead
 from configdrift.extract.docs.facts import Block, DocFacts
+from configdrift.extract.docs.script_parsers import ScriptParser
 from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import (
     Census,
@@ -146,7 +147,7 @@ class Analysis:
     #: The project's scripts the pages run (``python hf_chat.py``) whose
     #: one parser's flags are all known: its line and those flags
     #: (``DocFacts.parser``), by path.
-    scripts_run: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    scripts_run: dict[str, ScriptParser] = field(default_factory=dict)
     #: The names each Sphinx ``conf.py`` outside the tests assigns at its
     #: top level, with their lines (``DocFacts.assigned``), by path.
     conf_files: dict[str, list[tuple[str, int]]] = field(default_factory=dict)

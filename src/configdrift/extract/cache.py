@@ -257,7 +257,15 @@ def doc_from_json(data: dict[str, Any]) -> DocFacts:
             )
             for a in data["api"]
         ],
-        parser=(data["parser"][0], tuple(data["parser"][1])) if data["parser"] else None,
+        parser=(
+            (
+                data["parser"][0],
+                tuple(data["parser"][1]),
+                tuple((flag, tuple(taken)) for flag, taken in data["parser"][2]),
+            )
+            if data["parser"]
+            else None
+        ),
         assigned=[(name, line) for name, line in data["assigned"]],
     )
 

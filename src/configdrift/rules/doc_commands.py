@@ -31,7 +31,8 @@ So for a command line that runs a script of the project with ``python``
 --nproc_per_node 8 train.py --lr 1``, whose own flags come before the
 script: ``extract.docs.commands.script_at``): its long flags against
 those the script's one parser declares, where they are all known
-(``Analysis.scripts_run``, ``extract.docs.script_parsers``). Every page
+(``Analysis.scripts_run``, ``extract.docs.script_parsers``), and its
+values against the choices of an option of strings. Every page
 that may run one of the project's scripts by name is read for it, an
 example's README too (``index.programs.may_run_script``).
 """
@@ -96,26 +97,16 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
     placeholder, nor one that begins a declared flag; and no code of the
     project spells it as a string."""
     ran = analysis.scripts_run
-    if analysis.first is not None or not ran:
-        return
-    pages = {**analysis.command_pages, **analysis.pages_read}
     unknown: list[tuple[str, int, str, str, int]] = []
-    for rel, doc in sorted(pages.items()):
-        for _, program, args, lines in doc.commands:
-            first = script_at(program, args)
-            script = None if first is None else script_of(rel, args[first], ran.keys())
-            if first is None or script is None:
-                continue
-            line, declared = ran[script]
-            longs = [f for f in declared if f.startswith("--")]
-            for at, word in enumerate(args[first + 1 :], first + 1):
-                if word == "--":
-                    break
-                flag = word.partition("=")[0]
-                if not flag.startswith("--") or not FLAG.fullmatch(flag):
-                    continue  # a value, or a placeholder (``--<type>``)
-                if not declared_flag(flag, declared, longs):
-                    unknown.append((rel, lines[at], script, flag, line))
+    for rel, script, args, lines in _script_lines(analysis):
+        line, declared, _ = ran[script]
+        longs = [f for f in declared if f.startswith("--")]
+        for at, word in enumerate(args):
+            flag = word.partition("=")[0]
+            if not flag.startswith("--") or not FLAG.fullmatch(flag):
+                continue  # a value, or a placeholder (``--<type>``)
+            if not declared_flag(flag, declared, longs):
+                unknown.append((rel, lines[at], script, flag, line))
     python = [*code_files(analysis), *analysis.other_python]
     spelt = quoted_in(analysis, python, {flag for *_, flag, _ in unknown})
     for rel, at, script, flag, line in dict.fromkeys(unknown):
@@ -131,6 +122,60 @@ def script_command_flags(analysis: Analysis) -> Iterator[Finding]:
             (Related(script, line, "the script's parser declares the flags it accepts"),),
             f"did you mean `{near}`?" if near else None,
         )
+
+
+def script_command_values(analysis: Analysis) -> Iterator[Finding]:
+    """CD303 for each value a doc command line gives an option of a script
+    of the project it runs (``Analysis.scripts_run``) that is none of the
+    option's choices (``--variant 1`` where it takes ``road_1`` or
+    ``road_2``): the flag as declared, its value after ``=`` or the next
+    word, not a placeholder nor one that opens a bracket."""
+    ran = analysis.scripts_run
+    for rel, script, args, lines in _script_lines(analysis):
+        line, _, choices = ran[script]
+        taking = dict(choices)
+        for at, word in enumerate(args):
+            flag, given, value = word.partition("=")
+            if flag not in taking:
+                continue
+            if not given:
+                value = args[at + 1] if at + 1 < len(args) else ""
+            # A flag, a placeholder, or the start of one a pipe cut
+            # (``--precision [fp8 | bf16]``).
+            if not value or value[0] in "-[<{(" or placeholder_text(value):
+                continue
+            if value in taking[flag]:
+                continue
+            takes = ", ".join(f"`{c}`" for c in taking[flag])
+            yield make(
+                "CD303",
+                flag,
+                Location(rel, lines[at]),
+                f"the command line runs the script `{script}` with `{flag} {value}`, but "
+                f"`{flag}` takes one of {takes}: following the docs fails with 'invalid choice'",
+                (Related(script, line, f"the option takes one of {takes}"),),
+            )
+
+
+def _script_lines(
+    analysis: Analysis,
+) -> Iterator[tuple[str, str, tuple[str, ...], tuple[int, ...]]]:
+    """(page, script, its words, their lines) of each doc command line that
+    runs a script of the project whose parser's flags are all known
+    (``Analysis.scripts_run``): the words after the script, before ``--``."""
+    ran = analysis.scripts_run
+    if analysis.first is not None or not ran:
+        return
+    pages = {**analysis.command_pages, **analysis.pages_read}
+    for rel, doc in sorted(pages.items()):
+        for _, program, args, lines in doc.commands:
+            first = script_at(program, args)
+            script = None if first is None else script_of(rel, args[first], ran.keys())
+            if first is None or script is None:
+                continue
+            words = args[first + 1 :]
+            end = words.index("--") if "--" in words else len(words)
+            yield rel, script, words[:end], lines[first + 1 : first + 1 + end]
 
 
 def near_flag(flag: str, declared: Collection[str]) -> str | None:

@@ -32,6 +32,7 @@ from configdrift.rules.doc_commands import (
     doc_command_flags,
     doc_command_values,
     script_command_flags,
+    script_command_values,
 )
 from configdrift.rules.doc_gaps import hint_for, model_related
 from configdrift.rules.docstring_calls import example_calls_not_taken
@@ -429,7 +430,9 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     whole number (``--train-num-samples 4e8`` where argparse's ``type=int``
     refuses it), is one too: a flag before the command's first positional
     word (a subcommand's options are not told apart) that no other option
-    of the program spells.
+    of the program spells. So is a command line that runs a script of the
+    project whose parser's flags are all known (``python train.py
+    --variant 1`` where ``choices=`` takes ``road_1`` or ``road_2``).
 
     Why it matters
     A reader who copies the example gets a ``ValidationError`` at start-up.
@@ -442,6 +445,7 @@ def example_invalid_value(analysis: Analysis) -> Iterator[Finding]:
     Write a value the field accepts, or a placeholder that reads as one.
     """
     yield from doc_command_values(analysis)
+    yield from script_command_values(analysis)
     for rel, block, base in analysis.blocks:
         what = block.described()
         for key in block.keys:

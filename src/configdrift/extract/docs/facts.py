@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
+from configdrift.extract.docs.script_parsers import ScriptParser
 
 
 @dataclass(slots=True)
@@ -149,7 +150,7 @@ class DocFacts:
     api: list[ApiDoc] = field(default_factory=list)
     #: Of a script the docs run, its one parser's line and every flag it
     #: declares, where they are all known (``script_parsers``).
-    parser: tuple[int, tuple[str, ...]] | None = None
+    parser: ScriptParser | None = None
     #: Of a Python config file, each name it assigns at its top level and
     #: never reads (``mermaid_params = [...]``, beside the code of a Sphinx
     #: ``conf.py``), with its line.

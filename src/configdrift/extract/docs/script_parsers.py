@@ -18,10 +18,17 @@ import ast
 _OPEN = frozenset({"parse_known_args", "parse_known_intermixed_args", "add_subparsers"})
 
 
-def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
+#: A script's parser: its line, every flag it declares, and the choices
+#: of each flag that takes one word of a few literal strings.
+ScriptParser = tuple[int, tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
+
+
+def closed_parser(tree: ast.Module) -> ScriptParser | None:
     """The line of the script's one parser and every flag it declares,
-    where the script declares them all (see the module's docs); None
-    where a flag may come from elsewhere, or the script parses none."""
+    where the script declares them all (see the module's docs), with the
+    choices of those that take one string of a few (``choices=["a",
+    "b"]``, no ``type=`` but ``str``, no ``nargs=``); None where a flag
+    may come from elsewhere, or the script parses none."""
     parsers = [
         node
         for node in ast.walk(tree)
@@ -45,6 +52,7 @@ def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
         return None  # a parser bound to no name: where it goes is not known
     held = {name for _, name in bindings}
     flags: list[str] = ["-h", "--help"] if helps else []
+    choices: list[tuple[str, tuple[str, ...]]] = []
     parsed = False
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -68,9 +76,30 @@ def closed_parser(tree: ast.Module) -> tuple[int, tuple[str, ...]] | None:
                     return None  # an action of the project's may add spellings
                 given += ["--no-" + t[2:] for t in given if t.startswith("--")]
             flags += given
+            taken = _choices(node)
+            choices += [(flag, taken) for flag in given if taken]
         elif any(isinstance(a, ast.Name) and a.id in held for a in node.args):
             return None  # the parser handed to a helper that may add options
-    return (parsers[0].lineno, tuple(flags)) if parsed else None
+    return (parsers[0].lineno, tuple(flags), tuple(choices)) if parsed else None
+
+
+def _choices(call: ast.Call) -> tuple[str, ...]:
+    """The strings an option's one word must be one of (``choices=["a",
+    "b"]`` of strings, read as given: no ``type=`` but ``str``, no
+    ``nargs=``); none where another value may be taken."""
+    keywords = {k.arg: k.value for k in call.keywords}
+    given = keywords.get("choices")
+    converted = keywords.get("type")
+    if (
+        not isinstance(given, ast.List | ast.Tuple)
+        or "nargs" in keywords
+        or not (converted is None or (isinstance(converted, ast.Name) and converted.id == "str"))
+    ):
+        return ()
+    values = [e.value for e in given.elts if isinstance(e, ast.Constant)]
+    if len(values) != len(given.elts) or not all(isinstance(v, str) for v in values):
+        return ()
+    return tuple(str(v) for v in values)
 
 
 #: The parser's keywords that give it flags of another parser's, or
