@@ -106,6 +106,30 @@ def main():
 """
 
 
+#: A dataclass built from a loaded YAML file (strict: it takes its fields
+#: alone as keywords), and a page's entries of its three fields.
+DATACLASS_SETTINGS = """
+from dataclasses import dataclass
+
+import yaml
+
+
+@dataclass
+class Settings:
+    seed: int = 0
+    device: str = "cpu"
+    workers: int = 2
+
+
+def load(path):
+    with open(path) as fh:
+        return Settings(**yaml.safe_load(fh))
+"""
+DATACLASS_ENTRIES = (
+    "- `seed` (int): the seed.\n- `device` (str): where.\n- `workers` (int): how many.\n"
+)
+
+
 #: A strict pydantic model built from a whole dict (``AppConfig(**raw)``).
 APP_CONFIG = """
 from pydantic import BaseModel, ConfigDict

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from configdrift.extract.docs.python_config import config_file_facts
-from helpers import check_project
+from helpers import DATACLASS_ENTRIES, DATACLASS_SETTINGS, check_project
 
 _SETUP = """
 def setup(app):
@@ -144,31 +144,15 @@ def test_a_name_not_plainly_an_option_of_the_projects_is_not_judged(
     assert not [f for f in findings if f.code == "CD302" and "show_footer" in f.key]
 
 
-_SETTINGS = """
-from dataclasses import dataclass
-
-import yaml
-
-
-@dataclass
-class Settings:
-    seed: int = 0
-    device: str = "cpu"
-    workers: int = 2
-
-
-def load(path):
-    with open(path) as fh:
-        return Settings(**yaml.safe_load(fh))
-"""
-
-
 def test_a_conf_py_of_settings_alone_is_no_example_of_the_projects_config(tmp_path) -> None:
     # Were it one, ``warp`` would be a key the model rejects (CD301).
     conf = 'seed = 1\ndevice = "gpu"\nworkers = 2\nwarp = 1\n'
     assert config_file_facts(conf.encode()).blocks  # a settings module's shape
-    entries = "- `seed` (int): the seed.\n- `device` (str): where.\n- `workers` (int): how many.\n"
-    files = {"pkg/settings.py": _SETTINGS, "docs/settings.md": entries, "docs/conf.py": conf}
+    files = {
+        "pkg/settings.py": DATACLASS_SETTINGS,
+        "docs/settings.md": DATACLASS_ENTRIES,
+        "docs/conf.py": conf,
+    }
     _, findings = check_project(tmp_path, files, "pkg")
     assert not [f for f in findings if f.location.path == "docs/conf.py"]
 

@@ -12,7 +12,7 @@ import pytest
 
 from configdrift.extract.docs.script_parsers import closed_parser
 from configdrift.index.programs import script_of
-from helpers import check_project
+from helpers import DATACLASS_ENTRIES, DATACLASS_SETTINGS, check_project
 
 _SCRIPT = """
 import argparse
@@ -93,25 +93,7 @@ def test_a_script_is_found_from_the_pages_folder_then_the_root() -> None:
 
 
 #: A settings model the page documents: the page is read.
-_SETTINGS = """
-from dataclasses import dataclass
-
-import yaml
-
-
-@dataclass
-class Settings:
-    seed: int = 0
-    device: str = "cpu"
-    workers: int = 2
-
-
-def load(path):
-    with open(path) as fh:
-        return Settings(**yaml.safe_load(fh))
-"""
-
-_ENTRIES = "- `seed` (int): the seed.\n- `device` (str): where.\n- `workers` (int): how many.\n"
+_SETTINGS, _ENTRIES = DATACLASS_SETTINGS, DATACLASS_ENTRIES
 
 
 def test_the_scripts_run_are_those_python_or_a_launcher_runs() -> None:
