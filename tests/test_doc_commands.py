@@ -368,6 +368,8 @@ def _flags_and_all(tmp_path, page: str, cli: str):
         ("shop --mode fast", False),
         ("shop --mode <mode>", False),
         ("shop --mode $MODE", False),
+        # A placeholder the reader cut at its pipe: ``[fast`` of ``[fast | safe]``.
+        ("shop --mode [fast | safe]", False),
         ("shop --mode", False),
         # After a flag the parser lacks, the flags are the program's still;
         # a word after it may be its value or a positional word: what
@@ -868,3 +870,12 @@ def test_an_entry_of_a_spelling_kept_out_of_the_help_is_reported(tmp_path) -> No
 )
 def test_an_entry_of_a_shown_or_noted_spelling_is_not_reported(tmp_path, entries) -> None:
     assert _hidden_entries(tmp_path, entries) == {}
+
+
+def test_a_placeholder_and_the_first_word_of_one_cut_at_a_space() -> None:
+    from configdrift.extract.docs.block_model import placeholder_text
+
+    for text in ("[fp8|bf16]", "<path>", "[fp8", "<output", "{name", "$HOME", "YOUR_DIR", "auto"):
+        assert placeholder_text(text), text
+    for text in ("fp8", "fp8]", "road_1", "(x", "8080"):
+        assert not placeholder_text(text), text

@@ -129,7 +129,7 @@ def script_command_values(analysis: Analysis) -> Iterator[Finding]:
     of the project it runs (``Analysis.scripts_run``) that is none of the
     option's choices (``--variant 1`` where it takes ``road_1`` or
     ``road_2``): the flag as declared, its value after ``=`` or the next
-    word, not a placeholder nor one that opens a bracket."""
+    word, not a placeholder (``[fp8 | bf16]`` too, cut at its pipe)."""
     ran = analysis.scripts_run
     for rel, script, args, lines in _script_lines(analysis):
         line, _, choices = ran[script]
@@ -140,9 +140,7 @@ def script_command_values(analysis: Analysis) -> Iterator[Finding]:
                 continue
             if not given:
                 value = args[at + 1] if at + 1 < len(args) else ""
-            # A flag, a placeholder, or the start of one a pipe cut
-            # (``--precision [fp8 | bf16]``).
-            if not value or value[0] in "-[<{(" or placeholder_text(value):
+            if not value or value.startswith("-") or placeholder_text(value):
                 continue
             if value in taking[flag]:
                 continue

@@ -45,13 +45,15 @@ _CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 
 def placeholder_text(text: str) -> bool:
     """Is a quoted string a stand-in rather than a value: ``"[cpu|nvme]"``,
-    ``"<path>"``, ``"auto"``, ``"..."``, ``"$HOME"``, ``"YOUR_DIR"``, prose?"""
+    ``"<path>"``, ``"auto"``, ``"..."``, ``"$HOME"``, ``"YOUR_DIR"``, prose,
+    or the first word of one a command line's reader cut at a space or a
+    pipe (``[fp8`` of ``[fp8 | bf16]``, ``<output``)?"""
     t = text.strip()
     if not t or t.lower() == "auto" or t.startswith("$"):
         return True
     if "|" in t or "..." in t or "\u2026" in t or any(c.isspace() for c in t):
         return True
-    return t[0] + t[-1] in ("<>", "[]", "{}") or bool(_CAPS_NAME.fullmatch(t))
+    return t[0] in "<[{" or bool(_CAPS_NAME.fullmatch(t))
 
 
 @dataclass(frozen=True, slots=True)
