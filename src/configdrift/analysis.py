@@ -16,8 +16,7 @@ from typing import Protocol
 
 from configdrift.config import Config
 from configdrift.extract.docs.block_model import BlockRead
-from configdrift.extract.docs.facts import Block, DocFacts
-from configdrift.extract.docs.script_parsers import ScriptParser
+from configdrift.extract.docs.facts import Block, DocFacts, ScriptParser
 from configdrift.extract.python.facts import Expr, FieldFact
 from configdrift.model import (
     Census,

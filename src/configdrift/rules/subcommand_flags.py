@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from configdrift.extract.docs.script_parsers import HELP_FLAGS
 from configdrift.extract.python.facts import ModuleFacts
 from configdrift.model import DocEntry, Finding, Location, Related
 from configdrift.rules.doc_commands import REJECTION, programs_running
@@ -45,11 +46,8 @@ if TYPE_CHECKING:
     from configdrift.extract.docs.facts import DocFacts
     from configdrift.resolve.project import Project
 
-#: What each kind of parser says of a flag it does not take.
 #: The fewest subcommands a page's headings must name to be their reference.
 MIN_NAMED = 3
-#: Flags every argparse parser takes, unless told not to (then declared).
-_HELP = frozenset({"-h", "--help"})
 #: Words a heading may add to a subcommand's name (``install command``).
 _HEADING_WORDS = frozenset({"command", "subcommand"})
 
@@ -126,7 +124,7 @@ def _flags(
     if uses is None or token in uses.escaped:
         return None
     lines = {line for line, owner in uses.options.items() if owner == token}
-    flags = set(_HELP)
+    flags = set(HELP_FLAGS)
     if module not in declared:
         declared[module] = _declared(facts)
     for line, found in declared[module].items():

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from configdrift.extract.docs.api_docs import ApiDoc
 from configdrift.extract.docs.block_model import BlockKey
-from configdrift.extract.docs.script_parsers import ScriptParser
 
 
 @dataclass(slots=True)
@@ -85,6 +84,12 @@ class Block:
         if self.lang == "file":
             return "the config file"
         return "the example"
+
+
+#: A script's parser (``script_parsers.closed_parser``): its line, every
+#: flag it declares, and the choices of each flag that takes one word of a
+#: few literal strings.
+ScriptParser = tuple[int, tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
 
 
 @dataclass(slots=True)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import ast
 
+from configdrift.extract.docs.facts import ScriptParser
+from configdrift.extract.python.exprs import last_name
+
+#: The flags every argparse parser takes, unless told not to.
+HELP_FLAGS = ("-h", "--help")
 #: The parser's methods that take unknown flags or another parser's.
 _OPEN = frozenset({"parse_known_args", "parse_known_intermixed_args", "add_subparsers"})
-
-
-#: A script's parser: its line, every flag it declares, and the choices
-#: of each flag that takes one word of a few literal strings.
-ScriptParser = tuple[int, tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
 
 
 def closed_parser(tree: ast.Module) -> ScriptParser | None:
@@ -32,7 +32,7 @@ def closed_parser(tree: ast.Module) -> ScriptParser | None:
     parsers = [
         node
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and _name(node.func) == "ArgumentParser"
+        if isinstance(node, ast.Call) and last_name(node.func) == "ArgumentParser"
     ]
     if len(parsers) != 1 or any(k.arg in _OTHER_FLAGS for k in parsers[0].keywords):
         return None
@@ -44,20 +44,20 @@ def closed_parser(tree: ast.Module) -> ScriptParser | None:
         (node.value is parsers[0], target.id)
         for node in ast.walk(tree)
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-        if node.value is parsers[0] or _name(node.value.func) in _GROUPS
+        if node.value is parsers[0] or last_name(node.value.func) in _GROUPS
         for target in node.targets
         if isinstance(target, ast.Name)
     ]
     if not any(own for own, _ in bindings):
         return None  # a parser bound to no name: where it goes is not known
     held = {name for _, name in bindings}
-    flags: list[str] = ["-h", "--help"] if helps else []
+    flags: list[str] = list(HELP_FLAGS) if helps else []
     choices: list[tuple[str, tuple[str, ...]]] = []
     parsed = False
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        name = _name(node.func)
+        name = last_name(node.func)
         if name in _OPEN:
             return None
         parsed = parsed or name == "parse_args"
@@ -72,7 +72,7 @@ def closed_parser(tree: ast.Module) -> ScriptParser | None:
             given = [t for t in texts if isinstance(t, str) and t.startswith("-")]
             action = next((k.value for k in node.keywords if k.arg == "action"), None)
             if action is not None and not isinstance(action, ast.Constant):
-                if _name(action) != "BooleanOptionalAction":
+                if last_name(action) != "BooleanOptionalAction":
                     return None  # an action of the project's may add spellings
                 given += ["--no-" + t[2:] for t in given if t.startswith("--")]
             flags += given
@@ -126,11 +126,4 @@ def _rest(value: ast.expr) -> bool:
     """Does ``nargs=`` take the rest of the words (``argparse.REMAINDER``)?"""
     if isinstance(value, ast.Constant):
         return value.value == "..."
-    return isinstance(value, ast.Attribute | ast.Name) and _name(value) == "REMAINDER"
-
-
-def _name(func: ast.expr) -> str:
-    """The last name of a callee (``add_argument`` of ``p.add_argument``)."""
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
+    return isinstance(value, ast.Attribute | ast.Name) and last_name(value) == "REMAINDER"
