@@ -140,10 +140,9 @@ def may_run_script(data: bytes, names: AbstractSet[str]) -> bool:
         # The word's last part, of ``MAX_NAME`` bytes at most.
         before = data[max(0, match.start() - MAX_NAME) : match.end() - 1]
         name = before[max(before.rfind(bytes([c])) for c in _WORD_START) + 1 :]
-        end = _line_end(data, match.start())
-        if name.decode("utf-8", "replace") in names and _FLAG_AFTER.search(
-            data, match.end() - 1, end
-        ):
+        if name.decode("utf-8", "replace") not in names:
+            continue
+        if _FLAG_AFTER.search(data, match.end() - 1, _line_end(data, match.start())):
             return True
     return False
 

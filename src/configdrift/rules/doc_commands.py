@@ -144,14 +144,14 @@ def script_command_values(analysis: Analysis) -> Iterator[Finding]:
                 continue
             if value in taking[flag]:
                 continue
-            takes = ", ".join(f"`{c}`" for c in taking[flag])
+            takes = _one_of(taking[flag])
             yield make(
                 "CD303",
                 flag,
                 Location(rel, lines[at]),
                 f"the command line runs the script `{script}` with `{flag} {value}`, but "
-                f"`{flag}` takes one of {takes}: following the docs fails with 'invalid choice'",
-                (Related(script, line, f"the option takes one of {takes}"),),
+                f"`{flag}` takes {takes}: following the docs fails with 'invalid choice'",
+                (Related(script, line, f"the option takes {takes}"),),
             )
 
 
@@ -270,10 +270,15 @@ def _refused(node: SchemaNode, value: str) -> tuple[str, str] | None:
     if choices:
         if value in choices:
             return None
-        return f"one of {', '.join(f'`{c}`' for c in choices)}", "invalid choice"
+        return _one_of(choices), "invalid choice"
     if node.type.kinds == frozenset({"int"}) and _FRACTION.fullmatch(value):
         return "a whole number", "invalid int value"
     return None
+
+
+def _one_of(choices: Collection[str]) -> str:
+    """What an option of choices takes: "one of `fast`, `safe`"."""
+    return "one of " + ", ".join(f"`{c}`" for c in choices)
 
 
 #: A number ``int()`` refuses and ``float()`` takes: a point or an exponent.

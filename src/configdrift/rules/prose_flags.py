@@ -70,9 +70,14 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
         return
     python = [*code_files(analysis), *analysis.other_python]
     spelt = quoted_in(analysis, python, {flag for _, _, flag, _ in found})
+    lines_of: dict[str, list[str]] = {}  # each page's lines, read once
     for rel, line, flag, known in found:
-        if flag in spelt or _told_retired(analysis, rel, line):
+        if flag in spelt:
             continue
+        if rel not in lines_of:
+            lines_of[rel] = _lines(analysis, rel)
+        if 0 < line <= len(lines_of[rel]) and HISTORY_WORDS.search(lines_of[rel][line - 1]):
+            continue  # the line tells of a removal or a deprecation
         parser = own[known]
         yield make(
             "CD101",
@@ -90,12 +95,11 @@ def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
     return flag.replace("_", "-") in declared or declared_flag(flag, declared, longs)
 
 
-def _told_retired(analysis: Analysis, page: str, line: int) -> bool:
-    """Does the line tell of a removal or a deprecation ("the ``--boxed``
-    option has been removed")?"""
+def _lines(analysis: Analysis, page: str) -> list[str]:
+    """A page's lines, to tell whether one tells of a removal or a
+    deprecation ("the ``--boxed`` option has been removed")."""
     data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
-    lines = data.decode(errors="replace").splitlines() if data is not None else []
-    return 0 < line <= len(lines) and HISTORY_WORDS.search(lines[line - 1]) is not None
+    return data.decode(errors="replace").splitlines() if data is not None else []
 
 
 def _declares(parser: SchemaNode, flag: str) -> tuple[Related, ...]:
