@@ -89,13 +89,17 @@ def _examples(
             yield rel, key.line, entry.path, entry, block.described()
 
 
-def _page_lines(
-    analysis: Analysis, rel: str, cache: dict[str, list[str]], data: bytes | None = None
+def page_lines(
+    analysis: Analysis,
+    rel: str,
+    cache: dict[str, list[str]],
+    data: bytes | None = None,
+    limit: int | None = None,
 ) -> list[str]:
-    """A page's lines, read once for all the rules' questions (from ``data``
-    when the caller has the bytes already)."""
+    """A page's lines (of ``limit`` bytes at most), read once for all the
+    rules' questions (from ``data`` when the caller has the bytes already)."""
     if rel not in cache:
-        raw = data if data is not None else read_or_none(analysis.config.root, rel)
+        raw = data if data is not None else read_or_none(analysis.config.root, rel, limit)
         try:
             cache[rel] = decode(raw).splitlines() if raw is not None else []
         except NotText:
@@ -105,7 +109,7 @@ def _page_lines(
 
 def _history_line(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
     """Does the doc line (or the two after it) tell of a removal?"""
-    lines = _page_lines(analysis, rel, cache)
+    lines = page_lines(analysis, rel, cache)
     return any(HISTORY_WORDS.search(text) for text in lines[max(0, line - 1) : line + 2])
 
 
@@ -118,7 +122,7 @@ NOTE_LINES = 3
 def _noted_before(analysis: Analysis, rel: str, line: int, cache: dict[str, list[str]]) -> bool:
     """Does a page tell of a deprecation on a line or the few before it (a
     page not read says what is not known: as if it did)?"""
-    lines = _page_lines(analysis, rel, cache)
+    lines = page_lines(analysis, rel, cache)
     before = lines[max(0, line - 1 - NOTE_LINES) : line]
     return not lines or any("deprecat" in text.lower() for text in before)
 
@@ -135,7 +139,7 @@ def _entry_says(analysis: Analysis, where: Location, cache: dict[str, list[str]]
         if e.location.path == where.path and e.location.line > where.line
     ]
     end = min([*after, where.line + MAX_ENTRY_LINES])
-    lines = _page_lines(analysis, where.path, cache)
+    lines = page_lines(analysis, where.path, cache)
     return any("deprecat" in text.lower() for text in lines[where.line - 1 : end - 1])
 
 
@@ -321,7 +325,7 @@ def _mentions(
         data = read_or_none(analysis.config.root, rel)
         if data is None or not any(leaf in data for leaf in encoded):
             continue
-        for number, text in enumerate(_page_lines(analysis, rel, lines, data), start=1):
+        for number, text in enumerate(page_lines(analysis, rel, lines, data), start=1):
             if (rel, number) in entry_lines or (rel, number) in block_lines:
                 continue
             for token in _IDENT.findall(text):

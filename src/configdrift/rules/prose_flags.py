@@ -20,11 +20,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.discover import HISTORY_PAGES
-from configdrift.files import read_or_none
 from configdrift.model import Finding, Location, Related, SchemaNode
 from configdrift.rules.doc_commands import FLAG, REJECTION, declared_flag, doc_parsers
 from configdrift.rules.evidence import MAX_OTHER_BYTES, code_files, quoted_in
-from configdrift.rules.lifecycle import HISTORY_WORDS
+from configdrift.rules.lifecycle import HISTORY_WORDS, page_lines
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -74,9 +73,8 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
     for rel, line, flag, known in found:
         if flag in spelt:
             continue
-        if rel not in lines_of:
-            lines_of[rel] = _lines(analysis, rel)
-        if 0 < line <= len(lines_of[rel]) and HISTORY_WORDS.search(lines_of[rel][line - 1]):
+        lines = page_lines(analysis, rel, lines_of, limit=MAX_OTHER_BYTES)
+        if 0 < line <= len(lines) and HISTORY_WORDS.search(lines[line - 1]):
             continue  # the line tells of a removal or a deprecation
         parser = own[known]
         yield make(
@@ -93,13 +91,6 @@ def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
     """Does a parser take the flag: one of its spellings (with ``-`` for
     ``_``), or a long flag that begins one (argparse's abbreviations)?"""
     return flag.replace("_", "-") in declared or declared_flag(flag, declared, longs)
-
-
-def _lines(analysis: Analysis, page: str) -> list[str]:
-    """A page's lines, to tell whether one tells of a removal or a
-    deprecation ("the ``--boxed`` option has been removed")."""
-    data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
-    return data.decode(errors="replace").splitlines() if data is not None else []
 
 
 def _declares(parser: SchemaNode, flag: str) -> tuple[Related, ...]:

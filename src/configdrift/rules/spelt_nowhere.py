@@ -32,7 +32,7 @@ from configdrift.files import read_or_none
 from configdrift.index.spellings import one_edit
 from configdrift.model import DocEntry, Finding, Location, Related, format_path, resolve_path
 from configdrift.rules.evidence import MAX_OTHER_BYTES, MAX_OTHER_FILES, code_files
-from configdrift.rules.lifecycle import HISTORY_WORDS, MAX_ENTRY_LINES
+from configdrift.rules.lifecycle import HISTORY_WORDS, MAX_ENTRY_LINES, page_lines
 from configdrift.rules.registry import make
 from configdrift.rules.unspelled import built_keys
 
@@ -164,8 +164,7 @@ def _told_retired(analysis: Analysis, page: str) -> set[int]:
     """The lines of a page's entries whose description tells of their
     key's removal or deprecation ("This option has been removed in v10"):
     the line up to the page's next entry, at most ``MAX_ENTRY_LINES``."""
-    data = read_or_none(analysis.config.root, page, MAX_OTHER_BYTES)
-    lines = data.decode(errors="replace").splitlines() if data is not None else []
+    lines = page_lines(analysis, page, {}, limit=MAX_OTHER_BYTES)
     starts = sorted({entry.line for entry in analysis.doc_facts[page].entries})
     out: set[int] = set()
     for at, start in enumerate(starts):
