@@ -640,6 +640,25 @@ def test_a_launched_module_that_parses_the_command_line_is_judged_in_a_script(tm
 
 
 @pytest.mark.parametrize(
+    ("line", "program", "args"),
+    [
+        # The interpreter's own options before the module or the script.
+        ("python -u -m shop.serve --port 1", "-m shop.serve", ("--port", "1")),
+        ("python3 -W error -X dev -m shop.serve", "-m shop.serve", ()),
+        ("python -Wd -uB serve.py --port 1", "python", ("serve.py", "--port", "1")),
+        ("/usr/bin/python3.12 -OO serve.py", "python3", ("serve.py",)),
+        # A word after the script, or no option of the interpreter's: kept.
+        ("python serve.py -u --port 1", "python", ("serve.py", "-u", "--port", "1")),
+        ("python -c 'import shop' -u", "python", ("-c", "import shop", "-u")),
+        ("python -Z serve.py", "python", ("-Z", "serve.py")),
+        ("pythonista -u serve.py", "pythonista", ("-u", "serve.py")),
+    ],
+)
+def test_the_interpreters_own_options_are_not_the_programs(line, program, args) -> None:
+    assert command_lines(line + "\n", "sh") == [(0, program, args)]
+
+
+@pytest.mark.parametrize(
     ("text", "runs"),
     [
         (b"shop \\\n  --colour\n", True),  # continued onto the next line

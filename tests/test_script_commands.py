@@ -164,6 +164,9 @@ def test_a_flag_the_script_may_take_or_that_is_not_its_own(tmp_path, command) ->
         "deepspeed --num_gpus 2 ./train.py --epok 2",
         "accelerate launch --multi_gpu train.py --epok=2",
         "python -m torch.distributed.launch --nproc_per_node 2 train.py --epok 2",
+        # The interpreter's own options before the script.
+        "python -u train.py --epok 2",
+        "python3.12 -X dev -Wd train.py --epok 2",
     ],
 )
 def test_a_flag_a_launcher_gives_the_script_it_runs(tmp_path, command) -> None:

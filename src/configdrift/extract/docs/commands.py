@@ -147,7 +147,9 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
         return "", []
     program = words[at]
     rest = words[at + 1 :]
-    if program.rsplit("/", 1)[-1].startswith("python") and len(rest) >= 2 and rest[0] == "-m":
+    if _PYTHON.fullmatch(program.rsplit("/", 1)[-1]):
+        program, rest = program.rsplit("/", 1)[-1].partition(".")[0], _after_switches(rest)
+    if program in PYTHONS and len(rest) >= 2 and rest[0] == "-m":
         if rest[1] not in _LAUNCHER_MODULES:
             return f"-m {rest[1]}", rest[2:]
         program, rest = rest[1], rest[2:]
@@ -162,6 +164,30 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
             if word.endswith(".py"):
                 break  # a script it runs, and flags of the script's after it
     return program, rest
+
+
+#: A Python interpreter by name (``python``, ``python3``, ``python3.12``).
+_PYTHON = re.compile(r"python(?:3(?:\.\d{1,2})?)?")
+#: The interpreter's options that take no value, alone or run together
+#: (``-u``, ``-OO``, ``-uB``), and those that take one (``-W error``,
+#: ``-X dev``; or joined, ``-Wd``).
+_SWITCHES = re.compile(r"-[bBdEiIOPqsSuv]+")
+_VALUED = frozenset({"-W", "-X"})
+
+
+def _after_switches(words: list[str]) -> list[str]:
+    """A Python command's words after the interpreter's own options
+    (``python -u train.py --lr 1``: ``train.py --lr 1``)."""
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in _VALUED:
+            at += 2
+        elif _SWITCHES.fullmatch(word) or word[:2] in _VALUED:
+            at += 1
+        else:
+            break
+    return words[at:]
 
 
 def script_at(program: str, args: tuple[str, ...]) -> int | None:
