@@ -201,7 +201,7 @@ class ModelReader(DescriptorReader):
                     # attrs takes ``_package_name`` as ``package_name=`` (or its ``alias=``).
                     call = self._field_call(ancestor.module, f)
                     f = replace(f, name=_attrs_alias(call) or f.name.lstrip("_"))
-                if f.name.startswith("_") or _is_classvar(f.annotation) or _is_model_config(f):
+                if _no_key(kind, f):
                     continue
                 if kind in ("dataclass", "attrs") and self._not_in_init(ancestor.module, f):
                     continue  # ``field(init=False)``: no keyword sets it
@@ -349,6 +349,8 @@ class ModelReader(DescriptorReader):
             deprecated=deprecated,
             replacement=replacement,
             origin=f"field of {info.symbol.qualname}",
+            # A dataclass's ``_name`` is a keyword, though not for users.
+            hidden=fact.name.startswith("_"),
             described=fact.docstring or described(kwargs),
             checked=info.kind == "pydantic"
             and not {"*", fact.name} & info.before_validated
@@ -537,23 +539,21 @@ def _attrs_alias(call: Expr | None) -> str | None:
     return alias[1] if alias is not None and alias[0] == "c" and isinstance(alias[1], str) else None
 
 
-def _is_model_config(fact: FieldFact) -> bool:
-    """pydantic v2's ``model_config: ConfigDict = ...`` is the model's own
-    configuration; in a v1 model, ``model_config: ModelConfig`` is a field."""
-    if fact.name != "model_config":
-        return False
+#: The types of pydantic v2's ``model_config``, the model's own configuration.
+MODEL_CONFIGS = frozenset({"ConfigDict", "SettingsConfigDict", "dict", "Dict"})
+
+
+def _no_key(kind: str, fact: FieldFact) -> bool:
+    """Is a field no keyword: a ``ClassVar`` or ``InitVar``, pydantic v2's
+    ``model_config`` (in v1, ``model_config: ModelConfig`` is a field) or
+    private ``_name``? A dataclass's or TypedDict's ``_name`` is a keyword,
+    but a name Python mangles (``__name``)."""
     head = fact.annotation[1] if fact.annotation[0] == "sub" else fact.annotation
-    return head[0] != "n" or last_name(head[1]) in (
-        "ConfigDict",
-        "SettingsConfigDict",
-        "dict",
-        "Dict",
-    )
-
-
-def _is_classvar(annotation: Expr) -> bool:
-    head = annotation[1] if annotation[0] == "sub" else annotation
-    return head[0] == "n" and last_name(head[1]) in ("ClassVar", "InitVar")
+    if fact.name.startswith("__" if kind in ("dataclass", "typeddict") else "_"):
+        return True
+    if head[0] == "n" and last_name(head[1]) in ("ClassVar", "InitVar"):
+        return True
+    return fact.name == "model_config" and (head[0] != "n" or last_name(head[1]) in MODEL_CONFIGS)
 
 
 def _has_validator(annotation: Expr | None) -> bool:

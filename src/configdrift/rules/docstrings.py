@@ -252,14 +252,14 @@ def _own(analysis: Analysis, item: _Rendered) -> list[tuple[str, str, int]]:
     line: its ``__init__``'s parameters (those it requires too), else its
     model fields of its own body; a model that declares none (a subclass
     that only says them anew in its docstring) takes those its bases in
-    the project give it."""
+    the project give it. A private one (``_raw``) is for no docstring."""
     info = analysis.project.modules[item.module]
     if _init(item) in info.facts.functions:
         line = _init_line(analysis, item)
         params = info.facts.functions[_init(item)][1:]  # ``self`` is no keyword
         return [(name, info.path, line) for name in params if not name.startswith("_")]
     own = {fact.name for fact in item.cls.fields}
-    fields = _fields(analysis, item)
+    fields = [(m, fact) for m, fact in _fields(analysis, item) if not fact.name.startswith("_")]
     return [
         (fact.name, analysis.project.modules[module].path, fact.line)
         for module, fact in fields

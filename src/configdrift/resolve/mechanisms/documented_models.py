@@ -106,8 +106,8 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         model = builder.model(symbol)
         if model is None or symbol.qualname in mounted:
             continue
-        keys = frozenset(fact.name for _, fact in model.fields)
-        # Keys a surface found before holds are its evidence, not this one's.
+        keys = frozenset(f.name for _, f in model.fields if not f.name.startswith("_"))
+        # Its public keys (``_target_`` is none) a surface before holds are not its evidence.
         documented = len(keys & names - discovery.taken)
         if documented < MIN_FIELDS or 2 * documented < len(keys):
             # A page that constructs the model and is about it, else one
