@@ -159,6 +159,58 @@ def test_a_rendered_function_s_docstring_literal_is_judged_through_its_module(tm
     assert not [f for f in findings if f.code == "CD301"]
 
 
+@pytest.mark.parametrize(
+    ("signature", "found"),
+    [
+        # ``Hidden`` is the callable the function is given: none of the project's.
+        ("def stagnate(Hidden, patience=30):", set()),
+        ("def stagnate(study, *, Hidden=None):", set()),
+        # Negative case: a parameter of another name; the project's ``Hidden``.
+        ("def stagnate(study, patience=30):", {"Hidden(lvl=)"}),
+    ],
+)
+def test_a_docstring_s_call_of_a_parameter_is_none_of_the_projects(
+    tmp_path, signature: str, found: set
+) -> None:
+    function = (
+        "from pkg.sub.errors import Hidden\n\n\n"
+        f"{signature}\n"
+        '    """Calls it, as ``Hidden(lvl=2)`` would."""\n'
+        "    return Hidden\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/errors.py": _ERRORS,
+        "pkg/sub/stop.py": function,
+        "docs/reference.rst": "Reference\n=========\n\n.. autofunction:: pkg.sub.stop.stagnate\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert {f.key for f in findings if f.code == "CD301"} == found
+
+
+@pytest.mark.parametrize(("param", "found"), [("Hidden", set()), ("study", {"Hidden(lvl=)"})])
+def test_a_class_docstring_s_call_of_its_keyword_is_none_of_the_projects(
+    tmp_path, param: str, found: set
+) -> None:
+    cls = (
+        "from pkg.sub.errors import Hidden\n\n\n"
+        "class Stop:\n"
+        '    """Calls it, as ``Hidden(lvl=2)`` would."""\n\n'
+        f"    def __init__(self, {param}=None):\n"
+        f"        self.{param} = {param}\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/errors.py": _ERRORS,
+        "pkg/sub/stop.py": cls,
+        "docs/reference.rst": "Reference\n=========\n\n.. autoclass:: pkg.sub.stop.Stop\n",
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert {f.key for f in findings if f.code == "CD301"} == found
+
+
 def test_a_doctest_s_own_import_names_its_callee(tmp_path) -> None:
     # The doctest imports another library's Evaluator: the project's,
     # which the docstring's package exports, is not the one it calls.

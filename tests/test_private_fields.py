@@ -155,14 +155,15 @@ class Sweeper:
     host: str = "localhost"
     port: int = 8000
     workers: int = 1
+    timeout: int = 30
     trials: int = 5
 """
 
 
 def test_a_private_key_is_no_evidence_the_docs_document_a_model(tmp_path) -> None:
-    # The page documents all of ``Settings`` and four keys of ``Sweeper``,
-    # its ``_target_`` among them: no tie of five keys each, never guessed
-    # between; ``Settings`` is the page's.
+    # The page documents all five keys of ``Settings``, four of
+    # ``Sweeper`` and its ``_target_``: no tie of five keys each, never
+    # guessed between; ``Settings`` is the page's.
     page = _page("host", "port", "workers", "timeout", "debug", "_target_")
     analysis, _ = check_project(
         tmp_path, {"pkg/config.py": _TWO_MODELS, "docs/configuration.md": page}, "pkg"

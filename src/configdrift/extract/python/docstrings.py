@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Set as AbstractSet
 
 from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
@@ -254,11 +255,15 @@ def example_code(docstring: str, first_line: int) -> list[tuple[int, str]]:
     return out
 
 
-def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
+def example_calls(
+    docstring: tuple[str, int] | None, params: AbstractSet[str] = frozenset()
+) -> list[Block]:
     """The calls with keyword arguments of a docstring's examples
     (``>>> config = LoraConfig(r=8, lora_alpha=16)``) and of its prose's
     literals (````StaticErrorEvaluator(const=0)````), at their lines in
-    the file; none where it has neither."""
+    the file; none where it has neither. A call of one of the callable's
+    ``params`` (``target(i, flag=b)`` in the docstring of ``builds(target,
+    ...)``) calls what is given for it: none of the project's callables."""
     if docstring is None:
         return []
     text, first = docstring
@@ -275,7 +280,7 @@ def example_calls(docstring: tuple[str, int] | None) -> list[Block]:
             prose = text[start : span.start()] + text[span.end() : end if end >= 0 else len(text)]
             line = first + text.count("\n", 0, span.start())
             inline_call(span.group(2), line, 0, calls, prose)
-    return calls
+    return [call for call in calls if call.call.partition(".")[0] not in params]
 
 
 def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
@@ -289,7 +294,6 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     )
     own = _docstring(node.body)
     docstrings = [found for found in (own, init and _docstring(init.body)) if found]
-    fact.doc_calls = example_calls(own)
     fact.doc_params = next((p for found in docstrings if (p := doc_params(*found))), [])
     if init is not None:
         fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
@@ -299,6 +303,7 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
             if a.annotation is not None
         }
     keywords = _keywords(node, init)
+    fact.doc_calls = example_calls(own, keywords)
     fact.doc_misspelt = _misspelt(keywords, docstrings)
     if not fact.doc_params:
         words = set(re.findall(r"\w+", "\n".join(text for text, _ in docstrings)))
@@ -330,7 +335,7 @@ def read_function_docstring(
     public = {name for name in keywords if not name.startswith("_")}
     if misspelt := _misspelt(public, [found]):
         facts.doc_misspelt[qualname] = misspelt
-    if calls := example_calls(found):
+    if calls := example_calls(found, taken):
         facts.doc_calls[qualname] = calls
 
 
