@@ -349,7 +349,7 @@ class ModelReader(DescriptorReader):
             deprecated=deprecated,
             replacement=replacement,
             origin=f"field of {info.symbol.qualname}",
-            # A dataclass's ``_name`` is a keyword, though not for users.
+            # A dataclass's ``_name`` is a keyword, though none for users to learn.
             hidden=fact.name.startswith("_"),
             described=fact.docstring or described(kwargs),
             checked=info.kind == "pydantic"

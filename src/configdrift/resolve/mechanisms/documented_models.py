@@ -107,7 +107,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if model is None or symbol.qualname in mounted:
             continue
         keys = frozenset(f.name for _, f in model.fields if not f.name.startswith("_"))
-        # Its public keys (``_target_`` is none) a surface before holds are not its evidence.
+        # Of its public keys, those a surface found before holds are that one's evidence.
         documented = len(keys & names - discovery.taken)
         if documented < MIN_FIELDS or 2 * documented < len(keys):
             # A page that constructs the model and is about it, else one
