@@ -72,6 +72,22 @@ def test_a_flag_the_parser_takes_or_the_line_does_not_claim(tmp_path, line) -> N
     assert _prose(tmp_path, line) == {}
 
 
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        # A kind of thing the flag qualifies, which another program makes,
+        # the noun on the line or the next.
+        ("No `--verbose` install in a `--no-site-packages` virtualenv.", set()),
+        ("No `--verbose` install in a `--no-site-packages`\nvirtualenv.", set()),
+        # The flag itself, named as one; written to be passed.
+        ("Pass `--verbose`, or a `--debug` flag.", {"--debug"}),
+        ("Pass `--verbose` with `--debug` installs.", {"--debug"}),
+    ],
+)
+def test_a_flag_that_qualifies_a_noun_tells_of_a_kind_of_thing(tmp_path, line, found) -> None:
+    assert set(_prose(tmp_path, line)) == found
+
+
 def test_a_flag_some_code_spells_may_be_declared_where_not_followed(tmp_path) -> None:
     line = "Pass `--verbose` or `--debug` to see what it does."
     shared = 'SHARED = ["--debug"]\n'

@@ -124,7 +124,9 @@ def documented_not_accepted(analysis: Analysis) -> Iterator[Finding]:
     closed signature does not take and the class has as no attribute. So
     for a flag the prose writes in code on a line that names a flag of the
     project's strict parser (```--verbose`/`--debug` flags``), where no
-    parser declares it and no code spells it as a string. A
+    parser declares it and no code spells it as a string, unless it
+    qualifies a noun after an article (a kind of thing another program
+    may make: "in a ``--no-site-packages`` virtualenv"). A
     dataclass that inherits from a class outside the project
     (``TrainingArguments``) takes that class's fields, which are not
     known: what it lacks is not judged.

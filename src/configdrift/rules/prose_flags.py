@@ -10,12 +10,15 @@ the flag must be declared by no parser of the project, under any
 spelling, nor begin a declared one (argparse takes ``--verb`` for
 ``--verbose``), and no Python file of the project may spell it as a
 string (it may be declared where the parser is not followed). A line
-that tells of a removal or a deprecation, and a history page, are never
+that tells of a removal or a deprecation, a history page, and a flag that
+qualifies a noun after an article ("in a ``--no-site-packages``
+virtualenv": a kind of thing, which another program may make) are never
 judged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -76,6 +79,8 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
         lines = page_lines(analysis, rel, lines_of, limit=MAX_OTHER_BYTES)
         if 0 < line <= len(lines) and HISTORY_WORDS.search(lines[line - 1]):
             continue  # the line tells of a removal or a deprecation
+        if _attributive(" ".join(lines[line - 1 : line + 1]), flag):
+            continue  # "a ``--no-site-packages`` virtualenv": a kind of thing, made elsewhere
         parser = own[known]
         yield make(
             "CD101",
@@ -85,6 +90,18 @@ def prose_flags_not_taken(analysis: Analysis) -> Iterator[Finding]:
             f"declares it: passing it {REJECTION[parser.model_kind or '']}",
             _declares(parser, known),
         )
+
+
+#: The words after a flag that name the flag itself (``a `--debug` flag``).
+_FLAG_NOUNS = frozenset({"flag", "option", "argument", "switch", "parameter", "or", "and"})
+
+
+def _attributive(text: str, flag: str) -> bool:
+    """Does the text write the flag before a noun it qualifies, after an
+    article ("in a ``--no-site-packages`` virtualenv")? It tells of a kind
+    of thing, which another program may make, not of a flag to pass."""
+    pattern = rf"\b[Aa]n?\s+`{{1,2}}{re.escape(flag)}`{{1,2}}\s+([A-Za-z]\w*)"
+    return any(m.group(1).lower() not in _FLAG_NOUNS for m in re.finditer(pattern, text))
 
 
 def _declared(flag: str, declared: set[str], longs: list[str]) -> bool:
