@@ -178,15 +178,7 @@ def test_a_docstring_s_call_of_a_parameter_is_none_of_the_projects(
         '    """Calls it, as ``Hidden(lvl=2)`` would."""\n'
         "    return Hidden\n"
     )
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/sub/__init__.py": "",
-        "pkg/sub/errors.py": _ERRORS,
-        "pkg/sub/stop.py": function,
-        "docs/reference.rst": "Reference\n=========\n\n.. autofunction:: pkg.sub.stop.stagnate\n",
-    }
-    _, findings = check_project(tmp_path, files, "pkg")
-    assert {f.key for f in findings if f.code == "CD301"} == found
+    assert _rendered_stop(tmp_path, function, "autofunction:: pkg.sub.stop.stagnate") == found
 
 
 @pytest.mark.parametrize(("param", "found"), [("Hidden", set()), ("study", {"Hidden(lvl=)"})])
@@ -200,15 +192,20 @@ def test_a_class_docstring_s_call_of_its_keyword_is_none_of_the_projects(
         f"    def __init__(self, {param}=None):\n"
         f"        self.{param} = {param}\n"
     )
+    assert _rendered_stop(tmp_path, cls, "autoclass:: pkg.sub.stop.Stop") == found
+
+
+def _rendered_stop(tmp_path, source: str, directive: str) -> set[str]:
+    """The keys of CD301 of ``pkg/sub/stop.py``, which a page renders."""
     files = {
         "pkg/__init__.py": "",
         "pkg/sub/__init__.py": "",
         "pkg/sub/errors.py": _ERRORS,
-        "pkg/sub/stop.py": cls,
-        "docs/reference.rst": "Reference\n=========\n\n.. autoclass:: pkg.sub.stop.Stop\n",
+        "pkg/sub/stop.py": source,
+        "docs/reference.rst": f"Reference\n=========\n\n.. {directive}\n",
     }
     _, findings = check_project(tmp_path, files, "pkg")
-    assert {f.key for f in findings if f.code == "CD301"} == found
+    return {f.key for f in findings if f.code == "CD301"}
 
 
 def test_a_doctest_s_own_import_names_its_callee(tmp_path) -> None:
