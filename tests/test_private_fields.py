@@ -5,45 +5,19 @@ find documented; a name Python mangles (``__name``) is none."""
 
 from __future__ import annotations
 
-from helpers import by_key, check_project
+from helpers import APP_CONFIG, DATACLASS_SETTINGS, by_key, check_project
 
-_DATACLASS = """
-import json
-from dataclasses import dataclass
-
-
-@dataclass
-class Settings:
-    name: str = "x"
-    retries: int = 3
-    timeout: float = 1.0
-    _skip_tasks: bool = False
-    __secret: str = ""
-
-
-def load(path):
-    with open(path) as fh:
-        return Settings(**json.load(fh))
-"""
-
-_PYDANTIC = """
-import json
-from pydantic import BaseModel, ConfigDict
-
-
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = "x"
-    retries: int = 3
-    timeout: float = 1.0
-    _skip_tasks: bool = False
-
-
-def load(path):
-    with open(path) as fh:
-        return Settings(**json.load(fh))
-"""
+#: A dataclass and a strict pydantic model, each with a private field.
+_DATACLASS = DATACLASS_SETTINGS.replace(
+    "    workers: int = 2\n",
+    '    workers: int = 2\n    _skip_tasks: bool = False\n    __secret: str = ""\n',
+)
+_PYDANTIC = APP_CONFIG.replace(
+    "    debug: bool = False\n", "    debug: bool = False\n    _skip_tasks: bool = False\n"
+)
+#: The fields each documents but the private one.
+_SETTINGS_KEYS = ("seed", "device", "workers")
+_APP_KEYS = ("host", "port", "workers", "debug")
 
 
 def _page(*keys: str) -> str:
@@ -57,21 +31,21 @@ def _findings(tmp_path, source: str, *keys: str) -> dict:
 
 
 def test_a_dataclass_takes_its_private_field_as_a_key(tmp_path) -> None:
-    found = _findings(tmp_path, _DATACLASS, "name", "retries", "timeout", "_skip_tasks")
+    found = _findings(tmp_path, _DATACLASS, *_SETTINGS_KEYS, "_skip_tasks")
     assert not [key for key in found if key[0] == "CD101"]
 
 
 def test_a_dataclass_private_field_is_never_undocumented(tmp_path) -> None:
-    found = _findings(tmp_path, _DATACLASS, "name", "retries", "timeout")
+    found = _findings(tmp_path, _DATACLASS, *_SETTINGS_KEYS)
     assert not [key for key in found if key[0] == "CD103"]
     # The field of a name Python mangles is no keyword: documented, it is
     # rejected; so is a pydantic model's private attribute.
-    found = _findings(tmp_path / "mangled", _DATACLASS, "name", "retries", "timeout", "__secret")
+    found = _findings(tmp_path / "mangled", _DATACLASS, *_SETTINGS_KEYS, "__secret")
     assert ("CD101", "__secret") in found
 
 
 def test_a_pydantic_private_attribute_is_no_key(tmp_path) -> None:
-    found = _findings(tmp_path, _PYDANTIC, "name", "retries", "timeout", "_skip_tasks")
+    found = _findings(tmp_path, _PYDANTIC, *_APP_KEYS, "_skip_tasks")
     assert ("CD101", "_skip_tasks") in found
 
 
