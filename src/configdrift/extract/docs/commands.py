@@ -147,8 +147,8 @@ def _program(words: list[str]) -> tuple[str, list[str]]:
         return "", []
     program = words[at]
     rest = words[at + 1 :]
-    if _PYTHON.fullmatch(program.rsplit("/", 1)[-1]):
-        program, rest = program.rsplit("/", 1)[-1].partition(".")[0], _after_switches(rest)
+    if _PYTHON.fullmatch(name := program.rsplit("/", 1)[-1]):
+        program, rest = name.partition(".")[0], _after_switches(rest)
     if program in PYTHONS and len(rest) >= 2 and rest[0] == "-m":
         if rest[1] not in _LAUNCHER_MODULES:
             return f"-m {rest[1]}", rest[2:]
