@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
         "progress",
     ),
     ("config",),
-    ("discover", "sphinx_sources", "sources"),
+    ("discover", "sphinx_sources", "sources", "site_pages"),
     ("extract",),
     ("index",),
     ("resolve",),

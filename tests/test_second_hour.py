@@ -339,7 +339,7 @@ def test_a_list_of_names_is_written_out_with_how_many_more() -> None:
 
 
 def test_a_nav_page_outside_the_tree_is_not_looked_at(tmp_path) -> None:
-    from configdrift.discover import built_pages
+    from configdrift.site_pages import built_pages
 
     nav = "site_name: app\nnav:\n  - reference/configuration.md\n  - ../../outside/reference/options.md\n"
     make_project(tmp_path, {"mkdocs.yml": nav, "docs/index.md": "# App\n"})

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from configdrift.discover import built_pages, looks_like_reference
+from configdrift.discover import looks_like_reference
 from configdrift.model import Finding
+from configdrift.site_pages import built_pages
 from configdrift.wording import counted, listed
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import gc
 
 from configdrift.analysis import Analysis, top_packages
 from configdrift.config import Config, ConfigError
-from configdrift.discover import HISTORY_PAGES, built_commands, discover, in_tests, matches
+from configdrift.discover import HISTORY_PAGES, discover, in_tests, matches
 from configdrift.engine.calls import call_pages, calls_made, place_calls
 from configdrift.engine.surfaces import other_surfaces
 from configdrift.extract.cache import FactCache
@@ -64,6 +64,7 @@ from configdrift.resolve.mechanisms.environment import IN_PROSE, variable_reads
 from configdrift.resolve.mechanisms.keyword_calls import keyword_functions
 from configdrift.resolve.objects import ObjectTypes
 from configdrift.resolve.schema import MIN_OPTIONS
+from configdrift.site_pages import built_commands
 from configdrift.sources import Sources
 from configdrift.wording import counted
 
