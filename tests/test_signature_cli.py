@@ -108,6 +108,27 @@ def test_a_default_built_elsewhere_leaves_the_fields_defaults_unknown(tmp_path) 
     assert ("CD301", "--train.warmup") in found
 
 
+def test_a_class_with_subclasses_takes_the_flags_of_the_one_named(tmp_path) -> None:
+    """jsonargparse takes a subclass of a parameter's class (``--train
+    Long --train.warmup 10``): its fields are the named subclass's."""
+    subclassed = _CONFIG + "\n\n@dataclass\nclass Long(TrainArgs):\n    warmup: int = 0\n"
+    files = {
+        "pkg/config.py": subclassed,
+        "pkg/__main__.py": _MAIN,
+        "pyproject.toml": _PYPROJECT,
+        "docs/usage.md": _GUIDE,
+    }
+    _, findings = check_project(tmp_path, files, "pkg")
+    assert ("CD301", "--train.warmup") not in by_key(findings)
+    # fire has no such mode: its flags stay judged.
+    fire = _MAIN.replace("from jsonargparse import CLI", "import fire").replace(
+        "CLI(commands)", "fire.Fire(commands)"
+    )
+    files["pkg/__main__.py"] = fire
+    _, findings = check_project(tmp_path / "fire", files, "pkg")
+    assert ("CD301", "--train.warmup") in by_key(findings)
+
+
 def test_a_function_given_as_a_literal_is_its_command_line(tmp_path) -> None:
     main = _MAIN.replace("CLI(commands)", "CLI(finetune)")
     assert ("CD301", "--train.warmup") in _findings(tmp_path, main)

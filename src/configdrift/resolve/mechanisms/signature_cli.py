@@ -9,7 +9,8 @@ pydantic model of the project is a group of options, one per field
 (``--train.learning_rate``), whose defaults are the fields' unless the
 parameter's default builds the model with others (``train: Train =
 Train(lr=3e-4)``). jsonargparse and tyro reject a flag they do not know;
-fire hands it to a ``**kwargs`` when the function takes one, so such a
+fire hands it to a ``**kwargs`` when the function takes one, and
+jsonargparse takes a subclass of a parameter's class, so such a
 function's command line is open (its call is returned as dynamic).
 Typer spells a parameter ``--the-name`` (a switch ``--no-the-name`` too);
 one without a default, or one ``typer.Argument`` declares, is an
@@ -118,6 +119,7 @@ def _parameters(
     signature = facts.signatures.get(function.qualname, [])
     group = option_group(module, function.qualname) + SIGNATURE
     out: list[SchemaNode] = []
+    opened = library == "fire" and function.qualname in facts.open_signatures
     for name, line, annotation, default in signature:
         if name in ("self", "cls"):
             continue
@@ -136,7 +138,13 @@ def _parameters(
         model = _model(builder, module, annotation)
         if model is not None:
             out += _fields(builder, module, (name, line), model, default, library, group)
-    return out, library == "fire" and function.qualname in facts.open_signatures
+            # jsonargparse takes a subclass the flag names (``--data Alpaca
+            # --data.file_name x``): the fields of the one it names are
+            # not known here.
+            opened |= library == "jsonargparse" and any(
+                model in project.bases(s) for s in project.class_symbols()
+            )
+    return out, opened
 
 
 def _model(builder: SchemaBuilder, module: str, annotation: Expr | None) -> Symbol | None:
