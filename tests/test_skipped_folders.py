@@ -1,6 +1,8 @@
 """Folders named as virtual environments or build output are not read,
 unless the folder is a package of the project (``app/env/__init__.py``),
-whether the tree is listed by git or walked."""
+whether the tree is listed by git or walked. The Python of scripts,
+examples and docs is no schema's, unless its folder is a subpackage of
+the project (``app/scripts/__init__.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from configdrift.discover import list_files
+from configdrift.config import Config
+from configdrift.discover import discover, list_files
 
 _FILES = {
     # A package of the project that takes a name a virtual environment has.
@@ -90,3 +93,32 @@ def test_a_docs_section_named_as_a_build_s_output_is_read(tmp_path, with_git) ->
     assert not any(
         rel.startswith(("doc/build/", "build/", "src/build/", "docs/dist/")) for rel in listed
     )
+
+
+def test_a_subpackage_named_as_scripts_is_the_projects_code(tmp_path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/scripts/__init__.py": "",
+        "app/scripts/compile.py": "X = 1\n",
+        "app/examples/__init__.py": "",
+        "app/examples/demo.py": "X = 1\n",
+        # Scripts beside the package: the folder is no subpackage, even
+        # with an ``__init__.py`` of its own.
+        "scripts/__init__.py": "",
+        "scripts/release.py": "X = 1\n",
+        "examples/train.py": "X = 1\n",
+        "app/docs/conf.py": "X = 1\n",
+        # A package's tests are tests, package or not.
+        "app/tests/__init__.py": "",
+        "app/tests/helpers.py": "X = 1\n",
+        "app/testing/__init__.py": "",
+        "app/testing/client.py": "X = 1\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    code = set(discover(Config(root=tmp_path)).python)
+    assert {"app/scripts/compile.py", "app/examples/demo.py"} <= code
+    beside = {"scripts/release.py", "examples/train.py", "app/docs/conf.py"}
+    tests = {"app/tests/helpers.py", "app/testing/client.py"}
+    assert not (beside | tests) & code

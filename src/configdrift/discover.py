@@ -368,6 +368,23 @@ def _page_test(root: Path, files: list[str]) -> Callable[[str], bool]:
     return page
 
 
+def _may_hold_schema(rel: str, packages: set[str]) -> bool:
+    """May the Python file hold a schema: in none of ``NON_SCHEMA_DIRS``,
+    or in one that is a subpackage of the project's (``piptools/scripts/``,
+    a folder with an ``__init__.py`` inside a package: modules the package
+    imports, not scripts beside it)? A test folder is never one."""
+    folders = rel.split("/")[:-1]
+    return all(
+        name not in NON_SCHEMA_DIRS
+        or (
+            name not in TEST_DIRS
+            and "/".join(folders[: i + 1]) in packages
+            and "/".join(folders[:i]) in packages
+        )
+        for i, name in enumerate(folders)
+    )
+
+
 def _is_test_file(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
@@ -386,12 +403,11 @@ def discover(config: Config) -> Sources:
         coded = Globs(config.code)
         python = [f for f in files if f.endswith(".py") and coded(f)]
     else:
+        packages = {f.rsplit("/", 1)[0] for f in files if f.endswith("/__init__.py")}
         python = [
             f
             for f in files
-            if f.endswith(".py")
-            and not any(p in NON_SCHEMA_DIRS for p in f.split("/")[:-1])
-            and not _is_test_file(f)
+            if f.endswith(".py") and _may_hold_schema(f, packages) and not _is_test_file(f)
         ]
     missing: list[str] = []
     if config.docs:
