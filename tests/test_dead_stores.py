@@ -66,3 +66,41 @@ def test_a_variable_kept_where_nothing_reads_it_is_read_by_nothing(tmp_path) -> 
 )
 def test_a_variable_whose_value_is_read_is_not_reported(tmp_path, reader) -> None:
     assert _found(tmp_path, _SETTINGS + reader) == {}
+
+
+#: Settings kept under names of their own, and a name built at run time
+#: on another object: a request's fields.
+_NAMED = """
+import os
+
+
+class Settings:
+    def __init__(self):
+        self.port = int(os.getenv("APP_PORT", "80"))
+        self.host = os.getenv("APP_HOST", "localhost")
+        self.timeout = int(os.getenv("APP_TIMEOUT", "30"))
+        self.workers = os.getenv("APP_WORKERS", "2")
+
+
+def serve(settings):
+    return settings.port, settings.host, settings.workers
+
+
+def describe(req, name):
+    return req.method, req.path, getattr(req, f"{name}")
+"""
+
+
+def test_a_name_built_on_another_object_leaves_the_variable_judged(tmp_path) -> None:
+    assert set(_found(tmp_path, _NAMED)) == {"APP_TIMEOUT"}
+    # Unless the code quotes the attribute's name: it may be the one built.
+    assert _found(tmp_path / "quoted", _NAMED + '\nFIELDS = ["timeout"]\n') == {}
+    # A name built on the settings' object may be it.
+    on_settings = _NAMED.replace("getattr(req,", "getattr(settings,").replace(
+        "def describe(req,", "def describe(settings, req,"
+    )
+    assert _found(tmp_path / "settings", on_settings) == {}
+    # Kept by a function of no class: any object's built name may read it.
+    classless = _NAMED.replace("class Settings:\n    def __init__(self):", "def init(self):")
+    classless = classless.replace("\n        self.", "\n    self.")
+    assert _found(tmp_path / "classless", classless) == {}

@@ -9,7 +9,10 @@ the attribute on the read, ``stored``), and the attribute must be read
 nowhere: no file of the project loads it (``project.s.PIPENV_TIMEOUT``,
 ``getattr(s, "PIPENV_TIMEOUT")``, ``self.PIPENV_TIMEOUT`` in any class,
 its name in a comment or a string too), and no name ``getattr`` builds at
-run time may be it.
+run time from an object that may be the class's may be it (``self`` in
+the class or its line, a name typed as it or through which the code reads
+its attributes, an object nothing spells; not ``getattr(req, name)`` of
+another class's object, unless the code quotes the attribute's name).
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from configdrift.extract.python.facts import built_name_matches
-from configdrift.model import Finding, Location, Related
+from configdrift.model import Finding, Location, Related, SchemaNode
 from configdrift.resolve.mechanisms.environment import variable_reads
-from configdrift.rules.built_names import built_names
-from configdrift.rules.evidence import loaded_names, once
+from configdrift.rules.built_names import built_names, built_reads_of
+from configdrift.rules.evidence import code_files, loaded_names, once, quoted_in
 from configdrift.rules.registry import make
 
 if TYPE_CHECKING:
@@ -42,8 +45,8 @@ def stored_unread(analysis: Analysis) -> Iterator[Finding]:
         attributes = {a for _, _, a in stores}
         if len(attributes) != 1 or None in attributes:
             continue  # a read that uses the value, or two attributes
-        _, where, attribute = stores[0]
-        if attribute is None or not _unread(analysis, attribute):
+        module, where, attribute = stores[0]
+        if attribute is None or not _unread(analysis, module, where, attribute):
             continue
         yield make(
             "CD102",
@@ -74,11 +77,40 @@ def _kept(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]
     return out
 
 
-def _unread(analysis: Analysis, attribute: str) -> bool:
-    """Does nothing read ``self.<attribute>``: no file loads it through
-    an object or ``self`` (a subclass's too), and no name ``getattr``
-    builds may be it?"""
+def _unread(analysis: Analysis, module: str, where: Location, attribute: str) -> bool:
+    """Does nothing read ``self.<attribute>``, kept by the read at
+    ``where``: no file loads it through an object or ``self`` (a
+    subclass's too), and no name ``getattr`` builds may be it?"""
     loaded = loaded_names(analysis)
     if attribute in loaded or f"self.{attribute}" in loaded:
         return False
-    return not any(built_name_matches(parts, attribute) for _, _, parts, _ in built_names(analysis))
+    holder = _holder(analysis, module, where, attribute)
+    if holder is None:
+        built = [parts for _, _, parts, _ in built_names(analysis)]
+        return not any(built_name_matches(parts, attribute) for parts in built)
+    matched = [
+        shown
+        for parts, shown in built_reads_of(analysis, holder)
+        if built_name_matches(parts, attribute)
+    ]
+    if any(matched):
+        return False
+    return not (matched and quoted_in(analysis, code_files(analysis), {attribute}))
+
+
+def _holder(analysis: Analysis, module: str, where: Location, attribute: str) -> SchemaNode | None:
+    """The class whose method keeps the read at ``where`` in ``self``, as
+    a model of the attributes its methods keep so."""
+    project = analysis.project
+    facts = project.modules[module].facts
+    functions = [
+        name for name, (first, last) in facts.function_lines.items() if first <= where.line <= last
+    ]
+    owner = project.class_of(module, max(functions, key=len)) if functions else None
+    cls = project.modules[module].classes.get(owner) if owner else None
+    if cls is None:
+        return None
+    kept = {a for f, a, *_ in facts.attr_assigns if f.startswith(f"{owner}.")} | {attribute}
+    node = SchemaNode(key="", path=(), model=owner, model_location=Location(where.path, cls.line))
+    node.children = {a: SchemaNode(key=a, path=(a,)) for a in kept}
+    return node
