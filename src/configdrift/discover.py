@@ -403,11 +403,11 @@ def discover(config: Config) -> Sources:
         coded = Globs(config.code)
         python = [f for f in files if f.endswith(".py") and coded(f)]
     else:
-        packages = {f.rsplit("/", 1)[0] for f in files if f.endswith("/__init__.py")}
+        initialised = {f.rsplit("/", 1)[0] for f in files if f.endswith("/__init__.py")}
         python = [
             f
             for f in files
-            if f.endswith(".py") and _may_hold_schema(f, packages) and not _is_test_file(f)
+            if f.endswith(".py") and _may_hold_schema(f, initialised) and not _is_test_file(f)
         ]
     missing: list[str] = []
     if config.docs:
