@@ -129,6 +129,16 @@ def test_a_class_with_subclasses_takes_the_flags_of_the_one_named(tmp_path) -> N
     assert ("CD301", "--train.warmup") in by_key(findings)
 
 
+def test_a_callee_not_followed_takes_any_flag(tmp_path) -> None:
+    """A class, or another library's function, among the subcommands: its
+    flags are not known, so none is judged."""
+    main = _MAIN.replace('"pretrain": pretrain}', '"pretrain": pretrain, "serve": other.serve}')
+    main = main.replace(
+        "from jsonargparse import CLI", "import other\nfrom jsonargparse import CLI"
+    )
+    assert ("CD301", "--train.warmup") not in _findings(tmp_path, main)
+
+
 def test_a_function_given_as_a_literal_is_its_command_line(tmp_path) -> None:
     main = _MAIN.replace("CLI(commands)", "CLI(finetune)")
     assert ("CD301", "--train.warmup") in _findings(tmp_path, main)

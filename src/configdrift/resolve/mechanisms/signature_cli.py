@@ -9,9 +9,8 @@ pydantic model of the project is a group of options, one per field
 (``--train.learning_rate``), whose defaults are the fields' unless the
 parameter's default builds the model with others (``train: Train =
 Train(lr=3e-4)``). jsonargparse and tyro reject a flag they do not know;
-fire hands it to a ``**kwargs`` when the function takes one, and
-jsonargparse takes a subclass of a parameter's class, so such a
-function's command line is open (its call is returned as dynamic).
+fire hands it to a ``**kwargs`` the function takes, and jsonargparse
+takes a subclass of a parameter's class: such a command line is open.
 Typer spells a parameter ``--the-name`` (a switch ``--no-the-name`` too);
 one without a default, or one ``typer.Argument`` declares, is an
 argument, and one ``typer.Option`` declares is read by ``options.py``.
@@ -57,10 +56,10 @@ def signature_options(builder: SchemaBuilder) -> tuple[list[SchemaNode], list[Lo
                 continue
             where = Location(info.path, call.line)
             for function in _functions(builder, module, call.args[0], 0):
-                if function is None:
-                    open_calls.append(where)  # a class, or a name not followed
-                    continue
-                found, opened = _parameters(builder, function, library)
+                # A class, or a name not followed, takes any flag.
+                found, opened = (
+                    _parameters(builder, function, library) if function is not None else ([], True)
+                )
                 nodes += found
                 if opened:
                     open_calls.append(where)
@@ -138,9 +137,7 @@ def _parameters(
         model = _model(builder, module, annotation)
         if model is not None:
             out += _fields(builder, module, (name, line), model, default, library, group)
-            # jsonargparse takes a subclass the flag names (``--data Alpaca
-            # --data.file_name x``): the fields of the one it names are
-            # not known here.
+            # jsonargparse takes a subclass: ``--data Alpaca --data.file_name x``.
             opened |= library == "jsonargparse" and any(
                 model in project.bases(s) for s in project.class_symbols()
             )
@@ -200,13 +197,8 @@ _TYPER_PARAMETERS = frozenset({"Option", "Argument"})
 def _typer_declared(annotation: Expr | None, default: Expr) -> bool:
     """Is a typer parameter declared by ``typer.Option`` or
     ``typer.Argument``, as its default or in ``Annotated[T, ...]``?"""
+    calls = [expr for expr in (default, annotation) if expr is not None and expr[0] == "call"]
     for expr in (default, annotation):
-        if expr is None:
-            continue
-        calls = [expr] if expr[0] == "call" else []
-        if expr[0] == "sub" and expr[2][0] == "seq":
-            calls = [item for item in expr[2][2] if item[0] == "call"]
-        for call in calls:
-            if call[1][0] == "n" and call[1][1].rpartition(".")[2] in _TYPER_PARAMETERS:
-                return True
-    return False
+        if expr is not None and expr[0] == "sub" and expr[2][0] == "seq":
+            calls += [item for item in expr[2][2] if item[0] == "call"]
+    return any(c[1][0] == "n" and c[1][1].rpartition(".")[2] in _TYPER_PARAMETERS for c in calls)
