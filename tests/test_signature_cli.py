@@ -67,9 +67,9 @@ _TABLE = """
 """
 
 
-def _findings(tmp_path, main: str = _MAIN, page: str = _GUIDE) -> dict:
+def _findings(tmp_path, main: str = _MAIN, page: str = _GUIDE, config: str = _CONFIG) -> dict:
     files = {
-        "pkg/config.py": _CONFIG,
+        "pkg/config.py": config,
         "pkg/__main__.py": main,
         "pyproject.toml": _PYPROJECT,
         "docs/usage.md": page,
@@ -112,21 +112,12 @@ def test_a_class_with_subclasses_takes_the_flags_of_the_one_named(tmp_path) -> N
     """jsonargparse takes a subclass of a parameter's class (``--train
     Long --train.warmup 10``): its fields are the named subclass's."""
     subclassed = _CONFIG + "\n\n@dataclass\nclass Long(TrainArgs):\n    warmup: int = 0\n"
-    files = {
-        "pkg/config.py": subclassed,
-        "pkg/__main__.py": _MAIN,
-        "pyproject.toml": _PYPROJECT,
-        "docs/usage.md": _GUIDE,
-    }
-    _, findings = check_project(tmp_path, files, "pkg")
-    assert ("CD301", "--train.warmup") not in by_key(findings)
+    assert ("CD301", "--train.warmup") not in _findings(tmp_path, config=subclassed)
     # fire has no such mode: its flags stay judged.
     fire = _MAIN.replace("from jsonargparse import CLI", "import fire").replace(
         "CLI(commands)", "fire.Fire(commands)"
     )
-    files["pkg/__main__.py"] = fire
-    _, findings = check_project(tmp_path / "fire", files, "pkg")
-    assert ("CD301", "--train.warmup") in by_key(findings)
+    assert ("CD301", "--train.warmup") in _findings(tmp_path / "fire", fire, config=subclassed)
 
 
 def test_a_callee_not_followed_takes_any_flag(tmp_path) -> None:
