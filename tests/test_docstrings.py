@@ -216,6 +216,28 @@ def test_an_init_s_closed_signature_and_an_open_one(tmp_path, page) -> None:
     }
 
 
+def test_a_described_star_parameter_is_taken_by_position(tmp_path) -> None:
+    """``handlers`` of ``__init__(self, *handlers, ...)`` is given by
+    position: describing it by its name is no keyword the class refuses."""
+    source = (
+        "class Application:\n"
+        '    """An application.\n\n'
+        "    Args:\n"
+        "        handlers (list): The handlers to call.\n"
+        "        metadata (dict): User data.\n"
+        "        name (str): The name.\n"
+        "        colour (str): The colour.\n"
+        '    """\n\n'
+        "    def __init__(self, *handlers, metadata=None, name=None):\n"
+        "        self.handlers = handlers\n"
+    )
+    page = "API\n===\n\n.. autoclass:: pkg.app.Application\n"
+    _, findings = check_project(tmp_path, {"pkg/app.py": source, "docs/api.rst": page}, "pkg")
+    assert {(f.code, f.key) for f in findings if f.code == "CD101"} == {
+        ("CD101", "Application(colour=)")
+    }
+
+
 def test_a_lenient_model_a_short_docstring_and_one_that_describes_few(tmp_path) -> None:
     source = (
         "from dataclasses import dataclass\n\nfrom pydantic import BaseModel, Field\n\n\n"

@@ -14,7 +14,8 @@ parameters or more. The findings name a keyword as the class's
 - CD101: a parameter the docstring describes that the constructor does
   not take, where the constructor names every keyword it takes (a
   dataclass's or attrs' fields, an ``__init__`` with no ``**kwargs``): a
-  reader who passes it gets ``TypeError``.
+  reader who passes it gets ``TypeError``. Its ``*args`` (``*handlers``)
+  is described by its name, and taken by position.
 - CD103: a keyword the class itself declares (a field of its own body, or
   a parameter of its ``__init__``) that the docstring leaves
   out, where it describes two thirds of them. Inherited fields are the

@@ -296,6 +296,9 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     docstrings = [found for found in (own, init and _docstring(init.body)) if found]
     fact.doc_params = next((p for found in docstrings if (p := doc_params(*found))), [])
     if init is not None:
+        # ``*handlers`` is described by its name, and given by position.
+        star = init.args.vararg.arg if init.args.vararg is not None else None
+        fact.doc_params = [p for p in fact.doc_params if p.name != star]
         fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
         fact.init_annotations = {
             a.arg: to_expr(a.annotation, source)
