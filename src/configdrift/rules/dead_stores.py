@@ -42,11 +42,11 @@ def stored_unread(analysis: Analysis) -> Iterator[Finding]:
         if len(entry.path) != 1 or entry.path[0] not in root.children:
             continue
         stores = kept.get(entry.path[0], [])
-        attributes = {a for _, _, a in stores}
+        attributes = {a for _, _, _, a in stores}
         if len(attributes) != 1 or None in attributes:
             continue  # a read that uses the value, or two attributes
-        module, where, attribute = stores[0]
-        if attribute is None or not _unread(analysis, module, where, attribute):
+        module, function, where, attribute = stores[0]
+        if attribute is None or not _unread(analysis, module, function, attribute):
             continue
         yield make(
             "CD102",
@@ -58,9 +58,10 @@ def stored_unread(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _kept(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]]]:
-    """Each variable's reads: (module, where, the attribute of ``self`` its
-    value is kept in, None where the read uses it otherwise)."""
+def _kept(analysis: Analysis) -> dict[str, list[tuple[str, str, Location, str | None]]]:
+    """Each variable's reads: (module, the function that reads it, where,
+    the attribute of ``self`` its value is kept in, None where the read
+    uses it otherwise)."""
     project = analysis.project
     calls = {
         (module, call.line): call
@@ -68,23 +69,24 @@ def _kept(analysis: Analysis) -> dict[str, list[tuple[str, Location, str | None]
         for call in info.facts.registrations
         if call.method in ("env", "named_call")
     }
-    out: dict[str, list[tuple[str, Location, str | None]]] = {}
+    out: dict[str, list[tuple[str, str, Location, str | None]]] = {}
     for variable, module, where, _ in variable_reads(project):
         call = calls.get((module, where.line))
         stored = call.kwargs.get("stored") if call is not None else None
         attribute = str(stored[1]) if stored is not None else None
-        out.setdefault(variable, []).append((module, where, attribute))
+        function = call.function if call is not None else ""
+        out.setdefault(variable, []).append((module, function, where, attribute))
     return out
 
 
-def _unread(analysis: Analysis, module: str, where: Location, attribute: str) -> bool:
-    """Does nothing read ``self.<attribute>``, kept by the read at
-    ``where``: no file loads it through an object or ``self`` (a
+def _unread(analysis: Analysis, module: str, function: str, attribute: str) -> bool:
+    """Does nothing read ``self.<attribute>``, kept by a read of
+    ``function``: no file loads it through an object or ``self`` (a
     subclass's too), and no name ``getattr`` builds may be it?"""
     loaded = loaded_names(analysis)
     if attribute in loaded or f"self.{attribute}" in loaded:
         return False
-    holder = _holder(analysis, module, where, attribute)
+    holder = _holder(analysis, module, function, attribute)
     if holder is None:
         built = [parts for _, _, parts, _ in built_names(analysis)]
         return not any(built_name_matches(parts, attribute) for parts in built)
@@ -98,19 +100,15 @@ def _unread(analysis: Analysis, module: str, where: Location, attribute: str) ->
     return not (matched and quoted_in(analysis, code_files(analysis), {attribute}))
 
 
-def _holder(analysis: Analysis, module: str, where: Location, attribute: str) -> SchemaNode | None:
-    """The class whose method keeps the read at ``where`` in ``self``, as
-    a model of the attributes its methods keep so."""
-    project = analysis.project
-    facts = project.modules[module].facts
-    functions = [
-        name for name, (first, last) in facts.function_lines.items() if first <= where.line <= last
-    ]
-    owner = project.class_of(module, max(functions, key=len)) if functions else None
-    cls = project.modules[module].classes.get(owner) if owner else None
+def _holder(analysis: Analysis, module: str, function: str, attribute: str) -> SchemaNode | None:
+    """The class whose method ``function`` keeps a read in ``self``, as a
+    model of the attributes its methods keep so."""
+    info = analysis.project.modules[module]
+    owner = analysis.project.class_of(module, function)
+    cls = info.classes.get(owner) if owner else None
     if cls is None:
         return None
-    kept = {a for f, a, *_ in facts.attr_assigns if f.startswith(f"{owner}.")} | {attribute}
-    node = SchemaNode(key="", path=(), model=owner, model_location=Location(where.path, cls.line))
-    node.children = {a: SchemaNode(key=a, path=(a,)) for a in kept}
-    return node
+    kept = {a for f, a, *_ in info.facts.attr_assigns if f.startswith(f"{owner}.")} | {attribute}
+    children = {a: SchemaNode(key=a, path=(a,)) for a in kept}
+    where = Location(info.path, cls.line)
+    return SchemaNode(key="", path=(), model=owner, model_location=where, children=children)
