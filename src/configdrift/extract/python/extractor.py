@@ -35,6 +35,7 @@ from configdrift.extract.python.facts import (
     ModuleFacts,
 )
 from configdrift.extract.python.function_tables import dict_key_lines, record_tables
+from configdrift.extract.python.getters import getter_reads
 from configdrift.extract.python.named_variables import variables_named
 from configdrift.extract.python.registration_calls import (
     attribute_flags,
@@ -338,10 +339,20 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
+        # A dict stored whole from what a method is handed (``self.options =
+        # options``) is followed from the callers; where none is seen, it is
+        # a dict the class holds all the same.
+        handed = {
+            owner(s.function, s.target)
+            for s in facts.dict_stores
+            if s.target.startswith("self.") and not s.source.keys
+        }
         kept: list[DictRead] = []
         held: list[DictRead] = []
         for read in facts.dict_reads:
             (kept if keep(read.function, read.source.base) else held).append(read)
+            if owner(read.function, read.source.base) in handed:
+                held.append(read)
         # Only a dict a class reads by ``HELD_MIN_KEYS`` keys or more may be
         # a configuration (``held_dicts``).
         keys: dict[tuple[str, str], set[str]] = {}
@@ -525,6 +536,8 @@ class ModuleExtractor:
                 add_validator(fact, stmt)
         self.open_classes.pop()
         self.facts.classes.append(fact)
+        # ``self.config("port", 8080)`` through ``def config(self, key, default)``.
+        self.facts.dict_reads.extend(getter_reads(node, qualname, self.source))
 
     def helper_declared(self, call: ast.Call, function: str) -> bool:
         """Record what ``call`` declares if it calls a helper of the module
