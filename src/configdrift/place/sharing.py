@@ -21,6 +21,8 @@ class Placed(Protocol):
     blocks: list[tuple[str, Block, ConfigPath]]
     documented_elsewhere: set[ConfigPath]
     pages_elsewhere: set[str]
+    exemplified: bool
+    other_examples: list[tuple[str, Block]]
 
 
 def share(analyses: Sequence[Placed]) -> None:
@@ -106,8 +108,13 @@ def share(analyses: Sequence[Placed]) -> None:
             )
             fits.setdefault((rel, block.line), [-1] * len(analyses))[index] = fit
     for index, analysis in enumerate(analyses):
-        analysis.blocks = [
-            (rel, block, base)
-            for rel, block, base in analysis.blocks
-            if fits[(rel, block.line)].index(max(fits[(rel, block.line)])) == index
-        ]
+        kept_blocks: list[tuple[str, Block, ConfigPath]] = []
+        for rel, block, base in analysis.blocks:
+            scores = fits[(rel, block.line)]
+            if scores.index(max(scores)) == index:
+                kept_blocks.append((rel, block, base))
+            elif analysis.exemplified and not base:
+                # Another surface's to judge; for one its examples document,
+                # it still sets the keys it sets.
+                analysis.other_examples.append((rel, block))
+        analysis.blocks = kept_blocks
