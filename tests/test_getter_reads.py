@@ -137,9 +137,12 @@ def test_a_dict_stored_from_what_the_constructor_is_handed_is_held() -> None:
     # A dict it loads itself is followed from where it is loaded.
     loaded = stored.replace("= options", "= load(options)")
     assert extract_source(f"class C:\n{loaded}{reads}").held_reads == []
-    # A key of what it is handed is a section of another dict: followed only.
-    keyed = stored.replace("= options", '= options["server"]')
-    assert extract_source(f"class C:\n{keyed}{reads}").held_reads == []
+    # A literal key of what it is handed: a section of it (``OPTIONS``).
+    keyed = stored.replace("= options", '= options.get("OPTIONS", {})')
+    assert len(extract_source(f"class C:\n{keyed}{reads}").held_reads) == 3
+    # A key named at run time: which section is not known.
+    named = stored.replace("= options", "= options[self.name]")
+    assert extract_source(f"class C:\n{named}{reads}").held_reads == []
 
 
 def test_the_dict_stored_whole_gives_no_second_surface_where_a_caller_loads_it(

@@ -339,13 +339,14 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
-        # A dict stored whole from what a method is handed (``self.options =
-        # options``) is followed from the callers; where none is seen, it is
-        # a dict the class holds all the same.
+        # A dict stored from what a method is handed (``self.options =
+        # options``, or a literal key of it: ``params.get("OPTIONS", {})``)
+        # is followed from the callers; where none is seen, it is a dict the
+        # class holds all the same.
         handed = {
             owner(s.function, s.target)
             for s in facts.dict_stores
-            if s.target.startswith("self.") and not s.source.keys
+            if s.target.startswith("self.") and all(k[0] == "c" for k in s.source.keys)
         }
         kept: list[DictRead] = []
         held: list[DictRead] = []
