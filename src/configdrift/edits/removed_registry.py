@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from configdrift.edits.key_deletion import python_module
 from configdrift.edits.pages import UNREAD, Edit, page_lines
-from configdrift.resolve.lifecycle import _unwrap
+from configdrift.extract.python.exprs import unwrapped
 
 if TYPE_CHECKING:
     from configdrift.analysis import Analysis
@@ -25,7 +25,7 @@ def registries_of(analysis: Analysis) -> list[tuple[str, str, int]]:
     for module in sorted(analysis.project.modules):
         info = analysis.project.modules[module]
         for name, expr in info.facts.assigns.items():
-            if any(fnmatch.fnmatchcase(name, g) for g in patterns) and _unwrap(expr)[0] in (
+            if any(fnmatch.fnmatchcase(name, g) for g in patterns) and unwrapped(expr)[0] in (
                 "seq",
                 "dict",
             ):

@@ -159,6 +159,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
         local_types=[tuple(t) for t in data["local_types"]],
         attr_assigns=[tuple(a) for a in data["attr_assigns"]],
         return_calls=[tuple(r) for r in data["return_calls"]],
+        attribute_fills=[tuple(r) for r in data["attribute_fills"]],
         module_returns=data["module_returns"],
         ctor_args=[(c, p, list(v)) for c, p, v in data["ctor_args"]],
         keyword_models=[(f, m, line, list(p)) for f, m, line, p in data["keyword_models"]],

@@ -23,26 +23,13 @@ import fnmatch
 import re
 
 from configdrift.config import Config, config_lines, line_of
-from configdrift.extract.python.facts import Expr
+from configdrift.extract.python.exprs import unwrapped
 from configdrift.index.spellings import split_key
 from configdrift.model import DEPRECATED, REMOVED, LifecycleEntry, Location, SchemaNode
 from configdrift.resolve.project import Project
 from configdrift.resolve.schema import SchemaBuilder
 
-_WRAPPERS = frozenset({"set", "frozenset", "tuple", "list", "dict", "MappingProxyType"})
 _KEYLIKE = re.compile(r"^[A-Za-z_][\w.\-]*$")
-
-
-def _unwrap(expr: Expr) -> Expr:
-    """``frozenset({...})``, ``set([...])`` and kin: the literal inside."""
-    while (
-        expr[0] == "call"
-        and expr[1][0] == "n"
-        and expr[1][1].rsplit(".", 1)[-1] in _WRAPPERS
-        and len(expr[2]) == 1
-    ):
-        expr = expr[2][0]
-    return expr
 
 
 def registry_entries(
@@ -60,7 +47,7 @@ def registry_entries(
             if status is None:
                 continue
             where = Location(info.path, info.facts.assign_lines.get(name, 1))
-            literal = _unwrap(expr)
+            literal = unwrapped(expr)
             if literal[0] == "seq":
                 items = [(item, None) for item in literal[2]]
             elif literal[0] == "dict":

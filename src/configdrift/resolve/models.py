@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from configdrift.extract.python.exprs import assigned, render
+from configdrift.extract.python.exprs import assigned, attrs_alias, has_validator, render
 from configdrift.extract.python.facts import ClassFact, Expr, FieldFact
 from configdrift.extract.python.help_texts import replacement_named
 from configdrift.model import ConfigPath, SchemaNode, TypeInfo, Value
@@ -200,7 +200,7 @@ class ModelReader(DescriptorReader):
                 if kind == "attrs" and f.name.startswith("_"):
                     # attrs takes ``_package_name`` as ``package_name=`` (or its ``alias=``).
                     call = self._field_call(ancestor.module, f)
-                    f = replace(f, name=_attrs_alias(call) or f.name.lstrip("_"))
+                    f = replace(f, name=attrs_alias(call) or f.name.lstrip("_"))
                 if _no_key(kind, f):
                     continue
                 if kind in ("dataclass", "attrs") and self._not_in_init(ancestor.module, f):
@@ -354,7 +354,7 @@ class ModelReader(DescriptorReader):
             described=fact.docstring or described(kwargs),
             checked=info.kind == "pydantic"
             and not {"*", fact.name} & info.before_validated
-            and not _has_validator(fact.annotation),
+            and not has_validator(fact.annotation),
         )
         factory = kwargs.get("default_factory")
         nested = list(types.models)
@@ -533,12 +533,6 @@ def _option(config: Expr, name: str) -> Expr | None:
     return None
 
 
-def _attrs_alias(call: Expr | None) -> str | None:
-    """The keyword an attrs field call's ``alias=`` names, where it names one."""
-    alias = call[3].get("alias") if call is not None else None
-    return alias[1] if alias is not None and alias[0] == "c" and isinstance(alias[1], str) else None
-
-
 #: The types of pydantic v2's ``model_config``, the model's own configuration.
 MODEL_CONFIGS = frozenset({"ConfigDict", "SettingsConfigDict", "dict", "Dict"})
 
@@ -554,9 +548,3 @@ def _no_key(kind: str, fact: FieldFact) -> bool:
     if head[0] == "n" and last_name(head[1]) in ("ClassVar", "InitVar"):
         return True
     return fact.name == "model_config" and (head[0] != "n" or last_name(head[1]) in MODEL_CONFIGS)
-
-
-def _has_validator(annotation: Expr | None) -> bool:
-    """Does an ``Annotated[...]`` type carry a validator that runs first?"""
-    text = render(annotation) if annotation is not None else ""
-    return any(name in text for name in ("BeforeValidator", "WrapValidator", "PlainValidator"))

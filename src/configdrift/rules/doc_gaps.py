@@ -15,7 +15,6 @@ from configdrift.index.spellings import VARIABLE, bare, normal, shared_affixes
 from configdrift.model import (
     ANY_KEY,
     CLI_KINDS,
-    CONFIGURED_STRICT,
     LIST_ITEM,
     ConfigPath,
     DocEntry,
@@ -203,8 +202,9 @@ def model_related(node: SchemaNode) -> tuple[Related, ...]:
         )
     if node.strict_location is not None and node.strict_location != node.model_location:
         owner = node.strict_owner or node.model
-        # The configuration's ``open = false`` says so of any mechanism.
-        how = "" if owner == CONFIGURED_STRICT else ' (extra="forbid")'
+        # A model's option says so; the configuration's ``open = false``, a
+        # parser or a loop that fills the class (``the ...``) by itself.
+        how = "" if owner and owner.startswith("the ") else ' (extra="forbid")'
         out.append(
             Related(
                 node.strict_location.path,

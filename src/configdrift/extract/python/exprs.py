@@ -328,3 +328,41 @@ def spec_rows(expr: Expr) -> bool:
 def falls_back(default: Expr | None) -> bool:
     """Is a read's default one to fall back on (``None`` is not)?"""
     return default is not None and default != ["c", None]
+
+
+#: Callees whose value is no setting: a method or a computed attribute.
+_NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})
+
+
+def computed(value: Expr) -> bool:
+    """Is the value a method's or a computed attribute's (``property(...)``)?"""
+    return (
+        value[0] == "call" and value[1][0] == "n" and value[1][1].rsplit(".", 1)[-1] in _NOT_VALUES
+    )
+
+
+_WRAPPERS = frozenset({"set", "frozenset", "tuple", "list", "dict", "MappingProxyType"})
+
+
+def unwrapped(expr: Expr) -> Expr:
+    """``frozenset({...})``, ``set([...])`` and kin: the literal inside."""
+    while (
+        expr[0] == "call"
+        and expr[1][0] == "n"
+        and expr[1][1].rsplit(".", 1)[-1] in _WRAPPERS
+        and len(expr[2]) == 1
+    ):
+        expr = expr[2][0]
+    return expr
+
+
+def attrs_alias(call: Expr | None) -> str | None:
+    """The keyword an attrs field call's ``alias=`` names, where it names one."""
+    alias = call[3].get("alias") if call is not None else None
+    return alias[1] if alias is not None and alias[0] == "c" and isinstance(alias[1], str) else None
+
+
+def has_validator(annotation: Expr | None) -> bool:
+    """Does an ``Annotated[...]`` type carry a validator that runs first?"""
+    text = render(annotation) if annotation is not None else ""
+    return any(name in text for name in ("BeforeValidator", "WrapValidator", "PlainValidator"))

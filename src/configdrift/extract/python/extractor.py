@@ -14,6 +14,7 @@ import re
 import warnings
 from collections import Counter
 
+from configdrift.extract.python.attribute_fills import attribute_fills
 from configdrift.extract.python.attribute_trees import attribute_trees
 from configdrift.extract.python.body import FunctionBody
 from configdrift.extract.python.calls import WRAPPED, structured_placement
@@ -211,6 +212,7 @@ class ModuleExtractor:
         self.deprecates = "eprecat" in source
         #: Can a dict of the module name the class it builds (``type=``)?
         self.names_types = "type" in source
+        self.fills = "hasattr(" in source and "setattr(" in source
         #: The source's lines, split when a comment above a field is read.
         self._lines: list[str] | None = None
         self.attr_loads: set[str] = set()
@@ -339,10 +341,8 @@ class ModuleExtractor:
             return not base.startswith("self.") or owner(function, base) in stored
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
-        # A dict stored from what a method is handed (``self.options =
-        # options``, or a literal key of it: ``params.get("OPTIONS", {})``)
-        # is followed from the callers; where none is seen, it is a dict the
-        # class holds all the same.
+        # A dict stored from what a method is handed (``self.o = options``,
+        # ``params.get("OPTIONS")``) is held too, where no caller is seen.
         handed = {
             owner(s.function, s.target)
             for s in facts.dict_stores
@@ -579,6 +579,8 @@ class ModuleExtractor:
         read_function_docstring(self.facts, node, qualname)
         FunctionBody(self, qualname, {a.arg for a in all_parameters(node)}, annotated).run(node)
         record_tables(self.facts, self.source, node, qualname)
+        if self.fills:  # ``if hasattr(cfg, key): setattr(cfg, key, value)``
+            self.facts.attribute_fills.extend(attribute_fills(node, qualname))
 
 
 def _deprecation_docstring(after: ast.stmt | None) -> str:

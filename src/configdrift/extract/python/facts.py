@@ -333,6 +333,10 @@ class ModuleFacts:
     attr_assigns: list[tuple[str, str, str, str, int]] = field(default_factory=list)
     #: Functions returning a call: (function, callee).
     return_calls: list[tuple[str, str]] = field(default_factory=list)
+    #: Loops that fill an object's attributes by name behind ``hasattr``
+    #: (``attribute_fills``): (function, the object's class, raises on an
+    #: unknown name, line).
+    attribute_fills: list[tuple[str, str, bool, int]] = field(default_factory=list)
     #: Functions every return of which hands back a module imported at
     #: runtime (``importlib.util.module_from_spec(spec)``).
     module_returns: list[str] = field(default_factory=list)

@@ -11,25 +11,25 @@ and whose own values are mostly no calls of the project's classes (option
 objects, ``IntParameter(default=60)``, whose calls hold the defaults),
 is a surface where the pages that look like configuration references
 document ``MIN_FIELDS`` of them and half (the evidence
-``documented_models`` asks of a model). Each
+``documented_models`` asks of a model), three where a loop fills it by
+name behind ``hasattr`` (``ModuleFacts.attribute_fills``). Each
 attribute is an option: its value is its default, its annotation (else its
 value) its type. A plain object takes any attribute it is given, so
-nothing is said of a documented key the class lacks.
+nothing is said of a documented key the class lacks, but where every
+loop that fills it raises on a name it lacks.
 """
 
 from __future__ import annotations
 
-from configdrift.extract.python.exprs import assigned
+from configdrift.extract.python.exprs import assigned, computed
 from configdrift.extract.python.facts import Expr
-from configdrift.model import Surface
+from configdrift.model import Location, Surface
 from configdrift.resolve.mechanisms.base import Discovery
 from configdrift.resolve.mechanisms.documented_models import MIN_FIELDS
+from configdrift.resolve.mechanisms.held_dicts import PAGE_MIN_KEYS
 from configdrift.resolve.mechanisms.option_tables import table_option, table_root
 from configdrift.resolve.mechanisms.section_classes import option_rows
 from configdrift.resolve.project import Project, Symbol
-
-#: Callees whose value is no setting: a method or a computed attribute.
-_NOT_VALUES = frozenset({"property", "staticmethod", "classmethod", "cached_property"})
 
 
 def _attributes(
@@ -42,10 +42,10 @@ def _attributes(
         fact = project.class_fact(ancestor)
         assert fact is not None
         for name, value, line in assigned(fact):
-            if not name.startswith("_") and not _computed(value):
+            if not name.startswith("_") and not computed(value):
                 out[name] = (ancestor.module, line, value, None)
         for field in fact.fields:
-            if not field.name.startswith("_") and field.value and not _computed(field.value):
+            if not field.name.startswith("_") and field.value and not computed(field.value):
                 out[field.name] = (ancestor.module, field.line, field.value, field.annotation)
         # ``def __init__(self, app, port: int = 8000): self.port = port``:
         # a keyword it takes and keeps as its attribute.
@@ -57,11 +57,19 @@ def _attributes(
     return out
 
 
-def _computed(value: Expr) -> bool:
-    """Is the value a method's or a computed attribute's (``property(...)``)?"""
-    return (
-        value[0] == "call" and value[1][0] == "n" and value[1][1].rsplit(".", 1)[-1] in _NOT_VALUES
-    )
+def _filled(project: Project) -> dict[Symbol, tuple[str, Location] | None]:
+    """The classes a loop fills by name behind ``hasattr``, each with the
+    function and line of one where every such loop raises on a name the
+    class lacks: it is strict."""
+    out: dict[Symbol, tuple[str, Location] | None] = {}
+    for module, info in project.modules.items():
+        for function, made, raises, line in info.facts.attribute_fills:
+            owner = project.class_of(module, function) if made == "self" else None
+            symbol = Symbol("class", module, owner) if owner else project.resolve(module, made)
+            if symbol is not None:
+                strict = raises and out.get(symbol, True) is not None
+                out[symbol] = (function, project.location(module, line)) if strict else None
+    return out
 
 
 def surfaces(discovery: Discovery) -> list[Surface]:
@@ -72,6 +80,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
     builder = discovery.builder
     project = builder.project
     names = discovery.references()
+    filled = _filled(project)
     found: list[Surface] = []
     for symbol in project.class_symbols():
         lineage = [s for s in project.mro(symbol) if s.kind == "class"]
@@ -81,12 +90,16 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         if option_rows(builder, symbol) is not None:
             continue  # a class of option objects: their calls hold the defaults
         documented = len(attributes.keys() & names - discovery.taken)
-        if documented < MIN_FIELDS or 2 * documented < len(attributes):
+        least = PAGE_MIN_KEYS if symbol in filled else MIN_FIELDS
+        if documented < least or 2 * documented < len(attributes):
             continue
         fact = project.class_fact(symbol)
         assert fact is not None
         root, _, _ = table_root(builder, symbol.module, symbol.qualname, fact.line)
         root.strict = None  # a plain object takes any attribute
+        if (fill := filled.get(symbol)) is not None:
+            root.strict, root.strict_location = True, fill[1]
+            root.strict_owner = f"the loop of `{fill[0]}` that fills it"
         root.model_kind = "attributes"
         for name, (owner, at, value, annotation) in sorted(attributes.items()):
             default, where = project.evaluate(owner, value), project.location(owner, at)
