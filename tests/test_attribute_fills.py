@@ -130,3 +130,37 @@ def update(self, data):
     assert not _fills(_CONFIG.replace("def load(path):", "def load(path, cfg):"))
     # Bound twice: which class is not known.
     assert not _fills(_CONFIG.replace("    return cfg", "    cfg = Other()\n    return cfg"))
+
+
+_INIT = """
+    def __init__(self):
+        self.host = "localhost"
+        self.port = 8080
+        self.debug = False
+        self.workers = 4
+        self.log_file = None
+        self.retries = make_retries()
+"""
+
+
+def test_the_literal_values_a_filled_class_starts_with_are_its_attributes(tmp_path) -> None:
+    body = '    host = "localhost"\n    port = 8080\n    debug = False\n'
+    body += "    workers = 4\n    log_file = None\n    retries = 3\n"
+    config = _CONFIG.replace(body, _INIT.lstrip("\n"))
+    analysis, findings = _check(tmp_path, config)
+    surface = next(s for s in analysis.everything if s.surface == "Config")
+    # A computed value (a call) is no attribute it is known to start with.
+    assert sorted(surface.schema.children) == ["debug", "host", "log_file", "port", "workers"]
+    found = by_key(findings)
+    assert found[("CD104", "port")].related[0].line == 8
+    assert ("CD101", "timeout") in found
+
+
+def test_an_unfilled_class_is_not_read_for_what_its_init_sets(tmp_path) -> None:
+    body = '    host = "localhost"\n    port = 8080\n    debug = False\n'
+    body += "    workers = 4\n    log_file = None\n    retries = 3\n"
+    config = _CONFIG.replace(body, _INIT.lstrip("\n")).split("def load")[0]
+    # Five documented: enough for a class's own body, not for its __init__.
+    page = _PAGE + "- `debug`: debug mode.\n- `log_file`: the log.\n"
+    analysis, _ = _check(tmp_path, config, page)
+    assert "Config" not in [s.surface for s in analysis.everything]

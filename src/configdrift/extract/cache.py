@@ -132,6 +132,7 @@ def module_from_json(data: dict[str, Any]) -> ModuleFacts:
                 doc_params=[DocParam(**p) for p in c["doc_params"]],
                 doc_calls=[_block(b) for b in c["doc_calls"]],
                 init_defaults=c["init_defaults"],
+                init_values=c["init_values"],
                 init_annotations=c["init_annotations"],
                 doc_mentions=c["doc_mentions"],
                 doc_spelt=c["doc_spelt"],

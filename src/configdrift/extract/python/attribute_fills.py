@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import ast
 
-from configdrift.extract.python.exprs import dotted
+from configdrift.extract.python.exprs import dotted, self_attribute, to_expr
+from configdrift.extract.python.facts import Expr
 
 #: A fill: the function, the receiver's class (``self`` for the class the
 #: function is a method of, else the dotted name called to make it),
@@ -124,3 +125,32 @@ def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> str | N
     if len(made) != 1:
         return None
     return made.pop()
+
+
+def init_values(init: ast.FunctionDef, source: str) -> dict[str, Expr]:
+    """The values ``__init__`` gives attributes of ``self`` at its top
+    that are no calls nor names (``self.port = 8080``, ``self.hosts =
+    []``): where a loop fills the class, its attributes and their defaults.
+    Each line is kept beside it, as ``__line__`` and the name."""
+    out: dict[str, Expr] = {}
+    for stmt in init.body:
+        if not isinstance(stmt, ast.Assign) or not _literal(stmt.value):
+            continue
+        for name in filter(None, map(self_attribute, stmt.targets)):
+            out.setdefault(name, to_expr(stmt.value, source))
+            out.setdefault("__line__" + name, ["c", stmt.lineno])
+    return out
+
+
+def _literal(node: ast.expr) -> bool:
+    """Is the value written out: a constant, or a container of such values?"""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(
+            k is not None and _literal(k) and _literal(v)
+            for k, v in zip(node.keys, node.values, strict=True)
+        )
+    return isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant)  # ``-1``

@@ -24,6 +24,7 @@ from configdrift.extract.docs.facts import Block
 from configdrift.extract.docs.prose_defaults import conditional
 from configdrift.extract.docs.python_config import inline_call, python_blocks
 from configdrift.extract.names import one_edit
+from configdrift.extract.python.attribute_fills import init_values
 from configdrift.extract.python.exprs import (
     defaulted,
     deprecated_keywords,
@@ -287,8 +288,8 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
     """What a class's docstring says of its parameters, into its facts:
     those it (else its ``__init__``'s) describes, the calls of its
     examples, the defaults and annotations its ``__init__`` gives its
-    parameters and, where it describes some, the keywords it mentions
-    elsewhere."""
+    parameters (and the literal values it gives attributes) and, where it
+    describes some, the keywords it mentions elsewhere."""
     init = next(
         (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
@@ -300,6 +301,7 @@ def read_docstring(fact: ClassFact, node: ast.ClassDef, source: str) -> None:
         star = init.args.vararg.arg if init.args.vararg is not None else None
         fact.doc_params = [p for p in fact.doc_params if p.name != star]
         fact.init_defaults = {a.arg: to_expr(d, source) for a, d in defaulted(init.args)}
+        fact.init_values = init_values(init, source)
         fact.init_annotations = {
             a.arg: to_expr(a.annotation, source)
             for a in (*init.args.args, *init.args.kwonlyargs)

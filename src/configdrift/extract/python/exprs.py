@@ -366,3 +366,10 @@ def has_validator(annotation: Expr | None) -> bool:
     """Does an ``Annotated[...]`` type carry a validator that runs first?"""
     text = render(annotation) if annotation is not None else ""
     return any(name in text for name in ("BeforeValidator", "WrapValidator", "PlainValidator"))
+
+
+def self_attribute(node: ast.expr) -> str | None:
+    """``X`` of ``self.X``, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.attr if node.value.id == "self" else None
+    return None

@@ -85,6 +85,9 @@ class ClassFact:
     init_defaults: dict[str, Expr] = field(default_factory=dict)
     #: The annotations its ``__init__`` gives its parameters, by name.
     init_annotations: dict[str, Expr] = field(default_factory=dict)
+    #: The literal values its ``__init__`` gives ``self``'s attributes
+    #: (``attribute_fills.init_values``), each line as ``__line__`` and the name.
+    init_values: dict[str, Expr] = field(default_factory=dict)
     #: Its own keywords its docstrings spell anywhere.
     doc_mentions: list[str] = field(default_factory=list)
     #: Where its docstrings describe no parameter: its own keywords they

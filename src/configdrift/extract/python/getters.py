@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from configdrift.extract.python.exprs import to_expr
+from configdrift.extract.python.exprs import self_attribute, to_expr
 from configdrift.extract.python.facts import DictRead, DictSource, Expr
 
 
@@ -31,17 +31,6 @@ class Getter:
     default: ast.expr | None
     #: The name of the default it takes as its second parameter, if any.
     given: str | None
-
-
-def _held(node: ast.expr) -> str | None:
-    """``X`` of ``self.X``, else None."""
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    ):
-        return node.attr
-    return None
 
 
 def _is_name(node: ast.expr, name: str | None) -> bool:
@@ -73,7 +62,7 @@ def getter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Getter | None:
     # The default parameter's own default (``default=None``), if it has one.
     fallback = args.defaults[-1] if given is not None and len(args.defaults) >= 1 else None
     if isinstance(value, ast.Subscript):
-        attribute = _held(value.value)
+        attribute = self_attribute(value.value)
         if attribute is None or not _is_name(value.slice, key):
             return None
         return Getter(attribute, "subscript", None, None)
@@ -85,7 +74,7 @@ def getter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Getter | None:
         and 1 <= len(value.args) <= 2
         and _is_name(value.args[0], key)
     ):
-        attribute = _held(value.func.value)
+        attribute = self_attribute(value.func.value)
         if attribute is None:
             return None
         if len(value.args) == 1:
@@ -108,7 +97,7 @@ def getter_reads(node: ast.ClassDef, qualname: str, source: str) -> list[DictRea
     for method in methods:
         function = f"{qualname}.{method.name}"
         for call in ast.walk(method):
-            if not isinstance(call, ast.Call) or _held(call.func) not in getters:
+            if not isinstance(call, ast.Call) or self_attribute(call.func) not in getters:
                 continue
             found = getters[call.func.attr]  # type: ignore[attr-defined]
             read = _read(call, found, source)

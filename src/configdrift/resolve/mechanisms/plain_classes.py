@@ -21,6 +21,8 @@ loop that fills it raises on a name it lacks.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from configdrift.extract.python.exprs import assigned, computed
 from configdrift.extract.python.facts import Expr
 from configdrift.model import Location, Surface
@@ -33,15 +35,17 @@ from configdrift.resolve.project import Project, Symbol
 
 
 def _attributes(
-    project: Project, lineage: list[Symbol]
+    project: Project, lineage: list[Symbol], filled: bool
 ) -> dict[str, tuple[str, int, Expr, Expr | None]]:
     """The public attributes a class and its project bases (``lineage``)
-    give a value in their bodies, by name: module, line, value, annotation."""
+    give a value in their bodies (or a filled one's ``__init__``, a literal
+    value), by name: module, line, value, annotation."""
     out: dict[str, tuple[str, int, Expr, Expr | None]] = {}
     for ancestor in reversed(lineage):
         fact = project.class_fact(ancestor)
         assert fact is not None
-        for name, value, line in assigned(fact):
+        initial = assigned(replace(fact, assigns=fact.init_values)) if filled else []
+        for name, value, line in assigned(fact) + initial:
             if not name.startswith("_") and not computed(value):
                 out[name] = (ancestor.module, line, value, None)
         for field in fact.fields:
@@ -86,7 +90,7 @@ def surfaces(discovery: Discovery) -> list[Surface]:
         lineage = [s for s in project.mro(symbol) if s.kind == "class"]
         if any(builder.model(ancestor) is not None for ancestor in lineage):
             continue  # a model's, or a subclass of one: its reader's
-        attributes = _attributes(project, lineage)
+        attributes = _attributes(project, lineage, symbol in filled)
         if option_rows(builder, symbol) is not None:
             continue  # a class of option objects: their calls hold the defaults
         documented = len(attributes.keys() & names - discovery.taken)
