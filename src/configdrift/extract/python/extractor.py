@@ -342,7 +342,7 @@ class ModuleExtractor:
 
         facts.dict_args = [a for a in facts.dict_args if keep(a.function, a.source.base)]
         # A dict stored from what a method is handed (``self.o = options``,
-        # ``params.get("OPTIONS")``) is held too, where no caller is seen.
+        # ``params.get("OPTIONS")``) is held too: taken where no flow was.
         handed = {
             owner(s.function, s.target)
             for s in facts.dict_stores

@@ -2,12 +2,13 @@
 the class defines ``def config(self, key, default=None): return
 self._options.get(key, default)``.
 
-A getter that returns at once what it reads of a dict the class holds on ``self``
-by the key it is given hands back what ``self._options.get("port",
-8080)`` would: each call of it on ``self`` with a literal key is that
-read, made where the call is, with the call's default (or the getter's
-own where the call gives none). Only calls in the class's own methods
-count: on another object, the getter may be another class's.
+A getter that returns at once what it reads, by the key it is given, of
+a dict the class holds on ``self`` hands back what
+``self._options.get("port", 8080)`` would: each call of it on ``self``
+with a literal key is that read, made where the call is, with the call's
+default (or the getter's own where the call gives none). Only calls in
+the class's own methods count: on another object, the getter may be
+another class's.
 """
 
 from __future__ import annotations
