@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from configdrift.extract.python.exprs import self_attribute, to_expr
+from configdrift.extract.python.exprs import defaulted, self_attribute, to_expr
 from configdrift.extract.python.facts import DictRead, DictSource, Expr
 
 
@@ -61,7 +61,7 @@ def getter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Getter | None:
         return None
     value = body[0].value
     # The default parameter's own default (``default=None``), if it has one.
-    fallback = args.defaults[-1] if given is not None and len(args.defaults) >= 1 else None
+    fallback = next((d for a, d in defaulted(args) if a.arg == given), None)
     if isinstance(value, ast.Subscript):
         attribute = self_attribute(value.value)
         if attribute is None or not _is_name(value.slice, key):
